@@ -1,0 +1,2 @@
+//! Front ends: SPIR-V (and later DXIL) lowered into [`crate::ir`].
+pub mod spirv;

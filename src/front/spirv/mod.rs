@@ -1,0 +1,1 @@
+//! SPIR-V front end.

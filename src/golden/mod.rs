@@ -1,0 +1,1 @@
+//! (placeholder: see ARCHITECTURE.md)
