@@ -1,0 +1,243 @@
+//! quadstep's SPIR-V assembler/disassembler against the SPIRV-Tools oracle (`spirv-as`,
+//! `spirv-dis`) on every `SPIRV-ASM` shader block of the Amber scripts in shared/amber.
+//! Skips (with a message) when the tools or the scripts are absent.
+
+use quadstep::front::spvasm::{assemble, assemble_with, disassemble, target_env_version};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Block {
+    name: String,
+    env: String,
+    text: String,
+}
+
+fn amber_dir() -> Option<PathBuf> {
+    let mut cands = Vec::new();
+    if let Ok(d) = std::env::var("QUADSTEP_AMBER_DIR") {
+        cands.push(PathBuf::from(d));
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    cands.push(manifest.join("../shared/amber"));
+    cands.push(manifest.join("shared/amber"));
+    cands.push(PathBuf::from("/work/shared/amber"));
+    cands.into_iter().find(|d| d.join("cts").is_dir())
+}
+
+fn tool(name: &str) -> bool {
+    Command::new(name)
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.flatten().map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            walk(&p, out);
+        } else if p.extension().is_some_and(|e| e == "amber") {
+            out.push(p);
+        }
+    }
+}
+
+/// Every `SHADER <type> <name> SPIRV-ASM [TARGET_ENV env]` ... `END` block under cts/** and
+/// cases/*.
+fn blocks(root: &Path) -> Vec<Block> {
+    let mut files = Vec::new();
+    walk(&root.join("cts"), &mut files);
+    walk(&root.join("cases"), &mut files);
+    let mut out = Vec::new();
+    for f in files {
+        let Ok(text) = std::fs::read_to_string(&f) else {
+            continue;
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        let mut i = 0;
+        while i < lines.len() {
+            let w: Vec<&str> = lines[i].split_whitespace().collect();
+            if w.len() >= 4 && w[0] == "SHADER" && w[3] == "SPIRV-ASM" {
+                let env = w
+                    .iter()
+                    .position(|&x| x == "TARGET_ENV")
+                    .and_then(|p| w.get(p + 1))
+                    .unwrap_or(&"spv1.0")
+                    .to_string();
+                let start = i + 1;
+                let mut j = start;
+                while j < lines.len() && lines[j].trim() != "END" {
+                    j += 1;
+                }
+                let name = format!(
+                    "{}:{} ({})",
+                    f.strip_prefix(root).unwrap_or(&f).display(),
+                    start + 1,
+                    w[2]
+                );
+                out.push(Block {
+                    name,
+                    env,
+                    text: lines[start..j.min(lines.len())].join("\n") + "\n",
+                });
+                i = j;
+            }
+            i += 1;
+        }
+    }
+    out
+}
+
+/// A scratch directory per test (tests run in parallel threads of one process).
+fn scratch(tag: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("quadstep-spvasm-{}-{tag}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn read_words(p: &Path) -> Vec<u32> {
+    let b = std::fs::read(p).unwrap();
+    b.chunks(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Runs `spirv-as --target-env env` on `text`; `None` if it rejects it.
+fn spirv_as(dir: &Path, text: &str, env: &str) -> Option<Vec<u32>> {
+    let src = dir.join("in.spvasm");
+    let out = dir.join("out.spv");
+    std::fs::write(&src, text).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let st = Command::new("spirv-as")
+        .args(["--target-env", env, "-o"])
+        .arg(&out)
+        .arg(&src)
+        .output()
+        .ok()?;
+    st.status.success().then(|| read_words(&out))
+}
+
+fn spirv_dis(dir: &Path, words: &[u32]) -> String {
+    let p = dir.join("dis.spv");
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::write(&p, bytes).unwrap();
+    let o = Command::new("spirv-dis").arg(&p).output().unwrap();
+    assert!(
+        o.status.success(),
+        "spirv-dis failed: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    String::from_utf8(o.stdout).unwrap()
+}
+
+/// Equal except the generator word (spirv-as writes the Khronos assembler's id 0x70000, we 0).
+fn same(a: &[u32], b: &[u32]) -> Result<(), String> {
+    if a.len() != b.len() {
+        return Err(format!("lengths {} vs {}", a.len(), b.len()));
+    }
+    match (0..a.len()).find(|&i| i != 2 && a[i] != b[i]) {
+        Some(i) => Err(format!("word {i}: {:#010x} vs {:#010x}", a[i], b[i])),
+        None => Ok(()),
+    }
+}
+
+fn setup(tag: &str) -> Option<(Vec<Block>, PathBuf)> {
+    let Some(root) = amber_dir() else {
+        println!("SKIP: no shared/amber directory found (set QUADSTEP_AMBER_DIR)");
+        return None;
+    };
+    if !tool("spirv-as") || !tool("spirv-dis") {
+        println!("SKIP: spirv-as / spirv-dis (Debian package spirv-tools) not installed");
+        return None;
+    }
+    Some((blocks(&root), scratch(tag)))
+}
+
+#[test]
+fn amber_blocks_match_spirv_as() {
+    let Some((blocks, dir)) = setup("match") else {
+        return;
+    };
+    let mut matched = 0;
+    let mut fails = Vec::new();
+    for b in &blocks {
+        let version = target_env_version(&b.env).unwrap_or((1, 0));
+        let oracle = spirv_as(&dir, &b.text, &b.env).expect("spirv-as rejects a corpus block");
+        match assemble_with(&b.text, &b.name, version) {
+            Ok(ours) => match same(&ours, &oracle) {
+                Ok(()) => matched += 1,
+                Err(e) => fails.push(format!("{}: {e}", b.name)),
+            },
+            Err(e) => fails.push(format!("{}: {e}", b.name)),
+        }
+    }
+    println!(
+        "spvasm: {matched} of {} SPIRV-ASM blocks match spirv-as word for word",
+        blocks.len()
+    );
+    for f in fails.iter().take(20) {
+        println!("  MISMATCH {f}");
+    }
+    assert!(
+        blocks.len() > 100,
+        "expected hundreds of SPIRV-ASM blocks, found {}",
+        blocks.len()
+    );
+    assert!(
+        fails.is_empty(),
+        "{} blocks differ from spirv-as",
+        fails.len()
+    );
+}
+
+/// Our disassembly, fed to spirv-as, gives our words back; spirv-dis's text (friendly names,
+/// its float format), fed to us, gives what spirv-as makes of it.
+#[test]
+fn disassembly_agrees_with_spirv_tools() {
+    let Some((blocks, dir)) = setup("dis") else {
+        return;
+    };
+    let mut checked = 0;
+    for b in blocks.iter().step_by(3) {
+        let version = target_env_version(&b.env).unwrap_or((1, 0));
+        let env = format!("spv{}.{}", version.0, version.1);
+        let ours = assemble_with(&b.text, &b.name, version).unwrap();
+        let text = disassemble(&ours).unwrap();
+        let back = spirv_as(&dir, &text, &env)
+            .unwrap_or_else(|| panic!("spirv-as rejects our disassembly of {}:\n{text}", b.name));
+        same(&back, &ours)
+            .unwrap_or_else(|e| panic!("{}: spirv-as(disassemble(x)) != x: {e}", b.name));
+        let dis = spirv_dis(&dir, &ours);
+        let theirs = spirv_as(&dir, &dis, &env).unwrap();
+        let mine = assemble_with(&dis, "spirv-dis output", version).unwrap();
+        same(&mine, &theirs)
+            .unwrap_or_else(|e| panic!("{}: assembling spirv-dis text: {e}", b.name));
+        checked += 1;
+    }
+    println!("spvasm: {checked} blocks checked against spirv-as/spirv-dis through disassembly");
+}
+
+/// disassemble(assemble(x)) reassembles to the same words, for every block (no tools needed
+/// beyond the corpus).
+#[test]
+fn amber_blocks_round_trip() {
+    let Some(root) = amber_dir() else {
+        println!("SKIP: no shared/amber directory found");
+        return;
+    };
+    let blocks = blocks(&root);
+    for b in &blocks {
+        let version = target_env_version(&b.env).unwrap_or((1, 0));
+        let words = assemble_with(&b.text, &b.name, version).unwrap();
+        let text = disassemble(&words).unwrap();
+        let again =
+            assemble(&text, "round trip").unwrap_or_else(|e| panic!("{}: {e}\n{text}", b.name));
+        assert_eq!(again, words, "{}: round trip changed the words", b.name);
+    }
+    println!("spvasm: {} blocks round-trip", blocks.len());
+}
