@@ -2,7 +2,9 @@
 //! `spirv-dis`) on every `SPIRV-ASM` shader block of the Amber scripts in shared/amber.
 //! Skips (with a message) when the tools or the scripts are absent.
 
-use quadstep::front::spvasm::{assemble, assemble_with, disassemble, target_env_version};
+use quadstep::front::spvasm::{
+    assemble, assemble_preserving_ids, assemble_with, disassemble, target_env_version,
+};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -109,11 +111,16 @@ fn read_words(p: &Path) -> Vec<u32> {
 
 /// Runs `spirv-as --target-env env` on `text`; `None` if it rejects it.
 fn spirv_as(dir: &Path, text: &str, env: &str) -> Option<Vec<u32>> {
+    spirv_as_args(dir, text, env, &[])
+}
+
+fn spirv_as_args(dir: &Path, text: &str, env: &str, extra: &[&str]) -> Option<Vec<u32>> {
     let src = dir.join("in.spvasm");
     let out = dir.join("out.spv");
     std::fs::write(&src, text).unwrap();
     let _ = std::fs::remove_file(&out);
     let st = Command::new("spirv-as")
+        .args(extra)
         .args(["--target-env", env, "-o"])
         .arg(&out)
         .arg(&src)
@@ -240,4 +247,42 @@ fn amber_blocks_round_trip() {
         assert_eq!(again, words, "{}: round trip changed the words", b.name);
     }
     println!("spvasm: {} blocks round-trip", blocks.len());
+}
+
+/// With `--preserve-numeric-ids` (numeric ids kept, named ids filling the gaps) on every block,
+/// and back through our disassembler: ids in any order survive the round trip exactly.
+#[test]
+fn amber_blocks_match_spirv_as_preserving_ids() {
+    let Some((blocks, dir)) = setup("preserve") else {
+        return;
+    };
+    let mut fails = Vec::new();
+    for b in &blocks {
+        let version = target_env_version(&b.env).unwrap_or((1, 0));
+        let oracle = spirv_as_args(&dir, &b.text, &b.env, &["--preserve-numeric-ids"]).unwrap();
+        let ours = match assemble_preserving_ids(&b.text, &b.name, Some(version)) {
+            Ok(w) => w,
+            Err(e) => {
+                fails.push(format!("{}: {e}", b.name));
+                continue;
+            }
+        };
+        if let Err(e) = same(&ours, &oracle) {
+            fails.push(format!("{}: {e}", b.name));
+            continue;
+        }
+        let text = disassemble(&oracle).unwrap();
+        let back = assemble_preserving_ids(&text, "round trip", None).unwrap();
+        same(&back, &oracle)
+            .unwrap_or_else(|e| panic!("{}: round trip of spirv-as output: {e}", b.name));
+    }
+    println!(
+        "spvasm: {} of {} SPIRV-ASM blocks match spirv-as --preserve-numeric-ids",
+        blocks.len() - fails.len(),
+        blocks.len()
+    );
+    for f in fails.iter().take(20) {
+        println!("  MISMATCH {f}");
+    }
+    assert!(fails.is_empty(), "{} blocks differ", fails.len());
 }

@@ -165,14 +165,34 @@ pub(super) fn version_from_header_comment(text: &str) -> Option<(u8, u8)> {
     None
 }
 
-pub(super) fn assemble(text: &str, src: &str, version: (u8, u8)) -> Result<Vec<u32>> {
+/// Assembles `text`. With `preserve_numeric_ids` (spirv-as `--preserve-numeric-ids`), `%12`
+/// is id 12 and named ids fill the gaps from 1 up; otherwise every id is numbered in order of
+/// first appearance.
+pub(super) fn assemble(
+    text: &str,
+    src: &str,
+    version: (u8, u8),
+    preserve_numeric_ids: bool,
+) -> Result<Vec<u32>> {
     let toks = lex(text, src)?;
+    let preserved: HashSet<u32> = if preserve_numeric_ids {
+        toks.iter()
+            .filter_map(|t| match &t.tok {
+                Tok::Id(n) => numeric_id(n),
+                _ => None,
+            })
+            .collect()
+    } else {
+        HashSet::new()
+    };
     let mut a = Asm {
         src,
         toks,
         pos: 0,
         ids: HashMap::new(),
+        preserved,
         next_id: 1,
+        bound: 1,
         defined: HashSet::new(),
         num_types: HashMap::new(),
         value_type: HashMap::new(),
@@ -188,8 +208,16 @@ pub(super) fn assemble(text: &str, src: &str, version: (u8, u8)) -> Result<Vec<u
     while a.pos < a.toks.len() {
         a.instruction()?;
     }
-    a.words[3] = a.next_id;
+    a.words[3] = a.bound;
     Ok(a.words)
+}
+
+/// The value of an id written as a plain decimal number (`%12`), if nonzero.
+fn numeric_id(name: &str) -> Option<u32> {
+    let ok = name.bytes().all(|b| b.is_ascii_digit());
+    ok.then(|| name.parse::<u32>().ok())
+        .flatten()
+        .filter(|&n| n != 0)
 }
 
 struct Asm<'a> {
@@ -198,7 +226,11 @@ struct Asm<'a> {
     pos: usize,
     /// Id name → number, in order of first appearance.
     ids: HashMap<String, u32>,
+    /// Numeric ids kept as written (only with `preserve_numeric_ids`).
+    preserved: HashSet<u32>,
     next_id: u32,
+    /// One more than the largest id used.
+    bound: u32,
     defined: HashSet<u32>,
     /// Type id → scalar numeric type (OpTypeInt / OpTypeFloat).
     num_types: HashMap<u32, NumType>,
@@ -235,8 +267,17 @@ impl Asm<'_> {
         if let Some(&n) = self.ids.get(name) {
             return n;
         }
-        let n = self.next_id;
-        self.next_id += 1;
+        let n = match numeric_id(name).filter(|n| self.preserved.contains(n)) {
+            Some(n) => n,
+            None => {
+                while self.preserved.contains(&self.next_id) {
+                    self.next_id += 1;
+                }
+                self.next_id += 1;
+                self.next_id - 1
+            }
+        };
+        self.bound = self.bound.max(n.saturating_add(1));
         self.ids.insert(name.to_string(), n);
         n
     }

@@ -30,17 +30,32 @@ use std::sync::OnceLock;
 /// `source_name` is only used in error messages (`source_name:line:column: …`).
 pub fn assemble(text: &str, source_name: &str) -> crate::Result<Vec<u32>> {
     let version = assemble::version_from_header_comment(text).unwrap_or((1, 0));
-    assemble::assemble(text, source_name, version)
+    assemble::assemble(text, source_name, version, false)
 }
 
 /// Assembles `spirv-as` text for an explicit SPIR-V version (`(1, 3)` for SPIR-V 1.3); the
 /// header comment is then ignored, like `spirv-as --target-env`.
 pub fn assemble_with(text: &str, source_name: &str, version: (u8, u8)) -> crate::Result<Vec<u32>> {
-    assemble::assemble(text, source_name, version)
+    assemble::assemble(text, source_name, version, false)
 }
 
-/// Disassembles a SPIR-V module into text that [`assemble`] accepts back, giving the same
-/// words (ids are printed as their numbers, so the numbering is kept).
+/// Like `spirv-as --preserve-numeric-ids`: `%12` becomes id 12 and named ids fill the unused
+/// numbers from 1 up. The version is taken as in [`assemble`] unless `version` is given.
+/// [`disassemble`]'s output goes back to exactly the same words through this, whatever the
+/// module's id numbering; through [`assemble`] only when ids first appear in increasing order.
+pub fn assemble_preserving_ids(
+    text: &str,
+    source_name: &str,
+    version: Option<(u8, u8)>,
+) -> crate::Result<Vec<u32>> {
+    let version = version
+        .or_else(|| assemble::version_from_header_comment(text))
+        .unwrap_or((1, 0));
+    assemble::assemble(text, source_name, version, true)
+}
+
+/// Disassembles a SPIR-V module into text that [`assemble_preserving_ids`] turns back into the
+/// same words (ids are printed as their numbers; the header comment carries the version).
 pub fn disassemble(words: &[u32]) -> crate::Result<String> {
     disassemble::disassemble(words)
 }
