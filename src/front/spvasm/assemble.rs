@@ -370,10 +370,17 @@ impl Asm<'_> {
             }
             if !self.operand_available(kind) {
                 if q == OperandQuantifier::One {
-                    return Err(self.err_here(&format!(
-                        "Op{} expects more operands: missing {kind:?}",
-                        inst.opname
-                    )));
+                    let found = match self.toks.get(self.pos) {
+                        Some(t) => format!("found `{}`", t.raw),
+                        None => "found the end of the text".to_string(),
+                    };
+                    return Err(self.err_at(
+                        &op_tok,
+                        &format!(
+                            "Op{} is missing its {kind:?} operand ({found})",
+                            inst.opname
+                        ),
+                    ));
                 }
                 continue;
             }
