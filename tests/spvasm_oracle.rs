@@ -313,3 +313,161 @@ fn feature_tour_matches_spirv_as() {
     )
     .unwrap();
 }
+
+/// A tiny deterministic generator (64-bit LCG, Knuth's constants).
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Differential fuzz: token-level mutations of the tour (numbers, dropped / swapped / inserted
+/// tokens). Whenever spirv-as and we both accept, the words must agree; where only one side
+/// accepts it must be one of our deliberate differences: we reject an id defined twice and an
+/// OpPhi with a missing half of a pair (spirv-as leaves both to the validator), and we accept
+/// numbers for enumerants (so unknown enumerant values disassemble and read back).
+#[test]
+fn mutations_agree_with_spirv_as() {
+    let Some((_, dir)) = setup("mutate") else {
+        return;
+    };
+    const LITERALS: &[&str] = &[
+        "-1",
+        "0x10",
+        "1.5",
+        "-0x1p-3",
+        "4294967296",
+        "010",
+        "+3",
+        "1e5",
+        "0",
+        "-0",
+        "65536",
+        "0x7FFFFFFF",
+        "-2147483648",
+        "2147483648",
+        "0x1.fffffep+127",
+        "0x1.ffffffp+127",
+        "3.4028235e38",
+        "3.4028236e38",
+        "1e-46",
+        "-1e-45",
+        "65504",
+        "65520",
+        "0x1p-25",
+        "-0x1.8p+1024",
+        "1.7976931348623157e308",
+        "0x8000000000000000",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "18446744073709551616",
+        "0xFFFF",
+        "-32768",
+        "-32769",
+        "127",
+        "-129",
+        "0x",
+        "08",
+        "0x1.p3",
+        ".5",
+        "5.",
+        "1e",
+        "1.5e+3",
+        "0.000001",
+        "-0.0",
+        "0x1.8",
+        "0X10",
+        "0x1P-3",
+        "1.0007",
+        "9e-8",
+        "\"s\\\"\"",
+        "Lod",
+        "None",
+    ];
+    let tour = include_str!("spvasm_tour.spvasm");
+    let toks: Vec<&str> = tour.split_whitespace().collect();
+    let mut rng = Rng(7);
+    let (mut both, mut disagree) = (0, Vec::new());
+    for it in 0..800 {
+        let mut lines: Vec<String> = tour.lines().map(str::to_string).collect();
+        {
+            // Mostly lines with numbers: the literal rules are where assemblers differ.
+            let mut l = rng.below(lines.len());
+            for _ in 0..8 {
+                if lines[l]
+                    .split_whitespace()
+                    .any(|w| w.starts_with(|c: char| c.is_ascii_digit()))
+                {
+                    break;
+                }
+                l = rng.below(lines.len());
+            }
+            let mut w: Vec<String> = lines[l].split_whitespace().map(str::to_string).collect();
+            if w.is_empty() {
+                continue;
+            }
+            let numeric: Vec<usize> = (0..w.len())
+                .filter(|&i| w[i].starts_with(|c: char| c.is_ascii_digit() || c == '-'))
+                .collect();
+            let i = rng.below(w.len());
+            match rng.below(6) {
+                0 => drop(w.remove(i)),
+                1 => w.insert(i, toks[rng.below(toks.len())].to_string()),
+                2 => w[i] = toks[rng.below(toks.len())].to_string(),
+                3 => w[i] = LITERALS[rng.below(LITERALS.len())].to_string(),
+                _ if numeric.is_empty() => {}
+                _ => {
+                    w[numeric[rng.below(numeric.len())]] =
+                        LITERALS[rng.below(LITERALS.len())].to_string()
+                }
+            }
+            lines[l] = w.join(" ");
+        }
+        let text = lines.join("\n");
+        let theirs = spirv_as(&dir, &text, "spv1.4");
+        let ours = assemble_with(&text, "mutant", (1, 4));
+        match (theirs, ours) {
+            (Some(t), Ok(u)) => {
+                same(&u, &t)
+                    .unwrap_or_else(|e| panic!("mutant {it} differs from spirv-as: {e}\n{text}"));
+                both += 1;
+            }
+            (Some(_), Err(e)) => {
+                let m = e.to_string();
+                if !(m.contains("defined twice") || m.contains("OpPhi is missing")) {
+                    disagree.push(format!("mutant {it}: only spirv-as accepts; we say {m}"));
+                }
+            }
+            (None, Ok(_)) => {
+                // Our leniency: a number where spirv-as wants an enumerant name.
+                let numeric_enum = lines.iter().zip(tour.lines()).any(|(a, b)| {
+                    a != b
+                        && a.split_whitespace()
+                            .any(|w| w.parse::<i64>().is_ok() || w.starts_with("0x"))
+                });
+                if !numeric_enum {
+                    disagree.push(format!("mutant {it}: only we accept\n{text}"));
+                }
+            }
+            (None, Err(_)) => {}
+        }
+    }
+    println!("spvasm: {both} of 800 mutants accepted by both and identical");
+    for d in disagree.iter().take(10) {
+        println!("  {d}");
+    }
+    assert!(both > 80, "too few mutants accepted by both ({both})");
+    assert!(
+        disagree.is_empty(),
+        "{} unexplained disagreements with spirv-as",
+        disagree.len()
+    );
+}

@@ -748,12 +748,8 @@ impl Asm<'_> {
                         v.to_bits()
                     }
                     _ => {
-                        let v: f64 = body.parse().map_err(|_| bad())?;
-                        let h = half::f16::from_f64(v);
-                        if h.is_infinite() {
-                            return Err(bad());
-                        }
-                        h.to_bits() as u64
+                        let v: f32 = body.parse().map_err(|_| bad())?;
+                        f32_to_f16_toward_zero(v).ok_or_else(bad)? as u64
                     }
                 }
             };
@@ -814,15 +810,31 @@ fn parse_int(w: &str) -> Option<IntLit> {
     })
 }
 
+/// A non-negative f32 as f16 bits, rounded toward zero as spirv-as does for decimal half
+/// literals (65520 gives the largest half, 0x7bff); `None` from 65536 up.
+fn f32_to_f16_toward_zero(v: f32) -> Option<u16> {
+    let b = v.to_bits() & 0x7fff_ffff;
+    let exp = (b >> 23) as i32 - 127;
+    let mant = b & 0x7f_ffff | 0x80_0000;
+    if b == 0 || exp < -25 {
+        Some(0)
+    } else if exp > 15 {
+        None
+    } else if exp >= -14 {
+        Some((((exp + 15) as u16) << 10) | ((b & 0x7f_ffff) >> 13) as u16)
+    } else {
+        // Subnormal half: units of 2^-24.
+        Some((mant >> (-(exp + 1)) as u32) as u16)
+    }
+}
+
 /// Bits (without sign) of the hex float `h.hhhp±e` (text after `0x`) in a format with `eb`
-/// exponent bits and `fb` fraction bits. Like spirv-as: extra mantissa bits are truncated, and
-/// an exponent above the format's range gives the all-ones exponent with the written fraction
-/// (`0x1p+128` is infinity, `0x1.8p+128` a quiet NaN).
+/// exponent bits and `fb` fraction bits. Like spirv-as: extra mantissa bits are truncated; an
+/// exponent one above the format's range gives the all-ones exponent with the written fraction
+/// (`0x1p+128` is infinity, `0x1.8p+128` a quiet NaN), further above, infinity.
 fn hex_float_bits(text: &str, eb: u32, fb: u32) -> Option<u64> {
-    let (mant, exp) = match text.find(['p', 'P']) {
-        Some(i) => (&text[..i], &text[i + 1..]),
-        None => (text, "0"),
-    };
+    // spirv-as wants the binary exponent, written with a lowercase `p`.
+    let (mant, exp) = text.split_once('p')?;
     let exp: i64 = {
         let e = exp.strip_prefix('+').unwrap_or(exp);
         if e.is_empty() || e.len() > 9 || e.starts_with('+') {
@@ -871,7 +883,9 @@ fn hex_float_bits(text: &str, eb: u32, fb: u32) -> Option<u64> {
             m >> -shift
         }
     };
-    let (exp_field, frac) = if e > bias {
+    let (exp_field, frac) = if e > bias + 1 {
+        ((1u64 << eb) - 1, 0) // infinity
+    } else if e == bias + 1 {
         ((1u64 << eb) - 1, align(m, fb as i64 - p) & frac_mask)
     } else if e >= 1 - bias {
         ((e + bias) as u64, align(m, fb as i64 - p) & frac_mask)
@@ -920,8 +934,29 @@ mod tests {
         assert_eq!(hex_float_bits("1.998p-4", 5, 10), Some(0x2e66));
         assert_eq!(hex_float_bits("1p0", 11, 52), Some(0x3ff0_0000_0000_0000));
         assert_eq!(hex_float_bits("0.8p1", 8, 23), Some(0x3f80_0000));
+        assert_eq!(hex_float_bits("1.8p+129", 8, 23), Some(0x7f80_0000));
+        assert_eq!(hex_float_bits("1.8p+16", 5, 10), Some(0x7e00));
+        assert_eq!(hex_float_bits("1.fffffep+127", 5, 10), Some(0x7c00));
+        assert_eq!(hex_float_bits("1p-25", 5, 10), Some(0));
+        assert_eq!(hex_float_bits("1.8", 8, 23), None);
+        assert_eq!(hex_float_bits("1P3", 8, 23), None);
         assert_eq!(hex_float_bits("p1", 8, 23), None);
         assert_eq!(hex_float_bits("1.8pz", 8, 23), None);
+    }
+
+    #[test]
+    fn decimal_halves_round_toward_zero() {
+        // Bits observed from spirv-as 2023.1; by hand: 65520 lies between 65504 (0x7bff) and
+        // 65536; 1.0007 is 0.72 ulp above 1.0 (0x3c00); 9e-8 is 1.51 units of 2^-24.
+        assert_eq!(f32_to_f16_toward_zero(65520.0), Some(0x7bff));
+        assert_eq!(f32_to_f16_toward_zero(65536.0), None);
+        assert_eq!(f32_to_f16_toward_zero(1.0007), Some(0x3c00));
+        assert_eq!(f32_to_f16_toward_zero(0.1), Some(0x2e66));
+        assert_eq!(f32_to_f16_toward_zero(9e-8), Some(1));
+        assert_eq!(f32_to_f16_toward_zero(4e-8), Some(0));
+        assert_eq!(f32_to_f16_toward_zero(2f32.powi(-14)), Some(0x400));
+        assert_eq!(f32_to_f16_toward_zero(0.0000610), Some(0x3ff));
+        assert_eq!(f32_to_f16_toward_zero(0.0), Some(0));
     }
 
     #[test]

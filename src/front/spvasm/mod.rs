@@ -7,11 +7,14 @@
 //! quantifier. Enumerant names come from the `spirv` crate (value enums) and rspirv's
 //! `Disassemble` impls (mask bits). What those crates do not expose as data — which enumerants
 //! carry extra parameters (`BuiltIn` after `Decoration BuiltIn`, the ids after `Bias|Grad`, …) —
-//! is the one hand-written table here, [`enum_params`], transcribed from the SPIR-V grammar.
+//! is the one hand-written table here, `enum_params`, transcribed from the SPIR-V grammar.
 //!
 //! - `assemble.rs`: lexer and assembler (text → words). Ids are numbered in order of first
-//!   appearance, as `spirv-as` does without `--preserve-numeric-ids`.
-//! - `disassemble.rs`: words → text that [`assemble`] accepts back (numeric `%N` ids).
+//!   appearance, as `spirv-as` does by default, or kept as written with
+//!   [`assemble_preserving_ids`] (`spirv-as --preserve-numeric-ids`). The header's generator
+//!   word is 0 (spirv-as writes 0x70000); everything else matches spirv-as word for word on the
+//!   Amber corpus (tests/spvasm_oracle.rs).
+//! - `disassemble.rs`: words → text with numeric `%N` ids that the assembler reads back.
 //!
 //! Everything returns [`crate::Error::Spirv`] with `source:line:column` (assembler) or the word
 //! offset (disassembler) and the rule broken; nothing panics on bad input.
