@@ -10,6 +10,7 @@ use std::process::Command;
 
 struct Block {
     name: String,
+    stage: String,
     env: String,
     text: String,
 }
@@ -52,6 +53,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Every `SHADER <type> <name> SPIRV-ASM [TARGET_ENV env]` ... `END` block under cts/** and
 /// cases/*.
 fn blocks(root: &Path) -> Vec<Block> {
+    blocks_of(root, "SPIRV-ASM")
+}
+
+/// Every shader block of the given language (`SPIRV-ASM`, `GLSL`).
+fn blocks_of(root: &Path, lang: &str) -> Vec<Block> {
     let mut files = Vec::new();
     walk(&root.join("cts"), &mut files);
     walk(&root.join("cases"), &mut files);
@@ -64,7 +70,7 @@ fn blocks(root: &Path) -> Vec<Block> {
         let mut i = 0;
         while i < lines.len() {
             let w: Vec<&str> = lines[i].split_whitespace().collect();
-            if w.len() >= 4 && w[0] == "SHADER" && w[3] == "SPIRV-ASM" {
+            if w.len() >= 4 && w[0] == "SHADER" && w[3] == lang {
                 let env = w
                     .iter()
                     .position(|&x| x == "TARGET_ENV")
@@ -84,6 +90,7 @@ fn blocks(root: &Path) -> Vec<Block> {
                 );
                 out.push(Block {
                     name,
+                    stage: w[1].to_string(),
                     env,
                     text: lines[start..j.min(lines.len())].join("\n") + "\n",
                 });
@@ -470,4 +477,61 @@ fn mutations_agree_with_spirv_as() {
         "{} unexplained disagreements with spirv-as",
         disagree.len()
     );
+}
+
+/// Real compiler output, with ids in no particular order and debug info (OpLine, OpSource text,
+/// NonSemantic.Shader.DebugInfo.100): the Amber GLSL blocks compiled by glslang. Our
+/// disassembly must come back to the same words (with numeric ids kept), and spirv-as must read
+/// it to the same words too.
+#[test]
+fn glslang_binaries_round_trip() {
+    let Some(root) = amber_dir() else {
+        println!("SKIP: no shared/amber directory found");
+        return;
+    };
+    if !tool("glslangValidator") || !tool("spirv-as") {
+        println!("SKIP: glslangValidator / spirv-as not installed");
+        return;
+    }
+    let dir = scratch("glslang");
+    let mut done = 0;
+    for (n, b) in blocks_of(&root, "GLSL").iter().enumerate().step_by(8) {
+        let ext = match b.stage.as_str() {
+            "vertex" => "vert",
+            "fragment" => "frag",
+            "compute" => "comp",
+            "geometry" => "geom",
+            "tessellation_control" => "tesc",
+            "tessellation_evaluation" => "tese",
+            _ => continue,
+        };
+        let src = dir.join(format!("s.{ext}"));
+        let out = dir.join("g.spv");
+        std::fs::write(&src, &b.text).unwrap();
+        let _ = std::fs::remove_file(&out);
+        let debug = if n % 16 == 0 { "-gVS" } else { "-g" };
+        let ok = Command::new("glslangValidator")
+            .args(["-V", debug, "-o"])
+            .arg(&out)
+            .arg(&src)
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !ok {
+            continue; // not every block is standalone GLSL glslang accepts
+        }
+        let words = read_words(&out);
+        let text = disassemble(&words).unwrap_or_else(|e| panic!("{}: {e}", b.name));
+        let back = assemble_preserving_ids(&text, &b.name, None)
+            .unwrap_or_else(|e| panic!("{}: {e}", b.name));
+        same(&back, &words).unwrap_or_else(|e| panic!("{}: round trip: {e}\n{text}", b.name));
+        let version = (words[1] >> 16, words[1] >> 8 & 0xff);
+        let env = format!("spv{}.{}", version.0, version.1);
+        let theirs = spirv_as_args(&dir, &text, &env, &["--preserve-numeric-ids"])
+            .unwrap_or_else(|| panic!("{}: spirv-as rejects our disassembly", b.name));
+        same(&theirs, &words)
+            .unwrap_or_else(|e| panic!("{}: spirv-as reads our text differently: {e}", b.name));
+        done += 1;
+    }
+    println!("spvasm: {done} glslang-compiled GLSL blocks round-trip through our text");
+    assert!(done > 20, "too few GLSL blocks compiled ({done})");
 }
