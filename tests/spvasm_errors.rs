@@ -132,6 +132,33 @@ fn char_boundary_prefixes(s: &str) -> impl Iterator<Item = &str> {
 }
 
 #[test]
+fn byte_order_mark_and_crlf_are_whitespace() {
+    let plain = assemble("OpCapability Shader\nOpMemoryModel Logical GLSL450\n", "a").unwrap();
+    let dos = assemble(
+        "\u{feff}OpCapability Shader\r\nOpMemoryModel Logical GLSL450\r\n",
+        "b",
+    )
+    .unwrap();
+    assert_eq!(dos, plain);
+    // Header, then OpCapability Shader (2 words), OpMemoryModel Logical GLSL450 (3 words); by hand.
+    assert_eq!(
+        plain,
+        vec![
+            0x0723_0203,
+            0x0001_0000,
+            0,
+            1,
+            0,
+            0x0002_0011,
+            1,
+            0x0003_000e,
+            0,
+            1
+        ]
+    );
+}
+
+#[test]
 fn truncated_text_never_panics() {
     assert!(assemble(TOUR, "tour").is_ok());
     let ok = char_boundary_prefixes(TOUR).filter(|p| check(p)).count();

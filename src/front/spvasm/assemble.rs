@@ -43,7 +43,7 @@ fn lex(text: &str, src: &str) -> Result<Vec<Token>> {
             col = 1;
             continue;
         }
-        if c.is_whitespace() {
+        if c.is_whitespace() || c == '\u{feff}' {
             chars.next();
             col += 1;
             continue;

@@ -459,6 +459,57 @@ mod tests {
         assert!(is_value_enum(OperandKind::Decoration));
     }
 
+    /// Encodings worked out by hand from the SPIR-V specification (opcode numbers, word counts,
+    /// enumerant values, IEEE-754 bits).
+    #[test]
+    fn hand_encoded_instructions() {
+        let text = "%f = OpTypeFloat 32\n%d = OpTypeFloat 64\n%c = OpConstant %f 1.5\n\
+                    %e = OpConstant %d -2\n%g = OpExtInstImport \"GLSL.std.450\"\n\
+                    %s = OpExtInst %f %g Sqrt %c\nOpDecorate %c BuiltIn FragCoord\n\
+                    OpLoopMerge %c %e Unroll|MaxIterations 9";
+        let w = assemble(text, "hand").unwrap();
+        let body: Vec<u32> = vec![
+            0x0003_0016,
+            1,
+            32, // OpTypeFloat (22) %1 32
+            0x0003_0016,
+            2,
+            64, // OpTypeFloat %2 64
+            0x0004_002b,
+            1,
+            3,
+            0x3fc0_0000, // OpConstant (43) %1 %3 1.5f
+            0x0005_002b,
+            2,
+            4,
+            0,
+            0xc000_0000, // OpConstant %2 %4 -2.0 (low word first)
+            0x0006_000b,
+            5,
+            0x4c53_4c47,
+            0x6474_732e,
+            0x3035_342e,
+            0, // OpExtInstImport (11)
+            0x0006_000c,
+            1,
+            6,
+            5,
+            31,
+            3, // OpExtInst (12) %1 %6 %5 Sqrt=31 %3
+            0x0004_0047,
+            3,
+            11,
+            15, // OpDecorate (71) %3 BuiltIn=11 FragCoord=15
+            0x0005_00f6,
+            3,
+            4,
+            0x21,
+            9, // OpLoopMerge (246) Unroll=1|MaxIterations=0x20, 9
+        ];
+        assert_eq!(&w[..5], &[0x0723_0203, 0x0001_0000, 0, 7, 0]);
+        assert_eq!(&w[5..], &body[..]);
+    }
+
     #[test]
     fn target_envs() {
         assert_eq!(target_env_version("spv1.0"), Some((1, 0)));
