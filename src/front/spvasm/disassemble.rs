@@ -56,7 +56,8 @@ pub(super) fn disassemble(words: &[u32]) -> Result<String> {
     );
     let _ = writeln!(out, "; Bound: {bound}");
     let _ = writeln!(out, "; Schema: {}", words[4]);
-    let width = 1 + bound.max(1).to_string().len().max(1);
+    // Results right-aligned as spirv-dis does (`%N = ` ending at column 15).
+    let width = (1 + bound.to_string().len()).max(12);
     let mut d = Dis {
         num_types: HashMap::new(),
         value_type: HashMap::new(),
