@@ -1,2 +1,3 @@
 //! Front ends: SPIR-V (and later DXIL) lowered into [`crate::ir`].
 pub mod spirv;
+pub mod spvasm;
