@@ -1,0 +1,101 @@
+//! Parse every AmberScript file of the shared corpus (`/work/shared/amber`, or the folder named
+//! by `QUADSTEP_AMBER_DIR`): zero parse errors, except the files listed in `PARSE_FAIL` that
+//! are meant to fail at parse time. VkScript files must give a clear `Unsupported` error.
+
+use std::path::{Path, PathBuf};
+
+use quadstep::Error;
+
+/// Scripts Amber itself rejects while parsing (the error carries a line number in
+/// lavapipe-results.tsv), with the reason.
+const PARSE_FAIL: &[(&str, &str)] = &[
+    (
+        "draw_rect_with_two_vertex_data_attached.expect_fail.amber",
+        "RUN DRAW_RECT on a pipeline with two VERTEX_DATA buffers is a parse error in Amber",
+    ),
+    (
+        "draw_grid_with_two_vertex_data_attached.expect_fail.amber",
+        "RUN DRAW_GRID on a pipeline with VERTEX_DATA buffers is a parse error in Amber",
+    ),
+];
+
+fn corpus_dir() -> PathBuf {
+    std::env::var_os("QUADSTEP_AMBER_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/shared/amber"))
+}
+
+fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    entries.sort();
+    for p in entries {
+        if p.is_dir() {
+            collect(&p, ext, out);
+        } else if p.extension().is_some_and(|e| e == ext) {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn every_amber_script_parses() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!("skipping: Amber corpus folder {} is absent", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    collect(&dir, "amber", &mut files);
+    assert!(files.len() > 100, "only {} scripts found", files.len());
+    let mut failures = Vec::new();
+    let mut expected_failures = 0;
+    for f in &files {
+        let name = f.file_name().unwrap().to_string_lossy().to_string();
+        let r = quadstep::amber::parse_file(f);
+        match (PARSE_FAIL.iter().find(|(n, _)| *n == name), r) {
+            (None, Ok(_)) => {}
+            (None, Err(e)) => failures.push(format!("{e}")),
+            (Some(_), Ok(_)) => failures.push(format!("{}: parsed but should fail", f.display())),
+            (Some(_), Err(Error::Amber(m))) => {
+                assert!(m.contains(':'), "error without location: {m}");
+                expected_failures += 1;
+            }
+            (Some(_), Err(e)) => failures.push(format!("{}: wrong error kind {e}", f.display())),
+        }
+    }
+    eprintln!(
+        "parsed {} scripts, {} expected parse failures",
+        files.len(),
+        expected_failures
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} scripts failed:\n{}",
+        failures.len(),
+        files.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn vkscript_files_are_reported_unsupported() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!("skipping: Amber corpus folder {} is absent", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    collect(&dir, "vkscript", &mut files);
+    for f in &files {
+        match quadstep::amber::parse_file(f) {
+            Err(Error::Unsupported(m)) => assert!(m.contains("VkScript"), "{m}"),
+            other => panic!(
+                "{}: expected Unsupported(VkScript), got {other:?}",
+                f.display()
+            ),
+        }
+    }
+}
