@@ -171,7 +171,9 @@ impl Buffer {
                 let n = self.element_count().saturating_mul(comps).min(1 << 28) as usize;
                 let vals: Vec<Number> = (0..n)
                     .map(|i| match (start, inc) {
-                        (Number::Int(s), Number::Int(d)) => Number::Int(s + d * i as i128),
+                        (Number::Int(s), Number::Int(d)) => {
+                            Number::Int(s.wrapping_add(d.wrapping_mul(i as i128)))
+                        }
                         _ => Number::Float(start.as_f64() + inc.as_f64() * i as f64),
                     })
                     .collect();

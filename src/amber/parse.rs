@@ -79,6 +79,10 @@ struct Parser<'a> {
 
 type R<T> = std::result::Result<T, String>;
 
+/// Largest buffer a script may declare (bytes), so hostile input cannot exhaust memory.
+pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
+const MAX_STRIDE: u64 = 1 << 24;
+
 fn on_off(w: &str) -> R<bool> {
     match w {
         "on" => Ok(true),
@@ -564,8 +568,12 @@ impl<'a> Parser<'a> {
                 "{what} '{name}': FILL and SERIES_FROM need a SIZE (or WIDTH)"
             ));
         }
-        if let (BufferInit::Series { .. }, ElemType::Format(_)) = (&b.init, &b.elem) {
-            // Amber allows SERIES_FROM only on numeric data types.
+        let stride = b.elem.stride(b.layout) as u64;
+        let bytes = stride.saturating_mul(b.element_count());
+        if stride > MAX_STRIDE || bytes > MAX_BUFFER_BYTES {
+            return Err(format!(
+                "{what} '{name}' is too large ({bytes} bytes, element stride {stride}; limit {MAX_BUFFER_BYTES})"
+            ));
         }
         self.buffers.insert(name, is_image);
         Ok(b)
@@ -1553,7 +1561,7 @@ impl<'a> Parser<'a> {
                                 }
                             }
                             let per = if aabbs { 6 } else { 9 };
-                            if g.data.len() % per != 0 {
+                            if !g.data.len().is_multiple_of(per) {
                                 return Err(format!(
                                     "GEOMETRY {k} needs a multiple of {per} numbers, found {}",
                                     g.data.len()

@@ -226,7 +226,7 @@ impl DataType {
 /// Round `v` up to a multiple of `a` (`a` ≥ 1).
 pub fn round_up(v: u32, a: u32) -> u32 {
     let a = a.max(1);
-    v.div_ceil(a) * a
+    v.div_ceil(a).saturating_mul(a)
 }
 
 fn array_stride(align: u32, size: u32, layout: Layout) -> u32 {
@@ -297,7 +297,7 @@ impl Format {
                 }
                 pending = 0;
             } else if let Some(p) = seg.strip_prefix("PACK") {
-                pack_bits = Some(p.parse().ok()?);
+                pack_bits = Some(p.parse().ok().filter(|b| matches!(b, 8 | 16 | 32))?);
             } else {
                 let comps = parse_components(seg)?;
                 pending += comps.len();
@@ -510,7 +510,7 @@ impl StructType {
             let (a, sz) = member_align_size(m, layout);
             let at = m.offset.unwrap_or_else(|| round_up(off, a));
             offsets.push(at);
-            off = at + sz;
+            off = at.saturating_add(sz);
             align = align.max(a);
         }
         if layout == Layout::Std140 {
@@ -556,7 +556,7 @@ fn member_align_size(m: &Member, layout: Layout) -> (u32, u32) {
     match &m.ty {
         MemberType::Data(d) => {
             let (a, sz) = match m.matrix_stride {
-                Some(ms) if d.cols > 1 => (d.align_size(layout).0, ms * d.cols),
+                Some(ms) if d.cols > 1 => (d.align_size(layout).0, ms.saturating_mul(d.cols)),
                 _ => d.align_size(layout),
             };
             if d.is_array {
