@@ -139,8 +139,10 @@ impl<'a> Tokenizer<'a> {
             let word = &self.text[start..end];
             let wb = word.as_bytes();
             let digit_at = |i: usize| wb.get(i).is_some_and(|c| c.is_ascii_digit());
-            let numeric =
-                digit_at(0) || ((wb[0] == b'-' || wb[0] == b'+' || wb[0] == b'.') && digit_at(1));
+            let signed = wb[0] == b'-' || wb[0] == b'+';
+            let numeric = digit_at(0)
+                || ((signed || wb[0] == b'.') && digit_at(1))
+                || (signed && wb.get(1) == Some(&b'.') && digit_at(2));
             if !numeric {
                 self.pos = end;
                 if word == "\\" {
