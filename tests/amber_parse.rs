@@ -342,7 +342,7 @@ fn ast_fields() {
             40,
             &Command::ClearColor {
                 pipeline: "gp".into(),
-                color: [255., 128., 0., 255.]
+                color: [1.0, 128.0 / 255.0, 0., 1.0]
             }
         )
     );
@@ -353,7 +353,9 @@ fn ast_fields() {
             timed: false,
             kind: RunKind::DrawRect {
                 pos: [0., 0.],
-                size: [32., 16.]
+                size: [32., 16.],
+                ortho: true,
+                patch: false
             }
         })
     );
@@ -395,10 +397,11 @@ fn ast_fields() {
         cmds[6].1,
         &Command::Expect(Expect::Probe {
             buffer: "fb".into(),
-            pos: [0, 0],
-            size: [32, 16],
+            pos: [0., 0.],
+            size: [32., 16.],
+            relative: false,
             has_alpha: true,
-            color: [255., 128., 0., 255.],
+            color: [1.0, 128.0 / 255.0, 0., 1.0],
             tolerance: vec![
                 Tolerance {
                     value: 1.0,
@@ -411,9 +414,10 @@ fn ast_fields() {
     assert!(matches!(
         cmds[7].1,
         Command::Expect(Expect::Probe {
-            pos: [3, 4],
-            size: [1, 1],
+            pos: [3., 4.],
+            size: [1., 1.],
             has_alpha: false,
+            color: [_, _, _, 1.0],
             ..
         })
     ));
@@ -422,6 +426,7 @@ fn ast_fields() {
         &Command::Expect(Expect::Values {
             buffer: "ssbo".into(),
             index: 4,
+            data_type: None,
             tolerance: vec![Tolerance {
                 value: 5.0,
                 percent: true

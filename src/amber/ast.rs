@@ -658,8 +658,16 @@ keywords!(
 pub enum RunKind {
     /// `RUN p x y z` on a compute pipeline.
     Compute { groups: [u32; 3] },
-    /// `DRAW_RECT POS x y SIZE w h` (pixels).
-    DrawRect { pos: [f32; 2], size: [f32; 2] },
+    /// `DRAW_RECT POS x y SIZE w h`.
+    DrawRect {
+        pos: [f32; 2],
+        size: [f32; 2],
+        /// `true`: `pos`/`size` are framebuffer pixels (AmberScript always, VkScript
+        /// `draw rect ortho`); `false`: normalized device coordinates (VkScript `draw rect`).
+        ortho: bool,
+        /// Drawn as a 4-vertex `PATCH_LIST` (VkScript `draw rect patch`).
+        patch: bool,
+    },
     /// `DRAW_GRID POS x y SIZE w h CELLS c r`.
     DrawGrid {
         pos: [f32; 2],
@@ -730,12 +738,16 @@ pub struct Tolerance {
 /// `EXPECT …`.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expect {
-    /// `EXPECT img IDX x y [SIZE w h] EQ_RGB r g b | EQ_RGBA r g b a [TOLERANCE t…]`.
-    /// `size` is (1, 1) for a single-point probe.
+    /// `EXPECT img IDX x y [SIZE w h] EQ_RGB r g b | EQ_RGBA r g b a [TOLERANCE t…]`
+    /// (VkScript `[relative] probe [rect] …`). `size` is (1, 1) for a single-point probe.
+    /// `color` is normalized to 0..1 (AmberScript's 0–255 values are divided by 255);
+    /// tolerances are kept as written.
     Probe {
         buffer: String,
-        pos: [u32; 2],
-        size: [u32; 2],
+        pos: [f32; 2],
+        size: [f32; 2],
+        /// `pos`/`size` are fractions of the framebuffer (VkScript `relative probe`).
+        relative: bool,
         has_alpha: bool,
         color: [f64; 4],
         tolerance: Vec<Tolerance>,
@@ -745,6 +757,9 @@ pub enum Expect {
     Values {
         buffer: String,
         index: u64,
+        /// Type to read the buffer as (VkScript `probe ssbo type`, std430); `None`: the
+        /// buffer's own element type.
+        data_type: Option<DataType>,
         tolerance: Vec<Tolerance>,
         comparator: Comparator,
         values: Vec<Number>,
@@ -781,7 +796,8 @@ pub enum Command {
     Clear {
         pipeline: String,
     },
-    /// `CLEAR_COLOR pipeline r g b a` (0–255 for unorm attachments; floats kept as written).
+    /// `CLEAR_COLOR pipeline r g b a`, normalized to 0..1 (AmberScript's 0–255 values are
+    /// divided by 255; VkScript's `clear color` is already normalized).
     ClearColor {
         pipeline: String,
         color: [f64; 4],
@@ -802,6 +818,15 @@ pub enum Command {
         to: String,
     },
     Expect(Expect),
+    /// Write `values` of type `ty` laid out by `layout` at byte `offset` of `buffer`, growing
+    /// it if needed (VkScript `ssbo b subdata`, `uniform`, `uniform ubo`).
+    SetBufferData {
+        buffer: String,
+        offset: u64,
+        ty: DataType,
+        layout: Layout,
+        values: Vec<Number>,
+    },
     /// `REPEAT n … END`.
     Repeat {
         count: u32,

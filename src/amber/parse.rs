@@ -292,7 +292,7 @@ impl<'a> Parser<'a> {
                 let pipeline = self.graphics_pipeline_name("CLEAR_COLOR")?;
                 let mut color = [0.0; 4];
                 for (c, n) in color.iter_mut().zip(["red", "green", "blue", "alpha"]) {
-                    *c = self.float(&format!("the CLEAR_COLOR {n} value"))?;
+                    *c = self.float(&format!("the CLEAR_COLOR {n} value"))? / 255.0;
                 }
                 self.end_of_stmt("CLEAR_COLOR")?;
                 Command::ClearColor { pipeline, color }
@@ -1767,7 +1767,12 @@ impl<'a> Parser<'a> {
                             if p.vertex_data.len() > 1 {
                                 return Err("RUN DRAW_RECT is not supported in a pipeline with more than one vertex buffer attached".into());
                             }
-                            RunKind::DrawRect { pos, size }
+                            RunKind::DrawRect {
+                                pos,
+                                size,
+                                ortho: true,
+                                patch: false,
+                            }
                         } else {
                             self.expect("CELLS")?;
                             let cells = [self.u32("columns")?, self.u32("rows")?];
@@ -1899,12 +1904,15 @@ impl<'a> Parser<'a> {
             "IDX" => {
                 let x = self.u64("the IDX position")?;
                 if matches!(self.peek(), Tok::Int(_)) {
-                    let y = self.u32("the y position")?;
+                    let y = self.u32("the y position")? as f32;
                     let x = u32::try_from(x).map_err(|_| format!("x position {x} out of range"))?;
-                    let mut size = [1, 1];
+                    let mut size = [1.0, 1.0];
                     if self.peek_word().as_deref() == Some("SIZE") {
                         self.next();
-                        size = [self.u32("the probe width")?, self.u32("the probe height")?];
+                        size = [
+                            self.u32("the probe width")? as f32,
+                            self.u32("the probe height")? as f32,
+                        ];
                     }
                     let c = self.word("EQ_RGB or EQ_RGBA")?;
                     let has_alpha = match c.as_str() {
@@ -1912,9 +1920,9 @@ impl<'a> Parser<'a> {
                         "EQ_RGBA" => true,
                         _ => return Err(format!("expected EQ_RGB or EQ_RGBA, found '{c}'")),
                     };
-                    let mut color = [0.0, 0.0, 0.0, 255.0];
+                    let mut color = [0.0, 0.0, 0.0, 1.0];
                     for ch in color.iter_mut().take(if has_alpha { 4 } else { 3 }) {
-                        *ch = self.float("a color value")?;
+                        *ch = self.float("a color value")? / 255.0;
                     }
                     let mut tolerance = Vec::new();
                     if self.peek_word().as_deref() == Some("TOLERANCE") {
@@ -1923,8 +1931,9 @@ impl<'a> Parser<'a> {
                     }
                     Expect::Probe {
                         buffer,
-                        pos: [x, y],
+                        pos: [x as f32, y],
                         size,
+                        relative: false,
                         has_alpha,
                         color,
                         tolerance,
@@ -1951,6 +1960,7 @@ impl<'a> Parser<'a> {
                     Expect::Values {
                         buffer,
                         index: x,
+                        data_type: None,
                         tolerance,
                         comparator,
                         values,
