@@ -455,15 +455,266 @@ fn derive_pipeline_copies_parent() {
     assert_eq!(s.pipeline("a").unwrap().framebuffer_size, (8, 8));
 }
 
+const VKSCRIPT: &str = "[require]
+fbsize 64 32
+framebuffer R8G8B8A8_UNORM
+shaderInt64
+VK_KHR_16bit_storage
+
+[vertex shader passthrough]
+
+[fragment shader]
+#version 430
+void main() {}
+
+[vertex data]
+0/R32G32_SFLOAT 1/float/vec3
+-1 -1   0.5 0.25 1 # a comment
+ 1 -1 \\
+  1 0 0
+
+[test]
+clear color 1 0.5 0 1
+clear
+draw arrays TRIANGLE_LIST 0 2
+relative probe rect rgba (0.0, 0.0, 0.5, 1.0) (1, 0.5, 0, 1)
+probe rgb (3, 4) (0.25 0.5 0.75)
+tolerance 1% 2
+ssbo 1:2 16
+ssbo 1:2 subdata vec2 8 1.5 2.5
+uniform ubo 3 mat2 0 1 2 3 4
+uniform float 4 7.0
+probe ssbo vec2 1:2 8 ~= 1.5 2.5
+draw arrays instanced TRIANGLE_STRIP 0 2 3
+";
+
 #[test]
-fn vkscript_is_unsupported() {
-    match parse(
-        "[require]\nfbsize 1 1\n[test]\nclear\n",
-        Path::new("x.vkscript"),
-    ) {
-        Err(Error::Unsupported(m)) => assert!(m.contains("VkScript") && m.contains("x.vkscript")),
-        other => panic!("{other:?}"),
+fn vkscript_lowers_to_the_same_ast() {
+    let s = parse(VKSCRIPT, Path::new("v.vkscript")).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(s.device_features().collect::<Vec<_>>(), ["shaderInt64"]);
+    assert_eq!(
+        s.device_extensions().collect::<Vec<_>>(),
+        ["VK_KHR_16bit_storage"]
+    );
+    assert_eq!(
+        s.shader("vertex_shader").unwrap().source,
+        ShaderSource::Passthrough
+    );
+    assert_eq!(
+        s.shader("fragment_shader").unwrap().source,
+        ShaderSource::Text("#version 430\nvoid main() {}\n\n".into())
+    );
+    let p = s.pipeline("pipeline").unwrap();
+    assert_eq!(p.kind, PipelineKind::Graphics);
+    assert_eq!(p.framebuffer_size, (64, 32));
+    assert_eq!(p.shaders.len(), 2);
+    let fb = s.buffer("framebuffer").unwrap();
+    assert_eq!(
+        fb.elem,
+        ElemType::Format(Format::parse("R8G8B8A8_UNORM").unwrap())
+    );
+    // Attribute 0: two floats per row; attribute 1 (float/vec3) = R32G32B32_SFLOAT.
+    assert_eq!(
+        s.buffer("vertices_0").unwrap().layout_bytes(),
+        f32s(&[-1., -1., 1., -1.])
+    );
+    let v1 = s.buffer("vertices_1").unwrap();
+    assert_eq!(
+        v1.elem,
+        ElemType::Format(Format::parse("R32G32B32_SFLOAT").unwrap())
+    );
+    assert_eq!(v1.layout_bytes(), f32s(&[0.5, 0.25, 1., 1., 0., 0.]));
+    assert_eq!(p.vertex_data.len(), 2);
+    let ssbo = s.buffer("ssbo_1_2").unwrap();
+    assert_eq!(
+        ssbo.elem,
+        ElemType::Data(DataType::parse("vec2<float>").unwrap())
+    );
+    assert_eq!(ssbo.size, Some(16));
+    assert!(p.bindings.contains(&Binding::Descriptor {
+        buffers: vec!["ssbo_1_2".into()],
+        kind: DescriptorKind::Storage,
+        set: 1,
+        binding: 2,
+        samplers: vec![],
+        base_mip_level: 0,
+        dynamic_offsets: vec![],
+        descriptor_offsets: vec![],
+        descriptor_ranges: vec![],
+    }));
+    assert_eq!(s.buffer("ubo_0_3").unwrap().layout, Layout::Std140);
+    assert!(p.bindings.contains(&Binding::PushConstant {
+        buffer: "push_constants".into()
+    }));
+
+    let cmds: Vec<(usize, &Command)> = s.commands().collect();
+    assert_eq!(
+        cmds[0],
+        (
+            20,
+            &Command::ClearColor {
+                pipeline: "pipeline".into(),
+                color: [1., 0.5, 0., 1.]
+            }
+        )
+    );
+    assert!(matches!(
+        cmds[2].1,
+        Command::Run(Run {
+            kind: RunKind::DrawArray {
+                topology: Topology::TriangleList,
+                ..
+            },
+            ..
+        })
+    ));
+    // draw rect: NDC unless `ortho`; refused with two vertex attributes (as Amber does).
+    let r = parse(
+        "[test]\ndraw rect ortho patch 0 0 64 32\ndraw rect -1 -1 2 2\n",
+        Path::new("r.vkscript"),
+    )
+    .unwrap();
+    let runs: Vec<&Command> = r.commands().map(|(_, c)| c).collect();
+    assert!(matches!(
+        runs[0],
+        Command::Run(Run {
+            kind: RunKind::DrawRect {
+                size: [64., 32.],
+                ortho: true,
+                patch: true,
+                ..
+            },
+            ..
+        })
+    ));
+    assert!(matches!(
+        runs[1],
+        Command::Run(Run {
+            kind: RunKind::DrawRect {
+                pos: [-1., -1.],
+                ortho: false,
+                patch: false,
+                ..
+            },
+            ..
+        })
+    ));
+    let m = parse(
+        &VKSCRIPT.replace("draw arrays TRIANGLE_LIST 0 2", "draw rect 0 0 1 1"),
+        Path::new("v.vkscript"),
+    );
+    assert!(matches!(m, Err(Error::Amber(m)) if m.starts_with("v.vkscript:22: ")));
+    assert_eq!(
+        cmds[3].1,
+        &Command::Expect(Expect::Probe {
+            buffer: "framebuffer".into(),
+            pos: [0., 0.],
+            size: [0.5, 1.],
+            relative: true,
+            has_alpha: true,
+            color: [1., 0.5, 0., 1.],
+            tolerance: vec![]
+        })
+    );
+    assert!(matches!(
+        cmds[4].1,
+        Command::Expect(Expect::Probe {
+            pos: [3., 4.],
+            relative: false,
+            has_alpha: false,
+            color: [0.25, 0.5, 0.75, 1.],
+            ..
+        })
+    ));
+    assert_eq!(
+        cmds[5],
+        (
+            27,
+            &Command::SetBufferData {
+                buffer: "ssbo_1_2".into(),
+                offset: 8,
+                ty: DataType::parse("vec2<float>").unwrap(),
+                layout: Layout::Std430,
+                values: vec![Number::Float(1.5), Number::Float(2.5)]
+            }
+        )
+    );
+    match cmds[6].1 {
+        Command::SetBufferData {
+            buffer,
+            ty,
+            layout,
+            values,
+            ..
+        } => {
+            assert_eq!(buffer, "ubo_0_3");
+            assert_eq!((ty.cols, ty.rows, *layout), (2, 2, Layout::Std140));
+            assert_eq!(values.len(), 4);
+        }
+        c => panic!("{c:?}"),
     }
+    assert!(
+        matches!(cmds[7].1, Command::SetBufferData { buffer, offset: 4, .. } if buffer == "push_constants")
+    );
+    assert_eq!(
+        cmds[8].1,
+        &Command::Expect(Expect::Values {
+            buffer: "ssbo_1_2".into(),
+            index: 8,
+            data_type: DataType::parse("vec2<float>"),
+            tolerance: vec![
+                Tolerance {
+                    value: 1.0,
+                    percent: true
+                },
+                Tolerance {
+                    value: 2.0,
+                    percent: false
+                }
+            ],
+            comparator: Comparator::Eq,
+            values: vec![Number::Float(1.5), Number::Float(2.5)]
+        })
+    );
+    assert!(matches!(
+        cmds[9].1,
+        Command::Run(Run {
+            kind: RunKind::DrawArray {
+                topology: Topology::TriangleStrip,
+                count: Some(2),
+                instance_count: 3,
+                ..
+            },
+            ..
+        })
+    ));
+}
+
+#[test]
+fn vkscript_errors_name_file_and_line() {
+    let e = |t: &str| match parse(t, Path::new("v.vkscript")) {
+        Err(Error::Amber(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    let m = e("[test]\nclear\nfrobnicate 3\n");
+    assert!(
+        m.starts_with("v.vkscript:3: ") && m.contains("frobnicate"),
+        "{m}"
+    );
+    let m = e("[vertex data]\n0/R32_SFLOAT\n1\n2 3\n");
+    assert!(
+        m.starts_with("v.vkscript:4: ") && m.contains("values"),
+        "{m}"
+    );
+    let m = e("[require]\nfbsize 0 4\n");
+    assert!(m.starts_with("v.vkscript:2: "), "{m}");
+    let m = e("[test]\nprobe ssbo vec3 0 0 == 1 2\n");
+    assert!(m.contains("multiple of 3"), "{m}");
+    let m = e("[nonsense]\n");
+    assert!(
+        m.starts_with("v.vkscript:1: ") && m.contains("unknown section"),
+        "{m}"
+    );
 }
 
 // ---- errors ----------------------------------------------------------------------------------
@@ -577,17 +828,22 @@ const PIECES: &[&str] = &[
 
 #[test]
 fn mutated_scripts_never_panic() {
+    fuzz(SCRIPT, "t.amber");
+    fuzz(VKSCRIPT, "v.vkscript");
+}
+
+fn fuzz(script: &str, name: &str) {
     let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
-    let base = SCRIPT.as_bytes();
+    let base = script.as_bytes();
     // Every truncation point.
     for cut in 0..base.len() {
         if let Ok(t) = std::str::from_utf8(&base[..cut]) {
-            let _ = parse(t, Path::new("t.amber"));
+            let _ = parse(t, Path::new(name));
         }
     }
     // Random edits: delete a span, insert a piece, duplicate a span.
     for _ in 0..3000 {
-        let mut s = SCRIPT.to_string();
+        let mut s = script.to_string();
         for _ in 0..1 + rng.below(4) {
             let mut at = rng.below(s.len() + 1);
             while !s.is_char_boundary(at) {
@@ -612,7 +868,7 @@ fn mutated_scripts_never_panic() {
                 }
             }
         }
-        if let Ok(script) = parse(&s, Path::new("t.amber")) {
+        if let Ok(script) = parse(&s, Path::new(name)) {
             // Layout of whatever parsed must not panic either.
             for b in script.buffers() {
                 let _ = b.layout_bytes();

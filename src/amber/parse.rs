@@ -10,15 +10,11 @@ use super::token::{Tok, Token, Tokenizer};
 use crate::{Error, Result};
 
 /// Parse an AmberScript file. `path` names the file in errors and is the base for relative
-/// `FILE` paths. Errors are `Error::Amber("file:line: message")`; VkScript input gives
-/// `Error::Unsupported`.
+/// `FILE` paths. Errors are `Error::Amber("file:line: message")`. VkScript input (no
+/// `#!amber` line, `[section]` headers) is lowered into the same AST by [`super::vkscript`].
 pub fn parse(text: &str, path: &Path) -> Result<Script> {
     if is_vkscript(text) {
-        return Err(Error::Unsupported(format!(
-            "{}: VkScript (the '[require]/[test]' section format) is not supported; \
-             only AmberScript ('#!amber') is",
-            path.display()
-        )));
+        return super::vkscript::parse_vkscript(text, path);
     }
     let mut p = Parser {
         tk: Tokenizer::new(text),
