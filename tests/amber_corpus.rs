@@ -85,3 +85,25 @@ fn every_amber_script_parses() {
         failures.join("\n")
     );
 }
+
+/// `FILE TEXT` and `FILE BINARY` of the same data (Amber's own `vec4data.txt` / `.bin`) must
+/// give the bytes of the `.bin` file, which also equal the scripts' inline `ref0` buffers.
+#[test]
+fn text_and_binary_buffer_files_agree_with_amber_bin() {
+    let dir = corpus_dir().join("cases");
+    if !dir.join("vec4data.bin").is_file() {
+        eprintln!("skipping: {} is absent", dir.display());
+        return;
+    }
+    let bin = std::fs::read(dir.join("vec4data.bin")).unwrap();
+    for f in ["buffer_load_text.amber", "buffer_load_binary.amber"] {
+        let s = quadstep::amber::parse_file(&dir.join(f)).unwrap();
+        assert_eq!(s.buffer("buf0").unwrap().layout_bytes(), bin, "{f}");
+        assert_eq!(s.buffer("ref0").unwrap().layout_bytes(), bin, "{f}");
+        assert_eq!(
+            s.buffer("buf1").unwrap().layout_bytes(),
+            vec![0u8; 48],
+            "{f}"
+        );
+    }
+}

@@ -717,6 +717,223 @@ fn vkscript_errors_name_file_and_line() {
     );
 }
 
+#[test]
+fn files_are_loaded_relative_to_the_script() {
+    let dir = std::env::temp_dir().join(format!("quadstep-amber-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("sub")).unwrap();
+    std::fs::write(dir.join("sub/data.txt"), "1 2\n3, 4\n").unwrap();
+    std::fs::write(dir.join("data.bin"), [9u8, 8, 7, 6]).unwrap();
+    std::fs::write(dir.join("s.comp"), "#version 450\nvoid main() {}\n").unwrap();
+    std::fs::write(dir.join("s.spv"), [3u8, 2, 35, 7]).unwrap();
+    let png = image::RgbaImage::from_raw(2, 1, vec![1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+    png.save(dir.join("t.png")).unwrap();
+    let text = "#!amber
+BUFFER t DATA_TYPE int32 SIZE 4 FILE TEXT sub/data.txt
+BUFFER b DATA_TYPE uint8 SIZE 4 FILE BINARY data.bin
+BUFFER p FORMAT R8G8B8A8_UNORM FILE PNG t.png
+SHADER compute c GLSL FILE s.comp
+SHADER compute d SPIRV-BIN FILE s.spv
+VIRTUAL_FILE \"v.hlsl\"
+float4 main() : SV_TARGET { return 1; }
+END
+SHADER fragment h HLSL VIRTUAL_FILE v.hlsl
+";
+    let s = parse(text, &dir.join("script.amber")).unwrap_or_else(|e| panic!("{e}"));
+    let ints: Vec<u8> = [1i32, 2, 3, 4]
+        .iter()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    assert_eq!(s.buffer("t").unwrap().layout_bytes(), ints);
+    assert_eq!(s.buffer("b").unwrap().layout_bytes(), vec![9, 8, 7, 6]);
+    let p = s.buffer("p").unwrap();
+    assert_eq!((p.width, p.height), (Some(2), Some(1)));
+    assert_eq!(p.layout_bytes(), vec![1, 2, 3, 4, 5, 6, 7, 8]);
+    assert_eq!(
+        s.shader("c").unwrap().source,
+        ShaderSource::Text("#version 450\nvoid main() {}\n".into())
+    );
+    assert_eq!(
+        s.shader("d").unwrap().source,
+        ShaderSource::Binary(vec![3, 2, 35, 7])
+    );
+    assert_eq!(
+        s.shader("h").unwrap().source,
+        ShaderSource::Text("float4 main() : SV_TARGET { return 1; }\n".into())
+    );
+    // A missing file is an error naming the file and the script line.
+    let m = match parse(
+        "#!amber\n\nBUFFER x DATA_TYPE int32 SIZE 1 FILE BINARY nope.bin\n",
+        &dir.join("s.amber"),
+    ) {
+        Err(Error::Amber(m)) => m,
+        other => panic!("{other:?}"),
+    };
+    assert!(m.contains("s.amber:3: ") && m.contains("nope.bin"), "{m}");
+    // A truncated PNG is an error, not a panic.
+    let bytes = std::fs::read(dir.join("t.png")).unwrap();
+    std::fs::write(dir.join("bad.png"), &bytes[..bytes.len() / 2]).unwrap();
+    let r = parse(
+        "#!amber\nBUFFER x FORMAT R8G8B8A8_UNORM FILE PNG bad.png\n",
+        &dir.join("s.amber"),
+    );
+    assert!(matches!(r, Err(Error::Amber(m)) if m.contains("bad.png")));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn pipeline_state_blocks_and_arrays() {
+    let s = p("#!amber
+SHADER vertex v PASSTHROUGH
+SHADER fragment f SPIRV-ASM
+x
+END
+BUFFER a FORMAT R8G8B8A8_UNORM
+BUFFER b FORMAT R8G8B8A8_UNORM
+SAMPLER s1
+SAMPLER s2 UNNORMALIZED_COORDS COMPARE on COMPARE_OP greater MIN_LOD 1 MAX_LOD 2
+PIPELINE graphics g
+  ATTACH v
+  ATTACH f ENTRY_POINT red
+  SHADER_OPTIMIZATION f
+    merge-return
+    eliminate-dead-code-aggressive
+  END
+  BIND BUFFER_ARRAY a b AS sampled_image DESCRIPTOR_SET 0 BINDING 1
+  BIND SAMPLER_ARRAY s1 s2 DESCRIPTOR_SET 0 BINDING 2
+  STENCIL front
+    TEST on
+    FAIL_OP replace
+    COMPARE_OP always
+    REFERENCE 32
+  END
+  BLEND
+    SRC_COLOR_FACTOR src_alpha
+    DST_COLOR_FACTOR one_minus_src_alpha
+    ALPHA_OP max
+  END
+  VIEWPORT 1 2 SIZE 30 40 MAX_DEPTH 0.5
+  POLYGON_MODE line
+  PATCH_CONTROL_POINTS 4
+  DEPTH
+    BIAS constant 1.0 clamp 0.5 slope 2.0
+    BOUNDS min 0.25 max 0.75
+  END
+END
+DEBUG g DRAW_RECT POS 0 0 SIZE 2 2
+  THREAD FRAGMENT_WINDOW_SPACE_POSITION 1 1
+    EXPECT LOCATION \"f.glsl\" 3
+    STEP_IN
+  END
+END
+CLEAR_DEPTH g 0.5
+CLEAR_STENCIL g 7
+COPY a TO b
+");
+    let g = s.pipeline("g").unwrap();
+    assert_eq!(g.shaders[1].entry_point, "red");
+    assert_eq!(
+        g.shaders[1].optimizations,
+        ["merge-return", "eliminate-dead-code-aggressive"]
+    );
+    assert!(
+        matches!(&g.bindings[0], Binding::Descriptor { buffers, kind: DescriptorKind::SampledImage, binding: 1, .. } if buffers == &["a", "b"])
+    );
+    assert_eq!(
+        g.bindings[1],
+        Binding::Sampler {
+            samplers: vec!["s1".into(), "s2".into()],
+            set: 0,
+            binding: 2
+        }
+    );
+    let st = g.stencil_front.as_ref().unwrap();
+    assert!(st.test);
+    assert_eq!(
+        (st.fail_op, st.pass_op, st.compare, st.reference),
+        (StencilOp::Replace, StencilOp::Keep, CompareOp::Always, 32)
+    );
+    assert!(g.stencil_back.is_none());
+    let b = g.blend.as_ref().unwrap();
+    assert_eq!(
+        (b.src_color, b.dst_color, b.color_op, b.alpha_op),
+        (
+            BlendFactor::SrcAlpha,
+            BlendFactor::OneMinusSrcAlpha,
+            BlendOp::Add,
+            BlendOp::Max
+        )
+    );
+    assert_eq!(
+        g.viewport,
+        Some(Viewport {
+            x: 1.,
+            y: 2.,
+            width: 30.,
+            height: 40.,
+            min_depth: 0.,
+            max_depth: 0.5
+        })
+    );
+    assert_eq!(g.polygon_mode, PolygonMode::Line);
+    assert_eq!(g.patch_control_points, Some(4));
+    let d = g.depth.as_ref().unwrap();
+    assert_eq!(
+        d.bias,
+        Some(DepthBias {
+            constant: 1.0,
+            clamp: 0.5,
+            slope: 2.0
+        })
+    );
+    assert_eq!(d.bounds, Some((0.25, 0.75)));
+    let s2 = s.sampler("s2").unwrap();
+    assert!(!s2.normalized_coords);
+    assert_eq!(s2.compare, Some(CompareOp::Greater));
+    assert_eq!((s2.min_lod, s2.max_lod), (1.0, 2.0));
+
+    let cmds: Vec<&Command> = s.commands().map(|(_, c)| c).collect();
+    match cmds[0] {
+        Command::Debug(d) => {
+            assert!(matches!(
+                d.run.kind,
+                RunKind::DrawRect { size: [2., 2.], .. }
+            ));
+            assert_eq!(
+                d.body,
+                [
+                    "THREAD FRAGMENT_WINDOW_SPACE_POSITION 1 1",
+                    "EXPECT LOCATION \"f.glsl\" 3",
+                    "STEP_IN",
+                    "END"
+                ]
+            );
+        }
+        c => panic!("{c:?}"),
+    }
+    assert_eq!(
+        cmds[1],
+        &Command::ClearDepth {
+            pipeline: "g".into(),
+            value: 0.5
+        }
+    );
+    assert_eq!(
+        cmds[2],
+        &Command::ClearStencil {
+            pipeline: "g".into(),
+            value: 7
+        }
+    );
+    assert_eq!(
+        cmds[3],
+        &Command::Copy {
+            from: "a".into(),
+            to: "b".into()
+        }
+    );
+}
+
 // ---- errors ----------------------------------------------------------------------------------
 
 #[test]
