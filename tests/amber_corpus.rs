@@ -107,3 +107,27 @@ fn text_and_binary_buffer_files_agree_with_amber_bin() {
         );
     }
 }
+
+/// Truncating real scripts anywhere must give an error or a script, never a panic.
+#[test]
+fn truncated_corpus_scripts_never_panic() {
+    let dir = corpus_dir();
+    if !dir.is_dir() {
+        eprintln!("skipping: Amber corpus folder {} is absent", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    collect(&dir, "amber", &mut files);
+    collect(&dir, "vkscript", &mut files);
+    for f in files.iter().step_by(7) {
+        let text = std::fs::read_to_string(f).unwrap();
+        let n = text.len();
+        for k in 1..40 {
+            let mut cut = n * k / 40;
+            while !text.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let _ = quadstep::amber::parse(&text[..cut], f);
+        }
+    }
+}

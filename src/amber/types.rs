@@ -16,6 +16,14 @@
 //!   size is rounded up to that alignment;
 //! * buffer elements that are not arrays are placed one after another at a stride of their size
 //!   rounded up to their alignment (a `vec3<float>` buffer has a 16-byte stride).
+//!
+//! For every type the CTS and Amber's own cases use, this is byte-for-byte what Amber's
+//! `Format` segments produce (checked against google/amber `src/format.cc`). Amber deviates
+//! from the GLSL rules in two corners that no script here uses, and we follow GLSL there:
+//! std140 arrays and matrix columns of 8-, 16- or 64-bit scalars (Amber pads them to four
+//! components, e.g. a 32-byte `double[]` stride where GLSL has 16), and a struct member smaller
+//! than the struct's alignment followed by a vector (Amber pads the member to the struct's
+//! alignment first).
 
 use half::f16;
 
