@@ -2034,6 +2034,12 @@ fn validate_pipeline(p: &Pipeline) -> R<()> {
                     p.name
                 ));
             }
+            if !has(ShaderType::Fragment) {
+                return Err(format!(
+                    "graphics pipeline '{}' has no fragment shader",
+                    p.name
+                ));
+            }
         }
         PipelineKind::RayTracing => {}
     }
