@@ -740,8 +740,9 @@ pub struct Tolerance {
 pub enum Expect {
     /// `EXPECT img IDX x y [SIZE w h] EQ_RGB r g b | EQ_RGBA r g b a [TOLERANCE t…]`
     /// (VkScript `[relative] probe [rect] …`). `size` is (1, 1) for a single-point probe.
-    /// `color` is normalized to 0..1 (AmberScript's 0–255 values are divided by 255);
-    /// tolerances are kept as written.
+    /// `color` is normalized to 0..1 (AmberScript's 0–255 values are divided by 255).
+    /// Tolerances are kept exactly as written: AmberScript writes them in the same 0–255 units
+    /// as its colours, VkScript (`tolerance` before the probe) in 0..1 units or percent.
     Probe {
         buffer: String,
         pos: [f32; 2],
