@@ -5,6 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
+use quadstep::amber::ast::BufferInit;
 use quadstep::Error;
 
 /// Scripts Amber itself rejects while parsing (the error carries a line number in
@@ -62,7 +63,23 @@ fn every_amber_script_parses() {
         let name = f.file_name().unwrap().to_string_lossy().to_string();
         let r = quadstep::amber::parse_file(f);
         match (PARSE_FAIL.iter().find(|(n, _)| *n == name), r) {
-            (None, Ok(_)) => {}
+            (None, Ok(script)) => {
+                // Every initialiser lays out without panicking, to its declared size.
+                for b in script.buffers() {
+                    let bytes = b.layout_bytes();
+                    if matches!(b.init, BufferInit::Fill(_) | BufferInit::Series { .. }) {
+                        let want = b.element_count() * b.elem.stride(b.layout) as u64;
+                        if bytes.len() as u64 != want {
+                            failures.push(format!(
+                                "{}: buffer {} has {} bytes, expected {want}",
+                                f.display(),
+                                b.name,
+                                bytes.len()
+                            ));
+                        }
+                    }
+                }
+            }
             (None, Err(e)) => failures.push(format!("{e}")),
             (Some(_), Ok(_)) => failures.push(format!("{}: parsed but should fail", f.display())),
             (Some(_), Err(Error::Amber(m))) => {

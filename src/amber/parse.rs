@@ -44,16 +44,18 @@ pub fn parse_file(path: &Path) -> Result<Script> {
     parse(&text, path)
 }
 
-/// VkScript files have no `#!amber` line and are made of `[section]` headers.
+/// VkScript files have no `#!amber` first line and their first line that is neither blank nor a
+/// comment is a `[section]` header. (Amber itself calls anything not starting with `#!amber`
+/// VkScript; this also accepts header-less AmberScript snippets.)
 pub fn is_vkscript(text: &str) -> bool {
-    let first = text.lines().map(str::trim).find(|l| !l.is_empty());
-    match first {
-        Some(l) if l.starts_with("#!amber") => false,
-        _ => text.lines().any(|l| {
-            let l = l.trim();
-            l.starts_with('[') && l.ends_with(']')
-        }),
+    if text.trim_start().starts_with("#!amber") {
+        return false;
     }
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#'));
+    first.is_some_and(|l| l.starts_with('[') && l.ends_with(']'))
 }
 
 struct Parser<'a> {
