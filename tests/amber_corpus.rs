@@ -1,6 +1,5 @@
-//! Parse every AmberScript file of the shared corpus (`/work/shared/amber`, or the folder named
-//! by `QUADSTEP_AMBER_DIR`): zero parse errors, except the files listed in `PARSE_FAIL` that
-//! are meant to fail at parse time. VkScript files (`.vkscript`, and the CTS `.amber` files
+//! Parse every AmberScript file of the shared corpus (see `corpus_dir`): zero parse errors,
+//! except the files listed in `PARSE_FAIL` that are meant to fail at parse time. VkScript files (`.vkscript`, and the CTS `.amber` files
 //! that are VkScript inside) are parsed too.
 
 use std::path::{Path, PathBuf};
@@ -25,9 +24,16 @@ const PARSE_FAIL: &[(&str, &str)] = &[
     ),
 ];
 
+/// `QUADSTEP_AMBER_DIR`, else `/work/shared/amber`, else `shared/amber` beside the crate
+/// (where CI puts its copy of `shared/`).
 fn corpus_dir() -> PathBuf {
-    std::env::var_os("QUADSTEP_AMBER_DIR")
-        .map(PathBuf::from)
+    if let Some(d) = std::env::var_os("QUADSTEP_AMBER_DIR") {
+        return PathBuf::from(d);
+    }
+    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/amber");
+    [PathBuf::from("/work/shared/amber"), beside]
+        .into_iter()
+        .find(|p| p.is_dir())
         .unwrap_or_else(|| PathBuf::from("/work/shared/amber"))
 }
 
