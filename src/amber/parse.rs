@@ -629,7 +629,10 @@ impl<'a> Parser<'a> {
                 Ok(BufferInit::Data(v))
             }
             FileKind::Png => {
-                let img = image::open(full).map_err(|e| cant(&e))?.to_rgba8();
+                let bytes = std::fs::read(full).map_err(|e| cant(&e))?;
+                let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
+                    .map_err(|e| cant(&e))?
+                    .to_rgba8();
                 b.width = Some(img.width());
                 b.height = Some(img.height());
                 Ok(BufferInit::Bytes(img.into_raw()))
