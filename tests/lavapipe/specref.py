@@ -5,7 +5,9 @@ Standard library only; no lavapipe needed (it reads expected/*.lvp.f32).
 
 Covered: addr_* (bilinear, every address mode and border colour), trilinear and lod_* (implicit
 LOD from per-quad coarse derivatives, sampler bias and clamps, LINEAR mipmap mode), bias (shader
-bias), gather. Texture data is read from data/*.f32 and quantised to unorm8 as lvp uploads it.
+bias), gather, dref_* (PCF: bilinear/trilinear of per-texel compare results), fmt_*.
+Texture data is read from data/*.f32 and converted as lvp uploads it (unorm8, exact sRGB
+decode of the stored byte, f16 round-to-nearest-even, f32).
 
 Usage: tests/lavapipe/specref.py [--lvp-lod] [scene...]   prints a table of deviations (max, 99th percentile,
 mean, and the share of values off by more than 1/255 and 4/255).
@@ -29,6 +31,40 @@ def unorm8(v):
     return math.floor(min(max(v, 0.0), 1.0) * 255.0 + 0.5) / 255.0
 
 
+def f16(v):
+    return struct.unpack("<e", struct.pack("<e", v))[0]
+
+
+def srgb8(v):
+    """lvp's upload (encode, unorm8) followed by the exact decode of the stored byte."""
+    v = min(max(v, 0.0), 1.0)
+    e = 12.92 * v if v <= 0.0031308 else 1.055 * v ** (1 / 2.4) - 0.055
+    c = math.floor(e * 255.0 + 0.5) / 255.0
+    return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+
+def convert(fmt, vals):
+    """Stored-and-read-back values of lvp's RGBA f32 upload data in `fmt`; missing channels
+    read as 0 (G, B) and 1 (A)."""
+    out = []
+    for i in range(0, len(vals), 4):
+        r, g, b, a = vals[i:i + 4]
+        if fmt == "D32_SFLOAT":
+            out += [min(max(r, 0.0), 1.0), 0.0, 0.0, 1.0]
+        elif fmt == "R8G8B8A8_UNORM":
+            out += [unorm8(r), unorm8(g), unorm8(b), unorm8(a)]
+        elif fmt == "R8G8B8A8_SRGB":
+            out += [srgb8(r), srgb8(g), srgb8(b), unorm8(a)]
+        elif fmt == "R16_SFLOAT":
+            out += [f16(r), 0.0, 0.0, 1.0]
+        elif fmt == "R32G32_SFLOAT":
+            out += [struct.unpack("<f", struct.pack("<f", r))[0],
+                    struct.unpack("<f", struct.pack("<f", g))[0], 0.0, 1.0]
+        else:
+            raise SystemExit("specref.py does not model format %s" % fmt)
+    return out
+
+
 class Tex2D:
     """Levels of RGBA texels (unorm8-quantised) plus the sampler state of a scene's texture."""
 
@@ -39,10 +75,11 @@ class Tex2D:
         for m in range(t.get("mip_levels", 1)):
             w, h = max(1, t["width"] >> m), max(1, t.get("height", 1) >> m)
             n = w * h * 4
-            vals = [unorm8(v) for v in raw[off:off + n]]
+            vals = convert(t["format"], raw[off:off + n])
             self.levels.append((w, h, [tuple(vals[i:i + 4]) for i in range(0, n, 4)]))
             off += n
         self.t = t
+        self.ref = None   # depth reference for compare-enabled samplers
 
     def texel(self, level, i, j):
         w, h, data = self.levels[level]
@@ -50,6 +87,9 @@ class Tex2D:
         i, j = wrap(i, w, mu), wrap(j, h, mv)
         if i is None or j is None:
             return BORDERS[self.t.get("border_color", "FLOAT_TRANSPARENT_BLACK")]
+        if "compare_op" in self.t:   # each texel is replaced by its compare result, then filtered
+            r = 1.0 if COMPARE[self.t["compare_op"]](self.ref, data[j * w + i][0]) else 0.0
+            return (r, r, r, r)
         return data[j * w + i]
 
     def bilinear(self, level, u, v):
@@ -86,6 +126,13 @@ BORDERS = {"FLOAT_TRANSPARENT_BLACK": (0.0, 0.0, 0.0, 0.0),
            "FLOAT_OPAQUE_WHITE": (1.0, 1.0, 1.0, 1.0)}
 
 
+# result = reference <op> texel depth
+COMPARE = {"NEVER": lambda r, d: False, "LESS": lambda r, d: r < d, "EQUAL": lambda r, d: r == d,
+           "LESS_OR_EQUAL": lambda r, d: r <= d, "GREATER": lambda r, d: r > d,
+           "NOT_EQUAL": lambda r, d: r != d, "GREATER_OR_EQUAL": lambda r, d: r >= d,
+           "ALWAYS": lambda r, d: True}
+
+
 def mirror(a):
     return a if a >= 0 else -(1 + a)
 
@@ -116,6 +163,18 @@ def bias_uv(px, py):
     p = ((px + 0.5) / 64.0, (py + 0.5) / 64.0)
     scale = 2.0 ** (math.floor((px + 0.5) / 8.0) / 4.0)
     return (p[0] * scale + 0.1, p[1] * scale + 0.3)
+
+
+def format_uv(px, py):
+    p = ((px + 0.5) / 64.0, (py + 0.5) / 64.0)
+    k = 2.0 ** (p[0] * 4.0) * 0.9
+    return (p[0] * k, p[1] * k)
+
+
+def dref_uv(px, py):
+    p = ((px + 0.5) / 64.0, (py + 0.5) / 64.0)
+    k = 2.0 ** (p[1] * 5.0)
+    return (p[0] * k, p[1] * k)
 
 
 BIAS_ROWS = [-4.0, -1.0, 0.0, 0.5, 1.25, 2.5, 4.0, 12.0]
@@ -173,6 +232,19 @@ def render(name):
                 u = (px + 0.5) / 64.0 * 1.5 - 0.25
                 v = (py + 0.5) / 64.0 * 1.5 - 0.25
                 c = tex.gather(u, v, (1 if px >= 32 else 0) + (2 if py >= 32 else 0))
+            elif frag == "format.frag.spv":
+                if py < 32:
+                    u = (px + 0.5) / 64.0 * 0.6 + 0.1
+                    v = (py + 0.5) / 64.0 * 0.6 + 0.1
+                    c = tex.bilinear(0, u, v)
+                else:
+                    c = tex.trilinear(*format_uv(px, py), implicit_lod(tex, format_uv, px, py))
+            elif frag == "dref.frag.spv":
+                p = ((px + 0.5) / 64.0, (py + 0.5) / 64.0)
+                tex.ref = math.floor((px + 0.5) / 8.0) / 8.0
+                a = tex.bilinear(0, p[0], p[1])[0]
+                b = tex.trilinear(*dref_uv(px, py), implicit_lod(tex, dref_uv, px, py))[0]
+                c = (a, b, tex.ref, 1.0)
             else:
                 raise SystemExit("specref.py does not model %s" % name)
             out.extend(c)
@@ -183,7 +255,9 @@ DEFAULT = ["addr_repeat", "addr_mirrored_repeat", "addr_clamp_to_edge",
            "addr_border_transparent_black", "addr_border_opaque_black",
            "addr_border_opaque_white", "addr_mirror_clamp_to_edge", "gather",
            "trilinear", "lod_min", "lod_max", "lod_min_max", "lod_sampler_bias",
-           "lod_bias_and_clamp", "bias"]
+           "lod_bias_and_clamp", "bias"] + ["dref_" + op for op in (
+               "never", "less", "equal", "less_or_equal", "greater", "not_equal",
+               "greater_or_equal", "always")] + ["fmt_r16f", "fmt_rg32f", "fmt_srgb"]
 
 
 def main():
@@ -200,7 +274,7 @@ def main():
         got = read_f32(os.path.join(HERE, "expected", n + ".lvp.f32"))
         d = sorted(abs(a - b) for a, b in zip(ref, got))
         k = len(d)
-        print("| %s | %.4f | %.4f | %.5f | %.1f%% | %.1f%% |" % (
+        print("| %s | %.3g | %.3g | %.3g | %.1f%% | %.1f%% |" % (
             n, d[-1], d[int(k * 0.99)], sum(d) / k,
             100.0 * sum(1 for x in d if x > 1.0001 / 255) / k,
             100.0 * sum(1 for x in d if x > 4.0001 / 255) / k))
