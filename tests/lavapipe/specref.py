@@ -5,12 +5,13 @@ Standard library only; no lavapipe needed (it reads expected/*.lvp.f32).
 
 Covered: addr_* (bilinear, every address mode and border colour), trilinear and lod_* (implicit
 LOD from per-quad coarse derivatives, sampler bias and clamps, LINEAR mipmap mode), bias (shader
-bias), gather, dref_* (PCF: bilinear/trilinear of per-texel compare results), fmt_*.
+bias), grad (explicit gradients), array_lod (explicit LOD, layer rounding), gather, offset,
+cube_* (seamless bilinear), dref_* (PCF: bilinear/trilinear of per-texel compare results), fmt_*.
 Texture data is read from data/*.f32 and converted as lvp uploads it (unorm8, exact sRGB
 decode of the stored byte, f16 round-to-nearest-even, f32).
 
-Usage: tests/lavapipe/specref.py [--lvp-lod] [scene...]   prints a table of deviations (max, 99th percentile,
-mean, and the share of values off by more than 1/255 and 4/255).
+Usage: tests/lavapipe/specref.py [--lvp-lod] [scene...]   prints a table of deviations (max,
+99th percentile, mean, and the share of values off by more than 1/255 and 4/255).
 """
 import json
 import math
@@ -66,23 +67,25 @@ def convert(fmt, vals):
 
 
 class Tex2D:
-    """Levels of RGBA texels (unorm8-quantised) plus the sampler state of a scene's texture."""
+    """Levels of RGBA texels (converted as stored; layers concatenated) plus the sampler state of a scene's texture."""
 
     def __init__(self, t):
         raw = read_f32(os.path.join(HERE, "scenes", t["data"]))
         self.levels = []
         off = 0
+        layers = t.get("layers", 6 if t.get("view_type") == "CUBE" else 1)
         for m in range(t.get("mip_levels", 1)):
             w, h = max(1, t["width"] >> m), max(1, t.get("height", 1) >> m)
-            n = w * h * 4
+            n = w * h * 4 * layers
             vals = convert(t["format"], raw[off:off + n])
             self.levels.append((w, h, [tuple(vals[i:i + 4]) for i in range(0, n, 4)]))
             off += n
         self.t = t
         self.ref = None   # depth reference for compare-enabled samplers
 
-    def texel(self, level, i, j):
+    def texel(self, level, i, j, layer=0):
         w, h, data = self.levels[level]
+        data = data[layer * w * h:]
         mu, mv = self.t.get("address_u", "REPEAT"), self.t.get("address_v", "REPEAT")
         i, j = wrap(i, w, mu), wrap(j, h, mv)
         if i is None or j is None:
@@ -92,26 +95,26 @@ class Tex2D:
             return (r, r, r, r)
         return data[j * w + i]
 
-    def bilinear(self, level, u, v):
+    def bilinear(self, level, u, v, layer=0, offset=(0, 0)):
         w, h, _ = self.levels[level]
         x, y = u * w - 0.5, v * h - 0.5
-        i0, j0 = math.floor(x), math.floor(y)
-        a, b = x - i0, y - j0
-        t00, t10 = self.texel(level, i0, j0), self.texel(level, i0 + 1, j0)
-        t01, t11 = self.texel(level, i0, j0 + 1), self.texel(level, i0 + 1, j0 + 1)
+        i0, j0 = math.floor(x) + offset[0], math.floor(y) + offset[1]
+        a, b = x - math.floor(x), y - math.floor(y)
+        t00, t10 = self.texel(level, i0, j0, layer), self.texel(level, i0 + 1, j0, layer)
+        t01, t11 = self.texel(level, i0, j0 + 1, layer), self.texel(level, i0 + 1, j0 + 1, layer)
         return tuple((1 - a) * (1 - b) * t00[c] + a * (1 - b) * t10[c]
                      + (1 - a) * b * t01[c] + a * b * t11[c] for c in range(4))
 
-    def trilinear(self, u, v, lam):
+    def trilinear(self, u, v, lam, layer=0):
         """lam = the biased, clamped LOD (lambda of the spec)."""
         q = len(self.levels) - 1
         if lam <= 0.0:
-            return self.bilinear(0, u, v)   # magnification (mag filter LINEAR)
+            return self.bilinear(0, u, v, layer)   # magnification (mag filter LINEAR)
         d = min(lam, float(q))
         lo = math.floor(d)
         hi = min(lo + 1, q)
         f = d - lo
-        a, b = self.bilinear(lo, u, v), self.bilinear(hi, u, v)
+        a, b = self.bilinear(lo, u, v, layer), self.bilinear(hi, u, v, layer)
         return tuple((1 - f) * a[c] + f * b[c] for c in range(4))
 
     def gather(self, u, v, comp):
@@ -151,6 +154,74 @@ def wrap(i, size, mode):
     raise ValueError(mode)
 
 
+# ---- cube maps (level 0, LINEAR, seamless) ----
+
+def cube_face_st(r):
+    """Vulkan's cube face selection: face index (+X -X +Y -Y +Z -Z) and (s, t) in [0, 1]."""
+    x, y, z = r
+    ax, ay, az = abs(x), abs(y), abs(z)
+    if ax >= ay and ax >= az:
+        f, sc, tc, ma = (0, -z, -y, ax) if x > 0 else (1, z, -y, ax)
+    elif ay >= az:
+        f, sc, tc, ma = (2, x, z, ay) if y > 0 else (3, x, -z, ay)
+    else:
+        f, sc, tc, ma = (4, x, -y, az) if z > 0 else (5, -x, -y, az)
+    return f, 0.5 * (sc / ma + 1), 0.5 * (tc / ma + 1)
+
+
+def cube_dir(f, s, t):
+    """Inverse of cube_face_st on the plane of face f (s, t may lie outside [0, 1])."""
+    sc, tc = 2 * s - 1, 2 * t - 1
+    return [(1, -tc, -sc), (-1, -tc, sc), (sc, 1, tc), (sc, -1, -tc), (sc, -tc, 1),
+            (-sc, -tc, -1)][f]
+
+
+def cube_sample(tex, r):
+    """Bilinear on the selected face; a tap outside the face is the texel of the adjacent face
+    that the tap's texel centre, extended on the face plane, projects into; a tap outside at
+    a corner is the average of the three texels meeting there."""
+    n = tex.t["width"]
+    faces = tex.levels[0][2]   # all 6 faces, face-major
+
+    def texel(f, i, j):
+        return faces[f * n * n + j * n + i]
+
+    def project(f, i, j):
+        g, s, t = cube_face_st(cube_dir(f, (i + 0.5) / n, (j + 0.5) / n))
+        return texel(g, min(max(math.floor(s * n), 0), n - 1), min(max(math.floor(t * n), 0), n - 1))
+
+    def tap(f, i, j):
+        out_i, out_j = not 0 <= i < n, not 0 <= j < n
+        if not out_i and not out_j:
+            return texel(f, i, j)
+        if out_i and out_j:
+            ci, cj = min(max(i, 0), n - 1), min(max(j, 0), n - 1)
+            a, b, c = texel(f, ci, cj), project(f, i, cj), project(f, ci, j)
+            return tuple((a[k] + b[k] + c[k]) / 3 for k in range(4))
+        return project(f, i, j)
+
+    f, s, t = cube_face_st(r)
+    x, y = s * n - 0.5, t * n - 0.5
+    i0, j0 = math.floor(x), math.floor(y)
+    a, b = x - i0, y - j0
+    t00, t10 = tap(f, i0, j0), tap(f, i0 + 1, j0)
+    t01, t11 = tap(f, i0, j0 + 1), tap(f, i0 + 1, j0 + 1)
+    return tuple((1 - a) * (1 - b) * t00[c] + a * (1 - b) * t10[c]
+                 + (1 - a) * b * t01[c] + a * b * t11[c] for c in range(4))
+
+
+def cube_equirect_dir(px, py):
+    p = ((px + 0.5) / 128.0, (py + 0.5) / 64.0)
+    lon, lat = (p[0] * 2 - 1) * 3.14159265, (0.5 - p[1]) * 3.14159265
+    return (math.cos(lat) * math.cos(lon), math.sin(lat), math.cos(lat) * math.sin(lon))
+
+
+def cube_corner_dir(px, py):
+    p = ((px + 0.5) / 64.0 * 2 - 1, (py + 0.5) / 64.0 * 2 - 1)
+    right, up = (1.0, 0.0, -1.0), (-0.5, 1.0, -0.5)
+    return tuple(1.0 + 0.6 * (p[0] * right[k] - p[1] * up[k]) for k in range(3))
+
+
 def trilinear_uv(px, py):
     """trilinear.frag's coordinate for the pixel centre (px + 0.5, py + 0.5)."""
     p = ((px + 0.5) / 64.0, (py + 0.5) / 64.0)
@@ -188,6 +259,27 @@ def fast_log2(x):
     is at most 0.0861 (at mantissa 1/ln 2)."""
     m, e = math.frexp(x)   # x = m * 2^e, m in [0.5, 1)
     return (e - 1) + (2.0 * m - 1.0)
+
+
+def lod_from_rho(tex, rx, ry, shader_bias=0.0):
+    """lambda from the scaled gradient lengths, then the sampler bias and clamps."""
+    if LVP_LOD:
+        base = 0.5 * fast_log2(max(rx, ry) ** 2)
+    else:
+        base = math.log2(max(rx, ry))
+    lam = base + tex.t.get("mip_lod_bias", 0.0) + shader_bias
+    return min(max(lam, tex.t.get("min_lod", 0.0)), tex.t.get("max_lod", 1000.0))
+
+
+def grad_args(px, py):
+    """grad.frag's coordinate and explicit gradients."""
+    p = ((px + 0.5) / 64.0, (py + 0.5) / 64.0)
+    g = 2.0 ** (p[0] * 6.0) / 64.0
+    ratio, a = 1.0 + 3.0 * p[1], p[1] * 1.5
+    return p, (g * math.cos(a), g * math.sin(a)), (-g * ratio * math.sin(a), g * ratio * math.cos(a))
+
+
+ARRAY_LAYERS = [-1.0, 0.3, 1.49, 1.51, 2.2, 2.7, 3.4, 6.0]
 
 
 def implicit_lod(tex, uvf, px, py, shader_bias=0.0):
@@ -232,6 +324,29 @@ def render(name):
                 u = (px + 0.5) / 64.0 * 1.5 - 0.25
                 v = (py + 0.5) / 64.0 * 1.5 - 0.25
                 c = tex.gather(u, v, (1 if px >= 32 else 0) + (2 if py >= 32 else 0))
+            elif frag == "grad.frag.spv":
+                p, dx, dy = grad_args(px, py)
+                lam = lod_from_rho(tex, math.hypot(dx[0] * 64, dx[1] * 64),
+                                   math.hypot(dy[0] * 64, dy[1] * 64))
+                c = tex.trilinear(p[0], p[1], lam)
+            elif frag == "array_lod.frag.spv":
+                p = ((px + 0.5) / 64.0, (py + 0.5) / 64.0)
+                lod = min(max(p[1] * 5.0 - 0.5, tex.t.get("min_lod", 0.0)), 1000.0)
+                layer = min(max(math.floor(ARRAY_LAYERS[px // 8] + 0.5), 0), 3)  # no .5 ties here
+                c = tex.trilinear(p[0] * 2.3 - 0.2, p[1] * 1.7 - 0.2, lod, layer)
+            elif frag == "offset.frag.spv":
+                f = (px + 0.5, py + 0.5)
+                u, v = f[0] / 64.0 * 1.3 - 0.15, f[1] / 64.0 * 1.3 - 0.15
+                if py < 32:
+                    c = tex.bilinear(0, u, v, 0, (-8, 7) if px < 32 else (7, -8))
+                else:
+                    qx, qy = (px % 32) // 4, (py % 32) // 4
+                    i, j = (qx, qy + 7) if px < 32 else (qx + 7, qy)
+                    c = tex.texel(0, i, j)
+            elif frag == "cube_equirect.frag.spv":
+                c = cube_sample(tex, cube_equirect_dir(px, py))
+            elif frag == "cube_corner.frag.spv":
+                c = cube_sample(tex, cube_corner_dir(px, py))
             elif frag == "format.frag.spv":
                 if py < 32:
                     u = (px + 0.5) / 64.0 * 0.6 + 0.1
@@ -257,7 +372,9 @@ DEFAULT = ["addr_repeat", "addr_mirrored_repeat", "addr_clamp_to_edge",
            "trilinear", "lod_min", "lod_max", "lod_min_max", "lod_sampler_bias",
            "lod_bias_and_clamp", "bias"] + ["dref_" + op for op in (
                "never", "less", "equal", "less_or_equal", "greater", "not_equal",
-               "greater_or_equal", "always")] + ["fmt_r16f", "fmt_rg32f", "fmt_srgb"]
+               "greater_or_equal", "always")] + ["fmt_r16f", "fmt_rg32f", "fmt_srgb",
+                                            "cube_equirect", "cube_corner",
+                                            "grad", "array_lod", "offset"]
 
 
 def main():
