@@ -5,7 +5,8 @@ Standard library only; no lavapipe needed (it reads expected/*.lvp.f32).
 
 Covered: addr_* (bilinear, every address mode and border colour), trilinear and lod_* (implicit
 LOD from per-quad coarse derivatives, sampler bias and clamps, LINEAR mipmap mode), bias (shader
-bias), grad (explicit gradients), array_lod (explicit LOD, layer rounding), gather, offset,
+bias), grad (explicit gradients), array_lod (explicit LOD, layer rounding), tex3d_lod, gather,
+gather_offsets, offset,
 cube_* (seamless bilinear), dref_* (PCF: bilinear/trilinear of per-texel compare results), fmt_*.
 Texture data is read from data/*.f32 and converted as lvp uploads it (unorm8, exact sRGB
 decode of the stored byte, f16 round-to-nearest-even, f32).
@@ -56,6 +57,8 @@ def convert(fmt, vals):
             out += [unorm8(r), unorm8(g), unorm8(b), unorm8(a)]
         elif fmt == "R8G8B8A8_SRGB":
             out += [srgb8(r), srgb8(g), srgb8(b), unorm8(a)]
+        elif fmt == "R16G16B16A16_SFLOAT":
+            out += [f16(r), f16(g), f16(b), f16(a)]
         elif fmt == "R16_SFLOAT":
             out += [f16(r), 0.0, 0.0, 1.0]
         elif fmt == "R32G32_SFLOAT":
@@ -76,7 +79,8 @@ class Tex2D:
         layers = t.get("layers", 6 if t.get("view_type") == "CUBE" else 1)
         for m in range(t.get("mip_levels", 1)):
             w, h = max(1, t["width"] >> m), max(1, t.get("height", 1) >> m)
-            n = w * h * 4 * layers
+            layers_m = max(1, t.get("depth", 1) >> m) if t.get("view_type") == "3D" else layers
+            n = w * h * 4 * layers_m
             vals = convert(t["format"], raw[off:off + n])
             self.levels.append((w, h, [tuple(vals[i:i + 4]) for i in range(0, n, 4)]))
             off += n
@@ -117,11 +121,48 @@ class Tex2D:
         a, b = self.bilinear(lo, u, v, layer), self.bilinear(hi, u, v, layer)
         return tuple((1 - f) * a[c] + f * b[c] for c in range(4))
 
-    def gather(self, u, v, comp):
+    def gather(self, u, v, comp, offset=(0, 0)):
         w, h, _ = self.levels[0]
-        i0, j0 = math.floor(u * w - 0.5), math.floor(v * h - 0.5)
+        i0 = math.floor(u * w - 0.5) + offset[0]
+        j0 = math.floor(v * h - 0.5) + offset[1]
         order = [(0, 1), (1, 1), (1, 0), (0, 0)]   # i0j1, i1j1, i1j0, i0j0
         return tuple(self.texel(0, i0 + di, j0 + dj)[comp] for di, dj in order)
+
+    def gather_offsets(self, u, v, comp, offsets):
+        """Component k is texel i0j0 of the footprint moved by offsets[k] (GLSL's rule)."""
+        return tuple(self.gather(u, v, comp, o)[3] for o in offsets)
+
+    def texel3d(self, level, i, j, k):
+        w, h, data = self.levels[level]
+        d = len(data) // (w * h)
+        i, j, k = (min(max(c, 0), s - 1) for c, s in ((i, w), (j, h), (k, d)))  # CLAMP_TO_EDGE
+        return data[(k * h + j) * w + i]
+
+    def trilinear3d(self, u, v, r, lam):
+        """Explicit-LOD 3D sampling, LINEAR everything (mag LINEAR when lam <= 0)."""
+        def level_sample(m):
+            w, h, data = self.levels[m]
+            d = len(data) // (w * h)
+            x, y, z = u * w - 0.5, v * h - 0.5, r * d - 0.5
+            i0, j0, k0 = math.floor(x), math.floor(y), math.floor(z)
+            a, b, c = x - i0, y - j0, z - k0
+            acc = [0.0] * 4
+            for di, wi in ((0, 1 - a), (1, a)):
+                for dj, wj in ((0, 1 - b), (1, b)):
+                    for dk, wk in ((0, 1 - c), (1, c)):
+                        t = self.texel3d(m, i0 + di, j0 + dj, k0 + dk)
+                        for ch in range(4):
+                            acc[ch] += wi * wj * wk * t[ch]
+            return acc
+        q = len(self.levels) - 1
+        if lam <= 0.0:
+            return tuple(level_sample(0))
+        dl = min(lam, float(q))
+        lo = math.floor(dl)
+        hi = min(lo + 1, q)
+        f = dl - lo
+        sa, sb = level_sample(lo), level_sample(hi)
+        return tuple((1 - f) * sa[ch] + f * sb[ch] for ch in range(4))
 
 
 BORDERS = {"FLOAT_TRANSPARENT_BLACK": (0.0, 0.0, 0.0, 0.0),
@@ -279,6 +320,7 @@ def grad_args(px, py):
     return p, (g * math.cos(a), g * math.sin(a)), (-g * ratio * math.sin(a), g * ratio * math.cos(a))
 
 
+GATHER_OFFSETS = [(-8, 7), (7, -8), (0, 0), (-3, 2)]
 ARRAY_LAYERS = [-1.0, 0.3, 1.49, 1.51, 2.2, 2.7, 3.4, 6.0]
 
 
@@ -334,6 +376,18 @@ def render(name):
                 lod = min(max(p[1] * 5.0 - 0.5, tex.t.get("min_lod", 0.0)), 1000.0)
                 layer = min(max(math.floor(ARRAY_LAYERS[px // 8] + 0.5), 0), 3)  # no .5 ties here
                 c = tex.trilinear(p[0] * 2.3 - 0.2, p[1] * 1.7 - 0.2, lod, layer)
+            elif frag == "gather_offsets.frag.spv":
+                u = (px + 0.5) / 64.0 * 1.5 - 0.25
+                v = (py + 0.5) / 64.0 * 1.5 - 0.25
+                if 24 <= py < 40:
+                    c = tex.gather(u, v, 1, (px // 8 - 4, 3 - px // 8))
+                else:
+                    comp = (1 if px >= 32 else 0) + (2 if py >= 32 else 0)
+                    c = tex.gather_offsets(u, v, comp, GATHER_OFFSETS)
+            elif frag == "tex3d_lod.frag.spv":
+                p = ((px + 0.5) / 64.0, (py + 0.5) / 64.0)
+                lod = [0.0, 0.6, 1.5, 2.9][px // 16]
+                c = tex.trilinear3d(p[0] * 4.0 % 1.0, 0.3 + 0.4 * p[1], p[1] * 1.2 - 0.1, lod)
             elif frag == "offset.frag.spv":
                 f = (px + 0.5, py + 0.5)
                 u, v = f[0] / 64.0 * 1.3 - 0.15, f[1] / 64.0 * 1.3 - 0.15
@@ -374,7 +428,8 @@ DEFAULT = ["addr_repeat", "addr_mirrored_repeat", "addr_clamp_to_edge",
                "never", "less", "equal", "less_or_equal", "greater", "not_equal",
                "greater_or_equal", "always")] + ["fmt_r16f", "fmt_rg32f", "fmt_srgb",
                                             "cube_equirect", "cube_corner",
-                                            "grad", "array_lod", "offset"]
+                                            "grad", "array_lod", "offset", "gather_offsets",
+                                            "tex3d_lod"]
 
 
 def main():
