@@ -6,7 +6,7 @@
 //!
 //! # Shape
 //! - [`compile`] turns the IR into a [`Program`]: registers become slots of a 32-bit and a
-//!   64-bit register file, blocks are put in reverse post-order (RPO), every instruction becomes
+//!   64-bit register file, blocks are put in schedule order (see below), every instruction becomes
 //!   a compact `Code` holding slot indices and a function pointer to a lane kernel
 //!   monomorphised for its (operation, type). Bad register/block indices and operand widths
 //!   are compile errors, so running never panics.
@@ -32,14 +32,20 @@
 //!
 //! # Divergence and reconvergence
 //! Each lane records the block it waits at. The scheduler repeatedly runs **the waiting block
-//! with the lowest RPO index, with all the lanes waiting at it**, then sends each of those lanes
-//! to its own successor. Loops work through back edges (a back edge targets a lower RPO index,
-//! so the loop body runs again before anything after the loop). Since every block of a region
-//! comes before the region's merge block in RPO, lanes that split at a branch all arrive at
-//! the merge (the immediate post-dominator) before it runs, and continue together. This rule
-//! needs only the CFG, so it serves structured SPIR-V and unstructured CFGs alike. Per-lane
-//! results are those of running each lane alone (tests check this); only cross-lane
-//! operations see the grouping.
+//! with the lowest schedule index, with all the lanes waiting at it**, then sends each of those
+//! lanes to its own successor. The schedule is a reverse post-order (RPO) of the CFG refined
+//! so that every natural loop's blocks are contiguous: a topological order of the forward
+//! edges (edges to a later RPO block) that, once a loop header is placed, places the rest of
+//! that loop before anything outside it. (Plain RPO can put a loop exit reached through a
+//! `break` before the loop's `continue` block; lanes that left the loop would then run the
+//! exit while others still loop. The nested-loop test catches exactly that.) Loops work
+//! through back edges: a back edge targets an earlier block, so the loop body runs again
+//! before anything after the loop. Every block of a region precedes its merge block in a
+//! topological order, so lanes that split at a branch all arrive at the merge (the immediate
+//! post-dominator) before it runs, and continue together. The rule needs only the CFG, so it
+//! serves structured SPIR-V and unstructured CFGs alike; for irreducible CFGs it stays correct
+//! per lane and only reconverges less. Per-lane results are those of running each lane alone
+//! (tests check this); only cross-lane operations see the grouping.
 //!
 //! # Numerics (choices Vulkan leaves open)
 //! - Denormals are preserved (never flushed), for f16, f32 and f64.

@@ -1,5 +1,5 @@
 //! `compile`: an `ir::Shader` becomes a [`Program`]: registers mapped to slots of a 32-bit and a
-//! 64-bit register file, blocks put in reverse post-order, every instruction decoded into a
+//! 64-bit register file, blocks put in schedule order (loop-contiguous RPO), every instruction decoded into a
 //! compact [`Code`] with slot indices and a monomorphised lane kernel. All register, block and
 //! type checks happen here, so the executor never indexes out of range on bad IR.
 
@@ -124,7 +124,7 @@ pub(crate) enum Code {
     Nop,
 }
 
-/// A decoded terminator; block targets are reverse-post-order indices.
+/// A decoded terminator; block targets are schedule indices.
 #[derive(Clone, Debug)]
 pub(crate) enum CTerm {
     Jump(u32),
@@ -160,7 +160,7 @@ pub(crate) struct CImage {
 /// A shader ready to run: see [`compile`].
 pub struct Program {
     pub(crate) shader: Shader,
-    /// Blocks in reverse post-order (index 0 = entry).
+    /// Blocks in schedule order (index 0 = entry).
     pub(crate) blocks: Vec<CBlock>,
     /// Register → (is 64-bit, slot).
     pub(crate) slots: Vec<(bool, u32)>,
@@ -188,7 +188,8 @@ impl Program {
     pub fn shader(&self) -> &Shader {
         &self.shader
     }
-    /// IR block ids in schedule (reverse post-) order; unreachable blocks are absent.
+    /// IR block ids in schedule order (loop-contiguous reverse post-order); unreachable
+    /// blocks are absent.
     pub fn schedule(&self) -> Vec<BlockId> {
         self.blocks.iter().map(|b| b.id).collect()
     }
@@ -249,6 +250,110 @@ fn reverse_post_order(f: &ir::Function) -> Result<Vec<BlockId>> {
     }
     post.reverse();
     Ok(post)
+}
+
+/// The schedule: a topological order of the forward edges of the CFG (back edges are those
+/// that go to an earlier block of a reverse post-order) in which every natural loop's blocks
+/// are contiguous. Plain RPO is not enough: a DFS can reach a loop's exit through a deep path
+/// (a `break`) before it finishes the loop's other blocks (the `continue` block), putting the
+/// exit *before* part of the loop, so lanes that left the loop would run the exit while other
+/// lanes are still looping. Kahn's algorithm keeps a stack of open loops and only takes a
+/// ready block from the innermost open loop until that loop is done (ties: RPO position).
+fn schedule_order(f: &ir::Function) -> Result<Vec<BlockId>> {
+    let rpo = reverse_post_order(f)?;
+    let nb = f.blocks.len();
+    let mut pos = vec![usize::MAX; nb];
+    for (i, &b) in rpo.iter().enumerate() {
+        pos[b as usize] = i;
+    }
+    let succ = |b: usize| -> Vec<usize> {
+        match &f.blocks[b].term {
+            Terminator::Jump(t) => vec![*t as usize],
+            Terminator::Branch {
+                if_true, if_false, ..
+            } => vec![*if_true as usize, *if_false as usize],
+            Terminator::Switch { cases, default, .. } => {
+                let mut v: Vec<usize> = cases.iter().map(|c| c.1 as usize).collect();
+                v.push(*default as usize);
+                v
+            }
+            _ => vec![],
+        }
+    };
+    // Predecessors (reachable blocks only), forward in-degrees, and loop bodies.
+    let mut preds = vec![Vec::new(); nb];
+    let mut indeg = vec![0usize; nb];
+    let mut latches: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    for &b in &rpo {
+        let b = b as usize;
+        for t in succ(b) {
+            preds[t].push(b);
+            if pos[t] > pos[b] {
+                indeg[t] += 1;
+            } else {
+                latches[t].push(b);
+            }
+        }
+    }
+    // body[h] = blocks of the natural loop headed by h (including h).
+    let mut body: Vec<Option<Vec<bool>>> = vec![None; nb];
+    for h in 0..nb {
+        if latches[h].is_empty() {
+            continue;
+        }
+        let mut inl = vec![false; nb];
+        inl[h] = true;
+        let mut stack: Vec<usize> = latches[h].clone();
+        while let Some(b) = stack.pop() {
+            if inl[b] {
+                continue;
+            }
+            inl[b] = true;
+            stack.extend(preds[b].iter().copied().filter(|&p| !inl[p]));
+        }
+        body[h] = Some(inl);
+    }
+    let mut placed = vec![false; nb];
+    let mut ready: Vec<usize> = vec![rpo[0] as usize];
+    let mut open: Vec<usize> = Vec::new();
+    let mut order = Vec::with_capacity(rpo.len());
+    while !ready.is_empty() {
+        // Close finished loops.
+        while let Some(&h) = open.last() {
+            let inl = body[h].as_ref().expect("open loops have bodies");
+            if (0..nb).any(|b| inl[b] && !placed[b] && pos[b] != usize::MAX) {
+                break;
+            }
+            open.pop();
+        }
+        let in_scope = |b: usize| {
+            open.last()
+                .is_none_or(|&h| body[h].as_ref().is_some_and(|inl| inl[b]))
+        };
+        let pick = ready
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| in_scope(b))
+            .min_by_key(|(_, &b)| pos[b])
+            .or_else(|| ready.iter().enumerate().min_by_key(|(_, &b)| pos[b]))
+            .map(|(i, _)| i)
+            .expect("ready is not empty");
+        let b = ready.swap_remove(pick);
+        placed[b] = true;
+        order.push(b as BlockId);
+        if body[b].is_some() {
+            open.push(b);
+        }
+        for t in succ(b) {
+            if pos[t] > pos[b] {
+                indeg[t] -= 1;
+                if indeg[t] == 0 {
+                    ready.push(t);
+                }
+            }
+        }
+    }
+    Ok(order)
 }
 
 struct Ctx<'a> {
@@ -331,7 +436,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
             consts32.push((s, c.bits as u32));
         }
     }
-    let order = reverse_post_order(f)?;
+    let order = schedule_order(f)?;
     let mut rpo_index = vec![DONE; f.blocks.len()];
     for (i, &b) in order.iter().enumerate() {
         rpo_index[b as usize] = i as u32;

@@ -24,7 +24,7 @@ pub(crate) struct Batch {
     pub local: Vec<u32>,
     pub local_words: usize,
     pub workgroup: Vec<u32>,
-    /// Per lane: reverse-post-order index of the block it waits at, or DONE.
+    /// Per lane: schedule index of the block it waits at, or DONE.
     pub pc: Vec<u32>,
     pub helper: Vec<bool>,
     pub demoted: Vec<bool>,

@@ -26,7 +26,10 @@ impl B {
         B {
             regs: vec![],
             consts: vec![],
-            blocks: vec![Block { insts: vec![], term: Terminator::Return }],
+            blocks: vec![Block {
+                insts: vec![],
+                term: Terminator::Return,
+            }],
             cur: 0,
             local_words: 16,
             workgroup_words: 0,
@@ -53,7 +56,10 @@ impl B {
     }
     /// A new empty block (terminator Return).
     pub fn block(&mut self) -> BlockId {
-        self.blocks.push(Block { insts: vec![], term: Terminator::Return });
+        self.blocks.push(Block {
+            insts: vec![],
+            term: Terminator::Return,
+        });
         self.blocks.len() as BlockId - 1
     }
     pub fn at(&mut self, b: BlockId) {
@@ -69,7 +75,11 @@ impl B {
         self.term(Terminator::Jump(b));
     }
     pub fn branch(&mut self, cond: Reg, t: BlockId, f: BlockId) {
-        self.term(Terminator::Branch { cond, if_true: t, if_false: f });
+        self.term(Terminator::Branch {
+            cond,
+            if_true: t,
+            if_false: f,
+        });
     }
     pub fn un(&mut self, op: UnaryOp, ty: ScalarTy, rty: ScalarTy, a: Reg) -> Reg {
         let dst = self.reg(rty);
@@ -77,7 +87,11 @@ impl B {
         dst
     }
     pub fn bin(&mut self, op: BinaryOp, ty: ScalarTy, a: Reg, b: Reg) -> Reg {
-        let rty = if op.is_comparison() { ScalarTy::Bool } else { ty };
+        let rty = if op.is_comparison() {
+            ScalarTy::Bool
+        } else {
+            ty
+        };
         let dst = self.reg(rty);
         self.push(Inst::Binary { op, ty, dst, a, b });
         dst
@@ -87,23 +101,46 @@ impl B {
         self.push(Inst::Binary { op, ty, dst, a, b });
     }
     pub fn mov_to(&mut self, dst: Reg, ty: ScalarTy, a: Reg) {
-        self.push(Inst::Unary { op: UnaryOp::Mov, ty, dst, a });
+        self.push(Inst::Unary {
+            op: UnaryOp::Mov,
+            ty,
+            dst,
+            a,
+        });
     }
     pub fn load_local(&mut self, ty: ScalarTy, word: i32) -> Reg {
         let addr = self.ki(word);
         let dst = self.reg(ty);
-        self.push(Inst::Load { ty, dst, ptr: Ptr { space: Space::Local, addr } });
+        self.push(Inst::Load {
+            ty,
+            dst,
+            ptr: Ptr {
+                space: Space::Local,
+                addr,
+            },
+        });
         dst
     }
     pub fn store_local(&mut self, ty: ScalarTy, word: i32, src: Reg) {
         let addr = self.ki(word);
-        self.push(Inst::Store { ty, ptr: Ptr { space: Space::Local, addr }, src });
+        self.push(Inst::Store {
+            ty,
+            ptr: Ptr {
+                space: Space::Local,
+                addr,
+            },
+            src,
+        });
     }
     pub fn shader(&self, stage: Stage) -> Shader {
         Shader {
             name: "test".into(),
             stage,
-            body: Function { regs: self.regs.clone(), consts: self.consts.clone(), blocks: self.blocks.clone() },
+            body: Function {
+                regs: self.regs.clone(),
+                consts: self.consts.clone(),
+                blocks: self.blocks.clone(),
+            },
             local_words: self.local_words,
             workgroup_words: self.workgroup_words,
             inputs: vec![],
@@ -146,7 +183,10 @@ pub(super) fn eval_bin(op: BinaryOp, ty: ScalarTy, cases: &[(u64, u64)]) -> Vec<
     let y = b.load_local(ty, 2);
     let d = b.bin(op, ty, x, y);
     let p = b.program();
-    let rows: Vec<Vec<u32>> = cases.iter().map(|&(a, c)| [split(a), split(c)].concat()).collect();
+    let rows: Vec<Vec<u32>> = cases
+        .iter()
+        .map(|&(a, c)| [split(a), split(c)].concat())
+        .collect();
     let st = run_lanes(&p, &rows);
     (0..cases.len()).map(|l| st.reg(&p, d, l)).collect()
 }
@@ -161,16 +201,30 @@ pub(super) fn eval_un(op: UnaryOp, ty: ScalarTy, rty: ScalarTy, cases: &[u64]) -
     (0..cases.len()).map(|l| st.reg(&p, d, l)).collect()
 }
 
-pub(super) fn eval_tern(op: TernaryOp, ty: ScalarTy, tys: [ScalarTy; 3], cases: &[(u64, u64, u64)]) -> Vec<u64> {
+pub(super) fn eval_tern(
+    op: TernaryOp,
+    ty: ScalarTy,
+    tys: [ScalarTy; 3],
+    cases: &[(u64, u64, u64)],
+) -> Vec<u64> {
     let mut b = B::new();
     let x = b.load_local(tys[0], 0);
     let y = b.load_local(tys[1], 2);
     let z = b.load_local(tys[2], 4);
     let d = b.reg(ty);
-    b.push(Inst::Ternary { op, ty, dst: d, a: x, b: y, c: z });
+    b.push(Inst::Ternary {
+        op,
+        ty,
+        dst: d,
+        a: x,
+        b: y,
+        c: z,
+    });
     let p = b.program();
-    let rows: Vec<Vec<u32>> =
-        cases.iter().map(|&(a, c, e)| [split(a), split(c), split(e)].concat()).collect();
+    let rows: Vec<Vec<u32>> = cases
+        .iter()
+        .map(|&(a, c, e)| [split(a), split(c), split(e)].concat())
+        .collect();
     let st = run_lanes(&p, &rows);
     (0..cases.len()).map(|l| st.reg(&p, d, l)).collect()
 }
@@ -179,7 +233,13 @@ pub(super) fn eval_conv(op: ConvOp, from: ScalarTy, to: ScalarTy, cases: &[u64])
     let mut b = B::new();
     let x = b.load_local(from, 0);
     let d = b.reg(to);
-    b.push(Inst::Convert { op, from, to, dst: d, a: x });
+    b.push(Inst::Convert {
+        op,
+        from,
+        to,
+        dst: d,
+        a: x,
+    });
     let p = b.program();
     let rows: Vec<Vec<u32>> = cases.iter().map(|&a| split(a).to_vec()).collect();
     let st = run_lanes(&p, &rows);
