@@ -190,8 +190,8 @@ fn run_workgroup<O: Observer>(
         (i / (counts[0] as u64 * counts[1] as u64)) as u32,
     ];
     let quads = p.shader.derivative_group == Some(DerivativeGroup::Quads)
-        && size[0] % 2 == 0
-        && size[1] % 2 == 0;
+        && size[0].is_multiple_of(2)
+        && size[1].is_multiple_of(2);
     b.reset(p, lanes);
     let n = b.n;
     for l in 0..n {

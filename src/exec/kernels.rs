@@ -4,6 +4,8 @@
 //! whole result slice; the executor then blends the result into the destination register under
 //! the active mask. Every kernel is total: garbage in inactive lanes can never panic.
 
+#![allow(clippy::upper_case_acronyms)] // kernel shapes: N = 32-bit, W = 64-bit operands
+
 use crate::ir::{BinaryOp, ConvOp, ScalarTy, TernaryOp, UnaryOp};
 use half::f16;
 
@@ -388,12 +390,12 @@ macro_rules! fl_impl {
                 let mut e = e.clamp(-2300, 2300);
                 while e > 0 {
                     let s = e.min(60);
-                    x = x * (2.0f64.powi(s) as $t);
+                    x *= 2.0f64.powi(s) as $t;
                     e -= s;
                 }
                 while e < 0 {
                     let s = (-e).min(60);
-                    x = x * (2.0f64.powi(-s) as $t);
+                    x *= 2.0f64.powi(-s) as $t;
                     e += s;
                 }
                 x
@@ -956,6 +958,7 @@ fn int_binary<T: Ty>(op: BinaryOp) -> Option<K2> {
 }
 
 fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
     use BinaryOp::*;
     type S<T> = <T as Ty>::S;
     type F<T> = <T as FTy>::F;
@@ -997,17 +1000,17 @@ fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
         }),
         Ldexp => S::<T>::k2_int(|a, b, o| m2(a, b, o, |p, e| T::set(T::get(p).ldexp(e as i32)))),
         FOrdEq => fc!(|x, y| x == y),
-        FOrdNe => fc!(|x, y| x < y || x > y),
+        FOrdNe => fc!(|x, y| matches!(x.partial_cmp(&y), Some(Less | Greater))),
         FOrdLt => fc!(|x, y| x < y),
         FOrdGt => fc!(|x, y| x > y),
         FOrdLe => fc!(|x, y| x <= y),
         FOrdGe => fc!(|x, y| x >= y),
-        FUnordEq => fc!(|x, y| !(x < y || x > y)),
+        FUnordEq => fc!(|x, y| matches!(x.partial_cmp(&y), None | Some(Equal))),
         FUnordNe => fc!(|x, y| x != y),
-        FUnordLt => fc!(|x, y| !(x >= y)),
-        FUnordGt => fc!(|x, y| !(x <= y)),
-        FUnordLe => fc!(|x, y| !(x > y)),
-        FUnordGe => fc!(|x, y| !(x < y)),
+        FUnordLt => fc!(|x, y| matches!(x.partial_cmp(&y), None | Some(Less))),
+        FUnordGt => fc!(|x, y| matches!(x.partial_cmp(&y), None | Some(Greater))),
+        FUnordLe => fc!(|x, y| x.partial_cmp(&y) != Some(Greater)),
+        FUnordGe => fc!(|x, y| x.partial_cmp(&y) != Some(Less)),
         Ordered => fc!(|x, y| !x.is_nan() && !y.is_nan()),
         Unordered => fc!(|x, y| x.is_nan() || y.is_nan()),
         _ => return None,

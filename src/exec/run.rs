@@ -495,9 +495,9 @@ impl Batch {
                         .filter(|&l| self.is_active(l))
                         .map(|l| self.r32[*a as usize * n + l] != 0);
                     let v = if *all {
-                        vals.fold(true, |x, y| x && y)
+                        vals.clone().all(|y| y)
                     } else {
-                        vals.fold(false, |x, y| x || y)
+                        vals.clone().any(|y| y)
                     };
                     for l in lanes {
                         if self.is_active(l) {
@@ -560,9 +560,9 @@ impl Batch {
                     });
                     for (c, &r) in inst.dst.iter().enumerate() {
                         let s = slots[r as usize].1 as usize;
-                        for i in 0..4 {
+                        for (i, lane_out) in out.iter().enumerate() {
                             if ops.active[i] {
-                                self.r32[s * n + q * 4 + i] = out[i][c];
+                                self.r32[s * n + q * 4 + i] = lane_out[c];
                             }
                         }
                     }

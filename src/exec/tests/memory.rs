@@ -5,19 +5,33 @@ use BinaryOp as Bo;
 use ScalarTy::*;
 
 fn buf_ptr(slot: u32, addr: Reg) -> Ptr {
-    Ptr { space: Space::Buffer { slot, index: None }, addr }
+    Ptr {
+        space: Space::Buffer { slot, index: None },
+        addr,
+    }
 }
 fn load(b: &mut B, ty: ScalarTy, space: Space, addr: i32) -> Reg {
     let a = b.ki(addr);
     let dst = b.reg(ty);
-    b.push(Inst::Load { ty, dst, ptr: Ptr { space, addr: a } });
+    b.push(Inst::Load {
+        ty,
+        dst,
+        ptr: Ptr { space, addr: a },
+    });
     dst
 }
 fn store(b: &mut B, ty: ScalarTy, space: Space, addr: i32, src: Reg) {
     let a = b.ki(addr);
-    b.push(Inst::Store { ty, ptr: Ptr { space, addr: a }, src });
+    b.push(Inst::Store {
+        ty,
+        ptr: Ptr { space, addr: a },
+        src,
+    });
 }
-const BUF: Space = Space::Buffer { slot: 0, index: None };
+const BUF: Space = Space::Buffer {
+    slot: 0,
+    index: None,
+};
 
 #[test]
 fn buffer_bounds_and_subword_access() {
@@ -51,7 +65,10 @@ fn buffer_bounds_and_subword_access() {
     assert_eq!(st.reg(&p, back8, 0), 0xAB);
     assert_eq!(st.reg(&p, back16, 0), 0x1234);
     // word 0: bytes 11 AB 34 12; bytes 6..10 = 88 77 66 55; byte 15 = AB.
-    assert_eq!(buf.to_u32s(), [0x1234_AB11, 0x7788_0000, 0x0403_5566, 0xABCC_BBAA]);
+    assert_eq!(
+        buf.to_u32s(),
+        [0x1234_AB11, 0x7788_0000, 0x0403_5566, 0xABCC_BBAA]
+    );
 }
 
 #[test]
@@ -70,7 +87,15 @@ fn local_and_workgroup_out_of_range_never_panic() {
     let mut st = BatchState::new(&p, 4);
     st.set_local(0, 15, 77);
     st.run(&p, &Bindings::default()).unwrap();
-    assert_eq!([st.reg(&p, l, 0), st.reg(&p, wl, 0), st.reg(&p, w, 0), st.reg(&p, w3, 2)], [0, 0, 0, 9]);
+    assert_eq!(
+        [
+            st.reg(&p, l, 0),
+            st.reg(&p, wl, 0),
+            st.reg(&p, w, 0),
+            st.reg(&p, w3, 2)
+        ],
+        [0, 0, 0, 9]
+    );
 }
 
 #[test]
@@ -78,13 +103,23 @@ fn missing_buffer_slot_is_an_error() {
     let mut b = B::new();
     load(&mut b, I32, BUF, 0);
     let p = b.program();
-    assert!(matches!(BatchState::new(&p, 4).run(&p, &Bindings::default()), Err(crate::Error::Exec(_))));
+    assert!(matches!(
+        BatchState::new(&p, 4).run(&p, &Bindings::default()),
+        Err(crate::Error::Exec(_))
+    ));
 }
 
 fn atomic(b: &mut B, op: AtomicOp, ty: ScalarTy, space: Space, addr: i32, a: Reg, c: Reg) -> Reg {
     let ad = b.ki(addr);
     let dst = b.reg(ty);
-    b.push(Inst::Atomic { op, ty, dst, ptr: Ptr { space, addr: ad }, a, b: c });
+    b.push(Inst::Atomic {
+        op,
+        ty,
+        dst,
+        ptr: Ptr { space, addr: ad },
+        a,
+        b: c,
+    });
     dst
 }
 
@@ -109,7 +144,10 @@ fn atomic_ops_results() {
     bind.bind_buffer(0, 0, &buf);
     let mut st = BatchState::new(&p, 1);
     st.run(&p, &bind).unwrap();
-    let got: Vec<u64> = [r1, r2, r3, r4, r5, r6, r7, r8].iter().map(|&r| st.reg(&p, r, 0)).collect();
+    let got: Vec<u64> = [r1, r2, r3, r4, r5, r6, r7, r8]
+        .iter()
+        .map(|&r| st.reg(&p, r, 0))
+        .collect();
     assert_eq!(got, [10, 10, i(-5), 7, 9, 1, 7, 0xFFFF_FFFF]);
     assert_eq!(buf.to_u32s(), [3, 9, 6, 0, 0xFFFF_FFFF, 1]);
 }
@@ -124,7 +162,11 @@ fn compute_atomics_across_parallel_workgroups() {
     let old = atomic(&mut b, AtomicOp::IAdd, I32, BUF, 0, one, one);
     let off = b.bin(Bo::IMul, I32, gid, four);
     let addr = b.bin(Bo::IAdd, I32, off, four);
-    b.push(Inst::Store { ty: I32, ptr: buf_ptr(0, addr), src: old });
+    b.push(Inst::Store {
+        ty: I32,
+        ptr: buf_ptr(0, addr),
+        src: old,
+    });
     let mut sh = b.shader(Stage::Compute);
     sh.workgroup_size = [64, 1, 1];
     sh.inputs.push(IoVar {
@@ -159,16 +201,34 @@ fn compute_builtins_and_workgroup_barrier() {
     let (c100, c7, c4, c8) = (b.ki(100), b.ki(7), b.ki(4), b.ki(8));
     let t = b.bin(Bo::IMul, I32, gy, c100);
     let v = b.bin(Bo::IAdd, I32, gx, t);
-    b.push(Inst::Store { ty: I32, ptr: Ptr { space: Space::Workgroup, addr: li }, src: v });
+    b.push(Inst::Store {
+        ty: I32,
+        ptr: Ptr {
+            space: Space::Workgroup,
+            addr: li,
+        },
+        src: v,
+    });
     b.push(Inst::Barrier);
     let other = b.bin(Bo::ISub, I32, c7, li);
     let got = b.reg(I32);
-    b.push(Inst::Load { ty: I32, dst: got, ptr: Ptr { space: Space::Workgroup, addr: other } });
+    b.push(Inst::Load {
+        ty: I32,
+        dst: got,
+        ptr: Ptr {
+            space: Space::Workgroup,
+            addr: other,
+        },
+    });
     // global linear id = gy * 8 + gx (dispatch is 2 groups of 4 wide = 8 columns)
     let row = b.bin(Bo::IMul, I32, gy, c8);
     let lin = b.bin(Bo::IAdd, I32, row, gx);
     let addr = b.bin(Bo::IMul, I32, lin, c4);
-    b.push(Inst::Store { ty: I32, ptr: buf_ptr(0, addr), src: got });
+    b.push(Inst::Store {
+        ty: I32,
+        ptr: buf_ptr(0, addr),
+        src: got,
+    });
     let mut sh = b.shader(Stage::Compute);
     sh.workgroup_size = [4, 2, 1];
     let var = |bi, word, count| IoVar {
@@ -179,7 +239,10 @@ fn compute_builtins_and_workgroup_barrier() {
         interp: Interp::Flat,
         name: String::new(),
     };
-    sh.inputs = vec![var(BuiltIn::GlobalInvocationId, 0, 2), var(BuiltIn::LocalInvocationIndex, 3, 1)];
+    sh.inputs = vec![
+        var(BuiltIn::GlobalInvocationId, 0, 2),
+        var(BuiltIn::LocalInvocationIndex, 3, 1),
+    ];
     let p = compile(&sh).unwrap();
     let buf = Buffer::new(4 * 8 * 6);
     let mut bind = Bindings::default();
@@ -192,7 +255,11 @@ fn compute_builtins_and_workgroup_barrier() {
             // (3 - lx, 1 - ly).
             let (lx, ly) = (gx % 4, gy % 2);
             let (ox, oy) = (gx - lx + (3 - lx), gy - ly + (1 - ly));
-            assert_eq!(words[(gy * 8 + gx) as usize], ox + 100 * oy, "gid ({gx}, {gy})");
+            assert_eq!(
+                words[(gy * 8 + gx) as usize],
+                ox + 100 * oy,
+                "gid ({gx}, {gy})"
+            );
         }
     }
 }
@@ -204,7 +271,11 @@ fn helper_lanes_never_store_and_atomics_return_zero() {
     let (one, four) = (b.ki(1), b.ki(4));
     let addr = b.bin(Bo::IMul, I32, lane, four);
     let v = b.bin(Bo::IAdd, I32, lane, one);
-    b.push(Inst::Store { ty: I32, ptr: buf_ptr(0, addr), src: v });
+    b.push(Inst::Store {
+        ty: I32,
+        ptr: buf_ptr(0, addr),
+        src: v,
+    });
     let old = atomic(&mut b, AtomicOp::IAdd, I32, BUF, 32, one, one);
     b.store_local(I32, 1, v); // private memory: helpers write it too
     let p = b.program();
@@ -229,7 +300,13 @@ fn helper_lanes_never_store_and_atomics_return_zero() {
 fn array_length() {
     let mut b = B::new();
     let dst = b.reg(I32);
-    b.push(Inst::ArrayLength { dst, slot: 0, index: None, offset: 4, stride: 8 });
+    b.push(Inst::ArrayLength {
+        dst,
+        slot: 0,
+        index: None,
+        offset: 4,
+        stride: 8,
+    });
     let p = b.program();
     let buf = Buffer::new(100);
     let mut bind = Bindings::default();
