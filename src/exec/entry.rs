@@ -74,9 +74,8 @@ fn fill_locations(b: &mut Batch, vars: &[IoVar], l: usize, src: &[u32]) {
         } = v.binding
         {
             let base = location as usize * 4 + component as usize;
-            let vals: Vec<u32> = (0..v.count as usize * words_per_scalar(v))
-                .map(|i| src.get(base + i).copied().unwrap_or(0))
-                .collect();
+            let vals = (0..v.count as usize * words_per_scalar(v))
+                .map(|i| src.get(base + i).copied().unwrap_or(0));
             put_var(b, v, l, vals);
         }
     }
@@ -203,19 +202,20 @@ fn run_workgroup<O: Observer>(
             let IoBinding::BuiltIn(bi) = var.binding else {
                 continue;
             };
-            let v: Vec<u32> = match bi {
-                BuiltIn::LocalInvocationId => lid.to_vec(),
-                BuiltIn::GlobalInvocationId => (0..3)
-                    .map(|k| wg[k].wrapping_mul(size[k]).wrapping_add(lid[k]))
-                    .collect(),
-                BuiltIn::WorkgroupId => wg.to_vec(),
-                BuiltIn::NumWorkgroups => counts.to_vec(),
-                BuiltIn::WorkgroupSize => size.to_vec(),
-                BuiltIn::LocalInvocationIndex => {
-                    vec![lid[0] + lid[1] * size[0] + lid[2] * size[0] * size[1]]
+            let one = |v: u32| [v, 0, 0];
+            let v: [u32; 3] = match bi {
+                BuiltIn::LocalInvocationId => lid,
+                BuiltIn::GlobalInvocationId => {
+                    std::array::from_fn(|k| wg[k].wrapping_mul(size[k]).wrapping_add(lid[k]))
                 }
-                BuiltIn::SubgroupId => vec![(l / SUBGROUP_SIZE) as u32],
-                BuiltIn::NumSubgroups => vec![n.div_ceil(SUBGROUP_SIZE) as u32],
+                BuiltIn::WorkgroupId => wg,
+                BuiltIn::NumWorkgroups => counts,
+                BuiltIn::WorkgroupSize => size,
+                BuiltIn::LocalInvocationIndex => {
+                    one(lid[0] + lid[1] * size[0] + lid[2] * size[0] * size[1])
+                }
+                BuiltIn::SubgroupId => one((l / SUBGROUP_SIZE) as u32),
+                BuiltIn::NumSubgroups => one(n.div_ceil(SUBGROUP_SIZE) as u32),
                 _ => continue,
             };
             put_var(b, var, l, v);
@@ -295,14 +295,13 @@ pub fn run_fragment_quads_observed<O: Observer>(
                     let IoBinding::BuiltIn(bi) = var.binding else {
                         continue;
                     };
-                    let v: Vec<u32> = match bi {
-                        BuiltIn::FragCoord => {
-                            qi.frag_coord[i].iter().map(|f| f.to_bits()).collect()
-                        }
-                        BuiltIn::FrontFacing => vec![qi.front_facing as u32],
-                        BuiltIn::PrimitiveId => vec![qi.primitive_id],
-                        BuiltIn::SampleId => vec![qi.sample_id],
-                        BuiltIn::SampleMask => vec![qi.sample_mask[i]],
+                    let one = |v: u32| [v, 0, 0, 0];
+                    let v: [u32; 4] = match bi {
+                        BuiltIn::FragCoord => qi.frag_coord[i].map(f32::to_bits),
+                        BuiltIn::FrontFacing => one(qi.front_facing as u32),
+                        BuiltIn::PrimitiveId => one(qi.primitive_id),
+                        BuiltIn::SampleId => one(qi.sample_id),
+                        BuiltIn::SampleMask => one(qi.sample_mask[i]),
                         _ => continue,
                     };
                     put_var(&mut b, var, l, v);
@@ -483,22 +482,22 @@ pub fn run_vertex_observed<O: Observer>(
                 let IoBinding::BuiltIn(bi) = var.binding else {
                     continue;
                 };
-                let vals: Vec<f32> = get_var(&b, var, l).map(f32::from_bits).collect();
+                let mut vals = get_var(&b, var, l).map(f32::from_bits);
                 match bi {
                     BuiltIn::Position => {
-                        for (k, x) in vals.iter().take(4).enumerate() {
-                            o.position[v][k] = *x;
+                        for (k, x) in vals.take(4).enumerate() {
+                            o.position[v][k] = x;
                         }
                     }
-                    BuiltIn::PointSize => o.point_size[v] = vals.first().copied().unwrap_or(1.0),
+                    BuiltIn::PointSize => o.point_size[v] = vals.next().unwrap_or(1.0),
                     BuiltIn::ClipDistance => {
-                        for x in vals {
+                        for x in vals.take(o.clip_count.saturating_sub(ci)) {
                             o.clip_distances[v * o.clip_count + ci] = x;
                             ci += 1;
                         }
                     }
                     BuiltIn::CullDistance => {
-                        for x in vals {
+                        for x in vals.take(o.cull_count.saturating_sub(ki)) {
                             o.cull_distances[v * o.cull_count + ki] = x;
                             ki += 1;
                         }

@@ -4,6 +4,7 @@
 
 mod alu;
 mod cflow;
+mod entry;
 mod memory;
 mod quad;
 
