@@ -1,1 +1,3 @@
-//! (placeholder: see ARCHITECTURE.md)
+//! Texture unit (in progress).
+pub mod format;
+pub use format::{Aspect, Format, NumKind};
