@@ -1,0 +1,1 @@
+//! Naive f64 reference sampler (tests only).
