@@ -871,7 +871,7 @@ mod tests {
 
     #[test]
     fn packed_and_depth() {
-        let w: u32 = 1023 | 0 << 10 | 512 << 20 | 3 << 30;
+        let w: u32 = 1023 | (512 << 20) | (3 << 30); // G = 0
         let d = Format::A2B10G10R10_UNORM_PACK32.decode_f32(&w.to_le_bytes());
         assert_eq!(d, [1.0, 0.0, 512.0 / 1023.0, 1.0]);
         assert_eq!(

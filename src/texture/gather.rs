@@ -202,7 +202,7 @@ pub fn fetch_quad(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<QuadBi
     };
     let ts = f.texel_size();
     let mut out = [[0u32; 4]; 4];
-    for lane in 0..4 {
+    for (lane, res) in out.iter_mut().enumerate() {
         if a.mask & (1 << lane) == 0 {
             continue;
         }
@@ -227,7 +227,7 @@ pub fn fetch_quad(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<QuadBi
             None => view.base_layer,
         };
         let level = view.base_level + lod.max(0) as u32;
-        out[lane] = match img.texel_offset(level, layer, xyz, a.sample[lane]) {
+        *res = match img.texel_offset(level, layer, xyz, a.sample[lane]) {
             Some(o) if ok => (dec.raw)(&img.bytes()[o..o + ts]),
             _ => oob,
         };

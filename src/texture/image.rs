@@ -330,7 +330,7 @@ impl Image {
     /// Uploads the raw bytes of one level (storage order).
     pub fn upload_bytes(&mut self, level: u32, bytes: &[u8]) -> Result<()> {
         let ts = self.format.texel_size();
-        if bytes.len() % ts != 0 {
+        if !bytes.len().is_multiple_of(ts) {
             return Err(Error::Texture(format!(
                 "upload of {} bytes is not a multiple of the {ts}-byte texel",
                 bytes.len()
@@ -494,7 +494,7 @@ impl ImageView {
         let single = matches!(self.view_type, ViewType::D1 | ViewType::D2 | ViewType::D3);
         if (single && self.layer_count != 1)
             || (self.view_type == ViewType::Cube && self.layer_count != 6)
-            || (self.view_type == ViewType::CubeArray && self.layer_count % 6 != 0)
+            || (self.view_type == ViewType::CubeArray && !self.layer_count.is_multiple_of(6))
         {
             return bad(format!(
                 "{:?} view cannot have {} layers",

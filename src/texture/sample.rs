@@ -279,8 +279,9 @@ impl Kernel {
             Some(bits) => {
                 let r = r.clamp(0.0, 1.0);
                 if self.cfg.policy == Policy::D3D {
+                    // same arithmetic as the UNORM decoder: integer code / max in f32
                     let m = ((1u64 << bits) - 1) as f64;
-                    ((r as f64 * m).round_ties_even() / m) as f32
+                    (r as f64 * m).round_ties_even() as f32 / m as f32
                 } else {
                     r
                 }
@@ -313,7 +314,7 @@ impl Kernel {
                 LodMode::Implicit { bias, .. } => bias[lane],
                 _ => 0.0,
             };
-            let min_lod = a.min_lod.map_or(0.0, |m| m[lane]);
+            let min_lod = a.min_lod.map_or(f32::NEG_INFINITY, |m| m[lane]);
             out[lane] = self.sample_lane(img, a, lane, &bases[lane], bias, min_lod);
         }
         Ok(out)
@@ -472,7 +473,7 @@ impl Kernel {
             },
         );
         Ok(bases.map(|b| {
-            let (l1, l) = self.lambdas(b.lambda, 0.0, 0.0);
+            let (l1, l) = self.lambdas(b.lambda, 0.0, f32::NEG_INFINITY);
             match self.cfg.policy {
                 Policy::Vulkan => {
                     let q = (self.view.level_count - 1) as f32;

@@ -198,7 +198,7 @@ impl Sampler {
         if self.anisotropy_enable && !(1.0..=16.0).contains(&self.max_anisotropy) {
             return bad("maxAnisotropy must be in [1, 16]");
         }
-        if !(self.mip_lod_bias.abs() <= MAX_SAMPLER_LOD_BIAS) {
+        if self.mip_lod_bias.is_nan() || self.mip_lod_bias.abs() > MAX_SAMPLER_LOD_BIAS {
             return bad("|mipLodBias| must be ≤ 16");
         }
         if self.min_lod.is_nan() || self.max_lod.is_nan() {
