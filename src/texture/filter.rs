@@ -163,7 +163,8 @@ pub fn level_cube<const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4]
     let y = k.snap(t.uvw[1] - 0.5);
     let (i0, a) = (fl(x), x - x.floor());
     let (j0, b) = (fl(y), y - y.floor());
-    let inside = i0 >= 0 && j0 >= 0 && i0 + 1 < n && j0 + 1 < n;
+    let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
+    let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
     let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {
         if inside {
             return Some(k.texel(img, t, [i, j, 0], e));
@@ -176,23 +177,17 @@ pub fn level_cube<const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4]
         };
         Some(k.texel(img, &tap, [ni, nj, 0], e))
     };
-    let mut q = [
-        fetch(i0, j0),
-        fetch(i0 + 1, j0),
-        fetch(i0, j0 + 1),
-        fetch(i0 + 1, j0 + 1),
-    ];
-    if let Some(miss) = q.iter().position(|v| v.is_none()) {
-        // corner: the missing texel is the average of the three real ones
-        let mut s = [0.0f32; 4];
-        for v in q.iter().flatten() {
-            for c in 0..4 {
-                s[c] += v[c];
-            }
+    let q = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
+    // corner: the missing texel is the average of the three real ones (in f64, so three
+    // equal texels average to exactly themselves)
+    let mut s = [0.0f64; 4];
+    for v in q.iter().flatten() {
+        for c in 0..4 {
+            s[c] += v[c] as f64;
         }
-        q[miss] = Some(s.map(|x| x / 3.0));
     }
-    let q = q.map(|v| v.expect("filled"));
+    let s = s.map(|x| (x / 3.0) as f32);
+    let q = q.map(|v| v.unwrap_or(s));
     lerp4(lerp4(q[0], q[1], a), lerp4(q[2], q[3], a), b)
 }
 

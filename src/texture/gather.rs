@@ -120,7 +120,10 @@ impl Kernel {
                 GatherOffsets::Four(o) => {
                     o.map(|d| [i0.saturating_add(d[0]), j0.saturating_add(d[1])])
                 }
-                _ => [[i0, j0 + 1], [i0 + 1, j0 + 1], [i0 + 1, j0], [i0, j0]],
+                _ => {
+                    let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
+                    [[i0, j1], [i1, j1], [i1, j0], [i0, j0]]
+                }
             };
             let dref = a.dref.map(|d| self.dref_value(d[lane]));
             let pick = |v: [u32; 4]| -> u32 {
@@ -150,25 +153,27 @@ impl Kernel {
                     Some(pick(self.raw_at(img, level, layer, [p[0], p[1], 0])))
                 };
             }
-            if let Some(miss) = vals.iter().position(|v| v.is_none()) {
-                vals[miss] = Some(self.average3(vals.iter().flatten().copied(), dref.is_some()));
-            }
-            out[lane] = vals.map(|v| v.expect("filled"));
+            // cube corner: the missing texel is the average of the real ones (three for a
+            // normal footprint; offsets, which are invalid on cubes, may miss more)
+            let avg = self.average(vals.iter().flatten().copied(), dref.is_some());
+            out[lane] = vals.map(|v| v.unwrap_or(avg));
         }
         Ok(out)
     }
 
-    /// Average of three gathered values (cube corner synthesis).
-    fn average3(&self, v: impl Iterator<Item = u32>, compare: bool) -> u32 {
+    /// Average of the real gathered values (cube corner synthesis); 0 when there are none.
+    fn average(&self, v: impl Iterator<Item = u32>, compare: bool) -> u32 {
         use super::format::NumKind;
         let v: Vec<u32> = v.collect();
+        let n = v.len().max(1);
         match (compare, self.dec.kind) {
             (true, _) | (_, NumKind::Float) => {
-                (v.iter().map(|&x| f32::from_bits(x)).sum::<f32>() / 3.0).to_bits()
+                ((v.iter().map(|&x| f32::from_bits(x) as f64).sum::<f64>() / n as f64) as f32)
+                    .to_bits()
             }
-            (_, NumKind::Uint) => (v.iter().map(|&x| x as u64).sum::<u64>() / 3) as u32,
+            (_, NumKind::Uint) => (v.iter().map(|&x| x as u64).sum::<u64>() / n as u64) as u32,
             (_, NumKind::Sint) => {
-                (v.iter().map(|&x| x as i32 as i64).sum::<i64>() / 3) as i32 as u32
+                (v.iter().map(|&x| x as i32 as i64).sum::<i64>() / n as i64) as i32 as u32
             }
         }
     }

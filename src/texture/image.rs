@@ -74,6 +74,9 @@ pub struct Image {
     data: Vec<u8>,
 }
 
+/// The largest image quadstep allocates (4 GiB).
+pub const MAX_IMAGE_BYTES: u64 = 1 << 32;
+
 /// `max(1, x >> l)`.
 #[inline]
 pub fn mip_size(x: u32, l: u32) -> u32 {
@@ -115,14 +118,21 @@ impl Image {
                 "{samples} samples need a single-level 2D image and a power of two"
             ));
         }
-        let ts = format.texel_size();
+        let ts = format.texel_size() as u64;
         let mut level_offsets = Vec::with_capacity(levels as usize);
-        let mut total = 0usize;
+        let mut total = 0u64;
         for l in 0..levels {
-            level_offsets.push(total);
-            let e = extent.map(|x| mip_size(x, l) as usize);
-            total += e[0] * e[1] * e[2] * layers as usize * samples as usize * ts;
+            level_offsets.push(total as usize);
+            let e = extent.map(|x| mip_size(x, l) as u64);
+            let bytes = [e[1], e[2], layers as u64, samples as u64, ts]
+                .iter()
+                .try_fold(e[0], |a, &b| a.checked_mul(b));
+            total = match bytes.and_then(|b| total.checked_add(b)) {
+                Some(t) if t <= MAX_IMAGE_BYTES => t,
+                _ => return bad(format!("image {extent:?}×{layers} layers×{samples} samples is larger than {MAX_IMAGE_BYTES} bytes")),
+            };
         }
+        let total = total as usize;
         Ok(Image {
             format,
             dim,
@@ -297,8 +307,8 @@ impl Image {
 
     /// Number of texels (incl. layers and samples) of a level.
     pub fn level_texels(&self, level: u32) -> usize {
-        let e = self.level_extent(level);
-        (e[0] * e[1] * e[2] * self.layers * self.samples) as usize
+        let e = self.level_extent(level).map(|x| x as usize);
+        e[0] * e[1] * e[2] * self.layers as usize * self.samples as usize
     }
 
     /// Uploads f32 RGBA for all texels of a level (storage order: layer, z, y, x, sample).
@@ -459,7 +469,9 @@ impl ImageView {
     /// Checks the view against its image (ranges, cube shape, dimensionality, aspect).
     pub fn validate(&self, image: &Image) -> Result<()> {
         let bad = |m: String| Err(Error::Texture(format!("image view: {m}")));
-        if self.level_count == 0 || self.base_level + self.level_count > image.levels() {
+        if self.level_count == 0
+            || self.base_level as u64 + self.level_count as u64 > image.levels() as u64
+        {
             return bad(format!(
                 "levels {}+{} exceed the image's {}",
                 self.base_level,
@@ -467,7 +479,9 @@ impl ImageView {
                 image.levels()
             ));
         }
-        if self.layer_count == 0 || self.base_layer + self.layer_count > image.layers() {
+        if self.layer_count == 0
+            || self.base_layer as u64 + self.layer_count as u64 > image.layers() as u64
+        {
             return bad(format!(
                 "layers {}+{} exceed the image's {}",
                 self.base_layer,
