@@ -441,16 +441,27 @@ pub fn linear_to_srgb(l: f64) -> f64 {
     }
 }
 
+/// `i / 255` for every 8-bit code (exact f32 division, evaluated at compile time).
+const UNORM8: [f32; 256] = {
+    let mut t = [0.0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as f32 / 255.0;
+        i += 1;
+    }
+    t
+};
+
 #[inline(always)]
 fn elem_f32<const E: u8>(b: &[u8], c: usize, alpha: bool) -> f32 {
     match E {
-        UN8 => b[c] as f32 / 255.0,
+        UN8 => UNORM8[b[c] as usize],
         SN8 => (b[c] as i8 as f32 / 127.0).max(-1.0),
         U8 => b[c] as f32,
         S8 => b[c] as i8 as f32,
         SRGB8 => {
             if alpha {
-                b[c] as f32 / 255.0
+                UNORM8[b[c] as usize]
             } else {
                 SRGB_TABLE[b[c] as usize]
             }

@@ -70,6 +70,7 @@ pub struct Image {
     layers: u32,
     levels: u32,
     samples: u32,
+    texel_size: usize,
     level_offsets: Vec<usize>,
     data: Vec<u8>,
 }
@@ -140,6 +141,7 @@ impl Image {
             layers,
             levels,
             samples,
+            texel_size: ts as usize,
             level_offsets,
             data: vec![0; total],
         })
@@ -227,7 +229,7 @@ impl Image {
             + xyz[0] as usize)
             * self.samples as usize
             + sample as usize;
-        self.level_offsets[level as usize] + idx * self.format.texel_size()
+        self.level_offsets[level as usize] + idx * self.texel_size
     }
 
     /// Bytes of one texel, `None` when out of range.
