@@ -344,3 +344,52 @@ pub fn ref_sample(img: &Image, view: &ImageView, s: &Sampler, a: &RefLane) -> ([
     }
     (acc, fragile)
 }
+
+/// Reference gather (2D / 2D-array views, no cube): the four texels of the bilinear
+/// footprint at the base level in R,G,B,A = (i0,j1),(i1,j1),(i1,j0),(i0,j0) order, component
+/// `comp`; `None` when near a texel boundary.
+pub fn ref_gather(
+    img: &Image,
+    view: &ImageView,
+    s: &Sampler,
+    coord: [f64; 4],
+    offset: [i32; 2],
+    comp: usize,
+) -> Option<[f32; 4]> {
+    let level = view.base_level;
+    let e = img.level_extent(level).map(|x| x as i64);
+    let layer = if view.view_type == ViewType::D2Array {
+        if (coord[2] - coord[2].floor() - 0.5).abs() < EPS {
+            return None;
+        }
+        view.base_layer + (coord[2].round_ties_even().max(0.0) as u32).min(view.layer_count - 1)
+    } else {
+        view.base_layer
+    };
+    let x = coord[0] * e[0] as f64 - 0.5 + offset[0] as f64;
+    let y = coord[1] * e[1] as f64 - 0.5 + offset[1] as f64;
+    if near_int(x) || near_int(y) {
+        return None;
+    }
+    let (i0, j0) = (x.floor() as i64, y.floor() as i64);
+    let comps = img.format().components();
+    let border = s.border_color.rgba();
+    let at = |i: i64, j: i64| -> f32 {
+        match (
+            wrap(s.address_mode[0], i, e[0]),
+            wrap(s.address_mode[1], j, e[1]),
+        ) {
+            (Some(a), Some(b)) => img
+                .read_texel_f32(level, layer, [a as u32, b as u32, 0])
+                .expect("in range")[comp],
+            _ if comp < comps => border[comp],
+            _ => [0.0, 0.0, 0.0, 1.0][comp],
+        }
+    };
+    Some([
+        at(i0, j0 + 1),
+        at(i0 + 1, j0 + 1),
+        at(i0 + 1, j0),
+        at(i0, j0),
+    ])
+}

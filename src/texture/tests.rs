@@ -2,7 +2,7 @@
 //! comments (from sampling.md formulas), or come from the f64 reference sampler
 //! (`reference.rs`) in the property tests.
 
-use super::reference::{ref_sample, RefLane};
+use super::reference::{ref_gather, ref_sample, RefLane};
 use super::*;
 use proptest::prelude::*;
 
@@ -1179,4 +1179,25 @@ fn hardware_lod_is_8_8() {
         333.0 / 256.0
     );
     assert!((lane0(&img, &s, EXACT, &explicit([0.5, 0.5], 1.3))[0] - 1.3).abs() < 1e-6);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1200, ..ProptestConfig::default() })]
+    /// Gather returns exactly the reference footprint texels (no arithmetic involved).
+    #[test]
+    fn gather_matches_reference(c in case(), comp in 0u32..4, off in [-8i32..8, -8i32..8]) {
+        if !matches!(c.vt, ViewType::D2 | ViewType::D2Array) || c.dref.is_some() {
+            return Ok(()); // other view kinds are covered by the hand tests
+        }
+        let img = build(&c);
+        let view = sub_view(&img, &c);
+        let mut a = GatherArgs::new(c.coords, comp);
+        a.offsets = GatherOffsets::Offset([off; 4]);
+        let got = quad_f32(&gather_quad(&img, &view, &c.sampler, EXACT, &a).unwrap());
+        for lane in 0..4 {
+            if let Some(want) = ref_gather(&img, &view, &c.sampler, c.coords[lane].map(|x| x as f64), off, comp as usize) {
+                prop_assert_eq!(got[lane], want, "lane {}", lane);
+            }
+        }
+    }
 }
