@@ -1194,9 +1194,9 @@ proptest! {
         let mut a = GatherArgs::new(c.coords, comp);
         a.offsets = GatherOffsets::Offset([off; 4]);
         let got = quad_f32(&gather_quad(&img, &view, &c.sampler, EXACT, &a).unwrap());
-        for lane in 0..4 {
+        for (lane, g) in got.iter().enumerate() {
             if let Some(want) = ref_gather(&img, &view, &c.sampler, c.coords[lane].map(|x| x as f64), off, comp as usize) {
-                prop_assert_eq!(got[lane], want, "lane {}", lane);
+                prop_assert_eq!(*g, want, "lane {}", lane);
             }
         }
     }
