@@ -2,7 +2,7 @@
 //! reference rasterizer written only for the tests (floating-point edge functions evaluated at
 //! pixel centres, a geometric formulation of the top-left rule, homogeneous barycentrics for
 //! clipping and perspective).
-#![allow(dead_code)]
+#![allow(dead_code, clippy::needless_range_loop)]
 
 use quadstep::raster::*;
 use quadstep::Result;
@@ -203,9 +203,9 @@ pub fn ref_triangle(w: u32, h: u32, t: [[f64; 2]; 3]) -> Vec<bool> {
 
 /// Homogeneous (clip-space) barycentrics of the pixel centre (px, py) for a clip-space
 /// triangle under a full `w` x `h` viewport with depth range 0..1: solves
-/// sum c_i (x_i, y_i, w_i) = (ndc_x, ndc_y, 1), b = c / sum c. Returns (b, z_window, 1/w)
-/// when the point of the triangle seen at that pixel lies in front (w > 0) and within
-/// 0 <= z <= w; `None` otherwise.
+/// sum c_i (x_i, y_i, w_i) = (ndc_x, ndc_y, 1), b = c / sum c. Returns (b, window z = z/w, 1/w)
+/// for the point of the triangle's plane seen at that pixel when it lies in front of the eye
+/// (w > 0); the point is inside the clipped triangle iff every b_i >= 0 and 0 <= z/w <= 1.
 pub fn ref_homogeneous(
     w: u32,
     h: u32,
@@ -239,14 +239,63 @@ pub fn ref_homogeneous(
         *ci = det(mi) / d; // Cramer's rule
     }
     let s: f64 = c.iter().sum();
-    if s <= 0.0 || c.iter().any(|&ci| ci < 0.0) {
+    if s <= 0.0 {
         return None;
     }
     let b = c.map(|ci| ci / s);
-    let cw = 1.0 / s;
     let cz: f64 = (0..3).map(|i| b[i] * v[i][2]).sum();
-    if cz < 0.0 || cz > cw {
-        return None;
+    Some((b, cz * s, s))
+}
+
+/// Draw `verts` (groups of `k` vec4: clip position, then varyings) with `st` into `rt`.
+pub fn run_draw(
+    st: &PipelineState,
+    verts: &[[f32; 4]],
+    k: u32,
+    fs: &dyn FragmentStage,
+    rt: &mut RenderTargets,
+    threads: usize,
+) -> Result<()> {
+    let data = bytes(&verts.iter().flatten().copied().collect::<Vec<_>>());
+    let vs = PassVs {
+        varyings: k as usize - 1,
+        point_size: 1.0,
+    };
+    let pipe = Pipeline {
+        state: st.clone(),
+        vertex: &vs,
+        fragment: fs,
+    };
+    let r = Rasterizer::new(threads)?;
+    let mut pass = r.begin(rt);
+    pass.bind_pipeline(&pipe);
+    pass.bind_vertex_buffers(&[VertexBuffer {
+        binding: 0,
+        data: &data,
+        offset: 0,
+    }]);
+    pass.draw(verts.len() as u32 / k, 1, 0, 0)
+}
+
+/// A float colour target plus optional depth/stencil.
+pub fn targets(w: u32, h: u32, ds: Option<DepthFormat>) -> RenderTargets {
+    RenderTargets {
+        color: vec![ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h)],
+        depth_stencil: ds.map(|f| DepthStencilTarget::new(f, w, h)),
     }
-    Some((b, cz / cw, s))
+}
+
+/// Fragment stage writing FragCoord to attachment 0.
+pub fn fs_fragcoord() -> FragmentFn<impl Fn(&QuadBatch, &mut QuadOutputs) -> Result<()> + Sync> {
+    FragmentFn {
+        interpolation: vec![],
+        writes_depth: false,
+        can_discard: false,
+        f: |i: &QuadBatch, o: &mut QuadOutputs| {
+            for l in 0..i.quads * 4 {
+                o.color[0][l] = i.frag_coord[l].map(f32::to_bits);
+            }
+            Ok(())
+        },
+    }
 }
