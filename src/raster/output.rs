@@ -169,6 +169,10 @@ pub(crate) fn write_color(
         return;
     }
     let class = fmt.class();
+    if mask == 0xf && (class.is_integer() || !att.blend_enable) {
+        fmt.encode_raw(src, texel);
+        return;
+    }
     if class.is_integer() {
         let mut v = fmt.decode_raw(texel);
         for (c, slot) in v.iter_mut().enumerate() {

@@ -97,6 +97,22 @@ impl Plane {
         }
     }
 
+    /// `sum_j coef(j) * planes[j]`; all planes of one primitive share their origin.
+    pub fn combine(planes: &[Plane], coef: impl Fn(usize) -> f64) -> Plane {
+        let mut out = Plane {
+            x0: planes[0].x0,
+            y0: planes[0].y0,
+            ..Plane::default()
+        };
+        for (j, p) in planes.iter().enumerate() {
+            let c = coef(j);
+            out.a += c * p.a;
+            out.dx += c * p.dx;
+            out.dy += c * p.dy;
+        }
+        out
+    }
+
     #[inline]
     pub fn at(&self, x: f64, y: f64) -> f64 {
         self.a + self.dx * (x - self.x0) + self.dy * (y - self.y0)

@@ -11,10 +11,11 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
-use super::setup::{PixRect, RasterPrim};
+use super::setup::{PixRect, Plane, RasterPrim};
 use super::stage::{FragmentStage, Interpolation, QuadBatch, QuadOutputs, QUAD_BATCH};
+use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
-use super::target::ColorCodec;
+use super::target::{ColorCodec, ColorFormat};
 use super::RenderTargets;
 use crate::{Error, Result};
 
@@ -153,6 +154,9 @@ struct TileShader<'a> {
     output: QuadOutputs,
     quads: Vec<(i32, i32, u8)>,
     z: Vec<f32>,
+    xy: Vec<(f64, f64)>,
+    /// Per colour attachment: format, blend state, bytes per texel.
+    atts: Vec<(ColorFormat, ColorBlendAttachment, usize)>,
 }
 
 impl<'a> TileShader<'a> {
@@ -170,6 +174,21 @@ impl<'a> TileShader<'a> {
             output: QuadOutputs::default(),
             quads: Vec::with_capacity(QUAD_BATCH),
             z: Vec::new(),
+            xy: Vec::new(),
+            atts: targets
+                .color
+                .iter()
+                .enumerate()
+                .map(|(a, c)| {
+                    let att = scene
+                        .state
+                        .blend_attachments
+                        .get(a)
+                        .copied()
+                        .unwrap_or_default();
+                    (c.format, att, c.format.bytes_per_texel())
+                })
+                .collect(),
         }
     }
 
@@ -339,16 +358,14 @@ impl<'a> TileShader<'a> {
                         continue;
                     }
                 }
-                for (a, ct) in self.targets.color.iter().enumerate() {
-                    let att = state.blend_attachments.get(a).copied().unwrap_or_default();
-                    let bpp = ct.format.bytes_per_texel();
+                for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
                     let src1 = if a == 0 {
                         self.output.color1[lane]
                     } else {
                         [0; 4]
                     };
                     write_color(
-                        ct.format,
+                        format,
                         &att,
                         state.blend_constants,
                         self.output.color[a][lane],
@@ -377,15 +394,12 @@ impl<'a> TileShader<'a> {
         inp.primitive_id.clear();
         inp.primitive_id.resize(lanes, p.info.primitive_id);
         inp.varyings.resize(modes.len(), Vec::new());
-        for v in &mut inp.varyings {
-            v.clear();
-        }
-        let n = p.info.n_verts as usize;
-        let slots = p.info.slots;
+        self.xy.clear();
         for (qi, &(qx, qy, mask)) in self.quads.iter().enumerate() {
             inp.coverage.push(mask);
             for k in 0..4 {
                 let (x, y) = ((qx + (k & 1)) as f64 + 0.5, (qy + (k >> 1)) as f64 + 0.5);
+                self.xy.push((x, y));
                 let inv_w = p.inv_w.at(x, y);
                 inp.frag_coord.push([
                     x as f32,
@@ -397,47 +411,42 @@ impl<'a> TileShader<'a> {
                     Some((l, t, s)) => [((x - l) / s) as f32, ((y - t) / s) as f32],
                     None => [0.0, 0.0],
                 });
-                // Perspective-correct weights of the original vertices, and screen-linear ones.
-                let mut persp = [0.0f64; 3];
-                for (j, w) in persp.iter_mut().enumerate().take(n) {
-                    *w = p.bw[j].at(x, y);
+            }
+        }
+        // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
+        // original vertices. Noperspective: the same with every term scaled by the original
+        // vertex's w, which turns the weights into window-space ones. Both are ratios of
+        // planes, so the per-primitive work is combining planes and the per-lane work is two
+        // plane evaluations and a division.
+        let n = p.info.n_verts as usize;
+        let bw = &p.bw[..n];
+        let ones = [1.0; 3];
+        let w = p.info.orig_w;
+        let slots = p.info.slots;
+        for (loc, mode) in modes.iter().enumerate() {
+            let out = &mut inp.varyings[loc];
+            out.clear();
+            if loc >= scene.n_vary {
+                out.resize(lanes, [0; 4]);
+                continue;
+            }
+            let var = |j: usize| scene.varyings[slots[j] as usize * scene.n_vary + loc];
+            let scale = match mode {
+                Interpolation::Flat => {
+                    out.resize(lanes, var(0));
+                    continue;
                 }
-                let sum: f64 = persp[..n].iter().sum();
-                let sum = if sum == 0.0 { 1.0 } else { sum };
-                persp.iter_mut().for_each(|w| *w /= sum);
-                let mut lin = [0.0f64; 3];
-                for j in 0..n {
-                    lin[j] = persp[j] * p.info.orig_w[j];
-                }
-                let lsum: f64 = lin[..n].iter().sum();
-                let lsum = if lsum == 0.0 { 1.0 } else { lsum };
-                lin.iter_mut().for_each(|w| *w /= lsum);
-                for (loc, mode) in modes.iter().enumerate() {
-                    let value = if loc >= scene.n_vary {
-                        [0; 4]
-                    } else {
-                        let var = |j: usize| scene.varyings[slots[j] as usize * scene.n_vary + loc];
-                        match mode {
-                            Interpolation::Flat => var(0),
-                            Interpolation::Smooth | Interpolation::NoPerspective => {
-                                let wts = if *mode == Interpolation::Smooth {
-                                    &persp
-                                } else {
-                                    &lin
-                                };
-                                let mut acc = [0.0f64; 4];
-                                for (j, wt) in wts.iter().enumerate().take(n) {
-                                    let v = var(j);
-                                    for (a, vc) in acc.iter_mut().zip(v) {
-                                        *a += wt * f32::from_bits(vc) as f64;
-                                    }
-                                }
-                                acc.map(|a| (a as f32).to_bits())
-                            }
-                        }
-                    };
-                    inp.varyings[loc].push(value);
-                }
+                Interpolation::Smooth => &ones,
+                Interpolation::NoPerspective => &w,
+            };
+            let den = Plane::combine(bw, |j| scale[j]);
+            let num: [Plane; 4] = std::array::from_fn(|c| {
+                Plane::combine(bw, |j| scale[j] * f32::from_bits(var(j)[c]) as f64)
+            });
+            for &(x, y) in &self.xy {
+                let d = den.at(x, y);
+                let d = if d == 0.0 { 1.0 } else { d };
+                out.push(num.map(|pl| ((pl.at(x, y) / d) as f32).to_bits()));
             }
         }
     }
