@@ -521,3 +521,33 @@ fn stage_errors_propagate() {
         Err(quadstep::Error::Exec("boom".into()))
     );
 }
+
+#[test]
+fn polygon_modes_line_and_point() {
+    let (w, h) = (16, 16);
+    let tri = [
+        clip_of(w, h, 2.5, 2.5, 0.5),
+        clip_of(w, h, 12.5, 2.5, 0.5),
+        clip_of(w, h, 2.5, 12.5, 0.5),
+    ];
+    let mut st = state_vec4s(1);
+    st.rasterization.polygon_mode = PolygonMode::Line;
+    let got = draw_prims(w, h, st.clone(), &tri, 1.0);
+    let at = |g: &Vec<u32>, x: u32, y: u32| g[(y * w + x) as usize];
+    // top edge y = 2.5: x centres in [2.5, 12.5); left edge x = 2.5: y centres in [2.5, 12.5)
+    for i in 3..12 {
+        assert_eq!(at(&got, i, 2), 1, "top ({i}, 2)");
+        assert_eq!(at(&got, 2, i), 1, "left (2, {i})");
+    }
+    assert_eq!(at(&got, 5, 5), 0, "interior");
+    assert_eq!(at(&got, 12, 2), 0);
+    // the hypotenuse x + y = 15 passes through centres (x + .5) + (y + .5) = 15
+    assert!(at(&got, 7, 7) == 1 || at(&got, 7, 6) == 1 || at(&got, 6, 7) == 1);
+    st.rasterization.polygon_mode = PolygonMode::Point;
+    let got = draw_prims(w, h, st, &tri, 1.0);
+    let hits: Vec<(u32, u32)> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| got[(y * w + x) as usize] == 1)
+        .collect();
+    assert_eq!(hits, vec![(2, 2), (12, 2), (2, 12)]);
+}

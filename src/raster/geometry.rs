@@ -9,7 +9,7 @@ use super::clip::{self, ClipVert, Plane as ClipPlane, GUARD_BAND};
 use super::fetch::{fetch, VertexBuffer};
 use super::setup::{self, area2, snap, PrimInfo, RasterPrim, SetupCtx, WinVert};
 use super::stage::{VertexBatch, VertexOutputs, VertexStage, VERTEX_BATCH};
-use super::state::{CullMode, FrontFace, PipelineState, Topology, Viewport};
+use super::state::{CullMode, FrontFace, PipelineState, PolygonMode, Topology, Viewport};
 use crate::{Error, Result};
 
 /// Shaded vertices of a whole draw (all instances), indexed by slot.
@@ -193,14 +193,46 @@ pub(crate) fn setup_primitive(ctx: &GeomCtx, sh: &Shaded, a: &Assembled) -> Vec<
                 return out;
             }
             info.front = front;
-            for i in 1..win.len() - 1 {
-                out.extend(setup::triangle(
-                    &[win[0], win[i], win[i + 1]],
-                    info,
-                    &ctx.setup,
-                ));
+            match ctx.state.rasterization.polygon_mode {
+                PolygonMode::Fill => {
+                    for i in 1..win.len() - 1 {
+                        out.extend(setup::triangle(
+                            &[win[0], win[i], win[i + 1]],
+                            info,
+                            &ctx.setup,
+                        ));
+                    }
+                }
+                // Edges that lie on an edge of the original triangle (both ends have a zero
+                // weight for the same original vertex), not the ones the clipper made.
+                PolygonMode::Line => {
+                    for i in 0..win.len() {
+                        let (u, v) = (&win[i], &win[(i + 1) % win.len()]);
+                        if (0..3).any(|k| u.bary[k] == 0.0 && v.bary[k] == 0.0) {
+                            out.extend(setup::line(u, v, info, &ctx.setup));
+                        }
+                    }
+                }
+                // Original vertices that survived clipping.
+                PolygonMode::Point => {
+                    for v in &win {
+                        if let Some(k) = (0..3).find(|&k| v.bary[k] == 1.0) {
+                            let size = point_size(sh.point_size[a.slots[k] as usize]);
+                            out.extend(setup::point(v, size, info, &ctx.setup));
+                        }
+                    }
+                }
             }
         }
     }
     out
+}
+
+/// `PointSize` clamped to the supported range [1, 255] (NaN -> 1).
+fn point_size(size: f32) -> f64 {
+    if size.is_nan() {
+        1.0
+    } else {
+        size.clamp(1.0, 255.0) as f64
+    }
 }

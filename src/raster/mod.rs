@@ -263,12 +263,6 @@ fn validate(state: &PipelineState, targets: &RenderTargets) -> Result<()> {
             state.samples
         )));
     }
-    if state.rasterization.polygon_mode != PolygonMode::Fill {
-        return Err(Error::Unsupported(format!(
-            "raster: polygon mode {:?} (only Fill is implemented)",
-            state.rasterization.polygon_mode
-        )));
-    }
     for (i, c) in targets.color.iter().enumerate() {
         let want = c.width as usize * c.height as usize * c.format.bytes_per_texel();
         if c.data.len() != want {

@@ -41,7 +41,8 @@ pub enum Topology {
     TriangleFan,
 }
 
-/// `VkPolygonMode`. Only `Fill` is implemented.
+/// `VkPolygonMode`. `Line` draws the triangle's edges as lines and `Point` its vertices as
+/// points (edges and vertices made by clipping are not drawn; no depth bias for them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum PolygonMode {
     #[default]
