@@ -428,7 +428,7 @@ impl Lower<'_> {
                 let ins = self.regs(i.w(3)?)?;
                 let off = self.reg1(i.w(4)?)?;
                 let cnt = self.reg1(i.w(5)?)?;
-                let (off, cnt) = (self.to_i32(off), self.to_i32(cnt));
+                let (off, cnt) = (self.as_i32(off), self.as_i32(cnt));
                 if base.len() != ins.len() {
                     return Err(i.err("operands have different component counts"));
                 }
@@ -457,7 +457,7 @@ impl Lower<'_> {
                 let base = self.regs(i.w(2)?)?;
                 let off = self.reg1(i.w(3)?)?;
                 let cnt = self.reg1(i.w(4)?)?;
-                let (off, cnt) = (self.to_i32(off), self.to_i32(cnt));
+                let (off, cnt) = (self.as_i32(off), self.as_i32(cnt));
                 let out = base
                     .iter()
                     .map(|&b| {

@@ -48,7 +48,14 @@ impl Lower<'_> {
                 f.off
             )));
         }
-        for ((_, pid), a) in f.params.iter().zip(args) {
+        self.ty(f.result_ty).map_err(|_| {
+            Error::Spirv(format!(
+                "word offset {}: function result type %{} is not a type",
+                f.off, f.result_ty
+            ))
+        })?;
+        for ((pty, pid), a) in f.params.iter().zip(args) {
+            self.ty(*pty)?;
             self.vals.insert(*pid, a);
         }
         let ret_regs = if entry
@@ -253,7 +260,7 @@ impl Lower<'_> {
                 let lit_words = if ty.is_wide() { 2 } else { 1 };
                 let rest = i.rest(2);
                 let step = lit_words + 1;
-                if rest.len() % step != 0 {
+                if !rest.len().is_multiple_of(step) {
                     return Err(i.err("OpSwitch literal/label pairs are malformed"));
                 }
                 let mut cases = Vec::new();

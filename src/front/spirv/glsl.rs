@@ -122,7 +122,7 @@ impl Lower<'_> {
             let (a, mut b) = (widen(a, nn), widen(b, nn));
             if op == BinaryOp::Ldexp {
                 for x in b.iter_mut() {
-                    *x = self.to_i32(*x);
+                    *x = self.as_i32(*x);
                 }
                 let out = a
                     .iter()

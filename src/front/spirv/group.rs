@@ -136,7 +136,7 @@ impl Lower<'_> {
                 };
                 let v = self.regs(i.w(3)?)?;
                 let b = self.reg1(i.w(4)?)?;
-                let b = self.to_i32(b);
+                let b = self.as_i32(b);
                 v.iter()
                     .map(|&x| {
                         let ty = self.rty(x);
@@ -168,7 +168,7 @@ impl Lower<'_> {
             Op::GroupNonUniformBallotBitExtract => {
                 let b = self.ballot_regs(i.w(3)?)?;
                 let idx = self.reg1(i.w(4)?)?;
-                let idx = self.to_i32(idx);
+                let idx = self.as_i32(idx);
                 vec![self.ballot_query(BallotQuery::BitExtract, b, idx, ScalarTy::Bool)]
             }
             Op::GroupNonUniformBallotBitCount => {
@@ -193,7 +193,7 @@ impl Lower<'_> {
             Op::GroupNonUniformQuadBroadcast => {
                 let v = self.regs(i.w(3)?)?;
                 let idx = self.reg1(i.w(4)?)?;
-                let idx = self.to_i32(idx);
+                let idx = self.as_i32(idx);
                 v.iter()
                     .map(|&x| {
                         let ty = self.rty(x);

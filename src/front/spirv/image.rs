@@ -232,7 +232,7 @@ impl Lower<'_> {
         };
         let component = if i.op == Op::ImageGather {
             let c = self.reg1(i.w(4)?)?;
-            Some(self.to_i32(c))
+            Some(self.as_i32(c))
         } else {
             None
         };
@@ -244,7 +244,7 @@ impl Lower<'_> {
             Lod::Implicit { bias: ops.bias }
         } else if i.op == Op::ImageQuerySizeLod {
             let l = self.reg1(i.w(3)?)?;
-            Lod::Explicit(self.to_i32(l))
+            Lod::Explicit(self.as_i32(l))
         } else {
             Lod::None
         };

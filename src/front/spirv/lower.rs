@@ -301,7 +301,7 @@ impl<'m> Lower<'m> {
     }
 
     /// Converts an integer register to I32 (indices, offsets, counts).
-    pub(crate) fn to_i32(&mut self, r: Reg) -> Reg {
+    pub(crate) fn as_i32(&mut self, r: Reg) -> Reg {
         let t = self.rty(r);
         match t {
             ScalarTy::I32 => r,
@@ -464,6 +464,13 @@ impl<'m> Lower<'m> {
             | Op::SourceContinued
             | Op::String => Ok(()),
             Op::Variable => self.function_var(i),
+            Op::Undef => {
+                let ty = i.w(0)?;
+                let n = self.leaf_count(ty)?;
+                let regs = self.const_regs(ty, &vec![0; n])?;
+                self.def(i.w(1)?, ty, regs);
+                Ok(())
+            }
             Op::Load => self.load(i),
             Op::Store => self.store(i),
             Op::CopyMemory => self.copy_memory(i),

@@ -254,7 +254,7 @@ impl Lower<'_> {
 
     fn add_dynamic(&mut self, p: &mut PtrVal, idx: u32, stride: u32) -> Result<()> {
         let r = self.reg1(idx)?;
-        let r = self.to_i32(r);
+        let r = self.as_i32(r);
         let ks = self.k32(stride);
         let d = if stride == 1 {
             r
@@ -279,7 +279,7 @@ impl Lower<'_> {
                     _ => return Err(i.err("descriptor array is not an array")),
                 };
                 let r = self.reg1(idx)?;
-                let r = self.to_i32(r);
+                let r = self.as_i32(r);
                 p.space = match p.space {
                     PSpace::Buffer { slot, .. } => PSpace::Buffer {
                         slot,
@@ -429,10 +429,8 @@ impl Lower<'_> {
         };
         let p = self.ptr(i.w(ptr_at)?)?;
         let ty = self.scalar_of(p.pointee)?;
-        if !ty.is_int()
-            && !(ty.is_float()
-                && matches!(op, AtomicOp::Load | AtomicOp::Store | AtomicOp::Exchange))
-        {
+        let float_ok = matches!(op, AtomicOp::Load | AtomicOp::Store | AtomicOp::Exchange);
+        if !(ty.is_int() || ty.is_float() && float_ok) {
             return Err(i.unsup("atomic on a non-integer type"));
         }
         let space = self.ir_space(&p)?;

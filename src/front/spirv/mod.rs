@@ -70,7 +70,7 @@ impl Module {
 
     /// Parses a module from bytes; the endianness is taken from the magic number.
     pub fn from_bytes(bytes: &[u8]) -> Result<Module> {
-        if bytes.len() % 4 != 0 {
+        if !bytes.len().is_multiple_of(4) {
             return Err(Error::Spirv(format!(
                 "byte length {} is not a multiple of 4",
                 bytes.len()

@@ -263,8 +263,16 @@ impl Consumer for BoundCheck<'_> {
 
 fn rspirv_error(e: rspirv::binary::ParseState, insts: &[RawInst]) -> Error {
     use rspirv::binary::ParseState as S;
-    let at = |byte: usize| byte / 4;
-    let _ = insts;
+    // Name the instruction containing the byte offset rspirv reports.
+    let at = |byte: usize| {
+        let w = (byte / 4) as u32;
+        let k = insts.partition_point(|r| r.off <= w);
+        if k == 0 {
+            w
+        } else {
+            insts[k - 1].off
+        }
+    };
     match e {
         S::WordCountZero(b, _) => Error::Spirv(format!("word offset {}: word count 0", at(b))),
         S::OpcodeUnknown(b, _, op) => {
@@ -272,11 +280,11 @@ fn rspirv_error(e: rspirv::binary::ParseState, insts: &[RawInst]) -> Error {
         }
         S::OperandExpected(b, _) => Error::Spirv(format!(
             "word offset {}: wrong operand count (more operands expected by the grammar)",
-            at(b)
+            at(b.saturating_sub(1))
         )),
         S::OperandExceeded(b, _) => Error::Spirv(format!(
             "word offset {}: wrong operand count (more operands than the grammar allows)",
-            at(b)
+            at(b.saturating_sub(1))
         )),
         S::TypeUnsupported(b, _) => Error::Spirv(format!(
             "word offset {}: constant of a type that does not exist or is not numeric",
@@ -349,6 +357,7 @@ fn cap_supported(c: Capability) -> bool {
             | C::VulkanMemoryModel
             | C::VulkanMemoryModelDeviceScope
             | C::Linkage
+            | C::Geometry
     )
 }
 
