@@ -1,7 +1,8 @@
 //! The lowering driver: the `Lower` state (IR builder, value map, type table), global
 //! declarations, and the per-instruction dispatch to the files that own each concern.
 
-use std::collections::HashMap;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 use spirv::Op;
 
@@ -100,6 +101,8 @@ pub(crate) struct Lower<'m> {
     pub entry_func: u32,
     pub derivative_group: Option<ir::DerivativeGroup>,
     pub types: HashMap<u32, Type>,
+    /// Scalar leaves per type id (types never change once declared).
+    pub leaf_cache: RefCell<HashMap<u32, Vec<ScalarTy>>>,
     pub vals: HashMap<u32, Val>,
     /// Constant ids: their type and leaf bits (for array lengths, indices, spec folding).
     pub cvals: HashMap<u32, (u32, Vec<u64>)>,
@@ -122,6 +125,9 @@ pub(crate) struct Lower<'m> {
     pub can_discard: bool,
     /// Interface ids of the entry point.
     pub interface: Vec<u32>,
+    /// Every id mentioned by the functions the entry point can reach (over-approximation:
+    /// literal words count too), to skip globals the entry point never uses.
+    pub used: HashSet<u32>,
 }
 
 impl<'m> Lower<'m> {
@@ -138,6 +144,7 @@ impl<'m> Lower<'m> {
             entry_func: 0,
             derivative_group: None,
             types: HashMap::new(),
+            leaf_cache: RefCell::new(HashMap::new()),
             vals: HashMap::new(),
             cvals: HashMap::new(),
             f,
@@ -157,6 +164,7 @@ impl<'m> Lower<'m> {
             writes_depth: false,
             can_discard: false,
             interface: Vec::new(),
+            used: HashSet::new(),
         }
     }
 

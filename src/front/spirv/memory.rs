@@ -83,6 +83,10 @@ impl Lower<'_> {
             return Err(i.err("storage class differs from the pointer type's"));
         }
         let init = i.w.get(3).copied();
+        // Variables the entry point never references take no memory and no descriptor slot.
+        if sc != SC_INPUT && sc != SC_OUTPUT && !self.used.contains(&id) {
+            return Ok(());
+        }
         let p = match sc {
             SC_PRIVATE => self.local_ptr(pointee, false)?,
             SC_WORKGROUP => self.local_ptr(pointee, true)?,

@@ -35,6 +35,8 @@ mod spec;
 mod types;
 
 #[cfg(test)]
+mod eval_tests;
+#[cfg(test)]
 mod tests;
 
 use std::collections::HashMap;
@@ -149,6 +151,7 @@ impl Module {
         let mut l = lower::Lower::new(&self.p, spec, st);
         l.entry_func = e.func;
         l.interface = e.interface.clone();
+        l.used = self.p.used_ids(e.func);
         l.cur_off = e.off;
         l.read_derivative_group();
         l.declare_globals()?;

@@ -6,7 +6,7 @@
 //! every later error can name where it happened. `rspirv` checks operand counts and kinds
 //! against the SPIR-V grammar; we check the id bound and the logical layout ourselves.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use rspirv::binary::{Consumer, ParseAction as Action};
 use rspirv::dr;
@@ -161,6 +161,35 @@ fn view(words: &[u32], r: RawInst) -> I<'_> {
         op: Op::from_u32(r.op as u32).unwrap_or(Op::Nop),
         off: r.off,
         w: &words[start..end],
+    }
+}
+
+impl Parsed {
+    /// Ids (and literal words) mentioned by the functions reachable from `entry`.
+    pub fn used_ids(&self, entry: u32) -> HashSet<u32> {
+        let mut used = HashSet::new();
+        let mut todo = vec![entry];
+        let mut seen = HashSet::new();
+        while let Some(f) = todo.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            let Some(def) = self.funcs.get(&f) else {
+                continue;
+            };
+            for b in &def.blocks {
+                for idx in b.first..b.end {
+                    let i = self.inst(idx);
+                    if i.op == Op::FunctionCall {
+                        if let Ok(callee) = i.w(2) {
+                            todo.push(callee);
+                        }
+                    }
+                    used.extend(i.w.iter().copied());
+                }
+            }
+        }
+        used
     }
 }
 

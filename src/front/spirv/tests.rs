@@ -275,11 +275,11 @@ fn compile(tool: &str, args: &[&str], ext: &str, src: &str) -> Option<Vec<u8>> {
     b
 }
 
-fn glsl(stage: &str, src: &str) -> Option<Vec<u8>> {
+pub(super) fn glsl(stage: &str, src: &str) -> Option<Vec<u8>> {
     compile("glslangValidator", &["-V", "-S", stage], stage, src)
 }
 
-fn asm(src: &str) -> Option<Vec<u8>> {
+pub(super) fn asm(src: &str) -> Option<Vec<u8>> {
     compile("spirv-as", &["--target-env", "spv1.3"], "spvasm", src)
 }
 

@@ -200,8 +200,12 @@ impl Lower<'_> {
 
     /// Flattened scalar leaves of a type.
     pub(crate) fn leaves(&self, id: u32) -> Result<Vec<ScalarTy>> {
+        if let Some(v) = self.leaf_cache.borrow().get(&id) {
+            return Ok(v.clone());
+        }
         let mut out = Vec::new();
         self.push_leaves(id, &mut out, 0)?;
+        self.leaf_cache.borrow_mut().insert(id, out.clone());
         Ok(out)
     }
 
