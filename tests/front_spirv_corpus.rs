@@ -94,7 +94,7 @@ fn extract(path: &Path, text: &str) -> Vec<ShaderSrc> {
                     file: path.to_path_buf(),
                     stage,
                     lang,
-                    target: None,
+                    target: spv14.then(|| "spv1.4".to_string()),
                     text: body,
                 });
             }
@@ -154,7 +154,12 @@ fn compile(s: &ShaderSrc, dir: &Path, n: usize) -> Result<Vec<u8>, String> {
     }
     let r = cmd.output().map_err(|e| e.to_string())?;
     if !r.status.success() {
-        return Err(String::from_utf8_lossy(&r.stdout).lines().take(2).collect());
+        let msg = format!(
+            "{}{}",
+            String::from_utf8_lossy(&r.stdout),
+            String::from_utf8_lossy(&r.stderr)
+        );
+        return Err(msg.lines().take(2).collect::<Vec<_>>().join(" | "));
     }
     std::fs::read(&out).map_err(|e| e.to_string())
 }

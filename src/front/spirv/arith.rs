@@ -219,7 +219,10 @@ impl Lower<'_> {
                     len = n;
                     t = ct;
                 }
-                self.def_checked(id, rt, regs[start..start + len].to_vec())
+                let part = regs
+                    .get(start..start + len)
+                    .ok_or_else(|| i.err("extracted part does not fit the composite"))?;
+                self.def_checked(id, rt, part.to_vec())
             }
             Op::CompositeInsert => {
                 let obj = self.regs(i.w(2)?)?;
@@ -238,15 +241,13 @@ impl Lower<'_> {
                 regs[start..start + obj.len()].copy_from_slice(&obj);
                 self.def_checked(id, rt, regs)
             }
-            Op::CopyObject | Op::CopyLogical => {
-                let v = self.val(i.w(2)?)?.clone();
-                let v = match v {
-                    Val::Regs { regs, .. } => Val::Regs { ty: rt, regs },
-                    other => other,
-                };
-                self.vals.insert(id, v);
-                Ok(())
-            }
+            Op::CopyObject | Op::CopyLogical => match self.val(i.w(2)?)?.clone() {
+                Val::Regs { regs, .. } => self.def_checked(id, rt, regs),
+                other => {
+                    self.vals.insert(id, other);
+                    Ok(())
+                }
+            },
             Op::VectorShuffle => {
                 let a = self.regs(i.w(2)?)?;
                 let b = self.regs(i.w(3)?)?;

@@ -149,8 +149,6 @@ impl Lower<'_> {
                     image: si.image,
                     sampler: None,
                 };
-                // Keep the sampler so that a later OpSampledImage is not needed to sample.
-                let _ = si.sampler;
                 self.vals.insert(id, Val::Res(v));
                 return Ok(());
             }

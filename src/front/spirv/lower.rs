@@ -539,11 +539,20 @@ impl<'m> Lower<'m> {
                 self.emit(Inst::Demote);
                 Ok(())
             }
+            Op::GroupNonUniformQuadAllKHR | Op::GroupNonUniformQuadAnyKHR => {
+                let a = self.reg1(i.w(2)?)?;
+                let dst = self.reg(ScalarTy::Bool);
+                self.emit(Inst::QuadVote {
+                    all: i.op == Op::GroupNonUniformQuadAllKHR,
+                    dst,
+                    a,
+                });
+                self.def_checked(i.w(1)?, i.w(0)?, vec![dst])
+            }
             Op::IsHelperInvocationEXT => {
                 let dst = self.reg(ScalarTy::Bool);
                 self.emit(Inst::IsHelper { dst });
-                self.def(i.w(1)?, i.w(0)?, vec![dst]);
-                Ok(())
+                self.def_checked(i.w(1)?, i.w(0)?, vec![dst])
             }
             op if (op as u32) >= Op::GroupNonUniformElect as u32
                 && (op as u32) <= Op::GroupNonUniformQuadSwap as u32 =>

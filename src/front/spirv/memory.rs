@@ -49,8 +49,8 @@ impl Lower<'_> {
                 .ok_or_else(|| self.unsup("per-lane memory too large"))?;
             o
         };
-        if self.local_words > 1 << 22 || self.workgroup_words > 1 << 22 {
-            return Err(self.unsup("variables need more than 4M words of memory"));
+        if self.local_words > 1 << 20 || self.workgroup_words > 1 << 20 {
+            return Err(self.unsup("variables need more than 1M words of memory"));
         }
         Ok(PtrVal {
             pointee,

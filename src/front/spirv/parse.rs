@@ -387,6 +387,17 @@ fn cap_supported(c: Capability) -> bool {
             | C::VulkanMemoryModelDeviceScope
             | C::Linkage
             | C::Geometry
+            | C::ShaderLayer
+            | C::ShaderViewportIndex
+            | C::UniformTexelBufferArrayDynamicIndexing
+            | C::StorageTexelBufferArrayDynamicIndexing
+            | C::UniformBufferArrayNonUniformIndexing
+            | C::SampledImageArrayNonUniformIndexing
+            | C::StorageBufferArrayNonUniformIndexing
+            | C::StorageImageArrayNonUniformIndexing
+            | C::UniformTexelBufferArrayNonUniformIndexing
+            | C::StorageTexelBufferArrayNonUniformIndexing
+            | C::QuadControlKHR
     )
 }
 
@@ -641,6 +652,8 @@ fn op_supported(op: Op) -> bool {
             | GroupNonUniformLogicalXor
             | GroupNonUniformQuadBroadcast
             | GroupNonUniformQuadSwap
+            | GroupNonUniformQuadAllKHR
+            | GroupNonUniformQuadAnyKHR
     )
 }
 

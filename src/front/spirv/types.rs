@@ -116,6 +116,9 @@ impl Lower<'_> {
             }
             Op::TypeStruct => {
                 let members = i.rest(1).to_vec();
+                if members.is_empty() {
+                    return Err(i.unsup("empty struct type"));
+                }
                 for &m in &members {
                     self.ty(m)?;
                 }
