@@ -85,7 +85,11 @@ impl DescriptorSets {
 
     /// The interpreter's bindings for `shader`: every buffer slot resolved. A buffer the
     /// shader declares but nobody bound is an error naming its set and binding.
-    pub fn bindings<'a>(&'a self, shader: &Shader, images: &'a dyn ImageUnit) -> Result<Bindings<'a>> {
+    pub fn bindings<'a>(
+        &'a self,
+        shader: &Shader,
+        images: &'a dyn ImageUnit,
+    ) -> Result<Bindings<'a>> {
         let mut b = Bindings::new(images);
         for (slot, r) in shader.resources.iter().enumerate() {
             let slot = slot as u32;

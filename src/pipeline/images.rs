@@ -32,12 +32,15 @@ struct BoundImage {
     kernel: Option<Arc<Kernel>>,
 }
 
+/// (image slot, image element, sampler slot, sampler element).
+type KernelSlot = (u32, u32, u32, u32);
+
 /// The images and samplers one shader sees, by resource slot and array element.
 pub struct ShaderImages {
     images: Vec<Vec<Option<BoundImage>>>,
     samplers: Vec<Vec<Option<Sampler>>>,
     config: Config,
-    kernels: Mutex<HashMap<(u32, u32, u32, u32), Arc<Kernel>>>,
+    kernels: Mutex<HashMap<KernelSlot, Arc<Kernel>>>,
 }
 
 impl ShaderImages {
@@ -132,7 +135,12 @@ impl ShaderImages {
 
     /// The kernel for the image of `inst` at `image_index` with the sampler the instruction
     /// names (separate sampler) or the combined one.
-    fn kernel(&self, inst: &ImageInst, image_index: u32, sampler_index: u32) -> Result<Arc<Kernel>> {
+    fn kernel(
+        &self,
+        inst: &ImageInst,
+        image_index: u32,
+        sampler_index: u32,
+    ) -> Result<Arc<Kernel>> {
         let bound = self.image(inst.image.slot, image_index)?;
         let Some(sref) = inst.sampler else {
             return match (&bound.kernel, &bound.sampler) {
@@ -170,7 +178,10 @@ impl ShaderImages {
             sampler,
             self.config,
         )?);
-        self.kernels.lock().map_err(poisoned)?.insert(key, k.clone());
+        self.kernels
+            .lock()
+            .map_err(poisoned)?
+            .insert(key, k.clone());
         Ok(k)
     }
 }
@@ -203,15 +214,16 @@ fn groups(q: &QuadOperands) -> Vec<(u32, u32, u8)> {
 fn float_coords(inst: &ImageInst, q: &QuadOperands) -> ([[f32; 4]; 4], Option<[f32; 4]>) {
     let mut c = [[0f32; 4]; 4];
     let mut dref = q.dref.map(|d| d.map(f));
-    for lane in 0..4 {
-        for k in 0..q.coord_count.min(4) {
-            c[lane][k] = f(q.coords[lane][k]);
+    let n = q.coord_count.min(4);
+    for (lane, cl) in c.iter_mut().enumerate() {
+        for (v, &bits) in cl.iter_mut().zip(&q.coords[lane][..n]) {
+            *v = f(bits);
         }
         if let Some(p) = q.proj {
             let w = f(p[lane]);
             // Projection divides the spatial coordinates, never the array layer.
             let spatial = q.coord_count.min(3);
-            for v in c[lane].iter_mut().take(spatial) {
+            for v in cl.iter_mut().take(spatial) {
                 *v /= w;
             }
             if let Some(d) = dref.as_mut() {
@@ -277,12 +289,7 @@ fn merge(out: &mut [[u32; 4]; 4], part: &[[u32; 4]; 4], mask: u8) {
 }
 
 impl ImageUnit for ShaderImages {
-    fn image_op(
-        &self,
-        inst: &ImageInst,
-        q: &QuadOperands,
-        out: &mut [[u32; 4]; 4],
-    ) -> Result<()> {
+    fn image_op(&self, inst: &ImageInst, q: &QuadOperands, out: &mut [[u32; 4]; 4]) -> Result<()> {
         for (image_index, sampler_index, mask) in groups(q) {
             let part = self.op_for_group(inst, q, image_index, sampler_index, mask)?;
             merge(out, &part, mask);
@@ -338,10 +345,11 @@ impl ShaderImages {
             }
             ImageOpKind::Fetch | ImageOpKind::Read => {
                 let bound = self.image(inst.image.slot, image_index)?;
+                let n = q.coord_count.min(4);
                 let mut coords = [[0i32; 4]; 4];
-                for lane in 0..4 {
-                    for k in 0..q.coord_count.min(4) {
-                        coords[lane][k] = q.coords[lane][k] as i32;
+                for (cl, ql) in coords.iter_mut().zip(&q.coords) {
+                    for (v, &bits) in cl.iter_mut().zip(&ql[..n]) {
+                        *v = bits as i32;
                     }
                 }
                 let lod = match &q.lod {

@@ -22,7 +22,12 @@ use crate::texture::Config;
 use crate::{Error, Result};
 
 /// Run a compute shader over `groups` workgroups with the given descriptors.
-pub fn dispatch(shader: &Shader, groups: [u32; 3], sets: &DescriptorSets, config: Config) -> Result<()> {
+pub fn dispatch(
+    shader: &Shader,
+    groups: [u32; 3],
+    sets: &DescriptorSets,
+    config: Config,
+) -> Result<()> {
     if shader.stage() != Stage::Compute {
         return Err(Error::Pipeline(format!(
             "dispatch needs a compute shader; '{}' is a {:?} shader",

@@ -20,15 +20,20 @@ impl Shader {
     }
 
     /// Compile `entry` of SPIR-V assembly text (`spirv-as` syntax).
-    pub fn from_spirv_asm(text: &str, name: &str, entry: &str, spec: &SpecConstants) -> Result<Shader> {
+    pub fn from_spirv_asm(
+        text: &str,
+        name: &str,
+        entry: &str,
+        spec: &SpecConstants,
+    ) -> Result<Shader> {
         let words = spvasm::assemble(text, name)?;
         Self::from_spirv(&words, entry, spec)
     }
 
     /// Compile `entry` of a `.spv` (binary) or `.spvasm` (text) file.
     pub fn from_file(path: &Path, entry: &str, spec: &SpecConstants) -> Result<Shader> {
-        let bytes = std::fs::read(path)
-            .map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+        let bytes =
+            std::fs::read(path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
         let named = |e: Error| match e {
             Error::Spirv(m) => Error::Spirv(format!("{}: {m}", path.display())),
             other => other,
@@ -38,8 +43,13 @@ impl Shader {
                 .map_err(|_| Error::Io(format!("{}: not UTF-8 text", path.display())))?;
             Self::from_spirv_asm(&text, &path.display().to_string(), entry, spec)
         } else {
-            Self::from_module(&Module::from_bytes(&bytes).map_err(named)?, entry, None, spec)
-                .map_err(named)
+            Self::from_module(
+                &Module::from_bytes(&bytes).map_err(named)?,
+                entry,
+                None,
+                spec,
+            )
+            .map_err(named)
         }
     }
 

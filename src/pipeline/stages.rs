@@ -8,8 +8,7 @@ use super::shader::Shader;
 use crate::exec::{self, location_stride, FragQuadInput, VertexIds};
 use crate::ir::{Interp, IoBinding, Stage};
 use crate::raster::{
-    FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs,
-    VertexStage,
+    FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs, VertexStage,
 };
 use crate::texture::Config;
 use crate::{Error, Result};
