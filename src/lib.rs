@@ -8,6 +8,7 @@ pub mod exec;
 pub mod front;
 pub mod golden;
 pub mod ir;
+pub mod pipeline;
 pub mod raster;
 pub mod texture;
 

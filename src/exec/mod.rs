@@ -1,1 +1,113 @@
-//! (placeholder: see ARCHITECTURE.md)
+//! `exec`: the lock-step interpreter that runs an [`ir::Shader`](crate::ir::Shader) over a
+//! batch of lanes. It owns masks, divergence and reconvergence, derivatives, quad and subgroup
+//! operations, memory (per-lane, workgroup, buffers) and the instruction budget; it knows
+//! nothing about image formats (images go through the caller's [`ImageUnit`]) or the
+//! rasterizer (which calls [`run_fragment_quads`] / [`run_vertex`]).
+//!
+//! # Shape
+//! - [`compile`] turns the IR into a [`Program`]: registers become slots of a 32-bit and a
+//!   64-bit register file, blocks are put in schedule order (see below), every instruction becomes
+//!   a compact `Code` holding slot indices and a function pointer to a lane kernel
+//!   monomorphised for its (operation, type). Bad register/block indices and operand widths
+//!   are compile errors, so running never panics.
+//! - A batch is `n` lanes (a multiple of 4); lanes `4k..4k+3` are quad `k` laid out `0 1 / 2 3`
+//!   (x right, y down). Registers are SoA: `regs32[slot * n + lane]`, so an instruction is one
+//!   tight loop over the batch (the kernel writes a scratch row, which is then blended into the
+//!   destination under the active mask: a plain copy when every lane is active). Fragment
+//!   batches are 16 quads, vertex batches 64 lanes, a compute batch is one whole workgroup.
+//!
+//! # Masks and lane states
+//! - *active*: the lanes executing the current block. Inactive lanes' registers never change.
+//! - *helper*: not covered (set by the caller) or demoted ([`ir::Inst::Demote`]); helpers run
+//!   everything, but never store to workgroup or buffer memory and never perform atomics there
+//!   (they get 0 as the atomic result). They do write their own per-lane (Local) memory —
+//!   Function/Private variables must work for their derivatives to be right; their Output
+//!   words are ignored by the caller, who gets the helper/discarded flags.
+//! - *terminated*: `Kill` terminator: the lane stops for good and its registers stay frozen.
+//!   Derivatives and quad ops read every lane of the quad whatever its state, so a terminated
+//!   neighbour contributes its last (frozen) value (sampling.md §3.3).
+//! - *returned*: `Return`: the lane is finished; outputs written so far stand.
+//! - A quad stops as soon as none of its lanes is both still running and not a helper
+//!   (helpers only exist to feed derivatives of live lanes).
+//!
+//! # Divergence and reconvergence
+//! Each lane records the block it waits at. The scheduler repeatedly runs **the waiting block
+//! with the lowest schedule index, with all the lanes waiting at it**, then sends each of those
+//! lanes to its own successor. The schedule is a reverse post-order (RPO) of the CFG refined
+//! so that every natural loop's blocks are contiguous: a topological order of the forward
+//! edges (edges to a later RPO block) that, once a loop header is placed, places the rest of
+//! that loop before anything outside it. (Plain RPO can put a loop exit reached through a
+//! `break` before the loop's `continue` block; lanes that left the loop would then run the
+//! exit while others still loop. The nested-loop test catches exactly that.) Loops work
+//! through back edges: a back edge targets an earlier block, so the loop body runs again
+//! before anything after the loop. Every block of a region precedes its merge block in a
+//! topological order, so lanes that split at a branch all arrive at the merge (the immediate
+//! post-dominator) before it runs, and continue together. The rule needs only the CFG, so it
+//! serves structured SPIR-V and unstructured CFGs alike; for irreducible CFGs it stays correct
+//! per lane and only reconverges less. Per-lane results are those of running each lane alone
+//! (tests check this); only cross-lane operations see the grouping.
+//!
+//! # Numerics (choices Vulkan leaves open)
+//! - Denormals are preserved (never flushed), for f16, f32 and f64.
+//! - F16 computes each op in f32 and rounds the result to f16 (RNE); for + − × ÷ and sqrt this
+//!   equals correctly rounded f16. F16 fma is a documented double rounding.
+//! - FMin/FMax/NMin/NMax return the non-NaN operand (IEEE minNum); FClamp/NClamp are
+//!   `min(max(x, lo), hi)` with those, so a NaN `x` gives `lo`.
+//! - FSign of NaN/±0 returns the operand. `Fract(x) = x - floor(x)`. `Round` is half away
+//!   from zero. FMod = `a - b * floor(a / b)` (sign of b), FRem = C fmod (sign of a).
+//! - Float→int conversion truncates and saturates to the target range; NaN gives 0.
+//! - Integer division by zero: quotient all ones (UDiv/SDiv), remainder (UMod/SRem/SMod) =
+//!   the dividend (so `a == q * b + r` still holds). `INT_MIN / -1 = INT_MIN`, rem 0.
+//! - Shifts by amounts >= the width give 0 (Shl/ShrL) or the sign fill (ShrA).
+//! - Bitfield ops clamp offset to the width and count to `width - offset`.
+//! - FindILsb/FindUMsb/FindSMsb return -1 when no bit qualifies.
+//! - pack/unpack follow the GLSL.std.450 formulas (round half away from zero).
+//!
+//! # Memory
+//! - Local (per-lane) words: Function/Private/Input/Output variables; a 64-bit value is two
+//!   words (low first). Workgroup words are shared by the batch (= the workgroup). Out-of-range
+//!   word addresses read 0 and drop writes.
+//! - Buffers ([`Buffer`]): byte addressed, little-endian, 8/16/32/64-bit accesses; an access not
+//!   entirely inside the buffer reads 0 / is dropped. Atomics are real atomics, so workgroups
+//!   running in parallel can share buffers. Workgroup atomics run lane by lane in lane order.
+//!
+//! # Cross-lane operations
+//! - Derivatives (sampling.md §3.2): Fine per lane pair (`P1-P0` for lanes 0,1 in x, …);
+//!   Coarse uses lane 0's fine values for the whole quad.
+//! - QuadSwap direction d reads quad lane `lane ^ (d + 1)` (0: horizontal, 1: vertical,
+//!   2: diagonal); QuadBroadcast reads quad lane `index & 3`. QuadVote is over the active lanes
+//!   of the quad (helpers included).
+//! - Subgroups are [`SUBGROUP_SIZE`] = 16 consecutive lanes (4 quads) in every stage (compute
+//!   workgroups are split into subgroups of 16 local invocations). Non-quad group operations
+//!   consider active non-helper lanes only; reading an out-of-range shuffle lane gives 0.
+//! - Barrier: a compute workgroup is one batch run in lock-step, so a barrier reached in
+//!   uniform control flow is satisfied by construction; it is a no-op.
+//!
+//! # Budget and observer
+//! A batch that executes more than [`Program::budget`] instructions (each instruction counted
+//! once per batch; default [`DEFAULT_BUDGET`]) fails with `Error::Exec`: runaway shaders never
+//! hang. The executor is generic over an [`Observer`]; [`NoObserver`] compiles to nothing.
+
+mod entry;
+mod group;
+mod image;
+mod kernels;
+mod memory;
+mod observe;
+mod program;
+mod run;
+
+#[cfg(test)]
+mod tests;
+
+pub use entry::{
+    location_stride, run_compute, run_compute_observed, run_fragment_quads,
+    run_fragment_quads_observed, run_vertex, run_vertex_observed, BatchState, FragQuadInput,
+    FragQuadOutput, VertexIds, VertexOutputs, FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES,
+    VERTEX_LANES_PER_BATCH,
+};
+pub use image::{ImageUnit, NoImages, QuadLod, QuadOperands};
+pub use memory::{Bindings, Buffer};
+pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegView};
+pub use program::{compile, Program, DEFAULT_BUDGET};
+pub use run::SUBGROUP_SIZE;

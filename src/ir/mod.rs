@@ -27,8 +27,10 @@
 //! `UDiv`), not in the type.
 
 mod print;
+mod verify;
 
 pub use print::print_function;
+pub use verify::verify;
 
 /// A virtual register: one scalar per lane. Index into [`Function::regs`].
 pub type Reg = u32;

@@ -1,1 +1,181 @@
-//! (placeholder: see ARCHITECTURE.md)
+//! The texture unit: images, formats, samplers and every sampling operation on a 2×2 quad, by
+//! the Vulkan rules with a D3D policy switch (`/work/shared/docs/sampling.md`).
+//!
+//! It owns texel storage ([`Image`], [`ImageView`]), texel formats ([`Format`]: decode/encode
+//! with the exact Vulkan conversions), sampler state ([`Sampler`]) and the quad operations.
+//! It knows nothing about SPIR-V, DXIL or the interpreter: the glue hands it plain per-lane
+//! data for one quad (lane `i` at quad position `(i & 1, i >> 1)`) and gets back
+//! `[[u32; 4]; 4]` raw bits (f32 bits for float/normalized/depth formats, integers for
+//! UINT/SINT), so integer results stay exact.
+//!
+//! Shape: a [`Kernel`] is built once per (image shape, view, sampler, [`Config`]) — it
+//! validates everything and picks monomorphised filter routines (per dimensionality, filter
+//! and address mode; the format decoder is a `fn` pointer), so no per-sample branch looks at
+//! the format or wrap mode. [`KernelCache`] memoises kernels by key. Operations:
+//! [`Kernel::sample`], [`Kernel::gather`], [`Kernel::query_lod`]; sampler-free
+//! [`fetch_quad`], [`query_size`], [`query_levels`], [`query_samples`].
+//!
+//! Conventions (decided once, see sampling.md §16/§17):
+//! - Projection is done by the caller (divide s,t,r and Dref by q first).
+//! - Implicit LOD uses coarse lane-0 derivatives (`dX = P1−P0`, `dY = P2−P0`) unless `fine`;
+//!   ρ uses Euclidean lengths and exact `log2`; bias, clamps and the cube derivative transform
+//!   are per lane. Non-finite ρ counts as 0.
+//! - Nearest mip: `floor(d' + 0.5)`; array layer: RNE then clamp; cube ties Z > Y > X,
+//!   seamless with a three-texel corner average.
+//! - Compare: each tap is compared (`ref OP texel`), then filtered (PCF); UNORM depth clamps
+//!   Dref to [0,1]; D3D also quantizes it to the depth bits.
+//! - Anisotropy (2D / 2D-array views only): D3D's LOD (`ratio = major²/det`, clamped to
+//!   maxAnisotropy, `λ = log2(minor)`), then `N = ceil(ratio)` equally weighted isotropic
+//!   probes along the major-axis derivative at `−1/2 + i/(N+1)`, `i = 1..N` (the Vulkan spec's
+//!   illustrative scheme). Cubes and 1D/3D stay isotropic.
+//! - Integer formats are not filterable: they always read the nearest texel of the nearest
+//!   level. Offsets are integers in texel space of each level; the caller range-checks
+//!   constant offsets (`[-8, 7]`). There is no view component swizzle (identity).
+//! - [`LodPrecision::Exact`] (default): per-lane f32 λ and f32 weights.
+//!   [`LodPrecision::Hardware`]: one implicit λ_base per quad (lane 0's), λ snapped to 8.8,
+//!   texel coordinates snapped to 1/256 (RNE), hence 8-bit weights — for GPU comparisons.
+
+mod address;
+mod cube;
+mod filter;
+mod format;
+mod gather;
+mod image;
+mod lod;
+mod sample;
+mod sampler;
+
+#[cfg(test)]
+mod reference;
+#[cfg(test)]
+mod tests;
+
+pub use address::wrap_mode;
+pub use cube::{select_face, FaceCoord};
+pub use format::{
+    decode_ufloat, encode_e5b9g9r9, encode_ufloat, linear_to_srgb, srgb_to_linear, Aspect, Decoder,
+    Format, NumKind,
+};
+pub use gather::{
+    fetch_quad, query_levels, query_samples, query_size, FetchArgs, GatherArgs, GatherOffsets,
+};
+pub use image::{mip_size, Image, ImageDim, ImageView, ViewType};
+pub use lod::LodMode;
+pub use sample::{Kernel, SampleArgs};
+pub use sampler::{
+    AddressMode, BorderColor, CompareOp, Config, Filter, LodPrecision, MipmapMode, Policy, Sampler,
+    LOD_CLAMP_NONE, MAX_SAMPLER_LOD_BIAS,
+};
+
+use crate::Result;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// Four lanes of raw result bits.
+pub type QuadBits = [[u32; 4]; 4];
+
+/// Views raw result bits as f32.
+pub fn quad_f32(q: &QuadBits) -> [[f32; 4]; 4] {
+    q.map(|l| l.map(f32::from_bits))
+}
+
+/// Views raw result bits as i32.
+pub fn quad_i32(q: &QuadBits) -> [[i32; 4]; 4] {
+    q.map(|l| l.map(|x| x as i32))
+}
+
+/// Everything a [`Kernel`] depends on, hashable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct KernelKey {
+    format: Format,
+    extent: [u32; 3],
+    layers: u32,
+    levels: u32,
+    view: ImageView,
+    sampler: [u32; 14],
+    config: Config,
+}
+
+impl KernelKey {
+    /// The key of (image shape, view, sampler, config).
+    pub fn new(img: &Image, view: &ImageView, s: &Sampler, config: Config) -> KernelKey {
+        let sampler = [
+            s.mag_filter as u32,
+            s.min_filter as u32,
+            s.mipmap_mode as u32,
+            s.address_mode[0] as u32,
+            s.address_mode[1] as u32,
+            s.address_mode[2] as u32,
+            s.mip_lod_bias.to_bits(),
+            s.anisotropy_enable as u32
+                | (s.compare_enable as u32) << 1
+                | (s.unnormalized_coordinates as u32) << 2,
+            s.max_anisotropy.to_bits(),
+            s.compare_op as u32,
+            s.min_lod.to_bits(),
+            s.max_lod.to_bits(),
+            s.border_color as u32,
+            0,
+        ];
+        KernelKey {
+            format: img.format(),
+            extent: img.extent(),
+            layers: img.layers(),
+            levels: img.levels(),
+            view: *view,
+            sampler,
+            config,
+        }
+    }
+}
+
+/// A memo of kernels: `KernelKey → Arc<Kernel>`.
+#[derive(Default, Debug)]
+pub struct KernelCache {
+    map: HashMap<KernelKey, Arc<Kernel>>,
+}
+
+impl KernelCache {
+    /// An empty cache.
+    pub fn new() -> KernelCache {
+        KernelCache::default()
+    }
+    /// The kernel for (image, view, sampler, config), built on first use.
+    pub fn get(
+        &mut self,
+        img: &Image,
+        view: &ImageView,
+        s: &Sampler,
+        config: Config,
+    ) -> Result<Arc<Kernel>> {
+        let key = KernelKey::new(img, view, s, config);
+        if let Some(k) = self.map.get(&key) {
+            return Ok(k.clone());
+        }
+        let k = Arc::new(Kernel::new(img, view, s, config)?);
+        self.map.insert(key, k.clone());
+        Ok(k)
+    }
+}
+
+/// One-shot convenience: builds the kernel and samples (prefer a cached [`Kernel`]).
+pub fn sample_quad(
+    img: &Image,
+    view: &ImageView,
+    s: &Sampler,
+    config: Config,
+    a: &SampleArgs,
+) -> Result<QuadBits> {
+    Kernel::new(img, view, s, config)?.sample(img, a)
+}
+
+/// One-shot convenience: builds the kernel and gathers.
+pub fn gather_quad(
+    img: &Image,
+    view: &ImageView,
+    s: &Sampler,
+    config: Config,
+    a: &GatherArgs,
+) -> Result<QuadBits> {
+    Kernel::new(img, view, s, config)?.gather(img, a)
+}

@@ -1,0 +1,142 @@
+//! Texture-unit throughput: quads (4 samples) per second for the common operations.
+//! Each iteration samples 64 different quads; criterion reports samples/s (4 per quad).
+
+use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use quadstep::texture::{
+    AddressMode, CompareOp, Config, Filter, Format, GatherArgs, Image, ImageView, Kernel, LodMode,
+    SampleArgs, Sampler, ViewType,
+};
+
+const QUADS: usize = 64;
+
+fn noise_image(img: &mut Image) {
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    for b in img.bytes_mut() {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        *b = x as u8;
+    }
+}
+
+/// Quads of coordinates with the given per-pixel step (in normalized units).
+fn quads(step: [f32; 2], z: f32) -> Vec<SampleArgs> {
+    (0..QUADS)
+        .map(|q| {
+            let s = 0.013 * q as f32 + 0.1;
+            let t = 0.007 * q as f32 + 0.2;
+            let c = std::array::from_fn(|i| {
+                let (x, y) = ((i & 1) as f32, (i >> 1) as f32);
+                [s + x * step[0], t + y * step[1], z, 0.0]
+            });
+            SampleArgs::new(c)
+        })
+        .collect()
+}
+
+fn bench_sample(
+    c: &mut Criterion,
+    name: &str,
+    img: &Image,
+    view: &ImageView,
+    s: &Sampler,
+    args: &[SampleArgs],
+) {
+    let k = Kernel::new(img, view, s, Config::default()).unwrap();
+    let mut g = c.benchmark_group("sampler");
+    g.throughput(Throughput::Elements((4 * args.len()) as u64));
+    g.bench_function(name, |b| {
+        b.iter(|| {
+            for a in args {
+                black_box(k.sample(img, black_box(a)).unwrap());
+            }
+        })
+    });
+    g.finish();
+}
+
+fn benches(c: &mut Criterion) {
+    let mut rgba = Image::new_2d(Format::R8G8B8A8_UNORM, 256, 256, 1, 9).unwrap();
+    noise_image(&mut rgba);
+    let v2 = ImageView::whole(&rgba, ViewType::D2);
+    let nearest = Sampler::default();
+    let bilinear = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..Sampler::default()
+    };
+    let tri = Sampler::trilinear(AddressMode::Repeat);
+    let mag = quads([0.5 / 256.0, 0.5 / 256.0], 0.0);
+    let minify = quads([2.8 / 256.0, 2.8 / 256.0], 0.0); // λ ≈ 1.49
+    bench_sample(c, "nearest_rgba8_2d", &rgba, &v2, &nearest, &mag);
+    bench_sample(c, "bilinear_rgba8_2d", &rgba, &v2, &bilinear, &mag);
+    bench_sample(c, "trilinear_rgba8_2d", &rgba, &v2, &tri, &minify);
+
+    let aniso = Sampler {
+        anisotropy_enable: true,
+        max_anisotropy: 16.0,
+        ..tri
+    };
+    let mut an = quads([16.0 / 256.0, 1.0 / 256.0], 0.0); // 16:1 footprint
+    for a in &mut an {
+        a.lod = LodMode::Grad {
+            dx: [[16.0 / 256.0, 0.0, 0.0]; 4],
+            dy: [[0.0, 1.0 / 256.0, 0.0]; 4],
+        };
+    }
+    bench_sample(c, "aniso16_rgba8_2d", &rgba, &v2, &aniso, &an);
+
+    let mut depth = Image::new_2d(Format::D32_SFLOAT, 256, 256, 1, 1).unwrap();
+    let n = depth.level_texels(0);
+    let d: Vec<[f32; 4]> = (0..n)
+        .map(|i| [(i % 97) as f32 / 97.0, 0.0, 0.0, 0.0])
+        .collect();
+    depth.upload_f32(0, &d).unwrap();
+    let vd = ImageView::whole(&depth, ViewType::D2);
+    let pcf = Sampler {
+        compare_enable: true,
+        compare_op: CompareOp::LessOrEqual,
+        ..bilinear
+    };
+    let mut dq = quads([1.0 / 256.0, 1.0 / 256.0], 0.0);
+    for a in &mut dq {
+        a.dref = Some([0.5; 4]);
+    }
+    bench_sample(c, "dref_pcf2x2_d32", &depth, &vd, &pcf, &dq);
+
+    let mut cube = Image::new_cube(Format::R8G8B8A8_UNORM, 128, 1, 8).unwrap();
+    noise_image(&mut cube);
+    let vc = ImageView::whole(&cube, ViewType::Cube);
+    let cq: Vec<SampleArgs> = (0..QUADS)
+        .map(|q| {
+            let a = q as f32 * 0.37;
+            let dir = [a.cos(), 0.3 * (a * 0.7).sin(), a.sin()];
+            let st = 0.03;
+            SampleArgs::new(std::array::from_fn(|i| {
+                [
+                    dir[0] + st * (i & 1) as f32,
+                    dir[1] + st * (i >> 1) as f32,
+                    dir[2],
+                    0.0,
+                ]
+            }))
+        })
+        .collect();
+    bench_sample(c, "cube_trilinear_rgba8", &cube, &vc, &tri, &cq);
+
+    let k = Kernel::new(&rgba, &v2, &nearest, Config::default()).unwrap();
+    let ga: Vec<GatherArgs> = mag.iter().map(|a| GatherArgs::new(a.coords, 1)).collect();
+    let mut g = c.benchmark_group("sampler");
+    g.throughput(Throughput::Elements((4 * ga.len()) as u64));
+    g.bench_function("gather_rgba8_2d", |b| {
+        b.iter(|| {
+            for a in &ga {
+                black_box(k.gather(&rgba, black_box(a)).unwrap());
+            }
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(sampler, benches);
+criterion_main!(sampler);

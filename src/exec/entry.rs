@@ -1,0 +1,592 @@
+//! Entry points that run one shader without a rasterizer: compute dispatches, fragment quads
+//! and vertex batches. They fill the interface variables (IoVar words in per-lane memory)
+//! before a run and read the outputs after it.
+
+use super::memory::Bindings;
+use super::observe::{NoObserver, Observer};
+use super::program::{Program, DONE};
+use super::run::{Batch, SUBGROUP_SIZE};
+use crate::ir::{BuiltIn, DerivativeGroup, IoBinding, IoVar, Stage};
+use crate::{Error, Result};
+use rayon::prelude::*;
+
+/// Quads per fragment batch (64 lanes = 4 subgroups).
+pub const FRAG_QUADS_PER_BATCH: usize = 16;
+/// Lanes per vertex batch.
+pub const VERTEX_LANES_PER_BATCH: usize = 64;
+/// Largest compute workgroup (lanes in one batch).
+pub const MAX_WORKGROUP_LANES: u32 = 4096;
+
+fn words_per_scalar(v: &IoVar) -> usize {
+    if v.ty.is_wide() {
+        2
+    } else {
+        1
+    }
+}
+
+/// Write `vals` to the words of `var` for lane `l` (extra values and words beyond local memory
+/// are ignored).
+fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = u32>) {
+    let total = var.count as usize * words_per_scalar(var);
+    for (i, v) in vals.into_iter().take(total).enumerate() {
+        let w = var.word as usize + i;
+        if w < b.local_words {
+            b.local[w * b.n + l] = v;
+        }
+    }
+}
+fn get_var<'a>(b: &'a Batch, var: &IoVar, l: usize) -> impl Iterator<Item = u32> + 'a {
+    let total = var.count as usize * words_per_scalar(var);
+    let (word, n, lw) = (var.word as usize, b.n, b.local_words);
+    (0..total).map(move |i| {
+        if word + i < lw {
+            b.local[(word + i) * n + l]
+        } else {
+            0
+        }
+    })
+}
+
+/// Words per lane of a location-keyed interface array (`location * 4 + component`) covering
+/// every Location variable in `vars`.
+pub fn location_stride(vars: &[IoVar]) -> usize {
+    let mut end = 0;
+    for v in vars {
+        if let IoBinding::Location {
+            location,
+            component,
+        } = v.binding
+        {
+            end = end.max(
+                location as usize * 4 + component as usize + v.count as usize * words_per_scalar(v),
+            );
+        }
+    }
+    end.div_ceil(4) * 4
+}
+
+fn fill_locations(b: &mut Batch, vars: &[IoVar], l: usize, src: &[u32]) {
+    for v in vars {
+        if let IoBinding::Location {
+            location,
+            component,
+        } = v.binding
+        {
+            let base = location as usize * 4 + component as usize;
+            let vals = (0..v.count as usize * words_per_scalar(v))
+                .map(|i| src.get(base + i).copied().unwrap_or(0));
+            put_var(b, v, l, vals);
+        }
+    }
+}
+fn read_locations(b: &Batch, vars: &[IoVar], l: usize, dst: &mut [u32]) {
+    for v in vars {
+        if let IoBinding::Location {
+            location,
+            component,
+        } = v.binding
+        {
+            let base = location as usize * 4 + component as usize;
+            for (i, x) in get_var(b, v, l).enumerate() {
+                if let Some(d) = dst.get_mut(base + i) {
+                    *d = x;
+                }
+            }
+        }
+    }
+}
+
+fn check_stage(p: &Program, s: Stage) -> Result<()> {
+    if p.shader.stage != s {
+        return Err(Error::Exec(format!(
+            "shader '{}' is a {:?} shader, not {s:?}",
+            p.shader.name, p.shader.stage
+        )));
+    }
+    Ok(())
+}
+
+/// Local invocation id of batch lane `l` (None for padding lanes). With
+/// `DerivativeGroupQuadsKHR` (and even X and Y sizes) each quad is a 2×2 tile of local ids;
+/// otherwise lanes follow `LocalInvocationIndex`.
+fn local_id(size: [u32; 3], quads: bool, l: usize) -> Option<[u32; 3]> {
+    let [sx, sy, sz] = size.map(|v| v as usize);
+    if l >= sx * sy * sz {
+        return None;
+    }
+    let id = if quads {
+        let (q, i) = (l / 4, l % 4);
+        let qx = q % (sx / 2);
+        let qy = (q / (sx / 2)) % (sy / 2);
+        let z = q / ((sx / 2) * (sy / 2));
+        [2 * qx + (i & 1), 2 * qy + (i >> 1), z]
+    } else {
+        [l % sx, (l / sx) % sy, l / (sx * sy)]
+    };
+    Some(id.map(|v| v as u32))
+}
+
+/// Run a compute dispatch of `workgroups` workgroups. Each workgroup is one batch (so
+/// barriers in uniform control flow hold by construction); workgroups run in parallel on
+/// rayon. Results are deterministic for shaders without races between workgroups.
+pub fn run_compute(program: &Program, workgroups: [u32; 3], bindings: &Bindings) -> Result<()> {
+    compute_prepare(program)?;
+    let total = workgroups.iter().map(|&v| v as u64).product::<u64>();
+    (0..total)
+        .into_par_iter()
+        .try_for_each_init(Batch::new, |batch, i| {
+            run_workgroup(program, workgroups, i, bindings, batch, &mut NoObserver)
+        })
+}
+
+/// [`run_compute`] with an observer: workgroups run one after another.
+pub fn run_compute_observed<O: Observer>(
+    program: &Program,
+    workgroups: [u32; 3],
+    bindings: &Bindings,
+    observer: &mut O,
+) -> Result<()> {
+    compute_prepare(program)?;
+    let total = workgroups.iter().map(|&v| v as u64).product::<u64>();
+    let mut batch = Batch::new();
+    for i in 0..total {
+        run_workgroup(program, workgroups, i, bindings, &mut batch, observer)?;
+    }
+    Ok(())
+}
+
+fn compute_prepare(p: &Program) -> Result<()> {
+    check_stage(p, Stage::Compute)?;
+    let lanes = p
+        .shader
+        .workgroup_size
+        .iter()
+        .map(|&v| v as u64)
+        .product::<u64>();
+    if lanes == 0 || lanes > MAX_WORKGROUP_LANES as u64 {
+        return Err(Error::Exec(format!(
+            "shader '{}': workgroup size {:?} has {lanes} invocations (1..={MAX_WORKGROUP_LANES} supported)",
+            p.shader.name, p.shader.workgroup_size
+        )));
+    }
+    Ok(())
+}
+
+fn run_workgroup<O: Observer>(
+    p: &Program,
+    counts: [u32; 3],
+    i: u64,
+    bindings: &Bindings,
+    b: &mut Batch,
+    obs: &mut O,
+) -> Result<()> {
+    let size = p.shader.workgroup_size;
+    let lanes = (size[0] * size[1] * size[2]) as usize;
+    let wg = [
+        (i % counts[0] as u64) as u32,
+        ((i / counts[0] as u64) % counts[1] as u64) as u32,
+        (i / (counts[0] as u64 * counts[1] as u64)) as u32,
+    ];
+    let quads = p.shader.derivative_group == Some(DerivativeGroup::Quads)
+        && size[0].is_multiple_of(2)
+        && size[1].is_multiple_of(2);
+    b.reset(p, lanes);
+    let n = b.n;
+    for l in 0..n {
+        let Some(lid) = local_id(size, quads, l) else {
+            b.pc[l] = DONE;
+            continue;
+        };
+        for var in &p.shader.inputs {
+            let IoBinding::BuiltIn(bi) = var.binding else {
+                continue;
+            };
+            let one = |v: u32| [v, 0, 0];
+            let v: [u32; 3] = match bi {
+                BuiltIn::LocalInvocationId => lid,
+                BuiltIn::GlobalInvocationId => {
+                    std::array::from_fn(|k| wg[k].wrapping_mul(size[k]).wrapping_add(lid[k]))
+                }
+                BuiltIn::WorkgroupId => wg,
+                BuiltIn::NumWorkgroups => counts,
+                BuiltIn::WorkgroupSize => size,
+                BuiltIn::LocalInvocationIndex => {
+                    one(lid[0] + lid[1] * size[0] + lid[2] * size[0] * size[1])
+                }
+                BuiltIn::SubgroupId => one((l / SUBGROUP_SIZE) as u32),
+                BuiltIn::NumSubgroups => one(n.div_ceil(SUBGROUP_SIZE) as u32),
+                _ => continue,
+            };
+            put_var(b, var, l, v);
+        }
+    }
+    b.run(p, bindings, obs)
+}
+
+/// One 2×2 quad of fragments to shade. Lanes are `0 1 / 2 3` (x right, y down).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FragQuadInput {
+    /// Per lane: FragCoord (x, y, z, 1/w).
+    pub frag_coord: [[f32; 4]; 4],
+    pub front_facing: bool,
+    /// Per lane: not covered (a helper lane from the start).
+    pub helper: [bool; 4],
+    pub primitive_id: u32,
+    pub sample_id: u32,
+    /// Per lane: input SampleMask (also the default output SampleMask).
+    pub sample_mask: [u32; 4],
+    /// Interpolated inputs, lane-major: `varyings[lane * (varyings.len() / 4) + location * 4 +
+    /// component]`, raw register bits (missing words read as 0).
+    pub varyings: Vec<u32>,
+}
+
+/// The results of one quad.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FragQuadOutput {
+    /// Output words, `outputs[lane * stride + location * 4 + component]`, `stride =
+    /// location_stride(&shader.outputs)`.
+    pub outputs: Vec<u32>,
+    /// Per lane: FragDepth as written, else the input FragCoord.z.
+    pub frag_depth: [f32; 4],
+    /// Per lane: output SampleMask as written, else the input mask.
+    pub sample_mask: [u32; 4],
+    /// Per lane: killed (OpKill/TerminateInvocation) or demoted: outputs must be dropped.
+    pub discarded: [bool; 4],
+    /// Per lane: helper at the end (not covered from the start, or demoted).
+    pub helper: [bool; 4],
+}
+
+/// Shade `quads` (several per batch). Quads run in order on the calling thread.
+pub fn run_fragment_quads(
+    program: &Program,
+    quads: &[FragQuadInput],
+    bindings: &Bindings,
+) -> Result<Vec<FragQuadOutput>> {
+    run_fragment_quads_observed(program, quads, bindings, &mut NoObserver)
+}
+
+/// [`run_fragment_quads`] with an observer.
+pub fn run_fragment_quads_observed<O: Observer>(
+    program: &Program,
+    quads: &[FragQuadInput],
+    bindings: &Bindings,
+    observer: &mut O,
+) -> Result<Vec<FragQuadOutput>> {
+    check_stage(program, Stage::Fragment)?;
+    let sh = &program.shader;
+    let stride = location_stride(&sh.outputs);
+    let mut out = Vec::with_capacity(quads.len());
+    let mut b = Batch::new();
+    for chunk in quads.chunks(FRAG_QUADS_PER_BATCH) {
+        b.reset(program, chunk.len() * 4);
+        for (q, qi) in chunk.iter().enumerate() {
+            let vstride = qi.varyings.len() / 4;
+            for i in 0..4 {
+                let l = q * 4 + i;
+                b.helper[l] = qi.helper[i];
+                fill_locations(
+                    &mut b,
+                    &sh.inputs,
+                    l,
+                    &qi.varyings[i * vstride..(i + 1) * vstride],
+                );
+                for var in &sh.inputs {
+                    let IoBinding::BuiltIn(bi) = var.binding else {
+                        continue;
+                    };
+                    let one = |v: u32| [v, 0, 0, 0];
+                    let v: [u32; 4] = match bi {
+                        BuiltIn::FragCoord => qi.frag_coord[i].map(f32::to_bits),
+                        BuiltIn::FrontFacing => one(qi.front_facing as u32),
+                        BuiltIn::PrimitiveId => one(qi.primitive_id),
+                        BuiltIn::SampleId => one(qi.sample_id),
+                        BuiltIn::SampleMask => one(qi.sample_mask[i]),
+                        _ => continue,
+                    };
+                    put_var(&mut b, var, l, v);
+                }
+                for var in &sh.outputs {
+                    match var.binding {
+                        IoBinding::BuiltIn(BuiltIn::FragDepth) => {
+                            put_var(&mut b, var, l, [qi.frag_coord[i][2].to_bits()])
+                        }
+                        IoBinding::BuiltIn(BuiltIn::SampleMask) => {
+                            put_var(&mut b, var, l, [qi.sample_mask[i]])
+                        }
+                        _ => {}
+                    }
+                }
+            }
+        }
+        b.run(program, bindings, observer)?;
+        for (q, qi) in chunk.iter().enumerate() {
+            let mut o = FragQuadOutput {
+                outputs: vec![0; stride * 4],
+                ..Default::default()
+            };
+            for i in 0..4 {
+                let l = q * 4 + i;
+                read_locations(
+                    &b,
+                    &sh.outputs,
+                    l,
+                    &mut o.outputs[i * stride..(i + 1) * stride],
+                );
+                o.frag_depth[i] = qi.frag_coord[i][2];
+                o.sample_mask[i] = qi.sample_mask[i];
+                for var in &sh.outputs {
+                    match var.binding {
+                        IoBinding::BuiltIn(BuiltIn::FragDepth) => {
+                            if let Some(v) = get_var(&b, var, l).next() {
+                                o.frag_depth[i] = f32::from_bits(v);
+                            }
+                        }
+                        IoBinding::BuiltIn(BuiltIn::SampleMask) => {
+                            if let Some(v) = get_var(&b, var, l).next() {
+                                o.sample_mask[i] = v;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                o.discarded[i] = b.killed[l] || b.demoted[l];
+                o.helper[i] = b.helper[l];
+            }
+            out.push(o);
+        }
+    }
+    Ok(out)
+}
+
+/// Per-vertex built-in inputs.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct VertexIds {
+    pub vertex_index: u32,
+    pub instance_index: u32,
+    pub base_vertex: u32,
+    pub base_instance: u32,
+    pub draw_index: u32,
+}
+
+/// Vertex shader results, vertex-major.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VertexOutputs {
+    /// Words per vertex of `varyings` (`location_stride(&shader.outputs)`).
+    pub stride: usize,
+    /// `varyings[v * stride + location * 4 + component]`.
+    pub varyings: Vec<u32>,
+    pub position: Vec<[f32; 4]>,
+    /// 1.0 unless written.
+    pub point_size: Vec<f32>,
+    /// Clip / cull distances per vertex: `clip_distances[v * clip_count + i]`.
+    pub clip_count: usize,
+    pub clip_distances: Vec<f32>,
+    pub cull_count: usize,
+    pub cull_distances: Vec<f32>,
+}
+
+/// Run the vertex shader for every vertex; `attributes[v * attr_stride + location * 4 +
+/// component]` are the input attribute words. Batches of 64 vertices, on the calling thread.
+pub fn run_vertex(
+    program: &Program,
+    vertices: &[VertexIds],
+    attributes: &[u32],
+    attr_stride: usize,
+    bindings: &Bindings,
+) -> Result<VertexOutputs> {
+    run_vertex_observed(
+        program,
+        vertices,
+        attributes,
+        attr_stride,
+        bindings,
+        &mut NoObserver,
+    )
+}
+
+/// [`run_vertex`] with an observer.
+pub fn run_vertex_observed<O: Observer>(
+    program: &Program,
+    vertices: &[VertexIds],
+    attributes: &[u32],
+    attr_stride: usize,
+    bindings: &Bindings,
+    observer: &mut O,
+) -> Result<VertexOutputs> {
+    check_stage(program, Stage::Vertex)?;
+    let sh = &program.shader;
+    let stride = location_stride(&sh.outputs);
+    let count_of = |bi: BuiltIn| {
+        sh.outputs
+            .iter()
+            .filter(|v| v.binding == IoBinding::BuiltIn(bi))
+            .map(|v| v.count as usize)
+            .sum::<usize>()
+    };
+    let nv = vertices.len();
+    let mut o = VertexOutputs {
+        stride,
+        varyings: vec![0; stride * nv],
+        position: vec![[0.0; 4]; nv],
+        point_size: vec![1.0; nv],
+        clip_count: count_of(BuiltIn::ClipDistance),
+        cull_count: count_of(BuiltIn::CullDistance),
+        ..Default::default()
+    };
+    o.clip_distances = vec![0.0; o.clip_count * nv];
+    o.cull_distances = vec![0.0; o.cull_count * nv];
+    let mut b = Batch::new();
+    for (c, chunk) in vertices.chunks(VERTEX_LANES_PER_BATCH).enumerate() {
+        b.reset(program, chunk.len());
+        for l in chunk.len()..b.n {
+            b.pc[l] = DONE;
+        }
+        for (l, ids) in chunk.iter().enumerate() {
+            let v = c * VERTEX_LANES_PER_BATCH + l;
+            let attrs = attributes
+                .get(v * attr_stride..(v + 1) * attr_stride)
+                .unwrap_or(&[]);
+            fill_locations(&mut b, &sh.inputs, l, attrs);
+            for var in &sh.inputs {
+                let IoBinding::BuiltIn(bi) = var.binding else {
+                    continue;
+                };
+                let val = match bi {
+                    BuiltIn::VertexIndex => ids.vertex_index,
+                    BuiltIn::InstanceIndex => ids.instance_index,
+                    BuiltIn::BaseVertex => ids.base_vertex,
+                    BuiltIn::BaseInstance => ids.base_instance,
+                    BuiltIn::DrawIndex => ids.draw_index,
+                    _ => continue,
+                };
+                put_var(&mut b, var, l, [val]);
+            }
+            for var in &sh.outputs {
+                if var.binding == IoBinding::BuiltIn(BuiltIn::PointSize) {
+                    put_var(&mut b, var, l, [1.0f32.to_bits()]);
+                }
+            }
+        }
+        b.run(program, bindings, observer)?;
+        for l in 0..chunk.len() {
+            let v = c * VERTEX_LANES_PER_BATCH + l;
+            read_locations(
+                &b,
+                &sh.outputs,
+                l,
+                &mut o.varyings[v * stride..(v + 1) * stride],
+            );
+            let (mut ci, mut ki) = (0, 0);
+            for var in &sh.outputs {
+                let IoBinding::BuiltIn(bi) = var.binding else {
+                    continue;
+                };
+                let mut vals = get_var(&b, var, l).map(f32::from_bits);
+                match bi {
+                    BuiltIn::Position => {
+                        for (k, x) in vals.take(4).enumerate() {
+                            o.position[v][k] = x;
+                        }
+                    }
+                    BuiltIn::PointSize => o.point_size[v] = vals.next().unwrap_or(1.0),
+                    BuiltIn::ClipDistance => {
+                        for x in vals.take(o.clip_count.saturating_sub(ci)) {
+                            o.clip_distances[v * o.clip_count + ci] = x;
+                            ci += 1;
+                        }
+                    }
+                    BuiltIn::CullDistance => {
+                        for x in vals.take(o.cull_count.saturating_sub(ki)) {
+                            o.cull_distances[v * o.cull_count + ki] = x;
+                            ki += 1;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
+    Ok(o)
+}
+
+/// A batch of lanes driven directly (tests, the debugger, custom glue): set per-lane memory
+/// and helper flags, run, read registers and memory. Lane `4k + i` is lane `i` of quad `k`.
+pub struct BatchState {
+    b: Batch,
+}
+
+impl BatchState {
+    /// `lanes` lanes (rounded up to whole quads; the extra lanes do not run), all waiting at
+    /// the entry block, registers zero except constants, memory zero.
+    pub fn new(program: &Program, lanes: usize) -> Self {
+        let mut b = Batch::new();
+        b.reset(program, lanes);
+        for l in lanes..b.n {
+            b.pc[l] = DONE;
+        }
+        BatchState { b }
+    }
+    /// Lanes in the batch (a multiple of 4).
+    pub fn lanes(&self) -> usize {
+        self.b.n
+    }
+    /// Per-lane (Local) memory word; out-of-range reads 0, writes are dropped.
+    pub fn local(&self, lane: usize, word: u32) -> u32 {
+        let w = word as usize;
+        if lane < self.b.n && w < self.b.local_words {
+            self.b.local[w * self.b.n + lane]
+        } else {
+            0
+        }
+    }
+    pub fn set_local(&mut self, lane: usize, word: u32, value: u32) {
+        let w = word as usize;
+        if lane < self.b.n && w < self.b.local_words {
+            self.b.local[w * self.b.n + lane] = value;
+        }
+    }
+    /// Workgroup memory words.
+    pub fn workgroup(&mut self) -> &mut [u32] {
+        &mut self.b.workgroup
+    }
+    pub fn set_helper(&mut self, lane: usize, helper: bool) {
+        if lane < self.b.n {
+            self.b.helper[lane] = helper;
+        }
+    }
+    /// Exclude a lane from the run (it never executes; its registers stay zero/constant).
+    pub fn disable(&mut self, lane: usize) {
+        if lane < self.b.n {
+            self.b.pc[lane] = DONE;
+        }
+    }
+    pub fn run(&mut self, program: &Program, bindings: &Bindings) -> Result<()> {
+        self.b.run(program, bindings, &mut NoObserver)
+    }
+    pub fn run_observed<O: Observer>(
+        &mut self,
+        program: &Program,
+        bindings: &Bindings,
+        obs: &mut O,
+    ) -> Result<()> {
+        self.b.run(program, bindings, obs)
+    }
+    /// Raw bits of register `r` in `lane` (zero-extended; 0 if out of range).
+    pub fn reg(&self, program: &Program, r: crate::ir::Reg, lane: usize) -> u64 {
+        match program.slots.get(r as usize) {
+            Some(&(w, s)) if lane < self.b.n => self.b.get(w, s, lane),
+            _ => 0,
+        }
+    }
+    pub fn helper(&self, lane: usize) -> bool {
+        self.b.helper.get(lane).copied().unwrap_or(false)
+    }
+    pub fn demoted(&self, lane: usize) -> bool {
+        self.b.demoted.get(lane).copied().unwrap_or(false)
+    }
+    /// Terminated by a Kill terminator.
+    pub fn killed(&self, lane: usize) -> bool {
+        self.b.killed.get(lane).copied().unwrap_or(false)
+    }
+}

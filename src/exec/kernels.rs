@@ -1,0 +1,1305 @@
+//! Per-instruction lane kernels: one monomorphised loop per (operation, type), chosen once by
+//! [`super::program::compile`] and stored as a plain function pointer in the decoded
+//! instruction. A kernel reads whole operand slices (one value per batch lane) and writes a
+//! whole result slice; the executor then blends the result into the destination register under
+//! the active mask. Every kernel is total: garbage in inactive lanes can never panic.
+
+#![allow(clippy::upper_case_acronyms)] // kernel shapes: N = 32-bit, W = 64-bit operands
+
+use crate::ir::{BinaryOp, ConvOp, ScalarTy, TernaryOp, UnaryOp};
+use half::f16;
+
+pub(crate) type F1<A, R> = fn(&[A], &mut [R]);
+pub(crate) type F2<A, B, R> = fn(&[A], &[B], &mut [R]);
+pub(crate) type F3<A, B, C, R> = fn(&[A], &[B], &[C], &mut [R]);
+pub(crate) type F4<A, B, C, D, R> = fn(&[A], &[B], &[C], &[D], &mut [R]);
+
+/// A unary kernel, by register files of (operand, result): N = 32-bit, W = 64-bit.
+#[derive(Clone, Copy)]
+pub(crate) enum K1 {
+    NN(F1<u32, u32>),
+    WW(F1<u64, u64>),
+    WN(F1<u64, u32>),
+    NW(F1<u32, u64>),
+}
+/// A binary kernel by register files of (a, b, result).
+#[derive(Clone, Copy)]
+pub(crate) enum K2 {
+    NNN(F2<u32, u32, u32>),
+    WWW(F2<u64, u64, u64>),
+    WWN(F2<u64, u64, u32>),
+    WNW(F2<u64, u32, u64>),
+    NNW(F2<u32, u32, u64>),
+}
+/// A ternary kernel by register files of (a, b, c, result).
+#[derive(Clone, Copy)]
+pub(crate) enum K3 {
+    NNNN(F3<u32, u32, u32, u32>),
+    WWWW(F3<u64, u64, u64, u64>),
+    NWWW(F3<u32, u64, u64, u64>),
+    WNNW(F3<u64, u32, u32, u64>),
+}
+/// A four-operand kernel (bitfield insert, pack4x8).
+#[derive(Clone, Copy)]
+pub(crate) enum K4 {
+    NNNNN(F4<u32, u32, u32, u32, u32>),
+    WWNNW(F4<u64, u64, u32, u32, u64>),
+}
+
+/// Register storage word (u32 or u64): builds the kernel enums by double dispatch.
+pub(crate) trait St: Copy + Default + Send + Sync + 'static {
+    fn k1<R: St>(f: F1<Self, R>) -> K1;
+    fn k1_from_n(f: F1<u32, Self>) -> K1;
+    fn k1_from_w(f: F1<u64, Self>) -> K1;
+    fn k2_same(f: F2<Self, Self, Self>) -> K2;
+    fn k2_cmp(f: F2<Self, Self, u32>) -> K2;
+    fn k2_int(f: F2<Self, u32, Self>) -> K2;
+    fn k3_same(f: F3<Self, Self, Self, Self>) -> K3;
+    fn k3_sel(f: F3<u32, Self, Self, Self>) -> K3;
+    fn k3_bfe(f: F3<Self, u32, u32, Self>) -> K3;
+    fn k4_bfi(f: F4<Self, Self, u32, u32, Self>) -> K4;
+}
+impl St for u32 {
+    fn k1<R: St>(f: F1<u32, R>) -> K1 {
+        R::k1_from_n(f)
+    }
+    fn k1_from_n(f: F1<u32, u32>) -> K1 {
+        K1::NN(f)
+    }
+    fn k1_from_w(f: F1<u64, u32>) -> K1 {
+        K1::WN(f)
+    }
+    fn k2_same(f: F2<u32, u32, u32>) -> K2 {
+        K2::NNN(f)
+    }
+    fn k2_cmp(f: F2<u32, u32, u32>) -> K2 {
+        K2::NNN(f)
+    }
+    fn k2_int(f: F2<u32, u32, u32>) -> K2 {
+        K2::NNN(f)
+    }
+    fn k3_same(f: F3<u32, u32, u32, u32>) -> K3 {
+        K3::NNNN(f)
+    }
+    fn k3_sel(f: F3<u32, u32, u32, u32>) -> K3 {
+        K3::NNNN(f)
+    }
+    fn k3_bfe(f: F3<u32, u32, u32, u32>) -> K3 {
+        K3::NNNN(f)
+    }
+    fn k4_bfi(f: F4<u32, u32, u32, u32, u32>) -> K4 {
+        K4::NNNNN(f)
+    }
+}
+impl St for u64 {
+    fn k1<R: St>(f: F1<u64, R>) -> K1 {
+        R::k1_from_w(f)
+    }
+    fn k1_from_n(f: F1<u32, u64>) -> K1 {
+        K1::NW(f)
+    }
+    fn k1_from_w(f: F1<u64, u64>) -> K1 {
+        K1::WW(f)
+    }
+    fn k2_same(f: F2<u64, u64, u64>) -> K2 {
+        K2::WWW(f)
+    }
+    fn k2_cmp(f: F2<u64, u64, u32>) -> K2 {
+        K2::WWN(f)
+    }
+    fn k2_int(f: F2<u64, u32, u64>) -> K2 {
+        K2::WNW(f)
+    }
+    fn k3_same(f: F3<u64, u64, u64, u64>) -> K3 {
+        K3::WWWW(f)
+    }
+    fn k3_sel(f: F3<u32, u64, u64, u64>) -> K3 {
+        K3::NWWW(f)
+    }
+    fn k3_bfe(f: F3<u64, u32, u32, u64>) -> K3 {
+        K3::WNNW(f)
+    }
+    fn k4_bfi(f: F4<u64, u64, u32, u32, u64>) -> K4 {
+        K4::WWNNW(f)
+    }
+}
+
+#[inline(always)]
+fn m1<A: Copy, R>(a: &[A], o: &mut [R], f: impl Fn(A) -> R) {
+    for (o, &a) in o.iter_mut().zip(a) {
+        *o = f(a);
+    }
+}
+#[inline(always)]
+fn m2<A: Copy, B: Copy, R>(a: &[A], b: &[B], o: &mut [R], f: impl Fn(A, B) -> R) {
+    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
+        *o = f(a, b);
+    }
+}
+#[inline(always)]
+fn m3<A: Copy, B: Copy, C: Copy, R>(
+    a: &[A],
+    b: &[B],
+    c: &[C],
+    o: &mut [R],
+    f: impl Fn(A, B, C) -> R,
+) {
+    for (((o, &a), &b), &c) in o.iter_mut().zip(a).zip(b).zip(c) {
+        *o = f(a, b, c);
+    }
+}
+#[inline(always)]
+fn m4<A: Copy, B: Copy, C: Copy, D: Copy, R>(
+    a: &[A],
+    b: &[B],
+    c: &[C],
+    d: &[D],
+    o: &mut [R],
+    f: impl Fn(A, B, C, D) -> R,
+) {
+    for ((((o, &a), &b), &c), &d) in o.iter_mut().zip(a).zip(b).zip(c).zip(d) {
+        *o = f(a, b, c, d);
+    }
+}
+
+/// A scalar type as raw register storage (see the register encoding in `ir`).
+pub(crate) trait Ty: 'static {
+    type S: St;
+    const W: u32;
+    /// Raw bits, zero-extended (and masked to the width).
+    fn u(s: Self::S) -> u64;
+    /// Raw bits, sign-extended from the width.
+    fn i(s: Self::S) -> i64;
+    /// Truncate raw bits to the width.
+    fn put(v: u64) -> Self::S;
+    /// Numeric value as f64 (floats exactly, ints as signed).
+    fn f(s: Self::S) -> f64;
+    fn from_f64(v: f64) -> Self::S;
+    fn from_i64(v: i64) -> Self::S;
+    fn from_u64(v: u64) -> Self::S;
+    const FLOAT: bool;
+}
+
+macro_rules! int_ty {
+    ($name:ident, $s:ty, $w:expr, $ut:ty, $it:ty) => {
+        pub(crate) struct $name;
+        impl Ty for $name {
+            type S = $s;
+            const W: u32 = $w;
+            const FLOAT: bool = false;
+            #[inline(always)]
+            fn u(s: $s) -> u64 {
+                s as $ut as u64
+            }
+            #[inline(always)]
+            fn i(s: $s) -> i64 {
+                s as $ut as $it as i64
+            }
+            #[inline(always)]
+            fn put(v: u64) -> $s {
+                v as $ut as $s
+            }
+            #[inline(always)]
+            fn f(s: $s) -> f64 {
+                Self::i(s) as f64
+            }
+            #[inline(always)]
+            fn from_f64(v: f64) -> $s {
+                Self::put(v as i64 as u64)
+            }
+            #[inline(always)]
+            fn from_i64(v: i64) -> $s {
+                Self::put(v as u64)
+            }
+            #[inline(always)]
+            fn from_u64(v: u64) -> $s {
+                Self::put(v)
+            }
+        }
+    };
+}
+int_ty!(I8, u32, 8, u8, i8);
+int_ty!(I16, u32, 16, u16, i16);
+int_ty!(I32, u32, 32, u32, i32);
+int_ty!(I64, u64, 64, u64, i64);
+
+/// The float operations the kernels need, for the two compute types f32 and f64.
+pub(crate) trait Fl:
+    Copy
+    + PartialOrd
+    + std::ops::Add<Output = Self>
+    + std::ops::Sub<Output = Self>
+    + std::ops::Mul<Output = Self>
+    + std::ops::Div<Output = Self>
+    + std::ops::Rem<Output = Self>
+    + std::ops::Neg<Output = Self>
+{
+    fn c(v: f64) -> Self;
+    fn to64(self) -> f64;
+    fn floor(self) -> Self;
+    fn ceil(self) -> Self;
+    fn trunc(self) -> Self;
+    fn round(self) -> Self;
+    fn round_even(self) -> Self;
+    fn abs(self) -> Self;
+    fn sqrt(self) -> Self;
+    fn exp(self) -> Self;
+    fn exp2(self) -> Self;
+    fn ln(self) -> Self;
+    fn log2(self) -> Self;
+    fn sin(self) -> Self;
+    fn cos(self) -> Self;
+    fn tan(self) -> Self;
+    fn asin(self) -> Self;
+    fn acos(self) -> Self;
+    fn atan(self) -> Self;
+    fn sinh(self) -> Self;
+    fn cosh(self) -> Self;
+    fn tanh(self) -> Self;
+    fn asinh(self) -> Self;
+    fn acosh(self) -> Self;
+    fn atanh(self) -> Self;
+    fn is_nan(self) -> bool;
+    fn is_inf(self) -> bool;
+    fn min_num(self, o: Self) -> Self;
+    fn max_num(self, o: Self) -> Self;
+    fn pow(self, o: Self) -> Self;
+    fn atan2(self, o: Self) -> Self;
+    fn fma(self, b: Self, c: Self) -> Self;
+    fn ldexp(self, e: i32) -> Self;
+    /// (significand in [0.5, 1), exponent); 0/Inf/NaN give (x, 0).
+    fn frexp(self) -> (Self, i32);
+}
+macro_rules! fl_impl {
+    ($t:ty, $bits:ty, $mbits:expr, $ebias:expr) => {
+        impl Fl for $t {
+            #[inline(always)]
+            fn c(v: f64) -> Self {
+                v as $t
+            }
+            #[inline(always)]
+            fn to64(self) -> f64 {
+                self as f64
+            }
+            #[inline(always)]
+            fn floor(self) -> Self {
+                <$t>::floor(self)
+            }
+            #[inline(always)]
+            fn ceil(self) -> Self {
+                <$t>::ceil(self)
+            }
+            #[inline(always)]
+            fn trunc(self) -> Self {
+                <$t>::trunc(self)
+            }
+            #[inline(always)]
+            fn round(self) -> Self {
+                <$t>::round(self)
+            }
+            #[inline(always)]
+            fn round_even(self) -> Self {
+                <$t>::round_ties_even(self)
+            }
+            #[inline(always)]
+            fn abs(self) -> Self {
+                <$t>::abs(self)
+            }
+            #[inline(always)]
+            fn sqrt(self) -> Self {
+                <$t>::sqrt(self)
+            }
+            fn exp(self) -> Self {
+                <$t>::exp(self)
+            }
+            fn exp2(self) -> Self {
+                <$t>::exp2(self)
+            }
+            fn ln(self) -> Self {
+                <$t>::ln(self)
+            }
+            fn log2(self) -> Self {
+                <$t>::log2(self)
+            }
+            fn sin(self) -> Self {
+                <$t>::sin(self)
+            }
+            fn cos(self) -> Self {
+                <$t>::cos(self)
+            }
+            fn tan(self) -> Self {
+                <$t>::tan(self)
+            }
+            fn asin(self) -> Self {
+                <$t>::asin(self)
+            }
+            fn acos(self) -> Self {
+                <$t>::acos(self)
+            }
+            fn atan(self) -> Self {
+                <$t>::atan(self)
+            }
+            fn sinh(self) -> Self {
+                <$t>::sinh(self)
+            }
+            fn cosh(self) -> Self {
+                <$t>::cosh(self)
+            }
+            fn tanh(self) -> Self {
+                <$t>::tanh(self)
+            }
+            fn asinh(self) -> Self {
+                <$t>::asinh(self)
+            }
+            fn acosh(self) -> Self {
+                <$t>::acosh(self)
+            }
+            fn atanh(self) -> Self {
+                <$t>::atanh(self)
+            }
+            #[inline(always)]
+            fn is_nan(self) -> bool {
+                <$t>::is_nan(self)
+            }
+            #[inline(always)]
+            fn is_inf(self) -> bool {
+                <$t>::is_infinite(self)
+            }
+            #[inline(always)]
+            fn min_num(self, o: Self) -> Self {
+                <$t>::min(self, o)
+            }
+            #[inline(always)]
+            fn max_num(self, o: Self) -> Self {
+                <$t>::max(self, o)
+            }
+            fn pow(self, o: Self) -> Self {
+                <$t>::powf(self, o)
+            }
+            fn atan2(self, o: Self) -> Self {
+                <$t>::atan2(self, o)
+            }
+            #[inline(always)]
+            fn fma(self, b: Self, c: Self) -> Self {
+                <$t>::mul_add(self, b, c)
+            }
+            fn ldexp(self, e: i32) -> Self {
+                // Scale in steps of at most 2^±60 so every factor is an exact normal number;
+                // the final step does the (single) rounding in all non-degenerate cases.
+                let mut x = self;
+                let mut e = e.clamp(-2300, 2300);
+                while e > 0 {
+                    let s = e.min(60);
+                    x *= 2.0f64.powi(s) as $t;
+                    e -= s;
+                }
+                while e < 0 {
+                    let s = (-e).min(60);
+                    x *= 2.0f64.powi(-s) as $t;
+                    e += s;
+                }
+                x
+            }
+            fn frexp(self) -> (Self, i32) {
+                if self == 0.0 || self.is_nan() || self.is_infinite() {
+                    return (self, 0);
+                }
+                let bits = self.to_bits();
+                let e = ((bits >> $mbits) & ((1 << (<$bits>::BITS - 1 - $mbits)) - 1)) as i32;
+                if e == 0 {
+                    // Subnormal: normalise first.
+                    let (m, e2) = (self * (2.0 as $t).powi(64)).frexp();
+                    return (m, e2 - 64);
+                }
+                let mbits = (bits & !(((1 << (<$bits>::BITS - 1 - $mbits)) - 1) << $mbits))
+                    | (($ebias - 1) << $mbits);
+                (<$t>::from_bits(mbits), e - $ebias + 1)
+            }
+        }
+    };
+}
+fl_impl!(f32, u32, 23, 127);
+fl_impl!(f64, u64, 52, 1023);
+
+/// A float register type: storage and compute type. F16 computes in f32 and rounds the result
+/// of every operation back to f16 (exact for + - * / sqrt: f32 has more than 2·11+2 bits).
+pub(crate) trait FTy: Ty {
+    type F: Fl;
+    fn get(s: Self::S) -> Self::F;
+    fn set(f: Self::F) -> Self::S;
+}
+pub(crate) struct H;
+pub(crate) struct Fs;
+pub(crate) struct Fd;
+macro_rules! fty_common {
+    () => {
+        const FLOAT: bool = true;
+        #[inline(always)]
+        fn i(s: Self::S) -> i64 {
+            Self::u(s) as i64
+        }
+        #[inline(always)]
+        fn f(s: Self::S) -> f64 {
+            Self::get(s).to64()
+        }
+        #[inline(always)]
+        fn from_f64(v: f64) -> Self::S {
+            Self::set(<Self as FTy>::F::c(v))
+        }
+    };
+}
+impl Ty for H {
+    type S = u32;
+    const W: u32 = 16;
+    fty_common!();
+    #[inline(always)]
+    fn u(s: u32) -> u64 {
+        (s & 0xffff) as u64
+    }
+    #[inline(always)]
+    fn put(v: u64) -> u32 {
+        (v & 0xffff) as u32
+    }
+    fn from_i64(v: i64) -> u32 {
+        f16::from_f64(v as f64).to_bits() as u32
+    }
+    fn from_u64(v: u64) -> u32 {
+        f16::from_f64(v as f64).to_bits() as u32
+    }
+}
+impl FTy for H {
+    type F = f32;
+    #[inline(always)]
+    fn get(s: u32) -> f32 {
+        f16::from_bits(s as u16).to_f32()
+    }
+    #[inline(always)]
+    fn set(f: f32) -> u32 {
+        f16::from_f32(f).to_bits() as u32
+    }
+}
+impl Ty for Fs {
+    type S = u32;
+    const W: u32 = 32;
+    fty_common!();
+    #[inline(always)]
+    fn u(s: u32) -> u64 {
+        s as u64
+    }
+    #[inline(always)]
+    fn put(v: u64) -> u32 {
+        v as u32
+    }
+    fn from_i64(v: i64) -> u32 {
+        (v as f32).to_bits()
+    }
+    fn from_u64(v: u64) -> u32 {
+        (v as f32).to_bits()
+    }
+}
+impl FTy for Fs {
+    type F = f32;
+    #[inline(always)]
+    fn get(s: u32) -> f32 {
+        f32::from_bits(s)
+    }
+    #[inline(always)]
+    fn set(f: f32) -> u32 {
+        f.to_bits()
+    }
+}
+impl Ty for Fd {
+    type S = u64;
+    const W: u32 = 64;
+    fty_common!();
+    #[inline(always)]
+    fn u(s: u64) -> u64 {
+        s
+    }
+    #[inline(always)]
+    fn put(v: u64) -> u64 {
+        v
+    }
+    fn from_i64(v: i64) -> u64 {
+        (v as f64).to_bits()
+    }
+    fn from_u64(v: u64) -> u64 {
+        (v as f64).to_bits()
+    }
+}
+impl FTy for Fd {
+    type F = f64;
+    #[inline(always)]
+    fn get(s: u64) -> f64 {
+        f64::from_bits(s)
+    }
+    #[inline(always)]
+    fn set(f: f64) -> u64 {
+        f.to_bits()
+    }
+}
+impl H {
+    /// f16 from f64 with a single rounding (FConvert from f64).
+    fn from_f64_exact(v: f64) -> u32 {
+        f16::from_f64(v).to_bits() as u32
+    }
+}
+
+/// Dispatch a ScalarTy to an integer marker type.
+macro_rules! with_int {
+    ($ty:expr, $T:ident => $body:expr) => {
+        match $ty {
+            ScalarTy::I8 => {
+                type $T = I8;
+                $body
+            }
+            ScalarTy::I16 => {
+                type $T = I16;
+                $body
+            }
+            ScalarTy::I32 => {
+                type $T = I32;
+                $body
+            }
+            ScalarTy::I64 => {
+                type $T = I64;
+                $body
+            }
+            _ => None,
+        }
+    };
+}
+macro_rules! with_float {
+    ($ty:expr, $T:ident => $body:expr) => {
+        match $ty {
+            ScalarTy::F16 => {
+                type $T = H;
+                $body
+            }
+            ScalarTy::F32 => {
+                type $T = Fs;
+                $body
+            }
+            ScalarTy::F64 => {
+                type $T = Fd;
+                $body
+            }
+            _ => None,
+        }
+    };
+}
+macro_rules! with_num {
+    ($ty:expr, $T:ident => $body:expr) => {
+        match $ty {
+            ScalarTy::I8 | ScalarTy::I16 | ScalarTy::I32 | ScalarTy::I64 => {
+                with_int!($ty, $T => $body)
+            }
+            ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => with_float!($ty, $T => $body),
+            ScalarTy::Bool => None,
+        }
+    };
+}
+
+#[inline(always)]
+fn bit(v: bool) -> u32 {
+    v as u32
+}
+#[inline(always)]
+fn low_mask(cnt: u32) -> u64 {
+    if cnt >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << cnt) - 1
+    }
+}
+/// (offset, count) of a bitfield op clamped into the width (out-of-range is undefined in
+/// SPIR-V; we clamp so the result is always defined).
+#[inline(always)]
+fn bf_clamp(w: u32, off: u32, cnt: u32) -> (u32, u32) {
+    let off = off.min(w);
+    (off, cnt.min(w - off))
+}
+
+/// Unary kernel for `op` on operand type `ty`.
+pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
+    use UnaryOp::*;
+    match op {
+        Mov => {
+            return Some(if ty.is_wide() {
+                K1::WW(|a, o| o.copy_from_slice(a))
+            } else {
+                K1::NN(|a, o| o.copy_from_slice(a))
+            })
+        }
+        UnpackHalf2x16(c) | UnpackUnorm2x16(c) | UnpackSnorm2x16(c) if c < 2 => {
+            return Some(unpack(op))
+        }
+        UnpackUnorm4x8(c) | UnpackSnorm4x8(c) if c < 4 => return Some(unpack(op)),
+        _ => {}
+    }
+    match ty {
+        ScalarTy::Bool => match op {
+            LogicalNot => Some(K1::NN(|a, o| m1(a, o, |x| bit(x == 0)))),
+            _ => None,
+        },
+        ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => with_float!(ty, T => float_unary::<T>(op)),
+        _ => with_int!(ty, T => int_unary::<T>(op)),
+    }
+}
+
+fn unpack(op: UnaryOp) -> K1 {
+    use UnaryOp::*;
+    macro_rules! k {
+        ($c:expr, |$x:ident| $e:expr) => {
+            match $c {
+                0 => K1::NN(|a, o| {
+                    m1(a, o, |$x| {
+                        {
+                            let $x = $x;
+                            $e
+                        }
+                        .to_bits()
+                    })
+                }),
+                1 => K1::NN(|a, o| {
+                    m1(a, o, |$x| {
+                        {
+                            let $x = $x >> 8;
+                            $e
+                        }
+                        .to_bits()
+                    })
+                }),
+                2 => K1::NN(|a, o| {
+                    m1(a, o, |$x| {
+                        {
+                            let $x = $x >> 16;
+                            $e
+                        }
+                        .to_bits()
+                    })
+                }),
+                _ => K1::NN(|a, o| {
+                    m1(a, o, |$x| {
+                        {
+                            let $x = $x >> 24;
+                            $e
+                        }
+                        .to_bits()
+                    })
+                }),
+            }
+        };
+    }
+    match op {
+        UnpackHalf2x16(c) => k!(c * 2, |x| f16::from_bits(x as u16).to_f32()),
+        UnpackUnorm2x16(c) => k!(c * 2, |x| (x & 0xffff) as f32 / 65535.0),
+        UnpackSnorm2x16(c) => k!(c * 2, |x| (x as u16 as i16 as f32 / 32767.0).max(-1.0)),
+        UnpackUnorm4x8(c) => k!(c, |x| (x & 0xff) as f32 / 255.0),
+        UnpackSnorm4x8(c) => k!(c, |x| (x as u8 as i8 as f32 / 127.0).max(-1.0)),
+        _ => K1::NN(|a, o| o.copy_from_slice(a)),
+    }
+}
+
+fn int_unary<T: Ty>(op: UnaryOp) -> Option<K1> {
+    use UnaryOp::*;
+    type S<T> = <T as Ty>::S;
+    Some(match op {
+        SNeg => S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(0u64.wrapping_sub(T::u(x))))),
+        Not => S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(!T::u(x)))),
+        SAbs => S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(T::i(x).wrapping_abs() as u64))),
+        SSign => S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(T::i(x).signum() as u64))),
+        BitReverse => {
+            S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(T::u(x).reverse_bits() >> (64 - T::W))))
+        }
+        BitCount => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| T::u(x).count_ones())),
+        FindILsb => S::<T>::k1::<u32>(|a, o| {
+            m1(a, o, |x| {
+                let v = T::u(x);
+                if v == 0 {
+                    u32::MAX
+                } else {
+                    v.trailing_zeros()
+                }
+            })
+        }),
+        FindUMsb => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| msb(T::u(x)))),
+        FindSMsb => S::<T>::k1::<u32>(|a, o| {
+            m1(a, o, |x| {
+                let v = T::i(x);
+                msb(if v < 0 { !v } else { v } as u64)
+            })
+        }),
+        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| T::u(x) as u32)),
+        Hi32 if T::W == 64 => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| (T::u(x) >> 32) as u32)),
+        _ => return None,
+    })
+}
+
+#[inline(always)]
+fn msb(v: u64) -> u32 {
+    if v == 0 {
+        u32::MAX
+    } else {
+        63 - v.leading_zeros()
+    }
+}
+
+fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
+    use UnaryOp::*;
+    type S<T> = <T as Ty>::S;
+    type F<T> = <T as FTy>::F;
+    macro_rules! fu {
+        (|$x:ident| $e:expr) => {
+            S::<T>::k1::<S<T>>(|a, o| {
+                m1(a, o, |s| {
+                    let $x: F<T> = T::get(s);
+                    T::set($e)
+                })
+            })
+        };
+    }
+    let c = |v: f64| F::<T>::c(v);
+    let _ = c;
+    Some(match op {
+        FNeg => fu!(|x| -x),
+        FAbs => fu!(|x| x.abs()),
+        FSign => fu!(|x| if x > F::<T>::c(0.0) {
+            F::<T>::c(1.0)
+        } else if x < F::<T>::c(0.0) {
+            F::<T>::c(-1.0)
+        } else {
+            x
+        }),
+        Floor => fu!(|x| x.floor()),
+        Ceil => fu!(|x| x.ceil()),
+        Trunc => fu!(|x| x.trunc()),
+        Round => fu!(|x| x.round()),
+        RoundEven => fu!(|x| x.round_even()),
+        Fract => fu!(|x| x - x.floor()),
+        Sqrt => fu!(|x| x.sqrt()),
+        InverseSqrt => fu!(|x| F::<T>::c(1.0) / x.sqrt()),
+        Exp => fu!(|x| x.exp()),
+        Exp2 => fu!(|x| x.exp2()),
+        Log => fu!(|x| x.ln()),
+        Log2 => fu!(|x| x.log2()),
+        Sin => fu!(|x| x.sin()),
+        Cos => fu!(|x| x.cos()),
+        Tan => fu!(|x| x.tan()),
+        Asin => fu!(|x| x.asin()),
+        Acos => fu!(|x| x.acos()),
+        Atan => fu!(|x| x.atan()),
+        Sinh => fu!(|x| x.sinh()),
+        Cosh => fu!(|x| x.cosh()),
+        Tanh => fu!(|x| x.tanh()),
+        Asinh => fu!(|x| x.asinh()),
+        Acosh => fu!(|x| x.acosh()),
+        Atanh => fu!(|x| x.atanh()),
+        Radians => fu!(|x| x * F::<T>::c(std::f64::consts::PI / 180.0)),
+        Degrees => fu!(|x| x * F::<T>::c(180.0 / std::f64::consts::PI)),
+        FrexpMant => fu!(|x| x.frexp().0),
+        FrexpExp => S::<T>::k1::<u32>(|a, o| m1(a, o, |s| T::get(s).frexp().1 as u32)),
+        IsNan => S::<T>::k1::<u32>(|a, o| m1(a, o, |s| bit(T::get(s).is_nan()))),
+        IsInf => S::<T>::k1::<u32>(|a, o| m1(a, o, |s| bit(T::get(s).is_inf()))),
+        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| T::u(x) as u32)),
+        Hi32 if T::W == 64 => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| (T::u(x) >> 32) as u32)),
+        _ => return None,
+    })
+}
+
+/// Binary kernel for `op` on operand type `ty`.
+pub(crate) fn binary(op: BinaryOp, ty: ScalarTy) -> Option<K2> {
+    use BinaryOp::*;
+    match (op, ty) {
+        (Join64, ScalarTy::I64 | ScalarTy::F64) => {
+            return Some(K2::NNW(|a, b, o| {
+                m2(a, b, o, |x, y| x as u64 | ((y as u64) << 32))
+            }))
+        }
+        (PackHalf2x16, _) => {
+            return Some(K2::NNN(|a, b, o| {
+                m2(a, b, o, |x, y| {
+                    f16::from_f32(f32::from_bits(x)).to_bits() as u32
+                        | ((f16::from_f32(f32::from_bits(y)).to_bits() as u32) << 16)
+                })
+            }))
+        }
+        (PackUnorm2x16, _) => {
+            return Some(K2::NNN(|a, b, o| {
+                m2(a, b, o, |x, y| unorm16(x) | (unorm16(y) << 16))
+            }))
+        }
+        (PackSnorm2x16, _) => {
+            return Some(K2::NNN(|a, b, o| {
+                m2(a, b, o, |x, y| snorm16(x) | (snorm16(y) << 16))
+            }))
+        }
+        _ => {}
+    }
+    match ty {
+        ScalarTy::Bool => {
+            let f: F2<u32, u32, u32> = match op {
+                LogicalAnd | And => |a, b, o| m2(a, b, o, |x, y| bit(x != 0 && y != 0)),
+                LogicalOr | Or => |a, b, o| m2(a, b, o, |x, y| bit(x != 0 || y != 0)),
+                LogicalEqual | IEq => |a, b, o| m2(a, b, o, |x, y| bit((x != 0) == (y != 0))),
+                LogicalNotEqual | INe | Xor => {
+                    |a, b, o| m2(a, b, o, |x, y| bit((x != 0) != (y != 0)))
+                }
+                _ => return None,
+            };
+            Some(K2::NNN(f))
+        }
+        ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => {
+            with_float!(ty, T => float_binary::<T>(op))
+        }
+        _ => with_int!(ty, T => int_binary::<T>(op)),
+    }
+}
+
+fn unorm16(x: u32) -> u32 {
+    (f32::from_bits(x).clamp(0.0, 1.0) * 65535.0).round() as u32
+}
+fn snorm16(x: u32) -> u32 {
+    (f32::from_bits(x).clamp(-1.0, 1.0) * 32767.0).round() as i32 as u32 & 0xffff
+}
+fn unorm8(x: u32) -> u32 {
+    (f32::from_bits(x).clamp(0.0, 1.0) * 255.0).round() as u32
+}
+fn snorm8(x: u32) -> u32 {
+    (f32::from_bits(x).clamp(-1.0, 1.0) * 127.0).round() as i32 as u32 & 0xff
+}
+
+fn int_binary<T: Ty>(op: BinaryOp) -> Option<K2> {
+    use BinaryOp::*;
+    type S<T> = <T as Ty>::S;
+    macro_rules! ib {
+        (|$x:ident, $y:ident| $e:expr) => {
+            S::<T>::k2_same(|a, b, o| {
+                m2(a, b, o, |p, q| {
+                    let ($x, $y) = (p, q);
+                    T::put($e)
+                })
+            })
+        };
+    }
+    macro_rules! ic {
+        (|$x:ident, $y:ident| $e:expr) => {
+            S::<T>::k2_cmp(|a, b, o| {
+                m2(a, b, o, |p, q| {
+                    let ($x, $y) = (p, q);
+                    bit($e)
+                })
+            })
+        };
+    }
+    Some(match op {
+        IAdd => ib!(|x, y| T::u(x).wrapping_add(T::u(y))),
+        ISub => ib!(|x, y| T::u(x).wrapping_sub(T::u(y))),
+        IMul => ib!(|x, y| T::u(x).wrapping_mul(T::u(y))),
+        UDiv => ib!(|x, y| T::u(x).checked_div(T::u(y)).unwrap_or(u64::MAX)),
+        SDiv => ib!(|x, y| if T::u(y) == 0 {
+            u64::MAX
+        } else {
+            T::i(x).wrapping_div(T::i(y)) as u64
+        }),
+        UMod => ib!(|x, y| T::u(x).checked_rem(T::u(y)).unwrap_or(T::u(x))),
+        SRem => ib!(|x, y| if T::u(y) == 0 {
+            T::u(x)
+        } else {
+            T::i(x).wrapping_rem(T::i(y)) as u64
+        }),
+        SMod => ib!(|x, y| {
+            let (p, q) = (T::i(x), T::i(y));
+            if q == 0 {
+                p as u64
+            } else {
+                let r = p.wrapping_rem(q);
+                (if r != 0 && ((r < 0) != (q < 0)) {
+                    r.wrapping_add(q)
+                } else {
+                    r
+                }) as u64
+            }
+        }),
+        UMulHi => ib!(|x, y| ((T::u(x) as u128 * T::u(y) as u128) >> T::W) as u64),
+        SMulHi => ib!(|x, y| ((T::i(x) as i128 * T::i(y) as i128) >> T::W) as u64),
+        AddCarry => ib!(|x, y| ((T::u(x) as u128 + T::u(y) as u128) >> T::W) as u64),
+        SubBorrow => ib!(|x, y| (T::u(x) < T::u(y)) as u64),
+        Shl => ib!(|x, y| if T::u(y) >= T::W as u64 {
+            0
+        } else {
+            T::u(x) << T::u(y)
+        }),
+        ShrL => ib!(|x, y| if T::u(y) >= T::W as u64 {
+            0
+        } else {
+            T::u(x) >> T::u(y)
+        }),
+        ShrA => ib!(|x, y| (T::i(x) >> T::u(y).min(63)) as u64),
+        And => ib!(|x, y| T::u(x) & T::u(y)),
+        Or => ib!(|x, y| T::u(x) | T::u(y)),
+        Xor => ib!(|x, y| T::u(x) ^ T::u(y)),
+        SMin => ib!(|x, y| T::i(x).min(T::i(y)) as u64),
+        SMax => ib!(|x, y| T::i(x).max(T::i(y)) as u64),
+        UMin => ib!(|x, y| T::u(x).min(T::u(y))),
+        UMax => ib!(|x, y| T::u(x).max(T::u(y))),
+        IEq => ic!(|x, y| T::u(x) == T::u(y)),
+        INe => ic!(|x, y| T::u(x) != T::u(y)),
+        SLt => ic!(|x, y| T::i(x) < T::i(y)),
+        SGt => ic!(|x, y| T::i(x) > T::i(y)),
+        SLe => ic!(|x, y| T::i(x) <= T::i(y)),
+        SGe => ic!(|x, y| T::i(x) >= T::i(y)),
+        ULt => ic!(|x, y| T::u(x) < T::u(y)),
+        UGt => ic!(|x, y| T::u(x) > T::u(y)),
+        ULe => ic!(|x, y| T::u(x) <= T::u(y)),
+        UGe => ic!(|x, y| T::u(x) >= T::u(y)),
+        _ => return None,
+    })
+}
+
+fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    use BinaryOp::*;
+    type S<T> = <T as Ty>::S;
+    type F<T> = <T as FTy>::F;
+    macro_rules! fb {
+        (|$x:ident, $y:ident| $e:expr) => {
+            S::<T>::k2_same(|a, b, o| {
+                m2(a, b, o, |p, q| {
+                    let ($x, $y): (F<T>, F<T>) = (T::get(p), T::get(q));
+                    T::set($e)
+                })
+            })
+        };
+    }
+    macro_rules! fc {
+        (|$x:ident, $y:ident| $e:expr) => {
+            S::<T>::k2_cmp(|a, b, o| {
+                m2(a, b, o, |p, q| {
+                    let ($x, $y): (F<T>, F<T>) = (T::get(p), T::get(q));
+                    bit($e)
+                })
+            })
+        };
+    }
+    Some(match op {
+        FAdd => fb!(|x, y| x + y),
+        FSub => fb!(|x, y| x - y),
+        FMul => fb!(|x, y| x * y),
+        FDiv => fb!(|x, y| x / y),
+        FRem => fb!(|x, y| x % y),
+        FMod => fb!(|x, y| x - y * (x / y).floor()),
+        FMin | NMin => fb!(|x, y| x.min_num(y)),
+        FMax | NMax => fb!(|x, y| x.max_num(y)),
+        Pow => fb!(|x, y| x.pow(y)),
+        Atan2 => fb!(|x, y| x.atan2(y)),
+        Step => fb!(|x, y| if y < x {
+            F::<T>::c(0.0)
+        } else {
+            F::<T>::c(1.0)
+        }),
+        Ldexp => S::<T>::k2_int(|a, b, o| m2(a, b, o, |p, e| T::set(T::get(p).ldexp(e as i32)))),
+        FOrdEq => fc!(|x, y| x == y),
+        FOrdNe => fc!(|x, y| matches!(x.partial_cmp(&y), Some(Less | Greater))),
+        FOrdLt => fc!(|x, y| x < y),
+        FOrdGt => fc!(|x, y| x > y),
+        FOrdLe => fc!(|x, y| x <= y),
+        FOrdGe => fc!(|x, y| x >= y),
+        FUnordEq => fc!(|x, y| matches!(x.partial_cmp(&y), None | Some(Equal))),
+        FUnordNe => fc!(|x, y| x != y),
+        FUnordLt => fc!(|x, y| matches!(x.partial_cmp(&y), None | Some(Less))),
+        FUnordGt => fc!(|x, y| matches!(x.partial_cmp(&y), None | Some(Greater))),
+        FUnordLe => fc!(|x, y| x.partial_cmp(&y) != Some(Greater)),
+        FUnordGe => fc!(|x, y| x.partial_cmp(&y) != Some(Less)),
+        Ordered => fc!(|x, y| !x.is_nan() && !y.is_nan()),
+        Unordered => fc!(|x, y| x.is_nan() || y.is_nan()),
+        _ => return None,
+    })
+}
+
+/// Ternary kernel for `op` on type `ty` (Select: the type of b and c).
+pub(crate) fn ternary(op: TernaryOp, ty: ScalarTy) -> Option<K3> {
+    use TernaryOp::*;
+    if op == Select {
+        return Some(if ty.is_wide() {
+            u64::k3_sel(|a, b, c, o| m3(a, b, c, o, |s, x, y| if s != 0 { x } else { y }))
+        } else {
+            u32::k3_sel(|a, b, c, o| m3(a, b, c, o, |s, x, y| if s != 0 { x } else { y }))
+        });
+    }
+    match ty {
+        ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => {
+            with_float!(ty, T => float_ternary::<T>(op))
+        }
+        ScalarTy::Bool => None,
+        _ => with_int!(ty, T => int_ternary::<T>(op)),
+    }
+}
+
+fn int_ternary<T: Ty>(op: TernaryOp) -> Option<K3> {
+    use TernaryOp::*;
+    type S<T> = <T as Ty>::S;
+    Some(match op {
+        SClamp => S::<T>::k3_same(|a, b, c, o| {
+            m3(a, b, c, o, |x, l, h| {
+                T::put(T::i(x).max(T::i(l)).min(T::i(h)) as u64)
+            })
+        }),
+        UClamp => S::<T>::k3_same(|a, b, c, o| {
+            m3(a, b, c, o, |x, l, h| {
+                T::put(T::u(x).max(T::u(l)).min(T::u(h)))
+            })
+        }),
+        BitFieldUExtract => S::<T>::k3_bfe(|a, b, c, o| {
+            m3(a, b, c, o, |x, off, cnt| {
+                let (off, cnt) = bf_clamp(T::W, off, cnt);
+                if cnt == 0 {
+                    T::put(0)
+                } else {
+                    T::put((T::u(x) >> off) & low_mask(cnt))
+                }
+            })
+        }),
+        BitFieldSExtract => S::<T>::k3_bfe(|a, b, c, o| {
+            m3(a, b, c, o, |x, off, cnt| {
+                let (off, cnt) = bf_clamp(T::W, off, cnt);
+                if cnt == 0 {
+                    T::put(0)
+                } else {
+                    let v = (T::u(x) >> off) << (64 - cnt);
+                    T::put(((v as i64) >> (64 - cnt)) as u64)
+                }
+            })
+        }),
+        _ => return None,
+    })
+}
+
+fn float_ternary<T: FTy>(op: TernaryOp) -> Option<K3> {
+    use TernaryOp::*;
+    type S<T> = <T as Ty>::S;
+    type F<T> = <T as FTy>::F;
+    macro_rules! ft {
+        (|$x:ident, $y:ident, $z:ident| $e:expr) => {
+            S::<T>::k3_same(|a, b, c, o| {
+                m3(a, b, c, o, |p, q, r| {
+                    let ($x, $y, $z): (F<T>, F<T>, F<T>) = (T::get(p), T::get(q), T::get(r));
+                    T::set($e)
+                })
+            })
+        };
+    }
+    Some(match op {
+        // f16 fma: the f32 product of two halves is exact, so one f32 rounding of the sum
+        // plus the f16 rounding is a documented double rounding.
+        Fma => ft!(|x, y, z| x.fma(y, z)),
+        FClamp | NClamp => ft!(|x, l, h| x.max_num(l).min_num(h)),
+        FMix => ft!(|x, y, t| x * (F::<T>::c(1.0) - t) + y * t),
+        SmoothStep => ft!(|e0, e1, x| {
+            let t = ((x - e0) / (e1 - e0))
+                .max_num(F::<T>::c(0.0))
+                .min_num(F::<T>::c(1.0));
+            t * t * (F::<T>::c(3.0) - F::<T>::c(2.0) * t)
+        }),
+        _ => return None,
+    })
+}
+
+/// BitFieldInsert kernel.
+pub(crate) fn bitfield_insert(ty: ScalarTy) -> Option<K4> {
+    fn k<T: Ty>() -> K4 {
+        type S<T> = <T as Ty>::S;
+        S::<T>::k4_bfi(|a, b, c, d, o| {
+            m4(a, b, c, d, o, |base, ins, off, cnt| {
+                let (off, cnt) = bf_clamp(T::W, off, cnt);
+                if cnt == 0 {
+                    base
+                } else {
+                    let m = low_mask(cnt) << off;
+                    T::put((T::u(base) & !m) | ((T::u(ins) << off) & m))
+                }
+            })
+        })
+    }
+    with_int!(ty, T => Some(k::<T>()))
+}
+
+/// PackUnorm4x8 / PackSnorm4x8.
+pub(crate) fn pack4x8(snorm: bool) -> K4 {
+    if snorm {
+        K4::NNNNN(|a, b, c, d, o| {
+            m4(a, b, c, d, o, |x, y, z, w| {
+                snorm8(x) | snorm8(y) << 8 | snorm8(z) << 16 | snorm8(w) << 24
+            })
+        })
+    } else {
+        K4::NNNNN(|a, b, c, d, o| {
+            m4(a, b, c, d, o, |x, y, z, w| {
+                unorm8(x) | unorm8(y) << 8 | unorm8(z) << 16 | unorm8(w) << 24
+            })
+        })
+    }
+}
+
+/// Conversion kernel.
+pub(crate) fn convert(op: ConvOp, from: ScalarTy, to: ScalarTy) -> Option<K1> {
+    if op == ConvOp::Bitcast {
+        if from.bits() != to.bits() || from == ScalarTy::Bool || to == ScalarTy::Bool {
+            return None;
+        }
+        return unary(crate::ir::UnaryOp::Mov, from);
+    }
+    with_num!(from, A => with_num!(to, B => conv::<A, B>(op)))
+}
+
+fn conv<A: Ty, B: Ty>(op: ConvOp) -> Option<K1> {
+    use ConvOp::*;
+    type S<T> = <T as Ty>::S;
+    Some(match op {
+        FToS if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o| {
+            m1(a, o, |x| {
+                let hi = (u64::MAX >> (65 - B::W)) as i64;
+                let v = (A::f(x) as i64).clamp(-hi - 1, hi);
+                B::put(v as u64)
+            })
+        }),
+        FToU if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o| {
+            m1(a, o, |x| {
+                B::put((A::f(x) as u64).min(u64::MAX >> (64 - B::W)))
+            })
+        }),
+        SToF if !A::FLOAT && B::FLOAT => {
+            S::<A>::k1::<S<B>>(|a, o| m1(a, o, |x| B::from_i64(A::i(x))))
+        }
+        UToF if !A::FLOAT && B::FLOAT => {
+            S::<A>::k1::<S<B>>(|a, o| m1(a, o, |x| B::from_u64(A::u(x))))
+        }
+        UConvert if !A::FLOAT && !B::FLOAT => {
+            S::<A>::k1::<S<B>>(|a, o| m1(a, o, |x| B::put(A::u(x))))
+        }
+        SConvert if !A::FLOAT && !B::FLOAT => {
+            S::<A>::k1::<S<B>>(|a, o| m1(a, o, |x| B::put(A::i(x) as u64)))
+        }
+        FConvert if A::FLOAT && B::FLOAT => S::<A>::k1::<S<B>>(|a, o| {
+            m1(a, o, |x| {
+                if B::W == 16 {
+                    B::put(H::from_f64_exact(A::f(x)) as u64)
+                } else {
+                    B::from_f64(A::f(x))
+                }
+            })
+        }),
+        _ => return None,
+    })
+}
+
+/// Derivative kernel: quads are the lane groups 4k..4k+3 laid out `0 1 / 2 3`. Every lane of
+/// the quad is read whatever its state (sampling.md §3.2, §3.3).
+pub(crate) fn deriv(axis: crate::ir::Axis, kind: crate::ir::DerivKind, ty: ScalarTy) -> Option<K1> {
+    use crate::ir::{Axis, DerivKind};
+    fn k<T: FTy>(axis: Axis, kind: DerivKind) -> K1 {
+        type S<T> = <T as Ty>::S;
+        // Source lane pairs (minuend, subtrahend) for lanes 0..4.
+        macro_rules! d {
+            ($p:expr) => {
+                S::<T>::k1::<S<T>>(|a, o| {
+                    for (q, r) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)) {
+                        let p: [(usize, usize); 4] = $p;
+                        for l in 0..4 {
+                            r[l] = T::set(T::get(q[p[l].0]) - T::get(q[p[l].1]));
+                        }
+                    }
+                })
+            };
+        }
+        match (axis, kind) {
+            (Axis::X, DerivKind::Fine) => d!([(1, 0), (1, 0), (3, 2), (3, 2)]),
+            (Axis::Y, DerivKind::Fine) => d!([(2, 0), (3, 1), (2, 0), (3, 1)]),
+            (Axis::X, DerivKind::Coarse) => d!([(1, 0); 4]),
+            (Axis::Y, DerivKind::Coarse) => d!([(2, 0); 4]),
+        }
+    }
+    with_float!(ty, T => Some(k::<T>(axis, kind)))
+}
+
+/// QuadSwap: lane `l` reads quad lane `l ^ (direction + 1)`.
+pub(crate) fn quad_swap(direction: u8, wide: bool) -> Option<K1> {
+    fn k<S: St>(direction: u8) -> Option<K1> {
+        macro_rules! sw {
+            ($x:expr) => {
+                S::k1::<S>(|a, o| {
+                    for (q, r) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)) {
+                        for l in 0..4 {
+                            r[l] = q[l ^ $x];
+                        }
+                    }
+                })
+            };
+        }
+        Some(match direction {
+            0 => sw!(1),
+            1 => sw!(2),
+            2 => sw!(3),
+            _ => return None,
+        })
+    }
+    if wide {
+        k::<u64>(direction)
+    } else {
+        k::<u32>(direction)
+    }
+}
+
+/// QuadBroadcast: lane `l` reads quad lane `index[l] & 3`.
+pub(crate) fn quad_broadcast(wide: bool) -> K2 {
+    fn k<S: St>() -> K2 {
+        S::k2_int(|a, idx, o| {
+            for ((q, i), r) in a
+                .chunks_exact(4)
+                .zip(idx.chunks_exact(4))
+                .zip(o.chunks_exact_mut(4))
+            {
+                for l in 0..4 {
+                    r[l] = q[(i[l] & 3) as usize];
+                }
+            }
+        })
+    }
+    if wide {
+        k::<u64>()
+    } else {
+        k::<u32>()
+    }
+}
+
+/// Raw-bits helpers used by the (not hot) subgroup and atomic code: combine two values of `ty`
+/// held as zero-extended raw bits.
+pub(crate) fn raw_sext(bits: u32, v: u64) -> i64 {
+    if bits >= 64 {
+        v as i64
+    } else {
+        ((v << (64 - bits)) as i64) >> (64 - bits)
+    }
+}
+
+pub(crate) fn raw_mask(bits: u32) -> u64 {
+    low_mask(bits)
+}
+
+/// Float value of raw bits of a float type.
+pub(crate) fn raw_to_f64(ty: ScalarTy, v: u64) -> f64 {
+    match ty {
+        ScalarTy::F16 => f16::from_bits(v as u16).to_f64(),
+        ScalarTy::F32 => f32::from_bits(v as u32) as f64,
+        _ => f64::from_bits(v),
+    }
+}
+/// Raw bits of a float type from an f64 (one rounding for f32/f64; f16 values that come from
+/// an f16/f32 operation are exact in f64, so rounding once from f64 is correct).
+pub(crate) fn raw_from_f64(ty: ScalarTy, v: f64) -> u64 {
+    match ty {
+        ScalarTy::F16 => f16::from_f64(v).to_bits() as u64,
+        ScalarTy::F32 => (v as f32).to_bits() as u64,
+        _ => v.to_bits(),
+    }
+}

@@ -1,0 +1,848 @@
+//! `compile`: an `ir::Shader` becomes a [`Program`]: registers mapped to slots of a 32-bit and a
+//! 64-bit register file, blocks put in schedule order (loop-contiguous RPO), every instruction decoded into a
+//! compact [`Code`] with slot indices and a monomorphised lane kernel. All register, block and
+//! type checks happen here, so the executor never indexes out of range on bad IR.
+
+use super::kernels::{self, K1, K2, K3, K4};
+use crate::ir::{
+    self, AtomicOp, BallotQuery, BlockId, GroupArith, GroupOp, GroupScan, ImageInst, Inst,
+    LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
+};
+use crate::{Error, Result};
+
+/// Default instruction budget per batch (instructions executed, counted once per batch).
+pub const DEFAULT_BUDGET: u64 = 50_000_000;
+/// Sentinel "no block": the lane has finished.
+pub(crate) const DONE: u32 = u32::MAX;
+
+/// A decoded memory space.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum CSpace {
+    Local,
+    Workgroup,
+    /// Resource slot and the 32-bit slot of the descriptor index register.
+    Buffer {
+        slot: u32,
+        index: Option<u32>,
+    },
+}
+
+/// One decoded instruction. Operand fields are slot indices into the register file the
+/// kernel shape names (N = 32-bit, W = 64-bit).
+#[derive(Clone, Copy)]
+pub(crate) enum Code {
+    K1 {
+        k: K1,
+        dst: u32,
+        a: u32,
+    },
+    K2 {
+        k: K2,
+        dst: u32,
+        a: u32,
+        b: u32,
+    },
+    K3 {
+        k: K3,
+        dst: u32,
+        a: u32,
+        b: u32,
+        c: u32,
+    },
+    K4 {
+        k: K4,
+        dst: u32,
+        a: u32,
+        b: u32,
+        c: u32,
+        d: u32,
+    },
+    Load {
+        ty: ScalarTy,
+        dst: u32,
+        space: CSpace,
+        addr: u32,
+    },
+    Store {
+        ty: ScalarTy,
+        space: CSpace,
+        addr: u32,
+        src: u32,
+    },
+    Atomic {
+        op: AtomicOp,
+        ty: ScalarTy,
+        dst: u32,
+        space: CSpace,
+        addr: u32,
+        a: u32,
+        b: u32,
+    },
+    ArrayLength {
+        dst: u32,
+        slot: u32,
+        index: Option<u32>,
+        offset: u32,
+        stride: u32,
+    },
+    QuadVote {
+        all: bool,
+        dst: u32,
+        a: u32,
+    },
+    Group {
+        op: GroupOp,
+        ty: ScalarTy,
+        dst: u32,
+        a: u32,
+        b: u32,
+    },
+    GroupArith {
+        op: GroupArith,
+        scan: GroupScan,
+        ty: ScalarTy,
+        dst: u32,
+        a: u32,
+    },
+    BallotQuery {
+        query: BallotQuery,
+        dst: u32,
+        ballot: [u32; 4],
+        b: u32,
+    },
+    Image {
+        index: u32,
+    },
+    IsHelper {
+        dst: u32,
+    },
+    LaneInfo {
+        what: LaneInfo,
+        dst: u32,
+    },
+    Demote,
+    Nop,
+}
+
+/// A decoded terminator; block targets are schedule indices.
+#[derive(Clone, Debug)]
+pub(crate) enum CTerm {
+    Jump(u32),
+    Branch {
+        cond: u32,
+        t: u32,
+        f: u32,
+    },
+    Switch {
+        wide: bool,
+        mask: u64,
+        sel: u32,
+        cases: Vec<(u64, u32)>,
+        default: u32,
+    },
+    Return,
+    Kill,
+    Unreachable,
+}
+
+pub(crate) struct CBlock {
+    /// The IR block id.
+    pub id: BlockId,
+    pub code: Vec<Code>,
+    pub term: CTerm,
+}
+
+/// An image instruction (its registers were checked to be 32-bit).
+pub(crate) struct CImage {
+    pub inst: ImageInst,
+}
+
+/// A shader ready to run: see [`compile`].
+pub struct Program {
+    pub(crate) shader: Shader,
+    /// Blocks in schedule order (index 0 = entry).
+    pub(crate) blocks: Vec<CBlock>,
+    /// Register → (is 64-bit, slot).
+    pub(crate) slots: Vec<(bool, u32)>,
+    pub(crate) n32: usize,
+    pub(crate) n64: usize,
+    pub(crate) consts32: Vec<(u32, u32)>,
+    pub(crate) consts64: Vec<(u32, u64)>,
+    pub(crate) images: Vec<CImage>,
+    pub(crate) budget: u64,
+}
+
+impl std::fmt::Debug for Program {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Program")
+            .field("shader", &self.shader.name)
+            .field("blocks", &self.blocks.len())
+            .field("regs32", &self.n32)
+            .field("regs64", &self.n64)
+            .finish()
+    }
+}
+
+impl Program {
+    /// The IR this program was compiled from.
+    pub fn shader(&self) -> &Shader {
+        &self.shader
+    }
+    /// IR block ids in schedule order (loop-contiguous reverse post-order); unreachable
+    /// blocks are absent.
+    pub fn schedule(&self) -> Vec<BlockId> {
+        self.blocks.iter().map(|b| b.id).collect()
+    }
+    /// Instructions executed per batch before a run fails with `Error::Exec`.
+    pub fn budget(&self) -> u64 {
+        self.budget
+    }
+    pub fn set_budget(&mut self, budget: u64) {
+        self.budget = budget;
+    }
+}
+
+/// Reverse post-order of the CFG from block 0 (successors in terminator order).
+fn reverse_post_order(f: &ir::Function) -> Result<Vec<BlockId>> {
+    let nb = f.blocks.len();
+    if nb == 0 {
+        return Err(Error::Exec("compile: function has no blocks".into()));
+    }
+    let succ = |b: usize| -> Vec<BlockId> {
+        match &f.blocks[b].term {
+            Terminator::Jump(t) => vec![*t],
+            Terminator::Branch {
+                if_true, if_false, ..
+            } => vec![*if_true, *if_false],
+            Terminator::Switch { cases, default, .. } => {
+                let mut v: Vec<BlockId> = cases.iter().map(|c| c.1).collect();
+                v.push(*default);
+                v
+            }
+            _ => vec![],
+        }
+    };
+    for b in 0..nb {
+        for t in succ(b) {
+            if t as usize >= nb {
+                return Err(Error::Exec(format!(
+                    "compile: block b{b} jumps to b{t}, but there are only {nb} blocks"
+                )));
+            }
+        }
+    }
+    let mut seen = vec![false; nb];
+    let mut post = Vec::with_capacity(nb);
+    let mut stack: Vec<(usize, Vec<BlockId>, usize)> = vec![(0, succ(0), 0)];
+    seen[0] = true;
+    while let Some(top) = stack.last_mut() {
+        if top.2 < top.1.len() {
+            let t = top.1[top.2] as usize;
+            top.2 += 1;
+            if !seen[t] {
+                seen[t] = true;
+                stack.push((t, succ(t), 0));
+            }
+        } else {
+            post.push(top.0 as BlockId);
+            stack.pop();
+        }
+    }
+    post.reverse();
+    Ok(post)
+}
+
+/// The schedule: a topological order of the forward edges of the CFG (back edges are those
+/// that go to an earlier block of a reverse post-order) in which every natural loop's blocks
+/// are contiguous. Plain RPO is not enough: a DFS can reach a loop's exit through a deep path
+/// (a `break`) before it finishes the loop's other blocks (the `continue` block), putting the
+/// exit *before* part of the loop, so lanes that left the loop would run the exit while other
+/// lanes are still looping. Kahn's algorithm keeps a stack of open loops and only takes a
+/// ready block from the innermost open loop until that loop is done (ties: RPO position).
+fn schedule_order(f: &ir::Function) -> Result<Vec<BlockId>> {
+    let rpo = reverse_post_order(f)?;
+    let nb = f.blocks.len();
+    let mut pos = vec![usize::MAX; nb];
+    for (i, &b) in rpo.iter().enumerate() {
+        pos[b as usize] = i;
+    }
+    let succ = |b: usize| -> Vec<usize> {
+        match &f.blocks[b].term {
+            Terminator::Jump(t) => vec![*t as usize],
+            Terminator::Branch {
+                if_true, if_false, ..
+            } => vec![*if_true as usize, *if_false as usize],
+            Terminator::Switch { cases, default, .. } => {
+                let mut v: Vec<usize> = cases.iter().map(|c| c.1 as usize).collect();
+                v.push(*default as usize);
+                v
+            }
+            _ => vec![],
+        }
+    };
+    // Predecessors (reachable blocks only), forward in-degrees, and loop bodies.
+    let mut preds = vec![Vec::new(); nb];
+    let mut indeg = vec![0usize; nb];
+    let mut latches: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    for &b in &rpo {
+        let b = b as usize;
+        for t in succ(b) {
+            preds[t].push(b);
+            if pos[t] > pos[b] {
+                indeg[t] += 1;
+            } else {
+                latches[t].push(b);
+            }
+        }
+    }
+    // body[h] = blocks of the natural loop headed by h (including h).
+    let mut body: Vec<Option<Vec<bool>>> = vec![None; nb];
+    for h in 0..nb {
+        if latches[h].is_empty() {
+            continue;
+        }
+        let mut inl = vec![false; nb];
+        inl[h] = true;
+        let mut stack: Vec<usize> = latches[h].clone();
+        while let Some(b) = stack.pop() {
+            if inl[b] {
+                continue;
+            }
+            inl[b] = true;
+            stack.extend(preds[b].iter().copied().filter(|&p| !inl[p]));
+        }
+        body[h] = Some(inl);
+    }
+    let mut placed = vec![false; nb];
+    let mut ready: Vec<usize> = vec![rpo[0] as usize];
+    let mut open: Vec<usize> = Vec::new();
+    let mut order = Vec::with_capacity(rpo.len());
+    while !ready.is_empty() {
+        // Close finished loops.
+        while let Some(&h) = open.last() {
+            let inl = body[h].as_ref().expect("open loops have bodies");
+            if (0..nb).any(|b| inl[b] && !placed[b] && pos[b] != usize::MAX) {
+                break;
+            }
+            open.pop();
+        }
+        let in_scope = |b: usize| {
+            open.last()
+                .is_none_or(|&h| body[h].as_ref().is_some_and(|inl| inl[b]))
+        };
+        let pick = ready
+            .iter()
+            .enumerate()
+            .filter(|(_, &b)| in_scope(b))
+            .min_by_key(|(_, &b)| pos[b])
+            .or_else(|| ready.iter().enumerate().min_by_key(|(_, &b)| pos[b]))
+            .map(|(i, _)| i)
+            .expect("ready is not empty");
+        let b = ready.swap_remove(pick);
+        placed[b] = true;
+        order.push(b as BlockId);
+        if body[b].is_some() {
+            open.push(b);
+        }
+        for t in succ(b) {
+            if pos[t] > pos[b] {
+                indeg[t] -= 1;
+                if indeg[t] == 0 {
+                    ready.push(t);
+                }
+            }
+        }
+    }
+    Ok(order)
+}
+
+struct Ctx<'a> {
+    slots: &'a [(bool, u32)],
+    regs: &'a [ScalarTy],
+    block: BlockId,
+    index: usize,
+}
+
+impl Ctx<'_> {
+    fn err(&self, msg: impl std::fmt::Display) -> Error {
+        Error::Exec(format!(
+            "compile: b{} instruction {}: {msg}",
+            self.block, self.index
+        ))
+    }
+    fn unsupported(&self, what: impl std::fmt::Debug) -> Error {
+        Error::Unsupported(format!(
+            "b{} instruction {}: {what:?}",
+            self.block, self.index
+        ))
+    }
+    /// Slot of `r`, which must live in the 64-bit file iff `wide`.
+    fn reg(&self, r: Reg, wide: bool) -> Result<u32> {
+        let Some(&(w, s)) = self.slots.get(r as usize) else {
+            return Err(self.err(format!(
+                "register r{r} out of range ({} registers)",
+                self.slots.len()
+            )));
+        };
+        if w != wide {
+            return Err(self.err(format!(
+                "register r{r} has type {:?}, but a {}-bit operand is needed here",
+                self.regs[r as usize],
+                if wide { 64 } else { 32 }
+            )));
+        }
+        Ok(s)
+    }
+    fn n(&self, r: Reg) -> Result<u32> {
+        self.reg(r, false)
+    }
+    fn space(&self, s: Space) -> Result<CSpace> {
+        Ok(match s {
+            Space::Local => CSpace::Local,
+            Space::Workgroup => CSpace::Workgroup,
+            Space::Buffer { slot, index } => CSpace::Buffer {
+                slot,
+                index: index.map(|r| self.n(r)).transpose()?,
+            },
+        })
+    }
+}
+
+/// Decode and validate `shader`.
+pub fn compile(shader: &Shader) -> Result<Program> {
+    let f = &shader.body;
+    let mut slots = Vec::with_capacity(f.regs.len());
+    let (mut n32, mut n64) = (0usize, 0usize);
+    for ty in &f.regs {
+        if ty.is_wide() {
+            slots.push((true, n64 as u32));
+            n64 += 1;
+        } else {
+            slots.push((false, n32 as u32));
+            n32 += 1;
+        }
+    }
+    let mut consts32 = Vec::new();
+    let mut consts64 = Vec::new();
+    for &(r, c) in &f.consts {
+        let Some(&(w, s)) = slots.get(r as usize) else {
+            return Err(Error::Exec(format!(
+                "compile: constant for register r{r} out of range"
+            )));
+        };
+        if w {
+            consts64.push((s, c.bits));
+        } else {
+            consts32.push((s, c.bits as u32));
+        }
+    }
+    let order = schedule_order(f)?;
+    let mut rpo_index = vec![DONE; f.blocks.len()];
+    for (i, &b) in order.iter().enumerate() {
+        rpo_index[b as usize] = i as u32;
+    }
+    let mut blocks = Vec::with_capacity(order.len());
+    let mut images = Vec::new();
+    for &bid in &order {
+        let blk = &f.blocks[bid as usize];
+        let mut code = Vec::with_capacity(blk.insts.len());
+        for (i, inst) in blk.insts.iter().enumerate() {
+            let cx = Ctx {
+                slots: &slots,
+                regs: &f.regs,
+                block: bid,
+                index: i,
+            };
+            code.push(decode(&cx, inst, &mut images)?);
+        }
+        let cx = Ctx {
+            slots: &slots,
+            regs: &f.regs,
+            block: bid,
+            index: blk.insts.len(),
+        };
+        let t = |b: BlockId| rpo_index[b as usize];
+        let term = match &blk.term {
+            Terminator::Jump(b) => CTerm::Jump(t(*b)),
+            Terminator::Branch {
+                cond,
+                if_true,
+                if_false,
+            } => CTerm::Branch {
+                cond: cx.n(*cond)?,
+                t: t(*if_true),
+                f: t(*if_false),
+            },
+            Terminator::Switch {
+                ty,
+                sel,
+                cases,
+                default,
+            } => CTerm::Switch {
+                wide: ty.is_wide(),
+                mask: kernels::raw_mask(ty.bits()),
+                sel: cx.reg(*sel, ty.is_wide())?,
+                cases: cases
+                    .iter()
+                    .map(|&(v, b)| (v & kernels::raw_mask(ty.bits()), t(b)))
+                    .collect(),
+                default: t(*default),
+            },
+            Terminator::Return => CTerm::Return,
+            Terminator::Kill => CTerm::Kill,
+            Terminator::Unreachable => CTerm::Unreachable,
+        };
+        blocks.push(CBlock {
+            id: bid,
+            code,
+            term,
+        });
+    }
+    Ok(Program {
+        shader: shader.clone(),
+        blocks,
+        slots,
+        n32,
+        n64,
+        consts32,
+        consts64,
+        images,
+        budget: DEFAULT_BUDGET,
+    })
+}
+
+fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
+    Ok(match inst {
+        Inst::Unary { op, ty, dst, a } => {
+            let k = kernels::unary(*op, *ty).ok_or_else(|| cx.unsupported((op, ty)))?;
+            k1(cx, k, *dst, *a)?
+        }
+        Inst::Binary { op, ty, dst, a, b } => {
+            let k = kernels::binary(*op, *ty).ok_or_else(|| cx.unsupported((op, ty)))?;
+            let (wa, wb, wd) = match k {
+                K2::NNN(_) => (false, false, false),
+                K2::WWW(_) => (true, true, true),
+                K2::WWN(_) => (true, true, false),
+                K2::WNW(_) => (true, false, true),
+                K2::NNW(_) => (false, false, true),
+            };
+            Code::K2 {
+                k,
+                dst: cx.reg(*dst, wd)?,
+                a: cx.reg(*a, wa)?,
+                b: cx.reg(*b, wb)?,
+            }
+        }
+        Inst::Ternary {
+            op,
+            ty,
+            dst,
+            a,
+            b,
+            c,
+        } => {
+            let k = kernels::ternary(*op, *ty).ok_or_else(|| cx.unsupported((op, ty)))?;
+            let (wa, wb, wc, wd) = match k {
+                K3::NNNN(_) => (false, false, false, false),
+                K3::WWWW(_) => (true, true, true, true),
+                K3::NWWW(_) => (false, true, true, true),
+                K3::WNNW(_) => (true, false, false, true),
+            };
+            Code::K3 {
+                k,
+                dst: cx.reg(*dst, wd)?,
+                a: cx.reg(*a, wa)?,
+                b: cx.reg(*b, wb)?,
+                c: cx.reg(*c, wc)?,
+            }
+        }
+        Inst::BitFieldInsert {
+            ty,
+            dst,
+            base,
+            insert,
+            offset,
+            count,
+        } => {
+            let k = kernels::bitfield_insert(*ty)
+                .ok_or_else(|| cx.unsupported(("BitFieldInsert", ty)))?;
+            let w = ty.is_wide();
+            Code::K4 {
+                k,
+                dst: cx.reg(*dst, w)?,
+                a: cx.reg(*base, w)?,
+                b: cx.reg(*insert, w)?,
+                c: cx.n(*offset)?,
+                d: cx.n(*count)?,
+            }
+        }
+        Inst::Pack4x8 { snorm, dst, src } => Code::K4 {
+            k: kernels::pack4x8(*snorm),
+            dst: cx.n(*dst)?,
+            a: cx.n(src[0])?,
+            b: cx.n(src[1])?,
+            c: cx.n(src[2])?,
+            d: cx.n(src[3])?,
+        },
+        Inst::Convert {
+            op,
+            from,
+            to,
+            dst,
+            a,
+        } => {
+            let k =
+                kernels::convert(*op, *from, *to).ok_or_else(|| cx.unsupported((op, from, to)))?;
+            k1(cx, k, *dst, *a)?
+        }
+        Inst::Load { ty, dst, ptr } => Code::Load {
+            ty: *ty,
+            dst: cx.reg(*dst, ty.is_wide())?,
+            space: cx.space(ptr.space)?,
+            addr: cx.n(ptr.addr)?,
+        },
+        Inst::Store { ty, ptr, src } => Code::Store {
+            ty: *ty,
+            src: cx.reg(*src, ty.is_wide())?,
+            space: cx.space(ptr.space)?,
+            addr: cx.n(ptr.addr)?,
+        },
+        Inst::Atomic {
+            op,
+            ty,
+            dst,
+            ptr,
+            a,
+            b,
+        } => {
+            if !(ty.is_int()
+                || *ty == ScalarTy::F32
+                    && matches!(op, AtomicOp::Exchange | AtomicOp::Load | AtomicOp::Store))
+            {
+                return Err(cx.unsupported(("atomic", op, ty)));
+            }
+            let w = ty.is_wide();
+            let uses_a = !matches!(
+                op,
+                AtomicOp::Load | AtomicOp::IIncrement | AtomicOp::IDecrement
+            );
+            let uses_b = matches!(op, AtomicOp::CompareExchange);
+            Code::Atomic {
+                op: *op,
+                ty: *ty,
+                dst: cx.reg(*dst, w)?,
+                space: cx.space(ptr.space)?,
+                addr: cx.n(ptr.addr)?,
+                a: if uses_a { cx.reg(*a, w)? } else { 0 },
+                b: if uses_b { cx.reg(*b, w)? } else { 0 },
+            }
+        }
+        Inst::ArrayLength {
+            dst,
+            slot,
+            index,
+            offset,
+            stride,
+        } => Code::ArrayLength {
+            dst: cx.n(*dst)?,
+            slot: *slot,
+            index: index.map(|r| cx.n(r)).transpose()?,
+            offset: *offset,
+            stride: *stride,
+        },
+        Inst::Deriv {
+            axis,
+            kind,
+            ty,
+            dst,
+            a,
+        } => {
+            let k = kernels::deriv(*axis, *kind, *ty)
+                .ok_or_else(|| cx.unsupported(("derivative", ty)))?;
+            k1(cx, k, *dst, *a)?
+        }
+        Inst::QuadSwap {
+            direction,
+            ty,
+            dst,
+            a,
+        } => {
+            let k = kernels::quad_swap(*direction, ty.is_wide()).ok_or_else(|| {
+                cx.err(format!("QuadSwap direction {direction} is not 0, 1 or 2"))
+            })?;
+            k1(cx, k, *dst, *a)?
+        }
+        Inst::QuadBroadcast { ty, dst, a, index } => {
+            let w = ty.is_wide();
+            Code::K2 {
+                k: kernels::quad_broadcast(w),
+                dst: cx.reg(*dst, w)?,
+                a: cx.reg(*a, w)?,
+                b: cx.n(*index)?,
+            }
+        }
+        Inst::QuadVote { all, dst, a } => Code::QuadVote {
+            all: *all,
+            dst: cx.n(*dst)?,
+            a: cx.n(*a)?,
+        },
+        Inst::Group { op, ty, dst, a, b } => {
+            let w = ty.is_wide();
+            let (dw, aw, b) = match op {
+                GroupOp::Elect => (false, false, 0),
+                GroupOp::All | GroupOp::Any | GroupOp::InverseBallot => (false, false, 0),
+                GroupOp::AllEqual => (false, w, 0),
+                GroupOp::Ballot(c) if *c < 4 => (false, false, 0),
+                GroupOp::Ballot(c) => return Err(cx.err(format!("ballot component {c} > 3"))),
+                GroupOp::BroadcastFirst => (w, w, 0),
+                GroupOp::Broadcast
+                | GroupOp::Shuffle
+                | GroupOp::ShuffleXor
+                | GroupOp::ShuffleUp
+                | GroupOp::ShuffleDown => (w, w, cx.n(*b)?),
+            };
+            let a = if matches!(op, GroupOp::Elect) {
+                0
+            } else {
+                cx.reg(*a, aw)?
+            };
+            Code::Group {
+                op: *op,
+                ty: *ty,
+                dst: cx.reg(*dst, dw)?,
+                a,
+                b,
+            }
+        }
+        Inst::GroupArith {
+            op,
+            scan,
+            ty,
+            dst,
+            a,
+        } => {
+            if let GroupScan::Clustered(c) = scan {
+                if !c.is_power_of_two() {
+                    return Err(cx.err(format!("cluster size {c} is not a power of two")));
+                }
+            }
+            let ok = match op {
+                GroupArith::FAdd | GroupArith::FMul | GroupArith::FMin | GroupArith::FMax => {
+                    ty.is_float()
+                }
+                GroupArith::LogicalAnd | GroupArith::LogicalOr | GroupArith::LogicalXor => {
+                    *ty == ScalarTy::Bool
+                }
+                _ => ty.is_int() || *ty == ScalarTy::Bool,
+            };
+            if !ok {
+                return Err(cx.unsupported(("group arithmetic", op, ty)));
+            }
+            let w = ty.is_wide();
+            Code::GroupArith {
+                op: *op,
+                scan: *scan,
+                ty: *ty,
+                dst: cx.reg(*dst, w)?,
+                a: cx.reg(*a, w)?,
+            }
+        }
+        Inst::BallotQuery {
+            query,
+            dst,
+            ballot,
+            b,
+        } => Code::BallotQuery {
+            query: *query,
+            dst: cx.n(*dst)?,
+            ballot: [
+                cx.n(ballot[0])?,
+                cx.n(ballot[1])?,
+                cx.n(ballot[2])?,
+                cx.n(ballot[3])?,
+            ],
+            b: if *query == BallotQuery::BitExtract {
+                cx.n(*b)?
+            } else {
+                0
+            },
+        },
+        Inst::Image(img) => {
+            check_image(cx, img)?;
+            images.push(CImage {
+                inst: (**img).clone(),
+            });
+            Code::Image {
+                index: images.len() as u32 - 1,
+            }
+        }
+        Inst::IsHelper { dst } => Code::IsHelper { dst: cx.n(*dst)? },
+        Inst::LaneInfo { what, dst } => Code::LaneInfo {
+            what: *what,
+            dst: cx.n(*dst)?,
+        },
+        Inst::Demote => Code::Demote,
+        Inst::Barrier | Inst::Source { .. } => Code::Nop,
+    })
+}
+
+fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg) -> Result<Code> {
+    let (wa, wd) = match k {
+        K1::NN(_) => (false, false),
+        K1::WW(_) => (true, true),
+        K1::WN(_) => (true, false),
+        K1::NW(_) => (false, true),
+    };
+    Ok(Code::K1 {
+        k,
+        dst: cx.reg(dst, wd)?,
+        a: cx.reg(a, wa)?,
+    })
+}
+
+fn check_image(cx: &Ctx, img: &ImageInst) -> Result<()> {
+    let too_many = |what: &str, n: usize, max: usize| -> Result<()> {
+        if n > max {
+            Err(cx.err(format!(
+                "image instruction has {n} {what} registers (at most {max})"
+            )))
+        } else {
+            Ok(())
+        }
+    };
+    too_many("coordinate", img.coords.len(), 4)?;
+    too_many("offset", img.offset.len(), 3)?;
+    too_many("texel", img.texel.len(), 4)?;
+    too_many("result", img.dst.len(), 4)?;
+    if img.result_ty.is_wide() {
+        return Err(cx.unsupported(("64-bit image result", img.result_ty)));
+    }
+    let mut regs: Vec<Reg> = Vec::new();
+    regs.extend(&img.coords);
+    regs.extend(&img.offset);
+    regs.extend(&img.texel);
+    regs.extend(&img.dst);
+    regs.extend(img.proj);
+    regs.extend(img.dref);
+    regs.extend(img.min_lod);
+    regs.extend(img.sample);
+    regs.extend(img.component);
+    regs.extend(img.image.index);
+    if let Some(s) = img.sampler {
+        regs.extend(s.index);
+    }
+    match &img.lod {
+        Lod::Implicit { bias } => regs.extend(bias),
+        Lod::Explicit(r) => regs.push(*r),
+        Lod::Grad { dx, dy } => {
+            too_many("gradient", dx.len().max(dy.len()), 3)?;
+            regs.extend(dx);
+            regs.extend(dy);
+        }
+        Lod::None => {}
+    }
+    for r in regs {
+        cx.n(r)?;
+    }
+    Ok(())
+}

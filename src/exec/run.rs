@@ -1,0 +1,746 @@
+//! The batch executor: SoA register files, lane masks, the block scheduler and every
+//! instruction's execution over all lanes of a batch.
+
+use super::image::QuadOperands;
+use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
+use super::memory::Bindings;
+use super::observe::{ImageEvent, InstEvent, Observer, RegView};
+use super::program::{CSpace, CTerm, Code, Program, DONE};
+use crate::ir::{AtomicOp, BlockId, LaneInfo, ScalarTy};
+use crate::{Error, Result};
+
+/// Lanes per subgroup (4 quads).
+pub const SUBGROUP_SIZE: usize = 16;
+
+/// The state of one batch of lanes (a multiple of 4: quad k = lanes 4k..4k+3).
+pub(crate) struct Batch {
+    pub n: usize,
+    /// `r32[slot * n + lane]`.
+    pub r32: Vec<u32>,
+    pub r64: Vec<u64>,
+    s32: Vec<u32>,
+    s64: Vec<u64>,
+    /// Per-lane words, `local[word * n + lane]`.
+    pub local: Vec<u32>,
+    pub local_words: usize,
+    pub workgroup: Vec<u32>,
+    /// Per lane: schedule index of the block it waits at, or DONE.
+    pub pc: Vec<u32>,
+    pub helper: Vec<bool>,
+    pub demoted: Vec<bool>,
+    pub killed: Vec<bool>,
+    pub active: Vec<u32>,
+    executed: u64,
+}
+
+#[inline(always)]
+fn sl<T>(v: &[T], slot: u32, n: usize) -> &[T] {
+    &v[slot as usize * n..][..n]
+}
+
+#[inline(always)]
+fn blend32(d: &mut [u32], s: &[u32], m: &[u32], full: bool) {
+    if full {
+        d.copy_from_slice(s);
+    } else {
+        for ((d, &s), &m) in d.iter_mut().zip(s).zip(m) {
+            *d = (s & m) | (*d & !m);
+        }
+    }
+}
+#[inline(always)]
+fn blend64(d: &mut [u64], s: &[u64], m: &[u32], full: bool) {
+    if full {
+        d.copy_from_slice(s);
+    } else {
+        for ((d, &s), &m) in d.iter_mut().zip(s).zip(m) {
+            let m = m as i32 as i64 as u64;
+            *d = (s & m) | (*d & !m);
+        }
+    }
+}
+
+/// The new value of an atomic (None: no write), on raw bits of width `bits`.
+pub(crate) fn atomic_new(op: AtomicOp, bits: u32, old: u64, a: u64, b: u64) -> Option<u64> {
+    let m = raw_mask(bits);
+    let (sa, so) = (raw_sext(bits, a & m), raw_sext(bits, old & m));
+    let v = match op {
+        AtomicOp::Exchange | AtomicOp::Store => a,
+        AtomicOp::CompareExchange => {
+            if old & m == b & m {
+                a
+            } else {
+                return None;
+            }
+        }
+        AtomicOp::IAdd => old.wrapping_add(a),
+        AtomicOp::ISub => old.wrapping_sub(a),
+        AtomicOp::SMin => so.min(sa) as u64,
+        AtomicOp::SMax => so.max(sa) as u64,
+        AtomicOp::UMin => (old & m).min(a & m),
+        AtomicOp::UMax => (old & m).max(a & m),
+        AtomicOp::And => old & a,
+        AtomicOp::Or => old | a,
+        AtomicOp::Xor => old ^ a,
+        AtomicOp::IIncrement => old.wrapping_add(1),
+        AtomicOp::IDecrement => old.wrapping_sub(1),
+        AtomicOp::Load => return None,
+    };
+    Some(v & m)
+}
+
+/// Bytes of a buffer access of type `ty` (Bool is a 32-bit word).
+fn access_bytes(ty: ScalarTy) -> u32 {
+    ty.bits() / 8
+}
+
+/// Read a 1- or 2-word value at word `w` of a word array with `words` words per lane where
+/// word `i` of lane `l` is at `mem[i * stride + l]` (stride 1 and lane 0 for workgroup memory).
+#[inline]
+fn read_words(mem: &[u32], words: usize, stride: usize, l: usize, w: u32, wide: bool) -> u64 {
+    let w = w as usize;
+    if wide {
+        if w.checked_add(1).is_some_and(|e| e < words) {
+            mem[w * stride + l] as u64 | (mem[(w + 1) * stride + l] as u64) << 32
+        } else {
+            0
+        }
+    } else if w < words {
+        mem[w * stride + l] as u64
+    } else {
+        0
+    }
+}
+#[inline]
+fn write_words(mem: &mut [u32], words: usize, stride: usize, l: usize, w: u32, wide: bool, v: u64) {
+    let w = w as usize;
+    if wide {
+        if w.checked_add(1).is_some_and(|e| e < words) {
+            mem[w * stride + l] = v as u32;
+            mem[(w + 1) * stride + l] = (v >> 32) as u32;
+        }
+    } else if w < words {
+        mem[w * stride + l] = v as u32;
+    }
+}
+
+impl Batch {
+    pub fn new() -> Self {
+        Batch {
+            n: 0,
+            r32: Vec::new(),
+            r64: Vec::new(),
+            s32: Vec::new(),
+            s64: Vec::new(),
+            local: Vec::new(),
+            local_words: 0,
+            workgroup: Vec::new(),
+            pc: Vec::new(),
+            helper: Vec::new(),
+            demoted: Vec::new(),
+            killed: Vec::new(),
+            active: Vec::new(),
+            executed: 0,
+        }
+    }
+
+    /// Prepare for a run of `n` lanes (rounded up to whole quads): registers zero except
+    /// constants, memory zero, every lane waiting at the entry block.
+    pub fn reset(&mut self, prog: &Program, n: usize) {
+        let n = n.div_ceil(4) * 4;
+        self.n = n;
+        let fill32 = |v: &mut Vec<u32>, len: usize| {
+            v.clear();
+            v.resize(len, 0);
+        };
+        fill32(&mut self.r32, prog.n32 * n);
+        self.r64.clear();
+        self.r64.resize(prog.n64 * n, 0);
+        fill32(&mut self.s32, n);
+        self.s64.clear();
+        self.s64.resize(n, 0);
+        for &(s, v) in &prog.consts32 {
+            self.r32[s as usize * n..][..n].fill(v);
+        }
+        for &(s, v) in &prog.consts64 {
+            self.r64[s as usize * n..][..n].fill(v);
+        }
+        self.local_words = prog.shader.local_words as usize;
+        fill32(&mut self.local, self.local_words * n);
+        fill32(&mut self.workgroup, prog.shader.workgroup_words as usize);
+        fill32(&mut self.pc, n);
+        fill32(&mut self.active, n);
+        for v in [&mut self.helper, &mut self.demoted, &mut self.killed] {
+            v.clear();
+            v.resize(n, false);
+        }
+        self.executed = 0;
+    }
+
+    #[inline]
+    pub(crate) fn get(&self, wide: bool, slot: u32, l: usize) -> u64 {
+        if wide {
+            self.r64[slot as usize * self.n + l]
+        } else {
+            self.r32[slot as usize * self.n + l] as u64
+        }
+    }
+    #[inline]
+    pub(crate) fn set(&mut self, wide: bool, slot: u32, l: usize, v: u64) {
+        if wide {
+            self.r64[slot as usize * self.n + l] = v;
+        } else {
+            self.r32[slot as usize * self.n + l] = v as u32;
+        }
+    }
+    #[inline]
+    pub(crate) fn is_active(&self, l: usize) -> bool {
+        self.active[l] != 0
+    }
+    #[inline]
+    fn stores(&self, l: usize) -> bool {
+        self.active[l] != 0 && !self.helper[l]
+    }
+
+    /// Stop every quad in which no lane is both still running and not a helper.
+    fn skip_dead_quads(&mut self) {
+        for q in 0..self.n / 4 {
+            let r = q * 4..q * 4 + 4;
+            if !r.clone().any(|l| self.pc[l] != DONE && !self.helper[l]) {
+                self.pc[r].fill(DONE);
+            }
+        }
+    }
+
+    /// Run until every lane has finished.
+    pub fn run<O: Observer>(&mut self, prog: &Program, bind: &Bindings, obs: &mut O) -> Result<()> {
+        self.skip_dead_quads();
+        loop {
+            let cur = match self.pc.iter().copied().min() {
+                Some(c) if c != DONE => c,
+                _ => return Ok(()),
+            };
+            let mut full = true;
+            for (a, &p) in self.active.iter_mut().zip(&self.pc) {
+                let on = p == cur;
+                *a = if on { !0 } else { 0 };
+                full &= on;
+            }
+            let blk = &prog.blocks[cur as usize];
+            self.executed += blk.code.len() as u64 + 1;
+            if self.executed > prog.budget {
+                return Err(Error::Exec(format!(
+                    "shader '{}': instruction budget of {} instructions per batch exceeded \
+                     (at block b{}); raise it with Program::set_budget if the shader is not \
+                     looping forever",
+                    prog.shader.name, prog.budget, blk.id
+                )));
+            }
+            obs.block(blk.id, &self.active);
+            for (i, code) in blk.code.iter().enumerate() {
+                self.exec(prog, code, full, bind, obs, blk.id, i)?;
+                if obs.wants_insts() {
+                    let inst = &prog.shader.body.blocks[blk.id as usize].insts[i];
+                    obs.inst(&InstEvent {
+                        block: blk.id,
+                        index: i,
+                        inst,
+                        active: &self.active,
+                        helper: &self.helper,
+                        regs: RegView {
+                            slots: &prog.slots,
+                            r32: &self.r32,
+                            r64: &self.r64,
+                            n: self.n,
+                        },
+                    });
+                }
+            }
+            self.terminate(&blk.term, blk.id)?;
+            self.skip_dead_quads();
+        }
+    }
+
+    fn terminate(&mut self, term: &CTerm, id: BlockId) -> Result<()> {
+        let n = self.n;
+        for l in 0..n {
+            if self.active[l] == 0 {
+                continue;
+            }
+            self.pc[l] = match term {
+                CTerm::Jump(t) => *t,
+                CTerm::Branch { cond, t, f } => {
+                    if self.r32[*cond as usize * n + l] != 0 {
+                        *t
+                    } else {
+                        *f
+                    }
+                }
+                CTerm::Switch {
+                    wide,
+                    mask,
+                    sel,
+                    cases,
+                    default,
+                } => {
+                    let v = self.get(*wide, *sel, l) & mask;
+                    cases.iter().find(|c| c.0 == v).map_or(*default, |c| c.1)
+                }
+                CTerm::Return => DONE,
+                CTerm::Kill => {
+                    self.killed[l] = true;
+                    DONE
+                }
+                CTerm::Unreachable => {
+                    return Err(Error::Exec(format!(
+                        "lane {l} reached OpUnreachable at the end of block b{id}"
+                    )))
+                }
+            };
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn exec<O: Observer>(
+        &mut self,
+        prog: &Program,
+        code: &Code,
+        full: bool,
+        bind: &Bindings,
+        obs: &mut O,
+        block: BlockId,
+        index: usize,
+    ) -> Result<()> {
+        let n = self.n;
+        macro_rules! k {
+            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
+                $f($($src,)* &mut self.$out[..n]);
+                $blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
+            }};
+        }
+        match code {
+            Code::K1 { k, dst, a } => match k {
+                K1::NN(f) => k!(f, s32, r32, blend32, dst, [sl(&self.r32, *a, n)]),
+                K1::WW(f) => k!(f, s64, r64, blend64, dst, [sl(&self.r64, *a, n)]),
+                K1::WN(f) => k!(f, s32, r32, blend32, dst, [sl(&self.r64, *a, n)]),
+                K1::NW(f) => k!(f, s64, r64, blend64, dst, [sl(&self.r32, *a, n)]),
+            },
+            Code::K2 { k, dst, a, b } => match k {
+                K2::NNN(f) => k!(
+                    f,
+                    s32,
+                    r32,
+                    blend32,
+                    dst,
+                    [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
+                ),
+                K2::WWW(f) => k!(
+                    f,
+                    s64,
+                    r64,
+                    blend64,
+                    dst,
+                    [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
+                ),
+                K2::WWN(f) => k!(
+                    f,
+                    s32,
+                    r32,
+                    blend32,
+                    dst,
+                    [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
+                ),
+                K2::WNW(f) => k!(
+                    f,
+                    s64,
+                    r64,
+                    blend64,
+                    dst,
+                    [sl(&self.r64, *a, n), sl(&self.r32, *b, n)]
+                ),
+                K2::NNW(f) => k!(
+                    f,
+                    s64,
+                    r64,
+                    blend64,
+                    dst,
+                    [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
+                ),
+            },
+            Code::K3 { k, dst, a, b, c } => match k {
+                K3::NNNN(f) => k!(
+                    f,
+                    s32,
+                    r32,
+                    blend32,
+                    dst,
+                    [
+                        sl(&self.r32, *a, n),
+                        sl(&self.r32, *b, n),
+                        sl(&self.r32, *c, n)
+                    ]
+                ),
+                K3::WWWW(f) => k!(
+                    f,
+                    s64,
+                    r64,
+                    blend64,
+                    dst,
+                    [
+                        sl(&self.r64, *a, n),
+                        sl(&self.r64, *b, n),
+                        sl(&self.r64, *c, n)
+                    ]
+                ),
+                K3::NWWW(f) => k!(
+                    f,
+                    s64,
+                    r64,
+                    blend64,
+                    dst,
+                    [
+                        sl(&self.r32, *a, n),
+                        sl(&self.r64, *b, n),
+                        sl(&self.r64, *c, n)
+                    ]
+                ),
+                K3::WNNW(f) => k!(
+                    f,
+                    s64,
+                    r64,
+                    blend64,
+                    dst,
+                    [
+                        sl(&self.r64, *a, n),
+                        sl(&self.r32, *b, n),
+                        sl(&self.r32, *c, n)
+                    ]
+                ),
+            },
+            Code::K4 { k, dst, a, b, c, d } => match k {
+                K4::NNNNN(f) => k!(
+                    f,
+                    s32,
+                    r32,
+                    blend32,
+                    dst,
+                    [
+                        sl(&self.r32, *a, n),
+                        sl(&self.r32, *b, n),
+                        sl(&self.r32, *c, n),
+                        sl(&self.r32, *d, n)
+                    ]
+                ),
+                K4::WWNNW(f) => k!(
+                    f,
+                    s64,
+                    r64,
+                    blend64,
+                    dst,
+                    [
+                        sl(&self.r64, *a, n),
+                        sl(&self.r64, *b, n),
+                        sl(&self.r32, *c, n),
+                        sl(&self.r32, *d, n)
+                    ]
+                ),
+            },
+            Code::Load {
+                ty,
+                dst,
+                space,
+                addr,
+            } => self.load(*ty, *dst, *space, *addr, bind)?,
+            Code::Store {
+                ty,
+                space,
+                addr,
+                src,
+            } => self.store(*ty, *space, *addr, *src, bind)?,
+            Code::Atomic {
+                op,
+                ty,
+                dst,
+                space,
+                addr,
+                a,
+                b,
+            } => self.atomic(*op, *ty, *dst, *space, *addr, *a, *b, bind)?,
+            Code::ArrayLength {
+                dst,
+                slot,
+                index,
+                offset,
+                stride,
+            } => {
+                for l in 0..n {
+                    if !self.is_active(l) {
+                        continue;
+                    }
+                    let idx = index.map_or(0, |r| self.r32[r as usize * n + l]);
+                    let len = bind.buffer(*slot, idx)?.map_or(0, |b| b.len() as u64);
+                    let v = len
+                        .saturating_sub(*offset as u64)
+                        .checked_div(*stride as u64)
+                        .unwrap_or(0);
+                    self.r32[*dst as usize * n + l] = v.min(u32::MAX as u64) as u32;
+                }
+            }
+            Code::QuadVote { all, dst, a } => {
+                for q in 0..n / 4 {
+                    let lanes = q * 4..q * 4 + 4;
+                    let vals = lanes
+                        .clone()
+                        .filter(|&l| self.is_active(l))
+                        .map(|l| self.r32[*a as usize * n + l] != 0);
+                    let v = if *all {
+                        vals.clone().all(|y| y)
+                    } else {
+                        vals.clone().any(|y| y)
+                    };
+                    for l in lanes {
+                        if self.is_active(l) {
+                            self.r32[*dst as usize * n + l] = v as u32;
+                        }
+                    }
+                }
+            }
+            Code::Group { op, ty, dst, a, b } => self.group(*op, *ty, *dst, *a, *b),
+            Code::GroupArith {
+                op,
+                scan,
+                ty,
+                dst,
+                a,
+            } => self.group_arith(*op, *scan, *ty, *dst, *a),
+            Code::BallotQuery {
+                query,
+                dst,
+                ballot,
+                b,
+            } => self.ballot_query(*query, *dst, *ballot, *b),
+            Code::Image { index: ii } => {
+                let img = &prog.images[*ii as usize];
+                let inst = &img.inst;
+                let mut ops = QuadOperands::default();
+                let mut out = [[0u32; 4]; 4];
+                let slots = &prog.slots;
+                for q in 0..n / 4 {
+                    let lanes = q * 4..q * 4 + 4;
+                    if !lanes.clone().any(|l| self.is_active(l)) {
+                        continue;
+                    }
+                    let r32 = &self.r32;
+                    super::image::gather_operands(
+                        inst,
+                        q,
+                        |r, l| r32[slots[r as usize].1 as usize * n + l],
+                        &mut ops,
+                    );
+                    for i in 0..4 {
+                        ops.active[i] = self.is_active(q * 4 + i);
+                        ops.helper[i] = self.helper[q * 4 + i];
+                    }
+                    out = [[0; 4]; 4];
+                    bind.images
+                        .image_op(inst, &ops, &mut out)
+                        .map_err(|e| match e {
+                            Error::Exec(m) => {
+                                Error::Exec(format!("b{block} instruction {index}: {m}"))
+                            }
+                            e => e,
+                        })?;
+                    obs.image(&ImageEvent {
+                        block,
+                        index,
+                        inst,
+                        operands: &ops,
+                        results: &out,
+                    });
+                    for (c, &r) in inst.dst.iter().enumerate() {
+                        let s = slots[r as usize].1 as usize;
+                        for (i, lane_out) in out.iter().enumerate() {
+                            if ops.active[i] {
+                                self.r32[s * n + q * 4 + i] = lane_out[c];
+                            }
+                        }
+                    }
+                }
+                let _ = out;
+            }
+            Code::IsHelper { dst } => {
+                for l in 0..n {
+                    if self.is_active(l) {
+                        self.r32[*dst as usize * n + l] = self.helper[l] as u32;
+                    }
+                }
+            }
+            Code::LaneInfo { what, dst } => {
+                for l in 0..n {
+                    if !self.is_active(l) {
+                        continue;
+                    }
+                    let i = (l % SUBGROUP_SIZE) as u32;
+                    let full_mask = (1u32 << SUBGROUP_SIZE) - 1;
+                    let comp = |c: u8, m: u32| if c == 0 { m & full_mask } else { 0 };
+                    let v = match *what {
+                        LaneInfo::SubgroupInvocationId => i,
+                        LaneInfo::SubgroupSize => SUBGROUP_SIZE as u32,
+                        LaneInfo::SubgroupEqMask(c) => comp(c, 1 << i),
+                        LaneInfo::SubgroupGeMask(c) => comp(c, !0 << i),
+                        LaneInfo::SubgroupGtMask(c) => comp(c, (!0u32 << i) << 1),
+                        LaneInfo::SubgroupLeMask(c) => comp(c, ((2u64 << i) - 1) as u32),
+                        LaneInfo::SubgroupLtMask(c) => comp(c, (1 << i) - 1),
+                    };
+                    self.r32[*dst as usize * n + l] = v;
+                }
+            }
+            Code::Demote => {
+                for l in 0..n {
+                    if self.is_active(l) && !self.helper[l] {
+                        self.helper[l] = true;
+                        self.demoted[l] = true;
+                    }
+                }
+            }
+            Code::Nop => {}
+        }
+        Ok(())
+    }
+
+    fn load(
+        &mut self,
+        ty: ScalarTy,
+        dst: u32,
+        space: CSpace,
+        addr: u32,
+        bind: &Bindings,
+    ) -> Result<()> {
+        let n = self.n;
+        let wide = ty.is_wide();
+        for l in 0..n {
+            if !self.is_active(l) {
+                continue;
+            }
+            let ad = self.r32[addr as usize * n + l];
+            let v = match space {
+                CSpace::Local => read_words(&self.local, self.local_words, n, l, ad, wide),
+                CSpace::Workgroup => {
+                    read_words(&self.workgroup, self.workgroup.len(), 1, 0, ad, wide)
+                }
+                CSpace::Buffer { slot, index } => {
+                    let idx = index.map_or(0, |r| self.r32[r as usize * n + l]);
+                    match bind.buffer(slot, idx)? {
+                        Some(b) => {
+                            let v = b.load(ad as u64, access_bytes(ty));
+                            if ty == ScalarTy::Bool {
+                                (v != 0) as u64
+                            } else {
+                                v
+                            }
+                        }
+                        None => 0,
+                    }
+                }
+            };
+            self.set(wide, dst, l, v);
+        }
+        Ok(())
+    }
+
+    fn store(
+        &mut self,
+        ty: ScalarTy,
+        space: CSpace,
+        addr: u32,
+        src: u32,
+        bind: &Bindings,
+    ) -> Result<()> {
+        let n = self.n;
+        let wide = ty.is_wide();
+        for l in 0..n {
+            // Private (Local) memory is written by helper lanes too, so that their values and
+            // hence their neighbours' derivatives are right; shared memory is not.
+            let go = match space {
+                CSpace::Local => self.is_active(l),
+                _ => self.stores(l),
+            };
+            if !go {
+                continue;
+            }
+            let ad = self.r32[addr as usize * n + l];
+            let v = self.get(wide, src, l);
+            match space {
+                CSpace::Local => write_words(&mut self.local, self.local_words, n, l, ad, wide, v),
+                CSpace::Workgroup => {
+                    let words = self.workgroup.len();
+                    write_words(&mut self.workgroup, words, 1, 0, ad, wide, v)
+                }
+                CSpace::Buffer { slot, index } => {
+                    let idx = index.map_or(0, |r| self.r32[r as usize * n + l]);
+                    if let Some(b) = bind.buffer(slot, idx)? {
+                        b.store(ad as u64, access_bytes(ty), v);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn atomic(
+        &mut self,
+        op: AtomicOp,
+        ty: ScalarTy,
+        dst: u32,
+        space: CSpace,
+        addr: u32,
+        a: u32,
+        b: u32,
+        bind: &Bindings,
+    ) -> Result<()> {
+        let n = self.n;
+        let wide = ty.is_wide();
+        let bits = ty.bits();
+        for l in 0..n {
+            if !self.is_active(l) {
+                continue;
+            }
+            if self.helper[l] && !matches!(space, CSpace::Local) {
+                self.set(wide, dst, l, 0);
+                continue;
+            }
+            let ad = self.r32[addr as usize * n + l];
+            let av = self.get(wide, a, l);
+            let bv = self.get(wide, b, l);
+            let f = |old: u64| atomic_new(op, bits, old, av, bv);
+            let old = match space {
+                CSpace::Local => {
+                    let old = read_words(&self.local, self.local_words, n, l, ad, wide);
+                    if let Some(v) = f(old) {
+                        write_words(&mut self.local, self.local_words, n, l, ad, wide, v);
+                    }
+                    old
+                }
+                CSpace::Workgroup => {
+                    let words = self.workgroup.len();
+                    let old = read_words(&self.workgroup, words, 1, 0, ad, wide);
+                    if let Some(v) = f(old) {
+                        write_words(&mut self.workgroup, words, 1, 0, ad, wide, v);
+                    }
+                    old
+                }
+                CSpace::Buffer { slot, index } => {
+                    let idx = index.map_or(0, |r| self.r32[r as usize * n + l]);
+                    match bind.buffer(slot, idx)? {
+                        Some(buf) => buf.atomic(ad as u64, bits / 8, f),
+                        None => 0,
+                    }
+                }
+            };
+            self.set(wide, dst, l, old);
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,437 @@
+//! The interpreter's [`ImageUnit`] implemented with the texture unit.
+//!
+//! The interpreter hands over one image instruction for one quad as raw lane bits
+//! ([`QuadOperands`]); this file decodes them into the texture unit's plain per-quad arguments
+//! (coordinates, LOD mode, offsets, Dref, MinLod), resolves the descriptor each lane names and
+//! calls [`Kernel::sample`], [`Kernel::gather`], [`fetch_quad`] or a query. It is the only
+//! place that knows both the IR's image operands and the texture unit's API.
+//!
+//! Kernels (the per (image, view, sampler) specialised routines) of combined image samplers
+//! are built once when the descriptors are bound; pairs of separate images and samplers are
+//! built on first use and memoised behind a mutex.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use super::descriptors::{Descriptor, ImageResource};
+use crate::exec::{ImageUnit, QuadLod, QuadOperands};
+use crate::ir::{ImageInst, ImageOpKind, ResourceKind, Shader};
+use crate::texture::{
+    fetch_quad, query_levels, query_samples, query_size, Config, FetchArgs, GatherArgs,
+    GatherOffsets, Kernel, LodMode, SampleArgs, Sampler, ViewType,
+};
+use crate::{Error, Result};
+
+/// What one descriptor array element of an image-like slot resolves to.
+#[derive(Clone)]
+struct BoundImage {
+    image: Arc<ImageResource>,
+    view: crate::texture::ImageView,
+    sampler: Option<Sampler>,
+    /// Prebuilt kernel for combined image samplers.
+    kernel: Option<Arc<Kernel>>,
+}
+
+/// (image slot, image element, sampler slot, sampler element).
+type KernelSlot = (u32, u32, u32, u32);
+
+/// The images and samplers one shader sees, by resource slot and array element.
+pub struct ShaderImages {
+    images: Vec<Vec<Option<BoundImage>>>,
+    samplers: Vec<Vec<Option<Sampler>>>,
+    config: Config,
+    kernels: Mutex<HashMap<KernelSlot, Arc<Kernel>>>,
+}
+
+impl ShaderImages {
+    /// Resolve the shader's image, sampler and texel-buffer slots against `lookup` (set,
+    /// binding → descriptor array). Missing descriptors are only an error when used.
+    pub fn new<'d>(
+        shader: &Shader,
+        lookup: impl Fn(u32, u32) -> Option<&'d [Descriptor]>,
+        config: Config,
+    ) -> Result<ShaderImages> {
+        let mut images = Vec::with_capacity(shader.resources.len());
+        let mut samplers = Vec::with_capacity(shader.resources.len());
+        for r in &shader.resources {
+            let descs = lookup(r.set, r.binding).unwrap_or(&[]);
+            let mut imgs = Vec::new();
+            let mut smps = Vec::new();
+            let image_like = matches!(
+                r.kind,
+                ResourceKind::CombinedImageSampler
+                    | ResourceKind::SampledImage
+                    | ResourceKind::StorageImage
+            );
+            for d in descs {
+                match d {
+                    Descriptor::Image { image, view } if image_like => {
+                        imgs.push(Some(BoundImage {
+                            image: image.clone(),
+                            view: *view,
+                            sampler: None,
+                            kernel: None,
+                        }));
+                        smps.push(None);
+                    }
+                    Descriptor::CombinedImageSampler {
+                        image,
+                        view,
+                        sampler,
+                    } if image_like => {
+                        let kernel = if r.kind == ResourceKind::CombinedImageSampler {
+                            let img = image.read();
+                            Some(Arc::new(Kernel::new(&img, view, sampler, config).map_err(
+                                |e| {
+                                    Error::Pipeline(format!(
+                                        "set {} binding {}: {e}",
+                                        r.set, r.binding
+                                    ))
+                                },
+                            )?))
+                        } else {
+                            None
+                        };
+                        imgs.push(Some(BoundImage {
+                            image: image.clone(),
+                            view: *view,
+                            sampler: Some(*sampler),
+                            kernel,
+                        }));
+                        smps.push(Some(*sampler));
+                    }
+                    Descriptor::Sampler(s) => {
+                        imgs.push(None);
+                        smps.push(Some(*s));
+                    }
+                    _ => {
+                        imgs.push(None);
+                        smps.push(None);
+                    }
+                }
+            }
+            images.push(imgs);
+            samplers.push(smps);
+        }
+        Ok(ShaderImages {
+            images,
+            samplers,
+            config,
+            kernels: Mutex::new(HashMap::new()),
+        })
+    }
+
+    fn image(&self, slot: u32, index: u32) -> Result<&BoundImage> {
+        self.images
+            .get(slot as usize)
+            .and_then(|v| v.get(index as usize))
+            .and_then(|o| o.as_ref())
+            .ok_or_else(|| {
+                Error::Exec(format!(
+                    "no image bound for resource slot {slot} element {index}"
+                ))
+            })
+    }
+
+    /// The kernel for the image of `inst` at `image_index` with the sampler the instruction
+    /// names (separate sampler) or the combined one.
+    fn kernel(
+        &self,
+        inst: &ImageInst,
+        image_index: u32,
+        sampler_index: u32,
+    ) -> Result<Arc<Kernel>> {
+        let bound = self.image(inst.image.slot, image_index)?;
+        let Some(sref) = inst.sampler else {
+            return match (&bound.kernel, &bound.sampler) {
+                (Some(k), _) => Ok(k.clone()),
+                (None, Some(s)) => Ok(Arc::new(Kernel::new(
+                    &bound.image.read(),
+                    &bound.view,
+                    s,
+                    self.config,
+                )?)),
+                (None, None) => Err(Error::Exec(format!(
+                    "image at slot {} element {image_index} has no sampler",
+                    inst.image.slot
+                ))),
+            };
+        };
+        let key = (inst.image.slot, image_index, sref.slot, sampler_index);
+        if let Some(k) = self.kernels.lock().map_err(poisoned)?.get(&key) {
+            return Ok(k.clone());
+        }
+        let sampler = self
+            .samplers
+            .get(sref.slot as usize)
+            .and_then(|v| v.get(sampler_index as usize))
+            .and_then(|o| o.as_ref())
+            .ok_or_else(|| {
+                Error::Exec(format!(
+                    "no sampler bound for resource slot {} element {sampler_index}",
+                    sref.slot
+                ))
+            })?;
+        let k = Arc::new(Kernel::new(
+            &bound.image.read(),
+            &bound.view,
+            sampler,
+            self.config,
+        )?);
+        self.kernels
+            .lock()
+            .map_err(poisoned)?
+            .insert(key, k.clone());
+        Ok(k)
+    }
+}
+
+fn poisoned<T>(_: T) -> Error {
+    Error::Exec("image kernel cache poisoned by an earlier panic".into())
+}
+
+fn f(bits: u32) -> f32 {
+    f32::from_bits(bits)
+}
+
+/// Lanes grouped by the (image, sampler) descriptor elements they index: usually one group.
+fn groups(q: &QuadOperands) -> Vec<(u32, u32, u8)> {
+    let mut out: Vec<(u32, u32, u8)> = Vec::with_capacity(1);
+    for lane in 0..4 {
+        if !q.active[lane] {
+            continue;
+        }
+        let key = (q.image_index[lane], q.sampler_index[lane]);
+        match out.iter_mut().find(|g| (g.0, g.1) == key) {
+            Some(g) => g.2 |= 1 << lane,
+            None => out.push((key.0, key.1, 1 << lane)),
+        }
+    }
+    out
+}
+
+/// Coordinates as f32, divided by the projective divisor when present (Dref too).
+fn float_coords(inst: &ImageInst, q: &QuadOperands) -> ([[f32; 4]; 4], Option<[f32; 4]>) {
+    let mut c = [[0f32; 4]; 4];
+    let mut dref = q.dref.map(|d| d.map(f));
+    let n = q.coord_count.min(4);
+    for (lane, cl) in c.iter_mut().enumerate() {
+        for (v, &bits) in cl.iter_mut().zip(&q.coords[lane][..n]) {
+            *v = f(bits);
+        }
+        if let Some(p) = q.proj {
+            let w = f(p[lane]);
+            // Projection divides the spatial coordinates, never the array layer.
+            let spatial = q.coord_count.min(3);
+            for v in cl.iter_mut().take(spatial) {
+                *v /= w;
+            }
+            if let Some(d) = dref.as_mut() {
+                d[lane] /= w;
+            }
+        }
+    }
+    let _ = inst;
+    (c, dref)
+}
+
+/// Integer-coordinate shape of a view: spatial components, then whether a layer follows
+/// (cube faces count as layers for fetch, read and write).
+fn int_dims(vt: ViewType) -> (usize, bool) {
+    match vt {
+        ViewType::D1 => (1, false),
+        ViewType::D1Array => (1, true),
+        ViewType::D2 => (2, false),
+        ViewType::D2Array => (2, true),
+        ViewType::D3 => (3, false),
+        ViewType::Cube | ViewType::CubeArray => (2, true),
+    }
+}
+
+fn offsets(q: &QuadOperands) -> [[i32; 3]; 4] {
+    let mut o = [[0i32; 3]; 4];
+    for (lane, ol) in o.iter_mut().enumerate() {
+        for (k, v) in ol.iter_mut().enumerate().take(q.offset_count.min(3)) {
+            *v = q.offset[lane][k] as i32;
+        }
+    }
+    o
+}
+
+fn lod_mode(q: &QuadOperands) -> LodMode {
+    match &q.lod {
+        QuadLod::Implicit { bias } => LodMode::Implicit {
+            bias: bias.map(|b| b.map(f)).unwrap_or([0.0; 4]),
+            fine: false,
+        },
+        QuadLod::Explicit(l) => LodMode::Explicit(l.map(f)),
+        QuadLod::Grad { count, dx, dy } => {
+            let mut gx = [[0f32; 3]; 4];
+            let mut gy = [[0f32; 3]; 4];
+            for lane in 0..4 {
+                for k in 0..(*count).min(3) {
+                    gx[lane][k] = f(dx[lane][k]);
+                    gy[lane][k] = f(dy[lane][k]);
+                }
+            }
+            LodMode::Grad { dx: gx, dy: gy }
+        }
+        QuadLod::None => LodMode::Explicit([0.0; 4]),
+    }
+}
+
+fn merge(out: &mut [[u32; 4]; 4], part: &[[u32; 4]; 4], mask: u8) {
+    for lane in 0..4 {
+        if mask & (1 << lane) != 0 {
+            out[lane] = part[lane];
+        }
+    }
+}
+
+impl ImageUnit for ShaderImages {
+    fn image_op(&self, inst: &ImageInst, q: &QuadOperands, out: &mut [[u32; 4]; 4]) -> Result<()> {
+        for (image_index, sampler_index, mask) in groups(q) {
+            let part = self.op_for_group(inst, q, image_index, sampler_index, mask)?;
+            merge(out, &part, mask);
+        }
+        Ok(())
+    }
+}
+
+impl ShaderImages {
+    fn op_for_group(
+        &self,
+        inst: &ImageInst,
+        q: &QuadOperands,
+        image_index: u32,
+        sampler_index: u32,
+        mask: u8,
+    ) -> Result<[[u32; 4]; 4]> {
+        match inst.kind {
+            ImageOpKind::Sample => {
+                let kernel = self.kernel(inst, image_index, sampler_index)?;
+                let bound = self.image(inst.image.slot, image_index)?;
+                let (coords, dref) = float_coords(inst, q);
+                let args = SampleArgs {
+                    coords,
+                    lod: lod_mode(q),
+                    min_lod: q.min_lod.map(|m| m.map(f)),
+                    offsets: offsets(q),
+                    dref,
+                    mask,
+                };
+                kernel.sample(&bound.image.read(), &args)
+            }
+            ImageOpKind::Gather => {
+                let kernel = self.kernel(inst, image_index, sampler_index)?;
+                let bound = self.image(inst.image.slot, image_index)?;
+                let (coords, dref) = float_coords(inst, q);
+                let o = offsets(q);
+                let offs = if let Some(four) = inst.offsets4 {
+                    GatherOffsets::Four(four)
+                } else if q.offset_count > 0 {
+                    GatherOffsets::Offset(o.map(|l| [l[0], l[1]]))
+                } else {
+                    GatherOffsets::None
+                };
+                let args = GatherArgs {
+                    coords,
+                    component: q.component.map(|c| c[0]).unwrap_or(0),
+                    offsets: offs,
+                    dref,
+                    mask,
+                };
+                kernel.gather(&bound.image.read(), &args)
+            }
+            ImageOpKind::Fetch | ImageOpKind::Read => {
+                let bound = self.image(inst.image.slot, image_index)?;
+                let n = q.coord_count.min(4);
+                let mut coords = [[0i32; 4]; 4];
+                for (cl, ql) in coords.iter_mut().zip(&q.coords) {
+                    for (v, &bits) in cl.iter_mut().zip(&ql[..n]) {
+                        *v = bits as i32;
+                    }
+                }
+                let lod = match &q.lod {
+                    QuadLod::Explicit(l) => l.map(|v| v as i32),
+                    _ => [0; 4],
+                };
+                let args = FetchArgs {
+                    coords,
+                    lod,
+                    sample: q.sample.unwrap_or([0; 4]),
+                    offsets: offsets(q),
+                    mask,
+                };
+                fetch_quad(&bound.image.read(), &bound.view, &args)
+            }
+            ImageOpKind::Write => {
+                let bound = self.image(inst.image.slot, image_index)?;
+                let (sdims, arrayed) = int_dims(bound.view.view_type);
+                let mut img = bound.image.write();
+                for lane in 0..4 {
+                    if mask & (1 << lane) == 0 || q.helper[lane] {
+                        continue;
+                    }
+                    let c = q.coords[lane];
+                    let mut xyz = [0u32; 3];
+                    xyz[..sdims].copy_from_slice(&c[..sdims]);
+                    let layer = if arrayed { c[sdims] } else { 0 };
+                    // Out-of-bounds storage writes are dropped (robust behaviour): the
+                    // texture unit refuses them and the error is deliberately ignored.
+                    if layer >= bound.view.layer_count {
+                        continue;
+                    }
+                    let layer = bound.view.base_layer + layer;
+                    let _ = img.write_texel(bound.view.base_level, layer, xyz, q.texel[lane]);
+                }
+                Ok([[0; 4]; 4])
+            }
+            ImageOpKind::QueryLod => {
+                let kernel = self.kernel(inst, image_index, sampler_index)?;
+                let bound = self.image(inst.image.slot, image_index)?;
+                let (coords, _) = float_coords(inst, q);
+                let r = kernel.query_lod(&bound.image.read(), &coords, false)?;
+                Ok(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0]))
+            }
+            ImageOpKind::QuerySize => {
+                let bound = self.image(inst.image.slot, image_index)?;
+                let img = bound.image.read();
+                let vt = bound.view.view_type;
+                let (sdims, arrayed) = int_dims(vt);
+                let mut res = [[0u32; 4]; 4];
+                for lane in 0..4 {
+                    if mask & (1 << lane) == 0 {
+                        continue;
+                    }
+                    let lod = match &q.lod {
+                        QuadLod::Explicit(l) => l[lane],
+                        _ => 0,
+                    };
+                    let size = query_size(&img, &bound.view, lod).unwrap_or([0; 3]);
+                    let mut v = [0u32; 4];
+                    v[..sdims].copy_from_slice(&size[..sdims]);
+                    if arrayed && vt != ViewType::Cube {
+                        v[sdims] = if vt.is_cube() {
+                            bound.view.layer_count / 6
+                        } else {
+                            bound.view.layer_count
+                        };
+                    }
+                    res[lane] = v;
+                }
+                Ok(res)
+            }
+            ImageOpKind::QueryLevels => {
+                let bound = self.image(inst.image.slot, image_index)?;
+                let n = query_levels(&bound.view);
+                Ok([[n, 0, 0, 0]; 4])
+            }
+            ImageOpKind::QuerySamples => {
+                let bound = self.image(inst.image.slot, image_index)?;
+                let n = query_samples(&bound.image.read());
+                Ok([[n, 0, 0, 0]; 4])
+            }
+        }
+    }
+}

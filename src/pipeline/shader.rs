@@ -1,0 +1,93 @@
+//! A compiled shader: SPIR-V (binary or text) → IR → the interpreter's pre-decoded program.
+
+use std::path::Path;
+
+use crate::exec::{self, Program};
+use crate::front::spirv::{Module, SpecConstants};
+use crate::front::spvasm;
+use crate::ir::{self, Stage};
+use crate::{Error, Result};
+
+/// One entry point, lowered and compiled, ready to run.
+pub struct Shader {
+    program: Program,
+}
+
+impl Shader {
+    /// Compile `entry` of a SPIR-V binary module.
+    pub fn from_spirv(words: &[u32], entry: &str, spec: &SpecConstants) -> Result<Shader> {
+        Self::from_module(&Module::load(words)?, entry, None, spec)
+    }
+
+    /// Compile `entry` of SPIR-V assembly text (`spirv-as` syntax).
+    pub fn from_spirv_asm(
+        text: &str,
+        name: &str,
+        entry: &str,
+        spec: &SpecConstants,
+    ) -> Result<Shader> {
+        let words = spvasm::assemble(text, name)?;
+        Self::from_spirv(&words, entry, spec)
+    }
+
+    /// Compile `entry` of a `.spv` (binary) or `.spvasm` (text) file.
+    pub fn from_file(path: &Path, entry: &str, spec: &SpecConstants) -> Result<Shader> {
+        let bytes =
+            std::fs::read(path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
+        let named = |e: Error| match e {
+            Error::Spirv(m) => Error::Spirv(format!("{}: {m}", path.display())),
+            other => other,
+        };
+        if path.extension().is_some_and(|x| x == "spvasm") {
+            let text = String::from_utf8(bytes)
+                .map_err(|_| Error::Io(format!("{}: not UTF-8 text", path.display())))?;
+            Self::from_spirv_asm(&text, &path.display().to_string(), entry, spec)
+        } else {
+            Self::from_module(
+                &Module::from_bytes(&bytes).map_err(named)?,
+                entry,
+                None,
+                spec,
+            )
+            .map_err(named)
+        }
+    }
+
+    /// Compile an entry point of an already parsed module.
+    pub fn from_module(
+        module: &Module,
+        entry: &str,
+        stage: Option<Stage>,
+        spec: &SpecConstants,
+    ) -> Result<Shader> {
+        let ir = module.lower(entry, stage, spec)?;
+        Self::from_ir(&ir)
+    }
+
+    /// Compile lowered IR.
+    pub fn from_ir(shader: &ir::Shader) -> Result<Shader> {
+        Ok(Shader {
+            program: exec::compile(shader)?,
+        })
+    }
+
+    /// The lowered entry point (interface, resources, body).
+    pub fn ir(&self) -> &ir::Shader {
+        self.program.shader()
+    }
+
+    /// The interpreter's program.
+    pub fn program(&self) -> &Program {
+        &self.program
+    }
+
+    /// The stage.
+    pub fn stage(&self) -> Stage {
+        self.ir().stage
+    }
+
+    /// Set the instruction budget per batch (a runaway shader stops with an error there).
+    pub fn set_budget(&mut self, budget: u64) {
+        self.program.set_budget(budget);
+    }
+}

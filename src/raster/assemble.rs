@@ -1,0 +1,193 @@
+//! Index reading and primitive assembly: the vertex stream of one instance becomes a list of
+//! primitives that name their vertices by position ("slot") in the shaded vertex array.
+
+use super::state::Topology;
+use crate::{Error, Result};
+
+/// `VkIndexType`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IndexType {
+    U8,
+    U16,
+    U32,
+}
+
+impl IndexType {
+    fn size(self) -> usize {
+        match self {
+            IndexType::U8 => 1,
+            IndexType::U16 => 2,
+            IndexType::U32 => 4,
+        }
+    }
+
+    fn restart_value(self) -> u32 {
+        match self {
+            IndexType::U8 => 0xff,
+            IndexType::U16 => 0xffff,
+            IndexType::U32 => 0xffff_ffff,
+        }
+    }
+}
+
+/// An index buffer: bytes, offset of index 0 and the index type.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexBuffer<'a> {
+    pub data: &'a [u8],
+    pub offset: usize,
+    pub index_type: IndexType,
+}
+
+/// A vertex stream: the vertex indices to shade plus the runs between primitive restarts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Stream {
+    /// `VertexIndex` of every slot.
+    pub vertex_index: Vec<u32>,
+    /// (first slot, slot count) of each run between restarts.
+    pub runs: Vec<(usize, usize)>,
+}
+
+/// The stream of a non-indexed draw.
+pub(crate) fn linear_stream(first_vertex: u32, count: u32) -> Stream {
+    Stream {
+        vertex_index: (0..count).map(|i| first_vertex.wrapping_add(i)).collect(),
+        runs: vec![(0, count as usize)],
+    }
+}
+
+/// The stream of an indexed draw; `restart` cuts runs at the all-ones index.
+pub(crate) fn indexed_stream(
+    ib: &IndexBuffer,
+    first_index: u32,
+    count: u32,
+    vertex_offset: i32,
+    restart: bool,
+) -> Result<Stream> {
+    let size = ib.index_type.size();
+    let start = ib.offset as u64 + first_index as u64 * size as u64;
+    let end = start + count as u64 * size as u64;
+    if end > ib.data.len() as u64 {
+        return Err(Error::Pipeline(format!(
+            "raster/assemble.rs: indices {first_index}..{} read bytes {start}..{end} of a \
+             {}-byte index buffer",
+            first_index as u64 + count as u64,
+            ib.data.len()
+        )));
+    }
+    let bytes = &ib.data[start as usize..end as usize];
+    let mut s = Stream::default();
+    let mut run_start = 0;
+    for c in bytes.chunks_exact(size) {
+        let idx = match ib.index_type {
+            IndexType::U8 => c[0] as u32,
+            IndexType::U16 => u16::from_le_bytes([c[0], c[1]]) as u32,
+            IndexType::U32 => u32::from_le_bytes([c[0], c[1], c[2], c[3]]),
+        };
+        if restart && idx == ib.index_type.restart_value() {
+            s.runs.push((run_start, s.vertex_index.len() - run_start));
+            run_start = s.vertex_index.len();
+            continue;
+        }
+        s.vertex_index.push(idx.wrapping_add(vertex_offset as u32));
+    }
+    s.runs.push((run_start, s.vertex_index.len() - run_start));
+    Ok(s)
+}
+
+/// One assembled primitive: 1, 2 or 3 slots; `slots[0]` is the provoking vertex.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Assembled {
+    pub slots: [u32; 3],
+    pub count: u8,
+    pub primitive_id: u32,
+}
+
+/// Assemble the primitives of a stream, `base` added to every slot.
+pub(crate) fn assemble(topology: Topology, stream: &Stream, base: u32) -> Vec<Assembled> {
+    let mut out = Vec::new();
+    let mut id = 0u32;
+    let mut push = |slots: [usize; 3], count: u8, out: &mut Vec<Assembled>| {
+        out.push(Assembled {
+            slots: slots.map(|s| s as u32 + base),
+            count,
+            primitive_id: id,
+        });
+        id += 1;
+    };
+    for &(s, n) in &stream.runs {
+        match topology {
+            Topology::PointList => (0..n).for_each(|i| push([s + i, 0, 0], 1, &mut out)),
+            Topology::LineList => {
+                (0..n / 2).for_each(|i| push([s + 2 * i, s + 2 * i + 1, 0], 2, &mut out))
+            }
+            Topology::LineStrip => {
+                (1..n.max(1)).for_each(|i| push([s + i - 1, s + i, 0], 2, &mut out))
+            }
+            Topology::TriangleList => (0..n / 3)
+                .for_each(|i| push([s + 3 * i, s + 3 * i + 1, s + 3 * i + 2], 3, &mut out)),
+            Topology::TriangleStrip => (0..n.saturating_sub(2)).for_each(|i| {
+                let o = i % 2;
+                push([s + i, s + i + 1 + o, s + i + 2 - o], 3, &mut out)
+            }),
+            Topology::TriangleFan => {
+                (0..n.saturating_sub(2)).for_each(|i| push([s + i + 1, s + i + 2, s], 3, &mut out))
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slots(t: Topology, s: &Stream) -> Vec<Vec<u32>> {
+        assemble(t, s, 0)
+            .iter()
+            .map(|a| a.slots[..a.count as usize].to_vec())
+            .collect()
+    }
+
+    #[test]
+    fn topologies_follow_the_vulkan_vertex_order() {
+        let s = linear_stream(0, 5);
+        assert_eq!(slots(Topology::TriangleList, &s), vec![vec![0, 1, 2]]);
+        assert_eq!(
+            slots(Topology::TriangleStrip, &s),
+            vec![vec![0, 1, 2], vec![1, 3, 2], vec![2, 3, 4]]
+        );
+        assert_eq!(
+            slots(Topology::TriangleFan, &s),
+            vec![vec![1, 2, 0], vec![2, 3, 0], vec![3, 4, 0]]
+        );
+        assert_eq!(
+            slots(Topology::LineStrip, &s),
+            vec![vec![0, 1], vec![1, 2], vec![2, 3], vec![3, 4]]
+        );
+        assert_eq!(slots(Topology::LineList, &s), vec![vec![0, 1], vec![2, 3]]);
+        assert_eq!(slots(Topology::PointList, &s).len(), 5);
+    }
+
+    #[test]
+    fn restart_cuts_strips() {
+        let idx: Vec<u8> = [0u16, 1, 2, 3, 0xffff, 4, 5, 6]
+            .iter()
+            .flat_map(|i| i.to_le_bytes())
+            .collect();
+        let ib = IndexBuffer {
+            data: &idx,
+            offset: 0,
+            index_type: IndexType::U16,
+        };
+        let s = indexed_stream(&ib, 0, 8, 10, true).unwrap();
+        assert_eq!(s.vertex_index, vec![10, 11, 12, 13, 14, 15, 16]);
+        assert_eq!(s.runs, vec![(0, 4), (4, 3)]);
+        let p = assemble(Topology::TriangleStrip, &s, 0);
+        let v: Vec<_> = p.iter().map(|a| (a.slots, a.primitive_id)).collect();
+        assert_eq!(v, vec![([0, 1, 2], 0), ([1, 3, 2], 1), ([4, 5, 6], 2)]);
+        // without restart the index is an ordinary (huge) index
+        let s = indexed_stream(&ib, 0, 8, 0, false).unwrap();
+        assert_eq!(s.vertex_index[4], 0xffff);
+        assert!(indexed_stream(&ib, 1, 8, 0, false).is_err());
+    }
+}

@@ -1,0 +1,238 @@
+//! The geometry half of a draw: vertex fetch and shading in batches, primitive assembly,
+//! clipping, perspective divide, viewport transform, facing and culling, setup.
+
+use rayon::prelude::*;
+use rayon::ThreadPool;
+
+use super::assemble::{assemble, Assembled, Stream};
+use super::clip::{self, ClipVert, Plane as ClipPlane, GUARD_BAND};
+use super::fetch::{fetch, VertexBuffer};
+use super::setup::{self, area2, snap, PrimInfo, RasterPrim, SetupCtx, WinVert};
+use super::stage::{VertexBatch, VertexOutputs, VertexStage, VERTEX_BATCH};
+use super::state::{CullMode, FrontFace, PipelineState, PolygonMode, Topology, Viewport};
+use crate::{Error, Result};
+
+/// Shaded vertices of a whole draw (all instances), indexed by slot.
+pub(crate) struct Shaded {
+    pub position: Vec<[f32; 4]>,
+    pub point_size: Vec<f32>,
+    /// `varyings[slot * n_vary + location]`.
+    pub varyings: Vec<[u32; 4]>,
+    pub n_vary: usize,
+}
+
+/// Fetch and shade `stream` for every instance; slot = instance * stream length + position.
+pub(crate) fn shade_vertices(
+    pool: &ThreadPool,
+    state: &PipelineState,
+    vs: &dyn VertexStage,
+    buffers: &[VertexBuffer],
+    stream: &Stream,
+    instances: (u32, u32),
+) -> Result<Shaded> {
+    let n = stream.vertex_index.len();
+    let total = n * instances.1 as usize;
+    let n_vary = vs.varying_count();
+    let batches: Vec<usize> = (0..total).step_by(VERTEX_BATCH).collect();
+    let outs: Vec<Result<VertexOutputs>> = pool.install(|| {
+        batches
+            .par_iter()
+            .map(|&start| {
+                let end = (start + VERTEX_BATCH).min(total);
+                let mut input = VertexBatch::default();
+                for s in start..end {
+                    input.vertex_index.push(stream.vertex_index[s % n]);
+                    input
+                        .instance_index
+                        .push(instances.0.wrapping_add((s / n) as u32));
+                }
+                input.attributes =
+                    fetch(state, buffers, &input.vertex_index, &input.instance_index)?;
+                let len = end - start;
+                let mut out = VertexOutputs {
+                    position: vec![[0.0; 4]; len],
+                    point_size: vec![1.0; len],
+                    varyings: vec![vec![[0; 4]; len]; n_vary],
+                };
+                vs.run(&input, &mut out)?;
+                if out.position.len() != len
+                    || out.point_size.len() != len
+                    || out.varyings.len() != n_vary
+                    || out.varyings.iter().any(|v| v.len() != len)
+                {
+                    return Err(Error::Exec(format!(
+                        "raster/geometry.rs: the vertex stage resized its outputs (expected \
+                         {len} vertices x {n_vary} varyings)"
+                    )));
+                }
+                Ok(out)
+            })
+            .collect()
+    });
+    let mut shaded = Shaded {
+        position: Vec::with_capacity(total),
+        point_size: Vec::with_capacity(total),
+        varyings: Vec::with_capacity(total * n_vary),
+        n_vary,
+    };
+    for out in outs {
+        let out = out?;
+        shaded.position.extend_from_slice(&out.position);
+        shaded.point_size.extend_from_slice(&out.point_size);
+        for v in 0..out.position.len() {
+            for loc in 0..n_vary {
+                shaded.varyings.push(out.varyings[loc][v]);
+            }
+        }
+    }
+    Ok(shaded)
+}
+
+/// Assembled primitives of every instance, in submission order.
+pub(crate) fn assemble_all(topology: Topology, stream: &Stream, instances: u32) -> Vec<Assembled> {
+    let n = stream.vertex_index.len() as u32;
+    (0..instances)
+        .flat_map(|i| assemble(topology, stream, i * n))
+        .collect()
+}
+
+/// Per-draw constants of the geometry stage.
+pub(crate) struct GeomCtx<'a> {
+    pub state: &'a PipelineState,
+    pub viewport: Viewport,
+    pub planes: Vec<ClipPlane>,
+    pub setup: SetupCtx,
+}
+
+impl GeomCtx<'_> {
+    fn window(&self, v: &ClipVert) -> WinVert {
+        let vp = &self.viewport;
+        let inv_w = 1.0 / v.pos[3];
+        let (nx, ny, nz) = (v.pos[0] * inv_w, v.pos[1] * inv_w, v.pos[2] * inv_w);
+        let x = vp.x as f64 + vp.width as f64 / 2.0 * (nx + 1.0);
+        let y = vp.y as f64 + vp.height as f64 / 2.0 * (ny + 1.0);
+        let z = vp.min_depth as f64 + (vp.max_depth as f64 - vp.min_depth as f64) * nz;
+        WinVert {
+            x: x.clamp(-GUARD_BAND, GUARD_BAND),
+            y: y.clamp(-GUARD_BAND, GUARD_BAND),
+            z,
+            inv_w,
+            bary: v.bary,
+        }
+    }
+}
+
+/// Clip and set up one assembled primitive.
+pub(crate) fn setup_primitive(ctx: &GeomCtx, sh: &Shaded, a: &Assembled) -> Vec<RasterPrim> {
+    let n = a.count as usize;
+    let mut verts = Vec::with_capacity(n);
+    for (k, &s) in a.slots[..n].iter().enumerate() {
+        let p = sh.position[s as usize];
+        if !p.iter().all(|c| c.is_finite()) {
+            return Vec::new();
+        }
+        let mut bary = [0.0; 3];
+        bary[k] = 1.0;
+        verts.push(ClipVert {
+            pos: p.map(|c| c as f64),
+            bary,
+        });
+    }
+    let mut info = PrimInfo {
+        slots: a.slots,
+        n_verts: a.count,
+        orig_w: [0, 1, 2].map(|k| if k < n { verts[k].pos[3] } else { 1.0 }),
+        primitive_id: a.primitive_id,
+        front: true,
+    };
+    let mut out = Vec::new();
+    match n {
+        1 => {
+            if clip::point_inside(&verts[0].pos, &ctx.planes) {
+                let size = sh.point_size[a.slots[0] as usize];
+                let size = if size.is_nan() {
+                    1.0
+                } else {
+                    size.clamp(1.0, 255.0)
+                } as f64;
+                let w = ctx.window(&verts[0]);
+                out.extend(setup::point(&w, size, info, &ctx.setup));
+            }
+        }
+        2 => {
+            if let Some((p, q)) = clip::clip_line(verts[0], verts[1], &ctx.planes) {
+                let (wp, wq) = (ctx.window(&p), ctx.window(&q));
+                out.extend(setup::line(&wp, &wq, info, &ctx.setup));
+            }
+        }
+        _ => {
+            let poly = clip::clip_polygon(&verts, &ctx.planes);
+            if poly.len() < 3 {
+                return out;
+            }
+            let win: Vec<WinVert> = poly.iter().map(|v| ctx.window(v)).collect();
+            let fixed: Vec<(i64, i64)> = win.iter().map(|w| (snap(w.x), snap(w.y))).collect();
+            let a2 = area2(&fixed);
+            if a2 == 0 {
+                return out;
+            }
+            // Vulkan: a = -area2 / 2 in y-down framebuffer coordinates; a > 0 is
+            // counter-clockwise.
+            let ccw = a2 < 0;
+            let front = match ctx.state.rasterization.front_face {
+                FrontFace::CounterClockwise => ccw,
+                FrontFace::Clockwise => !ccw,
+            };
+            let culled = match ctx.state.rasterization.cull_mode {
+                CullMode::None => false,
+                CullMode::Front => front,
+                CullMode::Back => !front,
+                CullMode::FrontAndBack => true,
+            };
+            if culled {
+                return out;
+            }
+            info.front = front;
+            match ctx.state.rasterization.polygon_mode {
+                PolygonMode::Fill => {
+                    for i in 1..win.len() - 1 {
+                        out.extend(setup::triangle(
+                            &[win[0], win[i], win[i + 1]],
+                            info,
+                            &ctx.setup,
+                        ));
+                    }
+                }
+                // Edges that lie on an edge of the original triangle (both ends have a zero
+                // weight for the same original vertex), not the ones the clipper made.
+                PolygonMode::Line => {
+                    for i in 0..win.len() {
+                        let (u, v) = (&win[i], &win[(i + 1) % win.len()]);
+                        if (0..3).any(|k| u.bary[k] == 0.0 && v.bary[k] == 0.0) {
+                            out.extend(setup::line(u, v, info, &ctx.setup));
+                        }
+                    }
+                }
+                // Original vertices that survived clipping.
+                PolygonMode::Point => {
+                    for v in &win {
+                        if let Some(k) = (0..3).find(|&k| v.bary[k] == 1.0) {
+                            let size = point_size(sh.point_size[a.slots[k] as usize]);
+                            out.extend(setup::point(v, size, info, &ctx.setup));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// `PointSize` clamped to the supported range [1, 255] (NaN -> 1).
+fn point_size(size: f32) -> f64 {
+    if size.is_nan() {
+        1.0
+    } else {
+        size.clamp(1.0, 255.0) as f64
+    }
+}

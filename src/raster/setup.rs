@@ -1,0 +1,399 @@
+//! Primitive setup: window-space vertices become fixed-point edge functions (8 sub-pixel bits,
+//! i64, top-left rule, sample points at pixel centres) plus the screen-linear planes that the
+//! fragment code evaluates per lane (depth, 1/w and each original vertex's weight / w).
+//!
+//! Every raster primitive is a convex polygon of at most four edges: triangles, the
+//! parallelogram of a non-strict line, the square of a point.
+
+/// Sub-pixel bits of window coordinates.
+pub(crate) const SUBPIXEL_BITS: u32 = 8;
+const ONE: i64 = 1 << SUBPIXEL_BITS;
+const HALF: i64 = ONE / 2;
+
+/// A vertex after the perspective divide and the viewport transform.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct WinVert {
+    pub x: f64,
+    pub y: f64,
+    pub z: f64,
+    pub inv_w: f64,
+    pub bary: [f64; 3],
+}
+
+/// Edge function at pixel (px, py): `e0 + ex * px + ey * py`; the pixel centre is inside when
+/// the value is >= 0 (the top-left rule is folded into `e0`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Edge {
+    pub e0: i64,
+    pub ex: i64,
+    pub ey: i64,
+}
+
+impl Edge {
+    /// Edge a -> b of a polygon whose interior is on the positive side, i.e. the polygon has a
+    /// positive `area2` in y-down window coordinates.
+    fn new(a: (i64, i64), b: (i64, i64)) -> Edge {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        // E(p) = dx * (p.y - a.y) - dy * (p.x - a.x), p = (px * ONE + HALF, py * ONE + HALF)
+        // In y-down coordinates with this winding, a left edge goes up (dy < 0) and a top edge
+        // is horizontal going right (dy == 0, dx > 0).
+        let top_left = dy < 0 || (dy == 0 && dx > 0);
+        Edge {
+            e0: dx * (HALF - a.1) - dy * (HALF - a.0) - if top_left { 0 } else { 1 },
+            ex: -dy * ONE,
+            ey: dx * ONE,
+        }
+    }
+
+    #[inline]
+    pub fn at(&self, px: i64, py: i64) -> i64 {
+        self.e0 + self.ex * px + self.ey * py
+    }
+}
+
+/// A value linear in window coordinates: `a + dx * (x - x0) + dy * (y - y0)`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Plane {
+    pub x0: f64,
+    pub y0: f64,
+    pub a: f64,
+    pub dx: f64,
+    pub dy: f64,
+}
+
+impl Plane {
+    pub fn constant(a: f64) -> Plane {
+        Plane {
+            a,
+            ..Plane::default()
+        }
+    }
+
+    /// The plane through three (x, y, value) points; `area2` is their doubled signed area.
+    fn triangle(p: &[(f64, f64); 3], f: [f64; 3], area2: f64) -> Plane {
+        let (x10, y10) = (p[1].0 - p[0].0, p[1].1 - p[0].1);
+        let (x20, y20) = (p[2].0 - p[0].0, p[2].1 - p[0].1);
+        let (f10, f20) = (f[1] - f[0], f[2] - f[0]);
+        Plane {
+            x0: p[0].0,
+            y0: p[0].1,
+            a: f[0],
+            dx: (f10 * y20 - f20 * y10) / area2,
+            dy: (f20 * x10 - f10 * x20) / area2,
+        }
+    }
+
+    /// The value along a line: `fa` at `a`, `fb` at `b`, constant across the line
+    /// (t = (p - a).(b - a) / |b - a|^2, the Vulkan line interpolation parameter).
+    fn line(a: (f64, f64), b: (f64, f64), fa: f64, fb: f64) -> Plane {
+        let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+        let l2 = dx * dx + dy * dy;
+        Plane {
+            x0: a.0,
+            y0: a.1,
+            a: fa,
+            dx: (fb - fa) * dx / l2,
+            dy: (fb - fa) * dy / l2,
+        }
+    }
+
+    /// `sum_j coef(j) * planes[j]`; all planes of one primitive share their origin.
+    pub fn combine(planes: &[Plane], coef: impl Fn(usize) -> f64) -> Plane {
+        let mut out = Plane {
+            x0: planes[0].x0,
+            y0: planes[0].y0,
+            ..Plane::default()
+        };
+        for (j, p) in planes.iter().enumerate() {
+            let c = coef(j);
+            out.a += c * p.a;
+            out.dx += c * p.dx;
+            out.dy += c * p.dy;
+        }
+        out
+    }
+
+    #[inline]
+    pub fn at(&self, x: f64, y: f64) -> f64 {
+        self.a + self.dx * (x - self.x0) + self.dy * (y - self.y0)
+    }
+}
+
+/// Inclusive pixel rectangle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PixRect {
+    pub x0: i32,
+    pub y0: i32,
+    pub x1: i32,
+    pub y1: i32,
+}
+
+impl PixRect {
+    pub fn intersect(&self, o: &PixRect) -> Option<PixRect> {
+        let r = PixRect {
+            x0: self.x0.max(o.x0),
+            y0: self.y0.max(o.y0),
+            x1: self.x1.min(o.x1),
+            y1: self.y1.min(o.y1),
+        };
+        (r.x0 <= r.x1 && r.y0 <= r.y1).then_some(r)
+    }
+}
+
+/// Data every raster primitive of one assembled primitive shares.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct PrimInfo {
+    /// Slots of the original vertices in the shaded vertex array; `slots[0]` is provoking.
+    pub slots: [u32; 3],
+    pub n_verts: u8,
+    /// Clip w of the original vertices (for noperspective weights).
+    pub orig_w: [f64; 3],
+    pub primitive_id: u32,
+    pub front: bool,
+}
+
+/// A primitive ready for the tiles.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct RasterPrim {
+    pub edges: [Edge; 4],
+    pub n_edges: usize,
+    /// Pixels that may be covered, already clipped to scissor and framebuffer.
+    pub bbox: PixRect,
+    pub z: Plane,
+    /// Depth bias, added to the interpolated depth.
+    pub z_offset: f64,
+    pub inv_w: Plane,
+    /// Weight / w of each original vertex.
+    pub bw: [Plane; 3],
+    pub info: PrimInfo,
+    /// Points: window-space (left, top, size) for PointCoord.
+    pub point: Option<(f64, f64, f64)>,
+}
+
+impl RasterPrim {
+    /// Coverage of the pixel (px, py) by the edges.
+    #[inline]
+    pub fn inside(&self, px: i64, py: i64) -> bool {
+        self.edges[..self.n_edges].iter().all(|e| e.at(px, py) >= 0)
+    }
+}
+
+/// Snap a window coordinate to fixed point.
+pub(crate) fn snap(v: f64) -> i64 {
+    (v * ONE as f64).round() as i64
+}
+
+fn unsnap(v: i64) -> f64 {
+    v as f64 / ONE as f64
+}
+
+/// Doubled signed area of a fixed-point polygon (positive = clockwise on a y-down screen).
+pub(crate) fn area2(p: &[(i64, i64)]) -> i64 {
+    let n = p.len();
+    (0..n)
+        .map(|i| p[i].0 * p[(i + 1) % n].1 - p[(i + 1) % n].0 * p[i].1)
+        .sum()
+}
+
+/// Edges and pixel bounds of a convex fixed-point polygon (3 or 4 vertices); `None` when it has
+/// no area or misses `clip`.
+fn polygon(p: &[(i64, i64)], clip: &PixRect) -> Option<([Edge; 4], usize, PixRect)> {
+    let a = area2(p);
+    if a == 0 {
+        return None;
+    }
+    let mut q: Vec<(i64, i64)> = p.to_vec();
+    if a < 0 {
+        q.reverse();
+    }
+    let mut edges = [Edge::default(); 4];
+    for i in 0..q.len() {
+        edges[i] = Edge::new(q[i], q[(i + 1) % q.len()]);
+    }
+    let minx = q.iter().map(|v| v.0).min()?;
+    let maxx = q.iter().map(|v| v.0).max()?;
+    let miny = q.iter().map(|v| v.1).min()?;
+    let maxy = q.iter().map(|v| v.1).max()?;
+    // pixel centres px * ONE + HALF within [min, max]
+    let lo = |m: i64| (m - HALF + ONE - 1).div_euclid(ONE);
+    let hi = |m: i64| (m - HALF).div_euclid(ONE);
+    let b = PixRect {
+        x0: lo(minx).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+        y0: lo(miny).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+        x1: hi(maxx).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+        y1: hi(maxy).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+    };
+    let bbox = b.intersect(clip)?;
+    Some((edges, q.len(), bbox))
+}
+
+/// Per-draw constants for setup.
+pub(crate) struct SetupCtx {
+    pub clip: PixRect,
+    pub depth_bias: Option<super::state::DepthBias>,
+    /// `Some(bits)` for normalized depth formats, `None` for float (or no) depth.
+    pub depth_unorm_bits: Option<u32>,
+}
+
+/// Set up one triangle (a piece of a possibly clipped polygon).
+pub(crate) fn triangle(v: &[WinVert; 3], info: PrimInfo, ctx: &SetupCtx) -> Option<RasterPrim> {
+    let fixed = v.map(|w| (snap(w.x), snap(w.y)));
+    let (edges, n_edges, bbox) = polygon(&fixed, &ctx.clip)?;
+    let pts = fixed.map(|f| (unsnap(f.0), unsnap(f.1)));
+    let a2 = area2(&fixed) as f64 / (ONE * ONE) as f64;
+    let z = Plane::triangle(&pts, v.map(|w| w.z), a2);
+    let inv_w = Plane::triangle(&pts, v.map(|w| w.inv_w), a2);
+    let bw = [0, 1, 2].map(|k| Plane::triangle(&pts, v.map(|w| w.bary[k] * w.inv_w), a2));
+    let z_offset = match ctx.depth_bias {
+        None => 0.0,
+        Some(b) => {
+            let m = z.dx.abs().max(z.dy.abs());
+            let r = match ctx.depth_unorm_bits {
+                Some(n) => (2.0f64).powi(-(n as i32)),
+                None => {
+                    let zmax = v.iter().map(|w| w.z.abs()).fold(0.0f64, f64::max) as f32;
+                    let e = if zmax == 0.0 {
+                        -126
+                    } else {
+                        ((zmax.to_bits() >> 23) & 0xff) as i32 - 127
+                    };
+                    (2.0f64).powi(e - 23)
+                }
+            };
+            let o = m * b.slope_factor as f64 + r * b.constant_factor as f64;
+            let c = b.clamp as f64;
+            if c > 0.0 {
+                o.min(c)
+            } else if c < 0.0 {
+                o.max(c)
+            } else {
+                o
+            }
+        }
+    };
+    Some(RasterPrim {
+        edges,
+        n_edges,
+        bbox,
+        z,
+        z_offset,
+        inv_w,
+        bw,
+        info,
+        point: None,
+    })
+}
+
+/// Set up a line segment as the Vulkan non-strict-line parallelogram: width 1, the end edges
+/// parallel to the minor axis.
+pub(crate) fn line(a: &WinVert, b: &WinVert, info: PrimInfo, ctx: &SetupCtx) -> Option<RasterPrim> {
+    let (fa, fb) = ((snap(a.x), snap(a.y)), (snap(b.x), snap(b.y)));
+    let (dx, dy) = (fb.0 - fa.0, fb.1 - fa.1);
+    if dx == 0 && dy == 0 {
+        return None;
+    }
+    let (ox, oy) = if dx.abs() >= dy.abs() {
+        (0, HALF)
+    } else {
+        (HALF, 0)
+    };
+    let quad = [
+        (fa.0 - ox, fa.1 - oy),
+        (fb.0 - ox, fb.1 - oy),
+        (fb.0 + ox, fb.1 + oy),
+        (fa.0 + ox, fa.1 + oy),
+    ];
+    let (edges, n_edges, bbox) = polygon(&quad, &ctx.clip)?;
+    let (pa, pb) = ((unsnap(fa.0), unsnap(fa.1)), (unsnap(fb.0), unsnap(fb.1)));
+    let z = Plane::line(pa, pb, a.z, b.z);
+    let inv_w = Plane::line(pa, pb, a.inv_w, b.inv_w);
+    let bw = [0, 1, 2].map(|k| Plane::line(pa, pb, a.bary[k] * a.inv_w, b.bary[k] * b.inv_w));
+    Some(RasterPrim {
+        edges,
+        n_edges,
+        bbox,
+        z,
+        z_offset: 0.0,
+        inv_w,
+        bw,
+        info,
+        point: None,
+    })
+}
+
+/// Set up a square point of side `size` centred on the vertex.
+pub(crate) fn point(v: &WinVert, size: f64, info: PrimInfo, ctx: &SetupCtx) -> Option<RasterPrim> {
+    let h = size / 2.0;
+    let (l, t, r, bt) = (snap(v.x - h), snap(v.y - h), snap(v.x + h), snap(v.y + h));
+    let quad = [(l, t), (r, t), (r, bt), (l, bt)];
+    let (edges, n_edges, bbox) = polygon(&quad, &ctx.clip)?;
+    Some(RasterPrim {
+        edges,
+        n_edges,
+        bbox,
+        z: Plane::constant(v.z),
+        z_offset: 0.0,
+        inv_w: Plane::constant(v.inv_w),
+        bw: [0, 1, 2].map(|k| Plane::constant(v.bary[k] * v.inv_w)),
+        info,
+        point: Some((v.x - h, v.y - h, size)),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn top_left_rule_on_a_square_by_hand() {
+        // An axis-aligned 2x2 square from (1, 1) to (3, 3): centres (1.5..2.5) are inside;
+        // a square from (0.5, 0.5) to (2.5, 2.5) has centres on the edges: left/top edges
+        // include theirs (x = 0, y = 0 pixels), right/bottom exclude (x = 2, y = 2).
+        let clip = PixRect {
+            x0: -10,
+            y0: -10,
+            x1: 10,
+            y1: 10,
+        };
+        let sq = |a: f64, b: f64| {
+            let q = [
+                (snap(a), snap(a)),
+                (snap(b), snap(a)),
+                (snap(b), snap(b)),
+                (snap(a), snap(b)),
+            ];
+            polygon(&q, &clip).unwrap()
+        };
+        let (e, n, bb) = sq(0.5, 2.5);
+        let hit = |px: i64, py: i64| e[..n].iter().all(|e| e.at(px, py) >= 0);
+        let mut covered = vec![];
+        for y in -1..4 {
+            for x in -1..4 {
+                if hit(x, y) {
+                    covered.push((x, y));
+                }
+            }
+        }
+        assert_eq!(covered, vec![(0, 0), (1, 0), (0, 1), (1, 1)]);
+        assert_eq!(
+            bb,
+            PixRect {
+                x0: 0,
+                y0: 0,
+                x1: 2,
+                y1: 2
+            }
+        );
+    }
+
+    #[test]
+    fn planes_reproduce_vertex_values() {
+        let p = [(0.0, 0.0), (4.0, 0.0), (0.0, 2.0)];
+        let pl = Plane::triangle(&p, [1.0, 3.0, 5.0], 8.0);
+        assert_eq!(pl.at(4.0, 0.0), 3.0);
+        assert_eq!(pl.at(0.0, 2.0), 5.0);
+        assert_eq!(pl.at(2.0, 1.0), 4.0);
+        let l = Plane::line((0.0, 0.0), (4.0, 0.0), 0.0, 1.0);
+        assert_eq!(l.at(1.0, 7.0), 0.25);
+    }
+}

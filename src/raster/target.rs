@@ -1,0 +1,451 @@
+//! Render targets: colour and depth/stencil attachments stored as bytes in a format, and the
+//! small texel codecs the pipeline needs to read and write them.
+//!
+//! This file stands in for the texture module's formats until they exist: everything else in
+//! `raster` touches texel bytes only through [`ColorCodec`] and the [`DepthFormat`] methods, so
+//! swapping the formats later means implementing `ColorCodec` for the texture module's type.
+
+use crate::{Error, Result};
+use half::f16;
+
+/// How a colour attachment's values behave in the pipeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorClass {
+    /// Unsigned normalized: shader outputs are f32 bits, clamped to [0, 1] before blending.
+    Unorm,
+    /// Floating point: shader outputs are f32 bits, never clamped.
+    Float,
+    /// Unsigned integer: raw bits, never blended.
+    Uint,
+    /// Signed integer: raw bits, never blended.
+    Sint,
+}
+
+impl ColorClass {
+    /// Integer classes keep raw bits and are never blended.
+    pub fn is_integer(self) -> bool {
+        matches!(self, ColorClass::Uint | ColorClass::Sint)
+    }
+}
+
+/// A colour attachment's texel codec. Float and normalized formats go through `[f32; 4]`;
+/// integer formats through raw `[u32; 4]` bits. Missing components decode as (0, 0, 0, 1).
+pub trait ColorCodec {
+    /// Bytes of one texel.
+    fn bytes_per_texel(&self) -> usize;
+    /// How values behave (clamping, blending).
+    fn class(&self) -> ColorClass;
+    /// Decode one texel (float/normalized formats).
+    fn decode_f32(&self, texel: &[u8]) -> [f32; 4];
+    /// Encode one texel (float/normalized formats); normalized values are clamped and rounded.
+    fn encode_f32(&self, value: [f32; 4], texel: &mut [u8]);
+    /// Decode one texel as raw bits: integers for integer formats, f32 bits otherwise.
+    fn decode_raw(&self, texel: &[u8]) -> [u32; 4];
+    /// Encode raw bits: integers are truncated to the component width; float/normalized
+    /// formats take f32 bits.
+    fn encode_raw(&self, value: [u32; 4], texel: &mut [u8]);
+}
+
+/// The colour formats the rasterizer can render to (Vulkan names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColorFormat {
+    R8G8B8A8Unorm,
+    B8G8R8A8Unorm,
+    R8G8B8A8Uint,
+    R8G8B8A8Sint,
+    R16G16B16A16Sfloat,
+    R32Sfloat,
+    R32Uint,
+    R32G32B32A32Sfloat,
+    R32G32B32A32Uint,
+    R32G32B32A32Sint,
+}
+
+impl ColorFormat {
+    /// The format with this `VkFormat` number, or `Error::Unsupported`.
+    pub fn from_vk(vk_format: u32) -> Result<Self> {
+        Ok(match vk_format {
+            37 => ColorFormat::R8G8B8A8Unorm,
+            44 => ColorFormat::B8G8R8A8Unorm,
+            41 => ColorFormat::R8G8B8A8Uint,
+            42 => ColorFormat::R8G8B8A8Sint,
+            97 => ColorFormat::R16G16B16A16Sfloat,
+            100 => ColorFormat::R32Sfloat,
+            98 => ColorFormat::R32Uint,
+            109 => ColorFormat::R32G32B32A32Sfloat,
+            107 => ColorFormat::R32G32B32A32Uint,
+            108 => ColorFormat::R32G32B32A32Sint,
+            _ => {
+                return Err(Error::Unsupported(format!(
+                    "raster/target.rs: colour attachment format VkFormat {vk_format} is not \
+                     implemented"
+                )))
+            }
+        })
+    }
+}
+
+fn unorm8(v: f32) -> u8 {
+    // NaN -> 0; round to nearest.
+    let c = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
+    (c * 255.0 + 0.5).floor() as u8
+}
+
+fn rd32(b: &[u8], i: usize) -> u32 {
+    u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
+}
+
+fn wr32(b: &mut [u8], i: usize, v: u32) {
+    b[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+}
+
+const ONE: u32 = 0x3f80_0000;
+
+impl ColorCodec for ColorFormat {
+    fn bytes_per_texel(&self) -> usize {
+        use ColorFormat::*;
+        match self {
+            R8G8B8A8Unorm | B8G8R8A8Unorm | R8G8B8A8Uint | R8G8B8A8Sint | R32Sfloat | R32Uint => 4,
+            R16G16B16A16Sfloat => 8,
+            R32G32B32A32Sfloat | R32G32B32A32Uint | R32G32B32A32Sint => 16,
+        }
+    }
+
+    fn class(&self) -> ColorClass {
+        use ColorFormat::*;
+        match self {
+            R8G8B8A8Unorm | B8G8R8A8Unorm => ColorClass::Unorm,
+            R16G16B16A16Sfloat | R32Sfloat | R32G32B32A32Sfloat => ColorClass::Float,
+            R8G8B8A8Uint | R32Uint | R32G32B32A32Uint => ColorClass::Uint,
+            R8G8B8A8Sint | R32G32B32A32Sint => ColorClass::Sint,
+        }
+    }
+
+    fn decode_f32(&self, t: &[u8]) -> [f32; 4] {
+        use ColorFormat::*;
+        match self {
+            R8G8B8A8Unorm => [0, 1, 2, 3].map(|i| t[i] as f32 / 255.0),
+            B8G8R8A8Unorm => [2, 1, 0, 3].map(|i| t[i] as f32 / 255.0),
+            R16G16B16A16Sfloat => {
+                [0, 1, 2, 3].map(|i| f16::from_le_bytes([t[2 * i], t[2 * i + 1]]).to_f32())
+            }
+            R32Sfloat => [f32::from_bits(rd32(t, 0)), 0.0, 0.0, 1.0],
+            R32G32B32A32Sfloat => [0, 1, 2, 3].map(|i| f32::from_bits(rd32(t, i))),
+            _ => self.decode_raw(t).map(f32::from_bits),
+        }
+    }
+
+    fn encode_f32(&self, v: [f32; 4], t: &mut [u8]) {
+        use ColorFormat::*;
+        match self {
+            R8G8B8A8Unorm => (0..4).for_each(|i| t[i] = unorm8(v[i])),
+            B8G8R8A8Unorm => {
+                t[0] = unorm8(v[2]);
+                t[1] = unorm8(v[1]);
+                t[2] = unorm8(v[0]);
+                t[3] = unorm8(v[3]);
+            }
+            R16G16B16A16Sfloat => (0..4).for_each(|i| {
+                t[2 * i..2 * i + 2].copy_from_slice(&f16::from_f32(v[i]).to_le_bytes())
+            }),
+            R32Sfloat => wr32(t, 0, v[0].to_bits()),
+            R32G32B32A32Sfloat => (0..4).for_each(|i| wr32(t, i, v[i].to_bits())),
+            _ => self.encode_raw(v.map(f32::to_bits), t),
+        }
+    }
+
+    fn decode_raw(&self, t: &[u8]) -> [u32; 4] {
+        use ColorFormat::*;
+        match self {
+            R8G8B8A8Uint => [0, 1, 2, 3].map(|i| t[i] as u32),
+            R8G8B8A8Sint => [0, 1, 2, 3].map(|i| t[i] as i8 as i32 as u32),
+            R32Uint => [rd32(t, 0), 0, 0, 1],
+            R32G32B32A32Uint | R32G32B32A32Sint => [0, 1, 2, 3].map(|i| rd32(t, i)),
+            R32Sfloat => [rd32(t, 0), 0, 0, ONE],
+            _ => self.decode_f32(t).map(f32::to_bits),
+        }
+    }
+
+    fn encode_raw(&self, v: [u32; 4], t: &mut [u8]) {
+        use ColorFormat::*;
+        match self {
+            R8G8B8A8Uint | R8G8B8A8Sint => (0..4).for_each(|i| t[i] = v[i] as u8),
+            R32Uint => wr32(t, 0, v[0]),
+            R32G32B32A32Uint | R32G32B32A32Sint => (0..4).for_each(|i| wr32(t, i, v[i])),
+            _ => self.encode_f32(v.map(f32::from_bits), t),
+        }
+    }
+}
+
+/// A colour attachment: `width * height` texels, rows top to bottom, tightly packed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ColorTarget {
+    pub format: ColorFormat,
+    pub width: u32,
+    pub height: u32,
+    pub data: Vec<u8>,
+}
+
+impl ColorTarget {
+    /// A zero-filled target.
+    pub fn new(format: ColorFormat, width: u32, height: u32) -> Self {
+        let len = width as usize * height as usize * format.bytes_per_texel();
+        ColorTarget {
+            format,
+            width,
+            height,
+            data: vec![0; len],
+        }
+    }
+
+    /// Bytes per row.
+    pub fn row_pitch(&self) -> usize {
+        self.width as usize * self.format.bytes_per_texel()
+    }
+
+    fn texel_range(&self, x: u32, y: u32) -> std::ops::Range<usize> {
+        let bpp = self.format.bytes_per_texel();
+        let o = (y as usize * self.width as usize + x as usize) * bpp;
+        o..o + bpp
+    }
+
+    /// Fill every texel with a float value (float/normalized formats).
+    pub fn clear_f32(&mut self, v: [f32; 4]) {
+        let bpp = self.format.bytes_per_texel();
+        let mut texel = vec![0; bpp];
+        self.format.encode_f32(v, &mut texel);
+        self.data
+            .chunks_exact_mut(bpp)
+            .for_each(|c| c.copy_from_slice(&texel));
+    }
+
+    /// Fill every texel with raw bits (integer formats).
+    pub fn clear_raw(&mut self, v: [u32; 4]) {
+        let bpp = self.format.bytes_per_texel();
+        let mut texel = vec![0; bpp];
+        self.format.encode_raw(v, &mut texel);
+        self.data
+            .chunks_exact_mut(bpp)
+            .for_each(|c| c.copy_from_slice(&texel));
+    }
+
+    /// The texel at (x, y) as floats. Panics if out of range (test/readback helper).
+    pub fn read_f32(&self, x: u32, y: u32) -> [f32; 4] {
+        self.format.decode_f32(&self.data[self.texel_range(x, y)])
+    }
+
+    /// The texel at (x, y) as raw bits. Panics if out of range (test/readback helper).
+    pub fn read_raw(&self, x: u32, y: u32) -> [u32; 4] {
+        self.format.decode_raw(&self.data[self.texel_range(x, y)])
+    }
+}
+
+/// Depth/stencil formats (Vulkan names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DepthFormat {
+    D16Unorm,
+    D32Sfloat,
+    D24UnormS8Uint,
+    D32SfloatS8Uint,
+    S8Uint,
+}
+
+impl DepthFormat {
+    /// The format with this `VkFormat` number, or `Error::Unsupported`.
+    pub fn from_vk(vk_format: u32) -> Result<Self> {
+        Ok(match vk_format {
+            124 => DepthFormat::D16Unorm,
+            126 => DepthFormat::D32Sfloat,
+            129 => DepthFormat::D24UnormS8Uint,
+            130 => DepthFormat::D32SfloatS8Uint,
+            127 => DepthFormat::S8Uint,
+            _ => {
+                return Err(Error::Unsupported(format!(
+                    "raster/target.rs: depth/stencil format VkFormat {vk_format} is not implemented"
+                )))
+            }
+        })
+    }
+
+    pub fn has_depth(self) -> bool {
+        self != DepthFormat::S8Uint
+    }
+
+    pub fn has_stencil(self) -> bool {
+        matches!(
+            self,
+            DepthFormat::D24UnormS8Uint | DepthFormat::D32SfloatS8Uint | DepthFormat::S8Uint
+        )
+    }
+
+    /// Bytes of the depth aspect of one texel (D24 is stored in the low 24 bits of 4 bytes).
+    pub fn depth_bytes(self) -> usize {
+        match self {
+            DepthFormat::D16Unorm => 2,
+            DepthFormat::S8Uint => 0,
+            _ => 4,
+        }
+    }
+
+    /// Bits of a normalized depth format, `None` for float depth.
+    pub fn unorm_bits(self) -> Option<u32> {
+        match self {
+            DepthFormat::D16Unorm => Some(16),
+            DepthFormat::D24UnormS8Uint => Some(24),
+            _ => None,
+        }
+    }
+
+    /// Convert a depth value (clamped to [0, 1]) to the stored representation: the integer for
+    /// normalized formats, the f32 bits for float formats.
+    pub fn quantize(self, z: f32) -> u32 {
+        let z = if z.is_nan() { 0.0 } else { z.clamp(0.0, 1.0) };
+        match self.unorm_bits() {
+            Some(n) => {
+                let max = ((1u64 << n) - 1) as f64;
+                (z as f64 * max + 0.5).floor() as u32
+            }
+            None => (z + 0.0).to_bits(), // + 0.0 turns -0.0 into +0.0
+        }
+    }
+
+    /// The depth value of a stored representation.
+    pub fn dequantize(self, bits: u32) -> f32 {
+        match self.unorm_bits() {
+            Some(n) => (bits as f64 / ((1u64 << n) - 1) as f64) as f32,
+            None => f32::from_bits(bits),
+        }
+    }
+
+    /// Order two stored representations (both from `quantize`): unorm integers and
+    /// non-negative f32 compare alike by value.
+    pub fn cmp_stored(self, a: u32, b: u32) -> std::cmp::Ordering {
+        match self.unorm_bits() {
+            Some(_) => a.cmp(&b),
+            None => f32::from_bits(a).total_cmp(&f32::from_bits(b)),
+        }
+    }
+}
+
+/// A depth/stencil attachment. The depth aspect is stored in `depth` (`depth_bytes()` per texel,
+/// little endian, as a Vulkan copy of the depth aspect lays it out); stencil in `stencil`, one
+/// byte per texel (empty for formats without stencil).
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthStencilTarget {
+    pub format: DepthFormat,
+    pub width: u32,
+    pub height: u32,
+    pub depth: Vec<u8>,
+    pub stencil: Vec<u8>,
+}
+
+impl DepthStencilTarget {
+    /// A target cleared to depth 0, stencil 0.
+    pub fn new(format: DepthFormat, width: u32, height: u32) -> Self {
+        let n = width as usize * height as usize;
+        let s = if format.has_stencil() { n } else { 0 };
+        DepthStencilTarget {
+            format,
+            width,
+            height,
+            depth: vec![0; n * format.depth_bytes()],
+            stencil: vec![0; s],
+        }
+    }
+
+    /// Fill every texel with a depth value and a stencil value.
+    pub fn clear(&mut self, depth: f32, stencil: u8) {
+        let q = self.format.quantize(depth);
+        let db = self.format.depth_bytes();
+        if db > 0 {
+            let bytes = q.to_le_bytes();
+            self.depth
+                .chunks_exact_mut(db)
+                .for_each(|c| c.copy_from_slice(&bytes[..db]));
+        }
+        self.stencil.iter_mut().for_each(|s| *s = stencil);
+    }
+
+    /// Stored depth representation at texel index `i`.
+    pub(crate) fn stored_depth(buf: &[u8], format: DepthFormat, i: usize) -> u32 {
+        let db = format.depth_bytes();
+        let mut b = [0u8; 4];
+        b[..db].copy_from_slice(&buf[i * db..i * db + db]);
+        u32::from_le_bytes(b)
+    }
+
+    /// Write a stored depth representation at texel index `i`.
+    pub(crate) fn store_depth(buf: &mut [u8], format: DepthFormat, i: usize, v: u32) {
+        let db = format.depth_bytes();
+        buf[i * db..i * db + db].copy_from_slice(&v.to_le_bytes()[..db]);
+    }
+
+    /// Depth at (x, y) as a float. Panics if out of range (readback helper).
+    pub fn read_depth(&self, x: u32, y: u32) -> f32 {
+        let i = y as usize * self.width as usize + x as usize;
+        self.format
+            .dequantize(Self::stored_depth(&self.depth, self.format, i))
+    }
+
+    /// Stencil at (x, y). Panics if out of range or without stencil (readback helper).
+    pub fn read_stencil(&self, x: u32, y: u32) -> u8 {
+        self.stencil[y as usize * self.width as usize + x as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unorm8_round_trip_and_rounding() {
+        let f = ColorFormat::R8G8B8A8Unorm;
+        let mut t = [0u8; 4];
+        // 0.5 * 255 = 127.5 -> 128; values clamp; NaN -> 0.
+        f.encode_f32([0.5, 2.0, -1.0, f32::NAN], &mut t);
+        assert_eq!(t, [128, 255, 0, 0]);
+        for v in 0..=255u8 {
+            let d = f.decode_f32(&[v, 0, 0, 0]);
+            f.encode_f32(d, &mut t);
+            assert_eq!(t[0], v);
+        }
+        let b = ColorFormat::B8G8R8A8Unorm;
+        b.encode_f32([1.0, 0.0, 0.2, 1.0], &mut t);
+        assert_eq!(t, [51, 0, 255, 255]);
+    }
+
+    #[test]
+    fn half_and_int_formats() {
+        let f = ColorFormat::R16G16B16A16Sfloat;
+        let mut t = [0u8; 8];
+        f.encode_f32([1.0, -2.0, 0.5, 65504.0], &mut t);
+        // 1.0 = 0x3c00, -2.0 = 0xc000, 0.5 = 0x3800, 65504 = 0x7bff
+        assert_eq!(t, [0x00, 0x3c, 0x00, 0xc0, 0x00, 0x38, 0xff, 0x7b]);
+        assert_eq!(f.decode_f32(&t), [1.0, -2.0, 0.5, 65504.0]);
+        let u = ColorFormat::R8G8B8A8Uint;
+        let mut t = [0u8; 4];
+        u.encode_raw([1, 256 + 7, 255, 0xffff_ffff], &mut t);
+        assert_eq!(t, [1, 7, 255, 255]);
+        let s = ColorFormat::R8G8B8A8Sint;
+        s.encode_raw([(-3i32) as u32, 127, 0, 0], &mut t);
+        assert_eq!(s.decode_raw(&t), [(-3i32) as u32, 127, 0, 0]);
+        assert_eq!(
+            ColorFormat::R32Sfloat.decode_f32(&2.5f32.to_le_bytes()),
+            [2.5, 0.0, 0.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn depth_quantization() {
+        assert_eq!(DepthFormat::D16Unorm.quantize(1.0), 65535);
+        assert_eq!(DepthFormat::D16Unorm.quantize(0.5), 32768); // 32767.5 rounds up
+        assert_eq!(DepthFormat::D24UnormS8Uint.quantize(1.0), 0xff_ffff);
+        assert_eq!(DepthFormat::D32Sfloat.quantize(0.25), 0.25f32.to_bits());
+        assert_eq!(DepthFormat::D32Sfloat.quantize(7.0), 1.0f32.to_bits());
+        let mut t = DepthStencilTarget::new(DepthFormat::D24UnormS8Uint, 2, 1);
+        t.clear(1.0, 9);
+        assert_eq!(t.depth, vec![0xff, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0]);
+        assert_eq!(t.read_stencil(1, 0), 9);
+        assert!(ColorFormat::from_vk(12345).is_err());
+    }
+}

@@ -1,0 +1,106 @@
+//! Address (wrap) modes on integer texel coordinates, after floor and offsets, per tap
+//! (sampling.md §8). `-1` means "border": the tap takes the border colour.
+//!
+//! The mode is a const generic so each kernel instantiation is branch-free; `DYN` reads the
+//! mode at run time (mixed modes on different axes).
+
+use super::sampler::AddressMode;
+
+/// `AddressMode::Repeat` as a const-generic code.
+pub const REPEAT: u8 = 0;
+/// `AddressMode::MirroredRepeat`.
+pub const MIRRORED: u8 = 1;
+/// `AddressMode::ClampToEdge`.
+pub const CLAMP: u8 = 2;
+/// `AddressMode::ClampToBorder`.
+pub const BORDER: u8 = 3;
+/// `AddressMode::MirrorClampToEdge`.
+pub const MIRROR_CLAMP: u8 = 4;
+/// Mode chosen at run time.
+pub const DYN: u8 = 255;
+
+/// The const-generic code of a mode.
+pub fn code(m: AddressMode) -> u8 {
+    match m {
+        AddressMode::Repeat => REPEAT,
+        AddressMode::MirroredRepeat => MIRRORED,
+        AddressMode::ClampToEdge => CLAMP,
+        AddressMode::ClampToBorder => BORDER,
+        AddressMode::MirrorClampToEdge => MIRROR_CLAMP,
+    }
+}
+
+#[inline(always)]
+fn mirror(n: i32) -> i32 {
+    if n >= 0 {
+        n
+    } else {
+        -(1 + n)
+    }
+}
+
+/// Wraps `i` into `[0, size)` by mode `M` (`dynamic` is used only when `M == DYN`).
+#[inline(always)]
+pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
+    let m = if M == DYN { dynamic } else { M };
+    match m {
+        REPEAT => i.rem_euclid(size),
+        MIRRORED => (size - 1) - mirror(i.rem_euclid(2 * size) - size),
+        CLAMP => i.clamp(0, size - 1),
+        BORDER => {
+            if i < 0 || i >= size {
+                -1
+            } else {
+                i
+            }
+        }
+        _ => mirror(i).clamp(0, size - 1),
+    }
+}
+
+/// Run-time wrap for any mode.
+pub fn wrap_mode(mode: AddressMode, i: i32, size: i32) -> i32 {
+    wrap::<DYN>(i, size, code(mode))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use AddressMode::*;
+
+    #[test]
+    fn hand_tables() {
+        // size 3, i = -4..=6; expected sequences written out by hand from the §8 table
+        let is: Vec<i32> = (-4..=6).collect();
+        let run = |m| is.iter().map(|&i| wrap_mode(m, i, 3)).collect::<Vec<_>>();
+        assert_eq!(run(Repeat), vec![2, 0, 1, 2, 0, 1, 2, 0, 1, 2, 0]);
+        // mirrored: ... -4->2? period 6: 0 1 2 2 1 0 | for -1 -> 0, -2 -> 1, -3 -> 2, -4 -> 2
+        assert_eq!(run(MirroredRepeat), vec![2, 2, 1, 0, 0, 1, 2, 2, 1, 0, 0]);
+        assert_eq!(run(ClampToEdge), vec![0, 0, 0, 0, 0, 1, 2, 2, 2, 2, 2]);
+        assert_eq!(
+            run(ClampToBorder),
+            vec![-1, -1, -1, -1, 0, 1, 2, -1, -1, -1, -1]
+        );
+        // mirror clamp: -1 -> 0, -2 -> 1, -3 -> 2, -4 -> 3 -> clamp 2
+        assert_eq!(
+            run(MirrorClampToEdge),
+            vec![2, 2, 1, 0, 0, 1, 2, 2, 2, 2, 2]
+        );
+    }
+
+    #[test]
+    fn extremes_do_not_overflow() {
+        for m in [
+            Repeat,
+            MirroredRepeat,
+            ClampToEdge,
+            ClampToBorder,
+            MirrorClampToEdge,
+        ] {
+            for i in [i32::MIN, i32::MAX] {
+                let r = wrap_mode(m, i, 7);
+                assert!(r == -1 || (0..7).contains(&r));
+            }
+        }
+    }
+}

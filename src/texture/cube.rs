@@ -1,0 +1,200 @@
+//! Cube maps: face selection (ties: Z beats Y beats X), the quotient-rule derivative
+//! transform, and seamless edge remapping of taps that leave a face (sampling.md §4).
+
+/// Result of face selection for one direction.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FaceCoord {
+    /// Face / layer within the cube: +x 0, −x 1, +y 2, −y 3, +z 4, −z 5.
+    pub face: u32,
+    /// `s_c`, `t_c`, `r_c` (major, signed) from the §4.1 table.
+    pub sc: f32,
+    /// See `sc`.
+    pub tc: f32,
+    /// Signed major-axis component.
+    pub ma: f32,
+}
+
+impl FaceCoord {
+    /// Normalized face coordinates `(0.5·s_c/|r_c| + 0.5, 0.5·t_c/|r_c| + 0.5)`.
+    #[inline]
+    pub fn st(&self) -> [f32; 2] {
+        let inv = 0.5 / self.ma.abs();
+        [self.sc * inv + 0.5, self.tc * inv + 0.5]
+    }
+}
+
+/// Selects the face of direction `d` (Z ≥ Y ≥ X on ties, as D3D requires).
+#[inline]
+pub fn select_face(d: [f32; 3]) -> FaceCoord {
+    let [x, y, z] = d;
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    if az >= ax && az >= ay {
+        if z.is_sign_negative() {
+            FaceCoord {
+                face: 5,
+                sc: -x,
+                tc: -y,
+                ma: z,
+            }
+        } else {
+            FaceCoord {
+                face: 4,
+                sc: x,
+                tc: -y,
+                ma: z,
+            }
+        }
+    } else if ay >= ax {
+        if y.is_sign_negative() {
+            FaceCoord {
+                face: 3,
+                sc: x,
+                tc: -z,
+                ma: y,
+            }
+        } else {
+            FaceCoord {
+                face: 2,
+                sc: x,
+                tc: z,
+                ma: y,
+            }
+        }
+    } else if x.is_sign_negative() {
+        FaceCoord {
+            face: 1,
+            sc: z,
+            tc: -y,
+            ma: x,
+        }
+    } else {
+        FaceCoord {
+            face: 0,
+            sc: -z,
+            tc: -y,
+            ma: x,
+        }
+    }
+}
+
+/// Selects the same components/signs as the face table from a derivative vector:
+/// returns `(∂s_c, ∂t_c, ∂|r_c|)`.
+#[inline]
+fn select_deriv(face: u32, d: [f32; 3]) -> [f32; 3] {
+    let [x, y, z] = d;
+    match face {
+        0 => [-z, -y, x],
+        1 => [z, -y, -x],
+        2 => [x, z, y],
+        3 => [x, -z, -y],
+        4 => [x, -y, z],
+        _ => [-x, -y, -z],
+    }
+}
+
+/// Transforms a direction derivative into normalized face-coordinate derivatives
+/// `∂s_face = 0.5·(|r_c|·∂s_c − s_c·∂|r_c|)/r_c²` (same for t), at the face of `fc`.
+#[inline]
+pub fn transform_deriv(fc: &FaceCoord, d: [f32; 3]) -> [f32; 2] {
+    let [dsc, dtc, dma] = select_deriv(fc.face, d);
+    let ma = fc.ma.abs();
+    let k = 0.5 / (ma * ma);
+    [k * (ma * dsc - fc.sc * dma), k * (ma * dtc - fc.tc * dma)]
+}
+
+/// Direction through face `face` at `sc, tc` ∈ about [−1, 1] (inverse of the face table).
+fn face_dir(face: u32, sc: f64, tc: f64) -> [f64; 3] {
+    match face {
+        0 => [1.0, -tc, -sc],
+        1 => [-1.0, -tc, sc],
+        2 => [sc, 1.0, tc],
+        3 => [sc, -1.0, -tc],
+        4 => [sc, -tc, 1.0],
+        _ => [-sc, -tc, -1.0],
+    }
+}
+
+/// Maps a texel `(i, j)` of `face` (size `n`) that lies outside the face in exactly one axis
+/// (by at most one texel) to the geometrically adjacent texel of the neighbouring face, by
+/// going through the 3D direction of the texel centre. Returns `(face, i, j)`. In-range
+/// texels are returned unchanged; both axes out (a corner) → `None`.
+pub fn remap_edge(face: u32, i: i32, j: i32, n: i32) -> Option<(u32, i32, i32)> {
+    let out_i = i < 0 || i >= n;
+    let out_j = j < 0 || j >= n;
+    if !out_i && !out_j {
+        return Some((face, i, j));
+    }
+    if out_i && out_j {
+        return None;
+    }
+    let nf = n as f64;
+    let sc = 2.0 * (i as f64 + 0.5) / nf - 1.0;
+    let tc = 2.0 * (j as f64 + 0.5) / nf - 1.0;
+    let d = face_dir(face, sc, tc);
+    let fc = select_face([d[0] as f32, d[1] as f32, d[2] as f32]);
+    // the face comes from the f32 selection; the coordinates are recomputed in f64
+    let (s, t, m) = match fc.face {
+        0 => (-d[2], -d[1], d[0]),
+        1 => (d[2], -d[1], -d[0]),
+        2 => (d[0], d[2], d[1]),
+        3 => (d[0], -d[2], -d[1]),
+        4 => (d[0], -d[1], d[2]),
+        _ => (-d[0], -d[1], -d[2]),
+    };
+    let u = (0.5 * s / m + 0.5) * nf;
+    let v = (0.5 * t / m + 0.5) * nf;
+    let ni = (u.floor() as i32).clamp(0, n - 1);
+    let nj = (v.floor() as i32).clamp(0, n - 1);
+    Some((fc.face, ni, nj))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn faces_and_ties() {
+        assert_eq!(select_face([1.0, 0.2, 0.3]).face, 0);
+        assert_eq!(select_face([-1.0, 0.2, 0.3]).face, 1);
+        assert_eq!(select_face([0.1, 1.0, 0.3]).face, 2);
+        assert_eq!(select_face([0.1, -1.0, 0.3]).face, 3);
+        assert_eq!(select_face([0.1, 0.2, 1.0]).face, 4);
+        assert_eq!(select_face([0.1, 0.2, -1.0]).face, 5);
+        // ties: Z beats Y beats X
+        assert_eq!(select_face([1.0, 1.0, 1.0]).face, 4);
+        assert_eq!(select_face([1.0, -1.0, 0.0]).face, 3);
+        // +x face, direction (1, -0.5, -0.5): sc = 0.5, tc = 0.5 -> st = (0.75, 0.75)
+        assert_eq!(select_face([1.0, -0.5, -0.5]).st(), [0.75, 0.75]);
+        // +z face, direction (0.5, 0.5, 1): sc = 0.5, tc = -0.5 -> (0.75, 0.25)
+        assert_eq!(select_face([0.5, 0.5, 1.0]).st(), [0.75, 0.25]);
+    }
+
+    #[test]
+    fn derivative_transform_by_hand() {
+        // +z face at (0,0,1): ∂s/∂x = 0.5·(1·dx - 0)/1 = 0.5·dx
+        let fc = select_face([0.0, 0.0, 1.0]);
+        assert_eq!(transform_deriv(&fc, [0.2, 0.0, 0.0]), [0.1, 0.0]);
+        // +z at (0.5, 0, 1) with d = (0, 0, 0.1): ∂s = 0.5·(1·0 - 0.5·0.1)/1 = -0.025
+        let fc = select_face([0.5, 0.0, 1.0]);
+        let d = transform_deriv(&fc, [0.0, 0.0, 0.1]);
+        assert!((d[0] + 0.025).abs() < 1e-7 && d[1] == 0.0);
+        // -x face at (-2, 0, 0): sc = z, |ma| = 2; d = (0,0,1): ∂s = 0.5·(2·1)/4 = 0.25
+        let fc = select_face([-2.0, 0.0, 0.0]);
+        assert_eq!(transform_deriv(&fc, [0.0, 0.0, 1.0]), [0.25, 0.0]);
+    }
+
+    #[test]
+    fn edges_by_hand() {
+        // +x face (0), left of column 0: direction (1, -tc, 1+1/n) -> +z face, right column.
+        let n = 4;
+        assert_eq!(remap_edge(0, -1, 1, n), Some((4, 3, 1)));
+        // +x face, right of the last column: sc > 1 -> z = -sc < -1 -> -z face, column 0
+        assert_eq!(remap_edge(0, 4, 2, n), Some((5, 0, 2)));
+        // +z face (4), above row 0: tc < -1 -> y = -tc > 1 -> +y face (2), row 3 (tc = z = 1)
+        assert_eq!(remap_edge(4, 1, -1, n), Some((2, 1, 3)));
+        // +y face, above row 0: tc = z < -1 -> -z face; x = sc; -z: s = -x -> column flips
+        assert_eq!(remap_edge(2, 0, -1, n), Some((5, 3, 0)));
+        assert_eq!(remap_edge(2, 0, 0, n), Some((2, 0, 0)));
+        assert_eq!(remap_edge(2, -1, -1, n), None);
+    }
+}

@@ -1,0 +1,215 @@
+//! Filtering inside one level: nearest / linear taps, wrap, border, per-tap depth compare
+//! (PCF), seamless cube edges and corners (sampling.md §4.3, §7, §8, §10).
+//!
+//! Each function is monomorphised over (dimensions, linear, address mode per axis); a
+//! [`Kernel`] picks the instantiations once, so the per-tap code has no branch on the format
+//! (decoder is a `fn` pointer) or the wrap mode.
+
+use super::address::wrap;
+use super::cube::remap_edge;
+use super::image::Image;
+use super::sample::Kernel;
+
+/// One probe at one level: absolute level and layer, texel-space coordinates (offsets
+/// included, before the −0.5 shift of linear filtering), cube face, per-lane Dref.
+#[derive(Clone, Copy, Debug)]
+pub struct Tap {
+    /// Absolute mip level.
+    pub level: u32,
+    /// Absolute layer (cube: the face's layer).
+    pub layer: u32,
+    /// Cube face (0 for non-cube views).
+    pub face: u32,
+    /// Texel-space coordinates.
+    pub uvw: [f32; 3],
+    /// Dref (already clamped/quantized), for compare-then-filter.
+    pub dref: Option<f32>,
+}
+
+/// A level filter.
+pub type LevelFn = fn(&Kernel, &Image, &Tap) -> [f32; 4];
+
+impl Kernel {
+    /// Reads a texel (or the border when any index is −1), decodes it, compares if Dref.
+    #[inline(always)]
+    pub(super) fn texel(&self, img: &Image, t: &Tap, ijk: [i32; 3], e: [u32; 3]) -> [f32; 4] {
+        let v = if ijk[0] < 0 || ijk[1] < 0 || ijk[2] < 0 {
+            self.border
+        } else {
+            let o = img.offset_unchecked(
+                t.level,
+                t.layer,
+                [ijk[0] as u32, ijk[1] as u32, ijk[2] as u32],
+                0,
+                e,
+            );
+            (self.dec.f32)(&img.bytes()[o..o + self.texel_size])
+        };
+        match t.dref {
+            None => v,
+            Some(r) => [
+                if self.sampler.compare_op.test(r, v[0]) {
+                    1.0
+                } else {
+                    0.0
+                },
+                0.0,
+                0.0,
+                1.0,
+            ],
+        }
+    }
+
+    /// Snaps a texel-space coordinate to 1/256 (RNE) in hardware precision.
+    #[inline(always)]
+    pub(super) fn snap(&self, x: f32) -> f32 {
+        if self.hw {
+            (x * 256.0).round_ties_even() / 256.0
+        } else {
+            x
+        }
+    }
+}
+
+#[inline(always)]
+fn fl(x: f32) -> i32 {
+    x.floor() as i32
+}
+
+#[inline(always)]
+fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
+    [
+        a[0] + (b[0] - a[0]) * w,
+        a[1] + (b[1] - a[1]) * w,
+        a[2] + (b[2] - a[2]) * w,
+        a[3] + (b[3] - a[3]) * w,
+    ]
+}
+
+/// 1D/2D/3D filter with address modes `MU`, `MV`, `MW` (`DYN` → read from the kernel).
+pub fn level_nd<const D: usize, const LIN: bool, const MU: u8, const MV: u8, const MW: u8>(
+    k: &Kernel,
+    img: &Image,
+    t: &Tap,
+) -> [f32; 4] {
+    let e = img.level_extent(t.level);
+    let size = [e[0] as i32, e[1] as i32, e[2] as i32];
+    let m = k.modes;
+    let wu = |i: i32| wrap::<MU>(i, size[0], m[0]);
+    let wv = |i: i32| {
+        if D >= 2 {
+            wrap::<MV>(i, size[1], m[1])
+        } else {
+            0
+        }
+    };
+    let ww = |i: i32| {
+        if D >= 3 {
+            wrap::<MW>(i, size[2], m[2])
+        } else {
+            0
+        }
+    };
+    if !LIN {
+        let u = k.snap(t.uvw[0]);
+        let v = k.snap(t.uvw[1]);
+        let w = k.snap(t.uvw[2]);
+        return k.texel(img, t, [wu(fl(u)), wv(fl(v)), ww(fl(w))], e);
+    }
+    let x = k.snap(t.uvw[0] - 0.5);
+    let (i0, a) = (fl(x), x - x.floor());
+    let (iu0, iu1) = (wu(i0), wu(i0.saturating_add(1)));
+    if D == 1 {
+        return lerp4(
+            k.texel(img, t, [iu0, 0, 0], e),
+            k.texel(img, t, [iu1, 0, 0], e),
+            a,
+        );
+    }
+    let y = k.snap(t.uvw[1] - 0.5);
+    let (j0, b) = (fl(y), y - y.floor());
+    let (jv0, jv1) = (wv(j0), wv(j0.saturating_add(1)));
+    let plane = |kk: i32| {
+        let top = lerp4(
+            k.texel(img, t, [iu0, jv0, kk], e),
+            k.texel(img, t, [iu1, jv0, kk], e),
+            a,
+        );
+        let bot = lerp4(
+            k.texel(img, t, [iu0, jv1, kk], e),
+            k.texel(img, t, [iu1, jv1, kk], e),
+            a,
+        );
+        lerp4(top, bot, b)
+    };
+    if D == 2 {
+        return plane(0);
+    }
+    let z = k.snap(t.uvw[2] - 0.5);
+    let (k0, c) = (fl(z), z - z.floor());
+    lerp4(plane(ww(k0)), plane(ww(k0.saturating_add(1))), c)
+}
+
+/// Seamless cube filter on one face (`uvw[0..2]` face texel coordinates).
+pub fn level_cube<const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
+    let e = img.level_extent(t.level);
+    let n = e[0] as i32;
+    if !LIN {
+        let i = fl(k.snap(t.uvw[0])).clamp(0, n - 1);
+        let j = fl(k.snap(t.uvw[1])).clamp(0, n - 1);
+        return k.texel(img, t, [i, j, 0], e);
+    }
+    let x = k.snap(t.uvw[0] - 0.5);
+    let y = k.snap(t.uvw[1] - 0.5);
+    let (i0, a) = (fl(x), x - x.floor());
+    let (j0, b) = (fl(y), y - y.floor());
+    let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
+    let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
+    let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {
+        if inside {
+            return Some(k.texel(img, t, [i, j, 0], e));
+        }
+        let (f, ni, nj) = remap_edge(t.face, i, j, n)?;
+        let tap = Tap {
+            layer: t.layer - t.face + f,
+            face: f,
+            ..*t
+        };
+        Some(k.texel(img, &tap, [ni, nj, 0], e))
+    };
+    let q = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
+    // corner: the missing texel is the average of the three real ones (in f64, so three
+    // equal texels average to exactly themselves)
+    let mut s = [0.0f64; 4];
+    for v in q.iter().flatten() {
+        for c in 0..4 {
+            s[c] += v[c] as f64;
+        }
+    }
+    let s = s.map(|x| (x / 3.0) as f32);
+    let q = q.map(|v| v.unwrap_or(s));
+    lerp4(lerp4(q[0], q[1], a), lerp4(q[2], q[3], a), b)
+}
+
+/// The (nearest, linear) pair for a view with `dims` spatial dimensions and address modes.
+pub fn pick(dims: usize, cube: bool, modes: [u8; 3]) -> [LevelFn; 2] {
+    use super::address::*;
+    if cube {
+        return [level_cube::<false>, level_cube::<true>];
+    }
+    let uniform = modes[..dims].iter().all(|&m| m == modes[0]);
+    let m = if uniform { modes[0] } else { DYN };
+    macro_rules! inst {
+        ($d:literal: $($c:ident),*) => {
+            match m {
+                $( $c => [level_nd::<$d, false, $c, $c, $c> as LevelFn, level_nd::<$d, true, $c, $c, $c>], )*
+                _ => [level_nd::<$d, false, DYN, DYN, DYN>, level_nd::<$d, true, DYN, DYN, DYN>],
+            }
+        };
+    }
+    match dims {
+        1 => inst!(1: REPEAT, MIRRORED, CLAMP, BORDER, MIRROR_CLAMP),
+        2 => inst!(2: REPEAT, MIRRORED, CLAMP, BORDER, MIRROR_CLAMP),
+        _ => inst!(3: REPEAT, MIRRORED, CLAMP, BORDER, MIRROR_CLAMP),
+    }
+}

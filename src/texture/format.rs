@@ -1,0 +1,905 @@
+//! Texel formats: names (Vulkan spelling), sizes, component kinds, decode and encode.
+//!
+//! Every format gets one monomorphised decoder per aspect (`Format::decoder`) so the sampling
+//! kernels pick a plain `fn` pointer once and never branch on the format per texel.
+//! Conversions follow the Vulkan "Fixed-Point Data Conversions" and "Floating-Point Formats"
+//! rules: UNORM `round(clamp(v,0,1)·max)`, SNORM `round(clamp(v,−1,1)·max)` and decode
+//! `max(c/max, −1)`, sRGB with the exact piecewise curves (decode through an f64-computed
+//! table), f16 round-to-nearest-even (`half`), unsigned 11/10-bit floats rounded to the nearest
+//! finite value, E5B9G9R9 by the spec's shared-exponent algorithm.
+
+use crate::{Error, Result};
+use half::f16;
+use std::sync::LazyLock;
+
+/// How a format's components read back in a shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NumKind {
+    /// Float, UNORM, SNORM, sRGB and depth: results are f32 bits.
+    Float,
+    /// Unsigned integer components (and the stencil aspect).
+    Uint,
+    /// Signed integer components.
+    Sint,
+}
+
+/// Which aspect of a (depth/stencil) format a view reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Aspect {
+    /// Colour formats (and, for depth formats, the same as `Depth`).
+    #[default]
+    Color,
+    /// The depth component (returned in R, missing components (0,0,1)).
+    Depth,
+    /// The stencil component (returned as an unsigned integer in R).
+    Stencil,
+}
+
+/// Per-component element encodings of the plain (non-packed) formats.
+mod el {
+    pub const UN8: u8 = 0;
+    pub const SN8: u8 = 1;
+    pub const U8: u8 = 2;
+    pub const S8: u8 = 3;
+    pub const SRGB8: u8 = 4;
+    pub const UN16: u8 = 5;
+    pub const SN16: u8 = 6;
+    pub const U16: u8 = 7;
+    pub const S16: u8 = 8;
+    pub const F16: u8 = 9;
+    pub const U32: u8 = 10;
+    pub const S32: u8 = 11;
+    pub const F32: u8 = 12;
+}
+
+/// How a format is laid out in memory.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Layout {
+    /// `n` components of one element kind, in R,G,B,A order, or B,G,R,A when `bgra`.
+    Plain {
+        el: u8,
+        n: u8,
+        bgra: bool,
+    },
+    A2B10G10R10Unorm,
+    A2B10G10R10Uint,
+    B10G11R11,
+    E5B9G9R9,
+    D16,
+    D32F,
+    D24S8,
+    D32FS8,
+}
+
+macro_rules! formats {
+    ($($v:ident = $name:literal => $lay:expr;)*) => {
+        /// Supported texel formats (Vulkan names without the `VK_FORMAT_` prefix).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        #[allow(non_camel_case_types)]
+        pub enum Format { $($v),* }
+        impl Format {
+            /// Every supported format.
+            pub const ALL: &'static [Format] = &[$(Format::$v),*];
+            /// The Vulkan name without `VK_FORMAT_`, e.g. `"R8G8B8A8_UNORM"`.
+            pub fn vk_name(self) -> &'static str { match self { $(Format::$v => $name),* } }
+            fn layout(self) -> Layout { match self { $(Format::$v => $lay),* } }
+        }
+    };
+}
+
+const fn p(el: u8, n: u8) -> Layout {
+    Layout::Plain { el, n, bgra: false }
+}
+const fn bgra(el: u8) -> Layout {
+    Layout::Plain {
+        el,
+        n: 4,
+        bgra: true,
+    }
+}
+
+use el::*;
+formats! {
+    R8_UNORM = "R8_UNORM" => p(UN8, 1);
+    R8_SNORM = "R8_SNORM" => p(SN8, 1);
+    R8_UINT = "R8_UINT" => p(U8, 1);
+    R8_SINT = "R8_SINT" => p(S8, 1);
+    R8_SRGB = "R8_SRGB" => p(SRGB8, 1);
+    R8G8_UNORM = "R8G8_UNORM" => p(UN8, 2);
+    R8G8_SNORM = "R8G8_SNORM" => p(SN8, 2);
+    R8G8_UINT = "R8G8_UINT" => p(U8, 2);
+    R8G8_SINT = "R8G8_SINT" => p(S8, 2);
+    R8G8_SRGB = "R8G8_SRGB" => p(SRGB8, 2);
+    R8G8B8A8_UNORM = "R8G8B8A8_UNORM" => p(UN8, 4);
+    R8G8B8A8_SNORM = "R8G8B8A8_SNORM" => p(SN8, 4);
+    R8G8B8A8_UINT = "R8G8B8A8_UINT" => p(U8, 4);
+    R8G8B8A8_SINT = "R8G8B8A8_SINT" => p(S8, 4);
+    R8G8B8A8_SRGB = "R8G8B8A8_SRGB" => p(SRGB8, 4);
+    B8G8R8A8_UNORM = "B8G8R8A8_UNORM" => bgra(UN8);
+    B8G8R8A8_SNORM = "B8G8R8A8_SNORM" => bgra(SN8);
+    B8G8R8A8_UINT = "B8G8R8A8_UINT" => bgra(U8);
+    B8G8R8A8_SINT = "B8G8R8A8_SINT" => bgra(S8);
+    B8G8R8A8_SRGB = "B8G8R8A8_SRGB" => bgra(SRGB8);
+    R16_UNORM = "R16_UNORM" => p(UN16, 1);
+    R16_SNORM = "R16_SNORM" => p(SN16, 1);
+    R16_UINT = "R16_UINT" => p(U16, 1);
+    R16_SINT = "R16_SINT" => p(S16, 1);
+    R16_SFLOAT = "R16_SFLOAT" => p(F16, 1);
+    R16G16_UNORM = "R16G16_UNORM" => p(UN16, 2);
+    R16G16_SNORM = "R16G16_SNORM" => p(SN16, 2);
+    R16G16_UINT = "R16G16_UINT" => p(U16, 2);
+    R16G16_SINT = "R16G16_SINT" => p(S16, 2);
+    R16G16_SFLOAT = "R16G16_SFLOAT" => p(F16, 2);
+    R16G16B16A16_UNORM = "R16G16B16A16_UNORM" => p(UN16, 4);
+    R16G16B16A16_SNORM = "R16G16B16A16_SNORM" => p(SN16, 4);
+    R16G16B16A16_UINT = "R16G16B16A16_UINT" => p(U16, 4);
+    R16G16B16A16_SINT = "R16G16B16A16_SINT" => p(S16, 4);
+    R16G16B16A16_SFLOAT = "R16G16B16A16_SFLOAT" => p(F16, 4);
+    R32_UINT = "R32_UINT" => p(U32, 1);
+    R32_SINT = "R32_SINT" => p(S32, 1);
+    R32_SFLOAT = "R32_SFLOAT" => p(F32, 1);
+    R32G32_UINT = "R32G32_UINT" => p(U32, 2);
+    R32G32_SINT = "R32G32_SINT" => p(S32, 2);
+    R32G32_SFLOAT = "R32G32_SFLOAT" => p(F32, 2);
+    R32G32B32A32_UINT = "R32G32B32A32_UINT" => p(U32, 4);
+    R32G32B32A32_SINT = "R32G32B32A32_SINT" => p(S32, 4);
+    R32G32B32A32_SFLOAT = "R32G32B32A32_SFLOAT" => p(F32, 4);
+    A2B10G10R10_UNORM_PACK32 = "A2B10G10R10_UNORM_PACK32" => Layout::A2B10G10R10Unorm;
+    A2B10G10R10_UINT_PACK32 = "A2B10G10R10_UINT_PACK32" => Layout::A2B10G10R10Uint;
+    B10G11R11_UFLOAT_PACK32 = "B10G11R11_UFLOAT_PACK32" => Layout::B10G11R11;
+    E5B9G9R9_UFLOAT_PACK32 = "E5B9G9R9_UFLOAT_PACK32" => Layout::E5B9G9R9;
+    D16_UNORM = "D16_UNORM" => Layout::D16;
+    D32_SFLOAT = "D32_SFLOAT" => Layout::D32F;
+    D24_UNORM_S8_UINT = "D24_UNORM_S8_UINT" => Layout::D24S8;
+    D32_SFLOAT_S8_UINT = "D32_SFLOAT_S8_UINT" => Layout::D32FS8;
+}
+
+/// Decoder to f32 (float-kind formats; integer formats give the integer value as f32).
+pub type DecodeF32 = fn(&[u8]) -> [f32; 4];
+/// Decoder to raw result bits (f32 bits for float kinds, integer bits for UINT/SINT).
+pub type DecodeRaw = fn(&[u8]) -> [u32; 4];
+
+/// The two decoders of one (format, aspect), chosen once.
+#[derive(Clone, Copy)]
+pub struct Decoder {
+    /// Texel → f32 RGBA (defaults (0,0,0,1) for missing components).
+    pub f32: DecodeF32,
+    /// Texel → raw result bits.
+    pub raw: DecodeRaw,
+    /// The component kind of this aspect.
+    pub kind: NumKind,
+}
+
+impl std::fmt::Debug for Decoder {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Decoder({:?})", self.kind)
+    }
+}
+
+impl Format {
+    /// Parses a Vulkan format name, with or without `VK_FORMAT_`, case-insensitively.
+    /// Unknown or unsupported names give `Error::Texture` naming them.
+    pub fn from_vk_name(name: &str) -> Result<Format> {
+        let up = name.trim().to_ascii_uppercase();
+        let bare = up.strip_prefix("VK_FORMAT_").unwrap_or(&up);
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|f| f.vk_name() == bare)
+            .ok_or_else(|| Error::Texture(format!("unsupported format `{name}`")))
+    }
+
+    /// Bytes per texel.
+    pub fn texel_size(self) -> usize {
+        match self.layout() {
+            Layout::Plain { el, n, .. } => {
+                let e = match el {
+                    UN8 | SN8 | U8 | S8 | SRGB8 => 1,
+                    UN16 | SN16 | U16 | S16 | F16 => 2,
+                    _ => 4,
+                };
+                e * n as usize
+            }
+            Layout::D16 => 2,
+            Layout::D32FS8 => 8,
+            _ => 4,
+        }
+    }
+
+    /// Number of components the format stores (depth/stencil: 1 per aspect).
+    pub fn components(self) -> usize {
+        match self.layout() {
+            Layout::Plain { n, .. } => n as usize,
+            Layout::A2B10G10R10Unorm | Layout::A2B10G10R10Uint => 4,
+            Layout::B10G11R11 | Layout::E5B9G9R9 => 3,
+            _ => 1,
+        }
+    }
+
+    /// Component kind of the colour (or depth) aspect.
+    pub fn kind(self) -> NumKind {
+        match self.layout() {
+            Layout::Plain {
+                el: U8 | U16 | U32, ..
+            }
+            | Layout::A2B10G10R10Uint => NumKind::Uint,
+            Layout::Plain {
+                el: S8 | S16 | S32, ..
+            } => NumKind::Sint,
+            _ => NumKind::Float,
+        }
+    }
+
+    /// True for formats with a depth aspect.
+    pub fn has_depth(self) -> bool {
+        matches!(
+            self.layout(),
+            Layout::D16 | Layout::D32F | Layout::D24S8 | Layout::D32FS8
+        )
+    }
+
+    /// True for formats with a stencil aspect.
+    pub fn has_stencil(self) -> bool {
+        matches!(self.layout(), Layout::D24S8 | Layout::D32FS8)
+    }
+
+    /// True for UNORM depth (Dref is clamped to [0,1]); gives the bit depth.
+    pub fn unorm_depth_bits(self) -> Option<u32> {
+        match self.layout() {
+            Layout::D16 => Some(16),
+            Layout::D24S8 => Some(24),
+            _ => None,
+        }
+    }
+
+    /// True for sRGB formats.
+    pub fn is_srgb(self) -> bool {
+        matches!(self.layout(), Layout::Plain { el: SRGB8, .. })
+    }
+
+    /// True for SNORM formats (filtered results are clamped to ≥ −1).
+    pub fn is_snorm(self) -> bool {
+        matches!(self.layout(), Layout::Plain { el: SN8 | SN16, .. })
+    }
+
+    /// The decoders for an aspect; `Error::Texture` when the aspect does not exist.
+    pub fn decoder(self, aspect: Aspect) -> Result<Decoder> {
+        let kind = self.kind();
+        let d = |f: DecodeF32, raw: DecodeRaw, kind| Ok(Decoder { f32: f, raw, kind });
+        match (self.layout(), aspect) {
+            (Layout::D16 | Layout::D32F | Layout::D24S8 | Layout::D32FS8, Aspect::Stencil)
+                if !self.has_stencil() =>
+            {
+                Err(Error::Texture(format!(
+                    "{} has no stencil aspect",
+                    self.vk_name()
+                )))
+            }
+            (Layout::D24S8, Aspect::Stencil) => d(dec_s8_f32::<3>, dec_s8_raw::<3>, NumKind::Uint),
+            (Layout::D32FS8, Aspect::Stencil) => d(dec_s8_f32::<4>, dec_s8_raw::<4>, NumKind::Uint),
+            (_, Aspect::Stencil) | (Layout::Plain { .. }, Aspect::Depth) => Err(Error::Texture(
+                format!("{} has no {:?} aspect", self.vk_name(), aspect),
+            )),
+            (Layout::Plain { el, n, bgra }, _) => Ok(plain_decoder(el, n, bgra, kind)),
+            (Layout::A2B10G10R10Unorm, _) => d(dec_a2_unorm, raw_of::<100>, kind),
+            (Layout::A2B10G10R10Uint, _) => d(dec_a2_uint_f32, dec_a2_uint_raw, kind),
+            (Layout::B10G11R11, _) => d(dec_b10g11r11, raw_of::<101>, kind),
+            (Layout::E5B9G9R9, _) => d(dec_e5b9g9r9, raw_of::<102>, kind),
+            (Layout::D16, _) => d(dec_d16, raw_of::<103>, kind),
+            (Layout::D32F | Layout::D32FS8, _) => d(dec_d32f, raw_of::<104>, kind),
+            (Layout::D24S8, _) => d(dec_d24, raw_of::<105>, kind),
+        }
+    }
+
+    /// Decodes one texel of the colour/depth aspect to f32 RGBA.
+    pub fn decode_f32(self, bytes: &[u8]) -> [f32; 4] {
+        let asp = if self.has_depth() {
+            Aspect::Depth
+        } else {
+            Aspect::Color
+        };
+        (self
+            .decoder(asp)
+            .expect("colour/depth aspect always exists")
+            .f32)(bytes)
+    }
+
+    /// Decodes one texel to raw result bits (f32 bits for float kinds).
+    pub fn decode_raw(self, bytes: &[u8]) -> [u32; 4] {
+        let asp = if self.has_depth() {
+            Aspect::Depth
+        } else {
+            Aspect::Color
+        };
+        (self
+            .decoder(asp)
+            .expect("colour/depth aspect always exists")
+            .raw)(bytes)
+    }
+
+    /// Decodes an unsigned-integer texel (UINT formats; stencil of depth/stencil formats).
+    pub fn decode_u32(self, bytes: &[u8]) -> [u32; 4] {
+        self.decode_raw(bytes)
+    }
+
+    /// Decodes a signed-integer texel (SINT formats).
+    pub fn decode_i32(self, bytes: &[u8]) -> [i32; 4] {
+        self.decode_raw(bytes).map(|x| x as i32)
+    }
+
+    /// Encodes f32 RGBA into one texel (float-kind formats; integer formats convert with
+    /// saturation and round-to-nearest-even; depth formats take R as depth). Stencil is
+    /// left unchanged.
+    pub fn encode_f32(self, v: [f32; 4], out: &mut [u8]) {
+        match self.kind() {
+            NumKind::Float => encode_float(self, v, out),
+            NumKind::Uint => self.encode_raw(v.map(|x| sat_u(x) as u32), out),
+            NumKind::Sint => self.encode_raw(v.map(|x| sat_i(x) as u32), out),
+        }
+    }
+
+    /// Encodes raw bits: integer values (wrapped to the component width) for UINT/SINT
+    /// formats, f32 bits (converted as `encode_f32`) for float kinds.
+    pub fn encode_raw(self, v: [u32; 4], out: &mut [u8]) {
+        match self.layout() {
+            Layout::Plain { el, n, bgra } if matches!(el, U8 | S8 | U16 | S16 | U32 | S32) => {
+                let v = if bgra { [v[2], v[1], v[0], v[3]] } else { v };
+                for (c, &x) in v.iter().enumerate().take(n as usize) {
+                    match el {
+                        U8 | S8 => out[c] = x as u8,
+                        U16 | S16 => {
+                            out[c * 2..c * 2 + 2].copy_from_slice(&(x as u16).to_le_bytes())
+                        }
+                        _ => out[c * 4..c * 4 + 4].copy_from_slice(&x.to_le_bytes()),
+                    }
+                }
+            }
+            Layout::A2B10G10R10Uint => {
+                let w =
+                    (v[0] & 0x3ff) | (v[1] & 0x3ff) << 10 | (v[2] & 0x3ff) << 20 | (v[3] & 3) << 30;
+                out[..4].copy_from_slice(&w.to_le_bytes());
+            }
+            _ => encode_float(self, v.map(f32::from_bits), out),
+        }
+    }
+
+    /// Writes the stencil value of a depth/stencil texel (no-op for other formats).
+    pub fn encode_stencil(self, s: u8, out: &mut [u8]) {
+        match self.layout() {
+            Layout::D24S8 => out[3] = s,
+            Layout::D32FS8 => out[4] = s,
+            _ => {}
+        }
+    }
+}
+
+fn sat_u(x: f32) -> f64 {
+    if x.is_nan() {
+        0.0
+    } else {
+        (x as f64).round_ties_even().clamp(0.0, u32::MAX as f64)
+    }
+}
+fn sat_i(x: f32) -> i32 {
+    if x.is_nan() {
+        0
+    } else {
+        (x as f64)
+            .round_ties_even()
+            .clamp(i32::MIN as f64, i32::MAX as f64) as i32
+    }
+}
+
+// ----------------------------------------------------------------------------------------------
+// Plain formats: one generic decoder per (element, count, order).
+
+fn plain_decoder(el: u8, n: u8, bgra: bool, kind: NumKind) -> Decoder {
+    macro_rules! pick {
+        ($($e:ident),*) => {{
+            let t: (DecodeF32, DecodeRaw) = match (el, n, bgra) {
+                $( ($e, 1, false) => (dec_plain::<$e, 1, false>, raw_plain::<$e, 1, false>),
+                   ($e, 2, false) => (dec_plain::<$e, 2, false>, raw_plain::<$e, 2, false>),
+                   ($e, 4, false) => (dec_plain::<$e, 4, false>, raw_plain::<$e, 4, false>),
+                   ($e, 4, true) => (dec_plain::<$e, 4, true>, raw_plain::<$e, 4, true>), )*
+                _ => unreachable!("format table only has 1/2/4 components"),
+            };
+            t
+        }};
+    }
+    let (f, raw) = pick!(UN8, SN8, U8, S8, SRGB8, UN16, SN16, U16, S16, F16, U32, S32, F32);
+    Decoder { f32: f, raw, kind }
+}
+
+/// sRGB → linear for all 256 codes, computed in f64 from the exact curve.
+static SRGB_TABLE: LazyLock<[f32; 256]> = LazyLock::new(|| {
+    let mut t = [0.0f32; 256];
+    for (i, e) in t.iter_mut().enumerate() {
+        *e = srgb_to_linear(i as f64 / 255.0) as f32;
+    }
+    t
+});
+
+/// The exact sRGB EOTF used by Vulkan.
+pub fn srgb_to_linear(c: f64) -> f64 {
+    if c <= 0.04045 {
+        c / 12.92
+    } else {
+        ((c + 0.055) / 1.055).powf(2.4)
+    }
+}
+
+/// The exact inverse (linear → sRGB-encoded value in [0,1]).
+pub fn linear_to_srgb(l: f64) -> f64 {
+    if l.is_nan() || l <= 0.0 {
+        0.0
+    } else if l <= 0.0031308 {
+        l * 12.92
+    } else if l >= 1.0 {
+        1.0
+    } else {
+        1.055 * l.powf(1.0 / 2.4) - 0.055
+    }
+}
+
+/// `i / 255` for every 8-bit code (exact f32 division, evaluated at compile time).
+const UNORM8: [f32; 256] = {
+    let mut t = [0.0f32; 256];
+    let mut i = 0;
+    while i < 256 {
+        t[i] = i as f32 / 255.0;
+        i += 1;
+    }
+    t
+};
+
+#[inline(always)]
+fn elem_f32<const E: u8>(b: &[u8], c: usize, alpha: bool) -> f32 {
+    match E {
+        UN8 => UNORM8[b[c] as usize],
+        SN8 => (b[c] as i8 as f32 / 127.0).max(-1.0),
+        U8 => b[c] as f32,
+        S8 => b[c] as i8 as f32,
+        SRGB8 => {
+            if alpha {
+                UNORM8[b[c] as usize]
+            } else {
+                SRGB_TABLE[b[c] as usize]
+            }
+        }
+        UN16 => u16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32 / 65535.0,
+        SN16 => (i16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32 / 32767.0).max(-1.0),
+        U16 => u16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32,
+        S16 => i16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32,
+        F16 => f16::from_bits(u16::from_le_bytes([b[2 * c], b[2 * c + 1]])).to_f32(),
+        U32 => u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()) as f32,
+        S32 => i32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()) as f32,
+        _ => f32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()),
+    }
+}
+
+#[inline(always)]
+fn elem_raw<const E: u8>(b: &[u8], c: usize) -> u32 {
+    match E {
+        U8 => b[c] as u32,
+        S8 => b[c] as i8 as i32 as u32,
+        U16 => u16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as u32,
+        S16 => i16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as i32 as u32,
+        U32 | S32 | F32 => u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()),
+        _ => elem_f32::<E>(b, c, c == 3).to_bits(),
+    }
+}
+
+fn dec_plain<const E: u8, const N: usize, const BGRA: bool>(b: &[u8]) -> [f32; 4] {
+    let mut o = [0.0, 0.0, 0.0, 1.0];
+    for (c, slot) in o.iter_mut().enumerate().take(N) {
+        *slot = elem_f32::<E>(b, c, c == 3);
+    }
+    if BGRA {
+        o.swap(0, 2);
+    }
+    o
+}
+
+fn raw_plain<const E: u8, const N: usize, const BGRA: bool>(b: &[u8]) -> [u32; 4] {
+    let int = matches!(E, U8 | S8 | U16 | S16 | U32 | S32);
+    let one = if int { 1 } else { 1.0f32.to_bits() };
+    let mut o = [0, 0, 0, one];
+    for (c, slot) in o.iter_mut().enumerate().take(N) {
+        *slot = elem_raw::<E>(b, c);
+    }
+    if BGRA {
+        o.swap(0, 2);
+    }
+    o
+}
+
+fn word(b: &[u8]) -> u32 {
+    u32::from_le_bytes(b[..4].try_into().unwrap())
+}
+
+fn dec_a2_unorm(b: &[u8]) -> [f32; 4] {
+    let w = word(b);
+    [
+        (w & 0x3ff) as f32 / 1023.0,
+        (w >> 10 & 0x3ff) as f32 / 1023.0,
+        (w >> 20 & 0x3ff) as f32 / 1023.0,
+        (w >> 30) as f32 / 3.0,
+    ]
+}
+fn dec_a2_uint_raw(b: &[u8]) -> [u32; 4] {
+    let w = word(b);
+    [w & 0x3ff, w >> 10 & 0x3ff, w >> 20 & 0x3ff, w >> 30]
+}
+fn dec_a2_uint_f32(b: &[u8]) -> [f32; 4] {
+    dec_a2_uint_raw(b).map(|x| x as f32)
+}
+
+/// Decodes an unsigned small float with 5 exponent bits (bias 15) and `m` mantissa bits.
+pub fn decode_ufloat(x: u32, m: u32) -> f32 {
+    let e = x >> m;
+    let mant = x & ((1 << m) - 1);
+    if e == 0 {
+        mant as f32 * 2f32.powi(-14 - m as i32)
+    } else if e == 31 {
+        if mant == 0 {
+            f32::INFINITY
+        } else {
+            f32::NAN
+        }
+    } else {
+        2f32.powi(e as i32 - 15) * (1.0 + mant as f32 / (1u32 << m) as f32)
+    }
+}
+
+/// Encodes an f32 as an unsigned small float (5-bit exponent, `m` mantissa bits): negative and
+/// −0 → 0, NaN → NaN, +Inf → Inf, finite values round to the nearest finite value (ties even).
+pub fn encode_ufloat(v: f32, m: u32) -> u32 {
+    if v.is_nan() {
+        return (0x1f << m) | (1 << (m - 1));
+    }
+    if v.is_sign_negative() || v == 0.0 {
+        return 0;
+    }
+    if v.is_infinite() {
+        return 0x1f << m;
+    }
+    let max_finite = (2.0 - 2f64.powi(-(m as i32))) * 32768.0;
+    if v as f64 >= max_finite {
+        return (0x1e << m) | ((1 << m) - 1);
+    }
+    let bits = v.to_bits();
+    let e = ((bits >> 23) & 0xff) as i32 - 127;
+    if e < -14 {
+        // denormal (the carry into 1<<m is the smallest normal, as wanted)
+        return (v as f64 * 2f64.powi(14 + m as i32)).round_ties_even() as u32;
+    }
+    let mant = bits & 0x7f_ffff;
+    let shift = 23 - m;
+    let mut r = ((e + 15) as u32) << m | (mant >> shift);
+    let rem = mant & ((1 << shift) - 1);
+    let half = 1 << (shift - 1);
+    if rem > half || (rem == half && r & 1 == 1) {
+        r += 1;
+    }
+    r
+}
+
+fn dec_b10g11r11(b: &[u8]) -> [f32; 4] {
+    let w = word(b);
+    [
+        decode_ufloat(w & 0x7ff, 6),
+        decode_ufloat(w >> 11 & 0x7ff, 6),
+        decode_ufloat(w >> 22, 5),
+        1.0,
+    ]
+}
+
+fn dec_e5b9g9r9(b: &[u8]) -> [f32; 4] {
+    let w = word(b);
+    let scale = 2f32.powi((w >> 27) as i32 - 15 - 9);
+    [
+        (w & 0x1ff) as f32 * scale,
+        (w >> 9 & 0x1ff) as f32 * scale,
+        (w >> 18 & 0x1ff) as f32 * scale,
+        1.0,
+    ]
+}
+
+/// Encodes RGB with the Vulkan shared-exponent algorithm (N=9, B=15, Emax=31).
+pub fn encode_e5b9g9r9(rgb: [f32; 3]) -> u32 {
+    const N: i32 = 9;
+    const B: i32 = 15;
+    let max_v = 511.0 / 512.0 * 65536.0f64;
+    let c = rgb.map(|x| {
+        if x.is_nan() {
+            0.0
+        } else {
+            (x as f64).clamp(0.0, max_v)
+        }
+    });
+    let max_c = c[0].max(c[1]).max(c[2]);
+    let fl = if max_c == 0.0 {
+        -B - 1
+    } else {
+        max_c.log2().floor() as i32
+    };
+    // guard floor(log2) against rounding right below a power of two
+    let fl = if max_c > 0.0 && 2f64.powi(fl) > max_c {
+        fl - 1
+    } else {
+        fl
+    };
+    let fl = if max_c > 0.0 && 2f64.powi(fl + 1) <= max_c {
+        fl + 1
+    } else {
+        fl
+    };
+    let exp_p = (-B - 1).max(fl) + 1 + B;
+    let max_s = (max_c / 2f64.powi(exp_p - B - N) + 0.5).floor();
+    let exp_s = if max_s >= 512.0 { exp_p + 1 } else { exp_p };
+    let s = c.map(|x| ((x / 2f64.powi(exp_s - B - N) + 0.5).floor() as u32).min(511));
+    s[0] | s[1] << 9 | s[2] << 18 | (exp_s as u32) << 27
+}
+
+fn dec_d16(b: &[u8]) -> [f32; 4] {
+    [
+        u16::from_le_bytes([b[0], b[1]]) as f32 / 65535.0,
+        0.0,
+        0.0,
+        1.0,
+    ]
+}
+fn dec_d32f(b: &[u8]) -> [f32; 4] {
+    [
+        f32::from_le_bytes(b[..4].try_into().unwrap()),
+        0.0,
+        0.0,
+        1.0,
+    ]
+}
+fn dec_d24(b: &[u8]) -> [f32; 4] {
+    [(word(b) & 0xff_ffff) as f32 / 16_777_215.0, 0.0, 0.0, 1.0]
+}
+fn dec_s8_raw<const AT: usize>(b: &[u8]) -> [u32; 4] {
+    [b[AT] as u32, 0, 0, 1]
+}
+fn dec_s8_f32<const AT: usize>(b: &[u8]) -> [f32; 4] {
+    [b[AT] as f32, 0.0, 0.0, 1.0]
+}
+
+/// Raw decoder for the packed/depth float formats: f32 bits of the f32 decode.
+fn raw_of<const ID: u8>(b: &[u8]) -> [u32; 4] {
+    let f = match ID {
+        100 => dec_a2_unorm(b),
+        101 => dec_b10g11r11(b),
+        102 => dec_e5b9g9r9(b),
+        103 => dec_d16(b),
+        104 => dec_d32f(b),
+        _ => dec_d24(b),
+    };
+    f.map(f32::to_bits)
+}
+
+// ----------------------------------------------------------------------------------------------
+// Encoding of float-kind values.
+
+/// `round(clamp(v,0,1)·max)` (NaN → 0), round-to-nearest-even on the exact product.
+pub fn unorm_encode(v: f32, max: u32) -> u32 {
+    if v.is_nan() {
+        return 0;
+    }
+    ((v as f64).clamp(0.0, 1.0) * max as f64).round_ties_even() as u32
+}
+
+/// `round(clamp(v,−1,1)·max)` as two's complement (NaN → 0).
+pub fn snorm_encode(v: f32, max: u32) -> i32 {
+    if v.is_nan() {
+        return 0;
+    }
+    ((v as f64).clamp(-1.0, 1.0) * max as f64).round_ties_even() as i32
+}
+
+fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
+    match f.layout() {
+        Layout::Plain { el, n, bgra } => {
+            let v = if bgra { [v[2], v[1], v[0], v[3]] } else { v };
+            for (c, &x) in v.iter().enumerate().take(n as usize) {
+                match el {
+                    UN8 => out[c] = unorm_encode(x, 255) as u8,
+                    SN8 => out[c] = snorm_encode(x, 127) as u8,
+                    SRGB8 if c == 3 => out[c] = unorm_encode(x, 255) as u8,
+                    SRGB8 => {
+                        // exact curve and rounding in f64 (no f32 detour)
+                        out[c] = (linear_to_srgb(x as f64) * 255.0).round_ties_even() as u8;
+                    }
+                    UN16 => put16(out, c, unorm_encode(x, 65535) as u16),
+                    SN16 => put16(out, c, snorm_encode(x, 32767) as u16),
+                    F16 => put16(out, c, f16::from_f32(x).to_bits()),
+                    F32 => out[4 * c..4 * c + 4].copy_from_slice(&x.to_le_bytes()),
+                    _ => unreachable!("integer elements are encoded by encode_raw"),
+                }
+            }
+        }
+        Layout::A2B10G10R10Unorm => {
+            let w = unorm_encode(v[0], 1023)
+                | unorm_encode(v[1], 1023) << 10
+                | unorm_encode(v[2], 1023) << 20
+                | unorm_encode(v[3], 3) << 30;
+            out[..4].copy_from_slice(&w.to_le_bytes());
+        }
+        Layout::A2B10G10R10Uint => unreachable!("integer format"),
+        Layout::B10G11R11 => {
+            let w = encode_ufloat(v[0], 6)
+                | encode_ufloat(v[1], 6) << 11
+                | encode_ufloat(v[2], 5) << 22;
+            out[..4].copy_from_slice(&w.to_le_bytes());
+        }
+        Layout::E5B9G9R9 => {
+            out[..4].copy_from_slice(&encode_e5b9g9r9([v[0], v[1], v[2]]).to_le_bytes())
+        }
+        Layout::D16 => put16(out, 0, unorm_encode(v[0], 65535) as u16),
+        Layout::D32F | Layout::D32FS8 => out[..4].copy_from_slice(&v[0].to_le_bytes()),
+        Layout::D24S8 => {
+            let d = unorm_encode(v[0], 16_777_215);
+            out[..3].copy_from_slice(&d.to_le_bytes()[..3]);
+        }
+    }
+}
+
+fn put16(out: &mut [u8], c: usize, x: u16) {
+    out[2 * c..2 * c + 2].copy_from_slice(&x.to_le_bytes());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rt(f: Format, v: [f32; 4]) -> [f32; 4] {
+        let mut b = vec![0u8; f.texel_size()];
+        f.encode_f32(v, &mut b);
+        f.decode_f32(&b)
+    }
+
+    #[test]
+    fn names_round_trip_and_unknown_is_error() {
+        for &f in Format::ALL {
+            assert_eq!(Format::from_vk_name(f.vk_name()).unwrap(), f);
+        }
+        assert_eq!(
+            Format::from_vk_name("VK_FORMAT_r8g8b8a8_unorm").unwrap(),
+            Format::R8G8B8A8_UNORM
+        );
+        let e = Format::from_vk_name("BC1_RGB_UNORM_BLOCK").unwrap_err();
+        assert!(matches!(e, Error::Texture(ref m) if m.contains("BC1_RGB_UNORM_BLOCK")));
+    }
+
+    #[test]
+    fn sizes() {
+        assert_eq!(Format::R8_UNORM.texel_size(), 1);
+        assert_eq!(Format::R16G16_SFLOAT.texel_size(), 4);
+        assert_eq!(Format::R32G32B32A32_SFLOAT.texel_size(), 16);
+        assert_eq!(Format::D32_SFLOAT_S8_UINT.texel_size(), 8);
+        assert_eq!(Format::E5B9G9R9_UFLOAT_PACK32.texel_size(), 4);
+    }
+
+    #[test]
+    fn unorm_snorm_edges() {
+        // hand values: 0.5*255 = 127.5 -> RNE 128; 1.2 clamps to 255; -1 -> 0
+        let mut b = [0u8; 4];
+        Format::R8G8B8A8_UNORM.encode_f32([0.5, 1.2, -1.0, 1.0], &mut b);
+        assert_eq!(b, [128, 255, 0, 255]);
+        assert_eq!(Format::R8_UNORM.decode_f32(&[255]), [1.0, 0.0, 0.0, 1.0]);
+        // SNORM: -128 decodes to -1 (clamped), 127 to 1, -0.5*127=-63.5 -> RNE -64
+        assert_eq!(Format::R8_SNORM.decode_f32(&[0x80])[0], -1.0);
+        assert_eq!(Format::R8_SNORM.decode_f32(&[127])[0], 1.0);
+        let mut b = [0u8; 1];
+        Format::R8_SNORM.encode_f32([-0.5, 0.0, 0.0, 0.0], &mut b);
+        assert_eq!(b[0] as i8, -64);
+        assert_eq!(Format::R16_UNORM.decode_f32(&[0xff, 0xff])[0], 1.0);
+    }
+
+    #[test]
+    fn bgra_order_and_defaults() {
+        let v = Format::B8G8R8A8_UNORM.decode_f32(&[0, 0, 255, 51]);
+        assert_eq!(v, [1.0, 0.0, 0.0, 0.2]);
+        assert_eq!(
+            Format::R8G8_UNORM.decode_f32(&[0, 255]),
+            [0.0, 1.0, 0.0, 1.0]
+        );
+        assert_eq!(Format::R8G8_UINT.decode_raw(&[7, 9]), [7, 9, 0, 1]);
+        assert_eq!(
+            Format::R16_SINT.decode_i32(&(-5i16).to_le_bytes()),
+            [-5, 0, 0, 1]
+        );
+        let mut b = [0u8; 4];
+        Format::B8G8R8A8_UINT.encode_raw([1, 2, 3, 4], &mut b);
+        assert_eq!(b, [3, 2, 1, 4]);
+    }
+
+    #[test]
+    fn srgb_known_values() {
+        // 0.5 linear -> 1.055*0.5^(1/2.4)-0.055 = 0.735357 -> *255 = 187.516 -> 188
+        let mut b = [0u8; 4];
+        Format::R8G8B8A8_SRGB.encode_f32([0.5, 0.0, 1.0, 0.5], &mut b);
+        assert_eq!(b, [188, 0, 255, 128]);
+        // code 188 = 0.737255 -> ((0.737255+0.055)/1.055)^2.4 = 0.502886
+        let d = Format::R8G8B8A8_SRGB.decode_f32(&[188, 10, 255, 128]);
+        assert!((d[0] - 0.502886).abs() < 1e-5, "{}", d[0]);
+        // code 10 = 0.0392157 (< 0.04045) -> /12.92 = 0.00303527
+        assert!((d[1] - 0.003_035_27).abs() < 1e-7);
+        assert_eq!(d[2], 1.0);
+        assert_eq!(d[3], 128.0 / 255.0); // alpha is linear
+    }
+
+    #[test]
+    fn f16_rne_and_denormals() {
+        let mut b = [0u8; 2];
+        // smallest f16 denormal is 2^-24 = 5.96e-8
+        Format::R16_SFLOAT.encode_f32([2f32.powi(-24), 0.0, 0.0, 0.0], &mut b);
+        assert_eq!(u16::from_le_bytes(b), 1);
+        // 2^-25 is a tie between 0 and 2^-24: RNE -> 0
+        Format::R16_SFLOAT.encode_f32([2f32.powi(-25), 0.0, 0.0, 0.0], &mut b);
+        assert_eq!(u16::from_le_bytes(b), 0);
+        // 1 + 2^-11 ties between 1.0 (0x3c00) and 1+2^-10 (0x3c01): even -> 0x3c00
+        Format::R16_SFLOAT.encode_f32([1.0 + 2f32.powi(-11), 0.0, 0.0, 0.0], &mut b);
+        assert_eq!(u16::from_le_bytes(b), 0x3c00);
+        assert_eq!(
+            Format::R16_SFLOAT.decode_f32(&0x0200u16.to_le_bytes())[0],
+            2f32.powi(-15)
+        );
+    }
+
+    #[test]
+    fn small_floats() {
+        // 11-bit: 1.0 = exp 15, mant 0 -> 15<<6 = 960; max finite = 65024
+        assert_eq!(encode_ufloat(1.0, 6), 960);
+        assert_eq!(encode_ufloat(-3.0, 6), 0);
+        assert_eq!(encode_ufloat(1e9, 6), 0x7bf);
+        assert_eq!(decode_ufloat(0x7bf, 6), 65024.0);
+        assert_eq!(decode_ufloat(1, 6), 2f32.powi(-20));
+        assert_eq!(decode_ufloat(1, 5), 2f32.powi(-19));
+        assert_eq!(encode_ufloat(2f32.powi(-20), 6), 1);
+        assert!(decode_ufloat(encode_ufloat(f32::NAN, 5), 5).is_nan());
+        let v = rt(Format::B10G11R11_UFLOAT_PACK32, [0.5, 2.0, 3.0, 0.0]);
+        assert_eq!(v, [0.5, 2.0, 3.0, 1.0]);
+    }
+
+    #[test]
+    fn e5b9g9r9_known() {
+        // (1,0,0): max_c=1, floor(log2)=0, exp'=16, max_s=floor(1/2^-8+0.5)=256 -> R=256, E=16
+        assert_eq!(encode_e5b9g9r9([1.0, 0.0, 0.0]), 256 | 16 << 27);
+        // (0.5,0.25,0) : exp'=15, scale 2^-9: R=256, G=128
+        assert_eq!(encode_e5b9g9r9([0.5, 0.25, 0.0]), 256 | 128 << 9 | 15 << 27);
+        // all zero -> exponent 0
+        assert_eq!(encode_e5b9g9r9([0.0, 0.0, 0.0]), 0);
+        // 511/256 = 1.99609: exp'=16, max_s = 511 -> fits
+        assert_eq!(encode_e5b9g9r9([511.0 / 256.0, 0.0, 0.0]), 511 | 16 << 27);
+        // 1.999: max_s = floor(511.744+0.5) = 512 -> exp_s=17, R = floor(255.87+0.5)=256
+        assert_eq!(encode_e5b9g9r9([1.999, 0.0, 0.0]), 256 | 17 << 27);
+        let d = Format::E5B9G9R9_UFLOAT_PACK32.decode_f32(&(256u32 | 15 << 27).to_le_bytes());
+        assert_eq!(d, [0.5, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn packed_and_depth() {
+        let w: u32 = 1023 | (512 << 20) | (3 << 30); // G = 0
+        let d = Format::A2B10G10R10_UNORM_PACK32.decode_f32(&w.to_le_bytes());
+        assert_eq!(d, [1.0, 0.0, 512.0 / 1023.0, 1.0]);
+        assert_eq!(
+            Format::A2B10G10R10_UINT_PACK32.decode_u32(&w.to_le_bytes()),
+            [1023, 0, 512, 3]
+        );
+        let mut b = [0u8; 4];
+        Format::D24_UNORM_S8_UINT.encode_f32([1.0, 0.0, 0.0, 0.0], &mut b);
+        Format::D24_UNORM_S8_UINT.encode_stencil(0x5a, &mut b);
+        assert_eq!(b, [0xff, 0xff, 0xff, 0x5a]);
+        let st = Format::D24_UNORM_S8_UINT.decoder(Aspect::Stencil).unwrap();
+        assert_eq!((st.raw)(&b), [0x5a, 0, 0, 1]);
+        assert_eq!(
+            Format::D16_UNORM.decode_f32(&[0xff, 0xff]),
+            [1.0, 0.0, 0.0, 1.0]
+        );
+        assert!(Format::D16_UNORM.decoder(Aspect::Stencil).is_err());
+        assert!(Format::R8_UNORM.decoder(Aspect::Depth).is_err());
+    }
+}

@@ -1,0 +1,269 @@
+//! Gather (4 texels of the bilinear footprint at the base level), fetch (integer texel
+//! loads, out of bounds → zeros) and size/level/sample queries (sampling.md §6.3, §11, §12).
+
+use super::cube::remap_edge;
+use super::image::{Image, ImageView, ViewType};
+use super::sample::Kernel;
+use super::QuadBits;
+use crate::{Error, Result};
+
+/// Gather offsets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum GatherOffsets {
+    /// No offset.
+    #[default]
+    None,
+    /// `ConstOffset`/`Offset`: one (u, v) offset per lane, added to the footprint.
+    Offset([[i32; 2]; 4]),
+    /// `ConstOffsets`: component k is the texel at `(i0, j0) + offsets[k]` (SPIR-V rule:
+    /// relative to the footprint's top-left texel, for every component).
+    Four([[i32; 2]; 4]),
+}
+
+/// Inputs of `OpImageGather` / `OpImageDrefGather` for a quad (coordinates as
+/// [`SampleArgs`](super::SampleArgs)).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GatherArgs {
+    /// Per-lane coordinates.
+    pub coords: [[f32; 4]; 4],
+    /// Component to gather, 0..=3 (ignored with Dref, which compares the depth/R component).
+    pub component: u32,
+    /// Offsets.
+    pub offsets: GatherOffsets,
+    /// Per-lane depth reference.
+    pub dref: Option<[f32; 4]>,
+    /// Lanes that need results.
+    pub mask: u8,
+}
+
+impl GatherArgs {
+    /// Gather of `component`, no offsets, all lanes.
+    pub fn new(coords: [[f32; 4]; 4], component: u32) -> GatherArgs {
+        GatherArgs {
+            coords,
+            component,
+            offsets: GatherOffsets::None,
+            dref: None,
+            mask: 0xf,
+        }
+    }
+}
+
+/// Inputs of `OpImageFetch` / `TextureLoad` for a quad.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FetchArgs {
+    /// Per-lane integer coordinates `(i[, j][, k])` then the layer for arrayed views (cube
+    /// views: `(i, j, face + 6·cube)`).
+    pub coords: [[i32; 4]; 4],
+    /// Per-lane view-relative mip level.
+    pub lod: [i32; 4],
+    /// Per-lane sample index (0 for single-sampled images).
+    pub sample: [u32; 4],
+    /// Per-lane offsets (u, v, w).
+    pub offsets: [[i32; 3]; 4],
+    /// Lanes that need results.
+    pub mask: u8,
+}
+
+impl FetchArgs {
+    /// Level 0, sample 0, no offsets, all lanes.
+    pub fn new(coords: [[i32; 4]; 4]) -> FetchArgs {
+        FetchArgs {
+            coords,
+            lod: [0; 4],
+            sample: [0; 4],
+            offsets: [[0; 3]; 4],
+            mask: 0xf,
+        }
+    }
+}
+
+impl Kernel {
+    /// Gathers one component (or 4 compare results) of the 2×2 footprint at the view's base
+    /// level: `R = τ(i0,j1), G = τ(i1,j1), B = τ(i1,j0), A = τ(i0,j0)`. Raw bits: values are
+    /// returned untouched (f32 bits / integers); Dref results are 0.0/1.0. Cube corners get
+    /// the average of the three real texels (after compare). Filters, LOD and bias are ignored.
+    pub fn gather(&self, img: &Image, a: &GatherArgs) -> Result<QuadBits> {
+        self.check(img)?;
+        if a.component > 3 {
+            return Err(Error::Texture(format!(
+                "gather component {} out of range 0..=3",
+                a.component
+            )));
+        }
+        if a.dref.is_some() != self.sampler.compare_enable {
+            return Err(Error::Texture(
+                "Dref operand and sampler compareEnable must match".into(),
+            ));
+        }
+        let level = self.view.base_level;
+        let e = img.level_extent(level);
+        let unnorm = self.sampler.unnormalized_coordinates;
+        let mut out = [[0u32; 4]; 4];
+        for lane in 0..4 {
+            if a.mask & (1 << lane) == 0 {
+                continue;
+            }
+            let (st, layer, face) = self.locate(&a.coords[lane]);
+            let one = match a.offsets {
+                GatherOffsets::Offset(o) => [o[lane][0], o[lane][1], 0],
+                _ => [0; 3],
+            };
+            let uvw = self.to_texel(img, level, st, one, unnorm);
+            let i0 = self.snap(uvw[0] - 0.5).floor() as i32;
+            let j0 = if self.dims >= 2 {
+                self.snap(uvw[1] - 0.5).floor() as i32
+            } else {
+                0
+            };
+            let pos: [[i32; 2]; 4] = match a.offsets {
+                GatherOffsets::Four(o) => {
+                    o.map(|d| [i0.saturating_add(d[0]), j0.saturating_add(d[1])])
+                }
+                _ => {
+                    let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
+                    [[i0, j1], [i1, j1], [i1, j0], [i0, j0]]
+                }
+            };
+            let dref = a.dref.map(|d| self.dref_value(d[lane]));
+            let pick = |v: [u32; 4]| -> u32 {
+                match dref {
+                    Some(r) => {
+                        let pass = self.sampler.compare_op.test(r, f32::from_bits(v[0]));
+                        if pass { 1.0f32 } else { 0.0 }.to_bits()
+                    }
+                    None => v[a.component as usize],
+                }
+            };
+            let mut vals = [None::<u32>; 4];
+            for (k, p) in pos.iter().enumerate() {
+                vals[k] = if self.cube {
+                    let n = e[0] as i32;
+                    remap_edge(face, p[0], p[1], n).map(|(f, i, j)| {
+                        let o = img.offset_unchecked(
+                            level,
+                            layer - face + f,
+                            [i as u32, j as u32, 0],
+                            0,
+                            e,
+                        );
+                        pick((self.dec.raw)(&img.bytes()[o..o + self.texel_size]))
+                    })
+                } else {
+                    Some(pick(self.raw_at(img, level, layer, [p[0], p[1], 0])))
+                };
+            }
+            // cube corner: the missing texel is the average of the real ones (three for a
+            // normal footprint; offsets, which are invalid on cubes, may miss more)
+            let avg = self.average(vals.iter().flatten().copied(), dref.is_some());
+            out[lane] = vals.map(|v| v.unwrap_or(avg));
+        }
+        Ok(out)
+    }
+
+    /// Average of the real gathered values (cube corner synthesis); 0 when there are none.
+    fn average(&self, v: impl Iterator<Item = u32>, compare: bool) -> u32 {
+        use super::format::NumKind;
+        let v: Vec<u32> = v.collect();
+        let n = v.len().max(1);
+        match (compare, self.dec.kind) {
+            (true, _) | (_, NumKind::Float) => {
+                ((v.iter().map(|&x| f32::from_bits(x) as f64).sum::<f64>() / n as f64) as f32)
+                    .to_bits()
+            }
+            (_, NumKind::Uint) => (v.iter().map(|&x| x as u64).sum::<u64>() / n as u64) as u32,
+            (_, NumKind::Sint) => {
+                (v.iter().map(|&x| x as i32 as i64).sum::<i64>() / n as i64) as i32 as u32
+            }
+        }
+    }
+}
+
+/// Fetches texels by integer coordinates: level `base + lod`, offsets added, no wrapping.
+/// Anything out of range (coordinate, level, layer, sample) gives zeros in the present
+/// components and (0,0,0,1) defaults in missing ones. Raw bits as [`Kernel::sample`].
+pub fn fetch_quad(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<QuadBits> {
+    view.validate(img)?;
+    let f = img.format();
+    let dec = f.decoder(view.aspect)?;
+    let comps = if view.aspect == super::Aspect::Color {
+        f.components()
+    } else {
+        1
+    };
+    let one = if dec.kind == super::NumKind::Float {
+        1.0f32.to_bits()
+    } else {
+        1
+    };
+    let oob = if comps == 4 { [0; 4] } else { [0, 0, 0, one] };
+    let dims = match view.view_type {
+        ViewType::Cube | ViewType::CubeArray => 2,
+        t => t.spatial_dims(),
+    };
+    let layer_at = match view.view_type {
+        ViewType::Cube | ViewType::CubeArray => Some(2),
+        t => t.layer_coord(),
+    };
+    let ts = f.texel_size();
+    let mut out = [[0u32; 4]; 4];
+    for (lane, res) in out.iter_mut().enumerate() {
+        if a.mask & (1 << lane) == 0 {
+            continue;
+        }
+        let c = a.coords[lane];
+        let lod = a.lod[lane];
+        let mut xyz = [0u32; 3];
+        let mut ok = lod >= 0 && (lod as u32) < view.level_count;
+        for d in 0..dims {
+            match c[d].checked_add(a.offsets[lane][d]) {
+                Some(v) if v >= 0 => xyz[d] = v as u32,
+                _ => ok = false,
+            }
+        }
+        let layer = match layer_at {
+            Some(i) if c[i] >= 0 && (c[i] as u32) < view.layer_count => {
+                view.base_layer + c[i] as u32
+            }
+            Some(_) => {
+                ok = false;
+                0
+            }
+            None => view.base_layer,
+        };
+        let level = view.base_level + lod.max(0) as u32;
+        *res = match img.texel_offset(level, layer, xyz, a.sample[lane]) {
+            Some(o) if ok => (dec.raw)(&img.bytes()[o..o + ts]),
+            _ => oob,
+        };
+    }
+    Ok(out)
+}
+
+/// `OpImageQuerySizeLod`: the view's size at view-relative `lod` as `(w, h, d)`, with the
+/// layer count (cube arrays: cube count) in the component after the spatial ones;
+/// cubes report `(size, size, [cubes])`. `None` for a level outside the view.
+pub fn query_size(img: &Image, view: &ImageView, lod: u32) -> Option<[u32; 3]> {
+    if lod >= view.level_count {
+        return None;
+    }
+    let e = view.level_extent(img, lod);
+    Some(match view.view_type {
+        ViewType::D1 => [e[0], 0, 0],
+        ViewType::D1Array => [e[0], view.layer_count, 0],
+        ViewType::D2 | ViewType::Cube => [e[0], e[1], 0],
+        ViewType::D2Array => [e[0], e[1], view.layer_count],
+        ViewType::D3 => e,
+        ViewType::CubeArray => [e[0], e[1], view.layer_count / 6],
+    })
+}
+
+/// `OpImageQueryLevels`.
+pub fn query_levels(view: &ImageView) -> u32 {
+    view.level_count
+}
+
+/// `OpImageQuerySamples`.
+pub fn query_samples(img: &Image) -> u32 {
+    img.samples()
+}

@@ -1,0 +1,491 @@
+//! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
+
+use super::cube::{select_face, transform_deriv};
+use super::filter::{pick, LevelFn, Tap};
+use super::format::{Decoder, Format, NumKind};
+use super::image::{Image, ImageView, ViewType};
+use super::lod::{
+    biased, clamped, lod_base, quad_derivs, select_levels, snap_lod, LodBase, LodMode,
+};
+use super::sampler::{Config, Filter, LodPrecision, MipmapMode, Policy, Sampler};
+use super::{address, QuadBits};
+use crate::{Error, Result};
+
+/// Inputs of one quad sampling instruction (`OpImageSample*`, `Sample*`).
+///
+/// Coordinates per lane: `(s[, t][, r])` then the array layer (`1D array: (s, layer)`, `2D
+/// array: (s, t, layer)`, cube: direction `(x, y, z)`, cube array `(x, y, z, cube)`).
+/// Projection is the caller's job: divide `s, t, r` (and Dref) by `q` before calling.
+/// Offsets are integer texel offsets per lane (zeros when absent); the caller checks the
+/// `[-8, 7]` range of constant offsets. Lanes not in `mask` get zeros (derivatives always use
+/// all four lanes' coordinates).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SampleArgs {
+    /// Per-lane coordinates.
+    pub coords: [[f32; 4]; 4],
+    /// LOD source.
+    pub lod: LodMode,
+    /// Per-lane `MinLod` operand / `clamp` argument.
+    pub min_lod: Option<[f32; 4]>,
+    /// Per-lane `ConstOffset`/`Offset` (u, v, w).
+    pub offsets: [[i32; 3]; 4],
+    /// Per-lane depth reference (compare sampler required).
+    pub dref: Option<[f32; 4]>,
+    /// Lanes that need results (bit i = lane i).
+    pub mask: u8,
+}
+
+impl SampleArgs {
+    /// Implicit LOD, no offsets, no Dref, all lanes.
+    pub fn new(coords: [[f32; 4]; 4]) -> SampleArgs {
+        SampleArgs {
+            coords,
+            lod: LodMode::IMPLICIT,
+            min_lod: None,
+            offsets: [[0; 3]; 4],
+            dref: None,
+            mask: 0xf,
+        }
+    }
+}
+
+/// Everything about a (image shape, view, sampler, config) chosen once: decoders, border
+/// values, filter instantiations. Build with [`Kernel::new`] (or through a
+/// [`KernelCache`](super::KernelCache)); then call the quad operations with the image.
+#[derive(Clone, Debug)]
+pub struct Kernel {
+    pub(super) view: ImageView,
+    pub(super) format: Format,
+    extent: [u32; 3],
+    levels: u32,
+    layers: u32,
+    pub(super) sampler: Sampler,
+    pub(super) cfg: Config,
+    pub(super) hw: bool,
+    pub(super) dec: Decoder,
+    pub(super) texel_size: usize,
+    pub(super) border: [f32; 4],
+    pub(super) border_raw: [u32; 4],
+    pub(super) oob_raw: [u32; 4],
+    pub(super) size0: [f32; 3],
+    pub(super) dims: usize,
+    pub(super) cube: bool,
+    pub(super) modes: [u8; 3],
+    level_fn: [LevelFnDbg; 2],
+    dref_unorm_bits: Option<u32>,
+    aniso: Option<f32>,
+}
+
+#[derive(Clone, Copy)]
+struct LevelFnDbg(LevelFn);
+impl std::fmt::Debug for LevelFnDbg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("LevelFn")
+    }
+}
+
+/// Missing-component defaults after replacing the present ones (0,0,0,1 rule).
+fn present(comps: usize, v: [f32; 4]) -> [f32; 4] {
+    let mut o = [0.0, 0.0, 0.0, 1.0];
+    o[..comps].copy_from_slice(&v[..comps]);
+    o
+}
+
+impl Kernel {
+    /// Validates the view and sampler against the image and picks the specialised routines.
+    pub fn new(img: &Image, view: &ImageView, sampler: &Sampler, cfg: Config) -> Result<Kernel> {
+        view.validate(img)?;
+        let dec = img.format().decoder(view.aspect)?;
+        sampler.validate(view, dec.kind)?;
+        if img.samples() > 1 {
+            return Err(Error::Texture(
+                "multisampled images cannot be sampled (fetch only)".into(),
+            ));
+        }
+        let format = img.format();
+        let comps = if view.aspect == super::Aspect::Color {
+            format.components()
+        } else {
+            1
+        };
+        let border = present(comps, sampler.border_color.rgba());
+        let border_raw = match dec.kind {
+            NumKind::Float => border.map(f32::to_bits),
+            _ => border.map(|x| x as u32),
+        };
+        let one = if dec.kind == NumKind::Float {
+            1.0f32.to_bits()
+        } else {
+            1
+        };
+        let oob_raw = if comps == 4 { [0; 4] } else { [0, 0, 0, one] };
+        let e = view.level_extent(img, 0);
+        let dims = view.view_type.spatial_dims();
+        let cube = view.view_type.is_cube();
+        let modes = sampler.address_mode.map(address::code);
+        let aniso = (sampler.anisotropy_enable
+            && sampler.max_anisotropy > 1.0
+            && matches!(view.view_type, ViewType::D2 | ViewType::D2Array))
+        .then_some(sampler.max_anisotropy);
+        Ok(Kernel {
+            view: *view,
+            format,
+            extent: img.extent(),
+            levels: img.levels(),
+            layers: img.layers(),
+            sampler: *sampler,
+            cfg,
+            hw: cfg.precision == LodPrecision::Hardware,
+            dec,
+            texel_size: format.texel_size(),
+            border,
+            border_raw,
+            oob_raw,
+            size0: e.map(|x| x as f32),
+            dims,
+            cube,
+            modes,
+            level_fn: pick(dims, cube, modes).map(LevelFnDbg),
+            dref_unorm_bits: format
+                .unorm_depth_bits()
+                .filter(|_| view.aspect != super::Aspect::Stencil),
+            aniso,
+        })
+    }
+
+    /// The image must have the shape the kernel was built for.
+    pub(super) fn check(&self, img: &Image) -> Result<()> {
+        if img.format() != self.format
+            || img.extent() != self.extent
+            || img.levels() != self.levels
+            || img.layers() != self.layers
+        {
+            return Err(Error::Texture(format!(
+                "image {:?} {:?} does not match the kernel's {:?} {:?}",
+                img.format(),
+                img.extent(),
+                self.format,
+                self.extent
+            )));
+        }
+        Ok(())
+    }
+
+    /// The out-of-bounds result (zeros in present components, (0,0,0,1) defaults).
+    pub fn oob(&self) -> [u32; 4] {
+        self.oob_raw
+    }
+
+    /// Spatial coordinates (normalized or face), absolute layer and face of one lane.
+    #[inline]
+    pub(super) fn locate(&self, c: &[f32; 4]) -> ([f32; 3], u32, u32) {
+        let v = &self.view;
+        let clamp_layer = |a: f32, count: u32| -> u32 {
+            let r = a.round_ties_even();
+            if r.is_nan() || r <= 0.0 {
+                0
+            } else {
+                (r as u32).min(count - 1)
+            }
+        };
+        if self.cube {
+            let fc = select_face([c[0], c[1], c[2]]);
+            let st = fc.st();
+            let cube = if v.view_type == ViewType::CubeArray {
+                clamp_layer(c[3], v.layer_count / 6)
+            } else {
+                0
+            };
+            return (
+                [st[0], st[1], 0.0],
+                v.base_layer + 6 * cube + fc.face,
+                fc.face,
+            );
+        }
+        let layer = match v.view_type.layer_coord() {
+            Some(i) => v.base_layer + clamp_layer(c[i], v.layer_count),
+            None => v.base_layer,
+        };
+        let mut st = [0.0; 3];
+        st[..self.dims].copy_from_slice(&c[..self.dims]);
+        (st, layer, 0)
+    }
+
+    /// λ_base for one lane from normalized derivatives (cube: direction derivatives).
+    pub(super) fn lod_from_derivs(
+        &self,
+        c: &[f32; 4],
+        dx: [f32; 3],
+        dy: [f32; 3],
+        aniso: bool,
+    ) -> LodBase {
+        let s = self.size0;
+        if self.cube {
+            let fc = select_face([c[0], c[1], c[2]]);
+            let (a, b) = (transform_deriv(&fc, dx), transform_deriv(&fc, dy));
+            let mx = [a[0] * s[0], a[1] * s[0], 0.0];
+            let my = [b[0] * s[0], b[1] * s[0], 0.0];
+            return lod_base(mx, my, 2, None, [0.0; 3], [0.0; 3]);
+        }
+        let mut mx = [0.0; 3];
+        let mut my = [0.0; 3];
+        for i in 0..self.dims {
+            mx[i] = dx[i] * s[i];
+            my[i] = dy[i] * s[i];
+        }
+        lod_base(
+            mx,
+            my,
+            self.dims,
+            if aniso { self.aniso } else { None },
+            dx,
+            dy,
+        )
+    }
+
+    /// Per-lane λ_base (+ probes) for a LOD mode; hardware precision shares lane 0's implicit λ.
+    pub(super) fn lod_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> [LodBase; 4] {
+        match *lod {
+            LodMode::Explicit(l) => l.map(LodBase::iso),
+            LodMode::Zero => [LodBase::iso(0.0); 4],
+            LodMode::Grad { dx, dy } => {
+                std::array::from_fn(|i| self.lod_from_derivs(&coords[i], dx[i], dy[i], true))
+            }
+            LodMode::Implicit { fine, .. } => {
+                let d = quad_derivs(coords, fine);
+                if self.hw {
+                    [self.lod_from_derivs(&coords[0], d[0].0, d[0].1, true); 4]
+                } else {
+                    std::array::from_fn(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1, true))
+                }
+            }
+        }
+    }
+
+    /// λ' (biased, unclamped) and λ (clamped) for one lane.
+    pub(super) fn lambdas(&self, base: f32, shader_bias: f32, shader_min_lod: f32) -> (f32, f32) {
+        let p = self.cfg.policy;
+        let l1 = biased(p, base, self.sampler.mip_lod_bias, shader_bias);
+        (
+            l1,
+            snap_lod(&self.cfg, clamped(p, l1, &self.sampler, shader_min_lod)),
+        )
+    }
+
+    /// Dref after the UNORM clamp (and D3D quantization).
+    pub(super) fn dref_value(&self, r: f32) -> f32 {
+        match self.dref_unorm_bits {
+            None => r,
+            Some(bits) => {
+                let r = r.clamp(0.0, 1.0);
+                if self.cfg.policy == Policy::D3D {
+                    // same arithmetic as the UNORM decoder: integer code / max in f32
+                    let m = ((1u64 << bits) - 1) as f64;
+                    (r as f64 * m).round_ties_even() as f32 / m as f32
+                } else {
+                    r
+                }
+            }
+        }
+    }
+
+    /// Samples a quad. Results are raw bits per lane: f32 bits for float/normalized/depth
+    /// formats, integers for UINT/SINT (integer formats use nearest texels and the nearest
+    /// level whatever the filters say; they are not filterable). With Dref the result is
+    /// `(c, 0, 0, 1)` with `c` the filtered pass fraction (compare each tap, then filter).
+    pub fn sample(&self, img: &Image, a: &SampleArgs) -> Result<QuadBits> {
+        self.check(img)?;
+        if a.dref.is_some() != self.sampler.compare_enable {
+            return Err(Error::Texture(
+                "Dref operand and sampler compareEnable must match".into(),
+            ));
+        }
+        let bases = if self.sampler.unnormalized_coordinates {
+            [LodBase::iso(0.0); 4]
+        } else {
+            self.lod_bases(&a.coords, &a.lod)
+        };
+        let mut out = [[0u32; 4]; 4];
+        for lane in 0..4 {
+            if a.mask & (1 << lane) == 0 {
+                continue;
+            }
+            let bias = match a.lod {
+                LodMode::Implicit { bias, .. } => bias[lane],
+                _ => 0.0,
+            };
+            let min_lod = a.min_lod.map_or(f32::NEG_INFINITY, |m| m[lane]);
+            out[lane] = self.sample_lane(img, a, lane, &bases[lane], bias, min_lod);
+        }
+        Ok(out)
+    }
+
+    fn sample_lane(
+        &self,
+        img: &Image,
+        a: &SampleArgs,
+        lane: usize,
+        base: &LodBase,
+        bias: f32,
+        min_lod: f32,
+    ) -> [u32; 4] {
+        let s = &self.sampler;
+        let q = self.view.level_count - 1;
+        if self.cfg.policy == Policy::D3D && min_lod > q as f32 {
+            return self.oob_raw;
+        }
+        let unnorm = s.unnormalized_coordinates;
+        let lambda = if unnorm {
+            0.0
+        } else {
+            self.lambdas(base.lambda, bias, min_lod).1
+        };
+        let minify = lambda > 0.0;
+        let filter = if minify { s.min_filter } else { s.mag_filter };
+        let (st, layer, face) = self.locate(&a.coords[lane]);
+        let off = a.offsets[lane];
+        let integer = self.dec.kind != NumKind::Float;
+        let mode = if integer {
+            MipmapMode::Nearest
+        } else {
+            s.mipmap_mode
+        };
+        let levels = select_levels(lambda, self.view.level_count, mode);
+        let dref = a.dref.map(|d| self.dref_value(d[lane]));
+        if integer {
+            let level = self.view.base_level + levels.l[0].0;
+            return self.nearest_raw(img, level, layer, face, st, off, unnorm);
+        }
+        let f = self.level_fn[(filter == Filter::Linear) as usize].0;
+        let n = base.probes.max(1);
+        let mut acc = [0.0f32; 4];
+        for p in 0..n {
+            let mut pst = st;
+            if n > 1 {
+                let k = -0.5 + (p + 1) as f32 / (n + 1) as f32;
+                pst[0] += base.major[0] * k;
+                pst[1] += base.major[1] * k;
+            }
+            for &(l, wl) in &levels.l[..levels.n] {
+                let level = self.view.base_level + l;
+                let uvw = self.to_texel(img, level, pst, off, unnorm);
+                let v = f(
+                    self,
+                    img,
+                    &Tap {
+                        level,
+                        layer,
+                        face,
+                        uvw,
+                        dref,
+                    },
+                );
+                let w = wl / n as f32;
+                for c in 0..4 {
+                    acc[c] += w * v[c];
+                }
+            }
+        }
+        if self.format.is_snorm() {
+            acc = acc.map(|x| x.max(-1.0));
+        }
+        acc.map(f32::to_bits)
+    }
+
+    /// Normalized → texel-space at an absolute level, plus offsets.
+    #[inline]
+    pub(super) fn to_texel(
+        &self,
+        img: &Image,
+        level: u32,
+        st: [f32; 3],
+        off: [i32; 3],
+        unnorm: bool,
+    ) -> [f32; 3] {
+        if unnorm {
+            return st;
+        }
+        let e = img.level_extent(level);
+        if self.cube {
+            return [st[0] * e[0] as f32, st[1] * e[0] as f32, 0.0];
+        }
+        [
+            st[0] * e[0] as f32 + off[0] as f32,
+            st[1] * e[1] as f32 + off[1] as f32,
+            st[2] * e[2] as f32 + off[2] as f32,
+        ]
+    }
+
+    /// Reads a raw texel with the sampler's wrap (border → border bits).
+    pub(super) fn raw_at(&self, img: &Image, level: u32, layer: u32, ijk: [i32; 3]) -> [u32; 4] {
+        let e = img.level_extent(level);
+        let m = self.sampler.address_mode;
+        let mut w = [0i32; 3];
+        for d in 0..self.dims.min(3) {
+            w[d] = address::wrap_mode(m[d], ijk[d], e[d] as i32);
+            if w[d] < 0 {
+                return self.border_raw;
+            }
+        }
+        let o = img.offset_unchecked(level, layer, w.map(|x| x as u32), 0, e);
+        (self.dec.raw)(&img.bytes()[o..o + self.texel_size])
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn nearest_raw(
+        &self,
+        img: &Image,
+        level: u32,
+        layer: u32,
+        _face: u32,
+        st: [f32; 3],
+        off: [i32; 3],
+        unnorm: bool,
+    ) -> [u32; 4] {
+        let uvw = self.to_texel(img, level, st, off, unnorm);
+        let ijk = uvw.map(|x| self.snap(x).floor() as i32);
+        if self.cube {
+            let e = img.level_extent(level);
+            let n = e[0] as i32;
+            let (i, j) = (ijk[0].clamp(0, n - 1), ijk[1].clamp(0, n - 1));
+            let o = img.offset_unchecked(level, layer, [i as u32, j as u32, 0], 0, e);
+            return (self.dec.raw)(&img.bytes()[o..o + self.texel_size]);
+        }
+        self.raw_at(img, level, layer, ijk)
+    }
+
+    /// `OpImageQueryLod` / `CalculateLevelOfDetail[Unclamped]` for a quad (implicit
+    /// derivatives). Vulkan: `(d_l − level_base, λ')` with d_l the clamped level (rounded for
+    /// NEAREST mip mode). D3D: `(max(MinLOD, min(MaxLOD, λ')), λ')` (no per-sample clamp).
+    /// λ' includes the sampler bias; anisotropic samplers report the minor-axis LOD.
+    pub fn query_lod(
+        &self,
+        img: &Image,
+        coords: &[[f32; 4]; 4],
+        fine: bool,
+    ) -> Result<[[f32; 2]; 4]> {
+        self.check(img)?;
+        let bases = self.lod_bases(
+            coords,
+            &LodMode::Implicit {
+                bias: [0.0; 4],
+                fine,
+            },
+        );
+        Ok(bases.map(|b| {
+            let (l1, l) = self.lambdas(b.lambda, 0.0, f32::NEG_INFINITY);
+            match self.cfg.policy {
+                Policy::Vulkan => {
+                    let q = (self.view.level_count - 1) as f32;
+                    let d = if l.is_nan() { 0.0 } else { l.clamp(0.0, q) };
+                    let d = match self.sampler.mipmap_mode {
+                        MipmapMode::Nearest => (d + 0.5).floor().min(q),
+                        MipmapMode::Linear => d,
+                    };
+                    [d, l1]
+                }
+                Policy::D3D => [l, l1],
+            }
+        }))
+    }
+}

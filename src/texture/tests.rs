@@ -1,0 +1,1217 @@
+//! Cross-module tests of the quad operations. Expected values are worked out by hand in the
+//! comments (from sampling.md formulas), or come from the f64 reference sampler
+//! (`reference.rs`) in the property tests.
+
+use super::reference::{ref_gather, ref_sample, RefLane};
+use super::*;
+use proptest::prelude::*;
+
+const EXACT: Config = Config {
+    policy: Policy::Vulkan,
+    precision: LodPrecision::Exact,
+};
+const D3D: Config = Config {
+    policy: Policy::D3D,
+    precision: LodPrecision::Exact,
+};
+
+fn same(c: [f32; 4]) -> [[f32; 4]; 4] {
+    [c; 4]
+}
+
+/// R32_SFLOAT 2D image whose texel (x, y) of level l is `f(l, x, y)`.
+fn r32(w: u32, h: u32, levels: u32, f: impl Fn(u32, u32, u32) -> f32) -> Image {
+    let mut img = Image::new_2d(Format::R32_SFLOAT, w, h, 1, levels).unwrap();
+    for l in 0..levels {
+        let e = img.level_extent(l);
+        for y in 0..e[1] {
+            for x in 0..e[0] {
+                img.write_texel_f32(l, 0, [x, y, 0], [f(l, x, y), 0.0, 0.0, 0.0])
+                    .unwrap();
+            }
+        }
+    }
+    img
+}
+
+fn lane0(img: &Image, s: &Sampler, cfg: Config, a: &SampleArgs) -> [f32; 4] {
+    let v = ImageView::whole(img, ViewType::D2);
+    quad_f32(&sample_quad(img, &v, s, cfg, a).unwrap())[0]
+}
+
+fn explicit(c: [f32; 2], lod: f32) -> SampleArgs {
+    SampleArgs {
+        lod: LodMode::Explicit([lod; 4]),
+        ..SampleArgs::new(same([c[0], c[1], 0.0, 0.0]))
+    }
+}
+
+#[test]
+fn address_modes_nearest_by_hand() {
+    // 4x1 texture, texel x has value x. s = -0.1 -> u = -0.4 -> i = -1; s = 1.3 -> u = 5.2 -> i = 5
+    let img = r32(4, 1, 1, |_, x, _| x as f32);
+    let cases = [
+        (AddressMode::Repeat, 3.0, 1.0),         // -1 mod 4 = 3; 5 mod 4 = 1
+        (AddressMode::MirroredRepeat, 0.0, 2.0), // -1 -> 0; 5 -> 3 - mirror(5 mod 8 - 4 = 1) = 2
+        (AddressMode::ClampToEdge, 0.0, 3.0),    //
+        (AddressMode::ClampToBorder, 0.0, 0.0),  // border (0,0,0,0) -> R = 0
+        (AddressMode::MirrorClampToEdge, 0.0, 3.0), // mirror(-1) = 0; 5 -> clamp 3
+    ];
+    for (m, lo, hi) in cases {
+        let s = Sampler {
+            address_mode: [m; 3],
+            ..Sampler::default()
+        };
+        assert_eq!(
+            lane0(&img, &s, EXACT, &explicit([-0.1, 0.5], 0.0))[0],
+            lo,
+            "{m:?}"
+        );
+        assert_eq!(
+            lane0(&img, &s, EXACT, &explicit([1.3, 0.5], 0.0))[0],
+            hi,
+            "{m:?}"
+        );
+    }
+}
+
+#[test]
+fn border_colours_replace_present_components_only() {
+    let mut img = Image::new_2d(Format::R8G8_UNORM, 2, 2, 1, 1).unwrap();
+    img.upload_f32(0, &[[0.2, 0.4, 0.0, 0.0]; 4]).unwrap();
+    let expect = [
+        (BorderColor::FloatTransparentBlack, [0.0, 0.0, 0.0, 1.0]),
+        (BorderColor::FloatOpaqueBlack, [0.0, 0.0, 0.0, 1.0]),
+        (BorderColor::FloatOpaqueWhite, [1.0, 1.0, 0.0, 1.0]),
+    ];
+    for (b, want) in expect {
+        let s = Sampler {
+            address_mode: [AddressMode::ClampToBorder; 3],
+            border_color: b,
+            ..Sampler::default()
+        };
+        assert_eq!(
+            lane0(&img, &s, EXACT, &explicit([1.5, 0.5], 0.0)),
+            want,
+            "{b:?}"
+        );
+    }
+    // integer format + int borders: exact integers; RGBA has all four components
+    let img = Image::new_2d(Format::R8G8B8A8_UINT, 2, 2, 1, 1).unwrap();
+    let v = ImageView::whole(&img, ViewType::D2);
+    for (b, want) in [
+        (BorderColor::IntTransparentBlack, [0, 0, 0, 0]),
+        (BorderColor::IntOpaqueBlack, [0, 0, 0, 1]),
+        (BorderColor::IntOpaqueWhite, [1, 1, 1, 1]),
+    ] {
+        let s = Sampler {
+            address_mode: [AddressMode::ClampToBorder; 3],
+            border_color: b,
+            ..Sampler::default()
+        };
+        let r = sample_quad(&img, &v, &s, EXACT, &explicit([-0.5, 0.5], 0.0)).unwrap();
+        assert_eq!(r[0], want);
+    }
+}
+
+#[test]
+fn bilinear_weights_at_known_points() {
+    // 2x2: value = x + 2y. At (0.5,0.5): u = v = 1 -> x = y = 0.5 -> all four 0.25 -> 1.5.
+    let img = r32(2, 2, 1, |_, x, y| (x + 2 * y) as f32);
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        address_mode: [AddressMode::ClampToEdge; 3],
+        ..Sampler::default()
+    };
+    assert_eq!(lane0(&img, &s, EXACT, &explicit([0.5, 0.5], 0.0))[0], 1.5);
+    // s = 0.375: u = 0.75, x = 0.25 -> α = 0.25; t = 0.25: v = 0.5, y = 0 -> β = 0: 0.25·1 = 0.25
+    assert_eq!(
+        lane0(&img, &s, EXACT, &explicit([0.375, 0.25], 0.0))[0],
+        0.25
+    );
+    // t = 0.625: v = 1.25, y = 0.75 -> β = 0.75; value = 0.25 + 0.75·2 = 1.75
+    assert_eq!(
+        lane0(&img, &s, EXACT, &explicit([0.375, 0.625], 0.0))[0],
+        1.75
+    );
+    // hardware mode: α = 0.3 snaps to round(76.8)/256 = 77/256 (2x1 texture [0, 1])
+    let img = r32(2, 1, 1, |_, x, _| x as f32);
+    let hw = Config {
+        precision: LodPrecision::Hardware,
+        ..EXACT
+    };
+    // u = 0.8 + 0.5... choose s so u - 0.5 = 0.3: s = 0.4 (u = 0.8); f32(0.4)·2 - 0.5 ≈ 0.3
+    let r = lane0(&img, &s, hw, &explicit([0.4, 0.5], 0.0))[0];
+    assert_eq!(r, 77.0 / 256.0);
+}
+
+fn level_valued(size: u32, levels: u32) -> Image {
+    r32(size, size, levels, |l, _, _| l as f32)
+}
+
+fn grad(dx: [f32; 2], dy: [f32; 2]) -> LodMode {
+    LodMode::Grad {
+        dx: [[dx[0], dx[1], 0.0]; 4],
+        dy: [[dy[0], dy[1], 0.0]; 4],
+    }
+}
+
+#[test]
+fn trilinear_lod_at_known_derivatives() {
+    let img = level_valued(8, 4);
+    let s = Sampler::trilinear(AddressMode::Repeat);
+    let mut a = SampleArgs::new(same([0.3, 0.6, 0.0, 0.0]));
+    // dx = 2/8 texels -> ρ = 2 -> λ = 1
+    a.lod = grad([0.25, 0.0], [0.0, 0.25]);
+    assert_eq!(lane0(&img, &s, EXACT, &a)[0], 1.0);
+    // ρ = |(3/8, 4/8)|·8 = 5 -> λ = log2 5 = 2.3219 (linear mip: value = λ)
+    a.lod = grad([0.375, 0.5], [0.0, 0.125]);
+    assert!((lane0(&img, &s, EXACT, &a)[0] - 5f32.log2()).abs() < 1e-6);
+    // implicit: neighbours 3/8 apart in s -> ρ = 3 -> λ = log2 3
+    let mut a = SampleArgs::new([
+        [0.1, 0.1, 0.0, 0.0],
+        [0.475, 0.1, 0.0, 0.0],
+        [0.1, 0.1, 0.0, 0.0],
+        [0.475, 0.1, 0.0, 0.0],
+    ]);
+    let r =
+        quad_f32(&sample_quad(&img, &ImageView::whole(&img, ViewType::D2), &s, EXACT, &a).unwrap());
+    for l in r {
+        assert!((l[0] - 3f32.log2()).abs() < 1e-5, "{l:?}");
+    }
+    // per-lane bias: lane i gets bias i·0.25 on top of log2 3
+    a.lod = LodMode::Implicit {
+        bias: [0.0, 0.25, 0.5, 0.75],
+        fine: false,
+    };
+    let r =
+        quad_f32(&sample_quad(&img, &ImageView::whole(&img, ViewType::D2), &s, EXACT, &a).unwrap());
+    for (i, l) in r.iter().enumerate() {
+        assert!((l[0] - (3f32.log2() + 0.25 * i as f32)).abs() < 1e-5);
+    }
+    // mask: only lanes 0 and 3
+    a.mask = 0b1001;
+    let r = sample_quad(&img, &ImageView::whole(&img, ViewType::D2), &s, EXACT, &a).unwrap();
+    assert_eq!((r[1], r[2]), ([0; 4], [0; 4]));
+    assert_ne!(r[3], [0; 4]);
+}
+
+#[test]
+fn lod_clamps_and_policies() {
+    let img = level_valued(16, 5); // levels 0..4
+    let base = Sampler::trilinear(AddressMode::Repeat);
+    let run = |s: &Sampler, cfg, lod: f32, min_lod: Option<f32>| {
+        let mut a = explicit([0.5, 0.5], lod);
+        a.min_lod = min_lod.map(|m| [m; 4]);
+        lane0(&img, s, cfg, &a)[0]
+    };
+    // sampler bias applies to explicit LOD too: 1 + 0.5
+    assert_eq!(
+        run(
+            &Sampler {
+                mip_lod_bias: 0.5,
+                ..base
+            },
+            EXACT,
+            1.0,
+            None
+        ),
+        1.5
+    );
+    // min/max LOD
+    let s = Sampler {
+        min_lod: 1.25,
+        max_lod: 2.5,
+        ..base
+    };
+    assert_eq!(run(&s, EXACT, 0.0, None), 1.25);
+    assert_eq!(run(&s, EXACT, 9.0, None), 2.5);
+    // shader MinLod above maxLod: Vulkan -> maxLod (2.5), D3D -> MinLod (3.5)
+    assert_eq!(run(&s, EXACT, 0.0, Some(3.5)), 2.5);
+    assert_eq!(run(&s, D3D, 0.0, Some(3.5)), 3.5);
+    // λ beyond the last level clamps to level 4
+    assert_eq!(run(&base, EXACT, 7.3, None), 4.0);
+    // D3D: shader clamp beyond the last level -> out-of-bounds result (0,0,0,1) for R32
+    let mut a = explicit([0.5, 0.5], 0.0);
+    a.min_lod = Some([4.5; 4]);
+    assert_eq!(lane0(&img, &base, D3D, &a), [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(lane0(&img, &base, EXACT, &a)[0], 4.0);
+    // nearest mip: 1.5 -> floor(2.0) = 2; 1.49 -> 1
+    let sn = Sampler {
+        mipmap_mode: MipmapMode::Nearest,
+        ..base
+    };
+    assert_eq!(run(&sn, EXACT, 1.5, None), 2.0);
+    assert_eq!(run(&sn, EXACT, 1.49, None), 1.0);
+}
+
+#[test]
+fn d3d_bias_clamp_in_sampling() {
+    // 16x16, 5 levels; neighbours 2^-15 apart -> ρ = 2^-15·16 = 2^-11 -> λ_base = -11.
+    let img = level_valued(16, 5);
+    let s = Sampler::trilinear(AddressMode::Repeat);
+    let d = 2f32.powi(-15);
+    let c = [
+        [0.5, 0.5, 0.0, 0.0],
+        [0.5 + d, 0.5, 0.0, 0.0],
+        [0.5, 0.5 + d, 0.0, 0.0],
+        [0.5 + d, 0.5 + d, 0.0, 0.0],
+    ];
+    let mut a = SampleArgs::new(c);
+    a.lod = LodMode::Implicit {
+        bias: [20.0; 4],
+        fine: false,
+    };
+    let v = ImageView::whole(&img, ViewType::D2);
+    // Vulkan: bias sum clamped to 16 -> λ = 5 -> clamped to level 4
+    // D3D: shader bias clamped to 15.99 -> λ = 4.99 -> clamp to 4 as well; use -11 + 14.5:
+    let r = quad_f32(&sample_quad(&img, &v, &s, D3D, &a).unwrap())[0][0];
+    assert_eq!(r, 4.0);
+    a.lod = LodMode::Implicit {
+        bias: [14.5; 4],
+        fine: false,
+    };
+    let s2 = Sampler {
+        mip_lod_bias: -0.5,
+        ..s
+    };
+    // both: -11 + 14.5 - 0.5 = 3
+    assert!((quad_f32(&sample_quad(&img, &v, &s2, D3D, &a).unwrap())[0][0] - 3.0).abs() < 1e-4);
+    // D3D clamps the shader term alone: bias 16.5 -> 15.99; sampler -1.5: λ = -11 + 15.99 - 1.5 = 3.49
+    // Vulkan clamps the sum: 16.5 - 1.5 = 15 -> λ = 4
+    a.lod = LodMode::Implicit {
+        bias: [16.5; 4],
+        fine: false,
+    };
+    let s3 = Sampler {
+        mip_lod_bias: -1.5,
+        ..s
+    };
+    let d3d = quad_f32(&sample_quad(&img, &v, &s3, D3D, &a).unwrap())[0][0];
+    let vk = quad_f32(&sample_quad(&img, &v, &s3, EXACT, &a).unwrap())[0][0];
+    assert!((d3d - 3.49).abs() < 1e-4, "{d3d}");
+    assert!((vk - 4.0).abs() < 1e-4, "{vk}");
+}
+
+fn depth_2x2(format: Format, d: [f32; 4]) -> Image {
+    let mut img = Image::new_2d(format, 2, 2, 1, 1).unwrap();
+    img.upload_f32(0, &d.map(|x| [x, 0.0, 0.0, 0.0])).unwrap();
+    img
+}
+
+#[test]
+fn dref_compare_ops_with_pcf() {
+    let img = depth_2x2(Format::D32_SFLOAT, [0.1, 0.2, 0.3, 0.4]);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let cmp = |op, dref: f32, filter, c: [f32; 2]| {
+        let s = Sampler {
+            compare_enable: true,
+            compare_op: op,
+            mag_filter: filter,
+            min_filter: filter,
+            address_mode: [AddressMode::ClampToEdge; 3],
+            ..Sampler::default()
+        };
+        let mut a = explicit(c, 0.0);
+        a.dref = Some([dref; 4]);
+        quad_f32(&sample_quad(&img, &v, &s, EXACT, &a).unwrap())[0]
+    };
+    use CompareOp::*;
+    // centre: four taps at 0.25 each; ref 0.25 < texel for 0.3, 0.4 -> 0.5
+    assert_eq!(
+        cmp(Less, 0.25, Filter::Linear, [0.5, 0.5]),
+        [0.5, 0.0, 0.0, 1.0]
+    );
+    assert_eq!(
+        cmp(GreaterOrEqual, 0.25, Filter::Linear, [0.5, 0.5])[0],
+        0.5
+    );
+    assert_eq!(cmp(Equal, 0.2, Filter::Linear, [0.5, 0.5])[0], 0.25);
+    assert_eq!(cmp(NotEqual, 0.2, Filter::Linear, [0.5, 0.5])[0], 0.75);
+    assert_eq!(cmp(LessOrEqual, 0.3, Filter::Linear, [0.5, 0.5])[0], 0.5);
+    assert_eq!(cmp(Greater, 0.3, Filter::Linear, [0.5, 0.5])[0], 0.5);
+    assert_eq!(cmp(Always, 0.3, Filter::Linear, [0.5, 0.5])[0], 1.0);
+    assert_eq!(cmp(Never, 0.3, Filter::Linear, [0.5, 0.5])[0], 0.0);
+    // PCF with unequal weights: s = 0.375 -> α = 0.25, t = 0.25 -> β = 0: taps 0.1 (0.75), 0.2 (0.25)
+    // ref 0.15 < texel passes only for 0.2 -> 0.25 (compare-then-filter; filter-then-compare
+    // would compare 0.125 and give 1)
+    assert_eq!(cmp(Less, 0.15, Filter::Linear, [0.375, 0.25])[0], 0.25);
+    // nearest: exact 0/1
+    assert_eq!(cmp(Less, 0.15, Filter::Nearest, [0.75, 0.25])[0], 1.0);
+    // UNORM depth clamps Dref to [0,1]: D16 texel 1.0, ref 1.5 -> 1.0 <= 1.0 passes
+    let img16 = depth_2x2(Format::D16_UNORM, [1.0; 4]);
+    let v16 = ImageView::whole(&img16, ViewType::D2);
+    let s = Sampler {
+        compare_enable: true,
+        compare_op: LessOrEqual,
+        ..Sampler::default()
+    };
+    let mut a = explicit([0.5, 0.5], 0.0);
+    a.dref = Some([1.5; 4]);
+    assert_eq!(
+        quad_f32(&sample_quad(&img16, &v16, &s, EXACT, &a).unwrap())[0][0],
+        1.0
+    );
+    // float depth is not clamped: D32 texel 0.4, ref 1.5 -> fails
+    a.dref = Some([1.5; 4]);
+    let s = Sampler {
+        compare_enable: true,
+        compare_op: LessOrEqual,
+        ..Sampler::default()
+    };
+    assert_eq!(
+        quad_f32(&sample_quad(&img, &v, &s, EXACT, &a).unwrap())[0][0],
+        0.0
+    );
+    // D3D quantizes Dref: D16 texel 0.5 is stored as 32768/65535; ref 0.5 EQUAL fails in
+    // Vulkan, passes in D3D (round(0.5·65535) = 32768)
+    let img16 = depth_2x2(Format::D16_UNORM, [0.5; 4]);
+    let s = Sampler {
+        compare_enable: true,
+        compare_op: Equal,
+        ..Sampler::default()
+    };
+    a.dref = Some([0.5; 4]);
+    assert_eq!(
+        quad_f32(&sample_quad(&img16, &v16, &s, EXACT, &a).unwrap())[0][0],
+        0.0
+    );
+    assert_eq!(
+        quad_f32(&sample_quad(&img16, &v16, &s, D3D, &a).unwrap())[0][0],
+        1.0
+    );
+    // Dref without compareEnable is an error
+    assert!(sample_quad(&img16, &v16, &Sampler::default(), EXACT, &a).is_err());
+}
+
+fn xy_uint(w: u32, h: u32) -> Image {
+    let mut img = Image::new_2d(Format::R8G8B8A8_UINT, w, h, 1, 1).unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            img.write_texel(0, 0, [x, y, 0], [x, y, x + y, 7]).unwrap();
+        }
+    }
+    img
+}
+
+#[test]
+fn gather_components_and_offsets() {
+    let img = xy_uint(4, 4);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToEdge; 3],
+        ..Sampler::default()
+    };
+    let c = same([0.5, 0.5, 0.0, 0.0]); // u = 2 -> i0 = floor(1.5) = 1, j0 = 1
+                                        // R = τ(i0,j1) = (1,2), G = (2,2), B = (2,1), A = (1,1)
+    let g = |a: &GatherArgs| gather_quad(&img, &v, &s, EXACT, a).unwrap()[0];
+    assert_eq!(g(&GatherArgs::new(c, 0)), [1, 2, 2, 1]);
+    assert_eq!(g(&GatherArgs::new(c, 1)), [2, 2, 1, 1]);
+    assert_eq!(g(&GatherArgs::new(c, 2)), [3, 4, 3, 2]);
+    assert_eq!(g(&GatherArgs::new(c, 3)), [7; 4]);
+    let mut a = GatherArgs::new(c, 0);
+    a.offsets = GatherOffsets::Offset([[1, 0]; 4]);
+    assert_eq!(g(&a), [2, 3, 3, 2]);
+    // ConstOffsets relative to (i0, j0) = (1, 1) for every component
+    a.offsets = GatherOffsets::Four([[0, 0], [1, 0], [0, 1], [-1, -1]]);
+    assert_eq!(g(&a), [1, 2, 1, 0]);
+    a.offsets = GatherOffsets::Four([[0, 0], [0, 0], [0, 0], [5, 0]]); // 6 clamps to 3
+    assert_eq!(g(&a), [1, 1, 1, 3]);
+    assert!(gather_quad(&img, &v, &s, EXACT, &GatherArgs::new(c, 4)).is_err());
+    // depth gather: D32 [0.1 0.2; 0.3 0.4], ref 0.25 LESS -> R=(0,1)=0.3 pass, G=(1,1) pass, B=(1,0) fail, A fail
+    let img = depth_2x2(Format::D32_SFLOAT, [0.1, 0.2, 0.3, 0.4]);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let s = Sampler {
+        compare_enable: true,
+        compare_op: CompareOp::Less,
+        address_mode: [AddressMode::ClampToEdge; 3],
+        ..Sampler::default()
+    };
+    let mut a = GatherArgs::new(same([0.5, 0.5, 0.0, 0.0]), 0);
+    a.dref = Some([0.25; 4]);
+    let r = quad_f32(&gather_quad(&img, &v, &s, EXACT, &a).unwrap())[0];
+    assert_eq!(r, [1.0, 1.0, 0.0, 0.0]);
+    // plain float gather returns the texel bits untouched
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToEdge; 3],
+        ..Sampler::default()
+    };
+    let r = gather_quad(
+        &img,
+        &v,
+        &s,
+        EXACT,
+        &GatherArgs::new(same([0.5, 0.5, 0.0, 0.0]), 0),
+    )
+    .unwrap()[0];
+    assert_eq!(r, [0.3f32, 0.4, 0.2, 0.1].map(f32::to_bits));
+}
+
+/// 2x2 cube (6 layers); face f texel (i, j) = 10f + i + 2j.
+fn cube2(levels: u32) -> Image {
+    let mut img = Image::new_cube(Format::R32_SFLOAT, 2, 1, levels).unwrap();
+    for f in 0..6 {
+        for j in 0..2 {
+            for i in 0..2 {
+                img.write_texel_f32(
+                    0,
+                    f,
+                    [i, j, 0],
+                    [(10 * f + i + 2 * j) as f32, 0.0, 0.0, 0.0],
+                )
+                .unwrap();
+            }
+        }
+    }
+    img
+}
+
+fn cube_sample(img: &Image, dir: [f32; 3], filter: Filter) -> f32 {
+    let v = ImageView {
+        layer_count: 6,
+        ..ImageView::whole(img, ViewType::Cube)
+    };
+    let s = Sampler {
+        mag_filter: filter,
+        min_filter: filter,
+        ..Sampler::default()
+    };
+    let a = SampleArgs {
+        lod: LodMode::Explicit([0.0; 4]),
+        ..SampleArgs::new(same([dir[0], dir[1], dir[2], 0.0]))
+    };
+    quad_f32(&sample_quad(img, &v, &s, EXACT, &a).unwrap())[0][0]
+}
+
+#[test]
+fn cube_faces() {
+    let img = cube2(1);
+    // centre-ish of texel (1,1) region: st = (0.75, 0.75) on each face
+    // +x: sc = -z, tc = -y -> z = -0.5, y = -0.5
+    assert_eq!(cube_sample(&img, [1.0, -0.5, -0.5], Filter::Nearest), 3.0);
+    assert_eq!(cube_sample(&img, [-1.0, -0.5, 0.5], Filter::Nearest), 13.0);
+    assert_eq!(cube_sample(&img, [0.5, 1.0, 0.5], Filter::Nearest), 23.0);
+    assert_eq!(cube_sample(&img, [0.5, -1.0, -0.5], Filter::Nearest), 33.0);
+    assert_eq!(cube_sample(&img, [0.5, -0.5, 1.0], Filter::Nearest), 43.0);
+    assert_eq!(cube_sample(&img, [-0.5, -0.5, -1.0], Filter::Nearest), 53.0);
+    // tie x = y = z -> +z face, st = (1, 0) -> nearest clamps i to 1, j = 0 -> 41
+    assert_eq!(cube_sample(&img, [1.0, 1.0, 1.0], Filter::Nearest), 41.0);
+}
+
+#[test]
+fn cube_edge_and_corner() {
+    let img = cube2(1);
+    // +z, direction (-0.75, 0, 1): u = 0.25 -> i0 = -1, α = 0.75; v = 1 -> j0 = 0, β = 0.5.
+    // (-1, 0) -> -x face (1, 0) = 11, (-1, 1) -> -x (1, 1) = 13; (0,0) = 40, (0,1) = 42.
+    // rows: 0.25·11 + 0.75·40 = 32.75; 0.25·13 + 0.75·42 = 34.75 -> 33.75
+    assert_eq!(cube_sample(&img, [-0.75, 0.0, 1.0], Filter::Linear), 33.75);
+    // corner: direction (-0.75, 0.75, 1): i0 = j0 = -1, α = β = 0.75.
+    // (0,-1) -> +y (0,1) = 22; (-1,0) -> -x (1,0) = 11; (0,0) = 40; missing = (22+11+40)/3.
+    let want = 0.0625 * (73.0 / 3.0) + 0.1875 * 22.0 + 0.1875 * 11.0 + 0.5625 * 40.0;
+    assert!((cube_sample(&img, [-0.75, 0.75, 1.0], Filter::Linear) - want).abs() < 1e-4);
+    // invariant: equal texels around a corner give that value
+    let mut flat = Image::new_cube(Format::R32_SFLOAT, 2, 1, 1).unwrap();
+    flat.upload_f32(0, &[[0.7, 0.0, 0.0, 0.0]; 24]).unwrap();
+    assert_eq!(cube_sample(&flat, [-0.75, 0.75, 1.0], Filter::Linear), 0.7);
+    // gather at the corner: A = τ(i0,j0) is synthesised = (22+11+40)/3; R = τ(-1,0) = 11,
+    // G = (0,0) = 40, B = (0,-1) = 22
+    let v = ImageView {
+        layer_count: 6,
+        ..ImageView::whole(&img, ViewType::Cube)
+    };
+    let g = gather_quad(
+        &img,
+        &v,
+        &Sampler::default(),
+        EXACT,
+        &GatherArgs::new(same([-0.75, 0.75, 1.0, 0.0]), 0),
+    )
+    .unwrap();
+    let g = quad_f32(&g)[0];
+    assert_eq!(&g[..3], &[11.0, 40.0, 22.0]);
+    assert!((g[3] - 73.0 / 3.0).abs() < 1e-5);
+}
+
+#[test]
+fn cube_lod_uses_face_derivatives() {
+    // 8x8 cube, 4 levels valued by level. At +z centre (0,0,1), ∂s_face/∂x = 0.5·dx, so
+    // dx = 0.5 in x -> ∂s = 0.25 -> ρ = 0.25·8 = 2 -> λ = 1.
+    let mut img = Image::new_cube(Format::R32_SFLOAT, 8, 1, 4).unwrap();
+    for l in 0..4 {
+        let n = img.level_texels(l);
+        img.upload_f32(l, &vec![[l as f32, 0.0, 0.0, 0.0]; n])
+            .unwrap();
+    }
+    let v = ImageView {
+        layer_count: 6,
+        ..ImageView::whole(&img, ViewType::Cube)
+    };
+    let s = Sampler::trilinear(AddressMode::Repeat);
+    let mut a = SampleArgs::new(same([0.0, 0.0, 1.0, 0.0]));
+    a.lod = LodMode::Grad {
+        dx: [[0.5, 0.0, 0.0]; 4],
+        dy: [[0.0, 0.0, 0.0]; 4],
+    };
+    let r = quad_f32(&sample_quad(&img, &v, &s, EXACT, &a).unwrap())[0][0];
+    assert!((r - 1.0).abs() < 1e-6, "{r}");
+}
+
+#[test]
+fn fetch_in_and_out_of_bounds() {
+    let img = xy_uint(4, 2);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let mut a = FetchArgs::new([[1, 1, 0, 0], [4, 0, 0, 0], [0, -1, 0, 0], [3, 1, 0, 0]]);
+    a.offsets = [[0; 3], [0; 3], [0; 3], [-1, 0, 0]];
+    let r = fetch_quad(&img, &v, &a).unwrap();
+    // RGBA format: out of bounds is all zeros (no missing components)
+    assert_eq!(r, [[1, 1, 2, 7], [0; 4], [0; 4], [2, 1, 3, 7]]);
+    // bad level and R32 defaults (0,0,0,1.0)
+    let img = r32(2, 2, 1, |_, x, _| x as f32 + 0.5);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let mut a = FetchArgs::new([[1, 0, 0, 0]; 4]);
+    a.lod = [0, 1, -1, 0];
+    let r = quad_f32(&fetch_quad(&img, &v, &a).unwrap());
+    assert_eq!(r[0], [1.5, 0.0, 0.0, 1.0]);
+    assert_eq!(r[1], [0.0, 0.0, 0.0, 1.0]);
+    assert_eq!(r[2], [0.0, 0.0, 0.0, 1.0]);
+    // array layer out of range; multisample index
+    let mut ms = Image::new(Format::R32_UINT, ImageDim::D2, [2, 2, 1], 1, 1, 4).unwrap();
+    ms.write_sample(0, [1, 1, 0], 3, [99, 0, 0, 0]).unwrap();
+    let v = ImageView::whole(&ms, ViewType::D2);
+    let mut a = FetchArgs::new([[1, 1, 0, 0]; 4]);
+    a.sample = [3, 0, 4, 3];
+    let r = fetch_quad(&ms, &v, &a).unwrap();
+    assert_eq!(
+        r,
+        [[99, 0, 0, 1], [0, 0, 0, 1], [0, 0, 0, 1], [99, 0, 0, 1]]
+    );
+    let arr = Image::new_2d(Format::R32_UINT, 2, 2, 3, 1).unwrap();
+    let v = ImageView::whole(&arr, ViewType::D2Array);
+    let r = fetch_quad(
+        &arr,
+        &v,
+        &FetchArgs::new([[0, 0, 2, 0], [0, 0, 3, 0], [0, 0, -1, 0], [0, 0, 0, 0]]),
+    )
+    .unwrap();
+    assert_eq!(r[1], [0, 0, 0, 1]);
+    assert_eq!(query_samples(&ms), 4);
+}
+
+#[test]
+fn query_lod_and_sizes() {
+    let img = level_valued(8, 4);
+    let v = ImageView::whole(&img, ViewType::D2);
+    // neighbours 2/8 apart -> λ = 1; sampler bias 0.5 -> λ' = 1.5
+    let c = [
+        [0.0, 0.0, 0.0, 0.0],
+        [0.25, 0.0, 0.0, 0.0],
+        [0.0, 0.25, 0.0, 0.0],
+        [0.25, 0.25, 0.0, 0.0],
+    ];
+    let s = Sampler {
+        mip_lod_bias: 0.5,
+        ..Sampler::trilinear(AddressMode::Repeat)
+    };
+    let k = Kernel::new(&img, &v, &s, EXACT).unwrap();
+    assert_eq!(k.query_lod(&img, &c, false).unwrap()[0], [1.5, 1.5]);
+    let sn = Sampler {
+        mipmap_mode: MipmapMode::Nearest,
+        ..s
+    };
+    let k = Kernel::new(&img, &v, &sn, EXACT).unwrap();
+    assert_eq!(k.query_lod(&img, &c, false).unwrap()[2], [2.0, 1.5]);
+    let sc = Sampler { max_lod: 1.0, ..s };
+    let k = Kernel::new(&img, &v, &sc, EXACT).unwrap();
+    assert_eq!(k.query_lod(&img, &c, false).unwrap()[3], [1.0, 1.5]);
+    // view with base level 1: the level is relative to the base; 4x4 base -> λ = 0 + 0.5
+    let v1 = ImageView {
+        base_level: 1,
+        level_count: 3,
+        ..v
+    };
+    let k = Kernel::new(&img, &v1, &s, EXACT).unwrap();
+    assert_eq!(k.query_lod(&img, &c, false).unwrap()[0], [0.5, 0.5]);
+    // magnified far below 0: Vulkan clamps x to 0, y stays negative; D3D x = clamp to minLod
+    let c2 = c.map(|l| l.map(|x| x / 64.0)); // ρ = 2/64 -> λ = -5, +0.5
+    let k = Kernel::new(&img, &v, &s, EXACT).unwrap();
+    assert_eq!(k.query_lod(&img, &c2, false).unwrap()[0], [0.0, -4.5]);
+    let k = Kernel::new(&img, &v, &Sampler { min_lod: -1.0, ..s }, D3D).unwrap();
+    assert_eq!(k.query_lod(&img, &c2, false).unwrap()[0], [-1.0, -4.5]);
+    // sizes
+    assert_eq!(query_size(&img, &v, 2), Some([2, 2, 0]));
+    assert_eq!(query_size(&img, &v, 4), None);
+    assert_eq!(query_levels(&v1), 3);
+    let cube = Image::new_cube(Format::R8_UNORM, 4, 2, 1).unwrap();
+    assert_eq!(
+        query_size(&cube, &ImageView::whole(&cube, ViewType::CubeArray), 0),
+        Some([4, 4, 2])
+    );
+}
+
+#[test]
+fn anisotropic_lod_and_probes() {
+    // 16x16, 5 levels valued by level. dx = (8/16, 0), dy = (0, 2/16): isotropic λ = 3,
+    // anisotropic (16x): ratio 4, minor = 2 -> λ = 1 (nearest mip to read the level).
+    let img = level_valued(16, 5);
+    let mut s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..Sampler::default()
+    };
+    let mut a = SampleArgs::new(same([0.5, 0.5, 0.0, 0.0]));
+    a.lod = grad([0.5, 0.0], [0.0, 0.125]);
+    assert_eq!(lane0(&img, &s, EXACT, &a)[0], 3.0);
+    s.anisotropy_enable = true;
+    s.max_anisotropy = 16.0;
+    assert_eq!(lane0(&img, &s, EXACT, &a)[0], 1.0);
+    // maxAnisotropy 2: minor = 8/2 = 4 -> λ = 2
+    s.max_anisotropy = 2.0;
+    assert_eq!(lane0(&img, &s, EXACT, &a)[0], 2.0);
+    // probes: level 0 where value = x; 4 probes at s ± 0.15, ± 0.05 average to the centre
+    // value for a linear ramp (dx = (4/16, 0), dy = (0, 1/16): ratio 4, minor 1 -> λ = 0)
+    let ramp = r32(16, 16, 1, |_, x, _| x as f32);
+    s.max_anisotropy = 16.0;
+    s.address_mode = [AddressMode::ClampToEdge; 3];
+    a.lod = grad([0.25, 0.0], [0.0, 1.0 / 16.0]);
+    // centre u = 8 -> x = 7.5 -> value 7.5; probes keep inside the ramp
+    assert!((lane0(&ramp, &s, EXACT, &a)[0] - 7.5).abs() < 1e-5);
+    // ... and the probes really spread: at the clamped edge (s = 0.05, u = 0.8) a single
+    // probe gives 0.3 but the probes at u = 0.8 + 16·0.25·k (k = ±0.1, ±0.3) clamp low ones
+    a.coords = same([0.05, 0.5, 0.0, 0.0]);
+    // u - 0.5 per probe: -0.9, 0.1, 0.7, 1.9 (+0.3 base) -> values clamp(·, 0, 15) = 0, 0.1... computed:
+    // probes u = 0.8 + 4k: -0.4, 0.4, 1.2, 2.0 -> x = u-0.5: -0.9→0, -0.1→0, 0.7, 1.5 -> mean 0.55
+    assert!((lane0(&ramp, &s, EXACT, &a)[0] - 0.55).abs() < 1e-5);
+}
+
+#[test]
+fn layers_round_to_nearest_even_and_clamp() {
+    let mut img = Image::new_2d(Format::R32_SFLOAT, 1, 1, 4, 1).unwrap();
+    for l in 0..4 {
+        img.write_texel_f32(0, l, [0, 0, 0], [l as f32, 0.0, 0.0, 0.0])
+            .unwrap();
+    }
+    let v = ImageView::whole(&img, ViewType::D2Array);
+    let s = Sampler::default();
+    for (layer, want) in [(1.5, 2.0), (2.5, 2.0), (0.49, 0.0), (-3.0, 0.0), (9.0, 3.0)] {
+        let a = SampleArgs {
+            lod: LodMode::Zero,
+            ..SampleArgs::new(same([0.5, 0.5, layer, 0.0]))
+        };
+        assert_eq!(
+            quad_f32(&sample_quad(&img, &v, &s, EXACT, &a).unwrap())[0][0],
+            want,
+            "{layer}"
+        );
+    }
+}
+
+#[test]
+fn integer_srgb_unnormalized_and_offsets() {
+    // integer formats return exact integers
+    let img = xy_uint(4, 4);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let s = Sampler::trilinear(AddressMode::Repeat); // linear ignored for integers
+    let r = sample_quad(&img, &v, &s, EXACT, &explicit([0.6, 0.1], 0.0)).unwrap();
+    assert_eq!(r[0], [2, 0, 2, 7]);
+    // offsets are texel offsets: (-1, 2) -> (1, 2)
+    let mut a = explicit([0.6, 0.1], 0.0);
+    a.offsets = [[-1, 2, 0]; 4];
+    assert_eq!(
+        sample_quad(&img, &v, &s, EXACT, &a).unwrap()[0],
+        [1, 2, 3, 7]
+    );
+    // sRGB decodes before filtering: [0, 255] halfway -> 0.5 linear
+    let mut srgb = Image::new_2d(Format::R8G8B8A8_SRGB, 2, 1, 1, 1).unwrap();
+    srgb.upload_bytes(0, &[0, 0, 0, 0, 255, 255, 255, 255])
+        .unwrap();
+    let sl = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        address_mode: [AddressMode::ClampToEdge; 3],
+        ..Sampler::default()
+    };
+    assert_eq!(
+        lane0(&srgb, &sl, EXACT, &explicit([0.5, 0.5], 0.0)),
+        [0.5; 4]
+    );
+    // unnormalized coordinates: (2.5, 0.5) nearest -> texel (2, 0)
+    let su = Sampler {
+        unnormalized_coordinates: true,
+        max_lod: 0.0,
+        address_mode: [AddressMode::ClampToEdge; 3],
+        ..Sampler::default()
+    };
+    let r = sample_quad(
+        &img,
+        &v,
+        &su,
+        EXACT,
+        &SampleArgs::new(same([2.5, 0.5, 0.0, 0.0])),
+    )
+    .unwrap();
+    assert_eq!(r[0], [2, 0, 2, 7]);
+    // invalid unnormalized sampler (repeat) is rejected
+    let bad = Sampler {
+        address_mode: [AddressMode::Repeat; 3],
+        ..su
+    };
+    assert!(Kernel::new(&img, &v, &bad, EXACT).is_err());
+}
+
+#[test]
+fn kernel_cache_reuses() {
+    let img = level_valued(8, 4);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let mut cache = KernelCache::new();
+    let a = cache.get(&img, &v, &Sampler::default(), EXACT).unwrap();
+    let b = cache.get(&img, &v, &Sampler::default(), EXACT).unwrap();
+    assert!(std::sync::Arc::ptr_eq(&a, &b));
+    let other = level_valued(4, 3);
+    assert!(a.sample(&other, &SampleArgs::new(same([0.5; 4]))).is_err());
+}
+
+// ------------------------------------------------------------------------------------------
+// Property tests against the f64 reference.
+
+#[derive(Debug, Clone)]
+struct Case {
+    vt: ViewType,
+    size: [u32; 3],
+    layers: u32,
+    levels: u32,
+    fmt: Format,
+    seed: u64,
+    sampler: Sampler,
+    coords: [[f32; 4]; 4],
+    lod: LodMode,
+    min_lod: Option<[f32; 4]>,
+    offset: [i32; 3],
+    dref: Option<f32>,
+}
+
+fn mode() -> impl Strategy<Value = AddressMode> {
+    prop_oneof![
+        Just(AddressMode::Repeat),
+        Just(AddressMode::MirroredRepeat),
+        Just(AddressMode::ClampToEdge),
+        Just(AddressMode::ClampToBorder),
+        Just(AddressMode::MirrorClampToEdge)
+    ]
+}
+fn filt() -> impl Strategy<Value = Filter> {
+    prop_oneof![Just(Filter::Nearest), Just(Filter::Linear)]
+}
+
+fn case() -> impl Strategy<Value = Case> {
+    let vt = prop_oneof![
+        Just(ViewType::D1),
+        Just(ViewType::D1Array),
+        Just(ViewType::D2),
+        Just(ViewType::D2Array),
+        Just(ViewType::D3),
+        Just(ViewType::Cube),
+        Just(ViewType::CubeArray)
+    ];
+    let fmt = prop_oneof![
+        Just(Format::R32G32B32A32_SFLOAT),
+        Just(Format::R8G8B8A8_UNORM),
+        Just(Format::R16G16_SFLOAT),
+        Just(Format::B8G8R8A8_SRGB),
+        Just(Format::R8_SNORM),
+        Just(Format::D32_SFLOAT)
+    ];
+    let sampler = (
+        filt(),
+        filt(),
+        any::<bool>(),
+        [mode(), mode(), mode()],
+        -2.0f32..2.0,
+        0.0f32..2.0,
+        0.0f32..6.0,
+        0u8..3,
+    )
+        .prop_map(|(mag, min, lin, am, bias, min_lod, span, border)| Sampler {
+            mag_filter: mag,
+            min_filter: min,
+            mipmap_mode: if lin {
+                MipmapMode::Linear
+            } else {
+                MipmapMode::Nearest
+            },
+            address_mode: am,
+            mip_lod_bias: bias,
+            min_lod,
+            max_lod: min_lod + span,
+            border_color: [
+                BorderColor::FloatTransparentBlack,
+                BorderColor::FloatOpaqueBlack,
+                BorderColor::FloatOpaqueWhite,
+            ][border as usize],
+            ..Sampler::default()
+        });
+    let lane = [-1.5f32..2.5, -1.5f32..2.5, -1.5f32..2.5, -0.8f32..3.8];
+    let d3 = [-0.6f32..0.6, -0.6f32..0.6, -0.6f32..0.6];
+    (
+        (vt, 1u32..9, 1u32..9, 1u32..5, 1u32..3, fmt, any::<u64>()),
+        sampler,
+        (
+            lane.clone(),
+            [-0.3f32..0.3, -0.3f32..0.3, -0.3f32..0.3],
+            [-0.3f32..0.3, -0.3f32..0.3, -0.3f32..0.3],
+        ),
+        (
+            0u8..3,
+            d3.clone(),
+            d3,
+            -3.0f32..5.0,
+            proptest::option::of(0.0f32..3.0),
+        ),
+        (
+            [-8i32..8, -8i32..8, -8i32..8],
+            proptest::option::of(0.0f32..1.0),
+            0u8..8,
+        ),
+    )
+        .prop_map(
+            |(
+                (vt, w, h, d, lay, fmt, seed),
+                mut sampler,
+                (c0, dxq, dyq),
+                (lodk, gdx, gdy, lodv, minl),
+                (offset, dref, op),
+            )| {
+                let cube = matches!(vt, ViewType::Cube | ViewType::CubeArray);
+                let size = match vt {
+                    ViewType::D1 | ViewType::D1Array => [w, 1, 1],
+                    ViewType::D3 => [w, h, d.min(4)],
+                    ViewType::Cube | ViewType::CubeArray => [w, w, 1],
+                    _ => [w, h, 1],
+                };
+                let layers = match vt {
+                    ViewType::D1Array | ViewType::D2Array => lay + 1,
+                    ViewType::Cube => 6,
+                    ViewType::CubeArray => 6 * lay,
+                    _ => 1,
+                };
+                let maxl = 32 - size[0].max(size[1]).max(size[2]).leading_zeros();
+                let levels = (d % 4 + 1).min(maxl);
+                let mut fmt = fmt;
+                let dref =
+                    if fmt == Format::D32_SFLOAT && !matches!(vt, ViewType::D3) && dref.is_some() {
+                        sampler.compare_enable = true;
+                        sampler.compare_op = [
+                            CompareOp::Never,
+                            CompareOp::Less,
+                            CompareOp::Equal,
+                            CompareOp::LessOrEqual,
+                            CompareOp::Greater,
+                            CompareOp::NotEqual,
+                            CompareOp::GreaterOrEqual,
+                            CompareOp::Always,
+                        ][op as usize];
+                        dref
+                    } else {
+                        if fmt == Format::D32_SFLOAT {
+                            fmt = Format::R32G32B32A32_SFLOAT;
+                        }
+                        None
+                    };
+                let mut coords = [c0; 4];
+                coords[1] = [c0[0] + dxq[0], c0[1] + dxq[1], c0[2] + dxq[2], c0[3]];
+                coords[2] = [c0[0] + dyq[0], c0[1] + dyq[1], c0[2] + dyq[2], c0[3]];
+                // lane 3 off the affine plane so fine and coarse derivatives differ
+                let bend = ((seed >> 40) % 100) as f32 * 0.002 - 0.1;
+                coords[3] = [
+                    c0[0] + dxq[0] + dyq[0] + bend,
+                    c0[1] + dxq[1] + dyq[1] - bend,
+                    c0[2] + dxq[2] + dyq[2],
+                    c0[3],
+                ];
+                if cube {
+                    // keep directions away from the origin
+                    for c in coords.iter_mut() {
+                        if c[0].abs().max(c[1].abs()).max(c[2].abs()) < 0.3 {
+                            c[2] += 1.0;
+                        }
+                    }
+                }
+                let lod = match lodk {
+                    0 => LodMode::Implicit {
+                        bias: [0.3, -0.2, 0.0, 1.0],
+                        fine: seed & 1 == 1,
+                    },
+                    1 => LodMode::Explicit([lodv, lodv + 0.3, lodv - 0.7, lodv + 1.1]),
+                    _ => LodMode::Grad {
+                        dx: [gdx; 4],
+                        dy: [gdy; 4],
+                    },
+                };
+                let offset = if cube { [0; 3] } else { offset };
+                Case {
+                    vt,
+                    size,
+                    layers,
+                    levels,
+                    fmt,
+                    seed,
+                    sampler,
+                    coords,
+                    lod,
+                    min_lod: minl.map(|m| [m, 0.0, m * 0.5, 0.1]),
+                    offset,
+                    dref,
+                }
+            },
+        )
+}
+
+fn build(c: &Case) -> Image {
+    let dim = match c.vt {
+        ViewType::D1 | ViewType::D1Array => ImageDim::D1,
+        ViewType::D3 => ImageDim::D3,
+        _ => ImageDim::D2,
+    };
+    let mut img = Image::new(c.fmt, dim, c.size, c.layers, c.levels, 1).unwrap();
+    let mut x = c.seed | 1;
+    for l in 0..c.levels {
+        let n = img.level_texels(l);
+        let data: Vec<[f32; 4]> = (0..n)
+            .map(|_| {
+                std::array::from_fn(|_| {
+                    x ^= x << 13;
+                    x ^= x >> 7;
+                    x ^= x << 17;
+                    (x % 1000) as f32 / 999.0
+                })
+            })
+            .collect();
+        img.upload_f32(l, &data).unwrap();
+    }
+    img
+}
+
+static SKIPPED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+static CHECKED: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+
+#[test]
+fn reference_checks_most_lanes() {
+    // run the property once more by hand with a fixed seed set and require that most lanes
+    // were actually compared (not skipped as near a discontinuity)
+    matches_f64_reference();
+    let (s, c) = (
+        SKIPPED.load(std::sync::atomic::Ordering::Relaxed),
+        CHECKED.load(std::sync::atomic::Ordering::Relaxed),
+    );
+    eprintln!("reference: {c} lanes checked, {s} skipped");
+    assert!(c > 4 * s && c > 1000, "checked {c}, skipped {s}");
+}
+
+/// Quad derivatives written from sampling.md §3.2: coarse `(P1−P0, P2−P0)` for every lane;
+/// fine: x from the lane's row pair, y from the lane's column pair.
+fn ref_derivs(c: &[[f32; 4]; 4], fine: bool, lane: usize) -> ([f64; 3], [f64; 3]) {
+    let d = |a: usize, b: usize| std::array::from_fn(|k| c[b][k] as f64 - c[a][k] as f64);
+    if !fine {
+        return (d(0, 1), d(0, 2));
+    }
+    let row = lane & 2; // 0 or 2
+    let col = lane & 1; // 0 or 1
+    (d(row, row + 1), d(col, col + 2))
+}
+
+/// A view of a random level/layer sub-range (whole cube layers for cube views).
+fn sub_view(img: &Image, c: &Case) -> ImageView {
+    let mut v = ImageView::whole(img, c.vt);
+    let bl = (c.seed >> 8) as u32 % img.levels();
+    v.base_level = bl;
+    v.level_count = img.levels() - bl - ((c.seed >> 16) as u32 % (img.levels() - bl));
+    if matches!(c.vt, ViewType::D1Array | ViewType::D2Array) {
+        let b = (c.seed >> 24) as u32 % img.layers();
+        v.base_layer = b;
+        v.layer_count = img.layers() - b;
+    }
+    v
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    #[test]
+    fn matches_f64_reference(c in case()) {
+        let img = build(&c);
+        let view = sub_view(&img, &c);
+        let a = SampleArgs {
+            coords: c.coords,
+            lod: c.lod,
+            min_lod: c.min_lod,
+            offsets: [c.offset; 4],
+            dref: c.dref.map(|d| [d, d + 0.1, d - 0.1, d]),
+            mask: 0xf,
+        };
+        let got = quad_f32(&sample_quad(&img, &view, &c.sampler, EXACT, &a).map_err(|e| TestCaseError::fail(format!("{e}")))?);
+        for lane in 0..4 {
+            let to64 = |v: [f32; 3]| v.map(|x| x as f64);
+            let (deriv, lod, bias) = match c.lod {
+                LodMode::Implicit { bias, fine } => (Some(ref_derivs(&c.coords, fine, lane)), 0.0, bias[lane] as f64),
+                LodMode::Explicit(l) => (None, l[lane] as f64, 0.0),
+                LodMode::Grad { dx, dy } => (Some((to64(dx[lane]), to64(dy[lane]))), 0.0, 0.0),
+                LodMode::Zero => (None, 0.0, 0.0),
+            };
+            let r = RefLane {
+                coord: c.coords[lane].map(|x| x as f64),
+                deriv,
+                lod,
+                bias,
+                min_lod: c.min_lod.map_or(0.0, |m| m[lane] as f64),
+                offset: c.offset,
+                dref: a.dref.map(|d| d[lane] as f64),
+            };
+            let (want, fragile) = ref_sample(&img, &view, &c.sampler, &r);
+            if fragile {
+                SKIPPED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                continue;
+            }
+            CHECKED.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            for ch in 0..4 {
+                prop_assert!((got[lane][ch] as f64 - want[ch]).abs() <= 2e-3,
+                    "lane {} ch {}: got {:?} want {:?}", lane, ch, got[lane], want);
+            }
+        }
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    /// Hardware precision (8-bit weights, 8.8 LOD, one implicit LOD per quad) stays within
+    /// 1/64 of the exact reference for non-cube views (coarse derivatives are the same in
+    /// every lane there, so the per-quad LOD equals the per-lane one).
+    #[test]
+    fn hardware_precision_close_to_reference(c in case()) {
+        if matches!(c.vt, ViewType::Cube | ViewType::CubeArray) || matches!(c.lod, LodMode::Implicit { fine: true, .. }) {
+            return Ok(()); // per-quad LOD differs from per-lane there by design
+        }
+        let img = build(&c);
+        let view = sub_view(&img, &c);
+        let a = SampleArgs { coords: c.coords, lod: c.lod, min_lod: c.min_lod, offsets: [c.offset; 4], dref: c.dref.map(|d| [d; 4]), mask: 0xf };
+        let hw = Config { precision: LodPrecision::Hardware, ..EXACT };
+        let got = quad_f32(&sample_quad(&img, &view, &c.sampler, hw, &a).map_err(|e| TestCaseError::fail(format!("{e}")))?);
+        for lane in 0..4 {
+            let to64 = |v: [f32; 3]| v.map(|x| x as f64);
+            let (deriv, lod, bias) = match c.lod {
+                LodMode::Implicit { bias, fine } => (Some(ref_derivs(&c.coords, fine, lane)), 0.0, bias[lane] as f64),
+                LodMode::Explicit(l) => (None, l[lane] as f64, 0.0),
+                LodMode::Grad { dx, dy } => (Some((to64(dx[lane]), to64(dy[lane]))), 0.0, 0.0),
+                LodMode::Zero => (None, 0.0, 0.0),
+            };
+            let r = RefLane { coord: c.coords[lane].map(|x| x as f64), deriv, lod, bias, min_lod: c.min_lod.map_or(0.0, |m| m[lane] as f64), offset: c.offset, dref: c.dref.map(|d| d as f64) };
+            let (want, fragile) = ref_sample(&img, &view, &c.sampler, &r);
+            // snapping moves coordinates by up to 1/512 texel and λ by 1/512: widen the
+            // discontinuity guard by skipping Dref (compare edges) and nearest filters
+            if fragile || c.dref.is_some() || c.sampler.min_filter == Filter::Nearest || c.sampler.mag_filter == Filter::Nearest {
+                continue;
+            }
+            for ch in 0..4 {
+                prop_assert!((got[lane][ch] as f64 - want[ch]).abs() <= 1.0 / 64.0,
+                    "lane {} ch {}: got {:?} want {:?}", lane, ch, got[lane], want);
+            }
+        }
+    }
+
+    /// Hostile inputs never panic: NaN/Inf/huge coordinates, LODs, offsets, any sampler.
+    #[test]
+    fn hostile_inputs_do_not_panic(
+        c in case(),
+        junk in proptest::collection::vec(prop_oneof![Just(f32::NAN), Just(f32::INFINITY), Just(f32::NEG_INFINITY), Just(3e38f32), Just(-3e38f32), -1e6f32..1e6], 16),
+        offs in [any::<i32>(), any::<i32>(), any::<i32>()],
+        aniso in 1.0f32..16.0,
+        unnorm in any::<bool>(),
+        hw in any::<bool>(),
+    ) {
+        let img = build(&c);
+        let view = sub_view(&img, &c);
+        let mut s = c.sampler;
+        s.anisotropy_enable = aniso > 2.0;
+        s.max_anisotropy = aniso;
+        s.unnormalized_coordinates = unnorm;
+        let cfg = Config { precision: if hw { LodPrecision::Hardware } else { LodPrecision::Exact }, policy: if hw { Policy::D3D } else { Policy::Vulkan } };
+        let coords: [[f32; 4]; 4] = std::array::from_fn(|i| std::array::from_fn(|j| junk[4 * i + j]));
+        let lods = [LodMode::Explicit([junk[0], junk[5], junk[10], junk[15]]), LodMode::Implicit { bias: [junk[3]; 4], fine: true }, LodMode::Grad { dx: [[junk[1], junk[2], junk[6]]; 4], dy: [[junk[7], junk[8], junk[9]]; 4] }, LodMode::Zero];
+        for lod in lods {
+            let a = SampleArgs { coords, lod, min_lod: Some([junk[11]; 4]), offsets: [offs; 4], dref: c.dref.map(|_| [junk[12]; 4]), mask: 0xf };
+            let _ = sample_quad(&img, &view, &s, cfg, &a);
+        }
+        let mut g = GatherArgs::new(coords, 1);
+        g.dref = c.dref.map(|_| [junk[13]; 4]);
+        g.offsets = GatherOffsets::Four([[offs[0], offs[1]], [offs[2], offs[0]], [offs[1], offs[2]], [i32::MIN, i32::MAX]]);
+        let _ = gather_quad(&img, &view, &s, cfg, &g);
+        g.offsets = GatherOffsets::Offset([[offs[0], offs[1]]; 4]);
+        let _ = gather_quad(&img, &view, &s, cfg, &g);
+        if let Ok(k) = Kernel::new(&img, &view, &s, cfg) {
+            let _ = k.query_lod(&img, &coords, true);
+        }
+        let mut f = FetchArgs::new([[offs[0], offs[1], offs[2], offs[0]]; 4]);
+        f.offsets = [offs; 4];
+        f.lod = [offs[1], 0, -1, i32::MAX];
+        let _ = fetch_quad(&img, &view, &f);
+    }
+
+    /// UNORM/SNORM/f16 encode→decode round trips within half a code step; E5B9G9R9 within
+    /// one step of the shared exponent.
+    #[test]
+    fn format_round_trips(v in [-1.5f32..1.5, -1.5f32..1.5, -1.5f32..1.5, -1.5f32..1.5], big in 0.0f32..60000.0) {
+        let rt = |f: Format, v: [f32; 4]| {
+            let mut b = vec![0u8; f.texel_size()];
+            f.encode_f32(v, &mut b);
+            f.decode_f32(&b)
+        };
+        let u = rt(Format::R8G8B8A8_UNORM, v);
+        let sn = rt(Format::R16G16B16A16_SNORM, v);
+        let h = rt(Format::R16G16B16A16_SFLOAT, v);
+        for c in 0..4 {
+            prop_assert!((u[c] - v[c].clamp(0.0, 1.0)).abs() <= 0.5 / 255.0 + 1e-6);
+            prop_assert!((sn[c] - v[c].clamp(-1.0, 1.0)).abs() <= 0.5 / 32767.0 + 1e-6);
+            prop_assert!((h[c] - v[c]).abs() <= v[c].abs() * 2f32.powi(-11) + 2f32.powi(-25));
+        }
+        let e = rt(Format::E5B9G9R9_UFLOAT_PACK32, [big, v[1].abs(), v[2].abs(), 0.0]);
+        let step = 2f32.powi(big.max(1e-3).log2().floor() as i32 + 1 - 9);
+        prop_assert!((e[0] - big).abs() <= step, "{} vs {} step {}", e[0], big, step);
+        let bg = rt(Format::B10G11R11_UFLOAT_PACK32, [big, v[1].abs(), v[2].abs(), 0.0]);
+        prop_assert!((bg[0] - big).abs() <= big * 2f32.powi(-7) + 2f32.powi(-20));
+    }
+}
+
+#[test]
+fn hardware_lod_is_8_8() {
+    // explicit λ 1.3 -> round(1.3·256 = 332.8) = 333 -> 333/256 = 1.30078125 (linear mip value)
+    let img = level_valued(8, 4);
+    let s = Sampler::trilinear(AddressMode::Repeat);
+    let hw = Config {
+        precision: LodPrecision::Hardware,
+        ..EXACT
+    };
+    assert_eq!(
+        lane0(&img, &s, hw, &explicit([0.5, 0.5], 1.3))[0],
+        333.0 / 256.0
+    );
+    assert!((lane0(&img, &s, EXACT, &explicit([0.5, 0.5], 1.3))[0] - 1.3).abs() < 1e-6);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1200, ..ProptestConfig::default() })]
+    /// Gather returns exactly the reference footprint texels (no arithmetic involved).
+    #[test]
+    fn gather_matches_reference(c in case(), comp in 0u32..4, off in [-8i32..8, -8i32..8]) {
+        if !matches!(c.vt, ViewType::D2 | ViewType::D2Array) || c.dref.is_some() {
+            return Ok(()); // other view kinds are covered by the hand tests
+        }
+        let img = build(&c);
+        let view = sub_view(&img, &c);
+        let mut a = GatherArgs::new(c.coords, comp);
+        a.offsets = GatherOffsets::Offset([off; 4]);
+        let got = quad_f32(&gather_quad(&img, &view, &c.sampler, EXACT, &a).unwrap());
+        for (lane, g) in got.iter().enumerate() {
+            if let Some(want) = ref_gather(&img, &view, &c.sampler, c.coords[lane].map(|x| x as f64), off, comp as usize) {
+                prop_assert_eq!(*g, want, "lane {}", lane);
+            }
+        }
+    }
+}
