@@ -71,9 +71,23 @@ impl Kernel {
     }
 }
 
+/// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
+/// saturating for huge values, 0 for NaN.
 #[inline(always)]
-fn fl(x: f32) -> i32 {
-    x.floor() as i32
+pub(super) fn fl(x: f32) -> i32 {
+    let i = x as i32;
+    if (i as f32) > x {
+        i.saturating_sub(1)
+    } else {
+        i
+    }
+}
+
+/// `(floor(x), frac(x))` with the fraction clamped to [0, 1] (only matters past ±2³¹).
+#[inline(always)]
+fn split(x: f32) -> (i32, f32) {
+    let i = fl(x);
+    (i, (x - i as f32).clamp(0.0, 1.0))
 }
 
 #[inline(always)]
@@ -117,7 +131,7 @@ pub fn level_nd<const D: usize, const LIN: bool, const MU: u8, const MV: u8, con
         return k.texel(img, t, [wu(fl(u)), wv(fl(v)), ww(fl(w))], e);
     }
     let x = k.snap(t.uvw[0] - 0.5);
-    let (i0, a) = (fl(x), x - x.floor());
+    let (i0, a) = split(x);
     let (iu0, iu1) = (wu(i0), wu(i0.saturating_add(1)));
     if D == 1 {
         return lerp4(
@@ -127,7 +141,7 @@ pub fn level_nd<const D: usize, const LIN: bool, const MU: u8, const MV: u8, con
         );
     }
     let y = k.snap(t.uvw[1] - 0.5);
-    let (j0, b) = (fl(y), y - y.floor());
+    let (j0, b) = split(y);
     let (jv0, jv1) = (wv(j0), wv(j0.saturating_add(1)));
     let plane = |kk: i32| {
         let top = lerp4(
@@ -146,7 +160,7 @@ pub fn level_nd<const D: usize, const LIN: bool, const MU: u8, const MV: u8, con
         return plane(0);
     }
     let z = k.snap(t.uvw[2] - 0.5);
-    let (k0, c) = (fl(z), z - z.floor());
+    let (k0, c) = split(z);
     lerp4(plane(ww(k0)), plane(ww(k0.saturating_add(1))), c)
 }
 
@@ -161,8 +175,8 @@ pub fn level_cube<const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4]
     }
     let x = k.snap(t.uvw[0] - 0.5);
     let y = k.snap(t.uvw[1] - 0.5);
-    let (i0, a) = (fl(x), x - x.floor());
-    let (j0, b) = (fl(y), y - y.floor());
+    let (i0, a) = split(x);
+    let (j0, b) = split(y);
     let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
     let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
     let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {

@@ -2,6 +2,7 @@
 //! loads, out of bounds → zeros) and size/level/sample queries (sampling.md §6.3, §11, §12).
 
 use super::cube::remap_edge;
+use super::filter::fl;
 use super::image::{Image, ImageView, ViewType};
 use super::sample::Kernel;
 use super::QuadBits;
@@ -110,9 +111,9 @@ impl Kernel {
                 _ => [0; 3],
             };
             let uvw = self.to_texel(img, level, st, one, unnorm);
-            let i0 = self.snap(uvw[0] - 0.5).floor() as i32;
+            let i0 = fl(self.snap(uvw[0] - 0.5));
             let j0 = if self.dims >= 2 {
-                self.snap(uvw[1] - 0.5).floor() as i32
+                fl(self.snap(uvw[1] - 0.5))
             } else {
                 0
             };

@@ -1,7 +1,7 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
 
 use super::cube::{select_face, transform_deriv};
-use super::filter::{pick, LevelFn, Tap};
+use super::filter::{fl, pick, LevelFn, Tap};
 use super::format::{Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
@@ -70,6 +70,7 @@ pub struct Kernel {
     pub(super) size0: [f32; 3],
     pub(super) dims: usize,
     pub(super) cube: bool,
+    snorm: bool,
     pub(super) modes: [u8; 3],
     level_fn: [LevelFnDbg; 2],
     dref_unorm_bits: Option<u32>,
@@ -144,6 +145,7 @@ impl Kernel {
             size0: e.map(|x| x as f32),
             dims,
             cube,
+            snorm: format.is_snorm(),
             modes,
             level_fn: pick(dims, cube, modes).map(LevelFnDbg),
             dref_unorm_bits: format
@@ -386,7 +388,7 @@ impl Kernel {
                 }
             }
         }
-        if self.format.is_snorm() {
+        if self.snorm {
             acc = acc.map(|x| x.max(-1.0));
         }
         acc.map(f32::to_bits)
@@ -443,7 +445,7 @@ impl Kernel {
         unnorm: bool,
     ) -> [u32; 4] {
         let uvw = self.to_texel(img, level, st, off, unnorm);
-        let ijk = uvw.map(|x| self.snap(x).floor() as i32);
+        let ijk = uvw.map(|x| fl(self.snap(x)));
         if self.cube {
             let e = img.level_extent(level);
             let n = e[0] as i32;
