@@ -1,7 +1,7 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
 
 use super::cube::{select_face, transform_deriv};
-use super::filter::{fl, pick, LevelFn, Tap};
+use super::filter::{fl, format_class, pick, LevelFn, Tap};
 use super::format::{Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
@@ -147,7 +147,7 @@ impl Kernel {
             cube,
             snorm: format.is_snorm(),
             modes,
-            level_fn: pick(dims, cube, modes).map(LevelFnDbg),
+            level_fn: pick(dims, cube, modes, format_class(format, view.aspect)).map(LevelFnDbg),
             dref_unorm_bits: format
                 .unorm_depth_bits()
                 .filter(|_| view.aspect != super::Aspect::Stencil),
@@ -255,7 +255,9 @@ impl Kernel {
             }
             LodMode::Implicit { fine, .. } => {
                 let d = quad_derivs(coords, fine);
-                if self.hw {
+                // coarse derivatives are the same in every lane and, off cubes, λ does not
+                // depend on the coordinate: per-lane evaluation would give four equal values
+                if self.hw || (!fine && !self.cube) {
                     [self.lod_from_derivs(&coords[0], d[0].0, d[0].1, true); 4]
                 } else {
                     std::array::from_fn(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1, true))
