@@ -1215,3 +1215,39 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn stencil_aspect_reads_unsigned_integers() {
+    let mut img = Image::new_2d(Format::D24_UNORM_S8_UINT, 2, 1, 1, 1).unwrap();
+    let mut b = [0u8; 4];
+    Format::D24_UNORM_S8_UINT.encode_f32([0.25, 0.0, 0.0, 0.0], &mut b);
+    Format::D24_UNORM_S8_UINT.encode_stencil(7, &mut b);
+    img.upload_bytes(0, &[b, b].concat()).unwrap();
+    let v = ImageView {
+        aspect: Aspect::Stencil,
+        ..ImageView::whole(&img, ViewType::D2)
+    };
+    assert_eq!(
+        fetch_quad(&img, &v, &FetchArgs::new([[1, 0, 0, 0]; 4])).unwrap()[0],
+        [7, 0, 0, 1]
+    );
+    let r = sample_quad(
+        &img,
+        &v,
+        &Sampler::default(),
+        EXACT,
+        &explicit([0.3, 0.5], 0.0),
+    )
+    .unwrap();
+    assert_eq!(r[0], [7, 0, 0, 1]);
+    // depth aspect: round(0.25·(2^24−1)) = 4194304 -> /16777215
+    let vd = ImageView::whole(&img, ViewType::D2);
+    let d = quad_f32(&fetch_quad(&img, &vd, &FetchArgs::new([[0, 0, 0, 0]; 4])).unwrap())[0];
+    assert_eq!(d, [4_194_304.0 / 16_777_215.0, 0.0, 0.0, 1.0]);
+    // compare on the stencil (integer) aspect is rejected
+    let s = Sampler {
+        compare_enable: true,
+        ..Sampler::default()
+    };
+    assert!(Kernel::new(&img, &v, &s, EXACT).is_err());
+}
