@@ -1034,7 +1034,7 @@ fn sub_view(img: &Image, c: &Case) -> ImageView {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 600, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
     fn matches_f64_reference(c in case()) {
         let img = build(&c);
@@ -1080,7 +1080,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
     /// Hardware precision (8-bit weights, 8.8 LOD, one implicit LOD per quad) stays within
     /// 1/64 of the exact reference for non-cube views (coarse derivatives are the same in
     /// every lane there, so the per-quad LOD equals the per-lane one).
@@ -1196,7 +1196,7 @@ fn hardware_lod_is_8_8() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1200, failure_persistence: None, ..ProptestConfig::default() })]
     /// Gather returns exactly the reference footprint texels (no arithmetic involved).
     #[test]
     fn gather_matches_reference(c in case(), comp in 0u32..4, off in [-8i32..8, -8i32..8]) {
