@@ -107,7 +107,7 @@ impl Kernel {
             }
             let (st, layer, face) = self.locate(&a.coords[lane]);
             let one = match a.offsets {
-                GatherOffsets::Offset(o) => [o[lane][0], o[lane][1], 0],
+                GatherOffsets::Offset(o) => self.offset_bits([o[lane][0], o[lane][1], 0], 6),
                 _ => [0; 3],
             };
             let uvw = self.to_texel(img, level, st, one, unnorm);
@@ -118,9 +118,10 @@ impl Kernel {
                 0
             };
             let pos: [[i32; 2]; 4] = match a.offsets {
-                GatherOffsets::Four(o) => {
-                    o.map(|d| [i0.saturating_add(d[0]), j0.saturating_add(d[1])])
-                }
+                GatherOffsets::Four(o) => o.map(|d| {
+                    let d = self.offset_bits([d[0], d[1], 0], 6);
+                    [i0.saturating_add(d[0]), j0.saturating_add(d[1])]
+                }),
                 _ => {
                     let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
                     [[i0, j1], [i1, j1], [i1, j0], [i0, j0]]

@@ -276,6 +276,16 @@ impl Kernel {
         )
     }
 
+    /// D3D honours only the low `bits` bits of programmable offsets (sign-extended: 4 for
+    /// sample ops, 6 for gathers); Vulkan uses them as given (the caller range-checks).
+    #[inline]
+    pub(super) fn offset_bits(&self, o: [i32; 3], bits: u32) -> [i32; 3] {
+        match self.cfg.policy {
+            Policy::Vulkan => o,
+            Policy::D3D => o.map(|x| (x << (32 - bits)) >> (32 - bits)),
+        }
+    }
+
     /// Dref after the UNORM clamp (and D3D quantization).
     pub(super) fn dref_value(&self, r: f32) -> f32 {
         match self.dref_unorm_bits {
@@ -347,7 +357,7 @@ impl Kernel {
         let minify = lambda > 0.0;
         let filter = if minify { s.min_filter } else { s.mag_filter };
         let (st, layer, face) = self.locate(&a.coords[lane]);
-        let off = a.offsets[lane];
+        let off = self.offset_bits(a.offsets[lane], 4);
         let integer = self.dec.kind != NumKind::Float;
         let mode = if integer {
             MipmapMode::Nearest

@@ -1251,3 +1251,24 @@ fn stencil_aspect_reads_unsigned_integers() {
     };
     assert!(Kernel::new(&img, &v, &s, EXACT).is_err());
 }
+
+#[test]
+fn d3d_masks_programmable_offsets() {
+    // D3D: sample offsets keep 4 bits (17 -> 1), gather offsets 6 bits (65 -> 1, -40 -> 24).
+    let img = xy_uint(4, 4);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToEdge; 3],
+        ..Sampler::default()
+    };
+    let mut a = explicit([0.1, 0.1], 0.0); // texel (0, 0)
+    a.offsets = [[17, 0, 0]; 4];
+    assert_eq!(sample_quad(&img, &v, &s, D3D, &a).unwrap()[0][0], 1);
+    assert_eq!(sample_quad(&img, &v, &s, EXACT, &a).unwrap()[0][0], 3); // 17 clamps to 3
+    let mut g = GatherArgs::new(same([0.5, 0.5, 0.0, 0.0]), 0); // i0 = 1
+    g.offsets = GatherOffsets::Offset([[65, 0]; 4]);
+    assert_eq!(gather_quad(&img, &v, &s, D3D, &g).unwrap()[0], [2, 3, 3, 2]);
+    g.offsets = GatherOffsets::Four([[-40, 0], [0, 0], [0, 0], [0, 0]]);
+    assert_eq!(gather_quad(&img, &v, &s, D3D, &g).unwrap()[0][0], 3); // 1 + 24 clamps to 3
+    assert_eq!(gather_quad(&img, &v, &s, EXACT, &g).unwrap()[0][0], 0); // 1 - 40 clamps to 0
+}
