@@ -27,6 +27,25 @@ pub struct Tap {
     pub dref: Option<f32>,
 }
 
+/// Byte addressing of one (level, layer) of a single-sampled image.
+pub(super) struct Layout {
+    base: usize,
+    pitch: usize,
+    slice: usize,
+}
+
+impl Layout {
+    #[inline(always)]
+    fn new(k: &Kernel, img: &Image, t: &Tap, e: [u32; 3]) -> Layout {
+        let pitch = e[0] as usize * k.texel_size;
+        Layout {
+            base: img.offset_unchecked(t.level, t.layer, [0, 0, 0], 0, e),
+            pitch,
+            slice: pitch * e[1] as usize,
+        }
+    }
+}
+
 /// A level filter.
 pub type LevelFn = fn(&Kernel, &Image, &Tap) -> [f32; 4];
 
@@ -40,17 +59,27 @@ impl Kernel {
         ijk: [i32; 3],
         e: [u32; 3],
     ) -> [f32; 4] {
-        let v = if ijk[0] < 0 || ijk[1] < 0 || ijk[2] < 0 {
+        let lay = Layout::new(self, img, t, e);
+        self.texel_in::<F>(img.bytes(), &lay, ijk, t.dref)
+    }
+
+    /// As [`Kernel::texel`] with the level/layer addressing precomputed.
+    #[inline(always)]
+    pub(super) fn texel_in<const F: u8>(
+        &self,
+        data: &[u8],
+        lay: &Layout,
+        ijk: [i32; 3],
+        dref: Option<f32>,
+    ) -> [f32; 4] {
+        let v = if (ijk[0] | ijk[1] | ijk[2]) < 0 {
             self.border
         } else {
-            let o = img.offset_unchecked(
-                t.level,
-                t.layer,
-                [ijk[0] as u32, ijk[1] as u32, ijk[2] as u32],
-                0,
-                e,
-            );
-            let b = &img.bytes()[o..o + self.texel_size];
+            let o = lay.base
+                + ijk[2] as usize * lay.slice
+                + ijk[1] as usize * lay.pitch
+                + ijk[0] as usize * self.texel_size;
+            let b = &data[o..o + self.texel_size];
             match F {
                 FC_RGBA8 => [
                     UNORM8[b[0] as usize],
@@ -62,7 +91,7 @@ impl Kernel {
                 _ => (self.dec.f32)(b),
             }
         };
-        match t.dref {
+        match dref {
             None => v,
             Some(r) => [
                 if self.sampler.compare_op.test(r, v[0]) {
@@ -132,6 +161,8 @@ pub fn level_nd<
 ) -> [f32; 4] {
     let e = img.level_extent(t.level);
     let size = [e[0] as i32, e[1] as i32, e[2] as i32];
+    let lay = Layout::new(k, img, t, e);
+    let data = img.bytes();
     let m = k.modes;
     let wu = |i: i32| wrap::<MU>(i, size[0], m[0]);
     let wv = |i: i32| {
@@ -152,15 +183,15 @@ pub fn level_nd<
         let u = k.snap(t.uvw[0]);
         let v = k.snap(t.uvw[1]);
         let w = k.snap(t.uvw[2]);
-        return k.texel::<F>(img, t, [wu(fl(u)), wv(fl(v)), ww(fl(w))], e);
+        return k.texel_in::<F>(data, &lay, [wu(fl(u)), wv(fl(v)), ww(fl(w))], t.dref);
     }
     let x = k.snap(t.uvw[0] - 0.5);
     let (i0, a) = split(x);
     let (iu0, iu1) = (wu(i0), wu(i0.saturating_add(1)));
     if D == 1 {
         return lerp4(
-            k.texel::<F>(img, t, [iu0, 0, 0], e),
-            k.texel::<F>(img, t, [iu1, 0, 0], e),
+            k.texel_in::<F>(data, &lay, [iu0, 0, 0], t.dref),
+            k.texel_in::<F>(data, &lay, [iu1, 0, 0], t.dref),
             a,
         );
     }
@@ -169,13 +200,13 @@ pub fn level_nd<
     let (jv0, jv1) = (wv(j0), wv(j0.saturating_add(1)));
     let plane = |kk: i32| {
         let top = lerp4(
-            k.texel::<F>(img, t, [iu0, jv0, kk], e),
-            k.texel::<F>(img, t, [iu1, jv0, kk], e),
+            k.texel_in::<F>(data, &lay, [iu0, jv0, kk], t.dref),
+            k.texel_in::<F>(data, &lay, [iu1, jv0, kk], t.dref),
             a,
         );
         let bot = lerp4(
-            k.texel::<F>(img, t, [iu0, jv1, kk], e),
-            k.texel::<F>(img, t, [iu1, jv1, kk], e),
+            k.texel_in::<F>(data, &lay, [iu0, jv1, kk], t.dref),
+            k.texel_in::<F>(data, &lay, [iu1, jv1, kk], t.dref),
             a,
         );
         lerp4(top, bot, b)
@@ -192,10 +223,12 @@ pub fn level_nd<
 pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
     let e = img.level_extent(t.level);
     let n = e[0] as i32;
+    let lay = Layout::new(k, img, t, e);
+    let data = img.bytes();
     if !LIN {
         let i = fl(k.snap(t.uvw[0])).clamp(0, n - 1);
         let j = fl(k.snap(t.uvw[1])).clamp(0, n - 1);
-        return k.texel::<F>(img, t, [i, j, 0], e);
+        return k.texel_in::<F>(data, &lay, [i, j, 0], t.dref);
     }
     let x = k.snap(t.uvw[0] - 0.5);
     let y = k.snap(t.uvw[1] - 0.5);
@@ -205,7 +238,7 @@ pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap
     let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
     let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {
         if inside {
-            return Some(k.texel::<F>(img, t, [i, j, 0], e));
+            return Some(k.texel_in::<F>(data, &lay, [i, j, 0], t.dref));
         }
         let (f, ni, nj) = remap_edge(t.face, i, j, n)?;
         let tap = Tap {
