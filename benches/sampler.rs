@@ -3,9 +3,10 @@
 //!
 //! Time is the benchmark thread's CPU time (`/proc/thread-self/schedstat`), not wall time:
 //! the development machines are shared and heavily loaded, and CPU time is what a quad costs.
+//! That clock advances at scheduler updates, hence 10 flat samples of equal, long duration.
 
 use criterion::measurement::{Measurement, ValueFormatter};
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use quadstep::texture::{
     AddressMode, CompareOp, Config, Filter, Format, GatherArgs, Image, ImageView, Kernel, LodMode,
     SampleArgs, Sampler, ViewType,
@@ -107,6 +108,7 @@ fn bench_sample(
     let k = Kernel::new(img, view, s, Config::default()).unwrap();
     let mut g = c.benchmark_group("sampler");
     g.throughput(Throughput::Elements((4 * args.len()) as u64));
+    g.sampling_mode(SamplingMode::Flat);
     g.bench_function(name, |b| {
         b.iter(|| {
             for a in args {
@@ -190,6 +192,7 @@ fn benches(c: &mut Criterion<CpuTime>) {
     let ga: Vec<GatherArgs> = mag.iter().map(|a| GatherArgs::new(a.coords, 1)).collect();
     let mut g = c.benchmark_group("sampler");
     g.throughput(Throughput::Elements((4 * ga.len()) as u64));
+    g.sampling_mode(SamplingMode::Flat);
     g.bench_function("gather_rgba8_2d", |b| {
         b.iter(|| {
             for a in &ga {
@@ -202,7 +205,8 @@ fn benches(c: &mut Criterion<CpuTime>) {
 
 criterion_group! {
     name = sampler;
-    config = Criterion::default().with_measurement(CpuTime);
+    // the CPU-time clock ticks coarsely (scheduler updates): few, long, equal samples
+    config = Criterion::default().with_measurement(CpuTime).sample_size(10);
     targets = benches
 }
 criterion_main!(sampler);
