@@ -1272,3 +1272,11 @@ fn d3d_masks_programmable_offsets() {
     assert_eq!(gather_quad(&img, &v, &s, D3D, &g).unwrap()[0][0], 3); // 1 + 24 clamps to 3
     assert_eq!(gather_quad(&img, &v, &s, EXACT, &g).unwrap()[0][0], 0); // 1 - 40 clamps to 0
 }
+
+#[test]
+fn kernels_and_images_are_shareable_across_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Kernel>();
+    send_sync::<Image>();
+    send_sync::<std::sync::Arc<Kernel>>();
+}
