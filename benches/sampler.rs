@@ -1,13 +1,76 @@
 //! Texture-unit throughput: quads (4 samples) per second for the common operations.
 //! Each iteration samples 64 different quads; criterion reports samples/s (4 per quad).
+//!
+//! Time is the benchmark thread's CPU time (`/proc/thread-self/schedstat`), not wall time:
+//! the development machines are shared and heavily loaded, and CPU time is what a quad costs.
+//! That clock advances at scheduler updates, hence 10 flat samples of equal, long duration.
 
-use criterion::{black_box, criterion_group, criterion_main, Criterion, Throughput};
+use criterion::measurement::{Measurement, ValueFormatter};
+use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
 use quadstep::texture::{
     AddressMode, CompareOp, Config, Filter, Format, GatherArgs, Image, ImageView, Kernel, LodMode,
     SampleArgs, Sampler, ViewType,
 };
 
 const QUADS: usize = 64;
+
+/// CPU time of the current thread, in ns.
+struct CpuTime;
+
+fn thread_cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next().and_then(|x| x.parse().ok()))
+        .unwrap_or(0)
+}
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        thread_cpu_ns()
+    }
+    fn end(&self, i: u64) -> u64 {
+        thread_cpu_ns().saturating_sub(i)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &NsFormatter
+    }
+}
+
+struct NsFormatter;
+
+impl ValueFormatter for NsFormatter {
+    fn scale_values(&self, typical: f64, values: &mut [f64]) -> &'static str {
+        if typical >= 1000.0 {
+            values.iter_mut().for_each(|v| *v /= 1000.0);
+            "µs (cpu)"
+        } else {
+            "ns (cpu)"
+        }
+    }
+    fn scale_throughputs(&self, _typical: f64, t: &Throughput, values: &mut [f64]) -> &'static str {
+        let n = match t {
+            Throughput::Elements(n) | Throughput::Bytes(n) | Throughput::BytesDecimal(n) => {
+                *n as f64
+            }
+        };
+        values.iter_mut().for_each(|v| *v = n * 1e3 / *v); // per µs = millions per second
+        "Melem/s (cpu)"
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
 
 fn noise_image(img: &mut Image) {
     let mut x = 0x9e37_79b9_7f4a_7c15u64;
@@ -35,7 +98,7 @@ fn quads(step: [f32; 2], z: f32) -> Vec<SampleArgs> {
 }
 
 fn bench_sample(
-    c: &mut Criterion,
+    c: &mut Criterion<CpuTime>,
     name: &str,
     img: &Image,
     view: &ImageView,
@@ -45,6 +108,7 @@ fn bench_sample(
     let k = Kernel::new(img, view, s, Config::default()).unwrap();
     let mut g = c.benchmark_group("sampler");
     g.throughput(Throughput::Elements((4 * args.len()) as u64));
+    g.sampling_mode(SamplingMode::Flat);
     g.bench_function(name, |b| {
         b.iter(|| {
             for a in args {
@@ -55,7 +119,7 @@ fn bench_sample(
     g.finish();
 }
 
-fn benches(c: &mut Criterion) {
+fn benches(c: &mut Criterion<CpuTime>) {
     let mut rgba = Image::new_2d(Format::R8G8B8A8_UNORM, 256, 256, 1, 9).unwrap();
     noise_image(&mut rgba);
     let v2 = ImageView::whole(&rgba, ViewType::D2);
@@ -128,6 +192,7 @@ fn benches(c: &mut Criterion) {
     let ga: Vec<GatherArgs> = mag.iter().map(|a| GatherArgs::new(a.coords, 1)).collect();
     let mut g = c.benchmark_group("sampler");
     g.throughput(Throughput::Elements((4 * ga.len()) as u64));
+    g.sampling_mode(SamplingMode::Flat);
     g.bench_function("gather_rgba8_2d", |b| {
         b.iter(|| {
             for a in &ga {
@@ -138,5 +203,10 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(sampler, benches);
+criterion_group! {
+    name = sampler;
+    // the CPU-time clock ticks coarsely (scheduler updates): few, long, equal samples
+    config = Criterion::default().with_measurement(CpuTime).sample_size(10);
+    targets = benches
+}
 criterion_main!(sampler);

@@ -43,6 +43,9 @@ fn mirror(n: i32) -> i32 {
 #[inline(always)]
 pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
     let m = if M == DYN { dynamic } else { M };
+    if (0..size).contains(&i) {
+        return i; // fast path: inside the level, every mode is the identity
+    }
     match m {
         REPEAT => i.rem_euclid(size),
         MIRRORED => (size - 1) - mirror(i.rem_euclid(2 * size) - size),

@@ -7,6 +7,7 @@
 
 use super::address::wrap;
 use super::cube::remap_edge;
+use super::format::{Aspect, Format, UNORM8};
 use super::image::Image;
 use super::sample::Kernel;
 
@@ -26,26 +27,71 @@ pub struct Tap {
     pub dref: Option<f32>,
 }
 
+/// Byte addressing of one (level, layer) of a single-sampled image.
+pub(super) struct Layout {
+    base: usize,
+    pitch: usize,
+    slice: usize,
+}
+
+impl Layout {
+    #[inline(always)]
+    fn new(k: &Kernel, img: &Image, t: &Tap, e: [u32; 3]) -> Layout {
+        let pitch = e[0] as usize * k.texel_size;
+        Layout {
+            base: img.offset_unchecked(t.level, t.layer, [0, 0, 0], 0, e),
+            pitch,
+            slice: pitch * e[1] as usize,
+        }
+    }
+}
+
 /// A level filter.
 pub type LevelFn = fn(&Kernel, &Image, &Tap) -> [f32; 4];
 
 impl Kernel {
     /// Reads a texel (or the border when any index is −1), decodes it, compares if Dref.
     #[inline(always)]
-    pub(super) fn texel(&self, img: &Image, t: &Tap, ijk: [i32; 3], e: [u32; 3]) -> [f32; 4] {
-        let v = if ijk[0] < 0 || ijk[1] < 0 || ijk[2] < 0 {
+    pub(super) fn texel<const F: u8>(
+        &self,
+        img: &Image,
+        t: &Tap,
+        ijk: [i32; 3],
+        e: [u32; 3],
+    ) -> [f32; 4] {
+        let lay = Layout::new(self, img, t, e);
+        self.texel_in::<F>(img.bytes(), &lay, ijk, t.dref)
+    }
+
+    /// As [`Kernel::texel`] with the level/layer addressing precomputed.
+    #[inline(always)]
+    pub(super) fn texel_in<const F: u8>(
+        &self,
+        data: &[u8],
+        lay: &Layout,
+        ijk: [i32; 3],
+        dref: Option<f32>,
+    ) -> [f32; 4] {
+        let v = if (ijk[0] | ijk[1] | ijk[2]) < 0 {
             self.border
         } else {
-            let o = img.offset_unchecked(
-                t.level,
-                t.layer,
-                [ijk[0] as u32, ijk[1] as u32, ijk[2] as u32],
-                0,
-                e,
-            );
-            (self.dec.f32)(&img.bytes()[o..o + self.texel_size])
+            let o = lay.base
+                + ijk[2] as usize * lay.slice
+                + ijk[1] as usize * lay.pitch
+                + ijk[0] as usize * self.texel_size;
+            let b = &data[o..o + self.texel_size];
+            match F {
+                FC_RGBA8 => [
+                    UNORM8[b[0] as usize],
+                    UNORM8[b[1] as usize],
+                    UNORM8[b[2] as usize],
+                    UNORM8[b[3] as usize],
+                ],
+                FC_R32F => [f32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0.0, 0.0, 1.0],
+                _ => (self.dec.f32)(b),
+            }
         };
-        match t.dref {
+        match dref {
             None => v,
             Some(r) => [
                 if self.sampler.compare_op.test(r, v[0]) {
@@ -71,9 +117,23 @@ impl Kernel {
     }
 }
 
+/// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
+/// saturating for huge values, 0 for NaN.
 #[inline(always)]
-fn fl(x: f32) -> i32 {
-    x.floor() as i32
+pub(super) fn fl(x: f32) -> i32 {
+    let i = x as i32;
+    if (i as f32) > x {
+        i.saturating_sub(1)
+    } else {
+        i
+    }
+}
+
+/// `(floor(x), frac(x))` with the fraction clamped to [0, 1] (only matters past ±2³¹).
+#[inline(always)]
+fn split(x: f32) -> (i32, f32) {
+    let i = fl(x);
+    (i, (x - i as f32).clamp(0.0, 1.0))
 }
 
 #[inline(always)]
@@ -87,13 +147,22 @@ fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
 }
 
 /// 1D/2D/3D filter with address modes `MU`, `MV`, `MW` (`DYN` → read from the kernel).
-pub fn level_nd<const D: usize, const LIN: bool, const MU: u8, const MV: u8, const MW: u8>(
+pub fn level_nd<
+    const F: u8,
+    const D: usize,
+    const LIN: bool,
+    const MU: u8,
+    const MV: u8,
+    const MW: u8,
+>(
     k: &Kernel,
     img: &Image,
     t: &Tap,
 ) -> [f32; 4] {
     let e = img.level_extent(t.level);
     let size = [e[0] as i32, e[1] as i32, e[2] as i32];
+    let lay = Layout::new(k, img, t, e);
+    let data = img.bytes();
     let m = k.modes;
     let wu = |i: i32| wrap::<MU>(i, size[0], m[0]);
     let wv = |i: i32| {
@@ -114,30 +183,30 @@ pub fn level_nd<const D: usize, const LIN: bool, const MU: u8, const MV: u8, con
         let u = k.snap(t.uvw[0]);
         let v = k.snap(t.uvw[1]);
         let w = k.snap(t.uvw[2]);
-        return k.texel(img, t, [wu(fl(u)), wv(fl(v)), ww(fl(w))], e);
+        return k.texel_in::<F>(data, &lay, [wu(fl(u)), wv(fl(v)), ww(fl(w))], t.dref);
     }
     let x = k.snap(t.uvw[0] - 0.5);
-    let (i0, a) = (fl(x), x - x.floor());
+    let (i0, a) = split(x);
     let (iu0, iu1) = (wu(i0), wu(i0.saturating_add(1)));
     if D == 1 {
         return lerp4(
-            k.texel(img, t, [iu0, 0, 0], e),
-            k.texel(img, t, [iu1, 0, 0], e),
+            k.texel_in::<F>(data, &lay, [iu0, 0, 0], t.dref),
+            k.texel_in::<F>(data, &lay, [iu1, 0, 0], t.dref),
             a,
         );
     }
     let y = k.snap(t.uvw[1] - 0.5);
-    let (j0, b) = (fl(y), y - y.floor());
+    let (j0, b) = split(y);
     let (jv0, jv1) = (wv(j0), wv(j0.saturating_add(1)));
     let plane = |kk: i32| {
         let top = lerp4(
-            k.texel(img, t, [iu0, jv0, kk], e),
-            k.texel(img, t, [iu1, jv0, kk], e),
+            k.texel_in::<F>(data, &lay, [iu0, jv0, kk], t.dref),
+            k.texel_in::<F>(data, &lay, [iu1, jv0, kk], t.dref),
             a,
         );
         let bot = lerp4(
-            k.texel(img, t, [iu0, jv1, kk], e),
-            k.texel(img, t, [iu1, jv1, kk], e),
+            k.texel_in::<F>(data, &lay, [iu0, jv1, kk], t.dref),
+            k.texel_in::<F>(data, &lay, [iu1, jv1, kk], t.dref),
             a,
         );
         lerp4(top, bot, b)
@@ -146,28 +215,30 @@ pub fn level_nd<const D: usize, const LIN: bool, const MU: u8, const MV: u8, con
         return plane(0);
     }
     let z = k.snap(t.uvw[2] - 0.5);
-    let (k0, c) = (fl(z), z - z.floor());
+    let (k0, c) = split(z);
     lerp4(plane(ww(k0)), plane(ww(k0.saturating_add(1))), c)
 }
 
 /// Seamless cube filter on one face (`uvw[0..2]` face texel coordinates).
-pub fn level_cube<const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
+pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
     let e = img.level_extent(t.level);
     let n = e[0] as i32;
+    let lay = Layout::new(k, img, t, e);
+    let data = img.bytes();
     if !LIN {
         let i = fl(k.snap(t.uvw[0])).clamp(0, n - 1);
         let j = fl(k.snap(t.uvw[1])).clamp(0, n - 1);
-        return k.texel(img, t, [i, j, 0], e);
+        return k.texel_in::<F>(data, &lay, [i, j, 0], t.dref);
     }
     let x = k.snap(t.uvw[0] - 0.5);
     let y = k.snap(t.uvw[1] - 0.5);
-    let (i0, a) = (fl(x), x - x.floor());
-    let (j0, b) = (fl(y), y - y.floor());
+    let (i0, a) = split(x);
+    let (j0, b) = split(y);
     let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
     let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
     let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {
         if inside {
-            return Some(k.texel(img, t, [i, j, 0], e));
+            return Some(k.texel_in::<F>(data, &lay, [i, j, 0], t.dref));
         }
         let (f, ni, nj) = remap_edge(t.face, i, j, n)?;
         let tap = Tap {
@@ -175,7 +246,7 @@ pub fn level_cube<const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4]
             face: f,
             ..*t
         };
-        Some(k.texel(img, &tap, [ni, nj, 0], e))
+        Some(k.texel::<F>(img, &tap, [ni, nj, 0], e))
     };
     let q = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
     // corner: the missing texel is the average of the three real ones (in f64, so three
@@ -191,25 +262,79 @@ pub fn level_cube<const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4]
     lerp4(lerp4(q[0], q[1], a), lerp4(q[2], q[3], a), b)
 }
 
-/// The (nearest, linear) pair for a view with `dims` spatial dimensions and address modes.
-pub fn pick(dims: usize, cube: bool, modes: [u8; 3]) -> [LevelFn; 2] {
-    use super::address::*;
-    if cube {
-        return [level_cube::<false>, level_cube::<true>];
+/// Format class: any format, decoded through the `fn` pointer.
+pub const FC_ANY: u8 = 0;
+/// Format class: R8G8B8A8_UNORM, decoded inline.
+pub const FC_RGBA8: u8 = 1;
+/// Format class: one f32 component (R32_SFLOAT, depth of D32_SFLOAT[_S8_UINT]), inline.
+pub const FC_R32F: u8 = 2;
+
+/// The format class of a (format, aspect).
+pub fn format_class(f: Format, aspect: Aspect) -> u8 {
+    match (f, aspect) {
+        (Format::R8G8B8A8_UNORM, _) => FC_RGBA8,
+        (Format::R32_SFLOAT, _)
+        | (Format::D32_SFLOAT | Format::D32_SFLOAT_S8_UINT, Aspect::Depth | Aspect::Color) => {
+            FC_R32F
+        }
+        _ => FC_ANY,
     }
+}
+
+macro_rules! inst {
+    ($f:ident, $d:literal, $m:expr) => {
+        match $m {
+            REPEAT => [
+                level_nd::<$f, $d, false, REPEAT, REPEAT, REPEAT> as LevelFn,
+                level_nd::<$f, $d, true, REPEAT, REPEAT, REPEAT>,
+            ],
+            MIRRORED => [
+                level_nd::<$f, $d, false, MIRRORED, MIRRORED, MIRRORED>,
+                level_nd::<$f, $d, true, MIRRORED, MIRRORED, MIRRORED>,
+            ],
+            CLAMP => [
+                level_nd::<$f, $d, false, CLAMP, CLAMP, CLAMP>,
+                level_nd::<$f, $d, true, CLAMP, CLAMP, CLAMP>,
+            ],
+            BORDER => [
+                level_nd::<$f, $d, false, BORDER, BORDER, BORDER>,
+                level_nd::<$f, $d, true, BORDER, BORDER, BORDER>,
+            ],
+            MIRROR_CLAMP => [
+                level_nd::<$f, $d, false, MIRROR_CLAMP, MIRROR_CLAMP, MIRROR_CLAMP>,
+                level_nd::<$f, $d, true, MIRROR_CLAMP, MIRROR_CLAMP, MIRROR_CLAMP>,
+            ],
+            _ => [
+                level_nd::<$f, $d, false, DYN, DYN, DYN>,
+                level_nd::<$f, $d, true, DYN, DYN, DYN>,
+            ],
+        }
+    };
+}
+
+macro_rules! per_class {
+    ($f:ident, $dims:expr, $cube:expr, $m:expr) => {
+        if $cube {
+            [level_cube::<$f, false> as LevelFn, level_cube::<$f, true>]
+        } else {
+            match $dims {
+                1 => inst!($f, 1, $m),
+                2 => inst!($f, 2, $m),
+                _ => inst!($f, 3, $m),
+            }
+        }
+    };
+}
+
+/// The (nearest, linear) pair for a view with `dims` spatial dimensions, address modes and
+/// format class: one monomorphised routine per (class, dims, filter, mode).
+pub fn pick(dims: usize, cube: bool, modes: [u8; 3], fc: u8) -> [LevelFn; 2] {
+    use super::address::{BORDER, CLAMP, DYN, MIRRORED, MIRROR_CLAMP, REPEAT};
     let uniform = modes[..dims].iter().all(|&m| m == modes[0]);
     let m = if uniform { modes[0] } else { DYN };
-    macro_rules! inst {
-        ($d:literal: $($c:ident),*) => {
-            match m {
-                $( $c => [level_nd::<$d, false, $c, $c, $c> as LevelFn, level_nd::<$d, true, $c, $c, $c>], )*
-                _ => [level_nd::<$d, false, DYN, DYN, DYN>, level_nd::<$d, true, DYN, DYN, DYN>],
-            }
-        };
-    }
-    match dims {
-        1 => inst!(1: REPEAT, MIRRORED, CLAMP, BORDER, MIRROR_CLAMP),
-        2 => inst!(2: REPEAT, MIRRORED, CLAMP, BORDER, MIRROR_CLAMP),
-        _ => inst!(3: REPEAT, MIRRORED, CLAMP, BORDER, MIRROR_CLAMP),
+    match fc {
+        FC_RGBA8 => per_class!(FC_RGBA8, dims, cube, m),
+        FC_R32F => per_class!(FC_R32F, dims, cube, m),
+        _ => per_class!(FC_ANY, dims, cube, m),
     }
 }

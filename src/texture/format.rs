@@ -442,7 +442,7 @@ pub fn linear_to_srgb(l: f64) -> f64 {
 }
 
 /// `i / 255` for every 8-bit code (exact f32 division, evaluated at compile time).
-const UNORM8: [f32; 256] = {
+pub(super) static UNORM8: [f32; 256] = {
     let mut t = [0.0f32; 256];
     let mut i = 0;
     while i < 256 {

@@ -2,6 +2,7 @@
 //! loads, out of bounds → zeros) and size/level/sample queries (sampling.md §6.3, §11, §12).
 
 use super::cube::remap_edge;
+use super::filter::fl;
 use super::image::{Image, ImageView, ViewType};
 use super::sample::Kernel;
 use super::QuadBits;
@@ -106,20 +107,21 @@ impl Kernel {
             }
             let (st, layer, face) = self.locate(&a.coords[lane]);
             let one = match a.offsets {
-                GatherOffsets::Offset(o) => [o[lane][0], o[lane][1], 0],
+                GatherOffsets::Offset(o) => self.offset_bits([o[lane][0], o[lane][1], 0], 6),
                 _ => [0; 3],
             };
             let uvw = self.to_texel(img, level, st, one, unnorm);
-            let i0 = self.snap(uvw[0] - 0.5).floor() as i32;
+            let i0 = fl(self.snap(uvw[0] - 0.5));
             let j0 = if self.dims >= 2 {
-                self.snap(uvw[1] - 0.5).floor() as i32
+                fl(self.snap(uvw[1] - 0.5))
             } else {
                 0
             };
             let pos: [[i32; 2]; 4] = match a.offsets {
-                GatherOffsets::Four(o) => {
-                    o.map(|d| [i0.saturating_add(d[0]), j0.saturating_add(d[1])])
-                }
+                GatherOffsets::Four(o) => o.map(|d| {
+                    let d = self.offset_bits([d[0], d[1], 0], 6);
+                    [i0.saturating_add(d[0]), j0.saturating_add(d[1])]
+                }),
                 _ => {
                     let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
                     [[i0, j1], [i1, j1], [i1, j0], [i0, j0]]

@@ -9,9 +9,11 @@
 //! UINT/SINT), so integer results stay exact.
 //!
 //! Shape: a [`Kernel`] is built once per (image shape, view, sampler, [`Config`]) — it
-//! validates everything and picks monomorphised filter routines (per dimensionality, filter
-//! and address mode; the format decoder is a `fn` pointer), so no per-sample branch looks at
-//! the format or wrap mode. [`KernelCache`] memoises kernels by key. Operations:
+//! validates everything and picks monomorphised filter routines, one per (format class,
+//! dimensionality/cube, filter, address mode): R8G8B8A8_UNORM and single-f32 formats decode
+//! inline, every other format through a per-format monomorphised `fn` pointer; mixed address
+//! modes use a run-time-mode instantiation. No per-sample branch looks at the format or wrap
+//! mode. [`KernelCache`] memoises kernels by key. Operations:
 //! [`Kernel::sample`], [`Kernel::gather`], [`Kernel::query_lod`]; sampler-free
 //! [`fetch_quad`], [`query_size`], [`query_levels`], [`query_samples`].
 //!

@@ -1,7 +1,7 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
 
 use super::cube::{select_face, transform_deriv};
-use super::filter::{pick, LevelFn, Tap};
+use super::filter::{fl, format_class, pick, LevelFn, Tap};
 use super::format::{Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
@@ -70,6 +70,7 @@ pub struct Kernel {
     pub(super) size0: [f32; 3],
     pub(super) dims: usize,
     pub(super) cube: bool,
+    snorm: bool,
     pub(super) modes: [u8; 3],
     level_fn: [LevelFnDbg; 2],
     dref_unorm_bits: Option<u32>,
@@ -144,8 +145,9 @@ impl Kernel {
             size0: e.map(|x| x as f32),
             dims,
             cube,
+            snorm: format.is_snorm(),
             modes,
-            level_fn: pick(dims, cube, modes).map(LevelFnDbg),
+            level_fn: pick(dims, cube, modes, format_class(format, view.aspect)).map(LevelFnDbg),
             dref_unorm_bits: format
                 .unorm_depth_bits()
                 .filter(|_| view.aspect != super::Aspect::Stencil),
@@ -253,7 +255,9 @@ impl Kernel {
             }
             LodMode::Implicit { fine, .. } => {
                 let d = quad_derivs(coords, fine);
-                if self.hw {
+                // coarse derivatives are the same in every lane and, off cubes, λ does not
+                // depend on the coordinate: per-lane evaluation would give four equal values
+                if self.hw || (!fine && !self.cube) {
                     [self.lod_from_derivs(&coords[0], d[0].0, d[0].1, true); 4]
                 } else {
                     std::array::from_fn(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1, true))
@@ -270,6 +274,16 @@ impl Kernel {
             l1,
             snap_lod(&self.cfg, clamped(p, l1, &self.sampler, shader_min_lod)),
         )
+    }
+
+    /// D3D honours only the low `bits` bits of programmable offsets (sign-extended: 4 for
+    /// sample ops, 6 for gathers); Vulkan uses them as given (the caller range-checks).
+    #[inline]
+    pub(super) fn offset_bits(&self, o: [i32; 3], bits: u32) -> [i32; 3] {
+        match self.cfg.policy {
+            Policy::Vulkan => o,
+            Policy::D3D => o.map(|x| (x << (32 - bits)) >> (32 - bits)),
+        }
     }
 
     /// Dref after the UNORM clamp (and D3D quantization).
@@ -343,7 +357,7 @@ impl Kernel {
         let minify = lambda > 0.0;
         let filter = if minify { s.min_filter } else { s.mag_filter };
         let (st, layer, face) = self.locate(&a.coords[lane]);
-        let off = a.offsets[lane];
+        let off = self.offset_bits(a.offsets[lane], 4);
         let integer = self.dec.kind != NumKind::Float;
         let mode = if integer {
             MipmapMode::Nearest
@@ -386,7 +400,7 @@ impl Kernel {
                 }
             }
         }
-        if self.format.is_snorm() {
+        if self.snorm {
             acc = acc.map(|x| x.max(-1.0));
         }
         acc.map(f32::to_bits)
@@ -443,7 +457,7 @@ impl Kernel {
         unnorm: bool,
     ) -> [u32; 4] {
         let uvw = self.to_texel(img, level, st, off, unnorm);
-        let ijk = uvw.map(|x| self.snap(x).floor() as i32);
+        let ijk = uvw.map(|x| fl(self.snap(x)));
         if self.cube {
             let e = img.level_extent(level);
             let n = e[0] as i32;

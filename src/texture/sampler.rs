@@ -237,7 +237,8 @@ pub enum Policy {
     Vulkan,
     /// Each bias term clamped to [−16, 15.99], sum unclamped; `λ = max(lodMin, min(maxLod, λ'))`
     /// (MinLOD wins); a shader MinLod clamp beyond the last level returns the out-of-bounds
-    /// result (zeros + defaults); Dref clamped and quantized to the depth format's precision.
+    /// result (zeros + defaults); Dref clamped and quantized to the depth format's precision;
+    /// programmable offsets keep only their low 4 (sample) or 6 (gather) bits, sign-extended.
     D3D,
 }
 

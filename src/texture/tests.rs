@@ -1034,7 +1034,7 @@ fn sub_view(img: &Image, c: &Case) -> ImageView {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 600, failure_persistence: None, ..ProptestConfig::default() })]
     #[test]
     fn matches_f64_reference(c in case()) {
         let img = build(&c);
@@ -1080,7 +1080,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 300, failure_persistence: None, ..ProptestConfig::default() })]
     /// Hardware precision (8-bit weights, 8.8 LOD, one implicit LOD per quad) stays within
     /// 1/64 of the exact reference for non-cube views (coarse derivatives are the same in
     /// every lane there, so the per-quad LOD equals the per-lane one).
@@ -1196,7 +1196,7 @@ fn hardware_lod_is_8_8() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1200, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 1200, failure_persistence: None, ..ProptestConfig::default() })]
     /// Gather returns exactly the reference footprint texels (no arithmetic involved).
     #[test]
     fn gather_matches_reference(c in case(), comp in 0u32..4, off in [-8i32..8, -8i32..8]) {
@@ -1214,4 +1214,69 @@ proptest! {
             }
         }
     }
+}
+
+#[test]
+fn stencil_aspect_reads_unsigned_integers() {
+    let mut img = Image::new_2d(Format::D24_UNORM_S8_UINT, 2, 1, 1, 1).unwrap();
+    let mut b = [0u8; 4];
+    Format::D24_UNORM_S8_UINT.encode_f32([0.25, 0.0, 0.0, 0.0], &mut b);
+    Format::D24_UNORM_S8_UINT.encode_stencil(7, &mut b);
+    img.upload_bytes(0, &[b, b].concat()).unwrap();
+    let v = ImageView {
+        aspect: Aspect::Stencil,
+        ..ImageView::whole(&img, ViewType::D2)
+    };
+    assert_eq!(
+        fetch_quad(&img, &v, &FetchArgs::new([[1, 0, 0, 0]; 4])).unwrap()[0],
+        [7, 0, 0, 1]
+    );
+    let r = sample_quad(
+        &img,
+        &v,
+        &Sampler::default(),
+        EXACT,
+        &explicit([0.3, 0.5], 0.0),
+    )
+    .unwrap();
+    assert_eq!(r[0], [7, 0, 0, 1]);
+    // depth aspect: round(0.25·(2^24−1)) = 4194304 -> /16777215
+    let vd = ImageView::whole(&img, ViewType::D2);
+    let d = quad_f32(&fetch_quad(&img, &vd, &FetchArgs::new([[0, 0, 0, 0]; 4])).unwrap())[0];
+    assert_eq!(d, [4_194_304.0 / 16_777_215.0, 0.0, 0.0, 1.0]);
+    // compare on the stencil (integer) aspect is rejected
+    let s = Sampler {
+        compare_enable: true,
+        ..Sampler::default()
+    };
+    assert!(Kernel::new(&img, &v, &s, EXACT).is_err());
+}
+
+#[test]
+fn d3d_masks_programmable_offsets() {
+    // D3D: sample offsets keep 4 bits (17 -> 1), gather offsets 6 bits (65 -> 1, -40 -> 24).
+    let img = xy_uint(4, 4);
+    let v = ImageView::whole(&img, ViewType::D2);
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToEdge; 3],
+        ..Sampler::default()
+    };
+    let mut a = explicit([0.1, 0.1], 0.0); // texel (0, 0)
+    a.offsets = [[17, 0, 0]; 4];
+    assert_eq!(sample_quad(&img, &v, &s, D3D, &a).unwrap()[0][0], 1);
+    assert_eq!(sample_quad(&img, &v, &s, EXACT, &a).unwrap()[0][0], 3); // 17 clamps to 3
+    let mut g = GatherArgs::new(same([0.5, 0.5, 0.0, 0.0]), 0); // i0 = 1
+    g.offsets = GatherOffsets::Offset([[65, 0]; 4]);
+    assert_eq!(gather_quad(&img, &v, &s, D3D, &g).unwrap()[0], [2, 3, 3, 2]);
+    g.offsets = GatherOffsets::Four([[-40, 0], [0, 0], [0, 0], [0, 0]]);
+    assert_eq!(gather_quad(&img, &v, &s, D3D, &g).unwrap()[0][0], 3); // 1 + 24 clamps to 3
+    assert_eq!(gather_quad(&img, &v, &s, EXACT, &g).unwrap()[0][0], 0); // 1 - 40 clamps to 0
+}
+
+#[test]
+fn kernels_and_images_are_shareable_across_threads() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<Kernel>();
+    send_sync::<Image>();
+    send_sync::<std::sync::Arc<Kernel>>();
 }
