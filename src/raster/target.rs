@@ -87,8 +87,8 @@ impl ColorFormat {
 
 #[inline]
 fn unorm8(v: f32) -> u8 {
-    // Round to nearest: the value is >= 0.5, so truncation is floor. `max` first maps NaN to 0.
-    (v.max(0.0).min(1.0) * 255.0 + 0.5) as u8
+    // Round to nearest: the value is >= 0.5, so truncation is floor; NaN casts to 0.
+    (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 
 fn rd32(b: &[u8], i: usize) -> u32 {
