@@ -551,3 +551,102 @@ fn polygon_modes_line_and_point() {
         .collect();
     assert_eq!(hits, vec![(2, 2), (12, 2), (2, 12)]);
 }
+
+#[test]
+fn huge_triangles_are_clipped_to_the_guard_band_without_seams() {
+    // Two triangles of a square whose corners are a million pixels away share a diagonal
+    // through the framebuffer; every pixel is hit exactly once at any thread count.
+    let (w, h) = (100, 70);
+    let f = 1.0e6f32;
+    let quad = [
+        [-f, -f, 0.5],
+        [f, -f, 0.5],
+        [-f, f, 0.5],
+        [f, -f, 0.5],
+        [f, f, 0.5],
+        [-f, f, 0.5],
+    ];
+    for threads in [1, 3] {
+        let got = hit_counts(w, h, Topology::TriangleList, &quad, threads);
+        assert!(got.iter().all(|&n| n == 1), "{threads} threads");
+    }
+}
+
+#[test]
+fn primitive_ids_count_per_instance() {
+    let (w, h) = (32u32, 8u32);
+    // A strip of 4 triangles across the target; 2 instances draw the same strip, the second
+    // one in the lower half (via the VS), each with its own primitive IDs 0..3.
+    let xs = [0.0f32, 8.0, 16.0, 24.0, 32.0];
+    let mut verts = Vec::new();
+    for x in xs.iter().take(3) {
+        verts.push([*x, 0.0]);
+        verts.push([*x, 4.0]);
+    }
+    let data = bytes(&verts.iter().flatten().copied().collect::<Vec<_>>());
+    let st = PipelineState {
+        vertex_bindings: vec![VertexBinding {
+            binding: 0,
+            stride: 8,
+            input_rate: InputRate::Vertex,
+        }],
+        vertex_attributes: vec![VertexAttribute {
+            location: 0,
+            binding: 0,
+            format: VertexFormat::R32G32Sfloat,
+            offset: 0,
+        }],
+        topology: Topology::TriangleStrip,
+        ..Default::default()
+    };
+    let vs = VertexFn {
+        varyings: 0,
+        f: |i: &VertexBatch, o: &mut VertexOutputs| -> Result<()> {
+            let p = i.attribute(0).unwrap();
+            for v in 0..i.len() {
+                let y = f32::from_bits(p[v][1]) + 4.0 * i.instance_index[v] as f32;
+                o.position[v] = clip_of(w, h, f32::from_bits(p[v][0]), y, 0.5);
+            }
+            Ok(())
+        },
+    };
+    let fs = FragmentFn {
+        interpolation: vec![],
+        writes_depth: false,
+        can_discard: false,
+        f: |i: &QuadBatch, o: &mut QuadOutputs| {
+            for l in 0..i.quads * 4 {
+                o.color[0][l] = [i.primitive_id[l] + 1, 0, 0, 0];
+            }
+            Ok(())
+        },
+    };
+    let pipe = Pipeline {
+        state: st,
+        vertex: &vs,
+        fragment: &fs,
+    };
+    let mut rt = RenderTargets {
+        color: vec![ColorTarget::new(ColorFormat::R32Uint, w, h)],
+        depth_stencil: None,
+    };
+    let r = Rasterizer::new(2).unwrap();
+    let mut pass = r.begin(&mut rt);
+    pass.bind_pipeline(&pipe);
+    pass.bind_vertex_buffers(&[VertexBuffer {
+        binding: 0,
+        data: &data,
+        offset: 0,
+    }]);
+    pass.draw(6, 2, 0, 0).unwrap();
+    let t = &pass.targets().color[0];
+    // strip triangles: 0 = upper-left half of [0,8), 1 = lower-right of [0,8), 2 and 3 in [8,16)
+    for inst in 0..2u32 {
+        let y0 = 4 * inst;
+        assert_eq!(t.read_raw(1, y0)[0], 1);
+        assert_eq!(t.read_raw(6, y0 + 3)[0], 2);
+        assert_eq!(t.read_raw(9, y0)[0], 3);
+        assert_eq!(t.read_raw(14, y0 + 3)[0], 4);
+        assert_eq!(t.read_raw(20, y0 + 1)[0], 0);
+    }
+}

@@ -276,3 +276,40 @@ fn lines_interpolate_along_the_segment() {
         assert_eq!(rt.color[0].read_f32(px, 3), [0.0; 4]);
     }
 }
+
+#[test]
+fn line_crossing_w0_is_clipped_and_interpolated() {
+    // A at NDC x = -0.75 (w = 1), B behind the eye (w = -1); z = w / 2 everywhere, so only the
+    // w > 0 clip matters. The point at parameter t projects to X = (t * 1.75 - 0.75) / (1 - 2t),
+    // so the pixel centre at X sees t = (X + 0.75) / (1.75 + 2X); the visible part runs from
+    // window x = 4 to +infinity.
+    let (w, h) = (32u32, 8u32);
+    let a = [-0.75f32, 0.0, 0.5, 1.0];
+    let b = [1.0f32, 0.0, -0.5, -1.0];
+    let (z, one) = ([0.0f32; 4], [1.0f32, 0.0, 0.0, 0.0]);
+    let mut st = state_vec4s(3);
+    st.topology = Topology::LineList;
+    let mut rt = RenderTargets {
+        color: (0..3)
+            .map(|_| ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h))
+            .collect(),
+        depth_stencil: None,
+    };
+    rt.color.iter_mut().for_each(|c| c.clear_f32([-1.0; 4]));
+    run_draw(&st, &[a, z, z, b, one, one], 3, &fs_three(), &mut rt, 1).unwrap();
+    for y in 0..h {
+        for x in 0..w {
+            let got = rt.color[0].read_f32(x, y);
+            // the line lies on y = 4.0: the row whose centre (3.5) is on the top edge
+            if y == 3 && x >= 4 {
+                let nx = (x as f64 + 0.5) / 16.0 - 1.0;
+                let t = (nx + 0.75) / (1.75 + 2.0 * nx);
+                assert!((got[0] as f64 - t).abs() < 1e-4, "x {x}: {} vs {t}", got[0]);
+                let fc = rt.color[2].read_f32(x, y);
+                assert!((fc[2] - 0.5).abs() < 1e-6);
+            } else {
+                assert_eq!(got, [-1.0; 4], "({x}, {y})");
+            }
+        }
+    }
+}

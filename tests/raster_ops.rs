@@ -846,3 +846,61 @@ fn identical_bytes_at_1_2_and_8_threads() {
         assert!(one == other, "{t} threads differ from 1");
     }
 }
+
+#[test]
+fn batches_span_primitives_but_keep_submission_order() {
+    // 32 tiny triangles, each inside its own 2x2 quad, then the same 32 again with another
+    // colour: the blend (src + dst / 2) depends on the order, the first 32 may share a batch.
+    let (w, h) = (32u32, 8u32);
+    let mut verts = Vec::new();
+    for pass in 0..2 {
+        for i in 0..32 {
+            let (qx, qy) = ((i % 16) * 2, (i / 16) * 2 + 2 * pass);
+            let c = [i as f32 + 100.0 * pass as f32, 0.0, 0.0, 1.0];
+            let (x, y) = (qx as f32, qy as f32 - 2.0 * pass as f32);
+            for (dx, dy) in [(0.1, 0.1), (1.9, 0.1), (0.1, 1.9)] {
+                verts.push(clip_of(w, h, x + dx, y + dy, 0.5));
+                verts.push(c);
+            }
+        }
+    }
+    let max_quads = AtomicUsize::new(0);
+    let fs = FragmentFn {
+        interpolation: vec![Interpolation::Flat],
+        writes_depth: false,
+        can_discard: false,
+        f: |i: &QuadBatch, o: &mut QuadOutputs| {
+            max_quads.fetch_max(i.quads, Ordering::Relaxed);
+            for l in 0..i.quads * 4 {
+                o.color[0][l] = i.varyings[0][l];
+                // the flat value names the primitive: its ID within the draw
+                assert_eq!(
+                    f32::from_bits(i.varyings[0][l][0]) as u32 % 100
+                        + 32 * (f32::from_bits(i.varyings[0][l][0]) as u32 / 100),
+                    i.primitive_id[l]
+                );
+            }
+            Ok(())
+        },
+    };
+    let mut st = state_vec4s(2);
+    st.blend_attachments = vec![ColorBlendAttachment {
+        blend_enable: true,
+        src_color_factor: BlendFactor::One,
+        dst_color_factor: BlendFactor::ConstantColor,
+        ..Default::default()
+    }];
+    st.blend_constants = [0.5; 4];
+    let mut rt = targets(w, h, None);
+    run_draw(&st, &verts, 2, &fs, &mut rt, 1).unwrap();
+    assert!(
+        max_quads.load(Ordering::Relaxed) > 1,
+        "no batch held several primitives"
+    );
+    for i in 0..32u32 {
+        let (px, py) = ((i % 16) * 2, (i / 16) * 2);
+        // first i, then (i + 100) + i / 2
+        let want = i as f32 + 100.0 + i as f32 * 0.5;
+        assert_eq!(rt.color[0].read_f32(px, py)[0], want, "triangle {i}");
+    }
+}

@@ -13,6 +13,42 @@
 //! on some [`RenderTargets`]; the pass takes Vulkan-like binds and `draw` / `draw_indexed`
 //! calls. The result is byte-identical at any thread count: vertex batches and geometry are
 //! gathered in order, tiles own disjoint pixels and keep primitives in submission order.
+//!
+//! ```
+//! use quadstep::raster::*;
+//!
+//! // A vertex stage that makes a triangle from VertexIndex, and a constant-colour fragment stage.
+//! let vs = VertexFn {
+//!     varyings: 0,
+//!     f: |i: &VertexBatch, o: &mut VertexOutputs| {
+//!         for (v, &idx) in i.vertex_index.iter().enumerate() {
+//!             o.position[v] = [[-1.0, -1.0, 0.5, 1.0], [3.0, -1.0, 0.5, 1.0], [-1.0, 3.0, 0.5, 1.0]]
+//!                 [idx as usize % 3];
+//!         }
+//!         Ok(())
+//!     },
+//! };
+//! let fs = FragmentFn {
+//!     interpolation: vec![],
+//!     writes_depth: false,
+//!     can_discard: false,
+//!     f: |_: &QuadBatch, o: &mut QuadOutputs| {
+//!         o.color[0].iter_mut().for_each(|c| *c = [1.0f32, 0.5, 0.0, 1.0].map(f32::to_bits));
+//!         Ok(())
+//!     },
+//! };
+//! let pipeline = Pipeline { state: PipelineState::default(), vertex: &vs, fragment: &fs };
+//! let mut targets = RenderTargets {
+//!     color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 16, 16)],
+//!     depth_stencil: None,
+//! };
+//! let raster = Rasterizer::new(2)?;
+//! let mut pass = raster.begin(&mut targets);
+//! pass.bind_pipeline(&pipeline);
+//! pass.draw(3, 1, 0, 0)?;
+//! assert_eq!(targets.color[0].data[..4], [255, 128, 0, 255]);
+//! # Ok::<(), quadstep::Error>(())
+//! ```
 
 pub mod assemble;
 pub mod clip;

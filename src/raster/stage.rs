@@ -108,7 +108,8 @@ pub struct QuadOutputs {
     pub color: Vec<Vec<[u32; 4]>>,
     /// Second colour output of location 0 (index 1) for dual-source blending, per lane.
     pub color1: Vec<[u32; 4]>,
-    /// `FragDepth` per lane (read only if `FragmentStage::writes_depth()`).
+    /// `FragDepth` per lane, pre-filled with the interpolated depth (read only if
+    /// `FragmentStage::writes_depth()`).
     pub depth: Vec<f32>,
     /// Per quad: bit k set = lane 4q+k was discarded (read only if `can_discard()`).
     pub killed: Vec<u8>,
@@ -116,7 +117,8 @@ pub struct QuadOutputs {
 
 /// A fragment shader.
 pub trait FragmentStage: Sync {
-    /// Interpolation of input locations `0..n`.
+    /// Interpolation of input locations `0..n` (one entry per location up to the highest one
+    /// read; locations the vertex stage does not write read as zero).
     fn interpolation(&self) -> &[Interpolation];
     /// Whether the stage writes `FragDepth` (forces late depth tests).
     fn writes_depth(&self) -> bool {

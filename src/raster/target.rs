@@ -85,10 +85,10 @@ impl ColorFormat {
     }
 }
 
+#[inline]
 fn unorm8(v: f32) -> u8 {
-    // NaN -> 0; round to nearest.
-    let c = if v.is_nan() { 0.0 } else { v.clamp(0.0, 1.0) };
-    (c * 255.0 + 0.5).floor() as u8
+    // Round to nearest: the value is >= 0.5, so truncation is floor; NaN casts to 0.
+    (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
 
 fn rd32(b: &[u8], i: usize) -> u32 {
@@ -138,13 +138,8 @@ impl ColorCodec for ColorFormat {
     fn encode_f32(&self, v: [f32; 4], t: &mut [u8]) {
         use ColorFormat::*;
         match self {
-            R8G8B8A8Unorm => (0..4).for_each(|i| t[i] = unorm8(v[i])),
-            B8G8R8A8Unorm => {
-                t[0] = unorm8(v[2]);
-                t[1] = unorm8(v[1]);
-                t[2] = unorm8(v[0]);
-                t[3] = unorm8(v[3]);
-            }
+            R8G8B8A8Unorm => t[..4].copy_from_slice(&v.map(unorm8)),
+            B8G8R8A8Unorm => t[..4].copy_from_slice(&[v[2], v[1], v[0], v[3]].map(unorm8)),
             R16G16B16A16Sfloat => (0..4).for_each(|i| {
                 t[2 * i..2 * i + 2].copy_from_slice(&f16::from_f32(v[i]).to_le_bytes())
             }),

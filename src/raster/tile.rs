@@ -144,7 +144,23 @@ pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTarge
     Ok(())
 }
 
+/// A 2x2 quad waiting for the fragment stage.
+#[derive(Clone, Copy, Debug)]
+struct Quad {
+    /// Framebuffer position of lane 0 (even x and y).
+    x: i32,
+    y: i32,
+    /// Covered lanes (bit k = lane k).
+    mask: u8,
+    /// Index of the primitive in `Scene::prims`.
+    prim: u32,
+}
+
 /// Per-tile shading state (reused batch buffers).
+///
+/// A batch may hold quads of several consecutive primitives as long as no two of its quads
+/// cover the same quad position: then the order in which the batch's fragments are tested and
+/// written does not matter, and the result equals submission order.
 struct TileShader<'a> {
     scene: &'a Scene<'a>,
     targets: &'a RenderTargets,
@@ -152,7 +168,9 @@ struct TileShader<'a> {
     tests: bool,
     input: QuadBatch,
     output: QuadOutputs,
-    quads: Vec<(i32, i32, u8)>,
+    quads: Vec<Quad>,
+    /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
+    occupied: [u32; (TILE / 2) as usize],
     z: Vec<f32>,
     xy: Vec<(f64, f64)>,
     /// Per colour attachment: format, blend state, bytes per texel.
@@ -173,6 +191,7 @@ impl<'a> TileShader<'a> {
             input: QuadBatch::default(),
             output: QuadOutputs::default(),
             quads: Vec::with_capacity(QUAD_BATCH),
+            occupied: [0; (TILE / 2) as usize],
             z: Vec::new(),
             xy: Vec::new(),
             atts: targets
@@ -217,18 +236,28 @@ impl<'a> TileShader<'a> {
                         }
                     }
                     if mask != 0 {
-                        self.quads.push((qx, qy, mask));
+                        let (ox, oy) = (((qx - rect.x0) / 2) as u32, ((qy - rect.y0) / 2) as usize);
+                        if self.occupied[oy] & (1 << ox) != 0 {
+                            self.flush(data)?;
+                        }
+                        self.occupied[oy] |= 1 << ox;
+                        self.quads.push(Quad {
+                            x: qx,
+                            y: qy,
+                            mask,
+                            prim: pi,
+                        });
                         if self.quads.len() == QUAD_BATCH {
-                            self.flush(p, data)?;
+                            self.flush(data)?;
                         }
                     }
                     qx += 2;
                 }
                 qy += 2;
             }
-            if !self.quads.is_empty() {
-                self.flush(p, data)?;
-            }
+        }
+        if !self.quads.is_empty() {
+            self.flush(data)?;
         }
         Ok(())
     }
@@ -249,19 +278,21 @@ impl<'a> TileShader<'a> {
         })
     }
 
-    fn flush(&mut self, p: &RasterPrim, data: &mut TileData) -> Result<()> {
+    fn flush(&mut self, data: &mut TileData) -> Result<()> {
+        self.occupied = [0; (TILE / 2) as usize];
         let scene = self.scene;
         let state = scene.state;
         let tw = (data.rect.x1 - data.rect.x0 + 1) as usize;
         let (rx, ry) = (data.rect.x0, data.rect.y0);
         let index = |px: i32, py: i32| (py - ry) as usize * tw + (px - rx) as usize;
-        let front = p.info.front;
+        let front = |q: &Quad| scene.prims[q.prim as usize].info.front;
 
         // Depth per lane, then the early tests.
         self.z.clear();
-        for &(qx, qy, _) in &self.quads {
+        for q in &self.quads {
+            let p = &scene.prims[q.prim as usize];
             for k in 0..4 {
-                let (x, y) = ((qx + (k & 1)) as f64 + 0.5, (qy + (k >> 1)) as f64 + 0.5);
+                let (x, y) = ((q.x + (k & 1)) as f64 + 0.5, (q.y + (k >> 1)) as f64 + 0.5);
                 let z = self.lane_z(p, x, y);
                 self.z.push(z);
             }
@@ -269,17 +300,13 @@ impl<'a> TileShader<'a> {
         if self.early && self.tests {
             let mut ds = Self::ds_buf(self.targets, data).expect("tests imply an attachment");
             for (qi, q) in self.quads.iter_mut().enumerate() {
+                let f = front(q);
                 for k in 0..4 {
-                    if q.2 & (1 << k) != 0 {
-                        let i = index(q.0 + (k & 1), q.1 + (k >> 1));
-                        if !depth_stencil(
-                            &state.depth_stencil,
-                            &mut ds,
-                            i,
-                            self.z[qi * 4 + k as usize],
-                            front,
-                        ) {
-                            q.2 &= !(1 << k);
+                    if q.mask & (1 << k) != 0 {
+                        let i = index(q.x + (k & 1), q.y + (k >> 1));
+                        let z = self.z[qi * 4 + k as usize];
+                        if !depth_stencil(&state.depth_stencil, &mut ds, i, z, f) {
+                            q.mask &= !(1 << k);
                         }
                     }
                 }
@@ -287,7 +314,7 @@ impl<'a> TileShader<'a> {
             let mut qi = 0;
             let z = &mut self.z;
             self.quads.retain(|q| {
-                let keep = q.2 != 0;
+                let keep = q.mask != 0;
                 if !keep {
                     z.drain(qi * 4..qi * 4 + 4);
                 } else {
@@ -300,7 +327,7 @@ impl<'a> TileShader<'a> {
             }
         }
 
-        self.build_input(p);
+        self.build_input();
         let lanes = self.quads.len() * 4;
         let n_att = self.targets.color.len();
         let out = &mut self.output;
@@ -331,8 +358,8 @@ impl<'a> TileShader<'a> {
 
         let discard = scene.fs.can_discard();
         let writes_depth = scene.fs.writes_depth();
-        for (qi, &(qx, qy, mask)) in self.quads.iter().enumerate() {
-            let mut live = mask;
+        for (qi, q) in self.quads.iter().enumerate() {
+            let mut live = q.mask;
             if discard {
                 live &= !self.output.killed[qi];
             }
@@ -341,7 +368,7 @@ impl<'a> TileShader<'a> {
                     continue;
                 }
                 let lane = qi * 4 + k as usize;
-                let i = index(qx + (k & 1), qy + (k >> 1));
+                let i = index(q.x + (k & 1), q.y + (k >> 1));
                 if !self.early && self.tests {
                     let z = if writes_depth {
                         let z = self.output.depth[lane];
@@ -354,7 +381,7 @@ impl<'a> TileShader<'a> {
                     };
                     let mut ds =
                         Self::ds_buf(self.targets, data).expect("tests imply an attachment");
-                    if !depth_stencil(&state.depth_stencil, &mut ds, i, z, front) {
+                    if !depth_stencil(&state.depth_stencil, &mut ds, i, z, front(q)) {
                         continue;
                     }
                 }
@@ -380,25 +407,24 @@ impl<'a> TileShader<'a> {
     }
 
     /// Fill `self.input` for the current quads.
-    fn build_input(&mut self, p: &RasterPrim) {
+    fn build_input(&mut self) {
         let scene = self.scene;
         let modes = scene.fs.interpolation();
         let inp = &mut self.input;
-        let lanes = self.quads.len() * 4;
         inp.quads = self.quads.len();
         inp.frag_coord.clear();
         inp.point_coord.clear();
         inp.coverage.clear();
         inp.front_facing.clear();
-        inp.front_facing.resize(lanes, p.info.front);
         inp.primitive_id.clear();
-        inp.primitive_id.resize(lanes, p.info.primitive_id);
         inp.varyings.resize(modes.len(), Vec::new());
+        inp.varyings.iter_mut().for_each(Vec::clear);
         self.xy.clear();
-        for (qi, &(qx, qy, mask)) in self.quads.iter().enumerate() {
-            inp.coverage.push(mask);
+        for (qi, q) in self.quads.iter().enumerate() {
+            let p = &scene.prims[q.prim as usize];
+            inp.coverage.push(q.mask);
             for k in 0..4 {
-                let (x, y) = ((qx + (k & 1)) as f64 + 0.5, (qy + (k >> 1)) as f64 + 0.5);
+                let (x, y) = ((q.x + (k & 1)) as f64 + 0.5, (q.y + (k >> 1)) as f64 + 0.5);
                 self.xy.push((x, y));
                 let inv_w = p.inv_w.at(x, y);
                 inp.frag_coord.push([
@@ -411,6 +437,8 @@ impl<'a> TileShader<'a> {
                     Some((l, t, s)) => [((x - l) / s) as f32, ((y - t) / s) as f32],
                     None => [0.0, 0.0],
                 });
+                inp.front_facing.push(p.info.front);
+                inp.primitive_id.push(p.info.primitive_id);
             }
         }
         // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
@@ -418,36 +446,47 @@ impl<'a> TileShader<'a> {
         // vertex's w, which turns the weights into window-space ones. Both are ratios of
         // planes, so the per-primitive work is combining planes and the per-lane work is two
         // plane evaluations and a division.
-        let n = p.info.n_verts as usize;
-        let bw = &p.bw[..n];
-        let ones = [1.0; 3];
-        let w = p.info.orig_w;
-        let slots = p.info.slots;
-        for (loc, mode) in modes.iter().enumerate() {
-            let out = &mut inp.varyings[loc];
-            out.clear();
-            if loc >= scene.n_vary {
-                out.resize(lanes, [0; 4]);
-                continue;
-            }
-            let var = |j: usize| scene.varyings[slots[j] as usize * scene.n_vary + loc];
-            let scale = match mode {
-                Interpolation::Flat => {
-                    out.resize(lanes, var(0));
+        let mut start = 0;
+        while start < self.quads.len() {
+            let prim = self.quads[start].prim;
+            let end = start
+                + self.quads[start..]
+                    .iter()
+                    .take_while(|q| q.prim == prim)
+                    .count();
+            let p = &scene.prims[prim as usize];
+            let lanes = &self.xy[start * 4..end * 4];
+            let n = p.info.n_verts as usize;
+            let bw = &p.bw[..n];
+            let ones = [1.0; 3];
+            let w = p.info.orig_w;
+            let slots = p.info.slots;
+            for (loc, mode) in modes.iter().enumerate() {
+                let out = &mut inp.varyings[loc];
+                if loc >= scene.n_vary {
+                    out.extend(std::iter::repeat_n([0; 4], lanes.len()));
                     continue;
                 }
-                Interpolation::Smooth => &ones,
-                Interpolation::NoPerspective => &w,
-            };
-            let den = Plane::combine(bw, |j| scale[j]);
-            let num: [Plane; 4] = std::array::from_fn(|c| {
-                Plane::combine(bw, |j| scale[j] * f32::from_bits(var(j)[c]) as f64)
-            });
-            for &(x, y) in &self.xy {
-                let d = den.at(x, y);
-                let d = if d == 0.0 { 1.0 } else { d };
-                out.push(num.map(|pl| ((pl.at(x, y) / d) as f32).to_bits()));
+                let var = |j: usize| scene.varyings[slots[j] as usize * scene.n_vary + loc];
+                let scale = match mode {
+                    Interpolation::Flat => {
+                        out.extend(std::iter::repeat_n(var(0), lanes.len()));
+                        continue;
+                    }
+                    Interpolation::Smooth => &ones,
+                    Interpolation::NoPerspective => &w,
+                };
+                let den = Plane::combine(bw, |j| scale[j]);
+                let num: [Plane; 4] = std::array::from_fn(|c| {
+                    Plane::combine(bw, |j| scale[j] * f32::from_bits(var(j)[c]) as f64)
+                });
+                for &(x, y) in lanes {
+                    let d = den.at(x, y);
+                    let d = if d == 0.0 { 1.0 } else { d };
+                    out.push(num.map(|pl| ((pl.at(x, y) / d) as f32).to_bits()));
+                }
             }
+            start = end;
         }
     }
 }
