@@ -443,9 +443,9 @@ impl ImageUnit for FakeImages {
         assert_eq!(inst.kind, ImageOpKind::Fetch);
         assert_eq!(q.coord_count, 2);
         assert_eq!(q.lod, QuadLod::Explicit([0; 4]));
-        for l in 0..4 {
-            for (c, o) in out[l].iter_mut().enumerate() {
-                *o = q.coords[l][0] + 10 * c as u32 + 100 * q.quad;
+        for (lane_out, coords) in out.iter_mut().zip(&q.coords) {
+            for (c, o) in lane_out.iter_mut().enumerate() {
+                *o = coords[0] + 10 * c as u32 + 100 * q.quad;
             }
         }
         Ok(())
