@@ -271,7 +271,7 @@ pub(crate) trait Fl:
     fn frexp(self) -> (Self, i32);
 }
 macro_rules! fl_impl {
-    ($t:ty, $bits:ty, $mbits:expr, $ebias:expr) => {
+    ($t:ty, $bits:ty, $int:ty, $mbits:expr, $ebias:expr, $fma:expr) => {
         impl Fl for $t {
             #[inline(always)]
             fn c(v: f64) -> Self {
@@ -283,15 +283,24 @@ macro_rules! fl_impl {
             }
             #[inline(always)]
             fn floor(self) -> Self {
-                <$t>::floor(self)
+                let t = self.trunc();
+                (if t > self { t - 1.0 } else { t }).copysign(self)
             }
             #[inline(always)]
             fn ceil(self) -> Self {
-                <$t>::ceil(self)
+                let t = self.trunc();
+                (if t < self { t + 1.0 } else { t }).copysign(self)
             }
+            /// Branch-free truncation (vectorises without SSE4.1): values of magnitude >= 2^mant
+            /// (and NaN, Inf) are already integers and pass through.
             #[inline(always)]
             fn trunc(self) -> Self {
-                <$t>::trunc(self)
+                let big = (1u64 << $mbits) as $t;
+                if self.abs() < big {
+                    ((self as $int) as $t).copysign(self)
+                } else {
+                    self
+                }
             }
             #[inline(always)]
             fn round(self) -> Self {
@@ -381,7 +390,7 @@ macro_rules! fl_impl {
             }
             #[inline(always)]
             fn fma(self, b: Self, c: Self) -> Self {
-                <$t>::mul_add(self, b, c)
+                ($fma)(self, b, c)
             }
             fn ldexp(self, e: i32) -> Self {
                 // Scale in steps of at most 2^±60 so every factor is an exact normal number;
@@ -418,8 +427,18 @@ macro_rules! fl_impl {
         }
     };
 }
-fl_impl!(f32, u32, 23, 127);
-fl_impl!(f64, u64, 52, 1023);
+// f32 fma: the product is exact in f64 and the sum is rounded once to f64, then to f32.
+// This equals the fused result except in rare double-rounding ties, is vectorisable, and is
+// more precise than Vulkan requires (an OpFMul followed by an OpFAdd).
+fl_impl!(
+    f32,
+    u32,
+    i32,
+    23,
+    127,
+    |a: f32, b: f32, c: f32| (a as f64 * b as f64 + c as f64) as f32
+);
+fl_impl!(f64, u64, i64, 52, 1023, f64::mul_add);
 
 /// A float register type: storage and compute type. F16 computes in f32 and rounds the result
 /// of every operation back to f16 (exact for + - * / sqrt: f32 has more than 2·11+2 bits).

@@ -50,7 +50,11 @@
 //! # Numerics (choices Vulkan leaves open)
 //! - Denormals are preserved (never flushed), for f16, f32 and f64.
 //! - F16 computes each op in f32 and rounds the result to f16 (RNE); for + − × ÷ and sqrt this
-//!   equals correctly rounded f16. F16 fma is a documented double rounding.
+//!   equals correctly rounded f16. F32 (and F16) fma computes `a * b` exactly in f64 and
+//!   rounds the sum to f64 and then to the type: fused except in rare double-rounding ties,
+//!   and more precise than Vulkan requires (OpFMul then OpFAdd). F64 fma is fused.
+//! - Floor/Ceil/Trunc/Fract use a branch-free integer-conversion form (exact, keeps the sign
+//!   of zero) so they vectorise without SSE4.1.
 //! - FMin/FMax/NMin/NMax return the non-NaN operand (IEEE minNum); FClamp/NClamp are
 //!   `min(max(x, lo), hi)` with those, so a NaN `x` gives `lo`.
 //! - FSign of NaN/±0 returns the operand. `Fract(x) = x - floor(x)`. `Round` is half away

@@ -202,7 +202,7 @@ impl Program {
     }
 }
 
-/// Reverse post-order of the CFG from block 0 (successors in terminator order).
+/// Reverse post-order of the CFG from block 0 (first successors first).
 fn reverse_post_order(f: &ir::Function) -> Result<Vec<BlockId>> {
     let nb = f.blocks.len();
     if nb == 0 {
@@ -233,6 +233,13 @@ fn reverse_post_order(f: &ir::Function) -> Result<Vec<BlockId>> {
     }
     let mut seen = vec![false; nb];
     let mut post = Vec::with_capacity(nb);
+    // Successors are visited last-first, so that in the reverse post-order the first successor
+    // (a branch's true side, a switch's first case) comes first.
+    let succ = |b: usize| -> Vec<BlockId> {
+        let mut v = succ(b);
+        v.reverse();
+        v
+    };
     let mut stack: Vec<(usize, Vec<BlockId>, usize)> = vec![(0, succ(0), 0)];
     seen[0] = true;
     while let Some(top) = stack.last_mut() {

@@ -38,6 +38,17 @@ fn sl<T>(v: &[T], slot: u32, n: usize) -> &[T] {
     &v[slot as usize * n..][..n]
 }
 
+/// Row `s` (!= d) of a register file split around row `d` into `lo` (rows < d) and `hi`.
+#[inline(always)]
+fn pick<'a, T>(lo: &'a [T], hi: &'a [T], s: u32, d: usize, n: usize) -> &'a [T] {
+    let s = s as usize;
+    if s < d {
+        &lo[s * n..][..n]
+    } else {
+        &hi[(s - d - 1) * n..][..n]
+    }
+}
+
 #[inline(always)]
 fn blend32(d: &mut [u32], s: &[u32], m: &[u32], full: bool) {
     if full {
@@ -220,12 +231,10 @@ impl Batch {
                 Some(c) if c != DONE => c,
                 _ => return Ok(()),
             };
-            let mut full = true;
             for (a, &p) in self.active.iter_mut().zip(&self.pc) {
-                let on = p == cur;
-                *a = if on { !0 } else { 0 };
-                full &= on;
+                *a = ((p == cur) as u32).wrapping_neg();
             }
+            let full = self.pc.iter().all(|&p| p == cur);
             let blk = &prog.blocks[cur as usize];
             self.executed += blk.code.len() as u64 + 1;
             if self.executed > prog.budget {
@@ -263,40 +272,57 @@ impl Batch {
 
     fn terminate(&mut self, term: &CTerm, id: BlockId) -> Result<()> {
         let n = self.n;
-        for l in 0..n {
-            if self.active[l] == 0 {
-                continue;
+        let act = &self.active;
+        match term {
+            CTerm::Jump(t) => {
+                for (p, &a) in self.pc.iter_mut().zip(act) {
+                    *p = if a != 0 { *t } else { *p };
+                }
             }
-            self.pc[l] = match term {
-                CTerm::Jump(t) => *t,
-                CTerm::Branch { cond, t, f } => {
-                    if self.r32[*cond as usize * n + l] != 0 {
-                        *t
-                    } else {
-                        *f
+            CTerm::Branch { cond, t, f } => {
+                let c = &self.r32[*cond as usize * n..][..n];
+                for ((p, &a), &c) in self.pc.iter_mut().zip(act).zip(c) {
+                    let target = if c != 0 { *t } else { *f };
+                    *p = if a != 0 { target } else { *p };
+                }
+            }
+            CTerm::Switch {
+                wide,
+                mask,
+                sel,
+                cases,
+                default,
+            } => {
+                for (l, &a) in act.iter().enumerate() {
+                    if a != 0 {
+                        let v = if *wide {
+                            self.r64[*sel as usize * n + l]
+                        } else {
+                            self.r32[*sel as usize * n + l] as u64
+                        } & mask;
+                        self.pc[l] = cases.iter().find(|c| c.0 == v).map_or(*default, |c| c.1);
                     }
                 }
-                CTerm::Switch {
-                    wide,
-                    mask,
-                    sel,
-                    cases,
-                    default,
-                } => {
-                    let v = self.get(*wide, *sel, l) & mask;
-                    cases.iter().find(|c| c.0 == v).map_or(*default, |c| c.1)
+            }
+            CTerm::Return => {
+                for (p, &a) in self.pc.iter_mut().zip(act) {
+                    *p = if a != 0 { DONE } else { *p };
                 }
-                CTerm::Return => DONE,
-                CTerm::Kill => {
-                    self.killed[l] = true;
-                    DONE
+            }
+            CTerm::Kill => {
+                for ((p, k), &a) in self.pc.iter_mut().zip(self.killed.iter_mut()).zip(act) {
+                    if a != 0 {
+                        *p = DONE;
+                        *k = true;
+                    }
                 }
-                CTerm::Unreachable => {
-                    return Err(Error::Exec(format!(
-                        "lane {l} reached OpUnreachable at the end of block b{id}"
-                    )))
-                }
-            };
+            }
+            CTerm::Unreachable => {
+                let l = act.iter().position(|&a| a != 0).unwrap_or(0);
+                return Err(Error::Exec(format!(
+                    "lane {l} reached OpUnreachable at the end of block b{id}"
+                )));
+            }
         }
         Ok(())
     }
@@ -313,86 +339,82 @@ impl Batch {
         index: usize,
     ) -> Result<()> {
         let n = self.n;
+        // Scratch path: the kernel writes a scratch row, blended into dst under the mask.
         macro_rules! k {
             ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
                 $f($($src,)* &mut self.$out[..n]);
                 $blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
             }};
         }
+        // Sources and destination in the same file: with every lane active and no operand
+        // aliasing the destination, the kernel writes the destination row directly.
+        macro_rules! k_same {
+            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
+                let d = *$dst as usize;
+                if full $(&& *$src as usize != d)* {
+                    let (lo, rest) = self.$file.split_at_mut(d * n);
+                    let (out, hi) = rest.split_at_mut(n);
+                    let (lo, hi): (&[_], &[_]) = (lo, hi);
+                    $f($(pick(lo, hi, *$src, d, n),)* out);
+                } else {
+                    k!($f, $out, $file, $blend, $dst, [$(sl(&self.$file, *$src, n)),*])
+                }
+            }};
+        }
+        // Sources all in the other file: no aliasing possible.
+        macro_rules! k_cross {
+            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
+                if full {
+                    $f($($src,)* &mut self.$file[*$dst as usize * n..][..n]);
+                } else {
+                    k!($f, $out, $file, $blend, $dst, [$($src),*])
+                }
+            }};
+        }
         match code {
             Code::K1 { k, dst, a } => match k {
-                K1::NN(f) => k!(f, s32, r32, blend32, dst, [sl(&self.r32, *a, n)]),
-                K1::WW(f) => k!(f, s64, r64, blend64, dst, [sl(&self.r64, *a, n)]),
-                K1::WN(f) => k!(f, s32, r32, blend32, dst, [sl(&self.r64, *a, n)]),
-                K1::NW(f) => k!(f, s64, r64, blend64, dst, [sl(&self.r32, *a, n)]),
+                K1::NN(f) => k_same!(f, s32, r32, blend32, dst, [a]),
+                K1::WW(f) => k_same!(f, s64, r64, blend64, dst, [a]),
+                K1::WN(f) => k_cross!(f, s32, r32, blend32, dst, [sl(&self.r64, *a, n)]),
+                K1::NW(f) => k_cross!(f, s64, r64, blend64, dst, [sl(&self.r32, *a, n)]),
             },
             Code::K2 { k, dst, a, b } => match k {
-                K2::NNN(f) => k!(
-                    f,
-                    s32,
-                    r32,
-                    blend32,
-                    dst,
-                    [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
-                ),
-                K2::WWW(f) => k!(
-                    f,
-                    s64,
-                    r64,
-                    blend64,
-                    dst,
-                    [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
-                ),
-                K2::WWN(f) => k!(
-                    f,
-                    s32,
-                    r32,
-                    blend32,
-                    dst,
-                    [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
-                ),
-                K2::WNW(f) => k!(
-                    f,
-                    s64,
-                    r64,
-                    blend64,
-                    dst,
-                    [sl(&self.r64, *a, n), sl(&self.r32, *b, n)]
-                ),
-                K2::NNW(f) => k!(
-                    f,
-                    s64,
-                    r64,
-                    blend64,
-                    dst,
-                    [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
-                ),
+                K2::NNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b]),
+                K2::WWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b]),
+                K2::WWN(f) => {
+                    k_cross!(
+                        f,
+                        s32,
+                        r32,
+                        blend32,
+                        dst,
+                        [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
+                    )
+                }
+                K2::NNW(f) => {
+                    k_cross!(
+                        f,
+                        s64,
+                        r64,
+                        blend64,
+                        dst,
+                        [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
+                    )
+                }
+                K2::WNW(f) => {
+                    k!(
+                        f,
+                        s64,
+                        r64,
+                        blend64,
+                        dst,
+                        [sl(&self.r64, *a, n), sl(&self.r32, *b, n)]
+                    )
+                }
             },
             Code::K3 { k, dst, a, b, c } => match k {
-                K3::NNNN(f) => k!(
-                    f,
-                    s32,
-                    r32,
-                    blend32,
-                    dst,
-                    [
-                        sl(&self.r32, *a, n),
-                        sl(&self.r32, *b, n),
-                        sl(&self.r32, *c, n)
-                    ]
-                ),
-                K3::WWWW(f) => k!(
-                    f,
-                    s64,
-                    r64,
-                    blend64,
-                    dst,
-                    [
-                        sl(&self.r64, *a, n),
-                        sl(&self.r64, *b, n),
-                        sl(&self.r64, *c, n)
-                    ]
-                ),
+                K3::NNNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b, c]),
+                K3::WWWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b, c]),
                 K3::NWWW(f) => k!(
                     f,
                     s64,

@@ -467,3 +467,85 @@ fn compile_rejects_bad_ir() {
         Err(crate::Error::Unsupported(_))
     ));
 }
+
+#[test]
+fn floor_ceil_trunc_edges() {
+    let nan = f(f32::NAN);
+    let fl = eval_un(
+        Uo::Floor,
+        F32,
+        F32,
+        &[
+            f(-0.0),
+            f(-0.5),
+            f(0.5),
+            f(-1e-30),
+            f(1e30),
+            f(8_388_607.5),
+            f(-8_388_607.5),
+            f(f32::INFINITY),
+            nan,
+        ],
+    );
+    assert_eq!(
+        fl[..8],
+        [
+            f(-0.0),
+            f(-1.0),
+            f(0.0),
+            f(-1.0),
+            f(1e30),
+            f(8_388_607.0),
+            f(-8_388_608.0),
+            f(f32::INFINITY)
+        ]
+    );
+    assert!(f32::from_bits(fl[8] as u32).is_nan());
+    assert_eq!(
+        eval_un(
+            Uo::Ceil,
+            F32,
+            F32,
+            &[f(-0.5), f(0.5), f(-1.0), f(8_388_607.5)]
+        ),
+        [f(-0.0), f(1.0), f(-1.0), f(8_388_608.0)]
+    );
+    assert_eq!(
+        eval_un(Uo::Trunc, F32, F32, &[f(-1.5), f(-0.5), f(2.5)]),
+        [f(-1.0), f(-0.0), f(2.0)]
+    );
+    assert_eq!(
+        eval_un(
+            Uo::Floor,
+            F64,
+            F64,
+            &[d(-0.5), d(4_503_599_627_370_495.5), d(-1e300)]
+        ),
+        [d(-1.0), d(4_503_599_627_370_495.0), d(-1e300)]
+    );
+}
+
+#[test]
+fn destination_aliasing_an_operand_with_all_lanes_active() {
+    // r = x; r = r + r; r = fma(r, r, r); with every lane active (the direct-write path).
+    let mut b = B::new();
+    let x = b.load_local(F32, 0);
+    let r = b.reg(F32);
+    b.mov_to(r, F32, x);
+    b.bin_to(r, Bo::FAdd, F32, r, r);
+    b.push(Inst::Ternary {
+        op: TernaryOp::Fma,
+        ty: F32,
+        dst: r,
+        a: r,
+        b: r,
+        c: r,
+    });
+    let p = b.program();
+    let rows: Vec<Vec<u32>> = (0..8).map(|l| vec![(l as f32).to_bits()]).collect();
+    let st = run_lanes(&p, &rows);
+    for l in 0..8 {
+        let v = 2.0 * l as f32;
+        assert_eq!(f32::from_bits(st.reg(&p, r, l) as u32), v * v + v);
+    }
+}

@@ -315,3 +315,61 @@ fn array_length() {
     st.run(&p, &bind).unwrap();
     assert_eq!(st.reg(&p, dst, 0), 12);
 }
+
+/// Compute derivatives: with DerivativeGroupQuads a quad is a 2x2 tile of local ids, so
+/// ddy_fine(float(local.y)) = 1; with the default linear layout the quad is a row of 4, so it
+/// is 0. Results go to buffer word LocalInvocationIndex.
+#[test]
+fn compute_derivative_groups() {
+    for (group, want_dy) in [(Some(DerivativeGroup::Quads), 1.0f32), (None, 0.0)] {
+        let mut b = B::new();
+        let ly = b.load_local(I32, 1);
+        let li = b.load_local(I32, 3);
+        let fy = b.reg(F32);
+        b.push(Inst::Convert {
+            op: ConvOp::UToF,
+            from: I32,
+            to: F32,
+            dst: fy,
+            a: ly,
+        });
+        let dy = b.reg(F32);
+        b.push(Inst::Deriv {
+            axis: Axis::Y,
+            kind: DerivKind::Fine,
+            ty: F32,
+            dst: dy,
+            a: fy,
+        });
+        let four = b.ki(4);
+        let addr = b.bin(Bo::IMul, I32, li, four);
+        b.push(Inst::Store {
+            ty: F32,
+            ptr: buf_ptr(0, addr),
+            src: dy,
+        });
+        let mut sh = b.shader(Stage::Compute);
+        sh.workgroup_size = [4, 2, 1];
+        sh.derivative_group = group;
+        let var = |bi, word, count| IoVar {
+            binding: IoBinding::BuiltIn(bi),
+            ty: I32,
+            word,
+            count,
+            interp: Interp::Flat,
+            name: String::new(),
+        };
+        sh.inputs = vec![
+            var(BuiltIn::LocalInvocationId, 0, 3),
+            var(BuiltIn::LocalInvocationIndex, 3, 1),
+        ];
+        let p = compile(&sh).unwrap();
+        let buf = Buffer::new(32);
+        let mut bind = Bindings::default();
+        bind.bind_buffer(0, 0, &buf);
+        run_compute(&p, [1, 1, 1], &bind).unwrap();
+        for (idx, w) in buf.to_u32s().into_iter().enumerate() {
+            assert_eq!(f32::from_bits(w), want_dy, "{group:?} invocation {idx}");
+        }
+    }
+}

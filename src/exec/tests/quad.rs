@@ -429,3 +429,139 @@ fn fragment_entry_point_io() {
     assert_eq!(o.discarded, [false, false, true, false]);
     assert_eq!(o.helper, [false, true, false, false]);
 }
+
+/// A fake image unit: result component c of lane l = coord0 + 10 * c + 100 * quad; counts calls.
+struct FakeImages(std::sync::atomic::AtomicU32);
+impl ImageUnit for FakeImages {
+    fn image_op(
+        &self,
+        inst: &ImageInst,
+        q: &QuadOperands,
+        out: &mut [[u32; 4]; 4],
+    ) -> crate::Result<()> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        assert_eq!(inst.kind, ImageOpKind::Fetch);
+        assert_eq!(q.coord_count, 2);
+        assert_eq!(q.lod, QuadLod::Explicit([0; 4]));
+        for (lane_out, coords) in out.iter_mut().zip(&q.coords) {
+            for (c, o) in lane_out.iter_mut().enumerate() {
+                *o = coords[0] + 10 * c as u32 + 100 * q.quad;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn image_ops_go_through_the_unit_once_per_active_quad() {
+    // Lanes with x < 4 (quad 0) and lane 9 (quad 2) fetch; quad 1 has no active lane.
+    let mut b = B::new();
+    let (fetch, join) = (b.block(), b.block());
+    let x = b.load_local(I32, 0);
+    let lt = b.load_local(Bool, 1);
+    b.branch(lt, fetch, join);
+    b.at(fetch);
+    let zero = b.ki(0);
+    let dst: Vec<Reg> = (0..2).map(|_| b.reg(I32)).collect();
+    b.push(Inst::Image(Box::new(ImageInst {
+        kind: ImageOpKind::Fetch,
+        image: ResRef {
+            slot: 0,
+            index: None,
+        },
+        sampler: None,
+        coords: vec![x, zero],
+        proj: None,
+        dref: None,
+        lod: Lod::Explicit(zero),
+        offset: vec![],
+        offsets4: None,
+        min_lod: None,
+        sample: None,
+        component: None,
+        texel: vec![],
+        dst: dst.clone(),
+        result_ty: I32,
+    })));
+    b.jump(join);
+    let p = b.program();
+    let unit = FakeImages(0.into());
+    let bind = Bindings::new(&unit);
+    let mut st = BatchState::new(&p, 12);
+    for l in 0..12 {
+        st.set_local(l, 0, l as u32);
+        st.set_local(l, 1, (l < 4 || l == 9) as u32);
+    }
+    st.run(&p, &bind).unwrap();
+    assert_eq!(unit.0.load(std::sync::atomic::Ordering::Relaxed), 2);
+    for l in 0..12 {
+        let active = l < 4 || l == 9;
+        let q = (l / 4) as u64;
+        assert_eq!(
+            st.reg(&p, dst[0], l),
+            if active { l as u64 + 100 * q } else { 0 },
+            "lane {l}"
+        );
+        assert_eq!(
+            st.reg(&p, dst[1], l),
+            if active { l as u64 + 10 + 100 * q } else { 0 },
+            "lane {l}"
+        );
+    }
+    // Without an image unit the same program is an error, not a panic.
+    let mut st = BatchState::new(&p, 4);
+    st.set_local(0, 1, 1);
+    assert!(st.run(&p, &Bindings::default()).is_err());
+}
+
+/// Records (block, index, active lanes, lane-0 value of a Binary's destination).
+#[derive(Default)]
+struct Rec(Vec<(BlockId, usize, usize, Option<u32>)>);
+impl Observer for Rec {
+    fn inst(&mut self, ev: &InstEvent<'_>) {
+        let active = ev.active.iter().filter(|&&a| a != 0).count();
+        let v = match ev.inst {
+            Inst::Binary { dst, .. } => match ev.regs.get(*dst) {
+                Some(LaneValues::W32(v)) => Some(v[0]),
+                _ => None,
+            },
+            _ => None,
+        };
+        self.0.push((ev.block, ev.index, active, v));
+    }
+}
+
+#[test]
+fn observer_sees_every_executed_instruction() {
+    // b0: x = load; c = x < 2; branch -> b1 (r = x + 1) / b2 (r = x + 2); -> b3
+    let mut b = B::new();
+    let (t, e, m) = (b.block(), b.block(), b.block());
+    let x = b.load_local(I32, 0);
+    let two = b.ki(2);
+    let c = b.bin(Bo::SLt, I32, x, two);
+    b.branch(c, t, e);
+    let r = b.reg(I32);
+    b.at(t);
+    let one = b.ki(1);
+    b.bin_to(r, Bo::IAdd, I32, x, one);
+    b.jump(m);
+    b.at(e);
+    b.bin_to(r, Bo::IAdd, I32, x, two);
+    b.jump(m);
+    let p = b.program();
+    let mut st = BatchState::new(&p, 4);
+    for l in 0..4 {
+        st.set_local(l, 0, l as u32);
+    }
+    let mut rec = Rec::default();
+    st.run_observed(&p, &Bindings::default(), &mut rec).unwrap();
+    assert_eq!(
+        rec.0,
+        [
+            (0, 0, 4, None),
+            (0, 1, 4, Some(1)),
+            (t, 0, 2, Some(1)),
+            (e, 0, 2, Some(1))
+        ]
+    );
+}
