@@ -467,6 +467,8 @@ fn op_supported(op: Op) -> bool {
             | AccessChain
             | InBoundsAccessChain
             | ArrayLength
+            | PtrEqual
+            | PtrNotEqual
             | VectorExtractDynamic
             | VectorInsertDynamic
             | VectorShuffle
