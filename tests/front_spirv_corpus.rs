@@ -5,7 +5,8 @@
 //!
 //! Expected values: none of the shaders may panic the front end, every lowered shader must pass
 //! the verifier, and the fraction lowered must stay above the floor measured when this test was
-//! written (the unsupported reasons are printed with `--nocapture`).
+//! written (the unsupported reasons are printed with `--nocapture`; set
+//! `QUADSTEP_CORPUS_VERBOSE=1` to also list shaders the external tools reject).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -184,13 +184,21 @@ fn fuzz_one(words: &[u32]) {
 #[test]
 fn fuzz_mutations_never_panic() {
     let mut seeds = vec![minimal()];
+    let words = |b: Vec<u8>| -> Vec<u32> {
+        b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
     if let Some(b) = glsl("comp", FUZZ_SEED_GLSL) {
-        seeds.push(
-            b.chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        );
+        seeds.push(words(b));
     }
+    if let Some(b) = glsl("frag", FUZZ_SEED_FRAG) {
+        seeds.push(words(b));
+    }
+    println!(
+        "fuzz seeds: {:?} words",
+        seeds.iter().map(Vec::len).collect::<Vec<_>>()
+    );
     let mut rng = Lcg(0x5eed);
     let start = std::time::Instant::now();
     let mut runs = 0;
@@ -239,6 +247,20 @@ void main() {
     switch (i) { case 0: acc.x = s[1]; break; case 1: acc.x = s[2]; break; default: acc.x = 0.0; }
     b.v[i] = acc * mat4(2.0);
     atomicAdd(b.n, 1u);
+}
+"#;
+
+const FUZZ_SEED_FRAG: &str = r#"#version 450
+layout(location = 0) out vec4 o;
+layout(location = 0) in vec2 uv;
+layout(location = 1) flat in int k;
+layout(binding = 0) uniform sampler2D t;
+layout(binding = 1) uniform U { mat3 m; vec4 c[4]; } u;
+void main() {
+    vec4 a = texture(t, uv) + textureLod(t, uv, 1.0) + texelFetch(t, ivec2(uv), k);
+    a.xyz = u.m * a.xyz + cross(a.xyz, u.c[k & 3].xyz);
+    if (a.w < 0.0) discard;
+    o = a * fwidth(uv.x) + vec4(dFdy(uv), inverse(mat2(u.c[0])) * uv);
 }
 "#;
 
