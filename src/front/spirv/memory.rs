@@ -421,7 +421,7 @@ impl Lower<'_> {
         if !matches!(self.ty(mty)?, Type::RuntimeArray { .. }) {
             return Err(i.err("OpArrayLength member is not a runtime array"));
         }
-        let offset = p.off + self.member_offset(p.pointee, k)?;
+        let offset = p.off.wrapping_add(self.member_offset(p.pointee, k)?);
         let stride = self.array_stride(mty)?;
         if stride == 0 || p.base.is_some() {
             return Err(i.err("OpArrayLength with zero stride or dynamic base"));

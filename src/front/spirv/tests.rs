@@ -199,7 +199,11 @@ fn fuzz_mutations_never_panic() {
         "fuzz seeds: {:?} words",
         seeds.iter().map(Vec::len).collect::<Vec<_>>()
     );
-    let mut rng = Lcg(0x5eed);
+    let seed = std::env::var("QUADSTEP_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5eed);
+    let mut rng = Lcg(seed);
     let start = std::time::Instant::now();
     let mut runs = 0;
     for seed in &seeds {
