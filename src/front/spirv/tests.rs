@@ -941,3 +941,18 @@ fn two_entry_points_keep_their_own_resources() {
         .lower("a", Some(ir::Stage::Fragment), &SpecConstants::new())
         .is_err());
 }
+
+#[test]
+fn spec_constant_op_wrapping_a_constant_is_rejected() {
+    // rspirv panics on this shape; we must refuse it first.
+    let mut w = minimal();
+    w[3] = 8;
+    let mut extra = op(21, &[5, 32, 1]); // %5 = OpTypeInt 32 1
+    extra.extend(op(52, &[5, 6, 43, 7])); // %6 = OpSpecConstantOp %5 <OpConstant> 7
+    w.splice(23..23, extra);
+    let e = err_of(&w).to_string();
+    assert!(
+        e.contains("word offset 27") && e.contains("OpSpecConstantOp"),
+        "{e}"
+    );
+}
