@@ -5,7 +5,8 @@
 //!
 //! Expected values: none of the shaders may panic the front end, every lowered shader must pass
 //! the verifier, and the fraction lowered must stay above the floor measured when this test was
-//! written (the unsupported reasons are printed with `--nocapture`).
+//! written (the unsupported reasons are printed with `--nocapture`; set
+//! `QUADSTEP_CORPUS_VERBOSE=1` to also list shaders the external tools reject).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -164,6 +165,50 @@ fn compile(s: &ShaderSrc, dir: &Path, n: usize) -> Result<Vec<u8>, String> {
     std::fs::read(&out).map_err(|e| e.to_string())
 }
 
+/// With `QUADSTEP_CORPUS_FUZZ=N`, also lowers N deterministic word mutations of each compiled
+/// module (off by default: it is slow); a panic fails the test.
+fn fuzz(bytes: &[u8], seed: u64) {
+    let Some(n) = std::env::var("QUADSTEP_CORPUS_FUZZ")
+        .ok()
+        .and_then(|v| v.parse::<usize>().ok())
+    else {
+        return;
+    };
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if words.len() < 6 {
+        return;
+    }
+    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+    let mut next = move || {
+        state = state
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (state >> 33) as u32
+    };
+    for _ in 0..n {
+        let mut w = words.clone();
+        for _ in 0..(1 + next() % 3) {
+            let k = 5 + (next() as usize) % (w.len() - 5);
+            w[k] = match next() % 4 {
+                0 => next(),
+                1 => next() % 64,
+                2 => w[k] ^ (1 << (next() % 32)),
+                _ => (w[k] & 0xffff_0000) | (next() % 400),
+            };
+        }
+        if let Ok(m) = Module::load(&w) {
+            for (name, stage) in m.entry_points() {
+                if let Ok(sh) = m.lower(&name, Some(stage), &SpecConstants::new()) {
+                    let _ = ir::verify(&sh);
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn amber_corpus_lowers() {
     if !Path::new(AMBER).is_dir() {
@@ -198,6 +243,7 @@ fn amber_corpus_lowers() {
                 }
             };
             compiled += 1;
+            fuzz(&bytes, n as u64);
             let res = std::panic::catch_unwind(|| {
                 let m = Module::from_bytes(&bytes)?;
                 let mut results = Vec::new();

@@ -467,3 +467,31 @@ void main() {
     // m[1][2] = 13, m[0][1] = 2, t.x + t.y.y = 12, m[1][2] (k = 1) = 13.
     assert_eq!(out, vec![13.0, 2.0, 12.0, 13.0]);
 }
+
+#[test]
+fn dynamic_indexing_of_values_and_locals() {
+    let src = format!(
+        "{HEADER}
+struct S {{ float a; vec3 b; }};
+void main() {{
+    int k = int(i_.v[0]);
+    int j = int(i_.v[1]);
+    float arr[5];
+    for (int n = 0; n < 5; ++n) arr[n] = float(n * n);
+    vec4 v = vec4(i_.v[2], i_.v[3], i_.v[4], i_.v[5]);
+    v[k] = 100.0;
+    S s = S(1.0, vec3(2.0, 3.0, 4.0));
+    s.b.y = arr[j];
+    o_.v[0] = arr[k];
+    o_.v[1] = (v + vec4(1.0))[j];
+    o_.v[2] = v.x + v.y + v.z + v.w;
+    o_.v[3] = s.b.y + s.a;
+}}"
+    );
+    let Some(out) = compute(&src, &[2.0, 3.0, 10.0, 20.0, 30.0, 40.0], 4) else {
+        return;
+    };
+    // arr = [0, 1, 4, 9, 16]; k = 2, j = 3. v = (10, 20, 100, 40): (v + 1)[3] = 41,
+    // sum = 170; s.b.y = arr[3] = 9, + 1.
+    assert_eq!(out, vec![4.0, 41.0, 170.0, 10.0]);
+}

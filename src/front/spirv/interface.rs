@@ -151,12 +151,12 @@ impl Lower<'_> {
                         name: name.to_string(),
                     },
                 );
-                Ok(loc
-                    + if st.is_wide() && leaves.len() > 2 {
-                        2
-                    } else {
-                        1
-                    })
+                let used = if st.is_wide() && leaves.len() > 2 {
+                    2
+                } else {
+                    1
+                };
+                Ok(loc.wrapping_add(used))
             }
             Type::Matrix { col, n } => {
                 let cw = self.words(col)?;

@@ -484,6 +484,7 @@ impl<'m> Lower<'m> {
             Op::CopyMemory => self.copy_memory(i),
             Op::AccessChain | Op::InBoundsAccessChain => self.access_chain(i),
             Op::ArrayLength => self.array_length(i),
+            Op::PtrEqual | Op::PtrNotEqual => self.ptr_equal(i),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange

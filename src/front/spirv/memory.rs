@@ -379,6 +379,31 @@ impl Lower<'_> {
         Ok(())
     }
 
+    /// `OpPtrEqual` / `OpPtrNotEqual` (SPIR-V 1.4, logical pointers): pointers into different
+    /// variables differ; into the same one they compare by address.
+    pub(crate) fn ptr_equal(&mut self, i: &I) -> Result<()> {
+        let (rt, id) = (i.w(0)?, i.w(1)?);
+        let a = self.ptr(i.w(2)?)?;
+        let b = self.ptr(i.w(3)?)?;
+        let eq = i.op == Op::PtrEqual;
+        let same_space = match (a.space, b.space) {
+            (PSpace::Buffer { slot: s, index: x }, PSpace::Buffer { slot: t, index: y }) => {
+                s == t && x == y
+            }
+            (x, y) => x == y,
+        };
+        // Local/Workgroup addresses identify the variable; buffers compare within one slot.
+        let r = if !same_space || matches!(a.space, PSpace::Res { .. } | PSpace::Special(_)) {
+            let same = same_space && a.off == b.off && a.base == b.base;
+            self.konst(ScalarTy::Bool, (same == eq) as u64)
+        } else {
+            let (x, y) = (self.addr(&a, 0), self.addr(&b, 0));
+            let op = if eq { BinaryOp::IEq } else { BinaryOp::INe };
+            self.bin(op, ScalarTy::I32, x, y)
+        };
+        self.def_checked(id, rt, vec![r])
+    }
+
     pub(crate) fn array_length(&mut self, i: &I) -> Result<()> {
         let (rt, id, sp, k) = (i.w(0)?, i.w(1)?, i.w(2)?, i.w(3)?);
         let p = self.ptr(sp)?;
@@ -396,7 +421,7 @@ impl Lower<'_> {
         if !matches!(self.ty(mty)?, Type::RuntimeArray { .. }) {
             return Err(i.err("OpArrayLength member is not a runtime array"));
         }
-        let offset = p.off + self.member_offset(p.pointee, k)?;
+        let offset = p.off.wrapping_add(self.member_offset(p.pointee, k)?);
         let stride = self.array_stride(mty)?;
         if stride == 0 || p.base.is_some() {
             return Err(i.err("OpArrayLength with zero stride or dynamic base"));

@@ -18,6 +18,18 @@
 //! - `group.rs` — derivatives, quad and subgroup operations.
 //! - `interface.rs` — interface variables, built-ins, descriptors, execution modes.
 //!
+//! Choices the rest of the crate can rely on:
+//! - Block 0 is a prologue holding initialisers of Private/Output/Workgroup variables; it jumps
+//!   to the entry function's first block. Blocks created for split critical edges (phi copies)
+//!   and call continuations are appended after the blocks of the function they belong to.
+//! - Each lowered SPIR-V instruction is preceded by an [`ir::Inst::Source`] with its word offset.
+//! - Plain `OpDPdx`/`OpDPdy`/`OpFwidth` are Coarse.
+//! - Global variables the entry point never references are skipped (no memory, no descriptor).
+//! - Input/Output variables get per-lane words and [`ir::IoVar`]s only when listed in the entry
+//!   point's interface; `HelperInvocation` becomes `IsHelper`, subgroup id/size/masks become
+//!   `LaneInfo` at each load (they take no memory).
+//! - Workgroup size: the `WorkgroupSize` built-in constant wins over `LocalSize`/`LocalSizeId`.
+//!
 //! Lowering happens per entry point because spec constants (and so array sizes and workgroup
 //! sizes) depend on the caller's overrides; parsing and validation happen once in
 //! [`Module::load`].

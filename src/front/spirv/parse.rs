@@ -467,6 +467,8 @@ fn op_supported(op: Op) -> bool {
             | AccessChain
             | InBoundsAccessChain
             | ArrayLength
+            | PtrEqual
+            | PtrNotEqual
             | VectorExtractDynamic
             | VectorInsertDynamic
             | VectorShuffle
@@ -657,9 +659,71 @@ fn op_supported(op: Op) -> bool {
     )
 }
 
+/// Opcodes `OpSpecConstantOp` may wrap in shaders (SPIR-V spec, OpSpecConstantOp).
+fn spec_op_allowed(op: u32) -> bool {
+    use Op::*;
+    Op::from_u32(op).is_some_and(|o| {
+        matches!(
+            o,
+            SConvert
+                | UConvert
+                | FConvert
+                | SNegate
+                | Not
+                | IAdd
+                | ISub
+                | IMul
+                | UDiv
+                | SDiv
+                | UMod
+                | SRem
+                | SMod
+                | ShiftRightLogical
+                | ShiftRightArithmetic
+                | ShiftLeftLogical
+                | BitwiseOr
+                | BitwiseXor
+                | BitwiseAnd
+                | VectorShuffle
+                | CompositeExtract
+                | CompositeInsert
+                | LogicalOr
+                | LogicalAnd
+                | LogicalNot
+                | LogicalEqual
+                | LogicalNotEqual
+                | Select
+                | IEqual
+                | INotEqual
+                | ULessThan
+                | SLessThan
+                | UGreaterThan
+                | SGreaterThan
+                | ULessThanEqual
+                | SLessThanEqual
+                | UGreaterThanEqual
+                | SGreaterThanEqual
+                | QuantizeToF16
+        )
+    })
+}
+
 /// Parses and validates a module given as words (already in host order).
 pub(crate) fn parse(words: &[u32]) -> Result<Parsed> {
     let (version, bound, insts) = frame(words)?;
+    // rspirv's parser panics on OpSpecConstantOp wrapping opcodes with context-dependent
+    // operands (OpConstant, OpSwitch, nested OpSpecConstantOp): reject those first.
+    for r in &insts {
+        if r.op == Op::SpecConstantOp as u16 && r.len >= 4 {
+            let inner = words[r.off as usize + 3];
+            if !spec_op_allowed(inner) {
+                return Err(Error::Spirv(format!(
+                    "word offset {}: OpSpecConstantOp may not wrap opcode {inner} in a shader",
+                    r.off
+                )));
+            }
+        }
+    }
     // Grammar validation and id-bound check, instruction by instruction.
     let mut check = BoundCheck {
         bound,

@@ -184,14 +184,26 @@ fn fuzz_one(words: &[u32]) {
 #[test]
 fn fuzz_mutations_never_panic() {
     let mut seeds = vec![minimal()];
+    let words = |b: Vec<u8>| -> Vec<u32> {
+        b.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect()
+    };
     if let Some(b) = glsl("comp", FUZZ_SEED_GLSL) {
-        seeds.push(
-            b.chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        );
+        seeds.push(words(b));
     }
-    let mut rng = Lcg(0x5eed);
+    if let Some(b) = glsl("frag", FUZZ_SEED_FRAG) {
+        seeds.push(words(b));
+    }
+    println!(
+        "fuzz seeds: {:?} words",
+        seeds.iter().map(Vec::len).collect::<Vec<_>>()
+    );
+    let seed = std::env::var("QUADSTEP_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0x5eed);
+    let mut rng = Lcg(seed);
     let start = std::time::Instant::now();
     let mut runs = 0;
     for seed in &seeds {
@@ -239,6 +251,20 @@ void main() {
     switch (i) { case 0: acc.x = s[1]; break; case 1: acc.x = s[2]; break; default: acc.x = 0.0; }
     b.v[i] = acc * mat4(2.0);
     atomicAdd(b.n, 1u);
+}
+"#;
+
+const FUZZ_SEED_FRAG: &str = r#"#version 450
+layout(location = 0) out vec4 o;
+layout(location = 0) in vec2 uv;
+layout(location = 1) flat in int k;
+layout(binding = 0) uniform sampler2D t;
+layout(binding = 1) uniform U { mat3 m; vec4 c[4]; } u;
+void main() {
+    vec4 a = texture(t, uv) + textureLod(t, uv, 1.0) + texelFetch(t, ivec2(uv), k);
+    a.xyz = u.m * a.xyz + cross(a.xyz, u.c[k & 3].xyz);
+    if (a.w < 0.0) discard;
+    o = a * fwidth(uv.x) + vec4(dFdy(uv), inverse(mat2(u.c[0])) * uv);
 }
 "#;
 
@@ -680,4 +706,253 @@ void main() {
     spans.sort();
     assert!(spans.windows(2).all(|w| w[0].1 <= w[1].0));
     assert!(spans.last().unwrap().1 <= sh.local_words);
+}
+
+fn images(sh: &ir::Shader) -> Vec<ir::ImageInst> {
+    insts(sh)
+        .into_iter()
+        .filter_map(|i| match i {
+            Inst::Image(im) => Some((**im).clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn image_operands_are_decoded() {
+    let src = r#"#version 450
+layout(location = 0) out vec4 o;
+layout(location = 0) in vec4 uv;
+layout(binding = 0) uniform sampler2D t;
+layout(binding = 1) uniform sampler2DShadow s;
+layout(binding = 2) uniform texture2DArray ta;
+layout(binding = 3) uniform sampler smp;
+layout(binding = 4, rgba8) uniform writeonly image2D img;
+void main() {
+    o = textureProjLodOffset(t, uv.xyz, 2.0, ivec2(1, -1));
+    o += textureGatherOffsets(t, uv.xy, ivec2[4](ivec2(0, 1), ivec2(2, 3), ivec2(-1, -2), ivec2(4, 5)), 2);
+    o.x += texture(s, uv.xyz);
+    o += texelFetch(t, ivec2(uv.xy), 3);
+    o += textureGrad(sampler2DArray(ta, smp), uv.xyz, uv.xy, uv.zw);
+    o += vec4(textureSize(t, 1), textureQueryLevels(t), 0);
+    imageStore(img, ivec2(3, 4), o);
+}
+"#;
+    let Some(b) = glsl("frag", src) else { return };
+    let sh = lower_bytes(&b, &SpecConstants::new()).unwrap();
+    let im = images(&sh);
+    use ir::ImageOpKind as K;
+    let kinds: Vec<K> = im.iter().map(|i| i.kind).collect();
+    assert_eq!(
+        kinds,
+        vec![
+            K::Sample,
+            K::Gather,
+            K::Sample,
+            K::Fetch,
+            K::Sample,
+            K::QuerySize,
+            K::QueryLevels,
+            K::Write
+        ]
+    );
+    // textureProjLodOffset: 2 coords + q, explicit LOD, a 2-component constant offset.
+    assert_eq!((im[0].coords.len(), im[0].proj.is_some()), (2, true));
+    assert!(matches!(im[0].lod, ir::Lod::Explicit(_)));
+    let k = consts(&sh);
+    let offs: Vec<u64> = im[0].offset.iter().map(|r| k[r]).collect();
+    assert_eq!(offs, vec![1, (-1i32) as u32 as u64]);
+    // textureGatherOffsets: ConstOffsets and component 2.
+    assert_eq!(im[1].offsets4, Some([[0, 1], [2, 3], [-1, -2], [4, 5]]));
+    assert_eq!(k[&im[1].component.unwrap()], 2);
+    // Shadow sample: dref, implicit LOD, one result.
+    assert!(im[2].dref.is_some() && matches!(im[2].lod, ir::Lod::Implicit { bias: None }));
+    assert_eq!(im[2].dst.len(), 1);
+    // texelFetch: integer coordinates, LOD 3.
+    assert_eq!(im[3].result_ty, ScalarTy::F32);
+    assert!(matches!(im[3].lod, ir::Lod::Explicit(r) if k[&r] == 3));
+    // Separate texture + sampler: image and sampler slots differ; 3 coords (array layer last);
+    // gradients of 2 components each.
+    assert!(im[4].sampler.is_some() && im[4].sampler.unwrap().slot != im[4].image.slot);
+    assert_eq!(im[4].coords.len(), 3);
+    assert!(matches!(&im[4].lod, ir::Lod::Grad { dx, dy } if dx.len() == 2 && dy.len() == 2));
+    // textureSize at LOD 1 gives 2 components.
+    assert_eq!(im[5].dst.len(), 2);
+    // imageStore: 2 integer coordinates, 4 texel registers.
+    assert_eq!((im[7].coords.len(), im[7].texel.len()), (2, 4));
+    let kinds: Vec<ir::ResourceKind> = sh.resources.iter().map(|r| r.kind).collect();
+    use ir::ResourceKind as R;
+    assert_eq!(
+        kinds,
+        vec![
+            R::CombinedImageSampler,
+            R::CombinedImageSampler,
+            R::SampledImage,
+            R::Sampler,
+            R::StorageImage
+        ]
+    );
+    assert!(sh.resources[1].image.unwrap().depth && sh.resources[2].image.unwrap().arrayed);
+}
+
+#[test]
+fn derivatives_and_subgroup_ops() {
+    let src = r#"#version 450
+#extension GL_KHR_shader_subgroup_arithmetic : require
+#extension GL_KHR_shader_subgroup_ballot : require
+#extension GL_KHR_shader_subgroup_clustered : require
+#extension GL_KHR_shader_subgroup_shuffle : require
+#extension GL_KHR_shader_subgroup_quad : require
+layout(location = 0) out vec4 o;
+layout(location = 0) in vec2 uv;
+void main() {
+    float a = dFdx(uv.x) + dFdyFine(uv.y) + fwidth(uv.x);
+    float s = subgroupAdd(uv.x) + subgroupClusteredMax(uv.y, 4) + subgroupExclusiveMul(a);
+    uvec4 b = subgroupBallot(uv.x > 0.5);
+    float q = subgroupQuadSwapDiagonal(uv.x) + subgroupShuffleXor(uv.y, 1u);
+    o = vec4(a, s, float(subgroupBallotBitCount(b)), q);
+}
+"#;
+    let Some(b) = compile(
+        "glslangValidator",
+        &["-V", "-S", "frag", "--target-env", "vulkan1.1"],
+        "frag",
+        src,
+    ) else {
+        return;
+    };
+    let sh = lower_bytes(&b, &SpecConstants::new()).unwrap();
+    let all = insts(&sh);
+    use ir::{Axis, DerivKind, GroupArith, GroupScan};
+    let derivs: Vec<(Axis, DerivKind)> = all
+        .iter()
+        .filter_map(|i| match i {
+            Inst::Deriv { axis, kind, .. } => Some((*axis, *kind)),
+            _ => None,
+        })
+        .collect();
+    // dFdx → coarse X; dFdyFine → fine Y; fwidth → coarse X and Y.
+    assert_eq!(
+        derivs,
+        vec![
+            (Axis::X, DerivKind::Coarse),
+            (Axis::Y, DerivKind::Fine),
+            (Axis::X, DerivKind::Coarse),
+            (Axis::Y, DerivKind::Coarse)
+        ]
+    );
+    let ariths: Vec<(GroupArith, GroupScan)> = all
+        .iter()
+        .filter_map(|i| match i {
+            Inst::GroupArith { op, scan, .. } => Some((*op, *scan)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        ariths,
+        vec![
+            (GroupArith::FAdd, GroupScan::Reduce),
+            (GroupArith::FMax, GroupScan::Clustered(4)),
+            (GroupArith::FMul, GroupScan::Exclusive)
+        ]
+    );
+    let ballots = all
+        .iter()
+        .filter(|i| {
+            matches!(
+                i,
+                Inst::Group {
+                    op: ir::GroupOp::Ballot(_),
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(ballots, 4);
+    assert!(all
+        .iter()
+        .any(|i| matches!(i, Inst::QuadSwap { direction: 2, .. })));
+    assert!(all.iter().any(|i| matches!(
+        i,
+        Inst::Group {
+            op: ir::GroupOp::ShuffleXor,
+            ..
+        }
+    )));
+    assert!(all.iter().any(|i| matches!(
+        i,
+        Inst::BallotQuery {
+            query: ir::BallotQuery::BitCountReduce,
+            ..
+        }
+    )));
+}
+
+#[test]
+fn two_entry_points_keep_their_own_resources() {
+    let src = r#"
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %a "a"
+               OpEntryPoint GLCompute %b "b"
+               OpExecutionMode %a LocalSize 2 1 1
+               OpExecutionMode %b LocalSize 3 1 1
+               OpDecorate %buf Block
+               OpMemberDecorate %buf 0 Offset 0
+               OpDecorate %va DescriptorSet 0
+               OpDecorate %va Binding 5
+               OpDecorate %vb DescriptorSet 1
+               OpDecorate %vb Binding 6
+       %void = OpTypeVoid
+         %fv = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+        %buf = OpTypeStruct %uint
+       %pbuf = OpTypePointer StorageBuffer %buf
+      %puint = OpTypePointer StorageBuffer %uint
+         %va = OpVariable %pbuf StorageBuffer
+         %vb = OpVariable %pbuf StorageBuffer
+         %c0 = OpConstant %uint 0
+          %a = OpFunction %void None %fv
+         %la = OpLabel
+         %pa = OpAccessChain %puint %va %c0
+               OpStore %pa %c0
+               OpReturn
+               OpFunctionEnd
+          %b = OpFunction %void None %fv
+         %lb = OpLabel
+         %pb = OpAccessChain %puint %vb %c0
+               OpStore %pb %c0
+               OpReturn
+               OpFunctionEnd
+"#;
+    let Some(bytes) = asm(src) else { return };
+    let m = Module::from_bytes(&bytes).unwrap();
+    assert_eq!(m.entry_points().len(), 2);
+    let a = m.lower("a", None, &SpecConstants::new()).unwrap();
+    let b = m
+        .lower("b", Some(ir::Stage::Compute), &SpecConstants::new())
+        .unwrap();
+    assert_eq!((a.workgroup_size[0], b.workgroup_size[0]), (2, 3));
+    assert_eq!(a.resources.len(), 1);
+    assert_eq!((a.resources[0].set, a.resources[0].binding), (0, 5));
+    assert_eq!((b.resources[0].set, b.resources[0].binding), (1, 6));
+    assert!(m.lower("c", None, &SpecConstants::new()).is_err());
+    assert!(m
+        .lower("a", Some(ir::Stage::Fragment), &SpecConstants::new())
+        .is_err());
+}
+
+#[test]
+fn spec_constant_op_wrapping_a_constant_is_rejected() {
+    // rspirv panics on this shape; we must refuse it first.
+    let mut w = minimal();
+    w[3] = 8;
+    let mut extra = op(21, &[5, 32, 1]); // %5 = OpTypeInt 32 1
+    extra.extend(op(52, &[5, 6, 43, 7])); // %6 = OpSpecConstantOp %5 <OpConstant> 7
+    w.splice(23..23, extra);
+    let e = err_of(&w).to_string();
+    assert!(
+        e.contains("word offset 27") && e.contains("OpSpecConstantOp"),
+        "{e}"
+    );
 }

@@ -385,7 +385,9 @@ impl Lower<'_> {
         };
         let mut off = 0;
         for (j, m) in members.iter().enumerate().take(k as usize) {
-            off += self.byte_size(*m, self.member_mat(st, j as u32))?;
+            off = self
+                .byte_size(*m, self.member_mat(st, j as u32))?
+                .wrapping_add(off);
         }
         Ok(off)
     }
@@ -396,7 +398,7 @@ impl Lower<'_> {
         Ok(self
             .byte_leaves(id, mat, None)?
             .iter()
-            .map(|(s, o)| o + Self::scalar_bytes(*s))
+            .map(|(s, o)| o.wrapping_add(Self::scalar_bytes(*s)))
             .max()
             .unwrap_or(0))
     }
@@ -434,26 +436,40 @@ impl Lower<'_> {
                 let s = self.scalar_of(elem)?;
                 let stride = vec_stride.unwrap_or(Self::scalar_bytes(s));
                 for c in 0..n {
-                    out.push((s, base + c * stride));
+                    out.push((s, base.wrapping_add(c.wrapping_mul(stride))));
                 }
             }
             Type::Matrix { col, n } => {
                 let (cs, comp) = self.matrix_strides(col, mat)?;
                 for c in 0..n {
-                    self.push_byte_leaves(col, None, Some(comp), base + c * cs, out, depth + 1)?;
+                    self.push_byte_leaves(
+                        col,
+                        None,
+                        Some(comp),
+                        base.wrapping_add(c.wrapping_mul(cs)),
+                        out,
+                        depth + 1,
+                    )?;
                 }
             }
             Type::Array { elem, len } => {
                 let stride = self.array_stride(id)?;
                 for e in 0..len {
-                    self.push_byte_leaves(elem, mat, None, base + e * stride, out, depth + 1)?;
+                    self.push_byte_leaves(
+                        elem,
+                        mat,
+                        None,
+                        base.wrapping_add(e.wrapping_mul(stride)),
+                        out,
+                        depth + 1,
+                    )?;
                 }
             }
             Type::Struct { members } => {
                 for (k, m) in members.iter().enumerate() {
                     let off = self.member_offset(id, k as u32)?;
                     let ml = self.member_mat(id, k as u32);
-                    self.push_byte_leaves(*m, ml, None, base + off, out, depth + 1)?;
+                    self.push_byte_leaves(*m, ml, None, base.wrapping_add(off), out, depth + 1)?;
                 }
             }
             Type::Bool | Type::Int { .. } | Type::Float { .. } => {
