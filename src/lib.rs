@@ -1,5 +1,25 @@
 //! quadstep: a CPU software rasterizer and shader interpreter that runs SPIR-V on 2×2 quads in
 //! lock-step, exactly and headlessly. See `ARCHITECTURE.md` for the picture.
+//!
+//! The public API in one screen:
+//! - shaders: [`Shader`] (SPIR-V binary or text → IR → interpreter program);
+//! - resources: [`Buffer`], [`Image`] / [`ImageView`] / [`Format`], [`Sampler`],
+//!   bound through [`DescriptorSets`] / [`Descriptor`];
+//! - compute: [`dispatch`];
+//! - graphics: a [`Rasterizer`] draws into [`RenderTargets`] with a [`GraphicsPipeline`]
+//!   (fixed-function [`PipelineState`] + two [`BoundStage`]s);
+//! - tools: [`amber`] scripts, [`golden`] image comparison, the [`exec`] observer hook.
+//!
+//! ```no_run
+//! use quadstep::*;
+//! let words: Vec<u32> = vec![]; // a SPIR-V module
+//! let shader = Shader::from_spirv(&words, "main", &Default::default())?;
+//! let out = std::sync::Arc::new(Buffer::new(64));
+//! let mut sets = DescriptorSets::new();
+//! sets.bind(0, 0, Descriptor::Buffer(out.clone()));
+//! dispatch(&shader, [1, 1, 1], &sets, texture::Config::default())?;
+//! # Ok::<(), quadstep::Error>(())
+//! ```
 
 pub mod amber;
 pub mod debug;
@@ -13,3 +33,10 @@ pub mod raster;
 pub mod texture;
 
 pub use error::{Error, Result};
+pub use exec::Buffer;
+pub use pipeline::{dispatch, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader};
+pub use raster::{
+    ColorTarget, DepthStencilTarget, Pipeline as GraphicsPipeline, PipelineState, Rasterizer,
+    RenderTargets,
+};
+pub use texture::{Format, Image, ImageView, Sampler};
