@@ -23,6 +23,7 @@
 
 pub mod amber;
 pub mod debug;
+pub mod demo;
 pub mod error;
 pub mod exec;
 pub mod front;
