@@ -1,5 +1,5 @@
 //! Corpus test of the SPIR-V front end: every vertex/fragment/compute shader in the Amber scripts
-//! under /work/shared/amber (SPIR-V assembly through `spirv-as`, GLSL through
+//! under shared/amber (SPIR-V assembly through `spirv-as`, GLSL through
 //! `glslangValidator -V`) is loaded and every entry point lowered and verified with
 //! `ir::verify`. Skips with a message when the tools or the folder are absent.
 //!
@@ -15,7 +15,17 @@ use std::process::Command;
 use quadstep::front::spirv::{Module, SpecConstants};
 use quadstep::ir;
 
-const AMBER: &str = "/work/shared/amber";
+/// The Amber folder: `$QUADSTEP_AMBER`, else `shared/amber` beside the repository, else
+/// /work/shared/amber.
+fn amber_dir() -> Option<PathBuf> {
+    let mut c = Vec::new();
+    if let Ok(p) = std::env::var("QUADSTEP_AMBER") {
+        c.push(PathBuf::from(p));
+    }
+    c.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/amber"));
+    c.push(PathBuf::from("/work/shared/amber"));
+    c.into_iter().find(|p| p.is_dir())
+}
 
 #[derive(Debug)]
 struct ShaderSrc {
@@ -211,16 +221,16 @@ fn fuzz(bytes: &[u8], seed: u64) {
 
 #[test]
 fn amber_corpus_lowers() {
-    if !Path::new(AMBER).is_dir() {
-        println!("skipped: {AMBER} is absent");
+    let Some(amber) = amber_dir() else {
+        println!("skipped: no shared/amber folder found");
         return;
-    }
+    };
     if !tool("spirv-as") || !tool("glslangValidator") {
         println!("skipped: spirv-as or glslangValidator is not installed");
         return;
     }
     let mut files = Vec::new();
-    amber_files(Path::new(AMBER), &mut files);
+    amber_files(&amber, &mut files);
     let dir = std::env::temp_dir().join(format!("quadstep-front-corpus-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let (mut compiled, mut tool_failed, mut lowered, mut entries) = (0, 0, 0, 0);
@@ -254,7 +264,7 @@ fn amber_corpus_lowers() {
             });
             let file = s
                 .file
-                .strip_prefix(AMBER)
+                .strip_prefix(&amber)
                 .unwrap_or(&s.file)
                 .display()
                 .to_string();

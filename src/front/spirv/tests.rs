@@ -956,3 +956,76 @@ fn spec_constant_op_wrapping_a_constant_is_rejected() {
         "{e}"
     );
 }
+
+#[test]
+fn debug_info_is_ignored() {
+    // NonSemantic.Shader.DebugInfo.100, OpLine and OpSource must not stop the lowering.
+    let src = r#"#version 450
+layout(location = 0) out vec4 o;
+layout(location = 0) in vec2 uv;
+float f(float x) { return x * 2.0; }
+void main() { o = vec4(f(uv.x), uv.y, 0.0, 1.0); }
+"#;
+    let Some(b) = compile(
+        "glslangValidator",
+        &["-V", "-gVS", "-S", "frag"],
+        "frag",
+        src,
+    ) else {
+        return;
+    };
+    let sh = lower_bytes(&b, &SpecConstants::new()).unwrap();
+    assert_eq!(count_bin(&sh, BinaryOp::FMul, ScalarTy::F32), 1);
+}
+
+#[test]
+fn bitcasts_between_component_counts() {
+    let src = r#"#version 450
+#extension GL_EXT_shader_explicit_arithmetic_types : require
+layout(local_size_x = 1) in;
+layout(std430, binding = 0) buffer B { uvec2 a; uint64_t b; f16vec2 h; uint c; } buf;
+void main() {
+    buf.b = packUint2x32(buf.a);
+    buf.a = unpackUint2x32(buf.b);
+    buf.c = packFloat2x16(buf.h);
+}
+"#;
+    let Some(b) = glsl("comp", src) else { return };
+    let sh = lower_bytes(&b, &SpecConstants::new()).unwrap();
+    let all = insts(&sh);
+    // uvec2 → u64: one Join64; u64 → uvec2: Lo32 and Hi32.
+    assert_eq!(count_bin(&sh, BinaryOp::Join64, ScalarTy::I64), 1);
+    let lohi = all
+        .iter()
+        .filter(|i| {
+            matches!(
+                i,
+                Inst::Unary {
+                    op: crate::ir::UnaryOp::Lo32 | crate::ir::UnaryOp::Hi32,
+                    ..
+                }
+            )
+        })
+        .count();
+    assert_eq!(lohi, 2);
+    // f16vec2 → uint: the second half shifted left by 16 and or-ed in.
+    let k = consts(&sh);
+    assert!(all.iter().any(|i| matches!(
+        i,
+        Inst::Binary { op: BinaryOp::Shl, b, .. } if k.get(b) == Some(&16)
+    )));
+    assert_eq!(count_bin(&sh, BinaryOp::Or, ScalarTy::I32), 1);
+    // 16-bit loads read 2 bytes at offsets 16 and 18 (h at 16 after the u64 at 8).
+    let h_addrs: Vec<u64> = all
+        .iter()
+        .filter_map(|i| match i {
+            Inst::Load {
+                ty: ScalarTy::F16,
+                ptr,
+                ..
+            } => k.get(&ptr.addr).copied(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(h_addrs, vec![16, 18]);
+}
