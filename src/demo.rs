@@ -69,7 +69,7 @@ fn checker() -> Result<Image> {
         let texels: Vec<[f32; 4]> = (0..n * n)
             .map(|i| {
                 let (x, y) = (i % n, i / n);
-                let k = if ((x / cell) + (y / cell)) % 2 == 0 {
+                let k = if ((x / cell) + (y / cell)).is_multiple_of(2) {
                     1.0
                 } else {
                     0.2
