@@ -1,0 +1,459 @@
+//! Renders every lavapipe reference scene (`tests/lavapipe/`, see its README) with quadstep and
+//! compares with lavapipe's output under the per-scene tolerance the README derives from its
+//! measurements. Each scene is rendered at 1 and 2 rasterizer threads; the two must be
+//! byte-identical. Failures write `target/lavapipe-compare/<scene>.{expected,actual,diff}.png`.
+//!
+//! Known disagreements (scenes quadstep does not match yet, with the reason) are listed in
+//! [`KNOWN`]; a scene listed there that fails is reported, not fatal; a scene not listed that
+//! fails fails the test, and so does a listed scene that passes (so the list stays honest).
+//!
+//! Two whole-image checks do not involve lavapipe at all: `quad_swap_full` against the swapped
+//! `gl_FragCoord` values written down by hand, and `fill_fan`'s ... (see the tests below).
+
+mod lavapipe_support;
+
+use lavapipe_support::{expected, scene_names, Rgba, Scene};
+use std::path::PathBuf;
+
+/// Scenes quadstep cannot match yet, and why. Keep this short and honest.
+const KNOWN: &[(&str, &str)] = &[];
+
+/// Per-channel tolerance: a channel is over when `|got - want| > abs[c] + rel * |want|`.
+#[derive(Clone, Copy, Debug)]
+struct Tol {
+    abs: [f32; 4],
+    rel: f32,
+    /// Pixels allowed beyond the tolerance (with the reason in [`tolerance`]).
+    max_over: usize,
+}
+
+/// 2/255: lavapipe filters RGBA8 REPEAT/CLAMP_TO_EDGE textures in 8-bit fixed point
+/// (README "What lavapipe does" 1; measured 0.0035 against exact bilinear).
+const U8: f32 = 2.0 / 255.0;
+/// lavapipe's LOD is `0.5 * fast_log2(rho^2)`, up to 0.043 below the exact log2 quadstep uses
+/// (README item 2); the result moves by at most that times the difference of the two mip
+/// levels blended, which is at most 1 on 0..1 data.
+const LOD: f32 = 0.045;
+/// "exact" class: unorm8 -> float may be 1 ulp off k/255 (README item 6).
+const EXACT: f32 = 1e-6;
+/// "float" class: `1e-5 * max(1, |v|)`.
+const FLOAT: f32 = 1e-5;
+/// "raster" class: interpolated values.
+const RASTER: f32 = 1e-5;
+
+fn all(v: f32) -> [f32; 4] {
+    [v; 4]
+}
+
+fn tolerance(scene: &str) -> Tol {
+    let t = |abs: [f32; 4], rel: f32| Tol {
+        abs,
+        rel,
+        max_over: 0,
+    };
+    match scene {
+        "addr_repeat" | "addr_clamp_to_edge" | "offset" | "array_lod" => t(all(U8), 0.0),
+        s if s.starts_with("addr_") => t(all(FLOAT), FLOAT),
+        "cube_equirect" | "cube_corner" | "tex3d_lod" => t(all(FLOAT), FLOAT),
+        "trilinear" | "bias" | "grad" => t(all(U8 + LOD), 0.0),
+        s if s.starts_with("lod_") => t(all(U8 + LOD), 0.0),
+        // R, B: float; G: float + LOD (implicit LOD, PCF results in 0..1).
+        s if s.starts_with("dref_") => t([FLOAT, FLOAT + LOD, FLOAT, FLOAT], FLOAT),
+        "gather" | "gather_offsets" => t(all(EXACT), 0.0),
+        // Plus the per-pixel LOD slack of `format_lod_slack`.
+        "fmt_r16f" | "fmt_rg32f" => t(all(FLOAT), FLOAT),
+        "fmt_srgb" => t(all(1.5e-3 + LOD), 0.0),
+        // R: trilinear RGBA8; G, B: perspective-correct interpolation.
+        "perspective" => t([U8 + LOD, RASTER, RASTER, EXACT], 0.0),
+        s if s.starts_with("depth_") => Tol {
+            abs: [EXACT, EXACT, RASTER, EXACT],
+            rel: 0.0,
+            // The README allows "a few pixels on the T1/T2 intersection line"; quadstep
+            // matches every pixel, so none are allowed.
+            max_over: 0,
+        },
+        "deriv_varying" | "deriv_finecoarse" => t(all(1e-5), 0.0),
+        "deriv_fragcoord" => t(all(EXACT), 0.0),
+        "fill_fan" | "fill_subpixel" | "quad_swap_full" | "quad_swap_triangle" => {
+            t(all(EXACT), 0.0)
+        }
+        other => panic!("no tolerance written down for scene `{other}`"),
+    }
+}
+
+/// What a scene compares against, and extra per-pixel, per-channel tolerance on top of
+/// [`tolerance`]: lavapipe's image, except where lavapipe and quadstep make different choices
+/// that Vulkan both allows, where the expectation is rebuilt (from lavapipe's own values or
+/// from float64 formulas) for quadstep's choice.
+fn reference(scene: &str, lvp: &Rgba) -> (Rgba, Vec<[f32; 4]>) {
+    let zero = vec![[0.0; 4]; lvp.px.len()];
+    match scene {
+        "deriv_finecoarse" => (coarse_from_fine(lvp, Deriv::FineCoarse), zero),
+        "deriv_varying" | "deriv_fragcoord" => (coarse_from_fine(lvp, Deriv::Plain), zero),
+        "perspective" => {
+            let mut want = lvp.clone();
+            let uv = perspective_uv_snapped(&Scene::load(scene).expect("scene loads"));
+            for (p, t) in want.px.iter_mut().zip(&uv) {
+                if let Some([u, v]) = t {
+                    p[1] = (u / 8.0) as f32;
+                    p[2] = (v / 8.0) as f32;
+                }
+            }
+            (want, zero)
+        }
+        "fmt_r16f" | "fmt_rg32f" => (lvp.clone(), format_lod_slack(scene)),
+        _ => (lvp.clone(), zero),
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Deriv {
+    /// `(dFdx, dFdy, fwidth, 1)`: quadstep's plain derivatives are coarse.
+    Plain,
+    /// `(dFdxFine, dFdyFine, dFdxCoarse, dFdyCoarse)`.
+    FineCoarse,
+}
+
+/// lavapipe computes every derivative *fine*, even `dFdxCoarse` / `dFdyCoarse` and plain
+/// `dFdx` (README item 4); quadstep's plain and coarse derivatives are coarse (exec/mod.rs:
+/// "Coarse uses lane 0's fine values for the whole quad"): per quad, `dx = P1 - P0` (top row)
+/// and `dy = P2 - P0` (left column) on all four lanes. Both are allowed by Vulkan. Those are
+/// lavapipe's *fine* values at particular pixels: `dFdxFine` is the same on both pixels of a
+/// quad row, so the fine x derivative of any covered top-row pixel is the quad's coarse x
+/// derivative; likewise the fine y derivative of a covered left-column pixel for y. A channel
+/// whose quad has no covered pixel there becomes NaN (not compared). `fwidth = |dx| + |dy|`
+/// (exact in f32 after the power-of-two scale K). Coverage comes from `deriv_varying` (same
+/// triangle in all three scenes, alpha = 1 where covered).
+fn coarse_from_fine(lvp: &Rgba, mode: Deriv) -> Rgba {
+    let cov = expected("deriv_varying", lvp.width, lvp.height);
+    let covered = |x: u32, y: u32| cov.at(x, y)[3] == 1.0;
+    let mut out = lvp.clone();
+    for y in 0..lvp.height {
+        for x in 0..lvp.width {
+            if !covered(x, y) {
+                continue;
+            }
+            let (qx, qy) = (x & !1, y & !1);
+            let dx = [(qx, qy), (qx + 1, qy)]
+                .into_iter()
+                .find(|&(a, b)| covered(a, b))
+                .map_or(f32::NAN, |(a, b)| lvp.at(a, b)[0]);
+            let dy = [(qx, qy), (qx, qy + 1)]
+                .into_iter()
+                .find(|&(a, b)| covered(a, b))
+                .map_or(f32::NAN, |(a, b)| lvp.at(a, b)[1]);
+            let p = &mut out.px[(y * lvp.width + x) as usize];
+            match mode {
+                Deriv::FineCoarse => {
+                    p[2] = dx;
+                    p[3] = dy;
+                }
+                Deriv::Plain => {
+                    p[0] = dx;
+                    p[1] = dy;
+                    p[2] = dx.abs() + dy.abs();
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Clip-space vertex -> framebuffer (x, y) and 1/w (viewport = whole framebuffer).
+fn to_screen(v: &[f64], w: u32, h: u32) -> [f64; 3] {
+    [
+        (v[0] / v[3] + 1.0) * w as f64 / 2.0,
+        (v[1] / v[3] + 1.0) * h as f64 / 2.0,
+        1.0 / v[3],
+    ]
+}
+
+/// Float64 perspective-correct interpolation of attribute (u, v) = location 1's x, y at each
+/// pixel centre, with the screen positions snapped to 1/256 pixel (`subPixelPrecisionBits` =
+/// 8). `None` where no triangle covers the centre (edges counted inclusively).
+///
+/// Why snapped: the perspective floor's far vertices have x/w off the 1/256 grid (README
+/// conventions). quadstep snaps the vertex and interpolates on the snapped triangle; lavapipe
+/// interpolates on the unsnapped float positions. Vulkan allows both; the difference reaches
+/// 5e-5 on G, B near the far edge, above the 1e-5 raster class.
+fn perspective_uv_snapped(scene: &Scene) -> Vec<Option<[f64; 2]>> {
+    let (w, h) = (scene.width, scene.height);
+    let verts: Vec<Vec<f64>> = scene.json["vertices"]
+        .as_array()
+        .expect("vertices")
+        .iter()
+        .map(|v| {
+            v.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap())
+                .collect()
+        })
+        .collect();
+    let mut out = vec![None; (w * h) as usize];
+    for tri in verts.chunks_exact(3) {
+        let s: Vec<[f64; 3]> = tri
+            .iter()
+            .map(|v| {
+                let p = to_screen(v, w, h);
+                [
+                    (p[0] * 256.0).round() / 256.0,
+                    (p[1] * 256.0).round() / 256.0,
+                    p[2],
+                ]
+            })
+            .collect();
+        let area =
+            (s[1][0] - s[0][0]) * (s[2][1] - s[0][1]) - (s[2][0] - s[0][0]) * (s[1][1] - s[0][1]);
+        if area == 0.0 {
+            continue;
+        }
+        for y in 0..h {
+            for x in 0..w {
+                let (px, py) = (x as f64 + 0.5, y as f64 + 0.5);
+                let e = |i: usize, j: usize| {
+                    ((s[j][0] - px) * (s[i][1] - py) - (s[i][0] - px) * (s[j][1] - py)) / area
+                };
+                let b = [e(2, 1), e(0, 2), e(1, 0)];
+                if b.iter().any(|&t| t < 0.0) {
+                    continue;
+                }
+                let iw: f64 = (0..3).map(|i| b[i] * s[i][2]).sum();
+                let u: f64 = (0..3).map(|i| b[i] * tri[i][4] * s[i][2]).sum::<f64>() / iw;
+                let v: f64 = (0..3).map(|i| b[i] * tri[i][5] * s[i][2]).sum::<f64>() / iw;
+                out[(y * w + x) as usize] = Some([u, v]);
+            }
+        }
+    }
+    out
+}
+
+/// Per-pixel LOD slack for `fmt_r16f` / `fmt_rg32f` (format.frag, bottom half: trilinear,
+/// implicit LOD, values -3..5 and -7..14). lavapipe's λ is up to 0.043 below the exact λ
+/// (README item 2), so its result moves by at most `0.045 x |T_a - T_b|` where `T_a`, `T_b`
+/// are the bilinear samples of the two levels it blends, which are among `floor(λ) - 1 ..
+/// floor(λ) + 2`. Here `T_l` is a naive float64 bilinear REPEAT sample of the scene's data
+/// (the f32 file; the f16 rounding on upload is far below this slack), λ the exact log2 of the
+/// Euclidean coarse (lane-0) derivatives of the shader's closed-form coordinate. The top half
+/// is magnified (λ about -2.7): no slack.
+fn format_lod_slack(scene: &str) -> Vec<[f32; 4]> {
+    let sc = Scene::load(scene).expect("scene loads");
+    let t = &sc.json["textures"][0];
+    let size = t["width"].as_u64().unwrap() as usize;
+    let levels = t["mip_levels"].as_u64().unwrap() as usize;
+    let data = lavapipe_support::read_f32s(&sc.dir.join(t["data"].as_str().unwrap()));
+    let mut level_start = vec![0usize];
+    for l in 0..levels {
+        let n = (size >> l).max(1);
+        level_start.push(level_start[l] + n * n);
+    }
+    let texel = |l: usize, x: i64, y: i64| -> [f64; 4] {
+        let n = (size >> l).max(1) as i64;
+        let i = level_start[l] + (y.rem_euclid(n) * n + x.rem_euclid(n)) as usize;
+        std::array::from_fn(|c| data[4 * i + c] as f64)
+    };
+    let bilinear = |l: usize, u: f64, v: f64| -> [f64; 4] {
+        let n = (size >> l).max(1) as f64;
+        let (x, y) = (u * n - 0.5, v * n - 0.5);
+        let (x0, y0) = (x.floor(), y.floor());
+        let (a, b) = (x - x0, y - y0);
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        let (t00, t10, t01, t11) = (
+            texel(l, x0, y0),
+            texel(l, x0 + 1, y0),
+            texel(l, x0, y0 + 1),
+            texel(l, x0 + 1, y0 + 1),
+        );
+        std::array::from_fn(|c| {
+            (1.0 - a) * (1.0 - b) * t00[c]
+                + a * (1.0 - b) * t10[c]
+                + (1.0 - a) * b * t01[c]
+                + a * b * t11[c]
+        })
+    };
+    let coord = |x: f64, y: f64| -> [f64; 2] {
+        let p = [x / 64.0, y / 64.0];
+        let k = (p[0] * 4.0).exp2() * 0.9;
+        [p[0] * k, p[1] * k]
+    };
+    let (w, h) = (sc.width as usize, sc.height as usize);
+    let mut out = vec![[0.0f32; 4]; w * h];
+    for y in h / 2..h {
+        for x in 0..w {
+            let (qx, qy) = ((x & !1) as f64 + 0.5, (y & !1) as f64 + 0.5);
+            let p0 = coord(qx, qy);
+            let px = coord(qx + 1.0, qy);
+            let py = coord(qx, qy + 1.0);
+            let n = size as f64;
+            let rx = ((px[0] - p0[0]) * n).hypot((px[1] - p0[1]) * n);
+            let ry = ((py[0] - p0[0]) * n).hypot((py[1] - p0[1]) * n);
+            let lambda = rx.max(ry).log2();
+            let uv = coord(x as f64 + 0.5, y as f64 + 0.5);
+            let lo = (lambda.floor().max(0.0) as usize).min(levels - 1);
+            let ls: Vec<usize> = (lo.saturating_sub(1)..=(lo + 2).min(levels - 1)).collect();
+            let samples: Vec<[f64; 4]> = ls.iter().map(|&l| bilinear(l, uv[0], uv[1])).collect();
+            let mut slack = [0.0f64; 4];
+            for pair in samples.windows(2) {
+                for c in 0..4 {
+                    slack[c] = slack[c].max((pair[0][c] - pair[1][c]).abs());
+                }
+            }
+            out[y * w + x] = slack.map(|d| (LOD as f64 * d) as f32);
+        }
+    }
+    out
+}
+
+struct Outcome {
+    max_diff: f32,
+    over: usize,
+    compared: usize,
+    first_over: Option<(u32, u32, [f32; 4], [f32; 4])>,
+}
+
+fn compare(want: &Rgba, got: &Rgba, tol: &Tol, slack: &[[f32; 4]]) -> Outcome {
+    let mut o = Outcome {
+        max_diff: 0.0,
+        over: 0,
+        compared: 0,
+        first_over: None,
+    };
+    for y in 0..want.height {
+        for x in 0..want.width {
+            let (w, g) = (want.at(x, y), got.at(x, y));
+            let mut bad = false;
+            for c in 0..4 {
+                if w[c].is_nan() {
+                    continue; // not compared (see `reference`)
+                }
+                o.compared += 1;
+                let d = (g[c] - w[c]).abs();
+                let d = if d.is_nan() { f32::INFINITY } else { d };
+                o.max_diff = o.max_diff.max(d);
+                let extra = slack[(y * want.width + x) as usize][c];
+                if d > tol.abs[c] + extra + tol.rel * w[c].abs() {
+                    bad = true;
+                }
+            }
+            if bad {
+                o.over += 1;
+                if o.first_over.is_none() {
+                    o.first_over = Some((x, y, w, g));
+                }
+            }
+        }
+    }
+    o
+}
+
+fn out_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/lavapipe-compare")
+}
+
+fn write_triplet(scene: &str, want: &Rgba, got: &Rgba) {
+    use quadstep::golden::{diff_image, save_png, Tolerance};
+    let (e, a) = (want.to_rgba8(), got.to_rgba8());
+    let d = diff_image(&e, &a, Tolerance::EXACT);
+    let dir = out_dir();
+    for (suffix, img) in [("expected", &e), ("actual", &a), ("diff", &d)] {
+        let p = dir.join(format!("{scene}.{suffix}.png"));
+        if let Err(err) = save_png(&p, img) {
+            eprintln!("cannot write {}: {err}", p.display());
+        }
+    }
+}
+
+/// `QUADSTEP_LVP_DUMP=1`: write quadstep's output in lvp's raw layout (for the Python
+/// checkers in tests/lavapipe).
+fn dump_raw(scene: &str, got: &Rgba) {
+    let bytes: Vec<u8> = got
+        .px
+        .iter()
+        .flatten()
+        .flat_map(|v| v.to_le_bytes())
+        .collect();
+    let p = out_dir().join(format!("{scene}.quadstep.f32"));
+    let _ = std::fs::create_dir_all(out_dir());
+    if let Err(e) = std::fs::write(&p, bytes) {
+        eprintln!("cannot write {}: {e}", p.display());
+    }
+}
+
+/// Render a scene at 1 and 2 threads; the two must be byte-identical.
+fn render_checked(scene: &Scene) -> Result<Rgba, String> {
+    let one = scene.render(1)?;
+    let two = scene.render(2)?;
+    let same = one
+        .px
+        .iter()
+        .zip(&two.px)
+        .all(|(a, b)| a.map(f32::to_bits) == b.map(f32::to_bits));
+    if !same {
+        return Err("1-thread and 2-thread renders differ".into());
+    }
+    Ok(one)
+}
+
+#[test]
+fn lavapipe_scenes() {
+    let start = std::time::Instant::now();
+    let names = scene_names();
+    assert_eq!(names.len(), 49, "tests/lavapipe/README.md lists 49 scenes");
+    for (k, _) in KNOWN {
+        assert!(
+            names.iter().any(|n| n == k),
+            "KNOWN lists unknown scene {k}"
+        );
+    }
+    let mut problems = Vec::new();
+    println!(
+        "{:<32} {:>10} {:>6} {:>6}  verdict",
+        "scene", "max diff", "over", "allow"
+    );
+    for name in &names {
+        let known = KNOWN.iter().find(|(k, _)| k == name).map(|(_, why)| *why);
+        let tol = tolerance(name);
+        let scene = Scene::load(name).unwrap_or_else(|e| panic!("{e}"));
+        let lvp = expected(name, scene.width, scene.height);
+        let (line, ok) = match render_checked(&scene) {
+            Err(e) => (
+                format!("{name:<32} {:>10} {:>6} {:>6}  ERROR {e}", "-", "-", "-"),
+                false,
+            ),
+            Ok(got) => {
+                if std::env::var_os("QUADSTEP_LVP_DUMP").is_some() {
+                    dump_raw(name, &got);
+                }
+                let (want, slack) = reference(name, &lvp);
+                let o = compare(&want, &got, &tol, &slack);
+                let ok = o.over <= tol.max_over;
+                if !ok {
+                    write_triplet(name, &want, &got);
+                }
+                let mut line = format!(
+                    "{name:<32} {:>10.3e} {:>6} {:>6}  {}",
+                    o.max_diff,
+                    o.over,
+                    tol.max_over,
+                    if ok { "pass" } else { "FAIL" }
+                );
+                if let Some((x, y, w, g)) = o.first_over {
+                    line += &format!("  first over at ({x},{y}): lavapipe {w:?} quadstep {g:?}");
+                }
+                (line, ok)
+            }
+        };
+        println!("{line}");
+        match (ok, known) {
+            (true, None) | (false, Some(_)) => {
+                if let Some(why) = known {
+                    println!("    known disagreement: {why}");
+                }
+            }
+            (false, None) => problems.push(format!("{name}: fails and is not in KNOWN")),
+            (true, Some(_)) => problems.push(format!("{name}: passes; remove it from KNOWN")),
+        }
+    }
+    println!("{} scenes in {:.1?}", names.len(), start.elapsed());
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
