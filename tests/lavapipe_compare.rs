@@ -322,6 +322,10 @@ struct Outcome {
     max_diff: f32,
     over: usize,
     compared: usize,
+    /// Channel values with no expectation (NaN in the reference, see [`reference`]).
+    skipped: usize,
+    /// Per pixel: beyond the tolerance.
+    over_mask: Vec<bool>,
     first_over: Option<(u32, u32, [f32; 4], [f32; 4])>,
 }
 
@@ -330,6 +334,8 @@ fn compare(want: &Rgba, got: &Rgba, tol: &Tol, slack: &[[f32; 4]]) -> Outcome {
         max_diff: 0.0,
         over: 0,
         compared: 0,
+        skipped: 0,
+        over_mask: vec![false; want.px.len()],
         first_over: None,
     };
     for y in 0..want.height {
@@ -338,7 +344,8 @@ fn compare(want: &Rgba, got: &Rgba, tol: &Tol, slack: &[[f32; 4]]) -> Outcome {
             let mut bad = false;
             for c in 0..4 {
                 if w[c].is_nan() {
-                    continue; // not compared (see `reference`)
+                    o.skipped += 1; // not compared (see `reference`)
+                    continue;
                 }
                 o.compared += 1;
                 let d = (g[c] - w[c]).abs();
@@ -350,6 +357,7 @@ fn compare(want: &Rgba, got: &Rgba, tol: &Tol, slack: &[[f32; 4]]) -> Outcome {
                 }
             }
             if bad {
+                o.over_mask[(y * want.width + x) as usize] = true;
                 o.over += 1;
                 if o.first_over.is_none() {
                     o.first_over = Some((x, y, w, g));
@@ -364,10 +372,33 @@ fn out_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/lavapipe-compare")
 }
 
-fn write_triplet(scene: &str, want: &Rgba, got: &Rgba) {
-    use quadstep::golden::{diff_image, save_png, Tolerance};
+/// PNGs of lavapipe's (or the rebuilt) expectation, quadstep's image (lvp's preview rule) and
+/// a diff: pixels beyond the tolerance show `|difference| x 16` per RGB channel (red forced
+/// on when that is faint), the others a dim grey of the expectation.
+fn write_triplet(scene: &str, want: &Rgba, got: &Rgba, over: &[bool]) {
+    use quadstep::golden::{save_png, RgbaImage};
     let (e, a) = (want.to_rgba8(), got.to_rgba8());
-    let d = diff_image(&e, &a, Tolerance::EXACT);
+    let mut diff = Vec::with_capacity(want.px.len() * 4);
+    for (i, (w, g)) in want.px.iter().zip(&got.px).enumerate() {
+        let d: [u8; 3] =
+            std::array::from_fn(|c| ((g[c] - w[c]).abs() * 16.0 * 255.0).clamp(0.0, 255.0) as u8);
+        if over[i] {
+            let r = if d.iter().all(|&v| v < 128) {
+                255
+            } else {
+                d[0]
+            };
+            diff.extend_from_slice(&[r, d[1], d[2], 255]);
+        } else {
+            let l = (w[0].clamp(0.0, 1.0) * 0.3
+                + w[1].clamp(0.0, 1.0) * 0.59
+                + w[2].clamp(0.0, 1.0) * 0.11)
+                * 64.0;
+            let l = if l.is_nan() { 0 } else { l as u8 };
+            diff.extend_from_slice(&[l, l, l, 255]);
+        }
+    }
+    let d = RgbaImage::from_raw(want.width, want.height, diff).expect("size matches");
     let dir = out_dir();
     for (suffix, img) in [("expected", &e), ("actual", &a), ("diff", &d)] {
         let p = dir.join(format!("{scene}.{suffix}.png"));
@@ -442,7 +473,7 @@ fn lavapipe_scenes() {
                 let o = compare(&want, &got, &tol, &slack);
                 let ok = o.over <= tol.max_over;
                 if !ok {
-                    write_triplet(name, &want, &got);
+                    write_triplet(name, &want, &got, &o.over_mask);
                 }
                 let mut line = format!(
                     "{name:<32} {:>10.3e} {:>6} {:>6}  {}",
@@ -451,6 +482,13 @@ fn lavapipe_scenes() {
                     tol.max_over,
                     if ok { "pass" } else { "FAIL" }
                 );
+                if o.skipped > 0 {
+                    line += &format!(
+                        "  ({} of {} channel values not compared)",
+                        o.skipped,
+                        o.skipped + o.compared
+                    );
+                }
                 if let Some((x, y, w, g)) = o.first_over {
                     line += &format!("  first over at ({x},{y}): lavapipe {w:?} quadstep {g:?}");
                 }
