@@ -619,3 +619,29 @@ fn perspective_interpolation_float64() {
     }
     assert!(n > 1000, "the floor covers many pixels ({n})");
 }
+
+/// The push constant reaches the shader: `address.frag` adds `shift / 4` to uv, whose step is
+/// 3.5/64 per pixel, so `shift = (3.5, 0)` moves uv by 0.875 = exactly 16 pixels. quadstep's
+/// shifted `addr_mirrored_repeat` (float sampling path) at x must equal lavapipe's unshifted
+/// image at x + 16 (float class; the coordinate's f32 rounding differs slightly).
+#[test]
+fn push_constant_shift_moves_the_image() {
+    let mut scene = Scene::load("addr_mirrored_repeat").expect("scene loads");
+    scene.json["push_constants"] = serde_json::json!([3.5, 0.0]);
+    let got = render_checked(&scene).expect("renders");
+    let lvp = expected("addr_mirrored_repeat", scene.width, scene.height);
+    let mut moved = 0;
+    for y in 0..scene.height {
+        for x in 0..scene.width - 16 {
+            let (g, w) = (got.at(x, y), lvp.at(x + 16, y));
+            for c in 0..4 {
+                assert!(
+                    (g[c] - w[c]).abs() <= FLOAT * w[c].abs().max(1.0),
+                    "pixel ({x}, {y}) channel {c}: shifted {g:?}, lavapipe at x+16 {w:?}"
+                );
+            }
+            moved += (got.at(x, y) != lvp.at(x, y)) as usize;
+        }
+    }
+    assert!(moved > 1000, "the shift changes the image ({moved} pixels)");
+}
