@@ -18,7 +18,8 @@
 //!
 //! Whole-image checks that do not involve lavapipe: `quad_swap_full` and `quad_swap_triangle`
 //! against neighbour pixel centres written down by hand (the latter with exact integer
-//! coverage), and `perspective`'s interpolated coordinates against float64.
+//! coverage), `perspective`'s interpolated coordinates against float64, and the trilinear
+//! family (`trilinear`, `lod_*`, `bias`) against a float64 model of the Vulkan formulas.
 //!
 //! Environment: `QUADSTEP_LVP_DUMP=1` writes quadstep's raw outputs next to the PNGs, in lvp's
 //! layout, for the Python checkers in `tests/lavapipe/`.
@@ -644,4 +645,136 @@ fn push_constant_shift_moves_the_image() {
         }
     }
     assert!(moved > 1000, "the shift changes the image ({moved} pixels)");
+}
+
+/// A naive float64 model of Vulkan trilinear sampling of a 2D RGBA8 REPEAT mip chain, for
+/// checks that do not involve lavapipe. Texels are the scene data converted as lvp uploads
+/// unorm8 (`round(clamp(v) * 255) / 255`).
+struct MipChain {
+    size: usize,
+    levels: Vec<Vec<[f64; 4]>>,
+    sampler: serde_json::Value,
+}
+
+impl MipChain {
+    fn load(scene: &Scene) -> MipChain {
+        let t = scene.json["textures"][0].clone();
+        assert_eq!(t["format"], "R8G8B8A8_UNORM");
+        let size = t["width"].as_u64().unwrap() as usize;
+        assert_eq!(t["height"].as_u64().unwrap() as usize, size);
+        let n = t["mip_levels"].as_u64().unwrap() as usize;
+        let data = lavapipe_support::read_f32s(&scene.dir.join(t["data"].as_str().unwrap()));
+        let mut levels = Vec::new();
+        let mut at = 0;
+        for l in 0..n {
+            let s = (size >> l).max(1);
+            let lv: Vec<[f64; 4]> = (0..s * s)
+                .map(|i| {
+                    std::array::from_fn(|c| {
+                        (data[4 * (at + i) + c].clamp(0.0, 1.0) as f64 * 255.0).round() / 255.0
+                    })
+                })
+                .collect();
+            at += s * s;
+            levels.push(lv);
+        }
+        MipChain {
+            size,
+            levels,
+            sampler: t,
+        }
+    }
+
+    fn bilinear(&self, l: usize, u: f64, v: f64) -> [f64; 4] {
+        let n = (self.size >> l).max(1) as i64;
+        let (x, y) = (u * n as f64 - 0.5, v * n as f64 - 0.5);
+        let (x0, y0) = (x.floor(), y.floor());
+        let (a, b) = (x - x0, y - y0);
+        let t = |i: i64, j: i64| self.levels[l][(j.rem_euclid(n) * n + i.rem_euclid(n)) as usize];
+        let (x0, y0) = (x0 as i64, y0 as i64);
+        let (t00, t10, t01, t11) = (t(x0, y0), t(x0 + 1, y0), t(x0, y0 + 1), t(x0 + 1, y0 + 1));
+        std::array::from_fn(|c| {
+            (1.0 - a) * (1.0 - b) * t00[c]
+                + a * (1.0 - b) * t10[c]
+                + (1.0 - a) * b * t01[c]
+                + a * b * t11[c]
+        })
+    }
+
+    /// `texture(s, uv, shader_bias)` at pixel (x, y) of a quad whose lane-0 coordinate
+    /// derivatives are `d = (du/dx, dv/dx, du/dy, dv/dy)` (coarse, implicit LOD).
+    fn sample(&self, uv: [f64; 2], d: [f64; 4], shader_bias: f64) -> [f64; 4] {
+        let n = self.size as f64;
+        let rho = (d[0] * n).hypot(d[1] * n).max((d[2] * n).hypot(d[3] * n));
+        let f = |k: &str, def: f64| self.sampler.get(k).and_then(|x| x.as_f64()).unwrap_or(def);
+        let bias = (f("mip_lod_bias", 0.0) + shader_bias).clamp(-16.0, 16.0);
+        let lambda = (rho.log2() + bias)
+            .max(f("min_lod", 0.0))
+            .min(f("max_lod", 1000.0));
+        let q = (self.levels.len() - 1) as f64;
+        let dl = lambda.clamp(0.0, q);
+        let lo = dl.floor() as usize;
+        let w = dl - lo as f64;
+        let a = self.bilinear(lo, uv[0], uv[1]);
+        if w == 0.0 {
+            return a;
+        }
+        let b = self.bilinear(lo + 1, uv[0], uv[1]);
+        std::array::from_fn(|c| (1.0 - w) * a[c] + w * b[c])
+    }
+}
+
+/// The trilinear scene family (`trilinear`, `lod_*`, `bias`) without lavapipe: quadstep against
+/// the float64 Vulkan formulas of [`MipChain`] with exact log2 (quadstep's LOD model, so no
+/// LOD slack). The shaders' coordinates are evaluated in f32 by quadstep and in f64 here;
+/// at the bottom of `trilinear` uv reaches 16 (1000 texels), where one f32 ulp of the
+/// coordinate is 1e-4 texel: hence 1e-4 rather than 1e-5 (measured at most 1.7e-5).
+#[test]
+fn trilinear_family_float64() {
+    let trilinear_uv = |x: f64, y: f64| {
+        let p = [x / 64.0, y / 64.0];
+        let tiles = (p[1] * 6.0 - 1.0).exp2();
+        let (a, b) = (p[0] - 0.5, p[1] - 0.5);
+        [(0.8 * a - 0.6 * b) * tiles, (0.6 * a + 0.8 * b) * tiles]
+    };
+    let bias_uv = |x: f64, y: f64| {
+        let scale = ((x / 8.0).floor() / 4.0).exp2();
+        [x / 64.0 * scale + 0.1, y / 64.0 * scale + 0.3]
+    };
+    const BIAS: [f64; 8] = [-4.0, -1.0, 0.0, 0.5, 1.25, 2.5, 4.0, 12.0];
+    type UvFn<'a> = &'a dyn Fn(f64, f64) -> [f64; 2];
+    let scenes: [(&str, UvFn, bool); 7] = [
+        ("trilinear", &trilinear_uv, false),
+        ("lod_min", &trilinear_uv, false),
+        ("lod_max", &trilinear_uv, false),
+        ("lod_min_max", &trilinear_uv, false),
+        ("lod_sampler_bias", &trilinear_uv, false),
+        ("lod_bias_and_clamp", &trilinear_uv, false),
+        ("bias", &bias_uv, true),
+    ];
+    for (name, uvf, shader_bias) in scenes {
+        let scene = Scene::load(name).expect("scene loads");
+        let got = render_checked(&scene).expect("renders");
+        let tex = MipChain::load(&scene);
+        let mut worst = 0.0f64;
+        for y in 0..scene.height {
+            for x in 0..scene.width {
+                let (qx, qy) = ((x & !1) as f64 + 0.5, (y & !1) as f64 + 0.5);
+                let (p0, px, py) = (uvf(qx, qy), uvf(qx + 1.0, qy), uvf(qx, qy + 1.0));
+                let d = [px[0] - p0[0], px[1] - p0[1], py[0] - p0[0], py[1] - p0[1]];
+                let b = if shader_bias {
+                    BIAS[y as usize / 8]
+                } else {
+                    0.0
+                };
+                let want = tex.sample(uvf(x as f64 + 0.5, y as f64 + 0.5), d, b);
+                let g = got.at(x, y);
+                for c in 0..4 {
+                    worst = worst.max((g[c] as f64 - want[c]).abs());
+                }
+            }
+        }
+        println!("{name}: max |quadstep - float64| = {worst:.3e}");
+        assert!(worst <= 1e-4, "{name}: {worst}");
+    }
 }
