@@ -1,0 +1,493 @@
+//! Builds and renders one `tests/lavapipe/scenes/<scene>.json` (the lvp tool's scene format,
+//! /work/shared/tools/lvp/README.md) with quadstep, with lvp's fixed state: viewport = whole
+//! framebuffer with depth 0..1, no culling, no blending, triangle list, textures as combined
+//! image samplers whose views cover every level and layer. Also reads lavapipe's raw outputs.
+//!
+//! Only the scene format is interpreted here; tolerances and verdicts live in the test file.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use quadstep::pipeline::{BoundStage, Descriptor, DescriptorSets, ImageResource, Shader};
+use quadstep::raster::{
+    ColorFormat, CompareOp as DepthCompare, DepthFormat, DepthStencilState, DepthStencilTarget,
+    Pipeline, PipelineState, Rasterizer, RenderTargets, VertexAttribute, VertexBinding,
+    VertexBuffer, VertexFormat, Viewport,
+};
+use quadstep::texture::{
+    AddressMode, BorderColor, CompareOp, Config, Filter, Format, Image, ImageDim, ImageView,
+    MipmapMode, Sampler, ViewType, LOD_CLAMP_NONE,
+};
+use serde_json::Value;
+
+/// `tests/lavapipe` under the crate root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lavapipe")
+}
+
+/// Every scene name, sorted.
+pub fn scene_names() -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(root().join("scenes"))
+        .expect("tests/lavapipe/scenes exists")
+        .filter_map(|e| {
+            let p = e.ok()?.path();
+            (p.extension()? == "json").then(|| p.file_stem().unwrap().to_string_lossy().into())
+        })
+        .collect();
+    v.sort();
+    v
+}
+
+/// An RGBA f32 image, rows top to bottom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rgba {
+    pub width: u32,
+    pub height: u32,
+    pub px: Vec<[f32; 4]>,
+}
+
+impl Rgba {
+    pub fn at(&self, x: u32, y: u32) -> [f32; 4] {
+        self.px[(y * self.width + x) as usize]
+    }
+    /// lvp's PNG preview rule: `round(clamp(v, 0, 1) * 255)`.
+    pub fn to_rgba8(&self) -> quadstep::golden::RgbaImage {
+        let bytes: Vec<u8> = self
+            .px
+            .iter()
+            .flat_map(|p| p.map(|v| (v.clamp(0.0, 1.0) * 255.0).round() as u8))
+            .collect();
+        quadstep::golden::RgbaImage::from_raw(self.width, self.height, bytes)
+            .expect("buffer matches the size")
+    }
+}
+
+/// Read lavapipe's `expected/<scene>.lvp.f32`.
+pub fn expected(name: &str, width: u32, height: u32) -> Rgba {
+    let path = root().join("expected").join(format!("{name}.lvp.f32"));
+    let f = read_f32s(&path);
+    assert_eq!(
+        f.len(),
+        (width * height * 4) as usize,
+        "{}: size does not match {width}x{height}",
+        path.display()
+    );
+    Rgba {
+        width,
+        height,
+        px: f
+            .chunks_exact(4)
+            .map(|c| [c[0], c[1], c[2], c[3]])
+            .collect(),
+    }
+}
+
+pub fn read_f32s(path: &Path) -> Vec<f32> {
+    let b = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    b.chunks_exact(4)
+        .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// A parsed scene file.
+pub struct Scene {
+    pub name: String,
+    pub json: Value,
+    pub dir: PathBuf,
+    pub width: u32,
+    pub height: u32,
+}
+
+const KNOWN_FIELDS: &[&str] = &[
+    "width",
+    "height",
+    "vertex_spv",
+    "fragment_spv",
+    "vertex_entry",
+    "fragment_entry",
+    "vertices",
+    "attributes",
+    "push_constants",
+    "color_format",
+    "clear_color",
+    "depth",
+    "textures",
+];
+
+const TEXTURE_FIELDS: &[&str] = &[
+    "set",
+    "binding",
+    "format",
+    "view_type",
+    "width",
+    "height",
+    "depth",
+    "layers",
+    "mip_levels",
+    "data",
+    "mag_filter",
+    "min_filter",
+    "mipmap_mode",
+    "address_u",
+    "address_v",
+    "address_w",
+    "mip_lod_bias",
+    "min_lod",
+    "max_lod",
+    "compare_op",
+    "border_color",
+    "max_anisotropy",
+    "unnormalized_coordinates",
+];
+
+impl Scene {
+    pub fn load(name: &str) -> Result<Scene, String> {
+        let path = root().join("scenes").join(format!("{name}.json"));
+        let text =
+            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let json: Value =
+            serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        // Like lvp: an unknown field is an error, never silently ignored.
+        let obj = json.as_object().ok_or("scene is not a JSON object")?;
+        for k in obj.keys() {
+            if !KNOWN_FIELDS.contains(&k.as_str()) {
+                return Err(format!("{name}: unknown scene field `{k}`"));
+            }
+        }
+        for t in obj
+            .get("textures")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            for k in t.as_object().ok_or("texture is not an object")?.keys() {
+                if !TEXTURE_FIELDS.contains(&k.as_str()) {
+                    return Err(format!("{name}: unknown texture field `{k}`"));
+                }
+            }
+        }
+        let width = json["width"].as_u64().ok_or("width missing")? as u32;
+        let height = json["height"].as_u64().ok_or("height missing")? as u32;
+        Ok(Scene {
+            name: name.to_string(),
+            dir: path.parent().unwrap().to_path_buf(),
+            json,
+            width,
+            height,
+        })
+    }
+
+    fn str_or<'a>(v: &'a Value, key: &str, default: &'a str) -> &'a str {
+        v.get(key).and_then(Value::as_str).unwrap_or(default)
+    }
+
+    fn f32_or(v: &Value, key: &str, default: f32) -> f32 {
+        v.get(key)
+            .and_then(Value::as_f64)
+            .map_or(default, |x| x as f32)
+    }
+
+    fn u32_or(v: &Value, key: &str, default: u32) -> u32 {
+        v.get(key)
+            .and_then(Value::as_u64)
+            .map_or(default, |x| x as u32)
+    }
+
+    /// Render the scene with a rasterizer of `threads` threads.
+    pub fn render(&self, threads: usize) -> Result<Rgba, String> {
+        let j = &self.json;
+        let e = |m: quadstep::Error| format!("{}: {m}", self.name);
+        let shader = |key: &str, entry_key: &str| -> Result<Shader, String> {
+            let p = self
+                .dir
+                .join(j[key].as_str().ok_or(format!("{key} missing"))?);
+            Shader::from_file(&p, Self::str_or(j, entry_key, "main"), &Default::default())
+                .map_err(e)
+        };
+        let vs = shader("vertex_spv", "vertex_entry")?;
+        let fs = shader("fragment_spv", "fragment_entry")?;
+
+        // Descriptors: push constants and textures.
+        let mut sets = DescriptorSets::new();
+        let pc: Vec<u8> = j
+            .get("push_constants")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .flat_map(|v| (v.as_f64().unwrap_or(0.0) as f32).to_le_bytes())
+            .collect();
+        if !pc.is_empty() {
+            sets.set_push_constants(&pc);
+        }
+        for t in j
+            .get("textures")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            let (set, binding, d) = self.texture(t)?;
+            sets.bind(set, binding, d);
+        }
+
+        // Vertex input.
+        let mut state = PipelineState {
+            viewport: Some(Viewport::full(self.width, self.height)),
+            ..Default::default()
+        };
+        let mut vbytes = Vec::new();
+        let mut vcount = 3u32;
+        if let Some(verts) = j.get("vertices").and_then(Value::as_array) {
+            let first_len = verts
+                .first()
+                .and_then(Value::as_array)
+                .map_or(0, |v| v.len());
+            let attrs: Vec<u32> = match j.get("attributes").and_then(Value::as_array) {
+                Some(a) => a.iter().map(|x| x.as_u64().unwrap_or(0) as u32).collect(),
+                None => vec![first_len as u32],
+            };
+            let comps: u32 = attrs.iter().sum();
+            let mut offset = 0;
+            for (loc, &n) in attrs.iter().enumerate() {
+                let format = match n {
+                    1 => VertexFormat::R32Sfloat,
+                    2 => VertexFormat::R32G32Sfloat,
+                    3 => VertexFormat::R32G32B32Sfloat,
+                    4 => VertexFormat::R32G32B32A32Sfloat,
+                    _ => return Err(format!("{}: attribute of {n} components", self.name)),
+                };
+                state.vertex_attributes.push(VertexAttribute {
+                    location: loc as u32,
+                    binding: 0,
+                    format,
+                    offset,
+                });
+                offset += 4 * n;
+            }
+            state.vertex_bindings.push(VertexBinding {
+                binding: 0,
+                stride: 4 * comps,
+                input_rate: Default::default(),
+            });
+            for v in verts {
+                let v = v.as_array().ok_or("vertex is not an array")?;
+                if v.len() != comps as usize {
+                    return Err(format!(
+                        "{}: vertex of {} floats, attributes need {comps}",
+                        self.name,
+                        v.len()
+                    ));
+                }
+                for x in v {
+                    vbytes.extend_from_slice(&(x.as_f64().unwrap_or(0.0) as f32).to_le_bytes());
+                }
+            }
+            vcount = verts.len() as u32;
+        }
+
+        // Attachments.
+        let cf = match Self::str_or(j, "color_format", "R32G32B32A32_SFLOAT") {
+            "R32G32B32A32_SFLOAT" => ColorFormat::R32G32B32A32Sfloat,
+            "R8G8B8A8_UNORM" => ColorFormat::R8G8B8A8Unorm,
+            "R16G16B16A16_SFLOAT" => ColorFormat::R16G16B16A16Sfloat,
+            o => return Err(format!("{}: colour format {o}", self.name)),
+        };
+        let mut color = quadstep::raster::ColorTarget::new(cf, self.width, self.height);
+        let clear: Vec<f32> = j
+            .get("clear_color")
+            .and_then(Value::as_array)
+            .map(|a| a.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect())
+            .unwrap_or_else(|| vec![0.0; 4]);
+        color.clear_f32([clear[0], clear[1], clear[2], clear[3]]);
+        let mut targets = RenderTargets {
+            color: vec![color],
+            depth_stencil: None,
+        };
+        if let Some(d) = j.get("depth") {
+            let format = match Self::str_or(d, "format", "D32_SFLOAT") {
+                "D32_SFLOAT" => DepthFormat::D32Sfloat,
+                "D16_UNORM" => DepthFormat::D16Unorm,
+                o => return Err(format!("{}: depth format {o}", self.name)),
+            };
+            let mut ds = DepthStencilTarget::new(format, self.width, self.height);
+            ds.clear(Self::f32_or(d, "clear", 1.0), 0);
+            targets.depth_stencil = Some(ds);
+            state.depth_stencil = DepthStencilState {
+                depth_test: true,
+                depth_write: d.get("write").and_then(Value::as_bool).unwrap_or(true),
+                depth_compare: depth_op(Self::str_or(d, "compare_op", "LESS"))
+                    .ok_or(format!("{}: bad depth compare_op", self.name))?,
+                ..Default::default()
+            };
+        }
+
+        let config = Config::default();
+        let vstage = BoundStage::new(&vs, &sets, config).map_err(e)?;
+        let fstage = BoundStage::new(&fs, &sets, config).map_err(e)?;
+        let pipeline = Pipeline {
+            state,
+            vertex: &vstage,
+            fragment: &fstage,
+        };
+        let raster = Rasterizer::new(threads).map_err(e)?;
+        {
+            let mut pass = raster.begin(&mut targets);
+            pass.bind_pipeline(&pipeline);
+            if !vbytes.is_empty() {
+                pass.bind_vertex_buffers(&[VertexBuffer {
+                    binding: 0,
+                    data: &vbytes,
+                    offset: 0,
+                }]);
+            }
+            pass.draw(vcount, 1, 0, 0).map_err(e)?;
+        }
+        let c = &targets.color[0];
+        let mut px = Vec::with_capacity((self.width * self.height) as usize);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                px.push(c.read_f32(x, y));
+            }
+        }
+        Ok(Rgba {
+            width: self.width,
+            height: self.height,
+            px,
+        })
+    }
+
+    /// One texture: image with its data uploaded level by level, whole view, sampler.
+    fn texture(&self, t: &Value) -> Result<(u32, u32, Descriptor), String> {
+        let err = |m: String| format!("{}: texture: {m}", self.name);
+        let format = Format::from_vk_name(t["format"].as_str().ok_or(err("format".into()))?)
+            .map_err(|x| err(x.to_string()))?;
+        let vt = Self::str_or(t, "view_type", "2D");
+        let (view_type, dim) = match vt {
+            "1D" => (ViewType::D1, ImageDim::D1),
+            "1D_ARRAY" => (ViewType::D1Array, ImageDim::D1),
+            "2D" => (ViewType::D2, ImageDim::D2),
+            "2D_ARRAY" => (ViewType::D2Array, ImageDim::D2),
+            "CUBE" => (ViewType::Cube, ImageDim::D2),
+            "CUBE_ARRAY" => (ViewType::CubeArray, ImageDim::D2),
+            "3D" => (ViewType::D3, ImageDim::D3),
+            o => return Err(err(format!("view type {o}"))),
+        };
+        let w = Self::u32_or(t, "width", 1);
+        let h = Self::u32_or(t, "height", 1);
+        let d = Self::u32_or(t, "depth", 1);
+        let layers = Self::u32_or(t, "layers", if vt == "CUBE" { 6 } else { 1 });
+        let levels = Self::u32_or(t, "mip_levels", 1);
+        let mut img = Image::new(format, dim, [w, h, d], layers, levels, 1)
+            .map_err(|x| err(x.to_string()))?;
+        let data_path = self
+            .dir
+            .join(t["data"].as_str().ok_or(err("data missing".into()))?);
+        let data = read_f32s(&data_path);
+        let mut at = 0usize;
+        for l in 0..levels {
+            let n = img.level_texels(l);
+            let texels: Vec<[f32; 4]> = data
+                .get(at * 4..(at + n) * 4)
+                .ok_or_else(|| err(format!("{} too short for level {l}", data_path.display())))?
+                .chunks_exact(4)
+                .map(|c| [c[0], c[1], c[2], c[3]])
+                .collect();
+            img.upload_f32(l, &texels).map_err(|x| err(x.to_string()))?;
+            at += n;
+        }
+        if at * 4 != data.len() {
+            return Err(err(format!(
+                "{} holds {} floats, the levels need {}",
+                data_path.display(),
+                data.len(),
+                at * 4
+            )));
+        }
+        let view = ImageView::whole(&img, view_type);
+        let filter = |k: &str| match Self::str_or(t, k, "NEAREST") {
+            "LINEAR" => Ok(Filter::Linear),
+            "NEAREST" => Ok(Filter::Nearest),
+            o => Err(err(format!("{k} {o}"))),
+        };
+        let address = |k: &str| match Self::str_or(t, k, "REPEAT") {
+            "REPEAT" => Ok(AddressMode::Repeat),
+            "MIRRORED_REPEAT" => Ok(AddressMode::MirroredRepeat),
+            "CLAMP_TO_EDGE" => Ok(AddressMode::ClampToEdge),
+            "CLAMP_TO_BORDER" => Ok(AddressMode::ClampToBorder),
+            "MIRROR_CLAMP_TO_EDGE" => Ok(AddressMode::MirrorClampToEdge),
+            o => Err(err(format!("{k} {o}"))),
+        };
+        let compare = t.get("compare_op").and_then(Value::as_str);
+        let sampler = Sampler {
+            mag_filter: filter("mag_filter")?,
+            min_filter: filter("min_filter")?,
+            mipmap_mode: match Self::str_or(t, "mipmap_mode", "NEAREST") {
+                "LINEAR" => MipmapMode::Linear,
+                "NEAREST" => MipmapMode::Nearest,
+                o => return Err(err(format!("mipmap_mode {o}"))),
+            },
+            address_mode: [
+                address("address_u")?,
+                address("address_v")?,
+                address("address_w")?,
+            ],
+            mip_lod_bias: Self::f32_or(t, "mip_lod_bias", 0.0),
+            anisotropy_enable: t.get("max_anisotropy").is_some(),
+            max_anisotropy: Self::f32_or(t, "max_anisotropy", 1.0),
+            compare_enable: compare.is_some(),
+            compare_op: match compare {
+                None => CompareOp::Never,
+                Some(c) => sampler_op(c).ok_or_else(|| err(format!("compare_op {c}")))?,
+            },
+            min_lod: Self::f32_or(t, "min_lod", 0.0),
+            max_lod: Self::f32_or(t, "max_lod", LOD_CLAMP_NONE),
+            border_color: match Self::str_or(t, "border_color", "FLOAT_TRANSPARENT_BLACK") {
+                "FLOAT_TRANSPARENT_BLACK" => BorderColor::FloatTransparentBlack,
+                "FLOAT_OPAQUE_BLACK" => BorderColor::FloatOpaqueBlack,
+                "FLOAT_OPAQUE_WHITE" => BorderColor::FloatOpaqueWhite,
+                o => return Err(err(format!("border_color {o}"))),
+            },
+            unnormalized_coordinates: t
+                .get("unnormalized_coordinates")
+                .and_then(Value::as_bool)
+                .unwrap_or(false),
+        };
+        Ok((
+            Self::u32_or(t, "set", 0),
+            t["binding"].as_u64().ok_or(err("binding missing".into()))? as u32,
+            Descriptor::CombinedImageSampler {
+                image: ImageResource::new(img),
+                view,
+                sampler,
+            },
+        ))
+    }
+}
+
+fn depth_op(s: &str) -> Option<DepthCompare> {
+    Some(match s {
+        "NEVER" => DepthCompare::Never,
+        "LESS" => DepthCompare::Less,
+        "EQUAL" => DepthCompare::Equal,
+        "LESS_OR_EQUAL" => DepthCompare::LessOrEqual,
+        "GREATER" => DepthCompare::Greater,
+        "NOT_EQUAL" => DepthCompare::NotEqual,
+        "GREATER_OR_EQUAL" => DepthCompare::GreaterOrEqual,
+        "ALWAYS" => DepthCompare::Always,
+        _ => return None,
+    })
+}
+
+fn sampler_op(s: &str) -> Option<CompareOp> {
+    Some(match s {
+        "NEVER" => CompareOp::Never,
+        "LESS" => CompareOp::Less,
+        "EQUAL" => CompareOp::Equal,
+        "LESS_OR_EQUAL" => CompareOp::LessOrEqual,
+        "GREATER" => CompareOp::Greater,
+        "NOT_EQUAL" => CompareOp::NotEqual,
+        "GREATER_OR_EQUAL" => CompareOp::GreaterOrEqual,
+        "ALWAYS" => CompareOp::Always,
+        _ => return None,
+    })
+}
