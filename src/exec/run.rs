@@ -339,23 +339,25 @@ impl Batch {
         index: usize,
     ) -> Result<()> {
         let n = self.n;
-        // Scratch path: the kernel writes a scratch row, blended into dst under the mask.
+        // Scratch path (an operand aliases the destination): the kernel writes a scratch row,
+        // blended into the destination under the mask.
         macro_rules! k {
             ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
-                $f($($src,)* &mut self.$out[..n]);
+                $f($($src,)* &mut self.$out[..n], None);
                 $blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
             }};
         }
-        // Sources and destination in the same file: with every lane active and no operand
-        // aliasing the destination, the kernel writes the destination row directly.
+        // Sources and destination in the same file: unless an operand is the destination, the
+        // kernel writes the destination row directly, masked unless every lane is active.
         macro_rules! k_same {
             ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
                 let d = *$dst as usize;
-                if full $(&& *$src as usize != d)* {
+                if true $(&& *$src as usize != d)* {
                     let (lo, rest) = self.$file.split_at_mut(d * n);
                     let (out, hi) = rest.split_at_mut(n);
                     let (lo, hi): (&[_], &[_]) = (lo, hi);
-                    $f($(pick(lo, hi, *$src, d, n),)* out);
+                    let mk = if full { None } else { Some(&self.active[..]) };
+                    $f($(pick(lo, hi, *$src, d, n),)* out, mk);
                 } else {
                     k!($f, $out, $file, $blend, $dst, [$(sl(&self.$file, *$src, n)),*])
                 }
@@ -363,43 +365,26 @@ impl Batch {
         }
         // Sources all in the other file: no aliasing possible.
         macro_rules! k_cross {
-            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
-                if full {
-                    $f($($src,)* &mut self.$file[*$dst as usize * n..][..n]);
-                } else {
-                    k!($f, $out, $file, $blend, $dst, [$($src),*])
-                }
+            ($f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+                let mk = if full { None } else { Some(&self.active[..]) };
+                $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
         }
         match code {
             Code::K1 { k, dst, a } => match k {
                 K1::NN(f) => k_same!(f, s32, r32, blend32, dst, [a]),
                 K1::WW(f) => k_same!(f, s64, r64, blend64, dst, [a]),
-                K1::WN(f) => k_cross!(f, s32, r32, blend32, dst, [sl(&self.r64, *a, n)]),
-                K1::NW(f) => k_cross!(f, s64, r64, blend64, dst, [sl(&self.r32, *a, n)]),
+                K1::WN(f) => k_cross!(f, r32, dst, [sl(&self.r64, *a, n)]),
+                K1::NW(f) => k_cross!(f, r64, dst, [sl(&self.r32, *a, n)]),
             },
             Code::K2 { k, dst, a, b } => match k {
                 K2::NNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b]),
                 K2::WWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b]),
                 K2::WWN(f) => {
-                    k_cross!(
-                        f,
-                        s32,
-                        r32,
-                        blend32,
-                        dst,
-                        [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
-                    )
+                    k_cross!(f, r32, dst, [sl(&self.r64, *a, n), sl(&self.r64, *b, n)])
                 }
                 K2::NNW(f) => {
-                    k_cross!(
-                        f,
-                        s64,
-                        r64,
-                        blend64,
-                        dst,
-                        [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
-                    )
+                    k_cross!(f, r64, dst, [sl(&self.r32, *a, n), sl(&self.r32, *b, n)])
                 }
                 K2::WNW(f) => {
                     k!(
