@@ -150,6 +150,9 @@ pub(crate) struct CBlock {
     pub id: BlockId,
     pub code: Vec<Code>,
     pub term: CTerm,
+    /// The block can end lanes or make them helpers (Return, Kill or Demote): only then can a
+    /// quad lose its last live lane.
+    pub ends_lanes: bool,
 }
 
 /// An image instruction (its registers were checked to be 32-bit).
@@ -499,10 +502,13 @@ pub fn compile(shader: &Shader) -> Result<Program> {
             Terminator::Kill => CTerm::Kill,
             Terminator::Unreachable => CTerm::Unreachable,
         };
+        let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill)
+            || code.iter().any(|c| matches!(c, Code::Demote));
         blocks.push(CBlock {
             id: bid,
             code,
             term,
+            ends_lanes,
         });
     }
     Ok(Program {

@@ -231,10 +231,12 @@ impl Batch {
                 Some(c) if c != DONE => c,
                 _ => return Ok(()),
             };
+            let mut on = 0u32;
             for (a, &p) in self.active.iter_mut().zip(&self.pc) {
                 *a = ((p == cur) as u32).wrapping_neg();
+                on += (p == cur) as u32;
             }
-            let full = self.pc.iter().all(|&p| p == cur);
+            let full = on as usize == self.n;
             let blk = &prog.blocks[cur as usize];
             self.executed += blk.code.len() as u64 + 1;
             if self.executed > prog.budget {
@@ -266,7 +268,10 @@ impl Batch {
                 }
             }
             self.terminate(&blk.term, blk.id)?;
-            self.skip_dead_quads();
+            // Only finishing, killed or demoted lanes can leave a quad without live lanes.
+            if blk.ends_lanes {
+                self.skip_dead_quads();
+            }
         }
     }
 
@@ -274,16 +279,18 @@ impl Batch {
         let n = self.n;
         let act = &self.active;
         match term {
-            CTerm::Jump(t) => {
+            // Branch-free forms (the active mask is 0 or !0) so the loops vectorise.
+            &CTerm::Jump(t) => {
                 for (p, &a) in self.pc.iter_mut().zip(act) {
-                    *p = if a != 0 { *t } else { *p };
+                    *p = (t & a) | (*p & !a);
                 }
             }
-            CTerm::Branch { cond, t, f } => {
-                let c = &self.r32[*cond as usize * n..][..n];
+            &CTerm::Branch { cond, t, f } => {
+                let c = &self.r32[cond as usize * n..][..n];
                 for ((p, &a), &c) in self.pc.iter_mut().zip(act).zip(c) {
-                    let target = if c != 0 { *t } else { *f };
-                    *p = if a != 0 { target } else { *p };
+                    let cm = ((c != 0) as u32).wrapping_neg();
+                    let target = f ^ ((t ^ f) & cm);
+                    *p = (target & a) | (*p & !a);
                 }
             }
             CTerm::Switch {
