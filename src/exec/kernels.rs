@@ -138,6 +138,10 @@ macro_rules! lane_loop {
             mk: Option<&[u32]>,
             f: impl Fn($($A),*) -> R,
         ) {
+            // Re-slice every operand to the output length so the indexing below has no bounds
+            // checks left and the loops vectorise (all rows have the batch length).
+            let len = o.len();
+            $(let $a = &$a[..len];)*
             match mk {
                 None => {
                     for (i, o) in o.iter_mut().enumerate() {
@@ -145,6 +149,7 @@ macro_rules! lane_loop {
                     }
                 }
                 Some(m) => {
+                    let m = &m[..len];
                     for (i, (o, &m)) in o.iter_mut().zip(m).enumerate() {
                         let v = f($($a[i]),*);
                         *o = if m != 0 { v } else { *o };
