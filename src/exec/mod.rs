@@ -113,5 +113,5 @@ pub use entry::{
 pub use image::{ImageUnit, NoImages, QuadLod, QuadOperands};
 pub use memory::{Bindings, Buffer};
 pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegView};
-pub use program::{compile, Program, DEFAULT_BUDGET};
+pub use program::{compile, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS};
 pub use run::SUBGROUP_SIZE;

@@ -12,6 +12,9 @@ use crate::{Error, Result};
 
 /// Default instruction budget per batch (instructions executed, counted once per batch).
 pub const DEFAULT_BUDGET: u64 = 50_000_000;
+/// Largest per-lane memory (words per lane) and workgroup memory (words) a shader may declare.
+pub const MAX_LOCAL_WORDS: u32 = 1 << 16;
+pub const MAX_WORKGROUP_WORDS: u32 = 1 << 22;
 /// Sentinel "no block": the lane has finished.
 pub(crate) const DONE: u32 = u32::MAX;
 
@@ -421,6 +424,13 @@ impl Ctx<'_> {
 /// Decode and validate `shader`.
 pub fn compile(shader: &Shader) -> Result<Program> {
     let f = &shader.body;
+    if shader.local_words > MAX_LOCAL_WORDS || shader.workgroup_words > MAX_WORKGROUP_WORDS {
+        return Err(Error::Unsupported(format!(
+            "shader '{}': {} per-lane words / {} workgroup words (limits {MAX_LOCAL_WORDS} / \
+             {MAX_WORKGROUP_WORDS})",
+            shader.name, shader.local_words, shader.workgroup_words
+        )));
+    }
     let mut slots = Vec::with_capacity(f.regs.len());
     let (mut n32, mut n64) = (0usize, 0usize);
     for ty in &f.regs {
