@@ -785,8 +785,6 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
             })
         };
     }
-    let c = |v: f64| F::<T>::c(v);
-    let _ = c;
     Some(match op {
         FNeg => fu!(|x| -x),
         FAbs => fu!(|x| x.abs()),

@@ -538,7 +538,6 @@ impl Batch {
                 let img = &prog.images[*ii as usize];
                 let inst = &img.inst;
                 let mut ops = QuadOperands::default();
-                let mut out = [[0u32; 4]; 4];
                 let slots = &prog.slots;
                 for q in 0..n / 4 {
                     let lanes = q * 4..q * 4 + 4;
@@ -556,7 +555,7 @@ impl Batch {
                         ops.active[i] = self.is_active(q * 4 + i);
                         ops.helper[i] = self.helper[q * 4 + i];
                     }
-                    out = [[0; 4]; 4];
+                    let mut out = [[0u32; 4]; 4];
                     bind.images
                         .image_op(inst, &ops, &mut out)
                         .map_err(|e| match e {
@@ -581,7 +580,6 @@ impl Batch {
                         }
                     }
                 }
-                let _ = out;
             }
             Code::IsHelper { dst } => {
                 for l in 0..n {
