@@ -12,13 +12,16 @@
 //!   are compile errors, so running never panics.
 //! - A batch is `n` lanes (a multiple of 4); lanes `4k..4k+3` are quad `k` laid out `0 1 / 2 3`
 //!   (x right, y down). Registers are SoA: `regs32[slot * n + lane]`, so an instruction is one
-//!   tight loop over the batch (the kernel writes a scratch row, which is then blended into the
-//!   destination under the active mask: a plain copy when every lane is active). Fragment
-//!   batches are 16 quads, vertex batches 64 lanes, a compute batch is one whole workgroup.
+//!   tight, branch-free loop over the batch that the compiler vectorises: the kernel computes
+//!   every lane and writes the destination row directly, blending under the active mask unless
+//!   every lane is active (when an operand is the destination itself it writes a scratch row
+//!   that is then blended in). Fragment batches are up to 16 quads, vertex batches up to 64
+//!   lanes, a compute batch is one whole workgroup. Per batch the scheduler costs a few
+//!   vectorised passes over the lane states per executed block.
 //!
 //! # Masks and lane states
 //! - *active*: the lanes executing the current block. Inactive lanes' registers never change.
-//! - *helper*: not covered (set by the caller) or demoted ([`ir::Inst::Demote`]); helpers run
+//! - *helper*: not covered (set by the caller) or demoted ([`Inst::Demote`](crate::ir::Inst::Demote)); helpers run
 //!   everything, but never store to workgroup or buffer memory and never perform atomics there
 //!   (they get 0 as the atomic result). They do write their own per-lane (Local) memory —
 //!   Function/Private variables must work for their derivatives to be right; their Output
