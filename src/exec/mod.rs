@@ -39,9 +39,11 @@
 //! lanes to its own successor. The schedule is a reverse post-order (RPO) of the CFG refined
 //! so that every natural loop's blocks are contiguous: a topological order of the forward
 //! edges (edges to a later RPO block) that, once a loop header is placed, places the rest of
-//! that loop before anything outside it. (Plain RPO can put a loop exit reached through a
-//! `break` before the loop's `continue` block; lanes that left the loop would then run the
-//! exit while others still loop. The nested-loop test catches exactly that.) Loops work
+//! that loop before anything outside it. (Plain RPO is not enough: for
+//! `loop { if c { break } i += 1 }` a depth-first search can finish the increment block before
+//! it discovers the exit, so RPO puts the exit first and lanes that break would run it alone
+//! while others still loop; the test `break_as_first_successor_still_reconverges` fails with
+//! plain RPO.) Loops work
 //! through back edges: a back edge targets an earlier block, so the loop body runs again
 //! before anything after the loop. Every block of a region precedes its merge block in a
 //! topological order, so lanes that split at a branch all arrive at the merge (the immediate

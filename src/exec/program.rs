@@ -267,9 +267,9 @@ fn reverse_post_order(f: &ir::Function) -> Result<Vec<BlockId>> {
 
 /// The schedule: a topological order of the forward edges of the CFG (back edges are those
 /// that go to an earlier block of a reverse post-order) in which every natural loop's blocks
-/// are contiguous. Plain RPO is not enough: a DFS can reach a loop's exit through a deep path
-/// (a `break`) before it finishes the loop's other blocks (the `continue` block), putting the
-/// exit *before* part of the loop, so lanes that left the loop would run the exit while other
+/// are contiguous. Plain RPO is not enough: a DFS can finish part of a loop (say the block
+/// after `if c { break }`) before it discovers the exit the `break` goes to, putting the exit
+/// *before* that part of the loop, so lanes that left the loop would run the exit while other
 /// lanes are still looping. Kahn's algorithm keeps a stack of open loops and only takes a
 /// ready block from the innermost open loop until that loop is done (ties: RPO position).
 fn schedule_order(f: &ir::Function) -> Result<Vec<BlockId>> {

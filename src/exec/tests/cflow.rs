@@ -390,3 +390,43 @@ fn unstructured_cfg_reconverges_at_joins() {
         );
     }
 }
+
+/// `loop { if i >= x { break } i += 1 }`: the header's only exit is the `break` edge, taken as
+/// the branch's first successor. A plain reverse post-order puts the exit before the
+/// increment block, so lanes that break would run the exit alone; the loop-contiguous
+/// schedule keeps them waiting until every lane has left the loop.
+#[test]
+fn break_as_first_successor_still_reconverges() {
+    let mut b = B::new();
+    let (h, inc, exit) = (b.block(), b.block(), b.block());
+    let x = b.load_local(I32, 0);
+    let (c0, c1) = (b.ki(0), b.ki(1));
+    let iv = b.reg(I32);
+    b.mov_to(iv, I32, c0);
+    b.jump(h);
+    b.at(h);
+    let ge = b.bin(Bo::SGe, I32, iv, x);
+    b.branch(ge, exit, inc);
+    b.at(inc);
+    b.bin_to(iv, Bo::IAdd, I32, iv, c1);
+    b.jump(h);
+    b.at(exit);
+    b.store_local(I32, 1, iv);
+    let t = b.kb(true);
+    let ballot = b.reg(I32);
+    b.push(Inst::Group {
+        op: GroupOp::Ballot(0),
+        ty: Bool,
+        dst: ballot,
+        a: t,
+        b: t,
+    });
+    b.store_local(I32, 2, ballot);
+    let p = b.program();
+    let pos = |id| p.schedule().iter().position(|&s| s == id).unwrap();
+    assert!(pos(inc) < pos(exit), "schedule {:?}", p.schedule());
+    let got = run_both(&p, &XS);
+    for (l, &x) in XS.iter().enumerate() {
+        assert_eq!(got[l], (x as u32, 0xFFFF, false), "x = {x}");
+    }
+}
