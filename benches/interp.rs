@@ -1,13 +1,53 @@
 //! Interpreter throughput on hand-built IR: an ALU-heavy fragment-like program (a few hundred
 //! arithmetic instructions with a divergent branch) and a loop-heavy compute program.
-//! Reported as lanes per second; the printed "ns/lane/inst" divides by instructions per lane.
+//! Criterion reports lanes per second (wall clock; fragment quads on one thread, compute
+//! workgroups on rayon). The printed lines give single-thread on-CPU time (Linux schedstat, so
+//! other processes' load does not count) per lane and per executed lane-instruction (counted
+//! by an observer: the active lanes of every executed instruction).
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use quadstep::exec::{
-    compile, run_compute, run_fragment_quads, Bindings, Buffer, FragQuadInput, Program,
+    compile, run_compute, run_compute_observed, run_fragment_quads, run_fragment_quads_observed,
+    Bindings, Buffer, FragQuadInput, InstEvent, NoObserver, Observer, Program,
 };
 use quadstep::ir::*;
-use std::time::Instant;
+
+/// Counts executed lane-instructions (active lanes summed over executed instructions).
+struct Count(u64);
+impl Observer for Count {
+    fn inst(&mut self, ev: &InstEvent<'_>) {
+        self.0 += ev.active.iter().filter(|&&a| a != 0).count() as u64;
+    }
+}
+
+/// On-CPU time of this thread in ns (Linux schedstat), so other processes' load does not count.
+fn cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+/// Single-threaded CPU time per lane and per executed lane-instruction of `run` (which runs
+/// `lanes` lanes and executes `lane_insts` lane-instructions).
+fn report(name: &str, lanes: u64, lane_insts: u64, mut run: impl FnMut()) {
+    run();
+    let reps = 20;
+    let Some(t0) = cpu_ns() else { return };
+    for _ in 0..reps {
+        run();
+    }
+    let Some(t1) = cpu_ns() else { return };
+    let ns = (t1 - t0) as f64 / reps as f64;
+    println!(
+        "{name}: {:.1} lane-instructions per lane; single-thread CPU time {:.1} ns/lane, {:.3} ns per lane-instruction",
+        lane_insts as f64 / lanes as f64,
+        ns / lanes as f64,
+        ns / lane_insts as f64
+    );
+}
 
 struct B {
     f: Function,
@@ -331,18 +371,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("alu_fragment", |bch| {
         bch.iter(|| run_fragment_quads(&alu, &qs, &bind).unwrap())
     });
-    let t = Instant::now();
-    let reps = 20;
-    for _ in 0..reps {
-        run_fragment_quads(&alu, &qs, &bind).unwrap();
-    }
-    let ns = t.elapsed().as_nanos() as f64 / reps as f64;
-    println!(
-        "alu_fragment: {alu_insts} instructions per lane on its path (both sides of the branch run for a \
-         divergent batch); {:.3} ns/lane, {:.4} ns/lane/instruction",
-        ns / lanes as f64,
-        ns / lanes as f64 / alu_insts as f64
-    );
+    let mut count = Count(0);
+    run_fragment_quads_observed(&alu, &qs, &bind, &mut count).unwrap();
+    println!("alu_fragment: {alu_insts} instructions on a lane's path");
+    report("alu_fragment", lanes, count.0, || {
+        run_fragment_quads_observed(&alu, &qs, &bind, &mut NoObserver).unwrap();
+    });
 
     let (lp, loop_insts) = loop_program();
     let groups = 16u32;
@@ -354,18 +388,12 @@ fn bench(c: &mut Criterion) {
     g.bench_function("loop_compute", |bch| {
         bch.iter(|| run_compute(&lp, [groups, 1, 1], &bind).unwrap())
     });
-    let t = Instant::now();
-    let reps = 5;
-    for _ in 0..reps {
-        run_compute(&lp, [groups, 1, 1], &bind).unwrap();
-    }
-    let ns = t.elapsed().as_nanos() as f64 / reps as f64;
-    println!(
-        "loop_compute: {loop_insts} instructions per lane; {:.3} ns/lane, {:.4} ns/lane/instruction \
-         (rayon over workgroups)",
-        ns / lanes as f64,
-        ns / lanes as f64 / loop_insts as f64
-    );
+    let mut count = Count(0);
+    run_compute_observed(&lp, [groups, 1, 1], &bind, &mut count).unwrap();
+    println!("loop_compute: {loop_insts} instructions on a lane's path");
+    report("loop_compute", lanes, count.0, || {
+        run_compute_observed(&lp, [groups, 1, 1], &bind, &mut NoObserver).unwrap();
+    });
     g.finish();
 }
 

@@ -9,10 +9,12 @@
 use crate::ir::{BinaryOp, ConvOp, ScalarTy, TernaryOp, UnaryOp};
 use half::f16;
 
-pub(crate) type F1<A, R> = fn(&[A], &mut [R]);
-pub(crate) type F2<A, B, R> = fn(&[A], &[B], &mut [R]);
-pub(crate) type F3<A, B, C, R> = fn(&[A], &[B], &[C], &mut [R]);
-pub(crate) type F4<A, B, C, D, R> = fn(&[A], &[B], &[C], &[D], &mut [R]);
+/// Kernels take the destination row and an optional lane mask (nonzero = write the lane;
+/// `None` = write every lane).
+pub(crate) type F1<A, R> = fn(&[A], &mut [R], Option<&[u32]>);
+pub(crate) type F2<A, B, R> = fn(&[A], &[B], &mut [R], Option<&[u32]>);
+pub(crate) type F3<A, B, C, R> = fn(&[A], &[B], &[C], &mut [R], Option<&[u32]>);
+pub(crate) type F4<A, B, C, D, R> = fn(&[A], &[B], &[C], &[D], &mut [R], Option<&[u32]>);
 
 /// A unary kernel, by register files of (operand, result): N = 32-bit, W = 64-bit.
 #[derive(Clone, Copy)]
@@ -124,43 +126,43 @@ impl St for u64 {
     }
 }
 
-#[inline(always)]
-fn m1<A: Copy, R>(a: &[A], o: &mut [R], f: impl Fn(A) -> R) {
-    for (o, &a) in o.iter_mut().zip(a) {
-        *o = f(a);
-    }
+/// The lane loops: `o[i] = f(a[i], ...)`, or under a mask `o[i] = m[i] != 0 ? f(..) : o[i]`
+/// (computed for every lane and blended, so the loop stays branch-free and vectorises).
+macro_rules! lane_loop {
+    ($name:ident, $($a:ident: $A:ident),*) => {
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        fn $name<$($A: Copy,)* R: Copy>(
+            $($a: &[$A],)*
+            o: &mut [R],
+            mk: Option<&[u32]>,
+            f: impl Fn($($A),*) -> R,
+        ) {
+            // Re-slice every operand to the output length so the indexing below has no bounds
+            // checks left and the loops vectorise (all rows have the batch length).
+            let len = o.len();
+            $(let $a = &$a[..len];)*
+            match mk {
+                None => {
+                    for (i, o) in o.iter_mut().enumerate() {
+                        *o = f($($a[i]),*);
+                    }
+                }
+                Some(m) => {
+                    let m = &m[..len];
+                    for (i, (o, &m)) in o.iter_mut().zip(m).enumerate() {
+                        let v = f($($a[i]),*);
+                        *o = if m != 0 { v } else { *o };
+                    }
+                }
+            }
+        }
+    };
 }
-#[inline(always)]
-fn m2<A: Copy, B: Copy, R>(a: &[A], b: &[B], o: &mut [R], f: impl Fn(A, B) -> R) {
-    for ((o, &a), &b) in o.iter_mut().zip(a).zip(b) {
-        *o = f(a, b);
-    }
-}
-#[inline(always)]
-fn m3<A: Copy, B: Copy, C: Copy, R>(
-    a: &[A],
-    b: &[B],
-    c: &[C],
-    o: &mut [R],
-    f: impl Fn(A, B, C) -> R,
-) {
-    for (((o, &a), &b), &c) in o.iter_mut().zip(a).zip(b).zip(c) {
-        *o = f(a, b, c);
-    }
-}
-#[inline(always)]
-fn m4<A: Copy, B: Copy, C: Copy, D: Copy, R>(
-    a: &[A],
-    b: &[B],
-    c: &[C],
-    d: &[D],
-    o: &mut [R],
-    f: impl Fn(A, B, C, D) -> R,
-) {
-    for ((((o, &a), &b), &c), &d) in o.iter_mut().zip(a).zip(b).zip(c).zip(d) {
-        *o = f(a, b, c, d);
-    }
-}
+lane_loop!(m1, a: A);
+lane_loop!(m2, a: A, b: B);
+lane_loop!(m3, a: A, b: B, c: C);
+lane_loop!(m4, a: A, b: B, c: C, d: D);
 
 /// A scalar type as raw register storage (see the register encoding in `ir`).
 pub(crate) trait Ty: 'static {
@@ -283,12 +285,13 @@ macro_rules! fl_impl {
             }
             #[inline(always)]
             fn floor(self) -> Self {
-                let t = self.trunc();
+                // `Fl::trunc`, not the inherent (libm) `trunc`.
+                let t = Fl::trunc(self);
                 (if t > self { t - 1.0 } else { t }).copysign(self)
             }
             #[inline(always)]
             fn ceil(self) -> Self {
-                let t = self.trunc();
+                let t = Fl::trunc(self);
                 (if t < self { t + 1.0 } else { t }).copysign(self)
             }
             /// Branch-free truncation (vectorises without SSE4.1): values of magnitude >= 2^mant
@@ -645,9 +648,9 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     match op {
         Mov => {
             return Some(if ty.is_wide() {
-                K1::WW(|a, o| o.copy_from_slice(a))
+                K1::WW(|a, o, mk| m1(a, o, mk, |x| x))
             } else {
-                K1::NN(|a, o| o.copy_from_slice(a))
+                K1::NN(|a, o, mk| m1(a, o, mk, |x| x))
             })
         }
         UnpackHalf2x16(c) | UnpackUnorm2x16(c) | UnpackSnorm2x16(c) if c < 2 => {
@@ -658,7 +661,7 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     }
     match ty {
         ScalarTy::Bool => match op {
-            LogicalNot => Some(K1::NN(|a, o| m1(a, o, |x| bit(x == 0)))),
+            LogicalNot => Some(K1::NN(|a, o, mk| m1(a, o, mk, |x| bit(x == 0)))),
             _ => None,
         },
         ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => with_float!(ty, T => float_unary::<T>(op)),
@@ -671,8 +674,8 @@ fn unpack(op: UnaryOp) -> K1 {
     macro_rules! k {
         ($c:expr, |$x:ident| $e:expr) => {
             match $c {
-                0 => K1::NN(|a, o| {
-                    m1(a, o, |$x| {
+                0 => K1::NN(|a, o, mk| {
+                    m1(a, o, mk, |$x| {
                         {
                             let $x = $x;
                             $e
@@ -680,8 +683,8 @@ fn unpack(op: UnaryOp) -> K1 {
                         .to_bits()
                     })
                 }),
-                1 => K1::NN(|a, o| {
-                    m1(a, o, |$x| {
+                1 => K1::NN(|a, o, mk| {
+                    m1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 8;
                             $e
@@ -689,8 +692,8 @@ fn unpack(op: UnaryOp) -> K1 {
                         .to_bits()
                     })
                 }),
-                2 => K1::NN(|a, o| {
-                    m1(a, o, |$x| {
+                2 => K1::NN(|a, o, mk| {
+                    m1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 16;
                             $e
@@ -698,8 +701,8 @@ fn unpack(op: UnaryOp) -> K1 {
                         .to_bits()
                     })
                 }),
-                _ => K1::NN(|a, o| {
-                    m1(a, o, |$x| {
+                _ => K1::NN(|a, o, mk| {
+                    m1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 24;
                             $e
@@ -716,7 +719,7 @@ fn unpack(op: UnaryOp) -> K1 {
         UnpackSnorm2x16(c) => k!(c * 2, |x| (x as u16 as i16 as f32 / 32767.0).max(-1.0)),
         UnpackUnorm4x8(c) => k!(c, |x| (x & 0xff) as f32 / 255.0),
         UnpackSnorm4x8(c) => k!(c, |x| (x as u8 as i8 as f32 / 127.0).max(-1.0)),
-        _ => K1::NN(|a, o| o.copy_from_slice(a)),
+        _ => K1::NN(|a, o, mk| m1(a, o, mk, |x| x)),
     }
 }
 
@@ -724,16 +727,18 @@ fn int_unary<T: Ty>(op: UnaryOp) -> Option<K1> {
     use UnaryOp::*;
     type S<T> = <T as Ty>::S;
     Some(match op {
-        SNeg => S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(0u64.wrapping_sub(T::u(x))))),
-        Not => S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(!T::u(x)))),
-        SAbs => S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(T::i(x).wrapping_abs() as u64))),
-        SSign => S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(T::i(x).signum() as u64))),
-        BitReverse => {
-            S::<T>::k1::<S<T>>(|a, o| m1(a, o, |x| T::put(T::u(x).reverse_bits() >> (64 - T::W))))
+        SNeg => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(0u64.wrapping_sub(T::u(x))))),
+        Not => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(!T::u(x)))),
+        SAbs => {
+            S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(T::i(x).wrapping_abs() as u64)))
         }
-        BitCount => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| T::u(x).count_ones())),
-        FindILsb => S::<T>::k1::<u32>(|a, o| {
-            m1(a, o, |x| {
+        SSign => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(T::i(x).signum() as u64))),
+        BitReverse => S::<T>::k1::<S<T>>(|a, o, mk| {
+            m1(a, o, mk, |x| T::put(T::u(x).reverse_bits() >> (64 - T::W)))
+        }),
+        BitCount => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x).count_ones())),
+        FindILsb => S::<T>::k1::<u32>(|a, o, mk| {
+            m1(a, o, mk, |x| {
                 let v = T::u(x);
                 if v == 0 {
                     u32::MAX
@@ -742,15 +747,17 @@ fn int_unary<T: Ty>(op: UnaryOp) -> Option<K1> {
                 }
             })
         }),
-        FindUMsb => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| msb(T::u(x)))),
-        FindSMsb => S::<T>::k1::<u32>(|a, o| {
-            m1(a, o, |x| {
+        FindUMsb => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| msb(T::u(x)))),
+        FindSMsb => S::<T>::k1::<u32>(|a, o, mk| {
+            m1(a, o, mk, |x| {
                 let v = T::i(x);
                 msb(if v < 0 { !v } else { v } as u64)
             })
         }),
-        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| T::u(x) as u32)),
-        Hi32 if T::W == 64 => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| (T::u(x) >> 32) as u32)),
+        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x) as u32)),
+        Hi32 if T::W == 64 => {
+            S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| (T::u(x) >> 32) as u32))
+        }
         _ => return None,
     })
 }
@@ -770,16 +777,14 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
     type F<T> = <T as FTy>::F;
     macro_rules! fu {
         (|$x:ident| $e:expr) => {
-            S::<T>::k1::<S<T>>(|a, o| {
-                m1(a, o, |s| {
+            S::<T>::k1::<S<T>>(|a, o, mk| {
+                m1(a, o, mk, |s| {
                     let $x: F<T> = T::get(s);
                     T::set($e)
                 })
             })
         };
     }
-    let c = |v: f64| F::<T>::c(v);
-    let _ = c;
     Some(match op {
         FNeg => fu!(|x| -x),
         FAbs => fu!(|x| x.abs()),
@@ -817,11 +822,13 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
         Radians => fu!(|x| x * F::<T>::c(std::f64::consts::PI / 180.0)),
         Degrees => fu!(|x| x * F::<T>::c(180.0 / std::f64::consts::PI)),
         FrexpMant => fu!(|x| x.frexp().0),
-        FrexpExp => S::<T>::k1::<u32>(|a, o| m1(a, o, |s| T::get(s).frexp().1 as u32)),
-        IsNan => S::<T>::k1::<u32>(|a, o| m1(a, o, |s| bit(T::get(s).is_nan()))),
-        IsInf => S::<T>::k1::<u32>(|a, o| m1(a, o, |s| bit(T::get(s).is_inf()))),
-        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| T::u(x) as u32)),
-        Hi32 if T::W == 64 => S::<T>::k1::<u32>(|a, o| m1(a, o, |x| (T::u(x) >> 32) as u32)),
+        FrexpExp => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| T::get(s).frexp().1 as u32)),
+        IsNan => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| bit(T::get(s).is_nan()))),
+        IsInf => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| bit(T::get(s).is_inf()))),
+        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x) as u32)),
+        Hi32 if T::W == 64 => {
+            S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| (T::u(x) >> 32) as u32))
+        }
         _ => return None,
     })
 }
@@ -831,26 +838,26 @@ pub(crate) fn binary(op: BinaryOp, ty: ScalarTy) -> Option<K2> {
     use BinaryOp::*;
     match (op, ty) {
         (Join64, ScalarTy::I64 | ScalarTy::F64) => {
-            return Some(K2::NNW(|a, b, o| {
-                m2(a, b, o, |x, y| x as u64 | ((y as u64) << 32))
+            return Some(K2::NNW(|a, b, o, mk| {
+                m2(a, b, o, mk, |x, y| x as u64 | ((y as u64) << 32))
             }))
         }
         (PackHalf2x16, _) => {
-            return Some(K2::NNN(|a, b, o| {
-                m2(a, b, o, |x, y| {
+            return Some(K2::NNN(|a, b, o, mk| {
+                m2(a, b, o, mk, |x, y| {
                     f16::from_f32(f32::from_bits(x)).to_bits() as u32
                         | ((f16::from_f32(f32::from_bits(y)).to_bits() as u32) << 16)
                 })
             }))
         }
         (PackUnorm2x16, _) => {
-            return Some(K2::NNN(|a, b, o| {
-                m2(a, b, o, |x, y| unorm16(x) | (unorm16(y) << 16))
+            return Some(K2::NNN(|a, b, o, mk| {
+                m2(a, b, o, mk, |x, y| unorm16(x) | (unorm16(y) << 16))
             }))
         }
         (PackSnorm2x16, _) => {
-            return Some(K2::NNN(|a, b, o| {
-                m2(a, b, o, |x, y| snorm16(x) | (snorm16(y) << 16))
+            return Some(K2::NNN(|a, b, o, mk| {
+                m2(a, b, o, mk, |x, y| snorm16(x) | (snorm16(y) << 16))
             }))
         }
         _ => {}
@@ -858,11 +865,13 @@ pub(crate) fn binary(op: BinaryOp, ty: ScalarTy) -> Option<K2> {
     match ty {
         ScalarTy::Bool => {
             let f: F2<u32, u32, u32> = match op {
-                LogicalAnd | And => |a, b, o| m2(a, b, o, |x, y| bit(x != 0 && y != 0)),
-                LogicalOr | Or => |a, b, o| m2(a, b, o, |x, y| bit(x != 0 || y != 0)),
-                LogicalEqual | IEq => |a, b, o| m2(a, b, o, |x, y| bit((x != 0) == (y != 0))),
+                LogicalAnd | And => |a, b, o, mk| m2(a, b, o, mk, |x, y| bit(x != 0 && y != 0)),
+                LogicalOr | Or => |a, b, o, mk| m2(a, b, o, mk, |x, y| bit(x != 0 || y != 0)),
+                LogicalEqual | IEq => {
+                    |a, b, o, mk| m2(a, b, o, mk, |x, y| bit((x != 0) == (y != 0)))
+                }
                 LogicalNotEqual | INe | Xor => {
-                    |a, b, o| m2(a, b, o, |x, y| bit((x != 0) != (y != 0)))
+                    |a, b, o, mk| m2(a, b, o, mk, |x, y| bit((x != 0) != (y != 0)))
                 }
                 _ => return None,
             };
@@ -893,8 +902,8 @@ fn int_binary<T: Ty>(op: BinaryOp) -> Option<K2> {
     type S<T> = <T as Ty>::S;
     macro_rules! ib {
         (|$x:ident, $y:ident| $e:expr) => {
-            S::<T>::k2_same(|a, b, o| {
-                m2(a, b, o, |p, q| {
+            S::<T>::k2_same(|a, b, o, mk| {
+                m2(a, b, o, mk, |p, q| {
                     let ($x, $y) = (p, q);
                     T::put($e)
                 })
@@ -903,8 +912,8 @@ fn int_binary<T: Ty>(op: BinaryOp) -> Option<K2> {
     }
     macro_rules! ic {
         (|$x:ident, $y:ident| $e:expr) => {
-            S::<T>::k2_cmp(|a, b, o| {
-                m2(a, b, o, |p, q| {
+            S::<T>::k2_cmp(|a, b, o, mk| {
+                m2(a, b, o, mk, |p, q| {
                     let ($x, $y) = (p, q);
                     bit($e)
                 })
@@ -983,8 +992,8 @@ fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
     type F<T> = <T as FTy>::F;
     macro_rules! fb {
         (|$x:ident, $y:ident| $e:expr) => {
-            S::<T>::k2_same(|a, b, o| {
-                m2(a, b, o, |p, q| {
+            S::<T>::k2_same(|a, b, o, mk| {
+                m2(a, b, o, mk, |p, q| {
                     let ($x, $y): (F<T>, F<T>) = (T::get(p), T::get(q));
                     T::set($e)
                 })
@@ -993,8 +1002,8 @@ fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
     }
     macro_rules! fc {
         (|$x:ident, $y:ident| $e:expr) => {
-            S::<T>::k2_cmp(|a, b, o| {
-                m2(a, b, o, |p, q| {
+            S::<T>::k2_cmp(|a, b, o, mk| {
+                m2(a, b, o, mk, |p, q| {
                     let ($x, $y): (F<T>, F<T>) = (T::get(p), T::get(q));
                     bit($e)
                 })
@@ -1017,7 +1026,9 @@ fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
         } else {
             F::<T>::c(1.0)
         }),
-        Ldexp => S::<T>::k2_int(|a, b, o| m2(a, b, o, |p, e| T::set(T::get(p).ldexp(e as i32)))),
+        Ldexp => {
+            S::<T>::k2_int(|a, b, o, mk| m2(a, b, o, mk, |p, e| T::set(T::get(p).ldexp(e as i32))))
+        }
         FOrdEq => fc!(|x, y| x == y),
         FOrdNe => fc!(|x, y| matches!(x.partial_cmp(&y), Some(Less | Greater))),
         FOrdLt => fc!(|x, y| x < y),
@@ -1041,9 +1052,9 @@ pub(crate) fn ternary(op: TernaryOp, ty: ScalarTy) -> Option<K3> {
     use TernaryOp::*;
     if op == Select {
         return Some(if ty.is_wide() {
-            u64::k3_sel(|a, b, c, o| m3(a, b, c, o, |s, x, y| if s != 0 { x } else { y }))
+            u64::k3_sel(|a, b, c, o, mk| m3(a, b, c, o, mk, |s, x, y| if s != 0 { x } else { y }))
         } else {
-            u32::k3_sel(|a, b, c, o| m3(a, b, c, o, |s, x, y| if s != 0 { x } else { y }))
+            u32::k3_sel(|a, b, c, o, mk| m3(a, b, c, o, mk, |s, x, y| if s != 0 { x } else { y }))
         });
     }
     match ty {
@@ -1059,18 +1070,18 @@ fn int_ternary<T: Ty>(op: TernaryOp) -> Option<K3> {
     use TernaryOp::*;
     type S<T> = <T as Ty>::S;
     Some(match op {
-        SClamp => S::<T>::k3_same(|a, b, c, o| {
-            m3(a, b, c, o, |x, l, h| {
+        SClamp => S::<T>::k3_same(|a, b, c, o, mk| {
+            m3(a, b, c, o, mk, |x, l, h| {
                 T::put(T::i(x).max(T::i(l)).min(T::i(h)) as u64)
             })
         }),
-        UClamp => S::<T>::k3_same(|a, b, c, o| {
-            m3(a, b, c, o, |x, l, h| {
+        UClamp => S::<T>::k3_same(|a, b, c, o, mk| {
+            m3(a, b, c, o, mk, |x, l, h| {
                 T::put(T::u(x).max(T::u(l)).min(T::u(h)))
             })
         }),
-        BitFieldUExtract => S::<T>::k3_bfe(|a, b, c, o| {
-            m3(a, b, c, o, |x, off, cnt| {
+        BitFieldUExtract => S::<T>::k3_bfe(|a, b, c, o, mk| {
+            m3(a, b, c, o, mk, |x, off, cnt| {
                 let (off, cnt) = bf_clamp(T::W, off, cnt);
                 if cnt == 0 {
                     T::put(0)
@@ -1079,8 +1090,8 @@ fn int_ternary<T: Ty>(op: TernaryOp) -> Option<K3> {
                 }
             })
         }),
-        BitFieldSExtract => S::<T>::k3_bfe(|a, b, c, o| {
-            m3(a, b, c, o, |x, off, cnt| {
+        BitFieldSExtract => S::<T>::k3_bfe(|a, b, c, o, mk| {
+            m3(a, b, c, o, mk, |x, off, cnt| {
                 let (off, cnt) = bf_clamp(T::W, off, cnt);
                 if cnt == 0 {
                     T::put(0)
@@ -1100,8 +1111,8 @@ fn float_ternary<T: FTy>(op: TernaryOp) -> Option<K3> {
     type F<T> = <T as FTy>::F;
     macro_rules! ft {
         (|$x:ident, $y:ident, $z:ident| $e:expr) => {
-            S::<T>::k3_same(|a, b, c, o| {
-                m3(a, b, c, o, |p, q, r| {
+            S::<T>::k3_same(|a, b, c, o, mk| {
+                m3(a, b, c, o, mk, |p, q, r| {
                     let ($x, $y, $z): (F<T>, F<T>, F<T>) = (T::get(p), T::get(q), T::get(r));
                     T::set($e)
                 })
@@ -1128,8 +1139,8 @@ fn float_ternary<T: FTy>(op: TernaryOp) -> Option<K3> {
 pub(crate) fn bitfield_insert(ty: ScalarTy) -> Option<K4> {
     fn k<T: Ty>() -> K4 {
         type S<T> = <T as Ty>::S;
-        S::<T>::k4_bfi(|a, b, c, d, o| {
-            m4(a, b, c, d, o, |base, ins, off, cnt| {
+        S::<T>::k4_bfi(|a, b, c, d, o, mk| {
+            m4(a, b, c, d, o, mk, |base, ins, off, cnt| {
                 let (off, cnt) = bf_clamp(T::W, off, cnt);
                 if cnt == 0 {
                     base
@@ -1146,14 +1157,14 @@ pub(crate) fn bitfield_insert(ty: ScalarTy) -> Option<K4> {
 /// PackUnorm4x8 / PackSnorm4x8.
 pub(crate) fn pack4x8(snorm: bool) -> K4 {
     if snorm {
-        K4::NNNNN(|a, b, c, d, o| {
-            m4(a, b, c, d, o, |x, y, z, w| {
+        K4::NNNNN(|a, b, c, d, o, mk| {
+            m4(a, b, c, d, o, mk, |x, y, z, w| {
                 snorm8(x) | snorm8(y) << 8 | snorm8(z) << 16 | snorm8(w) << 24
             })
         })
     } else {
-        K4::NNNNN(|a, b, c, d, o| {
-            m4(a, b, c, d, o, |x, y, z, w| {
+        K4::NNNNN(|a, b, c, d, o, mk| {
+            m4(a, b, c, d, o, mk, |x, y, z, w| {
                 unorm8(x) | unorm8(y) << 8 | unorm8(z) << 16 | unorm8(w) << 24
             })
         })
@@ -1175,32 +1186,32 @@ fn conv<A: Ty, B: Ty>(op: ConvOp) -> Option<K1> {
     use ConvOp::*;
     type S<T> = <T as Ty>::S;
     Some(match op {
-        FToS if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o| {
-            m1(a, o, |x| {
+        FToS if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
+            m1(a, o, mk, |x| {
                 let hi = (u64::MAX >> (65 - B::W)) as i64;
                 let v = (A::f(x) as i64).clamp(-hi - 1, hi);
                 B::put(v as u64)
             })
         }),
-        FToU if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o| {
-            m1(a, o, |x| {
+        FToU if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
+            m1(a, o, mk, |x| {
                 B::put((A::f(x) as u64).min(u64::MAX >> (64 - B::W)))
             })
         }),
         SToF if !A::FLOAT && B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o| m1(a, o, |x| B::from_i64(A::i(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::from_i64(A::i(x))))
         }
         UToF if !A::FLOAT && B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o| m1(a, o, |x| B::from_u64(A::u(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::from_u64(A::u(x))))
         }
         UConvert if !A::FLOAT && !B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o| m1(a, o, |x| B::put(A::u(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::put(A::u(x))))
         }
         SConvert if !A::FLOAT && !B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o| m1(a, o, |x| B::put(A::i(x) as u64)))
+            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::put(A::i(x) as u64)))
         }
-        FConvert if A::FLOAT && B::FLOAT => S::<A>::k1::<S<B>>(|a, o| {
-            m1(a, o, |x| {
+        FConvert if A::FLOAT && B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
+            m1(a, o, mk, |x| {
                 if B::W == 16 {
                     B::put(H::from_f64_exact(A::f(x)) as u64)
                 } else {
@@ -1212,6 +1223,11 @@ fn conv<A: Ty, B: Ty>(op: ConvOp) -> Option<K1> {
     })
 }
 
+#[inline(always)]
+fn lane_on(mk: Option<&[u32]>, l: usize) -> bool {
+    mk.is_none_or(|m| m[l] != 0)
+}
+
 /// Derivative kernel: quads are the lane groups 4k..4k+3 laid out `0 1 / 2 3`. Every lane of
 /// the quad is read whatever its state (sampling.md §3.2, §3.3).
 pub(crate) fn deriv(axis: crate::ir::Axis, kind: crate::ir::DerivKind, ty: ScalarTy) -> Option<K1> {
@@ -1221,11 +1237,13 @@ pub(crate) fn deriv(axis: crate::ir::Axis, kind: crate::ir::DerivKind, ty: Scala
         // Source lane pairs (minuend, subtrahend) for lanes 0..4.
         macro_rules! d {
             ($p:expr) => {
-                S::<T>::k1::<S<T>>(|a, o| {
-                    for (q, r) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)) {
+                S::<T>::k1::<S<T>>(|a, o, mk| {
+                    for (qi, (q, r)) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)).enumerate() {
                         let p: [(usize, usize); 4] = $p;
                         for l in 0..4 {
-                            r[l] = T::set(T::get(q[p[l].0]) - T::get(q[p[l].1]));
+                            if lane_on(mk, qi * 4 + l) {
+                                r[l] = T::set(T::get(q[p[l].0]) - T::get(q[p[l].1]));
+                            }
                         }
                     }
                 })
@@ -1246,10 +1264,12 @@ pub(crate) fn quad_swap(direction: u8, wide: bool) -> Option<K1> {
     fn k<S: St>(direction: u8) -> Option<K1> {
         macro_rules! sw {
             ($x:expr) => {
-                S::k1::<S>(|a, o| {
-                    for (q, r) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)) {
+                S::k1::<S>(|a, o, mk| {
+                    for (qi, (q, r)) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)).enumerate() {
                         for l in 0..4 {
-                            r[l] = q[l ^ $x];
+                            if lane_on(mk, qi * 4 + l) {
+                                r[l] = q[l ^ $x];
+                            }
                         }
                     }
                 })
@@ -1272,14 +1292,17 @@ pub(crate) fn quad_swap(direction: u8, wide: bool) -> Option<K1> {
 /// QuadBroadcast: lane `l` reads quad lane `index[l] & 3`.
 pub(crate) fn quad_broadcast(wide: bool) -> K2 {
     fn k<S: St>() -> K2 {
-        S::k2_int(|a, idx, o| {
-            for ((q, i), r) in a
+        S::k2_int(|a, idx, o, mk| {
+            for (qi, ((q, i), r)) in a
                 .chunks_exact(4)
                 .zip(idx.chunks_exact(4))
                 .zip(o.chunks_exact_mut(4))
+                .enumerate()
             {
                 for l in 0..4 {
-                    r[l] = q[(i[l] & 3) as usize];
+                    if lane_on(mk, qi * 4 + l) {
+                        r[l] = q[(i[l] & 3) as usize];
+                    }
                 }
             }
         })

@@ -12,13 +12,16 @@
 //!   are compile errors, so running never panics.
 //! - A batch is `n` lanes (a multiple of 4); lanes `4k..4k+3` are quad `k` laid out `0 1 / 2 3`
 //!   (x right, y down). Registers are SoA: `regs32[slot * n + lane]`, so an instruction is one
-//!   tight loop over the batch (the kernel writes a scratch row, which is then blended into the
-//!   destination under the active mask: a plain copy when every lane is active). Fragment
-//!   batches are 16 quads, vertex batches 64 lanes, a compute batch is one whole workgroup.
+//!   tight, branch-free loop over the batch that the compiler vectorises: the kernel computes
+//!   every lane and writes the destination row directly, blending under the active mask unless
+//!   every lane is active (when an operand is the destination itself it writes a scratch row
+//!   that is then blended in). Fragment batches are up to 16 quads, vertex batches up to 64
+//!   lanes, a compute batch is one whole workgroup. Per batch the scheduler costs a few
+//!   vectorised passes over the lane states per executed block.
 //!
 //! # Masks and lane states
 //! - *active*: the lanes executing the current block. Inactive lanes' registers never change.
-//! - *helper*: not covered (set by the caller) or demoted ([`ir::Inst::Demote`]); helpers run
+//! - *helper*: not covered (set by the caller) or demoted ([`Inst::Demote`](crate::ir::Inst::Demote)); helpers run
 //!   everything, but never store to workgroup or buffer memory and never perform atomics there
 //!   (they get 0 as the atomic result). They do write their own per-lane (Local) memory —
 //!   Function/Private variables must work for their derivatives to be right; their Output
@@ -36,9 +39,11 @@
 //! lanes to its own successor. The schedule is a reverse post-order (RPO) of the CFG refined
 //! so that every natural loop's blocks are contiguous: a topological order of the forward
 //! edges (edges to a later RPO block) that, once a loop header is placed, places the rest of
-//! that loop before anything outside it. (Plain RPO can put a loop exit reached through a
-//! `break` before the loop's `continue` block; lanes that left the loop would then run the
-//! exit while others still loop. The nested-loop test catches exactly that.) Loops work
+//! that loop before anything outside it. (Plain RPO is not enough: for
+//! `loop { if c { break } i += 1 }` a depth-first search can finish the increment block before
+//! it discovers the exit, so RPO puts the exit first and lanes that break would run it alone
+//! while others still loop; the test `break_as_first_successor_still_reconverges` fails with
+//! plain RPO.) Loops work
 //! through back edges: a back edge targets an earlier block, so the loop body runs again
 //! before anything after the loop. Every block of a region precedes its merge block in a
 //! topological order, so lanes that split at a branch all arrive at the merge (the immediate
@@ -113,5 +118,5 @@ pub use entry::{
 pub use image::{ImageUnit, NoImages, QuadLod, QuadOperands};
 pub use memory::{Bindings, Buffer};
 pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegView};
-pub use program::{compile, Program, DEFAULT_BUDGET};
+pub use program::{compile, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS};
 pub use run::SUBGROUP_SIZE;

@@ -12,6 +12,9 @@ use crate::{Error, Result};
 
 /// Default instruction budget per batch (instructions executed, counted once per batch).
 pub const DEFAULT_BUDGET: u64 = 50_000_000;
+/// Largest per-lane memory (words per lane) and workgroup memory (words) a shader may declare.
+pub const MAX_LOCAL_WORDS: u32 = 1 << 16;
+pub const MAX_WORKGROUP_WORDS: u32 = 1 << 22;
 /// Sentinel "no block": the lane has finished.
 pub(crate) const DONE: u32 = u32::MAX;
 
@@ -150,6 +153,9 @@ pub(crate) struct CBlock {
     pub id: BlockId,
     pub code: Vec<Code>,
     pub term: CTerm,
+    /// The block can end lanes or make them helpers (Return, Kill or Demote): only then can a
+    /// quad lose its last live lane.
+    pub ends_lanes: bool,
 }
 
 /// An image instruction (its registers were checked to be 32-bit).
@@ -261,9 +267,9 @@ fn reverse_post_order(f: &ir::Function) -> Result<Vec<BlockId>> {
 
 /// The schedule: a topological order of the forward edges of the CFG (back edges are those
 /// that go to an earlier block of a reverse post-order) in which every natural loop's blocks
-/// are contiguous. Plain RPO is not enough: a DFS can reach a loop's exit through a deep path
-/// (a `break`) before it finishes the loop's other blocks (the `continue` block), putting the
-/// exit *before* part of the loop, so lanes that left the loop would run the exit while other
+/// are contiguous. Plain RPO is not enough: a DFS can finish part of a loop (say the block
+/// after `if c { break }`) before it discovers the exit the `break` goes to, putting the exit
+/// *before* that part of the loop, so lanes that left the loop would run the exit while other
 /// lanes are still looping. Kahn's algorithm keeps a stack of open loops and only takes a
 /// ready block from the innermost open loop until that loop is done (ties: RPO position).
 fn schedule_order(f: &ir::Function) -> Result<Vec<BlockId>> {
@@ -418,6 +424,13 @@ impl Ctx<'_> {
 /// Decode and validate `shader`.
 pub fn compile(shader: &Shader) -> Result<Program> {
     let f = &shader.body;
+    if shader.local_words > MAX_LOCAL_WORDS || shader.workgroup_words > MAX_WORKGROUP_WORDS {
+        return Err(Error::Unsupported(format!(
+            "shader '{}': {} per-lane words / {} workgroup words (limits {MAX_LOCAL_WORDS} / \
+             {MAX_WORKGROUP_WORDS})",
+            shader.name, shader.local_words, shader.workgroup_words
+        )));
+    }
     let mut slots = Vec::with_capacity(f.regs.len());
     let (mut n32, mut n64) = (0usize, 0usize);
     for ty in &f.regs {
@@ -499,10 +512,13 @@ pub fn compile(shader: &Shader) -> Result<Program> {
             Terminator::Kill => CTerm::Kill,
             Terminator::Unreachable => CTerm::Unreachable,
         };
+        let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill)
+            || code.iter().any(|c| matches!(c, Code::Demote));
         blocks.push(CBlock {
             id: bid,
             code,
             term,
+            ends_lanes,
         });
     }
     Ok(Program {

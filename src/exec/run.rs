@@ -231,10 +231,12 @@ impl Batch {
                 Some(c) if c != DONE => c,
                 _ => return Ok(()),
             };
+            let mut on = 0u32;
             for (a, &p) in self.active.iter_mut().zip(&self.pc) {
                 *a = ((p == cur) as u32).wrapping_neg();
+                on += (p == cur) as u32;
             }
-            let full = self.pc.iter().all(|&p| p == cur);
+            let full = on as usize == self.n;
             let blk = &prog.blocks[cur as usize];
             self.executed += blk.code.len() as u64 + 1;
             if self.executed > prog.budget {
@@ -266,7 +268,10 @@ impl Batch {
                 }
             }
             self.terminate(&blk.term, blk.id)?;
-            self.skip_dead_quads();
+            // Only finishing, killed or demoted lanes can leave a quad without live lanes.
+            if blk.ends_lanes {
+                self.skip_dead_quads();
+            }
         }
     }
 
@@ -274,16 +279,18 @@ impl Batch {
         let n = self.n;
         let act = &self.active;
         match term {
-            CTerm::Jump(t) => {
+            // Branch-free forms (the active mask is 0 or !0) so the loops vectorise.
+            &CTerm::Jump(t) => {
                 for (p, &a) in self.pc.iter_mut().zip(act) {
-                    *p = if a != 0 { *t } else { *p };
+                    *p = (t & a) | (*p & !a);
                 }
             }
-            CTerm::Branch { cond, t, f } => {
-                let c = &self.r32[*cond as usize * n..][..n];
+            &CTerm::Branch { cond, t, f } => {
+                let c = &self.r32[cond as usize * n..][..n];
                 for ((p, &a), &c) in self.pc.iter_mut().zip(act).zip(c) {
-                    let target = if c != 0 { *t } else { *f };
-                    *p = if a != 0 { target } else { *p };
+                    let cm = ((c != 0) as u32).wrapping_neg();
+                    let target = f ^ ((t ^ f) & cm);
+                    *p = (target & a) | (*p & !a);
                 }
             }
             CTerm::Switch {
@@ -339,23 +346,25 @@ impl Batch {
         index: usize,
     ) -> Result<()> {
         let n = self.n;
-        // Scratch path: the kernel writes a scratch row, blended into dst under the mask.
+        // Scratch path (an operand aliases the destination): the kernel writes a scratch row,
+        // blended into the destination under the mask.
         macro_rules! k {
             ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
-                $f($($src,)* &mut self.$out[..n]);
+                $f($($src,)* &mut self.$out[..n], None);
                 $blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
             }};
         }
-        // Sources and destination in the same file: with every lane active and no operand
-        // aliasing the destination, the kernel writes the destination row directly.
+        // Sources and destination in the same file: unless an operand is the destination, the
+        // kernel writes the destination row directly, masked unless every lane is active.
         macro_rules! k_same {
             ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
                 let d = *$dst as usize;
-                if full $(&& *$src as usize != d)* {
+                if true $(&& *$src as usize != d)* {
                     let (lo, rest) = self.$file.split_at_mut(d * n);
                     let (out, hi) = rest.split_at_mut(n);
                     let (lo, hi): (&[_], &[_]) = (lo, hi);
-                    $f($(pick(lo, hi, *$src, d, n),)* out);
+                    let mk = if full { None } else { Some(&self.active[..]) };
+                    $f($(pick(lo, hi, *$src, d, n),)* out, mk);
                 } else {
                     k!($f, $out, $file, $blend, $dst, [$(sl(&self.$file, *$src, n)),*])
                 }
@@ -363,43 +372,26 @@ impl Batch {
         }
         // Sources all in the other file: no aliasing possible.
         macro_rules! k_cross {
-            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
-                if full {
-                    $f($($src,)* &mut self.$file[*$dst as usize * n..][..n]);
-                } else {
-                    k!($f, $out, $file, $blend, $dst, [$($src),*])
-                }
+            ($f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+                let mk = if full { None } else { Some(&self.active[..]) };
+                $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
         }
         match code {
             Code::K1 { k, dst, a } => match k {
                 K1::NN(f) => k_same!(f, s32, r32, blend32, dst, [a]),
                 K1::WW(f) => k_same!(f, s64, r64, blend64, dst, [a]),
-                K1::WN(f) => k_cross!(f, s32, r32, blend32, dst, [sl(&self.r64, *a, n)]),
-                K1::NW(f) => k_cross!(f, s64, r64, blend64, dst, [sl(&self.r32, *a, n)]),
+                K1::WN(f) => k_cross!(f, r32, dst, [sl(&self.r64, *a, n)]),
+                K1::NW(f) => k_cross!(f, r64, dst, [sl(&self.r32, *a, n)]),
             },
             Code::K2 { k, dst, a, b } => match k {
                 K2::NNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b]),
                 K2::WWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b]),
                 K2::WWN(f) => {
-                    k_cross!(
-                        f,
-                        s32,
-                        r32,
-                        blend32,
-                        dst,
-                        [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
-                    )
+                    k_cross!(f, r32, dst, [sl(&self.r64, *a, n), sl(&self.r64, *b, n)])
                 }
                 K2::NNW(f) => {
-                    k_cross!(
-                        f,
-                        s64,
-                        r64,
-                        blend64,
-                        dst,
-                        [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
-                    )
+                    k_cross!(f, r64, dst, [sl(&self.r32, *a, n), sl(&self.r32, *b, n)])
                 }
                 K2::WNW(f) => {
                     k!(
@@ -546,7 +538,6 @@ impl Batch {
                 let img = &prog.images[*ii as usize];
                 let inst = &img.inst;
                 let mut ops = QuadOperands::default();
-                let mut out = [[0u32; 4]; 4];
                 let slots = &prog.slots;
                 for q in 0..n / 4 {
                     let lanes = q * 4..q * 4 + 4;
@@ -564,7 +555,7 @@ impl Batch {
                         ops.active[i] = self.is_active(q * 4 + i);
                         ops.helper[i] = self.helper[q * 4 + i];
                     }
-                    out = [[0; 4]; 4];
+                    let mut out = [[0u32; 4]; 4];
                     bind.images
                         .image_op(inst, &ops, &mut out)
                         .map_err(|e| match e {
@@ -589,7 +580,6 @@ impl Batch {
                         }
                     }
                 }
-                let _ = out;
             }
             Code::IsHelper { dst } => {
                 for l in 0..n {

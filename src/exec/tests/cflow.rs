@@ -296,3 +296,137 @@ fn unreachable_is_an_error() {
         Err(crate::Error::Exec(_))
     ));
 }
+
+/// An unstructured CFG (no merge declarations, an edge into the middle of the other side and
+/// a loop with two exits that meet later): lanes still meet at every join, and each lane's
+/// result equals running it alone.
+#[test]
+fn unstructured_cfg_reconverges_at_joins() {
+    // b0: y = 0; if x odd -> b1 else b2
+    // b1: y += 1; -> b2            (edge into the other side)
+    // b2: ballot -> word 2; i = 0 -> b3
+    // b3 (loop): i += 1; if i == x -> b5 (exit A); if i >= 4 -> b6 (exit B) else b3 (via b4)
+    // b5: y += 100 -> b7;  b6: y += 1000 -> b7
+    // b7: ballot -> word 3; store y + 10 * i
+    let mut b = B::new();
+    let ids: Vec<BlockId> = (0..8).map(|_| b.block()).collect();
+    let (b1, b2, b3, b4, b5, b6, b7) = (ids[1], ids[2], ids[3], ids[4], ids[5], ids[6], ids[7]);
+    let x = b.load_local(I32, 0);
+    let (c0, c1, c4, c10, c100, c1000) =
+        (b.ki(0), b.ki(1), b.ki(4), b.ki(10), b.ki(100), b.ki(1000));
+    let t = b.kb(true);
+    let (y, iv) = (b.reg(I32), b.reg(I32));
+    b.mov_to(y, I32, c0);
+    let odd = b.bin(Bo::And, I32, x, c1);
+    let is_odd = b.bin(Bo::INe, I32, odd, c0);
+    b.jump(ids[0]);
+    b.at(ids[0]);
+    b.branch(is_odd, b1, b2);
+    b.at(b1);
+    b.bin_to(y, Bo::IAdd, I32, y, c1);
+    b.jump(b2);
+    b.at(b2);
+    let w2 = b.reg(I32);
+    b.push(Inst::Group {
+        op: GroupOp::Ballot(0),
+        ty: Bool,
+        dst: w2,
+        a: t,
+        b: t,
+    });
+    b.store_local(I32, 2, w2);
+    b.mov_to(iv, I32, c0);
+    b.jump(b3);
+    b.at(b3);
+    b.bin_to(iv, Bo::IAdd, I32, iv, c1);
+    let hit = b.bin(Bo::IEq, I32, iv, x);
+    b.branch(hit, b5, b4);
+    b.at(b4);
+    let done = b.bin(Bo::SGe, I32, iv, c4);
+    b.branch(done, b6, b3);
+    b.at(b5);
+    b.bin_to(y, Bo::IAdd, I32, y, c100);
+    b.jump(b7);
+    b.at(b6);
+    b.bin_to(y, Bo::IAdd, I32, y, c1000);
+    b.jump(b7);
+    b.at(b7);
+    let w3 = b.reg(I32);
+    b.push(Inst::Group {
+        op: GroupOp::Ballot(0),
+        ty: Bool,
+        dst: w3,
+        a: t,
+        b: t,
+    });
+    b.store_local(I32, 3, w3);
+    let ten_i = b.bin(Bo::IMul, I32, iv, c10);
+    let out = b.bin(Bo::IAdd, I32, y, ten_i);
+    b.store_local(I32, 1, out);
+    let p = b.program();
+    let got = run_both(&p, &XS);
+    let rows: Vec<Vec<u32>> = XS.iter().map(|&x| vec![x as u32]).collect();
+    let st = run_lanes(&p, &rows);
+    for (l, &x) in XS.iter().enumerate() {
+        let mut y = (x & 1) as u32;
+        let mut i = 0;
+        loop {
+            i += 1;
+            if i == x {
+                y += 100;
+                break;
+            }
+            if i >= 4 {
+                y += 1000;
+                break;
+            }
+        }
+        assert_eq!(got[l].0, y + 10 * i as u32, "x = {x}");
+        assert_eq!(got[l].1, 0xFFFF, "join after the if (x = {x})");
+        assert_eq!(
+            st.local(l, 3),
+            0xFFFF,
+            "join after the two loop exits (x = {x})"
+        );
+    }
+}
+
+/// `loop { if i >= x { break } i += 1 }`: the header's only exit is the `break` edge, taken as
+/// the branch's first successor. A plain reverse post-order puts the exit before the
+/// increment block, so lanes that break would run the exit alone; the loop-contiguous
+/// schedule keeps them waiting until every lane has left the loop.
+#[test]
+fn break_as_first_successor_still_reconverges() {
+    let mut b = B::new();
+    let (h, inc, exit) = (b.block(), b.block(), b.block());
+    let x = b.load_local(I32, 0);
+    let (c0, c1) = (b.ki(0), b.ki(1));
+    let iv = b.reg(I32);
+    b.mov_to(iv, I32, c0);
+    b.jump(h);
+    b.at(h);
+    let ge = b.bin(Bo::SGe, I32, iv, x);
+    b.branch(ge, exit, inc);
+    b.at(inc);
+    b.bin_to(iv, Bo::IAdd, I32, iv, c1);
+    b.jump(h);
+    b.at(exit);
+    b.store_local(I32, 1, iv);
+    let t = b.kb(true);
+    let ballot = b.reg(I32);
+    b.push(Inst::Group {
+        op: GroupOp::Ballot(0),
+        ty: Bool,
+        dst: ballot,
+        a: t,
+        b: t,
+    });
+    b.store_local(I32, 2, ballot);
+    let p = b.program();
+    let pos = |id| p.schedule().iter().position(|&s| s == id).unwrap();
+    assert!(pos(inc) < pos(exit), "schedule {:?}", p.schedule());
+    let got = run_both(&p, &XS);
+    for (l, &x) in XS.iter().enumerate() {
+        assert_eq!(got[l], (x as u32, 0xFFFF, false), "x = {x}");
+    }
+}

@@ -373,3 +373,46 @@ fn compute_derivative_groups() {
         }
     }
 }
+
+#[test]
+fn workgroup_atomics_and_oversized_memory() {
+    // 16 invocations: old = atomicAdd(wg[1], lid + 1); barrier; buf[lid] = wg[1] * 100 + old.
+    let mut b = B::new();
+    b.workgroup_words = 2;
+    let lid = b.load_local(I32, 0);
+    let one = b.ki(1);
+    let inc = b.bin(Bo::IAdd, I32, lid, one);
+    let old = atomic(&mut b, AtomicOp::IAdd, I32, Space::Workgroup, 1, inc, inc);
+    b.push(Inst::Barrier);
+    let total = load(&mut b, I32, Space::Workgroup, 1);
+    let c100 = b.ki(100);
+    let t = b.bin(Bo::IMul, I32, total, c100);
+    let v = b.bin(Bo::IAdd, I32, t, old);
+    let four = b.ki(4);
+    let addr = b.bin(Bo::IMul, I32, lid, four);
+    b.push(Inst::Store {
+        ty: I32,
+        ptr: buf_ptr(0, addr),
+        src: v,
+    });
+    let mut sh = b.shader(Stage::Compute);
+    sh.workgroup_size = [16, 1, 1];
+    sh.inputs.push(IoVar {
+        binding: IoBinding::BuiltIn(BuiltIn::LocalInvocationIndex),
+        ty: I32,
+        word: 0,
+        count: 1,
+        interp: Interp::Flat,
+        name: String::new(),
+    });
+    let p = compile(&sh).unwrap();
+    let buf = Buffer::new(64);
+    let mut bind = Bindings::default();
+    bind.bind_buffer(0, 0, &buf);
+    run_compute(&p, [1, 1, 1], &bind).unwrap();
+    // Lane order within the batch: old of lane l = 1 + 2 + ... + l = l(l+1)/2; total = 136.
+    let want: Vec<u32> = (0..16).map(|l| 13600 + l * (l + 1) / 2).collect();
+    assert_eq!(buf.to_u32s(), want);
+    sh.local_words = u32::MAX;
+    assert!(matches!(compile(&sh), Err(crate::Error::Unsupported(_))));
+}

@@ -565,3 +565,59 @@ fn observer_sees_every_executed_instruction() {
         ]
     );
 }
+
+#[test]
+fn quad_ops_on_f16_and_64_bit_values() {
+    let mut b = B::new();
+    let v64 = b.load_local(I64, 0);
+    let hv = b.load_local(F16, 2);
+    let sw = b.reg(I64);
+    b.push(Inst::QuadSwap {
+        direction: 2,
+        ty: I64,
+        dst: sw,
+        a: v64,
+    });
+    let dx = b.reg(F16);
+    b.push(Inst::Deriv {
+        axis: Axis::X,
+        kind: DerivKind::Fine,
+        ty: F16,
+        dst: dx,
+        a: hv,
+    });
+    let dy = b.reg(F64);
+    let d64 = b.load_local(F64, 4);
+    b.push(Inst::Deriv {
+        axis: Axis::Y,
+        kind: DerivKind::Coarse,
+        ty: F64,
+        dst: dy,
+        a: d64,
+    });
+    let p = b.program();
+    // lane l: v64 = l << 40 | l; hv = f16(0.5 * l^2); d64 = 0.25 * l
+    let rows: Vec<Vec<u32>> = (0..4u64)
+        .map(|l| {
+            let v = (l << 40) | l;
+            let dd = (0.25 * l as f64).to_bits();
+            vec![
+                v as u32,
+                (v >> 32) as u32,
+                h(0.5 * (l * l) as f32) as u32,
+                0,
+                dd as u32,
+                (dd >> 32) as u32,
+            ]
+        })
+        .collect();
+    let st = run_lanes(&p, &rows);
+    for l in 0..4u64 {
+        let o = 3 - l;
+        assert_eq!(st.reg(&p, sw, l as usize), (o << 40) | o);
+        // fine x: lanes 0,1: 0.5 - 0 = 0.5; lanes 2,3: 4.5 - 2 = 2.5
+        assert_eq!(st.reg(&p, dx, l as usize), h(if l < 2 { 0.5 } else { 2.5 }));
+        // coarse y: P2 - P0 = 0.5
+        assert_eq!(st.reg(&p, dy, l as usize), d(0.5));
+    }
+}
