@@ -14,6 +14,9 @@ fn main() -> quadstep::Result<()> {
     let raster = Rasterizer::new(threads)?;
     let t0 = std::time::Instant::now();
     demo::render(&scene, &raster)?;
-    println!("{name} {size}x{size} on {threads} threads: {:.1} ms", t0.elapsed().as_secs_f64() * 1e3);
+    println!(
+        "{name} {size}x{size} on {threads} threads: {:.1} ms",
+        t0.elapsed().as_secs_f64() * 1e3
+    );
     Ok(())
 }

@@ -195,19 +195,24 @@ fn f(bits: u32) -> f32 {
 }
 
 /// Lanes grouped by the (image, sampler) descriptor elements they index: usually one group.
-fn groups(q: &QuadOperands) -> Vec<(u32, u32, u8)> {
-    let mut out: Vec<(u32, u32, u8)> = Vec::with_capacity(1);
+/// At most four groups (one per lane); `(image index, sampler index, lane mask)`.
+fn groups(q: &QuadOperands) -> ([(u32, u32, u8); 4], usize) {
+    let mut out = [(0u32, 0u32, 0u8); 4];
+    let mut n = 0;
     for lane in 0..4 {
         if !q.active[lane] {
             continue;
         }
         let key = (q.image_index[lane], q.sampler_index[lane]);
-        match out.iter_mut().find(|g| (g.0, g.1) == key) {
+        match out[..n].iter_mut().find(|g| (g.0, g.1) == key) {
             Some(g) => g.2 |= 1 << lane,
-            None => out.push((key.0, key.1, 1 << lane)),
+            None => {
+                out[n] = (key.0, key.1, 1 << lane);
+                n += 1;
+            }
         }
     }
-    out
+    (out, n)
 }
 
 /// Coordinates as f32, divided by the projective divisor when present (Dref too).
@@ -290,7 +295,8 @@ fn merge(out: &mut [[u32; 4]; 4], part: &[[u32; 4]; 4], mask: u8) {
 
 impl ImageUnit for ShaderImages {
     fn image_op(&self, inst: &ImageInst, q: &QuadOperands, out: &mut [[u32; 4]; 4]) -> Result<()> {
-        for (image_index, sampler_index, mask) in groups(q) {
+        let (groups, n) = groups(q);
+        for &(image_index, sampler_index, mask) in &groups[..n] {
             let part = self.op_for_group(inst, q, image_index, sampler_index, mask)?;
             merge(out, &part, mask);
         }
