@@ -57,3 +57,629 @@ fn t2_cmp_implicit_lod1() {
     let got = run(Key::new(Recv::T2, Op::Cmp), level_tex(Recv::T2), eq(), V, lanes);
     check("t2_cmp_implicit_lod1", got, [1.0, 0.0, 1.0, 0.0]);
 }
+
+/// Same as `t2_cmp_implicit_lod1` with DXC's separate `Texture2D` + `SamplerComparisonState`.
+#[test]
+fn t2_cmp_implicit_lod1_separate() {
+    let lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [0.125, 0.0, 0.0, 0.0],
+        [0.0, 0.125, 0.0, 0.0],
+        [dv(1, 0), dv(1, 0), dv(3, 0), dv(1, 0)],
+    );
+    let key = Key::new(Recv::T2, Op::Cmp).separate();
+    let got = run(key, level_tex(Recv::T2), eq(), V, lanes);
+    check("t2_cmp_implicit_lod1_separate", got, [1.0, 1.0, 0.0, 1.0]);
+}
+
+/// Lanes 16384 apart: ρ = 16384·16 = 2^18, λ_base = 18. Sampler mipLodBias −2, shader bias
+/// [−16, −15, −17, −20]. Vulkan: sums −18, −17, −19, −22 all clamp to −16 → λ' = 2 → level 2
+/// in every lane (lane 3's ref names level 0 → 0).
+#[test]
+fn t2_bias_low_end_vulkan_sum_clamp() {
+    let mut lanes = grid(
+        [0.5, 0.5, 0.0, 0.0],
+        [16384.0, 0.0, 0.0, 0.0],
+        [0.0, 16384.0, 0.0, 0.0],
+        [dv(2, 0), dv(2, 0), dv(2, 0), dv(0, 0)],
+    );
+    for (l, b) in lanes.iter_mut().zip([-16.0, -15.0, -17.0, -20.0]) {
+        *l = l.lb(b);
+    }
+    let s = Sampler {
+        mip_lod_bias: -2.0,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), s, V, lanes);
+    check("t2_bias_low_end_vulkan_sum_clamp", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// As above in D3D: shader terms clamp to [−16, 15.99] → −16, −15, −16, −16; plus sampler −2
+/// (sum not clamped) → −18, −17, −18, −18 → λ' = 0, 1, 0, 0 → levels 0, 1, 0, 0.
+/// Lane 3's ref names level 2 (what Vulkan reads) → 0.
+#[test]
+fn t2_bias_low_end_d3d_term_clamp() {
+    let mut lanes = grid(
+        [0.5, 0.5, 0.0, 0.0],
+        [16384.0, 0.0, 0.0, 0.0],
+        [0.0, 16384.0, 0.0, 0.0],
+        [dv(0, 0), dv(1, 0), dv(0, 0), dv(2, 0)],
+    );
+    for (l, b) in lanes.iter_mut().zip([-16.0, -15.0, -17.0, -20.0]) {
+        *l = l.lb(b);
+    }
+    let s = Sampler {
+        mip_lod_bias: -2.0,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), s, D, lanes);
+    check("t2_bias_low_end_d3d_term_clamp", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// Lanes 2^-18 apart: ρ = 2^-18·16 = 2^-14, λ_base = −14. Sampler bias +4, shader bias
+/// [15, 20, 12, 10]. Vulkan: sums 19, 24, 16, 14 → 16, 16, 16, 14 → λ' = 2, 2, 2, 0 →
+/// levels 2, 2, 2, 0. Lane 1's ref names level 4 (what D3D reads) → 0.
+#[test]
+fn t2_bias_high_end_vulkan_sum_clamp() {
+    let d = 1.0 / 262144.0;
+    let mut lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [d, 0.0, 0.0, 0.0],
+        [0.0, d, 0.0, 0.0],
+        [dv(2, 0), dv(4, 0), dv(2, 0), dv(0, 0)],
+    );
+    for (l, b) in lanes.iter_mut().zip([15.0, 20.0, 12.0, 10.0]) {
+        *l = l.lb(b);
+    }
+    let s = Sampler {
+        mip_lod_bias: 4.0,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), s, V, lanes);
+    check("t2_bias_high_end_vulkan_sum_clamp", got, [1.0, 0.0, 1.0, 1.0]);
+}
+
+/// As above in D3D: terms 15, 15.99 (20 clamped), 12, 10, plus 4 → 19, 19.99, 16, 14 →
+/// λ' = 5, 5.99, 2, 0 → levels clamp(…, 0, 4) → 4, 4, 2, 0. Lane 0's ref names level 2 → 0.
+#[test]
+fn t2_bias_high_end_d3d_term_clamp() {
+    let d = 1.0 / 262144.0;
+    let mut lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [d, 0.0, 0.0, 0.0],
+        [0.0, d, 0.0, 0.0],
+        [dv(2, 0), dv(4, 0), dv(2, 0), dv(0, 0)],
+    );
+    for (l, b) in lanes.iter_mut().zip([15.0, 20.0, 12.0, 10.0]) {
+        *l = l.lb(b);
+    }
+    let s = Sampler {
+        mip_lod_bias: 4.0,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), s, D, lanes);
+    check("t2_bias_high_end_d3d_term_clamp", got, [0.0, 1.0, 1.0, 1.0]);
+}
+
+/// λ_base = −14 (as above), sampler bias 0, shader bias 16.5 in D3D: the term clamps to
+/// 15.99 → λ' = 1.99 → floor(2.49) = level 2 (unclamped 2.5 would round to level 3).
+/// Lanes 2/3 use bias 15.99 exactly (→ level 2) and 17.25 (→ 15.99 → level 2).
+#[test]
+fn t2_bias_d3d_upper_term_clamp() {
+    let d = 1.0 / 262144.0;
+    let mut lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [d, 0.0, 0.0, 0.0],
+        [0.0, d, 0.0, 0.0],
+        [dv(2, 0), dv(3, 0), dv(2, 0), dv(2, 0)],
+    );
+    for (l, b) in lanes.iter_mut().zip([16.5, 16.5, 15.99, 17.25]) {
+        *l = l.lb(b);
+    }
+    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), eq(), D, lanes);
+    check("t2_bias_d3d_upper_term_clamp", got, [1.0, 0.0, 1.0, 1.0]);
+}
+
+/// SampleCmpLevel: lod 7 and 100 clamp to the last level 4; lod 3.5 → floor(3.5 + 0.5) = 4;
+/// lod 3.4 → floor(3.9) = 3.
+#[test]
+fn t2_level_beyond_last() {
+    let lanes = [
+        lane(&[0.5, 0.5], dv(4, 0)).lb(7.0),
+        lane(&[0.5, 0.5], dv(4, 0)).lb(3.5),
+        lane(&[0.5, 0.5], dv(4, 0)).lb(100.0),
+        lane(&[0.5, 0.5], dv(3, 0)).lb(3.4),
+    ];
+    let got = run(Key::new(Recv::T2, Op::Level), level_tex(Recv::T2), eq(), V, lanes);
+    check("t2_level_beyond_last", got, [1.0, 1.0, 1.0, 1.0]);
+}
+
+/// SampleCmpLevel with linear mip: lod 1.25 → 0.75·level 1 + 0.25·level 2 (EQUAL against
+/// level 1 → 0.75, level 2 → 0.25); lod 3.5 → 0.5·level 3 + 0.5·level 4 (ref level 4 → 0.5);
+/// lod 9 → d' = 4, d_lo = min(5, 4) = 4 → level 4 with weight 1.
+#[test]
+fn t2_level_linear_mip_weights() {
+    let lanes = [
+        lane(&[0.5, 0.5], dv(1, 0)).lb(1.25),
+        lane(&[0.5, 0.5], dv(2, 0)).lb(1.25),
+        lane(&[0.5, 0.5], dv(4, 0)).lb(3.5),
+        lane(&[0.5, 0.5], dv(4, 0)).lb(9.0),
+    ];
+    let s = Sampler {
+        mipmap_mode: MipmapMode::Linear,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::T2, Op::Level), level_tex(Recv::T2), s, V, lanes);
+    check("t2_level_linear_mip_weights", got, [0.75, 0.25, 0.5, 1.0]);
+}
+
+/// SampleCmpLevel with sampler minLod 1, maxLod 2.5: lod 0, 5, 1.75, −3 → λ = 1, 2.5, 1.75, 1
+/// → nearest floor(λ + 0.5) = 1, 3, 2, 1.
+#[test]
+fn t2_level_sampler_min_max_lod() {
+    let lanes = [
+        lane(&[0.5, 0.5], dv(1, 0)).lb(0.0),
+        lane(&[0.5, 0.5], dv(3, 0)).lb(5.0),
+        lane(&[0.5, 0.5], dv(2, 0)).lb(1.75),
+        lane(&[0.5, 0.5], dv(1, 0)).lb(-3.0),
+    ];
+    let s = Sampler {
+        min_lod: 1.0,
+        max_lod: 2.5,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::T2, Op::Level), level_tex(Recv::T2), s, V, lanes);
+    check("t2_level_sampler_min_max_lod", got, [1.0, 1.0, 1.0, 1.0]);
+}
+
+/// SampleCmpLevelZero: λ_base = 0 → level 0; refs for levels 0, 1, 0, 0.
+#[test]
+fn t2_level_zero() {
+    let lanes = [
+        lane(&[0.1, 0.9], dv(0, 0)),
+        lane(&[0.7, 0.2], dv(1, 0)),
+        lane(&[0.5, 0.5], dv(0, 0)),
+        lane(&[0.9, 0.1], dv(0, 0)),
+    ];
+    let got = run(Key::new(Recv::T2, Op::LevelZero), level_tex(Recv::T2), eq(), V, lanes);
+    check("t2_level_zero", got, [1.0, 0.0, 1.0, 1.0]);
+}
+
+/// SampleCmpLevelZero with sampler mipLodBias 2 ("bias starting from 0"): λ = 0 + 2 → level 2.
+/// Separate texture and sampler.
+#[test]
+fn t2_level_zero_sampler_bias_separate() {
+    let lanes = [
+        lane(&[0.1, 0.9], dv(2, 0)),
+        lane(&[0.7, 0.2], dv(0, 0)),
+        lane(&[0.5, 0.5], dv(2, 0)),
+        lane(&[0.9, 0.1], dv(1, 0)),
+    ];
+    let s = Sampler {
+        mip_lod_bias: 2.0,
+        ..eq()
+    };
+    let key = Key::new(Recv::T2, Op::LevelZero).separate();
+    let got = run(key, level_tex(Recv::T2), s, V, lanes);
+    check("t2_level_zero_sampler_bias_separate", got, [1.0, 0.0, 1.0, 0.0]);
+}
+
+/// SampleCmp with clamp (MinLod operand), λ_base = 1 (grid 2/16), sampler maxLod 2, clamps
+/// [3, 0, 1.5, 3]. Vulkan λ = min(max(1, cl), 2) = 2, 1, 1.5, 2 → levels 2, 1, 2, 2 (the
+/// implementation lets maxLod win when MinLod > maxLod; Vulkan leaves it undefined).
+/// Lane 3's ref names level 3 (what D3D reads) → 0.
+#[test]
+fn t2_cmp_minlod_above_maxlod_vulkan() {
+    let mut lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [0.125, 0.0, 0.0, 0.0],
+        [0.0, 0.125, 0.0, 0.0],
+        [dv(2, 0), dv(1, 0), dv(2, 0), dv(3, 0)],
+    );
+    for (l, c) in lanes.iter_mut().zip([3.0, 0.0, 1.5, 3.0]) {
+        *l = l.cl(c);
+    }
+    let s = Sampler {
+        max_lod: 2.0,
+        ..eq()
+    };
+    let key = Key::new(Recv::T2, Op::Cmp).clamp();
+    let got = run(key, level_tex(Recv::T2), s, V, lanes);
+    check("t2_cmp_minlod_above_maxlod_vulkan", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// As above in D3D: λ = max(cl, min(2, 1)) = 3, 1, 1.5, 3 → levels 3, 1, 2, 3 (MinLOD wins).
+#[test]
+fn t2_cmp_minlod_above_maxlod_d3d() {
+    let mut lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [0.125, 0.0, 0.0, 0.0],
+        [0.0, 0.125, 0.0, 0.0],
+        [dv(3, 0), dv(1, 0), dv(2, 0), dv(3, 0)],
+    );
+    for (l, c) in lanes.iter_mut().zip([3.0, 0.0, 1.5, 3.0]) {
+        *l = l.cl(c);
+    }
+    let s = Sampler {
+        max_lod: 2.0,
+        ..eq()
+    };
+    let key = Key::new(Recv::T2, Op::Cmp).clamp();
+    let got = run(key, level_tex(Recv::T2), s, D, lanes);
+    check("t2_cmp_minlod_above_maxlod_d3d", got, [1.0, 1.0, 1.0, 1.0]);
+}
+
+/// SampleCmp clamp beyond the last level (q = 4) with compare ALWAYS. D3D: clamps 6 and 10
+/// leave no level → out-of-bounds result 0; clamps 4 and 0 read a level → 1.
+#[test]
+fn t2_cmp_minlod_beyond_last_level_d3d() {
+    let mut lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [0.125, 0.0, 0.0, 0.0],
+        [0.0, 0.125, 0.0, 0.0],
+        [0.5; 4],
+    );
+    for (l, c) in lanes.iter_mut().zip([6.0, 4.0, 0.0, 10.0]) {
+        *l = l.cl(c);
+    }
+    let key = Key::new(Recv::T2, Op::Cmp).clamp();
+    let s = cmp_sampler(CompareOp::Always);
+    let got = run(key, level_tex(Recv::T2), s, D, lanes);
+    check("t2_cmp_minlod_beyond_last_level_d3d", got, [0.0, 1.0, 1.0, 0.0]);
+}
+
+/// Same in Vulkan: λ clamps to the last level, ALWAYS passes → 1 everywhere.
+#[test]
+fn t2_cmp_minlod_beyond_last_level_vulkan() {
+    let mut lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [0.125, 0.0, 0.0, 0.0],
+        [0.0, 0.125, 0.0, 0.0],
+        [0.5; 4],
+    );
+    for (l, c) in lanes.iter_mut().zip([6.0, 4.0, 0.0, 10.0]) {
+        *l = l.cl(c);
+    }
+    let key = Key::new(Recv::T2, Op::Cmp).clamp();
+    let s = cmp_sampler(CompareOp::Always);
+    let got = run(key, level_tex(Recv::T2), s, V, lanes);
+    check("t2_cmp_minlod_beyond_last_level_vulkan", got, [1.0; 4]);
+}
+
+/// SampleCmpGrad, aniso off, ρ = max(|dX|, |dY|)·16 (Euclidean):
+/// lane 0: gx (4/16, 0), gy (0, 1/16) → ρ = 4 → λ 2 → level 2 (anisotropic-looking: the
+///         longer axis decides);
+/// lane 1: gx (5/16, 5/16) → ρ = 5√2 ≈ 7.07 → λ ≈ 2.82 → floor(3.32) = level 3;
+/// lane 2: gy (0, 2) → ρ = 32 → λ 5 → last level 4;
+/// lane 3: gx (1/16, 0), gy (0, 1/16) → λ 0 → level 0 (ref names level 1 → 0).
+#[test]
+fn t2_grad_lengths() {
+    let c = [0.5, 0.5];
+    let g = 1.0 / 16.0;
+    let lanes = [
+        lane(&c, dv(2, 0)).grad(&[4.0 * g, 0.0], &[0.0, g]),
+        lane(&c, dv(3, 0)).grad(&[5.0 * g, 5.0 * g], &[0.0, 0.0]),
+        lane(&c, dv(4, 0)).grad(&[0.0, 0.0], &[0.0, 2.0]),
+        lane(&c, dv(1, 0)).grad(&[g, 0.0], &[0.0, g]),
+    ];
+    let got = run(Key::new(Recv::T2, Op::Grad), level_tex(Recv::T2), eq(), V, lanes);
+    check("t2_grad_lengths", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// SampleCmpGrad with clamp: gx = (2/16, 0), gy = (0, 2/16) → λ 1; clamps [0, 2, 3.25, 1] →
+/// λ = 1, 2, 3.25, 1 → levels 1, 2, floor(3.75) = 3, 1 (lane 3's ref names level 2 → 0).
+#[test]
+fn t2_grad_clamp() {
+    let c = [0.5, 0.5];
+    let g = 2.0 / 16.0;
+    let mk = |r: f32, cl: f32| lane(&c, r).grad(&[g, 0.0], &[0.0, g]).cl(cl);
+    let lanes = [
+        mk(dv(1, 0), 0.0),
+        mk(dv(2, 0), 2.0),
+        mk(dv(3, 0), 3.25),
+        mk(dv(2, 0), 1.0),
+    ];
+    let key = Key::new(Recv::T2, Op::Grad).clamp();
+    let got = run(key, level_tex(Recv::T2), eq(), V, lanes);
+    check("t2_grad_clamp", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// SampleCmpBias with offset and clamp (all three operands): λ_base = 1 (grid 2/16), bias
+/// [1, −1, 0, 2], clamp [0, 0, 2, 0], offset (7, −8) (invisible on constant levels) →
+/// λ = 2, max(0, 0) = 0, max(1, 2) = 2, 3 → levels 2, 0, 2, 3.
+#[test]
+fn t2_bias_offset_clamp() {
+    let mut lanes = grid(
+        [0.25, 0.25, 0.0, 0.0],
+        [0.125, 0.0, 0.0, 0.0],
+        [0.0, 0.125, 0.0, 0.0],
+        [dv(2, 0), dv(0, 0), dv(2, 0), dv(3, 0)],
+    );
+    for (l, (b, c)) in lanes
+        .iter_mut()
+        .zip([(1.0, 0.0), (-1.0, 0.0), (0.0, 2.0), (2.0, 0.0)])
+    {
+        *l = l.lb(b).cl(c);
+    }
+    let key = Key::new(Recv::T2, Op::Bias).offset([7, -8]).clamp();
+    let got = run(key, level_tex(Recv::T2), eq(), V, lanes);
+    check("t2_bias_offset_clamp", got, [1.0; 4]);
+}
+
+// --- offsets and address modes on the 8×8 ramp (level 0 only) --------------------------------
+
+/// SampleCmpLevelZero, ConstOffset (−8, 7), clamp to edge, nearest: u = 8s − 8, v = 8t + 7.
+/// lane 0: s 3.5/8 → u −4.5 → i −5 → 0; t 0.5/8 → v 7.5 → j 7 → ramp(0,7) = ref → 1;
+/// lane 1: s 7.5/8 → u −0.5 → 0, j 7 → ramp(0,7); ref ramp(7,0) (the un-offset texel) → 0;
+/// lane 2: s 8.5/8 → u 0.5 → 0; t −1/8 → v 6 → j 6 → ramp(0,6) = ref → 1;
+/// lane 3: s 15.5/8 → u 7.5 → 7; t 0.75/8 → v 7.75 → 7 → ramp(7,7) = ref → 1.
+#[test]
+fn t2_level_zero_offset_edge() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[3.5 * e, 0.5 * e], ramp(0, 7, 0)),
+        lane(&[7.5 * e, 0.5 * e], ramp(7, 0, 0)),
+        lane(&[8.5 * e, -e], ramp(0, 6, 0)),
+        lane(&[15.5 * e, 0.75 * e], ramp(7, 7, 0)),
+    ];
+    let key = Key::new(Recv::T2, Op::LevelZero).offset([-8, 7]);
+    let got = run(key, ramp_tex(Recv::T2), eq(), V, lanes);
+    check("t2_level_zero_offset_edge", got, [1.0, 0.0, 1.0, 1.0]);
+}
+
+/// Same offset (−8, 7) with clamp to border, opaque white (depth 1.0), compare LESS_OR_EQUAL:
+/// lane 0: i −5 → border 1.0; ref 1.0 ≤ 1.0 → 1;
+/// lane 1: s 15.5/8 → i 7, t 0.5/8 → j 7 → ramp(7,7) = 0.25; ref 0.3 ≤ 0.25 → 0;
+/// lane 2: s 15.5/8, t 1.5/8 → j 8 → border 1.0; ref 0.3 → 1;
+/// lane 3: s 15.5/8, t −0.5/8 → v 6.5 → j 6 → ramp(7,6) = 0.21875; ref 0.21875 → 1.
+#[test]
+fn t2_level_zero_offset_border_white() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[3.5 * e, 0.5 * e], 1.0),
+        lane(&[15.5 * e, 0.5 * e], 0.3),
+        lane(&[15.5 * e, 1.5 * e], 0.3),
+        lane(&[15.5 * e, -0.5 * e], 0.21875),
+    ];
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToBorder; 3],
+        border_color: BorderColor::FloatOpaqueWhite,
+        ..cmp_sampler(CompareOp::LessOrEqual)
+    };
+    let key = Key::new(Recv::T2, Op::LevelZero).offset([-8, 7]);
+    let got = run(key, ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_level_zero_offset_border_white", got, [1.0, 0.0, 1.0, 1.0]);
+}
+
+/// SampleCmp with ConstOffset (7, −8), REPEAT. Lanes 1/8 apart → ρ = 1, λ 0 → level 0.
+/// lane 0 (0.5, 0.5)/8: u 7.5 → 7, v −7.5 → −8 mod 8 = 0 → (7,0);
+/// lane 1 (1.5, 0.5)/8: u 8.5 → 8 mod 8 = 0 → (0,0); lane 2: (7, −7 mod 8 = 1); lane 3: (0,1).
+#[test]
+fn t2_cmp_offset_repeat() {
+    let e = 1.0 / 8.0;
+    let lanes = grid(
+        [0.5 * e, 0.5 * e, 0.0, 0.0],
+        [e, 0.0, 0.0, 0.0],
+        [0.0, e, 0.0, 0.0],
+        [ramp(7, 0, 0), ramp(0, 0, 0), ramp(7, 1, 0), ramp(0, 1, 0)],
+    );
+    let s = Sampler {
+        address_mode: [AddressMode::Repeat; 3],
+        ..eq()
+    };
+    let key = Key::new(Recv::T2, Op::Cmp).offset([7, -8]);
+    let got = run(key, ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_cmp_offset_repeat", got, [1.0; 4]);
+}
+
+/// SampleCmpGrad, ConstOffset (−8, −8), MIRRORED_REPEAT, gradients 1/8 → λ 0. The mirrored
+/// pattern of an 8-texel axis: −1→0 … −8→7, −9→7, 8→7, 9→6 (`7 − mirror((i mod 16) − 8)`).
+/// lane 0 (0.5, 0.5)/8: (−7.5, −7.5) → i = j = −8 → (7,7);
+/// lane 1 (4.5, 0.5)/8: u −3.5 → −4 → 3 → (3,7);
+/// lane 2 (9.5, 8.5)/8: (1.5, 0.5) → (1,0);
+/// lane 3 (−0.5, 0.5)/8: u −8.5 → −9 → 7 → (7,7).
+#[test]
+fn t2_grad_offset_mirrored_repeat() {
+    let e = 1.0 / 8.0;
+    let mk = |s: f32, t: f32, r: f32| lane(&[s * e, t * e], r).grad(&[e, 0.0], &[0.0, e]);
+    let lanes = [
+        mk(0.5, 0.5, ramp(7, 7, 0)),
+        mk(4.5, 0.5, ramp(3, 7, 0)),
+        mk(9.5, 8.5, ramp(1, 0, 0)),
+        mk(-0.5, 0.5, ramp(7, 7, 0)),
+    ];
+    let s = Sampler {
+        address_mode: [AddressMode::MirroredRepeat; 3],
+        ..eq()
+    };
+    let key = Key::new(Recv::T2, Op::Grad).offset([-8, -8]);
+    let got = run(key, ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_grad_offset_mirrored_repeat", got, [1.0; 4]);
+}
+
+/// MIRROR_CLAMP_TO_EDGE, `clamp(mirror(i), 0, 7)`: lane 0 s −2.5/8 → i −3 → 2; lane 1 s 9.5/8
+/// → 9 → 7; lane 2 s −9.5/8 → −10 → 9 → 7 (ref names texel 0 → 0); lane 3 (4.5, −0.5)/8 →
+/// (4, −1 → 0).
+#[test]
+fn t2_level_zero_mirror_clamp_to_edge() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[-2.5 * e, 0.5 * e], ramp(2, 0, 0)),
+        lane(&[9.5 * e, 0.5 * e], ramp(7, 0, 0)),
+        lane(&[-9.5 * e, 0.5 * e], ramp(0, 0, 0)),
+        lane(&[4.5 * e, -0.5 * e], ramp(4, 0, 0)),
+    ];
+    let s = Sampler {
+        address_mode: [AddressMode::MirrorClampToEdge; 3],
+        ..eq()
+    };
+    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_level_zero_mirror_clamp_to_edge", got, [1.0, 1.0, 0.0, 1.0]);
+}
+
+/// CLAMP_TO_BORDER, transparent black (depth 0), compare GREATER:
+/// lane 0 s −0.5/8 → i −1 → border 0; 0.5 > 0 → 1; lane 1 s 8.5/8 → border; 0 > 0 → 0;
+/// lane 2 texel (0,0) = 1/256; 0.5 > 1/256 → 1; lane 3 t 8.5/8 → border; 1/512 > 0 → 1.
+#[test]
+fn t2_level_zero_border_transparent_black() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[-0.5 * e, 0.5 * e], 0.5),
+        lane(&[8.5 * e, 0.5 * e], 0.0),
+        lane(&[0.5 * e, 0.5 * e], 0.5),
+        lane(&[0.5 * e, 8.5 * e], 1.0 / 512.0),
+    ];
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToBorder; 3],
+        border_color: BorderColor::FloatTransparentBlack,
+        ..cmp_sampler(CompareOp::Greater)
+    };
+    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_level_zero_border_transparent_black", got, [1.0, 0.0, 1.0, 1.0]);
+}
+
+/// CLAMP_TO_BORDER, opaque black (depth = R = 0), compare GREATER_OR_EQUAL:
+/// lane 0 border: 0 ≥ 0 → 1; lane 1 border: −0.25 ≥ 0 → 0 (float depth: no Dref clamp);
+/// lane 2 texel (0,0) = 1/256: 1/256 ≥ 1/256 → 1; lane 3 texel (0,0): 0 ≥ 1/256 → 0.
+#[test]
+fn t2_level_zero_border_opaque_black() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[-0.5 * e, 0.5 * e], 0.0),
+        lane(&[0.5 * e, -0.5 * e], -0.25),
+        lane(&[0.5 * e, 0.5 * e], 1.0 / 256.0),
+        lane(&[0.5 * e, 0.5 * e], 0.0),
+    ];
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToBorder; 3],
+        border_color: BorderColor::FloatOpaqueBlack,
+        ..cmp_sampler(CompareOp::GreaterOrEqual)
+    };
+    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_level_zero_border_opaque_black", got, [1.0, 0.0, 1.0, 0.0]);
+}
+
+/// Bilinear PCF (linear mag), compare LESS, s = 2.75/8, t = 1.75/8 → u − 0.5 = 2.25, v − 0.5
+/// = 1.25 → i0 2 (α .25), j0 1 (β .25): taps (2,1) = 11/256 w .5625, (3,1) = 12/256 w .1875,
+/// (2,2) = 19/256 w .1875, (3,2) = 20/256 w .0625.
+/// ref 11.5/256 passes 12, 19, 20 → .4375; 12.5/256 → 19, 20 → .25; 19.5/256 → 20 → .0625;
+/// 10/256 → all → 1.
+#[test]
+fn t2_level_zero_pcf_bilinear() {
+    let c = [2.75 / 8.0, 1.75 / 8.0];
+    let lanes = [
+        lane(&c, 11.5 / 256.0),
+        lane(&c, 12.5 / 256.0),
+        lane(&c, 19.5 / 256.0),
+        lane(&c, 10.0 / 256.0),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..cmp_sampler(CompareOp::Less)
+    };
+    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_level_zero_pcf_bilinear", got, [0.4375, 0.25, 0.0625, 1.0]);
+}
+
+/// PCF taps crossing into the border (opaque white = 1.0), compare LESS, t = 0.5/8 (β = 0):
+/// lane 0/1/2 s = 0.25/8 → u − 0.5 = −0.25 → i0 −1 (border, w .25), i1 0 (1/256, w .75):
+///   ref 0.5 → border passes → .25; ref 0 → both pass → 1; ref 1.0 → none → 0;
+/// lane 3 s = 7.75/8 → u − 0.5 = 7.25 → texel (7,0) = 8/256 (w .75), border (w .25):
+///   ref 0.5 → .25.
+#[test]
+fn t2_level_zero_pcf_border() {
+    let t = 0.5 / 8.0;
+    let lanes = [
+        lane(&[0.25 / 8.0, t], 0.5),
+        lane(&[0.25 / 8.0, t], 0.0),
+        lane(&[0.25 / 8.0, t], 1.0),
+        lane(&[7.75 / 8.0, t], 0.5),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        address_mode: [AddressMode::ClampToBorder; 3],
+        border_color: BorderColor::FloatOpaqueWhite,
+        ..cmp_sampler(CompareOp::Less)
+    };
+    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_level_zero_pcf_border", got, [0.25, 1.0, 0.0, 0.25]);
+}
+
+/// Every compare op once: all lanes read texel (2,0) = 3/256 (s 2.5/8, t 0.5/8), refs
+/// 2/256, 3/256, 4/256 and NaN (NaN compares false except NOT_EQUAL).
+macro_rules! compare_op_case {
+    ($name:ident, $op:ident, $want:expr) => {
+        #[test]
+        fn $name() {
+            let c = [2.5 / 8.0, 0.5 / 8.0];
+            let lanes = [
+                lane(&c, 2.0 / 256.0),
+                lane(&c, 3.0 / 256.0),
+                lane(&c, 4.0 / 256.0),
+                lane(&c, f32::NAN),
+            ];
+            let s = cmp_sampler(CompareOp::$op);
+            let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
+            check(stringify!($name), got, $want);
+        }
+    };
+}
+// ref:           2<3  3=3  4>3  NaN
+compare_op_case!(t2_compare_never, Never, [0.0, 0.0, 0.0, 0.0]);
+compare_op_case!(t2_compare_less, Less, [1.0, 0.0, 0.0, 0.0]);
+compare_op_case!(t2_compare_equal, Equal, [0.0, 1.0, 0.0, 0.0]);
+compare_op_case!(t2_compare_less_or_equal, LessOrEqual, [1.0, 1.0, 0.0, 0.0]);
+compare_op_case!(t2_compare_greater, Greater, [0.0, 0.0, 1.0, 0.0]);
+compare_op_case!(t2_compare_not_equal, NotEqual, [1.0, 0.0, 1.0, 1.0]);
+compare_op_case!(t2_compare_greater_or_equal, GreaterOrEqual, [0.0, 1.0, 1.0, 0.0]);
+compare_op_case!(t2_compare_always, Always, [1.0, 1.0, 1.0, 1.0]);
+
+/// D16_UNORM holding 1.0 (65535), compare EQUAL, Vulkan: Dref clamped to [0, 1] first →
+/// refs 1.5 and 2.0 become 1.0 → equal → 1; 0.5 → 0; 1.0 → 1.
+#[test]
+fn t2_unorm16_dref_clamp_vulkan() {
+    let c = [0.5, 0.5];
+    let lanes = [
+        lane(&c, 1.5),
+        lane(&c, 2.0),
+        lane(&c, 0.5),
+        lane(&c, 1.0),
+    ];
+    let img = const_tex(Recv::T2, quadstep::Format::D16_UNORM, 1.0);
+    let got = run(Key::new(Recv::T2, Op::LevelZero), img, eq(), V, lanes);
+    check("t2_unorm16_dref_clamp_vulkan", got, [1.0, 1.0, 0.0, 1.0]);
+}
+
+/// D16_UNORM holding 0.25 → round(0.25·65535 = 16383.75) = 16384, decoded 16384/65535.
+/// D3D quantizes Dref to 16 bits: 16383.8/65535 → 16384 (equal → 1); 16384/65535 → 1;
+/// 16383.3/65535 → 16383 → 0; 16384.2/65535 → 16384 → 1.
+#[test]
+fn t2_unorm16_dref_quantize_d3d() {
+    let c = [0.5, 0.5];
+    let lanes = [
+        lane(&c, 16383.8 / 65535.0),
+        lane(&c, 16384.0 / 65535.0),
+        lane(&c, 16383.3 / 65535.0),
+        lane(&c, 16384.2 / 65535.0),
+    ];
+    let img = const_tex(Recv::T2, quadstep::Format::D16_UNORM, 0.25);
+    let got = run(Key::new(Recv::T2, Op::LevelZero), img, eq(), D, lanes);
+    check("t2_unorm16_dref_quantize_d3d", got, [1.0, 1.0, 0.0, 1.0]);
+}
+
+/// Same refs in Vulkan (no quantization): only the exact value is equal.
+#[test]
+fn t2_unorm16_dref_no_quantize_vulkan() {
+    let c = [0.5, 0.5];
+    let lanes = [
+        lane(&c, 16383.8 / 65535.0),
+        lane(&c, 16384.0 / 65535.0),
+        lane(&c, 16383.3 / 65535.0),
+        lane(&c, 16384.2 / 65535.0),
+    ];
+    let img = const_tex(Recv::T2, quadstep::Format::D16_UNORM, 0.25);
+    let got = run(Key::new(Recv::T2, Op::LevelZero), img, eq(), V, lanes);
+    check("t2_unorm16_dref_no_quantize_vulkan", got, [0.0, 1.0, 0.0, 0.0]);
+}
