@@ -683,3 +683,380 @@ fn t2_unorm16_dref_no_quantize_vulkan() {
     let got = run(Key::new(Recv::T2, Op::LevelZero), img, eq(), V, lanes);
     check("t2_unorm16_dref_no_quantize_vulkan", got, [0.0, 1.0, 0.0, 0.0]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Texture1D (level texture 16 wide, levels 0..4; ramp 8 wide: ramp(i) = (i + 1)/256)
+// ---------------------------------------------------------------------------------------------
+
+/// SampleCmp: s = 0.125, 0.375, 0.125, 0.375 → dX = 0.25·16 = 4, dY = 0 → ρ 4, λ 2.
+#[test]
+fn t1_cmp_implicit() {
+    let lanes = grid(
+        [0.125, 0.0, 0.0, 0.0],
+        [0.25, 0.0, 0.0, 0.0],
+        [0.0; 4],
+        [dv(2, 0), dv(2, 0), dv(1, 0), dv(3, 0)],
+    );
+    let got = run(Key::new(Recv::T1, Op::Cmp), level_tex(Recv::T1), eq(), V, lanes);
+    check("t1_cmp_implicit", got, [1.0, 1.0, 0.0, 0.0]);
+}
+
+/// SampleCmpBias: λ_base 2 (as above), bias −1, 1, −3, 0.5 → λ 1, 3, −1 → 0, 2.5 →
+/// floor(3.0) = 3.
+#[test]
+fn t1_bias() {
+    let mut lanes = grid(
+        [0.125, 0.0, 0.0, 0.0],
+        [0.25, 0.0, 0.0, 0.0],
+        [0.0; 4],
+        [dv(1, 0), dv(3, 0), dv(0, 0), dv(3, 0)],
+    );
+    for (l, b) in lanes.iter_mut().zip([-1.0, 1.0, -3.0, 0.5]) {
+        *l = l.lb(b);
+    }
+    let got = run(Key::new(Recv::T1, Op::Bias), level_tex(Recv::T1), eq(), V, lanes);
+    check("t1_bias", got, [1.0; 4]);
+}
+
+/// SampleCmpLevel: lod 0, 1, 4, 9 → levels 0, 1, 4, 4 (lane 1's ref names level 0 → 0).
+#[test]
+fn t1_level() {
+    let lanes = [
+        lane(&[0.3], dv(0, 0)).lb(0.0),
+        lane(&[0.3], dv(0, 0)).lb(1.0),
+        lane(&[0.3], dv(4, 0)).lb(4.0),
+        lane(&[0.3], dv(4, 0)).lb(9.0),
+    ];
+    let got = run(Key::new(Recv::T1, Op::Level), level_tex(Recv::T1), eq(), V, lanes);
+    check("t1_level", got, [1.0, 0.0, 1.0, 1.0]);
+}
+
+/// SampleCmpLevelZero, separate texture + comparison sampler: level 0 everywhere.
+#[test]
+fn t1_level_zero_separate() {
+    let lanes = [
+        lane(&[0.3], dv(0, 0)),
+        lane(&[0.9], dv(0, 0)),
+        lane(&[0.1], dv(1, 0)),
+        lane(&[0.5], dv(0, 0)),
+    ];
+    let key = Key::new(Recv::T1, Op::LevelZero).separate();
+    let got = run(key, level_tex(Recv::T1), eq(), V, lanes);
+    check("t1_level_zero_separate", got, [1.0, 1.0, 0.0, 1.0]);
+}
+
+/// SampleCmpGrad (1 component): lane 0 gx 1/16, gy 4/16 → ρ = max(1, 4) = 4 → λ 2;
+/// gx 2/16 → 1; 8/16 → 3; 64/16 → 6 → last level 4.
+#[test]
+fn t1_grad() {
+    let g = 1.0 / 16.0;
+    let lanes = [
+        lane(&[0.3], dv(2, 0)).grad(&[g], &[4.0 * g]),
+        lane(&[0.3], dv(1, 0)).grad(&[2.0 * g], &[0.0]),
+        lane(&[0.3], dv(3, 0)).grad(&[8.0 * g], &[0.0]),
+        lane(&[0.3], dv(4, 0)).grad(&[64.0 * g], &[0.0]),
+    ];
+    let got = run(Key::new(Recv::T1, Op::Grad), level_tex(Recv::T1), eq(), V, lanes);
+    check("t1_grad", got, [1.0; 4]);
+}
+
+/// SampleCmpGrad with clamp: gx 2/16 → λ 1; clamps 0, 3, 2.5, 0.5 → λ 1, 3, 2.5 →
+/// floor(3.0) = 3, 1.
+#[test]
+fn t1_grad_clamp() {
+    let g = 2.0 / 16.0;
+    let mk = |r: f32, c: f32| lane(&[0.3], r).grad(&[g], &[0.0]).cl(c);
+    let lanes = [
+        mk(dv(1, 0), 0.0),
+        mk(dv(3, 0), 3.0),
+        mk(dv(3, 0), 2.5),
+        mk(dv(1, 0), 0.5),
+    ];
+    let key = Key::new(Recv::T1, Op::Grad).clamp();
+    let got = run(key, level_tex(Recv::T1), eq(), V, lanes);
+    check("t1_grad_clamp", got, [1.0; 4]);
+}
+
+/// SampleCmpLevelZero, ConstOffset −8, clamp to edge on the 8-wide ramp: u = 8s − 8 for s =
+/// 3.5/8, 7.5/8, 8.5/8, 15.5/8 → −4.5, −0.5, 0.5, 7.5 → texels 0, 0, 0, 7. Lane 1's ref names
+/// texel 7 (the un-offset texel) → 0.
+#[test]
+fn t1_level_zero_offset_m8_edge() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[3.5 * e], ramp(0, 0, 0)),
+        lane(&[7.5 * e], ramp(7, 0, 0)),
+        lane(&[8.5 * e], ramp(0, 0, 0)),
+        lane(&[15.5 * e], ramp(7, 0, 0)),
+    ];
+    let key = Key::new(Recv::T1, Op::LevelZero).offset([-8, 0]);
+    let got = run(key, ramp_tex(Recv::T1), eq(), V, lanes);
+    check("t1_level_zero_offset_m8_edge", got, [1.0, 0.0, 1.0, 1.0]);
+}
+
+/// ConstOffset 7 with clamp to border (opaque white = 1.0), EQUAL: u = 8s + 7 for s = 0.5/8,
+/// 1.5/8, −7.5/8, −8.5/8 → 7.5, 8.5, −0.5, −1.5 → texel 7, border, border, border.
+/// Refs ramp(7), 1.0, 1.0, ramp(0) → 1, 1, 1, 0.
+#[test]
+fn t1_level_zero_offset_p7_border() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[0.5 * e], ramp(7, 0, 0)),
+        lane(&[1.5 * e], 1.0),
+        lane(&[-7.5 * e], 1.0),
+        lane(&[-8.5 * e], ramp(0, 0, 0)),
+    ];
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToBorder; 3],
+        border_color: BorderColor::FloatOpaqueWhite,
+        ..eq()
+    };
+    let key = Key::new(Recv::T1, Op::LevelZero).offset([7, 0]);
+    let got = run(key, ramp_tex(Recv::T1), s, V, lanes);
+    check("t1_level_zero_offset_p7_border", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// SampleCmp with ConstOffset −8, REPEAT: s = 0.5/8, 1.5/8, 0.5/8, 1.5/8 → ρ 1, λ 0;
+/// u − 8 = −7.5, −6.5 → texels −8 mod 8 = 0, −7 mod 8 = 1. Lane 2's ref names texel 1 → 0.
+#[test]
+fn t1_cmp_offset_repeat() {
+    let e = 1.0 / 8.0;
+    let lanes = grid(
+        [0.5 * e, 0.0, 0.0, 0.0],
+        [e, 0.0, 0.0, 0.0],
+        [0.0; 4],
+        [ramp(0, 0, 0), ramp(1, 0, 0), ramp(1, 0, 0), ramp(1, 0, 0)],
+    );
+    let s = Sampler {
+        address_mode: [AddressMode::Repeat; 3],
+        ..eq()
+    };
+    let key = Key::new(Recv::T1, Op::Cmp).offset([-8, 0]);
+    let got = run(key, ramp_tex(Recv::T1), s, V, lanes);
+    check("t1_cmp_offset_repeat", got, [1.0, 1.0, 0.0, 1.0]);
+}
+
+/// Linear 1D PCF with compare GREATER: s = 3.25/8 → u − 0.5 = 2.75 → texel 2 (3/256, w .25)
+/// and texel 3 (4/256, w .75). ref 3.5/256 > only texel 2 → .25; 5/256 → 1; 3/256 → 0;
+/// 4/256 → .25.
+#[test]
+fn t1_level_zero_pcf() {
+    let c = [3.25 / 8.0];
+    let lanes = [
+        lane(&c, 3.5 / 256.0),
+        lane(&c, 5.0 / 256.0),
+        lane(&c, 3.0 / 256.0),
+        lane(&c, 4.0 / 256.0),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..cmp_sampler(CompareOp::Greater)
+    };
+    let got = run(Key::new(Recv::T1, Op::LevelZero), ramp_tex(Recv::T1), s, V, lanes);
+    check("t1_level_zero_pcf", got, [0.25, 1.0, 0.0, 0.25]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Texture1DArray (16 wide, 4 layers, levels 0..4; ramp 8 wide, 2 layers). DXC-style separate
+// texture + sampler throughout.
+// ---------------------------------------------------------------------------------------------
+
+/// SampleCmpLevelZero, layer = clamp(RNE(a), 0, 3): a 0.5 → 0 (tie to even), 1.5 → 2,
+/// 2.5 → 2, 7 → 3.
+#[test]
+fn t1a_layer_rounding() {
+    let lanes = [
+        lane(&[0.3, 0.5], dv(0, 0)),
+        lane(&[0.3, 1.5], dv(0, 2)),
+        lane(&[0.3, 2.5], dv(0, 2)),
+        lane(&[0.3, 7.0], dv(0, 3)),
+    ];
+    let key = Key::new(Recv::T1A, Op::LevelZero).separate();
+    let got = run(key, level_tex(Recv::T1A), eq(), V, lanes);
+    check("t1a_layer_rounding", got, [1.0; 4]);
+}
+
+/// Layer a −1 → 0; 3.5 → RNE 4 → clamp 3; 1.4999 → 1; 0.49 → 0 (ref names layer 1 → 0).
+#[test]
+fn t1a_layer_clamp() {
+    let lanes = [
+        lane(&[0.3, -1.0], dv(0, 0)),
+        lane(&[0.3, 3.5], dv(0, 3)),
+        lane(&[0.3, 1.4999], dv(0, 1)),
+        lane(&[0.3, 0.49], dv(0, 1)),
+    ];
+    let key = Key::new(Recv::T1A, Op::LevelZero).separate();
+    let got = run(key, level_tex(Recv::T1A), eq(), V, lanes);
+    check("t1a_layer_clamp", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// SampleCmp: lanes (s, a) = (0.125, 0), (0.375, 1), (0.125, 2), (0.375, 3): dX.s = 0.25·16 =
+/// 4, dY.s = 0; the layer coordinate is not part of ρ → λ 2 → level 2 of each lane's layer.
+#[test]
+fn t1a_cmp_implicit() {
+    let lanes = [
+        lane(&[0.125, 0.0], dv(2, 0)),
+        lane(&[0.375, 1.0], dv(2, 1)),
+        lane(&[0.125, 2.0], dv(2, 2)),
+        lane(&[0.375, 3.0], dv(2, 3)),
+    ];
+    let key = Key::new(Recv::T1A, Op::Cmp).separate();
+    let got = run(key, level_tex(Recv::T1A), eq(), V, lanes);
+    check("t1a_cmp_implicit", got, [1.0; 4]);
+}
+
+/// SampleCmpBias on the same lanes: bias 1, −2, 0, 9 → λ 3, 0, 2, 11 → last level 4.
+#[test]
+fn t1a_bias() {
+    let lanes = [
+        lane(&[0.125, 0.0], dv(3, 0)).lb(1.0),
+        lane(&[0.375, 1.0], dv(0, 1)).lb(-2.0),
+        lane(&[0.125, 2.0], dv(2, 2)).lb(0.0),
+        lane(&[0.375, 3.0], dv(4, 3)).lb(9.0),
+    ];
+    let key = Key::new(Recv::T1A, Op::Bias).separate();
+    let got = run(key, level_tex(Recv::T1A), eq(), V, lanes);
+    check("t1a_bias", got, [1.0; 4]);
+}
+
+/// SampleCmpLevel lod 2 with layers 0, 1.5 → 2, 3, 9 → 3.
+#[test]
+fn t1a_level() {
+    let lanes = [
+        lane(&[0.3, 0.0], dv(2, 0)).lb(2.0),
+        lane(&[0.3, 1.5], dv(2, 2)).lb(2.0),
+        lane(&[0.3, 3.0], dv(2, 3)).lb(2.0),
+        lane(&[0.3, 9.0], dv(2, 3)).lb(2.0),
+    ];
+    let key = Key::new(Recv::T1A, Op::Level).separate();
+    let got = run(key, level_tex(Recv::T1A), eq(), V, lanes);
+    check("t1a_level", got, [1.0; 4]);
+}
+
+/// SampleCmpGrad with clamp: gx 4/16 → λ 2; clamps 0, 3, 0, 1 → λ 2, 3, 2, 2; layers 3, 2, 1, 0.
+#[test]
+fn t1a_grad_clamp() {
+    let g = 4.0 / 16.0;
+    let mk = |a: f32, r: f32, c: f32| lane(&[0.3, a], r).grad(&[g], &[0.0]).cl(c);
+    let lanes = [
+        mk(3.0, dv(2, 3), 0.0),
+        mk(2.0, dv(3, 2), 3.0),
+        mk(1.0, dv(2, 1), 0.0),
+        mk(0.0, dv(2, 0), 1.0),
+    ];
+    let key = Key::new(Recv::T1A, Op::Grad).clamp().separate();
+    let got = run(key, level_tex(Recv::T1A), eq(), V, lanes);
+    check("t1a_grad_clamp", got, [1.0; 4]);
+}
+
+/// SampleCmpLevelZero, ConstOffset 7, clamp to edge, on the 2-layer ramp; the offset never
+/// touches the layer: (0.5/8, 1) → 7.5 → texel 7 of layer 1; (3.5/8, 0) → 10.5 → 7 of layer 0;
+/// (−7.5/8, 1) → −0.5 → 0 of layer 1; (−6.5/8, 0.6 → 1) → 0.5 → 0 of layer 1.
+#[test]
+fn t1a_level_zero_offset() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[0.5 * e, 1.0], ramp(7, 0, 1)),
+        lane(&[3.5 * e, 0.0], ramp(7, 0, 0)),
+        lane(&[-7.5 * e, 1.0], ramp(0, 0, 1)),
+        lane(&[-6.5 * e, 0.6], ramp(0, 0, 1)),
+    ];
+    let key = Key::new(Recv::T1A, Op::LevelZero).offset([7, 0]).separate();
+    let got = run(key, ramp_tex(Recv::T1A), eq(), V, lanes);
+    check("t1a_level_zero_offset", got, [1.0; 4]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Texture2DArray (16×16, 4 layers, levels 0..4; ramp 8×8×2). Separate texture + sampler.
+// ---------------------------------------------------------------------------------------------
+
+/// SampleCmp: grid 2/16 → λ 1; layers 3, 2, 1, 0 (the layer's own differences do not enter
+/// ρ). Lane 3's ref names level 0 → 0.
+#[test]
+fn t2a_cmp_implicit() {
+    let lanes = [
+        lane(&[0.25, 0.25, 3.0], dv(1, 3)),
+        lane(&[0.375, 0.25, 2.0], dv(1, 2)),
+        lane(&[0.25, 0.375, 1.0], dv(1, 1)),
+        lane(&[0.375, 0.375, 0.0], dv(0, 0)),
+    ];
+    let key = Key::new(Recv::T2A, Op::Cmp).separate();
+    let got = run(key, level_tex(Recv::T2A), eq(), V, lanes);
+    check("t2a_cmp_implicit", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// SampleCmpBias with clamp: λ_base 1; bias 1, 1, −1, 0; clamps 0, 3, 2, 0 → λ 2, 3, 2, 1;
+/// layers 0.5 → 0, 1, 2.5 → 2, 3.
+#[test]
+fn t2a_bias_clamp() {
+    let lanes = [
+        lane(&[0.25, 0.25, 0.5], dv(2, 0)).lb(1.0).cl(0.0),
+        lane(&[0.375, 0.25, 1.0], dv(3, 1)).lb(1.0).cl(3.0),
+        lane(&[0.25, 0.375, 2.5], dv(2, 2)).lb(-1.0).cl(2.0),
+        lane(&[0.375, 0.375, 3.0], dv(1, 3)).lb(0.0).cl(0.0),
+    ];
+    let key = Key::new(Recv::T2A, Op::Bias).clamp().separate();
+    let got = run(key, level_tex(Recv::T2A), eq(), V, lanes);
+    check("t2a_bias_clamp", got, [1.0; 4]);
+}
+
+/// SampleCmpLevel: lod 0.4 → 0, 0.6 → 1, 4 → 4, 1 → 1; layers 0.5 → 0, 2.5 → 2, 1.5 → 2,
+/// 5 → 3.
+#[test]
+fn t2a_level() {
+    let lanes = [
+        lane(&[0.5, 0.5, 0.5], dv(0, 0)).lb(0.4),
+        lane(&[0.5, 0.5, 2.5], dv(1, 2)).lb(0.6),
+        lane(&[0.5, 0.5, 1.5], dv(4, 2)).lb(4.0),
+        lane(&[0.5, 0.5, 5.0], dv(1, 3)).lb(1.0),
+    ];
+    let key = Key::new(Recv::T2A, Op::Level).separate();
+    let got = run(key, level_tex(Recv::T2A), eq(), V, lanes);
+    check("t2a_level", got, [1.0; 4]);
+}
+
+/// SampleCmpGrad with clamp: gx (0, 8/16), gy (2/16, 0) → ρ = max(8, 2) = 8 → λ 3;
+/// clamps 0, 4, 3.6, 0 → λ 3, 4, 3.6 → floor(4.1) = 4, 3; layers 0, 1, 2, 3; lane 3's ref names
+/// level 2 → 0.
+#[test]
+fn t2a_grad_clamp() {
+    let mk = |a: f32, r: f32, c: f32| {
+        lane(&[0.5, 0.5, a], r)
+            .grad(&[0.0, 0.5], &[0.125, 0.0])
+            .cl(c)
+    };
+    let lanes = [
+        mk(0.0, dv(3, 0), 0.0),
+        mk(1.0, dv(4, 1), 4.0),
+        mk(2.0, dv(4, 2), 3.6),
+        mk(3.0, dv(2, 3), 0.0),
+    ];
+    let key = Key::new(Recv::T2A, Op::Grad).clamp().separate();
+    let got = run(key, level_tex(Recv::T2A), eq(), V, lanes);
+    check("t2a_grad_clamp", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// SampleCmpLevelZero, ConstOffset (7, −8), clamp to border (opaque white), EQUAL, ramp 8×8×2:
+/// lane 0 (0.5/8, 8.5/8, 1) → u 7.5, v 0.5 → (7, 0) of layer 1;
+/// lane 1 (1.5/8, 8.5/8, 0) → u 8.5 → border 1.0, ref 1.0 → 1;
+/// lane 2 (0.5/8, 0.5/8, 0) → v −7.5 → border; ref ramp(7,0,0) → 0;
+/// lane 3 (−6.5/8, 15.5/8, 1.5 → 2 → clamp 1) → (0.5, 7.5) → (0, 7) of layer 1.
+#[test]
+fn t2a_level_zero_offset_border() {
+    let e = 1.0 / 8.0;
+    let lanes = [
+        lane(&[0.5 * e, 8.5 * e, 1.0], ramp(7, 0, 1)),
+        lane(&[1.5 * e, 8.5 * e, 0.0], 1.0),
+        lane(&[0.5 * e, 0.5 * e, 0.0], ramp(7, 0, 0)),
+        lane(&[-6.5 * e, 15.5 * e, 1.5], ramp(0, 7, 1)),
+    ];
+    let s = Sampler {
+        address_mode: [AddressMode::ClampToBorder; 3],
+        border_color: BorderColor::FloatOpaqueWhite,
+        ..eq()
+    };
+    let key = Key::new(Recv::T2A, Op::LevelZero).offset([7, -8]).separate();
+    let got = run(key, ramp_tex(Recv::T2A), s, V, lanes);
+    check("t2a_level_zero_offset_border", got, [1.0, 1.0, 0.0, 1.0]);
+}
