@@ -1060,3 +1060,303 @@ fn t2a_level_zero_offset_border() {
     let got = run(key, ramp_tex(Recv::T2A), s, V, lanes);
     check("t2a_level_zero_offset_border", got, [1.0, 1.0, 0.0, 1.0]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// TextureCube (8×8 faces, levels 0..3; face n of level L holds dv(L, n)); no offsets.
+// Faces (§4.1): +x 0, −x 1, +y 2, −y 3, +z 4, −z 5; ties Z > Y > X.
+// ---------------------------------------------------------------------------------------------
+
+/// SampleCmpLevelZero face selection: (1, 0.2, −0.3) → +x; (−3, 1, 1) → −x; (0.1, 2, −0.5)
+/// → +y; (0.3, −2, 1) → −y.
+#[test]
+fn cube_faces_x_y() {
+    let lanes = [
+        lane(&[1.0, 0.2, -0.3], dv(0, 0)),
+        lane(&[-3.0, 1.0, 1.0], dv(0, 1)),
+        lane(&[0.1, 2.0, -0.5], dv(0, 2)),
+        lane(&[0.3, -2.0, 1.0], dv(0, 3)),
+    ];
+    let got = run(Key::new(Recv::Cube, Op::LevelZero), level_tex(Recv::Cube), eq(), V, lanes);
+    check("cube_faces_x_y", got, [1.0; 4]);
+}
+
+/// (0.2, 0.1, 5) → +z; (0.2, 0.1, −5) → −z; (1, 1, 1): three-way tie → Z → +z;
+/// (−1, 1, 0.5): x/y tie → Y → +y.
+#[test]
+fn cube_faces_z_and_ties() {
+    let lanes = [
+        lane(&[0.2, 0.1, 5.0], dv(0, 4)),
+        lane(&[0.2, 0.1, -5.0], dv(0, 5)),
+        lane(&[1.0, 1.0, 1.0], dv(0, 4)),
+        lane(&[-1.0, 1.0, 0.5], dv(0, 2)),
+    ];
+    let got = run(Key::new(Recv::Cube, Op::LevelZero), level_tex(Recv::Cube), eq(), V, lanes);
+    check("cube_faces_z_and_ties", got, [1.0; 4]);
+}
+
+/// Seamless PCF across a cube edge (linear mag, level 0, EQUAL).
+/// Direction A = (1, 0, 0.9375): face +x, s_c = −z = −0.9375 → s = 0.5·(−0.9375) + 0.5 =
+/// 1/32 → u = 0.25 → u − 0.5 = −0.25 → i0 = −1 (w .25), i1 = 0 (w .75); t = 0.5 → v − 0.5 =
+/// 3.5 → rows 3/4 (w .5 each). Column −1 of +x is the right column of +z (the +x face's s = 0
+/// edge is z = x). So the +z face carries weight .25, +x .75.
+/// Direction B = (1, 0.9375, 0): t_c = −y → t = 1/32 → row −1 (w .25) crosses the top edge
+/// into +y; +y carries .25; +z none.
+#[test]
+fn cube_edge_pcf() {
+    let a = [1.0, 0.0, 0.9375];
+    let b = [1.0, 0.9375, 0.0];
+    let lanes = [
+        lane(&a, dv(0, 4)),
+        lane(&a, dv(0, 0)),
+        lane(&b, dv(0, 2)),
+        lane(&b, dv(0, 4)),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::Cube, Op::LevelZero), level_tex(Recv::Cube), s, V, lanes);
+    check("cube_edge_pcf", got, [0.25, 0.75, 0.25, 0.0]);
+}
+
+/// Cube corner: direction (1, 0.9375, 0.9375) on +x → u = v = 0.25 → taps (0,0) +x w .5625,
+/// (−1,0) → +z w .1875, (0,−1) → +y w .1875, (−1,−1) is off both edges (w .0625): replaced by
+/// the average of the three real corner texels' comparison results (§4.3).
+/// EQUAL +x: .5625 + .0625·(1/3) = 0.583333…; EQUAL +z: .1875 + .0625/3 = 0.208333…;
+/// EQUAL +y: same 0.208333…; EQUAL −x: 0.
+#[test]
+fn cube_corner_pcf() {
+    let c = [1.0, 0.9375, 0.9375];
+    let lanes = [
+        lane(&c, dv(0, 0)),
+        lane(&c, dv(0, 4)),
+        lane(&c, dv(0, 2)),
+        lane(&c, dv(0, 1)),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::Cube, Op::LevelZero), level_tex(Recv::Cube), s, V, lanes);
+    check(
+        "cube_corner_pcf",
+        got,
+        [0.5625 + 0.0625 / 3.0, 0.1875 + 0.0625 / 3.0, 0.1875 + 0.0625 / 3.0, 0.0],
+    );
+}
+
+/// SampleCmp: lanes (0,0,1), (0.5,0,1), (0,0.5,1), (0.5,0.5,1), all on +z (|z| = 1 largest).
+/// dX = (0.5, 0, 0), dY = (0, 0.5, 0), ∂|r_c| = 0, so per lane ∂s/∂x = 0.5·0.5/1 = 0.25 and
+/// ∂t/∂y = 0.25 → ×8 = 2 → ρ 2, λ 1 in every lane. Lanes 2/3 name levels 0/2 → 0.
+#[test]
+fn cube_cmp_implicit() {
+    let lanes = grid(
+        [0.0, 0.0, 1.0, 0.0],
+        [0.5, 0.0, 0.0, 0.0],
+        [0.0, 0.5, 0.0, 0.0],
+        [dv(1, 4), dv(1, 4), dv(0, 4), dv(2, 4)],
+    );
+    let got = run(Key::new(Recv::Cube, Op::Cmp), level_tex(Recv::Cube), eq(), V, lanes);
+    check("cube_cmp_implicit", got, [1.0, 1.0, 0.0, 0.0]);
+}
+
+/// SampleCmp, separate texture + sampler, same lanes with clamp 0, 2, 3.5, 0.5: λ = 1, 2,
+/// 3.5 → last level 3, 1.
+#[test]
+fn cube_cmp_clamp_separate() {
+    let mut lanes = grid(
+        [0.0, 0.0, 1.0, 0.0],
+        [0.5, 0.0, 0.0, 0.0],
+        [0.0, 0.5, 0.0, 0.0],
+        [dv(1, 4), dv(2, 4), dv(3, 4), dv(1, 4)],
+    );
+    for (l, c) in lanes.iter_mut().zip([0.0, 2.0, 3.5, 0.5]) {
+        *l = l.cl(c);
+    }
+    let key = Key::new(Recv::Cube, Op::Cmp).clamp().separate();
+    let got = run(key, level_tex(Recv::Cube), eq(), V, lanes);
+    check("cube_cmp_clamp_separate", got, [1.0; 4]);
+}
+
+/// SampleCmpBias with clamp, λ_base 1 as above: bias 1, −1, 0.5, 2; clamps 0, 0, 0, 3.5 →
+/// λ 2, 0, 1.5 → floor(2.0) = 2, max(3, 3.5) → last level 3.
+#[test]
+fn cube_bias_clamp() {
+    let mut lanes = grid(
+        [0.0, 0.0, 1.0, 0.0],
+        [0.5, 0.0, 0.0, 0.0],
+        [0.0, 0.5, 0.0, 0.0],
+        [dv(2, 4), dv(0, 4), dv(2, 4), dv(3, 4)],
+    );
+    for (l, (b, c)) in lanes
+        .iter_mut()
+        .zip([(1.0, 0.0), (-1.0, 0.0), (0.5, 0.0), (2.0, 3.5)])
+    {
+        *l = l.lb(b).cl(c);
+    }
+    let key = Key::new(Recv::Cube, Op::Bias).clamp();
+    let got = run(key, level_tex(Recv::Cube), eq(), V, lanes);
+    check("cube_bias_clamp", got, [1.0; 4]);
+}
+
+/// SampleCmpLevel: lod 3 on −z, 9 → last level 3 on +y, 0.4 → 0 on −x, 2 on −y.
+#[test]
+fn cube_level() {
+    let lanes = [
+        lane(&[0.0, 0.0, -1.0], dv(3, 5)).lb(3.0),
+        lane(&[0.0, 1.0, 0.0], dv(3, 2)).lb(9.0),
+        lane(&[-1.0, 0.0, 0.0], dv(0, 1)).lb(0.4),
+        lane(&[0.0, -1.0, 0.0], dv(2, 3)).lb(2.0),
+    ];
+    let got = run(Key::new(Recv::Cube, Op::Level), level_tex(Recv::Cube), eq(), V, lanes);
+    check("cube_level", got, [1.0; 4]);
+}
+
+/// SampleCmpGrad (3-component gradients), quotient rule ∂s = 0.5·(|r_c|·∂s_c − s_c·∂|r_c|)/r_c²
+/// (§4.2), face size 8:
+/// lane 0 (0,0,1), gx (0.5,0,0) → ∂s = 0.25 → 2 → λ 1;
+/// lane 1 (0.5,0,1), gx (0,0,1) → ∂s = 0.5·(0 − 0.5·1) = −0.25 → 2 → λ 1 (only the
+///        quotient rule's second term moves s here);
+/// lane 2 (0,0,1), gx (2,0,0) → ∂s = 1 → 8 → λ 3;
+/// lane 3 (0,0,1), gx (0,0,5) (along the major axis at the face centre → ∂s = 0),
+///        gy (0,1,0) → t_c = −y → ∂t = −0.5 → 4 → λ 2.
+#[test]
+fn cube_grad() {
+    let lanes = [
+        lane(&[0.0, 0.0, 1.0], dv(1, 4)).grad(&[0.5, 0.0, 0.0], &[0.0; 3]),
+        lane(&[0.5, 0.0, 1.0], dv(1, 4)).grad(&[0.0, 0.0, 1.0], &[0.0; 3]),
+        lane(&[0.0, 0.0, 1.0], dv(3, 4)).grad(&[2.0, 0.0, 0.0], &[0.0; 3]),
+        lane(&[0.0, 0.0, 1.0], dv(2, 4)).grad(&[0.0, 0.0, 5.0], &[0.0, 1.0, 0.0]),
+    ];
+    let got = run(Key::new(Recv::Cube, Op::Grad), level_tex(Recv::Cube), eq(), V, lanes);
+    check("cube_grad", got, [1.0; 4]);
+}
+
+/// SampleCmpGrad with clamp on −x: at (−1, 0, 0), gx (0, 0, 0.5) → s_c = +z → ∂s = 0.25 → 2
+/// → λ 1; clamps 0, 2, 2.5, 5 → λ 1, 2, 2.5 → floor(3.0) = 3, 5 → last level 3.
+#[test]
+fn cube_grad_clamp() {
+    let mk = |r: f32, c: f32| {
+        lane(&[-1.0, 0.0, 0.0], r)
+            .grad(&[0.0, 0.0, 0.5], &[0.0; 3])
+            .cl(c)
+    };
+    let lanes = [
+        mk(dv(1, 1), 0.0),
+        mk(dv(2, 1), 2.0),
+        mk(dv(3, 1), 2.5),
+        mk(dv(3, 1), 5.0),
+    ];
+    let key = Key::new(Recv::Cube, Op::Grad).clamp();
+    let got = run(key, level_tex(Recv::Cube), eq(), V, lanes);
+    check("cube_grad_clamp", got, [1.0; 4]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// TextureCubeArray (8×8, 2 cubes = 12 layers, levels 0..3; layer = 6·cube + face, holding
+// dv(L, layer)). Separate texture + sampler.
+// ---------------------------------------------------------------------------------------------
+
+/// SampleCmpLevelZero on +x: cube = clamp(RNE(a), 0, 1): a 0.5 → 0 (tie to even; floor(a+0.5)
+/// would give 1), 1.5 → 2 → 1, −1 → 0, 7 → 1. Layer = 6·cube + 0.
+#[test]
+fn cubea_index_rounding() {
+    let lanes = [
+        lane(&[1.0, 0.0, 0.0, 0.5], dv(0, 0)),
+        lane(&[1.0, 0.0, 0.0, 1.5], dv(0, 6)),
+        lane(&[1.0, 0.0, 0.0, -1.0], dv(0, 0)),
+        lane(&[1.0, 0.0, 0.0, 7.0], dv(0, 6)),
+    ];
+    let key = Key::new(Recv::CubeA, Op::LevelZero).separate();
+    let got = run(key, level_tex(Recv::CubeA), eq(), V, lanes);
+    check("cubea_index_rounding", got, [1.0; 4]);
+}
+
+/// SampleCmp: the cube_cmp_implicit lanes (+z, ρ 2, λ 1) in cube 1 → layer 10. Lane 3's ref
+/// names cube 0's +z (layer 4) → 0.
+#[test]
+fn cubea_cmp_implicit() {
+    let lanes = grid(
+        [0.0, 0.0, 1.0, 1.0],
+        [0.5, 0.0, 0.0, 0.0],
+        [0.0, 0.5, 0.0, 0.0],
+        [dv(1, 10), dv(1, 10), dv(1, 10), dv(1, 4)],
+    );
+    let key = Key::new(Recv::CubeA, Op::Cmp).separate();
+    let got = run(key, level_tex(Recv::CubeA), eq(), V, lanes);
+    check("cubea_cmp_implicit", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// SampleCmpBias, λ_base 1, cube 0 (+z → layer 4): bias 0, 1, 2, −1 → λ 1, 2, 3, 0.
+#[test]
+fn cubea_bias() {
+    let mut lanes = grid(
+        [0.0, 0.0, 1.0, 0.0],
+        [0.5, 0.0, 0.0, 0.0],
+        [0.0, 0.5, 0.0, 0.0],
+        [dv(1, 4), dv(2, 4), dv(3, 4), dv(0, 4)],
+    );
+    for (l, b) in lanes.iter_mut().zip([0.0, 1.0, 2.0, -1.0]) {
+        *l = l.lb(b);
+    }
+    let key = Key::new(Recv::CubeA, Op::Bias).separate();
+    let got = run(key, level_tex(Recv::CubeA), eq(), V, lanes);
+    check("cubea_bias", got, [1.0; 4]);
+}
+
+/// SampleCmpLevel: (−z, cube 1) lod 2 → dv(2, 11); (+y, cube 0) lod 7 → last level 3 →
+/// dv(3, 2); (−y, cube 1) lod 0.6 → 1 → dv(1, 9); (−x, cube 1) lod 1 → dv(1, 7).
+#[test]
+fn cubea_level() {
+    let lanes = [
+        lane(&[0.0, 0.0, -1.0, 1.0], dv(2, 11)).lb(2.0),
+        lane(&[0.0, 1.0, 0.0, 0.0], dv(3, 2)).lb(7.0),
+        lane(&[0.0, -1.0, 0.0, 1.0], dv(1, 9)).lb(0.6),
+        lane(&[-1.0, 0.0, 0.0, 1.0], dv(1, 7)).lb(1.0),
+    ];
+    let key = Key::new(Recv::CubeA, Op::Level).separate();
+    let got = run(key, level_tex(Recv::CubeA), eq(), V, lanes);
+    check("cubea_level", got, [1.0; 4]);
+}
+
+/// SampleCmpGrad with clamp on (+x, cube 1 → layer 6): s_c = −z, gx (0, 0, 1) → ∂s = −0.5 →
+/// 4 → λ 2; clamps 0, 3, 1, 2.5 → λ 2, 3, 2, 2.5 → floor(3.0) = 3.
+#[test]
+fn cubea_grad_clamp() {
+    let mk = |r: f32, c: f32| {
+        lane(&[1.0, 0.0, 0.0, 1.0], r)
+            .grad(&[0.0, 0.0, 1.0], &[0.0; 3])
+            .cl(c)
+    };
+    let lanes = [
+        mk(dv(2, 6), 0.0),
+        mk(dv(3, 6), 3.0),
+        mk(dv(2, 6), 1.0),
+        mk(dv(3, 6), 2.5),
+    ];
+    let key = Key::new(Recv::CubeA, Op::Grad).clamp().separate();
+    let got = run(key, level_tex(Recv::CubeA), eq(), V, lanes);
+    check("cubea_grad_clamp", got, [1.0; 4]);
+}
+
+/// Seamless edge PCF in cube 1 (combined sampler): direction A of `cube_edge_pcf` with a = 1
+/// → layer 6 (+x) weight .75, layer 10 (+z of cube 1) .25; cube 0's +z (layer 4) → 0.
+#[test]
+fn cubea_edge_pcf() {
+    let a = [1.0, 0.0, 0.9375, 1.0];
+    let lanes = [
+        lane(&a, dv(0, 10)),
+        lane(&a, dv(0, 6)),
+        lane(&a, dv(0, 4)),
+        lane(&a, dv(0, 0)),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..eq()
+    };
+    let got = run(Key::new(Recv::CubeA, Op::LevelZero), level_tex(Recv::CubeA), s, V, lanes);
+    check("cubea_edge_pcf", got, [0.25, 0.75, 0.0, 0.0]);
+}
