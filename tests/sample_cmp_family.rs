@@ -54,7 +54,13 @@ fn t2_cmp_implicit_lod1() {
         [0.0, 0.125, 0.0, 0.0],
         [dv(1, 0), dv(0, 0), dv(1, 0), dv(2, 0)],
     );
-    let got = run(Key::new(Recv::T2, Op::Cmp), level_tex(Recv::T2), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::Cmp),
+        level_tex(Recv::T2),
+        eq(),
+        V,
+        lanes,
+    );
     check("t2_cmp_implicit_lod1", got, [1.0, 0.0, 1.0, 0.0]);
 }
 
@@ -90,8 +96,18 @@ fn t2_bias_low_end_vulkan_sum_clamp() {
         mip_lod_bias: -2.0,
         ..eq()
     };
-    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), s, V, lanes);
-    check("t2_bias_low_end_vulkan_sum_clamp", got, [1.0, 1.0, 1.0, 0.0]);
+    let got = run(
+        Key::new(Recv::T2, Op::Bias),
+        level_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check(
+        "t2_bias_low_end_vulkan_sum_clamp",
+        got,
+        [1.0, 1.0, 1.0, 0.0],
+    );
 }
 
 /// As above in D3D: shader terms clamp to [−16, 15.99] → −16, −15, −16, −16; plus sampler −2
@@ -112,7 +128,13 @@ fn t2_bias_low_end_d3d_term_clamp() {
         mip_lod_bias: -2.0,
         ..eq()
     };
-    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), s, D, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::Bias),
+        level_tex(Recv::T2),
+        s,
+        D,
+        lanes,
+    );
     check("t2_bias_low_end_d3d_term_clamp", got, [1.0, 1.0, 1.0, 0.0]);
 }
 
@@ -135,8 +157,18 @@ fn t2_bias_high_end_vulkan_sum_clamp() {
         mip_lod_bias: 4.0,
         ..eq()
     };
-    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), s, V, lanes);
-    check("t2_bias_high_end_vulkan_sum_clamp", got, [1.0, 0.0, 1.0, 1.0]);
+    let got = run(
+        Key::new(Recv::T2, Op::Bias),
+        level_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check(
+        "t2_bias_high_end_vulkan_sum_clamp",
+        got,
+        [1.0, 0.0, 1.0, 1.0],
+    );
 }
 
 /// As above in D3D: terms 15, 15.99 (20 clamped), 12, 10, plus 4 → 19, 19.99, 16, 14 →
@@ -157,7 +189,13 @@ fn t2_bias_high_end_d3d_term_clamp() {
         mip_lod_bias: 4.0,
         ..eq()
     };
-    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), s, D, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::Bias),
+        level_tex(Recv::T2),
+        s,
+        D,
+        lanes,
+    );
     check("t2_bias_high_end_d3d_term_clamp", got, [0.0, 1.0, 1.0, 1.0]);
 }
 
@@ -176,7 +214,13 @@ fn t2_bias_d3d_upper_term_clamp() {
     for (l, b) in lanes.iter_mut().zip([16.5, 16.5, 15.99, 17.25]) {
         *l = l.lb(b);
     }
-    let got = run(Key::new(Recv::T2, Op::Bias), level_tex(Recv::T2), eq(), D, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::Bias),
+        level_tex(Recv::T2),
+        eq(),
+        D,
+        lanes,
+    );
     check("t2_bias_d3d_upper_term_clamp", got, [1.0, 0.0, 1.0, 1.0]);
 }
 
@@ -190,7 +234,13 @@ fn t2_level_beyond_last() {
         lane(&[0.5, 0.5], dv(4, 0)).lb(100.0),
         lane(&[0.5, 0.5], dv(3, 0)).lb(3.4),
     ];
-    let got = run(Key::new(Recv::T2, Op::Level), level_tex(Recv::T2), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        level_tex(Recv::T2),
+        eq(),
+        V,
+        lanes,
+    );
     check("t2_level_beyond_last", got, [1.0, 1.0, 1.0, 1.0]);
 }
 
@@ -209,7 +259,13 @@ fn t2_level_linear_mip_weights() {
         mipmap_mode: MipmapMode::Linear,
         ..eq()
     };
-    let got = run(Key::new(Recv::T2, Op::Level), level_tex(Recv::T2), s, V, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        level_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
     check("t2_level_linear_mip_weights", got, [0.75, 0.25, 0.5, 1.0]);
 }
 
@@ -228,7 +284,13 @@ fn t2_level_sampler_min_max_lod() {
         max_lod: 2.5,
         ..eq()
     };
-    let got = run(Key::new(Recv::T2, Op::Level), level_tex(Recv::T2), s, V, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        level_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
     check("t2_level_sampler_min_max_lod", got, [1.0, 1.0, 1.0, 1.0]);
 }
 
@@ -241,7 +303,13 @@ fn t2_level_zero() {
         lane(&[0.5, 0.5], dv(0, 0)),
         lane(&[0.9, 0.1], dv(0, 0)),
     ];
-    let got = run(Key::new(Recv::T2, Op::LevelZero), level_tex(Recv::T2), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::LevelZero),
+        level_tex(Recv::T2),
+        eq(),
+        V,
+        lanes,
+    );
     check("t2_level_zero", got, [1.0, 0.0, 1.0, 1.0]);
 }
 
@@ -261,7 +329,11 @@ fn t2_level_zero_sampler_bias_separate() {
     };
     let key = Key::new(Recv::T2, Op::LevelZero).separate();
     let got = run(key, level_tex(Recv::T2), s, V, lanes);
-    check("t2_level_zero_sampler_bias_separate", got, [1.0, 0.0, 1.0, 0.0]);
+    check(
+        "t2_level_zero_sampler_bias_separate",
+        got,
+        [1.0, 0.0, 1.0, 0.0],
+    );
 }
 
 /// SampleCmp with clamp (MinLod operand), λ_base = 1 (grid 2/16), sampler maxLod 2, clamps
@@ -285,7 +357,11 @@ fn t2_cmp_minlod_above_maxlod_vulkan() {
     };
     let key = Key::new(Recv::T2, Op::Cmp).clamp();
     let got = run(key, level_tex(Recv::T2), s, V, lanes);
-    check("t2_cmp_minlod_above_maxlod_vulkan", got, [1.0, 1.0, 1.0, 0.0]);
+    check(
+        "t2_cmp_minlod_above_maxlod_vulkan",
+        got,
+        [1.0, 1.0, 1.0, 0.0],
+    );
 }
 
 /// As above in D3D: λ = max(cl, min(2, 1)) = 3, 1, 1.5, 3 → levels 3, 1, 2, 3 (MinLOD wins).
@@ -325,7 +401,11 @@ fn t2_cmp_minlod_beyond_last_level_d3d() {
     let key = Key::new(Recv::T2, Op::Cmp).clamp();
     let s = cmp_sampler(CompareOp::Always);
     let got = run(key, level_tex(Recv::T2), s, D, lanes);
-    check("t2_cmp_minlod_beyond_last_level_d3d", got, [0.0, 1.0, 1.0, 0.0]);
+    check(
+        "t2_cmp_minlod_beyond_last_level_d3d",
+        got,
+        [0.0, 1.0, 1.0, 0.0],
+    );
 }
 
 /// Same in Vulkan: λ clamps to the last level, ALWAYS passes → 1 everywhere.
@@ -362,7 +442,13 @@ fn t2_grad_lengths() {
         lane(&c, dv(4, 0)).grad(&[0.0, 0.0], &[0.0, 2.0]),
         lane(&c, dv(1, 0)).grad(&[g, 0.0], &[0.0, g]),
     ];
-    let got = run(Key::new(Recv::T2, Op::Grad), level_tex(Recv::T2), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::Grad),
+        level_tex(Recv::T2),
+        eq(),
+        V,
+        lanes,
+    );
     check("t2_grad_lengths", got, [1.0, 1.0, 1.0, 0.0]);
 }
 
@@ -448,7 +534,11 @@ fn t2_level_zero_offset_border_white() {
     };
     let key = Key::new(Recv::T2, Op::LevelZero).offset([-8, 7]);
     let got = run(key, ramp_tex(Recv::T2), s, V, lanes);
-    check("t2_level_zero_offset_border_white", got, [1.0, 0.0, 1.0, 1.0]);
+    check(
+        "t2_level_zero_offset_border_white",
+        got,
+        [1.0, 0.0, 1.0, 1.0],
+    );
 }
 
 /// SampleCmp with ConstOffset (7, −8), REPEAT. Lanes 1/8 apart → ρ = 1, λ 0 → level 0.
@@ -513,8 +603,18 @@ fn t2_level_zero_mirror_clamp_to_edge() {
         address_mode: [AddressMode::MirrorClampToEdge; 3],
         ..eq()
     };
-    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
-    check("t2_level_zero_mirror_clamp_to_edge", got, [1.0, 1.0, 0.0, 1.0]);
+    let got = run(
+        Key::new(Recv::T2, Op::LevelZero),
+        ramp_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check(
+        "t2_level_zero_mirror_clamp_to_edge",
+        got,
+        [1.0, 1.0, 0.0, 1.0],
+    );
 }
 
 /// CLAMP_TO_BORDER, transparent black (depth 0), compare GREATER:
@@ -534,8 +634,18 @@ fn t2_level_zero_border_transparent_black() {
         border_color: BorderColor::FloatTransparentBlack,
         ..cmp_sampler(CompareOp::Greater)
     };
-    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
-    check("t2_level_zero_border_transparent_black", got, [1.0, 0.0, 1.0, 1.0]);
+    let got = run(
+        Key::new(Recv::T2, Op::LevelZero),
+        ramp_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check(
+        "t2_level_zero_border_transparent_black",
+        got,
+        [1.0, 0.0, 1.0, 1.0],
+    );
 }
 
 /// CLAMP_TO_BORDER, opaque black (depth = R = 0), compare GREATER_OR_EQUAL:
@@ -555,8 +665,18 @@ fn t2_level_zero_border_opaque_black() {
         border_color: BorderColor::FloatOpaqueBlack,
         ..cmp_sampler(CompareOp::GreaterOrEqual)
     };
-    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
-    check("t2_level_zero_border_opaque_black", got, [1.0, 0.0, 1.0, 0.0]);
+    let got = run(
+        Key::new(Recv::T2, Op::LevelZero),
+        ramp_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check(
+        "t2_level_zero_border_opaque_black",
+        got,
+        [1.0, 0.0, 1.0, 0.0],
+    );
 }
 
 /// Bilinear PCF (linear mag), compare LESS, s = 2.75/8, t = 1.75/8 → u − 0.5 = 2.25, v − 0.5
@@ -578,8 +698,18 @@ fn t2_level_zero_pcf_bilinear() {
         min_filter: Filter::Linear,
         ..cmp_sampler(CompareOp::Less)
     };
-    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
-    check("t2_level_zero_pcf_bilinear", got, [0.4375, 0.25, 0.0625, 1.0]);
+    let got = run(
+        Key::new(Recv::T2, Op::LevelZero),
+        ramp_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check(
+        "t2_level_zero_pcf_bilinear",
+        got,
+        [0.4375, 0.25, 0.0625, 1.0],
+    );
 }
 
 /// PCF taps crossing into the border (opaque white = 1.0), compare LESS, t = 0.5/8 (β = 0):
@@ -603,7 +733,13 @@ fn t2_level_zero_pcf_border() {
         border_color: BorderColor::FloatOpaqueWhite,
         ..cmp_sampler(CompareOp::Less)
     };
-    let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
+    let got = run(
+        Key::new(Recv::T2, Op::LevelZero),
+        ramp_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
     check("t2_level_zero_pcf_border", got, [0.25, 1.0, 0.0, 0.25]);
 }
 
@@ -621,7 +757,13 @@ macro_rules! compare_op_case {
                 lane(&c, f32::NAN),
             ];
             let s = cmp_sampler(CompareOp::$op);
-            let got = run(Key::new(Recv::T2, Op::LevelZero), ramp_tex(Recv::T2), s, V, lanes);
+            let got = run(
+                Key::new(Recv::T2, Op::LevelZero),
+                ramp_tex(Recv::T2),
+                s,
+                V,
+                lanes,
+            );
             check(stringify!($name), got, $want);
         }
     };
@@ -633,7 +775,11 @@ compare_op_case!(t2_compare_equal, Equal, [0.0, 1.0, 0.0, 0.0]);
 compare_op_case!(t2_compare_less_or_equal, LessOrEqual, [1.0, 1.0, 0.0, 0.0]);
 compare_op_case!(t2_compare_greater, Greater, [0.0, 0.0, 1.0, 0.0]);
 compare_op_case!(t2_compare_not_equal, NotEqual, [1.0, 0.0, 1.0, 1.0]);
-compare_op_case!(t2_compare_greater_or_equal, GreaterOrEqual, [0.0, 1.0, 1.0, 0.0]);
+compare_op_case!(
+    t2_compare_greater_or_equal,
+    GreaterOrEqual,
+    [0.0, 1.0, 1.0, 0.0]
+);
 compare_op_case!(t2_compare_always, Always, [1.0, 1.0, 1.0, 1.0]);
 
 /// D16_UNORM holding 1.0 (65535), compare EQUAL, Vulkan: Dref clamped to [0, 1] first →
@@ -641,12 +787,7 @@ compare_op_case!(t2_compare_always, Always, [1.0, 1.0, 1.0, 1.0]);
 #[test]
 fn t2_unorm16_dref_clamp_vulkan() {
     let c = [0.5, 0.5];
-    let lanes = [
-        lane(&c, 1.5),
-        lane(&c, 2.0),
-        lane(&c, 0.5),
-        lane(&c, 1.0),
-    ];
+    let lanes = [lane(&c, 1.5), lane(&c, 2.0), lane(&c, 0.5), lane(&c, 1.0)];
     let img = const_tex(Recv::T2, quadstep::Format::D16_UNORM, 1.0);
     let got = run(Key::new(Recv::T2, Op::LevelZero), img, eq(), V, lanes);
     check("t2_unorm16_dref_clamp_vulkan", got, [1.0, 1.0, 0.0, 1.0]);
@@ -681,7 +822,11 @@ fn t2_unorm16_dref_no_quantize_vulkan() {
     ];
     let img = const_tex(Recv::T2, quadstep::Format::D16_UNORM, 0.25);
     let got = run(Key::new(Recv::T2, Op::LevelZero), img, eq(), V, lanes);
-    check("t2_unorm16_dref_no_quantize_vulkan", got, [0.0, 1.0, 0.0, 0.0]);
+    check(
+        "t2_unorm16_dref_no_quantize_vulkan",
+        got,
+        [0.0, 1.0, 0.0, 0.0],
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -697,7 +842,13 @@ fn t1_cmp_implicit() {
         [0.0; 4],
         [dv(2, 0), dv(2, 0), dv(1, 0), dv(3, 0)],
     );
-    let got = run(Key::new(Recv::T1, Op::Cmp), level_tex(Recv::T1), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::T1, Op::Cmp),
+        level_tex(Recv::T1),
+        eq(),
+        V,
+        lanes,
+    );
     check("t1_cmp_implicit", got, [1.0, 1.0, 0.0, 0.0]);
 }
 
@@ -714,7 +865,13 @@ fn t1_bias() {
     for (l, b) in lanes.iter_mut().zip([-1.0, 1.0, -3.0, 0.5]) {
         *l = l.lb(b);
     }
-    let got = run(Key::new(Recv::T1, Op::Bias), level_tex(Recv::T1), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::T1, Op::Bias),
+        level_tex(Recv::T1),
+        eq(),
+        V,
+        lanes,
+    );
     check("t1_bias", got, [1.0; 4]);
 }
 
@@ -727,7 +884,13 @@ fn t1_level() {
         lane(&[0.3], dv(4, 0)).lb(4.0),
         lane(&[0.3], dv(4, 0)).lb(9.0),
     ];
-    let got = run(Key::new(Recv::T1, Op::Level), level_tex(Recv::T1), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::T1, Op::Level),
+        level_tex(Recv::T1),
+        eq(),
+        V,
+        lanes,
+    );
     check("t1_level", got, [1.0, 0.0, 1.0, 1.0]);
 }
 
@@ -756,7 +919,13 @@ fn t1_grad() {
         lane(&[0.3], dv(3, 0)).grad(&[8.0 * g], &[0.0]),
         lane(&[0.3], dv(4, 0)).grad(&[64.0 * g], &[0.0]),
     ];
-    let got = run(Key::new(Recv::T1, Op::Grad), level_tex(Recv::T1), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::T1, Op::Grad),
+        level_tex(Recv::T1),
+        eq(),
+        V,
+        lanes,
+    );
     check("t1_grad", got, [1.0; 4]);
 }
 
@@ -853,7 +1022,13 @@ fn t1_level_zero_pcf() {
         min_filter: Filter::Linear,
         ..cmp_sampler(CompareOp::Greater)
     };
-    let got = run(Key::new(Recv::T1, Op::LevelZero), ramp_tex(Recv::T1), s, V, lanes);
+    let got = run(
+        Key::new(Recv::T1, Op::LevelZero),
+        ramp_tex(Recv::T1),
+        s,
+        V,
+        lanes,
+    );
     check("t1_level_zero_pcf", got, [0.25, 1.0, 0.0, 0.25]);
 }
 
@@ -1056,7 +1231,9 @@ fn t2a_level_zero_offset_border() {
         border_color: BorderColor::FloatOpaqueWhite,
         ..eq()
     };
-    let key = Key::new(Recv::T2A, Op::LevelZero).offset([7, -8]).separate();
+    let key = Key::new(Recv::T2A, Op::LevelZero)
+        .offset([7, -8])
+        .separate();
     let got = run(key, ramp_tex(Recv::T2A), s, V, lanes);
     check("t2a_level_zero_offset_border", got, [1.0, 1.0, 0.0, 1.0]);
 }
@@ -1076,7 +1253,13 @@ fn cube_faces_x_y() {
         lane(&[0.1, 2.0, -0.5], dv(0, 2)),
         lane(&[0.3, -2.0, 1.0], dv(0, 3)),
     ];
-    let got = run(Key::new(Recv::Cube, Op::LevelZero), level_tex(Recv::Cube), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::Cube, Op::LevelZero),
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        lanes,
+    );
     check("cube_faces_x_y", got, [1.0; 4]);
 }
 
@@ -1090,7 +1273,13 @@ fn cube_faces_z_and_ties() {
         lane(&[1.0, 1.0, 1.0], dv(0, 4)),
         lane(&[-1.0, 1.0, 0.5], dv(0, 2)),
     ];
-    let got = run(Key::new(Recv::Cube, Op::LevelZero), level_tex(Recv::Cube), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::Cube, Op::LevelZero),
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        lanes,
+    );
     check("cube_faces_z_and_ties", got, [1.0; 4]);
 }
 
@@ -1116,7 +1305,13 @@ fn cube_edge_pcf() {
         min_filter: Filter::Linear,
         ..eq()
     };
-    let got = run(Key::new(Recv::Cube, Op::LevelZero), level_tex(Recv::Cube), s, V, lanes);
+    let got = run(
+        Key::new(Recv::Cube, Op::LevelZero),
+        level_tex(Recv::Cube),
+        s,
+        V,
+        lanes,
+    );
     check("cube_edge_pcf", got, [0.25, 0.75, 0.25, 0.0]);
 }
 
@@ -1139,11 +1334,22 @@ fn cube_corner_pcf() {
         min_filter: Filter::Linear,
         ..eq()
     };
-    let got = run(Key::new(Recv::Cube, Op::LevelZero), level_tex(Recv::Cube), s, V, lanes);
+    let got = run(
+        Key::new(Recv::Cube, Op::LevelZero),
+        level_tex(Recv::Cube),
+        s,
+        V,
+        lanes,
+    );
     check(
         "cube_corner_pcf",
         got,
-        [0.5625 + 0.0625 / 3.0, 0.1875 + 0.0625 / 3.0, 0.1875 + 0.0625 / 3.0, 0.0],
+        [
+            0.5625 + 0.0625 / 3.0,
+            0.1875 + 0.0625 / 3.0,
+            0.1875 + 0.0625 / 3.0,
+            0.0,
+        ],
     );
 }
 
@@ -1158,7 +1364,13 @@ fn cube_cmp_implicit() {
         [0.0, 0.5, 0.0, 0.0],
         [dv(1, 4), dv(1, 4), dv(0, 4), dv(2, 4)],
     );
-    let got = run(Key::new(Recv::Cube, Op::Cmp), level_tex(Recv::Cube), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::Cube, Op::Cmp),
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        lanes,
+    );
     check("cube_cmp_implicit", got, [1.0, 1.0, 0.0, 0.0]);
 }
 
@@ -1210,7 +1422,13 @@ fn cube_level() {
         lane(&[-1.0, 0.0, 0.0], dv(0, 1)).lb(0.4),
         lane(&[0.0, -1.0, 0.0], dv(2, 3)).lb(2.0),
     ];
-    let got = run(Key::new(Recv::Cube, Op::Level), level_tex(Recv::Cube), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::Cube, Op::Level),
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        lanes,
+    );
     check("cube_level", got, [1.0; 4]);
 }
 
@@ -1230,7 +1448,13 @@ fn cube_grad() {
         lane(&[0.0, 0.0, 1.0], dv(3, 4)).grad(&[2.0, 0.0, 0.0], &[0.0; 3]),
         lane(&[0.0, 0.0, 1.0], dv(2, 4)).grad(&[0.0, 0.0, 5.0], &[0.0, 1.0, 0.0]),
     ];
-    let got = run(Key::new(Recv::Cube, Op::Grad), level_tex(Recv::Cube), eq(), V, lanes);
+    let got = run(
+        Key::new(Recv::Cube, Op::Grad),
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        lanes,
+    );
     check("cube_grad", got, [1.0; 4]);
 }
 
@@ -1357,6 +1581,12 @@ fn cubea_edge_pcf() {
         min_filter: Filter::Linear,
         ..eq()
     };
-    let got = run(Key::new(Recv::CubeA, Op::LevelZero), level_tex(Recv::CubeA), s, V, lanes);
+    let got = run(
+        Key::new(Recv::CubeA, Op::LevelZero),
+        level_tex(Recv::CubeA),
+        s,
+        V,
+        lanes,
+    );
     check("cubea_edge_pcf", got, [0.25, 0.75, 0.0, 0.0]);
 }

@@ -3,10 +3,10 @@
 
 use quadstep::exec::{run_fragment_quads, FragQuadInput};
 use quadstep::pipeline::{Descriptor, DescriptorSets, ImageResource, Shader, ShaderImages};
+use quadstep::texture::{self, Format, Image, ImageDim, ImageView, LodPrecision, ViewType};
 pub use quadstep::texture::{
     AddressMode, BorderColor, CompareOp, Filter, MipmapMode, Policy, Sampler,
 };
-use quadstep::texture::{self, Format, Image, ImageDim, ImageView, LodPrecision, ViewType};
 
 /// The six receivers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
