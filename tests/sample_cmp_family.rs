@@ -1590,3 +1590,171 @@ fn cubea_edge_pcf() {
     );
     check("cubea_edge_pcf", got, [0.25, 0.75, 0.0, 0.0]);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Later additions: programmable offsets, sampler MinLOD > MaxLOD, the mag/min switch, D3D
+// empty clamp on a cube.
+// ---------------------------------------------------------------------------------------------
+
+/// SampleCmp with a non-constant `Offset` (SM 6.7 programmable offset), REPEAT, Vulkan
+/// (offsets used as given). Grid 1/8 → λ 0; base texels (0,0), (1,0), (0,1), (1,1);
+/// offsets (−8, 7) → (0, 7); (3, 2) → (4, 2); (7, −1) → (7, 0); (−1, −1) → (0, 0).
+#[test]
+fn t2_cmp_var_offset_vulkan() {
+    let e = 1.0 / 8.0;
+    let mut lanes = grid(
+        [0.5 * e, 0.5 * e, 0.0, 0.0],
+        [e, 0.0, 0.0, 0.0],
+        [0.0, e, 0.0, 0.0],
+        [ramp(0, 7, 0), ramp(4, 2, 0), ramp(7, 0, 0), ramp(0, 0, 0)],
+    );
+    for (l, (x, y)) in lanes.iter_mut().zip([(-8, 7), (3, 2), (7, -1), (-1, -1)]) {
+        *l = l.off(x, y);
+    }
+    let s = Sampler {
+        address_mode: [AddressMode::Repeat; 3],
+        ..eq()
+    };
+    let key = Key::new(Recv::T2, Op::Cmp).var_offset();
+    let got = run(key, ramp_tex(Recv::T2), s, V, lanes);
+    check("t2_cmp_var_offset_vulkan", got, [1.0; 4]);
+}
+
+/// SampleCmpLevelZero with a programmable offset in D3D: only the low 4 bits count,
+/// sign-extended: 8 → −8, −9 → 7, 17 → 1, −16 → 0, 23 → 7. Clamp to edge, all lanes at texel
+/// (3, 3) (s = t = 3.5/8):
+/// lane 0 (8, 0) → (−8, 0) → u −4.5 → 0 → (0, 3);  lane 1 (−9, 0) → (7, 0) → 10.5 → (7, 3);
+/// lane 2 (17, −16) → (1, 0) → (4, 3);             lane 3 (0, 23) → (0, 7) → (3, 7).
+#[test]
+fn t2_level_zero_var_offset_d3d_low_bits() {
+    let c = [3.5 / 8.0, 3.5 / 8.0];
+    let lanes = [
+        lane(&c, ramp(0, 3, 0)).off(8, 0),
+        lane(&c, ramp(7, 3, 0)).off(-9, 0),
+        lane(&c, ramp(4, 3, 0)).off(17, -16),
+        lane(&c, ramp(3, 7, 0)).off(0, 23),
+    ];
+    let key = Key::new(Recv::T2, Op::LevelZero).var_offset().separate();
+    let got = run(key, ramp_tex(Recv::T2), eq(), D, lanes);
+    check("t2_level_zero_var_offset_d3d_low_bits", got, [1.0; 4]);
+}
+
+/// Sampler minLod 3 > maxLod 1, SampleCmpLevel lod 0, 2, 4, 1.5. D3D: λ = max(3, min(1, lod))
+/// = 3 → level 3 in every lane.
+#[test]
+fn t2_level_sampler_minlod_above_maxlod_d3d() {
+    let lanes = [0.0, 2.0, 4.0, 1.5].map(|l| lane(&[0.5, 0.5], dv(3, 0)).lb(l));
+    let s = Sampler {
+        min_lod: 3.0,
+        max_lod: 1.0,
+        ..eq()
+    };
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        level_tex(Recv::T2),
+        s,
+        D,
+        lanes,
+    );
+    check("t2_level_sampler_minlod_above_maxlod_d3d", got, [1.0; 4]);
+}
+
+/// The same in Vulkan (undefined by the spec; quadstep documents maxLod winning):
+/// λ = min(max(lod, 3), 1) = 1 → level 1.
+#[test]
+fn t2_level_sampler_minlod_above_maxlod_vulkan() {
+    let lanes = [0.0, 2.0, 4.0, 1.5].map(|l| lane(&[0.5, 0.5], dv(1, 0)).lb(l));
+    let s = Sampler {
+        min_lod: 3.0,
+        max_lod: 1.0,
+        ..eq()
+    };
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        level_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check("t2_level_sampler_minlod_above_maxlod_vulkan", got, [1.0; 4]);
+}
+
+/// Magnification vs minification is decided from λ (§5.6) even on a one-level texture:
+/// mag NEAREST, min LINEAR, compare LESS, at (2.75/8, 1.75/8) (see `t2_level_zero_pcf_bilinear`):
+/// lane 0 lod 0 → mag → texel (2,1) = 11/256; 11.5/256 < 11/256 → 0;
+/// lane 1 lod 0.5 → min → bilinear PCF → .4375;
+/// lane 2 lod −1 → mag → 10/256 < 11/256 → 1;
+/// lane 3 lod 3 → min (level clamps to 0) → ref 12.5/256 → .25.
+#[test]
+fn t2_level_mag_min_switch() {
+    let c = [2.75 / 8.0, 1.75 / 8.0];
+    let lanes = [
+        lane(&c, 11.5 / 256.0).lb(0.0),
+        lane(&c, 11.5 / 256.0).lb(0.5),
+        lane(&c, 10.0 / 256.0).lb(-1.0),
+        lane(&c, 12.5 / 256.0).lb(3.0),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Nearest,
+        min_filter: Filter::Linear,
+        ..cmp_sampler(CompareOp::Less)
+    };
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        ramp_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check("t2_level_mag_min_switch", got, [0.0, 0.4375, 1.0, 0.25]);
+}
+
+/// The switch comes after the clamps: sampler maxLod 0 makes λ = 0 for every lod → mag →
+/// nearest texel (2,1) = 11/256: refs 11.5/256 → 0, 10/256 → 1, 10.5/256 → 1, 12.5/256 → 0.
+#[test]
+fn t2_level_mag_after_maxlod_clamp() {
+    let c = [2.75 / 8.0, 1.75 / 8.0];
+    let lanes = [
+        lane(&c, 11.5 / 256.0).lb(0.5),
+        lane(&c, 10.0 / 256.0).lb(3.0),
+        lane(&c, 10.5 / 256.0).lb(0.5),
+        lane(&c, 12.5 / 256.0).lb(3.0),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Nearest,
+        min_filter: Filter::Linear,
+        max_lod: 0.0,
+        ..cmp_sampler(CompareOp::Less)
+    };
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        ramp_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check("t2_level_mag_after_maxlod_clamp", got, [0.0, 1.0, 1.0, 0.0]);
+}
+
+/// TextureCube SampleCmp clamp in D3D with compare ALWAYS (q = 3): clamps 4 and 100 leave no
+/// level → 0; 3 and 0 → 1. Lanes as in `cube_cmp_implicit`.
+#[test]
+fn cube_cmp_clamp_beyond_last_level_d3d() {
+    let mut lanes = grid(
+        [0.0, 0.0, 1.0, 0.0],
+        [0.5, 0.0, 0.0, 0.0],
+        [0.0, 0.5, 0.0, 0.0],
+        [0.5; 4],
+    );
+    for (l, c) in lanes.iter_mut().zip([4.0, 3.0, 0.0, 100.0]) {
+        *l = l.cl(c);
+    }
+    let key = Key::new(Recv::Cube, Op::Cmp).clamp().separate();
+    let s = cmp_sampler(CompareOp::Always);
+    let got = run(key, level_tex(Recv::Cube), s, D, lanes);
+    check(
+        "cube_cmp_clamp_beyond_last_level_d3d",
+        got,
+        [0.0, 1.0, 1.0, 0.0],
+    );
+}

@@ -69,6 +69,8 @@ pub struct Key {
     pub clamp: bool,
     /// Separate `Texture*` + `SamplerComparisonState` (DXC) instead of a combined sampler.
     pub separate: bool,
+    /// Non-constant `Offset` operand (SM 6.7 programmable offsets), from lane input `off`.
+    pub var_offset: bool,
 }
 
 impl Key {
@@ -79,6 +81,7 @@ impl Key {
             offset: None,
             clamp: false,
             separate: false,
+            var_offset: false,
         }
     }
     pub fn offset(mut self, o: [i32; 2]) -> Key {
@@ -87,6 +90,10 @@ impl Key {
     }
     pub fn clamp(mut self) -> Key {
         self.clamp = true;
+        self
+    }
+    pub fn var_offset(mut self) -> Key {
+        self.var_offset = true;
         self
     }
     pub fn separate(mut self) -> Key {
@@ -113,6 +120,9 @@ pub fn shader_text(k: &Key) -> String {
     }
     if k.clamp {
         caps += &ind("OpCapability MinLod");
+    }
+    if k.var_offset {
+        caps += &ind("OpCapability ImageGatherExtended");
     }
     let (sampler_dec, resources, sampled) = if k.separate {
         (
@@ -163,6 +173,18 @@ pub fn shader_text(k: &Key) -> String {
             o[0], o[1]
         ),
     };
+    let offset_var = match (k.var_offset, sp) {
+        (false, _) => String::new(),
+        (true, 1) => "        %oxf = OpCompositeExtract %float %gx4 3\n\
+                      \x20       %off = OpBitcast %int %oxf\n"
+            .to_string(),
+        (true, _) => "        %oxf = OpCompositeExtract %float %gx4 3\n\
+                      \x20      %oyf = OpCompositeExtract %float %gy4 3\n\
+                      \x20      %oxi = OpBitcast %int %oxf\n\
+                      \x20      %oyi = OpBitcast %int %oyf\n\
+                      \x20      %off = OpCompositeConstruct %v2int %oxi %oyi\n"
+            .to_string(),
+    };
     let mut masks: Vec<&str> = Vec::new();
     let mut ids: Vec<&str> = Vec::new();
     let opcode = match k.op {
@@ -192,6 +214,10 @@ pub fn shader_text(k: &Key) -> String {
         masks.push("ConstOffset");
         ids.push("%off");
     }
+    if k.var_offset {
+        masks.push("Offset");
+        ids.push("%off");
+    }
     if k.clamp {
         masks.push("MinLod");
         ids.push("%cl");
@@ -213,6 +239,7 @@ pub fn shader_text(k: &Key) -> String {
         .replace("{{OFFSET_CONSTANTS}}", &offset_consts)
         .replace("{{COORD}}", &coord)
         .replace("{{GRADS}}", &grads)
+        .replace("{{OFFSET_VAR}}", &offset_var)
         .replace("{{SAMPLED_IMAGE}}", &sampled)
         .replace("{{OPCODE}}", opcode)
         .replace("{{OPERANDS}}", &operands)
@@ -304,6 +331,8 @@ pub struct L {
     pub cl: f32,
     pub gx: [f32; 3],
     pub gy: [f32; 3],
+    /// Programmable offset (inputs 2.w and 3.w as int bits).
+    pub off: [i32; 2],
 }
 
 /// A lane at coordinates `c` (missing trailing components 0) with reference `dref`.
@@ -325,6 +354,11 @@ impl L {
     /// MinLod clamp.
     pub fn cl(mut self, v: f32) -> L {
         self.cl = v;
+        self
+    }
+    /// Programmable (non-constant) offset.
+    pub fn off(mut self, x: i32, y: i32) -> L {
+        self.off = [x, y];
         self
     }
     /// Gradients (normalized units).
@@ -380,8 +414,8 @@ pub fn run(key: Key, img: Image, sampler: Sampler, policy: Policy, lanes: [L; 4]
         let words: [[f32; 4]; 4] = [
             l.c,
             [l.dref, l.lb, l.cl, 0.0],
-            [l.gx[0], l.gx[1], l.gx[2], 0.0],
-            [l.gy[0], l.gy[1], l.gy[2], 0.0],
+            [l.gx[0], l.gx[1], l.gx[2], f32::from_bits(l.off[0] as u32)],
+            [l.gy[0], l.gy[1], l.gy[2], f32::from_bits(l.off[1] as u32)],
         ];
         for (loc, w) in words.iter().enumerate() {
             for (c, v) in w.iter().enumerate() {
