@@ -1758,3 +1758,152 @@ fn cube_cmp_clamp_beyond_last_level_d3d() {
         [0.0, 1.0, 1.0, 0.0],
     );
 }
+
+/// Implicit LOD uses coarse lane-0 derivatives: lanes 0–2 on the 2/16 grid (dX = dY = 2 →
+/// λ 1) and lane 3 far away at (5, 9) — with fine derivatives lane 3 would see dX = P3 − P2 =
+/// (4.75, …)·16 and read the last level; coarse gives λ 1 everywhere.
+#[test]
+fn t2_cmp_coarse_derivatives() {
+    let lanes = [
+        lane(&[0.25, 0.25], dv(1, 0)),
+        lane(&[0.375, 0.25], dv(1, 0)),
+        lane(&[0.25, 0.375], dv(1, 0)),
+        lane(&[5.0, 9.0], dv(1, 0)),
+    ];
+    let got = run(
+        Key::new(Recv::T2, Op::Cmp),
+        level_tex(Recv::T2),
+        eq(),
+        V,
+        lanes,
+    );
+    check("t2_cmp_coarse_derivatives", got, [1.0; 4]);
+}
+
+/// A helper lane (lane 2, not covered) still supplies P2 for dY: lanes 0/1/3 on the grid with
+/// dX = 2/16·16 = 2 and lane 2 at t + 8/16 → dY = 8 → ρ 8, λ 3 for the covered lanes.
+/// (Lane 2's own result is not checked: the expected array holds what it computes anyway,
+/// level 3 → 1, since a helper runs the same code.)
+#[test]
+fn t2_cmp_helper_lane_derivative() {
+    let lanes = [
+        lane(&[0.25, 0.25], dv(3, 0)),
+        lane(&[0.375, 0.25], dv(3, 0)),
+        lane(&[0.25, 0.75], dv(3, 0)),
+        lane(&[0.375, 0.75], dv(1, 0)),
+    ];
+    let helper = [false, false, true, false];
+    let key = Key::new(Recv::T2, Op::Cmp);
+    let got = run_opts(
+        key,
+        level_tex(Recv::T2),
+        eq(),
+        V,
+        LodPrecision::Exact,
+        helper,
+        lanes,
+    );
+    check("t2_cmp_helper_lane_derivative", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// Hardware precision snaps texel coordinates to 1/256 (RNE): s = 2.6/8 → u = 2.6 → 665.6/256
+/// → 666/256 = 2.6015625 → u − 0.5 = 2.1015625 → α = 26/256 = 0.1015625 (exact mode: 0.1).
+/// t = 0.5/8 → β = 0. Row 0 texels 2 (3/256, w 1 − α) and 3 (4/256, w α); LESS:
+/// ref 3.5/256 → only texel 3 → 0.1015625; 2/256 → both → 1; 4/256 → 0; ref 2.5/256 with
+/// GREATER would be 0, so lane 3 repeats lane 0.
+#[test]
+fn t2_pcf_hardware_precision() {
+    let c = [2.6 / 8.0, 0.5 / 8.0];
+    let lanes = [
+        lane(&c, 3.5 / 256.0),
+        lane(&c, 2.0 / 256.0),
+        lane(&c, 4.0 / 256.0),
+        lane(&c, 3.5 / 256.0),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        ..cmp_sampler(CompareOp::Less)
+    };
+    let key = Key::new(Recv::T2, Op::LevelZero);
+    let got = run_opts(
+        key,
+        ramp_tex(Recv::T2),
+        s,
+        V,
+        LodPrecision::Hardware,
+        [false; 4],
+        lanes,
+    );
+    check(
+        "t2_pcf_hardware_precision",
+        got,
+        [0.1015625, 1.0, 0.0, 0.1015625],
+    );
+}
+
+/// SampleCmpLevelZero still honours the sampler minLod (§5.5): minLod 2 → λ = max(0, 2) →
+/// level 2 on every face.
+#[test]
+fn cube_level_zero_sampler_minlod() {
+    let lanes = [
+        lane(&[1.0, 0.0, 0.0], dv(2, 0)),
+        lane(&[0.0, -1.0, 0.0], dv(2, 3)),
+        lane(&[0.0, 0.0, -1.0], dv(2, 5)),
+        lane(&[0.0, 0.0, 1.0], dv(0, 4)),
+    ];
+    let s = Sampler {
+        min_lod: 2.0,
+        ..eq()
+    };
+    let got = run(
+        Key::new(Recv::Cube, Op::LevelZero),
+        level_tex(Recv::Cube),
+        s,
+        V,
+        lanes,
+    );
+    check("cube_level_zero_sampler_minlod", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// Cube gradients on negative faces: ∂|r_c| is the derivative of |r_c| (negated r_c), §4.2.
+/// −z at (0.5, 0, −1): s_c = −x = −0.5, gx (1, 0, −1) → ∂s_c = −1, ∂|r_c| = +1 →
+///   ∂s = 0.5·(1·(−1) − (−0.5)·1) = −0.25 → ×8 = 2 → λ 1 (a sign slip gives −0.75 → 6 → level 3);
+/// −x at (−1, 0, 0.5): s_c = z = 0.5, gx (−1, 0, 1) → ∂s_c = 1, ∂|r_c| = 1 → 0.25 → λ 1;
+/// −y at (0.5, −1, 0): s_c = x = 0.5, gx (1, −1, 0) → ∂s_c = 1, ∂|r_c| = 1 → 0.25 → λ 1;
+/// +y at (0.5, 1, 0): s_c = x, gx (1, 1, 0) → 0.5·(1 − 0.5) = 0.25 → λ 1.
+/// t_c is 0 and constant along gx in every lane, gy = 0.
+#[test]
+fn cube_grad_negative_faces() {
+    let z = [0.0; 3];
+    let lanes = [
+        lane(&[0.5, 0.0, -1.0], dv(1, 5)).grad(&[1.0, 0.0, -1.0], &z),
+        lane(&[-1.0, 0.0, 0.5], dv(1, 1)).grad(&[-1.0, 0.0, 1.0], &z),
+        lane(&[0.5, -1.0, 0.0], dv(1, 3)).grad(&[1.0, -1.0, 0.0], &z),
+        lane(&[0.5, 1.0, 0.0], dv(1, 2)).grad(&[1.0, 1.0, 0.0], &z),
+    ];
+    let got = run(
+        Key::new(Recv::Cube, Op::Grad),
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        lanes,
+    );
+    check("cube_grad_negative_faces", got, [1.0; 4]);
+}
+
+/// TextureCubeArray SampleCmp with a different cube index per lane (0, 1, 1, 0): the index is
+/// not a spatial coordinate, so λ stays 1 (lanes as `cube_cmp_implicit`, +z → layers 4, 10,
+/// 10, 4).
+#[test]
+fn cubea_cmp_index_not_in_derivatives() {
+    let lanes = [
+        lane(&[0.0, 0.0, 1.0, 0.0], dv(1, 4)),
+        lane(&[0.5, 0.0, 1.0, 1.0], dv(1, 10)),
+        lane(&[0.0, 0.5, 1.0, 1.0], dv(1, 10)),
+        lane(&[0.5, 0.5, 1.0, 0.0], dv(1, 4)),
+    ];
+    let key = Key::new(Recv::CubeA, Op::Cmp).separate();
+    let got = run(key, level_tex(Recv::CubeA), eq(), V, lanes);
+    check("cubea_cmp_index_not_in_derivatives", got, [1.0; 4]);
+}

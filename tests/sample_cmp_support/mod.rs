@@ -3,7 +3,8 @@
 
 use quadstep::exec::{run_fragment_quads, FragQuadInput};
 use quadstep::pipeline::{Descriptor, DescriptorSets, ImageResource, Shader, ShaderImages};
-use quadstep::texture::{self, Format, Image, ImageDim, ImageView, LodPrecision, ViewType};
+pub use quadstep::texture::LodPrecision;
+use quadstep::texture::{self, Format, Image, ImageDim, ImageView, ViewType};
 pub use quadstep::texture::{
     AddressMode, BorderColor, CompareOp, Filter, MipmapMode, Policy, Sampler,
 };
@@ -372,6 +373,28 @@ impl L {
 /// Runs the key's shader on one quad with the given lanes, image and sampler, returns the four
 /// results.
 pub fn run(key: Key, img: Image, sampler: Sampler, policy: Policy, lanes: [L; 4]) -> [f32; 4] {
+    run_opts(
+        key,
+        img,
+        sampler,
+        policy,
+        LodPrecision::Exact,
+        [false; 4],
+        lanes,
+    )
+}
+
+/// [`run`] with a LOD/weight precision and per-lane helper flags (helper lanes run and feed
+/// derivatives; their results are returned too but mean nothing).
+pub fn run_opts(
+    key: Key,
+    img: Image,
+    sampler: Sampler,
+    policy: Policy,
+    precision: LodPrecision,
+    helper: [bool; 4],
+    lanes: [L; 4],
+) -> [f32; 4] {
     let text = shader_text(&key);
     let words = quadstep::front::spvasm::assemble_with(&text, "sample_cmp.spvasm", (1, 3))
         .unwrap_or_else(|e| panic!("assemble {key:?}: {e}\n{text}"));
@@ -397,16 +420,14 @@ pub fn run(key: Key, img: Image, sampler: Sampler, policy: Policy, lanes: [L; 4]
     let images = ShaderImages::new(
         shader.ir(),
         |s, b| sets.get(s, b),
-        texture::Config {
-            policy,
-            precision: LodPrecision::Exact,
-        },
+        texture::Config { policy, precision },
     )
     .expect("images");
     let bindings = sets.bindings(shader.ir(), &images).expect("bindings");
     let mut fq = FragQuadInput {
         sample_mask: [1; 4],
         varyings: vec![0; 64],
+        helper,
         ..Default::default()
     };
     for (i, l) in lanes.iter().enumerate() {
