@@ -1907,3 +1907,64 @@ fn cubea_cmp_index_not_in_derivatives() {
     let got = run(key, level_tex(Recv::CubeA), eq(), V, lanes);
     check("cubea_cmp_index_not_in_derivatives", got, [1.0; 4]);
 }
+
+/// Offsets count in texels of the level read (§6.1). Two-level 8×8 ramp, SampleCmpLevel with
+/// ConstOffset (1, −1), nearest, clamp to edge:
+/// lane 0 lod 1 at (1.5/4, 2.5/4): level 1 is 4×4 → u = 1.5 + 1 = 2.5 → 2, v = 2.5 − 1 = 1.5
+///   → 1 → ramp1(2, 1) → 1;
+/// lane 1 lod 1 at (3.5/4, 0.5/4) → u 4.5 → 3 (edge), v −0.5 → 0 → ramp1(3, 0) → 1;
+/// lane 2 as lane 0 with ref ramp1(2, 2), what a level-0-sized offset (±1/8 normalized) would
+///   read (v = 2.5 − 0.5 = 2) → 0;
+/// lane 3 lod 0 at (3/8, 5/8) → u = 3 + 1 = 4, v = 5 − 1 = 4 → ramp(4, 4) → 1.
+#[test]
+fn t2_level_offset_in_level_texels() {
+    let lanes = [
+        lane(&[1.5 / 4.0, 2.5 / 4.0], ramp1(2, 1)).lb(1.0),
+        lane(&[3.5 / 4.0, 0.5 / 4.0], ramp1(3, 0)).lb(1.0),
+        lane(&[1.5 / 4.0, 2.5 / 4.0], ramp1(2, 2)).lb(1.0),
+        lane(&[3.0 / 8.0, 5.0 / 8.0], ramp(4, 4, 0)).lb(0.0),
+    ];
+    let key = Key::new(Recv::T2, Op::Level).offset([1, -1]);
+    let got = run(key, ramp_mip_tex(), eq(), V, lanes);
+    check("t2_level_offset_in_level_texels", got, [1.0, 1.0, 0.0, 1.0]);
+}
+
+/// SampleCmpGrad with offset (−1, 1) at level 1 via gradients: gx = (2/8, 0) → ρ = 2 → λ 1
+/// (8×8 base). Lane coords as in `t2_level_offset_in_level_texels` with the offset mirrored:
+/// lane 0 (1.5/4, 2.5/4) → u 0.5 → 0, v 3.5 → 3 → ramp1(0, 3);
+/// lane 1 (0.5/4, 3.5/4) → u −0.5 → 0, v 4.5 → 3 → ramp1(0, 3);
+/// lane 2 (2.5/4, 0.5/4) → (1.5, 1.5) → ramp1(1, 1); lane 3 same, ref ramp1(2, 0) → 0.
+#[test]
+fn t2_grad_offset_level1() {
+    let g = [0.25, 0.0];
+    let z = [0.0, 0.0];
+    let lanes = [
+        lane(&[1.5 / 4.0, 2.5 / 4.0], ramp1(0, 3)).grad(&g, &z),
+        lane(&[0.5 / 4.0, 3.5 / 4.0], ramp1(0, 3)).grad(&g, &z),
+        lane(&[2.5 / 4.0, 0.5 / 4.0], ramp1(1, 1)).grad(&g, &z),
+        lane(&[2.5 / 4.0, 0.5 / 4.0], ramp1(2, 0)).grad(&g, &z),
+    ];
+    let key = Key::new(Recv::T2, Op::Grad).offset([-1, 1]);
+    let got = run(key, ramp_mip_tex(), eq(), V, lanes);
+    check("t2_grad_offset_level1", got, [1.0, 1.0, 1.0, 0.0]);
+}
+
+/// SampleCmpGrad clamp in D3D, compare ALWAYS, on Texture2DArray (q = 4): clamps 5 and 40 are
+/// beyond the last level → 0; 4 and 0 → 1.
+#[test]
+fn t2a_grad_clamp_beyond_last_level_d3d() {
+    let mk = |c: f32| {
+        lane(&[0.5, 0.5, 1.0], 0.5)
+            .grad(&[0.125, 0.0], &[0.0, 0.125])
+            .cl(c)
+    };
+    let lanes = [mk(5.0), mk(4.0), mk(0.0), mk(40.0)];
+    let key = Key::new(Recv::T2A, Op::Grad).clamp().separate();
+    let s = cmp_sampler(CompareOp::Always);
+    let got = run(key, level_tex(Recv::T2A), s, D, lanes);
+    check(
+        "t2a_grad_clamp_beyond_last_level_d3d",
+        got,
+        [0.0, 1.0, 1.0, 0.0],
+    );
+}

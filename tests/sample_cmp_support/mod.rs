@@ -305,6 +305,21 @@ pub fn ramp_tex(recv: Recv) -> Image {
     img
 }
 
+/// Depth of texel (i, j) of level 1 of the two-level 2D ramp ([`ramp_mip_tex`]).
+pub fn ramp1(i: u32, j: u32) -> f32 {
+    (128 + 4 * j + i + 1) as f32 / 256.0
+}
+
+/// 2D, 8×8, two levels: level 0 holds `ramp(i, j, 0)`, level 1 (4×4) holds `ramp1(i, j)`.
+pub fn ramp_mip_tex() -> Image {
+    let mut img = make_image(Recv::T2, Format::D32_SFLOAT, 8, 1, 2);
+    fill(
+        &mut img,
+        |l, _, i, j| if l == 0 { ramp(i, j, 0) } else { ramp1(i, j) },
+    );
+    img
+}
+
 /// A one-level texture of `format` holding `value` everywhere.
 pub fn const_tex(recv: Recv, format: Format, value: f32) -> Image {
     let mut img = make_image(recv, format, 8, 1, 1);
