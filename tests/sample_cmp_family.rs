@@ -1968,3 +1968,104 @@ fn t2a_grad_clamp_beyond_last_level_d3d() {
         [0.0, 1.0, 1.0, 0.0],
     );
 }
+
+/// Trilinear PCF: two-level ramp, linear filter and linear mip, SampleCmpLevel lod 0.5 at
+/// (0.5, 0.5), compare LESS.
+/// Level 0 (8×8): u − 0.5 = 3.5 → taps (3,3) 28/256, (4,3) 29/256, (3,4) 36/256, (4,4) 37/256,
+/// each w .25. Level 1 (4×4): u − 0.5 = 1.5 → (1,1) 134/256, (2,1) 135/256, (1,2) 138/256,
+/// (2,2) 139/256, each w .25. Mip weights .5/.5.
+/// ref 30/256: level 0 → .5, level 1 → 1 → .75; ref 136/256: 0 and .5 → .25;
+/// ref 0 → 1; ref 200/256 → 0.
+#[test]
+fn t2_level_trilinear_pcf() {
+    let c = [0.5, 0.5];
+    let lanes = [
+        lane(&c, 30.0 / 256.0).lb(0.5),
+        lane(&c, 136.0 / 256.0).lb(0.5),
+        lane(&c, 0.0).lb(0.5),
+        lane(&c, 200.0 / 256.0).lb(0.5),
+    ];
+    let s = Sampler {
+        mag_filter: Filter::Linear,
+        min_filter: Filter::Linear,
+        mipmap_mode: MipmapMode::Linear,
+        ..cmp_sampler(CompareOp::Less)
+    };
+    let got = run(Key::new(Recv::T2, Op::Level), ramp_mip_tex(), s, V, lanes);
+    check("t2_level_trilinear_pcf", got, [0.75, 0.25, 1.0, 0.0]);
+}
+
+/// The sampler's mipLodBias applies to explicit Lod and to Grad too (§5.3): bias 1.
+/// SampleCmpLevel lod 1, 0, 3, −1 → λ 2, 1, 4, 0.
+#[test]
+fn t2_level_sampler_bias() {
+    let lanes = [
+        lane(&[0.5, 0.5], dv(2, 0)).lb(1.0),
+        lane(&[0.5, 0.5], dv(1, 0)).lb(0.0),
+        lane(&[0.5, 0.5], dv(4, 0)).lb(3.0),
+        lane(&[0.5, 0.5], dv(0, 0)).lb(-1.0),
+    ];
+    let s = Sampler {
+        mip_lod_bias: 1.0,
+        ..eq()
+    };
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        level_tex(Recv::T2),
+        s,
+        V,
+        lanes,
+    );
+    check("t2_level_sampler_bias", got, [1.0; 4]);
+}
+
+/// Sampler mipLodBias 1 with SampleCmpGrad on TextureCube: gx (0.5, 0, 0) at +z → ρ 2,
+/// λ_base 1 → λ 2; gx (2, 0, 0) → 3 + 1 → last level 3; zero gradients → ρ 0 → λ −∞ → 0;
+/// gx (0.25, 0, 0) → ρ 1 → 0 + 1 → 1.
+#[test]
+fn cube_grad_sampler_bias() {
+    let c = [0.0, 0.0, 1.0];
+    let z = [0.0; 3];
+    let lanes = [
+        lane(&c, dv(2, 4)).grad(&[0.5, 0.0, 0.0], &z),
+        lane(&c, dv(3, 4)).grad(&[2.0, 0.0, 0.0], &z),
+        lane(&c, dv(0, 4)).grad(&z, &z),
+        lane(&c, dv(1, 4)).grad(&[0.25, 0.0, 0.0], &z),
+    ];
+    let s = Sampler {
+        mip_lod_bias: 1.0,
+        ..eq()
+    };
+    let got = run(
+        Key::new(Recv::Cube, Op::Grad),
+        level_tex(Recv::Cube),
+        s,
+        V,
+        lanes,
+    );
+    check("cube_grad_sampler_bias", got, [1.0; 4]);
+}
+
+/// D3D: a NaN LOD is dropped by the min/max clamps (§17.17): max(MinLOD, min(MaxLOD, NaN)) =
+/// MaxLOD. Sampler maxLod 2 → level 2; lanes 1–3 use lod 0, 2, 7 → 0, 2, 2.
+#[test]
+fn t2_level_nan_lod_d3d() {
+    let lanes = [
+        lane(&[0.5, 0.5], dv(2, 0)).lb(f32::NAN),
+        lane(&[0.5, 0.5], dv(0, 0)).lb(0.0),
+        lane(&[0.5, 0.5], dv(2, 0)).lb(2.0),
+        lane(&[0.5, 0.5], dv(2, 0)).lb(7.0),
+    ];
+    let s = Sampler {
+        max_lod: 2.0,
+        ..eq()
+    };
+    let got = run(
+        Key::new(Recv::T2, Op::Level),
+        level_tex(Recv::T2),
+        s,
+        D,
+        lanes,
+    );
+    check("t2_level_nan_lod_d3d", got, [1.0; 4]);
+}
