@@ -2069,3 +2069,49 @@ fn t2_level_nan_lod_d3d() {
     );
     check("t2_level_nan_lod_d3d", got, [1.0; 4]);
 }
+
+/// Cube implicit LOD is per lane (quotient rule with each lane's own coordinates and the
+/// shared coarse derivatives). Lanes (0.5, 0, 1), (0.5, 0, 3), (0.5, 0, 1), (0.5, 0, 3): all
+/// +z; dX = (0, 0, 2), dY = 0.
+/// Lanes 0/2: s_c 0.5, |r_c| 1 → ∂s = 0.5·(1·0 − 0.5·2)/1 = −0.5 → ×8 = 4 → λ 2 → level 2.
+/// Lanes 1/3: |r_c| 3 → ∂s = 0.5·(−0.5·2)/9 = −1/18 → ×8 ≈ 0.444 → λ ≈ −1.17 → level 0.
+#[test]
+fn cube_cmp_per_lane_lod() {
+    let lanes = [
+        lane(&[0.5, 0.0, 1.0], dv(2, 4)),
+        lane(&[0.5, 0.0, 3.0], dv(0, 4)),
+        lane(&[0.5, 0.0, 1.0], dv(2, 4)),
+        lane(&[0.5, 0.0, 3.0], dv(0, 4)),
+    ];
+    let got = run(
+        Key::new(Recv::Cube, Op::Cmp),
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        lanes,
+    );
+    check("cube_cmp_per_lane_lod", got, [1.0; 4]);
+}
+
+/// The same quad with `LodPrecision::Hardware`, which documents one implicit λ_base per quad
+/// (lane 0's, here 2): every lane reads level 2, so lanes 1/3 (refs for level 0) give 0.
+#[test]
+fn cube_cmp_per_quad_lod_hardware() {
+    let lanes = [
+        lane(&[0.5, 0.0, 1.0], dv(2, 4)),
+        lane(&[0.5, 0.0, 3.0], dv(0, 4)),
+        lane(&[0.5, 0.0, 1.0], dv(2, 4)),
+        lane(&[0.5, 0.0, 3.0], dv(2, 4)),
+    ];
+    let key = Key::new(Recv::Cube, Op::Cmp);
+    let got = run_opts(
+        key,
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        LodPrecision::Hardware,
+        [false; 4],
+        lanes,
+    );
+    check("cube_cmp_per_quad_lod_hardware", got, [1.0, 0.0, 1.0, 1.0]);
+}
