@@ -2115,3 +2115,28 @@ fn cube_cmp_per_quad_lod_hardware() {
     );
     check("cube_cmp_per_quad_lod_hardware", got, [1.0, 0.0, 1.0, 1.0]);
 }
+
+/// A compiler that emits `ConstOffset` outside [minTexelOffset, maxTexelOffset] = [−8, 7]
+/// (Vulkan valid usage; the DXIL validator's `Instr.TextureOffset` rule) produced an invalid
+/// module: quadstep should say so (an error at load or run time), not sample with offset 8.
+#[test]
+#[ignore = "bug: ConstOffset outside [-8, 7] is accepted and applied; src/texture/mod.rs says \
+            the caller range-checks constant offsets, but neither src/front/spirv/image.rs \
+            nor src/pipeline/images.rs does"]
+fn t2_const_offset_out_of_range_is_an_error() {
+    let c = [0.5 / 8.0, 0.5 / 8.0];
+    let lanes = [lane(&c, ramp(0, 0, 0)); 4];
+    for off in [[8, 0], [0, -9]] {
+        let key = Key::new(Recv::T2, Op::LevelZero).offset(off);
+        let r = try_run_opts(
+            key,
+            ramp_tex(Recv::T2),
+            eq(),
+            V,
+            LodPrecision::Exact,
+            [false; 4],
+            lanes,
+        );
+        assert!(r.is_err(), "ConstOffset {off:?} accepted, results {r:?}");
+    }
+}

@@ -410,11 +410,25 @@ pub fn run_opts(
     helper: [bool; 4],
     lanes: [L; 4],
 ) -> [f32; 4] {
+    try_run_opts(key, img, sampler, policy, precision, helper, lanes)
+        .unwrap_or_else(|e| panic!("{e}\n{}", shader_text(&key)))
+}
+
+/// [`run_opts`] returning load/bind/run errors instead of panicking.
+pub fn try_run_opts(
+    key: Key,
+    img: Image,
+    sampler: Sampler,
+    policy: Policy,
+    precision: LodPrecision,
+    helper: [bool; 4],
+    lanes: [L; 4],
+) -> Result<[f32; 4], String> {
     let text = shader_text(&key);
     let words = quadstep::front::spvasm::assemble_with(&text, "sample_cmp.spvasm", (1, 3))
         .unwrap_or_else(|e| panic!("assemble {key:?}: {e}\n{text}"));
     let shader = Shader::from_spirv(&words, "main", &Default::default())
-        .unwrap_or_else(|e| panic!("load {key:?}: {e}\n{text}"));
+        .map_err(|e| format!("load {key:?}: {e}"))?;
     let view = ImageView::whole(&img, key.recv.view_type());
     let image = ImageResource::new(img);
     let mut sets = DescriptorSets::new();
@@ -437,8 +451,10 @@ pub fn run_opts(
         |s, b| sets.get(s, b),
         texture::Config { policy, precision },
     )
-    .expect("images");
-    let bindings = sets.bindings(shader.ir(), &images).expect("bindings");
+    .map_err(|e| format!("images: {e}"))?;
+    let bindings = sets
+        .bindings(shader.ir(), &images)
+        .map_err(|e| format!("bindings: {e}"))?;
     let mut fq = FragQuadInput {
         sample_mask: [1; 4],
         varyings: vec![0; 64],
@@ -460,10 +476,10 @@ pub fn run_opts(
         }
     }
     let out = run_fragment_quads(shader.program(), &[fq], &bindings)
-        .unwrap_or_else(|e| panic!("run {key:?}: {e}"));
+        .map_err(|e| format!("run {key:?}: {e}"))?;
     let o = &out[0].outputs;
     let stride = o.len() / 4;
-    [0, 1, 2, 3].map(|i| f32::from_bits(o[i * stride]))
+    Ok([0, 1, 2, 3].map(|i| f32::from_bits(o[i * stride])))
 }
 
 /// Lane i at `base + (i & 1)·dx + (i >> 1)·dy` (so coarse dX = dx, dY = dy) with ref `refs[i]`.
