@@ -2140,3 +2140,47 @@ fn t2_const_offset_out_of_range_is_an_error() {
         assert!(r.is_err(), "ConstOffset {off:?} accepted, results {r:?}");
     }
 }
+
+/// `ConstOffset` on a Cube image is invalid SPIR-V (spirv-val: "ConstOffset cannot be used
+/// with Cube Image 'Dim'"; sampling.md §4.3) and HLSL has no cube offsets: a compiler emitting
+/// it should be told, not get sampled results.
+#[test]
+#[ignore = "bug: ConstOffset on a Cube image is accepted and the sample runs (Ok results); \
+            neither src/front/spirv/image.rs nor src/ir/verify.rs rejects it"]
+fn cube_const_offset_is_an_error() {
+    let lanes = [lane(&[1.0, 0.0, 0.0], dv(0, 0)); 4];
+    let key = Key::new(Recv::Cube, Op::LevelZero).offset([1, 1]);
+    let r = try_run_opts(
+        key,
+        level_tex(Recv::Cube),
+        eq(),
+        V,
+        LodPrecision::Exact,
+        [false; 4],
+        lanes,
+    );
+    assert!(r.is_err(), "ConstOffset on a cube accepted, results {r:?}");
+}
+
+/// A Dref instruction with a non-comparison sampler (compareEnable false) is a mismatch
+/// (Vulkan: undefined; DXIL validator: SampleCmp* needs a SamplerComparisonState): an error.
+#[test]
+fn dref_with_non_comparison_sampler_is_an_error() {
+    let lanes = [lane(&[0.5, 0.5, 1.0], dv(0, 1)); 4];
+    let s = Sampler {
+        compare_enable: false,
+        ..eq()
+    };
+    let key = Key::new(Recv::T2A, Op::LevelZero).separate();
+    let r = try_run_opts(
+        key,
+        level_tex(Recv::T2A),
+        s,
+        V,
+        LodPrecision::Exact,
+        [false; 4],
+        lanes,
+    );
+    let e = r.expect_err("non-comparison sampler accepted");
+    assert!(e.contains("compareEnable"), "{e}");
+}
