@@ -2120,9 +2120,6 @@ fn cube_cmp_per_quad_lod_hardware() {
 /// (Vulkan valid usage; the DXIL validator's `Instr.TextureOffset` rule) produced an invalid
 /// module: quadstep should say so (an error at load or run time), not sample with offset 8.
 #[test]
-#[ignore = "bug: ConstOffset outside [-8, 7] is accepted and applied; src/texture/mod.rs says \
-            the caller range-checks constant offsets, but neither src/front/spirv/image.rs \
-            nor src/pipeline/images.rs does"]
 fn t2_const_offset_out_of_range_is_an_error() {
     let c = [0.5 / 8.0, 0.5 / 8.0];
     let lanes = [lane(&c, ramp(0, 0, 0)); 4];
@@ -2145,8 +2142,6 @@ fn t2_const_offset_out_of_range_is_an_error() {
 /// with Cube Image 'Dim'"; sampling.md §4.3) and HLSL has no cube offsets: a compiler emitting
 /// it should be told, not get sampled results.
 #[test]
-#[ignore = "bug: ConstOffset on a Cube image is accepted and the sample runs (Ok results); \
-            neither src/front/spirv/image.rs nor src/ir/verify.rs rejects it"]
 fn cube_const_offset_is_an_error() {
     let lanes = [lane(&[1.0, 0.0, 0.0], dv(0, 0)); 4];
     let key = Key::new(Recv::Cube, Op::LevelZero).offset([1, 1]);

@@ -32,9 +32,16 @@ struct Operands {
     grad: Option<(Vec<Reg>, Vec<Reg>)>,
     offset: Vec<Reg>,
     offsets4: Option<[[i32; 2]; 4]>,
+    /// The values of a `ConstOffset`, for the range check.
+    const_offset: Option<Vec<i32>>,
     sample: Option<Reg>,
     min_lod: Option<Reg>,
 }
+
+/// Advertised texel offset limits (Vulkan `minTexelOffset`/`maxTexelOffset` and the gather
+/// pair, sampling.md §13.4; the DXIL validator's `Instr.TextureOffset` rule is [-8, 7] too).
+const TEXEL_OFFSET: (i32, i32) = (-8, 7);
+const GATHER_OFFSET: (i32, i32) = (-32, 31);
 
 impl Lower<'_> {
     fn res(&self, id: u32) -> Result<ResVal> {
@@ -67,7 +74,14 @@ impl Lower<'_> {
             o.grad = Some((dx, dy));
         }
         if mask & CONST_OFFSET != 0 {
-            o.offset = self.regs(next(&mut k)?)?;
+            let id = next(&mut k)?;
+            o.offset = self.regs(id)?;
+            o.const_offset = Some(
+                self.cvals
+                    .get(&id)
+                    .map(|(_, b)| b.iter().map(|&v| v as u32 as i32).collect())
+                    .ok_or_else(|| i.err("ConstOffset is not a constant"))?,
+            );
         }
         if mask & OFFSET != 0 {
             o.offset = self.regs(next(&mut k)?)?;
@@ -115,6 +129,28 @@ impl Lower<'_> {
             ir::ImageDim::D3 | ir::ImageDim::Cube => 3,
         };
         Ok(base + it.arrayed as usize)
+    }
+
+    /// Offsets are not allowed on cube images, and constant offsets must lie within the
+    /// advertised limits (the validator's rules; spirv-val rejects both).
+    fn check_offsets(&self, i: &I, ty: u32, kind: ImageOpKind, ops: &Operands) -> Result<()> {
+        let (_, it) = self.ir_image_type(ty)?;
+        if it.dim == ir::ImageDim::Cube && (!ops.offset.is_empty() || ops.offsets4.is_some()) {
+            return Err(i.err("an offset image operand cannot be used with a Cube image"));
+        }
+        let (lo, hi) = if kind == ImageOpKind::Gather {
+            GATHER_OFFSET
+        } else {
+            TEXEL_OFFSET
+        };
+        let consts = ops.const_offset.iter().flatten().copied();
+        let fours = ops.offsets4.iter().flatten().flatten().copied();
+        if let Some(v) = consts.chain(fours).find(|v| !(lo..=hi).contains(v)) {
+            return Err(i.err(&format!(
+                "constant texel offset {v} is outside the supported range [{lo}, {hi}]"
+            )));
+        }
+        Ok(())
     }
 
     fn implicit_ok(&self, i: &I) -> Result<()> {
@@ -195,6 +231,7 @@ impl Lower<'_> {
         if implicit || ops.bias.is_some() {
             self.implicit_ok(i)?;
         }
+        self.check_offsets(i, h.ty, kind, &ops)?;
         let ncoord = self.coord_count(h.ty)?;
         let mut coords = Vec::new();
         let mut proj_reg = None;
