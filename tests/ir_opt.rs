@@ -80,9 +80,7 @@ fn run1(sh: &Shader, xs: [f32; 4]) -> [u32; 4] {
     ir::verify(sh).expect("verifies");
     let p = exec::compile(sh).expect("compiles");
     let q = FragQuadInput {
-        varyings: (0..4)
-            .flat_map(|i| [xs[i].to_bits(), 0, 0, 0])
-            .collect(),
+        varyings: (0..4).flat_map(|i| [xs[i].to_bits(), 0, 0, 0]).collect(),
         ..Default::default()
     };
     let out = exec::run_fragment_quads(&p, &[q], &Bindings::default()).expect("runs");
@@ -91,7 +89,12 @@ fn run1(sh: &Shader, xs: [f32; 4]) -> [u32; 4] {
 }
 
 fn count(sh: &Shader, f: impl Fn(&Inst) -> bool) -> usize {
-    sh.body.blocks.iter().flat_map(|b| &b.insts).filter(|i| f(i)).count()
+    sh.body
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| f(i))
+        .count()
 }
 fn is_local_mem(i: &Inst) -> bool {
     matches!(i, Inst::Load { ptr, .. } | Inst::Store { ptr, .. } if ptr.space == Space::Local)
@@ -190,12 +193,21 @@ fn promotes_constant_address_word_and_keeps_io() {
     assert_eq!(count(&o, is_local_mem), 2, "{:#?}", o.body);
     // The address add was folded away.
     assert_eq!(
-        count(&o, |i| matches!(i, Inst::Binary { op: BinaryOp::IAdd, .. })),
+        count(&o, |i| matches!(
+            i,
+            Inst::Binary {
+                op: BinaryOp::IAdd,
+                ..
+            }
+        )),
         0
     );
     // One Source marker left before the first instruction.
     assert_eq!(count(&o, |i| matches!(i, Inst::Source { .. })), 1);
-    assert!(matches!(o.body.blocks[0].insts[0], Inst::Source { offset: 11 }));
+    assert!(matches!(
+        o.body.blocks[0].insts[0],
+        Inst::Source { offset: 11 }
+    ));
     assert_eq!(run1(&o, xs), want, "optimised run");
 }
 
@@ -279,10 +291,19 @@ fn dead_code_removed_but_stores_and_derivative_operands_kept() {
     assert_eq!(st.dead_removed, 1, "{:#?}", o.body);
     assert_eq!(count(&o, |i| matches!(i, Inst::Binary { .. })), 0);
     // The copy read by the derivative stays, and so does the derivative's operand.
-    assert!(o.body.blocks[0].insts.iter().any(
-        |i| matches!(i, Inst::Unary { op: UnaryOp::Mov, dst: 3, a: 0, .. })
-    ));
-    assert!(o.body.blocks[0].insts.iter().any(|i| matches!(i, Inst::Deriv { a: 3, .. })));
+    assert!(o.body.blocks[0].insts.iter().any(|i| matches!(
+        i,
+        Inst::Unary {
+            op: UnaryOp::Mov,
+            dst: 3,
+            a: 0,
+            ..
+        }
+    )));
+    assert!(o.body.blocks[0]
+        .insts
+        .iter()
+        .any(|i| matches!(i, Inst::Deriv { a: 3, .. })));
     assert_eq!(run1(&o, xs), want);
 }
 
@@ -384,7 +405,9 @@ fn buffer_resource(k: ResourceKind) -> bool {
 /// The observable result of one run: output words (fragment: per quad all outputs and flags;
 /// compute: all buffers' final contents), or the error.
 fn run_shader(sh: &Shader, seed: u64) -> Result<Vec<u32>, String> {
-    let p = exec::compile(sh).map_err(|e| e.to_string())?;
+    let mut p = exec::compile(sh).map_err(|e| e.to_string())?;
+    // Corpus shaders are run on made-up inputs: some loop forever on them.
+    p.set_budget(2_000_000);
     let mut rng = Rng(seed);
     let bufs: Vec<Vec<Buffer>> = sh
         .resources
@@ -473,7 +496,8 @@ fn compare(sh: &Shader, what: &str, t: &mut Tally) {
     let mut o = sh.clone();
     let st = opt::optimize(&mut o);
     if let Err(e) = ir::verify(&o) {
-        t.mismatches.push(format!("{what}: optimised IR fails verify: {e}"));
+        t.mismatches
+            .push(format!("{what}: optimised IR fails verify: {e}"));
         return;
     }
     for seed in [1u64, 2] {
@@ -500,8 +524,11 @@ fn compare(sh: &Shader, what: &str, t: &mut Tally) {
                 return;
             }
             _ => {
-                t.mismatches
-                    .push(format!("{what}: seed {seed}: {a:?} vs {b:?}", a = a.as_ref().err(), b = b.as_ref().err()));
+                t.mismatches.push(format!(
+                    "{what}: seed {seed}: {a:?} vs {b:?}",
+                    a = a.as_ref().err(),
+                    b = b.as_ref().err()
+                ));
                 return;
             }
         }
@@ -533,10 +560,7 @@ fn collect(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
     for p in v {
         if p.is_dir() {
             collect(&p, exts, out);
-        } else if p
-            .extension()
-            .is_some_and(|e| exts.iter().any(|x| e == *x))
-        {
+        } else if p.extension().is_some_and(|e| exts.iter().any(|x| e == *x)) {
             out.push(p);
         }
     }
@@ -577,6 +601,37 @@ fn differential_repo_spirv() {
     assert!(t.compared >= 1, "{t:?}");
 }
 
+/// GLSL to SPIR-V with `glslangValidator` (None when it is missing or rejects the shader).
+fn glslang(text: &str, compute: bool) -> Option<Vec<u32>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let stage = if compute { "comp" } else { "frag" };
+    let dir = std::env::temp_dir().join(format!("quadstep-iropt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let src = dir.join(format!("s{n}.{stage}"));
+    let out = dir.join(format!("s{n}.spv"));
+    std::fs::write(&src, text).ok()?;
+    let st = std::process::Command::new("glslangValidator")
+        .args(["-V", "--target-env", "vulkan1.1", "-S", stage, "-o"])
+        .arg(&out)
+        .arg(&src)
+        .output()
+        .ok()?;
+    let bytes = std::fs::read(&out).ok();
+    let _ = std::fs::remove_file(&src);
+    let _ = std::fs::remove_file(&out);
+    if !st.status.success() {
+        return None;
+    }
+    Some(
+        bytes?
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
+}
+
 fn amber_dir() -> PathBuf {
     std::env::var_os("QUADSTEP_AMBER_DIR")
         .map(PathBuf::from)
@@ -593,6 +648,7 @@ fn differential_amber_corpus() {
     let mut files = Vec::new();
     collect(&dir, &["amber", "vkscript"], &mut files);
     let mut t = Tally::default();
+    let mut glsl = Tally::default();
     for f in &files {
         let Ok(script) = quadstep::amber::parse::parse_file(f) else {
             continue;
@@ -604,6 +660,14 @@ fn differential_amber_corpus() {
             let ShaderSource::Text(text) = &s.source else {
                 continue;
             };
+            let what = format!("{}:{}", f.display(), s.name);
+            if s.format == ShaderFormat::Glsl {
+                match glslang(text, s.stage == ShaderType::Compute) {
+                    Some(w) => compare_module(&w, &what, &mut glsl),
+                    None => glsl.skipped += 1,
+                }
+                continue;
+            }
             if s.format != ShaderFormat::SpirvAsm {
                 continue;
             }
@@ -616,7 +680,6 @@ fn differential_amber_corpus() {
                 Some("spv1.6") | Some("vulkan1.3") => (1, 6),
                 _ => (1, 0),
             };
-            let what = format!("{}:{}", f.display(), s.name);
             let words = spvasm::assemble_with(text, &what, version)
                 .or_else(|_| spvasm::assemble(text, &what));
             match words {
@@ -625,6 +688,7 @@ fn differential_amber_corpus() {
             }
         }
     }
-    report("Amber corpus", &t);
-    assert!(t.mismatches.is_empty());
+    report("Amber corpus, SPIRV-ASM", &t);
+    report("Amber corpus, GLSL (glslangValidator)", &glsl);
+    assert!(t.mismatches.is_empty() && glsl.mismatches.is_empty());
 }

@@ -69,8 +69,14 @@ fn eval(inst: &Inst, val: &[Option<u64>]) -> Option<u64> {
             a,
             ..
         } if from.bits() == to.bits()
-            && matches!(from, ScalarTy::I32 | ScalarTy::F32 | ScalarTy::I64 | ScalarTy::F64)
-            && matches!(to, ScalarTy::I32 | ScalarTy::F32 | ScalarTy::I64 | ScalarTy::F64) =>
+            && matches!(
+                from,
+                ScalarTy::I32 | ScalarTy::F32 | ScalarTy::I64 | ScalarTy::F64
+            )
+            && matches!(
+                to,
+                ScalarTy::I32 | ScalarTy::F32 | ScalarTy::I64 | ScalarTy::F64
+            ) =>
         {
             get(a)
         }
@@ -223,8 +229,8 @@ pub fn global_copies(f: &mut Function) -> usize {
             if dst == a || sites[di].0 != 1 || cross[di] || f.regs[di] != f.regs[ai] {
                 continue;
             }
-            let a_ok = sites[ai].0 == 0
-                || (sites[ai].0 == 1 && dom.inst_dominates(sites[ai].1, (bi, ii)));
+            let a_ok =
+                sites[ai].0 == 0 || (sites[ai].0 == 1 && dom.inst_dominates(sites[ai].1, (bi, ii)));
             if a_ok && uses[di].iter().all(|&u| dom.inst_dominates((bi, ii), u)) {
                 map[di] = Some(a);
                 count += 1;

@@ -82,7 +82,9 @@ pub fn promote_locals(sh: &mut Shader) -> usize {
         let ok = (s as u64..s as u64 + n).all(|w| {
             w < words
                 && !stay[w as usize]
-                && cover[&(w as u32)].iter().all(|&(s2, t2)| s2 == s && t2 == ty)
+                && cover[&(w as u32)]
+                    .iter()
+                    .all(|&(s2, t2)| s2 == s && t2 == ty)
         });
         if ok && !promoted.contains_key(&s) {
             let r = sh.body.regs.len() as Reg;

@@ -52,9 +52,7 @@ pub fn for_each_use(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg, bool)) {
                 f(i, false);
             }
         }
-        Inst::Deriv { a, .. } | Inst::QuadSwap { a, .. } | Inst::QuadVote { a, .. } => {
-            f(a, true)
-        }
+        Inst::Deriv { a, .. } | Inst::QuadSwap { a, .. } | Inst::QuadVote { a, .. } => f(a, true),
         Inst::QuadBroadcast { a, index, .. } => {
             f(a, true);
             f(index, true);
@@ -87,7 +85,12 @@ pub fn for_each_use(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg, bool)) {
                 Lod::Grad { dx, dy } => dx.iter_mut().chain(dy).for_each(|r| f(r, true)),
                 Lod::Implicit { bias: None } | Lod::None => {}
             }
-            for r in im.coords.iter_mut().chain(&mut im.offset).chain(&mut im.texel) {
+            for r in im
+                .coords
+                .iter_mut()
+                .chain(&mut im.offset)
+                .chain(&mut im.texel)
+            {
                 f(r, true);
             }
         }
