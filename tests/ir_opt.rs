@@ -1,6 +1,10 @@
 //! `ir::opt`: hand-built IR checked against values worked out by hand, and differential runs
 //! (optimised vs not, bit for bit) over every SPIR-V shader we have: `shaders/`,
-//! `tests/lavapipe/spv/`, and the compute and fragment SPIRV-ASM shaders of the Amber corpus.
+//! `tests/lavapipe/spv/`, the compute and fragment shaders of the Amber corpus (SPIRV-ASM, and
+//! GLSL through `glslangValidator` when installed), and every lavapipe and demo scene rendered
+//! through the pipeline with and without `QUADSTEP_NO_OPT=1`.
+
+mod lavapipe_support;
 
 use std::path::{Path, PathBuf};
 
@@ -691,4 +695,48 @@ fn differential_amber_corpus() {
     report("Amber corpus, SPIRV-ASM", &t);
     report("Amber corpus, GLSL (glslangValidator)", &glsl);
     assert!(t.mismatches.is_empty() && glsl.mismatches.is_empty());
+}
+
+/// Renders every lavapipe scene (images included) and every demo scene through the pipeline
+/// (`Shader::from_ir`) with `QUADSTEP_NO_OPT=1` and without: the images must be bit-identical.
+/// The only test of this file that touches the variable (the others compile IR directly).
+#[test]
+fn scenes_bit_identical_with_and_without_optimiser() {
+    use lavapipe_support::{scene_names, Scene};
+    type Images = Vec<(String, Result<Vec<u32>, String>)>;
+    let render_all = |no_opt: bool| -> Images {
+        if no_opt {
+            std::env::set_var("QUADSTEP_NO_OPT", "1");
+        } else {
+            std::env::remove_var("QUADSTEP_NO_OPT");
+        }
+        let mut out = Vec::new();
+        for name in scene_names() {
+            let img = Scene::load(&name).and_then(|s| s.render(1));
+            let bits = img.map(|i| i.px.iter().flat_map(|p| p.map(f32::to_bits)).collect());
+            out.push((name, bits));
+        }
+        let raster = quadstep::raster::Rasterizer::new(1).expect("rasterizer");
+        for s in quadstep::demo::all(32).expect("demo scenes") {
+            let t = quadstep::demo::render(&s, &raster)
+                .map(|t| t.data.iter().map(|&b| b as u32).collect())
+                .map_err(|e| e.to_string());
+            out.push((s.name.to_string(), t));
+        }
+        out
+    };
+    let plain = render_all(true);
+    let opt = render_all(false);
+    std::env::remove_var("QUADSTEP_NO_OPT");
+    assert_eq!(plain.len(), opt.len());
+    let mut rendered = 0;
+    for ((name, a), (_, b)) in plain.iter().zip(&opt) {
+        assert_eq!(a, b, "scene {name}: optimised render differs");
+        rendered += a.is_ok() as usize;
+    }
+    eprintln!(
+        "scenes: {rendered} of {} rendered, all bit-identical",
+        plain.len()
+    );
+    assert!(rendered > 0);
 }
