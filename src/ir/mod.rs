@@ -26,6 +26,7 @@
 //! Integer types are signless, like SPIR-V's operations: signedness lives in the op (`SDiv` vs
 //! `UDiv`), not in the type.
 
+pub mod opt;
 mod print;
 mod verify;
 

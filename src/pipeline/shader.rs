@@ -64,10 +64,17 @@ impl Shader {
         Self::from_ir(&ir)
     }
 
-    /// Compile lowered IR.
+    /// Compile lowered IR, optimised by [`ir::opt::optimize`] unless `QUADSTEP_NO_OPT=1`.
     pub fn from_ir(shader: &ir::Shader) -> Result<Shader> {
+        if ir::opt::disabled_by_env() {
+            return Ok(Shader {
+                program: exec::compile(shader)?,
+            });
+        }
+        let mut opt = shader.clone();
+        ir::opt::optimize(&mut opt);
         Ok(Shader {
-            program: exec::compile(shader)?,
+            program: exec::compile(&opt)?,
         })
     }
 

@@ -1,0 +1,81 @@
+//! A semantics-preserving optimiser over [`crate::ir::Shader`].
+//!
+//! Front ends lower every GLSL local into per-lane memory and every access chain into address
+//! arithmetic, so an unoptimised shader spends its time on `Load`/`Store`, copies and constant
+//! address computations. The passes here remove that overhead without changing any result bit,
+//! under divergence, helper lanes, kills and demotes:
+//!
+//! - [`fold::hoist_constants`]: a register written once, from constants, before all its reads
+//!   becomes a constant (address arithmetic folds away).
+//! - [`promote::promote_locals`]: Local words with constant addresses become registers.
+//! - [`fold::local_copies`] / [`fold::global_copies`]: copy propagation (within a block; across
+//!   blocks only for single-definition registers whose copy dominates every read).
+//! - [`dce::eliminate`]: removal of side-effect-free instructions whose results are dead.
+//! - [`dce::tidy_sources`]: at most one `Source` marker before each instruction.
+//!
+//! The argument behind each pass is written at its top. The key facts of the interpreter
+//! (`exec::run`): a block runs with one active mask; every register write and every Local store
+//! writes exactly the active lanes (helpers included); registers and memory start at zero; only
+//! cross-lane operands (derivatives, quad/subgroup operations, image operands) read other lanes'
+//! registers, so registers they read are never rewritten or removed.
+//!
+//! Shaped as small passes over the plain IR (no SSA): registers are not single-assignment and
+//! the interpreter's masking makes SSA reconstruction delicate; these conservative passes get
+//! most of the win.
+
+mod dce;
+mod fold;
+mod promote;
+mod walk;
+
+use crate::ir::Shader;
+
+/// What [`optimize`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Stats {
+    /// Instructions before and after (all blocks, `Source` markers included).
+    pub insts_before: usize,
+    pub insts_after: usize,
+    /// Local words turned into registers.
+    pub words_promoted: usize,
+    /// Registers turned into constants.
+    pub consts_hoisted: usize,
+    /// Copies propagated (operands rewritten within blocks plus registers replaced globally).
+    pub copies: usize,
+    /// Dead instructions removed (markers not counted).
+    pub dead_removed: usize,
+}
+
+fn count(sh: &Shader) -> usize {
+    sh.body.blocks.iter().map(|b| b.insts.len()).sum()
+}
+
+/// Optimises `sh` in place. Results stay bit-identical to the unoptimised shader.
+pub fn optimize(sh: &mut Shader) -> Stats {
+    let mut st = Stats {
+        insts_before: count(sh),
+        ..Stats::default()
+    };
+    st.consts_hoisted += fold::hoist_constants(&mut sh.body);
+    st.words_promoted = promote::promote_locals(sh);
+    for _ in 0..4 {
+        let mut step = fold::local_copies(&mut sh.body);
+        step += fold::global_copies(&mut sh.body);
+        st.copies += step;
+        let h = fold::hoist_constants(&mut sh.body);
+        st.consts_hoisted += h;
+        let d = dce::eliminate(&mut sh.body);
+        st.dead_removed += d;
+        if step + h + d == 0 {
+            break;
+        }
+    }
+    dce::tidy_sources(&mut sh.body);
+    st.insts_after = count(sh);
+    st
+}
+
+/// Whether the `QUADSTEP_NO_OPT=1` environment variable turns the optimiser off.
+pub fn disabled_by_env() -> bool {
+    std::env::var("QUADSTEP_NO_OPT").is_ok_and(|v| v == "1")
+}

@@ -1,0 +1,742 @@
+//! `ir::opt`: hand-built IR checked against values worked out by hand, and differential runs
+//! (optimised vs not, bit for bit) over every SPIR-V shader we have: `shaders/`,
+//! `tests/lavapipe/spv/`, the compute and fragment shaders of the Amber corpus (SPIRV-ASM, and
+//! GLSL through `glslangValidator` when installed), and every lavapipe and demo scene rendered
+//! through the pipeline with and without `QUADSTEP_NO_OPT=1`.
+
+mod lavapipe_support;
+
+use std::path::{Path, PathBuf};
+
+use quadstep::amber::ast::{ShaderFormat, ShaderSource, ShaderType};
+use quadstep::exec::{self, Bindings, Buffer, FragQuadInput, NoObserver};
+use quadstep::front::spirv::{Module, SpecConstants};
+use quadstep::front::spvasm;
+use quadstep::ir::{self, opt, *};
+
+// ---------------------------------------------------------------------------------------------
+// Hand-built shaders.
+
+fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, words: u32) -> Shader {
+    Shader {
+        name: "t".into(),
+        stage: Stage::Fragment,
+        body: Function {
+            regs,
+            consts,
+            blocks,
+        },
+        local_words: words,
+        workgroup_words: 0,
+        inputs: vec![IoVar {
+            binding: IoBinding::Location {
+                location: 0,
+                component: 0,
+            },
+            ty: ScalarTy::F32,
+            word: 0,
+            count: 1,
+            interp: Interp::Smooth,
+            name: "x".into(),
+        }],
+        outputs: vec![IoVar {
+            binding: IoBinding::Location {
+                location: 0,
+                component: 0,
+            },
+            ty: ScalarTy::F32,
+            word: 1,
+            count: 1,
+            interp: Interp::Smooth,
+            name: "o".into(),
+        }],
+        resources: vec![],
+        workgroup_size: [1, 1, 1],
+        writes_depth: false,
+        can_discard: false,
+        early_fragment_tests: false,
+        origin_upper_left: true,
+        derivative_group: None,
+    }
+}
+
+fn c32(bits: u32) -> Const {
+    Const {
+        ty: ScalarTy::I32,
+        bits: bits as u64,
+    }
+}
+fn f32c(v: f32) -> Const {
+    Const {
+        ty: ScalarTy::F32,
+        bits: v.to_bits() as u64,
+    }
+}
+fn local(addr: Reg) -> Ptr {
+    Ptr {
+        space: Space::Local,
+        addr,
+    }
+}
+
+/// Runs one quad with input x per lane; returns output word per lane.
+fn run1(sh: &Shader, xs: [f32; 4]) -> [u32; 4] {
+    ir::verify(sh).expect("verifies");
+    let p = exec::compile(sh).expect("compiles");
+    let q = FragQuadInput {
+        varyings: (0..4).flat_map(|i| [xs[i].to_bits(), 0, 0, 0]).collect(),
+        ..Default::default()
+    };
+    let out = exec::run_fragment_quads(&p, &[q], &Bindings::default()).expect("runs");
+    let s = out[0].outputs.len() / 4;
+    [0, 1, 2, 3].map(|i| out[0].outputs[i * s])
+}
+
+fn count(sh: &Shader, f: impl Fn(&Inst) -> bool) -> usize {
+    sh.body
+        .blocks
+        .iter()
+        .flat_map(|b| &b.insts)
+        .filter(|i| f(i))
+        .count()
+}
+fn is_local_mem(i: &Inst) -> bool {
+    matches!(i, Inst::Load { ptr, .. } | Inst::Store { ptr, .. } if ptr.space == Space::Local)
+}
+
+/// Block 0: t = x (from input word 0); if t < 0.5 goto 1 else 2.
+/// Block 1: store 3.0 to word 2 (address computed as 1 + 1). Block 2: o = load word 2 + t.
+/// Lanes with x < 0.5 output 3 + x, the others 0 + x (word 2 starts zeroed).
+fn divergent_local() -> Shader {
+    use ScalarTy::*;
+    // r0 addr0, r1 addr1, r2 one, r3 half, r4 three, r5 x, r6 cond, r7 addr2, r8 loaded,
+    // r9 sum.
+    let regs = vec![I32, I32, I32, F32, F32, F32, Bool, I32, F32, F32];
+    let consts = vec![
+        (0, c32(0)),
+        (1, c32(1)),
+        (2, c32(1)),
+        (3, f32c(0.5)),
+        (4, f32c(3.0)),
+    ];
+    let blocks = vec![
+        Block {
+            insts: vec![
+                Inst::Source { offset: 10 },
+                Inst::Source { offset: 11 },
+                Inst::Load {
+                    ty: F32,
+                    dst: 5,
+                    ptr: local(0),
+                },
+                Inst::Binary {
+                    op: BinaryOp::IAdd,
+                    ty: I32,
+                    dst: 7,
+                    a: 1,
+                    b: 2,
+                },
+                Inst::Binary {
+                    op: BinaryOp::FOrdLt,
+                    ty: F32,
+                    dst: 6,
+                    a: 5,
+                    b: 3,
+                },
+            ],
+            term: Terminator::Branch {
+                cond: 6,
+                if_true: 1,
+                if_false: 2,
+            },
+        },
+        Block {
+            insts: vec![Inst::Store {
+                ty: F32,
+                ptr: local(7),
+                src: 4,
+            }],
+            term: Terminator::Jump(2),
+        },
+        Block {
+            insts: vec![
+                Inst::Load {
+                    ty: F32,
+                    dst: 8,
+                    ptr: local(7),
+                },
+                Inst::Binary {
+                    op: BinaryOp::FAdd,
+                    ty: F32,
+                    dst: 9,
+                    a: 8,
+                    b: 5,
+                },
+                Inst::Store {
+                    ty: F32,
+                    ptr: local(1),
+                    src: 9,
+                },
+            ],
+            term: Terminator::Return,
+        },
+    ];
+    frag(regs, consts, blocks, 3)
+}
+
+#[test]
+fn promotes_constant_address_word_and_keeps_io() {
+    let sh = divergent_local();
+    let xs = [0.25, 0.75, 0.0, 2.0];
+    let want = [3.25f32, 0.75, 3.0, 2.0].map(f32::to_bits);
+    assert_eq!(run1(&sh, xs), want, "reference run");
+    let mut o = sh.clone();
+    let st = opt::optimize(&mut o);
+    assert_eq!(st.words_promoted, 1, "{st:?}");
+    // The input load (word 0) and output store (word 1) stay; word 2's accesses are gone.
+    assert_eq!(count(&o, is_local_mem), 2, "{:#?}", o.body);
+    // The address add was folded away.
+    assert_eq!(
+        count(&o, |i| matches!(
+            i,
+            Inst::Binary {
+                op: BinaryOp::IAdd,
+                ..
+            }
+        )),
+        0
+    );
+    // One Source marker left before the first instruction.
+    assert_eq!(count(&o, |i| matches!(i, Inst::Source { .. })), 1);
+    assert!(matches!(
+        o.body.blocks[0].insts[0],
+        Inst::Source { offset: 11 }
+    ));
+    assert_eq!(run1(&o, xs), want, "optimised run");
+}
+
+#[test]
+fn dynamic_local_address_keeps_memory() {
+    let mut sh = divergent_local();
+    // Block 1 now stores through an address read from memory word 0 bits (dynamic).
+    sh.body.regs.push(ScalarTy::I32); // r10
+    sh.body.blocks[1].insts.insert(
+        0,
+        Inst::Convert {
+            op: ConvOp::FToS,
+            from: ScalarTy::F32,
+            to: ScalarTy::I32,
+            dst: 10,
+            a: 5,
+        },
+    );
+    if let Inst::Store { ptr, .. } = &mut sh.body.blocks[1].insts[1] {
+        ptr.addr = 10;
+    }
+    // FToS(0.25) = 0 -> store 3.0 to word 0 (the input) then word 2 stays 0: x outputs x.
+    let xs = [0.25, 0.75, 0.0, 2.0];
+    let want = xs.map(f32::to_bits);
+    assert_eq!(run1(&sh, xs), want);
+    let mut o = sh.clone();
+    let st = opt::optimize(&mut o);
+    assert_eq!(st.words_promoted, 0);
+    assert_eq!(count(&o, is_local_mem), count(&sh, is_local_mem));
+    assert_eq!(run1(&o, xs), want);
+}
+
+#[test]
+fn dead_code_removed_but_stores_and_derivative_operands_kept() {
+    use ScalarTy::*;
+    // r0 x, r1 dead product, r2 addr1 (const), r3 copy of x, r4 dFdx(copy), r5 addr0.
+    let regs = vec![F32, F32, I32, F32, F32, I32];
+    let consts = vec![(2, c32(1)), (5, c32(0))];
+    let blocks = vec![Block {
+        insts: vec![
+            Inst::Load {
+                ty: F32,
+                dst: 0,
+                ptr: local(5),
+            },
+            Inst::Binary {
+                op: BinaryOp::FMul,
+                ty: F32,
+                dst: 1,
+                a: 0,
+                b: 0,
+            },
+            Inst::Unary {
+                op: UnaryOp::Mov,
+                ty: F32,
+                dst: 3,
+                a: 0,
+            },
+            Inst::Deriv {
+                axis: Axis::X,
+                kind: DerivKind::Fine,
+                ty: F32,
+                dst: 4,
+                a: 3,
+            },
+            Inst::Store {
+                ty: F32,
+                ptr: local(2),
+                src: 4,
+            },
+        ],
+        term: Terminator::Return,
+    }];
+    let sh = frag(regs, consts, blocks, 2);
+    // Fine dFdx: lane 1 - lane 0 for the top row, lane 3 - lane 2 for the bottom row.
+    let xs = [1.0, 4.0, 2.0, 10.0];
+    let want = [3.0f32, 3.0, 8.0, 8.0].map(f32::to_bits);
+    assert_eq!(run1(&sh, xs), want);
+    let mut o = sh.clone();
+    let st = opt::optimize(&mut o);
+    assert_eq!(st.dead_removed, 1, "{:#?}", o.body);
+    assert_eq!(count(&o, |i| matches!(i, Inst::Binary { .. })), 0);
+    // The copy read by the derivative stays, and so does the derivative's operand.
+    assert!(o.body.blocks[0].insts.iter().any(|i| matches!(
+        i,
+        Inst::Unary {
+            op: UnaryOp::Mov,
+            dst: 3,
+            a: 0,
+            ..
+        }
+    )));
+    assert!(o.body.blocks[0]
+        .insts
+        .iter()
+        .any(|i| matches!(i, Inst::Deriv { a: 3, .. })));
+    assert_eq!(run1(&o, xs), want);
+}
+
+#[test]
+fn copy_in_branch_not_propagated_to_join() {
+    use ScalarTy::*;
+    // b0: x = load w0; c = x < 0.5; r = 7.0 (Mov from const); branch c ? b1 : b2
+    // b1: r = Mov x; jump b2.  b2: store r to w1.  r has two definitions: nothing folds into
+    // the join. Lanes x < 0.5 output x, the others 7.
+    let regs = vec![F32, Bool, F32, F32, I32, I32, F32];
+    let consts = vec![(3, f32c(7.0)), (4, c32(0)), (5, c32(1)), (6, f32c(0.5))];
+    let blocks = vec![
+        Block {
+            insts: vec![
+                Inst::Load {
+                    ty: F32,
+                    dst: 0,
+                    ptr: local(4),
+                },
+                Inst::Binary {
+                    op: BinaryOp::FOrdLt,
+                    ty: F32,
+                    dst: 1,
+                    a: 0,
+                    b: 6,
+                },
+                Inst::Unary {
+                    op: UnaryOp::Mov,
+                    ty: F32,
+                    dst: 2,
+                    a: 3,
+                },
+            ],
+            term: Terminator::Branch {
+                cond: 1,
+                if_true: 1,
+                if_false: 2,
+            },
+        },
+        Block {
+            insts: vec![Inst::Unary {
+                op: UnaryOp::Mov,
+                ty: F32,
+                dst: 2,
+                a: 0,
+            }],
+            term: Terminator::Jump(2),
+        },
+        Block {
+            insts: vec![Inst::Store {
+                ty: F32,
+                ptr: local(5),
+                src: 2,
+            }],
+            term: Terminator::Return,
+        },
+    ];
+    let sh = frag(regs, consts, blocks, 2);
+    let xs = [0.25, 0.75, 0.0, 2.0];
+    let want = [0.25f32, 7.0, 0.0, 7.0].map(f32::to_bits);
+    assert_eq!(run1(&sh, xs), want);
+    let mut o = sh.clone();
+    opt::optimize(&mut o);
+    assert_eq!(count(&o, |i| matches!(i, Inst::Unary { .. })), 2);
+    assert_eq!(run1(&o, xs), want);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Differential runs.
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u32 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        (self.0 >> 33) as u32
+    }
+    /// Small ints and small floats, mixed: loop bounds stay small, arithmetic is exercised.
+    fn word(&mut self) -> u32 {
+        let r = self.next();
+        match r % 4 {
+            0 => r >> 2 & 7,
+            1 => ((r >> 2) as f32 / (1u32 << 30) as f32 * 4.0 - 2.0).to_bits(),
+            2 => ((r >> 2 & 0xff) as f32).to_bits(),
+            _ => self.next(),
+        }
+    }
+}
+
+fn buffer_resource(k: ResourceKind) -> bool {
+    matches!(
+        k,
+        ResourceKind::UniformBuffer | ResourceKind::StorageBuffer | ResourceKind::PushConstant
+    )
+}
+
+/// The observable result of one run: output words (fragment: per quad all outputs and flags;
+/// compute: all buffers' final contents), or the error.
+fn run_shader(sh: &Shader, seed: u64) -> Result<Vec<u32>, String> {
+    let mut p = exec::compile(sh).map_err(|e| e.to_string())?;
+    // Corpus shaders are run on made-up inputs: some loop forever on them.
+    p.set_budget(2_000_000);
+    let mut rng = Rng(seed);
+    let bufs: Vec<Vec<Buffer>> = sh
+        .resources
+        .iter()
+        .map(|r| {
+            let n = r.array_len.clamp(1, 4);
+            (0..n)
+                .map(|_| Buffer::from_u32s(&(0..1024).map(|_| rng.word()).collect::<Vec<_>>()))
+                .collect()
+        })
+        .collect();
+    let mut bind = Bindings::default();
+    for (s, v) in bufs.iter().enumerate() {
+        for (i, b) in v.iter().enumerate() {
+            bind.bind_buffer(s as u32, i as u32, b);
+        }
+    }
+    let mut out = Vec::new();
+    match sh.stage {
+        Stage::Fragment => {
+            let stride = exec::location_stride(&sh.inputs).max(1);
+            let quads: Vec<FragQuadInput> = (0..16)
+                .map(|q| {
+                    let (qx, qy) = ((q % 4) as f32 * 2.0, (q / 4) as f32 * 2.0);
+                    let mut helper = [false; 4];
+                    if q % 3 == 1 {
+                        helper[(rng.next() % 4) as usize] = true;
+                    }
+                    FragQuadInput {
+                        frag_coord: [0, 1, 2, 3].map(|i| {
+                            [
+                                qx + (i % 2) as f32 + 0.5,
+                                qy + (i / 2) as f32 + 0.5,
+                                (rng.next() % 1000) as f32 / 1000.0,
+                                1.0,
+                            ]
+                        }),
+                        front_facing: q % 2 == 0,
+                        helper,
+                        primitive_id: q,
+                        sample_id: 0,
+                        sample_mask: [1; 4],
+                        varyings: (0..stride * 4).map(|_| rng.word()).collect(),
+                    }
+                })
+                .collect();
+            let res = exec::run_fragment_quads(&p, &quads, &bind).map_err(|e| e.to_string())?;
+            for o in res {
+                out.extend(&o.outputs);
+                out.extend(o.frag_depth.map(f32::to_bits));
+                out.extend(o.sample_mask);
+                out.extend(o.discarded.map(u32::from));
+                out.extend(o.helper.map(u32::from));
+            }
+        }
+        Stage::Compute => {
+            exec::run_compute_observed(&p, [2, 1, 1], &bind, &mut NoObserver)
+                .map_err(|e| e.to_string())?;
+        }
+        Stage::Vertex => return Err("vertex: not compared".into()),
+    }
+    for v in &bufs {
+        for b in v {
+            out.extend(b.to_u32s());
+        }
+    }
+    Ok(out)
+}
+
+#[derive(Default, Debug)]
+struct Tally {
+    compared: usize,
+    skipped: usize,
+    both_failed: usize,
+    insts_before: usize,
+    insts_after: usize,
+    mismatches: Vec<String>,
+}
+
+/// Compare one lowered shader, optimised vs not. Shaders with image resources are skipped.
+fn compare(sh: &Shader, what: &str, t: &mut Tally) {
+    if sh.resources.iter().any(|r| !buffer_resource(r.kind)) || sh.stage == Stage::Vertex {
+        t.skipped += 1;
+        return;
+    }
+    let mut o = sh.clone();
+    let st = opt::optimize(&mut o);
+    if let Err(e) = ir::verify(&o) {
+        t.mismatches
+            .push(format!("{what}: optimised IR fails verify: {e}"));
+        return;
+    }
+    for seed in [1u64, 2] {
+        let a = run_shader(sh, seed);
+        let b = run_shader(&o, seed);
+        match (&a, &b) {
+            (Ok(x), Ok(y)) if x == y => {}
+            (Ok(x), Ok(y)) => {
+                let i = x.iter().zip(y).position(|(p, q)| p != q).unwrap_or(x.len());
+                t.mismatches.push(format!(
+                    "{what}: seed {seed}: results differ at word {i} of {}",
+                    x.len()
+                ));
+                return;
+            }
+            // The optimised shader runs fewer instructions: an unoptimised budget overrun may
+            // pass optimised. Any other difference in failure is a mismatch.
+            (Err(_), Err(_)) => {
+                t.both_failed += 1;
+                return;
+            }
+            (Err(e), Ok(_)) if e.contains("budget") => {
+                t.both_failed += 1;
+                return;
+            }
+            _ => {
+                t.mismatches.push(format!(
+                    "{what}: seed {seed}: {a:?} vs {b:?}",
+                    a = a.as_ref().err(),
+                    b = b.as_ref().err()
+                ));
+                return;
+            }
+        }
+    }
+    t.compared += 1;
+    t.insts_before += st.insts_before;
+    t.insts_after += st.insts_after;
+}
+
+fn compare_module(words: &[u32], what: &str, t: &mut Tally) {
+    let Ok(m) = Module::load(words) else {
+        t.skipped += 1;
+        return;
+    };
+    for (entry, stage) in m.entry_points() {
+        match m.lower(&entry, Some(stage), &SpecConstants::new()) {
+            Ok(sh) => compare(&sh, &format!("{what}:{entry}"), t),
+            Err(_) => t.skipped += 1,
+        }
+    }
+}
+
+fn collect(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
+    let Ok(rd) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut v: Vec<_> = rd.filter_map(|e| e.ok()).map(|e| e.path()).collect();
+    v.sort();
+    for p in v {
+        if p.is_dir() {
+            collect(&p, exts, out);
+        } else if p.extension().is_some_and(|e| exts.iter().any(|x| e == *x)) {
+            out.push(p);
+        }
+    }
+}
+
+fn report(name: &str, t: &Tally) {
+    eprintln!(
+        "{name}: compared {} (static insts {} -> {}), skipped {}, failed both ways {}, mismatches {}",
+        t.compared,
+        t.insts_before,
+        t.insts_after,
+        t.skipped,
+        t.both_failed,
+        t.mismatches.len()
+    );
+    for m in &t.mismatches {
+        eprintln!("  {m}");
+    }
+}
+
+#[test]
+fn differential_repo_spirv() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    collect(&root.join("shaders"), &["spv"], &mut files);
+    collect(&root.join("tests/lavapipe/spv"), &["spv"], &mut files);
+    let mut t = Tally::default();
+    for f in &files {
+        let bytes = std::fs::read(f).unwrap();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        compare_module(&words, &f.display().to_string(), &mut t);
+    }
+    report("repo SPIR-V", &t);
+    assert!(t.mismatches.is_empty());
+    assert!(t.compared >= 1, "{t:?}");
+}
+
+/// GLSL to SPIR-V with `glslangValidator` (None when it is missing or rejects the shader).
+fn glslang(text: &str, compute: bool) -> Option<Vec<u32>> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let stage = if compute { "comp" } else { "frag" };
+    let dir = std::env::temp_dir().join(format!("quadstep-iropt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).ok()?;
+    let n = N.fetch_add(1, Ordering::Relaxed);
+    let src = dir.join(format!("s{n}.{stage}"));
+    let out = dir.join(format!("s{n}.spv"));
+    std::fs::write(&src, text).ok()?;
+    let st = std::process::Command::new("glslangValidator")
+        .args(["-V", "--target-env", "vulkan1.1", "-S", stage, "-o"])
+        .arg(&out)
+        .arg(&src)
+        .output()
+        .ok()?;
+    let bytes = std::fs::read(&out).ok();
+    let _ = std::fs::remove_file(&src);
+    let _ = std::fs::remove_file(&out);
+    if !st.status.success() {
+        return None;
+    }
+    Some(
+        bytes?
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+    )
+}
+
+fn amber_dir() -> PathBuf {
+    std::env::var_os("QUADSTEP_AMBER_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/work/shared/amber"))
+}
+
+#[test]
+fn differential_amber_corpus() {
+    let dir = amber_dir();
+    if !dir.is_dir() {
+        eprintln!("skipping: no Amber corpus at {}", dir.display());
+        return;
+    }
+    let mut files = Vec::new();
+    collect(&dir, &["amber", "vkscript"], &mut files);
+    let mut t = Tally::default();
+    let mut glsl = Tally::default();
+    for f in &files {
+        let Ok(script) = quadstep::amber::parse::parse_file(f) else {
+            continue;
+        };
+        for s in script.shaders() {
+            if !matches!(s.stage, ShaderType::Compute | ShaderType::Fragment) {
+                continue;
+            }
+            let ShaderSource::Text(text) = &s.source else {
+                continue;
+            };
+            let what = format!("{}:{}", f.display(), s.name);
+            if s.format == ShaderFormat::Glsl {
+                match glslang(text, s.stage == ShaderType::Compute) {
+                    Some(w) => compare_module(&w, &what, &mut glsl),
+                    None => glsl.skipped += 1,
+                }
+                continue;
+            }
+            if s.format != ShaderFormat::SpirvAsm {
+                continue;
+            }
+            let version = match s.target_env.as_deref() {
+                Some("spv1.1") => (1, 1),
+                Some("spv1.2") => (1, 2),
+                Some("spv1.3") | Some("vulkan1.1") => (1, 3),
+                Some("spv1.4") => (1, 4),
+                Some("spv1.5") | Some("vulkan1.2") => (1, 5),
+                Some("spv1.6") | Some("vulkan1.3") => (1, 6),
+                _ => (1, 0),
+            };
+            let words = spvasm::assemble_with(text, &what, version)
+                .or_else(|_| spvasm::assemble(text, &what));
+            match words {
+                Ok(w) => compare_module(&w, &what, &mut t),
+                Err(_) => t.skipped += 1,
+            }
+        }
+    }
+    report("Amber corpus, SPIRV-ASM", &t);
+    report("Amber corpus, GLSL (glslangValidator)", &glsl);
+    assert!(t.mismatches.is_empty() && glsl.mismatches.is_empty());
+}
+
+/// Renders every lavapipe scene (images included) and every demo scene through the pipeline
+/// (`Shader::from_ir`) with `QUADSTEP_NO_OPT=1` and without: the images must be bit-identical.
+/// The only test of this file that touches the variable (the others compile IR directly).
+#[test]
+fn scenes_bit_identical_with_and_without_optimiser() {
+    use lavapipe_support::{scene_names, Scene};
+    type Images = Vec<(String, Result<Vec<u32>, String>)>;
+    let render_all = |no_opt: bool| -> Images {
+        if no_opt {
+            std::env::set_var("QUADSTEP_NO_OPT", "1");
+        } else {
+            std::env::remove_var("QUADSTEP_NO_OPT");
+        }
+        let mut out = Vec::new();
+        for name in scene_names() {
+            let img = Scene::load(&name).and_then(|s| s.render(1));
+            let bits = img.map(|i| i.px.iter().flat_map(|p| p.map(f32::to_bits)).collect());
+            out.push((name, bits));
+        }
+        let raster = quadstep::raster::Rasterizer::new(1).expect("rasterizer");
+        for s in quadstep::demo::all(32).expect("demo scenes") {
+            let t = quadstep::demo::render(&s, &raster)
+                .map(|t| t.data.iter().map(|&b| b as u32).collect())
+                .map_err(|e| e.to_string());
+            out.push((s.name.to_string(), t));
+        }
+        out
+    };
+    let plain = render_all(true);
+    let opt = render_all(false);
+    std::env::remove_var("QUADSTEP_NO_OPT");
+    assert_eq!(plain.len(), opt.len());
+    let mut rendered = 0;
+    for ((name, a), (_, b)) in plain.iter().zip(&opt) {
+        assert_eq!(a, b, "scene {name}: optimised render differs");
+        rendered += a.is_ok() as usize;
+    }
+    eprintln!(
+        "scenes: {rendered} of {} rendered, all bit-identical",
+        plain.len()
+    );
+    assert!(rendered > 0);
+}
