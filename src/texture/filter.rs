@@ -5,7 +5,7 @@
 //! [`Kernel`] picks the instantiations once, so the per-tap code has no branch on the format
 //! (decoder is a `fn` pointer) or the wrap mode.
 
-use super::address::wrap;
+use super::address::{wrap, BORDER, DYN};
 use super::cube::remap_edge;
 use super::format::{Aspect, Format, UNORM8};
 use super::image::Image;
@@ -27,6 +27,52 @@ pub struct Tap {
     pub dref: Option<f32>,
 }
 
+/// Size and byte addressing of one absolute mip level, computed once per kernel (the image
+/// shape is part of the kernel key), so taps never recompute `max(1, x >> l)` or offsets.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LevelInfo {
+    /// Extent in texels.
+    pub size: [i32; 3],
+    /// Extent as f32 (normalized → texel scale).
+    pub sizef: [f32; 3],
+    /// Byte offset of (level, layer 0, texel 0).
+    base: usize,
+    /// Bytes per layer.
+    layer_stride: usize,
+    /// Bytes per row.
+    pitch: usize,
+    /// Bytes per z slice.
+    slice: usize,
+}
+
+impl LevelInfo {
+    /// The level's addressing in a single-sampled image.
+    pub fn new(img: &Image, level: u32) -> LevelInfo {
+        let e = img.level_extent(level);
+        let ts = img.format().texel_size();
+        let pitch = e[0] as usize * ts;
+        let slice = pitch * e[1] as usize;
+        LevelInfo {
+            size: e.map(|x| x as i32),
+            sizef: e.map(|x| x as f32),
+            base: img.offset_unchecked(level, 0, [0, 0, 0], 0, e),
+            layer_stride: slice * e[2] as usize,
+            pitch,
+            slice,
+        }
+    }
+
+    /// Addressing of one layer of this level.
+    #[inline(always)]
+    pub fn layout(&self, layer: u32) -> Layout {
+        Layout {
+            base: self.base + layer as usize * self.layer_stride,
+            pitch: self.pitch,
+            slice: self.slice,
+        }
+    }
+}
+
 /// Byte addressing of one (level, layer) of a single-sampled image.
 pub(super) struct Layout {
     base: usize,
@@ -35,14 +81,13 @@ pub(super) struct Layout {
 }
 
 impl Layout {
+    /// Byte offset of in-range texel `ijk` (`texel_size` bytes per texel).
     #[inline(always)]
-    fn new(k: &Kernel, img: &Image, t: &Tap, e: [u32; 3]) -> Layout {
-        let pitch = e[0] as usize * k.texel_size;
-        Layout {
-            base: img.offset_unchecked(t.level, t.layer, [0, 0, 0], 0, e),
-            pitch,
-            slice: pitch * e[1] as usize,
-        }
+    pub fn offset(&self, ijk: [i32; 3], texel_size: usize) -> usize {
+        self.base
+            + ijk[2] as usize * self.slice
+            + ijk[1] as usize * self.pitch
+            + ijk[0] as usize * texel_size
     }
 }
 
@@ -52,18 +97,14 @@ pub type LevelFn = fn(&Kernel, &Image, &Tap) -> [f32; 4];
 impl Kernel {
     /// Reads a texel (or the border when any index is −1), decodes it, compares if Dref.
     #[inline(always)]
-    pub(super) fn texel<const F: u8>(
-        &self,
-        img: &Image,
-        t: &Tap,
-        ijk: [i32; 3],
-        e: [u32; 3],
-    ) -> [f32; 4] {
-        let lay = Layout::new(self, img, t, e);
-        self.texel_in::<F>(img.bytes(), &lay, ijk, t.dref)
+    pub(super) fn texel<const F: u8>(&self, img: &Image, t: &Tap, ijk: [i32; 3]) -> [f32; 4] {
+        let lay = self.lv[t.level as usize].layout(t.layer);
+        self.texel_in::<F>(img.bytes(), &lay, ijk, t.dref, true)
     }
 
-    /// As [`Kernel::texel`] with the level/layer addressing precomputed.
+    /// As [`Kernel::texel`] with the level/layer addressing precomputed. `may_border`: an
+    /// index may be −1 (a border address mode); constant per instantiation, so the check
+    /// vanishes for the other modes.
     #[inline(always)]
     pub(super) fn texel_in<const F: u8>(
         &self,
@@ -71,15 +112,15 @@ impl Kernel {
         lay: &Layout,
         ijk: [i32; 3],
         dref: Option<f32>,
+        may_border: bool,
     ) -> [f32; 4] {
-        let v = if (ijk[0] | ijk[1] | ijk[2]) < 0 {
+        let v = if may_border && (ijk[0] | ijk[1] | ijk[2]) < 0 {
             self.border
         } else {
-            let o = lay.base
-                + ijk[2] as usize * lay.slice
-                + ijk[1] as usize * lay.pitch
-                + ijk[0] as usize * self.texel_size;
-            let b = &data[o..o + self.texel_size];
+            let o = lay.offset(ijk, self.texel_size);
+            // the inline classes read 4 bytes (D32_SFLOAT_S8_UINT: depth first)
+            let len = if F == FC_ANY { self.texel_size } else { 4 };
+            let b = &data[o..o + len];
             match F {
                 FC_RGBA8 => [
                     UNORM8[b[0] as usize],
@@ -115,6 +156,12 @@ impl Kernel {
             x
         }
     }
+}
+
+/// Whether address mode `m` (a const-generic code) can produce the border index −1.
+#[inline(always)]
+const fn may_border(m: u8) -> bool {
+    m == BORDER || m == DYN
 }
 
 /// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
@@ -159,11 +206,12 @@ pub fn level_nd<
     img: &Image,
     t: &Tap,
 ) -> [f32; 4] {
-    let e = img.level_extent(t.level);
-    let size = [e[0] as i32, e[1] as i32, e[2] as i32];
-    let lay = Layout::new(k, img, t, e);
+    let lv = &k.lv[t.level as usize];
+    let size = lv.size;
+    let lay = lv.layout(t.layer);
     let data = img.bytes();
     let m = k.modes;
+    let mb = may_border(MU) || (D >= 2 && may_border(MV)) || (D >= 3 && may_border(MW));
     let wu = |i: i32| wrap::<MU>(i, size[0], m[0]);
     let wv = |i: i32| {
         if D >= 2 {
@@ -183,15 +231,15 @@ pub fn level_nd<
         let u = k.snap(t.uvw[0]);
         let v = k.snap(t.uvw[1]);
         let w = k.snap(t.uvw[2]);
-        return k.texel_in::<F>(data, &lay, [wu(fl(u)), wv(fl(v)), ww(fl(w))], t.dref);
+        return k.texel_in::<F>(data, &lay, [wu(fl(u)), wv(fl(v)), ww(fl(w))], t.dref, mb);
     }
     let x = k.snap(t.uvw[0] - 0.5);
     let (i0, a) = split(x);
     let (iu0, iu1) = (wu(i0), wu(i0.saturating_add(1)));
     if D == 1 {
         return lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, 0, 0], t.dref),
-            k.texel_in::<F>(data, &lay, [iu1, 0, 0], t.dref),
+            k.texel_in::<F>(data, &lay, [iu0, 0, 0], t.dref, mb),
+            k.texel_in::<F>(data, &lay, [iu1, 0, 0], t.dref, mb),
             a,
         );
     }
@@ -200,13 +248,13 @@ pub fn level_nd<
     let (jv0, jv1) = (wv(j0), wv(j0.saturating_add(1)));
     let plane = |kk: i32| {
         let top = lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, jv0, kk], t.dref),
-            k.texel_in::<F>(data, &lay, [iu1, jv0, kk], t.dref),
+            k.texel_in::<F>(data, &lay, [iu0, jv0, kk], t.dref, mb),
+            k.texel_in::<F>(data, &lay, [iu1, jv0, kk], t.dref, mb),
             a,
         );
         let bot = lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, jv1, kk], t.dref),
-            k.texel_in::<F>(data, &lay, [iu1, jv1, kk], t.dref),
+            k.texel_in::<F>(data, &lay, [iu0, jv1, kk], t.dref, mb),
+            k.texel_in::<F>(data, &lay, [iu1, jv1, kk], t.dref, mb),
             a,
         );
         lerp4(top, bot, b)
@@ -221,14 +269,14 @@ pub fn level_nd<
 
 /// Seamless cube filter on one face (`uvw[0..2]` face texel coordinates).
 pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
-    let e = img.level_extent(t.level);
-    let n = e[0] as i32;
-    let lay = Layout::new(k, img, t, e);
+    let lv = &k.lv[t.level as usize];
+    let n = lv.size[0];
+    let lay = lv.layout(t.layer);
     let data = img.bytes();
     if !LIN {
         let i = fl(k.snap(t.uvw[0])).clamp(0, n - 1);
         let j = fl(k.snap(t.uvw[1])).clamp(0, n - 1);
-        return k.texel_in::<F>(data, &lay, [i, j, 0], t.dref);
+        return k.texel_in::<F>(data, &lay, [i, j, 0], t.dref, false);
     }
     let x = k.snap(t.uvw[0] - 0.5);
     let y = k.snap(t.uvw[1] - 0.5);
@@ -238,7 +286,7 @@ pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap
     let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
     let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {
         if inside {
-            return Some(k.texel_in::<F>(data, &lay, [i, j, 0], t.dref));
+            return Some(k.texel_in::<F>(data, &lay, [i, j, 0], t.dref, false));
         }
         let (f, ni, nj) = remap_edge(t.face, i, j, n)?;
         let tap = Tap {
@@ -246,7 +294,7 @@ pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap
             face: f,
             ..*t
         };
-        Some(k.texel::<F>(img, &tap, [ni, nj, 0], e))
+        Some(k.texel::<F>(img, &tap, [ni, nj, 0]))
     };
     let q = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
     // corner: the missing texel is the average of the three real ones (in f64, so three

@@ -1,7 +1,7 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
 
 use super::cube::{select_face, transform_deriv};
-use super::filter::{fl, format_class, pick, LevelFn, Tap};
+use super::filter::{fl, format_class, pick, LevelFn, LevelInfo, Tap};
 use super::format::{Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
@@ -72,6 +72,8 @@ pub struct Kernel {
     pub(super) cube: bool,
     snorm: bool,
     pub(super) modes: [u8; 3],
+    /// Size and addressing of every absolute level of the image.
+    pub(super) lv: Vec<LevelInfo>,
     level_fn: [LevelFnDbg; 2],
     dref_unorm_bits: Option<u32>,
     aniso: Option<f32>,
@@ -147,6 +149,7 @@ impl Kernel {
             cube,
             snorm: format.is_snorm(),
             modes,
+            lv: (0..img.levels()).map(|l| LevelInfo::new(img, l)).collect(),
             level_fn: pick(dims, cube, modes, format_class(format, view.aspect)).map(LevelFnDbg),
             dref_unorm_bits: format
                 .unorm_depth_bits()
@@ -179,7 +182,7 @@ impl Kernel {
     }
 
     /// Spatial coordinates (normalized or face), absolute layer and face of one lane.
-    #[inline]
+    #[inline(always)]
     pub(super) fn locate(&self, c: &[f32; 4]) -> ([f32; 3], u32, u32) {
         let v = &self.view;
         let clamp_layer = |a: f32, count: u32| -> u32 {
@@ -208,8 +211,7 @@ impl Kernel {
             Some(i) => v.base_layer + clamp_layer(c[i], v.layer_count),
             None => v.base_layer,
         };
-        let mut st = [0.0; 3];
-        st[..self.dims].copy_from_slice(&c[..self.dims]);
+        let st = std::array::from_fn(|i| if i < self.dims { c[i] } else { 0.0 });
         (st, layer, 0)
     }
 
@@ -382,7 +384,7 @@ impl Kernel {
             }
             for &(l, wl) in &levels.l[..levels.n] {
                 let level = self.view.base_level + l;
-                let uvw = self.to_texel(img, level, pst, off, unnorm);
+                let uvw = self.to_texel(level, pst, off, unnorm);
                 let v = f(
                     self,
                     img,
@@ -407,10 +409,9 @@ impl Kernel {
     }
 
     /// Normalized → texel-space at an absolute level, plus offsets.
-    #[inline]
+    #[inline(always)]
     pub(super) fn to_texel(
         &self,
-        img: &Image,
         level: u32,
         st: [f32; 3],
         off: [i32; 3],
@@ -419,29 +420,28 @@ impl Kernel {
         if unnorm {
             return st;
         }
-        let e = img.level_extent(level);
+        let e = self.lv[level as usize].sizef;
         if self.cube {
-            return [st[0] * e[0] as f32, st[1] * e[0] as f32, 0.0];
+            return [st[0] * e[0], st[1] * e[0], 0.0];
         }
         [
-            st[0] * e[0] as f32 + off[0] as f32,
-            st[1] * e[1] as f32 + off[1] as f32,
-            st[2] * e[2] as f32 + off[2] as f32,
+            st[0] * e[0] + off[0] as f32,
+            st[1] * e[1] + off[1] as f32,
+            st[2] * e[2] + off[2] as f32,
         ]
     }
 
     /// Reads a raw texel with the sampler's wrap (border → border bits).
     pub(super) fn raw_at(&self, img: &Image, level: u32, layer: u32, ijk: [i32; 3]) -> [u32; 4] {
-        let e = img.level_extent(level);
-        let m = self.sampler.address_mode;
+        let lv = &self.lv[level as usize];
         let mut w = [0i32; 3];
         for d in 0..self.dims.min(3) {
-            w[d] = address::wrap_mode(m[d], ijk[d], e[d] as i32);
+            w[d] = address::wrap::<{ address::DYN }>(ijk[d], lv.size[d], self.modes[d]);
             if w[d] < 0 {
                 return self.border_raw;
             }
         }
-        let o = img.offset_unchecked(level, layer, w.map(|x| x as u32), 0, e);
+        let o = lv.layout(layer).offset(w, self.texel_size);
         (self.dec.raw)(&img.bytes()[o..o + self.texel_size])
     }
 
@@ -456,13 +456,13 @@ impl Kernel {
         off: [i32; 3],
         unnorm: bool,
     ) -> [u32; 4] {
-        let uvw = self.to_texel(img, level, st, off, unnorm);
+        let uvw = self.to_texel(level, st, off, unnorm);
         let ijk = uvw.map(|x| fl(self.snap(x)));
         if self.cube {
-            let e = img.level_extent(level);
-            let n = e[0] as i32;
+            let lv = &self.lv[level as usize];
+            let n = lv.size[0];
             let (i, j) = (ijk[0].clamp(0, n - 1), ijk[1].clamp(0, n - 1));
-            let o = img.offset_unchecked(level, layer, [i as u32, j as u32, 0], 0, e);
+            let o = lv.layout(layer).offset([i, j, 0], self.texel_size);
             return (self.dec.raw)(&img.bytes()[o..o + self.texel_size]);
         }
         self.raw_at(img, level, layer, ijk)
