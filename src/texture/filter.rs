@@ -9,7 +9,9 @@ use super::address::{wrap, BORDER, DYN};
 use super::cube::remap_edge;
 use super::format::{Aspect, Format, UNORM8};
 use super::image::Image;
-use super::sample::Kernel;
+use super::lod::LodBase;
+use super::sample::{Kernel, SampleArgs};
+use super::QuadBits;
 
 /// One probe at one level: absolute level and layer, texel-space coordinates (offsets
 /// included, before the −0.5 shift of linear filtering), cube face, per-lane Dref.
@@ -90,9 +92,6 @@ impl Layout {
             + ijk[0] as usize * texel_size
     }
 }
-
-/// A level filter.
-pub type LevelFn = fn(&Kernel, &Image, &Tap) -> [f32; 4];
 
 impl Kernel {
     /// Reads a texel (or the border when any index is −1), decodes it, compares if Dref.
@@ -194,6 +193,7 @@ fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
 }
 
 /// 1D/2D/3D filter with address modes `MU`, `MV`, `MW` (`DYN` → read from the kernel).
+#[inline(always)]
 pub fn level_nd<
     const F: u8,
     const D: usize,
@@ -268,6 +268,7 @@ pub fn level_nd<
 }
 
 /// Seamless cube filter on one face (`uvw[0..2]` face texel coordinates).
+#[inline]
 pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
     let lv = &k.lv[t.level as usize];
     let n = lv.size[0];
@@ -329,33 +330,62 @@ pub fn format_class(f: Format, aspect: Aspect) -> u8 {
     }
 }
 
+/// One level filter as a type, so the quad routine is monomorphised over it and the filter
+/// inlines into the per-lane loop (a `fn` pointer per tap cost a call, a register spill and
+/// the re-derivation of the level's addressing every tap).
+pub trait LevelFilter {
+    /// Filters one tap.
+    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4];
+}
+
+/// [`level_nd`] as a [`LevelFilter`].
+pub struct Nd<
+    const F: u8,
+    const D: usize,
+    const LIN: bool,
+    const MU: u8,
+    const MV: u8,
+    const MW: u8,
+>;
+
+impl<const F: u8, const D: usize, const LIN: bool, const MU: u8, const MV: u8, const MW: u8>
+    LevelFilter for Nd<F, D, LIN, MU, MV, MW>
+{
+    #[inline(always)]
+    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
+        level_nd::<F, D, LIN, MU, MV, MW>(k, img, t)
+    }
+}
+
+/// [`level_cube`] as a [`LevelFilter`].
+pub struct CubeFilter<const F: u8, const LIN: bool>;
+
+impl<const F: u8, const LIN: bool> LevelFilter for CubeFilter<F, LIN> {
+    #[inline(always)]
+    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
+        level_cube::<F, LIN>(k, img, t)
+    }
+}
+
+/// The quad routine for a (nearest, linear) filter pair.
+pub type QuadFn = fn(&Kernel, &Image, &SampleArgs, &[LodBase; 4]) -> QuadBits;
+
+macro_rules! nd {
+    ($f:ident, $d:literal, $m:ident) => {
+        Kernel::sample_filtered::<Nd<$f, $d, false, $m, $m, $m>, Nd<$f, $d, true, $m, $m, $m>>
+            as QuadFn
+    };
+}
+
 macro_rules! inst {
     ($f:ident, $d:literal, $m:expr) => {
         match $m {
-            REPEAT => [
-                level_nd::<$f, $d, false, REPEAT, REPEAT, REPEAT> as LevelFn,
-                level_nd::<$f, $d, true, REPEAT, REPEAT, REPEAT>,
-            ],
-            MIRRORED => [
-                level_nd::<$f, $d, false, MIRRORED, MIRRORED, MIRRORED>,
-                level_nd::<$f, $d, true, MIRRORED, MIRRORED, MIRRORED>,
-            ],
-            CLAMP => [
-                level_nd::<$f, $d, false, CLAMP, CLAMP, CLAMP>,
-                level_nd::<$f, $d, true, CLAMP, CLAMP, CLAMP>,
-            ],
-            BORDER => [
-                level_nd::<$f, $d, false, BORDER, BORDER, BORDER>,
-                level_nd::<$f, $d, true, BORDER, BORDER, BORDER>,
-            ],
-            MIRROR_CLAMP => [
-                level_nd::<$f, $d, false, MIRROR_CLAMP, MIRROR_CLAMP, MIRROR_CLAMP>,
-                level_nd::<$f, $d, true, MIRROR_CLAMP, MIRROR_CLAMP, MIRROR_CLAMP>,
-            ],
-            _ => [
-                level_nd::<$f, $d, false, DYN, DYN, DYN>,
-                level_nd::<$f, $d, true, DYN, DYN, DYN>,
-            ],
+            REPEAT => nd!($f, $d, REPEAT),
+            MIRRORED => nd!($f, $d, MIRRORED),
+            CLAMP => nd!($f, $d, CLAMP),
+            BORDER => nd!($f, $d, BORDER),
+            MIRROR_CLAMP => nd!($f, $d, MIRROR_CLAMP),
+            _ => nd!($f, $d, DYN),
         }
     };
 }
@@ -363,7 +393,7 @@ macro_rules! inst {
 macro_rules! per_class {
     ($f:ident, $dims:expr, $cube:expr, $m:expr) => {
         if $cube {
-            [level_cube::<$f, false> as LevelFn, level_cube::<$f, true>]
+            Kernel::sample_filtered::<CubeFilter<$f, false>, CubeFilter<$f, true>> as QuadFn
         } else {
             match $dims {
                 1 => inst!($f, 1, $m),
@@ -374,10 +404,10 @@ macro_rules! per_class {
     };
 }
 
-/// The (nearest, linear) pair for a view with `dims` spatial dimensions, address modes and
-/// format class: one monomorphised routine per (class, dims, filter, mode).
-pub fn pick(dims: usize, cube: bool, modes: [u8; 3], fc: u8) -> [LevelFn; 2] {
-    use super::address::{BORDER, CLAMP, DYN, MIRRORED, MIRROR_CLAMP, REPEAT};
+/// The quad routine for a view with `dims` spatial dimensions, address modes and format
+/// class: one monomorphised routine per (class, dims, mode), containing both filters.
+pub fn pick(dims: usize, cube: bool, modes: [u8; 3], fc: u8) -> QuadFn {
+    use super::address::{CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
     let uniform = modes[..dims].iter().all(|&m| m == modes[0]);
     let m = if uniform { modes[0] } else { DYN };
     match fc {

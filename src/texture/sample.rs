@@ -1,7 +1,7 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
 
 use super::cube::{select_face, transform_deriv};
-use super::filter::{fl, format_class, pick, LevelFn, LevelInfo, Tap};
+use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap};
 use super::format::{Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
@@ -74,16 +74,16 @@ pub struct Kernel {
     pub(super) modes: [u8; 3],
     /// Size and addressing of every absolute level of the image.
     pub(super) lv: Vec<LevelInfo>,
-    level_fn: [LevelFnDbg; 2],
+    quad_fn: QuadFnDbg,
     dref_unorm_bits: Option<u32>,
     aniso: Option<f32>,
 }
 
 #[derive(Clone, Copy)]
-struct LevelFnDbg(LevelFn);
-impl std::fmt::Debug for LevelFnDbg {
+struct QuadFnDbg(QuadFn);
+impl std::fmt::Debug for QuadFnDbg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LevelFn")
+        f.write_str("QuadFn")
     }
 }
 
@@ -150,7 +150,7 @@ impl Kernel {
             snorm: format.is_snorm(),
             modes,
             lv: (0..img.levels()).map(|l| LevelInfo::new(img, l)).collect(),
-            level_fn: pick(dims, cube, modes, format_class(format, view.aspect)).map(LevelFnDbg),
+            quad_fn: QuadFnDbg(pick(dims, cube, modes, format_class(format, view.aspect))),
             dref_unorm_bits: format
                 .unorm_depth_bits()
                 .filter(|_| view.aspect != super::Aspect::Stencil),
@@ -321,6 +321,17 @@ impl Kernel {
         } else {
             self.lod_bases(&a.coords, &a.lod)
         };
+        Ok((self.quad_fn.0)(self, img, a, &bases))
+    }
+
+    /// The lanes of [`Kernel::sample`], monomorphised over the (nearest, linear) level
+    /// filters the kernel picked.
+    pub(super) fn sample_filtered<N: LevelFilter, L: LevelFilter>(
+        &self,
+        img: &Image,
+        a: &SampleArgs,
+        bases: &[LodBase; 4],
+    ) -> QuadBits {
         let mut out = [[0u32; 4]; 4];
         for lane in 0..4 {
             if a.mask & (1 << lane) == 0 {
@@ -331,12 +342,13 @@ impl Kernel {
                 _ => 0.0,
             };
             let min_lod = a.min_lod.map_or(f32::NEG_INFINITY, |m| m[lane]);
-            out[lane] = self.sample_lane(img, a, lane, &bases[lane], bias, min_lod);
+            out[lane] = self.sample_lane::<N, L>(img, a, lane, &bases[lane], bias, min_lod);
         }
-        Ok(out)
+        out
     }
 
-    fn sample_lane(
+    #[inline(always)]
+    fn sample_lane<N: LevelFilter, L: LevelFilter>(
         &self,
         img: &Image,
         a: &SampleArgs,
@@ -372,7 +384,7 @@ impl Kernel {
             let level = self.view.base_level + levels.l[0].0;
             return self.nearest_raw(img, level, layer, face, st, off, unnorm);
         }
-        let f = self.level_fn[(filter == Filter::Linear) as usize].0;
+        let linear = filter == Filter::Linear;
         let n = base.probes.max(1);
         let mut acc = [0.0f32; 4];
         for p in 0..n {
@@ -385,17 +397,18 @@ impl Kernel {
             for &(l, wl) in &levels.l[..levels.n] {
                 let level = self.view.base_level + l;
                 let uvw = self.to_texel(level, pst, off, unnorm);
-                let v = f(
-                    self,
-                    img,
-                    &Tap {
-                        level,
-                        layer,
-                        face,
-                        uvw,
-                        dref,
-                    },
-                );
+                let tap = Tap {
+                    level,
+                    layer,
+                    face,
+                    uvw,
+                    dref,
+                };
+                let v = if linear {
+                    L::filter(self, img, &tap)
+                } else {
+                    N::filter(self, img, &tap)
+                };
                 let w = wl / n as f32;
                 for c in 0..4 {
                     acc[c] += w * v[c];
