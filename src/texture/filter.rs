@@ -298,6 +298,9 @@ pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap
         Some(k.texel::<F>(img, &tap, [ni, nj, 0]))
     };
     let q = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
+    if let [Some(t00), Some(t10), Some(t01), Some(t11)] = q {
+        return lerp4(lerp4(t00, t10, a), lerp4(t01, t11, a), b);
+    }
     // corner: the missing texel is the average of the three real ones (in f64, so three
     // equal texels average to exactly themselves)
     let mut s = [0.0f64; 4];

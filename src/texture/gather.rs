@@ -144,7 +144,7 @@ impl Kernel {
                         let o = lv
                             .layout(layer - face + f)
                             .offset([i, j, 0], self.texel_size);
-                        pick((self.dec.raw)(&img.bytes()[o..o + self.texel_size]))
+                        pick(self.raw_texel(img.bytes(), o))
                     })
                 } else {
                     Some(pick(self.raw_at(img, level, layer, [p[0], p[1], 0])))

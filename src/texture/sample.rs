@@ -1,8 +1,8 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
 
 use super::cube::{select_face, transform_deriv};
-use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap};
-use super::format::{Decoder, Format, NumKind};
+use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap, FC_RGBA8};
+use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
     biased, clamped, lod_base, quad_derivs, select_levels, snap_lod, LodBase, LodMode,
@@ -71,6 +71,7 @@ pub struct Kernel {
     pub(super) dims: usize,
     pub(super) cube: bool,
     snorm: bool,
+    rgba8: bool,
     pub(super) modes: [u8; 3],
     /// Size and addressing of every absolute level of the image.
     pub(super) lv: Vec<LevelInfo>,
@@ -148,6 +149,7 @@ impl Kernel {
             dims,
             cube,
             snorm: format.is_snorm(),
+            rgba8: format_class(format, view.aspect) == FC_RGBA8,
             modes,
             lv: (0..img.levels()).map(|l| LevelInfo::new(img, l)).collect(),
             quad_fn: QuadFnDbg(pick(dims, cube, modes, format_class(format, view.aspect))),
@@ -445,6 +447,7 @@ impl Kernel {
     }
 
     /// Reads a raw texel with the sampler's wrap (border → border bits).
+    #[inline]
     pub(super) fn raw_at(&self, img: &Image, level: u32, layer: u32, ijk: [i32; 3]) -> [u32; 4] {
         let lv = &self.lv[level as usize];
         let mut w = [0i32; 3];
@@ -455,7 +458,18 @@ impl Kernel {
             }
         }
         let o = lv.layout(layer).offset(w, self.texel_size);
-        (self.dec.raw)(&img.bytes()[o..o + self.texel_size])
+        self.raw_texel(img.bytes(), o)
+    }
+
+    /// Raw bits of the texel at byte offset `o`: R8G8B8A8_UNORM inline (the same table as its
+    /// decoder), every other format through the decoder's `fn` pointer.
+    #[inline(always)]
+    pub(super) fn raw_texel(&self, data: &[u8], o: usize) -> [u32; 4] {
+        if self.rgba8 {
+            let b = &data[o..o + 4];
+            return [b[0], b[1], b[2], b[3]].map(|x| UNORM8[x as usize].to_bits());
+        }
+        (self.dec.raw)(&data[o..o + self.texel_size])
     }
 
     #[allow(clippy::too_many_arguments)]
