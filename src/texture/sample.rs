@@ -5,7 +5,7 @@ use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap,
 use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
-    biased, clamped, lod_base, quad_derivs, select_levels, snap_lod, LodBase, LodMode,
+    biased, clamped, lod_base, quad_derivs, select_levels, snap_lod, Levels, LodBase, LodMode,
 };
 use super::sampler::{Config, Filter, LodPrecision, MipmapMode, Policy, Sampler};
 use super::{address, QuadBits};
@@ -86,6 +86,13 @@ impl std::fmt::Debug for QuadFnDbg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("QuadFn")
     }
+}
+
+/// What one lane's λ selects: the level filter and the levels with their weights.
+#[derive(Clone, Copy)]
+struct LaneLod {
+    linear: bool,
+    levels: Levels,
 }
 
 /// Missing-component defaults after replacing the present ones (0,0,0,1 rule).
@@ -335,6 +342,9 @@ impl Kernel {
         bases: &[LodBase; 4],
     ) -> QuadBits {
         let mut out = [[0u32; 4]; 4];
+        // level selection depends only on (λ_base, bias, MinLod), which usually agree across
+        // the quad (coarse implicit LOD, no per-lane operands): reuse the previous lane's
+        let mut prev: Option<([u32; 3], Option<LaneLod>)> = None;
         for lane in 0..4 {
             if a.mask & (1 << lane) == 0 {
                 continue;
@@ -344,9 +354,45 @@ impl Kernel {
                 _ => 0.0,
             };
             let min_lod = a.min_lod.map_or(f32::NEG_INFINITY, |m| m[lane]);
-            out[lane] = self.sample_lane::<N, L>(img, a, lane, &bases[lane], bias, min_lod);
+            let base = &bases[lane];
+            let key = [base.lambda, bias, min_lod].map(f32::to_bits);
+            let ll = match prev {
+                Some((k, ll)) if k == key => ll,
+                _ => self.lane_lod(base.lambda, bias, min_lod),
+            };
+            prev = Some((key, ll));
+            out[lane] = match ll {
+                Some(ll) => self.sample_lane::<N, L>(img, a, lane, base, &ll),
+                None => self.oob_raw,
+            };
         }
         out
+    }
+
+    /// Filter choice and levels of one lane; `None`: the D3D out-of-range MinLod result.
+    #[inline(always)]
+    fn lane_lod(&self, base_lambda: f32, bias: f32, min_lod: f32) -> Option<LaneLod> {
+        let s = &self.sampler;
+        let q = self.view.level_count - 1;
+        if self.cfg.policy == Policy::D3D && min_lod > q as f32 {
+            return None;
+        }
+        let lambda = if s.unnormalized_coordinates {
+            0.0
+        } else {
+            self.lambdas(base_lambda, bias, min_lod).1
+        };
+        let minify = lambda > 0.0;
+        let filter = if minify { s.min_filter } else { s.mag_filter };
+        let mode = if self.dec.kind != NumKind::Float {
+            MipmapMode::Nearest
+        } else {
+            s.mipmap_mode
+        };
+        Some(LaneLod {
+            linear: filter == Filter::Linear,
+            levels: select_levels(lambda, self.view.level_count, mode),
+        })
     }
 
     #[inline(always)]
@@ -356,37 +402,19 @@ impl Kernel {
         a: &SampleArgs,
         lane: usize,
         base: &LodBase,
-        bias: f32,
-        min_lod: f32,
+        ll: &LaneLod,
     ) -> [u32; 4] {
-        let s = &self.sampler;
-        let q = self.view.level_count - 1;
-        if self.cfg.policy == Policy::D3D && min_lod > q as f32 {
-            return self.oob_raw;
-        }
-        let unnorm = s.unnormalized_coordinates;
-        let lambda = if unnorm {
-            0.0
-        } else {
-            self.lambdas(base.lambda, bias, min_lod).1
-        };
-        let minify = lambda > 0.0;
-        let filter = if minify { s.min_filter } else { s.mag_filter };
+        let unnorm = self.sampler.unnormalized_coordinates;
+        let levels = ll.levels;
         let (st, layer, face) = self.locate(&a.coords[lane]);
         let off = self.offset_bits(a.offsets[lane], 4);
         let integer = self.dec.kind != NumKind::Float;
-        let mode = if integer {
-            MipmapMode::Nearest
-        } else {
-            s.mipmap_mode
-        };
-        let levels = select_levels(lambda, self.view.level_count, mode);
         let dref = a.dref.map(|d| self.dref_value(d[lane]));
         if integer {
             let level = self.view.base_level + levels.l[0].0;
             return self.nearest_raw(img, level, layer, face, st, off, unnorm);
         }
-        let linear = filter == Filter::Linear;
+        let linear = ll.linear;
         let n = base.probes.max(1);
         let mut acc = [0.0f32; 4];
         for p in 0..n {
