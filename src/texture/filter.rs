@@ -1,9 +1,10 @@
 //! Filtering inside one level: nearest / linear taps, wrap, border, per-tap depth compare
 //! (PCF), seamless cube edges and corners (sampling.md §4.3, §7, §8, §10).
 //!
-//! Each function is monomorphised over (dimensions, linear, address mode per axis); a
-//! [`Kernel`] picks the instantiations once, so the per-tap code has no branch on the format
-//! (decoder is a `fn` pointer) or the wrap mode.
+//! Each function is monomorphised over (format class, dimensions, linear, address mode per
+//! axis) and wrapped as a [`LevelFilter`] type; a [`Kernel`] picks one quad routine
+//! ([`pick`]) with the nearest and linear instantiations inlined, so the per-tap code has no
+//! branch on the format class or the wrap mode and no call.
 
 use super::address::{wrap, BORDER, DYN};
 use super::cube::remap_edge;
