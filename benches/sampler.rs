@@ -4,9 +4,15 @@
 //! Time is the benchmark thread's CPU time (`/proc/thread-self/schedstat`), not wall time:
 //! the development machines are shared and heavily loaded, and CPU time is what a quad costs.
 //! That clock advances at scheduler updates, hence 10 flat samples of equal, long duration.
+//!
+//! Instruction counts (repeatable under any load): with `QS_CALLGRIND_CASE=<name>` set the
+//! binary skips criterion and runs that case's 64 quads `QS_CALLGRIND_ITERS` times (default
+//! 100) inside `drive`, e.g.
+//! `QS_CALLGRIND_CASE=bilinear_rgba8_2d valgrind --tool=callgrind --toggle-collect='*drive*'
+//! target/release/deps/sampler-<hash>`; Ir / (64 · iters) = instructions per quad.
 
 use criterion::measurement::{Measurement, ValueFormatter};
-use criterion::{black_box, criterion_group, criterion_main, Criterion, SamplingMode, Throughput};
+use criterion::{black_box, criterion_group, Criterion, SamplingMode, Throughput};
 use quadstep::texture::{
     AddressMode, CompareOp, Config, Filter, Format, GatherArgs, Image, ImageView, Kernel, LodMode,
     SampleArgs, Sampler, ViewType,
@@ -97,32 +103,48 @@ fn quads(step: [f32; 2], z: f32) -> Vec<SampleArgs> {
         .collect()
 }
 
-fn bench_sample(
-    c: &mut Criterion<CpuTime>,
-    name: &str,
-    img: &Image,
+/// One benchmark: a name and a closure that runs its 64 quads once.
+type Case<'a> = (&'static str, Box<dyn Fn() + 'a>);
+
+fn sample_case<'a>(
+    name: &'static str,
+    img: &'a Image,
     view: &ImageView,
     s: &Sampler,
-    args: &[SampleArgs],
-) {
+    args: Vec<SampleArgs>,
+) -> Case<'a> {
     let k = Kernel::new(img, view, s, Config::default()).unwrap();
-    let mut g = c.benchmark_group("sampler");
-    g.throughput(Throughput::Elements((4 * args.len()) as u64));
-    g.sampling_mode(SamplingMode::Flat);
-    g.bench_function(name, |b| {
-        b.iter(|| {
-            for a in args {
-                black_box(k.sample(img, black_box(a)).unwrap());
-            }
-        })
-    });
-    g.finish();
+    let run = move || {
+        for a in &args {
+            black_box(k.sample(img, black_box(a)).unwrap());
+        }
+    };
+    (name, Box::new(run))
 }
 
-fn benches(c: &mut Criterion<CpuTime>) {
+struct Images {
+    rgba: Image,
+    depth: Image,
+    cube: Image,
+}
+
+fn images() -> Images {
     let mut rgba = Image::new_2d(Format::R8G8B8A8_UNORM, 256, 256, 1, 9).unwrap();
     noise_image(&mut rgba);
-    let v2 = ImageView::whole(&rgba, ViewType::D2);
+    let mut depth = Image::new_2d(Format::D32_SFLOAT, 256, 256, 1, 1).unwrap();
+    let n = depth.level_texels(0);
+    let d: Vec<[f32; 4]> = (0..n)
+        .map(|i| [(i % 97) as f32 / 97.0, 0.0, 0.0, 0.0])
+        .collect();
+    depth.upload_f32(0, &d).unwrap();
+    let mut cube = Image::new_cube(Format::R8G8B8A8_UNORM, 128, 1, 8).unwrap();
+    noise_image(&mut cube);
+    Images { rgba, depth, cube }
+}
+
+fn cases(im: &Images) -> Vec<Case<'_>> {
+    let rgba = &im.rgba;
+    let v2 = ImageView::whole(rgba, ViewType::D2);
     let nearest = Sampler::default();
     let bilinear = Sampler {
         mag_filter: Filter::Linear,
@@ -132,9 +154,11 @@ fn benches(c: &mut Criterion<CpuTime>) {
     let tri = Sampler::trilinear(AddressMode::Repeat);
     let mag = quads([0.5 / 256.0, 0.5 / 256.0], 0.0);
     let minify = quads([2.8 / 256.0, 2.8 / 256.0], 0.0); // λ ≈ 1.49
-    bench_sample(c, "nearest_rgba8_2d", &rgba, &v2, &nearest, &mag);
-    bench_sample(c, "bilinear_rgba8_2d", &rgba, &v2, &bilinear, &mag);
-    bench_sample(c, "trilinear_rgba8_2d", &rgba, &v2, &tri, &minify);
+    let mut v = vec![
+        sample_case("nearest_rgba8_2d", rgba, &v2, &nearest, mag.clone()),
+        sample_case("bilinear_rgba8_2d", rgba, &v2, &bilinear, mag.clone()),
+        sample_case("trilinear_rgba8_2d", rgba, &v2, &tri, minify),
+    ];
 
     let aniso = Sampler {
         anisotropy_enable: true,
@@ -148,15 +172,9 @@ fn benches(c: &mut Criterion<CpuTime>) {
             dy: [[0.0, 1.0 / 256.0, 0.0]; 4],
         };
     }
-    bench_sample(c, "aniso16_rgba8_2d", &rgba, &v2, &aniso, &an);
+    v.push(sample_case("aniso16_rgba8_2d", rgba, &v2, &aniso, an));
 
-    let mut depth = Image::new_2d(Format::D32_SFLOAT, 256, 256, 1, 1).unwrap();
-    let n = depth.level_texels(0);
-    let d: Vec<[f32; 4]> = (0..n)
-        .map(|i| [(i % 97) as f32 / 97.0, 0.0, 0.0, 0.0])
-        .collect();
-    depth.upload_f32(0, &d).unwrap();
-    let vd = ImageView::whole(&depth, ViewType::D2);
+    let vd = ImageView::whole(&im.depth, ViewType::D2);
     let pcf = Sampler {
         compare_enable: true,
         compare_op: CompareOp::LessOrEqual,
@@ -166,11 +184,9 @@ fn benches(c: &mut Criterion<CpuTime>) {
     for a in &mut dq {
         a.dref = Some([0.5; 4]);
     }
-    bench_sample(c, "dref_pcf2x2_d32", &depth, &vd, &pcf, &dq);
+    v.push(sample_case("dref_pcf2x2_d32", &im.depth, &vd, &pcf, dq));
 
-    let mut cube = Image::new_cube(Format::R8G8B8A8_UNORM, 128, 1, 8).unwrap();
-    noise_image(&mut cube);
-    let vc = ImageView::whole(&cube, ViewType::Cube);
+    let vc = ImageView::whole(&im.cube, ViewType::Cube);
     let cq: Vec<SampleArgs> = (0..QUADS)
         .map(|q| {
             let a = q as f32 * 0.37;
@@ -186,21 +202,36 @@ fn benches(c: &mut Criterion<CpuTime>) {
             }))
         })
         .collect();
-    bench_sample(c, "cube_trilinear_rgba8", &cube, &vc, &tri, &cq);
+    v.push(sample_case("cube_trilinear_rgba8", &im.cube, &vc, &tri, cq));
 
-    let k = Kernel::new(&rgba, &v2, &nearest, Config::default()).unwrap();
+    let k = Kernel::new(rgba, &v2, &nearest, Config::default()).unwrap();
     let ga: Vec<GatherArgs> = mag.iter().map(|a| GatherArgs::new(a.coords, 1)).collect();
+    let gather = move || {
+        for a in &ga {
+            black_box(k.gather(rgba, black_box(a)).unwrap());
+        }
+    };
+    v.push(("gather_rgba8_2d", Box::new(gather)));
+    v
+}
+
+fn benches(c: &mut Criterion<CpuTime>) {
+    let im = images();
     let mut g = c.benchmark_group("sampler");
-    g.throughput(Throughput::Elements((4 * ga.len()) as u64));
+    g.throughput(Throughput::Elements((4 * QUADS) as u64));
     g.sampling_mode(SamplingMode::Flat);
-    g.bench_function("gather_rgba8_2d", |b| {
-        b.iter(|| {
-            for a in &ga {
-                black_box(k.gather(&rgba, black_box(a)).unwrap());
-            }
-        })
-    });
+    for (name, run) in cases(&im) {
+        g.bench_function(name, |b| b.iter(&run));
+    }
     g.finish();
+}
+
+/// The callgrind region: `iters` runs of one case (see the module comment).
+#[inline(never)]
+fn drive(run: &dyn Fn(), iters: usize) {
+    for _ in 0..iters {
+        run();
+    }
 }
 
 criterion_group! {
@@ -209,4 +240,21 @@ criterion_group! {
     config = Criterion::default().with_measurement(CpuTime).sample_size(10);
     targets = benches
 }
-criterion_main!(sampler);
+fn main() {
+    if let Ok(name) = std::env::var("QS_CALLGRIND_CASE") {
+        let iters = std::env::var("QS_CALLGRIND_ITERS")
+            .ok()
+            .and_then(|x| x.parse().ok())
+            .unwrap_or(100);
+        let im = images();
+        let all = cases(&im);
+        let Some((_, run)) = all.iter().find(|(n, _)| *n == name) else {
+            panic!("no case {name}");
+        };
+        run(); // warm: first-touch page faults and lazy statics outside the region
+        drive(run.as_ref(), iters);
+        return;
+    }
+    sampler();
+    Criterion::default().configure_from_args().final_summary();
+}

@@ -1,15 +1,18 @@
 //! Filtering inside one level: nearest / linear taps, wrap, border, per-tap depth compare
 //! (PCF), seamless cube edges and corners (sampling.md §4.3, §7, §8, §10).
 //!
-//! Each function is monomorphised over (dimensions, linear, address mode per axis); a
-//! [`Kernel`] picks the instantiations once, so the per-tap code has no branch on the format
-//! (decoder is a `fn` pointer) or the wrap mode.
+//! Each function is monomorphised over (format class, dimensions, linear, address mode per
+//! axis) and wrapped as a [`LevelFilter`] type; a [`Kernel`] picks one quad routine
+//! ([`pick`]) with the nearest and linear instantiations inlined, so the per-tap code has no
+//! branch on the format class or the wrap mode and no call.
 
-use super::address::wrap;
+use super::address::{wrap, BORDER, DYN};
 use super::cube::remap_edge;
 use super::format::{Aspect, Format, UNORM8};
 use super::image::Image;
-use super::sample::Kernel;
+use super::lod::LodBase;
+use super::sample::{Kernel, SampleArgs};
+use super::QuadBits;
 
 /// One probe at one level: absolute level and layer, texel-space coordinates (offsets
 /// included, before the −0.5 shift of linear filtering), cube face, per-lane Dref.
@@ -27,6 +30,52 @@ pub struct Tap {
     pub dref: Option<f32>,
 }
 
+/// Size and byte addressing of one absolute mip level, computed once per kernel (the image
+/// shape is part of the kernel key), so taps never recompute `max(1, x >> l)` or offsets.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LevelInfo {
+    /// Extent in texels.
+    pub size: [i32; 3],
+    /// Extent as f32 (normalized → texel scale).
+    pub sizef: [f32; 3],
+    /// Byte offset of (level, layer 0, texel 0).
+    base: usize,
+    /// Bytes per layer.
+    layer_stride: usize,
+    /// Bytes per row.
+    pitch: usize,
+    /// Bytes per z slice.
+    slice: usize,
+}
+
+impl LevelInfo {
+    /// The level's addressing in a single-sampled image.
+    pub fn new(img: &Image, level: u32) -> LevelInfo {
+        let e = img.level_extent(level);
+        let ts = img.format().texel_size();
+        let pitch = e[0] as usize * ts;
+        let slice = pitch * e[1] as usize;
+        LevelInfo {
+            size: e.map(|x| x as i32),
+            sizef: e.map(|x| x as f32),
+            base: img.offset_unchecked(level, 0, [0, 0, 0], 0, e),
+            layer_stride: slice * e[2] as usize,
+            pitch,
+            slice,
+        }
+    }
+
+    /// Addressing of one layer of this level.
+    #[inline(always)]
+    pub fn layout(&self, layer: u32) -> Layout {
+        Layout {
+            base: self.base + layer as usize * self.layer_stride,
+            pitch: self.pitch,
+            slice: self.slice,
+        }
+    }
+}
+
 /// Byte addressing of one (level, layer) of a single-sampled image.
 pub(super) struct Layout {
     base: usize,
@@ -35,35 +84,27 @@ pub(super) struct Layout {
 }
 
 impl Layout {
+    /// Byte offset of in-range texel `ijk` (`texel_size` bytes per texel).
     #[inline(always)]
-    fn new(k: &Kernel, img: &Image, t: &Tap, e: [u32; 3]) -> Layout {
-        let pitch = e[0] as usize * k.texel_size;
-        Layout {
-            base: img.offset_unchecked(t.level, t.layer, [0, 0, 0], 0, e),
-            pitch,
-            slice: pitch * e[1] as usize,
-        }
+    pub fn offset(&self, ijk: [i32; 3], texel_size: usize) -> usize {
+        self.base
+            + ijk[2] as usize * self.slice
+            + ijk[1] as usize * self.pitch
+            + ijk[0] as usize * texel_size
     }
 }
-
-/// A level filter.
-pub type LevelFn = fn(&Kernel, &Image, &Tap) -> [f32; 4];
 
 impl Kernel {
     /// Reads a texel (or the border when any index is −1), decodes it, compares if Dref.
     #[inline(always)]
-    pub(super) fn texel<const F: u8>(
-        &self,
-        img: &Image,
-        t: &Tap,
-        ijk: [i32; 3],
-        e: [u32; 3],
-    ) -> [f32; 4] {
-        let lay = Layout::new(self, img, t, e);
-        self.texel_in::<F>(img.bytes(), &lay, ijk, t.dref)
+    pub(super) fn texel<const F: u8>(&self, img: &Image, t: &Tap, ijk: [i32; 3]) -> [f32; 4] {
+        let lay = self.lv[t.level as usize].layout(t.layer);
+        self.texel_in::<F>(img.bytes(), &lay, ijk, t.dref, true)
     }
 
-    /// As [`Kernel::texel`] with the level/layer addressing precomputed.
+    /// As [`Kernel::texel`] with the level/layer addressing precomputed. `may_border`: an
+    /// index may be −1 (a border address mode); constant per instantiation, so the check
+    /// vanishes for the other modes.
     #[inline(always)]
     pub(super) fn texel_in<const F: u8>(
         &self,
@@ -71,15 +112,15 @@ impl Kernel {
         lay: &Layout,
         ijk: [i32; 3],
         dref: Option<f32>,
+        may_border: bool,
     ) -> [f32; 4] {
-        let v = if (ijk[0] | ijk[1] | ijk[2]) < 0 {
+        let v = if may_border && (ijk[0] | ijk[1] | ijk[2]) < 0 {
             self.border
         } else {
-            let o = lay.base
-                + ijk[2] as usize * lay.slice
-                + ijk[1] as usize * lay.pitch
-                + ijk[0] as usize * self.texel_size;
-            let b = &data[o..o + self.texel_size];
+            let o = lay.offset(ijk, self.texel_size);
+            // the inline classes read 4 bytes (D32_SFLOAT_S8_UINT: depth first)
+            let len = if F == FC_ANY { self.texel_size } else { 4 };
+            let b = &data[o..o + len];
             match F {
                 FC_RGBA8 => [
                     UNORM8[b[0] as usize],
@@ -117,6 +158,12 @@ impl Kernel {
     }
 }
 
+/// Whether address mode `m` (a const-generic code) can produce the border index −1.
+#[inline(always)]
+const fn may_border(m: u8) -> bool {
+    m == BORDER || m == DYN
+}
+
 /// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
 /// saturating for huge values, 0 for NaN.
 #[inline(always)]
@@ -147,6 +194,7 @@ fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
 }
 
 /// 1D/2D/3D filter with address modes `MU`, `MV`, `MW` (`DYN` → read from the kernel).
+#[inline(always)]
 pub fn level_nd<
     const F: u8,
     const D: usize,
@@ -159,11 +207,12 @@ pub fn level_nd<
     img: &Image,
     t: &Tap,
 ) -> [f32; 4] {
-    let e = img.level_extent(t.level);
-    let size = [e[0] as i32, e[1] as i32, e[2] as i32];
-    let lay = Layout::new(k, img, t, e);
+    let lv = &k.lv[t.level as usize];
+    let size = lv.size;
+    let lay = lv.layout(t.layer);
     let data = img.bytes();
     let m = k.modes;
+    let mb = may_border(MU) || (D >= 2 && may_border(MV)) || (D >= 3 && may_border(MW));
     let wu = |i: i32| wrap::<MU>(i, size[0], m[0]);
     let wv = |i: i32| {
         if D >= 2 {
@@ -183,15 +232,15 @@ pub fn level_nd<
         let u = k.snap(t.uvw[0]);
         let v = k.snap(t.uvw[1]);
         let w = k.snap(t.uvw[2]);
-        return k.texel_in::<F>(data, &lay, [wu(fl(u)), wv(fl(v)), ww(fl(w))], t.dref);
+        return k.texel_in::<F>(data, &lay, [wu(fl(u)), wv(fl(v)), ww(fl(w))], t.dref, mb);
     }
     let x = k.snap(t.uvw[0] - 0.5);
     let (i0, a) = split(x);
     let (iu0, iu1) = (wu(i0), wu(i0.saturating_add(1)));
     if D == 1 {
         return lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, 0, 0], t.dref),
-            k.texel_in::<F>(data, &lay, [iu1, 0, 0], t.dref),
+            k.texel_in::<F>(data, &lay, [iu0, 0, 0], t.dref, mb),
+            k.texel_in::<F>(data, &lay, [iu1, 0, 0], t.dref, mb),
             a,
         );
     }
@@ -200,13 +249,13 @@ pub fn level_nd<
     let (jv0, jv1) = (wv(j0), wv(j0.saturating_add(1)));
     let plane = |kk: i32| {
         let top = lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, jv0, kk], t.dref),
-            k.texel_in::<F>(data, &lay, [iu1, jv0, kk], t.dref),
+            k.texel_in::<F>(data, &lay, [iu0, jv0, kk], t.dref, mb),
+            k.texel_in::<F>(data, &lay, [iu1, jv0, kk], t.dref, mb),
             a,
         );
         let bot = lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, jv1, kk], t.dref),
-            k.texel_in::<F>(data, &lay, [iu1, jv1, kk], t.dref),
+            k.texel_in::<F>(data, &lay, [iu0, jv1, kk], t.dref, mb),
+            k.texel_in::<F>(data, &lay, [iu1, jv1, kk], t.dref, mb),
             a,
         );
         lerp4(top, bot, b)
@@ -220,15 +269,16 @@ pub fn level_nd<
 }
 
 /// Seamless cube filter on one face (`uvw[0..2]` face texel coordinates).
+#[inline]
 pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
-    let e = img.level_extent(t.level);
-    let n = e[0] as i32;
-    let lay = Layout::new(k, img, t, e);
+    let lv = &k.lv[t.level as usize];
+    let n = lv.size[0];
+    let lay = lv.layout(t.layer);
     let data = img.bytes();
     if !LIN {
         let i = fl(k.snap(t.uvw[0])).clamp(0, n - 1);
         let j = fl(k.snap(t.uvw[1])).clamp(0, n - 1);
-        return k.texel_in::<F>(data, &lay, [i, j, 0], t.dref);
+        return k.texel_in::<F>(data, &lay, [i, j, 0], t.dref, false);
     }
     let x = k.snap(t.uvw[0] - 0.5);
     let y = k.snap(t.uvw[1] - 0.5);
@@ -238,7 +288,7 @@ pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap
     let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
     let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {
         if inside {
-            return Some(k.texel_in::<F>(data, &lay, [i, j, 0], t.dref));
+            return Some(k.texel_in::<F>(data, &lay, [i, j, 0], t.dref, false));
         }
         let (f, ni, nj) = remap_edge(t.face, i, j, n)?;
         let tap = Tap {
@@ -246,9 +296,12 @@ pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap
             face: f,
             ..*t
         };
-        Some(k.texel::<F>(img, &tap, [ni, nj, 0], e))
+        Some(k.texel::<F>(img, &tap, [ni, nj, 0]))
     };
     let q = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
+    if let [Some(t00), Some(t10), Some(t01), Some(t11)] = q {
+        return lerp4(lerp4(t00, t10, a), lerp4(t01, t11, a), b);
+    }
     // corner: the missing texel is the average of the three real ones (in f64, so three
     // equal texels average to exactly themselves)
     let mut s = [0.0f64; 4];
@@ -281,33 +334,62 @@ pub fn format_class(f: Format, aspect: Aspect) -> u8 {
     }
 }
 
+/// One level filter as a type, so the quad routine is monomorphised over it and the filter
+/// inlines into the per-lane loop (a `fn` pointer per tap cost a call, a register spill and
+/// the re-derivation of the level's addressing every tap).
+pub trait LevelFilter {
+    /// Filters one tap.
+    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4];
+}
+
+/// [`level_nd`] as a [`LevelFilter`].
+pub struct Nd<
+    const F: u8,
+    const D: usize,
+    const LIN: bool,
+    const MU: u8,
+    const MV: u8,
+    const MW: u8,
+>;
+
+impl<const F: u8, const D: usize, const LIN: bool, const MU: u8, const MV: u8, const MW: u8>
+    LevelFilter for Nd<F, D, LIN, MU, MV, MW>
+{
+    #[inline(always)]
+    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
+        level_nd::<F, D, LIN, MU, MV, MW>(k, img, t)
+    }
+}
+
+/// [`level_cube`] as a [`LevelFilter`].
+pub struct CubeFilter<const F: u8, const LIN: bool>;
+
+impl<const F: u8, const LIN: bool> LevelFilter for CubeFilter<F, LIN> {
+    #[inline(always)]
+    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
+        level_cube::<F, LIN>(k, img, t)
+    }
+}
+
+/// The quad routine for a (nearest, linear) filter pair.
+pub type QuadFn = fn(&Kernel, &Image, &SampleArgs, &[LodBase; 4]) -> QuadBits;
+
+macro_rules! nd {
+    ($f:ident, $d:literal, $m:ident) => {
+        Kernel::sample_filtered::<Nd<$f, $d, false, $m, $m, $m>, Nd<$f, $d, true, $m, $m, $m>>
+            as QuadFn
+    };
+}
+
 macro_rules! inst {
     ($f:ident, $d:literal, $m:expr) => {
         match $m {
-            REPEAT => [
-                level_nd::<$f, $d, false, REPEAT, REPEAT, REPEAT> as LevelFn,
-                level_nd::<$f, $d, true, REPEAT, REPEAT, REPEAT>,
-            ],
-            MIRRORED => [
-                level_nd::<$f, $d, false, MIRRORED, MIRRORED, MIRRORED>,
-                level_nd::<$f, $d, true, MIRRORED, MIRRORED, MIRRORED>,
-            ],
-            CLAMP => [
-                level_nd::<$f, $d, false, CLAMP, CLAMP, CLAMP>,
-                level_nd::<$f, $d, true, CLAMP, CLAMP, CLAMP>,
-            ],
-            BORDER => [
-                level_nd::<$f, $d, false, BORDER, BORDER, BORDER>,
-                level_nd::<$f, $d, true, BORDER, BORDER, BORDER>,
-            ],
-            MIRROR_CLAMP => [
-                level_nd::<$f, $d, false, MIRROR_CLAMP, MIRROR_CLAMP, MIRROR_CLAMP>,
-                level_nd::<$f, $d, true, MIRROR_CLAMP, MIRROR_CLAMP, MIRROR_CLAMP>,
-            ],
-            _ => [
-                level_nd::<$f, $d, false, DYN, DYN, DYN>,
-                level_nd::<$f, $d, true, DYN, DYN, DYN>,
-            ],
+            REPEAT => nd!($f, $d, REPEAT),
+            MIRRORED => nd!($f, $d, MIRRORED),
+            CLAMP => nd!($f, $d, CLAMP),
+            BORDER => nd!($f, $d, BORDER),
+            MIRROR_CLAMP => nd!($f, $d, MIRROR_CLAMP),
+            _ => nd!($f, $d, DYN),
         }
     };
 }
@@ -315,7 +397,7 @@ macro_rules! inst {
 macro_rules! per_class {
     ($f:ident, $dims:expr, $cube:expr, $m:expr) => {
         if $cube {
-            [level_cube::<$f, false> as LevelFn, level_cube::<$f, true>]
+            Kernel::sample_filtered::<CubeFilter<$f, false>, CubeFilter<$f, true>> as QuadFn
         } else {
             match $dims {
                 1 => inst!($f, 1, $m),
@@ -326,10 +408,10 @@ macro_rules! per_class {
     };
 }
 
-/// The (nearest, linear) pair for a view with `dims` spatial dimensions, address modes and
-/// format class: one monomorphised routine per (class, dims, filter, mode).
-pub fn pick(dims: usize, cube: bool, modes: [u8; 3], fc: u8) -> [LevelFn; 2] {
-    use super::address::{BORDER, CLAMP, DYN, MIRRORED, MIRROR_CLAMP, REPEAT};
+/// The quad routine for a view with `dims` spatial dimensions, address modes and format
+/// class: one monomorphised routine per (class, dims, mode), containing both filters.
+pub fn pick(dims: usize, cube: bool, modes: [u8; 3], fc: u8) -> QuadFn {
+    use super::address::{CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
     let uniform = modes[..dims].iter().all(|&m| m == modes[0]);
     let m = if uniform { modes[0] } else { DYN };
     match fc {

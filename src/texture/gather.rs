@@ -98,7 +98,7 @@ impl Kernel {
             ));
         }
         let level = self.view.base_level;
-        let e = img.level_extent(level);
+        let lv = &self.lv[level as usize];
         let unnorm = self.sampler.unnormalized_coordinates;
         let mut out = [[0u32; 4]; 4];
         for lane in 0..4 {
@@ -110,7 +110,7 @@ impl Kernel {
                 GatherOffsets::Offset(o) => self.offset_bits([o[lane][0], o[lane][1], 0], 6),
                 _ => [0; 3],
             };
-            let uvw = self.to_texel(img, level, st, one, unnorm);
+            let uvw = self.to_texel(level, st, one, unnorm);
             let i0 = fl(self.snap(uvw[0] - 0.5));
             let j0 = if self.dims >= 2 {
                 fl(self.snap(uvw[1] - 0.5))
@@ -140,16 +140,11 @@ impl Kernel {
             let mut vals = [None::<u32>; 4];
             for (k, p) in pos.iter().enumerate() {
                 vals[k] = if self.cube {
-                    let n = e[0] as i32;
-                    remap_edge(face, p[0], p[1], n).map(|(f, i, j)| {
-                        let o = img.offset_unchecked(
-                            level,
-                            layer - face + f,
-                            [i as u32, j as u32, 0],
-                            0,
-                            e,
-                        );
-                        pick((self.dec.raw)(&img.bytes()[o..o + self.texel_size]))
+                    remap_edge(face, p[0], p[1], lv.size[0]).map(|(f, i, j)| {
+                        let o = lv
+                            .layout(layer - face + f)
+                            .offset([i, j, 0], self.texel_size);
+                        pick(self.raw_texel(img.bytes(), o))
                     })
                 } else {
                     Some(pick(self.raw_at(img, level, layer, [p[0], p[1], 0])))
@@ -157,8 +152,12 @@ impl Kernel {
             }
             // cube corner: the missing texel is the average of the real ones (three for a
             // normal footprint; offsets, which are invalid on cubes, may miss more)
-            let avg = self.average(vals.iter().flatten().copied(), dref.is_some());
-            out[lane] = vals.map(|v| v.unwrap_or(avg));
+            out[lane] = if vals.iter().all(Option::is_some) {
+                vals.map(|v| v.unwrap_or_default())
+            } else {
+                let avg = self.average(vals.iter().flatten().copied(), dref.is_some());
+                vals.map(|v| v.unwrap_or(avg))
+            };
         }
         Ok(out)
     }

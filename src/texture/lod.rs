@@ -75,8 +75,18 @@ impl LodBase {
     }
 }
 
-fn len(v: &[f32]) -> f32 {
-    let r = v.iter().map(|x| x * x).sum::<f32>().sqrt();
+/// Euclidean length of the first `n` components (summed in index order, as `Iterator::sum`
+/// would, but without a slice loop: `n` is known per kernel).
+#[inline(always)]
+fn len(v: &[f32; 3], n: usize) -> f32 {
+    let mut s = v[0] * v[0];
+    if n >= 2 {
+        s += v[1] * v[1];
+    }
+    if n >= 3 {
+        s += v[2] * v[2];
+    }
+    let r = s.sqrt();
     if r.is_finite() {
         r
     } else {
@@ -90,6 +100,7 @@ fn len(v: &[f32]) -> f32 {
 /// lengths. Anisotropic (D3D §7.18.11): `major = max(Lx, Ly)`, `ratio = major²/det` clamped to
 /// maxAniso (then `minor = major/ratio`, else `minor = det/major`), `minor < 1 →
 /// ratio = max(1, ratio·minor)`, λ = log2(minor), `N = ceil(ratio)` probes.
+#[inline]
 pub fn lod_base(
     mx: [f32; 3],
     my: [f32; 3],
@@ -98,8 +109,8 @@ pub fn lod_base(
     dx: [f32; 3],
     dy: [f32; 3],
 ) -> LodBase {
-    let lx = len(&mx[..n]);
-    let ly = len(&my[..n]);
+    let lx = len(&mx, n);
+    let ly = len(&my, n);
     let major = lx.max(ly);
     let Some(max_aniso) = aniso.filter(|_| n == 2 && major > 0.0) else {
         return LodBase::iso(major.log2());
@@ -187,13 +198,15 @@ pub fn select_levels(lambda: f32, level_count: u32, mode: MipmapMode) -> Levels 
     } else {
         lambda.clamp(0.0, q)
     };
+    // d ≥ 0, so truncation is floor (and avoids a libm `floorf` call on baseline x86-64)
+    let floor = |x: f32| (x as u32) as f32;
     match mode {
         MipmapMode::Nearest => Levels {
-            l: [(((d + 0.5).floor().min(q)) as u32, 1.0), (0, 0.0)],
+            l: [((floor(d + 0.5).min(q)) as u32, 1.0), (0, 0.0)],
             n: 1,
         },
         MipmapMode::Linear => {
-            let hi = d.floor();
+            let hi = floor(d);
             let delta = d - hi;
             if delta == 0.0 {
                 Levels {

@@ -1,11 +1,11 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
 
 use super::cube::{select_face, transform_deriv};
-use super::filter::{fl, format_class, pick, LevelFn, Tap};
-use super::format::{Decoder, Format, NumKind};
+use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap, FC_RGBA8};
+use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
-    biased, clamped, lod_base, quad_derivs, select_levels, snap_lod, LodBase, LodMode,
+    biased, clamped, lod_base, quad_derivs, select_levels, snap_lod, Levels, LodBase, LodMode,
 };
 use super::sampler::{Config, Filter, LodPrecision, MipmapMode, Policy, Sampler};
 use super::{address, QuadBits};
@@ -71,18 +71,28 @@ pub struct Kernel {
     pub(super) dims: usize,
     pub(super) cube: bool,
     snorm: bool,
+    rgba8: bool,
     pub(super) modes: [u8; 3],
-    level_fn: [LevelFnDbg; 2],
+    /// Size and addressing of every absolute level of the image.
+    pub(super) lv: Vec<LevelInfo>,
+    quad_fn: QuadFnDbg,
     dref_unorm_bits: Option<u32>,
     aniso: Option<f32>,
 }
 
 #[derive(Clone, Copy)]
-struct LevelFnDbg(LevelFn);
-impl std::fmt::Debug for LevelFnDbg {
+struct QuadFnDbg(QuadFn);
+impl std::fmt::Debug for QuadFnDbg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("LevelFn")
+        f.write_str("QuadFn")
     }
+}
+
+/// What one lane's λ selects: the level filter and the levels with their weights.
+#[derive(Clone, Copy)]
+struct LaneLod {
+    linear: bool,
+    levels: Levels,
 }
 
 /// Missing-component defaults after replacing the present ones (0,0,0,1 rule).
@@ -146,8 +156,10 @@ impl Kernel {
             dims,
             cube,
             snorm: format.is_snorm(),
+            rgba8: format_class(format, view.aspect) == FC_RGBA8,
             modes,
-            level_fn: pick(dims, cube, modes, format_class(format, view.aspect)).map(LevelFnDbg),
+            lv: (0..img.levels()).map(|l| LevelInfo::new(img, l)).collect(),
+            quad_fn: QuadFnDbg(pick(dims, cube, modes, format_class(format, view.aspect))),
             dref_unorm_bits: format
                 .unorm_depth_bits()
                 .filter(|_| view.aspect != super::Aspect::Stencil),
@@ -179,7 +191,7 @@ impl Kernel {
     }
 
     /// Spatial coordinates (normalized or face), absolute layer and face of one lane.
-    #[inline]
+    #[inline(always)]
     pub(super) fn locate(&self, c: &[f32; 4]) -> ([f32; 3], u32, u32) {
         let v = &self.view;
         let clamp_layer = |a: f32, count: u32| -> u32 {
@@ -208,8 +220,7 @@ impl Kernel {
             Some(i) => v.base_layer + clamp_layer(c[i], v.layer_count),
             None => v.base_layer,
         };
-        let mut st = [0.0; 3];
-        st[..self.dims].copy_from_slice(&c[..self.dims]);
+        let st = std::array::from_fn(|i| if i < self.dims { c[i] } else { 0.0 });
         (st, layer, 0)
     }
 
@@ -319,7 +330,21 @@ impl Kernel {
         } else {
             self.lod_bases(&a.coords, &a.lod)
         };
+        Ok((self.quad_fn.0)(self, img, a, &bases))
+    }
+
+    /// The lanes of [`Kernel::sample`], monomorphised over the (nearest, linear) level
+    /// filters the kernel picked.
+    pub(super) fn sample_filtered<N: LevelFilter, L: LevelFilter>(
+        &self,
+        img: &Image,
+        a: &SampleArgs,
+        bases: &[LodBase; 4],
+    ) -> QuadBits {
         let mut out = [[0u32; 4]; 4];
+        // level selection depends only on (λ_base, bias, MinLod), which usually agree across
+        // the quad (coarse implicit LOD, no per-lane operands): reuse the previous lane's
+        let mut prev: Option<([u32; 3], Option<LaneLod>)> = None;
         for lane in 0..4 {
             if a.mask & (1 << lane) == 0 {
                 continue;
@@ -329,48 +354,67 @@ impl Kernel {
                 _ => 0.0,
             };
             let min_lod = a.min_lod.map_or(f32::NEG_INFINITY, |m| m[lane]);
-            out[lane] = self.sample_lane(img, a, lane, &bases[lane], bias, min_lod);
+            let base = &bases[lane];
+            let key = [base.lambda, bias, min_lod].map(f32::to_bits);
+            let ll = match prev {
+                Some((k, ll)) if k == key => ll,
+                _ => self.lane_lod(base.lambda, bias, min_lod),
+            };
+            prev = Some((key, ll));
+            out[lane] = match ll {
+                Some(ll) => self.sample_lane::<N, L>(img, a, lane, base, &ll),
+                None => self.oob_raw,
+            };
         }
-        Ok(out)
+        out
     }
 
-    fn sample_lane(
+    /// Filter choice and levels of one lane; `None`: the D3D out-of-range MinLod result.
+    #[inline(always)]
+    fn lane_lod(&self, base_lambda: f32, bias: f32, min_lod: f32) -> Option<LaneLod> {
+        let s = &self.sampler;
+        let q = self.view.level_count - 1;
+        if self.cfg.policy == Policy::D3D && min_lod > q as f32 {
+            return None;
+        }
+        let lambda = if s.unnormalized_coordinates {
+            0.0
+        } else {
+            self.lambdas(base_lambda, bias, min_lod).1
+        };
+        let minify = lambda > 0.0;
+        let filter = if minify { s.min_filter } else { s.mag_filter };
+        let mode = if self.dec.kind != NumKind::Float {
+            MipmapMode::Nearest
+        } else {
+            s.mipmap_mode
+        };
+        Some(LaneLod {
+            linear: filter == Filter::Linear,
+            levels: select_levels(lambda, self.view.level_count, mode),
+        })
+    }
+
+    #[inline(always)]
+    fn sample_lane<N: LevelFilter, L: LevelFilter>(
         &self,
         img: &Image,
         a: &SampleArgs,
         lane: usize,
         base: &LodBase,
-        bias: f32,
-        min_lod: f32,
+        ll: &LaneLod,
     ) -> [u32; 4] {
-        let s = &self.sampler;
-        let q = self.view.level_count - 1;
-        if self.cfg.policy == Policy::D3D && min_lod > q as f32 {
-            return self.oob_raw;
-        }
-        let unnorm = s.unnormalized_coordinates;
-        let lambda = if unnorm {
-            0.0
-        } else {
-            self.lambdas(base.lambda, bias, min_lod).1
-        };
-        let minify = lambda > 0.0;
-        let filter = if minify { s.min_filter } else { s.mag_filter };
+        let unnorm = self.sampler.unnormalized_coordinates;
+        let levels = ll.levels;
         let (st, layer, face) = self.locate(&a.coords[lane]);
         let off = self.offset_bits(a.offsets[lane], 4);
         let integer = self.dec.kind != NumKind::Float;
-        let mode = if integer {
-            MipmapMode::Nearest
-        } else {
-            s.mipmap_mode
-        };
-        let levels = select_levels(lambda, self.view.level_count, mode);
         let dref = a.dref.map(|d| self.dref_value(d[lane]));
         if integer {
             let level = self.view.base_level + levels.l[0].0;
             return self.nearest_raw(img, level, layer, face, st, off, unnorm);
         }
-        let f = self.level_fn[(filter == Filter::Linear) as usize].0;
+        let linear = ll.linear;
         let n = base.probes.max(1);
         let mut acc = [0.0f32; 4];
         for p in 0..n {
@@ -382,18 +426,19 @@ impl Kernel {
             }
             for &(l, wl) in &levels.l[..levels.n] {
                 let level = self.view.base_level + l;
-                let uvw = self.to_texel(img, level, pst, off, unnorm);
-                let v = f(
-                    self,
-                    img,
-                    &Tap {
-                        level,
-                        layer,
-                        face,
-                        uvw,
-                        dref,
-                    },
-                );
+                let uvw = self.to_texel(level, pst, off, unnorm);
+                let tap = Tap {
+                    level,
+                    layer,
+                    face,
+                    uvw,
+                    dref,
+                };
+                let v = if linear {
+                    L::filter(self, img, &tap)
+                } else {
+                    N::filter(self, img, &tap)
+                };
                 let w = wl / n as f32;
                 for c in 0..4 {
                     acc[c] += w * v[c];
@@ -407,10 +452,9 @@ impl Kernel {
     }
 
     /// Normalized → texel-space at an absolute level, plus offsets.
-    #[inline]
+    #[inline(always)]
     pub(super) fn to_texel(
         &self,
-        img: &Image,
         level: u32,
         st: [f32; 3],
         off: [i32; 3],
@@ -419,30 +463,41 @@ impl Kernel {
         if unnorm {
             return st;
         }
-        let e = img.level_extent(level);
+        let e = self.lv[level as usize].sizef;
         if self.cube {
-            return [st[0] * e[0] as f32, st[1] * e[0] as f32, 0.0];
+            return [st[0] * e[0], st[1] * e[0], 0.0];
         }
         [
-            st[0] * e[0] as f32 + off[0] as f32,
-            st[1] * e[1] as f32 + off[1] as f32,
-            st[2] * e[2] as f32 + off[2] as f32,
+            st[0] * e[0] + off[0] as f32,
+            st[1] * e[1] + off[1] as f32,
+            st[2] * e[2] + off[2] as f32,
         ]
     }
 
     /// Reads a raw texel with the sampler's wrap (border → border bits).
+    #[inline]
     pub(super) fn raw_at(&self, img: &Image, level: u32, layer: u32, ijk: [i32; 3]) -> [u32; 4] {
-        let e = img.level_extent(level);
-        let m = self.sampler.address_mode;
+        let lv = &self.lv[level as usize];
         let mut w = [0i32; 3];
         for d in 0..self.dims.min(3) {
-            w[d] = address::wrap_mode(m[d], ijk[d], e[d] as i32);
+            w[d] = address::wrap::<{ address::DYN }>(ijk[d], lv.size[d], self.modes[d]);
             if w[d] < 0 {
                 return self.border_raw;
             }
         }
-        let o = img.offset_unchecked(level, layer, w.map(|x| x as u32), 0, e);
-        (self.dec.raw)(&img.bytes()[o..o + self.texel_size])
+        let o = lv.layout(layer).offset(w, self.texel_size);
+        self.raw_texel(img.bytes(), o)
+    }
+
+    /// Raw bits of the texel at byte offset `o`: R8G8B8A8_UNORM inline (the same table as its
+    /// decoder), every other format through the decoder's `fn` pointer.
+    #[inline(always)]
+    pub(super) fn raw_texel(&self, data: &[u8], o: usize) -> [u32; 4] {
+        if self.rgba8 {
+            let b = &data[o..o + 4];
+            return [b[0], b[1], b[2], b[3]].map(|x| UNORM8[x as usize].to_bits());
+        }
+        (self.dec.raw)(&data[o..o + self.texel_size])
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -456,13 +511,13 @@ impl Kernel {
         off: [i32; 3],
         unnorm: bool,
     ) -> [u32; 4] {
-        let uvw = self.to_texel(img, level, st, off, unnorm);
+        let uvw = self.to_texel(level, st, off, unnorm);
         let ijk = uvw.map(|x| fl(self.snap(x)));
         if self.cube {
-            let e = img.level_extent(level);
-            let n = e[0] as i32;
+            let lv = &self.lv[level as usize];
+            let n = lv.size[0];
             let (i, j) = (ijk[0].clamp(0, n - 1), ijk[1].clamp(0, n - 1));
-            let o = img.offset_unchecked(level, layer, [i as u32, j as u32, 0], 0, e);
+            let o = lv.layout(layer).offset([i, j, 0], self.texel_size);
             return (self.dec.raw)(&img.bytes()[o..o + self.texel_size]);
         }
         self.raw_at(img, level, layer, ijk)
