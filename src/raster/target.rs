@@ -86,7 +86,7 @@ impl ColorFormat {
 }
 
 #[inline]
-fn unorm8(v: f32) -> u8 {
+pub(crate) fn unorm8(v: f32) -> u8 {
     // Round to nearest: the value is >= 0.5, so truncation is floor; NaN casts to 0.
     (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
 }
