@@ -206,7 +206,6 @@ struct TileShader<'a> {
     /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
     occupied: [u32; (TILE / 2) as usize],
     z: Vec<f32>,
-    xy: Vec<(f64, f64)>,
     /// Per lane of the current primitive run: 1 / denominator, smooth and noperspective.
     inv: [Vec<f64>; 2],
 }
@@ -233,7 +232,6 @@ impl<'a> TileShader<'a> {
             quads: Vec::with_capacity(QUAD_BATCH),
             occupied: [0; (TILE / 2) as usize],
             z: Vec::with_capacity(QUAD_BATCH * 4),
-            xy: Vec::with_capacity(QUAD_BATCH * 4),
             inv: [Vec::new(), Vec::new()],
         }
     }
@@ -366,14 +364,14 @@ impl<'a> TileShader<'a> {
         self.z.clear();
         for q in &self.quads {
             let p = &scene.prims[q.prim as usize];
-            let (x, y) = (q.x as f64 + 0.5, q.y as f64 + 0.5);
-            for k in 0..4 {
-                let z = (p.z.at(x + (k & 1) as f64, y + (k >> 1) as f64) + p.z_offset) as f32;
-                self.z.push(match scene.depth_clamp {
+            let z = quad_values(&p.z, q).map(|z| {
+                let z = (z + p.z_offset) as f32;
+                match scene.depth_clamp {
                     Some((lo, hi)) => z.clamp(lo, hi),
                     None => z,
-                });
-            }
+                }
+            });
+            self.z.extend_from_slice(&z);
         }
         if self.early && self.tests {
             let mut kept = 0;
@@ -517,33 +515,34 @@ impl<'a> TileShader<'a> {
             v.clear();
             v.reserve(lanes);
         }
-        self.xy.clear();
         for (qi, q) in self.quads.iter().enumerate() {
             let p = &scene.prims[q.prim as usize];
             inp.coverage.push(q.mask);
-            for k in 0..4 {
-                let (x, y) = ((q.x + (k & 1)) as f64 + 0.5, (q.y + (k >> 1)) as f64 + 0.5);
-                self.xy.push((x, y));
-                let inv_w = p.inv_w.at(x, y);
-                inp.frag_coord.push([
-                    x as f32,
-                    y as f32,
-                    self.z[qi * 4 + k as usize],
-                    inv_w as f32,
-                ]);
-                inp.point_coord.push(match p.point {
-                    Some((l, t, s)) => [((x - l) / s) as f32, ((y - t) / s) as f32],
-                    None => [0.0, 0.0],
-                });
-                inp.front_facing.push(p.info.front);
-                inp.primitive_id.push(p.info.primitive_id);
-            }
+            let inv_w = quad_values(&p.inv_w, q);
+            let z = &self.z[qi * 4..qi * 4 + 4];
+            let (x, y) = (q.x as f32 + 0.5, q.y as f32 + 0.5);
+            inp.frag_coord.extend_from_slice(&[
+                [x, y, z[0], inv_w[0] as f32],
+                [x + 1.0, y, z[1], inv_w[1] as f32],
+                [x, y + 1.0, z[2], inv_w[2] as f32],
+                [x + 1.0, y + 1.0, z[3], inv_w[3] as f32],
+            ]);
+            inp.point_coord.extend_from_slice(&match p.point {
+                Some((l, t, s)) => std::array::from_fn::<_, 4, _>(|k| {
+                    let (x, y) = (lane_x(q, k), lane_y(q, k));
+                    [((x - l) / s) as f32, ((y - t) / s) as f32]
+                }),
+                None => [[0.0; 2]; 4],
+            });
+            inp.front_facing.extend_from_slice(&[p.info.front; 4]);
+            inp.primitive_id
+                .extend_from_slice(&[p.info.primitive_id; 4]);
         }
         // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
         // original vertices. Noperspective: the same with every term scaled by the original
         // vertex's w, which turns the weights into window-space ones. Both are ratios of
         // planes, so the per-primitive work is combining planes and the per-lane work is one
-        // reciprocal of the denominator per mode and one plane evaluation per component.
+        // reciprocal of the denominator per mode and one plane step per component.
         let wanted = [
             modes.contains(&Interpolation::Smooth),
             modes.contains(&Interpolation::NoPerspective),
@@ -557,7 +556,7 @@ impl<'a> TileShader<'a> {
                     .take_while(|q| q.prim == prim)
                     .count();
             let p = &scene.prims[prim as usize];
-            let lanes = &self.xy[start * 4..end * 4];
+            let quads = &self.quads[start..end];
             let n = p.info.n_verts as usize;
             let bw = &p.bw[..n];
             let scales = [[1.0; 3], p.info.orig_w];
@@ -567,26 +566,24 @@ impl<'a> TileShader<'a> {
                 }
                 let den = Plane::combine(bw, |j| scales[m][j]);
                 self.inv[m].clear();
-                self.inv[m].extend(lanes.iter().map(|&(x, y)| {
-                    let d = den.at(x, y);
-                    if d == 0.0 {
-                        1.0
-                    } else {
-                        1.0 / d
-                    }
-                }));
+                for q in quads {
+                    let d = quad_values(&den, q);
+                    let inv = d.map(|d| if d == 0.0 { 1.0 } else { 1.0 / d });
+                    self.inv[m].extend_from_slice(&inv);
+                }
             }
             let slots = p.info.slots;
             for (loc, mode) in modes.iter().enumerate() {
                 let out = &mut inp.varyings[loc];
+                let n_lanes = quads.len() * 4;
                 if loc >= scene.n_vary {
-                    out.extend(std::iter::repeat_n([0; 4], lanes.len()));
+                    out.extend(std::iter::repeat_n([0; 4], n_lanes));
                     continue;
                 }
                 let var = |j: usize| scene.varyings[slots[j] as usize * scene.n_vary + loc];
                 let m = match mode {
                     Interpolation::Flat => {
-                        out.extend(std::iter::repeat_n(var(0), lanes.len()));
+                        out.extend(std::iter::repeat_n(var(0), n_lanes));
                         continue;
                     }
                     Interpolation::Smooth => 0,
@@ -596,11 +593,34 @@ impl<'a> TileShader<'a> {
                 let num: [Plane; 4] = std::array::from_fn(|c| {
                     Plane::combine(bw, |j| scale[j] * f32::from_bits(var(j)[c]) as f64)
                 });
-                for (&(x, y), &inv) in lanes.iter().zip(&self.inv[m]) {
-                    out.push(num.map(|pl| ((pl.at(x, y) * inv) as f32).to_bits()));
+                for (q, inv) in quads.iter().zip(self.inv[m].chunks_exact(4)) {
+                    let v = num.map(|pl| quad_values(&pl, q));
+                    out.extend_from_slice(
+                        &[0, 1, 2, 3]
+                            .map(|k| [0, 1, 2, 3].map(|c| ((v[c][k] * inv[k]) as f32).to_bits())),
+                    );
                 }
             }
             start = end;
         }
     }
+}
+
+/// Pixel-centre x of lane `k` of a quad.
+#[inline]
+fn lane_x(q: &Quad, k: usize) -> f64 {
+    (q.x + (k & 1) as i32) as f64 + 0.5
+}
+
+/// Pixel-centre y of lane `k` of a quad.
+#[inline]
+fn lane_y(q: &Quad, k: usize) -> f64 {
+    (q.y + (k >> 1) as i32) as f64 + 0.5
+}
+
+/// A plane at the four lanes of a quad: evaluated at lane 0, stepped to the others.
+#[inline]
+fn quad_values(pl: &Plane, q: &Quad) -> [f64; 4] {
+    let v = pl.at(q.x as f64 + 0.5, q.y as f64 + 0.5);
+    [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
 }
