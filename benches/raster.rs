@@ -1,7 +1,7 @@
 //! Rasterizer throughput with closure shaders at 1024x1024: one fullscreen quad, 10 000 small
 //! triangles, and a depth-tested scene of overlapping layers; each at 1 and 2 threads.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use quadstep::raster::*;
 use quadstep::Result;
 
@@ -171,9 +171,60 @@ fn bench(c: &mut Criterion) {
     }
 }
 
+/// One frame of one scene, for `valgrind --tool=callgrind` (instruction counts do not depend on
+/// the machine's load): `RASTER_ONCE=depth_tested_scene/2t cargo bench --bench raster`.
+fn once(which: &str) {
+    let (vs, fs) = (vs(), fs());
+    let (name, threads) = which.split_once('/').expect("RASTER_ONCE=<scene>/<n>t");
+    let threads: usize = threads.trim_end_matches('t').parse().expect("thread count");
+    let (data, depth) = match name {
+        "fullscreen_quad" => (fullscreen_quad(), false),
+        "10k_small_triangles" => (small_triangles(10_000), false),
+        "depth_tested_scene" => (depth_scene(), true),
+        _ => panic!("unknown scene {name}"),
+    };
+    let r = Rasterizer::new(threads).expect("thread pool");
+    let pipe = Pipeline {
+        state: state(depth),
+        vertex: &vs,
+        fragment: &fs,
+    };
+    let mut rt = RenderTargets {
+        color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, W, H)],
+        depth_stencil: depth.then(|| DepthStencilTarget::new(DepthFormat::D32Sfloat, W, H)),
+    };
+    let reps: usize = std::env::var("RASTER_REPS").map_or(1, |r| r.parse().expect("RASTER_REPS"));
+    for _ in 0..reps {
+        let t = std::time::Instant::now();
+        if let Some(d) = rt.depth_stencil.as_mut() {
+            d.clear(1.0, 0);
+        }
+        let mut pass = r.begin(&mut rt);
+        pass.bind_pipeline(&pipe);
+        pass.bind_vertex_buffers(&[VertexBuffer {
+            binding: 0,
+            data: &data,
+            offset: 0,
+        }]);
+        pass.draw((data.len() / 32) as u32, 1, 0, 0).expect("draw");
+        if reps > 1 {
+            eprintln!("{which}: {:.2} ms", t.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+}
+
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
     targets = bench
 }
-criterion_main!(benches);
+
+fn main() {
+    match std::env::var("RASTER_ONCE") {
+        Ok(which) => once(&which),
+        Err(_) => {
+            benches();
+            Criterion::default().configure_from_args().final_summary();
+        }
+    }
+}

@@ -123,13 +123,18 @@ impl GeomCtx<'_> {
 }
 
 /// Clip and set up one assembled primitive.
-pub(crate) fn setup_primitive(ctx: &GeomCtx, sh: &Shaded, a: &Assembled) -> Vec<RasterPrim> {
+pub(crate) fn setup_primitive(
+    ctx: &GeomCtx,
+    sh: &Shaded,
+    a: &Assembled,
+    out: &mut Vec<RasterPrim>,
+) {
     let n = a.count as usize;
     let mut verts = Vec::with_capacity(n);
     for (k, &s) in a.slots[..n].iter().enumerate() {
         let p = sh.position[s as usize];
         if !p.iter().all(|c| c.is_finite()) {
-            return Vec::new();
+            return;
         }
         let mut bary = [0.0; 3];
         bary[k] = 1.0;
@@ -145,7 +150,6 @@ pub(crate) fn setup_primitive(ctx: &GeomCtx, sh: &Shaded, a: &Assembled) -> Vec<
         primitive_id: a.primitive_id,
         front: true,
     };
-    let mut out = Vec::new();
     match n {
         1 => {
             if clip::point_inside(&verts[0].pos, &ctx.planes) {
@@ -168,13 +172,13 @@ pub(crate) fn setup_primitive(ctx: &GeomCtx, sh: &Shaded, a: &Assembled) -> Vec<
         _ => {
             let poly = clip::clip_polygon(&verts, &ctx.planes);
             if poly.len() < 3 {
-                return out;
+                return;
             }
             let win: Vec<WinVert> = poly.iter().map(|v| ctx.window(v)).collect();
             let fixed: Vec<(i64, i64)> = win.iter().map(|w| (snap(w.x), snap(w.y))).collect();
             let a2 = area2(&fixed);
             if a2 == 0 {
-                return out;
+                return;
             }
             // Vulkan: a = -area2 / 2 in y-down framebuffer coordinates; a > 0 is
             // counter-clockwise.
@@ -190,7 +194,7 @@ pub(crate) fn setup_primitive(ctx: &GeomCtx, sh: &Shaded, a: &Assembled) -> Vec<
                 CullMode::FrontAndBack => true,
             };
             if culled {
-                return out;
+                return;
             }
             info.front = front;
             match ctx.state.rasterization.polygon_mode {
@@ -225,7 +229,6 @@ pub(crate) fn setup_primitive(ctx: &GeomCtx, sh: &Shaded, a: &Assembled) -> Vec<
             }
         }
     }
-    out
 }
 
 /// `PointSize` clamped to the supported range [1, 255] (NaN -> 1).

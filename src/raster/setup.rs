@@ -170,14 +170,6 @@ pub(crate) struct RasterPrim {
     pub point: Option<(f64, f64, f64)>,
 }
 
-impl RasterPrim {
-    /// Coverage of the pixel (px, py) by the edges.
-    #[inline]
-    pub fn inside(&self, px: i64, py: i64) -> bool {
-        self.edges[..self.n_edges].iter().all(|e| e.at(px, py) >= 0)
-    }
-}
-
 /// Snap a window coordinate to fixed point.
 pub(crate) fn snap(v: f64) -> i64 {
     (v * ONE as f64).round() as i64

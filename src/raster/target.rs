@@ -86,9 +86,10 @@ impl ColorFormat {
 }
 
 #[inline]
-fn unorm8(v: f32) -> u8 {
-    // Round to nearest: the value is >= 0.5, so truncation is floor; NaN casts to 0.
-    (v.clamp(0.0, 1.0) * 255.0 + 0.5) as u8
+pub(crate) fn unorm8(v: f32) -> u8 {
+    // Round to nearest: `as` truncates and saturates, so below 0 (and NaN) give 0, above 1
+    // gives 255, exactly as clamping to [0, 1] first would (this is the colour write's hot path).
+    (v * 255.0 + 0.5) as u8
 }
 
 fn rd32(b: &[u8], i: usize) -> u32 {
@@ -352,7 +353,12 @@ impl DepthStencilTarget {
     pub fn clear(&mut self, depth: f32, stencil: u8) {
         let q = self.format.quantize(depth);
         let db = self.format.depth_bytes();
-        if db > 0 {
+        if db == 4 {
+            let bytes = q.to_le_bytes();
+            self.depth
+                .chunks_exact_mut(4)
+                .for_each(|c| c.copy_from_slice(&bytes));
+        } else if db > 0 {
             let bytes = q.to_le_bytes();
             self.depth
                 .chunks_exact_mut(db)
@@ -364,6 +370,11 @@ impl DepthStencilTarget {
     /// Stored depth representation at texel index `i`.
     pub(crate) fn stored_depth(buf: &[u8], format: DepthFormat, i: usize) -> u32 {
         let db = format.depth_bytes();
+        if db == 4 {
+            // Fixed-size copy: the variable-length one below is a memcpy call per texel.
+            let t: [u8; 4] = buf[4 * i..4 * i + 4].try_into().expect("4 bytes");
+            return u32::from_le_bytes(t);
+        }
         let mut b = [0u8; 4];
         b[..db].copy_from_slice(&buf[i * db..i * db + db]);
         u32::from_le_bytes(b)
@@ -372,6 +383,10 @@ impl DepthStencilTarget {
     /// Write a stored depth representation at texel index `i`.
     pub(crate) fn store_depth(buf: &mut [u8], format: DepthFormat, i: usize, v: u32) {
         let db = format.depth_bytes();
+        if db == 4 {
+            buf[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
+            return;
+        }
         buf[i * db..i * db + db].copy_from_slice(&v.to_le_bytes()[..db]);
     }
 
