@@ -443,6 +443,12 @@ impl<'s> Runner<'s> {
             }
             PipelineKind::Compute | PipelineKind::Graphics => {}
         }
+        self.size_attachments(p)
+    }
+
+    /// Give the pipeline's attachments its framebuffer size (contents are kept when the size
+    /// already matches, zeroed otherwise).
+    fn size_attachments(&mut self, p: &Pipeline) -> Result<()> {
         let (w, h) = p.framebuffer_size;
         for b in &p.bindings {
             let name = match b {
@@ -460,7 +466,8 @@ impl<'s> Runner<'s> {
             if st.width != w || st.height != h || st.bytes.len() != need {
                 st.width = w;
                 st.height = h;
-                st.bytes.resize(need, 0);
+                st.bytes = vec![0; need];
+                self.depth_targets.remove(name);
             }
             if matches!(b, Binding::Color { .. }) && !self.attachments.contains(name) {
                 self.attachments.push(name.clone());
@@ -589,6 +596,7 @@ impl<'s> Runner<'s> {
 
     fn clear_cmd(&mut self, pipeline: &str) -> Result<()> {
         let p = self.pipeline(pipeline)?;
+        self.size_attachments(p)?;
         let cv = self.clear.get(pipeline).copied().unwrap_or_default();
         for b in &p.bindings {
             match b {
@@ -1042,12 +1050,32 @@ impl<'s> Runner<'s> {
                 ))
             })
         };
+        self.size_attachments(p)?;
         let vs = self.shader(find(ShaderType::Vertex)?)?;
-        let fs = self.shader(find(ShaderType::Fragment)?)?;
-        let (sets, wb) = self.descriptors(p, &[vs.ir(), fs.ir()])?;
+        let fs = match p.shaders.iter().find(|a| a.stage == ShaderType::Fragment) {
+            Some(a) => Some(self.shader(a)?),
+            None => None,
+        };
+        let mut irs = vec![vs.ir()];
+        irs.extend(fs.as_ref().map(|f| f.ir()));
+        let (sets, wb) = self.descriptors(p, &irs)?;
         let config = texture::Config::default();
         let vstage = BoundStage::new(&vs, &sets, config)?;
-        let fstage = BoundStage::new(&fs, &sets, config)?;
+        let fstage = match &fs {
+            Some(f) => Some(BoundStage::new(f, &sets, config)?),
+            None => None,
+        };
+        // A pipeline without a fragment shader writes no colour.
+        let no_fragment = raster::FragmentFn {
+            interpolation: Vec::new(),
+            writes_depth: false,
+            can_discard: false,
+            f: |_: &raster::QuadBatch, _: &mut raster::QuadOutputs| Ok(()),
+        };
+        let fragment: &dyn raster::FragmentStage = match &fstage {
+            Some(f) => f,
+            None => &no_fragment,
+        };
 
         // Attachments, indexed by location (gaps get a throw-away target).
         let mut color_names: Vec<Option<String>> = Vec::new();
@@ -1085,6 +1113,12 @@ impl<'s> Runner<'s> {
         if let Some(d) = &depth_name {
             targets.depth_stencil = Some(self.depth_target(d)?);
         }
+        if targets.color.is_empty() && targets.depth_stencil.is_none() {
+            targets
+                .color
+                .push(ColorTarget::new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh));
+            color_names.push(None);
+        }
 
         let mut state = pipeline_state(p, targets.color.len());
         // Vertex input.
@@ -1121,21 +1155,25 @@ impl<'s> Runner<'s> {
                             ))
                         })?,
                     };
-                    let format = formats::vertex_format(&fname)?;
                     let stride = vd
                         .stride
                         .unwrap_or_else(|| st.decl.elem.stride(st.decl.layout));
+                    let (format, data, stride, offset) = match formats::vertex_format(&fname) {
+                        Ok(f) => (f, st.bytes.clone(), stride, vd.offset),
+                        Err(e) => widen_vertices(&fname, &st.bytes, stride, vd.offset)
+                            .ok_or(e)?,
+                    };
                     let rate = match vd.rate {
                         ast::InputRate::Vertex => raster::InputRate::Vertex,
                         ast::InputRate::Instance => raster::InputRate::Instance,
                     };
                     if rate == raster::InputRate::Vertex && stride > 0 {
-                        let n = (st.bytes.len().saturating_sub(vd.offset as usize)
+                        let n = (data.len().saturating_sub(offset as usize)
                             + (stride as usize - format.size().min(stride as usize)))
                             / stride as usize;
                         vertex_count = vertex_count.min(n as u32);
                     }
-                    vdata.push(st.bytes.clone());
+                    vdata.push(data);
                     state.vertex_bindings.push(raster::VertexBinding {
                         binding: i as u32,
                         stride,
@@ -1145,7 +1183,7 @@ impl<'s> Runner<'s> {
                         location: vd.location,
                         binding: i as u32,
                         format,
-                        offset: vd.offset,
+                        offset,
                     });
                 }
             }
@@ -1177,7 +1215,7 @@ impl<'s> Runner<'s> {
         let pipe = raster::Pipeline {
             state,
             vertex: &vstage,
-            fragment: &fstage,
+            fragment,
         };
         {
             let mut pass = self.raster.begin(&mut targets);
@@ -1277,6 +1315,33 @@ enum Draw {
         first_instance: u32,
         instances: u32,
     },
+}
+
+/// Vertex data in a format the rasterizer does not fetch, decoded by the texture unit's codec
+/// and widened to 32-bit RGBA (float, uint or sint), so any texel format can be vertex data.
+fn widen_vertices(
+    name: &str,
+    bytes: &[u8],
+    stride: u32,
+    offset: u32,
+) -> Option<(raster::VertexFormat, Vec<u8>, u32, u32)> {
+    let f = formats::texture_format(name).ok()?;
+    let ts = f.texel_size();
+    let stride = (stride as usize).max(1);
+    let mut out = Vec::new();
+    let mut o = offset as usize;
+    while o + ts <= bytes.len() {
+        for w in f.decode_raw(&bytes[o..o + ts]) {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        o += stride;
+    }
+    let vf = match f.kind() {
+        texture::NumKind::Float => raster::VertexFormat::R32G32B32A32Sfloat,
+        texture::NumKind::Uint => raster::VertexFormat::R32G32B32A32Uint,
+        texture::NumKind::Sint => raster::VertexFormat::R32G32B32A32Sint,
+    };
+    Some((vf, out, 16, 0))
 }
 
 /// The raw bits of a specialisation constant.

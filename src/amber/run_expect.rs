@@ -196,7 +196,12 @@ fn probe(
         .ok_or_else(|| Error::Unsupported(format!("probe of format {fname}")))?;
     let tfmt = formats::texture_format(&fname)?;
     let (fw, fh) = (st.width, st.height);
-    let (x, y, w, h) = if relative {
+    // The AST keeps (1, 1) as the size of a point probe; a relative rectangle of the whole
+    // image starting anywhere but the origin would be out of range, so it is a point there.
+    let point = relative && size == [1.0, 1.0] && pos != [0.0, 0.0];
+    let (x, y, w, h) = if point {
+        ((fw as f32 * pos[0]) as u32, (fh as f32 * pos[1]) as u32, 1, 1)
+    } else if relative {
         (
             (fw as f32 * pos[0]) as u32,
             (fh as f32 * pos[1]) as u32,
@@ -257,7 +262,8 @@ fn probe(
             let got = tfmt.decode_f32(texel).map(|v| v as f64);
             let ok = present.iter().all(|&c| {
                 let (t, pct) = tol[c];
-                let d = (got[c] - color[c]).abs();
+                // 1e-6 absorbs the f32 rounding of decoded texels (128/255 in f32 vs f64).
+                let d = (got[c] - color[c]).abs() - 1e-6;
                 if pct {
                     d <= t / 100.0 * color[c].abs()
                 } else {

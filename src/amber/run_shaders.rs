@@ -69,7 +69,7 @@ fn words_from_bytes(bytes: &[u8], what: &str) -> Result<Vec<u32>> {
         .chunks_exact(4)
         .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
         .collect();
-    if w[0] == 0x0302_2307u32.swap_bytes() {
+    if w[0] == 0x0302_2307 {
         w.iter_mut().for_each(|x| *x = x.swap_bytes());
     }
     Ok(w)
@@ -158,9 +158,12 @@ fn compile_glsl(
     }
     std::fs::create_dir_all(cache).map_err(|e| Error::Io(format!("{}: {e}", cache.display())))?;
     let ext = if hlsl { "hlsl" } else { st };
-    // A per-process temporary name so parallel runs never share a half-written file.
-    let tmp_src = cache.join(format!("{key:016x}.{}.{ext}", std::process::id()));
-    let tmp_out = cache.join(format!("{key:016x}.{}.spv", std::process::id()));
+    // A per-process, per-call temporary name so parallel runs never share a half-written file.
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tag = format!("{key:016x}.{}.{seq}", std::process::id());
+    let tmp_src = cache.join(format!("{tag}.{ext}"));
+    let tmp_out = cache.join(format!("{tag}.spv"));
     std::fs::write(&tmp_src, text).map_err(|e| Error::Io(format!("{}: {e}", tmp_src.display())))?;
     let mut cmd = Command::new("glslangValidator");
     cmd.arg("-V").arg("--target-env").arg(&env).arg("-S").arg(st);
