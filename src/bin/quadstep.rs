@@ -1,5 +1,5 @@
 //! The `quadstep` command line: `quadstep amber PATH...` runs Amber scripts (files, or folders
-//! searched recursively for `.amber` and `.vkscript`) in parallel and prints one line per script
+//! searched recursively for `.amber` and `.vkscript`) in parallel (plain threads; each draw uses its own small rayon pool) and prints one line per script
 //! in sorted order, then `N passed, N failed, N skipped`. The exit code is non-zero when any
 //! script fails.
 
@@ -12,7 +12,8 @@ use std::time::{Duration, Instant};
 use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use quadstep::amber::{run_file, RunOptions, ScriptResult, Status};
-use rayon::prelude::*;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 #[derive(Parser)]
 #[command(name = "quadstep", version, about = "CPU rasterizer and SPIR-V interpreter")]
@@ -243,24 +244,39 @@ fn amber(a: AmberArgs) -> ExitCode {
         ProgressBar::hidden()
     };
     let start = Instant::now();
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(a.jobs).build();
-    let run = || {
-        files
-            .par_iter()
-            .map(|(p, root)| {
+    // Scripts run on plain threads pulling from a shared index, not on a rayon pool: a draw
+    // installs work on its rasterizer's own pool, and a rayon worker waiting on another pool
+    // steals further scripts meanwhile, which would stretch each script's measured time.
+    let jobs = if a.jobs == 0 {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    } else {
+        a.jobs
+    };
+    let next = AtomicUsize::new(0);
+    let slots: Vec<Mutex<Option<ScriptResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
+    std::thread::scope(|s| {
+        for _ in 0..jobs.min(files.len().max(1)) {
+            s.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::Relaxed);
+                let Some((p, _)) = files.get(i) else { break };
                 let r = run_file(p, &opts);
                 if let Some(dir) = &a.dump_images {
                     dump(dir, &r);
                 }
                 bar.inc(1);
-                (r, root.clone())
-            })
-            .collect::<Vec<_>>()
-    };
-    let mut results = match pool {
-        Ok(pool) => pool.install(run),
-        Err(_) => run(),
-    };
+                if let Ok(mut slot) = slots[i].lock() {
+                    *slot = Some(r);
+                }
+            });
+        }
+    });
+    let mut results: Vec<(ScriptResult, PathBuf)> = slots
+        .into_iter()
+        .zip(&files)
+        .filter_map(|(m, (_, root))| {
+            m.into_inner().ok().flatten().map(|r| (r, root.clone()))
+        })
+        .collect();
     bar.finish_and_clear();
     results.sort_by(|x, y| x.0.path.cmp(&y.0.path));
 
