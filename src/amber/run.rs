@@ -646,17 +646,25 @@ impl<'s> Runner<'s> {
         Ok(DepthStencilTarget::new(format, st.width, st.height))
     }
 
-    /// Keep the depth target and mirror it into the buffer's bytes (depth bytes, then the
-    /// stencil byte, per texel).
+    /// Keep the depth target and mirror it into the buffer's bytes in the texture unit's
+    /// texel layout (depth bytes, stencil byte at 3 for D24S8 and at 4 for D32FS8), so the
+    /// attachment can be sampled or compared later.
     fn store_depth(&mut self, name: &str, t: DepthStencilTarget) {
         let db = t.format.depth_bytes();
         let n = t.width as usize * t.height as usize;
-        let has_s = !t.stencil.is_empty();
-        let mut bytes = Vec::with_capacity(n * (db + has_s as usize));
+        let (ts, s_at) = match t.format {
+            raster::DepthFormat::D24UnormS8Uint => (4, Some(3)),
+            raster::DepthFormat::D32SfloatS8Uint => (8, Some(4)),
+            raster::DepthFormat::S8Uint => (1, Some(0)),
+            _ => (db, None),
+        };
+        let mut bytes = vec![0u8; n * ts];
         for i in 0..n {
-            bytes.extend_from_slice(&t.depth[i * db..i * db + db]);
-            if has_s {
-                bytes.push(t.stencil[i]);
+            let o = i * ts;
+            let k = db.min(ts);
+            bytes[o..o + k].copy_from_slice(&t.depth[i * db..i * db + k]);
+            if let (Some(s), Some(&v)) = (s_at, t.stencil.get(i)) {
+                bytes[o + s] = v;
             }
         }
         if let Some(st) = self.bufs.get_mut(name) {
@@ -759,7 +767,10 @@ impl<'s> Runner<'s> {
                         let x0 = x + cw * i as f32;
                         let y0 = y + ch * j as f32;
                         let (x1, y1) = (x0 + cw, y0 + ch);
-                        v.extend_from_slice(&[x0, y1, x0, y0, x1, y1, x1, y1, x0, y0, x1, y0]);
+                        // Both triangles start at the cell's top-left corner, which is the
+                        // provoking vertex of flat-shaded outputs (Amber's `draw_grid` case
+                        // colours cells by it).
+                        v.extend_from_slice(&[x0, y0, x1, y0, x1, y1, x0, y0, x1, y1, x0, y1]);
                     }
                 }
                 self.draw(p, Draw::Rect(v, raster::Topology::TriangleList))
@@ -1245,8 +1256,10 @@ impl<'s> Runner<'s> {
                             offset: 0,
                             index_type: *it,
                         });
-                        let c = count.unwrap_or(n.saturating_sub(*start));
-                        pass.draw_indexed(c, *instances, *start, 0, *first_instance)?;
+                        // Amber draws indexed arrays from index 0 with the start as the
+                        // vertex offset (`vkCmdDrawIndexed(count, n, 0, start, first)`).
+                        let c = count.unwrap_or(*n);
+                        pass.draw_indexed(c, *instances, 0, *start as i32, *first_instance)?;
                     }
                     None => {
                         let c = count.unwrap_or(vertex_count.saturating_sub(*start));

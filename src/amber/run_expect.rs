@@ -196,9 +196,8 @@ fn probe(
         .ok_or_else(|| Error::Unsupported(format!("probe of format {fname}")))?;
     let tfmt = formats::texture_format(&fname)?;
     let (fw, fh) = (st.width, st.height);
-    // The AST keeps (1, 1) as the size of a point probe; a relative rectangle of the whole
-    // image starting anywhere but the origin would be out of range, so it is a point there.
-    let point = relative && size == [1.0, 1.0] && pos != [0.0, 0.0];
+    // A relative single-point probe has size (0, 0) (see `ast::Expect::Probe`).
+    let point = relative && size == [0.0, 0.0];
     let (x, y, w, h) = if point {
         ((fw as f32 * pos[0]) as u32, (fh as f32 * pos[1]) as u32, 1, 1)
     } else if relative {

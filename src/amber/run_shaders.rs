@@ -186,11 +186,17 @@ fn compile_glsl(
             .filter(|l| l.contains("ERROR"))
             .take(3)
             .collect();
-        return Err(Error::Spirv(format!(
+        let msg = format!(
             "glslangValidator failed on shader '{}': {}",
             shader.name,
             first.join(" | ")
-        )));
+        );
+        // An extension the installed glslang does not know is a tool limit, not a failure.
+        return Err(if msg.contains("extension not supported") {
+            Error::Unsupported(msg)
+        } else {
+            Error::Spirv(msg)
+        });
     }
     let bytes =
         std::fs::read(&tmp_out).map_err(|e| Error::Io(format!("{}: {e}", tmp_out.display())))?;
