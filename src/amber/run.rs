@@ -458,12 +458,12 @@ impl<'s> Runner<'s> {
             let st = self.bufs.get_mut(name).ok_or_else(|| {
                 Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name))
             })?;
-            let texel = match &st.decl.elem {
-                ElemType::Format(f) => f.texel_bytes() as usize,
-                other => other.stride(st.decl.layout) as usize,
+            let texel = match st.format_name().and_then(|f| formats::texture_format(&f).ok()) {
+                Some(f) => f.texel_size(),
+                None => st.decl.elem.stride(st.decl.layout) as usize,
             };
             let need = w as usize * h as usize * texel;
-            if st.width != w || st.height != h || st.bytes.len() != need {
+            if st.width != w || st.height != h || st.bytes.len() < need {
                 st.width = w;
                 st.height = h;
                 st.bytes = vec![0; need];
