@@ -451,6 +451,15 @@ impl<'s> Runner<'s> {
     fn size_attachments(&mut self, p: &Pipeline) -> Result<()> {
         let (w, h) = p.framebuffer_size;
         for b in &p.bindings {
+            if let Binding::Color {
+                base_mip_level: 1..,
+                ..
+            } = b
+            {
+                return Err(Error::Unsupported(
+                    "colour attachments at BASE_MIP_LEVEL > 0".into(),
+                ));
+            }
             let name = match b {
                 Binding::Color { buffer, .. } | Binding::DepthStencil { buffer } => buffer,
                 _ => continue,
