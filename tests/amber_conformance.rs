@@ -14,7 +14,10 @@ fn amber_dir() -> Option<PathBuf> {
         Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/amber")),
         Some(PathBuf::from("/work/shared/amber")),
     ];
-    candidates.into_iter().flatten().find(|p| p.join("cases").is_dir())
+    candidates
+        .into_iter()
+        .flatten()
+        .find(|p| p.join("cases").is_dir())
 }
 
 /// The value of `"key":"…"` in one line of `quadstep amber --json` output.

@@ -119,7 +119,9 @@ fn probe_tolerances_absolute_and_percent() {
         "{base}EXPECT framebuffer IDX 0 0 EQ_RGBA 195 0 0 250 TOLERANCE 0 0 0 5"
     )));
     // EQ_RGB ignores alpha; EQ_RGBA does not.
-    assert_pass(&graphics(&format!("{base}EXPECT framebuffer IDX 3 3 EQ_RGB 200 0 0")));
+    assert_pass(&graphics(&format!(
+        "{base}EXPECT framebuffer IDX 3 3 EQ_RGB 200 0 0"
+    )));
     assert_fail(&graphics(&format!(
         "{base}EXPECT framebuffer IDX 3 3 EQ_RGBA 200 0 0 0"
     )));

@@ -376,16 +376,10 @@ impl<'s> Runner<'s> {
             r.line = st.line;
             match &st.kind {
                 StmtKind::DeviceFeature(f) if !FEATURES.contains(&f.as_str()) => {
-                    return Err((
-                        Error::Unsupported(format!("DEVICE_FEATURE {f}")),
-                        st.line,
-                    ))
+                    return Err((Error::Unsupported(format!("DEVICE_FEATURE {f}")), st.line))
                 }
                 StmtKind::DeviceExtension(x) if !EXTENSIONS.contains(&x.as_str()) => {
-                    return Err((
-                        Error::Unsupported(format!("DEVICE_EXTENSION {x}")),
-                        st.line,
-                    ))
+                    return Err((Error::Unsupported(format!("DEVICE_EXTENSION {x}")), st.line))
                 }
                 StmtKind::AccelerationStructure(_) => {
                     return Err((
@@ -467,7 +461,10 @@ impl<'s> Runner<'s> {
             let st = self.bufs.get_mut(name).ok_or_else(|| {
                 Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name))
             })?;
-            let texel = match st.format_name().and_then(|f| formats::texture_format(&f).ok()) {
+            let texel = match st
+                .format_name()
+                .and_then(|f| formats::texture_format(&f).ok())
+            {
                 Some(f) => f.texel_size(),
                 None => st.decl.elem.stride(st.decl.layout) as usize,
             };
@@ -516,7 +513,10 @@ impl<'s> Runner<'s> {
 
     /// The script is VkScript (probe tolerances are in 0..1 units there).
     pub fn is_vkscript(&self) -> bool {
-        self.script.path.extension().is_some_and(|e| e == "vkscript")
+        self.script
+            .path
+            .extension()
+            .is_some_and(|e| e == "vkscript")
     }
 
     fn pipeline(&self, name: &str) -> Result<&'s Pipeline> {
@@ -632,9 +632,9 @@ impl<'s> Runner<'s> {
 
     fn color_target(&self, name: &str) -> Result<ColorTarget> {
         let st = self.buf(name)?;
-        let fname = st
-            .format_name()
-            .ok_or_else(|| Error::Unsupported(format!("colour attachment '{name}' without a format")))?;
+        let fname = st.format_name().ok_or_else(|| {
+            Error::Unsupported(format!("colour attachment '{name}' without a format"))
+        })?;
         let format = formats::color_format(&fname)?;
         let mut t = ColorTarget::new(format, st.width, st.height);
         if st.bytes.len() == t.data.len() {
@@ -800,10 +800,7 @@ impl<'s> Runner<'s> {
                     Topology::TriangleStrip => raster::Topology::TriangleStrip,
                     Topology::TriangleFan => raster::Topology::TriangleFan,
                     other => {
-                        return Err(Error::Unsupported(format!(
-                            "topology {}",
-                            other.keyword()
-                        )))
+                        return Err(Error::Unsupported(format!("topology {}", other.keyword())))
                     }
                 };
                 self.draw(
@@ -888,7 +885,13 @@ impl<'s> Runner<'s> {
                                 let len = st.bytes.len().saturating_sub(off);
                                 let range = descriptor_ranges
                                     .get(i)
-                                    .map(|&r| if r == u64::MAX { len } else { (r as usize).min(len) })
+                                    .map(|&r| {
+                                        if r == u64::MAX {
+                                            len
+                                        } else {
+                                            (r as usize).min(len)
+                                        }
+                                    })
                                     .unwrap_or(len);
                                 let key = (name.clone(), off, range);
                                 let buf = buf_cache
@@ -937,9 +940,12 @@ impl<'s> Runner<'s> {
                                 };
                                 let view = image_view(&img, res.as_ref(), *base_mip_level)?;
                                 if *kind == DescriptorKind::CombinedImageSampler {
-                                    let sname = samplers.get(i).or(samplers.first()).ok_or_else(
-                                        || Error::Amber("combined_image_sampler without SAMPLER".into()),
-                                    )?;
+                                    let sname =
+                                        samplers.get(i).or(samplers.first()).ok_or_else(|| {
+                                            Error::Amber(
+                                                "combined_image_sampler without SAMPLER".into(),
+                                            )
+                                        })?;
                                     Descriptor::CombinedImageSampler {
                                         image: img,
                                         view,
@@ -973,7 +979,9 @@ impl<'s> Runner<'s> {
                 }
                 Binding::Color { .. } | Binding::DepthStencil { .. } => {}
                 Binding::Resolve { .. } => {
-                    return Err(Error::Unsupported("resolve attachments (multisampling)".into()))
+                    return Err(Error::Unsupported(
+                        "resolve attachments (multisampling)".into(),
+                    ))
                 }
             }
         }
@@ -1007,7 +1015,10 @@ impl<'s> Runner<'s> {
                 texture::ImageDim::D3,
                 [st.width.max(1), st.height.max(1), st.depth.max(1)],
             ),
-            _ => (texture::ImageDim::D2, [st.width.max(1), st.height.max(1), 1]),
+            _ => (
+                texture::ImageDim::D2,
+                [st.width.max(1), st.height.max(1), 1],
+            ),
         };
         let levels = st.decl.mip_levels.max(1);
         let mut img = texture::Image::new(format, dim, extent, 1, levels, 1)?;
@@ -1180,8 +1191,7 @@ impl<'s> Runner<'s> {
                         .unwrap_or_else(|| st.decl.elem.stride(st.decl.layout));
                     let (format, data, stride, offset) = match formats::vertex_format(&fname) {
                         Ok(f) => (f, st.bytes.clone(), stride, vd.offset),
-                        Err(e) => widen_vertices(&fname, &st.bytes, stride, vd.offset)
-                            .ok_or(e)?,
+                        Err(e) => widen_vertices(&fname, &st.bytes, stride, vd.offset).ok_or(e)?,
                     };
                     let rate = match vd.rate {
                         ast::InputRate::Vertex => raster::InputRate::Vertex,
@@ -1214,7 +1224,10 @@ impl<'s> Runner<'s> {
         let index = match &what {
             Draw::Array { indexed: true, .. } => {
                 let name = p.index_data.as_ref().ok_or_else(|| {
-                    Error::Amber(format!("DRAW_ARRAY INDEXED: pipeline '{}' has no INDEX_DATA", p.name))
+                    Error::Amber(format!(
+                        "DRAW_ARRAY INDEXED: pipeline '{}' has no INDEX_DATA",
+                        p.name
+                    ))
                 })?;
                 let st = self.buf(name)?;
                 let it = match formats::scalar_of(&st.decl.elem).map(|s| s.bytes) {

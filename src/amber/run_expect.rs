@@ -124,7 +124,10 @@ pub(crate) fn check(r: &Runner, e: &Expect) -> Result<Option<String>> {
 /// Every component of a buffer as a number (raw integers for integer and normalized formats).
 fn scalars(st: &BufState) -> Result<Vec<f64>> {
     let sr = formats::scalar_of(&st.decl.elem).ok_or_else(|| {
-        Error::Unsupported(format!("buffer '{}' of a struct or packed type", st.decl.name))
+        Error::Unsupported(format!(
+            "buffer '{}' of a struct or packed type",
+            st.decl.name
+        ))
     })?;
     let n = sr.bytes as usize;
     Ok(st
@@ -149,7 +152,9 @@ pub fn histogram_emd(a: &BufState, b: &BufState) -> Result<f64> {
             "EQ_HISTOGRAM_EMD_BUFFER on formats {fa} and {fb} (8-bit channels only)"
         )));
     }
-    let ch = types::Format::parse(&fa).map(|f| f.components.len()).unwrap_or(4);
+    let ch = types::Format::parse(&fa)
+        .map(|f| f.components.len())
+        .unwrap_or(4);
     let hist = |bytes: &[u8]| {
         let mut h = vec![[0f64; 256]; ch];
         for t in bytes.chunks_exact(ch) {
@@ -199,7 +204,12 @@ fn probe(
     // A relative single-point probe has size (0, 0) (see `ast::Expect::Probe`).
     let point = relative && size == [0.0, 0.0];
     let (x, y, w, h) = if point {
-        ((fw as f32 * pos[0]) as u32, (fh as f32 * pos[1]) as u32, 1, 1)
+        (
+            (fw as f32 * pos[0]) as u32,
+            (fh as f32 * pos[1]) as u32,
+            1,
+            1,
+        )
     } else if relative {
         (
             (fw as f32 * pos[0]) as u32,
@@ -349,7 +359,12 @@ fn cast(v: Number, sr: ScalarRead) -> Val {
         Number::Float(f) => f as i64 as i128,
     };
     let bits = sr.bytes * 8;
-    let u = (i as u128 as u64) & if bits >= 64 { u64::MAX } else { (1 << bits) - 1 };
+    let u = (i as u128 as u64)
+        & if bits >= 64 {
+            u64::MAX
+        } else {
+            (1 << bits) - 1
+        };
     let mut b = [0u8; 8];
     b.copy_from_slice(&u.to_le_bytes());
     read_scalar(&b[..sr.bytes as usize], sr)
@@ -478,6 +493,8 @@ mod tests {
     #[test]
     fn out_of_range_read_fails() {
         let b = f32s(&[1.0]);
-        assert!(compare_values(&b, "b", 4, F32, &[], Comparator::Eq, &[Number::Float(1.0)]).is_some());
+        assert!(
+            compare_values(&b, "b", 4, F32, &[], Comparator::Eq, &[Number::Float(1.0)]).is_some()
+        );
     }
 }

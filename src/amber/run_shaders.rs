@@ -166,11 +166,18 @@ fn compile_glsl(
     let tmp_out = cache.join(format!("{tag}.spv"));
     std::fs::write(&tmp_src, text).map_err(|e| Error::Io(format!("{}: {e}", tmp_src.display())))?;
     let mut cmd = Command::new("glslangValidator");
-    cmd.arg("-V").arg("--target-env").arg(&env).arg("-S").arg(st);
+    cmd.arg("-V")
+        .arg("--target-env")
+        .arg(&env)
+        .arg("-S")
+        .arg(st);
     if hlsl {
         cmd.arg("-D").arg("-e").arg(entry);
     } else if entry != "main" {
-        cmd.arg("-e").arg(entry).arg("--source-entrypoint").arg("main");
+        cmd.arg("-e")
+            .arg(entry)
+            .arg("--source-entrypoint")
+            .arg("main");
     }
     cmd.arg("-o").arg(&tmp_out).arg(&tmp_src);
     let res = cmd

@@ -16,7 +16,11 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 #[derive(Parser)]
-#[command(name = "quadstep", version, about = "CPU rasterizer and SPIR-V interpreter")]
+#[command(
+    name = "quadstep",
+    version,
+    about = "CPU rasterizer and SPIR-V interpreter"
+)]
 struct Cli {
     #[command(subcommand)]
     cmd: Option<Cmd>,
@@ -232,10 +236,8 @@ fn amber(a: AmberArgs) -> ExitCode {
     };
     let any_dir = a.paths.iter().any(|p| p.is_dir());
     let bar = if any_dir && std::io::stderr().is_terminal() {
-        let b = ProgressBar::with_draw_target(
-            Some(files.len() as u64),
-            ProgressDrawTarget::stderr(),
-        );
+        let b =
+            ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr());
         if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}") {
             b.set_style(style);
         }
@@ -273,9 +275,7 @@ fn amber(a: AmberArgs) -> ExitCode {
     let mut results: Vec<(ScriptResult, PathBuf)> = slots
         .into_iter()
         .zip(&files)
-        .filter_map(|(m, (_, root))| {
-            m.into_inner().ok().flatten().map(|r| (r, root.clone()))
-        })
+        .filter_map(|(m, (_, root))| m.into_inner().ok().flatten().map(|r| (r, root.clone())))
         .collect();
     bar.finish_and_clear();
     results.sort_by(|x, y| x.0.path.cmp(&y.0.path));
