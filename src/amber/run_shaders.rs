@@ -59,7 +59,7 @@ fn fnv1a(parts: &[&[u8]]) -> u64 {
 }
 
 fn words_from_bytes(bytes: &[u8], what: &str) -> Result<Vec<u32>> {
-    if bytes.len() % 4 != 0 || bytes.len() < 20 {
+    if !bytes.len().is_multiple_of(4) || bytes.len() < 20 {
         return Err(Error::Spirv(format!(
             "{what}: {} bytes is not a SPIR-V module",
             bytes.len()
