@@ -283,6 +283,7 @@ const EXTENSIONS: &[&str] = &[
     "VK_EXT_index_type_uint8",
     "VK_EXT_primitive_topology_list_restart",
     "VK_KHR_workgroup_memory_explicit_layout",
+    "VK_KHR_get_physical_device_properties2",
 ];
 
 /// A script buffer: its declaration, its bytes, and its extent when used as an image.
