@@ -320,7 +320,8 @@ impl Default for ClearValues {
     }
 }
 
-type ShaderKey = (String, String, &'static str, Vec<(u32, u64)>);
+/// (shader, entry point, stage, specialisation, optimisation passes).
+type ShaderKey = (String, String, &'static str, Vec<(u32, u64)>, String);
 
 /// What to copy back into the script's buffers after a command.
 enum WriteBack {
@@ -707,6 +708,7 @@ impl<'s> Runner<'s> {
             att.entry_point.clone(),
             stage_name(att.stage),
             spec.clone(),
+            att.optimizations.join(" "),
         );
         if let Some(s) = self.shaders.get(&key) {
             return Ok(s.clone());
@@ -722,6 +724,7 @@ impl<'s> Runner<'s> {
             self.opts.spirv_version,
             &self.opts.cache_dir,
         )?;
+        let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
         let module = Module::load(&words)?;
         let spec_map: SpecConstants = spec.into_iter().collect();
         let entry = if decl.format == ShaderFormat::Passthrough {

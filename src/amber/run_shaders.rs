@@ -211,6 +211,47 @@ fn compile_glsl(
     words_from_bytes(&bytes, &shader.name)
 }
 
+/// Run `spirv-opt` with Amber's `SHADER_OPTIMIZATION` passes (e.g. `--graphics-robust-access`).
+pub fn optimize(words: &[u32], passes: &[String], cache: &Path) -> Result<Vec<u32>> {
+    if passes.is_empty() {
+        return Ok(words.to_vec());
+    }
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::create_dir_all(cache).map_err(|e| Error::Io(format!("{}: {e}", cache.display())))?;
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tag = format!("opt.{}.{seq}", std::process::id());
+    let (src, dst) = (
+        cache.join(format!("{tag}.in.spv")),
+        cache.join(format!("{tag}.out.spv")),
+    );
+    std::fs::write(&src, &bytes).map_err(|e| Error::Io(format!("{}: {e}", src.display())))?;
+    let res = Command::new("spirv-opt")
+        .args(passes)
+        .arg(&src)
+        .arg("-o")
+        .arg(&dst)
+        .output();
+    let _ = std::fs::remove_file(&src);
+    let res = res.map_err(|_| {
+        Error::Unsupported(format!(
+            "SHADER_OPTIMIZATION {}: spirv-opt is not on the PATH (Debian package spirv-tools)",
+            passes.join(" ")
+        ))
+    })?;
+    let out = std::fs::read(&dst);
+    let _ = std::fs::remove_file(&dst);
+    if !res.status.success() {
+        return Err(Error::Spirv(format!(
+            "spirv-opt {} failed: {}",
+            passes.join(" "),
+            String::from_utf8_lossy(&res.stderr).trim()
+        )));
+    }
+    let out = out.map_err(|e| Error::Io(format!("{}: {e}", dst.display())))?;
+    words_from_bytes(&out, "spirv-opt output")
+}
+
 /// SPIR-V words of `shader` compiled for `stage` with entry point `entry`.
 /// `default_version` is the SPIR-V version for assembly without `TARGET_ENV`.
 pub fn shader_words(
