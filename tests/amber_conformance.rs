@@ -64,11 +64,17 @@ fn must_pass_scripts_pass() {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .collect();
+    // Run from the crate root so the shader cache lands in our own target/, never in the
+    // (shared, read-only) corpus folder.
     let out = Command::new(env!("CARGO_BIN_EXE_quadstep"))
-        .current_dir(&dir)
-        .args(["amber", "--json", "cases", "cts"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg("amber")
+        .arg("--json")
+        .arg(dir.join("cases"))
+        .arg(dir.join("cts"))
         .output()
         .expect("runs quadstep");
+    let prefix = format!("{}/", dir.display());
     let text = String::from_utf8_lossy(&out.stdout);
     let mut status: BTreeMap<String, (String, String)> = BTreeMap::new();
     let mut folders: BTreeMap<String, [u32; 3]> = BTreeMap::new();
@@ -76,6 +82,7 @@ fn must_pass_scripts_pass() {
         let (Some(path), Some(st)) = (json_field(line, "path"), json_field(line, "status")) else {
             continue;
         };
+        let path = path.strip_prefix(&prefix).unwrap_or(&path).to_string();
         let detail = json_field(line, "detail").unwrap_or_default();
         let comps: Vec<&str> = path.split('/').collect();
         let folder = if comps.len() > 2 {
