@@ -3,7 +3,7 @@
 //! texture unit's [`texture::Format`](crate::texture::Format). Data types of `DATA_TYPE`
 //! buffers map to the format Amber gives them when a buffer is used as vertex or index data.
 
-use super::types::{DataType, ElemType, NumMode, Scalar};
+use super::types::{DataType, ElemType, Format, NumMode, Scalar};
 use crate::raster::{ColorFormat, DepthFormat, VertexFormat};
 use crate::{Error, Result};
 
@@ -154,6 +154,75 @@ pub fn scalar_of(e: &ElemType) -> Option<ScalarRead> {
     }
 }
 
+/// Texel size and numeric kind of a plain (byte-aligned, unpacked, same-kind) format such as
+/// `R8G8B8_UNORM`, which the texture unit does not store but vertex data may use.
+pub fn plain_layout(f: &Format) -> Option<(usize, crate::texture::NumKind)> {
+    use crate::texture::NumKind;
+    if f.pack_bits.is_some() || f.components.iter().any(|c| c.bits % 8 != 0 || c.bits > 32) {
+        return None;
+    }
+    let kind = match f.components.first()?.mode {
+        NumMode::Uint | NumMode::Uscaled => NumKind::Uint,
+        NumMode::Sint | NumMode::Sscaled => NumKind::Sint,
+        NumMode::Unorm | NumMode::Snorm | NumMode::Sfloat | NumMode::Srgb => NumKind::Float,
+        NumMode::Ufloat => return None,
+    };
+    Some((f.texel_bytes() as usize, kind))
+}
+
+/// Decode one texel of a plain format to raw words: f32 bits for normalized and float
+/// components (UNORM `v / max`, SNORM `max(v / max, -1)`), integers otherwise; missing
+/// components are (0, 0, 0, 1).
+pub fn decode_plain(f: &Format, b: &[u8]) -> [u32; 4] {
+    let int = matches!(
+        f.components.first().map(|c| c.mode),
+        Some(NumMode::Uint | NumMode::Sint | NumMode::Uscaled | NumMode::Sscaled)
+    );
+    let mut out = [0, 0, 0, if int { 1 } else { 1f32.to_bits() }];
+    let mut at = 0usize;
+    for c in &f.components {
+        let n = (c.bits / 8) as usize;
+        let mut raw = [0u8; 4];
+        raw[..n].copy_from_slice(&b[at..at + n]);
+        at += n;
+        let u = u32::from_le_bytes(raw);
+        let max = if c.bits >= 32 {
+            u32::MAX
+        } else {
+            (1u32 << c.bits) - 1
+        };
+        let signed = {
+            let shift = 32 - c.bits;
+            ((u << shift) as i32) >> shift
+        };
+        let v = match c.mode {
+            NumMode::Unorm | NumMode::Srgb => (u as f64 / max as f64) as f32,
+            NumMode::Snorm => ((signed as f64) / (max >> 1) as f64).max(-1.0) as f32,
+            NumMode::Sfloat if c.bits == 16 => half::f16::from_bits(u as u16).to_f32(),
+            NumMode::Sfloat => f32::from_bits(u),
+            NumMode::Uscaled => u as f32,
+            NumMode::Sscaled => signed as f32,
+            NumMode::Sint => {
+                let idx = "RGBA".find(c.name);
+                if let Some(i) = idx {
+                    out[i] = signed as u32;
+                }
+                continue;
+            }
+            _ => {
+                if let Some(i) = "RGBA".find(c.name) {
+                    out[i] = u;
+                }
+                continue;
+            }
+        };
+        if let Some(i) = "RGBA".find(c.name) {
+            out[i] = v.to_bits();
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -166,5 +235,18 @@ mod tests {
         assert_eq!(data_type_format_name(&d).unwrap(), "R32G32_SINT");
         assert_eq!(vk_number("R8G8B8A8_UNORM"), Some(37));
         assert_eq!(vk_number("D32_SFLOAT_S8_UINT"), Some(130));
+    }
+
+    #[test]
+    fn plain_formats_decode_by_hand() {
+        let f = Format::parse("R8G8B8_UNORM").unwrap();
+        assert_eq!(plain_layout(&f).unwrap().0, 3);
+        // 255 → 1.0, 0 → 0.0, 51 → 0.2; alpha defaults to 1.0.
+        let v = decode_plain(&f, &[255, 0, 51]).map(f32::from_bits);
+        assert_eq!(v, [1.0, 0.0, 51.0 / 255.0, 1.0]);
+        let s = Format::parse("R8G8_SNORM").unwrap();
+        // -128 clamps to -1, 127 → 1.
+        let v = decode_plain(&s, &[0x80, 0x7f]).map(f32::from_bits);
+        assert_eq!(v, [-1.0, 1.0, 0.0, 1.0]);
     }
 }

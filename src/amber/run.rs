@@ -612,14 +612,14 @@ impl<'s> Runner<'s> {
         for b in &p.bindings {
             match b {
                 Binding::Color { buffer, .. } => {
-                    let mut t = self.color_target(buffer)?;
+                    let (mut t, emulated) = self.color_target(buffer)?;
                     let c = cv.color.map(|v| v as f32);
                     if t.format.class().is_integer() {
                         t.clear_raw(cv.color.map(|v| (v * 255.0).round() as i64 as u32));
                     } else {
                         t.clear_f32(c);
                     }
-                    self.bufs.get_mut(buffer).expect("checked").bytes = t.data;
+                    self.store_color(buffer, t, emulated);
                 }
                 Binding::DepthStencil { buffer } => {
                     let mut t = self.depth_target(buffer)?;
@@ -632,17 +632,67 @@ impl<'s> Runner<'s> {
         Ok(())
     }
 
-    fn color_target(&self, name: &str) -> Result<ColorTarget> {
+    /// The colour attachment for a buffer. Formats the rasterizer cannot render to but the
+    /// texture unit can encode are emulated: drawn into a 32-bit RGBA target of the same
+    /// numeric kind and converted back by [`Runner::store_color`] (the second value).
+    fn color_target(&self, name: &str) -> Result<(ColorTarget, Option<texture::Format>)> {
         let st = self.buf(name)?;
         let fname = st.format_name().ok_or_else(|| {
             Error::Unsupported(format!("colour attachment '{name}' without a format"))
         })?;
-        let format = formats::color_format(&fname)?;
-        let mut t = ColorTarget::new(format, st.width, st.height);
-        if st.bytes.len() == t.data.len() {
-            t.data.copy_from_slice(&st.bytes);
+        match formats::color_format(&fname) {
+            Ok(format) => {
+                let mut t = ColorTarget::new(format, st.width, st.height);
+                if st.bytes.len() == t.data.len() {
+                    t.data.copy_from_slice(&st.bytes);
+                }
+                Ok((t, None))
+            }
+            Err(e) => {
+                let Ok(tf) = formats::texture_format(&fname) else {
+                    return Err(e);
+                };
+                if tf.has_depth() || tf.has_stencil() {
+                    return Err(e);
+                }
+                let wide = match tf.kind() {
+                    texture::NumKind::Float => raster::ColorFormat::R32G32B32A32Sfloat,
+                    texture::NumKind::Uint => raster::ColorFormat::R32G32B32A32Uint,
+                    texture::NumKind::Sint => raster::ColorFormat::R32G32B32A32Sint,
+                };
+                let mut t = ColorTarget::new(wide, st.width, st.height);
+                let ts = tf.texel_size();
+                let n = st.width as usize * st.height as usize;
+                if st.bytes.len() >= n * ts {
+                    for i in 0..n {
+                        let raw = tf.decode_raw(&st.bytes[i * ts..i * ts + ts]);
+                        wide.encode_raw(raw, &mut t.data[i * 16..i * 16 + 16]);
+                    }
+                }
+                Ok((t, Some(tf)))
+            }
         }
-        Ok(t)
+    }
+
+    /// Put a colour attachment's texels back into its buffer (converting emulated formats).
+    fn store_color(&mut self, name: &str, t: ColorTarget, emulated: Option<texture::Format>) {
+        let bytes = match emulated {
+            None => t.data,
+            Some(tf) => {
+                let ts = tf.texel_size();
+                let bpp = t.format.bytes_per_texel();
+                let n = t.width as usize * t.height as usize;
+                let mut out = vec![0u8; n * ts];
+                for i in 0..n {
+                    let raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
+                    tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
+                }
+                out
+            }
+        };
+        if let Some(st) = self.bufs.get_mut(name) {
+            st.bytes = bytes;
+        }
     }
 
     fn depth_target(&self, name: &str) -> Result<DepthStencilTarget> {
@@ -1139,11 +1189,17 @@ impl<'s> Runner<'s> {
         }
         let (fw, fh) = p.framebuffer_size;
         let mut targets = RenderTargets::default();
+        let mut emulated = Vec::new();
         for n in &color_names {
-            targets.color.push(match n {
+            let (t, e) = match n {
                 Some(n) => self.color_target(n)?,
-                None => ColorTarget::new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh),
-            });
+                None => (
+                    ColorTarget::new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh),
+                    None,
+                ),
+            };
+            targets.color.push(t);
+            emulated.push(e);
         }
         if let Some(d) = &depth_name {
             targets.depth_stencil = Some(self.depth_target(d)?);
@@ -1153,6 +1209,7 @@ impl<'s> Runner<'s> {
                 .color
                 .push(ColorTarget::new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh));
             color_names.push(None);
+            emulated.push(None);
         }
 
         let mut state = pipeline_state(p, targets.color.len());
@@ -1297,11 +1354,9 @@ impl<'s> Runner<'s> {
         drop(pipe);
         drop(vstage);
         drop(fstage);
-        for (n, t) in color_names.iter().zip(targets.color) {
+        for ((n, t), e) in color_names.iter().zip(targets.color).zip(emulated) {
             if let Some(n) = n {
-                if let Some(st) = self.bufs.get_mut(n) {
-                    st.bytes = t.data;
-                }
+                self.store_color(n, t, e);
             }
         }
         if let (Some(n), Some(d)) = (depth_name, targets.depth_stencil) {
@@ -1314,7 +1369,7 @@ impl<'s> Runner<'s> {
     fn pictures(&self) -> Vec<Picture> {
         let mut out = Vec::new();
         for name in &self.attachments {
-            let Ok(t) = self.color_target(name) else {
+            let Ok((t, _)) = self.color_target(name) else {
                 continue;
             };
             let mut rgba = Vec::with_capacity(t.width as usize * t.height as usize * 4);
@@ -1364,18 +1419,25 @@ fn widen_vertices(
     stride: u32,
     offset: u32,
 ) -> Option<(raster::VertexFormat, Vec<u8>, u32, u32)> {
-    let f = formats::texture_format(name).ok()?;
-    let ts = f.texel_size();
+    let (ts, kind, decode): (usize, texture::NumKind, Box<dyn Fn(&[u8]) -> [u32; 4]>) =
+        match formats::texture_format(name) {
+            Ok(f) => (f.texel_size(), f.kind(), Box::new(move |b| f.decode_raw(b))),
+            Err(_) => {
+                let f = super::types::Format::parse(name)?;
+                let (ts, kind) = formats::plain_layout(&f)?;
+                (ts, kind, Box::new(move |b| formats::decode_plain(&f, b)))
+            }
+        };
     let stride = (stride as usize).max(1);
     let mut out = Vec::new();
     let mut o = offset as usize;
     while o + ts <= bytes.len() {
-        for w in f.decode_raw(&bytes[o..o + ts]) {
+        for w in decode(&bytes[o..o + ts]) {
             out.extend_from_slice(&w.to_le_bytes());
         }
         o += stride;
     }
-    let vf = match f.kind() {
+    let vf = match kind {
         texture::NumKind::Float => raster::VertexFormat::R32G32B32A32Sfloat,
         texture::NumKind::Uint => raster::VertexFormat::R32G32B32A32Uint,
         texture::NumKind::Sint => raster::VertexFormat::R32G32B32A32Sint,
