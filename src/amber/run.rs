@@ -1411,6 +1411,9 @@ enum Draw {
     },
 }
 
+/// Decodes one texel to raw words.
+type TexelDecoder = dyn Fn(&[u8]) -> [u32; 4];
+
 /// Vertex data in a format the rasterizer does not fetch, decoded by the texture unit's codec
 /// and widened to 32-bit RGBA (float, uint or sint), so any texel format can be vertex data.
 fn widen_vertices(
@@ -1419,7 +1422,7 @@ fn widen_vertices(
     stride: u32,
     offset: u32,
 ) -> Option<(raster::VertexFormat, Vec<u8>, u32, u32)> {
-    let (ts, kind, decode): (usize, texture::NumKind, Box<dyn Fn(&[u8]) -> [u32; 4]>) =
+    let (ts, kind, decode): (usize, texture::NumKind, Box<TexelDecoder>) =
         match formats::texture_format(name) {
             Ok(f) => (f.texel_size(), f.kind(), Box::new(move |b| f.decode_raw(b))),
             Err(_) => {
