@@ -420,7 +420,8 @@ impl Default for DepthState {
         DepthState {
             test: false,
             write: false,
-            compare: CompareOp::Never,
+            // Amber's default depthCompareOp is ALWAYS (`src/pipeline_data.h`).
+            compare: CompareOp::Always,
             clamp: false,
             bounds: None,
             bias: None,
@@ -739,7 +740,8 @@ pub struct Tolerance {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expect {
     /// `EXPECT img IDX x y [SIZE w h] EQ_RGB r g b | EQ_RGBA r g b a [TOLERANCE t…]`
-    /// (VkScript `[relative] probe [rect] …`). `size` is (1, 1) for a single-point probe.
+    /// (VkScript `[relative] probe [rect] …`). `size` is (1, 1) for a single-point probe, and
+    /// (0, 0) for a `relative` single-point probe (one texel at a fractional position).
     /// `color` is normalized to 0..1 (AmberScript's 0–255 values are divided by 255).
     /// Tolerances are kept exactly as written: AmberScript writes them in the same 0–255 units
     /// as its colours, VkScript (`tolerance` before the probe) in 0..1 units or percent.

@@ -16,3 +16,10 @@ pub mod vkscript;
 
 pub use ast::Script;
 pub use parse::{parse, parse_file};
+
+pub mod formats;
+pub mod run;
+mod run_expect;
+pub mod run_shaders;
+
+pub use run::{run_file, run_script, RunOptions, ScriptResult, Status};

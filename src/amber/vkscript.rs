@@ -847,8 +847,11 @@ impl Lowering {
             ([0.0, 0.0], [1.0, 1.0], true)
         } else if rect {
             ([f(0), f(1)], [f(2), f(3)], relative)
+        } else if relative {
+            // One texel at a relative position: (1, 1) would mean the whole framebuffer.
+            ([f(0), f(1)], [0.0, 0.0], true)
         } else {
-            ([f(0), f(1)], [1.0, 1.0], relative)
+            ([f(0), f(1)], [1.0, 1.0], false)
         };
         let mut color = [0.0, 0.0, 0.0, 1.0];
         for (k, c) in color.iter_mut().take(ncol).enumerate() {

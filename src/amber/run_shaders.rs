@@ -1,0 +1,319 @@
+//! Turning an Amber `SHADER` into SPIR-V words: assembly through our assembler at the
+//! `TARGET_ENV` version, hex and binary as given, Amber's built-in passthrough vertex shader,
+//! and GLSL/HLSL through `glslangValidator` (when installed) with an on-disk cache keyed by a
+//! hash of (source, language, stage, environment, entry point).
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use super::ast::{Shader, ShaderFormat, ShaderSource, ShaderType};
+use crate::front::spvasm;
+use crate::{Error, Result};
+
+/// Amber's `PASSTHROUGH` vertex shader: location 0 goes to `Position`, nothing else.
+pub const PASSTHROUGH_VS: &str = r#"
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint Vertex %main "main" %pos_in %out
+               OpDecorate %pos_in Location 0
+               OpMemberDecorate %PerVertex 0 BuiltIn Position
+               OpDecorate %PerVertex Block
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+    %v4float = OpTypeVector %float 4
+  %PerVertex = OpTypeStruct %v4float
+%ptr_out_pv = OpTypePointer Output %PerVertex
+        %out = OpVariable %ptr_out_pv Output
+%ptr_in_v4 = OpTypePointer Input %v4float
+     %pos_in = OpVariable %ptr_in_v4 Input
+        %int = OpTypeInt 32 1
+      %int_0 = OpConstant %int 0
+%ptr_out_v4 = OpTypePointer Output %v4float
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %p = OpLoad %v4float %pos_in
+          %d = OpAccessChain %ptr_out_v4 %out %int_0
+               OpStore %d %p
+               OpReturn
+               OpFunctionEnd
+"#;
+
+/// Where compiled GLSL/HLSL is kept between runs.
+pub fn default_cache_dir() -> PathBuf {
+    PathBuf::from("target").join("amber-cache")
+}
+
+/// FNV-1a, 64 bits: a stable hash for cache keys (std's hasher is not stable across builds).
+fn fnv1a(parts: &[&[u8]]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for p in parts {
+        for &b in *p {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        h ^= 0xff;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+fn words_from_bytes(bytes: &[u8], what: &str) -> Result<Vec<u32>> {
+    if !bytes.len().is_multiple_of(4) || bytes.len() < 20 {
+        return Err(Error::Spirv(format!(
+            "{what}: {} bytes is not a SPIR-V module",
+            bytes.len()
+        )));
+    }
+    let mut w: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    if w[0] == 0x0302_2307 {
+        w.iter_mut().for_each(|x| *x = x.swap_bytes());
+    }
+    Ok(w)
+}
+
+fn hex_words(text: &str) -> Result<Vec<u32>> {
+    let mut bytes = Vec::new();
+    for tok in text.split_whitespace() {
+        let t = tok.trim_start_matches("0x").trim_start_matches("0X");
+        let v = u32::from_str_radix(t, 16)
+            .map_err(|_| Error::Spirv(format!("SPIRV-HEX: `{tok}` is not a hex byte")))?;
+        if v > 0xff {
+            return Err(Error::Spirv(format!("SPIRV-HEX: `{tok}` is not a byte")));
+        }
+        bytes.push(v as u8);
+    }
+    words_from_bytes(&bytes, "SPIRV-HEX")
+}
+
+/// The glslang stage name.
+fn glslang_stage(stage: ShaderType) -> Result<&'static str> {
+    Ok(match stage {
+        ShaderType::Vertex => "vert",
+        ShaderType::Fragment => "frag",
+        ShaderType::Compute => "comp",
+        ShaderType::Geometry => "geom",
+        ShaderType::TessellationControl => "tesc",
+        ShaderType::TessellationEvaluation => "tese",
+        other => {
+            return Err(Error::Unsupported(format!(
+                "{} shaders from GLSL/HLSL",
+                other.keyword()
+            )))
+        }
+    })
+}
+
+/// glslang's `--target-env` for an Amber `TARGET_ENV`.
+fn glslang_env(env: Option<&str>) -> String {
+    match env {
+        None => "vulkan1.0".into(),
+        Some(e) => match e.strip_prefix("spv") {
+            Some(v) => format!("spirv{v}"),
+            None => e.replace("spv", "spirv"),
+        },
+    }
+}
+
+/// Is `glslangValidator` on the PATH?
+pub fn glslang_available() -> bool {
+    Command::new("glslangValidator")
+        .arg("--version")
+        .output()
+        .map(|o| o.status.success())
+        .unwrap_or(false)
+}
+
+fn compile_glsl(
+    shader: &Shader,
+    stage: ShaderType,
+    entry: &str,
+    text: &str,
+    cache: &Path,
+) -> Result<Vec<u32>> {
+    let hlsl = shader.format == ShaderFormat::Hlsl;
+    let env = glslang_env(shader.target_env.as_deref());
+    let st = glslang_stage(stage)?;
+    let key = fnv1a(&[
+        text.as_bytes(),
+        st.as_bytes(),
+        env.as_bytes(),
+        entry.as_bytes(),
+        &[hlsl as u8],
+    ]);
+    let out = cache.join(format!("{key:016x}.spv"));
+    if let Ok(bytes) = std::fs::read(&out) {
+        return words_from_bytes(&bytes, &out.display().to_string());
+    }
+    if !glslang_available() {
+        return Err(Error::Unsupported(format!(
+            "{} shader '{}': glslangValidator is not on the PATH (install the Debian package \
+             glslang-tools)",
+            shader.format.keyword(),
+            shader.name
+        )));
+    }
+    std::fs::create_dir_all(cache).map_err(|e| Error::Io(format!("{}: {e}", cache.display())))?;
+    let ext = if hlsl { "hlsl" } else { st };
+    // A per-process, per-call temporary name so parallel runs never share a half-written file.
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tag = format!("{key:016x}.{}.{seq}", std::process::id());
+    let tmp_src = cache.join(format!("{tag}.{ext}"));
+    let tmp_out = cache.join(format!("{tag}.spv"));
+    std::fs::write(&tmp_src, text).map_err(|e| Error::Io(format!("{}: {e}", tmp_src.display())))?;
+    let mut cmd = Command::new("glslangValidator");
+    cmd.arg("-V")
+        .arg("--target-env")
+        .arg(&env)
+        .arg("-S")
+        .arg(st);
+    if hlsl {
+        cmd.arg("-D").arg("-e").arg(entry);
+    } else if entry != "main" {
+        cmd.arg("-e")
+            .arg(entry)
+            .arg("--source-entrypoint")
+            .arg("main");
+    }
+    cmd.arg("-o").arg(&tmp_out).arg(&tmp_src);
+    let res = cmd
+        .output()
+        .map_err(|e| Error::Io(format!("glslangValidator: {e}")));
+    let _ = std::fs::remove_file(&tmp_src);
+    let res = res?;
+    if !res.status.success() {
+        let _ = std::fs::remove_file(&tmp_out);
+        let msg = String::from_utf8_lossy(&res.stdout);
+        let first: Vec<&str> = msg
+            .lines()
+            .filter(|l| l.contains("ERROR"))
+            .take(3)
+            .collect();
+        let msg = format!(
+            "glslangValidator failed on shader '{}': {}",
+            shader.name,
+            first.join(" | ")
+        );
+        // An extension the installed glslang does not know is a tool limit, not a failure.
+        return Err(if msg.contains("extension not supported") {
+            Error::Unsupported(msg)
+        } else {
+            Error::Spirv(msg)
+        });
+    }
+    let bytes =
+        std::fs::read(&tmp_out).map_err(|e| Error::Io(format!("{}: {e}", tmp_out.display())))?;
+    let _ = std::fs::rename(&tmp_out, &out);
+    words_from_bytes(&bytes, &shader.name)
+}
+
+/// Run `spirv-opt` with Amber's `SHADER_OPTIMIZATION` passes (e.g. `--graphics-robust-access`).
+pub fn optimize(words: &[u32], passes: &[String], cache: &Path) -> Result<Vec<u32>> {
+    if passes.is_empty() {
+        return Ok(words.to_vec());
+    }
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    std::fs::create_dir_all(cache).map_err(|e| Error::Io(format!("{}: {e}", cache.display())))?;
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let tag = format!("opt.{}.{seq}", std::process::id());
+    let (src, dst) = (
+        cache.join(format!("{tag}.in.spv")),
+        cache.join(format!("{tag}.out.spv")),
+    );
+    std::fs::write(&src, &bytes).map_err(|e| Error::Io(format!("{}: {e}", src.display())))?;
+    let res = Command::new("spirv-opt")
+        .args(passes)
+        .arg(&src)
+        .arg("-o")
+        .arg(&dst)
+        .output();
+    let _ = std::fs::remove_file(&src);
+    let res = res.map_err(|_| {
+        Error::Unsupported(format!(
+            "SHADER_OPTIMIZATION {}: spirv-opt is not on the PATH (Debian package spirv-tools)",
+            passes.join(" ")
+        ))
+    })?;
+    let out = std::fs::read(&dst);
+    let _ = std::fs::remove_file(&dst);
+    if !res.status.success() {
+        return Err(Error::Spirv(format!(
+            "spirv-opt {} failed: {}",
+            passes.join(" "),
+            String::from_utf8_lossy(&res.stderr).trim()
+        )));
+    }
+    let out = out.map_err(|e| Error::Io(format!("{}: {e}", dst.display())))?;
+    words_from_bytes(&out, "spirv-opt output")
+}
+
+/// SPIR-V words of `shader` compiled for `stage` with entry point `entry`.
+/// `default_version` is the SPIR-V version for assembly without `TARGET_ENV`.
+pub fn shader_words(
+    shader: &Shader,
+    stage: ShaderType,
+    entry: &str,
+    default_version: Option<(u8, u8)>,
+    cache: &Path,
+) -> Result<Vec<u32>> {
+    let name = shader
+        .file
+        .as_ref()
+        .map(|p| p.display().to_string())
+        .unwrap_or_else(|| shader.name.clone());
+    match (&shader.format, &shader.source) {
+        (ShaderFormat::Passthrough, _) | (_, ShaderSource::Passthrough) => {
+            spvasm::assemble_with(PASSTHROUGH_VS, "PASSTHROUGH", (1, 0))
+        }
+        (ShaderFormat::SpirvAsm, ShaderSource::Text(t)) => {
+            let version = match shader.target_env.as_deref() {
+                Some(env) => spvasm::target_env_version(env).ok_or_else(|| {
+                    Error::Unsupported(format!("TARGET_ENV {env} of shader '{}'", shader.name))
+                })?,
+                None => default_version.unwrap_or((1, 0)),
+            };
+            spvasm::assemble_with(t, &name, version)
+        }
+        (ShaderFormat::SpirvHex, ShaderSource::Text(t)) => hex_words(t),
+        (ShaderFormat::SpirvBin, ShaderSource::Binary(b)) => words_from_bytes(b, &name),
+        (ShaderFormat::Glsl | ShaderFormat::Hlsl, ShaderSource::Text(t)) => {
+            compile_glsl(shader, stage, entry, t, cache)
+        }
+        (f, _) => Err(Error::Unsupported(format!(
+            "{} shaders (shader '{}')",
+            f.keyword(),
+            shader.name
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn passthrough_assembles() {
+        let w = spvasm::assemble_with(PASSTHROUGH_VS, "pt", (1, 0)).unwrap();
+        assert_eq!(w[0], 0x0723_0203);
+    }
+
+    #[test]
+    fn hex_is_bytes_little_endian() {
+        let text = "03 02 23 07 00 00 01 00 00 00 00 00 01 00 00 00 00 00 00 00";
+        let w = hex_words(text).unwrap();
+        assert_eq!(w[0], 0x0723_0203);
+        assert_eq!(w[1], 0x0001_0000);
+    }
+
+    #[test]
+    fn glslang_env_names() {
+        assert_eq!(glslang_env(None), "vulkan1.0");
+        assert_eq!(glslang_env(Some("spv1.3")), "spirv1.3");
+        assert_eq!(glslang_env(Some("vulkan1.1")), "vulkan1.1");
+    }
+}
