@@ -115,7 +115,10 @@ impl FragmentStage for BoundStage<'_> {
     }
 
     fn writes_depth(&self) -> bool {
-        self.shader.ir().writes_depth
+        // With `EarlyFragmentTests` the depth test ran before the shader: a FragDepth write is
+        // ignored (Vulkan, "Early Fragment Test Mode").
+        let ir = self.shader.ir();
+        ir.writes_depth && !ir.early_fragment_tests
     }
 
     fn can_discard(&self) -> bool {

@@ -122,6 +122,14 @@ impl Lower<'_> {
             let (a, mut b) = (widen(a, nn), widen(b, nn));
             if op == BinaryOp::Ldexp {
                 for x in b.iter_mut() {
+                    // A 64-bit exponent is clamped into i32 first: any exponent beyond ±2^31
+                    // already flushes to zero or overflows to infinity, so the clamp is exact,
+                    // where a plain truncation would turn e.g. -2^32 into 0.
+                    if self.rty(*x) == ScalarTy::I64 {
+                        let lo = self.konst(ScalarTy::I64, i32::MIN as i64 as u64);
+                        let hi = self.konst(ScalarTy::I64, i32::MAX as u64);
+                        *x = self.tern(crate::ir::TernaryOp::SClamp, ScalarTy::I64, *x, lo, hi);
+                    }
                     *x = self.as_i32(*x);
                 }
                 let out = a
