@@ -216,7 +216,7 @@ fn groups(q: &QuadOperands) -> ([(u32, u32, u8); 4], usize) {
 }
 
 /// Coordinates as f32, divided by the projective divisor when present (Dref too).
-fn float_coords(inst: &ImageInst, q: &QuadOperands) -> ([[f32; 4]; 4], Option<[f32; 4]>) {
+fn float_coords(q: &QuadOperands) -> ([[f32; 4]; 4], Option<[f32; 4]>) {
     let mut c = [[0f32; 4]; 4];
     let mut dref = q.dref.map(|d| d.map(f));
     let n = q.coord_count.min(4);
@@ -236,7 +236,6 @@ fn float_coords(inst: &ImageInst, q: &QuadOperands) -> ([[f32; 4]; 4], Option<[f
             }
         }
     }
-    let _ = inst;
     (c, dref)
 }
 
@@ -317,7 +316,7 @@ impl ShaderImages {
             ImageOpKind::Sample => {
                 let kernel = self.kernel(inst, image_index, sampler_index)?;
                 let bound = self.image(inst.image.slot, image_index)?;
-                let (coords, dref) = float_coords(inst, q);
+                let (coords, dref) = float_coords(q);
                 let args = SampleArgs {
                     coords,
                     lod: lod_mode(q),
@@ -331,7 +330,7 @@ impl ShaderImages {
             ImageOpKind::Gather => {
                 let kernel = self.kernel(inst, image_index, sampler_index)?;
                 let bound = self.image(inst.image.slot, image_index)?;
-                let (coords, dref) = float_coords(inst, q);
+                let (coords, dref) = float_coords(q);
                 let o = offsets(q);
                 let offs = if let Some(four) = inst.offsets4 {
                     GatherOffsets::Four(four)
@@ -396,7 +395,7 @@ impl ShaderImages {
             ImageOpKind::QueryLod => {
                 let kernel = self.kernel(inst, image_index, sampler_index)?;
                 let bound = self.image(inst.image.slot, image_index)?;
-                let (coords, _) = float_coords(inst, q);
+                let (coords, _) = float_coords(q);
                 let r = kernel.query_lod(&bound.image.read(), &coords, false)?;
                 Ok(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0]))
             }
