@@ -8,7 +8,14 @@ use std::fmt::Write;
 pub fn print_function(f: &Function) -> String {
     let mut out = String::new();
     for (r, c) in &f.consts {
-        let _ = writeln!(out, "  r{r}:{:?} = const {:#x}", c.ty, c.bits);
+        let _ = write!(out, "  r{r}:{:?} = const {:#x}", c.ty, c.bits);
+        // Floats also as a value: `0x3f800000` is easier to read as `1`.
+        let _ = match c.ty {
+            super::ScalarTy::F32 => writeln!(out, " ({:?})", f32::from_bits(c.bits as u32)),
+            super::ScalarTy::F64 => writeln!(out, " ({:?})", f64::from_bits(c.bits)),
+            super::ScalarTy::F16 => writeln!(out, " ({})", half::f16::from_bits(c.bits as u16)),
+            _ => writeln!(out),
+        };
     }
     for (i, b) in f.blocks.iter().enumerate() {
         let _ = writeln!(out, "b{i}:");

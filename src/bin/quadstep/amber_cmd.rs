@@ -1,7 +1,7 @@
-//! The `quadstep` command line: `quadstep amber PATH...` runs Amber scripts (files, or folders
-//! searched recursively for `.amber` and `.vkscript`) in parallel (plain threads; each draw uses its own small rayon pool) and prints one line per script
-//! in sorted order, then `N passed, N failed, N skipped`. The exit code is non-zero when any
-//! script fails.
+//! `quadstep amber PATH...`: runs Amber scripts (files, or folders searched recursively for
+//! `.amber` and `.vkscript`) in parallel on plain threads (each draw uses its own small rayon
+//! pool) and prints one line per script in sorted order, then `N passed, N failed, N skipped`.
+//! The exit code is non-zero when any script fails.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -9,128 +9,41 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use clap::{Parser, Subcommand};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use quadstep::amber::{run_file, RunOptions, ScriptResult, Status};
+use quadstep::amber::Status;
+use quadstep::amber::{run_file, RunOptions, ScriptResult};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
-#[derive(Parser)]
-#[command(
-    name = "quadstep",
-    version,
-    about = "CPU rasterizer and SPIR-V interpreter"
-)]
-struct Cli {
-    #[command(subcommand)]
-    cmd: Option<Cmd>,
-}
-
-#[derive(Subcommand)]
-enum Cmd {
-    /// Run Amber scripts (.amber, .vkscript) and report PASS / FAIL / SKIP for each.
-    Amber(AmberArgs),
-}
-
 #[derive(clap::Args)]
-struct AmberArgs {
+pub struct AmberArgs {
     /// Script files or folders (searched recursively).
     #[arg(required = true)]
-    paths: Vec<PathBuf>,
+    pub paths: Vec<PathBuf>,
     /// One JSON object per script (and a final summary object) instead of text lines.
     #[arg(long)]
-    json: bool,
+    pub json: bool,
     /// Write every colour attachment as PNG into this folder.
     #[arg(long, value_name = "DIR")]
-    dump_images: Option<PathBuf>,
+    pub dump_images: Option<PathBuf>,
     /// Only run scripts whose path contains this substring.
     #[arg(long, value_name = "SUBSTRING")]
-    filter: Option<String>,
+    pub filter: Option<String>,
     /// Print pass/fail/skip counts per top-level folder.
     #[arg(long)]
-    summary: bool,
+    pub summary: bool,
     /// Interpreter instruction budget per batch.
     #[arg(long, default_value_t = 20_000_000)]
-    budget: u64,
+    pub budget: u64,
     /// Wall-clock limit per script in seconds (checked between commands).
     #[arg(long, default_value_t = 30)]
-    time_limit: u64,
+    pub time_limit: u64,
     /// Parallel scripts (0 = one per core).
     #[arg(long, short, default_value_t = 0)]
-    jobs: usize,
+    pub jobs: usize,
 }
 
-/// A tiny built-in script: a solid-colour rectangle probed at its centre.
-const DEMO: &str = r#"#!amber
-SHADER vertex vs PASSTHROUGH
-SHADER fragment fs SPIRV-ASM
-               OpCapability Shader
-               OpMemoryModel Logical GLSL450
-               OpEntryPoint Fragment %main "main" %color
-               OpExecutionMode %main OriginUpperLeft
-               OpDecorate %color Location 0
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void
-      %float = OpTypeFloat 32
-    %v4float = OpTypeVector %float 4
-        %ptr = OpTypePointer Output %v4float
-      %color = OpVariable %ptr Output
-      %f0 = OpConstant %float 0
-      %f1 = OpConstant %float 1
-      %green = OpConstantComposite %v4float %f0 %f1 %f0 %f1
-       %main = OpFunction %void None %fn
-      %entry = OpLabel
-               OpStore %color %green
-               OpReturn
-               OpFunctionEnd
-END
-BUFFER framebuffer FORMAT B8G8R8A8_UNORM
-PIPELINE graphics pipeline
-  ATTACH vs
-  ATTACH fs
-  FRAMEBUFFER_SIZE 32 32
-  BIND BUFFER framebuffer AS color LOCATION 0
-END
-RUN pipeline DRAW_RECT POS 0 0 SIZE 32 32
-EXPECT framebuffer IDX 0 0 SIZE 32 32 EQ_RGBA 0 255 0 255
-"#;
-
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    match cli.cmd {
-        Some(Cmd::Amber(a)) => amber(a),
-        None => demo(),
-    }
-}
-
-fn demo() -> ExitCode {
-    println!("quadstep: a CPU rasterizer and SPIR-V interpreter running 2x2 quads in lock-step.");
-    println!("Usage: quadstep amber PATH... [--json] [--summary] [--filter S] [--dump-images DIR]");
-    println!("Running a built-in Amber script (a green rectangle, probed):");
-    let script = match quadstep::amber::parse(DEMO, Path::new("builtin.amber")) {
-        Ok(s) => s,
-        Err(e) => {
-            println!("FAIL builtin.amber: {e}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let r = quadstep::amber::run_script(&script, &RunOptions::default());
-    println!("{} builtin.amber{}", r.status.word(), detail(&r));
-    if r.status != Status::Pass {
-        return ExitCode::FAILURE;
-    }
-    // The built-in scenes (textured and ALU scenes of the lavapipe oracle, quad swaps, fwidth
-    // edges with discard), rendered to PNG.
-    match quadstep::demo::run(Path::new("out/demo")) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            println!("FAIL demo: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-fn detail(r: &ScriptResult) -> String {
+pub fn detail(r: &ScriptResult) -> String {
     let d = r.status.detail();
     if !d.is_empty() {
         format!(": {}", one_line(d))
@@ -219,7 +132,7 @@ fn dump(dir: &Path, r: &ScriptResult) {
     }
 }
 
-fn amber(a: AmberArgs) -> ExitCode {
+pub fn run(a: AmberArgs) -> ExitCode {
     // Script errors are reported per script; keep panics (caught per script) off stderr.
     std::panic::set_hook(Box::new(|_| {}));
     let mut files = Vec::new();

@@ -1,0 +1,227 @@
+//! `quadstep dis SHADER`: what quadstep makes of a shader. Prints the SPIR-V disassembly (our
+//! own disassembler, `spirv-dis` syntax), then for each entry point the interface and the IR
+//! the interpreter runs (after the optimiser unless `--no-opt`). Accepts a SPIR-V binary, SPIR-V
+//! assembly text, or GLSL/HLSL, which it compiles with `glslangValidator` (Debian package
+//! `glslang-tools`) exactly as the Amber runner does.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+use quadstep::front::spirv::{Module, SpecConstants};
+use quadstep::front::spvasm;
+use quadstep::ir;
+
+#[derive(clap::Args)]
+pub struct DisArgs {
+    /// `.spv` (binary), `.spvasm` (text), or GLSL/HLSL (`.vert .frag .comp .glsl .hlsl`).
+    pub shader: PathBuf,
+    /// Only this entry point (default: all of them).
+    #[arg(long, short)]
+    pub entry: Option<String>,
+    /// Stage for GLSL/HLSL sources whose extension does not say it (vert, frag, comp).
+    #[arg(long, short = 'S')]
+    pub stage: Option<String>,
+    /// Print the IR straight from the front end, before the optimiser.
+    #[arg(long)]
+    pub no_opt: bool,
+    /// Skip the SPIR-V disassembly.
+    #[arg(long)]
+    pub ir_only: bool,
+}
+
+const MAGIC: u32 = 0x0723_0203;
+
+pub fn run(a: DisArgs) -> ExitCode {
+    match dis(&a) {
+        Ok(text) => {
+            print!("{text}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("quadstep dis: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn dis(a: &DisArgs) -> Result<String, String> {
+    let path = &a.shader;
+    let words = load_words(path, a.stage.as_deref(), a.entry.as_deref())?;
+    let mut out = String::new();
+    if !a.ir_only {
+        let text = spvasm::disassemble(&words).map_err(|e| format!("{}: {e}", path.display()))?;
+        out += &format!("; SPIR-V of {} ({} words)\n", path.display(), words.len());
+        out += &text;
+        if !text.ends_with('\n') {
+            out.push('\n');
+        }
+    }
+    let module = Module::load(&words).map_err(|e| format!("{}: {e}", path.display()))?;
+    let entries = module.entry_points();
+    if let Some(want) = &a.entry {
+        if !entries.iter().any(|(n, _)| n == want) {
+            let have: Vec<_> = entries.iter().map(|(n, _)| n.as_str()).collect();
+            return Err(format!(
+                "{}: no entry point named {want:?} (it has: {})",
+                path.display(),
+                have.join(", ")
+            ));
+        }
+    }
+    for (name, stage) in &entries {
+        if a.entry.as_ref().is_some_and(|w| w != name) {
+            continue;
+        }
+        let mut sh = module
+            .lower(name, Some(*stage), &SpecConstants::default())
+            .map_err(|e| format!("{}: entry point {name:?}: {e}", path.display()))?;
+        let note = if a.no_opt {
+            "before the optimiser".to_string()
+        } else {
+            let s = ir::opt::optimize(&mut sh);
+            format!(
+                "after the optimiser: {} -> {} instructions",
+                s.insts_before, s.insts_after
+            )
+        };
+        out += &format!("\n; IR of entry point {name:?} ({stage:?}), {note}\n");
+        out += &interface(&sh);
+        out += &ir::print_function(&sh.body);
+    }
+    Ok(out)
+}
+
+/// The entry point's interface, one `;` comment line per variable or resource.
+fn interface(sh: &ir::Shader) -> String {
+    let mut out = String::new();
+    let io = |dir: &str, vars: &[ir::IoVar], out: &mut String| {
+        for v in vars {
+            let at = match v.binding {
+                ir::IoBinding::Location {
+                    location,
+                    component,
+                } => format!("location {location} component {component}"),
+                ir::IoBinding::BuiltIn(b) => format!("built-in {b:?}"),
+            };
+            out.push_str(&format!(
+                "; {dir} {at}: {} x {:?} at word {} ({:?}){}\n",
+                v.count,
+                v.ty,
+                v.word,
+                v.interp,
+                if v.name.is_empty() {
+                    String::new()
+                } else {
+                    format!(" `{}`", v.name)
+                }
+            ));
+        }
+    };
+    io("input ", &sh.inputs, &mut out);
+    io("output", &sh.outputs, &mut out);
+    for r in &sh.resources {
+        out.push_str(&format!(
+            "; resource set {} binding {}: {:?}{}{}\n",
+            r.set,
+            r.binding,
+            r.kind,
+            r.image.map(|i| format!(" {i:?}")).unwrap_or_default(),
+            if r.name.is_empty() {
+                String::new()
+            } else {
+                format!(" `{}`", r.name)
+            }
+        ));
+    }
+    if sh.stage == ir::Stage::Compute {
+        out.push_str(&format!("; workgroup size {:?}\n", sh.workgroup_size));
+    }
+    out.push_str(&format!(
+        "; {} words of per-lane memory, {} of workgroup memory\n",
+        sh.local_words, sh.workgroup_words
+    ));
+    out
+}
+
+/// The module's words: read a binary, assemble text, or compile GLSL/HLSL with glslang.
+fn load_words(path: &Path, stage: Option<&str>, entry: Option<&str>) -> Result<Vec<u32>, String> {
+    let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    if bytes.len() >= 4 && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == MAGIC {
+        if bytes.len() % 4 != 0 {
+            return Err(format!(
+                "{}: {} bytes is not a whole number of 32-bit words",
+                path.display(),
+                bytes.len()
+            ));
+        }
+        return Ok(bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect());
+    }
+    let ext = path
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase())
+        .unwrap_or_default();
+    let text = String::from_utf8(bytes).map_err(|_| {
+        format!(
+            "{}: neither a SPIR-V binary (no magic number) nor UTF-8 text",
+            path.display()
+        )
+    })?;
+    match ext.as_str() {
+        "vert" | "frag" | "comp" | "glsl" | "hlsl" => glslang(path, &ext, stage, entry),
+        _ if text.contains("OpCapability") || ext == "spvasm" => {
+            spvasm::assemble(&text, &path.display().to_string()).map_err(|e| e.to_string())
+        }
+        _ => Err(format!(
+            "{}: not SPIR-V (binary or assembly) and not a GLSL/HLSL file by its extension",
+            path.display()
+        )),
+    }
+}
+
+fn glslang(
+    path: &Path,
+    ext: &str,
+    stage: Option<&str>,
+    entry: Option<&str>,
+) -> Result<Vec<u32>, String> {
+    let stage = match (stage, ext) {
+        (Some(s), _) => s.to_string(),
+        (None, "vert" | "frag" | "comp") => ext.to_string(),
+        _ => {
+            return Err(format!(
+                "{}: give the stage with --stage vert|frag|comp",
+                path.display()
+            ))
+        }
+    };
+    let out = std::env::temp_dir().join(format!("quadstep-dis-{}.spv", std::process::id()));
+    let mut cmd = Command::new("glslangValidator");
+    cmd.args(["-V", "--target-env", "vulkan1.1", "-S", &stage]);
+    if ext == "hlsl" {
+        cmd.args(["-D", "-e", entry.unwrap_or("main")]);
+    }
+    cmd.arg("-o").arg(&out).arg(path);
+    let res = cmd.output().map_err(|e| {
+        format!(
+            "{}: cannot run glslangValidator ({e}); install the Debian package glslang-tools",
+            path.display()
+        )
+    })?;
+    if !res.status.success() {
+        return Err(format!(
+            "{}: glslangValidator failed:\n{}{}",
+            path.display(),
+            String::from_utf8_lossy(&res.stdout),
+            String::from_utf8_lossy(&res.stderr)
+        ));
+    }
+    let bytes = std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display()))?;
+    let _ = std::fs::remove_file(&out);
+    Ok(bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect())
+}

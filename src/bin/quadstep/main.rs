@@ -1,0 +1,50 @@
+//! The `quadstep` command line, one file per subcommand:
+//! - `quadstep` (no arguments): the built-in demo (`demo_cmd.rs`): a probed Amber script, then
+//!   the golden scenes rendered, compared with their golden PNGs and written out;
+//! - `quadstep amber PATH...`: run Amber scripts, PASS / FAIL / SKIP per script (`amber_cmd.rs`);
+//! - `quadstep render SCRIPT --out IMG.png`: run one script, write its framebuffer (`render_cmd.rs`);
+//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`).
+
+mod amber_cmd;
+mod demo_cmd;
+mod dis_cmd;
+mod render_cmd;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+#[derive(Parser)]
+#[command(
+    name = "quadstep",
+    version,
+    about = "CPU rasterizer and SPIR-V interpreter running 2x2 quads in lock-step",
+    long_about = "CPU rasterizer and SPIR-V interpreter running 2x2 quads in lock-step.\n\
+                  Without a subcommand, runs the built-in demo: renders the golden scenes, \
+                  compares them with their golden PNGs and prints where the PNGs went."
+)]
+struct Cli {
+    #[command(subcommand)]
+    cmd: Option<Cmd>,
+}
+
+#[derive(Subcommand)]
+enum Cmd {
+    /// Run Amber scripts (.amber, .vkscript) and report PASS / FAIL / SKIP for each.
+    Amber(amber_cmd::AmberArgs),
+    /// Run one Amber script and write a colour attachment as PNG.
+    Render(render_cmd::RenderArgs),
+    /// Disassemble a shader (SPIR-V binary, SPIR-V assembly, or GLSL/HLSL through
+    /// glslangValidator) and print the IR quadstep runs for each entry point.
+    Dis(dis_cmd::DisArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match cli.cmd {
+        Some(Cmd::Amber(a)) => amber_cmd::run(a),
+        Some(Cmd::Render(a)) => render_cmd::run(a),
+        Some(Cmd::Dis(a)) => dis_cmd::run(a),
+        None => demo_cmd::run(),
+    }
+}

@@ -1,0 +1,112 @@
+//! `quadstep render SCRIPT --out IMG.png`: run one Amber script through the same runner as
+//! `quadstep amber` and write one colour attachment as an RGBA8 PNG. The image is written even
+//! when an EXPECT fails (that is when one wants to look at it); the exit code still says so.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use quadstep::amber::run::Picture;
+use quadstep::amber::{run_file, RunOptions, Status};
+
+#[derive(clap::Args)]
+pub struct RenderArgs {
+    /// The Amber script (.amber or .vkscript).
+    pub script: PathBuf,
+    /// Where to write the PNG.
+    #[arg(long, short, value_name = "IMG.png")]
+    pub out: PathBuf,
+    /// The colour attachment (Amber buffer name) to write; default: the only one, else the one
+    /// named `framebuffer`, else the first bound.
+    #[arg(long, value_name = "NAME")]
+    pub buffer: Option<String>,
+    /// Rasterizer threads (0 = one per core). The image does not depend on it.
+    #[arg(long, short = 'j', default_value_t = 0)]
+    pub threads: usize,
+}
+
+fn pick<'a>(pics: &'a [Picture], want: Option<&str>) -> Result<&'a Picture, String> {
+    let names = || {
+        pics.iter()
+            .map(|p| p.buffer.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match want {
+        Some(w) => pics.iter().find(|p| p.buffer == w).ok_or_else(|| {
+            format!(
+                "the script has no colour attachment named `{w}` (it has: {})",
+                names()
+            )
+        }),
+        None => pics
+            .iter()
+            .find(|p| pics.len() == 1 || p.buffer == "framebuffer")
+            .or(pics.first())
+            .ok_or_else(|| "the script binds no colour attachment".to_string()),
+    }
+}
+
+pub fn run(a: RenderArgs) -> ExitCode {
+    if !a.script.is_file() {
+        eprintln!("quadstep render: {} is not a file", a.script.display());
+        return ExitCode::from(2);
+    }
+    let threads = if a.threads == 0 {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    } else {
+        a.threads
+    };
+    let opts = RunOptions {
+        keep_images: true,
+        raster_threads: threads,
+        ..RunOptions::default()
+    };
+    let r = run_file(&a.script, &opts);
+    println!(
+        "{} {}{}",
+        r.status.word(),
+        r.path.display(),
+        super::amber_cmd::detail(&r)
+    );
+    if let Status::Unsupported { .. } = r.status {
+        return ExitCode::from(2);
+    }
+    let pic = match pick(&r.images, a.buffer.as_deref()) {
+        Ok(p) => p,
+        // The script failed before any attachment existed: its message is printed above.
+        Err(_) if r.images.is_empty() && r.status != Status::Pass => return ExitCode::FAILURE,
+        Err(e) => {
+            eprintln!("quadstep render: {}: {e}", a.script.display());
+            return ExitCode::FAILURE;
+        }
+    };
+    let Some(img) = image::RgbaImage::from_raw(pic.width, pic.height, pic.rgba.clone()) else {
+        eprintln!(
+            "quadstep render: attachment `{}` has a wrong size",
+            pic.buffer
+        );
+        return ExitCode::FAILURE;
+    };
+    if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if let Err(e) = std::fs::create_dir_all(dir) {
+            eprintln!("quadstep render: {}: {e}", dir.display());
+            return ExitCode::FAILURE;
+        }
+    }
+    if let Err(e) = quadstep::golden::save_png(&a.out, &img) {
+        eprintln!("quadstep render: {e}");
+        return ExitCode::FAILURE;
+    }
+    println!(
+        "wrote {} ({}x{}, attachment `{}`)",
+        a.out.display(),
+        pic.width,
+        pic.height,
+        pic.buffer
+    );
+    if r.status == Status::Pass {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}

@@ -1,0 +1,194 @@
+//! The command line as a user runs it: `quadstep render` and `quadstep dis` on small inputs
+//! whose expected output is known by construction (colours written by hand in the script, the
+//! instructions of a hand-written module), and their error paths on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn quadstep() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_quadstep"))
+}
+
+fn data(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data")
+        .join(name)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("quadstep-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn render_writes_the_framebuffer_as_png() {
+    let out = tmp("two.png");
+    let o = quadstep()
+        .args(["render"])
+        .arg(data("two_colours.amber"))
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(stdout.starts_with("PASS"), "{stdout}");
+    let img = image::open(&out).unwrap().to_rgba8();
+    assert_eq!(img.dimensions(), (8, 4));
+    for y in 0..4 {
+        for x in 0..8 {
+            // 0.5 * 255 = 127.5 rounds to 128 (UNORM conversion rounds to nearest).
+            let want = if x < 4 {
+                [255, 0, 0, 255]
+            } else {
+                [0, 0, 128, 255]
+            };
+            assert_eq!(img.get_pixel(x, y).0, want, "pixel ({x}, {y})");
+        }
+    }
+}
+
+#[test]
+fn render_picks_a_named_attachment_and_rejects_unknown_ones() {
+    let out = tmp("second.png");
+    let o = quadstep()
+        .arg("render")
+        .arg(data("two_colours.amber"))
+        .args(["--buffer", "second", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(o.status.success());
+    let img = image::open(&out).unwrap().to_rgba8();
+    assert!(img.pixels().all(|p| p.0 == [255, 255, 255, 255]));
+
+    let o = quadstep()
+        .arg("render")
+        .arg(data("two_colours.amber"))
+        .args(["--buffer", "nope", "--out"])
+        .arg(tmp("nope.png"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("`nope`") && err.contains("framebuffer, second"),
+        "{err}"
+    );
+}
+
+#[test]
+fn render_reports_a_missing_script() {
+    let o = quadstep()
+        .args(["render", "no/such.amber", "--out"])
+        .arg(tmp("x.png"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("no/such.amber"));
+}
+
+const MODULE: &str = r#"
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %gid
+               OpExecutionMode %main LocalSize 4 1 1
+               OpDecorate %gid BuiltIn GlobalInvocationId
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %uint = OpTypeInt 32 0
+     %v3uint = OpTypeVector %uint 3
+      %v3ptr = OpTypePointer Input %v3uint
+        %gid = OpVariable %v3ptr Input
+      %float = OpTypeFloat 32
+       %half = OpConstant %float 0.5
+       %main = OpFunction %void None %fn
+      %entry = OpLabel
+          %g = OpLoad %v3uint %gid
+          %x = OpCompositeExtract %uint %g 0
+          %f = OpConvertUToF %float %x
+          %h = OpFMul %float %f %half
+               OpReturn
+               OpFunctionEnd
+"#;
+
+#[test]
+fn dis_prints_spirv_and_ir_for_text_and_binary() {
+    let asm = tmp("m.spvasm");
+    std::fs::write(&asm, MODULE).unwrap();
+    let o = quadstep()
+        .arg("dis")
+        .arg(&asm)
+        .arg("--no-opt")
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert!(s.contains("OpEntryPoint GLCompute"), "{s}");
+    assert!(s.contains("OpFMul"), "{s}");
+    assert!(s.contains("IR of entry point \"main\" (Compute)"), "{s}");
+    assert!(s.contains("workgroup size [4, 1, 1]"), "{s}");
+    // The constant 0.5 shows with its value.
+    assert!(s.contains("= const 0x3f000000 (0.5)"), "{s}");
+    assert!(s.contains("FMul.F32"), "{s}");
+
+    // The same module as a binary, IR only.
+    let words = quadstep::front::spvasm::assemble(MODULE, "m").unwrap();
+    let bin = tmp("m.spv");
+    std::fs::write(
+        &bin,
+        words
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let o = quadstep()
+        .arg("dis")
+        .arg(&bin)
+        .arg("--ir-only")
+        .output()
+        .unwrap();
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success());
+    assert!(!s.contains("OpEntryPoint"), "{s}");
+    assert!(s.contains("(Compute), after the optimiser"), "{s}");
+}
+
+#[test]
+fn dis_rejects_bad_input_with_the_file_name() {
+    let bad = tmp("bad.spv");
+    // The magic number, then a truncated header.
+    std::fs::write(&bad, [0x03, 0x02, 0x23, 0x07, 0, 0]).unwrap();
+    let o = quadstep().arg("dis").arg(&bad).output().unwrap();
+    assert!(!o.status.success());
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("bad.spv") && err.contains("whole number"),
+        "{err}"
+    );
+
+    let o = quadstep()
+        .arg("dis")
+        .arg(data("two_colours.amber"))
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("two_colours.amber"));
+
+    let asm = tmp("m2.spvasm");
+    std::fs::write(&asm, MODULE).unwrap();
+    let o = quadstep()
+        .arg("dis")
+        .arg(&asm)
+        .args(["--entry", "other"])
+        .output()
+        .unwrap();
+    assert!(!o.status.success());
+    assert!(String::from_utf8_lossy(&o.stderr).contains("it has: main"));
+}
