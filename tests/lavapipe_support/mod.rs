@@ -143,7 +143,15 @@ const TEXTURE_FIELDS: &[&str] = &[
 
 impl Scene {
     pub fn load(name: &str) -> Result<Scene, String> {
-        let path = root().join("scenes").join(format!("{name}.json"));
+        Self::load_file(&root().join("scenes").join(format!("{name}.json")))
+    }
+
+    /// A scene file anywhere (its name is the file stem).
+    pub fn load_file(path: &Path) -> Result<Scene, String> {
+        let name = path
+            .file_stem()
+            .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+        let name = name.as_str();
         let text =
             std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
         let json: Value =
