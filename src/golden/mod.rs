@@ -4,7 +4,10 @@
 //! Shape: [`compare`] is a pure function over two images (so it is easy to test with tiny
 //! hand-made images); [`load_png`] / [`save_png`] wrap the `image` crate and turn every failure
 //! into an `Error::Io` naming the path; [`check_golden`] ties them to the `golden/` folder and
-//! the `QUADSTEP_UPDATE_GOLDEN=1` switch. It knows nothing about Amber or the rasterizer.
+//! the `QUADSTEP_UPDATE_GOLDEN=1` switch. None of that knows about Amber or the rasterizer;
+//! [`scenes`] alone ties golden PNGs to the Amber scripts of `shaders/golden/` that draw them.
+
+pub mod scenes;
 
 use std::path::{Path, PathBuf};
 

@@ -4,6 +4,9 @@
 
 use std::path::Path;
 use std::process::ExitCode;
+use std::time::Instant;
+
+use quadstep::golden::{scenes, GoldenDirs};
 
 use quadstep::amber::{RunOptions, Status};
 
@@ -62,13 +65,69 @@ pub fn run() -> ExitCode {
     if r.status != Status::Pass {
         return ExitCode::FAILURE;
     }
-    // The built-in scenes (textured and ALU scenes of the lavapipe oracle, quad swaps, fwidth
-    // edges with discard), rendered to PNG.
-    match quadstep::demo::run(Path::new("out/demo")) {
-        Ok(()) => ExitCode::SUCCESS,
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let golden_ok = golden_scenes(Path::new("out/golden"), threads);
+    // The oracle scenes (the textured and ALU scenes of the lavapipe tool, quad swaps, fwidth
+    // edges with discard), rendered to PNG and timed.
+    let demo_ok = match quadstep::demo::run(Path::new("out/demo")) {
+        Ok(()) => true,
         Err(e) => {
             println!("FAIL demo: {e}");
-            ExitCode::FAILURE
+            false
+        }
+    };
+    if golden_ok && demo_ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
+}
+
+/// Render every golden scene, compare it with its golden PNG and write it under `out`
+/// (`cargo test --test golden_scenes` writes expected/actual/diff images on a mismatch).
+/// Returns whether all matched.
+fn golden_scenes(out: &Path, threads: usize) -> bool {
+    let dir = scenes::scenes_dir();
+    let list = match scenes::list(&dir) {
+        Ok(l) => l,
+        Err(e) => {
+            println!("golden scenes: {e} (run from the source tree, or set QUADSTEP_SCENES_DIR)");
+            return false;
+        }
+    };
+    println!(
+        "Golden scenes ({}), {} threads, compared with {}:",
+        dir.display(),
+        threads,
+        GoldenDirs::default().golden.display()
+    );
+    let mut ok = true;
+    for scene in &list {
+        let t0 = Instant::now();
+        let res = scenes::check(scene, threads, &GoldenDirs::default());
+        let ms = t0.elapsed().as_secs_f64() * 1e3;
+        match res {
+            Ok((img, cmp)) => {
+                let path = out.join(format!("{}.png", scene.name));
+                let saved = quadstep::golden::save_png(&path, &img);
+                let verdict = if cmp.passed { "match" } else { "DIFFER" };
+                ok &= cmp.passed && saved.is_ok();
+                println!(
+                    "  {:<18} {verdict:<6} {:>8.1} ms  -> {}  ({})",
+                    scene.name,
+                    ms,
+                    path.display(),
+                    cmp.describe()
+                );
+                if let Err(e) = saved {
+                    println!("    {e}");
+                }
+            }
+            Err(e) => {
+                ok = false;
+                println!("  {:<18} FAIL   {e}", scene.name);
+            }
         }
     }
+    ok
 }
