@@ -153,7 +153,7 @@ impl Scene {
             .map_or(String::new(), |s| s.to_string_lossy().into_owned());
         let name = name.as_str();
         let text =
-            std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let json: Value =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         // Like lvp: an unknown field is an error, never silently ignored.
