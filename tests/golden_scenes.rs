@@ -92,7 +92,7 @@ fn lavapipe_tolerance(name: &str) -> LvpTolerance {
         max_differing_pixels,
     };
     match name {
-        "quad_read_across" | "discard_helpers" => LvpTolerance {
+        "quad_read_across" | "discard_helpers" | "shadow_cmp" => LvpTolerance {
             tol: Tolerance::EXACT,
             masked: &[],
         },
@@ -102,10 +102,6 @@ fn lavapipe_tolerance(name: &str) -> LvpTolerance {
         },
         "trilinear_mips" => LvpTolerance {
             tol: t(16, 0),
-            masked: &[],
-        },
-        "shadow_cmp" => LvpTolerance {
-            tol: t(1, 0),
             masked: &[],
         },
         "cube_map" => LvpTolerance {
