@@ -105,7 +105,8 @@ def cube_texture():
     """cube_map's faces, from the script's DATA (6 faces x 8x8 RGBA8 as 0..255 integers)."""
     text = open(os.path.join(SCENES, "cube_map.amber")).read()
     m = re.search(r"IMAGE cube [^\n]*DATA\n(.*?)\nEND", text, re.S)
-    vals = [int(v) for v in m.group(1).split()]
+    body = "\n".join(line.split("#")[0] for line in m.group(1).split("\n"))
+    vals = [int(v) for v in body.split()]
     assert len(vals) == 6 * 8 * 8 * 4
     return [v / 255.0 for v in vals]
 
