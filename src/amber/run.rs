@@ -760,8 +760,12 @@ impl<'s> Runner<'s> {
                 let bpp = t.format.bytes_per_texel();
                 let n = t.width as usize * t.height as usize;
                 let mut out = vec![0u8; n * ts];
+                let saturate = integer_saturation(tf);
                 for i in 0..n {
-                    let raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
+                    let mut raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
+                    if let Some(sat) = &saturate {
+                        raw = sat(raw);
+                    }
                     tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
                 }
                 out
@@ -1486,6 +1490,47 @@ impl<'s> Runner<'s> {
     }
 }
 
+/// For an integer format narrower than 32 bits per channel, a function clamping raw 32-bit
+/// values into each channel's range (Vulkan leaves out-of-range integer colour writes
+/// undefined; GPUs saturate, and the CTS `R16G16B16A16_UINT` frame script expects that: it
+/// writes 65536 and probes 65535). The channel widths are found by encoding single bits.
+fn integer_saturation(tf: texture::Format) -> Option<impl Fn([u32; 4]) -> [u32; 4]> {
+    let signed = match tf.kind() {
+        texture::NumKind::Uint => false,
+        texture::NumKind::Sint => true,
+        texture::NumKind::Float => return None,
+    };
+    let mut buf = vec![0u8; tf.texel_size()];
+    let bits: [u32; 4] = std::array::from_fn(|c| {
+        (0..32)
+            .take_while(|&k| {
+                let mut v = [0u32; 4];
+                v[c] = 1 << k;
+                buf.fill(0);
+                tf.encode_raw(v, &mut buf);
+                (tf.decode_raw(&buf)[c] >> k) & 1 == 1
+            })
+            .count() as u32
+    });
+    if bits.iter().all(|&b| b == 0 || b == 32) {
+        return None;
+    }
+    Some(move |raw: [u32; 4]| {
+        std::array::from_fn(|c| {
+            let b = bits[c];
+            if b == 0 || b == 32 {
+                raw[c]
+            } else if signed {
+                let lo = -(1i64 << (b - 1));
+                let hi = (1i64 << (b - 1)) - 1;
+                (raw[c] as i32 as i64).clamp(lo, hi) as i32 as u32
+            } else {
+                raw[c].min((1u32 << b) - 1)
+            }
+        })
+    })
+}
+
 /// What a draw command draws.
 enum Draw {
     /// Vec2 positions at location 0 (DRAW_RECT, DRAW_GRID).
@@ -1773,4 +1818,23 @@ fn image_view(
     // Resource kinds matter only for the glue; unused here beyond the dimensionality.
     let _ = res.map(|r| r.kind == ResourceKind::StorageImage);
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_attachment_writes_saturate_to_the_channel_width() {
+        let f = |name: &str| texture::Format::from_vk_name(name).unwrap();
+        let sat = integer_saturation(f("R16G16B16A16_UINT")).expect("16-bit uint");
+        // 65536 = 2^16 does not fit: 65535; smaller values pass unchanged.
+        assert_eq!(sat([65536, 65535, 7, u32::MAX]), [65535, 65535, 7, 65535]);
+        let sat = integer_saturation(f("R8G8B8A8_SINT")).expect("8-bit sint");
+        let v = [200u32, (-200i32) as u32, (-128i32) as u32, 127];
+        assert_eq!(sat(v), [127, (-128i32) as u32, (-128i32) as u32, 127]);
+        // 32-bit channels and float formats are left alone.
+        assert!(integer_saturation(f("R32G32B32A32_UINT")).is_none());
+        assert!(integer_saturation(f("R16G16B16A16_SFLOAT")).is_none());
+    }
 }
