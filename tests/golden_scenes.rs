@@ -166,3 +166,48 @@ fn goldens_agree_with_lavapipe() {
     assert!(checked > 0);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The lavapipe twins were rendered from the scripts' own GLSL: each `<shader>.vert/.frag` in
+/// `golden/lavapipe/<scene>/` is the script's shader text (plus, for shadow_cmp, the
+/// `#define LAVAPIPE_TWIN 1` line gen.py inserts), so a twin cannot silently go stale.
+#[test]
+fn lavapipe_twins_use_the_scripts_shaders() {
+    let lines = |t: &str| -> Vec<String> {
+        t.lines()
+            .filter(|l| l.trim() != "#define LAVAPIPE_TWIN 1")
+            .map(|l| l.trim_end().to_string())
+            .filter(|l| !l.is_empty())
+            .collect()
+    };
+    for (name, path) in scenes() {
+        let text = std::fs::read_to_string(&path).expect("script");
+        let script = quadstep::amber::parse(&text, &path).expect("script parses");
+        let dir = root().join("golden/lavapipe").join(&name);
+        let mut seen = 0;
+        for e in std::fs::read_dir(&dir).expect("twin folder") {
+            let p = e.expect("entry").path();
+            if !p.extension().is_some_and(|x| x == "vert" || x == "frag") {
+                continue;
+            }
+            let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
+            let sh = script
+                .shader(&stem)
+                .unwrap_or_else(|| panic!("{}: no shader '{stem}' in {name}.amber", p.display()));
+            let quadstep::amber::ast::ShaderSource::Text(src) = &sh.source else {
+                panic!("{name}: shader '{stem}' is not text");
+            };
+            let twin = std::fs::read_to_string(&p).expect("twin shader");
+            assert_eq!(
+                lines(&twin),
+                lines(src),
+                "{}: differs from shader '{stem}' of {name}.amber (run golden/lavapipe/regen.sh)",
+                p.display()
+            );
+            seen += 1;
+        }
+        assert_eq!(
+            seen, 2,
+            "{name}: expected a vertex and a fragment shader in the twin"
+        );
+    }
+}
