@@ -106,8 +106,10 @@ pub enum BufferInit {
 }
 
 keywords!(
-    /// Image dimensionality.
-    ImageDim { D1 = "DIM_1D", D2 = "DIM_2D", D3 = "DIM_3D" }
+    /// Image dimensionality. `DIM_CUBE` is a quadstep extension (Amber has no cube images):
+    /// a 2D image of 6 square layers, the faces +X, -X, +Y, -Y, +Z, -Z, which `DATA`/`FILL`
+    /// cover in that order (the parser records the 6 faces as the image's `depth`).
+    ImageDim { D1 = "DIM_1D", D2 = "DIM_2D", D3 = "DIM_3D", Cube = "DIM_CUBE" }
 );
 
 /// `BUFFER` and `IMAGE` declarations (Amber keeps both in one namespace).

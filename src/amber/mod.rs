@@ -7,6 +7,12 @@
 //! types and the std140/std430 rules for laying typed values into buffer bytes. Parsing never
 //! executes anything; every error is `Error::Amber("file:line: message")`. [`vkscript`] lowers
 //! the older VkScript format into the same AST, so a runner only knows one shape.
+//!
+//! One quadstep extension to the format: `IMAGE name ... DIM_CUBE WIDTH n HEIGHT n` declares a
+//! cube image (six faces +X, -X, +Y, -Y, +Z, -Z stored as layers, covered in that order by
+//! `DATA`/`FILL`), which Amber lacks; see [`ast::ImageDim`]. Colour attachments at
+//! `BASE_MIP_LEVEL n` render into level n of the image: the runner keeps rendered levels and
+//! uploads them in place of generated mips when the image is sampled.
 
 pub mod ast;
 pub mod parse;

@@ -530,7 +530,9 @@ impl<'a> Parser<'a> {
                     }
                     b.samples = s;
                 }
-                "DIM_1D" | "DIM_2D" | "DIM_3D" if is_image => b.dim = ImageDim::from_keyword(&w),
+                "DIM_1D" | "DIM_2D" | "DIM_3D" | "DIM_CUBE" if is_image => {
+                    b.dim = ImageDim::from_keyword(&w)
+                }
                 "FILL" => b.init = BufferInit::Fill(self.number("the FILL value")?),
                 "SERIES_FROM" => {
                     let start = self.number("the SERIES_FROM start")?;
@@ -560,6 +562,17 @@ impl<'a> Parser<'a> {
         b.elem = elem.ok_or_else(|| format!("{what} '{name}' needs a DATA_TYPE or FORMAT"))?;
         if is_image && b.dim.is_none() {
             b.dim = Some(ImageDim::D2);
+        }
+        if b.dim == Some(ImageDim::Cube) {
+            // quadstep extension: six square faces, stored as layers (see `ImageDim`).
+            match (b.width, b.height, b.depth) {
+                (Some(w), Some(h), None) if w == h => b.depth = Some(6),
+                _ => {
+                    return Err(format!(
+                        "IMAGE '{name}': DIM_CUBE needs WIDTH and HEIGHT, equal, and no DEPTH"
+                    ))
+                }
+            }
         }
         if matches!(b.init, BufferInit::Fill(_) | BufferInit::Series { .. })
             && b.size.is_none()

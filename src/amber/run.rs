@@ -12,7 +12,7 @@
 //! Errors never escape as panics: a command's error becomes FAIL (or UNSUPPORTED for
 //! [`Error::Unsupported`]) naming `file:line`.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -294,6 +294,11 @@ pub(crate) struct BufState {
     pub width: u32,
     pub height: u32,
     pub depth: u32,
+    /// Mip levels above 0 that were rendered or cleared as colour attachments
+    /// (`BIND BUFFER … AS color … BASE_MIP_LEVEL n`), each `max(1, w>>n) x max(1, h>>n)`
+    /// texels in the attachment's byte layout. They replace the generated levels when the
+    /// buffer is sampled.
+    pub mips: BTreeMap<u32, Vec<u8>>,
 }
 
 impl BufState {
@@ -426,6 +431,7 @@ impl<'s> Runner<'s> {
                 width,
                 height,
                 depth: b.depth.unwrap_or(1),
+                mips: BTreeMap::new(),
             },
         );
         Ok(())
@@ -448,13 +454,13 @@ impl<'s> Runner<'s> {
         let (w, h) = p.framebuffer_size;
         for b in &p.bindings {
             if let Binding::Color {
-                base_mip_level: 1..,
+                buffer,
+                base_mip_level: level @ 1..,
                 ..
             } = b
             {
-                return Err(Error::Unsupported(
-                    "colour attachments at BASE_MIP_LEVEL > 0".into(),
-                ));
+                self.size_mip_attachment(p, buffer, *level)?;
+                continue;
             }
             let name = match b {
                 Binding::Color { buffer, .. } | Binding::DepthStencil { buffer } => buffer,
@@ -475,11 +481,57 @@ impl<'s> Runner<'s> {
                 st.width = w;
                 st.height = h;
                 st.bytes = vec![0; need];
+                st.mips.clear();
                 self.depth_targets.remove(name);
             }
             if matches!(b, Binding::Color { .. }) && !self.attachments.contains(name) {
                 self.attachments.push(name.clone());
             }
+        }
+        Ok(())
+    }
+
+    /// A colour attachment at mip level `level` > 0: the framebuffer is that level, so the
+    /// base level is `framebuffer << level` (taken from the buffer when it already has that
+    /// size, as when level 0 was bound first). The level's texels are kept in
+    /// [`BufState::mips`].
+    fn size_mip_attachment(&mut self, p: &Pipeline, name: &str, level: u32) -> Result<()> {
+        let (w, h) = p.framebuffer_size;
+        let st = self
+            .bufs
+            .get_mut(name)
+            .ok_or_else(|| Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name)))?;
+        if level >= st.decl.mip_levels.max(1) {
+            return Err(Error::Amber(format!(
+                "pipeline '{}': BASE_MIP_LEVEL {level} but '{name}' has {} mip level(s)",
+                p.name,
+                st.decl.mip_levels.max(1)
+            )));
+        }
+        let fits = |base: u32, l: u32| (base >> level).max(1) == l;
+        if !(fits(st.width, w) && fits(st.height, h)) {
+            if level >= 32 || (w << level) >> level != w || (h << level) >> level != h {
+                return Err(Error::Amber(format!(
+                    "pipeline '{}': framebuffer {w}x{h} at BASE_MIP_LEVEL {level} is too large",
+                    p.name
+                )));
+            }
+            st.width = w << level;
+            st.height = h << level;
+            st.bytes.clear();
+            st.mips.clear();
+        }
+        let texel = match st
+            .format_name()
+            .and_then(|f| formats::texture_format(&f).ok())
+        {
+            Some(f) => f.texel_size(),
+            None => st.decl.elem.stride(st.decl.layout) as usize,
+        };
+        let need = w as usize * h as usize * texel;
+        let m = st.mips.entry(level).or_default();
+        if m.len() != need {
+            *m = vec![0; need];
         }
         Ok(())
     }
@@ -562,6 +614,7 @@ impl<'s> Runner<'s> {
                 dst.width = src.width;
                 dst.height = src.height;
                 dst.depth = src.depth;
+                dst.mips = src.mips;
                 Ok(())
             }
             Command::SetBufferData {
@@ -611,15 +664,19 @@ impl<'s> Runner<'s> {
         let cv = self.clear.get(pipeline).copied().unwrap_or_default();
         for b in &p.bindings {
             match b {
-                Binding::Color { buffer, .. } => {
-                    let (mut t, emulated) = self.color_target(buffer)?;
+                Binding::Color {
+                    buffer,
+                    base_mip_level,
+                    ..
+                } => {
+                    let (mut t, emulated) = self.color_target(buffer, *base_mip_level)?;
                     let c = cv.color.map(|v| v as f32);
                     if t.format.class().is_integer() {
                         t.clear_raw(cv.color.map(|v| (v * 255.0).round() as i64 as u32));
                     } else {
                         t.clear_f32(c);
                     }
-                    self.store_color(buffer, t, emulated);
+                    self.store_color(buffer, *base_mip_level, t, emulated);
                 }
                 Binding::DepthStencil { buffer } => {
                     let mut t = self.depth_target(buffer)?;
@@ -635,16 +692,30 @@ impl<'s> Runner<'s> {
     /// The colour attachment for a buffer. Formats the rasterizer cannot render to but the
     /// texture unit can encode are emulated: drawn into a 32-bit RGBA target of the same
     /// numeric kind and converted back by [`Runner::store_color`] (the second value).
-    fn color_target(&self, name: &str) -> Result<(ColorTarget, Option<texture::Format>)> {
+    fn color_target(
+        &self,
+        name: &str,
+        level: u32,
+    ) -> Result<(ColorTarget, Option<texture::Format>)> {
         let st = self.buf(name)?;
         let fname = st.format_name().ok_or_else(|| {
             Error::Unsupported(format!("colour attachment '{name}' without a format"))
         })?;
+        let (width, height) = if level == 0 {
+            (st.width, st.height)
+        } else {
+            ((st.width >> level).max(1), (st.height >> level).max(1))
+        };
+        let src: &[u8] = if level == 0 {
+            &st.bytes
+        } else {
+            st.mips.get(&level).map(Vec::as_slice).unwrap_or(&[])
+        };
         match formats::color_format(&fname) {
             Ok(format) => {
-                let mut t = ColorTarget::new(format, st.width, st.height);
-                if st.bytes.len() == t.data.len() {
-                    t.data.copy_from_slice(&st.bytes);
+                let mut t = ColorTarget::new(format, width, height);
+                if src.len() == t.data.len() {
+                    t.data.copy_from_slice(src);
                 }
                 Ok((t, None))
             }
@@ -660,12 +731,12 @@ impl<'s> Runner<'s> {
                     texture::NumKind::Uint => raster::ColorFormat::R32G32B32A32Uint,
                     texture::NumKind::Sint => raster::ColorFormat::R32G32B32A32Sint,
                 };
-                let mut t = ColorTarget::new(wide, st.width, st.height);
+                let mut t = ColorTarget::new(wide, width, height);
                 let ts = tf.texel_size();
-                let n = st.width as usize * st.height as usize;
-                if st.bytes.len() >= n * ts {
+                let n = width as usize * height as usize;
+                if src.len() >= n * ts {
                     for i in 0..n {
-                        let raw = tf.decode_raw(&st.bytes[i * ts..i * ts + ts]);
+                        let raw = tf.decode_raw(&src[i * ts..i * ts + ts]);
                         wide.encode_raw(raw, &mut t.data[i * 16..i * 16 + 16]);
                     }
                 }
@@ -675,7 +746,13 @@ impl<'s> Runner<'s> {
     }
 
     /// Put a colour attachment's texels back into its buffer (converting emulated formats).
-    fn store_color(&mut self, name: &str, t: ColorTarget, emulated: Option<texture::Format>) {
+    fn store_color(
+        &mut self,
+        name: &str,
+        level: u32,
+        t: ColorTarget,
+        emulated: Option<texture::Format>,
+    ) {
         let bytes = match emulated {
             None => t.data,
             Some(tf) => {
@@ -683,15 +760,23 @@ impl<'s> Runner<'s> {
                 let bpp = t.format.bytes_per_texel();
                 let n = t.width as usize * t.height as usize;
                 let mut out = vec![0u8; n * ts];
+                let saturate = integer_saturation(tf);
                 for i in 0..n {
-                    let raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
+                    let mut raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
+                    if let Some(sat) = &saturate {
+                        raw = sat(raw);
+                    }
                     tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
                 }
                 out
             }
         };
         if let Some(st) = self.bufs.get_mut(name) {
-            st.bytes = bytes;
+            if level == 0 {
+                st.bytes = bytes;
+            } else {
+                st.mips.insert(level, bytes);
+            }
         }
     }
 
@@ -1063,7 +1148,15 @@ impl<'s> Runner<'s> {
                 st.decl.samples
             )));
         }
+        let mut layers = 1;
         let (dim, extent) = match st.decl.dim {
+            Some(ImageDim::Cube) => {
+                layers = 6;
+                (
+                    texture::ImageDim::D2,
+                    [st.width.max(1), st.height.max(1), 1],
+                )
+            }
             Some(ImageDim::D1) => (texture::ImageDim::D1, [st.width.max(1), 1, 1]),
             Some(ImageDim::D3) => (
                 texture::ImageDim::D3,
@@ -1075,13 +1168,19 @@ impl<'s> Runner<'s> {
             ),
         };
         let levels = st.decl.mip_levels.max(1);
-        let mut img = texture::Image::new(format, dim, extent, 1, levels, 1)?;
+        let mut img = texture::Image::new(format, dim, extent, layers, levels, 1)?;
         let n = img.level_texels(0) * format.texel_size();
         let mut bytes = st.bytes.clone();
         bytes.resize(n, 0);
         img.upload_bytes(0, &bytes)?;
         if levels > 1 {
             img.generate_mips()?;
+            // Levels rendered as attachments replace the generated ones.
+            for (&l, bytes) in st.mips.range(1..levels) {
+                let mut b = bytes.clone();
+                b.resize(img.level_texels(l) * format.texel_size(), 0);
+                img.upload_bytes(l, &b)?;
+            }
         }
         Ok(ImageResource::new(img))
     }
@@ -1163,7 +1262,7 @@ impl<'s> Runner<'s> {
         };
 
         // Attachments, indexed by location (gaps get a throw-away target).
-        let mut color_names: Vec<Option<String>> = Vec::new();
+        let mut color_names: Vec<Option<(String, u32)>> = Vec::new();
         let mut depth_name = None;
         for b in &p.bindings {
             match b {
@@ -1172,16 +1271,11 @@ impl<'s> Runner<'s> {
                     location,
                     base_mip_level,
                 } => {
-                    if *base_mip_level != 0 {
-                        return Err(Error::Unsupported(
-                            "colour attachments at BASE_MIP_LEVEL > 0".into(),
-                        ));
-                    }
                     let l = *location as usize;
                     if color_names.len() <= l {
                         color_names.resize(l + 1, None);
                     }
-                    color_names[l] = Some(buffer.clone());
+                    color_names[l] = Some((buffer.clone(), *base_mip_level));
                 }
                 Binding::DepthStencil { buffer } => depth_name = Some(buffer.clone()),
                 _ => {}
@@ -1192,7 +1286,7 @@ impl<'s> Runner<'s> {
         let mut emulated = Vec::new();
         for n in &color_names {
             let (t, e) = match n {
-                Some(n) => self.color_target(n)?,
+                Some((n, level)) => self.color_target(n, *level)?,
                 None => (
                     ColorTarget::new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh),
                     None,
@@ -1355,8 +1449,8 @@ impl<'s> Runner<'s> {
         drop(vstage);
         drop(fstage);
         for ((n, t), e) in color_names.iter().zip(targets.color).zip(emulated) {
-            if let Some(n) = n {
-                self.store_color(n, t, e);
+            if let Some((n, level)) = n {
+                self.store_color(n, *level, t, e);
             }
         }
         if let (Some(n), Some(d)) = (depth_name, targets.depth_stencil) {
@@ -1369,7 +1463,7 @@ impl<'s> Runner<'s> {
     fn pictures(&self) -> Vec<Picture> {
         let mut out = Vec::new();
         for name in &self.attachments {
-            let Ok((t, _)) = self.color_target(name) else {
+            let Ok((t, _)) = self.color_target(name, 0) else {
                 continue;
             };
             let mut rgba = Vec::with_capacity(t.width as usize * t.height as usize * 4);
@@ -1394,6 +1488,47 @@ impl<'s> Runner<'s> {
         }
         out
     }
+}
+
+/// For an integer format narrower than 32 bits per channel, a function clamping raw 32-bit
+/// values into each channel's range (Vulkan leaves out-of-range integer colour writes
+/// undefined; GPUs saturate, and the CTS `R16G16B16A16_UINT` frame script expects that: it
+/// writes 65536 and probes 65535). The channel widths are found by encoding single bits.
+fn integer_saturation(tf: texture::Format) -> Option<impl Fn([u32; 4]) -> [u32; 4]> {
+    let signed = match tf.kind() {
+        texture::NumKind::Uint => false,
+        texture::NumKind::Sint => true,
+        texture::NumKind::Float => return None,
+    };
+    let mut buf = vec![0u8; tf.texel_size()];
+    let bits: [u32; 4] = std::array::from_fn(|c| {
+        (0..32)
+            .take_while(|&k| {
+                let mut v = [0u32; 4];
+                v[c] = 1 << k;
+                buf.fill(0);
+                tf.encode_raw(v, &mut buf);
+                (tf.decode_raw(&buf)[c] >> k) & 1 == 1
+            })
+            .count() as u32
+    });
+    if bits.iter().all(|&b| b == 0 || b == 32) {
+        return None;
+    }
+    Some(move |raw: [u32; 4]| {
+        std::array::from_fn(|c| {
+            let b = bits[c];
+            if b == 0 || b == 32 {
+                raw[c]
+            } else if signed {
+                let lo = -(1i64 << (b - 1));
+                let hi = (1i64 << (b - 1)) - 1;
+                (raw[c] as i32 as i64).clamp(lo, hi) as i32 as u32
+            } else {
+                raw[c].min((1u32 << b) - 1)
+            }
+        })
+    })
 }
 
 /// What a draw command draws.
@@ -1683,4 +1818,23 @@ fn image_view(
     // Resource kinds matter only for the glue; unused here beyond the dimensionality.
     let _ = res.map(|r| r.kind == ResourceKind::StorageImage);
     Ok(v)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integer_attachment_writes_saturate_to_the_channel_width() {
+        let f = |name: &str| texture::Format::from_vk_name(name).unwrap();
+        let sat = integer_saturation(f("R16G16B16A16_UINT")).expect("16-bit uint");
+        // 65536 = 2^16 does not fit: 65535; smaller values pass unchanged.
+        assert_eq!(sat([65536, 65535, 7, u32::MAX]), [65535, 65535, 7, 65535]);
+        let sat = integer_saturation(f("R8G8B8A8_SINT")).expect("8-bit sint");
+        let v = [200u32, (-200i32) as u32, (-128i32) as u32, 127];
+        assert_eq!(sat(v), [127, (-128i32) as u32, (-128i32) as u32, 127]);
+        // 32-bit channels and float formats are left alone.
+        assert!(integer_saturation(f("R32G32B32A32_UINT")).is_none());
+        assert!(integer_saturation(f("R16G16B16A16_SFLOAT")).is_none());
+    }
 }

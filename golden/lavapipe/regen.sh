@@ -1,0 +1,34 @@
+#!/bin/sh
+# Re-render the lavapipe twins of the golden scenes: golden/lavapipe/<scene>/lavapipe.png.
+# Usage: golden/lavapipe/regen.sh [scene...]      (default: every scene in gen.py)
+# Needs glslangValidator, python3, lavapipe (mesa-vulkan-drivers) and an lvp release build
+# (LVP, default /work/lvp/target/release/lvp; see /work/shared/tools/lvp/README.md).
+set -eu
+HERE=$(cd "$(dirname "$0")" && pwd)
+LVP=${LVP:-/work/lvp/target/release/lvp}
+export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+python3 "$HERE/gen.py" "$@"
+if [ $# -eq 0 ]; then
+    set -- $(cd "$HERE" && ls -d */ | tr -d /)
+fi
+for s in "$@"; do
+    d="$HERE/$s"
+    [ -f "$d/scene.json" ] || continue
+    vert_env=$(sed -n 1p "$d/target_env")
+    frag_env=$(sed -n 2p "$d/target_env")
+    for stage in vert frag; do
+        env=$vert_env
+        [ $stage = frag ] && env=$frag_env
+        # The Amber runner maps TARGET_ENV spvX.Y to glslang's --target-env spirvX.Y.
+        case "$env" in
+            "") target=vulkan1.0 ;;
+            spv*) target="spirv${env#spv}" ;;
+            *) target=$env ;;
+        esac
+        for src in "$d"/*.$stage; do
+            glslangValidator -V --target-env "$target" -S $stage -o "$src.spv" "$src" || { echo "glslangValidator failed on $src" >&2; exit 1; }
+        done
+    done
+    "$LVP" "$d/scene.json" --out-png "$d/lavapipe.png" >/dev/null
+    echo "rendered $s"
+done
