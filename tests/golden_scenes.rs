@@ -6,54 +6,23 @@
 //! that test needs no Vulkan; the scenes need `glslangValidator` and are skipped (with a
 //! message) without it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use quadstep::amber::{run_file, RunOptions, Status};
-use quadstep::golden::{check_golden, compare, load_png, RgbaImage, Tolerance};
+use quadstep::golden::scenes::{self, GoldenScene};
+use quadstep::golden::Tolerance;
+use quadstep::golden::{check_golden, compare, load_png, RgbaImage};
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Every golden scene, sorted by name.
-fn scenes() -> Vec<(String, PathBuf)> {
-    let dir = root().join("shaders/golden");
-    let mut v: Vec<(String, PathBuf)> = std::fs::read_dir(&dir)
-        .expect("shaders/golden")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|e| e == "amber"))
-        .map(|p| (p.file_stem().unwrap().to_string_lossy().into_owned(), p))
-        .collect();
-    v.sort();
-    v
+/// Every golden scene, sorted by name (the same list the demo renders).
+fn all_scenes() -> Vec<GoldenScene> {
+    scenes::list(&scenes::scenes_dir()).expect("shaders/golden")
 }
 
 fn glslang_present() -> bool {
     quadstep::amber::run_shaders::glslang_available()
-}
-
-/// Runs a scene and returns its `framebuffer` attachment.
-fn render(path: &Path) -> RgbaImage {
-    let opts = RunOptions {
-        keep_images: true,
-        raster_threads: 2,
-        time_limit: std::time::Duration::from_secs(600),
-        ..RunOptions::default()
-    };
-    let r = run_file(path, &opts);
-    assert!(
-        matches!(r.status, Status::Pass),
-        "{}: {} {}",
-        path.display(),
-        r.status.word(),
-        r.status.detail()
-    );
-    let pic = r
-        .images
-        .iter()
-        .find(|p| p.buffer == "framebuffer")
-        .unwrap_or_else(|| panic!("{}: no 'framebuffer' attachment", path.display()));
-    RgbaImage::from_raw(pic.width, pic.height, pic.rgba.clone()).expect("picture size")
 }
 
 #[test]
@@ -62,15 +31,27 @@ fn golden_scenes_match_their_pngs() {
         eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools); the golden scenes are GLSL");
         return;
     }
-    let all = scenes();
+    let all = all_scenes();
     assert_eq!(all.len(), 6, "the six golden scenes in shaders/golden");
     let mut failures = Vec::new();
-    for (name, path) in &all {
-        let img = render(path);
-        let cmp = check_golden(name, &img, Tolerance::EXACT).expect("golden I/O");
+    for scene in &all {
+        let r = scenes::render(scene, 2);
+        assert!(
+            r.result.status == quadstep::amber::Status::Pass,
+            "{}: {} {}",
+            scene.script.display(),
+            r.result.status.word(),
+            r.result.status.detail()
+        );
+        let img: RgbaImage = r
+            .image
+            .unwrap_or_else(|| panic!("{}: no 'framebuffer' attachment", scene.script.display()));
+        // The tolerance is the script's `# golden-tolerance:` line (exact when absent).
+        let cmp = check_golden(&scene.name, &img, scene.tolerance).expect("golden I/O");
         if !cmp.passed {
             failures.push(format!(
-                "{name}: {} (see target/golden-out/)",
+                "{}: {} (see target/golden-out/)",
+                scene.name,
                 cmp.describe()
             ));
         }
@@ -128,7 +109,8 @@ fn masked_copy(img: &RgbaImage, masked: &[(u32, u32, u32, u32)]) -> RgbaImage {
 fn goldens_agree_with_lavapipe() {
     let mut failures = Vec::new();
     let mut checked = 0;
-    for (name, _) in scenes() {
+    for scene in all_scenes() {
+        let name = scene.name;
         let golden = root().join("golden").join(format!("{name}.png"));
         let lvp = root()
             .join("golden/lavapipe")
@@ -179,7 +161,10 @@ fn lavapipe_twins_use_the_scripts_shaders() {
             .filter(|l| !l.is_empty())
             .collect()
     };
-    for (name, path) in scenes() {
+    for GoldenScene {
+        name, script: path, ..
+    } in all_scenes()
+    {
         let text = std::fs::read_to_string(&path).expect("script");
         let script = quadstep::amber::parse(&text, &path).expect("script parses");
         let dir = root().join("golden/lavapipe").join(&name);

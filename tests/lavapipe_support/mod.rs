@@ -152,8 +152,7 @@ impl Scene {
             .file_stem()
             .map_or(String::new(), |s| s.to_string_lossy().into_owned());
         let name = name.as_str();
-        let text =
-            std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
         let json: Value =
             serde_json::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         // Like lvp: an unknown field is an error, never silently ignored.

@@ -111,13 +111,18 @@ fn golden_scenes(out: &Path, threads: usize) -> bool {
                 let path = out.join(format!("{}.png", scene.name));
                 let saved = quadstep::golden::save_png(&path, &img);
                 let verdict = if cmp.passed { "match" } else { "DIFFER" };
+                let how = if cmp.same_size && cmp.max_diff == 0 {
+                    "identical".to_string()
+                } else {
+                    cmp.describe()
+                };
                 ok &= cmp.passed && saved.is_ok();
                 println!(
                     "  {:<18} {verdict:<6} {:>8.1} ms  -> {}  ({})",
                     scene.name,
                     ms,
                     path.display(),
-                    cmp.describe()
+                    how
                 );
                 if let Err(e) = saved {
                     println!("    {e}");
