@@ -151,9 +151,7 @@ fn same(a: &[u32], b: &[u32]) -> Result<(), String> {
 }
 
 fn setup(tag: &str) -> Option<(Vec<Block>, PathBuf)> {
-    let Some(root) = common::amber_dir_or_skip("spvasm_oracle") else {
-        return None;
-    };
+    let root = common::amber_dir_or_skip("spvasm_oracle")?;
     if !tool("spirv-as") || !tool("spirv-dis") {
         println!("SKIP: spirv-as / spirv-dis (Debian package spirv-tools) not installed");
         return None;
