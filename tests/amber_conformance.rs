@@ -1,24 +1,14 @@
-//! Conformance gate: runs the `quadstep` binary over the Amber corpus (`../shared/amber`, or
-//! `$QUADSTEP_AMBER_DIR`), prints pass/fail/skip counts per folder, and fails if any script
+//! Conformance gate: runs the `quadstep` binary over the Amber corpus (found by
+//! `common::amber_dir_or_skip`), prints pass/fail/skip counts per folder, and fails if any script
 //! listed in `tests/conformance/must-pass.txt` does not pass. Skipped (with a message) when the
 //! corpus is absent, and in debug builds (the corpus takes ~2 minutes in release mode on two
 //! cores; set QUADSTEP_CONFORMANCE=1 to force it).
 
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
-fn amber_dir() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("QUADSTEP_AMBER_DIR").map(PathBuf::from),
-        Some(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/amber")),
-        Some(PathBuf::from("/work/shared/amber")),
-    ];
-    candidates
-        .into_iter()
-        .flatten()
-        .find(|p| p.join("cases").is_dir())
-}
+mod common;
 
 /// The value of `"key":"…"` in one line of `quadstep amber --json` output.
 fn json_field(line: &str, key: &str) -> Option<String> {
@@ -47,8 +37,7 @@ fn json_field(line: &str, key: &str) -> Option<String> {
 
 #[test]
 fn must_pass_scripts_pass() {
-    let Some(dir) = amber_dir() else {
-        eprintln!("amber_conformance: no Amber corpus (../shared/amber); skipped");
+    let Some(dir) = common::amber_dir_or_skip("amber_conformance") else {
         return;
     };
     if cfg!(debug_assertions) && std::env::var_os("QUADSTEP_CONFORMANCE").is_none() {

@@ -1,4 +1,4 @@
-//! Parse every AmberScript file of the shared corpus (see `corpus_dir`): zero parse errors,
+//! Parse every AmberScript file of the shared corpus (see `common::amber_dir_or_skip`): zero parse errors,
 //! except the files listed in `PARSE_FAIL` that are meant to fail at parse time. VkScript files (`.vkscript`, and the CTS `.amber` files
 //! that are VkScript inside) are parsed too.
 
@@ -24,18 +24,7 @@ const PARSE_FAIL: &[(&str, &str)] = &[
     ),
 ];
 
-/// `QUADSTEP_AMBER_DIR`, else `/work/shared/amber`, else `shared/amber` beside the crate
-/// (where CI puts its copy of `shared/`).
-fn corpus_dir() -> PathBuf {
-    if let Some(d) = std::env::var_os("QUADSTEP_AMBER_DIR") {
-        return PathBuf::from(d);
-    }
-    let beside = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/amber");
-    [PathBuf::from("/work/shared/amber"), beside]
-        .into_iter()
-        .find(|p| p.is_dir())
-        .unwrap_or_else(|| PathBuf::from("/work/shared/amber"))
-}
+mod common;
 
 fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -54,11 +43,9 @@ fn collect(dir: &Path, ext: &str, out: &mut Vec<PathBuf>) {
 
 #[test]
 fn every_amber_script_parses() {
-    let dir = corpus_dir();
-    if !dir.is_dir() {
-        eprintln!("skipping: Amber corpus folder {} is absent", dir.display());
+    let Some(dir) = common::amber_dir_or_skip("amber_corpus") else {
         return;
-    }
+    };
     let mut files = Vec::new();
     collect(&dir, "amber", &mut files);
     collect(&dir, "vkscript", &mut files);
@@ -113,7 +100,10 @@ fn every_amber_script_parses() {
 /// give the bytes of the `.bin` file, which also equal the scripts' inline `ref0` buffers.
 #[test]
 fn text_and_binary_buffer_files_agree_with_amber_bin() {
-    let dir = corpus_dir().join("cases");
+    let Some(dir) = common::amber_dir_or_skip("amber_corpus") else {
+        return;
+    };
+    let dir = dir.join("cases");
     if !dir.join("vec4data.bin").is_file() {
         eprintln!("skipping: {} is absent", dir.display());
         return;
@@ -134,11 +124,9 @@ fn text_and_binary_buffer_files_agree_with_amber_bin() {
 /// Truncating real scripts anywhere must give an error or a script, never a panic.
 #[test]
 fn truncated_corpus_scripts_never_panic() {
-    let dir = corpus_dir();
-    if !dir.is_dir() {
-        eprintln!("skipping: Amber corpus folder {} is absent", dir.display());
+    let Some(dir) = common::amber_dir_or_skip("amber_corpus") else {
         return;
-    }
+    };
     let mut files = Vec::new();
     collect(&dir, "amber", &mut files);
     collect(&dir, "vkscript", &mut files);

@@ -15,17 +15,7 @@ use std::process::Command;
 use quadstep::front::spirv::{Module, SpecConstants};
 use quadstep::ir;
 
-/// The Amber folder: `$QUADSTEP_AMBER`, else `shared/amber` beside the repository, else
-/// /work/shared/amber.
-fn amber_dir() -> Option<PathBuf> {
-    let mut c = Vec::new();
-    if let Ok(p) = std::env::var("QUADSTEP_AMBER") {
-        c.push(PathBuf::from(p));
-    }
-    c.push(Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/amber"));
-    c.push(PathBuf::from("/work/shared/amber"));
-    c.into_iter().find(|p| p.is_dir())
-}
+mod common;
 
 #[derive(Debug)]
 struct ShaderSrc {
@@ -221,8 +211,7 @@ fn fuzz(bytes: &[u8], seed: u64) {
 
 #[test]
 fn amber_corpus_lowers() {
-    let Some(amber) = amber_dir() else {
-        println!("skipped: no shared/amber folder found");
+    let Some(amber) = common::amber_dir_or_skip("front_spirv_corpus") else {
         return;
     };
     if !tool("spirv-as") || !tool("glslangValidator") {

@@ -4,6 +4,7 @@
 //! GLSL through `glslangValidator` when installed), and every lavapipe and demo scene rendered
 //! through the pipeline with and without `QUADSTEP_NO_OPT=1`.
 
+mod common;
 mod lavapipe_support;
 
 use std::path::{Path, PathBuf};
@@ -636,19 +637,11 @@ fn glslang(text: &str, compute: bool) -> Option<Vec<u32>> {
     )
 }
 
-fn amber_dir() -> PathBuf {
-    std::env::var_os("QUADSTEP_AMBER_DIR")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from("/work/shared/amber"))
-}
-
 #[test]
 fn differential_amber_corpus() {
-    let dir = amber_dir();
-    if !dir.is_dir() {
-        eprintln!("skipping: no Amber corpus at {}", dir.display());
+    let Some(dir) = common::amber_dir_or_skip("ir_opt") else {
         return;
-    }
+    };
     let mut files = Vec::new();
     collect(&dir, &["amber", "vkscript"], &mut files);
     let mut t = Tally::default();

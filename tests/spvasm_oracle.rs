@@ -15,17 +15,7 @@ struct Block {
     text: String,
 }
 
-fn amber_dir() -> Option<PathBuf> {
-    let mut cands = Vec::new();
-    if let Ok(d) = std::env::var("QUADSTEP_AMBER_DIR") {
-        cands.push(PathBuf::from(d));
-    }
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    cands.push(manifest.join("../shared/amber"));
-    cands.push(manifest.join("shared/amber"));
-    cands.push(PathBuf::from("/work/shared/amber"));
-    cands.into_iter().find(|d| d.join("cts").is_dir())
-}
+mod common;
 
 fn tool(name: &str) -> bool {
     Command::new(name)
@@ -161,10 +151,7 @@ fn same(a: &[u32], b: &[u32]) -> Result<(), String> {
 }
 
 fn setup(tag: &str) -> Option<(Vec<Block>, PathBuf)> {
-    let Some(root) = amber_dir() else {
-        println!("SKIP: no shared/amber directory found (set QUADSTEP_AMBER_DIR)");
-        return None;
-    };
+    let root = common::amber_dir_or_skip("spvasm_oracle")?;
     if !tool("spirv-as") || !tool("spirv-dis") {
         println!("SKIP: spirv-as / spirv-dis (Debian package spirv-tools) not installed");
         return None;
@@ -240,8 +227,7 @@ fn disassembly_agrees_with_spirv_tools() {
 /// beyond the corpus).
 #[test]
 fn amber_blocks_round_trip() {
-    let Some(root) = amber_dir() else {
-        println!("SKIP: no shared/amber directory found");
+    let Some(root) = common::amber_dir_or_skip("spvasm_oracle") else {
         return;
     };
     let blocks = blocks(&root);
@@ -485,8 +471,7 @@ fn mutations_agree_with_spirv_as() {
 /// it to the same words too.
 #[test]
 fn glslang_binaries_round_trip() {
-    let Some(root) = amber_dir() else {
-        println!("SKIP: no shared/amber directory found");
+    let Some(root) = common::amber_dir_or_skip("spvasm_oracle") else {
         return;
     };
     if !tool("glslangValidator") || !tool("spirv-as") {

@@ -266,6 +266,8 @@ const FEATURES: &[&str] = &[
     "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
+    // Depth is always clamped to [0, 1] before the depth test (raster::target::quantize).
+    "DepthClampZeroOneFeatures.depthClampZeroOne",
 ];
 
 /// Device extensions quadstep provides.

@@ -209,20 +209,31 @@ pub(crate) fn setup_primitive(
                 }
                 // Edges that lie on an edge of the original triangle (both ends have a zero
                 // weight for the same original vertex), not the ones the clipper made.
+                // They get the triangle's depth bias.
                 PolygonMode::Line => {
+                    let bias = setup::polygon_depth_bias(&win, &ctx.setup);
                     for i in 0..win.len() {
                         let (u, v) = (&win[i], &win[(i + 1) % win.len()]);
                         if (0..3).any(|k| u.bary[k] == 0.0 && v.bary[k] == 0.0) {
-                            out.extend(setup::line(u, v, info, &ctx.setup));
+                            let p = setup::line(u, v, info, &ctx.setup);
+                            out.extend(p.map(|p| RasterPrim {
+                                z_offset: bias,
+                                ..p
+                            }));
                         }
                     }
                 }
-                // Original vertices that survived clipping.
+                // Original vertices that survived clipping, with the triangle's depth bias.
                 PolygonMode::Point => {
+                    let bias = setup::polygon_depth_bias(&win, &ctx.setup);
                     for v in &win {
                         if let Some(k) = (0..3).find(|&k| v.bary[k] == 1.0) {
                             let size = point_size(sh.point_size[a.slots[k] as usize]);
-                            out.extend(setup::point(v, size, info, &ctx.setup));
+                            let p = setup::point(v, size, info, &ctx.setup);
+                            out.extend(p.map(|p| RasterPrim {
+                                z_offset: bias,
+                                ..p
+                            }));
                         }
                     }
                 }

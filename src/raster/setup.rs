@@ -227,6 +227,62 @@ pub(crate) struct SetupCtx {
     pub depth_unorm_bits: Option<u32>,
 }
 
+/// The depth bias `o` of a polygon (Vulkan "Depth Bias") whose window depth is the plane `z`
+/// and whose vertex depths are `zs`: `m * slope_factor + r * constant_factor`, clamped by
+/// `clamp` when it is not zero. `m = max(|dz/dx|, |dz/dy|)`; `r` is `2^-n` for an n-bit unorm
+/// depth format, and `2^(e - 23)` for a float one, `e` the exponent of the largest `|z|`.
+/// 0 when depth bias is disabled.
+fn depth_bias(z: &Plane, zs: impl Iterator<Item = f64>, ctx: &SetupCtx) -> f64 {
+    let Some(b) = ctx.depth_bias else {
+        return 0.0;
+    };
+    let m = z.dx.abs().max(z.dy.abs());
+    let r = match ctx.depth_unorm_bits {
+        Some(n) => (2.0f64).powi(-(n as i32)),
+        None => {
+            let zmax = zs.map(f64::abs).fold(0.0f64, f64::max) as f32;
+            let e = if zmax == 0.0 {
+                -126
+            } else {
+                ((zmax.to_bits() >> 23) & 0xff) as i32 - 127
+            };
+            (2.0f64).powi(e - 23)
+        }
+    };
+    let o = m * b.slope_factor as f64 + r * b.constant_factor as f64;
+    let c = b.clamp as f64;
+    if c > 0.0 {
+        o.min(c)
+    } else if c < 0.0 {
+        o.max(c)
+    } else {
+        o
+    }
+}
+
+/// The depth bias of a (possibly clipped) polygon drawn in line or point polygon mode: the
+/// Vulkan spec applies depth bias in every polygon mode, with `m` and `r` of the polygon itself,
+/// so its edges and vertices get the bias its filled triangles would get. `v` is the polygon
+/// (at least 3 vertices); its depth plane comes from its first three vertices, as snapped for
+/// fill. 0 when depth bias is disabled or the polygon has no area.
+pub(crate) fn polygon_depth_bias(v: &[WinVert], ctx: &SetupCtx) -> f64 {
+    if ctx.depth_bias.is_none() || v.len() < 3 {
+        return 0.0;
+    }
+    let fixed = [v[0], v[1], v[2]].map(|w| (snap(w.x), snap(w.y)));
+    let a2 = area2(&fixed);
+    if a2 == 0 {
+        return 0.0;
+    }
+    let pts = fixed.map(|f| (unsnap(f.0), unsnap(f.1)));
+    let z = Plane::triangle(
+        &pts,
+        [v[0].z, v[1].z, v[2].z],
+        a2 as f64 / (ONE * ONE) as f64,
+    );
+    depth_bias(&z, v.iter().map(|w| w.z), ctx)
+}
+
 /// Set up one triangle (a piece of a possibly clipped polygon).
 pub(crate) fn triangle(v: &[WinVert; 3], info: PrimInfo, ctx: &SetupCtx) -> Option<RasterPrim> {
     let fixed = v.map(|w| (snap(w.x), snap(w.y)));
@@ -236,33 +292,7 @@ pub(crate) fn triangle(v: &[WinVert; 3], info: PrimInfo, ctx: &SetupCtx) -> Opti
     let z = Plane::triangle(&pts, v.map(|w| w.z), a2);
     let inv_w = Plane::triangle(&pts, v.map(|w| w.inv_w), a2);
     let bw = [0, 1, 2].map(|k| Plane::triangle(&pts, v.map(|w| w.bary[k] * w.inv_w), a2));
-    let z_offset = match ctx.depth_bias {
-        None => 0.0,
-        Some(b) => {
-            let m = z.dx.abs().max(z.dy.abs());
-            let r = match ctx.depth_unorm_bits {
-                Some(n) => (2.0f64).powi(-(n as i32)),
-                None => {
-                    let zmax = v.iter().map(|w| w.z.abs()).fold(0.0f64, f64::max) as f32;
-                    let e = if zmax == 0.0 {
-                        -126
-                    } else {
-                        ((zmax.to_bits() >> 23) & 0xff) as i32 - 127
-                    };
-                    (2.0f64).powi(e - 23)
-                }
-            };
-            let o = m * b.slope_factor as f64 + r * b.constant_factor as f64;
-            let c = b.clamp as f64;
-            if c > 0.0 {
-                o.min(c)
-            } else if c < 0.0 {
-                o.max(c)
-            } else {
-                o
-            }
-        }
-    };
+    let z_offset = depth_bias(&z, v.iter().map(|w| w.z), ctx);
     Some(RasterPrim {
         edges,
         n_edges,
@@ -376,6 +406,58 @@ mod tests {
                 y1: 2
             }
         );
+    }
+
+    #[test]
+    fn polygon_depth_bias_by_hand() {
+        let wv = |x: f64, y: f64, z: f64| WinVert {
+            x,
+            y,
+            z,
+            inv_w: 1.0,
+            bary: [0.0; 3],
+        };
+        // z = 0.2 + 0.01 x + 0.02 y: m = 0.02. A fourth (clipped) vertex on the plane, of
+        // larger depth 0.62, sets the float exponent: e = -1.
+        let poly = [
+            wv(0.0, 0.0, 0.2),
+            wv(10.0, 0.0, 0.3),
+            wv(0.0, 20.0, 0.6),
+            wv(1.0, 20.0, 0.61),
+        ];
+        let ctx = |bits: Option<u32>, c: f32, s: f32, clamp: f32| SetupCtx {
+            clip: PixRect {
+                x0: 0,
+                y0: 0,
+                x1: 63,
+                y1: 63,
+            },
+            depth_bias: Some(crate::raster::state::DepthBias {
+                constant_factor: c,
+                clamp,
+                slope_factor: s,
+            }),
+            depth_unorm_bits: bits,
+        };
+        let near = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        // D16: r = 2^-16; o = 2 * 0.02 + 3 * 2^-16.
+        let o = polygon_depth_bias(&poly, &ctx(Some(16), 3.0, 2.0, 0.0));
+        assert!(near(o, 0.04 + 3.0 / 65536.0), "{o}");
+        // Float: r = 2^(-1 - 23).
+        let o = polygon_depth_bias(&poly, &ctx(None, 3.0, 0.0, 0.0));
+        assert!(near(o, 3.0 * 2f64.powi(-24)), "{o}");
+        // Clamps (f32 factors): a positive clamp limits a positive bias, a negative one a
+        // negative bias.
+        let o = polygon_depth_bias(&poly, &ctx(Some(16), 0.0, 2.0, 0.01));
+        assert!(near(o, 0.01f32 as f64), "{o}");
+        let o = polygon_depth_bias(&poly, &ctx(Some(16), 0.0, -2.0, -0.01));
+        assert!(near(o, -0.01f32 as f64), "{o}");
+        // Disabled: no bias.
+        let off = SetupCtx {
+            depth_bias: None,
+            ..ctx(None, 1.0, 1.0, 0.0)
+        };
+        assert_eq!(polygon_depth_bias(&poly, &off), 0.0);
     }
 
     #[test]

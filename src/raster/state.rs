@@ -42,7 +42,8 @@ pub enum Topology {
 }
 
 /// `VkPolygonMode`. `Line` draws the triangle's edges as lines and `Point` its vertices as
-/// points (edges and vertices made by clipping are not drawn; no depth bias for them).
+/// points (edges and vertices made by clipping are not drawn). Depth bias applies in every mode,
+/// computed from the triangle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum PolygonMode {
     #[default]

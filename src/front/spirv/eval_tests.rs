@@ -293,6 +293,51 @@ void main() {{
 }
 
 #[test]
+fn matrix_inverse_3x3_by_hand_within_the_cts_precision() {
+    // The first two matrices of the CTS script
+    // builtin/precision/square_matrix/inverse_highp_mat_3x3.amber, column-major.
+    let src = format!(
+        "{HEADER}
+void main() {{
+    for (int k = 0; k < 2; ++k) {{
+        int b = 9 * k;
+        mat3 m = mat3(i_.v[b], i_.v[b + 1], i_.v[b + 2], i_.v[b + 3], i_.v[b + 4],
+                      i_.v[b + 5], i_.v[b + 6], i_.v[b + 7], i_.v[b + 8]);
+        mat3 inv = inverse(m);
+        for (int c = 0; c < 3; ++c) for (int r = 0; r < 3; ++r) o_.v[b + c * 3 + r] = inv[c][r];
+    }}
+}}"
+    );
+    let input = [
+        1.0, 5.0, 3.0, 2.0, 4.0, 7.0, 4.0, 6.0, 2.0, //
+        1.0, 0.0, 1.0, 0.0, 0.0, 1.0, 1.0, 1.0, 1.0,
+    ];
+    let Some(out) = compute(&src, &input, 18) else {
+        return;
+    };
+    // By hand. Rows of the first matrix: (1 2 4), (5 4 6), (3 7 2); det = 1 (8 - 42)
+    // - 2 (10 - 18) + 4 (35 - 12) = 74. Cofactors C[r][c]: row 0 (-34, 8, 23), row 1
+    // (24, -10, -1), row 2 (-4, 14, -6); inverse[r][c] = C[c][r] / 74, so column c of the
+    // inverse is row c of the cofactors over 74.
+    let cof = [-34.0, 8.0, 23.0, 24.0, -10.0, -1.0, -4.0, 14.0, -6.0];
+    for (k, c) in cof.iter().enumerate() {
+        let want = c / 74.0;
+        // The CTS allows 2^-24 for results in [0.25, 0.5) and the same absolute error on the
+        // smaller ones of this matrix.
+        assert!(
+            (out[k] as f64 - want).abs() <= 2f64.powi(-24),
+            "inverse[{}][{}] = {}, want {want}",
+            k / 3,
+            k % 3,
+            out[k]
+        );
+    }
+    // Rows (1 0 1), (0 0 1), (1 1 1); det = -1. Cofactors: row 0 (-1, 1, 0), row 1 (1, 0, -1),
+    // row 2 (0, -1, 0); over -1, exactly.
+    assert_eq!(out[9..], [1.0, -1.0, 0.0, -1.0, 0.0, 1.0, 0.0, 1.0, 0.0]);
+}
+
+#[test]
 fn geometric_functions() {
     let src = format!(
         "{HEADER}

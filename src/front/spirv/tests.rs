@@ -135,6 +135,18 @@ fn unsupported_capability() {
 }
 
 #[test]
+fn signed_zero_inf_nan_preserve_is_accepted() {
+    // OpCapability SignedZeroInfNanPreserve (4466) after Shader, and
+    // OpExecutionMode %1 SignedZeroInfNanPreserve 32 (4461) after LocalSize.
+    let mut w = minimal();
+    w.splice(21..21, op(16, &[1, 4461, 32]));
+    w.splice(7..7, op(17, &[4466]));
+    let m = Module::load(&w).unwrap();
+    let sh = m.lower("main", None, &SpecConstants::new()).unwrap();
+    ir::verify(&sh).unwrap();
+}
+
+#[test]
 fn unsupported_opcode() {
     let mut w = minimal();
     // OpTypeEvent %5 (opcode 34) among the types; bump the bound.

@@ -1,0 +1,69 @@
+//! Helpers shared by the integration tests (each test file that needs one says `mod common;`).
+//!
+//! Only the lookup of the Amber corpus lives here: five test files read it and used to search
+//! for it each in their own order, under two environment variable names.
+
+use std::path::{Path, PathBuf};
+
+/// The environment variables naming the Amber corpus folder, in priority order
+/// (`QUADSTEP_AMBER` is the older name, still accepted).
+pub const AMBER_ENV: [&str; 2] = ["QUADSTEP_AMBER_DIR", "QUADSTEP_AMBER"];
+
+/// Whether `dir` looks like the Amber corpus (it holds `cts/` or `cases/`).
+fn is_corpus(dir: &Path) -> bool {
+    dir.join("cts").is_dir() || dir.join("cases").is_dir()
+}
+
+/// Where the Amber corpus is, or why it was not found.
+///
+/// An environment variable of [`AMBER_ENV`] that is set wins, and must point at the corpus (a
+/// wrong path is reported rather than silently replaced). Otherwise the first corpus of:
+/// `../shared/amber` beside the crate, `shared/amber` inside it, `/work/shared/amber`.
+pub fn find_amber_dir() -> Result<PathBuf, String> {
+    for var in AMBER_ENV {
+        if let Some(v) = std::env::var_os(var) {
+            let p = PathBuf::from(v);
+            return if is_corpus(&p) {
+                Ok(p)
+            } else {
+                Err(format!(
+                    "${var}={} holds no Amber corpus (no cts/ or cases/ folder)",
+                    p.display()
+                ))
+            };
+        }
+    }
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        manifest.join("../shared/amber"),
+        manifest.join("shared/amber"),
+        PathBuf::from("/work/shared/amber"),
+    ];
+    candidates
+        .iter()
+        .find(|p| is_corpus(p))
+        .cloned()
+        .ok_or_else(|| {
+            format!(
+                "no Amber corpus in {} (set {} to its folder)",
+                candidates
+                    .iter()
+                    .map(|p| p.display().to_string())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                AMBER_ENV[0]
+            )
+        })
+}
+
+/// The Amber corpus folder, or `None` after printing `"<test>: skipped: <reason>"` (shown with
+/// `--nocapture`, and by the harness on stderr).
+pub fn amber_dir_or_skip(test: &str) -> Option<PathBuf> {
+    match find_amber_dir() {
+        Ok(p) => Some(p),
+        Err(why) => {
+            eprintln!("{test}: skipped: {why}");
+            None
+        }
+    }
+}
