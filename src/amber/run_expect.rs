@@ -56,11 +56,19 @@ pub(crate) fn check(r: &Runner, e: &Expect) -> Result<Option<String>> {
                     ))
                 })?,
             };
+            // Values follow one another in the buffer's own layout, skipping its padding (a
+            // std430 mat3 column is 3 values then 4 bytes), as Amber's ProbeSSBO does; an
+            // explicit EXPECT data type reads consecutive scalars.
+            let elem = match (data_type, &st.decl.elem) {
+                (None, types::ElemType::Data(d)) => Some((*d, st.decl.layout)),
+                _ => None,
+            };
             Ok(compare_values(
                 &st.bytes,
                 buffer,
                 *index,
                 sr,
+                elem,
                 tolerance,
                 *comparator,
                 values,
@@ -379,17 +387,41 @@ fn within(actual: f64, expected: f64, t: Tolerance) -> bool {
     }
 }
 
+/// Byte offset, from the start of an element, of the `i`-th value of consecutive elements of
+/// `d` laid out in `layout` (column-major, columns at the column stride).
+fn value_offset(d: &types::DataType, layout: types::Layout, i: u64) -> u64 {
+    let per = d.components().max(1) as u64;
+    let (e, k) = (i / per, i % per);
+    let (c, r) = (k / d.rows as u64, k % d.rows as u64);
+    let cs = if d.cols > 1 {
+        d.column_stride(layout) as u64
+    } else {
+        0
+    };
+    e * d.element_stride(layout) as u64 + c * cs + r * d.scalar.bytes() as u64
+}
+
+#[allow(clippy::too_many_arguments)]
 fn compare_values(
     bytes: &[u8],
     name: &str,
     index: u64,
     sr: ScalarRead,
+    elem: Option<(types::DataType, types::Layout)>,
     tolerance: &[Tolerance],
     cmp: Comparator,
     values: &[Number],
 ) -> Option<String> {
     let n = sr.bytes as u64;
-    let end = index + n * values.len() as u64;
+    let at = |i: u64| match &elem {
+        Some((d, layout)) => index + value_offset(d, *layout, i),
+        None => index + i * n,
+    };
+    let end = if values.is_empty() {
+        index
+    } else {
+        at(values.len() as u64 - 1) + n
+    };
     if end > bytes.len() as u64 {
         return Some(format!(
             "EXPECT {name} IDX {index}: reading {} values reaches byte {end}, the buffer has {}",
@@ -402,7 +434,7 @@ fn compare_values(
         percent: true,
     };
     for (i, v) in values.iter().enumerate() {
-        let o = (index + i as u64 * n) as usize;
+        let o = at(i as u64) as usize;
         let a = read_scalar(&bytes[o..o + n as usize], sr);
         let e = cast(*v, sr);
         let int_literal = matches!(v, Number::Int(_));
@@ -468,33 +500,79 @@ mod tests {
     fn float_equality_and_tolerance() {
         let b = f32s(&[1.0, 2.5]);
         let vals = [Number::Float(1.0), Number::Float(2.5)];
-        assert!(compare_values(&b, "b", 0, F32, &[], Comparator::Eq, &vals).is_none());
+        assert!(compare_values(&b, "b", 0, F32, None, &[], Comparator::Eq, &vals).is_none());
         let wrong = [Number::Float(1.0), Number::Float(2.6)];
-        assert!(compare_values(&b, "b", 0, F32, &[], Comparator::Eq, &wrong).is_some());
+        assert!(compare_values(&b, "b", 0, F32, None, &[], Comparator::Eq, &wrong).is_some());
         let t = [Tolerance {
             value: 0.2,
             percent: false,
         }];
-        assert!(compare_values(&b, "b", 0, F32, &t, Comparator::Eq, &wrong).is_none());
+        assert!(compare_values(&b, "b", 0, F32, None, &t, Comparator::Eq, &wrong).is_none());
         // Byte offset 4 is the second float.
-        assert!(
-            compare_values(&b, "b", 4, F32, &[], Comparator::Gt, &[Number::Float(2.0)]).is_none()
-        );
+        assert!(compare_values(
+            &b,
+            "b",
+            4,
+            F32,
+            None,
+            &[],
+            Comparator::Gt,
+            &[Number::Float(2.0)]
+        )
+        .is_none());
     }
 
     #[test]
     fn signed_ints_compare_as_signed() {
         let b: Vec<u8> = (-3i32).to_le_bytes().to_vec();
-        assert!(compare_values(&b, "b", 0, I32, &[], Comparator::Eq, &[Number::Int(-3)]).is_none());
-        assert!(compare_values(&b, "b", 0, I32, &[], Comparator::Lt, &[Number::Int(0)]).is_none());
-        assert!(compare_values(&b, "b", 0, I32, &[], Comparator::Ge, &[Number::Int(0)]).is_some());
+        assert!(compare_values(
+            &b,
+            "b",
+            0,
+            I32,
+            None,
+            &[],
+            Comparator::Eq,
+            &[Number::Int(-3)]
+        )
+        .is_none());
+        assert!(compare_values(
+            &b,
+            "b",
+            0,
+            I32,
+            None,
+            &[],
+            Comparator::Lt,
+            &[Number::Int(0)]
+        )
+        .is_none());
+        assert!(compare_values(
+            &b,
+            "b",
+            0,
+            I32,
+            None,
+            &[],
+            Comparator::Ge,
+            &[Number::Int(0)]
+        )
+        .is_some());
     }
 
     #[test]
     fn out_of_range_read_fails() {
         let b = f32s(&[1.0]);
-        assert!(
-            compare_values(&b, "b", 4, F32, &[], Comparator::Eq, &[Number::Float(1.0)]).is_some()
-        );
+        assert!(compare_values(
+            &b,
+            "b",
+            4,
+            F32,
+            None,
+            &[],
+            Comparator::Eq,
+            &[Number::Float(1.0)]
+        )
+        .is_some());
     }
 }

@@ -431,6 +431,26 @@ fn parse_components(seg: &str) -> Option<Vec<Component>> {
     Some(out)
 }
 
+/// A float literal as binary16 the way Amber writes it (`FloatToHexFloat16`): rounded to f32,
+/// then the top 10 mantissa bits kept (rounding toward zero). Zero, values below the binary16
+/// normal range and NaN keep their f32 meaning (signed zero, flushed to signed zero, NaN) and
+/// values beyond it become infinity, where Amber's bit slicing wraps the exponent.
+fn amber_f16(f: f64) -> u64 {
+    let b = (f as f32).to_bits();
+    let sign = (b >> 16) & 0x8000;
+    let exp = ((b >> 23) & 0xff) as i32 - 127 + 15;
+    let h = if f.is_nan() {
+        0x7e00
+    } else if exp >= 0x1f {
+        0x7c00
+    } else if exp <= 0 {
+        0
+    } else {
+        ((exp as u32) << 10) | ((b & 0x7f_ffff) >> 13)
+    };
+    (sign | h) as u64
+}
+
 /// Encode a literal as the raw bits of a component. Integer literals for integer and
 /// normalized modes are the raw stored integer (as Amber does: `255` in an `R8_UNORM` buffer is
 /// 1.0); float literals in normalized modes are scaled (`0.5` → round(0.5·max)).
@@ -439,7 +459,7 @@ pub fn encode(v: Number, mode: NumMode, bits: u32) -> u64 {
         NumMode::Sfloat => {
             let f = v.as_f64();
             match bits {
-                16 => f16::from_f64(f).to_bits() as u64,
+                16 => amber_f16(f),
                 32 => (f as f32).to_bits() as u64,
                 64 => f.to_bits(),
                 _ => 0,
