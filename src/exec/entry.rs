@@ -7,8 +7,10 @@ use super::observe::{NoObserver, Observer};
 use super::program::{Program, DONE};
 use super::run::{Batch, SUBGROUP_SIZE};
 use crate::ir::{BuiltIn, DerivativeGroup, IoBinding, IoVar, Stage};
+use crate::raster::{QuadBatch, QuadOutputs};
 use crate::{Error, Result};
 use rayon::prelude::*;
+use std::cell::RefCell;
 
 /// Quads per fragment batch (64 lanes = 4 subgroups).
 pub const FRAG_QUADS_PER_BATCH: usize = 16;
@@ -357,6 +359,216 @@ pub fn run_fragment_quads_observed<O: Observer>(
         }
     }
     Ok(out)
+}
+
+thread_local! {
+    /// The fragment batch reused by [`run_fragment_batch`] on each thread (rasterizer tile
+    /// workers), so shading a batch allocates nothing once the buffers have grown.
+    static FRAG_SCRATCH: RefCell<Batch> = RefCell::new(Batch::new());
+}
+
+/// Shade one rasterizer batch of quads: the interface words are filled straight from the
+/// structure-of-arrays `input` and the results written straight into `output`, with no per-quad
+/// values in between and (after the first call on a thread) no allocation.
+///
+/// Same results as [`run_fragment_quads`] on the equivalent [`FragQuadInput`]s (the per-quad
+/// path is kept as the independent form tests compare against), with `FrontFacing` and
+/// `PrimitiveId` taken from lane 0 of each quad, `SampleId` 0 and `SampleMask` 1. Outputs:
+/// `color[a][lane]` gets words `a * 4..a * 4 + 4` of the lane's location-keyed outputs for every
+/// attachment inside [`location_stride`] of the outputs (others are left alone), `depth[lane]`
+/// the written FragDepth else `frag_coord.z`, `killed[q]` the killed or demoted lanes; `color1`
+/// is not touched.
+pub fn run_fragment_batch(
+    program: &Program,
+    input: &QuadBatch,
+    output: &mut QuadOutputs,
+    bindings: &Bindings,
+) -> Result<()> {
+    check_stage(program, Stage::Fragment)?;
+    let (quads, lanes) = (input.quads, input.quads * 4);
+    let short = input.frag_coord.len() < lanes
+        || input.front_facing.len() < lanes
+        || input.primitive_id.len() < lanes
+        || input.coverage.len() < quads
+        || input.varyings.iter().any(|v| v.len() < lanes)
+        || output.color.iter().any(|c| c.len() < lanes)
+        || output.depth.len() < lanes
+        || output.killed.len() < quads;
+    if short {
+        return Err(Error::Exec(format!(
+            "exec/entry.rs: run_fragment_batch: a QuadBatch or QuadOutputs array is shorter than \
+             its {quads} quads ({lanes} lanes)"
+        )));
+    }
+    FRAG_SCRATCH.with(|cell| match cell.try_borrow_mut() {
+        Ok(mut b) => frag_batch(program, input, output, bindings, &mut b),
+        // Re-entered on this thread (an image unit shading fragments?): a private batch.
+        Err(_) => frag_batch(program, input, output, bindings, &mut Batch::new()),
+    })
+}
+
+fn frag_batch(
+    p: &Program,
+    input: &QuadBatch,
+    output: &mut QuadOutputs,
+    bindings: &Bindings,
+    b: &mut Batch,
+) -> Result<()> {
+    let sh = &p.shader;
+    let stride = location_stride(&sh.outputs);
+    let mut q0 = 0;
+    while q0 < input.quads {
+        let nq = (input.quads - q0).min(FRAG_QUADS_PER_BATCH);
+        let l0 = q0 * 4;
+        b.reset(p, nq * 4);
+        let (n, lw) = (b.n, b.local_words);
+        for (j, h) in b.helper.iter_mut().enumerate() {
+            *h = input.coverage[q0 + j / 4] & (1 << (j % 4)) == 0;
+        }
+        // Inputs: locations, then built-ins, then the outputs that start with a value (the
+        // order of the per-quad path, which matters only if words overlap).
+        for var in &sh.inputs {
+            let IoBinding::Location {
+                location,
+                component,
+            } = var.binding
+            else {
+                continue;
+            };
+            let base = location as usize * 4 + component as usize;
+            for i in 0..var.count as usize * words_per_scalar(var) {
+                let w = var.word as usize + i;
+                if w >= lw {
+                    continue;
+                }
+                let (loc, c) = ((base + i) / 4, (base + i) % 4);
+                let dst = &mut b.local[w * n..][..n];
+                match input.varyings.get(loc) {
+                    Some(row) => {
+                        for (d, v) in dst.iter_mut().zip(&row[l0..l0 + n]) {
+                            *d = v[c];
+                        }
+                    }
+                    None => dst.fill(0),
+                }
+            }
+        }
+        for var in &sh.inputs {
+            let IoBinding::BuiltIn(bi) = var.binding else {
+                continue;
+            };
+            if !matches!(
+                bi,
+                BuiltIn::FragCoord
+                    | BuiltIn::FrontFacing
+                    | BuiltIn::PrimitiveId
+                    | BuiltIn::SampleId
+                    | BuiltIn::SampleMask
+            ) {
+                continue;
+            }
+            for i in 0..(var.count as usize * words_per_scalar(var)).min(4) {
+                let w = var.word as usize + i;
+                if w >= lw {
+                    continue;
+                }
+                let dst = &mut b.local[w * n..][..n];
+                for (j, d) in dst.iter_mut().enumerate() {
+                    let l = l0 + j;
+                    let quad_lane0 = l0 + j / 4 * 4;
+                    *d = match (bi, i) {
+                        (BuiltIn::FragCoord, _) => input.frag_coord[l][i].to_bits(),
+                        (BuiltIn::FrontFacing, 0) => input.front_facing[quad_lane0] as u32,
+                        (BuiltIn::PrimitiveId, 0) => input.primitive_id[quad_lane0],
+                        (BuiltIn::SampleMask, 0) => 1,
+                        _ => 0,
+                    };
+                }
+            }
+        }
+        for var in &sh.outputs {
+            let w = var.word as usize;
+            if var.count == 0 || w >= lw {
+                continue;
+            }
+            let dst = &mut b.local[w * n..][..n];
+            match var.binding {
+                IoBinding::BuiltIn(BuiltIn::FragDepth) => {
+                    for (d, fc) in dst.iter_mut().zip(&input.frag_coord[l0..l0 + n]) {
+                        *d = fc[2].to_bits();
+                    }
+                }
+                IoBinding::BuiltIn(BuiltIn::SampleMask) => dst.fill(1),
+                _ => {}
+            }
+        }
+
+        b.run(p, bindings, &mut NoObserver)?;
+
+        // Outputs. Colour attachments inside the stride are written whole (zero where no
+        // output covers a component), in output declaration order.
+        for (att, col) in output.color.iter_mut().enumerate() {
+            if att * 4 + 4 <= stride {
+                col[l0..l0 + n].fill([0; 4]);
+            }
+        }
+        let depth = &mut output.depth[l0..l0 + n];
+        for (d, fc) in depth.iter_mut().zip(&input.frag_coord[l0..l0 + n]) {
+            *d = fc[2];
+        }
+        for var in &sh.outputs {
+            let row = |w: usize| (w < lw).then(|| &b.local[w * n..][..n]);
+            match var.binding {
+                IoBinding::Location {
+                    location,
+                    component,
+                } => {
+                    let base = location as usize * 4 + component as usize;
+                    for i in 0..var.count as usize * words_per_scalar(var) {
+                        let (att, c) = ((base + i) / 4, (base + i) % 4);
+                        if att * 4 + 4 > stride {
+                            continue;
+                        }
+                        let Some(col) = output.color.get_mut(att) else {
+                            continue;
+                        };
+                        let dst = &mut col[l0..l0 + n];
+                        match row(var.word as usize + i) {
+                            Some(src) => {
+                                for (d, &s) in dst.iter_mut().zip(src) {
+                                    d[c] = s;
+                                }
+                            }
+                            None => dst.iter_mut().for_each(|d| d[c] = 0),
+                        }
+                    }
+                }
+                IoBinding::BuiltIn(BuiltIn::FragDepth) if var.count > 0 => {
+                    match row(var.word as usize) {
+                        Some(src) => {
+                            for (d, &s) in depth.iter_mut().zip(src) {
+                                *d = f32::from_bits(s);
+                            }
+                        }
+                        None => depth.fill(0.0),
+                    }
+                }
+                _ => {}
+            }
+        }
+        for (q, k) in output.killed[q0..q0 + nq].iter_mut().enumerate() {
+            let mut bits = 0;
+            for i in 0..4 {
+                let l = q * 4 + i;
+                if b.killed[l] || b.demoted[l] {
+                    bits |= 1 << i;
+                }
+            }
+            *k = bits;
+        }
+        q0 += nq;
+    }
+    Ok(())
 }
 
 /// Per-vertex built-in inputs.

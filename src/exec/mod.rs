@@ -2,7 +2,8 @@
 //! batch of lanes. It owns masks, divergence and reconvergence, derivatives, quad and subgroup
 //! operations, memory (per-lane, workgroup, buffers) and the instruction budget; it knows
 //! nothing about image formats (images go through the caller's [`ImageUnit`]) or the
-//! rasterizer (which calls [`run_fragment_quads`] / [`run_vertex`]).
+//! rasterizer (which calls [`run_fragment_batch`] / [`run_vertex`]; [`run_fragment_quads`] is
+//! the per-quad form for tests and tools).
 //!
 //! # Shape
 //! - [`compile`] turns the IR into a [`Program`]: registers become slots of a 32-bit and a
@@ -17,7 +18,8 @@
 //!   every lane is active (when an operand is the destination itself it writes a scratch row
 //!   that is then blended in). Fragment batches are up to 16 quads, vertex batches up to 64
 //!   lanes, a compute batch is one whole workgroup. Per batch the scheduler costs a few
-//!   vectorised passes over the lane states per executed block.
+//!   vectorised passes over the lane states per executed block (one, when the previous block
+//!   ran on every lane and sent them all to the same successor).
 //!
 //! # Masks and lane states
 //! - *active*: the lanes executing the current block. Inactive lanes' registers never change.
@@ -110,7 +112,7 @@ mod run;
 mod tests;
 
 pub use entry::{
-    location_stride, run_compute, run_compute_observed, run_fragment_quads,
+    location_stride, run_compute, run_compute_observed, run_fragment_batch, run_fragment_quads,
     run_fragment_quads_observed, run_vertex, run_vertex_observed, BatchState, FragQuadInput,
     FragQuadOutput, VertexIds, VertexOutputs, FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES,
     VERTEX_LANES_PER_BATCH,

@@ -226,17 +226,26 @@ impl Batch {
     /// Run until every lane has finished.
     pub fn run<O: Observer>(&mut self, prog: &Program, bind: &Bindings, obs: &mut O) -> Result<()> {
         self.skip_dead_quads();
+        // Set when the last block ran on every lane and sent them all to one block: then that
+        // block is the lowest waiting one and every lane is active again (`active` is still all
+        // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
+        let mut next: Option<u32> = None;
         loop {
-            let cur = match self.pc.iter().copied().min() {
-                Some(c) if c != DONE => c,
-                _ => return Ok(()),
+            let (cur, full) = match next.take() {
+                Some(t) => (t, true),
+                None => {
+                    let cur = match self.pc.iter().copied().min() {
+                        Some(c) if c != DONE => c,
+                        _ => return Ok(()),
+                    };
+                    let mut on = 0u32;
+                    for (a, &p) in self.active.iter_mut().zip(&self.pc) {
+                        *a = ((p == cur) as u32).wrapping_neg();
+                        on += (p == cur) as u32;
+                    }
+                    (cur, on as usize == self.n)
+                }
             };
-            let mut on = 0u32;
-            for (a, &p) in self.active.iter_mut().zip(&self.pc) {
-                *a = ((p == cur) as u32).wrapping_neg();
-                on += (p == cur) as u32;
-            }
-            let full = on as usize == self.n;
             let blk = &prog.blocks[cur as usize];
             self.executed += blk.code.len() as u64 + 1;
             if self.executed > prog.budget {
@@ -267,15 +276,19 @@ impl Batch {
                     });
                 }
             }
-            self.terminate(&blk.term, blk.id)?;
+            let uniform = self.terminate(&blk.term, blk.id, full)?;
             // Only finishing, killed or demoted lanes can leave a quad without live lanes.
             if blk.ends_lanes {
                 self.skip_dead_quads();
+            } else {
+                next = uniform;
             }
         }
     }
 
-    fn terminate(&mut self, term: &CTerm, id: BlockId) -> Result<()> {
+    /// Send the active lanes to their successors. With `full` (every lane active), returns
+    /// the one block they all go to, if they do.
+    fn terminate(&mut self, term: &CTerm, id: BlockId, full: bool) -> Result<Option<u32>> {
         let n = self.n;
         let act = &self.active;
         match term {
@@ -284,13 +297,20 @@ impl Batch {
                 for (p, &a) in self.pc.iter_mut().zip(act) {
                     *p = (t & a) | (*p & !a);
                 }
+                return Ok(full.then_some(t));
             }
             &CTerm::Branch { cond, t, f } => {
                 let c = &self.r32[cond as usize * n..][..n];
+                let (mut any, mut all) = (0u32, !0u32);
                 for ((p, &a), &c) in self.pc.iter_mut().zip(act).zip(c) {
                     let cm = ((c != 0) as u32).wrapping_neg();
                     let target = f ^ ((t ^ f) & cm);
                     *p = (target & a) | (*p & !a);
+                    any |= cm;
+                    all &= cm;
+                }
+                if full && n > 0 && any == all {
+                    return Ok(Some(if all != 0 { t } else { f }));
                 }
             }
             CTerm::Switch {
@@ -331,7 +351,7 @@ impl Batch {
                 )));
             }
         }
-        Ok(())
+        Ok(None)
     }
 
     #[allow(clippy::too_many_arguments)]

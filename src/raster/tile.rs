@@ -445,22 +445,25 @@ impl<'a> TileShader<'a> {
             )));
         }
 
+        // Which lanes survive (discard, late tests), then the colour writes attachment by
+        // attachment. The batch's quads are at distinct positions, so doing every test before
+        // any colour write changes nothing: each pixel still sees its test, then its write.
         let discard = scene.fs.can_discard();
         let writes_depth = scene.fs.writes_depth();
         let late = !self.early && self.tests;
-        for (qi, q) in self.quads.iter().enumerate() {
+        for qi in 0..self.quads.len() {
+            let q = self.quads[qi];
             let mut live = q.mask;
             if discard {
                 live &= !self.output.killed[qi];
             }
-            let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
-            for k in 0..4usize {
-                if live & (1 << k) == 0 {
-                    continue;
-                }
-                let lane = qi * 4 + k;
-                let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
-                if late {
+            if late {
+                let front = scene.prims[q.prim as usize].info.front;
+                for k in 0..4usize {
+                    if live & (1 << k) == 0 {
+                        continue;
+                    }
+                    let lane = qi * 4 + k;
                     let z = if writes_depth {
                         let z = self.output.depth[lane];
                         match scene.depth_clamp {
@@ -470,16 +473,30 @@ impl<'a> TileShader<'a> {
                     } else {
                         self.z[lane]
                     };
-                    let front = scene.prims[q.prim as usize].info.front;
-                    if !self.test(view, lx, ly, z, front) {
-                        continue;
+                    let (lx, ly) = (q.x - rx + (k & 1) as i32, q.y - ry + (k >> 1) as i32);
+                    if !self.test(view, lx as usize, ly as usize, z, front) {
+                        live &= !(1 << k);
                     }
                 }
-                for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
-                    let src = self.output.color[a][lane];
-                    let texel = &mut view.colors[a][ly][lx * bpp..(lx + 1) * bpp];
-                    if !att.blend_enable && att.write_mask & 0xf == 0xf {
-                        // What write_color does without blending, minus its dispatch.
+            }
+            self.quads[qi].mask = live;
+        }
+        for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
+            let src = &self.output.color[a];
+            let rows = &mut view.colors[a];
+            // What write_color does without blending, minus its dispatch.
+            let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
+            for (qi, q) in self.quads.iter().enumerate() {
+                let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+                for k in 0..4usize {
+                    if q.mask & (1 << k) == 0 {
+                        continue;
+                    }
+                    let lane = qi * 4 + k;
+                    let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
+                    let texel = &mut rows[ly][lx * bpp..(lx + 1) * bpp];
+                    let src = src[lane];
+                    if plain {
                         match format {
                             ColorFormat::R8G8B8A8Unorm => {
                                 for (t, v) in texel.iter_mut().zip(src) {
@@ -510,45 +527,49 @@ impl<'a> TileShader<'a> {
         Ok(())
     }
 
-    /// Fill `self.input` for the current quads.
+    /// Fill `self.input` for the current quads. Every array is resized once to the batch and
+    /// then written by index (the buffers live as long as the tile shader: no allocation after
+    /// the first batches).
     fn build_input(&mut self) {
         let scene = self.scene;
         let modes = scene.fs.interpolation();
         let inp = &mut self.input;
         let lanes = self.quads.len() * 4;
         inp.quads = self.quads.len();
-        inp.frag_coord.clear();
-        inp.point_coord.clear();
-        inp.coverage.clear();
-        inp.front_facing.clear();
-        inp.primitive_id.clear();
+        inp.frag_coord.resize(lanes, [0.0; 4]);
+        inp.point_coord.resize(lanes, [0.0; 2]);
+        inp.coverage.resize(self.quads.len(), 0);
+        inp.front_facing.resize(lanes, false);
+        inp.primitive_id.resize(lanes, 0);
         inp.varyings.resize(modes.len(), Vec::new());
         for v in &mut inp.varyings {
-            v.clear();
-            v.reserve(lanes);
+            v.resize(lanes, [0; 4]);
         }
         for (qi, q) in self.quads.iter().enumerate() {
             let p = &scene.prims[q.prim as usize];
-            inp.coverage.push(q.mask);
+            let l0 = qi * 4;
+            inp.coverage[qi] = q.mask;
             let inv_w = quad_values(&p.inv_w, q);
-            let z = &self.z[qi * 4..qi * 4 + 4];
+            let z = &self.z[l0..l0 + 4];
             let (x, y) = (q.x as f32 + 0.5, q.y as f32 + 0.5);
-            inp.frag_coord.extend_from_slice(&[
+            inp.frag_coord[l0..l0 + 4].copy_from_slice(&[
                 [x, y, z[0], inv_w[0] as f32],
                 [x + 1.0, y, z[1], inv_w[1] as f32],
                 [x, y + 1.0, z[2], inv_w[2] as f32],
                 [x + 1.0, y + 1.0, z[3], inv_w[3] as f32],
             ]);
-            inp.point_coord.extend_from_slice(&match p.point {
-                Some((l, t, s)) => std::array::from_fn::<_, 4, _>(|k| {
-                    let (x, y) = (lane_x(q, k), lane_y(q, k));
-                    [((x - l) / s) as f32, ((y - t) / s) as f32]
-                }),
-                None => [[0.0; 2]; 4],
-            });
-            inp.front_facing.extend_from_slice(&[p.info.front; 4]);
-            inp.primitive_id
-                .extend_from_slice(&[p.info.primitive_id; 4]);
+            let pc = &mut inp.point_coord[l0..l0 + 4];
+            match p.point {
+                Some((l, t, s)) => {
+                    for (k, pc) in pc.iter_mut().enumerate() {
+                        let (x, y) = (lane_x(q, k), lane_y(q, k));
+                        *pc = [((x - l) / s) as f32, ((y - t) / s) as f32];
+                    }
+                }
+                None => pc.fill([0.0; 2]),
+            }
+            inp.front_facing[l0..l0 + 4].fill(p.info.front);
+            inp.primitive_id[l0..l0 + 4].fill(p.info.primitive_id);
         }
         // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
         // original vertices. Noperspective: the same with every term scaled by the original
@@ -586,16 +607,15 @@ impl<'a> TileShader<'a> {
             }
             let slots = p.info.slots;
             for (loc, mode) in modes.iter().enumerate() {
-                let out = &mut inp.varyings[loc];
-                let n_lanes = quads.len() * 4;
+                let out = &mut inp.varyings[loc][start * 4..end * 4];
                 if loc >= scene.n_vary {
-                    out.extend(std::iter::repeat_n([0; 4], n_lanes));
+                    out.fill([0; 4]);
                     continue;
                 }
                 let var = |j: usize| scene.varyings[slots[j] as usize * scene.n_vary + loc];
                 let m = match mode {
                     Interpolation::Flat => {
-                        out.extend(std::iter::repeat_n(var(0), n_lanes));
+                        out.fill(var(0));
                         continue;
                     }
                     Interpolation::Smooth => 0,
@@ -605,12 +625,17 @@ impl<'a> TileShader<'a> {
                 let num: [Plane; 4] = std::array::from_fn(|c| {
                     Plane::combine(bw, |j| scale[j] * f32::from_bits(var(j)[c]) as f64)
                 });
-                for (q, inv) in quads.iter().zip(self.inv[m].chunks_exact(4)) {
-                    let v = num.map(|pl| quad_values(&pl, q));
-                    out.extend_from_slice(
-                        &[0, 1, 2, 3]
-                            .map(|k| [0, 1, 2, 3].map(|c| ((v[c][k] * inv[k]) as f32).to_bits())),
-                    );
+                for ((q, inv), out) in quads
+                    .iter()
+                    .zip(self.inv[m].chunks_exact(4))
+                    .zip(out.chunks_exact_mut(4))
+                {
+                    for (c, pl) in num.iter().enumerate() {
+                        let v = quad_values(pl, q);
+                        for k in 0..4 {
+                            out[k][c] = ((v[k] * inv[k]) as f32).to_bits();
+                        }
+                    }
                 }
             }
             start = end;
