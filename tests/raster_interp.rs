@@ -129,7 +129,8 @@ fn triangle_crossing_the_far_plane() {
         [0.0, 0.9, 0.1, 1.0],
     ];
     check_clipped(v, &state_vec4s(3));
-    // depth clamp: nothing is clipped at the far plane; z is clamped to the viewport's range
+    // depth clamp: nothing is clipped at the far plane; FragCoord.z keeps the unclamped window
+    // depth (only the tested and stored depth is clamped, see tests/raster_depth_clamp.rs)
     let mut st = state_vec4s(3);
     st.rasterization.depth_clamp = true;
     let rt = draw_tri(v, &st);
@@ -140,13 +141,12 @@ fn triangle_crossing_the_far_plane() {
                 if b.iter().all(|&x| x > 0.01) {
                     let fc = rt.color[2].read_f32(px, py);
                     assert!(
-                        (fc[2] as f64 - zw.min(1.0)).abs() < 1e-4,
+                        (fc[2] as f64 - zw).abs() < 1e-4 * zw.max(1.0),
                         "({px}, {py}) {} vs {zw}",
                         fc[2]
                     );
                     if zw > 1.01 {
                         clamped += 1;
-                        assert_eq!(fc[2], 1.0);
                     }
                 }
             }

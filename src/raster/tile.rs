@@ -374,17 +374,16 @@ impl<'a> TileShader<'a> {
         let scene = self.scene;
         let (rx, ry) = (view.rect.x0, view.rect.y0);
 
-        // Depth per lane, then the early tests.
+        // Depth per lane (unclamped: it is also `FragCoord.z`, and Vulkan clamps only the
+        // depth that is tested and stored, after the fragment shader), then the early tests.
+        let clamp_z = |z: f32| match scene.depth_clamp {
+            Some((lo, hi)) => z.clamp(lo, hi),
+            None => z,
+        };
         self.z.clear();
         for q in &self.quads {
             let p = &scene.prims[q.prim as usize];
-            let z = quad_values(&p.z, q).map(|z| {
-                let z = (z + p.z_offset) as f32;
-                match scene.depth_clamp {
-                    Some((lo, hi)) => z.clamp(lo, hi),
-                    None => z,
-                }
-            });
+            let z = quad_values(&p.z, q).map(|z| (z + p.z_offset) as f32);
             self.z.extend_from_slice(&z);
         }
         if self.early && self.tests {
@@ -398,7 +397,8 @@ impl<'a> TileShader<'a> {
                             (q.x + (k & 1) - rx) as usize,
                             (q.y + (k >> 1) - ry) as usize,
                         );
-                        if !self.test(view, lx, ly, self.z[qi * 4 + k as usize], front) {
+                        let z = clamp_z(self.z[qi * 4 + k as usize]);
+                        if !self.test(view, lx, ly, z, front) {
                             q.mask &= !(1 << k);
                         }
                     }
@@ -464,15 +464,11 @@ impl<'a> TileShader<'a> {
                         continue;
                     }
                     let lane = qi * 4 + k;
-                    let z = if writes_depth {
-                        let z = self.output.depth[lane];
-                        match scene.depth_clamp {
-                            Some((lo, hi)) => z.clamp(lo, hi),
-                            None => z,
-                        }
+                    let z = clamp_z(if writes_depth {
+                        self.output.depth[lane]
                     } else {
                         self.z[lane]
-                    };
+                    });
                     let (lx, ly) = (q.x - rx + (k & 1) as i32, q.y - ry + (k >> 1) as i32);
                     if !self.test(view, lx as usize, ly as usize, z, front) {
                         live &= !(1 << k);
