@@ -53,6 +53,7 @@
 
 mod address;
 mod cube;
+mod fast;
 mod filter;
 mod format;
 mod gather;
