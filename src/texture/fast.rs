@@ -20,7 +20,7 @@ use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
 use super::lod::{LodBase, LodMode};
 use super::sample::{layer_index, Kernel, LaneLod, SampleArgs};
-use super::sampler::LodPrecision;
+use super::sampler::{CompareOp, LodPrecision};
 use super::QuadBits;
 
 /// A fast quad routine; `None`: this quad needs the general path.
@@ -36,6 +36,35 @@ const SRGBA8: u8 = 2;
 const SBGRA8: u8 = 3;
 /// Fast format: one f32 in the first 4 bytes (R32_SFLOAT, depth of D32_SFLOAT[_S8_UINT]).
 const R32F: u8 = 4;
+/// [`R32F`] with a depth comparison per texel (compare, then filter).
+const R32F_CMP: u8 = 5;
+
+/// `CompareOp` as a bit set over the outcomes (less, equal, greater, unordered), so a test
+/// is branch-free: `ref OP texel` ⇔ the bit of the outcome is set.
+fn compare_bits(op: CompareOp) -> u32 {
+    const LT: u32 = 1;
+    const EQ: u32 = 2;
+    const GT: u32 = 4;
+    const UN: u32 = 8;
+    match op {
+        CompareOp::Never => 0,
+        CompareOp::Less => LT,
+        CompareOp::Equal => EQ,
+        CompareOp::LessOrEqual => LT | EQ,
+        CompareOp::Greater => GT,
+        CompareOp::NotEqual => LT | GT | UN,
+        CompareOp::GreaterOrEqual => GT | EQ,
+        CompareOp::Always => LT | EQ | GT | UN,
+    }
+}
+
+/// `ref OP texel` for an op given by [`compare_bits`].
+#[inline(always)]
+fn compare(bits: u32, r: f32, t: f32) -> bool {
+    let outcome = (r < t) as u32 | ((r == t) as u32) << 1 | ((r > t) as u32) << 2;
+    let outcome = if outcome == 0 { 8 } else { outcome };
+    bits & outcome != 0
+}
 
 /// The fast routine for a kernel, if its (view, sampler, format, config) is covered.
 pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
@@ -53,9 +82,18 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
         (Format::R8G8B8A8_SRGB, _) => SRGBA8,
         (Format::B8G8R8A8_SRGB, _) => SBGRA8,
         (Format::R32_SFLOAT, _)
-        | (Format::D32_SFLOAT | Format::D32_SFLOAT_S8_UINT, Aspect::Depth | Aspect::Color) => R32F,
+        | (Format::D32_SFLOAT | Format::D32_SFLOAT_S8_UINT, Aspect::Depth | Aspect::Color) => {
+            if s.compare_enable {
+                R32F_CMP
+            } else {
+                R32F
+            }
+        }
         _ => return None,
     };
+    if s.compare_enable && f != R32F_CMP {
+        return None; // compare on colour formats: the general path
+    }
     let m = k.modes[0];
     if k.modes[1] != m {
         return None;
@@ -75,7 +113,8 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
         BGRA8 => by_mode!(BGRA8),
         SRGBA8 => by_mode!(SRGBA8),
         SBGRA8 => by_mode!(SBGRA8),
-        _ => by_mode!(R32F),
+        R32F => by_mode!(R32F),
+        _ => by_mode!(R32F_CMP),
     })
 }
 
@@ -131,18 +170,20 @@ fn fast_quad<const F: u8, const M: u8>(
     Some(out)
 }
 
-/// Decodes the first four bytes of a texel (little-endian word) to f32 RGBA, with the same
-/// tables as the format's decoder.
+/// Decodes the first four bytes of a texel to f32 RGBA. UNORM is `c / 255` in f32, which is
+/// exactly the decoder's table entry (`UNORM8[c] = c as f32 / 255.0`) but vectorises (one
+/// widening, one conversion, one division for the four components); sRGB uses the decoder's
+/// table for R, G, B.
 #[inline(always)]
-fn decode<const F: u8>(w: u32, srgb: &[f32; 256]) -> [f32; 4] {
-    let b = w.to_le_bytes().map(usize::from);
-    let u = &UNORM8;
+fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
+    let n = |i: usize| b[i] as f32 / 255.0;
+    let s = |i: usize| srgb[b[i] as usize];
     match F {
-        RGBA8 => [u[b[0]], u[b[1]], u[b[2]], u[b[3]]],
-        BGRA8 => [u[b[2]], u[b[1]], u[b[0]], u[b[3]]],
-        SRGBA8 => [srgb[b[0]], srgb[b[1]], srgb[b[2]], u[b[3]]],
-        SBGRA8 => [srgb[b[2]], srgb[b[1]], srgb[b[0]], u[b[3]]],
-        _ => [f32::from_bits(w), 0.0, 0.0, 1.0],
+        RGBA8 => [n(0), n(1), n(2), n(3)],
+        BGRA8 => [n(2), n(1), n(0), n(3)],
+        SRGBA8 => [s(0), s(1), s(2), UNORM8[b[3] as usize]],
+        SBGRA8 => [s(2), s(1), s(0), UNORM8[b[3] as usize]],
+        _ => [f32::from_le_bytes(b), 0.0, 0.0, 1.0],
     }
 }
 
@@ -157,10 +198,25 @@ fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
     ]
 }
 
-/// `floor(x)` as i32, saturating, NaN → 0 (the general path's `fl`).
+/// `floor(x)` as i32, saturating, NaN → 0 (the general path's `fl`), four lanes.
+///
+/// When every `|x| < 2²¹` (the usual case) it avoids the saturating conversion: adding
+/// `1.5·2²³` rounds `x` to the nearest integer `r` in the low mantissa bits (exact in this
+/// range), and `floor = r − (r > x)`; all steps are plain SSE2 lane operations. Otherwise
+/// (huge or NaN coordinates) it takes the scalar saturating route.
 #[inline(always)]
 fn floor4(x: [f32; 4]) -> [i32; 4] {
+    const MAGIC: f32 = 12_582_912.0; // 1.5·2²³
+    let small = x.iter().fold(true, |ok, v| ok & (v.abs() < 2_097_152.0));
     let mut o = [0i32; 4];
+    if small {
+        for l in 0..4 {
+            let y = x[l] + MAGIC;
+            let r = (y.to_bits() as i32).wrapping_sub(MAGIC.to_bits() as i32);
+            o[l] = r - ((y - MAGIC > x[l]) as i32);
+        }
+        return o;
+    }
     for l in 0..4 {
         let i = x[l] as i32;
         o[l] = if (i as f32) > x[l] {
@@ -199,20 +255,16 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
     let off: [[i32; 3]; 4] = std::array::from_fn(|l| k.offset_bits(a.offsets[l], 4));
     let offu: [f32; 4] = std::array::from_fn(|l| off[l][0] as f32);
     let offv: [f32; 4] = std::array::from_fn(|l| off[l][1] as f32);
-    let cmp = a
-        .dref
-        .map(|d| (d.map(|r| k.dref_value(r)), k.sampler.compare_op));
+    let dref = a.dref.unwrap_or([0.0; 4]).map(|r| k.dref_value(r));
+    let op = compare_bits(k.sampler.compare_op);
     let fetch = |o: usize, lane: usize| -> [f32; 4] {
-        let w = u32::from_le_bytes([data[o], data[o + 1], data[o + 2], data[o + 3]]);
-        let v = decode::<F>(w, srgb);
-        match cmp {
-            None => v,
-            Some((r, op)) => [
-                if op.test(r[lane], v[0]) { 1.0 } else { 0.0 },
-                0.0,
-                0.0,
-                1.0,
-            ],
+        let b: [u8; 4] = data[o..o + 4].try_into().expect("4 bytes");
+        let v = decode::<F>(b, srgb);
+        if F == R32F_CMP {
+            let pass = compare(op, dref[lane], v[0]);
+            [if pass { 1.0 } else { 0.0 }, 0.0, 0.0, 1.0]
+        } else {
+            v
         }
     };
     let slots = if lods.iter().any(|l| l.levels.n == 2) {
@@ -565,6 +617,45 @@ mod tests {
             served > 800,
             "the fast path served only {served} of 2000 quads"
         );
+    }
+
+    #[test]
+    fn floor4_is_the_scalar_floor() {
+        use super::super::filter::fl;
+        use super::floor4;
+        let mut r = Rng(7);
+        let mut vals = vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.5, f32::NAN];
+        for e in [2_097_152.0f32, 4_194_304.0, 8_388_608.0, 2147483648.0] {
+            for k in -3..=3 {
+                let b = e.to_bits() as i32 + k;
+                vals.extend([f32::from_bits(b as u32), -f32::from_bits(b as u32)]);
+            }
+        }
+        for _ in 0..200_000 {
+            let scale = [1.0, 100.0, 3e6, 1e10][r.below(4) as usize];
+            vals.push(r.f(-1.0, 1.0) * scale);
+        }
+        for (i, chunk) in vals.chunks(4).enumerate() {
+            let mut x = [0.25f32; 4];
+            x[..chunk.len()].copy_from_slice(chunk);
+            if i % 2 == 0 {
+                x[3] = 0.75; // keep some chunks on the small-range route
+            }
+            let want = x.map(fl);
+            assert_eq!(floor4(x), want, "{x:?}");
+        }
+    }
+
+    #[test]
+    fn compare_bits_match_compare_op() {
+        for op in OPS {
+            let bits = super::compare_bits(op);
+            for r in [0.0f32, 0.5, 1.0, f32::NAN, -0.0] {
+                for t in [0.0f32, 0.5, 1.0, f32::NAN, -0.0, f32::INFINITY] {
+                    assert_eq!(super::compare(bits, r, t), op.test(r, t), "{op:?} {r} {t}");
+                }
+            }
+        }
     }
 
     #[test]
