@@ -136,18 +136,17 @@ fn fast_quad<const F: u8, const M: u8>(
         _ => [0.0; 4],
     };
     let min_lod = a.min_lod.unwrap_or([f32::NEG_INFINITY; 4]);
-    let mut lods = [LaneLod::default(); 4];
-    let mut prev: Option<([u32; 3], LaneLod)> = None;
-    for lane in 0..4 {
-        if mask & (1 << lane) == 0 {
-            continue;
+    let key = |l: usize| [bases[l].lambda, bias[l], min_lod[l]].map(f32::to_bits);
+    let k0 = key(first);
+    let uniform = (0..4).all(|l| mask & (1 << l) == 0 || key(l) == k0);
+    let mut lods = [k.lane_lod(bases[first].lambda, bias[first], min_lod[first])?; 4];
+    if !uniform {
+        // per-lane λ (explicit Lod, Grad, fine derivatives, per-lane bias or MinLod)
+        for lane in first + 1..4 {
+            if mask & (1 << lane) != 0 {
+                lods[lane] = k.lane_lod(bases[lane].lambda, bias[lane], min_lod[lane])?;
+            }
         }
-        let key = [bases[lane].lambda, bias[lane], min_lod[lane]].map(f32::to_bits);
-        lods[lane] = match prev {
-            Some((pk, ll)) if pk == key => ll,
-            _ => k.lane_lod(bases[lane].lambda, bias[lane], min_lod[lane])?,
-        };
-        prev = Some((key, lods[lane]));
     }
     let linear = lods[first].linear;
     for lane in 0..4 {
@@ -236,14 +235,16 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
     a: &SampleArgs,
     lods: &[LaneLod; 4],
 ) -> QuadBits {
-    let data = img.bytes();
+    // texels as 4-byte words: one bounds check per read (every fast format's texel starts
+    // on a 4-byte boundary and its first 4 bytes hold what is read)
+    let (words, _) = img.bytes().as_chunks::<4>();
     let srgb: &[f32; 256] = if F == SRGBA8 || F == SBGRA8 {
         &SRGB_TABLE
     } else {
         &UNORM8
     };
     let view = &k.view;
-    let ts = k.texel_size;
+    let ts = k.texel_size / 4;
     let c = &a.coords;
     let s: [f32; 4] = std::array::from_fn(|l| c[l][0]);
     let t: [f32; 4] = std::array::from_fn(|l| c[l][1]);
@@ -258,7 +259,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
     let dref = a.dref.unwrap_or([0.0; 4]).map(|r| k.dref_value(r));
     let op = compare_bits(k.sampler.compare_op);
     let fetch = |o: usize, lane: usize| -> [f32; 4] {
-        let b: [u8; 4] = data[o..o + 4].try_into().expect("4 bytes");
+        let b: [u8; 4] = words[o];
         let v = decode::<F>(b, srgb);
         if F == R32F_CMP {
             let pass = compare(op, dref[lane], v[0]);
@@ -290,8 +291,8 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             size[l] = [info.size[0], info.size[1]];
             e0[l] = info.sizef[0];
             e1[l] = info.sizef[1];
-            base[l] = info.base + layer[l] as usize * info.layer_stride;
-            pitch[l] = info.pitch;
+            base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
+            pitch[l] = info.pitch / 4;
         }
         let mut u = [0f32; 4];
         let mut v = [0f32; 4];
@@ -337,7 +338,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             }
         }
         for l in 0..4 {
-            if used[l] {
+            if slot == 0 || used[l] {
                 for ch in 0..4 {
                     acc[l][ch] += wl[l] * val[l][ch];
                 }

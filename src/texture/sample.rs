@@ -302,12 +302,13 @@ impl Kernel {
                 std::array::from_fn(|i| self.lod_from_derivs(&coords[i], dx[i], dy[i], true))
             }
             LodMode::Implicit { fine, .. } => {
-                let d = quad_derivs(coords, fine);
                 // coarse derivatives are the same in every lane and, off cubes, λ does not
                 // depend on the coordinate: per-lane evaluation would give four equal values
                 if self.hw || (!fine && !self.cube) {
-                    [self.lod_from_derivs(&coords[0], d[0].0, d[0].1, true); 4]
+                    let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
+                    [self.lod_from_derivs(&coords[0], d(1), d(2), true); 4]
                 } else {
+                    let d = quad_derivs(coords, fine);
                     std::array::from_fn(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1, true))
                 }
             }
