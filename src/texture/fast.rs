@@ -157,9 +157,9 @@ fn fast_quad<const F: u8, const M: u8>(
         }
     }
     let mut out = if linear {
-        quad::<F, M, true>(k, img, a, &lods)
+        quad::<F, M, true>(k, img, a, &lods, uniform)
     } else {
-        quad::<F, M, false>(k, img, a, &lods)
+        quad::<F, M, false>(k, img, a, &lods, uniform)
     };
     for (lane, o) in out.iter_mut().enumerate() {
         if mask & (1 << lane) == 0 {
@@ -234,6 +234,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
     img: &Image,
     a: &SampleArgs,
     lods: &[LaneLod; 4],
+    uniform: bool,
 ) -> QuadBits {
     // texels as 4-byte words: one bounds check per read (every fast format's texel starts
     // on a 4-byte boundary and its first 4 bytes hold what is read)
@@ -281,18 +282,32 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
         let mut base = [0usize; 4];
         let mut pitch = [0usize; 4];
         let mut wl = [0f32; 4];
-        let mut used = [false; 4];
-        for l in 0..4 {
-            let lv = &lods[l].levels;
-            used[l] = slot < lv.n;
-            let (level, w) = lv.l[if used[l] { slot } else { 0 }];
-            wl[l] = w;
+        let mut used = [true; 4];
+        if uniform {
+            // one level for the whole quad (every lane has lane `first`'s levels)
+            let (level, w) = lods[0].levels.l[slot];
             let info = &k.lv[(view.base_level + level) as usize];
-            size[l] = [info.size[0], info.size[1]];
-            e0[l] = info.sizef[0];
-            e1[l] = info.sizef[1];
-            base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
-            pitch[l] = info.pitch / 4;
+            wl = [w; 4];
+            size = [[info.size[0], info.size[1]]; 4];
+            e0 = [info.sizef[0]; 4];
+            e1 = [info.sizef[1]; 4];
+            for l in 0..4 {
+                base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
+            }
+            pitch = [info.pitch / 4; 4];
+        } else {
+            for l in 0..4 {
+                let lv = &lods[l].levels;
+                used[l] = slot < lv.n;
+                let (level, w) = lv.l[if used[l] { slot } else { 0 }];
+                wl[l] = w;
+                let info = &k.lv[(view.base_level + level) as usize];
+                size[l] = [info.size[0], info.size[1]];
+                e0[l] = info.sizef[0];
+                e1[l] = info.sizef[1];
+                base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
+                pitch[l] = info.pitch / 4;
+            }
         }
         let mut u = [0f32; 4];
         let mut v = [0f32; 4];
