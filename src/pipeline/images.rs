@@ -287,6 +287,17 @@ fn f(bits: u32) -> f32 {
 /// At most four groups (one per lane); `(image index, sampler index, lane mask)`.
 fn groups(q: &QuadOperands) -> ([(u32, u32, u8); 4], usize) {
     let mut out = [(0u32, 0u32, 0u8); 4];
+    // the usual quad: every active lane names the same elements
+    let active = (0..4).fold(0u8, |m, l| m | (q.active[l] as u8) << l);
+    if active == 0 {
+        return (out, 0);
+    }
+    let first = active.trailing_zeros() as usize;
+    let key0 = (q.image_index[first], q.sampler_index[first]);
+    if (0..4).all(|l| !q.active[l] || (q.image_index[l], q.sampler_index[l]) == key0) {
+        out[0] = (key0.0, key0.1, active);
+        return (out, 1);
+    }
     let mut n = 0;
     for lane in 0..4 {
         if !q.active[lane] {
@@ -306,13 +317,20 @@ fn groups(q: &QuadOperands) -> ([(u32, u32, u8); 4], usize) {
 
 /// Coordinates as f32, divided by the projective divisor when present (Dref too).
 fn float_coords(q: &QuadOperands) -> ([[f32; 4]; 4], Option<[f32; 4]>) {
-    let mut c = [[0f32; 4]; 4];
-    let mut dref = q.dref.map(|d| d.map(f));
-    let n = q.coord_count.min(4);
-    for (lane, cl) in c.iter_mut().enumerate() {
-        for (v, &bits) in cl.iter_mut().zip(&q.coords[lane][..n]) {
-            *v = f(bits);
+    // fixed-size loops with the count as a mask: no slicing (a variable-length copy became
+    // a `memcpy` call per lane)
+    let n = q.coord_count;
+    let mut c = q.coords.map(|l| {
+        let mut v = l.map(f);
+        for (k, x) in v.iter_mut().enumerate() {
+            if k >= n {
+                *x = 0.0;
+            }
         }
+        v
+    });
+    let mut dref = q.dref.map(|d| d.map(f));
+    for (lane, cl) in c.iter_mut().enumerate() {
         if let Some(p) = q.proj {
             let w = f(p[lane]);
             // Projection divides the spatial coordinates, never the array layer.
@@ -342,13 +360,9 @@ fn int_dims(vt: ViewType) -> (usize, bool) {
 }
 
 fn offsets(q: &QuadOperands) -> [[i32; 3]; 4] {
-    let mut o = [[0i32; 3]; 4];
-    for (lane, ol) in o.iter_mut().enumerate() {
-        for (k, v) in ol.iter_mut().enumerate().take(q.offset_count.min(3)) {
-            *v = q.offset[lane][k] as i32;
-        }
-    }
-    o
+    let n = q.offset_count;
+    q.offset
+        .map(|l| std::array::from_fn(|k| if k < n { l[k] as i32 } else { 0 }))
 }
 
 fn lod_mode(q: &QuadOperands) -> LodMode {
@@ -359,15 +373,14 @@ fn lod_mode(q: &QuadOperands) -> LodMode {
         },
         QuadLod::Explicit(l) => LodMode::Explicit(l.map(f)),
         QuadLod::Grad { count, dx, dy } => {
-            let mut gx = [[0f32; 3]; 4];
-            let mut gy = [[0f32; 3]; 4];
-            for lane in 0..4 {
-                for k in 0..(*count).min(3) {
-                    gx[lane][k] = f(dx[lane][k]);
-                    gy[lane][k] = f(dy[lane][k]);
-                }
+            let n = *count;
+            let g = |d: &[[u32; 3]; 4]| {
+                d.map(|l| std::array::from_fn(|k| if k < n { f(l[k]) } else { 0.0 }))
+            };
+            LodMode::Grad {
+                dx: g(dx),
+                dy: g(dy),
             }
-            LodMode::Grad { dx: gx, dy: gy }
         }
         QuadLod::None => LodMode::Explicit([0.0; 4]),
     }
