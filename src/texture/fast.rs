@@ -331,12 +331,27 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
                 fa[l] = (x[l] - i0[l] as f32).clamp(0.0, 1.0);
                 fb[l] = (y[l] - j0[l] as f32).clamp(0.0, 1.0);
             }
+            let i1 = i0.map(|i| i.saturating_add(1));
+            let j1 = j0.map(|j| j.saturating_add(1));
+            let (w, h) = (size.map(|e| e[0]), size.map(|e| e[1]));
+            // every footprint inside its level (the usual case): every wrap mode is the
+            // identity there, so one lane-parallel test replaces sixteen wraps
+            let inside = (0..4).fold(true, |ok, l| {
+                ok & (i0[l] >= 0) & (i1[l] < w[l]) & (j0[l] >= 0) & (j1[l] < h[l])
+            });
+            let (i0, i1, j0, j1) = if inside {
+                (i0, i1, j0, j1)
+            } else {
+                let wr = |i: [i32; 4], e: [i32; 4]| -> [i32; 4] {
+                    std::array::from_fn(|l| wrap::<M>(i[l], e[l], M))
+                };
+                (wr(i0, w), wr(i1, w), wr(j0, h), wr(j1, h))
+            };
             for l in 0..4 {
-                let [w, h] = size[l];
-                let iu0 = wrap::<M>(i0[l], w, M) as usize * ts;
-                let iu1 = wrap::<M>(i0[l].saturating_add(1), w, M) as usize * ts;
-                let r0 = base[l] + wrap::<M>(j0[l], h, M) as usize * pitch[l];
-                let r1 = base[l] + wrap::<M>(j0[l].saturating_add(1), h, M) as usize * pitch[l];
+                let iu0 = i0[l] as usize * ts;
+                let iu1 = i1[l] as usize * ts;
+                let r0 = base[l] + j0[l] as usize * pitch[l];
+                let r1 = base[l] + j1[l] as usize * pitch[l];
                 let top = lerp4(fetch(r0 + iu0, l), fetch(r0 + iu1, l), fa[l]);
                 let bot = lerp4(fetch(r1 + iu0, l), fetch(r1 + iu1, l), fa[l]);
                 val[l] = lerp4(top, bot, fb[l]);
@@ -344,11 +359,17 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
         } else {
             let i = floor4(u);
             let j = floor4(v);
+            let inside = (0..4).fold(true, |ok, l| {
+                ok & (i[l] >= 0) & (i[l] < size[l][0]) & (j[l] >= 0) & (j[l] < size[l][1])
+            });
             for l in 0..4 {
                 let [w, h] = size[l];
-                let o = base[l]
-                    + wrap::<M>(j[l], h, M) as usize * pitch[l]
-                    + wrap::<M>(i[l], w, M) as usize * ts;
+                let (i, j) = if inside {
+                    (i[l], j[l])
+                } else {
+                    (wrap::<M>(i[l], w, M), wrap::<M>(j[l], h, M))
+                };
+                let o = base[l] + j as usize * pitch[l] + i as usize * ts;
                 val[l] = fetch(o, l);
             }
         }
