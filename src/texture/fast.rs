@@ -257,7 +257,10 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
     let off: [[i32; 3]; 4] = std::array::from_fn(|l| k.offset_bits(a.offsets[l], 4));
     let offu: [f32; 4] = std::array::from_fn(|l| off[l][0] as f32);
     let offv: [f32; 4] = std::array::from_fn(|l| off[l][1] as f32);
-    let dref = a.dref.unwrap_or([0.0; 4]).map(|r| k.dref_value(r));
+    let dref = match (F, a.dref) {
+        (R32F_CMP, Some(d)) => d.map(|r| k.dref_value(r)),
+        _ => [0.0; 4],
+    };
     let op = compare_bits(k.sampler.compare_op);
     let fetch = |o: usize, lane: usize| -> [f32; 4] {
         let b: [u8; 4] = words[o];
@@ -374,10 +377,9 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             }
         }
         for l in 0..4 {
+            // the general path's `acc += w·v` from acc = 0 (kept as `0 + w·v`: −0 → +0)
             if slot == 0 || used[l] {
-                for ch in 0..4 {
-                    acc[l][ch] += wl[l] * val[l][ch];
-                }
+                acc[l] = std::array::from_fn(|ch| acc[l][ch] + wl[l] * val[l][ch]);
             }
         }
     }
