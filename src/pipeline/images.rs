@@ -8,10 +8,16 @@
 //!
 //! Kernels (the per (image, view, sampler) specialised routines) of combined image samplers
 //! are built once when the descriptors are bound; pairs of separate images and samplers are
-//! built on first use and memoised behind a mutex.
+//! built on first use and memoised in a dense table of `OnceLock`s indexed by (image element,
+//! sampler element) — no lock, hash or reference count per quad — or, when the descriptor
+//! arrays are too large for a table, in a map behind a mutex.
+//!
+//! Per quad (callgrind on `render_scene`): one lookup of the bound image, a borrowed kernel,
+//! one read lock of the image, and the operands converted in place; lanes are grouped by
+//! descriptor element so a uniform quad makes one texture-unit call.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::descriptors::{Descriptor, ImageResource};
 use crate::exec::{ImageUnit, QuadLod, QuadOperands};
@@ -35,12 +41,36 @@ struct BoundImage {
 /// (image slot, image element, sampler slot, sampler element).
 type KernelSlot = (u32, u32, u32, u32);
 
+/// Largest (image elements × sampler elements) memoised in the lock-free table.
+const MAX_DENSE_PAIRS: usize = 4096;
+
 /// The images and samplers one shader sees, by resource slot and array element.
 pub struct ShaderImages {
     images: Vec<Vec<Option<BoundImage>>>,
     samplers: Vec<Vec<Option<Sampler>>>,
     config: Config,
+    /// Flat index of element 0 of each slot among all image (resp. sampler) elements.
+    image_base: Vec<usize>,
+    sampler_base: Vec<usize>,
+    sampler_total: usize,
+    /// Separate image × sampler kernels, `[image flat index · sampler_total + sampler flat
+    /// index]`; empty when too large (then `kernels` is used).
+    dense: Vec<OnceLock<Arc<Kernel>>>,
     kernels: Mutex<HashMap<KernelSlot, Arc<Kernel>>>,
+}
+
+/// Prefix sums of the element counts.
+fn bases<T>(v: &[Vec<T>]) -> (Vec<usize>, usize) {
+    let mut total = 0;
+    let b = v
+        .iter()
+        .map(|e| {
+            let at = total;
+            total += e.len();
+            at
+        })
+        .collect();
+    (b, total)
 }
 
 impl ShaderImages {
@@ -113,10 +143,22 @@ impl ShaderImages {
             images.push(imgs);
             samplers.push(smps);
         }
+        let (image_base, image_total) = bases(&images);
+        let (sampler_base, sampler_total) = bases(&samplers);
+        let pairs = image_total.saturating_mul(sampler_total);
+        let dense = if pairs <= MAX_DENSE_PAIRS {
+            (0..pairs).map(|_| OnceLock::new()).collect()
+        } else {
+            Vec::new()
+        };
         Ok(ShaderImages {
             images,
             samplers,
             config,
+            image_base,
+            sampler_base,
+            sampler_total,
+            dense,
             kernels: Mutex::new(HashMap::new()),
         })
     }
@@ -133,33 +175,41 @@ impl ShaderImages {
             })
     }
 
-    /// The kernel for the image of `inst` at `image_index` with the sampler the instruction
-    /// names (separate sampler) or the combined one.
-    fn kernel(
-        &self,
+    /// The kernel for `bound` (the image of `inst` at `image_index`) with the sampler the
+    /// instruction names (separate sampler) or the combined one.
+    fn kernel<'a>(
+        &'a self,
         inst: &ImageInst,
+        bound: &'a BoundImage,
         image_index: u32,
         sampler_index: u32,
-    ) -> Result<Arc<Kernel>> {
-        let bound = self.image(inst.image.slot, image_index)?;
+    ) -> Result<KernelRef<'a>> {
         let Some(sref) = inst.sampler else {
             return match (&bound.kernel, &bound.sampler) {
-                (Some(k), _) => Ok(k.clone()),
-                (None, Some(s)) => Ok(Arc::new(Kernel::new(
+                (Some(k), _) => Ok(KernelRef::Borrowed(k)),
+                (None, Some(s)) => Ok(KernelRef::Owned(Arc::new(Kernel::new(
                     &bound.image.read(),
                     &bound.view,
                     s,
                     self.config,
-                )?)),
+                )?))),
                 (None, None) => Err(Error::Exec(format!(
                     "image at slot {} element {image_index} has no sampler",
                     inst.image.slot
                 ))),
             };
         };
+        let dense = self.dense_slot(inst.image.slot, image_index, sref.slot, sampler_index);
+        if let Some(cell) = dense {
+            if let Some(k) = cell.get() {
+                return Ok(KernelRef::Borrowed(k));
+            }
+        }
         let key = (inst.image.slot, image_index, sref.slot, sampler_index);
-        if let Some(k) = self.kernels.lock().map_err(poisoned)?.get(&key) {
-            return Ok(k.clone());
+        if dense.is_none() {
+            if let Some(k) = self.kernels.lock().map_err(poisoned)?.get(&key) {
+                return Ok(KernelRef::Owned(k.clone()));
+            }
         }
         let sampler = self
             .samplers
@@ -178,11 +228,50 @@ impl ShaderImages {
             sampler,
             self.config,
         )?);
+        if let Some(cell) = dense {
+            // another thread may have won the race with an equal kernel: use the stored one
+            return Ok(KernelRef::Borrowed(cell.get_or_init(|| k)));
+        }
         self.kernels
             .lock()
             .map_err(poisoned)?
             .insert(key, k.clone());
-        Ok(k)
+        Ok(KernelRef::Owned(k))
+    }
+
+    /// The lock-free memo cell of a (separate image, separate sampler) element pair, if the
+    /// table exists and both indices are in range.
+    fn dense_slot(
+        &self,
+        image_slot: u32,
+        image_index: u32,
+        sampler_slot: u32,
+        sampler_index: u32,
+    ) -> Option<&OnceLock<Arc<Kernel>>> {
+        let n_img = self.images.get(image_slot as usize)?.len();
+        let n_smp = self.samplers.get(sampler_slot as usize)?.len();
+        if image_index as usize >= n_img || sampler_index as usize >= n_smp {
+            return None;
+        }
+        let i = self.image_base[image_slot as usize] + image_index as usize;
+        let s = self.sampler_base[sampler_slot as usize] + sampler_index as usize;
+        self.dense.get(i * self.sampler_total + s)
+    }
+}
+
+/// A kernel borrowed from the bindings or the memo table, or owned (built for this call).
+enum KernelRef<'a> {
+    Borrowed(&'a Kernel),
+    Owned(Arc<Kernel>),
+}
+
+impl std::ops::Deref for KernelRef<'_> {
+    type Target = Kernel;
+    fn deref(&self) -> &Kernel {
+        match self {
+            KernelRef::Borrowed(k) => k,
+            KernelRef::Owned(k) => k,
+        }
     }
 }
 
@@ -198,6 +287,17 @@ fn f(bits: u32) -> f32 {
 /// At most four groups (one per lane); `(image index, sampler index, lane mask)`.
 fn groups(q: &QuadOperands) -> ([(u32, u32, u8); 4], usize) {
     let mut out = [(0u32, 0u32, 0u8); 4];
+    // the usual quad: every active lane names the same elements
+    let active = (0..4).fold(0u8, |m, l| m | (q.active[l] as u8) << l);
+    if active == 0 {
+        return (out, 0);
+    }
+    let first = active.trailing_zeros() as usize;
+    let key0 = (q.image_index[first], q.sampler_index[first]);
+    if (0..4).all(|l| !q.active[l] || (q.image_index[l], q.sampler_index[l]) == key0) {
+        out[0] = (key0.0, key0.1, active);
+        return (out, 1);
+    }
     let mut n = 0;
     for lane in 0..4 {
         if !q.active[lane] {
@@ -217,13 +317,20 @@ fn groups(q: &QuadOperands) -> ([(u32, u32, u8); 4], usize) {
 
 /// Coordinates as f32, divided by the projective divisor when present (Dref too).
 fn float_coords(q: &QuadOperands) -> ([[f32; 4]; 4], Option<[f32; 4]>) {
-    let mut c = [[0f32; 4]; 4];
-    let mut dref = q.dref.map(|d| d.map(f));
-    let n = q.coord_count.min(4);
-    for (lane, cl) in c.iter_mut().enumerate() {
-        for (v, &bits) in cl.iter_mut().zip(&q.coords[lane][..n]) {
-            *v = f(bits);
+    // fixed-size loops with the count as a mask: no slicing (a variable-length copy became
+    // a `memcpy` call per lane)
+    let n = q.coord_count;
+    let mut c = q.coords.map(|l| {
+        let mut v = l.map(f);
+        for (k, x) in v.iter_mut().enumerate() {
+            if k >= n {
+                *x = 0.0;
+            }
         }
+        v
+    });
+    let mut dref = q.dref.map(|d| d.map(f));
+    for (lane, cl) in c.iter_mut().enumerate() {
         if let Some(p) = q.proj {
             let w = f(p[lane]);
             // Projection divides the spatial coordinates, never the array layer.
@@ -253,13 +360,9 @@ fn int_dims(vt: ViewType) -> (usize, bool) {
 }
 
 fn offsets(q: &QuadOperands) -> [[i32; 3]; 4] {
-    let mut o = [[0i32; 3]; 4];
-    for (lane, ol) in o.iter_mut().enumerate() {
-        for (k, v) in ol.iter_mut().enumerate().take(q.offset_count.min(3)) {
-            *v = q.offset[lane][k] as i32;
-        }
-    }
-    o
+    let n = q.offset_count;
+    q.offset
+        .map(|l| std::array::from_fn(|k| if k < n { l[k] as i32 } else { 0 }))
 }
 
 fn lod_mode(q: &QuadOperands) -> LodMode {
@@ -270,15 +373,14 @@ fn lod_mode(q: &QuadOperands) -> LodMode {
         },
         QuadLod::Explicit(l) => LodMode::Explicit(l.map(f)),
         QuadLod::Grad { count, dx, dy } => {
-            let mut gx = [[0f32; 3]; 4];
-            let mut gy = [[0f32; 3]; 4];
-            for lane in 0..4 {
-                for k in 0..(*count).min(3) {
-                    gx[lane][k] = f(dx[lane][k]);
-                    gy[lane][k] = f(dy[lane][k]);
-                }
+            let n = *count;
+            let g = |d: &[[u32; 3]; 4]| {
+                d.map(|l| std::array::from_fn(|k| if k < n { f(l[k]) } else { 0.0 }))
+            };
+            LodMode::Grad {
+                dx: g(dx),
+                dy: g(dy),
             }
-            LodMode::Grad { dx: gx, dy: gy }
         }
         QuadLod::None => LodMode::Explicit([0.0; 4]),
     }
@@ -314,8 +416,8 @@ impl ShaderImages {
     ) -> Result<[[u32; 4]; 4]> {
         match inst.kind {
             ImageOpKind::Sample => {
-                let kernel = self.kernel(inst, image_index, sampler_index)?;
                 let bound = self.image(inst.image.slot, image_index)?;
+                let kernel = self.kernel(inst, bound, image_index, sampler_index)?;
                 let (coords, dref) = float_coords(q);
                 let args = SampleArgs {
                     coords,
@@ -328,8 +430,8 @@ impl ShaderImages {
                 kernel.sample(&bound.image.read(), &args)
             }
             ImageOpKind::Gather => {
-                let kernel = self.kernel(inst, image_index, sampler_index)?;
                 let bound = self.image(inst.image.slot, image_index)?;
+                let kernel = self.kernel(inst, bound, image_index, sampler_index)?;
                 let (coords, dref) = float_coords(q);
                 let o = offsets(q);
                 let offs = if let Some(four) = inst.offsets4 {
@@ -393,8 +495,8 @@ impl ShaderImages {
                 Ok([[0; 4]; 4])
             }
             ImageOpKind::QueryLod => {
-                let kernel = self.kernel(inst, image_index, sampler_index)?;
                 let bound = self.image(inst.image.slot, image_index)?;
+                let kernel = self.kernel(inst, bound, image_index, sampler_index)?;
                 let (coords, _) = float_coords(q);
                 let r = kernel.query_lod(&bound.image.read(), &coords, false)?;
                 Ok(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0]))

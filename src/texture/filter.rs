@@ -39,11 +39,11 @@ pub(super) struct LevelInfo {
     /// Extent as f32 (normalized → texel scale).
     pub sizef: [f32; 3],
     /// Byte offset of (level, layer 0, texel 0).
-    base: usize,
+    pub base: usize,
     /// Bytes per layer.
-    layer_stride: usize,
+    pub layer_stride: usize,
     /// Bytes per row.
-    pitch: usize,
+    pub pitch: usize,
     /// Bytes per z slice.
     slice: usize,
 }

@@ -411,7 +411,7 @@ fn plain_decoder(el: u8, n: u8, bgra: bool, kind: NumKind) -> Decoder {
 }
 
 /// sRGB → linear for all 256 codes, computed in f64 from the exact curve.
-static SRGB_TABLE: LazyLock<[f32; 256]> = LazyLock::new(|| {
+pub(super) static SRGB_TABLE: LazyLock<[f32; 256]> = LazyLock::new(|| {
     let mut t = [0.0f32; 256];
     for (i, e) in t.iter_mut().enumerate() {
         *e = srgb_to_linear(i as f64 / 255.0) as f32;

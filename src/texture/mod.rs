@@ -27,6 +27,18 @@
 //! (~250 instructions per lane outside texel reads) is the generic lane loop testing run-time
 //! view/sampler flags (cube, array, hardware snapping, offsets, Dref, probes).
 //!
+//! Quad-wide fast path (`fast.rs`, chosen in [`Kernel::new`] next to the general
+//! routine): 2D / 2D-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and R32_SFLOAT / D32 depth
+//! (with or without Dref), one address mode of repeat, mirrored repeat or clamp-to-edge,
+//! exact precision, no anisotropy, normalized coordinates. It works on the four lanes as
+//! `[f32; 4]` / `[i32; 4]` arrays (vectorised floor, coordinates, UNORM decode and lerps),
+//! selects levels once for uniform quads and skips the wraps when the whole footprint is
+//! inside the level; arithmetic is operation-for-operation the general path's, and a property
+//! test demands bit-identical results. Quads it does not take (lanes disagreeing on the
+//! texel filter, D3D out-of-range MinLod) and every other kernel run the general routine.
+//! Callgrind per quad (bench driver): nearest 1499 → 911, bilinear 2063 → 1180, trilinear
+//! 3036 → 1686, Dref PCF 2091 → 1327.
+//!
 //! Operations:
 //! [`Kernel::sample`], [`Kernel::gather`], [`Kernel::query_lod`]; sampler-free
 //! [`fetch_quad`], [`query_size`], [`query_levels`], [`query_samples`].
@@ -53,6 +65,7 @@
 
 mod address;
 mod cube;
+mod fast;
 mod filter;
 mod format;
 mod gather;

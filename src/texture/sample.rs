@@ -1,6 +1,7 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
 
 use super::cube::{select_face, transform_deriv};
+use super::fast::{pick_fast, FastFn};
 use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap, FC_RGBA8};
 use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
@@ -76,8 +77,10 @@ pub struct Kernel {
     /// Size and addressing of every absolute level of the image.
     pub(super) lv: Vec<LevelInfo>,
     quad_fn: QuadFnDbg,
+    /// The quad-wide routine when the (view, sampler) is covered ([`super::fast`]).
+    fast: Option<FastFnDbg>,
     dref_unorm_bits: Option<u32>,
-    aniso: Option<f32>,
+    pub(super) aniso: Option<f32>,
 }
 
 #[derive(Clone, Copy)]
@@ -88,11 +91,44 @@ impl std::fmt::Debug for QuadFnDbg {
     }
 }
 
-/// What one lane's λ selects: the level filter and the levels with their weights.
 #[derive(Clone, Copy)]
-struct LaneLod {
-    linear: bool,
-    levels: Levels,
+struct FastFnDbg(FastFn);
+impl std::fmt::Debug for FastFnDbg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("FastFn")
+    }
+}
+
+/// What one lane's λ selects: the level filter and the levels with their weights.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LaneLod {
+    /// Linear (else nearest) texel filter.
+    pub linear: bool,
+    /// Levels (view-relative) and weights.
+    pub levels: Levels,
+}
+
+impl Default for LaneLod {
+    fn default() -> LaneLod {
+        LaneLod {
+            linear: false,
+            levels: Levels {
+                l: [(0, 1.0), (0, 0.0)],
+                n: 1,
+            },
+        }
+    }
+}
+
+/// Array layer from a coordinate: round to nearest even, clamp to `[0, count − 1]` (NaN → 0).
+#[inline(always)]
+pub(super) fn layer_index(a: f32, count: u32) -> u32 {
+    let r = a.round_ties_even();
+    if r.is_nan() || r <= 0.0 {
+        0
+    } else {
+        (r as u32).min(count - 1)
+    }
 }
 
 /// Missing-component defaults after replacing the present ones (0,0,0,1 rule).
@@ -138,7 +174,7 @@ impl Kernel {
             && sampler.max_anisotropy > 1.0
             && matches!(view.view_type, ViewType::D2 | ViewType::D2Array))
         .then_some(sampler.max_anisotropy);
-        Ok(Kernel {
+        let mut k = Kernel {
             view: *view,
             format,
             extent: img.extent(),
@@ -160,11 +196,19 @@ impl Kernel {
             modes,
             lv: (0..img.levels()).map(|l| LevelInfo::new(img, l)).collect(),
             quad_fn: QuadFnDbg(pick(dims, cube, modes, format_class(format, view.aspect))),
+            fast: None,
             dref_unorm_bits: format
                 .unorm_depth_bits()
                 .filter(|_| view.aspect != super::Aspect::Stencil),
             aniso,
-        })
+        };
+        k.fast = pick_fast(&k).map(FastFnDbg);
+        Ok(k)
+    }
+
+    /// Whether the quad-wide fast path covers this kernel's (view, sampler, format, config).
+    pub fn has_fast_path(&self) -> bool {
+        self.fast.is_some()
     }
 
     /// The image must have the shape the kernel was built for.
@@ -194,14 +238,7 @@ impl Kernel {
     #[inline(always)]
     pub(super) fn locate(&self, c: &[f32; 4]) -> ([f32; 3], u32, u32) {
         let v = &self.view;
-        let clamp_layer = |a: f32, count: u32| -> u32 {
-            let r = a.round_ties_even();
-            if r.is_nan() || r <= 0.0 {
-                0
-            } else {
-                (r as u32).min(count - 1)
-            }
-        };
+        let clamp_layer = layer_index;
         if self.cube {
             let fc = select_face([c[0], c[1], c[2]]);
             let st = fc.st();
@@ -265,12 +302,13 @@ impl Kernel {
                 std::array::from_fn(|i| self.lod_from_derivs(&coords[i], dx[i], dy[i], true))
             }
             LodMode::Implicit { fine, .. } => {
-                let d = quad_derivs(coords, fine);
                 // coarse derivatives are the same in every lane and, off cubes, λ does not
                 // depend on the coordinate: per-lane evaluation would give four equal values
                 if self.hw || (!fine && !self.cube) {
-                    [self.lod_from_derivs(&coords[0], d[0].0, d[0].1, true); 4]
+                    let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
+                    [self.lod_from_derivs(&coords[0], d(1), d(2), true); 4]
                 } else {
+                    let d = quad_derivs(coords, fine);
                     std::array::from_fn(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1, true))
                 }
             }
@@ -330,7 +368,29 @@ impl Kernel {
         } else {
             self.lod_bases(&a.coords, &a.lod)
         };
+        if let Some(fast) = self.fast {
+            if let Some(r) = (fast.0)(self, img, a, &bases) {
+                return Ok(r);
+            }
+        }
         Ok((self.quad_fn.0)(self, img, a, &bases))
+    }
+
+    /// The fast path alone: `None` when the kernel has none or this quad leaves it.
+    #[cfg(test)]
+    pub(super) fn sample_fast_only(&self, img: &Image, a: &SampleArgs) -> Option<QuadBits> {
+        let bases = self.lod_bases(&a.coords, &a.lod);
+        (self.fast?.0)(self, img, a, &bases)
+    }
+
+    /// [`Kernel::sample`] without the fast path (for tests holding the two to each other).
+    #[cfg(test)]
+    pub(super) fn sample_general(&self, img: &Image, a: &SampleArgs) -> Result<QuadBits> {
+        let k = Kernel {
+            fast: None,
+            ..self.clone()
+        };
+        k.sample(img, a)
     }
 
     /// The lanes of [`Kernel::sample`], monomorphised over the (nearest, linear) level
@@ -371,7 +431,7 @@ impl Kernel {
 
     /// Filter choice and levels of one lane; `None`: the D3D out-of-range MinLod result.
     #[inline(always)]
-    fn lane_lod(&self, base_lambda: f32, bias: f32, min_lod: f32) -> Option<LaneLod> {
+    pub(super) fn lane_lod(&self, base_lambda: f32, bias: f32, min_lod: f32) -> Option<LaneLod> {
         let s = &self.sampler;
         let q = self.view.level_count - 1;
         if self.cfg.policy == Policy::D3D && min_lod > q as f32 {

@@ -1,0 +1,726 @@
+//! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D and 2D-array views
+//! of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth) images, one
+//! address mode on both axes out of repeat, mirrored repeat and clamp-to-edge, exact
+//! precision, no anisotropy, normalized coordinates.
+//!
+//! Everything is structure-of-arrays over the four lanes (`[f32; 4]`, `[i32; 4]`,
+//! `[usize; 4]`), so each step is one straight loop the compiler can vectorise, and one
+//! quad routine is monomorphised per (format, address mode, texel filter). The arithmetic is
+//! the general path's, operation for operation (same roundings, same order: texel-space
+//! coordinate `s·w + offset`, `−0.5`, floor, clamped fraction, wrap, three `a + (b − a)·w`
+//! lerps, `0 + w·v` level accumulation), so results are bit-identical to
+//! [`Kernel::sample_filtered`] — `tests::fast_path_equals_general_path` holds it to that.
+//!
+//! A quad leaves the fast path (returns `None`, the caller runs the general routine) when its
+//! active lanes disagree on the texel filter (λ crossing 0 with min ≠ mag filter) or when a
+//! lane gets the D3D out-of-range-MinLod result.
+
+use super::address::{wrap, CLAMP, MIRRORED, REPEAT};
+use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
+use super::image::{Image, ViewType};
+use super::lod::{LodBase, LodMode};
+use super::sample::{layer_index, Kernel, LaneLod, SampleArgs};
+use super::sampler::{CompareOp, LodPrecision};
+use super::QuadBits;
+
+/// A fast quad routine; `None`: this quad needs the general path.
+pub(super) type FastFn = fn(&Kernel, &Image, &SampleArgs, &[LodBase; 4]) -> Option<QuadBits>;
+
+/// Fast format: R8G8B8A8_UNORM.
+const RGBA8: u8 = 0;
+/// Fast format: B8G8R8A8_UNORM.
+const BGRA8: u8 = 1;
+/// Fast format: R8G8B8A8_SRGB.
+const SRGBA8: u8 = 2;
+/// Fast format: B8G8R8A8_SRGB.
+const SBGRA8: u8 = 3;
+/// Fast format: one f32 in the first 4 bytes (R32_SFLOAT, depth of D32_SFLOAT[_S8_UINT]).
+const R32F: u8 = 4;
+/// [`R32F`] with a depth comparison per texel (compare, then filter).
+const R32F_CMP: u8 = 5;
+
+/// `CompareOp` as a bit set over the outcomes (less, equal, greater, unordered), so a test
+/// is branch-free: `ref OP texel` ⇔ the bit of the outcome is set.
+fn compare_bits(op: CompareOp) -> u32 {
+    const LT: u32 = 1;
+    const EQ: u32 = 2;
+    const GT: u32 = 4;
+    const UN: u32 = 8;
+    match op {
+        CompareOp::Never => 0,
+        CompareOp::Less => LT,
+        CompareOp::Equal => EQ,
+        CompareOp::LessOrEqual => LT | EQ,
+        CompareOp::Greater => GT,
+        CompareOp::NotEqual => LT | GT | UN,
+        CompareOp::GreaterOrEqual => GT | EQ,
+        CompareOp::Always => LT | EQ | GT | UN,
+    }
+}
+
+/// `ref OP texel` for an op given by [`compare_bits`].
+#[inline(always)]
+fn compare(bits: u32, r: f32, t: f32) -> bool {
+    let outcome = (r < t) as u32 | ((r == t) as u32) << 1 | ((r > t) as u32) << 2;
+    let outcome = if outcome == 0 { 8 } else { outcome };
+    bits & outcome != 0
+}
+
+/// The fast routine for a kernel, if its (view, sampler, format, config) is covered.
+pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
+    let s = &k.sampler;
+    if k.cfg.precision != LodPrecision::Exact
+        || s.unnormalized_coordinates
+        || k.aniso.is_some()
+        || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
+    {
+        return None;
+    }
+    let f = match (k.format, k.view.aspect) {
+        (Format::R8G8B8A8_UNORM, _) => RGBA8,
+        (Format::B8G8R8A8_UNORM, _) => BGRA8,
+        (Format::R8G8B8A8_SRGB, _) => SRGBA8,
+        (Format::B8G8R8A8_SRGB, _) => SBGRA8,
+        (Format::R32_SFLOAT, _)
+        | (Format::D32_SFLOAT | Format::D32_SFLOAT_S8_UINT, Aspect::Depth | Aspect::Color) => {
+            if s.compare_enable {
+                R32F_CMP
+            } else {
+                R32F
+            }
+        }
+        _ => return None,
+    };
+    if s.compare_enable && f != R32F_CMP {
+        return None; // compare on colour formats: the general path
+    }
+    let m = k.modes[0];
+    if k.modes[1] != m {
+        return None;
+    }
+    macro_rules! by_mode {
+        ($f:ident) => {
+            match m {
+                REPEAT => fast_quad::<$f, REPEAT> as FastFn,
+                MIRRORED => fast_quad::<$f, MIRRORED> as FastFn,
+                CLAMP => fast_quad::<$f, CLAMP> as FastFn,
+                _ => return None,
+            }
+        };
+    }
+    Some(match f {
+        RGBA8 => by_mode!(RGBA8),
+        BGRA8 => by_mode!(BGRA8),
+        SRGBA8 => by_mode!(SRGBA8),
+        SBGRA8 => by_mode!(SBGRA8),
+        R32F => by_mode!(R32F),
+        _ => by_mode!(R32F_CMP),
+    })
+}
+
+/// Level selection for the quad (shared between lanes with equal inputs, as in the general
+/// path), then the quad-wide filter for the common texel filter.
+fn fast_quad<const F: u8, const M: u8>(
+    k: &Kernel,
+    img: &Image,
+    a: &SampleArgs,
+    bases: &[LodBase; 4],
+) -> Option<QuadBits> {
+    let mask = a.mask & 0xf;
+    if mask == 0 {
+        return Some([[0; 4]; 4]);
+    }
+    let first = mask.trailing_zeros() as usize;
+    let bias = match a.lod {
+        LodMode::Implicit { bias, .. } => bias,
+        _ => [0.0; 4],
+    };
+    let min_lod = a.min_lod.unwrap_or([f32::NEG_INFINITY; 4]);
+    let key = |l: usize| [bases[l].lambda, bias[l], min_lod[l]].map(f32::to_bits);
+    let k0 = key(first);
+    let uniform = (0..4).all(|l| mask & (1 << l) == 0 || key(l) == k0);
+    let mut lods = [k.lane_lod(bases[first].lambda, bias[first], min_lod[first])?; 4];
+    if !uniform {
+        // per-lane λ (explicit Lod, Grad, fine derivatives, per-lane bias or MinLod)
+        for lane in first + 1..4 {
+            if mask & (1 << lane) != 0 {
+                lods[lane] = k.lane_lod(bases[lane].lambda, bias[lane], min_lod[lane])?;
+            }
+        }
+    }
+    let linear = lods[first].linear;
+    for lane in 0..4 {
+        if mask & (1 << lane) == 0 {
+            lods[lane] = lods[first]; // any valid level: the result is dropped
+        } else if lods[lane].linear != linear {
+            return None;
+        }
+    }
+    let mut out = if linear {
+        quad::<F, M, true>(k, img, a, &lods, uniform)
+    } else {
+        quad::<F, M, false>(k, img, a, &lods, uniform)
+    };
+    for (lane, o) in out.iter_mut().enumerate() {
+        if mask & (1 << lane) == 0 {
+            *o = [0; 4];
+        }
+    }
+    Some(out)
+}
+
+/// Decodes the first four bytes of a texel to f32 RGBA. UNORM is `c / 255` in f32, which is
+/// exactly the decoder's table entry (`UNORM8[c] = c as f32 / 255.0`) but vectorises (one
+/// widening, one conversion, one division for the four components); sRGB uses the decoder's
+/// table for R, G, B.
+#[inline(always)]
+fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
+    let n = |i: usize| b[i] as f32 / 255.0;
+    let s = |i: usize| srgb[b[i] as usize];
+    match F {
+        RGBA8 => [n(0), n(1), n(2), n(3)],
+        BGRA8 => [n(2), n(1), n(0), n(3)],
+        SRGBA8 => [s(0), s(1), s(2), UNORM8[b[3] as usize]],
+        SBGRA8 => [s(2), s(1), s(0), UNORM8[b[3] as usize]],
+        _ => [f32::from_le_bytes(b), 0.0, 0.0, 1.0],
+    }
+}
+
+/// `a + (b − a)·w` per component (the general path's lerp).
+#[inline(always)]
+fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
+    [
+        a[0] + (b[0] - a[0]) * w,
+        a[1] + (b[1] - a[1]) * w,
+        a[2] + (b[2] - a[2]) * w,
+        a[3] + (b[3] - a[3]) * w,
+    ]
+}
+
+/// `floor(x)` as i32, saturating, NaN → 0 (the general path's `fl`), four lanes.
+///
+/// When every `|x| < 2²¹` (the usual case) it avoids the saturating conversion: adding
+/// `1.5·2²³` rounds `x` to the nearest integer `r` in the low mantissa bits (exact in this
+/// range), and `floor = r − (r > x)`; all steps are plain SSE2 lane operations. Otherwise
+/// (huge or NaN coordinates) it takes the scalar saturating route.
+#[inline(always)]
+fn floor4(x: [f32; 4]) -> [i32; 4] {
+    const MAGIC: f32 = 12_582_912.0; // 1.5·2²³
+    let small = x.iter().fold(true, |ok, v| ok & (v.abs() < 2_097_152.0));
+    let mut o = [0i32; 4];
+    if small {
+        for l in 0..4 {
+            let y = x[l] + MAGIC;
+            let r = (y.to_bits() as i32).wrapping_sub(MAGIC.to_bits() as i32);
+            o[l] = r - ((y - MAGIC > x[l]) as i32);
+        }
+        return o;
+    }
+    for l in 0..4 {
+        let i = x[l] as i32;
+        o[l] = if (i as f32) > x[l] {
+            i.saturating_sub(1)
+        } else {
+            i
+        };
+    }
+    o
+}
+
+/// The four lanes with one texel filter (`LIN`) and per-lane levels.
+#[inline(always)]
+fn quad<const F: u8, const M: u8, const LIN: bool>(
+    k: &Kernel,
+    img: &Image,
+    a: &SampleArgs,
+    lods: &[LaneLod; 4],
+    uniform: bool,
+) -> QuadBits {
+    // texels as 4-byte words: one bounds check per read (every fast format's texel starts
+    // on a 4-byte boundary and its first 4 bytes hold what is read)
+    let (words, _) = img.bytes().as_chunks::<4>();
+    let srgb: &[f32; 256] = if F == SRGBA8 || F == SBGRA8 {
+        &SRGB_TABLE
+    } else {
+        &UNORM8
+    };
+    let view = &k.view;
+    let ts = k.texel_size / 4;
+    let c = &a.coords;
+    let s: [f32; 4] = std::array::from_fn(|l| c[l][0]);
+    let t: [f32; 4] = std::array::from_fn(|l| c[l][1]);
+    let layer: [u32; 4] = if view.view_type == ViewType::D2Array {
+        std::array::from_fn(|l| view.base_layer + layer_index(c[l][2], view.layer_count))
+    } else {
+        [view.base_layer; 4]
+    };
+    let off: [[i32; 3]; 4] = std::array::from_fn(|l| k.offset_bits(a.offsets[l], 4));
+    let offu: [f32; 4] = std::array::from_fn(|l| off[l][0] as f32);
+    let offv: [f32; 4] = std::array::from_fn(|l| off[l][1] as f32);
+    let dref = match (F, a.dref) {
+        (R32F_CMP, Some(d)) => d.map(|r| k.dref_value(r)),
+        _ => [0.0; 4],
+    };
+    let op = compare_bits(k.sampler.compare_op);
+    let fetch = |o: usize, lane: usize| -> [f32; 4] {
+        let b: [u8; 4] = words[o];
+        let v = decode::<F>(b, srgb);
+        if F == R32F_CMP {
+            let pass = compare(op, dref[lane], v[0]);
+            [if pass { 1.0 } else { 0.0 }, 0.0, 0.0, 1.0]
+        } else {
+            v
+        }
+    };
+    let slots = if lods.iter().any(|l| l.levels.n == 2) {
+        2
+    } else {
+        1
+    };
+    let mut acc = [[0.0f32; 4]; 4];
+    for slot in 0..slots {
+        let mut size = [[0i32; 2]; 4];
+        let mut e0 = [0f32; 4];
+        let mut e1 = [0f32; 4];
+        let mut base = [0usize; 4];
+        let mut pitch = [0usize; 4];
+        let mut wl = [0f32; 4];
+        let mut used = [true; 4];
+        if uniform {
+            // one level for the whole quad (every lane has lane `first`'s levels)
+            let (level, w) = lods[0].levels.l[slot];
+            let info = &k.lv[(view.base_level + level) as usize];
+            wl = [w; 4];
+            size = [[info.size[0], info.size[1]]; 4];
+            e0 = [info.sizef[0]; 4];
+            e1 = [info.sizef[1]; 4];
+            for l in 0..4 {
+                base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
+            }
+            pitch = [info.pitch / 4; 4];
+        } else {
+            for l in 0..4 {
+                let lv = &lods[l].levels;
+                used[l] = slot < lv.n;
+                let (level, w) = lv.l[if used[l] { slot } else { 0 }];
+                wl[l] = w;
+                let info = &k.lv[(view.base_level + level) as usize];
+                size[l] = [info.size[0], info.size[1]];
+                e0[l] = info.sizef[0];
+                e1[l] = info.sizef[1];
+                base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
+                pitch[l] = info.pitch / 4;
+            }
+        }
+        let mut u = [0f32; 4];
+        let mut v = [0f32; 4];
+        for l in 0..4 {
+            u[l] = s[l] * e0[l] + offu[l];
+            v[l] = t[l] * e1[l] + offv[l];
+        }
+        let mut val = [[0f32; 4]; 4];
+        if LIN {
+            let mut x = [0f32; 4];
+            let mut y = [0f32; 4];
+            for l in 0..4 {
+                x[l] = u[l] - 0.5;
+                y[l] = v[l] - 0.5;
+            }
+            let i0 = floor4(x);
+            let j0 = floor4(y);
+            let mut fa = [0f32; 4];
+            let mut fb = [0f32; 4];
+            for l in 0..4 {
+                fa[l] = (x[l] - i0[l] as f32).clamp(0.0, 1.0);
+                fb[l] = (y[l] - j0[l] as f32).clamp(0.0, 1.0);
+            }
+            let i1 = i0.map(|i| i.saturating_add(1));
+            let j1 = j0.map(|j| j.saturating_add(1));
+            let (w, h) = (size.map(|e| e[0]), size.map(|e| e[1]));
+            // every footprint inside its level (the usual case): every wrap mode is the
+            // identity there, so one lane-parallel test replaces sixteen wraps
+            let inside = (0..4).fold(true, |ok, l| {
+                ok & (i0[l] >= 0) & (i1[l] < w[l]) & (j0[l] >= 0) & (j1[l] < h[l])
+            });
+            let (i0, i1, j0, j1) = if inside {
+                (i0, i1, j0, j1)
+            } else {
+                let wr = |i: [i32; 4], e: [i32; 4]| -> [i32; 4] {
+                    std::array::from_fn(|l| wrap::<M>(i[l], e[l], M))
+                };
+                (wr(i0, w), wr(i1, w), wr(j0, h), wr(j1, h))
+            };
+            for l in 0..4 {
+                let iu0 = i0[l] as usize * ts;
+                let iu1 = i1[l] as usize * ts;
+                let r0 = base[l] + j0[l] as usize * pitch[l];
+                let r1 = base[l] + j1[l] as usize * pitch[l];
+                let top = lerp4(fetch(r0 + iu0, l), fetch(r0 + iu1, l), fa[l]);
+                let bot = lerp4(fetch(r1 + iu0, l), fetch(r1 + iu1, l), fa[l]);
+                val[l] = lerp4(top, bot, fb[l]);
+            }
+        } else {
+            let i = floor4(u);
+            let j = floor4(v);
+            let inside = (0..4).fold(true, |ok, l| {
+                ok & (i[l] >= 0) & (i[l] < size[l][0]) & (j[l] >= 0) & (j[l] < size[l][1])
+            });
+            for l in 0..4 {
+                let [w, h] = size[l];
+                let (i, j) = if inside {
+                    (i[l], j[l])
+                } else {
+                    (wrap::<M>(i[l], w, M), wrap::<M>(j[l], h, M))
+                };
+                let o = base[l] + j as usize * pitch[l] + i as usize * ts;
+                val[l] = fetch(o, l);
+            }
+        }
+        for l in 0..4 {
+            // the general path's `acc += w·v` from acc = 0 (kept as `0 + w·v`: −0 → +0)
+            if slot == 0 || used[l] {
+                acc[l] = std::array::from_fn(|ch| acc[l][ch] + wl[l] * val[l][ch]);
+            }
+        }
+    }
+    acc.map(|l| l.map(f32::to_bits))
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast path against the general path (which `super::super::tests` holds to the f64
+    //! reference sampler): random images, views, samplers, policies and quads must give the
+    //! same bits, lane for lane.
+
+    use super::super::*;
+    use proptest::prelude::*;
+
+    /// Covered formats plus one that is not (the general path must then be the only one).
+    const FORMATS: [Format; 8] = [
+        Format::R8G8B8A8_UNORM,
+        Format::B8G8R8A8_UNORM,
+        Format::R8G8B8A8_SRGB,
+        Format::B8G8R8A8_SRGB,
+        Format::R32_SFLOAT,
+        Format::D32_SFLOAT,
+        Format::D32_SFLOAT_S8_UINT,
+        Format::R8G8B8A8_SNORM,
+    ];
+
+    const MODES: [AddressMode; 5] = [
+        AddressMode::Repeat,
+        AddressMode::MirroredRepeat,
+        AddressMode::ClampToEdge,
+        AddressMode::ClampToBorder,
+        AddressMode::MirrorClampToEdge,
+    ];
+
+    const OPS: [CompareOp; 8] = [
+        CompareOp::Never,
+        CompareOp::Less,
+        CompareOp::Equal,
+        CompareOp::LessOrEqual,
+        CompareOp::Greater,
+        CompareOp::NotEqual,
+        CompareOp::GreaterOrEqual,
+        CompareOp::Always,
+    ];
+
+    /// xorshift64 stream.
+    struct Rng(u64);
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        /// Uniform in [lo, hi).
+        fn f(&mut self, lo: f32, hi: f32) -> f32 {
+            lo + (hi - lo) * (self.below(1 << 24) as f32 / (1u32 << 24) as f32)
+        }
+        fn chance(&mut self, pct: u64) -> bool {
+            self.below(100) < pct
+        }
+    }
+
+    /// Image of random texels: any bytes for 8-bit formats, finite or infinite f32 (with
+    /// ±0 and subnormals) for the f32 ones. No NaN texels: NaN payload propagation is not
+    /// pinned down by Rust, so it could differ between two correct instruction orders.
+    fn image(r: &mut Rng, fmt: Format, w: u32, h: u32, layers: u32, levels: u32) -> Image {
+        let mut img = Image::new_2d(fmt, w, h, layers, levels).unwrap();
+        let f32_texels = fmt.texel_size() >= 4 && !matches!(fmt.components(), 4);
+        let ts = fmt.texel_size();
+        let bytes = img.bytes_mut();
+        if f32_texels {
+            for t in bytes.chunks_mut(ts) {
+                let v = match r.below(10) {
+                    0 => 0.0,
+                    1 => -0.0,
+                    2 => f32::INFINITY,
+                    3 => f32::from_bits(r.below(0x007f_ffff) as u32 + 1), // subnormal
+                    4 => r.f(-1e6, 1e6),
+                    _ => r.f(-0.25, 1.25),
+                };
+                t[..4].copy_from_slice(&v.to_le_bytes());
+            }
+        } else {
+            for b in bytes.iter_mut() {
+                *b = r.next() as u8;
+            }
+        }
+        img
+    }
+
+    fn coord(r: &mut Rng) -> f32 {
+        match r.below(20) {
+            0 => f32::NAN,
+            1 => r.f(-1e9, 1e9),
+            2 => 0.5,
+            _ => r.f(-2.5, 2.5),
+        }
+    }
+
+    /// One random (image, view, sampler, config, quad); returns whether the fast path served
+    /// the quad, after checking the two paths agree.
+    fn one(seed: u64) -> bool {
+        let mut r = Rng(seed | 1);
+        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let wmax = if r.chance(30) { 40 } else { 9 };
+        let w = 1 + r.below(wmax) as u32;
+        let h = 1 + r.below(9) as u32;
+        let layers = 1 + r.below(3) as u32;
+        let maxl = 32 - w.max(h).leading_zeros();
+        let levels = 1 + r.below(maxl as u64) as u32;
+        let img = image(&mut r, fmt, w, h, layers, levels);
+        let array = r.chance(50);
+        let base_level = r.below(levels as u64) as u32;
+        let base_layer = r.below(layers as u64) as u32;
+        let view = ImageView {
+            view_type: if array {
+                ViewType::D2Array
+            } else {
+                ViewType::D2
+            },
+            base_level,
+            level_count: 1 + r.below((levels - base_level) as u64) as u32,
+            base_layer,
+            layer_count: if array {
+                1 + r.below((layers - base_layer) as u64) as u32
+            } else {
+                1
+            },
+            aspect: if fmt.has_depth() {
+                Aspect::Depth
+            } else {
+                Aspect::Color
+            },
+        };
+        let filt = |r: &mut Rng| {
+            if r.chance(50) {
+                Filter::Linear
+            } else {
+                Filter::Nearest
+            }
+        };
+        let m = if r.chance(85) {
+            MODES[r.below(3) as usize]
+        } else {
+            MODES[r.below(5) as usize]
+        };
+        let mut address_mode = [m; 3];
+        if r.chance(10) {
+            address_mode[1] = MODES[r.below(5) as usize];
+        }
+        let min_lod = if r.chance(70) { 0.0 } else { r.f(0.0, 4.0) };
+        let sampler = Sampler {
+            mag_filter: filt(&mut r),
+            min_filter: filt(&mut r),
+            mipmap_mode: if r.chance(50) {
+                MipmapMode::Linear
+            } else {
+                MipmapMode::Nearest
+            },
+            address_mode,
+            mip_lod_bias: if r.chance(60) { 0.0 } else { r.f(-4.0, 4.0) },
+            anisotropy_enable: r.chance(5),
+            max_anisotropy: 4.0,
+            compare_enable: (fmt.has_depth() || fmt == Format::R32_SFLOAT || r.chance(10))
+                && r.chance(60),
+            compare_op: OPS[r.below(8) as usize],
+            min_lod,
+            max_lod: if r.chance(50) {
+                LOD_CLAMP_NONE
+            } else {
+                min_lod + r.f(-1.0, 5.0)
+            },
+            ..Sampler::default()
+        };
+        let cfg = Config {
+            policy: if r.chance(70) {
+                Policy::Vulkan
+            } else {
+                Policy::D3D
+            },
+            precision: if r.chance(95) {
+                LodPrecision::Exact
+            } else {
+                LodPrecision::Hardware
+            },
+        };
+        // a quad: lane 0 plus small steps (sometimes bent, sometimes wild)
+        let c0 = [coord(&mut r), coord(&mut r), r.f(-1.0, 4.0), 0.0];
+        let step = r.f(-0.5, 0.5) * r.f(0.0, 1.0).powi(3);
+        let mut coords = [c0; 4];
+        for (lane, c) in coords.iter_mut().enumerate() {
+            c[0] += (lane & 1) as f32 * step + r.f(-0.01, 0.01) * r.below(2) as f32;
+            c[1] += (lane >> 1) as f32 * step * r.f(0.2, 2.0);
+            if r.chance(5) {
+                c[0] = coord(&mut r);
+            }
+        }
+        let lane4 = |r: &mut Rng, lo: f32, hi: f32| -> [f32; 4] {
+            let v = r.f(lo, hi);
+            if r.chance(50) {
+                [v; 4]
+            } else {
+                std::array::from_fn(|_| r.f(lo, hi))
+            }
+        };
+        let g = |r: &mut Rng| -> [f32; 3] { [r.f(-0.6, 0.6), r.f(-0.6, 0.6), 0.0] };
+        let lod = match r.below(5) {
+            0 | 1 => LodMode::Implicit {
+                bias: if r.chance(50) {
+                    [0.0; 4]
+                } else {
+                    lane4(&mut r, -3.0, 3.0)
+                },
+                fine: r.chance(30),
+            },
+            2 => LodMode::Explicit(lane4(&mut r, -1.0, 6.0)),
+            3 => LodMode::Grad {
+                dx: std::array::from_fn(|_| g(&mut r)),
+                dy: std::array::from_fn(|_| g(&mut r)),
+            },
+            _ => LodMode::Zero,
+        };
+        let off = |r: &mut Rng| r.below(16) as i32 - 8;
+        let offsets = if r.chance(60) {
+            [[0; 3]; 4]
+        } else if r.chance(70) {
+            [[off(&mut r), off(&mut r), 0]; 4]
+        } else {
+            std::array::from_fn(|_| [off(&mut r), off(&mut r), 0])
+        };
+        let a = SampleArgs {
+            coords,
+            lod,
+            min_lod: r.chance(30).then(|| lane4(&mut r, -1.0, 4.0)),
+            offsets,
+            dref: sampler.compare_enable.then(|| lane4(&mut r, -0.2, 1.2)),
+            mask: if r.chance(70) { 0xf } else { r.below(16) as u8 },
+        };
+        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
+            return false;
+        };
+        let general = k.sample_general(&img, &a).unwrap();
+        let Some(fast) = k.sample_fast_only(&img, &a) else {
+            assert_eq!(k.sample(&img, &a).unwrap(), general);
+            return false;
+        };
+        assert_eq!(
+            fast.map(|l| l.map(|x| format!("{x:08x}"))),
+            general.map(|l| l.map(|x| format!("{x:08x}"))),
+            "seed {seed}: {fmt:?} {w}x{h}x{layers} L{levels} {view:?} {sampler:?} {cfg:?} {a:?}"
+        );
+        true
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn fast_path_equals_general_path(seed in any::<u64>()) {
+            one(seed);
+        }
+    }
+
+    #[test]
+    fn most_random_cases_take_the_fast_path() {
+        let served = (1..=2000u64)
+            .filter(|&s| one(s.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            .count();
+        assert!(
+            served > 800,
+            "the fast path served only {served} of 2000 quads"
+        );
+    }
+
+    #[test]
+    fn floor4_is_the_scalar_floor() {
+        use super::super::filter::fl;
+        use super::floor4;
+        let mut r = Rng(7);
+        let mut vals = vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.5, f32::NAN];
+        for e in [2_097_152.0f32, 4_194_304.0, 8_388_608.0, 2147483648.0] {
+            for k in -3..=3 {
+                let b = e.to_bits() as i32 + k;
+                vals.extend([f32::from_bits(b as u32), -f32::from_bits(b as u32)]);
+            }
+        }
+        for _ in 0..200_000 {
+            let scale = [1.0, 100.0, 3e6, 1e10][r.below(4) as usize];
+            vals.push(r.f(-1.0, 1.0) * scale);
+        }
+        for (i, chunk) in vals.chunks(4).enumerate() {
+            let mut x = [0.25f32; 4];
+            x[..chunk.len()].copy_from_slice(chunk);
+            if i % 2 == 0 {
+                x[3] = 0.75; // keep some chunks on the small-range route
+            }
+            let want = x.map(fl);
+            assert_eq!(floor4(x), want, "{x:?}");
+        }
+    }
+
+    #[test]
+    fn compare_bits_match_compare_op() {
+        for op in OPS {
+            let bits = super::compare_bits(op);
+            for r in [0.0f32, 0.5, 1.0, f32::NAN, -0.0] {
+                for t in [0.0f32, 0.5, 1.0, f32::NAN, -0.0, f32::INFINITY] {
+                    assert_eq!(super::compare(bits, r, t), op.test(r, t), "{op:?} {r} {t}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn coverage_by_configuration() {
+        let img = Image::new_2d(Format::R8G8B8A8_SRGB, 8, 8, 2, 4).unwrap();
+        let v2 = ImageView::whole(&img, ViewType::D2Array);
+        let tri = Sampler::trilinear(AddressMode::MirroredRepeat);
+        let k = |s: &Sampler, cfg: Config| Kernel::new(&img, &v2, s, cfg).unwrap();
+        assert!(k(&tri, Config::default()).has_fast_path());
+        let hw = Config {
+            precision: LodPrecision::Hardware,
+            ..Config::default()
+        };
+        assert!(!k(&tri, hw).has_fast_path());
+        let border = Sampler::trilinear(AddressMode::ClampToBorder);
+        assert!(!k(&border, Config::default()).has_fast_path());
+        let aniso = Sampler {
+            anisotropy_enable: true,
+            max_anisotropy: 8.0,
+            ..tri
+        };
+        assert!(!k(&aniso, Config::default()).has_fast_path());
+        let cube = Image::new_cube(Format::R8G8B8A8_UNORM, 4, 1, 1).unwrap();
+        let vc = ImageView::whole(&cube, ViewType::Cube);
+        assert!(!Kernel::new(&cube, &vc, &tri, Config::default())
+            .unwrap()
+            .has_fast_path());
+    }
+}
