@@ -92,9 +92,21 @@ impl Kernel {
                 a.component
             )));
         }
-        if a.dref.is_some() != self.sampler.compare_enable {
+        // Dref without compareEnable: no comparison under Vulkan, an error under D3D, as in
+        // `Kernel::sample`.
+        if a.dref.is_some() && !self.sampler.compare_enable {
+            if self.cfg.policy == super::Policy::D3D {
+                return Err(Error::Texture(
+                    "a Dref gather through a sampler with compareEnable off (D3D: needs a \
+                     SamplerComparisonState)"
+                        .into(),
+                ));
+            }
+            return self.gather(img, &GatherArgs { dref: None, ..*a });
+        }
+        if a.dref.is_none() && self.sampler.compare_enable {
             return Err(Error::Texture(
-                "Dref operand and sampler compareEnable must match".into(),
+                "a gather without a Dref operand through a sampler with compareEnable".into(),
             ));
         }
         let level = self.view.base_level;

@@ -356,11 +356,27 @@ impl Kernel {
     /// formats, integers for UINT/SINT (integer formats use nearest texels and the nearest
     /// level whatever the filters say; they are not filterable). With Dref the result is
     /// `(c, 0, 0, 1)` with `c` the filtered pass fraction (compare each tap, then filter).
+    ///
+    /// A Dref operand through a sampler whose `compareEnable` is off is undefined in Vulkan;
+    /// under the Vulkan policy quadstep then does what lavapipe and SwiftShader do, no
+    /// comparison: the filtered texel (its first component being the depth). Under the D3D
+    /// policy it is an error (the DXIL validator requires a `SamplerComparisonState` for
+    /// `SampleCmp*`). A sample without Dref through a comparison sampler is always an error.
     pub fn sample(&self, img: &Image, a: &SampleArgs) -> Result<QuadBits> {
         self.check(img)?;
-        if a.dref.is_some() != self.sampler.compare_enable {
+        if a.dref.is_some() && !self.sampler.compare_enable {
+            if self.cfg.policy == Policy::D3D {
+                return Err(Error::Texture(
+                    "a Dref operand (SampleCmp*) through a sampler with compareEnable off \
+                     (D3D: needs a SamplerComparisonState)"
+                        .into(),
+                ));
+            }
+            return self.sample(img, &SampleArgs { dref: None, ..*a });
+        }
+        if a.dref.is_none() && self.sampler.compare_enable {
             return Err(Error::Texture(
-                "Dref operand and sampler compareEnable must match".into(),
+                "a sample without a Dref operand through a sampler with compareEnable".into(),
             ));
         }
         let bases = if self.sampler.unnormalized_coordinates {

@@ -381,8 +381,16 @@ fn dref_compare_ops_with_pcf() {
         quad_f32(&sample_quad(&img16, &v16, &s, D3D, &a).unwrap())[0][0],
         1.0
     );
-    // Dref without compareEnable is an error
-    assert!(sample_quad(&img16, &v16, &Sampler::default(), EXACT, &a).is_err());
+    // Dref without compareEnable: an error under D3D; under Vulkan (undefined there) no
+    // comparison, like lavapipe: the D16 texel itself (0.5 stored as 32768/65535), whatever the
+    // reference
+    assert!(sample_quad(&img16, &v16, &Sampler::default(), D3D, &a).is_err());
+    let texel = 32768.0f32 / 65535.0;
+    let raw = quad_f32(&sample_quad(&img16, &v16, &Sampler::default(), EXACT, &a).unwrap());
+    assert_eq!(raw[0][0], texel);
+    a.dref = Some([-3.0; 4]);
+    let raw = quad_f32(&sample_quad(&img16, &v16, &Sampler::default(), EXACT, &a).unwrap());
+    assert_eq!(raw[0][0], texel);
 }
 
 fn xy_uint(w: u32, h: u32) -> Image {
