@@ -304,6 +304,17 @@ pub(crate) struct BufState {
 }
 
 impl BufState {
+    /// Bytes per texel (or per element, for a buffer without an image format).
+    pub(crate) fn texel_bytes(&self) -> usize {
+        match self
+            .format_name()
+            .and_then(|f| formats::texture_format(&f).ok())
+        {
+            Some(f) => f.texel_size(),
+            None => self.decl.elem.stride(self.decl.layout) as usize,
+        }
+    }
+
     /// The Vulkan format name of its elements, if it has one.
     pub fn format_name(&self) -> Option<String> {
         formats::elem_format_name(&self.decl.elem)
@@ -471,13 +482,7 @@ impl<'s> Runner<'s> {
             let st = self.bufs.get_mut(name).ok_or_else(|| {
                 Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name))
             })?;
-            let texel = match st
-                .format_name()
-                .and_then(|f| formats::texture_format(&f).ok())
-            {
-                Some(f) => f.texel_size(),
-                None => st.decl.elem.stride(st.decl.layout) as usize,
-            };
+            let texel = st.texel_bytes();
             let need = w as usize * h as usize * texel;
             if st.width != w || st.height != h || st.bytes.len() < need {
                 st.width = w;
@@ -523,13 +528,7 @@ impl<'s> Runner<'s> {
             st.bytes.clear();
             st.mips.clear();
         }
-        let texel = match st
-            .format_name()
-            .and_then(|f| formats::texture_format(&f).ok())
-        {
-            Some(f) => f.texel_size(),
-            None => st.decl.elem.stride(st.decl.layout) as usize,
-        };
+        let texel = st.texel_bytes();
         let need = w as usize * h as usize * texel;
         let m = st.mips.entry(level).or_default();
         if m.len() != need {

@@ -16,6 +16,7 @@
 //! lane gets the D3D out-of-range-MinLod result.
 
 use super::address::{wrap, CLAMP, MIRRORED, REPEAT};
+use super::filter::lerp4;
 use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
 use super::lod::{LodBase, LodMode};
@@ -184,17 +185,6 @@ fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
         SBGRA8 => [s(2), s(1), s(0), UNORM8[b[3] as usize]],
         _ => [f32::from_le_bytes(b), 0.0, 0.0, 1.0],
     }
-}
-
-/// `a + (b − a)·w` per component (the general path's lerp).
-#[inline(always)]
-fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
-    [
-        a[0] + (b[0] - a[0]) * w,
-        a[1] + (b[1] - a[1]) * w,
-        a[2] + (b[2] - a[2]) * w,
-        a[3] + (b[3] - a[3]) * w,
-    ]
 }
 
 /// `floor(x)` as i32, saturating, NaN → 0 (the general path's `fl`), four lanes.

@@ -183,8 +183,9 @@ fn split(x: f32) -> (i32, f32) {
     (i, (x - i as f32).clamp(0.0, 1.0))
 }
 
+/// `a + (b − a)·w` per component (shared with the fast path, which must round the same way).
 #[inline(always)]
-fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
+pub(super) fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
     [
         a[0] + (b[0] - a[0]) * w,
         a[1] + (b[1] - a[1]) * w,
