@@ -214,20 +214,7 @@ fn reverse_post_order(f: &ir::Function) -> Result<Vec<BlockId>> {
     if nb == 0 {
         return Err(Error::Exec("compile: function has no blocks".into()));
     }
-    let succ = |b: usize| -> Vec<BlockId> {
-        match &f.blocks[b].term {
-            Terminator::Jump(t) => vec![*t],
-            Terminator::Branch {
-                if_true, if_false, ..
-            } => vec![*if_true, *if_false],
-            Terminator::Switch { cases, default, .. } => {
-                let mut v: Vec<BlockId> = cases.iter().map(|c| c.1).collect();
-                v.push(*default);
-                v
-            }
-            _ => vec![],
-        }
-    };
+    let succ = |b: usize| f.blocks[b].term.successors();
     for b in 0..nb {
         for t in succ(b) {
             if t as usize >= nb {
@@ -280,18 +267,12 @@ fn schedule_order(f: &ir::Function) -> Result<Vec<BlockId>> {
         pos[b as usize] = i;
     }
     let succ = |b: usize| -> Vec<usize> {
-        match &f.blocks[b].term {
-            Terminator::Jump(t) => vec![*t as usize],
-            Terminator::Branch {
-                if_true, if_false, ..
-            } => vec![*if_true as usize, *if_false as usize],
-            Terminator::Switch { cases, default, .. } => {
-                let mut v: Vec<usize> = cases.iter().map(|c| c.1 as usize).collect();
-                v.push(*default as usize);
-                v
-            }
-            _ => vec![],
-        }
+        f.blocks[b]
+            .term
+            .successors()
+            .into_iter()
+            .map(|t| t as usize)
+            .collect()
     };
     // Predecessors (reachable blocks only), forward in-degrees, and loop bodies.
     let mut preds = vec![Vec::new(); nb];

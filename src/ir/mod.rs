@@ -695,6 +695,25 @@ pub enum Terminator {
     Unreachable,
 }
 
+impl Terminator {
+    /// The blocks control may go to next, in order (a branch's true target first, a switch's
+    /// cases before its default).
+    pub fn successors(&self) -> Vec<BlockId> {
+        match self {
+            Terminator::Jump(b) => vec![*b],
+            Terminator::Branch {
+                if_true, if_false, ..
+            } => vec![*if_true, *if_false],
+            Terminator::Switch { cases, default, .. } => {
+                let mut v: Vec<BlockId> = cases.iter().map(|c| c.1).collect();
+                v.push(*default);
+                v
+            }
+            Terminator::Return | Terminator::Kill | Terminator::Unreachable => vec![],
+        }
+    }
+}
+
 /// A basic block.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Block {

@@ -164,18 +164,7 @@ pub fn is_pure(inst: &Inst) -> bool {
 
 /// Successor blocks of a terminator.
 pub fn succs(t: &Terminator) -> Vec<BlockId> {
-    match t {
-        Terminator::Jump(b) => vec![*b],
-        Terminator::Branch {
-            if_true, if_false, ..
-        } => vec![*if_true, *if_false],
-        Terminator::Switch { cases, default, .. } => {
-            let mut v: Vec<BlockId> = cases.iter().map(|c| c.1).collect();
-            v.push(*default);
-            v
-        }
-        _ => vec![],
-    }
+    t.successors()
 }
 
 /// Per register: the number of instructions that write it and the place of the last one seen
