@@ -496,83 +496,65 @@ mod tests {
         mode: NumMode::Sint,
     };
 
+    /// `compare_values` over consecutive scalars of a buffer named `b` (no element layout).
+    fn consecutive(
+        b: &[u8],
+        index: u64,
+        sr: ScalarRead,
+        tol: &[Tolerance],
+        cmp: Comparator,
+        vals: &[Number],
+    ) -> Option<String> {
+        compare_values(b, "b", index, sr, None, tol, cmp, vals)
+    }
+
     #[test]
     fn float_equality_and_tolerance() {
         let b = f32s(&[1.0, 2.5]);
         let vals = [Number::Float(1.0), Number::Float(2.5)];
-        assert!(compare_values(&b, "b", 0, F32, None, &[], Comparator::Eq, &vals).is_none());
+        assert!(consecutive(&b, 0, F32, &[], Comparator::Eq, &vals).is_none());
         let wrong = [Number::Float(1.0), Number::Float(2.6)];
-        assert!(compare_values(&b, "b", 0, F32, None, &[], Comparator::Eq, &wrong).is_some());
+        assert!(consecutive(&b, 0, F32, &[], Comparator::Eq, &wrong).is_some());
         let t = [Tolerance {
             value: 0.2,
             percent: false,
         }];
-        assert!(compare_values(&b, "b", 0, F32, None, &t, Comparator::Eq, &wrong).is_none());
+        assert!(consecutive(&b, 0, F32, &t, Comparator::Eq, &wrong).is_none());
         // Byte offset 4 is the second float.
-        assert!(compare_values(
-            &b,
-            "b",
-            4,
-            F32,
-            None,
-            &[],
-            Comparator::Gt,
-            &[Number::Float(2.0)]
-        )
-        .is_none());
+        assert!(consecutive(&b, 4, F32, &[], Comparator::Gt, &[Number::Float(2.0)]).is_none());
     }
 
     #[test]
     fn signed_ints_compare_as_signed() {
         let b: Vec<u8> = (-3i32).to_le_bytes().to_vec();
-        assert!(compare_values(
-            &b,
-            "b",
-            0,
-            I32,
-            None,
-            &[],
-            Comparator::Eq,
-            &[Number::Int(-3)]
-        )
-        .is_none());
-        assert!(compare_values(
-            &b,
-            "b",
-            0,
-            I32,
-            None,
-            &[],
-            Comparator::Lt,
-            &[Number::Int(0)]
-        )
-        .is_none());
-        assert!(compare_values(
-            &b,
-            "b",
-            0,
-            I32,
-            None,
-            &[],
-            Comparator::Ge,
-            &[Number::Int(0)]
-        )
-        .is_some());
+        assert!(consecutive(&b, 0, I32, &[], Comparator::Eq, &[Number::Int(-3)]).is_none());
+        assert!(consecutive(&b, 0, I32, &[], Comparator::Lt, &[Number::Int(0)]).is_none());
+        assert!(consecutive(&b, 0, I32, &[], Comparator::Ge, &[Number::Int(0)]).is_some());
+    }
+
+    #[test]
+    fn mat3_values_skip_the_column_padding() {
+        // std430 mat3: three columns of 3 floats, each column 16 bytes apart; the fourth word
+        // of each column is padding (here 99.0, which must never be read).
+        let b = f32s(&[
+            1.0, 2.0, 3.0, 99.0, 4.0, 5.0, 6.0, 99.0, 7.0, 8.0, 9.0, 99.0,
+        ]);
+        let mat3 = types::DataType::parse("mat3x3<float>").unwrap();
+        let vals: Vec<Number> = (1..=9).map(|v| Number::Float(v as f64)).collect();
+        let layout = Some((mat3, types::Layout::Std430));
+        let got =
+            |vals: &[Number]| compare_values(&b, "b", 0, F32, layout, &[], Comparator::Eq, vals);
+        assert_eq!(got(&vals), None);
+        // Read back to back, the fourth value would be the padding.
+        assert!(consecutive(&b, 0, F32, &[], Comparator::Eq, &vals).is_some());
+        let mut wrong = vals.clone();
+        wrong[8] = Number::Float(99.0);
+        assert!(got(&wrong).is_some());
     }
 
     #[test]
     fn out_of_range_read_fails() {
         let b = f32s(&[1.0]);
-        assert!(compare_values(
-            &b,
-            "b",
-            4,
-            F32,
-            None,
-            &[],
-            Comparator::Eq,
-            &[Number::Float(1.0)]
-        )
-        .is_some());
+        assert!(consecutive(&b, 4, F32, &[], Comparator::Eq, &[Number::Float(1.0)]).is_some());
     }
 }
