@@ -111,6 +111,16 @@ pub struct ScriptResult {
     pub images: Vec<Picture>,
 }
 
+impl ScriptResult {
+    /// The script's main picture: its only colour attachment, else the one named
+    /// `framebuffer` (Amber's conventional name).
+    pub fn framebuffer(&self) -> Option<&Picture> {
+        self.images
+            .iter()
+            .find(|p| self.images.len() == 1 || p.buffer == "framebuffer")
+    }
+}
+
 /// The SPIR-V version the Vulkan CTS assembles a script's shaders with when the script does not
 /// say (`/work/shared/amber/README.md`): 1.4 for `spirv1p4` and `workgroup_memory_explicit_layout`
 /// folders, 1.3 for the terminate-invocation subgroup scripts.

@@ -97,11 +97,9 @@ pub fn render(scene: &GoldenScene, threads: usize) -> Rendered {
         ..RunOptions::default()
     };
     let result = run_file(&scene.script, &opts);
-    let pic = result
-        .images
-        .iter()
-        .find(|p| result.images.len() == 1 || p.buffer == "framebuffer");
-    let image = pic.and_then(|p| RgbaImage::from_raw(p.width, p.height, p.rgba.clone()));
+    let image = result
+        .framebuffer()
+        .and_then(|p| RgbaImage::from_raw(p.width, p.height, p.rgba.clone()));
     Rendered { result, image }
 }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use quadstep::amber::run::Picture;
-use quadstep::amber::{run_file, RunOptions, Status};
+use quadstep::amber::{run_file, RunOptions, ScriptResult, Status};
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
@@ -24,23 +24,18 @@ pub struct RenderArgs {
     pub threads: usize,
 }
 
-fn pick<'a>(pics: &'a [Picture], want: Option<&str>) -> Result<&'a Picture, String> {
-    let names = || {
-        pics.iter()
-            .map(|p| p.buffer.as_str())
-            .collect::<Vec<_>>()
-            .join(", ")
-    };
+fn pick<'a>(r: &'a ScriptResult, want: Option<&str>) -> Result<&'a Picture, String> {
+    let pics = &r.images;
     match want {
         Some(w) => pics.iter().find(|p| p.buffer == w).ok_or_else(|| {
+            let names: Vec<&str> = pics.iter().map(|p| p.buffer.as_str()).collect();
             format!(
                 "the script has no colour attachment named `{w}` (it has: {})",
-                names()
+                names.join(", ")
             )
         }),
-        None => pics
-            .iter()
-            .find(|p| pics.len() == 1 || p.buffer == "framebuffer")
+        None => r
+            .framebuffer()
             .or(pics.first())
             .ok_or_else(|| "the script binds no colour attachment".to_string()),
     }
@@ -71,7 +66,7 @@ pub fn run(a: RenderArgs) -> ExitCode {
     if let Status::Unsupported { .. } = r.status {
         return ExitCode::from(2);
     }
-    let pic = match pick(&r.images, a.buffer.as_deref()) {
+    let pic = match pick(&r, a.buffer.as_deref()) {
         Ok(p) => p,
         // The script failed before any attachment existed: its message is printed above.
         Err(_) if r.images.is_empty() && r.status != Status::Pass => return ExitCode::FAILURE,
