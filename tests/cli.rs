@@ -192,3 +192,32 @@ fn dis_rejects_bad_input_with_the_file_name() {
     assert!(!o.status.success());
     assert!(String::from_utf8_lossy(&o.stderr).contains("it has: main"));
 }
+
+#[test]
+fn dis_compiles_glsl_through_the_runners_glslang_call() {
+    if !quadstep::amber::run_shaders::glslang_available() {
+        eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools)");
+        return;
+    }
+    let src = tmp("q.frag");
+    std::fs::write(
+        &src,
+        "#version 450\n#extension GL_KHR_shader_subgroup_quad : require\n\
+         layout(location = 0) out vec4 c;\n\
+         void main() { c = vec4(subgroupQuadSwapVertical(gl_FragCoord.x)); }\n",
+    )
+    .unwrap();
+    let o = quadstep().arg("dis").arg(&src).output().unwrap();
+    let s = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // Direction 1 = vertical (QuadReadAcrossY); SPIR-V 1.3 lets the subgroup op compile.
+    assert!(s.contains("OpGroupNonUniformQuadSwap"), "{s}");
+    assert!(s.contains("(Fragment), after the optimiser"), "{s}");
+    let o = quadstep()
+        .arg("dis")
+        .arg(&src)
+        .args(["-S", "geom"])
+        .output()
+        .unwrap();
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--stage vert|frag|comp"));
+}

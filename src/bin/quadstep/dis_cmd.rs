@@ -1,11 +1,14 @@
 //! `quadstep dis SHADER`: what quadstep makes of a shader. Prints the SPIR-V disassembly (our
 //! own disassembler, `spirv-dis` syntax), then for each entry point the interface and the IR
 //! the interpreter runs (after the optimiser unless `--no-opt`). Accepts a SPIR-V binary, SPIR-V
-//! assembly text, or GLSL/HLSL, which it compiles with `glslangValidator` (Debian package
-//! `glslang-tools`) exactly as the Amber runner does.
+//! assembly text, or GLSL/HLSL, which it compiles through the Amber runner's
+//! `glslangValidator` call and shader cache (Debian package `glslang-tools`).
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::ExitCode;
+
+use quadstep::amber::ast::{Shader as AmberShader, ShaderFormat, ShaderSource, ShaderType};
+use quadstep::amber::run_shaders;
 
 use quadstep::front::spirv::{Module, SpecConstants};
 use quadstep::front::spvasm;
@@ -170,7 +173,7 @@ fn load_words(path: &Path, stage: Option<&str>, entry: Option<&str>) -> Result<V
         )
     })?;
     match ext.as_str() {
-        "vert" | "frag" | "comp" | "glsl" | "hlsl" => glslang(path, &ext, stage, entry),
+        "vert" | "frag" | "comp" | "glsl" | "hlsl" => glslang(path, &text, &ext, stage, entry),
         _ if text.contains("OpCapability") || ext == "spvasm" => {
             spvasm::assemble(&text, &path.display().to_string()).map_err(|e| e.to_string())
         }
@@ -181,15 +184,19 @@ fn load_words(path: &Path, stage: Option<&str>, entry: Option<&str>) -> Result<V
     }
 }
 
+/// GLSL/HLSL through the Amber runner's glslangValidator call (same flags, same cache), with
+/// SPIR-V 1.3 as the target so subgroup and quad operations compile.
 fn glslang(
     path: &Path,
+    text: &str,
     ext: &str,
     stage: Option<&str>,
     entry: Option<&str>,
 ) -> Result<Vec<u32>, String> {
-    let stage = match (stage, ext) {
-        (Some(s), _) => s.to_string(),
-        (None, "vert" | "frag" | "comp") => ext.to_string(),
+    let stage = match stage.unwrap_or(ext) {
+        "vert" => ShaderType::Vertex,
+        "frag" => ShaderType::Fragment,
+        "comp" => ShaderType::Compute,
         _ => {
             return Err(format!(
                 "{}: give the stage with --stage vert|frag|comp",
@@ -197,31 +204,24 @@ fn glslang(
             ))
         }
     };
-    let out = std::env::temp_dir().join(format!("quadstep-dis-{}.spv", std::process::id()));
-    let mut cmd = Command::new("glslangValidator");
-    cmd.args(["-V", "--target-env", "vulkan1.1", "-S", &stage]);
-    if ext == "hlsl" {
-        cmd.args(["-D", "-e", entry.unwrap_or("main")]);
-    }
-    cmd.arg("-o").arg(&out).arg(path);
-    let res = cmd.output().map_err(|e| {
-        format!(
-            "{}: cannot run glslangValidator ({e}); install the Debian package glslang-tools",
-            path.display()
-        )
-    })?;
-    if !res.status.success() {
-        return Err(format!(
-            "{}: glslangValidator failed:\n{}{}",
-            path.display(),
-            String::from_utf8_lossy(&res.stdout),
-            String::from_utf8_lossy(&res.stderr)
-        ));
-    }
-    let bytes = std::fs::read(&out).map_err(|e| format!("{}: {e}", out.display()))?;
-    let _ = std::fs::remove_file(&out);
-    Ok(bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect())
+    let shader = AmberShader {
+        name: path.display().to_string(),
+        stage,
+        format: if ext == "hlsl" {
+            ShaderFormat::Hlsl
+        } else {
+            ShaderFormat::Glsl
+        },
+        target_env: Some("spv1.3".into()),
+        file: Some(path.to_path_buf()),
+        source: ShaderSource::Text(text.to_string()),
+    };
+    run_shaders::shader_words(
+        &shader,
+        stage,
+        entry.unwrap_or("main"),
+        None,
+        &run_shaders::default_cache_dir(),
+    )
+    .map_err(|e| format!("{}: {e}", path.display()))
 }
