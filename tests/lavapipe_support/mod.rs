@@ -201,8 +201,28 @@ impl Scene {
             .map_or(default, |x| x as u32)
     }
 
-    /// Render the scene with a rasterizer of `threads` threads.
+    /// Render the scene with a rasterizer of `threads` threads and read the image back.
     pub fn render(&self, threads: usize) -> Result<Rgba, String> {
+        let raster = Rasterizer::new(threads).map_err(|m| format!("{}: {m}", self.name))?;
+        let targets = self.prepare()?.draw(&raster)?;
+        let c = &targets.color[0];
+        let mut px = Vec::with_capacity((self.width * self.height) as usize);
+        for y in 0..self.height {
+            for x in 0..self.width {
+                px.push(c.read_f32(x, y));
+            }
+        }
+        Ok(Rgba {
+            width: self.width,
+            height: self.height,
+            px,
+        })
+    }
+
+    /// Everything a draw needs, built once: shaders, descriptors, vertex bytes, pipeline
+    /// state and the cleared attachments. [`Prepared::draw`] is then the work lvp times
+    /// (the clear and the draw).
+    pub fn prepare(&self) -> Result<Prepared, String> {
         let j = &self.json;
         let e = |m: quadstep::Error| format!("{}: {m}", self.name);
         let shader = |key: &str, entry_key: &str| -> Result<Shader, String> {
@@ -328,38 +348,15 @@ impl Scene {
             };
         }
 
-        let config = Config::default();
-        let vstage = BoundStage::new(&vs, &sets, config).map_err(e)?;
-        let fstage = BoundStage::new(&fs, &sets, config).map_err(e)?;
-        let pipeline = Pipeline {
+        Ok(Prepared {
+            name: self.name.clone(),
+            vs,
+            fs,
+            sets,
             state,
-            vertex: &vstage,
-            fragment: &fstage,
-        };
-        let raster = Rasterizer::new(threads).map_err(e)?;
-        {
-            let mut pass = raster.begin(&mut targets);
-            pass.bind_pipeline(&pipeline);
-            if !vbytes.is_empty() {
-                pass.bind_vertex_buffers(&[VertexBuffer {
-                    binding: 0,
-                    data: &vbytes,
-                    offset: 0,
-                }]);
-            }
-            pass.draw(vcount, 1, 0, 0).map_err(e)?;
-        }
-        let c = &targets.color[0];
-        let mut px = Vec::with_capacity((self.width * self.height) as usize);
-        for y in 0..self.height {
-            for x in 0..self.width {
-                px.push(c.read_f32(x, y));
-            }
-        }
-        Ok(Rgba {
-            width: self.width,
-            height: self.height,
-            px,
+            vbytes,
+            vcount,
+            targets,
         })
     }
 
@@ -497,4 +494,46 @@ fn sampler_op(s: &str) -> Option<CompareOp> {
         "ALWAYS" => CompareOp::Always,
         _ => return None,
     })
+}
+
+/// A scene ready to draw (see [`Scene::prepare`]).
+pub struct Prepared {
+    name: String,
+    vs: Shader,
+    fs: Shader,
+    sets: DescriptorSets,
+    state: PipelineState,
+    vbytes: Vec<u8>,
+    vcount: u32,
+    /// The attachments, cleared to the scene's clear values.
+    targets: RenderTargets,
+}
+
+impl Prepared {
+    /// One frame: fresh cleared attachments, shaders bound to the descriptors, the draw.
+    pub fn draw(&self, raster: &Rasterizer) -> Result<RenderTargets, String> {
+        let e = |m: quadstep::Error| format!("{}: {m}", self.name);
+        let mut targets = self.targets.clone();
+        let config = Config::default();
+        let vstage = BoundStage::new(&self.vs, &self.sets, config).map_err(e)?;
+        let fstage = BoundStage::new(&self.fs, &self.sets, config).map_err(e)?;
+        let pipeline = Pipeline {
+            state: self.state.clone(),
+            vertex: &vstage,
+            fragment: &fstage,
+        };
+        {
+            let mut pass = raster.begin(&mut targets);
+            pass.bind_pipeline(&pipeline);
+            if !self.vbytes.is_empty() {
+                pass.bind_vertex_buffers(&[VertexBuffer {
+                    binding: 0,
+                    data: &self.vbytes,
+                    offset: 0,
+                }]);
+            }
+            pass.draw(self.vcount, 1, 0, 0).map_err(e)?;
+        }
+        Ok(targets)
+    }
 }

@@ -1,0 +1,39 @@
+//! Issue #3's three 1024×1024 frames through the whole pipeline (SPIR-V shaders in the
+//! interpreter), exactly the work lavapipe is timed on: the lvp scene files built by
+//! `benches/lavapipe/raster/gen.py` — one fullscreen quad with a trilinear sample per pixel,
+//! 10 000 small triangles, and a depth-tested scene of 512 overlapping triangles — at 1 and 2
+//! threads. Each iteration is what lvp times per submit: cleared attachments plus the draw.
+//! `benches/lavapipe/raster/measure.sh` prints lavapipe's medians for the same files.
+//! (`benches/raster.rs` times the rasterizer alone, with closure shaders.)
+//!
+//! `cargo bench --bench raster_scenes`
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use quadstep::raster::Rasterizer;
+use std::path::Path;
+
+#[path = "../tests/lavapipe_support/mod.rs"]
+mod lvp_scene;
+
+fn raster_scenes(c: &mut Criterion) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/lavapipe/raster/build");
+    let mut g = c.benchmark_group("raster_1024");
+    g.sample_size(10);
+    for name in ["fullscreen_trilinear", "small_triangles", "depth_scene"] {
+        let file = dir.join(format!("{name}.json"));
+        let scene = lvp_scene::Scene::load_file(&file).unwrap_or_else(|e| {
+            panic!("{e} (build the scenes with benches/lavapipe/raster/gen.py)")
+        });
+        let prepared = scene.prepare().unwrap_or_else(|e| panic!("{e}"));
+        for threads in [1, 2] {
+            let raster = Rasterizer::new(threads).unwrap();
+            g.bench_function(format!("{name}/{threads}t"), |b| {
+                b.iter(|| prepared.draw(&raster).unwrap_or_else(|e| panic!("{e}")))
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, raster_scenes);
+criterion_main!(benches);
