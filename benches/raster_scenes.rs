@@ -7,8 +7,12 @@
 //! (`benches/raster.rs` times the rasterizer alone, with closure shaders.)
 //!
 //! `cargo bench --bench raster_scenes`
+//!
+//! Instruction counts (repeatable under any load): `QS_SCENE_ONCE=depth_scene/1t valgrind
+//! --tool=callgrind target/release/deps/raster_scenes-<hash>` draws that frame once, outside
+//! criterion.
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
 use quadstep::raster::Rasterizer;
 use std::path::Path;
 
@@ -35,5 +39,28 @@ fn raster_scenes(c: &mut Criterion) {
     g.finish();
 }
 
+/// One frame of one scene (`QS_SCENE_ONCE=<scene>/<n>t`), for callgrind.
+fn once(which: &str) {
+    let (name, threads) = which.split_once('/').expect("QS_SCENE_ONCE=<scene>/<n>t");
+    let threads: usize = threads.trim_end_matches('t').parse().expect("thread count");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/lavapipe/raster/build");
+    let scene = lvp_scene::Scene::load_file(&dir.join(format!("{name}.json")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let prepared = scene.prepare().unwrap_or_else(|e| panic!("{e}"));
+    let raster = Rasterizer::new(threads).unwrap();
+    prepared.draw(&raster).unwrap_or_else(|e| panic!("{e}"));
+}
+
 criterion_group!(benches, raster_scenes);
-criterion_main!(benches);
+
+fn main() {
+    match std::env::var("QS_SCENE_ONCE") {
+        Ok(which) => once(&which),
+        Err(_) => {
+            benches();
+            criterion::Criterion::default()
+                .configure_from_args()
+                .final_summary();
+        }
+    }
+}
