@@ -369,6 +369,33 @@ impl<'a> TileShader<'a> {
         depth_stencil(st, &mut ds, lx, z, front)
     }
 
+    /// The depth test (and write) of a whole covered quad at tile-local (lx0, ly0) on the
+    /// `depth_only` path: what [`Self::test`] does lane by lane, on the quad's two 2-texel row
+    /// pieces; returns the surviving lanes.
+    #[inline]
+    fn depth_quad(&self, view: &mut TileView, lx0: usize, ly0: usize, z: [f32; 4]) -> u8 {
+        let format = self.ds_format.expect("tests imply an attachment");
+        let st = &self.scene.state.depth_stencil;
+        let db = format.depth_bytes();
+        let (upper, lower) = view.depth.split_at_mut(ly0 + 1);
+        let rows = [
+            &mut upper[ly0][lx0 * db..(lx0 + 2) * db],
+            &mut lower[0][lx0 * db..(lx0 + 2) * db],
+        ];
+        let mut live = 0xf;
+        for (k, &z) in z.iter().enumerate() {
+            let row = &mut *rows[k >> 1];
+            let q = format.quantize(z);
+            let stored = DepthStencilTarget::stored_depth(row, format, k & 1);
+            if !st.depth_compare.test(format.cmp_stored(q, stored)) {
+                live &= !(1 << k);
+            } else if st.depth_write {
+                DepthStencilTarget::store_depth(row, format, k & 1, q);
+            }
+        }
+        live
+    }
+
     fn flush(&mut self, view: &mut TileView) -> Result<()> {
         self.occupied = [0; (TILE / 2) as usize];
         let scene = self.scene;
@@ -390,6 +417,17 @@ impl<'a> TileShader<'a> {
             let mut kept = 0;
             for qi in 0..self.quads.len() {
                 let mut q = self.quads[qi];
+                if self.depth_only && q.mask == 0xf {
+                    let z: [f32; 4] = std::array::from_fn(|k| clamp_z(self.z[qi * 4 + k]));
+                    let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+                    q.mask = self.depth_quad(view, lx0, ly0, z);
+                    if q.mask != 0 {
+                        self.quads[kept] = q;
+                        self.z.copy_within(qi * 4..qi * 4 + 4, kept * 4);
+                        kept += 1;
+                    }
+                    continue;
+                }
                 let front = scene.prims[q.prim as usize].info.front;
                 for k in 0..4 {
                     if q.mask & (1 << k) != 0 {
@@ -482,8 +520,19 @@ impl<'a> TileShader<'a> {
             let rows = &mut view.colors[a];
             // What write_color does without blending, minus its dispatch.
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
+            let rgba8 = plain && format == ColorFormat::R8G8B8A8Unorm;
             for (qi, q) in self.quads.iter().enumerate() {
                 let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+                if rgba8 && q.mask == 0xf {
+                    // A whole quad: two 8-byte row pieces, converted in one straight loop.
+                    let lanes: &[[u32; 4]; 4] =
+                        src[qi * 4..qi * 4 + 4].try_into().expect("4 lanes");
+                    let [top, bottom] = unorm8_quad(lanes);
+                    let (upper, lower) = rows.split_at_mut(ly0 + 1);
+                    upper[ly0][lx0 * 4..lx0 * 4 + 8].copy_from_slice(&top);
+                    lower[0][lx0 * 4..lx0 * 4 + 8].copy_from_slice(&bottom);
+                    continue;
+                }
                 for k in 0..4usize {
                     if q.mask & (1 << k) == 0 {
                         continue;
@@ -639,6 +688,35 @@ impl<'a> TileShader<'a> {
     }
 }
 
+/// The four lanes of a quad as R8G8B8A8 unorm bytes, lanes 0 1 then lanes 2 3, with exactly
+/// [`unorm8`]'s rounding (`(v * 255 + 0.5)` truncated; below 0 and NaN give 0, above 1 gives
+/// 255). `as u8` is a saturating conversion that LLVM keeps scalar (callgrind: ~50 instructions
+/// per pixel); here the clamp is two compare-selects and the truncation is integer arithmetic,
+/// so the 16 conversions are one straight loop that vectorises with SSE2.
+#[inline]
+pub(crate) fn unorm8_quad(lanes: &[[u32; 4]; 4]) -> [[u8; 8]; 2] {
+    let flat = lanes.as_flattened();
+    let mut b = [0u8; 16];
+    for (o, &bits) in b.iter_mut().zip(flat) {
+        *o = floor_0_255(f32::from_bits(bits) * 255.0 + 0.5) as u8;
+    }
+    let mut out = [[0u8; 8]; 2];
+    out[0].copy_from_slice(&b[..8]);
+    out[1].copy_from_slice(&b[8..]);
+    out
+}
+
+/// `x as u8` for any f32 `x` (saturating, NaN to 0) as an i32 in 0..=255, without a saturating
+/// conversion: clamp with compare-selects (`x > 0` is false for NaN), round to an integer by
+/// adding 2^23 (the f32 spacing there is 1), and step down when that rounded up.
+#[inline]
+fn floor_0_255(x: f32) -> i32 {
+    let x = if x > 0.0 { x } else { 0.0 };
+    let x = if x < 255.0 { x } else { 255.0 };
+    let r = (x + 8_388_608.0).to_bits() as i32 - 0x4b00_0000;
+    r - ((r as f32 > x) as i32)
+}
+
 /// Pixel-centre x of lane `k` of a quad.
 #[inline]
 fn lane_x(q: &Quad, k: usize) -> f64 {
@@ -656,4 +734,176 @@ fn lane_y(q: &Quad, k: usize) -> f64 {
 fn quad_values(pl: &Plane, q: &Quad) -> [f64; 4] {
     let v = pl.at(q.x as f64 + 0.5, q.y as f64 + 0.5);
     [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raster::*;
+
+    #[test]
+    fn unorm8_quad_matches_the_per_pixel_conversion() {
+        let mut values = vec![
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.0,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+        ];
+        // Around every rounding boundary (k + 0.5) / 255 and every exact k / 255, a few ulps
+        // either side.
+        for k in 0..=256u32 {
+            for centre in [k as f32 / 255.0, (k as f32 + 0.5) / 255.0] {
+                let b = centre.to_bits() as i64;
+                for d in -4..=4i64 {
+                    values.push(f32::from_bits((b + d).clamp(0, u32::MAX as i64) as u32));
+                }
+            }
+        }
+        // A strided sweep over every bit pattern (both signs, all exponents).
+        values.extend((0..=u32::MAX).step_by(65_521).map(f32::from_bits));
+        for chunk in values.chunks(16) {
+            let mut lanes = [[0u32; 4]; 4];
+            for (i, v) in chunk.iter().enumerate() {
+                lanes[i / 4][i % 4] = v.to_bits();
+            }
+            let got = unorm8_quad(&lanes);
+            for (i, &bits) in lanes.as_flattened().iter().enumerate() {
+                let want = unorm8(f32::from_bits(bits));
+                assert_eq!(got[i / 8][i % 8], want, "{:?}", f32::from_bits(bits));
+            }
+        }
+    }
+
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// Overlapping triangles at random depths and perspective w, with colours out of [0, 1]
+    /// (so the conversion clamps), drawn into an odd-sized target (partial quads at the edges).
+    fn scene(rt: &mut RenderTargets, ds: DepthStencilState, blend: bool, threads: usize) {
+        let mut r = Lcg(7);
+        let mut pos = Vec::new();
+        let mut col = Vec::new();
+        for _ in 0..60 {
+            let (cx, cy, z) = (r.next() * 2.0 - 1.0, r.next() * 2.0 - 1.0, r.next());
+            let c = [r.next() * 1.4 - 0.2, r.next(), r.next() * 1.2, 1.0];
+            for _ in 0..3 {
+                let w = 1.0 + r.next();
+                let (x, y) = (r.next() - 0.5, r.next() - 0.5);
+                pos.push([(cx + x) * w, (cy + y) * w, z * w, w]);
+                col.push(c.map(f32::to_bits));
+            }
+        }
+        let vs = VertexFn {
+            varyings: 1,
+            f: |i: &VertexBatch, o: &mut VertexOutputs| {
+                for (v, &idx) in i.vertex_index.iter().enumerate() {
+                    o.position[v] = pos[idx as usize];
+                    o.varyings[0][v] = col[idx as usize];
+                }
+                Ok(())
+            },
+        };
+        let fs = FragmentFn {
+            interpolation: vec![Interpolation::Smooth],
+            writes_depth: false,
+            can_discard: false,
+            f: |i: &QuadBatch, o: &mut QuadOutputs| {
+                o.color[0].copy_from_slice(&i.varyings[0]);
+                Ok(())
+            },
+        };
+        let mut state = PipelineState {
+            depth_stencil: ds,
+            ..Default::default()
+        };
+        if blend {
+            // One * src + Zero * dst: the blending write path, same bytes as a plain write.
+            state.blend_attachments = vec![ColorBlendAttachment {
+                blend_enable: true,
+                src_color_factor: BlendFactor::One,
+                dst_color_factor: BlendFactor::Zero,
+                src_alpha_factor: BlendFactor::One,
+                dst_alpha_factor: BlendFactor::Zero,
+                ..Default::default()
+            }];
+        }
+        let pipeline = Pipeline {
+            state,
+            vertex: &vs,
+            fragment: &fs,
+        };
+        let raster = Rasterizer::new(threads).unwrap();
+        let mut pass = raster.begin(rt);
+        pass.bind_pipeline(&pipeline);
+        pass.draw(pos.len() as u32, 1, 0, 0).unwrap();
+    }
+
+    #[test]
+    fn whole_quad_paths_match_the_per_lane_paths() {
+        let (w, h) = (157, 93);
+        let depth = DepthStencilState {
+            depth_test: true,
+            depth_write: true,
+            depth_compare: CompareOp::Less,
+            ..Default::default()
+        };
+        for fmt in [DepthFormat::D32Sfloat, DepthFormat::D16Unorm] {
+            // Fast: plain RGBA8 writes and the depth-only test, both whole-quad.
+            let mut fast = RenderTargets {
+                color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+                depth_stencil: Some(DepthStencilTarget::new(fmt, w, h)),
+            };
+            fast.depth_stencil.as_mut().unwrap().clear(1.0, 0);
+            scene(&mut fast, depth, false, 2);
+            // Per lane: the blend write path, and the general depth/stencil test (a stencil
+            // test that always passes and keeps).
+            let slow_fmt = match fmt {
+                DepthFormat::D32Sfloat => DepthFormat::D32SfloatS8Uint,
+                _ => DepthFormat::D24UnormS8Uint,
+            };
+            let mut slow = RenderTargets {
+                color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+                depth_stencil: Some(DepthStencilTarget::new(slow_fmt, w, h)),
+            };
+            slow.depth_stencil.as_mut().unwrap().clear(1.0, 0);
+            let stencil = DepthStencilState {
+                stencil_test: true,
+                ..depth
+            };
+            scene(&mut slow, stencil, true, 1);
+            assert_eq!(fast.color[0].data, slow.color[0].data, "{fmt:?} colour");
+            let (fd, sd) = (fast.depth_stencil.unwrap(), slow.depth_stencil.unwrap());
+            let covered = fast.color[0].data.chunks(4).filter(|t| t[3] != 0).count();
+            assert!(
+                covered > (w * h) as usize / 2,
+                "the scene covers {covered} pixels"
+            );
+            for y in 0..h {
+                for x in 0..w {
+                    let (a, b) = (fd.read_depth(x, y), sd.read_depth(x, y));
+                    match fmt {
+                        DepthFormat::D32Sfloat => assert_eq!(a.to_bits(), b.to_bits()),
+                        // D16 and D24 quantise differently: compare to D16's precision.
+                        _ => assert!((a - b).abs() <= 0.5 / 65535.0 + 1e-7, "{a} {b}"),
+                    }
+                }
+            }
+        }
+    }
 }
