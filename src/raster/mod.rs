@@ -282,7 +282,13 @@ impl<'a> RenderPass<'a> {
                 })
                 .collect()
         });
-        let prims: Vec<setup::RasterPrim> = prims.into_iter().flatten().collect();
+        // One allocation and a block copy per chunk (collecting a flatten grew the Vec by
+        // reallocation and moved the primitives one at a time, on the calling thread).
+        let mut all = Vec::with_capacity(prims.iter().map(Vec::len).sum());
+        for chunk in prims {
+            all.extend(chunk);
+        }
+        let prims = all;
         let (lo, hi) = (viewport.min_depth, viewport.max_depth);
         let scene = tile::Scene {
             prims: &prims,

@@ -21,6 +21,9 @@
 //! again every frame, and the copy-out plus write-back doubled the memory traffic through the
 //! cache both cores share. On a loaded 2-core machine that made 2 threads slower than 1.
 
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
+
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
@@ -109,17 +112,42 @@ fn split_tiles<'t>(
 type Attachment = (ColorFormat, ColorBlendAttachment, usize);
 
 /// Bin the primitives and shade every tile that has any, in place.
+///
+/// Binning runs one tile row per job (each job scans the primitives' bounding boxes; they are
+/// in submission order, so every bin is too). Each pool thread then keeps one [`TileShader`]
+/// (its batch buffers are allocated once per thread, not once per tile) and takes the next tile
+/// from a shared counter, most expensive tiles first (covered bounding-box area as the
+/// estimate), so the last tiles to finish are small ones and neither thread waits long for the
+/// other at the end. Tiles own disjoint pixels, so the order they run in does not change any
+/// byte; an error is reported for the lowest-numbered failing tile, as before.
 pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTargets) -> Result<()> {
     let (w, h) = targets.size()?;
     let (tiles_x, tiles_y) = ((w as i32 + TILE - 1) / TILE, (h as i32 + TILE - 1) / TILE);
-    let mut bins: Vec<Vec<u32>> = vec![Vec::new(); (tiles_x * tiles_y) as usize];
-    for (i, p) in scene.prims.iter().enumerate() {
-        for ty in p.bbox.y0 / TILE..=p.bbox.y1 / TILE {
-            for tx in p.bbox.x0 / TILE..=p.bbox.x1 / TILE {
-                bins[(ty * tiles_x + tx) as usize].push(i as u32);
-            }
-        }
-    }
+    let rows: Vec<Vec<(Vec<u32>, u64)>> = pool.install(|| {
+        (0..tiles_y)
+            .into_par_iter()
+            .map(|ty| {
+                let mut row = vec![(Vec::new(), 0u64); tiles_x as usize];
+                let (ry0, ry1) = (ty * TILE, ty * TILE + TILE - 1);
+                for (i, p) in scene.prims.iter().enumerate() {
+                    let b = &p.bbox;
+                    if b.y1 < ry0 || b.y0 > ry1 {
+                        continue;
+                    }
+                    let rows = (b.y1.min(ry1) - b.y0.max(ry0) + 1) as u64;
+                    for tx in b.x0 / TILE..=b.x1 / TILE {
+                        let (rx0, rx1) = (tx * TILE, tx * TILE + TILE - 1);
+                        let cols = (b.x1.min(rx1) - b.x0.max(rx0) + 1) as u64;
+                        let (bin, cost) = &mut row[tx as usize];
+                        bin.push(i as u32);
+                        *cost += rows * cols;
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    let (bins, costs): (Vec<Vec<u32>>, Vec<u64>) = rows.into_iter().flatten().unzip();
     let rects: Vec<PixRect> = (0..tiles_x * tiles_y)
         .map(|t| {
             let (tx, ty) = (t % tiles_x, t / tiles_x);
@@ -147,21 +175,39 @@ pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTarge
         .collect();
     let ds_format = targets.depth_stencil.as_ref().map(|d| d.format);
     let views = split_tiles(targets, w as usize, tiles_x as usize, &rects);
-    let work: Vec<(usize, TileView)> = views
+    let mut work: Vec<(usize, TileView)> = views
         .into_iter()
         .enumerate()
         .filter(|(t, _)| !bins[*t].is_empty())
         .collect();
-    let results: Vec<Result<()>> = pool.install(|| {
-        work.into_par_iter()
-            .with_max_len(1)
-            .map_init(
-                || TileShader::new(scene, &atts, ds_format),
-                |sh, (t, mut view)| sh.shade(&bins[t], &mut view),
-            )
-            .collect()
+    // Stable: equal costs keep tile order.
+    work.sort_by_key(|(t, _)| std::cmp::Reverse(costs[*t]));
+    let queue: Vec<Mutex<Option<(usize, TileView)>>> =
+        work.into_iter().map(|w| Mutex::new(Some(w))).collect();
+    let next = AtomicUsize::new(0);
+    let failures: Vec<Option<(usize, Error)>> = pool.broadcast(|_| {
+        let mut sh = TileShader::new(scene, &atts, ds_format);
+        let mut first: Option<(usize, Error)> = None;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(slot) = queue.get(i) else {
+                return first;
+            };
+            let taken = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let Some((t, mut view)) = taken else {
+                continue;
+            };
+            if let Err(e) = sh.shade(&bins[t], &mut view) {
+                if first.as_ref().is_none_or(|(f, _)| t < *f) {
+                    first = Some((t, e));
+                }
+            }
+        }
     });
-    results.into_iter().collect()
+    match failures.into_iter().flatten().min_by_key(|(t, _)| *t) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// A 2x2 quad waiting for the fragment stage.
@@ -251,6 +297,9 @@ impl<'a> TileShader<'a> {
     }
 
     fn shade(&mut self, bin: &[u32], view: &mut TileView) -> Result<()> {
+        // A tile that failed part way may have left quads of its own behind.
+        self.quads.clear();
+        self.occupied = [0; (TILE / 2) as usize];
         let rect = view.rect;
         for &pi in bin {
             let p = &self.scene.prims[pi as usize];
