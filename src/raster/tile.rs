@@ -319,14 +319,17 @@ impl<'a> TileShader<'a> {
                     // centres are at its corners.
                     let mut full = true;
                     let mut out = false;
+                    // One evaluation per edge: the corner values are that plus the steps
+                    // across the block in x and in y (exact integers, so the same values).
+                    let (w, h) = ((x1 - x0) as i64, (y1 - y0) as i64);
                     for e in edges {
-                        let (a, b) = (e.at(x0 as i64, y0 as i64), e.at(x1 as i64, y0 as i64));
-                        let (c, d) = (e.at(x0 as i64, y1 as i64), e.at(x1 as i64, y1 as i64));
-                        if a.max(b).max(c.max(d)) < 0 {
+                        let a = e.at(x0 as i64, y0 as i64);
+                        let (sx, sy) = (e.ex * w, e.ey * h);
+                        if a + sx.max(0) + sy.max(0) < 0 {
                             out = true;
                             break;
                         }
-                        full &= a.min(b).min(c.min(d)) >= 0;
+                        full &= a + sx.min(0) + sy.min(0) >= 0;
                     }
                     if out {
                         continue;
@@ -453,6 +456,24 @@ impl<'a> TileShader<'a> {
             &mut lower[0][lx0 * db..(lx0 + 2) * db],
         ];
         let mut live = 0xf;
+        if db == 4 && format.unorm_bits().is_none() {
+            // Float depth, the format and compare op hoisted out of the lanes: `quantize`
+            // (NaN to 0, clamp to [0, 1], -0 to +0), the stored bits, `total_cmp`.
+            use std::cmp::Ordering::{Equal, Greater, Less};
+            let pass = [Less, Equal, Greater].map(|o| st.depth_compare.test(o));
+            for (k, &z) in z.iter().enumerate() {
+                let cell = &mut rows[k >> 1][(k & 1) * 4..(k & 1) * 4 + 4];
+                let z = if z.is_nan() { 0.0 } else { z.clamp(0.0, 1.0) } + 0.0;
+                let stored =
+                    f32::from_bits(u32::from_le_bytes((&*cell).try_into().expect("4 bytes")));
+                if !pass[(z.total_cmp(&stored) as i8 + 1) as usize] {
+                    live &= !(1 << k);
+                } else if st.depth_write {
+                    cell.copy_from_slice(&z.to_bits().to_le_bytes());
+                }
+            }
+            return live;
+        }
         for (k, &z) in z.iter().enumerate() {
             let row = &mut *rows[k >> 1];
             let q = format.quantize(z);
