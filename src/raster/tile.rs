@@ -12,8 +12,8 @@
 //! stepped to its other lanes, never across quads).
 //!
 //! Per-pixel cost (callgrind, `benches/raster.rs`, 1024x1024, one thread, instructions per
-//! frame: fullscreen quad 241.4 M -> 151.5 M, 10 000 small triangles 150.9 M -> 141.3 M,
-//! depth-tested scene 719.5 M -> 480.0 M). The whole-quad paths, each held to the per-lane
+//! frame: fullscreen quad 241.4 M -> 149.4 M, 10 000 small triangles 150.9 M -> 137.4 M,
+//! depth-tested scene 719.5 M -> 476.6 M). The whole-quad paths, each held to the per-lane
 //! path by a test below:
 //! - colour: a fully covered quad of a plain (no blend, full write mask) RGBA8 unorm target is
 //!   two 8-byte row writes; its 16 float -> unorm8 conversions are compare-selects plus integer
@@ -30,22 +30,13 @@
 //!
 //! Two threads: each pool thread keeps one `TileShader` and pulls tiles from a counter, most
 //! expensive first (before: rayon `map_init` made a new shader, and its buffers, per tile);
-//! binning runs per tile row in parallel; the vertex outputs are merged in parallel. Work done
-//! on the calling thread outside the parallel phases (the Amdahl serial part, callgrind with
-//! `--separate-threads=yes`): small triangles 7.20 M -> 5.66 M (4.8 % -> 4.0 % of the frame),
-//! depth scene 2.71 M -> 2.28 M (0.4 % -> 0.5 %), fullscreen 0.84 M -> 0.80 M (0.3 % -> 0.5 %).
-//! Most of what is left for small triangles is copying the per-chunk setup outputs into one
-//! primitive array (~4 M).
-//!
-//! Why in place (measured, `benches/raster.rs`, 1024x1024, depth-tested scene): the first
-//! version copied each tile out and back (8 MiB per frame with a D32 depth buffer, allocated on
-//! the workers, kept until every tile finished, pasted and freed by the calling thread). Its
-//! instruction count was the same at 1 and 2 threads (callgrind: 1 376.6 M vs 1 376.7 M), but
-//! with 2 threads it took 38 % more CPU time (perf stat, 10 frames: 1 412 ms vs 1 947 ms of
-//! task-clock) and 50 % more page faults (5 641 vs 8 494): the copies came from two malloc
-//! arenas and were freed cross-thread, so their pages went back to the OS and were faulted in
-//! again every frame, and the copy-out plus write-back doubled the memory traffic through the
-//! cache both cores share. On a loaded 2-core machine that made 2 threads slower than 1.
+//! binning runs per tile row in parallel; the vertex outputs are merged in parallel; setup's
+//! per-chunk outputs are used in place ([`Prims`]) instead of being copied into one array, and
+//! each quad carries a reference to its primitive. Work done on the calling thread outside the
+//! parallel phases (the Amdahl serial part, callgrind `--separate-threads=yes`): small
+//! triangles 7.20 M -> 1.62 M (4.8 % -> 1.2 % of the frame), depth scene 2.71 M -> 2.06 M
+//! (0.4 % -> 0.4 %), fullscreen 0.84 M -> 0.80 M (0.3 % -> 0.5 %, the frame shrank). What is
+//! left there is primitive assembly and cutting the attachments into tile views.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -65,9 +56,54 @@ use crate::{Error, Result};
 /// Tile side in pixels.
 pub(crate) const TILE: i32 = 64;
 
+/// The draw's raster primitives as setup made them, one `Vec` per parallel setup chunk, so
+/// they need not be copied into one array on the calling thread (for 10 000 small triangles
+/// that copy was ~4 M instructions, most of the serial part of the frame). A primitive's id is
+/// its chunk shifted left by `bits` plus its offset in the chunk: ids grow in submission order.
+pub(crate) struct Prims {
+    chunks: Vec<Vec<RasterPrim>>,
+    bits: u32,
+}
+
+impl Prims {
+    pub fn new(mut chunks: Vec<Vec<RasterPrim>>) -> Prims {
+        let max = chunks.iter().map(Vec::len).max().unwrap_or(0);
+        let bits = usize::BITS - max.leading_zeros();
+        if (chunks.len() as u64) << bits <= 1u64 << 32 {
+            return Prims { chunks, bits };
+        }
+        // Too many chunks for the id: one chunk, the id is the index.
+        let mut all = Vec::with_capacity(chunks.iter().map(Vec::len).sum());
+        for c in chunks.drain(..) {
+            all.extend(c);
+        }
+        Prims {
+            chunks: vec![all],
+            bits: 32,
+        }
+    }
+
+    /// The primitive with this id.
+    #[inline]
+    pub fn get(&self, id: u32) -> &RasterPrim {
+        let id = id as u64;
+        &self.chunks[(id >> self.bits) as usize][(id & ((1u64 << self.bits) - 1)) as usize]
+    }
+
+    /// Every primitive with its id, in submission order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &RasterPrim)> {
+        let bits = self.bits;
+        self.chunks.iter().enumerate().flat_map(move |(c, v)| {
+            v.iter()
+                .enumerate()
+                .map(move |(o, p)| (((c as u64) << bits | o as u64) as u32, p))
+        })
+    }
+}
+
 /// Everything the tiles read.
 pub(crate) struct Scene<'a> {
-    pub prims: &'a [RasterPrim],
+    pub prims: &'a Prims,
     /// Shaded varyings, `varyings[slot * n_vary + location]`.
     pub varyings: &'a [[u32; 4]],
     pub n_vary: usize,
@@ -155,7 +191,7 @@ pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTarge
             .map(|ty| {
                 let mut row = vec![(Vec::new(), 0u64); tiles_x as usize];
                 let (ry0, ry1) = (ty * TILE, ty * TILE + TILE - 1);
-                for (i, p) in scene.prims.iter().enumerate() {
+                for (i, p) in scene.prims.iter() {
                     let b = &p.bbox;
                     if b.y1 < ry0 || b.y0 > ry1 {
                         continue;
@@ -165,7 +201,7 @@ pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTarge
                         let (rx0, rx1) = (tx * TILE, tx * TILE + TILE - 1);
                         let cols = (b.x1.min(rx1) - b.x0.max(rx0) + 1) as u64;
                         let (bin, cost) = &mut row[tx as usize];
-                        bin.push(i as u32);
+                        bin.push(i);
                         *cost += rows * cols;
                     }
                 }
@@ -238,14 +274,16 @@ pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTarge
 
 /// A 2x2 quad waiting for the fragment stage.
 #[derive(Clone, Copy, Debug)]
-struct Quad {
+struct Quad<'a> {
     /// Framebuffer position of lane 0 (even x and y).
     x: i32,
     y: i32,
     /// Covered lanes (bit k = lane k).
     mask: u8,
-    /// Index of the primitive in `Scene::prims`.
+    /// Id of the primitive in `Scene::prims`.
     prim: u32,
+    /// The primitive itself, looked up once per primitive and tile.
+    p: &'a RasterPrim,
 }
 
 /// Side of the blocks a tile is walked in: each edge is evaluated at a block's corners, and a
@@ -288,7 +326,7 @@ struct TileShader<'a> {
     depth_only: bool,
     input: QuadBatch,
     output: QuadOutputs,
-    quads: Vec<Quad>,
+    quads: Vec<Quad<'a>>,
     /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
     occupied: [u32; (TILE / 2) as usize],
     z: Vec<f32>,
@@ -328,7 +366,8 @@ impl<'a> TileShader<'a> {
         self.occupied = [0; (TILE / 2) as usize];
         let rect = view.rect;
         for &pi in bin {
-            let p = &self.scene.prims[pi as usize];
+            let scene: &'a Scene<'a> = self.scene;
+            let p = scene.prims.get(pi);
             let Some(r) = p.bbox.intersect(&rect) else {
                 continue;
             };
@@ -375,6 +414,7 @@ impl<'a> TileShader<'a> {
                                     y: qy,
                                     mask: 0xf,
                                     prim: pi,
+                                    p,
                                 });
                             }
                         }
@@ -400,7 +440,14 @@ impl<'a> TileShader<'a> {
                                 }
                             }
                             if mask != 0 {
-                                self.push(view, qx, qy, mask, pi)?;
+                                let q = Quad {
+                                    x: qx,
+                                    y: qy,
+                                    mask,
+                                    prim: pi,
+                                    p,
+                                };
+                                self.push(view, q)?;
                             }
                             qx += 2;
                         }
@@ -417,19 +464,14 @@ impl<'a> TileShader<'a> {
     }
 
     #[inline]
-    fn push(&mut self, view: &mut TileView, qx: i32, qy: i32, mask: u8, prim: u32) -> Result<()> {
+    fn push(&mut self, view: &mut TileView, q: Quad<'a>) -> Result<()> {
         let rect = view.rect;
-        let (ox, oy) = (((qx - rect.x0) / 2) as u32, ((qy - rect.y0) / 2) as usize);
+        let (ox, oy) = (((q.x - rect.x0) / 2) as u32, ((q.y - rect.y0) / 2) as usize);
         if self.occupied[oy] & (1 << ox) != 0 {
             self.flush(view)?;
         }
         self.occupied[oy] |= 1 << ox;
-        self.quads.push(Quad {
-            x: qx,
-            y: qy,
-            mask,
-            prim,
-        });
+        self.quads.push(q);
         if self.quads.len() == QUAD_BATCH {
             self.flush(view)?;
         }
@@ -526,7 +568,7 @@ impl<'a> TileShader<'a> {
         };
         self.z.clear();
         for q in &self.quads {
-            let p = &scene.prims[q.prim as usize];
+            let p = q.p;
             let z = quad_values(&p.z, q).map(|z| (z + p.z_offset) as f32);
             self.z.extend_from_slice(&z);
         }
@@ -545,7 +587,7 @@ impl<'a> TileShader<'a> {
                     }
                     continue;
                 }
-                let front = scene.prims[q.prim as usize].info.front;
+                let front = q.p.info.front;
                 for k in 0..4 {
                     if q.mask & (1 << k) != 0 {
                         let (lx, ly) = (
@@ -612,7 +654,7 @@ impl<'a> TileShader<'a> {
                 live &= !self.output.killed[qi];
             }
             if late {
-                let front = scene.prims[q.prim as usize].info.front;
+                let front = q.p.info.front;
                 for k in 0..4usize {
                     if live & (1 << k) == 0 {
                         continue;
@@ -717,7 +759,7 @@ impl<'a> TileShader<'a> {
             .zip(inp.front_facing.chunks_exact_mut(4))
             .zip(inp.primitive_id.chunks_exact_mut(4));
         for ((((((q, z), cov), fc), pc), ff), pid) in per_quad {
-            let p = &scene.prims[q.prim as usize];
+            let p = q.p;
             *cov = q.mask;
             let inv_w = quad_values(&p.inv_w, q);
             let (x, y) = (q.x as f32 + 0.5, q.y as f32 + 0.5);
@@ -756,7 +798,7 @@ impl<'a> TileShader<'a> {
                     .iter()
                     .take_while(|q| q.prim == prim)
                     .count();
-            let p = &scene.prims[prim as usize];
+            let p = self.quads[start].p;
             let quads = &self.quads[start..end];
             let n = p.info.n_verts as usize;
             let bw = &p.bw[..n];
@@ -911,6 +953,76 @@ mod tests {
                 assert_eq!(got[i / 8][i % 8], want, "{:?}", f32::from_bits(bits));
             }
         }
+    }
+
+    fn dummy(id: u32) -> RasterPrim {
+        use crate::raster::setup::{Edge, PrimInfo};
+        RasterPrim {
+            edges: [Edge::default(); 4],
+            n_edges: 3,
+            bbox: PixRect {
+                x0: 0,
+                y0: 0,
+                x1: 0,
+                y1: 0,
+            },
+            z: Plane::default(),
+            z_offset: 0.0,
+            inv_w: Plane::default(),
+            bw: [Plane::default(); 3],
+            info: PrimInfo {
+                slots: [0; 3],
+                n_verts: 3,
+                orig_w: [1.0; 3],
+                primitive_id: id,
+                front: true,
+            },
+            point: None,
+        }
+    }
+
+    /// Ids of chunked primitives: submission order, and `get` finds each one.
+    fn check_prims(chunks: Vec<Vec<RasterPrim>>, want: u32) {
+        let prims = Prims::new(chunks);
+        let all: Vec<(u32, u32)> = prims
+            .iter()
+            .map(|(id, p)| (id, p.info.primitive_id))
+            .collect();
+        assert_eq!(all.len() as u32, want);
+        for (n, &(id, pid)) in all.iter().enumerate() {
+            assert_eq!(pid, n as u32, "submission order");
+            assert_eq!(prims.get(id).info.primitive_id, pid);
+            if n > 0 {
+                assert!(id > all[n - 1].0, "ids grow");
+            }
+        }
+    }
+
+    #[test]
+    fn chunked_primitive_ids() {
+        // Chunks of uneven lengths, some empty.
+        let mut next = 0;
+        let mut chunks = Vec::new();
+        for len in [3usize, 0, 7, 1, 0, 256, 5] {
+            chunks.push(
+                (0..len)
+                    .map(|_| {
+                        next += 1;
+                        dummy(next - 1)
+                    })
+                    .collect(),
+            );
+        }
+        check_prims(chunks, next);
+        // So many chunks that chunk and offset do not fit in 32 bits (2^19 + 1 chunks, one of
+        // 4096 primitives: 13 offset bits): the fallback of one flat chunk.
+        let mut chunks: Vec<Vec<RasterPrim>> = vec![Vec::new(); (1 << 19) + 1];
+        chunks[1] = (0..4096).map(dummy).collect();
+        chunks[1 << 19] = vec![dummy(4096)];
+        let prims = Prims::new(chunks);
+        assert_eq!(prims.bits, 32);
+        assert_eq!(prims.chunks.len(), 1);
+        assert_eq!(prims.get(4096).info.primitive_id, 4096);
     }
 
     struct Lcg(u64);
