@@ -31,7 +31,7 @@
 //! Two threads: each pool thread keeps one `TileShader` and pulls tiles from a counter, most
 //! expensive first (before: rayon `map_init` made a new shader, and its buffers, per tile);
 //! binning runs per tile row in parallel; the vertex outputs are merged in parallel; setup's
-//! per-chunk outputs are used in place ([`Prims`]) instead of being copied into one array, and
+//! per-chunk outputs are used in place (`Prims`) instead of being copied into one array, and
 //! each quad carries a reference to its primitive. Work done on the calling thread outside the
 //! parallel phases (the Amdahl serial part, callgrind `--separate-threads=yes`): small
 //! triangles 7.20 M -> 1.62 M (4.8 % -> 1.2 % of the frame), depth scene 2.71 M -> 2.06 M
