@@ -104,7 +104,8 @@ pub(crate) struct Assembled {
 
 /// Assemble the primitives of a stream, `base` added to every slot.
 pub(crate) fn assemble(topology: Topology, stream: &Stream, base: u32) -> Vec<Assembled> {
-    let mut out = Vec::new();
+    // At most one primitive per index for every topology: one allocation, no regrowth.
+    let mut out = Vec::with_capacity(stream.vertex_index.len());
     let mut id = 0u32;
     let mut push = |slots: [usize; 3], count: u8, out: &mut Vec<Assembled>| {
         out.push(Assembled {

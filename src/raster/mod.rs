@@ -17,6 +17,10 @@
 //! Fragment inputs are interpolated in f64 from per-primitive planes (one reciprocal per lane
 //! and mode, planes stepped only within a quad): depth must hold 1e-6 (tests/raster_ops.rs),
 //! and in the profile the f64 arithmetic is a small share next to the batch bookkeeping.
+//! Per-pixel and two-thread costs, and what was done about them, are measured in [`tile`]:
+//! fully covered quads are written, depth-tested and batched whole (fullscreen quad 241 -> 149
+//! M instructions per 1024x1024 frame), and each pool thread keeps one tile shader and pulls
+//! tiles most expensive first, after parallel binning and vertex-output merging.
 //!
 //! ```
 //! use quadstep::raster::*;
@@ -282,7 +286,8 @@ impl<'a> RenderPass<'a> {
                 })
                 .collect()
         });
-        let prims: Vec<setup::RasterPrim> = prims.into_iter().flatten().collect();
+        // Kept as chunks: no copy into one array on the calling thread.
+        let prims = tile::Prims::new(prims);
         let (lo, hi) = (viewport.min_depth, viewport.max_depth);
         let scene = tile::Scene {
             prims: &prims,

@@ -11,15 +11,35 @@
 //! pure function of the primitive and the pixel (planes are evaluated at the quad's lane 0 and
 //! stepped to its other lanes, never across quads).
 //!
-//! Why in place (measured, `benches/raster.rs`, 1024x1024, depth-tested scene): the first
-//! version copied each tile out and back (8 MiB per frame with a D32 depth buffer, allocated on
-//! the workers, kept until every tile finished, pasted and freed by the calling thread). Its
-//! instruction count was the same at 1 and 2 threads (callgrind: 1 376.6 M vs 1 376.7 M), but
-//! with 2 threads it took 38 % more CPU time (perf stat, 10 frames: 1 412 ms vs 1 947 ms of
-//! task-clock) and 50 % more page faults (5 641 vs 8 494): the copies came from two malloc
-//! arenas and were freed cross-thread, so their pages went back to the OS and were faulted in
-//! again every frame, and the copy-out plus write-back doubled the memory traffic through the
-//! cache both cores share. On a loaded 2-core machine that made 2 threads slower than 1.
+//! Per-pixel cost (callgrind, `benches/raster.rs`, 1024x1024, one thread, instructions per
+//! frame: fullscreen quad 241.4 M -> 149.4 M, 10 000 small triangles 150.9 M -> 137.4 M,
+//! depth-tested scene 719.5 M -> 476.6 M). The whole-quad paths, each held to the per-lane
+//! path by a test below:
+//! - colour: a fully covered quad of a plain (no blend, full write mask) RGBA8 unorm target is
+//!   two 8-byte row writes; its 16 float -> unorm8 conversions are compare-selects plus integer
+//!   rounding (`unorm8_quad`), because `as u8` is a saturating conversion LLVM keeps scalar
+//!   (~50 instructions per pixel, the largest single item of the fullscreen quad);
+//! - depth: a fully covered quad on the depth-only early path is tested on its two 2-texel row
+//!   pieces, with a float format's quantize / compare hoisted out of the lanes (per-lane format
+//!   and compare-op dispatch was ~100 M of the depth scene);
+//! - coverage: a block's trivial accept / reject evaluates each edge once and adds its steps
+//!   across the block (was four evaluations), and a whole 8x8 block entering an empty batch is
+//!   pushed as its 16 quads without per-quad masks (the same quads and order as 16 `push`es);
+//! - batch building: fragment inputs are written by one zipped walk over the quads, each lane's
+//!   varying written whole, outputs zeroed with `fill` (resize wrote zeros element by element).
+//!
+//! Two threads: each pool thread keeps one `TileShader` and pulls tiles from a counter, most
+//! expensive first (before: rayon `map_init` made a new shader, and its buffers, per tile);
+//! binning runs per tile row in parallel; the vertex outputs are merged in parallel; setup's
+//! per-chunk outputs are used in place (`Prims`) instead of being copied into one array, and
+//! each quad carries a reference to its primitive. Work done on the calling thread outside the
+//! parallel phases (the Amdahl serial part, callgrind `--separate-threads=yes`): small
+//! triangles 7.20 M -> 1.62 M (4.8 % -> 1.2 % of the frame), depth scene 2.71 M -> 2.06 M
+//! (0.4 % -> 0.4 %), fullscreen 0.84 M -> 0.80 M (0.3 % -> 0.5 %, the frame shrank). What is
+//! left there is primitive assembly and cutting the attachments into tile views.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 use rayon::ThreadPool;
@@ -36,9 +56,54 @@ use crate::{Error, Result};
 /// Tile side in pixels.
 pub(crate) const TILE: i32 = 64;
 
+/// The draw's raster primitives as setup made them, one `Vec` per parallel setup chunk, so
+/// they need not be copied into one array on the calling thread (for 10 000 small triangles
+/// that copy was ~4 M instructions, most of the serial part of the frame). A primitive's id is
+/// its chunk shifted left by `bits` plus its offset in the chunk: ids grow in submission order.
+pub(crate) struct Prims {
+    chunks: Vec<Vec<RasterPrim>>,
+    bits: u32,
+}
+
+impl Prims {
+    pub fn new(mut chunks: Vec<Vec<RasterPrim>>) -> Prims {
+        let max = chunks.iter().map(Vec::len).max().unwrap_or(0);
+        let bits = usize::BITS - max.leading_zeros();
+        if (chunks.len() as u64) << bits <= 1u64 << 32 {
+            return Prims { chunks, bits };
+        }
+        // Too many chunks for the id: one chunk, the id is the index.
+        let mut all = Vec::with_capacity(chunks.iter().map(Vec::len).sum());
+        for c in chunks.drain(..) {
+            all.extend(c);
+        }
+        Prims {
+            chunks: vec![all],
+            bits: 32,
+        }
+    }
+
+    /// The primitive with this id.
+    #[inline]
+    pub fn get(&self, id: u32) -> &RasterPrim {
+        let id = id as u64;
+        &self.chunks[(id >> self.bits) as usize][(id & ((1u64 << self.bits) - 1)) as usize]
+    }
+
+    /// Every primitive with its id, in submission order.
+    pub fn iter(&self) -> impl Iterator<Item = (u32, &RasterPrim)> {
+        let bits = self.bits;
+        self.chunks.iter().enumerate().flat_map(move |(c, v)| {
+            v.iter()
+                .enumerate()
+                .map(move |(o, p)| (((c as u64) << bits | o as u64) as u32, p))
+        })
+    }
+}
+
 /// Everything the tiles read.
 pub(crate) struct Scene<'a> {
-    pub prims: &'a [RasterPrim],
+    pub prims: &'a Prims,
     /// Shaded varyings, `varyings[slot * n_vary + location]`.
     pub varyings: &'a [[u32; 4]],
     pub n_vary: usize,
@@ -109,17 +174,42 @@ fn split_tiles<'t>(
 type Attachment = (ColorFormat, ColorBlendAttachment, usize);
 
 /// Bin the primitives and shade every tile that has any, in place.
+///
+/// Binning runs one tile row per job (each job scans the primitives' bounding boxes; they are
+/// in submission order, so every bin is too). Each pool thread then keeps one [`TileShader`]
+/// (its batch buffers are allocated once per thread, not once per tile) and takes the next tile
+/// from a shared counter, most expensive tiles first (covered bounding-box area as the
+/// estimate), so the last tiles to finish are small ones and neither thread waits long for the
+/// other at the end. Tiles own disjoint pixels, so the order they run in does not change any
+/// byte; an error is reported for the lowest-numbered failing tile, as before.
 pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTargets) -> Result<()> {
     let (w, h) = targets.size()?;
     let (tiles_x, tiles_y) = ((w as i32 + TILE - 1) / TILE, (h as i32 + TILE - 1) / TILE);
-    let mut bins: Vec<Vec<u32>> = vec![Vec::new(); (tiles_x * tiles_y) as usize];
-    for (i, p) in scene.prims.iter().enumerate() {
-        for ty in p.bbox.y0 / TILE..=p.bbox.y1 / TILE {
-            for tx in p.bbox.x0 / TILE..=p.bbox.x1 / TILE {
-                bins[(ty * tiles_x + tx) as usize].push(i as u32);
-            }
-        }
-    }
+    let rows: Vec<Vec<(Vec<u32>, u64)>> = pool.install(|| {
+        (0..tiles_y)
+            .into_par_iter()
+            .map(|ty| {
+                let mut row = vec![(Vec::new(), 0u64); tiles_x as usize];
+                let (ry0, ry1) = (ty * TILE, ty * TILE + TILE - 1);
+                for (i, p) in scene.prims.iter() {
+                    let b = &p.bbox;
+                    if b.y1 < ry0 || b.y0 > ry1 {
+                        continue;
+                    }
+                    let rows = (b.y1.min(ry1) - b.y0.max(ry0) + 1) as u64;
+                    for tx in b.x0 / TILE..=b.x1 / TILE {
+                        let (rx0, rx1) = (tx * TILE, tx * TILE + TILE - 1);
+                        let cols = (b.x1.min(rx1) - b.x0.max(rx0) + 1) as u64;
+                        let (bin, cost) = &mut row[tx as usize];
+                        bin.push(i);
+                        *cost += rows * cols;
+                    }
+                }
+                row
+            })
+            .collect()
+    });
+    let (bins, costs): (Vec<Vec<u32>>, Vec<u64>) = rows.into_iter().flatten().unzip();
     let rects: Vec<PixRect> = (0..tiles_x * tiles_y)
         .map(|t| {
             let (tx, ty) = (t % tiles_x, t / tiles_x);
@@ -147,33 +237,53 @@ pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTarge
         .collect();
     let ds_format = targets.depth_stencil.as_ref().map(|d| d.format);
     let views = split_tiles(targets, w as usize, tiles_x as usize, &rects);
-    let work: Vec<(usize, TileView)> = views
+    let mut work: Vec<(usize, TileView)> = views
         .into_iter()
         .enumerate()
         .filter(|(t, _)| !bins[*t].is_empty())
         .collect();
-    let results: Vec<Result<()>> = pool.install(|| {
-        work.into_par_iter()
-            .with_max_len(1)
-            .map_init(
-                || TileShader::new(scene, &atts, ds_format),
-                |sh, (t, mut view)| sh.shade(&bins[t], &mut view),
-            )
-            .collect()
+    // Stable: equal costs keep tile order.
+    work.sort_by_key(|(t, _)| std::cmp::Reverse(costs[*t]));
+    let queue: Vec<Mutex<Option<(usize, TileView)>>> =
+        work.into_iter().map(|w| Mutex::new(Some(w))).collect();
+    let next = AtomicUsize::new(0);
+    let failures: Vec<Option<(usize, Error)>> = pool.broadcast(|_| {
+        let mut sh = TileShader::new(scene, &atts, ds_format);
+        let mut first: Option<(usize, Error)> = None;
+        loop {
+            let i = next.fetch_add(1, Ordering::Relaxed);
+            let Some(slot) = queue.get(i) else {
+                return first;
+            };
+            let taken = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
+            let Some((t, mut view)) = taken else {
+                continue;
+            };
+            if let Err(e) = sh.shade(&bins[t], &mut view) {
+                if first.as_ref().is_none_or(|(f, _)| t < *f) {
+                    first = Some((t, e));
+                }
+            }
+        }
     });
-    results.into_iter().collect()
+    match failures.into_iter().flatten().min_by_key(|(t, _)| *t) {
+        Some((_, e)) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// A 2x2 quad waiting for the fragment stage.
 #[derive(Clone, Copy, Debug)]
-struct Quad {
+struct Quad<'a> {
     /// Framebuffer position of lane 0 (even x and y).
     x: i32,
     y: i32,
     /// Covered lanes (bit k = lane k).
     mask: u8,
-    /// Index of the primitive in `Scene::prims`.
+    /// Id of the primitive in `Scene::prims`.
     prim: u32,
+    /// The primitive itself, looked up once per primitive and tile.
+    p: &'a RasterPrim,
 }
 
 /// Side of the blocks a tile is walked in: each edge is evaluated at a block's corners, and a
@@ -200,8 +310,8 @@ fn edge_mask(v: i64, ex: i64, ey: i64) -> u8 {
         | (((v + ex + ey >= 0) as u8) << 3)
 }
 
-/// Per-tile shading state; one per rayon job, reused across the tiles it shades so batch
-/// buffers are allocated once.
+/// Tile shading state; one per pool thread, reused across the tiles it shades so batch
+/// buffers are allocated once per thread.
 ///
 /// A batch may hold quads of several consecutive primitives as long as no two of its quads
 /// cover the same quad position: then the order in which the batch's fragments are tested and
@@ -216,7 +326,7 @@ struct TileShader<'a> {
     depth_only: bool,
     input: QuadBatch,
     output: QuadOutputs,
-    quads: Vec<Quad>,
+    quads: Vec<Quad<'a>>,
     /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
     occupied: [u32; (TILE / 2) as usize],
     z: Vec<f32>,
@@ -251,9 +361,13 @@ impl<'a> TileShader<'a> {
     }
 
     fn shade(&mut self, bin: &[u32], view: &mut TileView) -> Result<()> {
+        // A tile that failed part way may have left quads of its own behind.
+        self.quads.clear();
+        self.occupied = [0; (TILE / 2) as usize];
         let rect = view.rect;
         for &pi in bin {
-            let p = &self.scene.prims[pi as usize];
+            let scene: &'a Scene<'a> = self.scene;
+            let p = scene.prims.get(pi);
             let Some(r) = p.bbox.intersect(&rect) else {
                 continue;
             };
@@ -270,16 +384,41 @@ impl<'a> TileShader<'a> {
                     // centres are at its corners.
                     let mut full = true;
                     let mut out = false;
+                    // One evaluation per edge: the corner values are that plus the steps
+                    // across the block in x and in y (exact integers, so the same values).
+                    let (w, h) = ((x1 - x0) as i64, (y1 - y0) as i64);
                     for e in edges {
-                        let (a, b) = (e.at(x0 as i64, y0 as i64), e.at(x1 as i64, y0 as i64));
-                        let (c, d) = (e.at(x0 as i64, y1 as i64), e.at(x1 as i64, y1 as i64));
-                        if a.max(b).max(c.max(d)) < 0 {
+                        let a = e.at(x0 as i64, y0 as i64);
+                        let (sx, sy) = (e.ex * w, e.ey * h);
+                        if a + sx.max(0) + sy.max(0) < 0 {
                             out = true;
                             break;
                         }
-                        full &= a.min(b).min(c.min(d)) >= 0;
+                        full &= a + sx.min(0) + sy.min(0) >= 0;
                     }
                     if out {
+                        continue;
+                    }
+                    if full
+                        && self.quads.is_empty()
+                        && (x1 - x0, y1 - y0) == (BLOCK - 1, BLOCK - 1)
+                        && ((BLOCK / 2) * (BLOCK / 2)) as usize == QUAD_BATCH
+                    {
+                        // A whole block into an empty batch: exactly what its 16 `push`es
+                        // would do (same quads, same order, one full batch), without the
+                        // per-quad masks and occupancy checks.
+                        for qy in (y0..=y1).step_by(2) {
+                            for qx in (x0..=x1).step_by(2) {
+                                self.quads.push(Quad {
+                                    x: qx,
+                                    y: qy,
+                                    mask: 0xf,
+                                    prim: pi,
+                                    p,
+                                });
+                            }
+                        }
+                        self.flush(view)?;
                         continue;
                     }
                     let mut qy = y0 & !1;
@@ -301,7 +440,14 @@ impl<'a> TileShader<'a> {
                                 }
                             }
                             if mask != 0 {
-                                self.push(view, qx, qy, mask, pi)?;
+                                let q = Quad {
+                                    x: qx,
+                                    y: qy,
+                                    mask,
+                                    prim: pi,
+                                    p,
+                                };
+                                self.push(view, q)?;
                             }
                             qx += 2;
                         }
@@ -318,19 +464,14 @@ impl<'a> TileShader<'a> {
     }
 
     #[inline]
-    fn push(&mut self, view: &mut TileView, qx: i32, qy: i32, mask: u8, prim: u32) -> Result<()> {
+    fn push(&mut self, view: &mut TileView, q: Quad<'a>) -> Result<()> {
         let rect = view.rect;
-        let (ox, oy) = (((qx - rect.x0) / 2) as u32, ((qy - rect.y0) / 2) as usize);
+        let (ox, oy) = (((q.x - rect.x0) / 2) as u32, ((q.y - rect.y0) / 2) as usize);
         if self.occupied[oy] & (1 << ox) != 0 {
             self.flush(view)?;
         }
         self.occupied[oy] |= 1 << ox;
-        self.quads.push(Quad {
-            x: qx,
-            y: qy,
-            mask,
-            prim,
-        });
+        self.quads.push(q);
         if self.quads.len() == QUAD_BATCH {
             self.flush(view)?;
         }
@@ -369,6 +510,51 @@ impl<'a> TileShader<'a> {
         depth_stencil(st, &mut ds, lx, z, front)
     }
 
+    /// The depth test (and write) of a whole covered quad at tile-local (lx0, ly0) on the
+    /// `depth_only` path: what [`Self::test`] does lane by lane, on the quad's two 2-texel row
+    /// pieces; returns the surviving lanes.
+    #[inline]
+    fn depth_quad(&self, view: &mut TileView, lx0: usize, ly0: usize, z: [f32; 4]) -> u8 {
+        let format = self.ds_format.expect("tests imply an attachment");
+        let st = &self.scene.state.depth_stencil;
+        let db = format.depth_bytes();
+        let (upper, lower) = view.depth.split_at_mut(ly0 + 1);
+        let rows = [
+            &mut upper[ly0][lx0 * db..(lx0 + 2) * db],
+            &mut lower[0][lx0 * db..(lx0 + 2) * db],
+        ];
+        let mut live = 0xf;
+        if db == 4 && format.unorm_bits().is_none() {
+            // Float depth, the format and compare op hoisted out of the lanes: `quantize`
+            // (NaN to 0, clamp to [0, 1], -0 to +0), the stored bits, `total_cmp`.
+            use std::cmp::Ordering::{Equal, Greater, Less};
+            let pass = [Less, Equal, Greater].map(|o| st.depth_compare.test(o));
+            for (k, &z) in z.iter().enumerate() {
+                let cell = &mut rows[k >> 1][(k & 1) * 4..(k & 1) * 4 + 4];
+                let z = if z.is_nan() { 0.0 } else { z.clamp(0.0, 1.0) } + 0.0;
+                let stored =
+                    f32::from_bits(u32::from_le_bytes((&*cell).try_into().expect("4 bytes")));
+                if !pass[(z.total_cmp(&stored) as i8 + 1) as usize] {
+                    live &= !(1 << k);
+                } else if st.depth_write {
+                    cell.copy_from_slice(&z.to_bits().to_le_bytes());
+                }
+            }
+            return live;
+        }
+        for (k, &z) in z.iter().enumerate() {
+            let row = &mut *rows[k >> 1];
+            let q = format.quantize(z);
+            let stored = DepthStencilTarget::stored_depth(row, format, k & 1);
+            if !st.depth_compare.test(format.cmp_stored(q, stored)) {
+                live &= !(1 << k);
+            } else if st.depth_write {
+                DepthStencilTarget::store_depth(row, format, k & 1, q);
+            }
+        }
+        live
+    }
+
     fn flush(&mut self, view: &mut TileView) -> Result<()> {
         self.occupied = [0; (TILE / 2) as usize];
         let scene = self.scene;
@@ -382,7 +568,7 @@ impl<'a> TileShader<'a> {
         };
         self.z.clear();
         for q in &self.quads {
-            let p = &scene.prims[q.prim as usize];
+            let p = q.p;
             let z = quad_values(&p.z, q).map(|z| (z + p.z_offset) as f32);
             self.z.extend_from_slice(&z);
         }
@@ -390,7 +576,18 @@ impl<'a> TileShader<'a> {
             let mut kept = 0;
             for qi in 0..self.quads.len() {
                 let mut q = self.quads[qi];
-                let front = scene.prims[q.prim as usize].info.front;
+                if self.depth_only && q.mask == 0xf {
+                    let z: [f32; 4] = std::array::from_fn(|k| clamp_z(self.z[qi * 4 + k]));
+                    let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+                    q.mask = self.depth_quad(view, lx0, ly0, z);
+                    if q.mask != 0 {
+                        self.quads[kept] = q;
+                        self.z.copy_within(qi * 4..qi * 4 + 4, kept * 4);
+                        kept += 1;
+                    }
+                    continue;
+                }
+                let front = q.p.info.front;
                 for k in 0..4 {
                     if q.mask & (1 << k) != 0 {
                         let (lx, ly) = (
@@ -421,16 +618,15 @@ impl<'a> TileShader<'a> {
         let n_att = self.atts.len();
         let out = &mut self.output;
         out.color.resize(n_att, Vec::new());
+        // Zeroed with `fill` (a memset) and only grown by `resize`: clearing and resizing wrote
+        // the zeros one element at a time (callgrind: ~13 instructions per lane).
         for c in &mut out.color {
-            c.clear();
-            c.resize(lanes, [0; 4]);
+            zeroed(c, lanes);
         }
-        out.color1.clear();
-        out.color1.resize(lanes, [0; 4]);
+        zeroed(&mut out.color1, lanes);
         out.depth.clear();
         out.depth.extend_from_slice(&self.z);
-        out.killed.clear();
-        out.killed.resize(self.quads.len(), 0);
+        zeroed(&mut out.killed, self.quads.len());
         scene.fs.run(&self.input, out)?;
         let bad = out.color.len() != n_att
             || out.color.iter().any(|c| c.len() != lanes)
@@ -458,7 +654,7 @@ impl<'a> TileShader<'a> {
                 live &= !self.output.killed[qi];
             }
             if late {
-                let front = scene.prims[q.prim as usize].info.front;
+                let front = q.p.info.front;
                 for k in 0..4usize {
                     if live & (1 << k) == 0 {
                         continue;
@@ -482,8 +678,19 @@ impl<'a> TileShader<'a> {
             let rows = &mut view.colors[a];
             // What write_color does without blending, minus its dispatch.
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
+            let rgba8 = plain && format == ColorFormat::R8G8B8A8Unorm;
             for (qi, q) in self.quads.iter().enumerate() {
                 let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+                if rgba8 && q.mask == 0xf {
+                    // A whole quad: two 8-byte row pieces, converted in one straight loop.
+                    let lanes: &[[u32; 4]; 4] =
+                        src[qi * 4..qi * 4 + 4].try_into().expect("4 lanes");
+                    let [top, bottom] = unorm8_quad(lanes);
+                    let (upper, lower) = rows.split_at_mut(ly0 + 1);
+                    upper[ly0][lx0 * 4..lx0 * 4 + 8].copy_from_slice(&top);
+                    lower[0][lx0 * 4..lx0 * 4 + 8].copy_from_slice(&bottom);
+                    continue;
+                }
                 for k in 0..4usize {
                     if q.mask & (1 << k) == 0 {
                         continue;
@@ -541,20 +748,27 @@ impl<'a> TileShader<'a> {
         for v in &mut inp.varyings {
             v.resize(lanes, [0; 4]);
         }
-        for (qi, q) in self.quads.iter().enumerate() {
-            let p = &scene.prims[q.prim as usize];
-            let l0 = qi * 4;
-            inp.coverage[qi] = q.mask;
+        // One zipped walk over whole quads: no per-lane index arithmetic or bounds checks.
+        let per_quad = self
+            .quads
+            .iter()
+            .zip(self.z.chunks_exact(4))
+            .zip(inp.coverage.iter_mut())
+            .zip(inp.frag_coord.chunks_exact_mut(4))
+            .zip(inp.point_coord.chunks_exact_mut(4))
+            .zip(inp.front_facing.chunks_exact_mut(4))
+            .zip(inp.primitive_id.chunks_exact_mut(4));
+        for ((((((q, z), cov), fc), pc), ff), pid) in per_quad {
+            let p = q.p;
+            *cov = q.mask;
             let inv_w = quad_values(&p.inv_w, q);
-            let z = &self.z[l0..l0 + 4];
             let (x, y) = (q.x as f32 + 0.5, q.y as f32 + 0.5);
-            inp.frag_coord[l0..l0 + 4].copy_from_slice(&[
+            fc.copy_from_slice(&[
                 [x, y, z[0], inv_w[0] as f32],
                 [x + 1.0, y, z[1], inv_w[1] as f32],
                 [x, y + 1.0, z[2], inv_w[2] as f32],
                 [x + 1.0, y + 1.0, z[3], inv_w[3] as f32],
             ]);
-            let pc = &mut inp.point_coord[l0..l0 + 4];
             match p.point {
                 Some((l, t, s)) => {
                     for (k, pc) in pc.iter_mut().enumerate() {
@@ -564,8 +778,8 @@ impl<'a> TileShader<'a> {
                 }
                 None => pc.fill([0.0; 2]),
             }
-            inp.front_facing[l0..l0 + 4].fill(p.info.front);
-            inp.primitive_id[l0..l0 + 4].fill(p.info.primitive_id);
+            ff.fill(p.info.front);
+            pid.fill(p.info.primitive_id);
         }
         // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
         // original vertices. Noperspective: the same with every term scaled by the original
@@ -584,7 +798,7 @@ impl<'a> TileShader<'a> {
                     .iter()
                     .take_while(|q| q.prim == prim)
                     .count();
-            let p = &scene.prims[prim as usize];
+            let p = self.quads[start].p;
             let quads = &self.quads[start..end];
             let n = p.info.n_verts as usize;
             let bw = &p.bw[..n];
@@ -626,17 +840,54 @@ impl<'a> TileShader<'a> {
                     .zip(self.inv[m].chunks_exact(4))
                     .zip(out.chunks_exact_mut(4))
                 {
-                    for (c, pl) in num.iter().enumerate() {
-                        let v = quad_values(pl, q);
-                        for k in 0..4 {
-                            out[k][c] = ((v[k] * inv[k]) as f32).to_bits();
-                        }
+                    // All four components' planes at the quad, then each lane written whole
+                    // (the same operations as before, without strided single-word stores).
+                    let v: [[f64; 4]; 4] = std::array::from_fn(|c| quad_values(&num[c], q));
+                    for (k, out) in out.iter_mut().enumerate() {
+                        *out = std::array::from_fn(|c| ((v[c][k] * inv[k]) as f32).to_bits());
                     }
                 }
             }
             start = end;
         }
     }
+}
+
+/// The four lanes of a quad as R8G8B8A8 unorm bytes, lanes 0 1 then lanes 2 3, with exactly
+/// [`unorm8`]'s rounding (`(v * 255 + 0.5)` truncated; below 0 and NaN give 0, above 1 gives
+/// 255). `as u8` is a saturating conversion that LLVM keeps scalar (callgrind: ~50 instructions
+/// per pixel); here the clamp is two compare-selects and the truncation is integer arithmetic,
+/// so the 16 conversions are one straight loop that vectorises with SSE2.
+#[inline]
+pub(crate) fn unorm8_quad(lanes: &[[u32; 4]; 4]) -> [[u8; 8]; 2] {
+    let flat = lanes.as_flattened();
+    let mut b = [0u8; 16];
+    for (o, &bits) in b.iter_mut().zip(flat) {
+        *o = floor_0_255(f32::from_bits(bits) * 255.0 + 0.5) as u8;
+    }
+    let mut out = [[0u8; 8]; 2];
+    out[0].copy_from_slice(&b[..8]);
+    out[1].copy_from_slice(&b[8..]);
+    out
+}
+
+/// `x as u8` for any f32 `x` (saturating, NaN to 0) as an i32 in 0..=255, without a saturating
+/// conversion: clamp with compare-selects (`x > 0` is false for NaN), round to an integer by
+/// adding 2^23 (the f32 spacing there is 1), and step down when that rounded up.
+#[inline]
+fn floor_0_255(x: f32) -> i32 {
+    let x = if x > 0.0 { x } else { 0.0 };
+    let x = if x < 255.0 { x } else { 255.0 };
+    let r = (x + 8_388_608.0).to_bits() as i32 - 0x4b00_0000;
+    r - ((r as f32 > x) as i32)
+}
+
+/// `v` as `len` zero (default) values, keeping its allocation.
+#[inline]
+fn zeroed<T: Copy + Default>(v: &mut Vec<T>, len: usize) {
+    v.truncate(len);
+    v.fill(T::default());
+    v.resize(len, T::default());
 }
 
 /// Pixel-centre x of lane `k` of a quad.
@@ -656,4 +907,246 @@ fn lane_y(q: &Quad, k: usize) -> f64 {
 fn quad_values(pl: &Plane, q: &Quad) -> [f64; 4] {
     let v = pl.at(q.x as f64 + 0.5, q.y as f64 + 0.5);
     [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raster::*;
+
+    #[test]
+    fn unorm8_quad_matches_the_per_pixel_conversion() {
+        let mut values = vec![
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.0,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+        ];
+        // Around every rounding boundary (k + 0.5) / 255 and every exact k / 255, a few ulps
+        // either side.
+        for k in 0..=256u32 {
+            for centre in [k as f32 / 255.0, (k as f32 + 0.5) / 255.0] {
+                let b = centre.to_bits() as i64;
+                for d in -4..=4i64 {
+                    values.push(f32::from_bits((b + d).clamp(0, u32::MAX as i64) as u32));
+                }
+            }
+        }
+        // A strided sweep over every bit pattern (both signs, all exponents).
+        values.extend((0..=u32::MAX).step_by(65_521).map(f32::from_bits));
+        for chunk in values.chunks(16) {
+            let mut lanes = [[0u32; 4]; 4];
+            for (i, v) in chunk.iter().enumerate() {
+                lanes[i / 4][i % 4] = v.to_bits();
+            }
+            let got = unorm8_quad(&lanes);
+            for (i, &bits) in lanes.as_flattened().iter().enumerate() {
+                let want = unorm8(f32::from_bits(bits));
+                assert_eq!(got[i / 8][i % 8], want, "{:?}", f32::from_bits(bits));
+            }
+        }
+    }
+
+    fn dummy(id: u32) -> RasterPrim {
+        use crate::raster::setup::{Edge, PrimInfo};
+        RasterPrim {
+            edges: [Edge::default(); 4],
+            n_edges: 3,
+            bbox: PixRect {
+                x0: 0,
+                y0: 0,
+                x1: 0,
+                y1: 0,
+            },
+            z: Plane::default(),
+            z_offset: 0.0,
+            inv_w: Plane::default(),
+            bw: [Plane::default(); 3],
+            info: PrimInfo {
+                slots: [0; 3],
+                n_verts: 3,
+                orig_w: [1.0; 3],
+                primitive_id: id,
+                front: true,
+            },
+            point: None,
+        }
+    }
+
+    /// Ids of chunked primitives: submission order, and `get` finds each one.
+    fn check_prims(chunks: Vec<Vec<RasterPrim>>, want: u32) {
+        let prims = Prims::new(chunks);
+        let all: Vec<(u32, u32)> = prims
+            .iter()
+            .map(|(id, p)| (id, p.info.primitive_id))
+            .collect();
+        assert_eq!(all.len() as u32, want);
+        for (n, &(id, pid)) in all.iter().enumerate() {
+            assert_eq!(pid, n as u32, "submission order");
+            assert_eq!(prims.get(id).info.primitive_id, pid);
+            if n > 0 {
+                assert!(id > all[n - 1].0, "ids grow");
+            }
+        }
+    }
+
+    #[test]
+    fn chunked_primitive_ids() {
+        // Chunks of uneven lengths, some empty.
+        let mut next = 0;
+        let mut chunks = Vec::new();
+        for len in [3usize, 0, 7, 1, 0, 256, 5] {
+            chunks.push(
+                (0..len)
+                    .map(|_| {
+                        next += 1;
+                        dummy(next - 1)
+                    })
+                    .collect(),
+            );
+        }
+        check_prims(chunks, next);
+        // So many chunks that chunk and offset do not fit in 32 bits (2^19 + 1 chunks, one of
+        // 4096 primitives: 13 offset bits): the fallback of one flat chunk.
+        let mut chunks: Vec<Vec<RasterPrim>> = vec![Vec::new(); (1 << 19) + 1];
+        chunks[1] = (0..4096).map(dummy).collect();
+        chunks[1 << 19] = vec![dummy(4096)];
+        let prims = Prims::new(chunks);
+        assert_eq!(prims.bits, 32);
+        assert_eq!(prims.chunks.len(), 1);
+        assert_eq!(prims.get(4096).info.primitive_id, 4096);
+    }
+
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// Overlapping triangles at random depths and perspective w, with colours out of [0, 1]
+    /// (so the conversion clamps), drawn into an odd-sized target (partial quads at the edges).
+    fn scene(rt: &mut RenderTargets, ds: DepthStencilState, blend: bool, threads: usize) {
+        let mut r = Lcg(7);
+        let mut pos = Vec::new();
+        let mut col = Vec::new();
+        for _ in 0..60 {
+            let (cx, cy, z) = (r.next() * 2.0 - 1.0, r.next() * 2.0 - 1.0, r.next());
+            let c = [r.next() * 1.4 - 0.2, r.next(), r.next() * 1.2, 1.0];
+            for _ in 0..3 {
+                let w = 1.0 + r.next();
+                let (x, y) = (r.next() - 0.5, r.next() - 0.5);
+                pos.push([(cx + x) * w, (cy + y) * w, z * w, w]);
+                col.push(c.map(f32::to_bits));
+            }
+        }
+        let vs = VertexFn {
+            varyings: 1,
+            f: |i: &VertexBatch, o: &mut VertexOutputs| {
+                for (v, &idx) in i.vertex_index.iter().enumerate() {
+                    o.position[v] = pos[idx as usize];
+                    o.varyings[0][v] = col[idx as usize];
+                }
+                Ok(())
+            },
+        };
+        let fs = FragmentFn {
+            interpolation: vec![Interpolation::Smooth],
+            writes_depth: false,
+            can_discard: false,
+            f: |i: &QuadBatch, o: &mut QuadOutputs| {
+                o.color[0].copy_from_slice(&i.varyings[0]);
+                Ok(())
+            },
+        };
+        let mut state = PipelineState {
+            depth_stencil: ds,
+            ..Default::default()
+        };
+        if blend {
+            // One * src + Zero * dst: the blending write path, same bytes as a plain write.
+            state.blend_attachments = vec![ColorBlendAttachment {
+                blend_enable: true,
+                src_color_factor: BlendFactor::One,
+                dst_color_factor: BlendFactor::Zero,
+                src_alpha_factor: BlendFactor::One,
+                dst_alpha_factor: BlendFactor::Zero,
+                ..Default::default()
+            }];
+        }
+        let pipeline = Pipeline {
+            state,
+            vertex: &vs,
+            fragment: &fs,
+        };
+        let raster = Rasterizer::new(threads).unwrap();
+        let mut pass = raster.begin(rt);
+        pass.bind_pipeline(&pipeline);
+        pass.draw(pos.len() as u32, 1, 0, 0).unwrap();
+    }
+
+    #[test]
+    fn whole_quad_paths_match_the_per_lane_paths() {
+        let (w, h) = (157, 93);
+        let depth = DepthStencilState {
+            depth_test: true,
+            depth_write: true,
+            depth_compare: CompareOp::Less,
+            ..Default::default()
+        };
+        for fmt in [DepthFormat::D32Sfloat, DepthFormat::D16Unorm] {
+            // Fast: plain RGBA8 writes and the depth-only test, both whole-quad.
+            let mut fast = RenderTargets {
+                color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+                depth_stencil: Some(DepthStencilTarget::new(fmt, w, h)),
+            };
+            fast.depth_stencil.as_mut().unwrap().clear(1.0, 0);
+            scene(&mut fast, depth, false, 2);
+            // Per lane: the blend write path, and the general depth/stencil test (a stencil
+            // test that always passes and keeps).
+            let slow_fmt = match fmt {
+                DepthFormat::D32Sfloat => DepthFormat::D32SfloatS8Uint,
+                _ => DepthFormat::D24UnormS8Uint,
+            };
+            let mut slow = RenderTargets {
+                color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+                depth_stencil: Some(DepthStencilTarget::new(slow_fmt, w, h)),
+            };
+            slow.depth_stencil.as_mut().unwrap().clear(1.0, 0);
+            let stencil = DepthStencilState {
+                stencil_test: true,
+                ..depth
+            };
+            scene(&mut slow, stencil, true, 1);
+            assert_eq!(fast.color[0].data, slow.color[0].data, "{fmt:?} colour");
+            let (fd, sd) = (fast.depth_stencil.unwrap(), slow.depth_stencil.unwrap());
+            let covered = fast.color[0].data.chunks(4).filter(|t| t[3] != 0).count();
+            assert!(
+                covered > (w * h) as usize / 2,
+                "the scene covers {covered} pixels"
+            );
+            for y in 0..h {
+                for x in 0..w {
+                    let (a, b) = (fd.read_depth(x, y), sd.read_depth(x, y));
+                    match fmt {
+                        DepthFormat::D32Sfloat => assert_eq!(a.to_bits(), b.to_bits()),
+                        // D16 and D24 quantise differently: compare to D16's precision.
+                        _ => assert!((a - b).abs() <= 0.5 / 65535.0 + 1e-7, "{a} {b}"),
+                    }
+                }
+            }
+        }
+    }
 }
