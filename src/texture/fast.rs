@@ -28,21 +28,21 @@ use super::QuadBits;
 pub(super) type FastFn = fn(&Kernel, &Image, &SampleArgs, &[LodBase; 4]) -> Option<QuadBits>;
 
 /// Fast format: R8G8B8A8_UNORM.
-const RGBA8: u8 = 0;
+pub(super) const RGBA8: u8 = 0;
 /// Fast format: B8G8R8A8_UNORM.
-const BGRA8: u8 = 1;
+pub(super) const BGRA8: u8 = 1;
 /// Fast format: R8G8B8A8_SRGB.
-const SRGBA8: u8 = 2;
+pub(super) const SRGBA8: u8 = 2;
 /// Fast format: B8G8R8A8_SRGB.
-const SBGRA8: u8 = 3;
+pub(super) const SBGRA8: u8 = 3;
 /// Fast format: one f32 in the first 4 bytes (R32_SFLOAT, depth of D32_SFLOAT[_S8_UINT]).
-const R32F: u8 = 4;
+pub(super) const R32F: u8 = 4;
 /// [`R32F`] with a depth comparison per texel (compare, then filter).
-const R32F_CMP: u8 = 5;
+pub(super) const R32F_CMP: u8 = 5;
 
 /// `CompareOp` as a bit set over the outcomes (less, equal, greater, unordered), so a test
 /// is branch-free: `ref OP texel` ⇔ the bit of the outcome is set.
-fn compare_bits(op: CompareOp) -> u32 {
+pub(super) fn compare_bits(op: CompareOp) -> u32 {
     const LT: u32 = 1;
     const EQ: u32 = 2;
     const GT: u32 = 4;
@@ -61,22 +61,15 @@ fn compare_bits(op: CompareOp) -> u32 {
 
 /// `ref OP texel` for an op given by [`compare_bits`].
 #[inline(always)]
-fn compare(bits: u32, r: f32, t: f32) -> bool {
+pub(super) fn compare(bits: u32, r: f32, t: f32) -> bool {
     let outcome = (r < t) as u32 | ((r == t) as u32) << 1 | ((r > t) as u32) << 2;
     let outcome = if outcome == 0 { 8 } else { outcome };
     bits & outcome != 0
 }
 
-/// The fast routine for a kernel, if its (view, sampler, format, config) is covered.
-pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
+/// The fast format code of a kernel's (format, aspect, compare), if it is covered.
+pub(super) fn fast_format(k: &Kernel) -> Option<u8> {
     let s = &k.sampler;
-    if k.cfg.precision != LodPrecision::Exact
-        || s.unnormalized_coordinates
-        || k.aniso.is_some()
-        || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
-    {
-        return None;
-    }
     let f = match (k.format, k.view.aspect) {
         (Format::R8G8B8A8_UNORM, _) => RGBA8,
         (Format::B8G8R8A8_UNORM, _) => BGRA8,
@@ -95,6 +88,20 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     if s.compare_enable && f != R32F_CMP {
         return None; // compare on colour formats: the general path
     }
+    Some(f)
+}
+
+/// The fast routine for a kernel, if its (view, sampler, format, config) is covered.
+pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
+    let s = &k.sampler;
+    if k.cfg.precision != LodPrecision::Exact
+        || s.unnormalized_coordinates
+        || k.aniso.is_some()
+        || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
+    {
+        return None;
+    }
+    let f = fast_format(k)?;
     let m = k.modes[0];
     if k.modes[1] != m {
         return None;
@@ -194,7 +201,7 @@ fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
 /// range), and `floor = r − (r > x)`; all steps are plain SSE2 lane operations. Otherwise
 /// (huge or NaN coordinates) it takes the scalar saturating route.
 #[inline(always)]
-fn floor4(x: [f32; 4]) -> [i32; 4] {
+pub(super) fn floor4(x: [f32; 4]) -> [i32; 4] {
     const MAGIC: f32 = 12_582_912.0; // 1.5·2²³
     let small = x.iter().fold(true, |ok, v| ok & (v.abs() < 2_097_152.0));
     let mut o = [0i32; 4];
@@ -377,7 +384,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     //! The fast path against the general path (which `super::super::tests` holds to the f64
     //! reference sampler): random images, views, samplers, policies and quads must give the
     //! same bits, lane for lane.
@@ -405,7 +412,7 @@ mod tests {
         AddressMode::MirrorClampToEdge,
     ];
 
-    const OPS: [CompareOp; 8] = [
+    pub(in super::super) const OPS: [CompareOp; 8] = [
         CompareOp::Never,
         CompareOp::Less,
         CompareOp::Equal,
@@ -417,22 +424,22 @@ mod tests {
     ];
 
     /// xorshift64 stream.
-    struct Rng(u64);
+    pub(in super::super) struct Rng(pub u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             self.0
         }
-        fn below(&mut self, n: u64) -> u64 {
+        pub fn below(&mut self, n: u64) -> u64 {
             self.next() % n
         }
         /// Uniform in [lo, hi).
-        fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        pub fn f(&mut self, lo: f32, hi: f32) -> f32 {
             lo + (hi - lo) * (self.below(1 << 24) as f32 / (1u32 << 24) as f32)
         }
-        fn chance(&mut self, pct: u64) -> bool {
+        pub fn chance(&mut self, pct: u64) -> bool {
             self.below(100) < pct
         }
     }
@@ -440,7 +447,14 @@ mod tests {
     /// Image of random texels: any bytes for 8-bit formats, finite or infinite f32 (with
     /// ±0 and subnormals) for the f32 ones. No NaN texels: NaN payload propagation is not
     /// pinned down by Rust, so it could differ between two correct instruction orders.
-    fn image(r: &mut Rng, fmt: Format, w: u32, h: u32, layers: u32, levels: u32) -> Image {
+    pub(in super::super) fn image(
+        r: &mut Rng,
+        fmt: Format,
+        w: u32,
+        h: u32,
+        layers: u32,
+        levels: u32,
+    ) -> Image {
         let mut img = Image::new_2d(fmt, w, h, layers, levels).unwrap();
         let f32_texels = fmt.texel_size() >= 4 && !matches!(fmt.components(), 4);
         let ts = fmt.texel_size();

@@ -66,6 +66,7 @@
 mod address;
 mod cube;
 mod fast;
+mod fast_gather;
 mod filter;
 mod format;
 mod gather;
