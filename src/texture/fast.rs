@@ -94,14 +94,24 @@ pub(super) fn fast_format(k: &Kernel) -> Option<u8> {
 /// The fast routine for a kernel, if its (view, sampler, format, config) is covered.
 pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     let s = &k.sampler;
-    if k.cfg.precision != LodPrecision::Exact
-        || s.unnormalized_coordinates
-        || k.aniso.is_some()
-        || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
-    {
+    if k.cfg.precision != LodPrecision::Exact || s.unnormalized_coordinates || k.aniso.is_some() {
         return None;
     }
     let f = fast_format(k)?;
+    if k.cube {
+        // cube faces clamp (seamless edges are the general path's): address modes unused
+        return Some(match f {
+            RGBA8 => fast_quad::<RGBA8, CLAMP, true>,
+            BGRA8 => fast_quad::<BGRA8, CLAMP, true>,
+            SRGBA8 => fast_quad::<SRGBA8, CLAMP, true>,
+            SBGRA8 => fast_quad::<SBGRA8, CLAMP, true>,
+            R32F => fast_quad::<R32F, CLAMP, true>,
+            _ => fast_quad::<R32F_CMP, CLAMP, true>,
+        });
+    }
+    if !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array) {
+        return None;
+    }
     let m = k.modes[0];
     if k.modes[1] != m {
         return None;
@@ -109,9 +119,9 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     macro_rules! by_mode {
         ($f:ident) => {
             match m {
-                REPEAT => fast_quad::<$f, REPEAT> as FastFn,
-                MIRRORED => fast_quad::<$f, MIRRORED> as FastFn,
-                CLAMP => fast_quad::<$f, CLAMP> as FastFn,
+                REPEAT => fast_quad::<$f, REPEAT, false> as FastFn,
+                MIRRORED => fast_quad::<$f, MIRRORED, false> as FastFn,
+                CLAMP => fast_quad::<$f, CLAMP, false> as FastFn,
                 _ => return None,
             }
         };
@@ -128,7 +138,7 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
 
 /// Level selection for the quad (shared between lanes with equal inputs, as in the general
 /// path), then the quad-wide filter for the common texel filter.
-fn fast_quad<const F: u8, const M: u8>(
+fn fast_quad<const F: u8, const M: u8, const CUBE: bool>(
     k: &Kernel,
     img: &Image,
     a: &SampleArgs,
@@ -165,9 +175,9 @@ fn fast_quad<const F: u8, const M: u8>(
         }
     }
     let mut out = if linear {
-        quad::<F, M, true>(k, img, a, &lods, uniform)
+        quad::<F, M, true, CUBE>(k, img, a, &lods, uniform)?
     } else {
-        quad::<F, M, false>(k, img, a, &lods, uniform)
+        quad::<F, M, false, CUBE>(k, img, a, &lods, uniform)?
     };
     for (lane, o) in out.iter_mut().enumerate() {
         if mask & (1 << lane) == 0 {
@@ -224,15 +234,18 @@ pub(super) fn floor4(x: [f32; 4]) -> [i32; 4] {
     o
 }
 
-/// The four lanes with one texel filter (`LIN`) and per-lane levels.
+/// The four lanes with one texel filter (`LIN`) and per-lane levels. `CUBE`: face
+/// coordinates and layers from [`Kernel::locate`] (face selection and the `0.5·(sc/|ma| + 1)`
+/// mapping of `cube.rs`), no offsets, clamped nearest texels, and `None` when a linear
+/// footprint leaves its face (seamless edges and corners: the general path).
 #[inline(always)]
-fn quad<const F: u8, const M: u8, const LIN: bool>(
+fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool>(
     k: &Kernel,
     img: &Image,
     a: &SampleArgs,
     lods: &[LaneLod; 4],
     uniform: bool,
-) -> QuadBits {
+) -> Option<QuadBits> {
     // texels as 4-byte words: one bounds check per read (every fast format's texel starts
     // on a 4-byte boundary and its first 4 bytes hold what is read)
     let (words, _) = img.bytes().as_chunks::<4>();
@@ -244,13 +257,28 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
     let view = &k.view;
     let ts = k.texel_size / 4;
     let c = &a.coords;
-    let s: [f32; 4] = std::array::from_fn(|l| c[l][0]);
-    let t: [f32; 4] = std::array::from_fn(|l| c[l][1]);
-    let layer: [u32; 4] = if view.view_type == ViewType::D2Array {
+    let mut s: [f32; 4] = std::array::from_fn(|l| c[l][0]);
+    let mut t: [f32; 4] = std::array::from_fn(|l| c[l][1]);
+    let mut layer: [u32; 4] = if CUBE {
+        [0; 4]
+    } else if view.view_type == ViewType::D2Array {
         std::array::from_fn(|l| view.base_layer + layer_index(c[l][2], view.layer_count))
     } else {
         [view.base_layer; 4]
     };
+    if CUBE {
+        // inactive lanes take the first active lane's direction (their result is dropped; it
+        // must not send the quad to the general path)
+        let mask = a.mask & 0xf;
+        let first = mask.trailing_zeros() as usize & 3;
+        for l in 0..4 {
+            let lane = if mask & (1 << l) != 0 { l } else { first };
+            let (st, lay, _) = k.locate(&c[lane]);
+            s[l] = st[0];
+            t[l] = st[1];
+            layer[l] = lay;
+        }
+    }
     let off: [[i32; 3]; 4] = std::array::from_fn(|l| k.offset_bits(a.offsets[l], 4));
     let offu: [f32; 4] = std::array::from_fn(|l| off[l][0] as f32);
     let offv: [f32; 4] = std::array::from_fn(|l| off[l][1] as f32);
@@ -287,10 +315,11 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             // one level for the whole quad (every lane has lane `first`'s levels)
             let (level, w) = lods[0].levels.l[slot];
             let info = &k.lv[(view.base_level + level) as usize];
+            let y = if CUBE { 0 } else { 1 }; // a cube face is square: the general path uses w
             wl = [w; 4];
-            size = [[info.size[0], info.size[1]]; 4];
+            size = [[info.size[0], info.size[y]]; 4];
             e0 = [info.sizef[0]; 4];
-            e1 = [info.sizef[1]; 4];
+            e1 = [info.sizef[y]; 4];
             for l in 0..4 {
                 base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
             }
@@ -302,9 +331,10 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
                 let (level, w) = lv.l[if used[l] { slot } else { 0 }];
                 wl[l] = w;
                 let info = &k.lv[(view.base_level + level) as usize];
-                size[l] = [info.size[0], info.size[1]];
+                let y = if CUBE { 0 } else { 1 };
+                size[l] = [info.size[0], info.size[y]];
                 e0[l] = info.sizef[0];
-                e1[l] = info.sizef[1];
+                e1[l] = info.sizef[y];
                 base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
                 pitch[l] = info.pitch / 4;
             }
@@ -312,8 +342,13 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
         let mut u = [0f32; 4];
         let mut v = [0f32; 4];
         for l in 0..4 {
-            u[l] = s[l] * e0[l] + offu[l];
-            v[l] = t[l] * e1[l] + offv[l];
+            if CUBE {
+                u[l] = s[l] * e0[l];
+                v[l] = t[l] * e1[l];
+            } else {
+                u[l] = s[l] * e0[l] + offu[l];
+                v[l] = t[l] * e1[l] + offv[l];
+            }
         }
         let mut val = [[0f32; 4]; 4];
         if LIN {
@@ -341,6 +376,8 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             });
             let (i0, i1, j0, j1) = if inside {
                 (i0, i1, j0, j1)
+            } else if CUBE {
+                return None; // a tap on a neighbouring face
             } else {
                 let wr = |i: [i32; 4], e: [i32; 4]| -> [i32; 4] {
                     std::array::from_fn(|l| wrap::<M>(i[l], e[l], M))
@@ -380,7 +417,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             }
         }
     }
-    acc.map(|l| l.map(f32::to_bits))
+    Some(acc.map(|l| l.map(f32::to_bits)))
 }
 
 #[cfg(test)]
@@ -664,6 +701,220 @@ pub(super) mod tests {
         fn fast_path_equals_general_path(seed in any::<u64>()) {
             one(seed);
         }
+
+        #[test]
+        fn cube_fast_path_equals_general_path(seed in any::<u64>()) {
+            one_cube(seed);
+        }
+    }
+
+    /// Result bits with every NaN as one (see [`one`]).
+    fn nan_as_one(q: QuadBits) -> [[String; 4]; 4] {
+        q.map(|l| {
+            l.map(|x| {
+                let x = if f32::from_bits(x).is_nan() {
+                    0x7fc0_0000
+                } else {
+                    x
+                };
+                format!("{x:08x}")
+            })
+        })
+    }
+
+    /// A direction component: mostly moderate, sometimes exactly on a face edge or corner
+    /// (|component| equal to the major one), zero, huge, tiny or NaN.
+    fn dir(r: &mut Rng) -> [f32; 3] {
+        let mut d = [r.f(-1.0, 1.0), r.f(-1.0, 1.0), r.f(-1.0, 1.0)];
+        let major = r.below(3) as usize;
+        let sign = if r.chance(50) { 1.0 } else { -1.0 };
+        d[major] = sign * r.f(0.5, 2.0);
+        match r.below(12) {
+            // near an edge: one minor component close to ±major
+            0..=2 => {
+                let m = (major + 1 + r.below(2) as usize) % 3;
+                d[m] = d[major].abs() * r.f(0.97, 1.0) * if r.chance(50) { 1.0 } else { -1.0 };
+            }
+            // near a corner: both minor components close to ±major
+            3 => {
+                for m in [(major + 1) % 3, (major + 2) % 3] {
+                    d[m] = d[major].abs() * r.f(0.97, 1.0) * if r.chance(50) { 1.0 } else { -1.0 };
+                }
+            }
+            // exactly on an edge (a face-selection tie)
+            4 => d[(major + 1) % 3] = d[major],
+            5 => d = d.map(|x| x * 1e30),
+            6 => d = d.map(|x| x * 1e-30),
+            7 if r.chance(30) => d[r.below(3) as usize] = f32::NAN,
+            8 if r.chance(30) => d = [0.0; 3],
+            _ => {}
+        }
+        d
+    }
+
+    /// One random cube / cube-array quad (see [`one`]); returns whether the fast path
+    /// served it.
+    fn one_cube(seed: u64) -> bool {
+        let mut r = Rng(seed | 1);
+        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let nmax = if r.chance(30) { 33 } else { 8 };
+        let n = 1 + r.below(nmax) as u32;
+        let cubes = 1 + r.below(2) as u32;
+        let layers = 6 * cubes + r.below(2) as u32;
+        let levels = 1 + r.below((32 - n.leading_zeros()) as u64) as u32;
+        let img = image(&mut r, fmt, n, n, layers, levels);
+        let array = r.chance(40);
+        let base_level = r.below(levels as u64) as u32;
+        let layer_count = if array {
+            6 * (1 + r.below(cubes as u64) as u32)
+        } else {
+            6
+        };
+        let view = ImageView {
+            view_type: if array {
+                ViewType::CubeArray
+            } else {
+                ViewType::Cube
+            },
+            base_level,
+            level_count: 1 + r.below((levels - base_level) as u64) as u32,
+            base_layer: r.below((layers - layer_count + 1) as u64) as u32,
+            layer_count,
+            aspect: if fmt.has_depth() {
+                Aspect::Depth
+            } else {
+                Aspect::Color
+            },
+        };
+        let filt = |r: &mut Rng| {
+            if r.chance(50) {
+                Filter::Linear
+            } else {
+                Filter::Nearest
+            }
+        };
+        let min_lod = if r.chance(70) { 0.0 } else { r.f(0.0, 4.0) };
+        let sampler = Sampler {
+            mag_filter: filt(&mut r),
+            min_filter: filt(&mut r),
+            mipmap_mode: if r.chance(50) {
+                MipmapMode::Linear
+            } else {
+                MipmapMode::Nearest
+            },
+            address_mode: [MODES[r.below(5) as usize]; 3],
+            mip_lod_bias: if r.chance(60) { 0.0 } else { r.f(-4.0, 4.0) },
+            anisotropy_enable: r.chance(10),
+            max_anisotropy: 4.0,
+            compare_enable: (fmt.has_depth() || fmt == Format::R32_SFLOAT || r.chance(10))
+                && r.chance(60),
+            compare_op: OPS[r.below(8) as usize],
+            min_lod,
+            max_lod: if r.chance(50) {
+                LOD_CLAMP_NONE
+            } else {
+                min_lod + r.f(-1.0, 5.0)
+            },
+            ..Sampler::default()
+        };
+        let cfg = Config {
+            policy: if r.chance(70) {
+                Policy::Vulkan
+            } else {
+                Policy::D3D
+            },
+            precision: if r.chance(95) {
+                LodPrecision::Exact
+            } else {
+                LodPrecision::Hardware
+            },
+        };
+        // a quad: lane 0's direction plus small steps (sometimes one lane elsewhere)
+        let d0 = dir(&mut r);
+        let scale = d0.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        let step = r.f(-0.3, 0.3) * r.f(0.0, 1.0).powi(3) * scale;
+        let cube_index = r.f(-1.0, 3.0);
+        let mut coords = [[0.0; 4]; 4];
+        for (lane, c) in coords.iter_mut().enumerate() {
+            let (x, y) = ((lane & 1) as f32, (lane >> 1) as f32);
+            *c = [
+                d0[0] + x * step,
+                d0[1] + y * step * r.f(0.2, 2.0),
+                d0[2] + x * step * r.f(-1.0, 1.0),
+                if r.chance(90) {
+                    cube_index
+                } else {
+                    r.f(-1.0, 3.0)
+                },
+            ];
+            if r.chance(5) {
+                let d = dir(&mut r);
+                c[..3].copy_from_slice(&d);
+            }
+        }
+        let lane4 = |r: &mut Rng, lo: f32, hi: f32| -> [f32; 4] {
+            let v = r.f(lo, hi);
+            if r.chance(50) {
+                [v; 4]
+            } else {
+                std::array::from_fn(|_| r.f(lo, hi))
+            }
+        };
+        let g = |r: &mut Rng| -> [f32; 3] { [r.f(-0.6, 0.6), r.f(-0.6, 0.6), r.f(-0.6, 0.6)] };
+        let lod = match r.below(5) {
+            0 | 1 => LodMode::Implicit {
+                bias: if r.chance(50) {
+                    [0.0; 4]
+                } else {
+                    lane4(&mut r, -3.0, 3.0)
+                },
+                fine: r.chance(30),
+            },
+            2 => LodMode::Explicit(lane4(&mut r, -1.0, 6.0)),
+            3 => LodMode::Grad {
+                dx: std::array::from_fn(|_| g(&mut r)),
+                dy: std::array::from_fn(|_| g(&mut r)),
+            },
+            _ => LodMode::Zero,
+        };
+        let a = SampleArgs {
+            coords,
+            lod,
+            min_lod: r.chance(30).then(|| lane4(&mut r, -1.0, 4.0)),
+            // offsets are invalid on cubes; both paths ignore them
+            offsets: if r.chance(90) {
+                [[0; 3]; 4]
+            } else {
+                [[1, -2, 0]; 4]
+            },
+            dref: sampler.compare_enable.then(|| lane4(&mut r, -0.2, 1.2)),
+            mask: if r.chance(70) { 0xf } else { r.below(16) as u8 },
+        };
+        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
+            return false;
+        };
+        let general = k.sample_general(&img, &a).unwrap();
+        let Some(fast) = k.sample_fast_only(&img, &a) else {
+            assert_eq!(k.sample(&img, &a).unwrap(), general);
+            return false;
+        };
+        assert_eq!(
+            nan_as_one(fast),
+            nan_as_one(general),
+            "seed {seed}: {fmt:?} {n} L{levels} {view:?} {sampler:?} {cfg:?} {a:?}"
+        );
+        true
+    }
+
+    #[test]
+    fn most_random_cube_quads_take_the_fast_path() {
+        let served = (1..=2000u64)
+            .filter(|&s| one_cube(s.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            .count();
+        assert!(
+            served > 600,
+            "the cube fast path served only {served} of 2000 quads"
+        );
     }
 
     #[test]
@@ -738,7 +989,13 @@ pub(super) mod tests {
         assert!(!k(&aniso, Config::default()).has_fast_path());
         let cube = Image::new_cube(Format::R8G8B8A8_UNORM, 4, 1, 1).unwrap();
         let vc = ImageView::whole(&cube, ViewType::Cube);
-        assert!(!Kernel::new(&cube, &vc, &tri, Config::default())
+        // cubes: the fast path serves quads whose footprints stay inside their faces
+        assert!(Kernel::new(&cube, &vc, &tri, Config::default())
+            .unwrap()
+            .has_fast_path());
+        let snorm = Image::new_cube(Format::R8G8B8A8_SNORM, 4, 1, 1).unwrap();
+        let vs = ImageView::whole(&snorm, ViewType::Cube);
+        assert!(!Kernel::new(&snorm, &vs, &tri, Config::default())
             .unwrap()
             .has_fast_path());
     }
