@@ -112,14 +112,14 @@ fn gather_quad<const F: u8>(k: &Kernel, img: &Image, a: &GatherArgs) -> QuadBits
             ([0, 0], [1, 1])
         }
     };
-    // every tap inside the level (the usual case; in i64, so no tap saturated): every wrap
-    // mode is the identity there, one lane-parallel test replaces the wraps
+    // every tap inside the level (the usual case): every wrap mode is the identity there,
+    // one test per lane replaces the wraps (saturation keeps the sign and pins overflows at
+    // i32::MAX ≥ the extent, so the saturated extremes answer as the exact ones would)
     let inside = (0..4).fold(true, |ok, l| {
-        let (i, j) = (i0[l] as i64, j0[l] as i64);
-        ok & (i + lo[0] as i64 >= 0)
-            & (i + (hi[0] as i64) < w as i64)
-            & (j + lo[1] as i64 >= 0)
-            & (j + (hi[1] as i64) < h as i64)
+        ok & (i0[l].saturating_add(lo[0]) >= 0)
+            & (i0[l].saturating_add(hi[0]) < w)
+            & (j0[l].saturating_add(lo[1]) >= 0)
+            & (j0[l].saturating_add(hi[1]) < h)
     });
     // the component's byte and table (8-bit formats), or f32 word / constant (R32F)
     let comp = if F == R32F_CMP {
