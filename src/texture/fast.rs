@@ -174,10 +174,13 @@ fn fast_quad<const F: u8, const M: u8, const CUBE: bool>(
             return None;
         }
     }
-    let mut out = if linear {
-        quad::<F, M, true, CUBE>(k, img, a, &lods, uniform)?
-    } else {
-        quad::<F, M, false, CUBE>(k, img, a, &lods, uniform)?
+    // `uniform` as a const parameter: the one-level-set quad (the usual one) gets a routine
+    // whose level addressing is scalar
+    let mut out = match (linear, uniform) {
+        (true, true) => quad::<F, M, true, CUBE, true>(k, img, a, &lods)?,
+        (true, false) => quad::<F, M, true, CUBE, false>(k, img, a, &lods)?,
+        (false, true) => quad::<F, M, false, CUBE, true>(k, img, a, &lods)?,
+        (false, false) => quad::<F, M, false, CUBE, false>(k, img, a, &lods)?,
     };
     for (lane, o) in out.iter_mut().enumerate() {
         if mask & (1 << lane) == 0 {
@@ -237,14 +240,15 @@ pub(super) fn floor4(x: [f32; 4]) -> [i32; 4] {
 /// The four lanes with one texel filter (`LIN`) and per-lane levels. `CUBE`: face
 /// coordinates and layers from [`Kernel::locate`] (face selection and the `0.5·(sc/|ma| + 1)`
 /// mapping of `cube.rs`), no offsets, clamped nearest texels, and `None` when a linear
-/// footprint leaves its face (seamless edges and corners: the general path).
+/// footprint leaves its face (seamless edges and corners: the general path). `UNI`: every
+/// lane has the same levels (lane `first`'s, as for inactive lanes), so level addressing is
+/// scalar.
 #[inline(always)]
-fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool>(
+fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: bool>(
     k: &Kernel,
     img: &Image,
     a: &SampleArgs,
     lods: &[LaneLod; 4],
-    uniform: bool,
 ) -> Option<QuadBits> {
     // texels as 4-byte words: one bounds check per read (every fast format's texel starts
     // on a 4-byte boundary and its first 4 bytes hold what is read)
@@ -297,7 +301,9 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool>(
             v
         }
     };
-    let slots = if lods.iter().any(|l| l.levels.n == 2) {
+    let slots = if UNI {
+        lods[0].levels.n
+    } else if lods.iter().any(|l| l.levels.n == 2) {
         2
     } else {
         1
@@ -311,7 +317,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool>(
         let mut pitch = [0usize; 4];
         let mut wl = [0f32; 4];
         let mut used = [true; 4];
-        if uniform {
+        if UNI {
             // one level for the whole quad (every lane has lane `first`'s levels)
             let (level, w) = lods[0].levels.l[slot];
             let info = &k.lv[(view.base_level + level) as usize];
