@@ -326,6 +326,16 @@ impl Kernel {
         )
     }
 
+    /// [`Kernel::lod_from_derivs`] for a 2D / 2D-array view: the same products and the same
+    /// [`lod_base`], with the dimension count a constant so both inline (the common case).
+    #[inline(always)]
+    fn lod_from_derivs_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> LodBase {
+        let s = self.size0;
+        let mx = [dx[0] * s[0], dx[1] * s[1], 0.0];
+        let my = [dy[0] * s[0], dy[1] * s[1], 0.0];
+        lod_base(mx, my, 2, if aniso { self.aniso } else { None }, dx, dy)
+    }
+
     /// Per-lane λ_base (+ probes) for a LOD mode; hardware precision shares lane 0's implicit λ.
     pub(super) fn lod_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> [LodBase; 4] {
         match *lod {
@@ -337,7 +347,10 @@ impl Kernel {
             LodMode::Implicit { fine, .. } => {
                 // coarse derivatives are the same in every lane and, off cubes, λ does not
                 // depend on the coordinate: per-lane evaluation would give four equal values
-                if self.hw || (!fine && !self.cube) {
+                if self.dims == 2 && !self.cube && (self.hw || !fine) {
+                    let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
+                    [self.lod_from_derivs_2d(d(1), d(2), true); 4]
+                } else if self.hw || (!fine && !self.cube) {
                     let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
                     [self.lod_from_derivs(&coords[0], d(1), d(2), true); 4]
                 } else {
