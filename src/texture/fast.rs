@@ -1,19 +1,32 @@
-//! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D and 2D-array views
-//! of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth) images, one
-//! address mode on both axes out of repeat, mirrored repeat and clamp-to-edge, exact
-//! precision, no anisotropy, normalized coordinates.
+//! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D, 2D-array, cube and
+//! cube-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth,
+//! with or without Dref) images, exact precision, no anisotropy, normalized coordinates; 2D
+//! views need one address mode on both axes out of repeat, mirrored repeat and clamp-to-edge
+//! (cube faces clamp, address modes do not apply).
 //!
 //! Everything is structure-of-arrays over the four lanes (`[f32; 4]`, `[i32; 4]`,
 //! `[usize; 4]`), so each step is one straight loop the compiler can vectorise, and one
-//! quad routine is monomorphised per (format, address mode, texel filter). The arithmetic is
-//! the general path's, operation for operation (same roundings, same order: texel-space
-//! coordinate `s·w + offset`, `−0.5`, floor, clamped fraction, wrap, three `a + (b − a)·w`
-//! lerps, `0 + w·v` level accumulation), so results are bit-identical to
-//! [`Kernel::sample_filtered`] — `tests::fast_path_equals_general_path` holds it to that.
+//! quad routine is monomorphised per (format, address mode, texel filter, 2D/cube, uniform
+//! levels). The arithmetic is the general path's, operation for operation (same roundings,
+//! same order: texel-space coordinate `s·w + offset`, `−0.5`, floor, clamped fraction, wrap,
+//! three `a + (b − a)·w` lerps, `0 + w·v` level accumulation), so results are bit-identical
+//! to [`Kernel::sample_filtered`] — `tests::fast_path_equals_general_path` and
+//! `tests::cube_fast_path_equals_general_path` hold it to that.
+//!
+//! Cubes: each lane's face and face coordinates come from [`Kernel::locate`] (the general
+//! path's `select_face` and `0.5·(sc/|ma| + 1)`), λ from the general per-lane cube LOD
+//! (`lod_bases`, the quotient-rule derivative transform); lanes may sit on different faces.
+//! Nearest texels clamp to the face exactly as the general cube filter does.
 //!
 //! A quad leaves the fast path (returns `None`, the caller runs the general routine) when its
-//! active lanes disagree on the texel filter (λ crossing 0 with min ≠ mag filter) or when a
-//! lane gets the D3D out-of-range-MinLod result.
+//! active lanes disagree on the texel filter (λ crossing 0 with min ≠ mag filter), when a
+//! lane gets the D3D out-of-range-MinLod result, or (cubes) when a linear footprint leaves
+//! its face (seamless edge and corner handling is the general path's).
+//!
+//! Why (callgrind instructions per quad, `benches/sampler.rs` driver): the uniform-levels
+//! quad as its own instantiation (scalar level addressing) and a dims-constant 2D λ_base took
+//! nearest 911 → 756, bilinear 1180 → 996, trilinear 1686 → 1417, Dref PCF 1327 → 1155; the
+//! cube route took cube trilinear 5541 → 2467.
 
 use super::address::{wrap, CLAMP, MIRRORED, REPEAT};
 use super::filter::lerp4;
