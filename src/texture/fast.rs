@@ -1,19 +1,32 @@
-//! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D and 2D-array views
-//! of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth) images, one
-//! address mode on both axes out of repeat, mirrored repeat and clamp-to-edge, exact
-//! precision, no anisotropy, normalized coordinates.
+//! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D, 2D-array, cube and
+//! cube-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth,
+//! with or without Dref) images, exact precision, no anisotropy, normalized coordinates; 2D
+//! views need one address mode on both axes out of repeat, mirrored repeat and clamp-to-edge
+//! (cube faces clamp, address modes do not apply).
 //!
 //! Everything is structure-of-arrays over the four lanes (`[f32; 4]`, `[i32; 4]`,
 //! `[usize; 4]`), so each step is one straight loop the compiler can vectorise, and one
-//! quad routine is monomorphised per (format, address mode, texel filter). The arithmetic is
-//! the general path's, operation for operation (same roundings, same order: texel-space
-//! coordinate `s·w + offset`, `−0.5`, floor, clamped fraction, wrap, three `a + (b − a)·w`
-//! lerps, `0 + w·v` level accumulation), so results are bit-identical to
-//! [`Kernel::sample_filtered`] — `tests::fast_path_equals_general_path` holds it to that.
+//! quad routine is monomorphised per (format, address mode, texel filter, 2D/cube, uniform
+//! levels). The arithmetic is the general path's, operation for operation (same roundings,
+//! same order: texel-space coordinate `s·w + offset`, `−0.5`, floor, clamped fraction, wrap,
+//! three `a + (b − a)·w` lerps, `0 + w·v` level accumulation), so results are bit-identical
+//! to [`Kernel::sample_filtered`] — `tests::fast_path_equals_general_path` and
+//! `tests::cube_fast_path_equals_general_path` hold it to that.
+//!
+//! Cubes: each lane's face and face coordinates come from [`Kernel::locate`] (the general
+//! path's `select_face` and `0.5·(sc/|ma| + 1)`), λ from the general per-lane cube LOD
+//! (`lod_bases`, the quotient-rule derivative transform); lanes may sit on different faces.
+//! Nearest texels clamp to the face exactly as the general cube filter does.
 //!
 //! A quad leaves the fast path (returns `None`, the caller runs the general routine) when its
-//! active lanes disagree on the texel filter (λ crossing 0 with min ≠ mag filter) or when a
-//! lane gets the D3D out-of-range-MinLod result.
+//! active lanes disagree on the texel filter (λ crossing 0 with min ≠ mag filter), when a
+//! lane gets the D3D out-of-range-MinLod result, or (cubes) when a linear footprint leaves
+//! its face (seamless edge and corner handling is the general path's).
+//!
+//! Why (callgrind instructions per quad, `benches/sampler.rs` driver): the uniform-levels
+//! quad as its own instantiation (scalar level addressing) and a dims-constant 2D λ_base took
+//! nearest 911 → 756, bilinear 1180 → 996, trilinear 1686 → 1417, Dref PCF 1327 → 1155; the
+//! cube route took cube trilinear 5541 → 2467.
 
 use super::address::{wrap, CLAMP, MIRRORED, REPEAT};
 use super::filter::lerp4;
@@ -28,21 +41,21 @@ use super::QuadBits;
 pub(super) type FastFn = fn(&Kernel, &Image, &SampleArgs, &[LodBase; 4]) -> Option<QuadBits>;
 
 /// Fast format: R8G8B8A8_UNORM.
-const RGBA8: u8 = 0;
+pub(super) const RGBA8: u8 = 0;
 /// Fast format: B8G8R8A8_UNORM.
-const BGRA8: u8 = 1;
+pub(super) const BGRA8: u8 = 1;
 /// Fast format: R8G8B8A8_SRGB.
-const SRGBA8: u8 = 2;
+pub(super) const SRGBA8: u8 = 2;
 /// Fast format: B8G8R8A8_SRGB.
-const SBGRA8: u8 = 3;
+pub(super) const SBGRA8: u8 = 3;
 /// Fast format: one f32 in the first 4 bytes (R32_SFLOAT, depth of D32_SFLOAT[_S8_UINT]).
-const R32F: u8 = 4;
+pub(super) const R32F: u8 = 4;
 /// [`R32F`] with a depth comparison per texel (compare, then filter).
-const R32F_CMP: u8 = 5;
+pub(super) const R32F_CMP: u8 = 5;
 
 /// `CompareOp` as a bit set over the outcomes (less, equal, greater, unordered), so a test
 /// is branch-free: `ref OP texel` ⇔ the bit of the outcome is set.
-fn compare_bits(op: CompareOp) -> u32 {
+pub(super) fn compare_bits(op: CompareOp) -> u32 {
     const LT: u32 = 1;
     const EQ: u32 = 2;
     const GT: u32 = 4;
@@ -61,22 +74,15 @@ fn compare_bits(op: CompareOp) -> u32 {
 
 /// `ref OP texel` for an op given by [`compare_bits`].
 #[inline(always)]
-fn compare(bits: u32, r: f32, t: f32) -> bool {
+pub(super) fn compare(bits: u32, r: f32, t: f32) -> bool {
     let outcome = (r < t) as u32 | ((r == t) as u32) << 1 | ((r > t) as u32) << 2;
     let outcome = if outcome == 0 { 8 } else { outcome };
     bits & outcome != 0
 }
 
-/// The fast routine for a kernel, if its (view, sampler, format, config) is covered.
-pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
+/// The fast format code of a kernel's (format, aspect, compare), if it is covered.
+pub(super) fn fast_format(k: &Kernel) -> Option<u8> {
     let s = &k.sampler;
-    if k.cfg.precision != LodPrecision::Exact
-        || s.unnormalized_coordinates
-        || k.aniso.is_some()
-        || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
-    {
-        return None;
-    }
     let f = match (k.format, k.view.aspect) {
         (Format::R8G8B8A8_UNORM, _) => RGBA8,
         (Format::B8G8R8A8_UNORM, _) => BGRA8,
@@ -95,6 +101,30 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     if s.compare_enable && f != R32F_CMP {
         return None; // compare on colour formats: the general path
     }
+    Some(f)
+}
+
+/// The fast routine for a kernel, if its (view, sampler, format, config) is covered.
+pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
+    let s = &k.sampler;
+    if k.cfg.precision != LodPrecision::Exact || s.unnormalized_coordinates || k.aniso.is_some() {
+        return None;
+    }
+    let f = fast_format(k)?;
+    if k.cube {
+        // cube faces clamp (seamless edges are the general path's): address modes unused
+        return Some(match f {
+            RGBA8 => fast_quad::<RGBA8, CLAMP, true>,
+            BGRA8 => fast_quad::<BGRA8, CLAMP, true>,
+            SRGBA8 => fast_quad::<SRGBA8, CLAMP, true>,
+            SBGRA8 => fast_quad::<SBGRA8, CLAMP, true>,
+            R32F => fast_quad::<R32F, CLAMP, true>,
+            _ => fast_quad::<R32F_CMP, CLAMP, true>,
+        });
+    }
+    if !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array) {
+        return None;
+    }
     let m = k.modes[0];
     if k.modes[1] != m {
         return None;
@@ -102,9 +132,9 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     macro_rules! by_mode {
         ($f:ident) => {
             match m {
-                REPEAT => fast_quad::<$f, REPEAT> as FastFn,
-                MIRRORED => fast_quad::<$f, MIRRORED> as FastFn,
-                CLAMP => fast_quad::<$f, CLAMP> as FastFn,
+                REPEAT => fast_quad::<$f, REPEAT, false> as FastFn,
+                MIRRORED => fast_quad::<$f, MIRRORED, false> as FastFn,
+                CLAMP => fast_quad::<$f, CLAMP, false> as FastFn,
                 _ => return None,
             }
         };
@@ -121,7 +151,7 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
 
 /// Level selection for the quad (shared between lanes with equal inputs, as in the general
 /// path), then the quad-wide filter for the common texel filter.
-fn fast_quad<const F: u8, const M: u8>(
+fn fast_quad<const F: u8, const M: u8, const CUBE: bool>(
     k: &Kernel,
     img: &Image,
     a: &SampleArgs,
@@ -157,10 +187,13 @@ fn fast_quad<const F: u8, const M: u8>(
             return None;
         }
     }
-    let mut out = if linear {
-        quad::<F, M, true>(k, img, a, &lods, uniform)
-    } else {
-        quad::<F, M, false>(k, img, a, &lods, uniform)
+    // `uniform` as a const parameter: the one-level-set quad (the usual one) gets a routine
+    // whose level addressing is scalar
+    let mut out = match (linear, uniform) {
+        (true, true) => quad::<F, M, true, CUBE, true>(k, img, a, &lods)?,
+        (true, false) => quad::<F, M, true, CUBE, false>(k, img, a, &lods)?,
+        (false, true) => quad::<F, M, false, CUBE, true>(k, img, a, &lods)?,
+        (false, false) => quad::<F, M, false, CUBE, false>(k, img, a, &lods)?,
     };
     for (lane, o) in out.iter_mut().enumerate() {
         if mask & (1 << lane) == 0 {
@@ -194,7 +227,7 @@ fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
 /// range), and `floor = r − (r > x)`; all steps are plain SSE2 lane operations. Otherwise
 /// (huge or NaN coordinates) it takes the scalar saturating route.
 #[inline(always)]
-fn floor4(x: [f32; 4]) -> [i32; 4] {
+pub(super) fn floor4(x: [f32; 4]) -> [i32; 4] {
     const MAGIC: f32 = 12_582_912.0; // 1.5·2²³
     let small = x.iter().fold(true, |ok, v| ok & (v.abs() < 2_097_152.0));
     let mut o = [0i32; 4];
@@ -217,15 +250,19 @@ fn floor4(x: [f32; 4]) -> [i32; 4] {
     o
 }
 
-/// The four lanes with one texel filter (`LIN`) and per-lane levels.
+/// The four lanes with one texel filter (`LIN`) and per-lane levels. `CUBE`: face
+/// coordinates and layers from [`Kernel::locate`] (face selection and the `0.5·(sc/|ma| + 1)`
+/// mapping of `cube.rs`), no offsets, clamped nearest texels, and `None` when a linear
+/// footprint leaves its face (seamless edges and corners: the general path). `UNI`: every
+/// lane has the same levels (lane `first`'s, as for inactive lanes), so level addressing is
+/// scalar.
 #[inline(always)]
-fn quad<const F: u8, const M: u8, const LIN: bool>(
+fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: bool>(
     k: &Kernel,
     img: &Image,
     a: &SampleArgs,
     lods: &[LaneLod; 4],
-    uniform: bool,
-) -> QuadBits {
+) -> Option<QuadBits> {
     // texels as 4-byte words: one bounds check per read (every fast format's texel starts
     // on a 4-byte boundary and its first 4 bytes hold what is read)
     let (words, _) = img.bytes().as_chunks::<4>();
@@ -237,13 +274,28 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
     let view = &k.view;
     let ts = k.texel_size / 4;
     let c = &a.coords;
-    let s: [f32; 4] = std::array::from_fn(|l| c[l][0]);
-    let t: [f32; 4] = std::array::from_fn(|l| c[l][1]);
-    let layer: [u32; 4] = if view.view_type == ViewType::D2Array {
+    let mut s: [f32; 4] = std::array::from_fn(|l| c[l][0]);
+    let mut t: [f32; 4] = std::array::from_fn(|l| c[l][1]);
+    let mut layer: [u32; 4] = if CUBE {
+        [0; 4]
+    } else if view.view_type == ViewType::D2Array {
         std::array::from_fn(|l| view.base_layer + layer_index(c[l][2], view.layer_count))
     } else {
         [view.base_layer; 4]
     };
+    if CUBE {
+        // inactive lanes take the first active lane's direction (their result is dropped; it
+        // must not send the quad to the general path)
+        let mask = a.mask & 0xf;
+        let first = mask.trailing_zeros() as usize & 3;
+        for l in 0..4 {
+            let lane = if mask & (1 << l) != 0 { l } else { first };
+            let (st, lay, _) = k.locate(&c[lane]);
+            s[l] = st[0];
+            t[l] = st[1];
+            layer[l] = lay;
+        }
+    }
     let off: [[i32; 3]; 4] = std::array::from_fn(|l| k.offset_bits(a.offsets[l], 4));
     let offu: [f32; 4] = std::array::from_fn(|l| off[l][0] as f32);
     let offv: [f32; 4] = std::array::from_fn(|l| off[l][1] as f32);
@@ -262,7 +314,9 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             v
         }
     };
-    let slots = if lods.iter().any(|l| l.levels.n == 2) {
+    let slots = if UNI {
+        lods[0].levels.n
+    } else if lods.iter().any(|l| l.levels.n == 2) {
         2
     } else {
         1
@@ -276,14 +330,15 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
         let mut pitch = [0usize; 4];
         let mut wl = [0f32; 4];
         let mut used = [true; 4];
-        if uniform {
+        if UNI {
             // one level for the whole quad (every lane has lane `first`'s levels)
             let (level, w) = lods[0].levels.l[slot];
             let info = &k.lv[(view.base_level + level) as usize];
+            let y = if CUBE { 0 } else { 1 }; // a cube face is square: the general path uses w
             wl = [w; 4];
-            size = [[info.size[0], info.size[1]]; 4];
+            size = [[info.size[0], info.size[y]]; 4];
             e0 = [info.sizef[0]; 4];
-            e1 = [info.sizef[1]; 4];
+            e1 = [info.sizef[y]; 4];
             for l in 0..4 {
                 base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
             }
@@ -295,9 +350,10 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
                 let (level, w) = lv.l[if used[l] { slot } else { 0 }];
                 wl[l] = w;
                 let info = &k.lv[(view.base_level + level) as usize];
-                size[l] = [info.size[0], info.size[1]];
+                let y = if CUBE { 0 } else { 1 };
+                size[l] = [info.size[0], info.size[y]];
                 e0[l] = info.sizef[0];
-                e1[l] = info.sizef[1];
+                e1[l] = info.sizef[y];
                 base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
                 pitch[l] = info.pitch / 4;
             }
@@ -305,8 +361,13 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
         let mut u = [0f32; 4];
         let mut v = [0f32; 4];
         for l in 0..4 {
-            u[l] = s[l] * e0[l] + offu[l];
-            v[l] = t[l] * e1[l] + offv[l];
+            if CUBE {
+                u[l] = s[l] * e0[l];
+                v[l] = t[l] * e1[l];
+            } else {
+                u[l] = s[l] * e0[l] + offu[l];
+                v[l] = t[l] * e1[l] + offv[l];
+            }
         }
         let mut val = [[0f32; 4]; 4];
         if LIN {
@@ -334,6 +395,8 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             });
             let (i0, i1, j0, j1) = if inside {
                 (i0, i1, j0, j1)
+            } else if CUBE {
+                return None; // a tap on a neighbouring face
             } else {
                 let wr = |i: [i32; 4], e: [i32; 4]| -> [i32; 4] {
                     std::array::from_fn(|l| wrap::<M>(i[l], e[l], M))
@@ -373,11 +436,11 @@ fn quad<const F: u8, const M: u8, const LIN: bool>(
             }
         }
     }
-    acc.map(|l| l.map(f32::to_bits))
+    Some(acc.map(|l| l.map(f32::to_bits)))
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     //! The fast path against the general path (which `super::super::tests` holds to the f64
     //! reference sampler): random images, views, samplers, policies and quads must give the
     //! same bits, lane for lane.
@@ -405,7 +468,7 @@ mod tests {
         AddressMode::MirrorClampToEdge,
     ];
 
-    const OPS: [CompareOp; 8] = [
+    pub(in super::super) const OPS: [CompareOp; 8] = [
         CompareOp::Never,
         CompareOp::Less,
         CompareOp::Equal,
@@ -417,22 +480,22 @@ mod tests {
     ];
 
     /// xorshift64 stream.
-    struct Rng(u64);
+    pub(in super::super) struct Rng(pub u64);
     impl Rng {
-        fn next(&mut self) -> u64 {
+        pub fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;
             self.0
         }
-        fn below(&mut self, n: u64) -> u64 {
+        pub fn below(&mut self, n: u64) -> u64 {
             self.next() % n
         }
         /// Uniform in [lo, hi).
-        fn f(&mut self, lo: f32, hi: f32) -> f32 {
+        pub fn f(&mut self, lo: f32, hi: f32) -> f32 {
             lo + (hi - lo) * (self.below(1 << 24) as f32 / (1u32 << 24) as f32)
         }
-        fn chance(&mut self, pct: u64) -> bool {
+        pub fn chance(&mut self, pct: u64) -> bool {
             self.below(100) < pct
         }
     }
@@ -440,7 +503,14 @@ mod tests {
     /// Image of random texels: any bytes for 8-bit formats, finite or infinite f32 (with
     /// ±0 and subnormals) for the f32 ones. No NaN texels: NaN payload propagation is not
     /// pinned down by Rust, so it could differ between two correct instruction orders.
-    fn image(r: &mut Rng, fmt: Format, w: u32, h: u32, layers: u32, levels: u32) -> Image {
+    pub(in super::super) fn image(
+        r: &mut Rng,
+        fmt: Format,
+        w: u32,
+        h: u32,
+        layers: u32,
+        levels: u32,
+    ) -> Image {
         let mut img = Image::new_2d(fmt, w, h, layers, levels).unwrap();
         let f32_texels = fmt.texel_size() >= 4 && !matches!(fmt.components(), 4);
         let ts = fmt.texel_size();
@@ -650,6 +720,220 @@ mod tests {
         fn fast_path_equals_general_path(seed in any::<u64>()) {
             one(seed);
         }
+
+        #[test]
+        fn cube_fast_path_equals_general_path(seed in any::<u64>()) {
+            one_cube(seed);
+        }
+    }
+
+    /// Result bits with every NaN as one (see [`one`]).
+    fn nan_as_one(q: QuadBits) -> [[String; 4]; 4] {
+        q.map(|l| {
+            l.map(|x| {
+                let x = if f32::from_bits(x).is_nan() {
+                    0x7fc0_0000
+                } else {
+                    x
+                };
+                format!("{x:08x}")
+            })
+        })
+    }
+
+    /// A direction component: mostly moderate, sometimes exactly on a face edge or corner
+    /// (|component| equal to the major one), zero, huge, tiny or NaN.
+    fn dir(r: &mut Rng) -> [f32; 3] {
+        let mut d = [r.f(-1.0, 1.0), r.f(-1.0, 1.0), r.f(-1.0, 1.0)];
+        let major = r.below(3) as usize;
+        let sign = if r.chance(50) { 1.0 } else { -1.0 };
+        d[major] = sign * r.f(0.5, 2.0);
+        match r.below(12) {
+            // near an edge: one minor component close to ±major
+            0..=2 => {
+                let m = (major + 1 + r.below(2) as usize) % 3;
+                d[m] = d[major].abs() * r.f(0.97, 1.0) * if r.chance(50) { 1.0 } else { -1.0 };
+            }
+            // near a corner: both minor components close to ±major
+            3 => {
+                for m in [(major + 1) % 3, (major + 2) % 3] {
+                    d[m] = d[major].abs() * r.f(0.97, 1.0) * if r.chance(50) { 1.0 } else { -1.0 };
+                }
+            }
+            // exactly on an edge (a face-selection tie)
+            4 => d[(major + 1) % 3] = d[major],
+            5 => d = d.map(|x| x * 1e30),
+            6 => d = d.map(|x| x * 1e-30),
+            7 if r.chance(30) => d[r.below(3) as usize] = f32::NAN,
+            8 if r.chance(30) => d = [0.0; 3],
+            _ => {}
+        }
+        d
+    }
+
+    /// One random cube / cube-array quad (see [`one`]); returns whether the fast path
+    /// served it.
+    fn one_cube(seed: u64) -> bool {
+        let mut r = Rng(seed | 1);
+        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let nmax = if r.chance(30) { 33 } else { 8 };
+        let n = 1 + r.below(nmax) as u32;
+        let cubes = 1 + r.below(2) as u32;
+        let layers = 6 * cubes + r.below(2) as u32;
+        let levels = 1 + r.below((32 - n.leading_zeros()) as u64) as u32;
+        let img = image(&mut r, fmt, n, n, layers, levels);
+        let array = r.chance(40);
+        let base_level = r.below(levels as u64) as u32;
+        let layer_count = if array {
+            6 * (1 + r.below(cubes as u64) as u32)
+        } else {
+            6
+        };
+        let view = ImageView {
+            view_type: if array {
+                ViewType::CubeArray
+            } else {
+                ViewType::Cube
+            },
+            base_level,
+            level_count: 1 + r.below((levels - base_level) as u64) as u32,
+            base_layer: r.below((layers - layer_count + 1) as u64) as u32,
+            layer_count,
+            aspect: if fmt.has_depth() {
+                Aspect::Depth
+            } else {
+                Aspect::Color
+            },
+        };
+        let filt = |r: &mut Rng| {
+            if r.chance(50) {
+                Filter::Linear
+            } else {
+                Filter::Nearest
+            }
+        };
+        let min_lod = if r.chance(70) { 0.0 } else { r.f(0.0, 4.0) };
+        let sampler = Sampler {
+            mag_filter: filt(&mut r),
+            min_filter: filt(&mut r),
+            mipmap_mode: if r.chance(50) {
+                MipmapMode::Linear
+            } else {
+                MipmapMode::Nearest
+            },
+            address_mode: [MODES[r.below(5) as usize]; 3],
+            mip_lod_bias: if r.chance(60) { 0.0 } else { r.f(-4.0, 4.0) },
+            anisotropy_enable: r.chance(10),
+            max_anisotropy: 4.0,
+            compare_enable: (fmt.has_depth() || fmt == Format::R32_SFLOAT || r.chance(10))
+                && r.chance(60),
+            compare_op: OPS[r.below(8) as usize],
+            min_lod,
+            max_lod: if r.chance(50) {
+                LOD_CLAMP_NONE
+            } else {
+                min_lod + r.f(-1.0, 5.0)
+            },
+            ..Sampler::default()
+        };
+        let cfg = Config {
+            policy: if r.chance(70) {
+                Policy::Vulkan
+            } else {
+                Policy::D3D
+            },
+            precision: if r.chance(95) {
+                LodPrecision::Exact
+            } else {
+                LodPrecision::Hardware
+            },
+        };
+        // a quad: lane 0's direction plus small steps (sometimes one lane elsewhere)
+        let d0 = dir(&mut r);
+        let scale = d0.iter().fold(0.0f32, |m, x| m.max(x.abs()));
+        let step = r.f(-0.3, 0.3) * r.f(0.0, 1.0).powi(3) * scale;
+        let cube_index = r.f(-1.0, 3.0);
+        let mut coords = [[0.0; 4]; 4];
+        for (lane, c) in coords.iter_mut().enumerate() {
+            let (x, y) = ((lane & 1) as f32, (lane >> 1) as f32);
+            *c = [
+                d0[0] + x * step,
+                d0[1] + y * step * r.f(0.2, 2.0),
+                d0[2] + x * step * r.f(-1.0, 1.0),
+                if r.chance(90) {
+                    cube_index
+                } else {
+                    r.f(-1.0, 3.0)
+                },
+            ];
+            if r.chance(5) {
+                let d = dir(&mut r);
+                c[..3].copy_from_slice(&d);
+            }
+        }
+        let lane4 = |r: &mut Rng, lo: f32, hi: f32| -> [f32; 4] {
+            let v = r.f(lo, hi);
+            if r.chance(50) {
+                [v; 4]
+            } else {
+                std::array::from_fn(|_| r.f(lo, hi))
+            }
+        };
+        let g = |r: &mut Rng| -> [f32; 3] { [r.f(-0.6, 0.6), r.f(-0.6, 0.6), r.f(-0.6, 0.6)] };
+        let lod = match r.below(5) {
+            0 | 1 => LodMode::Implicit {
+                bias: if r.chance(50) {
+                    [0.0; 4]
+                } else {
+                    lane4(&mut r, -3.0, 3.0)
+                },
+                fine: r.chance(30),
+            },
+            2 => LodMode::Explicit(lane4(&mut r, -1.0, 6.0)),
+            3 => LodMode::Grad {
+                dx: std::array::from_fn(|_| g(&mut r)),
+                dy: std::array::from_fn(|_| g(&mut r)),
+            },
+            _ => LodMode::Zero,
+        };
+        let a = SampleArgs {
+            coords,
+            lod,
+            min_lod: r.chance(30).then(|| lane4(&mut r, -1.0, 4.0)),
+            // offsets are invalid on cubes; both paths ignore them
+            offsets: if r.chance(90) {
+                [[0; 3]; 4]
+            } else {
+                [[1, -2, 0]; 4]
+            },
+            dref: sampler.compare_enable.then(|| lane4(&mut r, -0.2, 1.2)),
+            mask: if r.chance(70) { 0xf } else { r.below(16) as u8 },
+        };
+        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
+            return false;
+        };
+        let general = k.sample_general(&img, &a).unwrap();
+        let Some(fast) = k.sample_fast_only(&img, &a) else {
+            assert_eq!(k.sample(&img, &a).unwrap(), general);
+            return false;
+        };
+        assert_eq!(
+            nan_as_one(fast),
+            nan_as_one(general),
+            "seed {seed}: {fmt:?} {n} L{levels} {view:?} {sampler:?} {cfg:?} {a:?}"
+        );
+        true
+    }
+
+    #[test]
+    fn most_random_cube_quads_take_the_fast_path() {
+        let served = (1..=2000u64)
+            .filter(|&s| one_cube(s.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            .count();
+        assert!(
+            served > 600,
+            "the cube fast path served only {served} of 2000 quads"
+        );
     }
 
     #[test]
@@ -724,7 +1008,13 @@ mod tests {
         assert!(!k(&aniso, Config::default()).has_fast_path());
         let cube = Image::new_cube(Format::R8G8B8A8_UNORM, 4, 1, 1).unwrap();
         let vc = ImageView::whole(&cube, ViewType::Cube);
-        assert!(!Kernel::new(&cube, &vc, &tri, Config::default())
+        // cubes: the fast path serves quads whose footprints stay inside their faces
+        assert!(Kernel::new(&cube, &vc, &tri, Config::default())
+            .unwrap()
+            .has_fast_path());
+        let snorm = Image::new_cube(Format::R8G8B8A8_SNORM, 4, 1, 1).unwrap();
+        let vs = ImageView::whole(&snorm, ViewType::Cube);
+        assert!(!Kernel::new(&snorm, &vs, &tri, Config::default())
             .unwrap()
             .has_fast_path());
     }

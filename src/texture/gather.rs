@@ -109,6 +109,9 @@ impl Kernel {
                 "a gather without a Dref operand through a sampler with compareEnable".into(),
             ));
         }
+        if let Some(fast) = self.fast_gather_fn() {
+            return Ok(fast(self, img, a));
+        }
         let level = self.view.base_level;
         let lv = &self.lv[level as usize];
         let unnorm = self.sampler.unnormalized_coordinates;

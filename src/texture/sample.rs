@@ -2,6 +2,7 @@
 
 use super::cube::{select_face, transform_deriv};
 use super::fast::{pick_fast, FastFn};
+use super::fast_gather::{pick_fast_gather, GatherFn};
 use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap, FC_RGBA8};
 use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
@@ -79,6 +80,8 @@ pub struct Kernel {
     quad_fn: QuadFnDbg,
     /// The quad-wide routine when the (view, sampler) is covered ([`super::fast`]).
     fast: Option<FastFnDbg>,
+    /// The quad-wide gather when the (view, sampler) is covered ([`super::fast_gather`]).
+    fast_gather: Option<GatherFnDbg>,
     dref_unorm_bits: Option<u32>,
     pub(super) aniso: Option<f32>,
 }
@@ -88,6 +91,14 @@ struct QuadFnDbg(QuadFn);
 impl std::fmt::Debug for QuadFnDbg {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str("QuadFn")
+    }
+}
+
+#[derive(Clone, Copy)]
+struct GatherFnDbg(GatherFn);
+impl std::fmt::Debug for GatherFnDbg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("GatherFn")
     }
 }
 
@@ -197,18 +208,40 @@ impl Kernel {
             lv: (0..img.levels()).map(|l| LevelInfo::new(img, l)).collect(),
             quad_fn: QuadFnDbg(pick(dims, cube, modes, format_class(format, view.aspect))),
             fast: None,
+            fast_gather: None,
             dref_unorm_bits: format
                 .unorm_depth_bits()
                 .filter(|_| view.aspect != super::Aspect::Stencil),
             aniso,
         };
         k.fast = pick_fast(&k).map(FastFnDbg);
+        k.fast_gather = pick_fast_gather(&k).map(GatherFnDbg);
         Ok(k)
     }
 
     /// Whether the quad-wide fast path covers this kernel's (view, sampler, format, config).
     pub fn has_fast_path(&self) -> bool {
         self.fast.is_some()
+    }
+
+    /// Whether the quad-wide gather fast path covers this kernel.
+    pub fn has_fast_gather(&self) -> bool {
+        self.fast_gather.is_some()
+    }
+
+    /// The fast gather routine, if any.
+    pub(super) fn fast_gather_fn(&self) -> Option<GatherFn> {
+        self.fast_gather.map(|f| f.0)
+    }
+
+    /// [`Kernel::gather`] without the fast path (for tests holding the two to each other).
+    #[cfg(test)]
+    pub(super) fn gather_general(&self, img: &Image, a: &super::GatherArgs) -> Result<QuadBits> {
+        let k = Kernel {
+            fast_gather: None,
+            ..self.clone()
+        };
+        k.gather(img, a)
     }
 
     /// The image must have the shape the kernel was built for.
@@ -293,6 +326,16 @@ impl Kernel {
         )
     }
 
+    /// [`Kernel::lod_from_derivs`] for a 2D / 2D-array view: the same products and the same
+    /// [`lod_base`], with the dimension count a constant so both inline (the common case).
+    #[inline(always)]
+    fn lod_from_derivs_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> LodBase {
+        let s = self.size0;
+        let mx = [dx[0] * s[0], dx[1] * s[1], 0.0];
+        let my = [dy[0] * s[0], dy[1] * s[1], 0.0];
+        lod_base(mx, my, 2, if aniso { self.aniso } else { None }, dx, dy)
+    }
+
     /// Per-lane λ_base (+ probes) for a LOD mode; hardware precision shares lane 0's implicit λ.
     pub(super) fn lod_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> [LodBase; 4] {
         match *lod {
@@ -304,7 +347,10 @@ impl Kernel {
             LodMode::Implicit { fine, .. } => {
                 // coarse derivatives are the same in every lane and, off cubes, λ does not
                 // depend on the coordinate: per-lane evaluation would give four equal values
-                if self.hw || (!fine && !self.cube) {
+                if self.dims == 2 && !self.cube && (self.hw || !fine) {
+                    let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
+                    [self.lod_from_derivs_2d(d(1), d(2), true); 4]
+                } else if self.hw || (!fine && !self.cube) {
                     let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
                     [self.lod_from_derivs(&coords[0], d(1), d(2), true); 4]
                 } else {

@@ -1,0 +1,409 @@
+//! The quad-wide fast path of [`Kernel::gather`]: 2D and 2D-array views of the fast formats
+//! of [`super::fast`] (R8G8B8A8/B8G8R8A8 UNORM/SRGB, R32_SFLOAT, D32 depth with or without
+//! Dref), any address modes, exact precision, normalized coordinates, every offset form
+//! (`None`, `Offset`, `ConstOffsets`).
+//!
+//! Same rules and arithmetic as the general gather (texel-space `s·w + offset`, `−0.5`,
+//! floor, the `(i0,j1) (i1,j1) (i1,j0) (i0,j0)` footprint or `(i0,j0) + offsets[k]`, wrap
+//! per axis with the border's raw bits, compare of the raw depth), but structure-of-arrays
+//! over the four lanes: one vectorised floor, one bounds test for all sixteen taps (wraps only
+//! when a tap leaves the level), and the gathered component read straight from the texel's
+//! byte (one table look-up) instead of decoding all four components through the kernel's
+//! general raw decoder. `tests::fast_gather_equals_general_gather` holds it bit-identical to
+//! the general routine.
+
+use super::address::{wrap, DYN};
+use super::fast::{
+    compare, compare_bits, fast_format, floor4, BGRA8, R32F, R32F_CMP, RGBA8, SBGRA8, SRGBA8,
+};
+use super::format::{SRGB_TABLE, UNORM8};
+use super::gather::{GatherArgs, GatherOffsets};
+use super::image::{Image, ViewType};
+use super::sample::{layer_index, Kernel};
+use super::QuadBits;
+
+/// A fast gather routine (always serves the quad).
+pub(super) type GatherFn = fn(&Kernel, &Image, &GatherArgs) -> QuadBits;
+
+/// The fast gather routine for a kernel, if its (view, sampler, format, config) is covered.
+pub(super) fn pick_fast_gather(k: &Kernel) -> Option<GatherFn> {
+    if k.hw
+        || k.sampler.unnormalized_coordinates
+        || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
+    {
+        return None;
+    }
+    Some(match fast_format(k)? {
+        RGBA8 => gather_quad::<RGBA8>,
+        BGRA8 => gather_quad::<BGRA8>,
+        SRGBA8 => gather_quad::<SRGBA8>,
+        SBGRA8 => gather_quad::<SBGRA8>,
+        R32F => gather_quad::<R32F>,
+        _ => gather_quad::<R32F_CMP>,
+    })
+}
+
+/// Gathers the quad (component and compare rules of [`Kernel::gather`], which has validated
+/// the arguments).
+fn gather_quad<const F: u8>(k: &Kernel, img: &Image, a: &GatherArgs) -> QuadBits {
+    let mask = a.mask & 0xf;
+    if mask == 0 {
+        return [[0; 4]; 4];
+    }
+    let view = &k.view;
+    let info = &k.lv[view.base_level as usize];
+    let (words, _) = img.bytes().as_chunks::<4>();
+    let ts = k.texel_size / 4;
+    let pitch = info.pitch / 4;
+    let [w, h, _] = info.size;
+    let c = &a.coords;
+    let base: [usize; 4] = if view.view_type == ViewType::D2Array {
+        std::array::from_fn(|l| {
+            let layer = view.base_layer + layer_index(c[l][2], view.layer_count);
+            (info.base + layer as usize * info.layer_stride) / 4
+        })
+    } else {
+        [(info.base + view.base_layer as usize * info.layer_stride) / 4; 4]
+    };
+    let one: [[i32; 3]; 4] = match a.offsets {
+        GatherOffsets::Offset(o) => {
+            std::array::from_fn(|l| k.offset_bits([o[l][0], o[l][1], 0], 6))
+        }
+        _ => [[0; 3]; 4],
+    };
+    // the general path's `to_texel` (`s·w + offset`) then `−0.5`
+    let mut x = [0f32; 4];
+    let mut y = [0f32; 4];
+    for l in 0..4 {
+        x[l] = (c[l][0] * info.sizef[0] + one[l][0] as f32) - 0.5;
+        y[l] = (c[l][1] * info.sizef[1] + one[l][1] as f32) - 0.5;
+    }
+    let i0 = floor4(x);
+    let j0 = floor4(y);
+    // taps [lane][component]
+    let mut pi = [[0i32; 4]; 4];
+    let mut pj = [[0i32; 4]; 4];
+    // the taps' extent relative to (i0, j0): lo..=hi per axis
+    let (lo, hi) = match a.offsets {
+        GatherOffsets::Four(o) => {
+            let d = o.map(|d| k.offset_bits([d[0], d[1], 0], 6));
+            for l in 0..4 {
+                for kk in 0..4 {
+                    pi[l][kk] = i0[l].saturating_add(d[kk][0]);
+                    pj[l][kk] = j0[l].saturating_add(d[kk][1]);
+                }
+            }
+            let mut lo = d[0];
+            let mut hi = d[0];
+            for dk in &d[1..] {
+                for ax in 0..2 {
+                    lo[ax] = lo[ax].min(dk[ax]);
+                    hi[ax] = hi[ax].max(dk[ax]);
+                }
+            }
+            ([lo[0], lo[1]], [hi[0], hi[1]])
+        }
+        _ => {
+            for l in 0..4 {
+                let (i1, j1) = (i0[l].saturating_add(1), j0[l].saturating_add(1));
+                pi[l] = [i0[l], i1, i1, i0[l]];
+                pj[l] = [j1, j1, j0[l], j0[l]];
+            }
+            ([0, 0], [1, 1])
+        }
+    };
+    // every tap inside the level (the usual case): every wrap mode is the identity there,
+    // one test per lane replaces the wraps (saturation keeps the sign and pins overflows at
+    // i32::MAX ≥ the extent, so the saturated extremes answer as the exact ones would)
+    let inside = (0..4).fold(true, |ok, l| {
+        ok & (i0[l].saturating_add(lo[0]) >= 0)
+            & (i0[l].saturating_add(hi[0]) < w)
+            & (j0[l].saturating_add(lo[1]) >= 0)
+            & (j0[l].saturating_add(hi[1]) < h)
+    });
+    // the component's byte and table (8-bit formats), or f32 word / constant (R32F)
+    let comp = if F == R32F_CMP {
+        0
+    } else {
+        a.component as usize
+    };
+    let byte = match F {
+        BGRA8 | SBGRA8 => [2, 1, 0, 3][comp],
+        _ => comp,
+    };
+    let table: &[f32; 256] = if (F == SRGBA8 || F == SBGRA8) && comp < 3 {
+        &SRGB_TABLE
+    } else {
+        &UNORM8
+    };
+    let r32_const = if comp == 3 { 1.0f32.to_bits() } else { 0 };
+    let raw = |o: usize| -> u32 {
+        let b: [u8; 4] = words[o];
+        match F {
+            R32F | R32F_CMP => {
+                if comp == 0 {
+                    u32::from_le_bytes(b)
+                } else {
+                    r32_const
+                }
+            }
+            _ => table[b[byte] as usize].to_bits(),
+        }
+    };
+    let dref: [f32; 4] = match (F, a.dref) {
+        (R32F_CMP, Some(d)) => d.map(|r| k.dref_value(r)),
+        _ => [0.0; 4],
+    };
+    let op = compare_bits(k.sampler.compare_op);
+    let pick = |lane: usize, v: u32| -> u32 {
+        if F == R32F_CMP {
+            if compare(op, dref[lane], f32::from_bits(v)) {
+                1.0f32.to_bits()
+            } else {
+                0
+            }
+        } else {
+            v
+        }
+    };
+    let mut out = [[0u32; 4]; 4];
+    for l in 0..4 {
+        for kk in 0..4 {
+            let (i, j) = (pi[l][kk], pj[l][kk]);
+            let v = if inside {
+                raw(base[l] + j as usize * pitch + i as usize * ts)
+            } else {
+                let wi = wrap::<DYN>(i, w, k.modes[0]);
+                let wj = wrap::<DYN>(j, h, k.modes[1]);
+                if wi < 0 || wj < 0 {
+                    k.border_raw[comp]
+                } else {
+                    raw(base[l] + wj as usize * pitch + wi as usize * ts)
+                }
+            };
+            out[l][kk] = pick(l, v);
+        }
+    }
+    for (l, o) in out.iter_mut().enumerate() {
+        if mask & (1 << l) == 0 {
+            *o = [0; 4];
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast gather against the general gather (which `super::super::tests` holds to the
+    //! f64 reference sampler's `ref_gather`): random images, views, samplers, policies,
+    //! components, offsets and quads (NaN and huge coordinates included) give the same bits.
+
+    use super::super::fast::tests::{image, Rng, OPS};
+    use super::super::*;
+    use proptest::prelude::*;
+
+    const FORMATS: [Format; 8] = [
+        Format::R8G8B8A8_UNORM,
+        Format::B8G8R8A8_UNORM,
+        Format::R8G8B8A8_SRGB,
+        Format::B8G8R8A8_SRGB,
+        Format::R32_SFLOAT,
+        Format::D32_SFLOAT,
+        Format::D32_SFLOAT_S8_UINT,
+        Format::R8G8B8A8_UINT,
+    ];
+
+    const MODES: [AddressMode; 5] = [
+        AddressMode::Repeat,
+        AddressMode::MirroredRepeat,
+        AddressMode::ClampToEdge,
+        AddressMode::ClampToBorder,
+        AddressMode::MirrorClampToEdge,
+    ];
+
+    const BORDERS: [BorderColor; 4] = [
+        BorderColor::FloatTransparentBlack,
+        BorderColor::FloatOpaqueBlack,
+        BorderColor::FloatOpaqueWhite,
+        BorderColor::IntOpaqueWhite,
+    ];
+
+    fn coord(r: &mut Rng) -> f32 {
+        match r.below(20) {
+            0 => f32::NAN,
+            1 => r.f(-1e9, 1e9),
+            2 => 0.5,
+            3 => f32::INFINITY,
+            _ => r.f(-2.5, 2.5),
+        }
+    }
+
+    /// One random gather; returns whether the fast path served it, after checking that the
+    /// fast and general routines agree bit for bit (every NaN counted as one).
+    fn one(seed: u64) -> bool {
+        let mut r = Rng(seed | 1);
+        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let wmax = if r.chance(30) { 40 } else { 9 };
+        let w = 1 + r.below(wmax) as u32;
+        let h = 1 + r.below(9) as u32;
+        let layers = 1 + r.below(3) as u32;
+        let maxl = 32 - w.max(h).leading_zeros();
+        let levels = 1 + r.below(maxl as u64) as u32;
+        let img = image(&mut r, fmt, w, h, layers, levels);
+        let array = r.chance(50);
+        let base_level = r.below(levels as u64) as u32;
+        let base_layer = r.below(layers as u64) as u32;
+        let view = ImageView {
+            view_type: if array {
+                ViewType::D2Array
+            } else {
+                ViewType::D2
+            },
+            base_level,
+            level_count: 1 + r.below((levels - base_level) as u64) as u32,
+            base_layer,
+            layer_count: if array {
+                1 + r.below((layers - base_layer) as u64) as u32
+            } else {
+                1
+            },
+            aspect: if fmt.has_depth() {
+                Aspect::Depth
+            } else {
+                Aspect::Color
+            },
+        };
+        let mut address_mode = [MODES[r.below(5) as usize]; 3];
+        if r.chance(30) {
+            address_mode[1] = MODES[r.below(5) as usize];
+        }
+        let integer = fmt == Format::R8G8B8A8_UINT;
+        let sampler = Sampler {
+            address_mode,
+            border_color: BORDERS[r.below(2) as usize + 2 * integer as usize],
+            compare_enable: !integer
+                && (fmt.has_depth() || fmt == Format::R32_SFLOAT || r.chance(10))
+                && r.chance(60),
+            compare_op: OPS[r.below(8) as usize],
+            ..Sampler::default()
+        };
+        let cfg = Config {
+            policy: if r.chance(70) {
+                Policy::Vulkan
+            } else {
+                Policy::D3D
+            },
+            precision: if r.chance(95) {
+                LodPrecision::Exact
+            } else {
+                LodPrecision::Hardware
+            },
+        };
+        let c0 = [coord(&mut r), coord(&mut r), r.f(-1.0, 4.0), 0.0];
+        let step = r.f(-0.5, 0.5) * r.f(0.0, 1.0).powi(3);
+        let mut coords = [c0; 4];
+        for (lane, c) in coords.iter_mut().enumerate() {
+            c[0] += (lane & 1) as f32 * step;
+            c[1] += (lane >> 1) as f32 * step;
+            if r.chance(5) {
+                c[1] = coord(&mut r);
+            }
+            if r.chance(10) {
+                c[2] = r.f(-1.0, 4.0);
+            }
+        }
+        // offsets beyond [-8, 7] too: D3D keeps their low 6 bits, Vulkan uses them as given
+        let off = |r: &mut Rng| {
+            if r.chance(80) {
+                r.below(5) as i32 - 2
+            } else {
+                r.below(80) as i32 - 40
+            }
+        };
+        let offsets = match r.below(3) {
+            0 => GatherOffsets::None,
+            1 => GatherOffsets::Offset(if r.chance(50) {
+                [[off(&mut r), off(&mut r)]; 4]
+            } else {
+                std::array::from_fn(|_| [off(&mut r), off(&mut r)])
+            }),
+            _ => GatherOffsets::Four(std::array::from_fn(|_| [off(&mut r), off(&mut r)])),
+        };
+        let lane4 = |r: &mut Rng| -> [f32; 4] { std::array::from_fn(|_| r.f(-0.2, 1.2)) };
+        let a = GatherArgs {
+            coords,
+            component: r.below(4) as u32,
+            offsets,
+            dref: (sampler.compare_enable || r.chance(10)).then(|| lane4(&mut r)),
+            mask: if r.chance(70) { 0xf } else { r.below(16) as u8 },
+        };
+        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
+            return false;
+        };
+        let general = k.gather_general(&img, &a);
+        let fast = k.gather(&img, &a);
+        let (Ok(general), Ok(fast)) = (general, fast) else {
+            assert_eq!(
+                k.gather(&img, &a).is_err(),
+                k.gather_general(&img, &a).is_err()
+            );
+            return false;
+        };
+        let bits = |q: QuadBits| {
+            q.map(|l| {
+                l.map(|x| {
+                    let x = if f32::from_bits(x).is_nan() && !integer {
+                        0x7fc0_0000
+                    } else {
+                        x
+                    };
+                    format!("{x:08x}")
+                })
+            })
+        };
+        assert_eq!(
+            bits(fast),
+            bits(general),
+            "seed {seed}: {fmt:?} {w}x{h}x{layers} L{levels} {view:?} {sampler:?} {cfg:?} {a:?}"
+        );
+        k.has_fast_gather()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(4000))]
+        #[test]
+        fn fast_gather_equals_general_gather(seed in any::<u64>()) {
+            one(seed);
+        }
+    }
+
+    #[test]
+    fn most_random_gathers_take_the_fast_path() {
+        let served = (1..=2000u64)
+            .filter(|&s| one(s.wrapping_mul(0x9e37_79b9_7f4a_7c15)))
+            .count();
+        assert!(
+            served > 1000,
+            "the fast gather served only {served} of 2000"
+        );
+    }
+
+    #[test]
+    fn gather_coverage_by_configuration() {
+        let img = Image::new_2d(Format::B8G8R8A8_SRGB, 8, 8, 2, 4).unwrap();
+        let v2 = ImageView::whole(&img, ViewType::D2Array);
+        let s = Sampler::trilinear(AddressMode::ClampToBorder);
+        let k = |s: &Sampler, cfg: Config| Kernel::new(&img, &v2, s, cfg).unwrap();
+        assert!(k(&s, Config::default()).has_fast_gather());
+        let hw = Config {
+            precision: LodPrecision::Hardware,
+            ..Config::default()
+        };
+        assert!(!k(&s, hw).has_fast_gather());
+        let snorm = Image::new_2d(Format::R8G8B8A8_SNORM, 8, 8, 1, 1).unwrap();
+        let vs = ImageView::whole(&snorm, ViewType::D2);
+        assert!(!Kernel::new(&snorm, &vs, &s, Config::default())
+            .unwrap()
+            .has_fast_gather());
+    }
+}
