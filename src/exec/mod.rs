@@ -117,7 +117,7 @@ pub use entry::{
     FragQuadOutput, VertexIds, VertexOutputs, FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES,
     VERTEX_LANES_PER_BATCH,
 };
-pub use image::{ImageUnit, NoImages, QuadLod, QuadOperands};
+pub use image::{image_per_quad, BatchOperands, ImageUnit, NoImages, QuadLod, QuadOperands};
 pub use memory::{Bindings, Buffer};
 pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegView};
 pub use program::{compile, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS};

@@ -1,7 +1,7 @@
 //! The batch executor: SoA register files, lane masks, the block scheduler and every
 //! instruction's execution over all lanes of a batch.
 
-use super::image::QuadOperands;
+use super::image::BatchOperands;
 use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
 use super::memory::Bindings;
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
@@ -30,6 +30,8 @@ pub(crate) struct Batch {
     pub demoted: Vec<bool>,
     pub killed: Vec<bool>,
     pub active: Vec<u32>,
+    /// Results of an image instruction, `[lane][component]`.
+    image_out: Vec<[u32; 4]>,
     executed: u64,
 }
 
@@ -151,6 +153,7 @@ impl Batch {
             demoted: Vec::new(),
             killed: Vec::new(),
             active: Vec::new(),
+            image_out: Vec::new(),
             executed: 0,
         }
     }
@@ -591,51 +594,46 @@ impl Batch {
                 b,
             } => self.ballot_query(*query, *dst, *ballot, *b),
             Code::Image { index: ii } => {
-                let img = &prog.images[*ii as usize];
-                let inst = &img.inst;
-                let mut ops = QuadOperands::default();
-                let slots = &prog.slots;
-                for q in 0..n / 4 {
-                    let lanes = q * 4..q * 4 + 4;
-                    if !lanes.clone().any(|l| self.is_active(l)) {
-                        continue;
-                    }
-                    let r32 = &self.r32;
-                    super::image::gather_operands(
-                        inst,
-                        q,
-                        |r, l| r32[slots[r as usize].1 as usize * n + l],
-                        &mut ops,
-                    );
-                    for i in 0..4 {
-                        ops.active[i] = self.is_active(q * 4 + i);
-                        ops.helper[i] = self.helper[q * 4 + i];
-                    }
-                    let mut out = [[0u32; 4]; 4];
-                    bind.images
-                        .image_op(inst, &ops, &mut out)
-                        .map_err(|e| match e {
-                            Error::Exec(m) => {
-                                Error::Exec(format!("b{block} instruction {index}: {m}"))
-                            }
-                            e => e,
-                        })?;
-                    obs.image(&ImageEvent {
-                        block,
-                        index,
-                        inst,
-                        operands: &ops,
-                        results: &out,
-                    });
-                    for (c, &r) in inst.dst.iter().enumerate() {
-                        let s = slots[r as usize].1 as usize;
-                        for (i, lane_out) in out.iter().enumerate() {
-                            if ops.active[i] {
-                                self.r32[s * n + q * 4 + i] = lane_out[c];
-                            }
+                let inst = &prog.images[*ii as usize].inst;
+                let mut out = std::mem::take(&mut self.image_out);
+                out.clear();
+                out.resize(n, [0; 4]);
+                let ops = BatchOperands {
+                    n,
+                    slots: &prog.slots,
+                    r32: &self.r32,
+                    active: &self.active,
+                    helper: &self.helper,
+                };
+                bind.images
+                    .image_batch(inst, &ops, &mut out)
+                    .map_err(|e| match e {
+                        Error::Exec(m) => Error::Exec(format!("b{block} instruction {index}: {m}")),
+                        e => e,
+                    })?;
+                if obs.wants_images() {
+                    for (q, res) in out.chunks_exact(4).enumerate() {
+                        if ops.quad_mask(q) == 0 {
+                            continue;
                         }
+                        let results = [res[0], res[1], res[2], res[3]];
+                        obs.image(&ImageEvent {
+                            block,
+                            index,
+                            inst,
+                            operands: &ops.quad(inst, q),
+                            results: &results,
+                        });
                     }
                 }
+                for (c, &r) in inst.dst.iter().enumerate() {
+                    let s = prog.slots[r as usize].1 as usize;
+                    let row = &mut self.r32[s * n..][..n];
+                    for ((d, o), &a) in row.iter_mut().zip(&out).zip(&self.active) {
+                        *d = (o[c] & a) | (*d & !a);
+                    }
+                }
+                self.image_out = out;
             }
             Code::IsHelper { dst } => {
                 for l in 0..n {
