@@ -66,6 +66,18 @@ pub(crate) enum Code {
         space: CSpace,
         addr: u32,
     },
+    /// A Local load from a constant, in-range word address: a row copy.
+    LoadLocal {
+        wide: bool,
+        dst: u32,
+        word: u32,
+    },
+    /// A Local store to a constant, in-range word address: a row copy.
+    StoreLocal {
+        wide: bool,
+        word: u32,
+        src: u32,
+    },
     Store {
         ty: ScalarTy,
         space: CSpace,
@@ -357,6 +369,9 @@ fn schedule_order(f: &ir::Function) -> Result<Vec<BlockId>> {
 struct Ctx<'a> {
     slots: &'a [(bool, u32)],
     regs: &'a [ScalarTy],
+    /// Per register: its constant value when it is a constant no instruction writes.
+    fixed: &'a [Option<u64>],
+    local_words: u32,
     block: BlockId,
     index: usize,
 }
@@ -393,6 +408,16 @@ impl Ctx<'_> {
     }
     fn n(&self, r: Reg) -> Result<u32> {
         self.reg(r, false)
+    }
+    /// The word address of a Local access through `ptr` when it is a constant whose words
+    /// (two for a 64-bit `ty`) are all inside Local memory.
+    fn const_local(&self, ptr: &ir::Ptr, ty: ScalarTy) -> Option<u32> {
+        if !matches!(ptr.space, Space::Local) {
+            return None;
+        }
+        let w = (*self.fixed.get(ptr.addr as usize)?)? as u32;
+        let end = w as u64 + if ty.is_wide() { 2 } else { 1 };
+        (end <= self.local_words as u64).then_some(w)
     }
     fn space(&self, s: Space) -> Result<CSpace> {
         Ok(match s {
@@ -462,6 +487,19 @@ pub fn compile(shader: &Shader) -> Result<Program> {
     for (i, &b) in order.iter().enumerate() {
         rpo_index[b as usize] = i as u32;
     }
+    let mut fixed: Vec<Option<u64>> = vec![None; f.regs.len()];
+    for &(r, c) in &f.consts {
+        fixed[r as usize] = Some(c.bits);
+    }
+    for b in &f.blocks {
+        for inst in &b.insts {
+            for r in crate::ir::opt::walk::defs(inst) {
+                if let Some(e) = fixed.get_mut(r as usize) {
+                    *e = None;
+                }
+            }
+        }
+    }
     let mut blocks = Vec::with_capacity(order.len());
     let mut images = Vec::new();
     for &bid in &order {
@@ -471,6 +509,8 @@ pub fn compile(shader: &Shader) -> Result<Program> {
             let cx = Ctx {
                 slots: &slots,
                 regs: &f.regs,
+                fixed: &fixed,
+                local_words: shader.local_words,
                 block: bid,
                 index: i,
             };
@@ -479,6 +519,8 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         let cx = Ctx {
             slots: &slots,
             regs: &f.regs,
+            fixed: &fixed,
+            local_words: shader.local_words,
             block: bid,
             index: blk.insts.len(),
         };
@@ -724,6 +766,22 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             let k =
                 kernels::convert(*op, *from, *to).ok_or_else(|| cx.unsupported((op, from, to)))?;
             k1(cx, k, *dst, *a)?
+        }
+        Inst::Load { ty, dst, ptr } if cx.const_local(ptr, *ty).is_some() => {
+            cx.n(ptr.addr)?;
+            Code::LoadLocal {
+                wide: ty.is_wide(),
+                dst: cx.reg(*dst, ty.is_wide())?,
+                word: cx.const_local(ptr, *ty).unwrap_or(0),
+            }
+        }
+        Inst::Store { ty, ptr, src } if cx.const_local(ptr, *ty).is_some() => {
+            cx.n(ptr.addr)?;
+            Code::StoreLocal {
+                wide: ty.is_wide(),
+                src: cx.reg(*src, ty.is_wide())?,
+                word: cx.const_local(ptr, *ty).unwrap_or(0),
+            }
         }
         Inst::Load { ty, dst, ptr } => Code::Load {
             ty: *ty,

@@ -531,6 +531,42 @@ impl Batch {
                 addr,
                 src,
             } => self.store(*ty, *space, *addr, *src, bind)?,
+            &Code::LoadLocal { wide, dst, word } => {
+                let (w, d) = (word as usize, dst as usize);
+                if wide {
+                    let (lo, hi) = self.local[w * n..].split_at(n);
+                    for (((d, &lo), &hi), &m) in self.r64[d * n..][..n]
+                        .iter_mut()
+                        .zip(lo)
+                        .zip(&hi[..n])
+                        .zip(&self.active)
+                    {
+                        let m = m as i32 as i64 as u64;
+                        *d = ((lo as u64 | (hi as u64) << 32) & m) | (*d & !m);
+                    }
+                } else {
+                    let src = &self.local[w * n..][..n];
+                    blend32(&mut self.r32[d * n..][..n], src, &self.active, full);
+                }
+            }
+            &Code::StoreLocal { wide, word, src } => {
+                let (w, s) = (word as usize, src as usize);
+                if wide {
+                    let (lo, hi) = self.local[w * n..].split_at_mut(n);
+                    for (((lo, hi), &v), &m) in lo
+                        .iter_mut()
+                        .zip(&mut hi[..n])
+                        .zip(&self.r64[s * n..][..n])
+                        .zip(&self.active)
+                    {
+                        *lo = (v as u32 & m) | (*lo & !m);
+                        *hi = ((v >> 32) as u32 & m) | (*hi & !m);
+                    }
+                } else {
+                    let v = &self.r32[s * n..][..n];
+                    blend32(&mut self.local[w * n..][..n], v, &self.active, full);
+                }
+            }
             Code::Atomic {
                 op,
                 ty,
