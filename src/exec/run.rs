@@ -333,10 +333,14 @@ impl Batch {
         match term {
             // Branch-free forms (the active mask is 0 or !0) so the loops vectorise.
             &CTerm::Jump(t) => {
+                if full {
+                    self.pc.fill(t);
+                    return Ok(Some(t));
+                }
                 for (p, &a) in self.pc.iter_mut().zip(act) {
                     *p = (t & a) | (*p & !a);
                 }
-                return Ok(full.then_some(t));
+                return Ok(None);
             }
             &CTerm::Branch { cond, t, f } => {
                 let c = &self.r32[cond as usize * n..][..n];
@@ -519,18 +523,6 @@ impl Batch {
                     ]
                 ),
             },
-            Code::Load {
-                ty,
-                dst,
-                space,
-                addr,
-            } => self.load(*ty, *dst, *space, *addr, bind)?,
-            Code::Store {
-                ty,
-                space,
-                addr,
-                src,
-            } => self.store(*ty, *space, *addr, *src, bind)?,
             &Code::LoadLocal { wide, dst, word } => {
                 let (w, d) = (word as usize, dst as usize);
                 if wide {
@@ -567,6 +559,40 @@ impl Batch {
                     blend32(&mut self.local[w * n..][..n], v, &self.active, full);
                 }
             }
+            // `Source` markers and barriers: common in loops, so not worth a call.
+            Code::Nop => {}
+            _ => self.exec_cold(prog, code, bind, obs, block, index)?,
+        }
+        Ok(())
+    }
+
+    /// Everything but the lane kernels and constant-address Local copies, kept out of line so
+    /// that the hot `exec` stays small (its prologue was a large part of the per-instruction
+    /// dispatch cost).
+    #[inline(never)]
+    fn exec_cold<O: Observer>(
+        &mut self,
+        prog: &Program,
+        code: &Code,
+        bind: &Bindings,
+        obs: &mut O,
+        block: BlockId,
+        index: usize,
+    ) -> Result<()> {
+        let n = self.n;
+        match code {
+            Code::Load {
+                ty,
+                dst,
+                space,
+                addr,
+            } => self.load(*ty, *dst, *space, *addr, bind)?,
+            Code::Store {
+                ty,
+                space,
+                addr,
+                src,
+            } => self.store(*ty, *space, *addr, *src, bind)?,
             Code::Atomic {
                 op,
                 ty,
@@ -706,7 +732,17 @@ impl Batch {
                     }
                 }
             }
-            Code::Nop => {}
+            Code::Nop
+            | Code::K1 { .. }
+            | Code::K2 { .. }
+            | Code::K3 { .. }
+            | Code::K4 { .. }
+            | Code::LoadLocal { .. }
+            | Code::StoreLocal { .. } => {
+                return Err(Error::Exec(format!(
+                    "b{block} instruction {index}: internal: a lane kernel reached exec_cold"
+                )))
+            }
         }
         Ok(())
     }
@@ -721,6 +757,7 @@ impl Batch {
     ) -> Result<()> {
         let n = self.n;
         let wide = ty.is_wide();
+        let mut uniform = None;
         for l in 0..n {
             if !self.is_active(l) {
                 continue;
@@ -732,8 +769,16 @@ impl Batch {
                     read_words(&self.workgroup, self.workgroup.len(), 1, 0, ad, wide)
                 }
                 CSpace::Buffer { slot, index } => {
-                    let idx = index.map_or(0, |r| self.r32[r as usize * n + l]);
-                    match bind.buffer(slot, idx)? {
+                    // Without an index register every lane reads the same buffer: look it up
+                    // once (at the first active lane, so errors are unchanged).
+                    let buf = match index {
+                        Some(r) => bind.buffer(slot, self.r32[r as usize * n + l])?,
+                        None => match uniform {
+                            Some(b) => b,
+                            None => *uniform.insert(bind.buffer(slot, 0)?),
+                        },
+                    };
+                    match buf {
                         Some(b) => {
                             let v = b.load(ad as u64, access_bytes(ty));
                             if ty == ScalarTy::Bool {
