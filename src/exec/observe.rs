@@ -74,6 +74,11 @@ pub trait Observer {
     fn wants_insts(&self) -> bool {
         true
     }
+    /// Whether `image` is wanted at all (the per-quad operands are only built for it).
+    #[inline(always)]
+    fn wants_images(&self) -> bool {
+        true
+    }
 }
 
 /// Observes nothing, costs nothing.
@@ -83,6 +88,10 @@ pub struct NoObserver;
 impl Observer for NoObserver {
     #[inline(always)]
     fn wants_insts(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn wants_images(&self) -> bool {
         false
     }
 }

@@ -66,6 +66,18 @@ pub(crate) enum Code {
         space: CSpace,
         addr: u32,
     },
+    /// A Local load from a constant, in-range word address: a row copy.
+    LoadLocal {
+        wide: bool,
+        dst: u32,
+        word: u32,
+    },
+    /// A Local store to a constant, in-range word address: a row copy.
+    StoreLocal {
+        wide: bool,
+        word: u32,
+        src: u32,
+    },
     Store {
         ty: ScalarTy,
         space: CSpace,
@@ -174,6 +186,10 @@ pub struct Program {
     pub(crate) n64: usize,
     pub(crate) consts32: Vec<(u32, u32)>,
     pub(crate) consts64: Vec<(u32, u64)>,
+    /// Non-constant slots that must start at zero ([`read_before_write`]); every other
+    /// non-constant slot is written in a lane before anything reads it there.
+    pub(crate) zero32: Vec<u32>,
+    pub(crate) zero64: Vec<u32>,
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
 }
@@ -353,6 +369,9 @@ fn schedule_order(f: &ir::Function) -> Result<Vec<BlockId>> {
 struct Ctx<'a> {
     slots: &'a [(bool, u32)],
     regs: &'a [ScalarTy],
+    /// Per register: its constant value when it is a constant no instruction writes.
+    fixed: &'a [Option<u64>],
+    local_words: u32,
     block: BlockId,
     index: usize,
 }
@@ -389,6 +408,16 @@ impl Ctx<'_> {
     }
     fn n(&self, r: Reg) -> Result<u32> {
         self.reg(r, false)
+    }
+    /// The word address of a Local access through `ptr` when it is a constant whose words
+    /// (two for a 64-bit `ty`) are all inside Local memory.
+    fn const_local(&self, ptr: &ir::Ptr, ty: ScalarTy) -> Option<u32> {
+        if !matches!(ptr.space, Space::Local) {
+            return None;
+        }
+        let w = (*self.fixed.get(ptr.addr as usize)?)? as u32;
+        let end = w as u64 + if ty.is_wide() { 2 } else { 1 };
+        (end <= self.local_words as u64).then_some(w)
     }
     fn space(&self, s: Space) -> Result<CSpace> {
         Ok(match s {
@@ -438,9 +467,38 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         }
     }
     let order = schedule_order(f)?;
+    let (mut zero32, mut zero64) = (Vec::new(), Vec::new());
+    let is_const = {
+        let mut c = vec![false; slots.len()];
+        for &(r, _) in &f.consts {
+            c[r as usize] = true;
+        }
+        c
+    };
+    for (r, need) in read_before_write(f, &order).into_iter().enumerate() {
+        if need && !is_const[r] {
+            match slots[r] {
+                (false, s) => zero32.push(s),
+                (true, s) => zero64.push(s),
+            }
+        }
+    }
     let mut rpo_index = vec![DONE; f.blocks.len()];
     for (i, &b) in order.iter().enumerate() {
         rpo_index[b as usize] = i as u32;
+    }
+    let mut fixed: Vec<Option<u64>> = vec![None; f.regs.len()];
+    for &(r, c) in &f.consts {
+        fixed[r as usize] = Some(c.bits);
+    }
+    for b in &f.blocks {
+        for inst in &b.insts {
+            for r in crate::ir::opt::walk::defs(inst) {
+                if let Some(e) = fixed.get_mut(r as usize) {
+                    *e = None;
+                }
+            }
+        }
     }
     let mut blocks = Vec::with_capacity(order.len());
     let mut images = Vec::new();
@@ -451,6 +509,8 @@ pub fn compile(shader: &Shader) -> Result<Program> {
             let cx = Ctx {
                 slots: &slots,
                 regs: &f.regs,
+                fixed: &fixed,
+                local_words: shader.local_words,
                 block: bid,
                 index: i,
             };
@@ -459,6 +519,8 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         let cx = Ctx {
             slots: &slots,
             regs: &f.regs,
+            fixed: &fixed,
+            local_words: shader.local_words,
             block: bid,
             index: blk.insts.len(),
         };
@@ -510,9 +572,115 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         n64,
         consts32,
         consts64,
+        zero32,
+        zero64,
         images,
         budget: DEFAULT_BUDGET,
     })
+}
+
+/// Per register: whether some lane may read it before having written it, so it must start at
+/// zero (the value every register had when the batch zeroed all of them; the optimiser relies
+/// on that, e.g. a promoted Local word read before its first store reads 0).
+///
+/// Why the others need no initial value: a lane executes whole blocks along a CFG path from
+/// the entry, and every instruction writes its destinations in exactly the active lanes
+/// (inactive lanes' registers never change). So a register that is *definitely written* on
+/// every path from the entry to a read in the executing lane (a must-define forward dataflow
+/// over the scheduled blocks: meet = intersection over predecessors) holds a value computed
+/// in that lane. Kernels also compute inactive lanes, but those results are blended away.
+/// Reads in other lanes (derivatives, quad and subgroup operations, every image operand) can
+/// see a neighbour that never ran the definition, so those registers always start at zero.
+pub(crate) fn read_before_write(f: &ir::Function, order: &[BlockId]) -> Vec<bool> {
+    use crate::ir::opt::walk::{defs, for_each_use, term_uses};
+    let nr = f.regs.len();
+    let words = nr.div_ceil(64);
+    let set = |v: &mut [u64], r: Reg| {
+        if (r as usize) < nr {
+            v[r as usize / 64] |= 1 << (r % 64);
+        }
+    };
+    let has = |v: &[u64], r: Reg| (r as usize) < nr && v[r as usize / 64] >> (r % 64) & 1 != 0;
+    let nb = f.blocks.len();
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); nb];
+    for &b in order {
+        for t in f.blocks[b as usize].term.successors() {
+            preds[t as usize].push(b as usize);
+        }
+    }
+    // Registers each block writes.
+    let mut gen = vec![vec![0u64; words]; nb];
+    for &b in order {
+        for inst in &f.blocks[b as usize].insts {
+            for r in defs(inst) {
+                set(&mut gen[b as usize], r);
+            }
+        }
+    }
+    let mut entry = vec![0u64; words];
+    for &(r, _) in &f.consts {
+        set(&mut entry, r);
+    }
+    // out[b]: definitely written at the end of b. Start at "everything" (top) and iterate
+    // down to the greatest fixed point.
+    let mut out = vec![vec![!0u64; words]; nb];
+    let entry_block = order.first().map_or(0, |&b| b as usize);
+    let block_in = |b: usize, out: &[Vec<u64>]| -> Vec<u64> {
+        let mut v = if b == entry_block {
+            entry.clone()
+        } else {
+            vec![!0u64; words]
+        };
+        for &p in &preds[b] {
+            for (x, y) in v.iter_mut().zip(&out[p]) {
+                *x &= y;
+            }
+        }
+        v
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for &b in order {
+            let b = b as usize;
+            let mut v = block_in(b, &out);
+            for (x, g) in v.iter_mut().zip(&gen[b]) {
+                *x |= g;
+            }
+            if v != out[b] {
+                out[b] = v;
+                changed = true;
+            }
+        }
+    }
+    let mut need = vec![false; nr];
+    let mut mark = |r: Reg| {
+        if let Some(e) = need.get_mut(r as usize) {
+            *e = true;
+        }
+    };
+    for &b in order {
+        let b = b as usize;
+        let mut cur = block_in(b, &out);
+        for inst in &f.blocks[b].insts {
+            let mut i = inst.clone();
+            for_each_use(&mut i, &mut |r, cross| {
+                if cross || !has(&cur, *r) {
+                    mark(*r);
+                }
+            });
+            for r in defs(inst) {
+                set(&mut cur, r);
+            }
+        }
+        let mut t = f.blocks[b].term.clone();
+        term_uses(&mut t, &mut |r| {
+            if !has(&cur, *r) {
+                mark(*r);
+            }
+        });
+    }
+    need
 }
 
 fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
@@ -598,6 +766,22 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             let k =
                 kernels::convert(*op, *from, *to).ok_or_else(|| cx.unsupported((op, from, to)))?;
             k1(cx, k, *dst, *a)?
+        }
+        Inst::Load { ty, dst, ptr } if cx.const_local(ptr, *ty).is_some() => {
+            cx.n(ptr.addr)?;
+            Code::LoadLocal {
+                wide: ty.is_wide(),
+                dst: cx.reg(*dst, ty.is_wide())?,
+                word: cx.const_local(ptr, *ty).unwrap_or(0),
+            }
+        }
+        Inst::Store { ty, ptr, src } if cx.const_local(ptr, *ty).is_some() => {
+            cx.n(ptr.addr)?;
+            Code::StoreLocal {
+                wide: ty.is_wide(),
+                src: cx.reg(*src, ty.is_wide())?,
+                word: cx.const_local(ptr, *ty).unwrap_or(0),
+            }
         }
         Inst::Load { ty, dst, ptr } => Code::Load {
             ty: *ty,

@@ -1,7 +1,7 @@
 //! The batch executor: SoA register files, lane masks, the block scheduler and every
 //! instruction's execution over all lanes of a batch.
 
-use super::image::QuadOperands;
+use super::image::BatchOperands;
 use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
 use super::memory::Bindings;
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
@@ -30,6 +30,8 @@ pub(crate) struct Batch {
     pub demoted: Vec<bool>,
     pub killed: Vec<bool>,
     pub active: Vec<u32>,
+    /// Results of an image instruction, `[lane][component]`.
+    image_out: Vec<[u32; 4]>,
     executed: u64,
 }
 
@@ -151,12 +153,17 @@ impl Batch {
             demoted: Vec::new(),
             killed: Vec::new(),
             active: Vec::new(),
+            image_out: Vec::new(),
             executed: 0,
         }
     }
 
-    /// Prepare for a run of `n` lanes (rounded up to whole quads): registers zero except
-    /// constants, memory zero, every lane waiting at the entry block.
+    /// Prepare for a run of `n` lanes (rounded up to whole quads): constants set, the registers
+    /// [`Program`] lists as possibly read before written zeroed, memory zero, every lane
+    /// waiting at the entry block. Other register rows keep whatever the previous run left:
+    /// no lane reads them before writing them (see `program::read_before_write`), so results
+    /// are those of an all-zero start. (Zeroing every row was 10.5 % of the textured demo
+    /// frame under callgrind, the largest cost after the texture unit.)
     pub fn reset(&mut self, prog: &Program, n: usize) {
         let n = n.div_ceil(4) * 4;
         self.n = n;
@@ -164,12 +171,17 @@ impl Batch {
             v.clear();
             v.resize(len, 0);
         };
-        fill32(&mut self.r32, prog.n32 * n);
-        self.r64.clear();
+        // `resize` zeroes only what it adds; the rows that matter are set below.
+        self.r32.resize(prog.n32 * n, 0);
         self.r64.resize(prog.n64 * n, 0);
-        fill32(&mut self.s32, n);
-        self.s64.clear();
+        self.s32.resize(n, 0);
         self.s64.resize(n, 0);
+        for &s in &prog.zero32 {
+            self.r32[s as usize * n..][..n].fill(0);
+        }
+        for &s in &prog.zero64 {
+            self.r64[s as usize * n..][..n].fill(0);
+        }
         for &(s, v) in &prog.consts32 {
             self.r32[s as usize * n..][..n].fill(v);
         }
@@ -186,6 +198,30 @@ impl Batch {
             v.resize(n, false);
         }
         self.executed = 0;
+    }
+
+    /// Fill every register and scratch row with a pattern no correct run produces (tests of
+    /// batch reuse).
+    #[cfg(test)]
+    pub(crate) fn poison_registers(&mut self) {
+        self.r32.fill(0xA5A5_A5A5);
+        self.r64.fill(0x5A5A_5A5A_5A5A_5A5A);
+        self.s32.fill(0xDEAD_BEEF);
+        self.s64.fill(!0);
+    }
+
+    /// Zero every non-constant register row (an observer that sees all registers gets the
+    /// same values whatever ran before on this batch).
+    fn zero_all_registers(&mut self, prog: &Program) {
+        self.r32.fill(0);
+        self.r64.fill(0);
+        let n = self.n;
+        for &(s, v) in &prog.consts32 {
+            self.r32[s as usize * n..][..n].fill(v);
+        }
+        for &(s, v) in &prog.consts64 {
+            self.r64[s as usize * n..][..n].fill(v);
+        }
     }
 
     #[inline]
@@ -225,6 +261,9 @@ impl Batch {
 
     /// Run until every lane has finished.
     pub fn run<O: Observer>(&mut self, prog: &Program, bind: &Bindings, obs: &mut O) -> Result<()> {
+        if obs.wants_insts() {
+            self.zero_all_registers(prog);
+        }
         self.skip_dead_quads();
         // Set when the last block ran on every lane and sent them all to one block: then that
         // block is the lowest waiting one and every lane is active again (`active` is still all
@@ -294,10 +333,14 @@ impl Batch {
         match term {
             // Branch-free forms (the active mask is 0 or !0) so the loops vectorise.
             &CTerm::Jump(t) => {
+                if full {
+                    self.pc.fill(t);
+                    return Ok(Some(t));
+                }
                 for (p, &a) in self.pc.iter_mut().zip(act) {
                     *p = (t & a) | (*p & !a);
                 }
-                return Ok(full.then_some(t));
+                return Ok(None);
             }
             &CTerm::Branch { cond, t, f } => {
                 let c = &self.r32[cond as usize * n..][..n];
@@ -480,6 +523,64 @@ impl Batch {
                     ]
                 ),
             },
+            &Code::LoadLocal { wide, dst, word } => {
+                let (w, d) = (word as usize, dst as usize);
+                if wide {
+                    let (lo, hi) = self.local[w * n..].split_at(n);
+                    for (((d, &lo), &hi), &m) in self.r64[d * n..][..n]
+                        .iter_mut()
+                        .zip(lo)
+                        .zip(&hi[..n])
+                        .zip(&self.active)
+                    {
+                        let m = m as i32 as i64 as u64;
+                        *d = ((lo as u64 | (hi as u64) << 32) & m) | (*d & !m);
+                    }
+                } else {
+                    let src = &self.local[w * n..][..n];
+                    blend32(&mut self.r32[d * n..][..n], src, &self.active, full);
+                }
+            }
+            &Code::StoreLocal { wide, word, src } => {
+                let (w, s) = (word as usize, src as usize);
+                if wide {
+                    let (lo, hi) = self.local[w * n..].split_at_mut(n);
+                    for (((lo, hi), &v), &m) in lo
+                        .iter_mut()
+                        .zip(&mut hi[..n])
+                        .zip(&self.r64[s * n..][..n])
+                        .zip(&self.active)
+                    {
+                        *lo = (v as u32 & m) | (*lo & !m);
+                        *hi = ((v >> 32) as u32 & m) | (*hi & !m);
+                    }
+                } else {
+                    let v = &self.r32[s * n..][..n];
+                    blend32(&mut self.local[w * n..][..n], v, &self.active, full);
+                }
+            }
+            // `Source` markers and barriers: common in loops, so not worth a call.
+            Code::Nop => {}
+            _ => self.exec_cold(prog, code, bind, obs, block, index)?,
+        }
+        Ok(())
+    }
+
+    /// Everything but the lane kernels and constant-address Local copies, kept out of line so
+    /// that the hot `exec` stays small (its prologue was a large part of the per-instruction
+    /// dispatch cost).
+    #[inline(never)]
+    fn exec_cold<O: Observer>(
+        &mut self,
+        prog: &Program,
+        code: &Code,
+        bind: &Bindings,
+        obs: &mut O,
+        block: BlockId,
+        index: usize,
+    ) -> Result<()> {
+        let n = self.n;
+        match code {
             Code::Load {
                 ty,
                 dst,
@@ -555,51 +656,46 @@ impl Batch {
                 b,
             } => self.ballot_query(*query, *dst, *ballot, *b),
             Code::Image { index: ii } => {
-                let img = &prog.images[*ii as usize];
-                let inst = &img.inst;
-                let mut ops = QuadOperands::default();
-                let slots = &prog.slots;
-                for q in 0..n / 4 {
-                    let lanes = q * 4..q * 4 + 4;
-                    if !lanes.clone().any(|l| self.is_active(l)) {
-                        continue;
-                    }
-                    let r32 = &self.r32;
-                    super::image::gather_operands(
-                        inst,
-                        q,
-                        |r, l| r32[slots[r as usize].1 as usize * n + l],
-                        &mut ops,
-                    );
-                    for i in 0..4 {
-                        ops.active[i] = self.is_active(q * 4 + i);
-                        ops.helper[i] = self.helper[q * 4 + i];
-                    }
-                    let mut out = [[0u32; 4]; 4];
-                    bind.images
-                        .image_op(inst, &ops, &mut out)
-                        .map_err(|e| match e {
-                            Error::Exec(m) => {
-                                Error::Exec(format!("b{block} instruction {index}: {m}"))
-                            }
-                            e => e,
-                        })?;
-                    obs.image(&ImageEvent {
-                        block,
-                        index,
-                        inst,
-                        operands: &ops,
-                        results: &out,
-                    });
-                    for (c, &r) in inst.dst.iter().enumerate() {
-                        let s = slots[r as usize].1 as usize;
-                        for (i, lane_out) in out.iter().enumerate() {
-                            if ops.active[i] {
-                                self.r32[s * n + q * 4 + i] = lane_out[c];
-                            }
+                let inst = &prog.images[*ii as usize].inst;
+                let mut out = std::mem::take(&mut self.image_out);
+                out.clear();
+                out.resize(n, [0; 4]);
+                let ops = BatchOperands {
+                    n,
+                    slots: &prog.slots,
+                    r32: &self.r32,
+                    active: &self.active,
+                    helper: &self.helper,
+                };
+                bind.images
+                    .image_batch(inst, &ops, &mut out)
+                    .map_err(|e| match e {
+                        Error::Exec(m) => Error::Exec(format!("b{block} instruction {index}: {m}")),
+                        e => e,
+                    })?;
+                if obs.wants_images() {
+                    for (q, res) in out.chunks_exact(4).enumerate() {
+                        if ops.quad_mask(q) == 0 {
+                            continue;
                         }
+                        let results = [res[0], res[1], res[2], res[3]];
+                        obs.image(&ImageEvent {
+                            block,
+                            index,
+                            inst,
+                            operands: &ops.quad(inst, q),
+                            results: &results,
+                        });
                     }
                 }
+                for (c, &r) in inst.dst.iter().enumerate() {
+                    let s = prog.slots[r as usize].1 as usize;
+                    let row = &mut self.r32[s * n..][..n];
+                    for ((d, o), &a) in row.iter_mut().zip(&out).zip(&self.active) {
+                        *d = (o[c] & a) | (*d & !a);
+                    }
+                }
+                self.image_out = out;
             }
             Code::IsHelper { dst } => {
                 for l in 0..n {
@@ -636,7 +732,17 @@ impl Batch {
                     }
                 }
             }
-            Code::Nop => {}
+            Code::Nop
+            | Code::K1 { .. }
+            | Code::K2 { .. }
+            | Code::K3 { .. }
+            | Code::K4 { .. }
+            | Code::LoadLocal { .. }
+            | Code::StoreLocal { .. } => {
+                return Err(Error::Exec(format!(
+                    "b{block} instruction {index}: internal: a lane kernel reached exec_cold"
+                )))
+            }
         }
         Ok(())
     }
@@ -651,6 +757,7 @@ impl Batch {
     ) -> Result<()> {
         let n = self.n;
         let wide = ty.is_wide();
+        let mut uniform = None;
         for l in 0..n {
             if !self.is_active(l) {
                 continue;
@@ -662,8 +769,16 @@ impl Batch {
                     read_words(&self.workgroup, self.workgroup.len(), 1, 0, ad, wide)
                 }
                 CSpace::Buffer { slot, index } => {
-                    let idx = index.map_or(0, |r| self.r32[r as usize * n + l]);
-                    match bind.buffer(slot, idx)? {
+                    // Without an index register every lane reads the same buffer: look it up
+                    // once (at the first active lane, so errors are unchanged).
+                    let buf = match index {
+                        Some(r) => bind.buffer(slot, self.r32[r as usize * n + l])?,
+                        None => match uniform {
+                            Some(b) => b,
+                            None => *uniform.insert(bind.buffer(slot, 0)?),
+                        },
+                    };
+                    match buf {
                         Some(b) => {
                             let v = b.load(ad as u64, access_bytes(ty));
                             if ty == ScalarTy::Bool {

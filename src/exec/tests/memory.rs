@@ -416,3 +416,59 @@ fn workgroup_atomics_and_oversized_memory() {
     sh.local_words = u32::MAX;
     assert!(matches!(compile(&sh), Err(crate::Error::Unsupported(_))));
 }
+
+#[test]
+fn constant_address_local_accesses_under_divergence() {
+    // Constant-address Local loads and stores compile to row copies; they must write exactly
+    // the active lanes, 64-bit values as two words (low first), and the last in-range word.
+    // b0: c = local[0] != 0; br c b1 b2
+    // b1: local[2..4] = local[4..6] (I64); local[15] = local[1]; jump b3
+    // b2: local[6] = local[1] (I32); jump b3
+    // b3: x = local[2..4] (I64); y = local[15]; z = local[6]
+    let mut b = B::new();
+    let (t, e, m) = (b.block(), b.block(), b.block());
+    let c0 = load(&mut b, I32, Space::Local, 0);
+    let zero = b.ki(0);
+    let c = b.bin(BinaryOp::INe, I32, c0, zero);
+    b.branch(c, t, e);
+    b.at(t);
+    let v64 = load(&mut b, I64, Space::Local, 4);
+    store(&mut b, I64, Space::Local, 2, v64);
+    let v = load(&mut b, I32, Space::Local, 1);
+    store(&mut b, I32, Space::Local, 15, v);
+    b.jump(m);
+    b.at(e);
+    let v = load(&mut b, I32, Space::Local, 1);
+    store(&mut b, I32, Space::Local, 6, v);
+    b.jump(m);
+    b.at(m);
+    let x = load(&mut b, I64, Space::Local, 2);
+    let y = load(&mut b, I32, Space::Local, 15);
+    let z = load(&mut b, I32, Space::Local, 6);
+    let p = b.program();
+    assert!(p.blocks.iter().any(|blk| blk
+        .code
+        .iter()
+        .any(|c| matches!(c, crate::exec::program::Code::StoreLocal { wide: true, .. }))));
+    let mut st = BatchState::new(&p, 8);
+    for l in 0..8 {
+        st.set_local(l, 0, (l % 3 == 0) as u32);
+        st.set_local(l, 1, 100 + l as u32);
+        st.set_local(l, 4, 0x1000 + l as u32);
+        st.set_local(l, 5, 0x2000 + l as u32);
+        st.set_local(l, 6, 7);
+    }
+    st.run(&p, &Bindings::default()).unwrap();
+    for l in 0..8 {
+        let taken = l % 3 == 0;
+        let want_x = if taken {
+            (0x2000 + l as u64) << 32 | (0x1000 + l as u64)
+        } else {
+            0
+        };
+        assert_eq!(st.reg(&p, x, l), want_x, "lane {l}");
+        assert_eq!(st.local(l, 2), want_x as u32, "lane {l}");
+        assert_eq!(st.reg(&p, y, l), if taken { 100 + l as u64 } else { 0 });
+        assert_eq!(st.reg(&p, z, l), if taken { 7 } else { 100 + l as u64 });
+    }
+}

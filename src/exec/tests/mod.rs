@@ -7,6 +7,7 @@ mod cflow;
 mod entry;
 mod memory;
 mod quad;
+mod reuse;
 
 use super::*;
 use crate::ir::*;

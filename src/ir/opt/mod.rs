@@ -26,7 +26,7 @@
 mod dce;
 mod fold;
 mod promote;
-mod walk;
+pub(crate) mod walk;
 
 use crate::ir::Shader;
 
