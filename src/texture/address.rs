@@ -39,6 +39,20 @@ fn mirror(n: i32) -> i32 {
     }
 }
 
+/// `i.rem_euclid(n)` for `n > 0`. For a power of two it is `i & (n − 1)` (the same value
+/// for every i32, negative ones included, in two's complement), which spares an integer
+/// division per tap: repeat-wrapped coordinates outside the first period (a texture tiled
+/// 45 times across a frame) made `rem_euclid` 12 % of the fullscreen trilinear frame under
+/// callgrind.
+#[inline(always)]
+fn rem_euclid(i: i32, n: i32) -> i32 {
+    if n & (n - 1) == 0 {
+        i & (n - 1)
+    } else {
+        i.rem_euclid(n)
+    }
+}
+
 /// Wraps `i` into `[0, size)` by mode `M` (`dynamic` is used only when `M == DYN`).
 #[inline(always)]
 pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
@@ -47,8 +61,8 @@ pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
         return i; // fast path: inside the level, every mode is the identity
     }
     match m {
-        REPEAT => i.rem_euclid(size),
-        MIRRORED => (size - 1) - mirror(i.rem_euclid(2 * size) - size),
+        REPEAT => rem_euclid(i, size),
+        MIRRORED => (size - 1) - mirror(rem_euclid(i, 2 * size) - size),
         CLAMP => i.clamp(0, size - 1),
         BORDER => {
             if i < 0 || i >= size {
@@ -89,6 +103,19 @@ mod tests {
             run(MirrorClampToEdge),
             vec![2, 2, 1, 0, 0, 1, 2, 2, 2, 2, 2]
         );
+    }
+
+    #[test]
+    fn power_of_two_wrap_is_rem_euclid() {
+        // the mask route against the definition, for every i in a window around 0 and the
+        // extremes, sizes 1..=64 (powers of two and not)
+        let is = (-300..300).chain([i32::MIN, i32::MIN + 1, i32::MAX - 1, i32::MAX]);
+        for n in 1..=64 {
+            for i in is.clone() {
+                let r = i64::from(i).rem_euclid(i64::from(n)) as i32;
+                assert_eq!(rem_euclid(i, n), r, "{i} mod {n}");
+            }
+        }
     }
 
     #[test]
