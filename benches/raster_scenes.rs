@@ -10,7 +10,7 @@
 //!
 //! Instruction counts (repeatable under any load): `QS_SCENE_ONCE=depth_scene/1t valgrind
 //! --tool=callgrind target/release/deps/raster_scenes-<hash>` draws that frame once, outside
-//! criterion.
+//! criterion (`QS_SCENE_ONCE=path/to/scene.json/1t` for any lvp scene file).
 
 use criterion::{criterion_group, Criterion};
 use quadstep::raster::Rasterizer;
@@ -41,11 +41,16 @@ fn raster_scenes(c: &mut Criterion) {
 
 /// One frame of one scene (`QS_SCENE_ONCE=<scene>/<n>t`), for callgrind.
 fn once(which: &str) {
-    let (name, threads) = which.split_once('/').expect("QS_SCENE_ONCE=<scene>/<n>t");
+    let (name, threads) = which.rsplit_once('/').expect("QS_SCENE_ONCE=<scene>/<n>t");
     let threads: usize = threads.trim_end_matches('t').parse().expect("thread count");
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/lavapipe/raster/build");
-    let scene = lvp_scene::Scene::load_file(&dir.join(format!("{name}.json")))
-        .unwrap_or_else(|e| panic!("{e}"));
+    // a scene name from build/, or any lvp scene file
+    let file = if name.ends_with(".json") {
+        Path::new(name).to_path_buf()
+    } else {
+        dir.join(format!("{name}.json"))
+    };
+    let scene = lvp_scene::Scene::load_file(&file).unwrap_or_else(|e| panic!("{e}"));
     let prepared = scene.prepare().unwrap_or_else(|e| panic!("{e}"));
     let raster = Rasterizer::new(threads).unwrap();
     prepared.draw(&raster).unwrap_or_else(|e| panic!("{e}"));

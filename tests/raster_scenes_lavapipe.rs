@@ -58,8 +58,8 @@ fn raster_benchmark_scenes_match_lavapipe() {
         // (lavapipe's approximate LOD, see golden/README.md). Coverage is exact on both sides
         // except next to a vertex that lies exactly halfway between two sub-pixel positions:
         // quadstep snaps with round-half-away-from-zero in f64, lavapipe with lrintf (half to
-        // even) in f32, and Vulkan leaves the tie to the implementation. On the 10 000 small
-        // triangles that is 6 pixels.
+        // even) in f32, and Vulkan leaves the tie to the implementation. That is 6 pixels in
+        // the small-triangle scene and 6 in the depth scene.
         let limit = if name == "fullscreen_trilinear" { 2 } else { 1 };
         assert!(
             coverage <= 8,
