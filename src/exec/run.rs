@@ -189,7 +189,16 @@ impl Batch {
             self.r64[s as usize * n..][..n].fill(v);
         }
         self.local_words = prog.shader.local_words as usize;
-        fill32(&mut self.local, self.local_words * n);
+        match &prog.zero_local {
+            None => fill32(&mut self.local, self.local_words * n),
+            Some(runs) => {
+                // words no instruction touches keep stale values nobody reads
+                self.local.resize(self.local_words * n, 0);
+                for &(w, count) in runs {
+                    self.local[w as usize * n..][..count as usize * n].fill(0);
+                }
+            }
+        }
         fill32(&mut self.workgroup, prog.shader.workgroup_words as usize);
         fill32(&mut self.pc, n);
         fill32(&mut self.active, n);

@@ -115,7 +115,9 @@ fn inputs(lanes: usize, seed: u32) -> Vec<(f32, i32)> {
         .collect()
 }
 
-/// Set up `b` for `ins` (helpers on lanes 4k+3 of odd quads), run, return every Local word.
+/// Set up `b` for `ins` (helpers on lanes 4k+3 of odd quads), run, return the Local words the
+/// program touches (0..8; the other words of its 16 are neither read nor written by it, and
+/// `Batch::reset` leaves them stale).
 fn run_on(b: &mut Batch, prog: &Program, ins: &[(f32, i32)]) -> Vec<u32> {
     b.reset(prog, ins.len());
     let n = b.n;
@@ -126,7 +128,7 @@ fn run_on(b: &mut Batch, prog: &Program, ins: &[(f32, i32)]) -> Vec<u32> {
     }
     b.run(prog, &Bindings::default(), &mut NoObserver)
         .expect("run");
-    b.local.clone()
+    b.local[..8 * n].to_vec()
 }
 
 fn fresh(prog: &Program, ins: &[(f32, i32)]) -> Vec<u32> {
@@ -268,4 +270,36 @@ fn observers_see_zeroed_registers() {
         runs.push(obs.0);
     }
     assert_eq!(runs[0], runs[1]);
+}
+
+#[test]
+fn only_touched_local_words_are_zeroed() {
+    // The program loads words 0 and 1 and stores words 2..=7 at constant addresses; words
+    // 8..16 of its 16-word Local memory are touched by nothing.
+    let (p, _) = program();
+    assert_eq!(p.zero_local, Some(vec![(0, 8)]));
+    // Stale values in every Local word must not change what the program computes.
+    let ins = inputs(64, 3);
+    let want = fresh(&p, &ins);
+    let mut b = Batch::new();
+    run_on(&mut b, &p, &ins);
+    b.local.fill(0xA5A5_A5A5);
+    assert_eq!(run_on(&mut b, &p, &ins), want);
+}
+
+#[test]
+fn a_computed_local_address_zeroes_all_local_memory() {
+    let mut b = B::new();
+    let i = b.load_local(I32, 0);
+    let v = b.reg(F32);
+    b.push(Inst::Load {
+        ty: F32,
+        dst: v,
+        ptr: Ptr {
+            space: Space::Local,
+            addr: i,
+        },
+    });
+    b.store_local(F32, 1, v);
+    assert_eq!(b.program().zero_local, None);
 }
