@@ -535,27 +535,15 @@ pub(super) mod tests {
         img
     }
 
-    fn coord(r: &mut Rng) -> f32 {
-        match r.below(20) {
-            0 => f32::NAN,
-            1 => r.f(-1e9, 1e9),
-            2 => 0.5,
-            _ => r.f(-2.5, 2.5),
-        }
-    }
-
-    /// One random (image, view, sampler, config, quad); returns whether the fast path served
-    /// the quad, after checking the two paths agree.
-    fn one(seed: u64) -> bool {
-        let mut r = Rng(seed | 1);
-        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+    /// A random 2D or 2D-array view (any base level and layers) of a random image of `fmt`.
+    pub(in crate::texture) fn random_2d_view(r: &mut Rng, fmt: Format) -> (Image, ImageView) {
         let wmax = if r.chance(30) { 40 } else { 9 };
         let w = 1 + r.below(wmax) as u32;
         let h = 1 + r.below(9) as u32;
         let layers = 1 + r.below(3) as u32;
         let maxl = 32 - w.max(h).leading_zeros();
         let levels = 1 + r.below(maxl as u64) as u32;
-        let img = image(&mut r, fmt, w, h, layers, levels);
+        let img = image(r, fmt, w, h, layers, levels);
         let array = r.chance(50);
         let base_level = r.below(levels as u64) as u32;
         let base_layer = r.below(layers as u64) as u32;
@@ -579,6 +567,33 @@ pub(super) mod tests {
                 Aspect::Color
             },
         };
+        (img, view)
+    }
+
+    /// A random policy (70 % Vulkan) and LOD precision (95 % exact).
+    pub(in crate::texture) fn random_config(r: &mut Rng) -> Config {
+        Config {
+            policy: if r.chance(70) {
+                Policy::Vulkan
+            } else {
+                Policy::D3D
+            },
+            precision: if r.chance(95) {
+                LodPrecision::Exact
+            } else {
+                LodPrecision::Hardware
+            },
+        }
+    }
+
+    /// A random filtering sampler for `fmt` with the given address modes; anisotropy in
+    /// `aniso_pct` % of the cases, a comparison mostly on depth and R32 formats.
+    fn random_sampler(
+        r: &mut Rng,
+        fmt: Format,
+        address_mode: [AddressMode; 3],
+        aniso_pct: u64,
+    ) -> Sampler {
         let filt = |r: &mut Rng| {
             if r.chance(50) {
                 Filter::Linear
@@ -586,19 +601,10 @@ pub(super) mod tests {
                 Filter::Nearest
             }
         };
-        let m = if r.chance(85) {
-            MODES[r.below(3) as usize]
-        } else {
-            MODES[r.below(5) as usize]
-        };
-        let mut address_mode = [m; 3];
-        if r.chance(10) {
-            address_mode[1] = MODES[r.below(5) as usize];
-        }
         let min_lod = if r.chance(70) { 0.0 } else { r.f(0.0, 4.0) };
-        let sampler = Sampler {
-            mag_filter: filt(&mut r),
-            min_filter: filt(&mut r),
+        Sampler {
+            mag_filter: filt(r),
+            min_filter: filt(r),
             mipmap_mode: if r.chance(50) {
                 MipmapMode::Linear
             } else {
@@ -606,7 +612,7 @@ pub(super) mod tests {
             },
             address_mode,
             mip_lod_bias: if r.chance(60) { 0.0 } else { r.f(-4.0, 4.0) },
-            anisotropy_enable: r.chance(5),
+            anisotropy_enable: r.chance(aniso_pct),
             max_anisotropy: 4.0,
             compare_enable: (fmt.has_depth() || fmt == Format::R32_SFLOAT || r.chance(10))
                 && r.chance(60),
@@ -618,19 +624,35 @@ pub(super) mod tests {
                 min_lod + r.f(-1.0, 5.0)
             },
             ..Sampler::default()
+        }
+    }
+
+    fn coord(r: &mut Rng) -> f32 {
+        match r.below(20) {
+            0 => f32::NAN,
+            1 => r.f(-1e9, 1e9),
+            2 => 0.5,
+            _ => r.f(-2.5, 2.5),
+        }
+    }
+
+    /// One random (image, view, sampler, config, quad); returns whether the fast path served
+    /// the quad, after checking the two paths agree.
+    fn one(seed: u64) -> bool {
+        let mut r = Rng(seed | 1);
+        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let (img, view) = random_2d_view(&mut r, fmt);
+        let m = if r.chance(85) {
+            MODES[r.below(3) as usize]
+        } else {
+            MODES[r.below(5) as usize]
         };
-        let cfg = Config {
-            policy: if r.chance(70) {
-                Policy::Vulkan
-            } else {
-                Policy::D3D
-            },
-            precision: if r.chance(95) {
-                LodPrecision::Exact
-            } else {
-                LodPrecision::Hardware
-            },
-        };
+        let mut address_mode = [m; 3];
+        if r.chance(10) {
+            address_mode[1] = MODES[r.below(5) as usize];
+        }
+        let sampler = random_sampler(&mut r, fmt, address_mode, 5);
+        let cfg = random_config(&mut r);
         // a quad: lane 0 plus small steps (sometimes bent, sometimes wild)
         let c0 = [coord(&mut r), coord(&mut r), r.f(-1.0, 4.0), 0.0];
         let step = r.f(-0.5, 0.5) * r.f(0.0, 1.0).powi(3);
@@ -709,7 +731,10 @@ pub(super) mod tests {
         assert_eq!(
             bits(fast),
             bits(general),
-            "seed {seed}: {fmt:?} {w}x{h}x{layers} L{levels} {view:?} {sampler:?} {cfg:?} {a:?}"
+            "seed {seed}: {fmt:?} {:?}x{} L{} {view:?} {sampler:?} {cfg:?} {a:?}",
+            img.extent(),
+            img.layers(),
+            img.levels()
         );
         true
     }
@@ -805,49 +830,9 @@ pub(super) mod tests {
                 Aspect::Color
             },
         };
-        let filt = |r: &mut Rng| {
-            if r.chance(50) {
-                Filter::Linear
-            } else {
-                Filter::Nearest
-            }
-        };
-        let min_lod = if r.chance(70) { 0.0 } else { r.f(0.0, 4.0) };
-        let sampler = Sampler {
-            mag_filter: filt(&mut r),
-            min_filter: filt(&mut r),
-            mipmap_mode: if r.chance(50) {
-                MipmapMode::Linear
-            } else {
-                MipmapMode::Nearest
-            },
-            address_mode: [MODES[r.below(5) as usize]; 3],
-            mip_lod_bias: if r.chance(60) { 0.0 } else { r.f(-4.0, 4.0) },
-            anisotropy_enable: r.chance(10),
-            max_anisotropy: 4.0,
-            compare_enable: (fmt.has_depth() || fmt == Format::R32_SFLOAT || r.chance(10))
-                && r.chance(60),
-            compare_op: OPS[r.below(8) as usize],
-            min_lod,
-            max_lod: if r.chance(50) {
-                LOD_CLAMP_NONE
-            } else {
-                min_lod + r.f(-1.0, 5.0)
-            },
-            ..Sampler::default()
-        };
-        let cfg = Config {
-            policy: if r.chance(70) {
-                Policy::Vulkan
-            } else {
-                Policy::D3D
-            },
-            precision: if r.chance(95) {
-                LodPrecision::Exact
-            } else {
-                LodPrecision::Hardware
-            },
-        };
+        let address_mode = [MODES[r.below(5) as usize]; 3];
+        let sampler = random_sampler(&mut r, fmt, address_mode, 10);
+        let cfg = random_config(&mut r);
         // a quad: lane 0's direction plus small steps (sometimes one lane elsewhere)
         let d0 = dir(&mut r);
         let scale = d0.iter().fold(0.0f32, |m, x| m.max(x.abs()));

@@ -198,7 +198,7 @@ mod tests {
     //! f64 reference sampler's `ref_gather`): random images, views, samplers, policies,
     //! components, offsets and quads (NaN and huge coordinates included) give the same bits.
 
-    use super::super::fast::tests::{image, Rng, OPS};
+    use super::super::fast::tests::{random_2d_view, random_config, Rng, OPS};
     use super::super::*;
     use proptest::prelude::*;
 
@@ -243,36 +243,7 @@ mod tests {
     fn one(seed: u64) -> bool {
         let mut r = Rng(seed | 1);
         let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
-        let wmax = if r.chance(30) { 40 } else { 9 };
-        let w = 1 + r.below(wmax) as u32;
-        let h = 1 + r.below(9) as u32;
-        let layers = 1 + r.below(3) as u32;
-        let maxl = 32 - w.max(h).leading_zeros();
-        let levels = 1 + r.below(maxl as u64) as u32;
-        let img = image(&mut r, fmt, w, h, layers, levels);
-        let array = r.chance(50);
-        let base_level = r.below(levels as u64) as u32;
-        let base_layer = r.below(layers as u64) as u32;
-        let view = ImageView {
-            view_type: if array {
-                ViewType::D2Array
-            } else {
-                ViewType::D2
-            },
-            base_level,
-            level_count: 1 + r.below((levels - base_level) as u64) as u32,
-            base_layer,
-            layer_count: if array {
-                1 + r.below((layers - base_layer) as u64) as u32
-            } else {
-                1
-            },
-            aspect: if fmt.has_depth() {
-                Aspect::Depth
-            } else {
-                Aspect::Color
-            },
-        };
+        let (img, view) = random_2d_view(&mut r, fmt);
         let mut address_mode = [MODES[r.below(5) as usize]; 3];
         if r.chance(30) {
             address_mode[1] = MODES[r.below(5) as usize];
@@ -287,18 +258,7 @@ mod tests {
             compare_op: OPS[r.below(8) as usize],
             ..Sampler::default()
         };
-        let cfg = Config {
-            policy: if r.chance(70) {
-                Policy::Vulkan
-            } else {
-                Policy::D3D
-            },
-            precision: if r.chance(95) {
-                LodPrecision::Exact
-            } else {
-                LodPrecision::Hardware
-            },
-        };
+        let cfg = random_config(&mut r);
         let c0 = [coord(&mut r), coord(&mut r), r.f(-1.0, 4.0), 0.0];
         let step = r.f(-0.5, 0.5) * r.f(0.0, 1.0).powi(3);
         let mut coords = [c0; 4];
@@ -364,7 +324,10 @@ mod tests {
         assert_eq!(
             bits(fast),
             bits(general),
-            "seed {seed}: {fmt:?} {w}x{h}x{layers} L{levels} {view:?} {sampler:?} {cfg:?} {a:?}"
+            "seed {seed}: {fmt:?} {:?}x{} L{} {view:?} {sampler:?} {cfg:?} {a:?}",
+            img.extent(),
+            img.layers(),
+            img.levels()
         );
         k.has_fast_gather()
     }
