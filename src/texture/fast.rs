@@ -627,6 +627,39 @@ pub(super) mod tests {
         }
     }
 
+    /// Four lane values in [lo, hi): half the time one value for the quad.
+    fn lane4(r: &mut Rng, lo: f32, hi: f32) -> [f32; 4] {
+        let v = r.f(lo, hi);
+        if r.chance(50) {
+            [v; 4]
+        } else {
+            std::array::from_fn(|_| r.f(lo, hi))
+        }
+    }
+
+    /// A random LOD source; explicit gradients have `dims` non-zero components (2 or 3).
+    fn random_lod(r: &mut Rng, dims: usize) -> LodMode {
+        let g = |r: &mut Rng| -> [f32; 3] {
+            std::array::from_fn(|i| if i < dims { r.f(-0.6, 0.6) } else { 0.0 })
+        };
+        match r.below(5) {
+            0 | 1 => LodMode::Implicit {
+                bias: if r.chance(50) {
+                    [0.0; 4]
+                } else {
+                    lane4(r, -3.0, 3.0)
+                },
+                fine: r.chance(30),
+            },
+            2 => LodMode::Explicit(lane4(r, -1.0, 6.0)),
+            3 => LodMode::Grad {
+                dx: std::array::from_fn(|_| g(r)),
+                dy: std::array::from_fn(|_| g(r)),
+            },
+            _ => LodMode::Zero,
+        }
+    }
+
     fn coord(r: &mut Rng) -> f32 {
         match r.below(20) {
             0 => f32::NAN,
@@ -664,31 +697,7 @@ pub(super) mod tests {
                 c[0] = coord(&mut r);
             }
         }
-        let lane4 = |r: &mut Rng, lo: f32, hi: f32| -> [f32; 4] {
-            let v = r.f(lo, hi);
-            if r.chance(50) {
-                [v; 4]
-            } else {
-                std::array::from_fn(|_| r.f(lo, hi))
-            }
-        };
-        let g = |r: &mut Rng| -> [f32; 3] { [r.f(-0.6, 0.6), r.f(-0.6, 0.6), 0.0] };
-        let lod = match r.below(5) {
-            0 | 1 => LodMode::Implicit {
-                bias: if r.chance(50) {
-                    [0.0; 4]
-                } else {
-                    lane4(&mut r, -3.0, 3.0)
-                },
-                fine: r.chance(30),
-            },
-            2 => LodMode::Explicit(lane4(&mut r, -1.0, 6.0)),
-            3 => LodMode::Grad {
-                dx: std::array::from_fn(|_| g(&mut r)),
-                dy: std::array::from_fn(|_| g(&mut r)),
-            },
-            _ => LodMode::Zero,
-        };
+        let lod = random_lod(&mut r, 2);
         let off = |r: &mut Rng| r.below(16) as i32 - 8;
         let offsets = if r.chance(60) {
             [[0; 3]; 4]
@@ -713,24 +722,10 @@ pub(super) mod tests {
             assert_eq!(k.sample(&img, &a).unwrap(), general);
             return false;
         };
-        // Bit for bit, except that every NaN counts as one: which NaN (sign, payload) an f32
-        // operation returns is not fixed by Rust or LLVM, and differs between the debug and
-        // release builds of the same expression; Vulkan leaves NaN bits unspecified too.
-        let bits = |q: QuadBits| {
-            q.map(|l| {
-                l.map(|x| {
-                    let x = if f32::from_bits(x).is_nan() {
-                        0x7fc0_0000
-                    } else {
-                        x
-                    };
-                    format!("{x:08x}")
-                })
-            })
-        };
+        // Bit for bit, except that every NaN counts as one (see `nan_as_one`).
         assert_eq!(
-            bits(fast),
-            bits(general),
+            nan_as_one(fast),
+            nan_as_one(general),
             "seed {seed}: {fmt:?} {:?}x{} L{} {view:?} {sampler:?} {cfg:?} {a:?}",
             img.extent(),
             img.layers(),
@@ -752,8 +747,10 @@ pub(super) mod tests {
         }
     }
 
-    /// Result bits with every NaN as one (see [`one`]).
-    fn nan_as_one(q: QuadBits) -> [[String; 4]; 4] {
+    /// Result bits as hex, with every NaN as one: which NaN (sign, payload) an f32 operation
+    /// returns is not fixed by Rust or LLVM, and differs between the debug and release builds
+    /// of the same expression; Vulkan leaves NaN bits unspecified too.
+    pub(in crate::texture) fn nan_as_one(q: QuadBits) -> [[String; 4]; 4] {
         q.map(|l| {
             l.map(|x| {
                 let x = if f32::from_bits(x).is_nan() {
@@ -856,31 +853,7 @@ pub(super) mod tests {
                 c[..3].copy_from_slice(&d);
             }
         }
-        let lane4 = |r: &mut Rng, lo: f32, hi: f32| -> [f32; 4] {
-            let v = r.f(lo, hi);
-            if r.chance(50) {
-                [v; 4]
-            } else {
-                std::array::from_fn(|_| r.f(lo, hi))
-            }
-        };
-        let g = |r: &mut Rng| -> [f32; 3] { [r.f(-0.6, 0.6), r.f(-0.6, 0.6), r.f(-0.6, 0.6)] };
-        let lod = match r.below(5) {
-            0 | 1 => LodMode::Implicit {
-                bias: if r.chance(50) {
-                    [0.0; 4]
-                } else {
-                    lane4(&mut r, -3.0, 3.0)
-                },
-                fine: r.chance(30),
-            },
-            2 => LodMode::Explicit(lane4(&mut r, -1.0, 6.0)),
-            3 => LodMode::Grad {
-                dx: std::array::from_fn(|_| g(&mut r)),
-                dy: std::array::from_fn(|_| g(&mut r)),
-            },
-            _ => LodMode::Zero,
-        };
+        let lod = random_lod(&mut r, 3);
         let a = SampleArgs {
             coords,
             lod,
