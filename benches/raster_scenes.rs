@@ -10,7 +10,8 @@
 //!
 //! Instruction counts (repeatable under any load): `QS_SCENE_ONCE=depth_scene/1t valgrind
 //! --tool=callgrind target/release/deps/raster_scenes-<hash>` draws that frame once, outside
-//! criterion (`QS_SCENE_ONCE=path/to/scene.json/1t` for any lvp scene file).
+//! criterion (`QS_SCENE_ONCE=path/to/scene.json/1t` for any lvp scene file; `QS_SCENE_REPEAT=n`
+//! draws it n times, for `perf record`).
 
 use criterion::{criterion_group, Criterion};
 use quadstep::raster::Rasterizer;
@@ -53,7 +54,14 @@ fn once(which: &str) {
     let scene = lvp_scene::Scene::load_file(&file).unwrap_or_else(|e| panic!("{e}"));
     let prepared = scene.prepare().unwrap_or_else(|e| panic!("{e}"));
     let raster = Rasterizer::new(threads).unwrap();
-    prepared.draw(&raster).unwrap_or_else(|e| panic!("{e}"));
+    // QS_SCENE_REPEAT=n draws it n times (for a sampling profiler such as `perf record`)
+    let repeat: usize = std::env::var("QS_SCENE_REPEAT")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    for _ in 0..repeat {
+        prepared.draw(&raster).unwrap_or_else(|e| panic!("{e}"));
+    }
 }
 
 criterion_group!(benches, raster_scenes);
