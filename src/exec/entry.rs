@@ -416,6 +416,10 @@ fn frag_batch(
 ) -> Result<()> {
     let sh = &p.shader;
     let stride = location_stride(&sh.outputs);
+    let writes_frag_depth = sh
+        .outputs
+        .iter()
+        .any(|v| v.binding == IoBinding::BuiltIn(BuiltIn::FragDepth) && v.count > 0);
     let mut q0 = 0;
     while q0 < input.quads {
         let nq = (input.quads - q0).min(FRAG_QUADS_PER_BATCH);
@@ -513,8 +517,12 @@ fn frag_batch(
             }
         }
         let depth = &mut output.depth[l0..l0 + n];
-        for (d, fc) in depth.iter_mut().zip(&input.frag_coord[l0..l0 + n]) {
-            *d = fc[2];
+        if writes_frag_depth {
+            // Where a lane leaves `FragDepth` unwritten; without that output the rasterizer
+            // reads none of `depth` (and may not have filled `frag_coord`).
+            for (d, fc) in depth.iter_mut().zip(&input.frag_coord[l0..l0 + n]) {
+                *d = fc[2];
+            }
         }
         for var in &sh.outputs {
             let row = |w: usize| (w < lw).then(|| &b.local[w * n..][..n]);
@@ -607,14 +615,36 @@ pub fn run_vertex(
     attr_stride: usize,
     bindings: &Bindings,
 ) -> Result<VertexOutputs> {
-    run_vertex_observed(
-        program,
-        vertices,
-        attributes,
-        attr_stride,
-        bindings,
-        &mut NoObserver,
-    )
+    // One batch per thread, reused: a fresh batch per call (the rasterizer calls once per 64
+    // vertices) spent ~19 000 instructions growing and zeroing its rows, half the vertex
+    // stage's cost for a pass-through shader.
+    VERTEX_SCRATCH.with(|cell| {
+        let (mut own, mut shared);
+        let b: &mut Batch = match cell.try_borrow_mut() {
+            Ok(b) => {
+                shared = b;
+                &mut shared
+            }
+            Err(_) => {
+                own = Batch::new();
+                &mut own
+            }
+        };
+        vertex_lanes(
+            program,
+            vertices,
+            attributes,
+            attr_stride,
+            bindings,
+            b,
+            &mut NoObserver,
+        )
+    })
+}
+
+thread_local! {
+    /// The batch [`run_vertex`] reuses on each thread (the vertex shading jobs' threads).
+    static VERTEX_SCRATCH: RefCell<Batch> = RefCell::new(Batch::new());
 }
 
 /// [`run_vertex`] with an observer.
@@ -624,6 +654,28 @@ pub fn run_vertex_observed<O: Observer>(
     attributes: &[u32],
     attr_stride: usize,
     bindings: &Bindings,
+    observer: &mut O,
+) -> Result<VertexOutputs> {
+    let mut b = Batch::new();
+    vertex_lanes(
+        program,
+        vertices,
+        attributes,
+        attr_stride,
+        bindings,
+        &mut b,
+        observer,
+    )
+}
+
+/// The vertex stage on `b`, which [`Batch::reset`] makes as good as new for each chunk.
+fn vertex_lanes<O: Observer>(
+    program: &Program,
+    vertices: &[VertexIds],
+    attributes: &[u32],
+    attr_stride: usize,
+    bindings: &Bindings,
+    b: &mut Batch,
     observer: &mut O,
 ) -> Result<VertexOutputs> {
     check_stage(program, Stage::Vertex)?;
@@ -648,7 +700,6 @@ pub fn run_vertex_observed<O: Observer>(
     };
     o.clip_distances = vec![0.0; o.clip_count * nv];
     o.cull_distances = vec![0.0; o.cull_count * nv];
-    let mut b = Batch::new();
     for (c, chunk) in vertices.chunks(VERTEX_LANES_PER_BATCH).enumerate() {
         b.reset(program, chunk.len());
         for l in chunk.len()..b.n {
@@ -659,7 +710,7 @@ pub fn run_vertex_observed<O: Observer>(
             let attrs = attributes
                 .get(v * attr_stride..(v + 1) * attr_stride)
                 .unwrap_or(&[]);
-            fill_locations(&mut b, &sh.inputs, l, attrs);
+            fill_locations(b, &sh.inputs, l, attrs);
             for var in &sh.inputs {
                 let IoBinding::BuiltIn(bi) = var.binding else {
                     continue;
@@ -672,11 +723,11 @@ pub fn run_vertex_observed<O: Observer>(
                     BuiltIn::DrawIndex => ids.draw_index,
                     _ => continue,
                 };
-                put_var(&mut b, var, l, [val]);
+                put_var(b, var, l, [val]);
             }
             for var in &sh.outputs {
                 if var.binding == IoBinding::BuiltIn(BuiltIn::PointSize) {
-                    put_var(&mut b, var, l, [1.0f32.to_bits()]);
+                    put_var(b, var, l, [1.0f32.to_bits()]);
                 }
             }
         }

@@ -7,9 +7,10 @@ use super::descriptors::DescriptorSets;
 use super::images::ShaderImages;
 use super::shader::Shader;
 use crate::exec::{self, location_stride, VertexIds};
-use crate::ir::{Interp, IoBinding, Stage};
+use crate::ir::{BuiltIn, Interp, IoBinding, Stage};
 use crate::raster::{
-    FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs, VertexStage,
+    FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs,
+    VertexStage,
 };
 use crate::texture::Config;
 use crate::{Error, Result};
@@ -124,6 +125,23 @@ impl FragmentStage for BoundStage<'_> {
 
     fn can_discard(&self) -> bool {
         self.shader.ir().can_discard
+    }
+
+    fn built_ins(&self) -> FragInputs {
+        let ir = self.shader.ir();
+        let reads = |b: BuiltIn| ir.inputs.iter().any(|v| v.binding == IoBinding::BuiltIn(b));
+        FragInputs {
+            // `FragDepth` starts as `FragCoord.z`
+            frag_coord: reads(BuiltIn::FragCoord)
+                || ir
+                    .outputs
+                    .iter()
+                    .any(|v| v.binding == IoBinding::BuiltIn(BuiltIn::FragDepth)),
+            front_facing: reads(BuiltIn::FrontFacing),
+            primitive_id: reads(BuiltIn::PrimitiveId),
+            // the interpreter has no `PointCoord` input
+            point_coord: false,
+        }
     }
 
     fn run(&self, input: &QuadBatch, output: &mut QuadOutputs) -> Result<()> {
@@ -245,6 +263,68 @@ mod tests {
             cleared.clear_f32([0.0, 0.0, 0.0, 1.0]);
             assert_ne!(batch, cleared.data, "scene {}", scene.name);
         }
+    }
+
+    /// A stage whose unread built-in arrays (by its own `built_ins`) are overwritten with
+    /// garbage before it runs: if anything read them, the image would change.
+    struct Poisoned<'a>(BoundStage<'a>);
+
+    impl FragmentStage for Poisoned<'_> {
+        fn interpolation(&self) -> &[Interpolation] {
+            self.0.interpolation()
+        }
+        fn writes_depth(&self) -> bool {
+            FragmentStage::writes_depth(&self.0)
+        }
+        fn can_discard(&self) -> bool {
+            FragmentStage::can_discard(&self.0)
+        }
+        fn built_ins(&self) -> FragInputs {
+            self.0.built_ins()
+        }
+        fn run(&self, input: &QuadBatch, output: &mut QuadOutputs) -> Result<()> {
+            let reads = self.0.built_ins();
+            let mut input = input.clone();
+            if !reads.frag_coord {
+                input.frag_coord.fill([f32::NAN, -7.0, 1e30, 0.0]);
+            }
+            if !reads.front_facing {
+                input.front_facing.iter_mut().for_each(|f| *f = !*f);
+            }
+            if !reads.primitive_id {
+                input.primitive_id.fill(0xdead_beef);
+            }
+            if !reads.point_coord {
+                input.point_coord.fill([f32::NAN, 9.0]);
+            }
+            FragmentStage::run(&self.0, &input, output)
+        }
+    }
+
+    /// The rasterizer may leave the built-in inputs a stage does not read unfilled: garbage
+    /// in them changes no demo scene (compared with the per-quad path, which gets them all),
+    /// and the stages that read `FragCoord` say so.
+    #[test]
+    fn unread_built_ins_are_not_read() {
+        let size = 37;
+        let (mut reading_frag_coord, mut scenes) = (0, 0);
+        for scene in crate::demo::all(size).unwrap() {
+            scenes += 1;
+            let config = Config::default();
+            let vs = BoundStage::new(&scene.vertex, &scene.sets, config).unwrap();
+            let fs = BoundStage::new(&scene.fragment, &scene.sets, config).unwrap();
+            reading_frag_coord += fs.built_ins().frag_coord as usize;
+            let per_quad = render(&vs, &PerQuad(fs), size, 1);
+            let fs = BoundStage::new(&scene.fragment, &scene.sets, config).unwrap();
+            let poisoned = render(&vs, &Poisoned(fs), size, 2);
+            assert!(poisoned == per_quad, "scene {}", scene.name);
+        }
+        // Both kinds are there: the poison is applied somewhere and the hint is not all-false.
+        assert!(reading_frag_coord > 0, "no demo scene reads FragCoord");
+        assert!(
+            reading_frag_coord < scenes,
+            "every demo scene reads FragCoord"
+        );
     }
 
     /// Bad array lengths are an error, not a panic.

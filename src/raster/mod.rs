@@ -77,8 +77,8 @@ use rayon::ThreadPool;
 pub use assemble::{IndexBuffer, IndexType};
 pub use fetch::{VertexBuffer, VertexFormat};
 pub use stage::{
-    AttributeStream, FragmentFn, FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch,
-    VertexFn, VertexOutputs, VertexStage, QUAD_BATCH, VERTEX_BATCH,
+    AttributeStream, FragInputs, FragmentFn, FragmentStage, Interpolation, QuadBatch, QuadOutputs,
+    VertexBatch, VertexFn, VertexOutputs, VertexStage, QUAD_BATCH, VERTEX_BATCH,
 };
 pub use state::*;
 pub use target::{

@@ -194,7 +194,10 @@ fn polygon(p: &[(i64, i64)], clip: &PixRect) -> Option<([Edge; 4], usize, PixRec
     if a == 0 {
         return None;
     }
-    let mut q: Vec<(i64, i64)> = p.to_vec();
+    // At most 4 vertices (a triangle or a line's parallelogram): an array, not a `Vec`.
+    let mut buf = [(0i64, 0i64); 4];
+    let q = &mut buf[..p.len()];
+    q.copy_from_slice(p);
     if a < 0 {
         q.reverse();
     }

@@ -46,7 +46,7 @@ use rayon::ThreadPool;
 
 use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
 use super::setup::{PixRect, Plane, RasterPrim};
-use super::stage::{FragmentStage, Interpolation, QuadBatch, QuadOutputs, QUAD_BATCH};
+use super::stage::{FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, QUAD_BATCH};
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
 use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
@@ -332,6 +332,8 @@ struct TileShader<'a> {
     z: Vec<f32>,
     /// Per lane of the current primitive run: 1 / denominator, smooth and noperspective.
     inv: [Vec<f64>; 2],
+    /// The built-in inputs the fragment stage reads.
+    built_ins: FragInputs,
 }
 
 impl<'a> TileShader<'a> {
@@ -357,6 +359,7 @@ impl<'a> TileShader<'a> {
             occupied: [0; (TILE / 2) as usize],
             z: Vec::with_capacity(QUAD_BATCH * 4),
             inv: [Vec::new(), Vec::new()],
+            built_ins: fs.built_ins(),
         }
     }
 
@@ -748,38 +751,51 @@ impl<'a> TileShader<'a> {
         for v in &mut inp.varyings {
             v.resize(lanes, [0; 4]);
         }
-        // One zipped walk over whole quads: no per-lane index arithmetic or bounds checks.
-        let per_quad = self
-            .quads
-            .iter()
-            .zip(self.z.chunks_exact(4))
-            .zip(inp.coverage.iter_mut())
-            .zip(inp.frag_coord.chunks_exact_mut(4))
-            .zip(inp.point_coord.chunks_exact_mut(4))
-            .zip(inp.front_facing.chunks_exact_mut(4))
-            .zip(inp.primitive_id.chunks_exact_mut(4));
-        for ((((((q, z), cov), fc), pc), ff), pid) in per_quad {
-            let p = q.p;
+        for (q, cov) in self.quads.iter().zip(inp.coverage.iter_mut()) {
             *cov = q.mask;
-            let inv_w = quad_values(&p.inv_w, q);
-            let (x, y) = (q.x as f32 + 0.5, q.y as f32 + 0.5);
-            fc.copy_from_slice(&[
-                [x, y, z[0], inv_w[0] as f32],
-                [x + 1.0, y, z[1], inv_w[1] as f32],
-                [x, y + 1.0, z[2], inv_w[2] as f32],
-                [x + 1.0, y + 1.0, z[3], inv_w[3] as f32],
-            ]);
-            match p.point {
-                Some((l, t, s)) => {
-                    for (k, pc) in pc.iter_mut().enumerate() {
-                        let (x, y) = (lane_x(q, k), lane_y(q, k));
-                        *pc = [((x - l) / s) as f32, ((y - t) / s) as f32];
-                    }
-                }
-                None => pc.fill([0.0; 2]),
+        }
+        // The built-ins the shader reads, each in one zipped walk over whole quads (no
+        // per-lane index arithmetic or bounds checks); the others keep stale values.
+        let reads = self.built_ins;
+        if reads.frag_coord {
+            let per_quad = self
+                .quads
+                .iter()
+                .zip(self.z.chunks_exact(4))
+                .zip(inp.frag_coord.chunks_exact_mut(4));
+            for ((q, z), fc) in per_quad {
+                let inv_w = quad_values(&q.p.inv_w, q);
+                let (x, y) = (q.x as f32 + 0.5, q.y as f32 + 0.5);
+                fc.copy_from_slice(&[
+                    [x, y, z[0], inv_w[0] as f32],
+                    [x + 1.0, y, z[1], inv_w[1] as f32],
+                    [x, y + 1.0, z[2], inv_w[2] as f32],
+                    [x + 1.0, y + 1.0, z[3], inv_w[3] as f32],
+                ]);
             }
-            ff.fill(p.info.front);
-            pid.fill(p.info.primitive_id);
+        }
+        if reads.point_coord {
+            for (q, pc) in self.quads.iter().zip(inp.point_coord.chunks_exact_mut(4)) {
+                match q.p.point {
+                    Some((l, t, s)) => {
+                        for (k, pc) in pc.iter_mut().enumerate() {
+                            let (x, y) = (lane_x(q, k), lane_y(q, k));
+                            *pc = [((x - l) / s) as f32, ((y - t) / s) as f32];
+                        }
+                    }
+                    None => pc.fill([0.0; 2]),
+                }
+            }
+        }
+        if reads.front_facing {
+            for (q, ff) in self.quads.iter().zip(inp.front_facing.chunks_exact_mut(4)) {
+                ff.fill(q.p.info.front);
+            }
+        }
+        if reads.primitive_id {
+            for (q, pid) in self.quads.iter().zip(inp.primitive_id.chunks_exact_mut(4)) {
+                pid.fill(q.p.info.primitive_id);
+            }
         }
         // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
         // original vertices. Noperspective: the same with every term scaled by the original
