@@ -735,7 +735,7 @@ fn vertex_lanes<O: Observer>(
         for l in 0..chunk.len() {
             let v = c * VERTEX_LANES_PER_BATCH + l;
             read_locations(
-                &b,
+                b,
                 &sh.outputs,
                 l,
                 &mut o.varyings[v * stride..(v + 1) * stride],
@@ -745,7 +745,7 @@ fn vertex_lanes<O: Observer>(
                 let IoBinding::BuiltIn(bi) = var.binding else {
                     continue;
                 };
-                let mut vals = get_var(&b, var, l).map(f32::from_bits);
+                let mut vals = get_var(b, var, l).map(f32::from_bits);
                 match bi {
                     BuiltIn::Position => {
                         for (k, x) in vals.take(4).enumerate() {
