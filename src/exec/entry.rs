@@ -426,8 +426,14 @@ fn frag_batch(
         let l0 = q0 * 4;
         b.reset(p, nq * 4);
         let (n, lw) = (b.n, b.local_words);
-        for (j, h) in b.helper.iter_mut().enumerate() {
-            *h = input.coverage[q0 + j / 4] & (1 << (j % 4)) == 0;
+        for (h, &cov) in b
+            .helper
+            .chunks_exact_mut(4)
+            .zip(&input.coverage[q0..q0 + nq])
+        {
+            for (k, h) in h.iter_mut().enumerate() {
+                *h = cov & (1 << k) == 0;
+            }
         }
         // Inputs: locations, then built-ins, then the outputs that start with a value (the
         // order of the per-quad path, which matters only if words overlap).
@@ -440,12 +446,26 @@ fn frag_batch(
                 continue;
             };
             let base = location as usize * 4 + component as usize;
-            for i in 0..var.count as usize * words_per_scalar(var) {
+            let words = var.count as usize * words_per_scalar(var);
+            let mut i = 0;
+            while i < words {
                 let w = var.word as usize + i;
+                let (loc, c) = ((base + i) / 4, (base + i) % 4);
+                if c == 0 && i + 4 <= words && w + 4 <= lw {
+                    // A whole location into four word rows in one pass (the usual vec4;
+                    // a pass per component walked the lanes four times).
+                    let rows = &mut b.local[w * n..(w + 4) * n];
+                    match input.varyings.get(loc) {
+                        Some(src) => scatter4(rows, n, &src[l0..l0 + n]),
+                        None => rows.fill(0),
+                    }
+                    i += 4;
+                    continue;
+                }
+                i += 1;
                 if w >= lw {
                     continue;
                 }
-                let (loc, c) = ((base + i) / 4, (base + i) % 4);
                 let dst = &mut b.local[w * n..][..n];
                 match input.varyings.get(loc) {
                     Some(row) => {
@@ -532,16 +552,28 @@ fn frag_batch(
                     component,
                 } => {
                     let base = location as usize * 4 + component as usize;
-                    for i in 0..var.count as usize * words_per_scalar(var) {
+                    let words = var.count as usize * words_per_scalar(var);
+                    let mut i = 0;
+                    while i < words {
                         let (att, c) = ((base + i) / 4, (base + i) % 4);
+                        let w = var.word as usize + i;
                         if att * 4 + 4 > stride {
+                            i += 1;
                             continue;
                         }
                         let Some(col) = output.color.get_mut(att) else {
+                            i += 1;
                             continue;
                         };
                         let dst = &mut col[l0..l0 + n];
-                        match row(var.word as usize + i) {
+                        if c == 0 && i + 4 <= words && w + 4 <= lw {
+                            // A whole attachment from four word rows in one pass.
+                            gather4(dst, &b.local[w * n..(w + 4) * n], n);
+                            i += 4;
+                            continue;
+                        }
+                        i += 1;
+                        match row(w) {
                             Some(src) => {
                                 for (d, &s) in dst.iter_mut().zip(src) {
                                     d[c] = s;
@@ -564,6 +596,12 @@ fn frag_batch(
                 _ => {}
             }
         }
+        if !p.discards {
+            // no reachable kill or demote in the program: nothing to collect
+            output.killed[q0..q0 + nq].fill(0);
+            q0 += nq;
+            continue;
+        }
         for (q, k) in output.killed[q0..q0 + nq].iter_mut().enumerate() {
             let mut bits = 0;
             for i in 0..4 {
@@ -577,6 +615,33 @@ fn frag_batch(
         q0 += nq;
     }
     Ok(())
+}
+
+/// Lane values `src[j] = [x, y, z, w]` into the four word rows of `rows` (`n` lanes each).
+#[inline]
+fn scatter4(rows: &mut [u32], n: usize, src: &[[u32; 4]]) {
+    let (r0, rest) = rows.split_at_mut(n);
+    let (r1, rest) = rest.split_at_mut(n);
+    let (r2, r3) = rest.split_at_mut(n);
+    let lanes = r0
+        .iter_mut()
+        .zip(r1.iter_mut())
+        .zip(r2.iter_mut().zip(r3.iter_mut()));
+    for (((a, b), (c, d)), v) in lanes.zip(src) {
+        (*a, *b, *c, *d) = (v[0], v[1], v[2], v[3]);
+    }
+}
+
+/// The inverse of [`scatter4`]: four word rows (`n` lanes each) into per-lane vectors.
+#[inline]
+fn gather4(dst: &mut [[u32; 4]], rows: &[u32], n: usize) {
+    let (r0, rest) = rows.split_at(n);
+    let (r1, rest) = rest.split_at(n);
+    let (r2, r3) = rest.split_at(n);
+    let lanes = r0.iter().zip(r1).zip(r2.iter().zip(r3));
+    for (d, ((a, b), (c, e))) in dst.iter_mut().zip(lanes) {
+        *d = [*a, *b, *c, *e];
+    }
 }
 
 /// Per-vertex built-in inputs.

@@ -195,6 +195,9 @@ pub struct Program {
     pub(crate) zero_local: Option<Vec<(u32, u32)>>,
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
+    /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
+    /// killed or demoted lanes to report.
+    pub(crate) discards: bool,
 }
 
 impl std::fmt::Debug for Program {
@@ -568,7 +571,11 @@ pub fn compile(shader: &Shader) -> Result<Program> {
             ends_lanes,
         });
     }
+    let discards = blocks
+        .iter()
+        .any(|b| matches!(b.term, CTerm::Kill) || b.code.iter().any(|c| matches!(c, Code::Demote)));
     Ok(Program {
+        discards,
         shader: shader.clone(),
         blocks,
         slots,
