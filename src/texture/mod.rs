@@ -75,6 +75,7 @@
 mod address;
 mod cube;
 mod fast;
+mod fast_aniso;
 mod fast_gather;
 mod filter;
 mod format;
