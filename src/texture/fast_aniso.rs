@@ -94,8 +94,12 @@ fn aniso_quad<const F: u8, const M: u8>(
         };
         prev = Some((key, ll));
         out[lane] = match ll {
-            Some(ll) if ll.linear => lane_probes::<F, M, true>(k, img, a, lane, base, &ll),
-            Some(ll) => lane_probes::<F, M, false>(k, img, a, lane, base, &ll),
+            Some(ll) => match (ll.linear, ll.levels.n == 2) {
+                (true, false) => lane_probes::<F, M, true, false>(k, img, a, lane, base, &ll),
+                (true, true) => lane_probes::<F, M, true, true>(k, img, a, lane, base, &ll),
+                (false, false) => lane_probes::<F, M, false, false>(k, img, a, lane, base, &ll),
+                (false, true) => lane_probes::<F, M, false, true>(k, img, a, lane, base, &ll),
+            },
             None => k.oob_raw,
         };
     }
@@ -104,7 +108,7 @@ fn aniso_quad<const F: u8, const M: u8>(
 
 /// One level of a lane: extent (texels, and as f32 for the scale), word addressing of the
 /// lane's layer, and the probe weight `wl / N`.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy)]
 struct Lvl {
     size: [i32; 2],
     scale: [f32; 2],
@@ -113,11 +117,14 @@ struct Lvl {
     weight: f32,
 }
 
-/// Where four probes read one level: the word offsets of the (up to) four texels of each
-/// probe (`[i0j0, i1j0, i0j1, i1j1]`; nearest: the first only) and the linear weights.
-#[derive(Clone, Copy, Default)]
+/// Where four probes read one level: the word offset of each probe's first texel
+/// (`(i0, j0)`; nearest: its only one), the steps to `(i1, ·)` and `(·, j1)` (`ts` and the
+/// row pitch inside the level, wrapping differences after a wrap) and the linear weights.
+#[derive(Clone, Copy)]
 struct Footprint {
-    o: [[usize; 4]; 4],
+    o: [usize; 4],
+    di: [usize; 4],
+    dj: [usize; 4],
     fa: [f32; 4],
     fb: [f32; 4],
 }
@@ -140,38 +147,9 @@ fn footprint<const M: u8, const LIN: bool>(
         v[i] = pt[i] * lv.scale[1] + off[1];
     }
     let [w, h] = lv.size;
-    let mut fp = Footprint::default();
-    if LIN {
-        let mut x = [0f32; 4];
-        let mut y = [0f32; 4];
-        for i in 0..4 {
-            x[i] = u[i] - 0.5;
-            y[i] = v[i] - 0.5;
-        }
-        let i0 = floor4(x);
-        let j0 = floor4(y);
-        for i in 0..4 {
-            fp.fa[i] = (x[i] - i0[i] as f32).clamp(0.0, 1.0);
-            fp.fb[i] = (y[i] - j0[i] as f32).clamp(0.0, 1.0);
-        }
-        let i1 = i0.map(|i| i.saturating_add(1));
-        let j1 = j0.map(|j| j.saturating_add(1));
-        let inside = (0..4).fold(true, |ok, i| {
-            ok & (i0[i] >= 0) & (i1[i] < w) & (j0[i] >= 0) & (j1[i] < h)
-        });
-        let (i0, i1, j0, j1) = if inside {
-            (i0, i1, j0, j1)
-        } else {
-            let wr = |i: [i32; 4], e: i32| -> [i32; 4] { i.map(|i| wrap::<M>(i, e, M)) };
-            (wr(i0, w), wr(i1, w), wr(j0, h), wr(j1, h))
-        };
-        for i in 0..4 {
-            let (iu0, iu1) = (i0[i] as usize * ts, i1[i] as usize * ts);
-            let r0 = lv.base + j0[i] as usize * lv.pitch;
-            let r1 = lv.base + j1[i] as usize * lv.pitch;
-            fp.o[i] = [r0 + iu0, r0 + iu1, r1 + iu0, r1 + iu1];
-        }
-    } else {
+    let pitch = lv.pitch;
+    let mut o = [0usize; 4];
+    if !LIN {
         let i = floor4(u);
         let j = floor4(v);
         let inside = (0..4).fold(true, |ok, p| {
@@ -183,15 +161,66 @@ fn footprint<const M: u8, const LIN: bool>(
             } else {
                 (wrap::<M>(i[p], w, M), wrap::<M>(j[p], h, M))
             };
-            fp.o[p][0] = lv.base + j as usize * lv.pitch + i as usize * ts;
+            o[p] = lv.base + j as usize * pitch + i as usize * ts;
         }
+        return Footprint {
+            o,
+            di: [0; 4],
+            dj: [0; 4],
+            fa: [0.0; 4],
+            fb: [0.0; 4],
+        };
     }
-    fp
+    let mut x = [0f32; 4];
+    let mut y = [0f32; 4];
+    for i in 0..4 {
+        x[i] = u[i] - 0.5;
+        y[i] = v[i] - 0.5;
+    }
+    let i0 = floor4(x);
+    let j0 = floor4(y);
+    let mut fa = [0f32; 4];
+    let mut fb = [0f32; 4];
+    for i in 0..4 {
+        fa[i] = (x[i] - i0[i] as f32).clamp(0.0, 1.0);
+        fb[i] = (y[i] - j0[i] as f32).clamp(0.0, 1.0);
+    }
+    // every footprint inside the level (the usual case; `i0 < w − 1` is the general path's
+    // `i0.saturating_add(1) < w`): every wrap mode is the identity, the second column and
+    // row are one texel and one row on
+    let inside = (0..4).fold(true, |ok, i| {
+        ok & (i0[i] >= 0) & (i0[i] < w - 1) & (j0[i] >= 0) & (j0[i] < h - 1)
+    });
+    if inside {
+        for i in 0..4 {
+            o[i] = lv.base + j0[i] as usize * pitch + i0[i] as usize * ts;
+        }
+        return Footprint {
+            o,
+            di: [ts; 4],
+            dj: [pitch; 4],
+            fa,
+            fb,
+        };
+    }
+    let mut di = [0usize; 4];
+    let mut dj = [0usize; 4];
+    for i in 0..4 {
+        let iu0 = wrap::<M>(i0[i], w, M) as usize * ts;
+        let iu1 = wrap::<M>(i0[i].saturating_add(1), w, M) as usize * ts;
+        let r0 = lv.base + wrap::<M>(j0[i], h, M) as usize * pitch;
+        let r1 = lv.base + wrap::<M>(j0[i].saturating_add(1), h, M) as usize * pitch;
+        o[i] = r0 + iu0;
+        di[i] = iu1.wrapping_sub(iu0);
+        dj[i] = r1.wrapping_sub(r0);
+    }
+    Footprint { o, di, dj, fa, fb }
 }
 
-/// One lane's probes: the general path's `sample_lane` for a covered kernel.
+/// One lane's probes: the general path's `sample_lane` for a covered kernel, with the
+/// lane's texel filter (`LIN`) and level count (`TWO`: two levels) as constants.
 #[inline(always)]
-fn lane_probes<const F: u8, const M: u8, const LIN: bool>(
+fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
     k: &Kernel,
     img: &Image,
     a: &SampleArgs,
@@ -229,12 +258,23 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool>(
             v
         }
     };
+    // one probe's filtered value in one level
+    let tap = |fp: &Footprint, i: usize| -> [f32; 4] {
+        let o = fp.o[i];
+        if LIN {
+            let o01 = o.wrapping_add(fp.dj[i]);
+            let top = lerp4(fetch(o), fetch(o.wrapping_add(fp.di[i])), fp.fa[i]);
+            let bot = lerp4(fetch(o01), fetch(o01.wrapping_add(fp.di[i])), fp.fa[i]);
+            lerp4(top, bot, fp.fb[i])
+        } else {
+            fetch(o)
+        }
+    };
     let ts = k.texel_size / 4;
     let n = base.probes.max(1);
     let levels = &ll.levels;
-    let nl = levels.n;
     let lvs: [Lvl; 2] = std::array::from_fn(|slot| {
-        let (level, wl) = levels.l[if slot < nl { slot } else { 0 }];
+        let (level, wl) = levels.l[if TWO { slot } else { 0 }];
         let info = &k.lv[(view.base_level + level) as usize];
         Lvl {
             size: [info.size[0], info.size[1]],
@@ -259,24 +299,25 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool>(
                 pt[i] += base.major[1] * kk;
             }
         }
-        let mut fps = [Footprint::default(); 2];
-        for slot in 0..nl {
-            fps[slot] = footprint::<M, LIN>(&lvs[slot], ts, ps, pt, off);
-        }
-        for i in 0..cnt {
-            for slot in 0..nl {
-                let fp = &fps[slot];
-                let o = fp.o[i];
-                let v = if LIN {
-                    let top = lerp4(fetch(o[0]), fetch(o[1]), fp.fa[i]);
-                    let bot = lerp4(fetch(o[2]), fetch(o[3]), fp.fa[i]);
-                    lerp4(top, bot, fp.fb[i])
-                } else {
-                    fetch(o[0])
-                };
-                let w = lvs[slot].weight;
+        // probe outer, level inner: the general path's summation order
+        let fp0 = footprint::<M, LIN>(&lvs[0], ts, ps, pt, off);
+        if TWO {
+            let fp1 = footprint::<M, LIN>(&lvs[1], ts, ps, pt, off);
+            for i in 0..cnt {
+                let v = tap(&fp0, i);
                 for ch in 0..4 {
-                    acc[ch] += w * v[ch];
+                    acc[ch] += lvs[0].weight * v[ch];
+                }
+                let v = tap(&fp1, i);
+                for ch in 0..4 {
+                    acc[ch] += lvs[1].weight * v[ch];
+                }
+            }
+        } else {
+            for i in 0..cnt {
+                let v = tap(&fp0, i);
+                for ch in 0..4 {
+                    acc[ch] += lvs[0].weight * v[ch];
                 }
             }
         }
