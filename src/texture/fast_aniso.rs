@@ -117,12 +117,15 @@ struct Lvl {
     weight: f32,
 }
 
-/// Where four probes read one level: the word offset of each probe's first texel
-/// (`(i0, j0)`; nearest: its only one), the steps to `(i1, ·)` and `(·, j1)` (`ts` and the
-/// row pitch inside the level, wrapping differences after a wrap) and the linear weights.
+/// Where four probes read one level: each probe's first texel `(i0, j0)` (nearest: its only
+/// one; wrapped when the footprint leaves the level), the word steps to `(i1, ·)` and
+/// `(·, j1)` (the texel size and the row pitch inside the level; wrapping differences after
+/// a wrap) and the linear weights. The word offset `j0·pitch + i0·ts` is formed per probe
+/// when its texels are read (a scalar multiply; four 64-bit products in SSE2 cost more).
 #[derive(Clone, Copy)]
 struct Footprint {
-    o: [usize; 4],
+    i0: [i32; 4],
+    j0: [i32; 4],
     di: [usize; 4],
     dj: [usize; 4],
     fa: [f32; 4],
@@ -148,23 +151,20 @@ fn footprint<const M: u8, const LIN: bool>(
     }
     let [w, h] = lv.size;
     let pitch = lv.pitch;
-    let mut o = [0usize; 4];
     if !LIN {
         let i = floor4(u);
         let j = floor4(v);
         let inside = (0..4).fold(true, |ok, p| {
             ok & (i[p] >= 0) & (i[p] < w) & (j[p] >= 0) & (j[p] < h)
         });
-        for p in 0..4 {
-            let (i, j) = if inside {
-                (i[p], j[p])
-            } else {
-                (wrap::<M>(i[p], w, M), wrap::<M>(j[p], h, M))
-            };
-            o[p] = lv.base + j as usize * pitch + i as usize * ts;
-        }
+        let (i, j) = if inside {
+            (i, j)
+        } else {
+            (i.map(|i| wrap::<M>(i, w, M)), j.map(|j| wrap::<M>(j, h, M)))
+        };
         return Footprint {
-            o,
+            i0: i,
+            j0: j,
             di: [0; 4],
             dj: [0; 4],
             fa: [0.0; 4],
@@ -192,29 +192,34 @@ fn footprint<const M: u8, const LIN: bool>(
         ok & (i0[i] >= 0) & (i0[i] < w - 1) & (j0[i] >= 0) & (j0[i] < h - 1)
     });
     if inside {
-        for i in 0..4 {
-            o[i] = lv.base + j0[i] as usize * pitch + i0[i] as usize * ts;
-        }
         return Footprint {
-            o,
+            i0,
+            j0,
             di: [ts; 4],
             dj: [pitch; 4],
             fa,
             fb,
         };
     }
-    let mut di = [0usize; 4];
-    let mut dj = [0usize; 4];
+    let mut fp = Footprint {
+        i0,
+        j0,
+        di: [0; 4],
+        dj: [0; 4],
+        fa,
+        fb,
+    };
     for i in 0..4 {
-        let iu0 = wrap::<M>(i0[i], w, M) as usize * ts;
-        let iu1 = wrap::<M>(i0[i].saturating_add(1), w, M) as usize * ts;
-        let r0 = lv.base + wrap::<M>(j0[i], h, M) as usize * pitch;
-        let r1 = lv.base + wrap::<M>(j0[i].saturating_add(1), h, M) as usize * pitch;
-        o[i] = r0 + iu0;
-        di[i] = iu1.wrapping_sub(iu0);
-        dj[i] = r1.wrapping_sub(r0);
+        let iw0 = wrap::<M>(i0[i], w, M);
+        let iw1 = wrap::<M>(i0[i].saturating_add(1), w, M);
+        let jw0 = wrap::<M>(j0[i], h, M);
+        let jw1 = wrap::<M>(j0[i].saturating_add(1), h, M);
+        fp.i0[i] = iw0;
+        fp.j0[i] = jw0;
+        fp.di[i] = (iw1 as usize * ts).wrapping_sub(iw0 as usize * ts);
+        fp.dj[i] = (jw1 as usize * pitch).wrapping_sub(jw0 as usize * pitch);
     }
-    Footprint { o, di, dj, fa, fb }
+    fp
 }
 
 /// One lane's probes: the general path's `sample_lane` for a covered kernel, with the
@@ -258,9 +263,10 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
             v
         }
     };
+    let ts = k.texel_size / 4;
     // one probe's filtered value in one level
-    let tap = |fp: &Footprint, i: usize| -> [f32; 4] {
-        let o = fp.o[i];
+    let tap = |lv: &Lvl, fp: &Footprint, i: usize| -> [f32; 4] {
+        let o = lv.base + fp.j0[i] as usize * lv.pitch + fp.i0[i] as usize * ts;
         if LIN {
             let o01 = o.wrapping_add(fp.dj[i]);
             let top = lerp4(fetch(o), fetch(o.wrapping_add(fp.di[i])), fp.fa[i]);
@@ -270,7 +276,6 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
             fetch(o)
         }
     };
-    let ts = k.texel_size / 4;
     let n = base.probes.max(1);
     let levels = &ll.levels;
     let lvs: [Lvl; 2] = std::array::from_fn(|slot| {
@@ -304,18 +309,18 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
         if TWO {
             let fp1 = footprint::<M, LIN>(&lvs[1], ts, ps, pt, off);
             for i in 0..cnt {
-                let v = tap(&fp0, i);
+                let v = tap(&lvs[0], &fp0, i);
                 for ch in 0..4 {
                     acc[ch] += lvs[0].weight * v[ch];
                 }
-                let v = tap(&fp1, i);
+                let v = tap(&lvs[1], &fp1, i);
                 for ch in 0..4 {
                     acc[ch] += lvs[1].weight * v[ch];
                 }
             }
         } else {
             for i in 0..cnt {
-                let v = tap(&fp0, i);
+                let v = tap(&lvs[0], &fp0, i);
                 for ch in 0..4 {
                     acc[ch] += lvs[0].weight * v[ch];
                 }
