@@ -20,7 +20,7 @@
 //! 16 bilinear probes per lane): general lane loop 18181 → this route TODO.
 
 use super::address::{wrap, CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
-use super::fast::{compare, compare_bits, decode, fast_format, floor4, FastFn, R32F_CMP};
+use super::fast::{compare, compare_bits, decode, fast_format, floor4, FastFn, R32F, R32F_CMP};
 use super::fast::{SBGRA8, SRGBA8};
 use super::filter::lerp4;
 use super::format::{SRGB_TABLE, UNORM8};
@@ -56,7 +56,7 @@ pub(super) fn pick_fast_aniso(k: &Kernel) -> Option<FastFn> {
             }
         };
     }
-    use super::fast::{BGRA8, R32F, RGBA8};
+    use super::fast::{BGRA8, RGBA8};
     Some(match f {
         RGBA8 => by_mode!(RGBA8),
         BGRA8 => by_mode!(BGRA8),
@@ -124,6 +124,8 @@ struct Lvl {
 /// when its texels are read (a scalar multiply; four 64-bit products in SSE2 cost more).
 #[derive(Clone, Copy)]
 struct Footprint {
+    /// Every probe's footprint inside the level: `di` is the texel size, `dj` the pitch.
+    inside: bool,
     i0: [i32; 4],
     j0: [i32; 4],
     di: [usize; 4],
@@ -163,6 +165,7 @@ fn footprint<const M: u8, const LIN: bool>(
             (i.map(|i| wrap::<M>(i, w, M)), j.map(|j| wrap::<M>(j, h, M)))
         };
         return Footprint {
+            inside,
             i0: i,
             j0: j,
             di: [0; 4],
@@ -188,11 +191,14 @@ fn footprint<const M: u8, const LIN: bool>(
     // every footprint inside the level (the usual case; `i0 < w − 1` is the general path's
     // `i0.saturating_add(1) < w`): every wrap mode is the identity, the second column and
     // row are one texel and one row on
-    let inside = (0..4).fold(true, |ok, i| {
-        ok & (i0[i] >= 0) & (i0[i] < w - 1) & (j0[i] >= 0) & (j0[i] < h - 1)
+    // (as unsigned compares: `0 ≤ i0 < w − 1` ⇔ `i0 as u32 < (w − 1) as u32`, w ≥ 1)
+    let (wm, hm) = ((w - 1) as u32, (h - 1) as u32);
+    let out = (0..4).fold(false, |o, i| {
+        o | (i0[i] as u32 >= wm) | (j0[i] as u32 >= hm)
     });
-    if inside {
+    if !out {
         return Footprint {
+            inside: true,
             i0,
             j0,
             di: [ts; 4],
@@ -202,6 +208,7 @@ fn footprint<const M: u8, const LIN: bool>(
         };
     }
     let mut fp = Footprint {
+        inside: false,
         i0,
         j0,
         di: [0; 4],
@@ -254,8 +261,8 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
         _ => 0.0,
     };
     let op = compare_bits(k.sampler.compare_op);
-    let fetch = |o: usize| -> [f32; 4] {
-        let v = decode::<F>(words[o], srgb);
+    let dec = |b: [u8; 4]| -> [f32; 4] {
+        let v = decode::<F>(b, srgb);
         if F == R32F_CMP {
             let pass = compare(op, dref, v[0]);
             [if pass { 1.0 } else { 0.0 }, 0.0, 0.0, 1.0]
@@ -263,11 +270,28 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
             v
         }
     };
-    let ts = k.texel_size / 4;
+    let fetch = |o: usize| dec(words[o]);
+    // words per texel: 1 for the 8-bit formats (a constant, so a row's two texels are one
+    // 8-byte read), 1 or 2 for the f32 ones (D32_SFLOAT_S8_UINT)
+    let ts = if F == R32F || F == R32F_CMP {
+        k.texel_size / 4
+    } else {
+        1
+    };
+    // two horizontally adjacent texels (inside the level with one word per texel)
+    let pair = |o: usize| -> [[u8; 4]; 2] {
+        let p: &[[u8; 4]; 2] = words[o..o + 2].try_into().unwrap();
+        *p
+    };
     // one probe's filtered value in one level
     let tap = |lv: &Lvl, fp: &Footprint, i: usize| -> [f32; 4] {
         let o = lv.base + fp.j0[i] as usize * lv.pitch + fp.i0[i] as usize * ts;
-        if LIN {
+        if LIN && ts == 1 && fp.inside {
+            let (r0, r1) = (pair(o), pair(o + lv.pitch));
+            let top = lerp4(dec(r0[0]), dec(r0[1]), fp.fa[i]);
+            let bot = lerp4(dec(r1[0]), dec(r1[1]), fp.fa[i]);
+            lerp4(top, bot, fp.fb[i])
+        } else if LIN {
             let o01 = o.wrapping_add(fp.dj[i]);
             let top = lerp4(fetch(o), fetch(o.wrapping_add(fp.di[i])), fp.fa[i]);
             let bot = lerp4(fetch(o01), fetch(o01.wrapping_add(fp.di[i])), fp.fa[i]);
@@ -298,7 +322,8 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
         if n > 1 {
             for i in 0..4 {
                 // probes past the last one repeat it (their texels are not read)
-                let p = (p0 + i as u32).min(n - 1);
+                // (in i32: the same small integers, a cheaper conversion)
+                let p = (p0 as i32 + i as i32).min(n as i32 - 1);
                 let kk = -0.5 + (p + 1) as f32 / (n + 1) as f32;
                 ps[i] += base.major[0] * kk;
                 pt[i] += base.major[1] * kk;
