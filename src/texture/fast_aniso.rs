@@ -124,8 +124,6 @@ struct Lvl {
 /// when its texels are read (a scalar multiply; four 64-bit products in SSE2 cost more).
 #[derive(Clone, Copy)]
 struct Footprint {
-    /// Every probe's footprint inside the level: `di` is the texel size, `dj` the pitch.
-    inside: bool,
     i0: [i32; 4],
     j0: [i32; 4],
     di: [usize; 4],
@@ -165,7 +163,6 @@ fn footprint<const M: u8, const LIN: bool>(
             (i.map(|i| wrap::<M>(i, w, M)), j.map(|j| wrap::<M>(j, h, M)))
         };
         return Footprint {
-            inside,
             i0: i,
             j0: j,
             di: [0; 4],
@@ -198,7 +195,6 @@ fn footprint<const M: u8, const LIN: bool>(
     });
     if !out {
         return Footprint {
-            inside: true,
             i0,
             j0,
             di: [ts; 4],
@@ -208,7 +204,6 @@ fn footprint<const M: u8, const LIN: bool>(
         };
     }
     let mut fp = Footprint {
-        inside: false,
         i0,
         j0,
         di: [0; 4],
@@ -271,27 +266,17 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
         }
     };
     let fetch = |o: usize| dec(words[o]);
-    // words per texel: 1 for the 8-bit formats (a constant, so a row's two texels are one
-    // 8-byte read), 1 or 2 for the f32 ones (D32_SFLOAT_S8_UINT)
+    // words per texel: 1 for the 8-bit formats (a constant), 1 or 2 for the f32 ones
+    // (D32_SFLOAT_S8_UINT)
     let ts = if F == R32F || F == R32F_CMP {
         k.texel_size / 4
     } else {
         1
     };
-    // two horizontally adjacent texels (inside the level with one word per texel)
-    let pair = |o: usize| -> [[u8; 4]; 2] {
-        let p: &[[u8; 4]; 2] = words[o..o + 2].try_into().unwrap();
-        *p
-    };
     // one probe's filtered value in one level
     let tap = |lv: &Lvl, fp: &Footprint, i: usize| -> [f32; 4] {
         let o = lv.base + fp.j0[i] as usize * lv.pitch + fp.i0[i] as usize * ts;
-        if LIN && ts == 1 && fp.inside {
-            let (r0, r1) = (pair(o), pair(o + lv.pitch));
-            let top = lerp4(dec(r0[0]), dec(r0[1]), fp.fa[i]);
-            let bot = lerp4(dec(r1[0]), dec(r1[1]), fp.fa[i]);
-            lerp4(top, bot, fp.fb[i])
-        } else if LIN {
+        if LIN {
             let o01 = o.wrapping_add(fp.dj[i]);
             let top = lerp4(fetch(o), fetch(o.wrapping_add(fp.di[i])), fp.fa[i]);
             let bot = lerp4(fetch(o01), fetch(o01.wrapping_add(fp.di[i])), fp.fa[i]);
