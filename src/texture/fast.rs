@@ -1,6 +1,7 @@
 //! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D, 2D-array, cube and
 //! cube-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth,
-//! with or without Dref) images, exact precision, no anisotropy, normalized coordinates; 2D
+//! with or without Dref) images, exact precision, no anisotropy (anisotropic kernels get
+//! `fast_aniso.rs`'s routine from [`pick_fast`]), normalized coordinates; 2D
 //! views need one address mode on both axes out of repeat, mirrored repeat and clamp-to-edge
 //! (cube faces clamp, address modes do not apply).
 //!
