@@ -41,6 +41,26 @@ use super::sample::{layer_index, Kernel, LaneLod, SampleArgs};
 use super::sampler::LodPrecision;
 use super::QuadBits;
 
+/// The probe positions along the major axis, `k = −1/2 + (p+1)/(N+1)` for `N` probes
+/// (row `N ≤ 16`, the cap of `lod_base`) and probe `p < N`, by the general path's f32
+/// operations (const evaluation is IEEE f32 arithmetic; `tests::probe_table_is_the_formula`
+/// checks it against run time). Entries `p ≥ N` repeat the last probe: a group of four
+/// probes may run past `N`, and those are not read.
+const PROBE_K: [[f32; 16]; 17] = {
+    let mut t = [[0.0f32; 16]; 17];
+    let mut n = 1;
+    while n <= 16 {
+        let mut p = 0;
+        while p < 16 {
+            let q = if p < n { p } else { n - 1 };
+            t[n][p] = -0.5 + (q + 1) as f32 / (n + 1) as f32;
+            p += 1;
+        }
+        n += 1;
+    }
+    t
+};
+
 /// The anisotropic routine for a kernel, if its (view, sampler, format, config) is covered.
 pub(super) fn pick_fast_aniso(k: &Kernel) -> Option<FastFn> {
     let s = &k.sampler;
@@ -316,13 +336,11 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
         let mut ps = [c[0]; 4];
         let mut pt = [c[1]; 4];
         if n > 1 {
+            let p = p0 as usize;
+            let kk: [f32; 4] = PROBE_K[n as usize][p..p + 4].try_into().unwrap();
             for i in 0..4 {
-                // probes past the last one repeat it (their texels are not read)
-                // (in i32: the same small integers, a cheaper conversion)
-                let p = (p0 as i32 + i as i32).min(n as i32 - 1);
-                let kk = -0.5 + (p + 1) as f32 / (n + 1) as f32;
-                ps[i] += base.major[0] * kk;
-                pt[i] += base.major[1] * kk;
+                ps[i] += base.major[0] * kk[i];
+                pt[i] += base.major[1] * kk[i];
             }
         }
         // probe outer, level inner: the general path's summation order
@@ -484,6 +502,25 @@ mod tests {
             served > 1500,
             "the anisotropic route served {served} of 3000"
         );
+    }
+
+    #[test]
+    fn probe_table_is_the_formula() {
+        for n in 2..=16u32 {
+            for p in 0..n {
+                // the general path's expression, evaluated at run time
+                let k = -0.5 + std::hint::black_box(p + 1) as f32 / (n + 1) as f32;
+                assert_eq!(
+                    super::PROBE_K[n as usize][p as usize].to_bits(),
+                    k.to_bits(),
+                    "{n} {p}"
+                );
+            }
+            let last = super::PROBE_K[n as usize][n as usize - 1];
+            assert!(super::PROBE_K[n as usize][n as usize..]
+                .iter()
+                .all(|&k| k == last));
+        }
     }
 
     /// The bench's quad (16:1 footprint, 16 probes at λ = 0, bilinear) with per-lane probe
