@@ -26,9 +26,12 @@
 //! column/row steps, the level count a constant, no zeroed footprint arrays) → 7234 (the
 //! offsets as scalar products per probe rather than 64-bit SSE2 products; `Grad` lanes with
 //! lane 0's derivatives share its λ in `lod_bases`) → 6908 (one word per texel a constant for
-//! the 8-bit formats, an unsigned in-level test). What is left is ~56 instructions per
-//! bilinear probe (four word reads with their bounds checks, four decodes, three lerps, the
-//! weighted add) and ~125 per four probes (positions, coordinates, floors, in-level test).
+//! the 8-bit formats, an unsigned in-level test) → 6726 (probe positions from a const
+//! table). What is left is ~56 instructions per bilinear probe (four word reads with their
+//! bounds checks, four decodes, three lerps, the weighted add) and ~115 per four probes
+//! (positions, coordinates, floors, in-level test). Tried and dropped: one 8-byte read per
+//! row pair (the range check cost more than it saved), the in-level steps as constants
+//! instead of loads (a branch per probe).
 
 use super::address::{wrap, CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
 use super::fast::{compare, compare_bits, decode, fast_format, floor4, FastFn, R32F, R32F_CMP};

@@ -51,7 +51,7 @@
 //! Anisotropic route (`fast_aniso.rs`): 2D / 2D-array views of the same formats, one address
 //! mode of repeat, mirrored repeat, clamp-to-edge or mirror-clamp, exact precision; lane by
 //! lane, probes four at a time, the general path's operations in its order (probe outer,
-//! level inner), bit-identical by a property test. Aniso 16:1 18181 → 6908 per quad.
+//! level inner), bit-identical by a property test. Aniso 16:1 18181 → 6726 per quad.
 //!
 //! Operations:
 //! [`Kernel::sample`], [`Kernel::gather`], [`Kernel::query_lod`]; sampler-free
