@@ -1,6 +1,7 @@
 //! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D, 2D-array, cube and
 //! cube-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth,
-//! with or without Dref) images, exact precision, no anisotropy, normalized coordinates; 2D
+//! with or without Dref) images, exact precision, no anisotropy (anisotropic kernels get
+//! `fast_aniso.rs`'s routine from [`pick_fast`]), normalized coordinates; 2D
 //! views need one address mode on both axes out of repeat, mirrored repeat and clamp-to-edge
 //! (cube faces clamp, address modes do not apply).
 //!
@@ -107,7 +108,10 @@ pub(super) fn fast_format(k: &Kernel) -> Option<u8> {
 /// The fast routine for a kernel, if its (view, sampler, format, config) is covered.
 pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     let s = &k.sampler;
-    if k.cfg.precision != LodPrecision::Exact || s.unnormalized_coordinates || k.aniso.is_some() {
+    if k.aniso.is_some() {
+        return super::fast_aniso::pick_fast_aniso(k);
+    }
+    if k.cfg.precision != LodPrecision::Exact || s.unnormalized_coordinates {
         return None;
     }
     let f = fast_format(k)?;
@@ -208,7 +212,7 @@ fn fast_quad<const F: u8, const M: u8, const CUBE: bool>(
 /// widening, one conversion, one division for the four components); sRGB uses the decoder's
 /// table for R, G, B.
 #[inline(always)]
-fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
+pub(super) fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
     let n = |i: usize| b[i] as f32 / 255.0;
     let s = |i: usize| srgb[b[i] as usize];
     match F {
@@ -449,7 +453,7 @@ pub(super) mod tests {
     use proptest::prelude::*;
 
     /// Covered formats plus one that is not (the general path must then be the only one).
-    const FORMATS: [Format; 8] = [
+    pub(in crate::texture) const FORMATS: [Format; 8] = [
         Format::R8G8B8A8_UNORM,
         Format::B8G8R8A8_UNORM,
         Format::R8G8B8A8_SRGB,
@@ -588,7 +592,7 @@ pub(super) mod tests {
 
     /// A random filtering sampler for `fmt` with the given address modes; anisotropy in
     /// `aniso_pct` % of the cases, a comparison mostly on depth and R32 formats.
-    fn random_sampler(
+    pub(in crate::texture) fn random_sampler(
         r: &mut Rng,
         fmt: Format,
         address_mode: [AddressMode; 3],
@@ -628,7 +632,7 @@ pub(super) mod tests {
     }
 
     /// Four lane values in [lo, hi): half the time one value for the quad.
-    fn lane4(r: &mut Rng, lo: f32, hi: f32) -> [f32; 4] {
+    pub(in crate::texture) fn lane4(r: &mut Rng, lo: f32, hi: f32) -> [f32; 4] {
         let v = r.f(lo, hi);
         if r.chance(50) {
             [v; 4]
@@ -638,7 +642,7 @@ pub(super) mod tests {
     }
 
     /// A random LOD source; explicit gradients have `dims` non-zero components (2 or 3).
-    fn random_lod(r: &mut Rng, dims: usize) -> LodMode {
+    pub(in crate::texture) fn random_lod(r: &mut Rng, dims: usize) -> LodMode {
         let g = |r: &mut Rng| -> [f32; 3] {
             std::array::from_fn(|i| if i < dims { r.f(-0.6, 0.6) } else { 0.0 })
         };
@@ -660,7 +664,7 @@ pub(super) mod tests {
         }
     }
 
-    fn coord(r: &mut Rng) -> f32 {
+    pub(in crate::texture) fn coord(r: &mut Rng) -> f32 {
         match r.below(20) {
             0 => f32::NAN,
             1 => r.f(-1e9, 1e9),
@@ -669,12 +673,9 @@ pub(super) mod tests {
         }
     }
 
-    /// One random (image, view, sampler, config, quad); returns whether the fast path served
-    /// the quad, after checking the two paths agree.
-    fn one(seed: u64) -> bool {
-        let mut r = Rng(seed | 1);
-        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
-        let (img, view) = random_2d_view(&mut r, fmt);
+    /// Address modes for a 2D view: mostly one of repeat, mirrored repeat, clamp-to-edge on
+    /// both axes, sometimes border or mirror-clamp, sometimes a different mode for v.
+    pub(in crate::texture) fn random_modes(r: &mut Rng) -> [AddressMode; 3] {
         let m = if r.chance(85) {
             MODES[r.below(3) as usize]
         } else {
@@ -684,6 +685,42 @@ pub(super) mod tests {
         if r.chance(10) {
             address_mode[1] = MODES[r.below(5) as usize];
         }
+        address_mode
+    }
+
+    /// The operands of a random 2D quad around `coords`: offsets (none, per quad or per
+    /// lane), `MinLod` in 30 %, Dref when the sampler compares, 30 % partial masks.
+    pub(in crate::texture) fn random_2d_args(
+        r: &mut Rng,
+        coords: [[f32; 4]; 4],
+        lod: LodMode,
+        sampler: &Sampler,
+    ) -> SampleArgs {
+        let off = |r: &mut Rng| r.below(16) as i32 - 8;
+        let offsets = if r.chance(60) {
+            [[0; 3]; 4]
+        } else if r.chance(70) {
+            [[off(r), off(r), 0]; 4]
+        } else {
+            std::array::from_fn(|_| [off(r), off(r), 0])
+        };
+        SampleArgs {
+            coords,
+            lod,
+            min_lod: r.chance(30).then(|| lane4(r, -1.0, 4.0)),
+            offsets,
+            dref: sampler.compare_enable.then(|| lane4(r, -0.2, 1.2)),
+            mask: if r.chance(70) { 0xf } else { r.below(16) as u8 },
+        }
+    }
+
+    /// One random (image, view, sampler, config, quad); returns whether the fast path served
+    /// the quad, after checking the two paths agree.
+    fn one(seed: u64) -> bool {
+        let mut r = Rng(seed | 1);
+        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let (img, view) = random_2d_view(&mut r, fmt);
+        let address_mode = random_modes(&mut r);
         let sampler = random_sampler(&mut r, fmt, address_mode, 5);
         let cfg = random_config(&mut r);
         // a quad: lane 0 plus small steps (sometimes bent, sometimes wild)
@@ -698,22 +735,7 @@ pub(super) mod tests {
             }
         }
         let lod = random_lod(&mut r, 2);
-        let off = |r: &mut Rng| r.below(16) as i32 - 8;
-        let offsets = if r.chance(60) {
-            [[0; 3]; 4]
-        } else if r.chance(70) {
-            [[off(&mut r), off(&mut r), 0]; 4]
-        } else {
-            std::array::from_fn(|_| [off(&mut r), off(&mut r), 0])
-        };
-        let a = SampleArgs {
-            coords,
-            lod,
-            min_lod: r.chance(30).then(|| lane4(&mut r, -1.0, 4.0)),
-            offsets,
-            dref: sampler.compare_enable.then(|| lane4(&mut r, -0.2, 1.2)),
-            mask: if r.chance(70) { 0xf } else { r.below(16) as u8 },
-        };
+        let a = random_2d_args(&mut r, coords, lod, &sampler);
         let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
             return false;
         };
@@ -958,12 +980,20 @@ pub(super) mod tests {
         assert!(!k(&tri, hw).has_fast_path());
         let border = Sampler::trilinear(AddressMode::ClampToBorder);
         assert!(!k(&border, Config::default()).has_fast_path());
+        // anisotropy: the probe route of `fast_aniso.rs` (not with border or hardware LOD)
         let aniso = Sampler {
             anisotropy_enable: true,
             max_anisotropy: 8.0,
             ..tri
         };
-        assert!(!k(&aniso, Config::default()).has_fast_path());
+        assert!(k(&aniso, Config::default()).has_fast_path());
+        assert!(!k(&aniso, hw).has_fast_path());
+        let aniso_border = Sampler {
+            anisotropy_enable: true,
+            max_anisotropy: 8.0,
+            ..border
+        };
+        assert!(!k(&aniso_border, Config::default()).has_fast_path());
         let cube = Image::new_cube(Format::R8G8B8A8_UNORM, 4, 1, 1).unwrap();
         let vc = ImageView::whole(&cube, ViewType::Cube);
         // cubes: the fast path serves quads whose footprints stay inside their faces

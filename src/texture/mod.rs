@@ -30,8 +30,8 @@
 //! Quad-wide fast path (`fast.rs`, chosen in [`Kernel::new`] next to the general
 //! routine): 2D / 2D-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and R32_SFLOAT / D32 depth
 //! (with or without Dref), one address mode of repeat, mirrored repeat or clamp-to-edge,
-//! and cube / cube-array views of the same formats; exact precision, no anisotropy,
-//! normalized coordinates. It works on the four lanes as `[f32; 4]` / `[i32; 4]` arrays
+//! and cube / cube-array views of the same formats; exact precision, no anisotropy (see the
+//! anisotropic route below), normalized coordinates. It works on the four lanes as `[f32; 4]` / `[i32; 4]` arrays
 //! (vectorised floor, coordinates, UNORM decode and lerps), selects levels once for uniform
 //! quads (then with scalar level addressing) and skips the wraps when the whole footprint is
 //! inside the level; arithmetic is operation-for-operation the general path's, and property
@@ -47,6 +47,11 @@
 //! in structure-of-arrays form, one in-level test per lane instead of a wrap per tap, and
 //! the gathered component read from its byte through one table. Bit-identical to the
 //! general gather by a property test. Gather 2449 → 699 instructions per quad.
+//!
+//! Anisotropic route (`fast_aniso.rs`): 2D / 2D-array views of the same formats, one address
+//! mode of repeat, mirrored repeat, clamp-to-edge or mirror-clamp, exact precision; lane by
+//! lane, probes four at a time, the general path's operations in its order (probe outer,
+//! level inner), bit-identical by a property test. Aniso 16:1 18181 → 6726 per quad.
 //!
 //! Operations:
 //! [`Kernel::sample`], [`Kernel::gather`], [`Kernel::query_lod`]; sampler-free
@@ -75,6 +80,7 @@
 mod address;
 mod cube;
 mod fast;
+mod fast_aniso;
 mod fast_gather;
 mod filter;
 mod format;

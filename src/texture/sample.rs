@@ -341,6 +341,21 @@ impl Kernel {
         match *lod {
             LodMode::Explicit(l) => l.map(LodBase::iso),
             LodMode::Zero => [LodBase::iso(0.0); 4],
+            LodMode::Grad { dx, dy } if !self.cube => {
+                // off cubes λ and the probes depend on the derivatives alone: lanes whose
+                // derivatives are lane 0's (bit for bit; the usual `Grad`) share its result
+                let one = |i: usize| {
+                    if self.dims == 2 {
+                        self.lod_from_derivs_2d(dx[i], dy[i], true)
+                    } else {
+                        self.lod_from_derivs(&coords[i], dx[i], dy[i], true)
+                    }
+                };
+                let b0 = one(0);
+                let bits = |v: [f32; 3]| v.map(f32::to_bits);
+                let same = |i: usize| bits(dx[i]) == bits(dx[0]) && bits(dy[i]) == bits(dy[0]);
+                std::array::from_fn(|i| if i == 0 || same(i) { b0 } else { one(i) })
+            }
             LodMode::Grad { dx, dy } => {
                 std::array::from_fn(|i| self.lod_from_derivs(&coords[i], dx[i], dy[i], true))
             }
