@@ -770,68 +770,123 @@ fn vertex_lanes<O: Observer>(
         for l in chunk.len()..b.n {
             b.pc[l] = DONE;
         }
-        for (l, ids) in chunk.iter().enumerate() {
-            let v = c * VERTEX_LANES_PER_BATCH + l;
-            let attrs = attributes
-                .get(v * attr_stride..(v + 1) * attr_stride)
-                .unwrap_or(&[]);
-            fill_locations(b, &sh.inputs, l, attrs);
-            for var in &sh.inputs {
-                let IoBinding::BuiltIn(bi) = var.binding else {
-                    continue;
-                };
-                let val = match bi {
-                    BuiltIn::VertexIndex => ids.vertex_index,
-                    BuiltIn::InstanceIndex => ids.instance_index,
-                    BuiltIn::BaseVertex => ids.base_vertex,
-                    BuiltIn::BaseInstance => ids.base_instance,
-                    BuiltIn::DrawIndex => ids.draw_index,
-                    _ => continue,
-                };
-                put_var(b, var, l, [val]);
-            }
-            for var in &sh.outputs {
-                if var.binding == IoBinding::BuiltIn(BuiltIn::PointSize) {
-                    put_var(b, var, l, [1.0f32.to_bits()]);
+        // The interface word by word over the chunk's lanes (one row each), in the order a
+        // lane sees it: locations, built-ins, then outputs that start with a value. Per-lane
+        // walks of every variable were ~750 instructions per vertex for a pass-through shader.
+        let (n, lw, nl) = (b.n, b.local_words, chunk.len());
+        let v0 = c * VERTEX_LANES_PER_BATCH;
+        for var in &sh.inputs {
+            match var.binding {
+                IoBinding::Location {
+                    location,
+                    component,
+                } => {
+                    let base = location as usize * 4 + component as usize;
+                    for i in 0..var.count as usize * words_per_scalar(var) {
+                        let w = var.word as usize + i;
+                        if w >= lw {
+                            continue;
+                        }
+                        for (j, d) in b.local[w * n..][..nl].iter_mut().enumerate() {
+                            // a vertex without a whole attribute record reads zeros
+                            let v = v0 + j;
+                            *d = if base + i < attr_stride
+                                && (v + 1) * attr_stride <= attributes.len()
+                            {
+                                attributes[v * attr_stride + base + i]
+                            } else {
+                                0
+                            };
+                        }
+                    }
+                }
+                IoBinding::BuiltIn(bi) => {
+                    let id: fn(&VertexIds) -> u32 = match bi {
+                        BuiltIn::VertexIndex => |v| v.vertex_index,
+                        BuiltIn::InstanceIndex => |v| v.instance_index,
+                        BuiltIn::BaseVertex => |v| v.base_vertex,
+                        BuiltIn::BaseInstance => |v| v.base_instance,
+                        BuiltIn::DrawIndex => |v| v.draw_index,
+                        _ => continue,
+                    };
+                    let w = var.word as usize;
+                    if var.count == 0 || w >= lw {
+                        continue;
+                    }
+                    for (d, ids) in b.local[w * n..][..nl].iter_mut().zip(chunk) {
+                        *d = id(ids);
+                    }
                 }
             }
         }
+        for var in &sh.outputs {
+            let w = var.word as usize;
+            if var.binding == IoBinding::BuiltIn(BuiltIn::PointSize) && var.count > 0 && w < lw {
+                b.local[w * n..][..nl].fill(1.0f32.to_bits());
+            }
+        }
         b.run(program, bindings, observer)?;
-        for l in 0..chunk.len() {
-            let v = c * VERTEX_LANES_PER_BATCH + l;
-            read_locations(
-                b,
-                &sh.outputs,
-                l,
-                &mut o.varyings[v * stride..(v + 1) * stride],
-            );
-            let (mut ci, mut ki) = (0, 0);
-            for var in &sh.outputs {
-                let IoBinding::BuiltIn(bi) = var.binding else {
-                    continue;
-                };
-                let mut vals = get_var(b, var, l).map(f32::from_bits);
-                match bi {
-                    BuiltIn::Position => {
-                        for (k, x) in vals.take(4).enumerate() {
-                            o.position[v][k] = x;
+        // Word `i` of `var` in every lane of the chunk (0 beyond local memory).
+        let row = |var: &IoVar, i: usize| -> Option<&[u32]> {
+            let w = var.word as usize + i;
+            (w < lw).then(|| &b.local[w * n..][..nl])
+        };
+        let (mut ci, mut ki) = (0, 0);
+        for var in &sh.outputs {
+            let words = var.count as usize * words_per_scalar(var);
+            match var.binding {
+                IoBinding::Location {
+                    location,
+                    component,
+                } => {
+                    let base = location as usize * 4 + component as usize;
+                    for i in 0..words.min(stride.saturating_sub(base)) {
+                        let dst = o.varyings[v0 * stride..(v0 + nl) * stride]
+                            .iter_mut()
+                            .skip(base + i)
+                            .step_by(stride);
+                        match row(var, i) {
+                            Some(src) => dst.zip(src).for_each(|(d, &s)| *d = s),
+                            None => dst.for_each(|d| *d = 0),
                         }
                     }
-                    BuiltIn::PointSize => o.point_size[v] = vals.next().unwrap_or(1.0),
-                    BuiltIn::ClipDistance => {
-                        for x in vals.take(o.clip_count.saturating_sub(ci)) {
-                            o.clip_distances[v * o.clip_count + ci] = x;
-                            ci += 1;
-                        }
-                    }
-                    BuiltIn::CullDistance => {
-                        for x in vals.take(o.cull_count.saturating_sub(ki)) {
-                            o.cull_distances[v * o.cull_count + ki] = x;
-                            ki += 1;
-                        }
-                    }
-                    _ => {}
                 }
+                IoBinding::BuiltIn(BuiltIn::Position) => {
+                    for k in 0..words.min(4) {
+                        let dst = o.position[v0..v0 + nl].iter_mut();
+                        match row(var, k) {
+                            Some(src) => dst.zip(src).for_each(|(d, &s)| d[k] = f32::from_bits(s)),
+                            None => dst.for_each(|d| d[k] = 0.0),
+                        }
+                    }
+                }
+                IoBinding::BuiltIn(BuiltIn::PointSize) => {
+                    let dst = o.point_size[v0..v0 + nl].iter_mut();
+                    match (words, row(var, 0)) {
+                        (0, _) => dst.for_each(|d| *d = 1.0),
+                        (_, Some(src)) => dst.zip(src).for_each(|(d, &s)| *d = f32::from_bits(s)),
+                        (_, None) => dst.for_each(|d| *d = 0.0),
+                    }
+                }
+                IoBinding::BuiltIn(bi @ (BuiltIn::ClipDistance | BuiltIn::CullDistance)) => {
+                    let (count, next, out) = if bi == BuiltIn::ClipDistance {
+                        (o.clip_count, &mut ci, &mut o.clip_distances)
+                    } else {
+                        (o.cull_count, &mut ki, &mut o.cull_distances)
+                    };
+                    for i in 0..words.min(count.saturating_sub(*next)) {
+                        let dst = out[v0 * count..(v0 + nl) * count]
+                            .iter_mut()
+                            .skip(*next)
+                            .step_by(count);
+                        match row(var, i) {
+                            Some(src) => dst.zip(src).for_each(|(d, &s)| *d = f32::from_bits(s)),
+                            None => dst.for_each(|d| *d = 0.0),
+                        }
+                        *next += 1;
+                    }
+                }
+                _ => {}
             }
         }
     }
