@@ -697,6 +697,22 @@ impl<'a> TileShader<'a> {
                     lower[0][lx0 * 4..lx0 * 4 + 8].copy_from_slice(&bottom);
                     continue;
                 }
+                if rgba8 {
+                    // A partly covered quad: the same conversion, then the covered pixels'
+                    // 4-byte pieces (the scalar per-byte conversion below was ~50 instructions
+                    // per pixel; most quads of small triangles are partial).
+                    let lanes: &[[u32; 4]; 4] =
+                        src[qi * 4..qi * 4 + 4].try_into().expect("4 lanes");
+                    let rows8 = unorm8_quad(lanes);
+                    for k in 0..4usize {
+                        if q.mask & (1 << k) != 0 {
+                            let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
+                            let b = &rows8[k >> 1][(k & 1) * 4..(k & 1) * 4 + 4];
+                            rows[ly][lx * 4..lx * 4 + 4].copy_from_slice(b);
+                        }
+                    }
+                    continue;
+                }
                 for k in 0..4usize {
                     if q.mask & (1 << k) == 0 {
                         continue;
