@@ -736,15 +736,28 @@ pub(super) mod tests {
         }
         let lod = random_lod(&mut r, 2);
         let a = random_2d_args(&mut r, coords, lod, &sampler);
-        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
+        fast_matches_general(seed, fmt, (&img, &view), &sampler, cfg, &a)
+    }
+
+    /// Sample `a` through the kernel's fast routine and the general path; whether the fast
+    /// routine served the quad, after checking it gave the general path's bits (every NaN
+    /// counting as one, see `nan_as_one`). Shared by the fast-path proptests.
+    pub(in crate::texture) fn fast_matches_general(
+        seed: u64,
+        fmt: Format,
+        (img, view): (&Image, &ImageView),
+        sampler: &Sampler,
+        cfg: Config,
+        a: &SampleArgs,
+    ) -> bool {
+        let Ok(k) = Kernel::new(img, view, sampler, cfg) else {
             return false;
         };
-        let general = k.sample_general(&img, &a).unwrap();
-        let Some(fast) = k.sample_fast_only(&img, &a) else {
-            assert_eq!(k.sample(&img, &a).unwrap(), general);
+        let general = k.sample_general(img, a).unwrap();
+        let Some(fast) = k.sample_fast_only(img, a) else {
+            assert_eq!(k.sample(img, a).unwrap(), general);
             return false;
         };
-        // Bit for bit, except that every NaN counts as one (see `nan_as_one`).
         assert_eq!(
             nan_as_one(fast),
             nan_as_one(general),

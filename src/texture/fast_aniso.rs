@@ -380,8 +380,8 @@ mod tests {
     //! samplers, policies, anisotropy ratios (1 to far past 16) and LOD sources.
 
     use super::super::fast::tests::{
-        coord, lane4, nan_as_one, random_2d_args, random_2d_view, random_config, random_lod,
-        random_modes, random_sampler, Rng, FORMATS,
+        coord, fast_matches_general, lane4, random_2d_args, random_2d_view, random_config,
+        random_lod, random_modes, random_sampler, Rng, FORMATS,
     };
     use super::super::*;
     use proptest::prelude::*;
@@ -469,23 +469,7 @@ mod tests {
             _ => random_lod(&mut r, 2),
         };
         let a = random_2d_args(&mut r, coords, lod, &sampler);
-        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
-            return false;
-        };
-        let general = k.sample_general(&img, &a).unwrap();
-        let Some(fast) = k.sample_fast_only(&img, &a) else {
-            assert_eq!(k.sample(&img, &a).unwrap(), general);
-            return false;
-        };
-        assert_eq!(
-            nan_as_one(fast),
-            nan_as_one(general),
-            "seed {seed}: {fmt:?} {:?}x{} L{} {view:?} {sampler:?} {cfg:?} {a:?}",
-            img.extent(),
-            img.layers(),
-            img.levels()
-        );
-        true
+        fast_matches_general(seed, fmt, (&img, &view), &sampler, cfg, &a)
     }
 
     proptest! {
