@@ -224,6 +224,28 @@ pub(super) fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
     }
 }
 
+/// The bilinear footprints of four texel-space positions `(u, v)`: the lower texel of each
+/// axis, `floor(u − 0.5)`, and the weight toward the upper one, `(u − 0.5) − floor` clamped to
+/// [0, 1] (the general path's `split` of `u − 0.5` in `filter.rs`, on both axes, lane-wise).
+#[inline(always)]
+pub(super) fn bilinear4(u: [f32; 4], v: [f32; 4]) -> ([[i32; 4]; 2], [[f32; 4]; 2]) {
+    let mut x = [0f32; 4];
+    let mut y = [0f32; 4];
+    for l in 0..4 {
+        x[l] = u[l] - 0.5;
+        y[l] = v[l] - 0.5;
+    }
+    let i0 = floor4(x);
+    let j0 = floor4(y);
+    let mut fa = [0f32; 4];
+    let mut fb = [0f32; 4];
+    for l in 0..4 {
+        fa[l] = (x[l] - i0[l] as f32).clamp(0.0, 1.0);
+        fb[l] = (y[l] - j0[l] as f32).clamp(0.0, 1.0);
+    }
+    ([i0, j0], [fa, fb])
+}
+
 /// `floor(x)` as i32, saturating, NaN → 0 (the general path's `fl`), four lanes.
 ///
 /// When every `|x| < 2²¹` (the usual case) it avoids the saturating conversion: adding
@@ -375,20 +397,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
         }
         let mut val = [[0f32; 4]; 4];
         if LIN {
-            let mut x = [0f32; 4];
-            let mut y = [0f32; 4];
-            for l in 0..4 {
-                x[l] = u[l] - 0.5;
-                y[l] = v[l] - 0.5;
-            }
-            let i0 = floor4(x);
-            let j0 = floor4(y);
-            let mut fa = [0f32; 4];
-            let mut fb = [0f32; 4];
-            for l in 0..4 {
-                fa[l] = (x[l] - i0[l] as f32).clamp(0.0, 1.0);
-                fb[l] = (y[l] - j0[l] as f32).clamp(0.0, 1.0);
-            }
+            let ([i0, j0], [fa, fb]) = bilinear4(u, v);
             let i1 = i0.map(|i| i.saturating_add(1));
             let j1 = j0.map(|j| j.saturating_add(1));
             let (w, h) = (size.map(|e| e[0]), size.map(|e| e[1]));

@@ -34,7 +34,9 @@
 //! instead of loads (a branch per probe).
 
 use super::address::{wrap, CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
-use super::fast::{compare, compare_bits, decode, fast_format, floor4, FastFn, R32F, R32F_CMP};
+use super::fast::{
+    bilinear4, compare, compare_bits, decode, fast_format, floor4, FastFn, R32F, R32F_CMP,
+};
 use super::fast::{SBGRA8, SRGBA8};
 use super::filter::lerp4;
 use super::format::{SRGB_TABLE, UNORM8};
@@ -205,20 +207,7 @@ fn footprint<const M: u8, const LIN: bool>(
             fb: [0.0; 4],
         };
     }
-    let mut x = [0f32; 4];
-    let mut y = [0f32; 4];
-    for i in 0..4 {
-        x[i] = u[i] - 0.5;
-        y[i] = v[i] - 0.5;
-    }
-    let i0 = floor4(x);
-    let j0 = floor4(y);
-    let mut fa = [0f32; 4];
-    let mut fb = [0f32; 4];
-    for i in 0..4 {
-        fa[i] = (x[i] - i0[i] as f32).clamp(0.0, 1.0);
-        fb[i] = (y[i] - j0[i] as f32).clamp(0.0, 1.0);
-    }
+    let ([i0, j0], [fa, fb]) = bilinear4(u, v);
     // every footprint inside the level (the usual case; `i0 < w − 1` is the general path's
     // `i0.saturating_add(1) < w`): every wrap mode is the identity, the second column and
     // row are one texel and one row on
