@@ -210,9 +210,7 @@ impl ColorTarget {
         let bpp = self.format.bytes_per_texel();
         let mut texel = vec![0; bpp];
         self.format.encode_f32(v, &mut texel);
-        self.data
-            .chunks_exact_mut(bpp)
-            .for_each(|c| c.copy_from_slice(&texel));
+        fill_texels(&mut self.data, &texel);
     }
 
     /// Fill every texel with raw bits (integer formats).
@@ -220,9 +218,7 @@ impl ColorTarget {
         let bpp = self.format.bytes_per_texel();
         let mut texel = vec![0; bpp];
         self.format.encode_raw(v, &mut texel);
-        self.data
-            .chunks_exact_mut(bpp)
-            .for_each(|c| c.copy_from_slice(&texel));
+        fill_texels(&mut self.data, &texel);
     }
 
     /// The texel at (x, y) as floats. Panics if out of range (test/readback helper).
@@ -233,6 +229,20 @@ impl ColorTarget {
     /// The texel at (x, y) as raw bits. Panics if out of range (test/readback helper).
     pub fn read_raw(&self, x: u32, y: u32) -> [u32; 4] {
         self.format.decode_raw(&self.data[self.texel_range(x, y)])
+    }
+}
+
+/// Repeat `texel` over `data` (a whole number of texels). The filled prefix is doubled, so a
+/// clear is a few dozen large copies (a `copy_from_slice` per texel of a run-time size was a
+/// `memcpy` call per pixel: 14.7 M instructions per 1024x1024 clear under callgrind).
+fn fill_texels(data: &mut [u8], texel: &[u8]) {
+    let n = texel.len().min(data.len());
+    data[..n].copy_from_slice(&texel[..n]);
+    let mut done = n;
+    while done < data.len() {
+        let len = done.min(data.len() - done);
+        data.copy_within(..len, done);
+        done += len;
     }
 }
 
@@ -406,6 +416,20 @@ impl DepthStencilTarget {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fill_texels_repeats_the_texel_everywhere() {
+        for bpp in [1usize, 2, 4, 8, 16] {
+            let texel: Vec<u8> = (0..bpp as u8).map(|b| b * 17 + 3).collect();
+            for count in [0usize, 1, 2, 3, 5, 64, 1000, 1023] {
+                let mut data = vec![0xAAu8; count * bpp];
+                fill_texels(&mut data, &texel);
+                for (i, b) in data.iter().enumerate() {
+                    assert_eq!(*b, texel[i % bpp], "bpp {bpp}, {count} texels, byte {i}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn unorm8_round_trip_and_rounding() {
