@@ -27,9 +27,13 @@
 //! Why (callgrind instructions per quad, `benches/sampler.rs` driver): the uniform-levels
 //! quad as its own instantiation (scalar level addressing) and a dims-constant 2D λ_base took
 //! nearest 911 → 756, bilinear 1180 → 996, trilinear 1686 → 1417, Dref PCF 1327 → 1155; the
-//! cube route took cube trilinear 5541 → 2467.
+//! cube route took cube trilinear 5541 → 2467. Wraps are lane-wise ([`wrap4`]: masks for
+//! repeat and mirrored repeat over power-of-two levels, clamps): for bilinear footprints
+//! once the in-level test fails (every footprint of the fullscreen trilinear frame, a
+//! texture repeated 45 times, where sixteen scalar wraps per quad cost ~300 instructions;
+//! draw-only frame 815 → 733 M), for nearest texels instead of that test (757 → 740).
 
-use super::address::{wrap, CLAMP, MIRRORED, REPEAT};
+use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
 use super::filter::lerp4;
 use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
@@ -356,6 +360,11 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
         let mut pitch = [0usize; 4];
         let mut wl = [0f32; 4];
         let mut used = [true; 4];
+        // every lane's level a power of two on both axes ([`wrap4`]'s mask forms): the
+        // non-uniform quad's, and the uniform quad's (absolute) level, tested only when
+        // needed (the test costs a few instructions the in-level bilinear quad does not need)
+        let mut p2 = true;
+        let mut uni_level = 0;
         if UNI {
             // one level for the whole quad (every lane has lane `first`'s levels)
             let (level, w) = lods[0].levels.l[slot];
@@ -363,6 +372,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
             let y = if CUBE { 0 } else { 1 }; // a cube face is square: the general path uses w
             wl = [w; 4];
             size = [[info.size[0], info.size[y]]; 4];
+            uni_level = view.base_level + level;
             e0 = [info.sizef[0]; 4];
             e1 = [info.sizef[y]; 4];
             for l in 0..4 {
@@ -378,6 +388,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
                 let info = &k.lv[(view.base_level + level) as usize];
                 let y = if CUBE { 0 } else { 1 };
                 size[l] = [info.size[0], info.size[y]];
+                p2 &= k.pow2_level(view.base_level + level);
                 e0[l] = info.sizef[0];
                 e1[l] = info.sizef[y];
                 base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
@@ -395,27 +406,36 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
                 v[l] = t[l] * e1[l] + offv[l];
             }
         }
+        // wraps as lane-wise integer operations: clamp-to-edge, or repeat and mirrored
+        // repeat over power-of-two levels (`wrap4`)
+        let lanewise = || {
+            M == CLAMP
+                || ((M == REPEAT || M == MIRRORED)
+                    && if UNI { k.pow2_level(uni_level) } else { p2 })
+        };
         let mut val = [[0f32; 4]; 4];
         if LIN {
-            let ([i0, j0], [fa, fb]) = bilinear4(u, v);
-            let i1 = i0.map(|i| i.saturating_add(1));
-            let j1 = j0.map(|j| j.saturating_add(1));
+            let ([mut i0, mut j0], [fa, fb]) = bilinear4(u, v);
+            let mut i1 = i0.map(|i| i.saturating_add(1));
+            let mut j1 = j0.map(|j| j.saturating_add(1));
             let (w, h) = (size.map(|e| e[0]), size.map(|e| e[1]));
             // every footprint inside its level (the usual case): every wrap mode is the
-            // identity there, so one lane-parallel test replaces sixteen wraps
+            // identity there, so one lane-parallel test replaces sixteen wraps (and the
+            // fetches below then know `i1 = i0 + 1`, `j1 = j0 + 1`: wrapping always, even
+            // lane-wise, cost bilinear 996 → 1022 instructions per quad)
             let inside = (0..4).fold(true, |ok, l| {
                 ok & (i0[l] >= 0) & (i1[l] < w[l]) & (j0[l] >= 0) & (j1[l] < h[l])
             });
-            let (i0, i1, j0, j1) = if inside {
-                (i0, i1, j0, j1)
-            } else if CUBE {
-                return None; // a tap on a neighbouring face
-            } else {
-                let wr = |i: [i32; 4], e: [i32; 4]| -> [i32; 4] {
-                    std::array::from_fn(|l| wrap::<M>(i[l], e[l], M))
-                };
-                (wr(i0, w), wr(i1, w), wr(j0, h), wr(j1, h))
-            };
+            if !inside {
+                if CUBE {
+                    return None; // a tap on a neighbouring face
+                }
+                let lanewise = lanewise();
+                i0 = wrap4::<M>(i0, w, lanewise);
+                i1 = wrap4::<M>(i1, w, lanewise);
+                j0 = wrap4::<M>(j0, h, lanewise);
+                j1 = wrap4::<M>(j1, h, lanewise);
+            }
             for l in 0..4 {
                 let iu0 = i0[l] as usize * ts;
                 let iu1 = i1[l] as usize * ts;
@@ -426,19 +446,26 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
                 val[l] = lerp4(top, bot, fb[l]);
             }
         } else {
-            let i = floor4(u);
-            let j = floor4(v);
-            let inside = (0..4).fold(true, |ok, l| {
-                ok & (i[l] >= 0) & (i[l] < size[l][0]) & (j[l] >= 0) & (j[l] < size[l][1])
-            });
+            let mut i = floor4(u);
+            let mut j = floor4(v);
+            let (w, h) = (size.map(|e| e[0]), size.map(|e| e[1]));
+            // lane-wise wraps are cheaper than testing whether every texel is inside its
+            // level (nearest 757 → 756 instructions per quad; cube faces: `M` is
+            // clamp-to-edge, the general path's nearest texel on a face)
+            if lanewise() {
+                i = wrap4::<M>(i, w, true);
+                j = wrap4::<M>(j, h, true);
+            } else {
+                let inside = (0..4).fold(true, |ok, l| {
+                    ok & (i[l] >= 0) & (i[l] < w[l]) & (j[l] >= 0) & (j[l] < h[l])
+                });
+                if !inside {
+                    i = wrap4::<M>(i, w, false);
+                    j = wrap4::<M>(j, h, false);
+                }
+            }
             for l in 0..4 {
-                let [w, h] = size[l];
-                let (i, j) = if inside {
-                    (i[l], j[l])
-                } else {
-                    (wrap::<M>(i[l], w, M), wrap::<M>(j[l], h, M))
-                };
-                let o = base[l] + j as usize * pitch[l] + i as usize * ts;
+                let o = base[l] + j[l] as usize * pitch[l] + i[l] as usize * ts;
                 val[l] = fetch(o, l);
             }
         }
@@ -974,6 +1001,25 @@ pub(super) mod tests {
             let want = x.map(fl);
             assert_eq!(floor4(x), want, "{x:?}");
         }
+    }
+
+    #[test]
+    fn power_of_two_levels_by_hand() {
+        // 12×8: 12×8, 6×4, 3×2, 1×1 — only the last is a power of two on both axes;
+        // 16×4: 16×4, 8×2, 4×1, 2×1, 1×1 — all are
+        let k = |w, h, levels| {
+            let img = Image::new_2d(Format::R8G8B8A8_UNORM, w, h, 1, levels).unwrap();
+            let v = ImageView::whole(&img, ViewType::D2);
+            Kernel::new(&img, &v, &Sampler::default(), Config::default()).unwrap()
+        };
+        let a = k(12, 8, 4);
+        assert_eq!(
+            (0..5).map(|l| a.pow2_level(l)).collect::<Vec<_>>(),
+            [false, false, false, true, false]
+        );
+        let b = k(16, 4, 5);
+        assert!((0..5).all(|l| b.pow2_level(l)));
+        assert!(!b.pow2_level(5) && !b.pow2_level(64) && !b.pow2_level(u32::MAX));
     }
 
     #[test]
