@@ -905,6 +905,7 @@ impl BatchState {
     pub fn new(program: &Program, lanes: usize) -> Self {
         let mut b = Batch::new();
         b.reset(program, lanes);
+        b.fill_consts(program);
         for l in lanes..b.n {
             b.pc[l] = DONE;
         }

@@ -182,10 +182,12 @@ impl Batch {
         for &s in &prog.zero64 {
             self.r64[s as usize * n..][..n].fill(0);
         }
-        for &(s, v) in &prog.consts32 {
+        // Only the constants an instruction reads from a row: an observer or a `BatchState`
+        // that shows registers fills the rest (`fill_consts`).
+        for &(s, v) in &prog.row_consts32 {
             self.r32[s as usize * n..][..n].fill(v);
         }
-        for &(s, v) in &prog.consts64 {
+        for &(s, v) in &prog.row_consts64 {
             self.r64[s as usize * n..][..n].fill(v);
         }
         self.local_words = prog.shader.local_words as usize;
@@ -224,6 +226,12 @@ impl Batch {
     fn zero_all_registers(&mut self, prog: &Program) {
         self.r32.fill(0);
         self.r64.fill(0);
+        self.fill_consts(prog);
+    }
+
+    /// Every constant's row, including those [`Batch::reset`] leaves alone because no
+    /// instruction reads them from a row (for code that shows all registers).
+    pub(crate) fn fill_consts(&mut self, prog: &Program) {
         let n = self.n;
         for &(s, v) in &prog.consts32 {
             self.r32[s as usize * n..][..n].fill(v);
@@ -263,10 +271,10 @@ impl Batch {
         // Whole quads, branch-free within one (was per-lane index arithmetic and bounds
         // checks, ~2 % of a depth-tested frame with a trivial shader).
         for (pc, h) in self.pc.chunks_exact_mut(4).zip(self.helper.chunks_exact(4)) {
-            let live = (pc[0] != DONE && !h[0])
-                | (pc[1] != DONE && !h[1])
-                | (pc[2] != DONE && !h[2])
-                | (pc[3] != DONE && !h[3]);
+            let live = ((pc[0] != DONE) & !h[0])
+                | ((pc[1] != DONE) & !h[1])
+                | ((pc[2] != DONE) & !h[2])
+                | ((pc[3] != DONE) & !h[3]);
             if !live {
                 pc.fill(DONE);
             }
@@ -279,6 +287,10 @@ impl Batch {
             self.zero_all_registers(prog);
         }
         self.skip_dead_quads();
+        // Lanes at the entry run `prog.start` first (the blocks before it have no instructions
+        // and only jump forward), unless an observer wants to see those blocks or the budget
+        // would stop the run inside them.
+        let thread = prog.start != 0 && !obs.wants_blocks() && prog.start_cost <= prog.budget;
         // Set when the last block ran on every lane and sent them all to one block: then that
         // block is the lowest waiting one and every lane is active again (`active` is still all
         // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
@@ -299,6 +311,14 @@ impl Batch {
                     (cur, on as usize == self.n)
                 }
             };
+            // Only the active lanes' `pc`s are read after a block (its terminator sets them),
+            // so the lanes waiting at the entry need not be moved to `start`.
+            let cur = if cur == 0 && thread {
+                self.executed += prog.start_cost;
+                prog.start
+            } else {
+                cur
+            };
             let blk = &prog.blocks[cur as usize];
             self.executed += blk.code.len() as u64 + 1;
             if self.executed > prog.budget {
@@ -310,9 +330,13 @@ impl Batch {
                 )));
             }
             obs.block(blk.id, &self.active);
-            for (i, code) in blk.code.iter().enumerate() {
-                self.exec(prog, code, full, bind, obs, blk.id, i)?;
-                if obs.wants_insts() {
+            if !obs.wants_insts() {
+                for &(i, ref code) in &blk.ops {
+                    self.exec(prog, code, full, bind, obs, blk.id, i as usize)?;
+                }
+            } else {
+                for (i, code) in blk.code.iter().enumerate() {
+                    self.exec(prog, code, full, bind, obs, blk.id, i)?;
                     let inst = &prog.shader.body.blocks[blk.id as usize].insts[i];
                     obs.inst(&InstEvent {
                         block: blk.id,
@@ -392,6 +416,7 @@ impl Batch {
                     }
                 }
             }
+            CTerm::Return if full => self.pc.fill(DONE),
             CTerm::Return => {
                 for (p, &a) in self.pc.iter_mut().zip(act) {
                     *p = if a != 0 { DONE } else { *p };
