@@ -420,12 +420,23 @@ fn frag_batch(
         .outputs
         .iter()
         .any(|v| v.binding == IoBinding::BuiltIn(BuiltIn::FragDepth) && v.count > 0);
+    // Attachments some output writes whole (all four words, one `gather4` below): they need
+    // no zero fill first.
+    let lw_all = sh.local_words as usize;
+    let written_whole = |att: usize| {
+        sh.outputs.iter().any(|v| {
+            matches!(v.binding, IoBinding::Location { location, component: 0 } if location as usize == att)
+                && v.count as usize * words_per_scalar(v) >= 4
+                && v.word as usize + 4 <= lw_all
+        })
+    };
     let mut q0 = 0;
     while q0 < input.quads {
         let nq = (input.quads - q0).min(FRAG_QUADS_PER_BATCH);
         let l0 = q0 * 4;
         b.reset(p, nq * 4);
         let (n, lw) = (b.n, b.local_words);
+        let mut live = true;
         for (h, &cov) in b
             .helper
             .chunks_exact_mut(4)
@@ -434,7 +445,10 @@ fn frag_batch(
             for (k, h) in h.iter_mut().enumerate() {
                 *h = cov & (1 << k) == 0;
             }
+            live &= cov & 0xf != 0;
         }
+        // every lane waits at the entry, and every quad has a covered (non-helper) lane
+        b.quads_live = live;
         // Inputs: locations, then built-ins, then the outputs that start with a value (the
         // order of the per-quad path, which matters only if words overlap).
         for var in &sh.inputs {
@@ -532,7 +546,7 @@ fn frag_batch(
         // Outputs. Colour attachments inside the stride are written whole (zero where no
         // output covers a component), in output declaration order.
         for (att, col) in output.color.iter_mut().enumerate() {
-            if att * 4 + 4 <= stride {
+            if att * 4 + 4 <= stride && !written_whole(att) {
                 col[l0..l0 + n].fill([0; 4]);
             }
         }

@@ -33,6 +33,10 @@ pub(crate) struct Batch {
     /// Results of an image instruction, `[lane][component]`.
     image_out: Vec<[u32; 4]>,
     executed: u64,
+    /// Set by a caller that made sure every quad has a lane that is not a helper (and no lane
+    /// has finished) since [`Batch::reset`], which clears it: then `run` skips its first
+    /// search for dead quads (~200 instructions per fragment batch).
+    pub quads_live: bool,
 }
 
 #[inline(always)]
@@ -167,6 +171,7 @@ impl Batch {
             active: Vec::new(),
             image_out: Vec::new(),
             executed: 0,
+            quads_live: false,
         }
     }
 
@@ -222,6 +227,7 @@ impl Batch {
             v.resize(n, false);
         }
         self.executed = 0;
+        self.quads_live = false;
     }
 
     /// Fill every register and scratch row with a pattern no correct run produces (tests of
@@ -299,7 +305,9 @@ impl Batch {
         if obs.wants_insts() {
             self.zero_all_registers(prog);
         }
-        self.skip_dead_quads();
+        if !std::mem::take(&mut self.quads_live) {
+            self.skip_dead_quads();
+        }
         // Lanes at the entry run `prog.start` first (the blocks before it have no instructions
         // and only jump forward), unless an observer wants to see those blocks or the budget
         // would stop the run inside them.
