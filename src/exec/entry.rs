@@ -420,12 +420,23 @@ fn frag_batch(
         .outputs
         .iter()
         .any(|v| v.binding == IoBinding::BuiltIn(BuiltIn::FragDepth) && v.count > 0);
+    // Attachments some output writes whole (all four words, one `gather4` below): they need
+    // no zero fill first.
+    let lw_all = sh.local_words as usize;
+    let written_whole = |att: usize| {
+        sh.outputs.iter().any(|v| {
+            matches!(v.binding, IoBinding::Location { location, component: 0 } if location as usize == att)
+                && v.count as usize * words_per_scalar(v) >= 4
+                && v.word as usize + 4 <= lw_all
+        })
+    };
     let mut q0 = 0;
     while q0 < input.quads {
         let nq = (input.quads - q0).min(FRAG_QUADS_PER_BATCH);
         let l0 = q0 * 4;
         b.reset(p, nq * 4);
         let (n, lw) = (b.n, b.local_words);
+        let mut live = true;
         for (h, &cov) in b
             .helper
             .chunks_exact_mut(4)
@@ -434,7 +445,10 @@ fn frag_batch(
             for (k, h) in h.iter_mut().enumerate() {
                 *h = cov & (1 << k) == 0;
             }
+            live &= cov & 0xf != 0;
         }
+        // every lane waits at the entry, and every quad has a covered (non-helper) lane
+        b.quads_live = live;
         // Inputs: locations, then built-ins, then the outputs that start with a value (the
         // order of the per-quad path, which matters only if words overlap).
         for var in &sh.inputs {
@@ -532,7 +546,7 @@ fn frag_batch(
         // Outputs. Colour attachments inside the stride are written whole (zero where no
         // output covers a component), in output declaration order.
         for (att, col) in output.color.iter_mut().enumerate() {
-            if att * 4 + 4 <= stride {
+            if att * 4 + 4 <= stride && !written_whole(att) {
                 col[l0..l0 + n].fill([0; 4]);
             }
         }
@@ -623,12 +637,16 @@ fn scatter4(rows: &mut [u32], n: usize, src: &[[u32; 4]]) {
     let (r0, rest) = rows.split_at_mut(n);
     let (r1, rest) = rest.split_at_mut(n);
     let (r2, r3) = rest.split_at_mut(n);
+    // Four lanes at a time (`n` is a whole number of quads): fixed-size 4x4 blocks, without
+    // per-lane iterator bookkeeping (1.4 M of 10 000 small triangles' 20 M fragment stage).
     let lanes = r0
-        .iter_mut()
-        .zip(r1.iter_mut())
-        .zip(r2.iter_mut().zip(r3.iter_mut()));
-    for (((a, b), (c, d)), v) in lanes.zip(src) {
-        (*a, *b, *c, *d) = (v[0], v[1], v[2], v[3]);
+        .chunks_exact_mut(4)
+        .zip(r1.chunks_exact_mut(4))
+        .zip(r2.chunks_exact_mut(4).zip(r3.chunks_exact_mut(4)));
+    for (((a, b), (c, d)), v) in lanes.zip(src.chunks_exact(4)) {
+        for k in 0..4 {
+            (a[k], b[k], c[k], d[k]) = (v[k][0], v[k][1], v[k][2], v[k][3]);
+        }
     }
 }
 
@@ -638,9 +656,14 @@ fn gather4(dst: &mut [[u32; 4]], rows: &[u32], n: usize) {
     let (r0, rest) = rows.split_at(n);
     let (r1, rest) = rest.split_at(n);
     let (r2, r3) = rest.split_at(n);
-    let lanes = r0.iter().zip(r1).zip(r2.iter().zip(r3));
-    for (d, ((a, b), (c, e))) in dst.iter_mut().zip(lanes) {
-        *d = [*a, *b, *c, *e];
+    let lanes = r0
+        .chunks_exact(4)
+        .zip(r1.chunks_exact(4))
+        .zip(r2.chunks_exact(4).zip(r3.chunks_exact(4)));
+    for (d, ((a, b), (c, e))) in dst.chunks_exact_mut(4).zip(lanes) {
+        for k in 0..4 {
+            d[k] = [a[k], b[k], c[k], e[k]];
+        }
     }
 }
 
@@ -905,6 +928,7 @@ impl BatchState {
     pub fn new(program: &Program, lanes: usize) -> Self {
         let mut b = Batch::new();
         b.reset(program, lanes);
+        b.fill_consts(program);
         for l in lanes..b.n {
             b.pc[l] = DONE;
         }

@@ -74,6 +74,12 @@ pub trait Observer {
     fn wants_insts(&self) -> bool {
         true
     }
+    /// Whether `block` is wanted at all (without it, a run may skip blocks that have no
+    /// instructions and only jump forward from the entry).
+    #[inline(always)]
+    fn wants_blocks(&self) -> bool {
+        true
+    }
     /// Whether `image` is wanted at all (the per-quad operands are only built for it).
     #[inline(always)]
     fn wants_images(&self) -> bool {
@@ -88,6 +94,10 @@ pub struct NoObserver;
 impl Observer for NoObserver {
     #[inline(always)]
     fn wants_insts(&self) -> bool {
+        false
+    }
+    #[inline(always)]
+    fn wants_blocks(&self) -> bool {
         false
     }
     #[inline(always)]

@@ -163,7 +163,12 @@ pub(crate) enum CTerm {
 pub(crate) struct CBlock {
     /// The IR block id.
     pub id: BlockId,
+    /// One entry per IR instruction (index = instruction index).
     pub code: Vec<Code>,
+    /// `code` without its `Nop`s, each with its instruction index: what a run without an
+    /// instruction observer executes (`Source` markers were two of the ten dispatches of a
+    /// pass-through fragment shader).
+    pub ops: Vec<(u32, Code)>,
     pub term: CTerm,
     /// The block can end lanes or make them helpers (Return, Kill or Demote): only then can a
     /// quad lose its last live lane.
@@ -184,8 +189,21 @@ pub struct Program {
     pub(crate) slots: Vec<(bool, u32)>,
     pub(crate) n32: usize,
     pub(crate) n64: usize,
+    /// Every constant (what observers and [`super::BatchState`] see in the registers).
     pub(crate) consts32: Vec<(u32, u32)>,
     pub(crate) consts64: Vec<(u32, u64)>,
+    /// The constants some instruction reads from its register row ([`const_rows`]); the
+    /// others are only constant Local addresses, folded into `LoadLocal` / `StoreLocal`, and a
+    /// run without an observer leaves their rows alone (filling the eight address constants
+    /// of a pass-through fragment shader was a third of `Batch::reset`).
+    pub(crate) row_consts32: Vec<(u32, u32)>,
+    pub(crate) row_consts64: Vec<(u32, u64)>,
+    /// Schedule index of the first block a run without a block observer starts at: the entry
+    /// block, or the end of the chain of instruction-free blocks that only jump forward from
+    /// it (lanes waiting at the entry are moved there at once).
+    pub(crate) start: u32,
+    /// Instructions the budget counts for the blocks skipped to reach `start`.
+    pub(crate) start_cost: u64,
     /// Non-constant slots that must start at zero ([`read_before_write`]); every other
     /// non-constant slot is written in a lane before anything reads it there.
     pub(crate) zero32: Vec<u32>,
@@ -507,6 +525,15 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         }
     }
     let zero_local = local_words_to_zero(shader, &order, &fixed);
+    let rows = const_rows(f, &fixed, shader.local_words);
+    let (mut row_consts32, mut row_consts64) = (Vec::new(), Vec::new());
+    for &(r, c) in &f.consts {
+        match slots[r as usize] {
+            _ if !rows[r as usize] => {}
+            (false, s) => row_consts32.push((s, c.bits as u32)),
+            (true, s) => row_consts64.push((s, c.bits)),
+        }
+    }
     let mut blocks = Vec::with_capacity(order.len());
     let mut images = Vec::new();
     for &bid in &order {
@@ -564,12 +591,47 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         };
         let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill)
             || code.iter().any(|c| matches!(c, Code::Demote));
+        let ops = code
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| !matches!(c, Code::Nop))
+            .map(|(i, c)| (i as u32, *c))
+            .collect();
         blocks.push(CBlock {
             id: bid,
             code,
+            ops,
             term,
             ends_lanes,
         });
+    }
+    // Thread the entry through blocks that only jump forward (the front end's `b0: jump b1`).
+    let (mut start, mut start_cost, mut chain) = (0u32, 0u64, vec![false; blocks.len()]);
+    while let Some(b) = blocks.get(start as usize) {
+        match b.term {
+            CTerm::Jump(t) if b.ops.is_empty() && t > start && (t as usize) < blocks.len() => {
+                chain[start as usize] = true;
+                start_cost += b.code.len() as u64 + 1;
+                start = t;
+            }
+            _ => break,
+        }
+    }
+    // Only if no other block sends lanes back before `start` (then lanes wait before it only
+    // at the entry, before the first block of a run).
+    let back = |t: &CTerm| match t {
+        CTerm::Jump(x) => vec![*x],
+        CTerm::Branch { t, f, .. } => vec![*t, *f],
+        CTerm::Switch { cases, default, .. } => {
+            cases.iter().map(|c| c.1).chain([*default]).collect()
+        }
+        CTerm::Return | CTerm::Kill | CTerm::Unreachable => Vec::new(),
+    };
+    let rejoins = (0..blocks.len())
+        .filter(|&i| !chain[i])
+        .any(|i| back(&blocks[i].term).into_iter().any(|t| t < start));
+    if rejoins {
+        (start, start_cost) = (0, 0);
     }
     let discards = blocks
         .iter()
@@ -583,12 +645,54 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         n64,
         consts32,
         consts64,
+        row_consts32,
+        row_consts64,
+        start,
+        start_cost,
         zero32,
         zero64,
         zero_local,
         images,
         budget: DEFAULT_BUDGET,
     })
+}
+
+/// Per register: whether a run reads it from its register row. A register whose every use
+/// is the address of a Local load or store that compiles to `LoadLocal` / `StoreLocal` (a
+/// constant, in-range address, see `Ctx::const_local`) is not read from its row.
+pub(crate) fn const_rows(f: &ir::Function, fixed: &[Option<u64>], local_words: u32) -> Vec<bool> {
+    use crate::ir::opt::walk::{for_each_use, term_uses};
+    let nr = f.regs.len();
+    // uses minus the uses folded into a constant Local address
+    let mut reads = vec![0i64; nr];
+    let mut count = |r: Reg, d: i64| {
+        if let Some(c) = reads.get_mut(r as usize) {
+            *c += d;
+        }
+    };
+    for b in &f.blocks {
+        for inst in &b.insts {
+            for_each_use(&mut inst.clone(), &mut |r, _| count(*r, 1));
+            let (ty, ptr) = match inst {
+                Inst::Load { ty, ptr, .. } | Inst::Store { ty, ptr, .. } => (ty, ptr),
+                _ => continue,
+            };
+            let folded = matches!(ptr.space, Space::Local)
+                && fixed
+                    .get(ptr.addr as usize)
+                    .copied()
+                    .flatten()
+                    .is_some_and(|w| {
+                        // as `Ctx::const_local` reads it
+                        (w as u32 as u64) + if ty.is_wide() { 2 } else { 1 } <= local_words as u64
+                    });
+            if folded {
+                count(ptr.addr, -1);
+            }
+        }
+        term_uses(&mut b.term.clone(), &mut |r| count(*r, 1));
+    }
+    reads.into_iter().map(|c| c > 0).collect()
 }
 
 /// The Local words a run must zero first: every word a reachable load or store touches at

@@ -33,6 +33,10 @@ pub(crate) struct Batch {
     /// Results of an image instruction, `[lane][component]`.
     image_out: Vec<[u32; 4]>,
     executed: u64,
+    /// Set by a caller that made sure every quad has a lane that is not a helper (and no lane
+    /// has finished) since [`Batch::reset`], which clears it: then `run` skips its first
+    /// search for dead quads (~200 instructions per fragment batch).
+    pub quads_live: bool,
 }
 
 #[inline(always)]
@@ -48,6 +52,18 @@ fn pick<'a, T>(lo: &'a [T], hi: &'a [T], s: u32, d: usize, n: usize) -> &'a [T] 
         &lo[s * n..][..n]
     } else {
         &hi[(s - d - 1) * n..][..n]
+    }
+}
+
+/// `v.fill(0)` in `memset` calls of at most 1 KiB: for longer runs (the vertex stage's 19
+/// Local words of 64 lanes are 4.9 KiB) glibc's `memset` switches to `rep stosb`, which
+/// callgrind, the measure of the raster frames, counts as one instruction per byte: it was
+/// 4 900 of the 5 200 instructions of the vertex stage's `Batch::reset` per batch. Shorter
+/// calls use vector stores.
+#[inline]
+fn zero(v: &mut [u32]) {
+    for c in v.chunks_mut(256) {
+        c.fill(0);
     }
 }
 
@@ -155,14 +171,16 @@ impl Batch {
             active: Vec::new(),
             image_out: Vec::new(),
             executed: 0,
+            quads_live: false,
         }
     }
 
-    /// Prepare for a run of `n` lanes (rounded up to whole quads): constants set, the registers
-    /// [`Program`] lists as possibly read before written zeroed, memory zero, every lane
-    /// waiting at the entry block. Other register rows keep whatever the previous run left:
-    /// no lane reads them before writing them (see `program::read_before_write`), so results
-    /// are those of an all-zero start. (Zeroing every row was 10.5 % of the textured demo
+    /// Prepare for a run of `n` lanes (rounded up to whole quads): the constants instructions
+    /// read from their rows set (`Program::row_consts32`), the registers [`Program`] lists as
+    /// possibly read before written zeroed, memory zero, every lane waiting at the entry
+    /// block. Other register rows keep whatever the previous run left: no lane reads them
+    /// before writing them (see `program::read_before_write`), so results are those of an
+    /// all-zero start. (Zeroing every row was 10.5 % of the textured demo
     /// frame under callgrind, the largest cost after the texture unit.)
     pub fn reset(&mut self, prog: &Program, n: usize) {
         let n = n.div_ceil(4) * 4;
@@ -177,15 +195,17 @@ impl Batch {
         self.s32.resize(n, 0);
         self.s64.resize(n, 0);
         for &s in &prog.zero32 {
-            self.r32[s as usize * n..][..n].fill(0);
+            zero(&mut self.r32[s as usize * n..][..n]);
         }
         for &s in &prog.zero64 {
             self.r64[s as usize * n..][..n].fill(0);
         }
-        for &(s, v) in &prog.consts32 {
+        // Only the constants an instruction reads from a row: an observer or a `BatchState`
+        // that shows registers fills the rest (`fill_consts`).
+        for &(s, v) in &prog.row_consts32 {
             self.r32[s as usize * n..][..n].fill(v);
         }
-        for &(s, v) in &prog.consts64 {
+        for &(s, v) in &prog.row_consts64 {
             self.r64[s as usize * n..][..n].fill(v);
         }
         self.local_words = prog.shader.local_words as usize;
@@ -195,7 +215,7 @@ impl Batch {
                 // words no instruction touches keep stale values nobody reads
                 self.local.resize(self.local_words * n, 0);
                 for &(w, count) in runs {
-                    self.local[w as usize * n..][..count as usize * n].fill(0);
+                    zero(&mut self.local[w as usize * n..][..count as usize * n]);
                 }
             }
         }
@@ -207,6 +227,7 @@ impl Batch {
             v.resize(n, false);
         }
         self.executed = 0;
+        self.quads_live = false;
     }
 
     /// Fill every register and scratch row with a pattern no correct run produces (tests of
@@ -224,6 +245,12 @@ impl Batch {
     fn zero_all_registers(&mut self, prog: &Program) {
         self.r32.fill(0);
         self.r64.fill(0);
+        self.fill_consts(prog);
+    }
+
+    /// Every constant's row, including those [`Batch::reset`] leaves alone because no
+    /// instruction reads them from a row (for code that shows all registers).
+    pub(crate) fn fill_consts(&mut self, prog: &Program) {
         let n = self.n;
         for &(s, v) in &prog.consts32 {
             self.r32[s as usize * n..][..n].fill(v);
@@ -263,10 +290,10 @@ impl Batch {
         // Whole quads, branch-free within one (was per-lane index arithmetic and bounds
         // checks, ~2 % of a depth-tested frame with a trivial shader).
         for (pc, h) in self.pc.chunks_exact_mut(4).zip(self.helper.chunks_exact(4)) {
-            let live = (pc[0] != DONE && !h[0])
-                | (pc[1] != DONE && !h[1])
-                | (pc[2] != DONE && !h[2])
-                | (pc[3] != DONE && !h[3]);
+            let live = ((pc[0] != DONE) & !h[0])
+                | ((pc[1] != DONE) & !h[1])
+                | ((pc[2] != DONE) & !h[2])
+                | ((pc[3] != DONE) & !h[3]);
             if !live {
                 pc.fill(DONE);
             }
@@ -278,7 +305,13 @@ impl Batch {
         if obs.wants_insts() {
             self.zero_all_registers(prog);
         }
-        self.skip_dead_quads();
+        if !std::mem::take(&mut self.quads_live) {
+            self.skip_dead_quads();
+        }
+        // Lanes at the entry run `prog.start` first (the blocks before it have no instructions
+        // and only jump forward), unless an observer wants to see those blocks or the budget
+        // would stop the run inside them.
+        let thread = prog.start != 0 && !obs.wants_blocks() && prog.start_cost <= prog.budget;
         // Set when the last block ran on every lane and sent them all to one block: then that
         // block is the lowest waiting one and every lane is active again (`active` is still all
         // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
@@ -299,6 +332,14 @@ impl Batch {
                     (cur, on as usize == self.n)
                 }
             };
+            // Only the active lanes' `pc`s are read after a block (its terminator sets them),
+            // so the lanes waiting at the entry need not be moved to `start`.
+            let cur = if cur == 0 && thread {
+                self.executed += prog.start_cost;
+                prog.start
+            } else {
+                cur
+            };
             let blk = &prog.blocks[cur as usize];
             self.executed += blk.code.len() as u64 + 1;
             if self.executed > prog.budget {
@@ -310,9 +351,38 @@ impl Batch {
                 )));
             }
             obs.block(blk.id, &self.active);
-            for (i, code) in blk.code.iter().enumerate() {
-                self.exec(prog, code, full, bind, obs, blk.id, i)?;
-                if obs.wants_insts() {
+            if !obs.wants_insts() {
+                let n = self.n;
+                for &(i, ref code) in &blk.ops {
+                    // 32-bit constant-address Local copies (interface reads and writes) here,
+                    // not through `exec`, whose prologue cost as much as the copy itself.
+                    match *code {
+                        Code::LoadLocal {
+                            wide: false,
+                            dst,
+                            word,
+                        } => blend32(
+                            &mut self.r32[dst as usize * n..][..n],
+                            &self.local[word as usize * n..][..n],
+                            &self.active,
+                            full,
+                        ),
+                        Code::StoreLocal {
+                            wide: false,
+                            word,
+                            src,
+                        } => blend32(
+                            &mut self.local[word as usize * n..][..n],
+                            &self.r32[src as usize * n..][..n],
+                            &self.active,
+                            full,
+                        ),
+                        _ => self.exec(prog, code, full, bind, obs, blk.id, i as usize)?,
+                    }
+                }
+            } else {
+                for (i, code) in blk.code.iter().enumerate() {
+                    self.exec(prog, code, full, bind, obs, blk.id, i)?;
                     let inst = &prog.shader.body.blocks[blk.id as usize].insts[i];
                     obs.inst(&InstEvent {
                         block: blk.id,
@@ -392,6 +462,7 @@ impl Batch {
                     }
                 }
             }
+            CTerm::Return if full => self.pc.fill(DONE),
             CTerm::Return => {
                 for (p, &a) in self.pc.iter_mut().zip(act) {
                     *p = if a != 0 { DONE } else { *p };

@@ -33,6 +33,52 @@ impl Plane {
     }
 }
 
+/// Most planes [`PlaneSet`] evaluates side by side.
+const SOA: usize = 8;
+
+/// The clip planes of a draw, and the same planes as structure-of-arrays rows (`n[0]`, ..,
+/// `n[3]`, `c`, padded with zero planes) so that the "every vertex inside" test of each
+/// triangle runs as one vector loop over the planes: plane by plane it was 5 of the 21 M
+/// instructions of setting up 10 000 small triangles.
+#[derive(Clone, Debug)]
+pub(crate) struct PlaneSet {
+    pub list: Vec<Plane>,
+    /// `None` with more than [`SOA`] planes.
+    soa: Option<[[f64; SOA]; 5]>,
+}
+
+impl PlaneSet {
+    pub fn new(list: Vec<Plane>) -> PlaneSet {
+        let soa = (list.len() <= SOA).then(|| {
+            let mut rows = [[0.0; SOA]; 5];
+            for (k, p) in list.iter().enumerate() {
+                for (row, v) in rows.iter_mut().zip(p.n.iter().chain([&p.c])) {
+                    row[k] = *v;
+                }
+            }
+            rows
+        });
+        PlaneSet { list, soa }
+    }
+
+    /// Bit k set: `p` is outside plane k, from exactly `Plane::dist`'s operations (a zero
+    /// padding plane gives a zero, which is not outside).
+    #[inline]
+    #[allow(clippy::needless_range_loop)] // plane k of five rows
+    fn outcode(rows: &[[f64; SOA]; 5], p: &[f64; 4]) -> u32 {
+        let mut code = 0;
+        for k in 0..SOA {
+            let d = rows[0][k] * p[0]
+                + rows[1][k] * p[1]
+                + rows[2][k] * p[2]
+                + rows[3][k] * p[3]
+                + rows[4][k];
+            code |= ((d < 0.0) as u32) << k;
+        }
+        code
+    }
+}
+
 /// The clip planes for a viewport (guard band in x/y, w > 0, and near/far unless clamping).
 pub(crate) fn planes(vp: &Viewport, depth_clamp: bool) -> Vec<Plane> {
     let mut out = vec![Plane {
@@ -97,23 +143,42 @@ fn intersect(a: &ClipVert, da: f64, b: &ClipVert, db: f64) -> ClipVert {
 /// Clip a convex polygon (Sutherland-Hodgman). Returns the clipped polygon (empty if none);
 /// a polygon inside every plane, the usual case, is returned borrowed (no allocation: for
 /// 10 000 small triangles the copies were ~4 % of the frame's instructions).
-pub(crate) fn clip_polygon<'a>(verts: &'a [ClipVert], planes: &[Plane]) -> Cow<'a, [ClipVert]> {
-    let mut all_inside = true;
-    for p in planes {
-        let mut outside = 0;
+pub(crate) fn clip_polygon<'a>(verts: &'a [ClipVert], set: &PlaneSet) -> Cow<'a, [ClipVert]> {
+    let planes_all = &set.list[..];
+    if let (Some(rows), false) = (&set.soa, planes_all.is_empty()) {
+        // Outcodes vertex by vertex: a plane with every vertex outside (a bit set in every
+        // code) rejects the polygon, no bit in any code keeps it whole; the same answers as
+        // the plane-by-plane loop below.
+        let (mut any, mut all) = (0u32, u32::MAX);
         for v in verts {
-            if p.dist(&v.pos) < 0.0 {
-                outside += 1;
-            }
+            let code = PlaneSet::outcode(rows, &v.pos);
+            (any, all) = (any | code, all & code);
         }
-        if outside == verts.len() {
+        if all & (u32::MAX >> (32 - planes_all.len())) != 0 {
             return Cow::Owned(Vec::new());
         }
-        all_inside &= outside == 0;
+        if any == 0 {
+            return Cow::Borrowed(verts);
+        }
+    } else {
+        let mut all_inside = true;
+        for p in planes_all {
+            let mut outside = 0;
+            for v in verts {
+                if p.dist(&v.pos) < 0.0 {
+                    outside += 1;
+                }
+            }
+            if outside == verts.len() {
+                return Cow::Owned(Vec::new());
+            }
+            all_inside &= outside == 0;
+        }
+        if all_inside {
+            return Cow::Borrowed(verts);
+        }
     }
-    if all_inside {
-        return Cow::Borrowed(verts);
-    }
+    let planes = planes_all;
     let mut poly = verts.to_vec();
     let mut next = Vec::with_capacity(poly.len() + 2);
     for p in planes {
@@ -181,6 +246,49 @@ mod tests {
     }
 
     #[test]
+    fn outcode_test_matches_the_plane_by_plane_test() {
+        // Expected: the same planes without their structure-of-arrays rows, which takes the
+        // plane-by-plane path; triangles inside, crossing and outside every plane.
+        let mut seed = 11u64;
+        let mut next = |scale: f64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * scale
+        };
+        for vp in [Viewport::full(64, 64), Viewport::full(1024, 1024)] {
+            for clamp in [false, true] {
+                let fast = PlaneSet::new(planes(&vp, clamp));
+                let slow = PlaneSet {
+                    soa: None,
+                    ..fast.clone()
+                };
+                assert!(fast.soa.is_some());
+                let (mut kept, mut rejected) = (0, 0);
+                for t in 0..3000 {
+                    let tri: Vec<ClipVert> = (0..3)
+                        .map(|k| {
+                            let pos = match t % 3 {
+                                // mostly inside: w near 1, z near w / 2
+                                0 => [next(2.0), next(2.0), 0.5 + next(0.4), 1.0 + next(0.4)],
+                                1 => [next(200.0), next(200.0), next(200.0), next(200.0)],
+                                _ => [next(1e6), next(1e6), next(1e6), next(1e6)],
+                            };
+                            cv(pos, k)
+                        })
+                        .collect();
+                    let (a, b) = (clip_polygon(&tri, &fast), clip_polygon(&tri, &slow));
+                    assert_eq!(a, b, "{tri:?}");
+                    assert_eq!(matches!(a, Cow::Borrowed(_)), matches!(b, Cow::Borrowed(_)));
+                    kept += matches!(a, Cow::Borrowed(_)) as u32;
+                    rejected += a.is_empty() as u32;
+                }
+                assert!(kept > 50 && rejected > 50, "{kept} {rejected}");
+            }
+        }
+    }
+
+    #[test]
     fn near_plane_clip_by_hand() {
         let vp = Viewport::full(64, 64);
         let pl = planes(&vp, false);
@@ -190,7 +298,7 @@ mod tests {
             cv([1.0, 0.0, 1.0, 2.0], 1),
             cv([0.0, 1.0, 1.0, 2.0], 2),
         ];
-        let out = clip_polygon(&tri, &pl);
+        let out = clip_polygon(&tri, &PlaneSet::new(pl.clone()));
         assert_eq!(out.len(), 4);
         for v in out.iter() {
             assert!(v.pos[2] >= -1e-12);

@@ -231,6 +231,10 @@ pub(crate) fn fetch(
                 ))
             })?;
         let size = attr.format.size();
+        // 32-bit float formats: `decode`'s own fast path, here without a call and a format
+        // dispatch per element (~110 instructions per element before)
+        let (n, b, kind, _) = attr.format.desc();
+        let float32 = (kind == Kind::Float && b == 4).then_some(n);
         let mut values = Vec::with_capacity(vertex_index.len());
         for (&v, &i) in vertex_index.iter().zip(instance_index) {
             let element = match binding.input_rate {
@@ -249,7 +253,21 @@ pub(crate) fn fetch(
                     attr.binding
                 )));
             }
-            values.push(attr.format.decode(&buf.data[start as usize..end as usize]));
+            let bytes = &buf.data[start as usize..end as usize];
+            values.push(match (float32, bytes.first_chunk::<16>()) {
+                // the usual vec4: four words straight from a 16-byte array
+                (Some(4), Some(b)) => std::array::from_fn(|c| {
+                    u32::from_le_bytes([b[4 * c], b[4 * c + 1], b[4 * c + 2], b[4 * c + 3]])
+                }),
+                (Some(n), _) => {
+                    let mut out = [0, 0, 0, 1f32.to_bits()];
+                    for (slot, p) in out[..n].iter_mut().zip(bytes.chunks_exact(4)) {
+                        *slot = u32::from_le_bytes([p[0], p[1], p[2], p[3]]);
+                    }
+                    out
+                }
+                (None, _) => attr.format.decode(bytes),
+            });
         }
         out.push(AttributeStream {
             location: attr.location,
@@ -262,6 +280,84 @@ pub(crate) fn fetch(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn fetch_of_32_bit_floats_matches_decode() {
+        // The inlined 32-bit float path against `decode` (the per-element general path) for
+        // every component count, plus an integer format that still goes through `decode`; a
+        // 20-byte stride, offsets inside the record, an instanced binding.
+        use super::super::state::{VertexAttribute, VertexBinding};
+        let words: Vec<u32> = (0..64u32)
+            .map(|i| i.wrapping_mul(0x9E37_79B9) ^ 0x7fc0_0001)
+            .collect();
+        let data: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let formats = [
+            VertexFormat::R32Sfloat,
+            VertexFormat::R32G32Sfloat,
+            VertexFormat::R32G32B32Sfloat,
+            VertexFormat::R32G32B32A32Sfloat,
+            VertexFormat::R32G32Sint,
+        ];
+        let state = PipelineState {
+            vertex_bindings: vec![
+                VertexBinding {
+                    binding: 0,
+                    stride: 20,
+                    input_rate: InputRate::Vertex,
+                },
+                VertexBinding {
+                    binding: 1,
+                    stride: 16,
+                    input_rate: InputRate::Instance,
+                },
+            ],
+            vertex_attributes: formats
+                .iter()
+                .enumerate()
+                .map(|(k, &format)| VertexAttribute {
+                    location: k as u32,
+                    binding: (k % 2) as u32,
+                    format,
+                    offset: 4 * (k as u32 % 2),
+                })
+                .collect(),
+            ..PipelineState::default()
+        };
+        let buffers = [
+            VertexBuffer {
+                binding: 0,
+                data: &data,
+                offset: 8,
+            },
+            VertexBuffer {
+                binding: 1,
+                data: &data,
+                offset: 0,
+            },
+        ];
+        let (vi, ii) = ([0u32, 3, 1, 7, 2], [1u32, 0, 2, 2, 9]);
+        let got = fetch(&state, &buffers, &vi, &ii).expect("fetch");
+        for (k, (stream, attr)) in got.iter().zip(&state.vertex_attributes).enumerate() {
+            assert_eq!(stream.location, k as u32);
+            let (stride, base) = if k % 2 == 0 { (20, 8) } else { (16, 0) };
+            for (j, v) in stream.values.iter().enumerate() {
+                let e = if k % 2 == 0 { vi[j] } else { ii[j] } as usize;
+                let at = base + e * stride + attr.offset as usize;
+                assert_eq!(
+                    *v,
+                    attr.format.decode(&data[at..]),
+                    "attribute {k} vertex {j}"
+                );
+            }
+        }
+        // by hand: the vec4 (instance rate, 16-byte stride, offset 4) of instance 2 starts at
+        // byte 36, word 9; the float of vertex 0 (offset 8) is word 2, padded with 0, 0, 1
+        assert_eq!(
+            got[3].values[2],
+            [words[9], words[10], words[11], words[12]]
+        );
+        assert_eq!(got[0].values[0], [words[2], 0, 0, 1f32.to_bits()]);
+    }
 
     #[test]
     fn decode_formats_by_hand() {

@@ -105,6 +105,24 @@ fn vertex_batches() {
         assert_eq!(out.point_size[v], 1.0);
         assert_eq!(&out.clip_distances[v * 2..v * 2 + 2], &[0.0, -1.0]);
     }
+    // Records cut short: vertices 66.. have no whole record and read zeros (by hand:
+    // position.x = 0 * 2, out1 = 0 + InstanceIndex).
+    let out = run_vertex(&p, &ids, &attrs[..66 * 4 + 2], 4, &Bindings::default()).unwrap();
+    for v in 0..nv {
+        let (x, o1) = if v < 66 {
+            (v as f32, 1003 + v as u32)
+        } else {
+            (0.0, 3)
+        };
+        assert_eq!(out.position[v][0], x, "vertex {v}");
+        assert_eq!(out.varyings[v * 8 + 6], o1, "vertex {v}");
+    }
+    // A one-word record: component 1 lies outside it and reads zero.
+    let out = run_vertex(&p, &ids, &attrs, 1, &Bindings::default()).unwrap();
+    for (v, &a) in attrs.iter().enumerate().take(nv) {
+        assert_eq!(out.position[v][0], f32::from_bits(a) * 2.0, "vertex {v}");
+        assert_eq!(out.varyings[v * 8 + 6], 3, "vertex {v}");
+    }
 }
 
 #[test]

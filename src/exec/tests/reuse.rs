@@ -303,3 +303,62 @@ fn a_computed_local_address_zeroes_all_local_memory() {
     b.store_local(F32, 1, v);
     assert_eq!(b.program().zero_local, None);
 }
+
+#[test]
+fn threaded_entry_and_row_free_constants_match_an_observed_run() {
+    // b0: jump b1 (no instructions); b1: Source; x = local[0]; y = x * 3.0; local[1] = y;
+    // local[2] = x; return. Without an observer the run starts at b1, skips the Source
+    // marker and leaves the rows of the three address constants alone (poisoned here).
+    // Expected: by hand, and the same as a run with an observer that sees every block and
+    // instruction (the entry block run, every constant row filled).
+    let mut b = B::new();
+    let b1 = b.block();
+    b.jump(b1);
+    b.at(b1);
+    b.push(Inst::Source { offset: 3 });
+    let x = b.load_local(F32, 0);
+    let three = b.kf(3.0);
+    let y = b.bin(BinaryOp::FMul, F32, x, three);
+    b.store_local(F32, 1, y);
+    b.store_local(F32, 2, x);
+    b.term(Terminator::Return);
+    let p = b.program();
+    assert_eq!((p.start, p.start_cost), (1, 1));
+    assert_eq!(p.consts32.len(), 4);
+    assert_eq!(
+        p.row_consts32,
+        vec![(p.slots[three as usize].1, 3f32.to_bits())]
+    );
+    assert_eq!(p.blocks[1].ops.len() + 1, p.blocks[1].code.len());
+    struct All(usize);
+    impl crate::exec::Observer for All {
+        fn block(&mut self, _: BlockId, _: &[u32]) {
+            self.0 += 1;
+        }
+    }
+    let xs: Vec<f32> = (0..8).map(|l| l as f32 * 0.75 - 2.0).collect();
+    let mut runs = Vec::new();
+    for observed in [false, true] {
+        let mut bt = Batch::new();
+        bt.reset(&p, 8);
+        bt.poison_registers();
+        bt.reset(&p, 8);
+        for (l, &x) in xs.iter().enumerate() {
+            bt.local[l] = x.to_bits();
+        }
+        let bind = Bindings::default();
+        if observed {
+            let mut obs = All(0);
+            bt.run(&p, &bind, &mut obs).expect("run");
+            assert_eq!(obs.0, 2, "both blocks seen");
+        } else {
+            bt.run(&p, &bind, &mut NoObserver).expect("run");
+        }
+        runs.push(bt.local[..3 * 8].to_vec());
+    }
+    assert_eq!(runs[0], runs[1]);
+    for (l, &x) in xs.iter().enumerate() {
+        assert_eq!(f32::from_bits(runs[0][8 + l]), x * 3.0);
+        assert_eq!(f32::from_bits(runs[0][16 + l]), x);
+    }
+}
