@@ -232,6 +232,8 @@ pub struct FragQuadInput {
     /// Per lane: FragCoord (x, y, z, 1/w).
     pub frag_coord: [[f32; 4]; 4],
     pub front_facing: bool,
+    /// Per lane: PointCoord (points; (0, 0) for lines and triangles).
+    pub point_coord: [[f32; 2]; 4],
     /// Per lane: not covered (a helper lane from the start).
     pub helper: [bool; 4],
     pub primitive_id: u32,
@@ -302,6 +304,10 @@ pub fn run_fragment_quads_observed<O: Observer>(
                         BuiltIn::FragCoord => qi.frag_coord[i].map(f32::to_bits),
                         BuiltIn::FrontFacing => one(qi.front_facing as u32),
                         BuiltIn::PrimitiveId => one(qi.primitive_id),
+                        BuiltIn::PointCoord => {
+                            let [x, y] = qi.point_coord[i];
+                            [x.to_bits(), y.to_bits(), 0, 0]
+                        }
                         BuiltIn::SampleId => one(qi.sample_id),
                         BuiltIn::SampleMask => one(qi.sample_mask[i]),
                         _ => continue,
@@ -500,6 +506,7 @@ fn frag_batch(
                 BuiltIn::FragCoord
                     | BuiltIn::FrontFacing
                     | BuiltIn::PrimitiveId
+                    | BuiltIn::PointCoord
                     | BuiltIn::SampleId
                     | BuiltIn::SampleMask
             ) {
@@ -518,6 +525,7 @@ fn frag_batch(
                         (BuiltIn::FragCoord, _) => input.frag_coord[l][i].to_bits(),
                         (BuiltIn::FrontFacing, 0) => input.front_facing[quad_lane0] as u32,
                         (BuiltIn::PrimitiveId, 0) => input.primitive_id[quad_lane0],
+                        (BuiltIn::PointCoord, 0 | 1) => input.point_coord[l][i].to_bits(),
                         (BuiltIn::SampleMask, 0) => 1,
                         _ => 0,
                     };

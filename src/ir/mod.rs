@@ -749,6 +749,9 @@ pub enum BuiltIn {
     FragCoord,
     FrontFacing,
     PrimitiveId,
+    /// Fragment input: where the fragment sits in its point, (0, 0) to (1, 1) left to right and
+    /// top to bottom; (0, 0) for lines and triangles.
+    PointCoord,
     FragDepth,
     SampleId,
     SampleMask,

@@ -139,8 +139,7 @@ impl FragmentStage for BoundStage<'_> {
                     .any(|v| v.binding == IoBinding::BuiltIn(BuiltIn::FragDepth)),
             front_facing: reads(BuiltIn::FrontFacing),
             primitive_id: reads(BuiltIn::PrimitiveId),
-            // the interpreter has no `PointCoord` input
-            point_coord: false,
+            point_coord: reads(BuiltIn::PointCoord),
         }
     }
 
@@ -188,6 +187,7 @@ mod tests {
                     for i in 0..4 {
                         let l = q * 4 + i;
                         fq.frag_coord[i] = input.frag_coord[l];
+                        fq.point_coord[i] = input.point_coord[l];
                         fq.helper[i] = input.coverage[q] & (1 << i) == 0;
                         for (loc, vals) in input.varyings.iter().enumerate().take(nloc) {
                             let o = i * nloc * 4 + loc * 4;

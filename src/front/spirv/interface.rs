@@ -31,6 +31,7 @@ fn map_builtin(b: BuiltIn) -> Option<ir::BuiltIn> {
         BuiltIn::FragCoord => B::FragCoord,
         BuiltIn::FrontFacing => B::FrontFacing,
         BuiltIn::PrimitiveId => B::PrimitiveId,
+        BuiltIn::PointCoord => B::PointCoord,
         BuiltIn::FragDepth => B::FragDepth,
         BuiltIn::SampleId => B::SampleId,
         BuiltIn::SampleMask => B::SampleMask,
