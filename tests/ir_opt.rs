@@ -451,6 +451,7 @@ fn run_shader(sh: &Shader, seed: u64) -> Result<Vec<u32>, String> {
                             ]
                         }),
                         front_facing: q % 2 == 0,
+                        point_coord: [[0.25, 0.75]; 4],
                         helper,
                         primitive_id: q,
                         sample_id: 0,
