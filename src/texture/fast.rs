@@ -334,8 +334,7 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
         _ => [0.0; 4],
     };
     let op = compare_bits(k.sampler.compare_op);
-    let fetch = |o: usize, lane: usize| -> [f32; 4] {
-        let b: [u8; 4] = words[o];
+    let texel = |b: [u8; 4], lane: usize| -> [f32; 4] {
         let v = decode::<F>(b, srgb);
         if F == R32F_CMP {
             let pass = compare(op, dref[lane], v[0]);
@@ -343,6 +342,12 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
         } else {
             v
         }
+    };
+    let fetch = |o: usize, lane: usize| texel(words[o], lane);
+    // two horizontally adjacent texels of a one-word format: one bounds check for the pair
+    let pair = |o: usize, lane: usize| {
+        let p = &words[o..o + 2];
+        (texel(p[0], lane), texel(p[1], lane))
     };
     let slots = if UNI {
         lods[0].levels.n
@@ -436,14 +441,28 @@ fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: 
                 j0 = wrap4::<M>(j0, h, lanewise);
                 j1 = wrap4::<M>(j1, h, lanewise);
             }
-            for l in 0..4 {
-                let iu0 = i0[l] as usize * ts;
-                let iu1 = i1[l] as usize * ts;
-                let r0 = base[l] + j0[l] as usize * pitch[l];
-                let r1 = base[l] + j1[l] as usize * pitch[l];
-                let top = lerp4(fetch(r0 + iu0, l), fetch(r0 + iu1, l), fa[l]);
-                let bot = lerp4(fetch(r1 + iu0, l), fetch(r1 + iu1, l), fa[l]);
-                val[l] = lerp4(top, bot, fb[l]);
+            if F < R32F && inside && ts == 1 {
+                // 8-bit formats, unwrapped: `i1 = i0 + 1`, `j1 = j0 + 1`, the offsets below
+                // with half the bounds checks (per quad: bilinear 996 → 981, trilinear 1414 →
+                // 1382, cube 2462 → 2425; Dref PCF got worse, 1155 → 1174, so D32 stays below)
+                for l in 0..4 {
+                    let r0 = base[l] + j0[l] as usize * pitch[l] + i0[l] as usize;
+                    let (t0, t1) = pair(r0, l);
+                    let (b0, b1) = pair(r0 + pitch[l], l);
+                    let top = lerp4(t0, t1, fa[l]);
+                    let bot = lerp4(b0, b1, fa[l]);
+                    val[l] = lerp4(top, bot, fb[l]);
+                }
+            } else {
+                for l in 0..4 {
+                    let iu0 = i0[l] as usize * ts;
+                    let iu1 = i1[l] as usize * ts;
+                    let r0 = base[l] + j0[l] as usize * pitch[l];
+                    let r1 = base[l] + j1[l] as usize * pitch[l];
+                    let top = lerp4(fetch(r0 + iu0, l), fetch(r0 + iu1, l), fa[l]);
+                    let bot = lerp4(fetch(r1 + iu0, l), fetch(r1 + iu1, l), fa[l]);
+                    val[l] = lerp4(top, bot, fb[l]);
+                }
             }
         } else {
             let mut i = floor4(u);

@@ -38,9 +38,10 @@
 //! tests demand bit-identical results. Quads it does not take (lanes disagreeing on the
 //! texel filter, D3D out-of-range MinLod, cube linear footprints leaving their face) and
 //! every other kernel run the general routine. Callgrind per quad (bench driver): nearest
-//! 1499 → 911 → 756, bilinear 2063 → 1180 → 996, trilinear 3036 → 1686 → 1417, Dref PCF
-//! 2091 → 1327 → 1155, cube trilinear 5541 → 2467 (the cube route; its λ is still the
-//! general per-lane cube LOD).
+//! 1499 → 911 → 756, bilinear 2063 → 1180 → 996 → 981, trilinear 3036 → 1686 → 1417 →
+//! 1382, Dref PCF 2091 → 1327 → 1155, cube trilinear 5541 → 2467 → 2425 (the cube route;
+//! its λ is still the general per-lane cube LOD); the last step reads an unwrapped 8-bit
+//! footprint's texel pairs with one bounds check each.
 //!
 //! Gather fast path (`fast_gather.rs`): 2D / 2D-array views of the same formats (Dref for
 //! depth), any address modes, exact precision, every offset form; the four lanes' footprints
