@@ -34,6 +34,13 @@
 //!   (`FragmentStage::built_ins`; issue #3's frames through the interpreter, whose shaders read
 //!   none: 27-33 M fewer instructions per frame).
 //!
+//! Tried and measured slower (callgrind, whole run of one frame, same scenes): the smooth
+//! interpolation written lane-major (`[f64; 4]` per plane term, so a lane's four components are
+//! one expression) stayed scalar and cost +1.6 M in `flush` for small triangles; per-lane edge
+//! values stepped per quad with the lane mask taken from the OR of the edges' values (one sign
+//! test per lane instead of one per lane and edge) stayed a scalar loop over the edges: small
+//! triangles +2.7 M, depth scene +4.3 M. The per-quad edge test above is the cheaper form.
+//!
 //! Two threads: each pool thread keeps one `TileShader` and pulls tiles from a counter, most
 //! expensive first (before: rayon `map_init` made a new shader, and its buffers, per tile);
 //! binning runs per tile row in parallel; the vertex outputs are merged in parallel; setup's
