@@ -32,7 +32,16 @@
 //!   varying written whole, outputs zeroed with `fill` (resize wrote zeros element by element);
 //!   `FragCoord`, `FrontFacing`, `PrimitiveId` and `PointCoord` only when the stage reads them
 //!   (`FragmentStage::built_ins`; issue #3's frames through the interpreter, whose shaders read
-//!   none: 27-33 M fewer instructions per frame).
+//!   none: 27-33 M fewer instructions per frame); each vertex's varying is looked up once per
+//!   primitive run and location, not once per component (draw only: small triangles
+//!   120.4 M -> 118.6 M, depth scene 476.7 M -> 473.1 M, fullscreen 617.3 M -> 615.1 M).
+//!
+//! Tried and measured slower (callgrind, whole run of one frame, same scenes): the smooth
+//! interpolation written lane-major (`[f64; 4]` per plane term, so a lane's four components are
+//! one expression) stayed scalar and cost +1.6 M in `flush` for small triangles; per-lane edge
+//! values stepped per quad with the lane mask taken from the OR of the edges' values (one sign
+//! test per lane instead of one per lane and edge) stayed a scalar loop over the edges: small
+//! triangles +2.7 M, depth scene +4.3 M. The per-quad edge test above is the cheaper form.
 //!
 //! Two threads: each pool thread keeps one `TileShader` and pulls tiles from a counter, most
 //! expensive first (before: rayon `map_init` made a new shader, and its buffers, per tile);
@@ -931,8 +940,12 @@ impl<'a> TileShader<'a> {
                     Interpolation::NoPerspective => 1,
                 };
                 let scale = &scales[m];
+                // Each vertex's varying looked up once (was once per component and vertex);
+                // `combine` asks only for the primitive's `n` vertices.
+                let vs: [[u32; 4]; 3] =
+                    std::array::from_fn(|j| if j < n { var(j) } else { [0; 4] });
                 let num: [Plane; 4] = std::array::from_fn(|c| {
-                    Plane::combine(bw, |j| scale[j] * f32::from_bits(var(j)[c]) as f64)
+                    Plane::combine(bw, |j| scale[j] * f32::from_bits(vs[j][c]) as f64)
                 });
                 for ((q, inv), out) in quads
                     .iter()
