@@ -518,7 +518,7 @@ impl<'a> TileShader<'a> {
     /// batch is shaded gives the same results: the batch's quads sit at distinct positions
     /// (a quad at an occupied position flushes the batch first), so no pending quad touches
     /// the pixels tested, and each pixel still sees its tests in submission order. Quads that
-    /// fail take no batch slot (the depth scene shades ~60 % of the quads it tests).
+    /// fail take no batch slot and are never interpolated.
     #[inline(always)]
     fn submit(&mut self, view: &mut TileView, mut q: Quad<'a>) -> Result<()> {
         let z = if self.needs_z {
