@@ -364,6 +364,7 @@ impl<'a> TileShader<'a> {
             && ds.depth_bounds.is_none()
             && !(ds.stencil_test && ds_format.is_some_and(|f| f.has_stencil()))
             && ds_format.is_some_and(|f| f.has_depth());
+        let built_ins = fs.built_ins();
         TileShader {
             scene,
             atts,
@@ -377,8 +378,8 @@ impl<'a> TileShader<'a> {
             occupied: [0; (TILE / 2) as usize],
             z: Vec::with_capacity(QUAD_BATCH * 4),
             inv: [Vec::new(), Vec::new()],
-            built_ins: fs.built_ins(),
-            needs_z: tests || fs.built_ins().frag_coord || fs.writes_depth(),
+            built_ins,
+            needs_z: tests || built_ins.frag_coord || fs.writes_depth(),
         }
     }
 
@@ -628,7 +629,6 @@ impl<'a> TileShader<'a> {
             &mut upper[ly0][lx0 * db..(lx0 + 2) * db],
             &mut lower[0][lx0 * db..(lx0 + 2) * db],
         ];
-        let mut live = 0xf;
         if db == 4 && format.unorm_bits().is_none() {
             // Float depth, lane-parallel with the format and compare op hoisted out: `quantize`
             // (NaN to 0, clamp to [0, 1], -0 to +0) as `max`/`min`/`+ 0`, and `total_cmp` as
@@ -666,6 +666,7 @@ impl<'a> TileShader<'a> {
             }
             return live;
         }
+        let mut live = 0xf;
         for (k, &z) in z.iter().enumerate() {
             let row = &mut *rows[k >> 1];
             let q = format.quantize(z);
