@@ -62,6 +62,7 @@ enum Layout {
         bgra: bool,
     },
     A2B10G10R10Unorm,
+    A2B10G10R10Snorm,
     A2B10G10R10Uint,
     B10G11R11,
     E5B9G9R9,
@@ -90,12 +91,8 @@ macro_rules! formats {
 const fn p(el: u8, n: u8) -> Layout {
     Layout::Plain { el, n, bgra: false }
 }
-const fn bgra(el: u8) -> Layout {
-    Layout::Plain {
-        el,
-        n: 4,
-        bgra: true,
-    }
+const fn bgra(el: u8, n: u8) -> Layout {
+    Layout::Plain { el, n, bgra: true }
 }
 
 use el::*;
@@ -110,16 +107,26 @@ formats! {
     R8G8_UINT = "R8G8_UINT" => p(U8, 2);
     R8G8_SINT = "R8G8_SINT" => p(S8, 2);
     R8G8_SRGB = "R8G8_SRGB" => p(SRGB8, 2);
+    R8G8B8_UNORM = "R8G8B8_UNORM" => p(UN8, 3);
+    R8G8B8_SNORM = "R8G8B8_SNORM" => p(SN8, 3);
+    R8G8B8_UINT = "R8G8B8_UINT" => p(U8, 3);
+    R8G8B8_SINT = "R8G8B8_SINT" => p(S8, 3);
+    R8G8B8_SRGB = "R8G8B8_SRGB" => p(SRGB8, 3);
+    B8G8R8_UNORM = "B8G8R8_UNORM" => bgra(UN8, 3);
+    B8G8R8_SNORM = "B8G8R8_SNORM" => bgra(SN8, 3);
+    B8G8R8_UINT = "B8G8R8_UINT" => bgra(U8, 3);
+    B8G8R8_SINT = "B8G8R8_SINT" => bgra(S8, 3);
+    B8G8R8_SRGB = "B8G8R8_SRGB" => bgra(SRGB8, 3);
     R8G8B8A8_UNORM = "R8G8B8A8_UNORM" => p(UN8, 4);
     R8G8B8A8_SNORM = "R8G8B8A8_SNORM" => p(SN8, 4);
     R8G8B8A8_UINT = "R8G8B8A8_UINT" => p(U8, 4);
     R8G8B8A8_SINT = "R8G8B8A8_SINT" => p(S8, 4);
     R8G8B8A8_SRGB = "R8G8B8A8_SRGB" => p(SRGB8, 4);
-    B8G8R8A8_UNORM = "B8G8R8A8_UNORM" => bgra(UN8);
-    B8G8R8A8_SNORM = "B8G8R8A8_SNORM" => bgra(SN8);
-    B8G8R8A8_UINT = "B8G8R8A8_UINT" => bgra(U8);
-    B8G8R8A8_SINT = "B8G8R8A8_SINT" => bgra(S8);
-    B8G8R8A8_SRGB = "B8G8R8A8_SRGB" => bgra(SRGB8);
+    B8G8R8A8_UNORM = "B8G8R8A8_UNORM" => bgra(UN8, 4);
+    B8G8R8A8_SNORM = "B8G8R8A8_SNORM" => bgra(SN8, 4);
+    B8G8R8A8_UINT = "B8G8R8A8_UINT" => bgra(U8, 4);
+    B8G8R8A8_SINT = "B8G8R8A8_SINT" => bgra(S8, 4);
+    B8G8R8A8_SRGB = "B8G8R8A8_SRGB" => bgra(SRGB8, 4);
     R16_UNORM = "R16_UNORM" => p(UN16, 1);
     R16_SNORM = "R16_SNORM" => p(SN16, 1);
     R16_UINT = "R16_UINT" => p(U16, 1);
@@ -130,6 +137,11 @@ formats! {
     R16G16_UINT = "R16G16_UINT" => p(U16, 2);
     R16G16_SINT = "R16G16_SINT" => p(S16, 2);
     R16G16_SFLOAT = "R16G16_SFLOAT" => p(F16, 2);
+    R16G16B16_UNORM = "R16G16B16_UNORM" => p(UN16, 3);
+    R16G16B16_SNORM = "R16G16B16_SNORM" => p(SN16, 3);
+    R16G16B16_UINT = "R16G16B16_UINT" => p(U16, 3);
+    R16G16B16_SINT = "R16G16B16_SINT" => p(S16, 3);
+    R16G16B16_SFLOAT = "R16G16B16_SFLOAT" => p(F16, 3);
     R16G16B16A16_UNORM = "R16G16B16A16_UNORM" => p(UN16, 4);
     R16G16B16A16_SNORM = "R16G16B16A16_SNORM" => p(SN16, 4);
     R16G16B16A16_UINT = "R16G16B16A16_UINT" => p(U16, 4);
@@ -141,10 +153,14 @@ formats! {
     R32G32_UINT = "R32G32_UINT" => p(U32, 2);
     R32G32_SINT = "R32G32_SINT" => p(S32, 2);
     R32G32_SFLOAT = "R32G32_SFLOAT" => p(F32, 2);
+    R32G32B32_UINT = "R32G32B32_UINT" => p(U32, 3);
+    R32G32B32_SINT = "R32G32B32_SINT" => p(S32, 3);
+    R32G32B32_SFLOAT = "R32G32B32_SFLOAT" => p(F32, 3);
     R32G32B32A32_UINT = "R32G32B32A32_UINT" => p(U32, 4);
     R32G32B32A32_SINT = "R32G32B32A32_SINT" => p(S32, 4);
     R32G32B32A32_SFLOAT = "R32G32B32A32_SFLOAT" => p(F32, 4);
     A2B10G10R10_UNORM_PACK32 = "A2B10G10R10_UNORM_PACK32" => Layout::A2B10G10R10Unorm;
+    A2B10G10R10_SNORM_PACK32 = "A2B10G10R10_SNORM_PACK32" => Layout::A2B10G10R10Snorm;
     A2B10G10R10_UINT_PACK32 = "A2B10G10R10_UINT_PACK32" => Layout::A2B10G10R10Uint;
     B10G11R11_UFLOAT_PACK32 = "B10G11R11_UFLOAT_PACK32" => Layout::B10G11R11;
     E5B9G9R9_UFLOAT_PACK32 = "E5B9G9R9_UFLOAT_PACK32" => Layout::E5B9G9R9;
@@ -210,7 +226,7 @@ impl Format {
     pub fn components(self) -> usize {
         match self.layout() {
             Layout::Plain { n, .. } => n as usize,
-            Layout::A2B10G10R10Unorm | Layout::A2B10G10R10Uint => 4,
+            Layout::A2B10G10R10Unorm | Layout::A2B10G10R10Snorm | Layout::A2B10G10R10Uint => 4,
             Layout::B10G11R11 | Layout::E5B9G9R9 => 3,
             _ => 1,
         }
@@ -259,7 +275,10 @@ impl Format {
 
     /// True for SNORM formats (filtered results are clamped to ≥ −1).
     pub fn is_snorm(self) -> bool {
-        matches!(self.layout(), Layout::Plain { el: SN8 | SN16, .. })
+        matches!(
+            self.layout(),
+            Layout::Plain { el: SN8 | SN16, .. } | Layout::A2B10G10R10Snorm
+        )
     }
 
     /// The decoders for an aspect; `Error::Texture` when the aspect does not exist.
@@ -282,6 +301,7 @@ impl Format {
             )),
             (Layout::Plain { el, n, bgra }, _) => Ok(plain_decoder(el, n, bgra, kind)),
             (Layout::A2B10G10R10Unorm, _) => d(dec_a2_unorm, raw_of::<100>, kind),
+            (Layout::A2B10G10R10Snorm, _) => d(dec_a2_snorm, raw_of::<106>, kind),
             (Layout::A2B10G10R10Uint, _) => d(dec_a2_uint_f32, dec_a2_uint_raw, kind),
             (Layout::B10G11R11, _) => d(dec_b10g11r11, raw_of::<101>, kind),
             (Layout::E5B9G9R9, _) => d(dec_e5b9g9r9, raw_of::<102>, kind),
@@ -399,9 +419,11 @@ fn plain_decoder(el: u8, n: u8, bgra: bool, kind: NumKind) -> Decoder {
             let t: (DecodeF32, DecodeRaw) = match (el, n, bgra) {
                 $( ($e, 1, false) => (dec_plain::<$e, 1, false>, raw_plain::<$e, 1, false>),
                    ($e, 2, false) => (dec_plain::<$e, 2, false>, raw_plain::<$e, 2, false>),
+                   ($e, 3, false) => (dec_plain::<$e, 3, false>, raw_plain::<$e, 3, false>),
+                   ($e, 3, true) => (dec_plain::<$e, 3, true>, raw_plain::<$e, 3, true>),
                    ($e, 4, false) => (dec_plain::<$e, 4, false>, raw_plain::<$e, 4, false>),
                    ($e, 4, true) => (dec_plain::<$e, 4, true>, raw_plain::<$e, 4, true>), )*
-                _ => unreachable!("format table only has 1/2/4 components"),
+                _ => unreachable!("format table only has 1-4 components, BGR(A) with 3 or 4"),
             };
             t
         }};
@@ -524,6 +546,18 @@ fn dec_a2_unorm(b: &[u8]) -> [f32; 4] {
         (w >> 10 & 0x3ff) as f32 / 1023.0,
         (w >> 20 & 0x3ff) as f32 / 1023.0,
         (w >> 30) as f32 / 3.0,
+    ]
+}
+/// A2B10G10R10_SNORM: two's-complement fields, `max(c / (2^(b−1) − 1), −1)` (Vulkan's
+/// signed normalized conversion): 511 for the 10-bit fields, 1 for the 2-bit alpha.
+fn dec_a2_snorm(b: &[u8]) -> [f32; 4] {
+    let w = word(b);
+    let field = |shift: u32, bits: u32| ((w << (32 - shift - bits)) as i32 >> (32 - bits)) as f32;
+    [
+        (field(0, 10) / 511.0).max(-1.0),
+        (field(10, 10) / 511.0).max(-1.0),
+        (field(20, 10) / 511.0).max(-1.0),
+        field(30, 2).max(-1.0),
     ]
 }
 fn dec_a2_uint_raw(b: &[u8]) -> [u32; 4] {
@@ -675,6 +709,7 @@ fn raw_of<const ID: u8>(b: &[u8]) -> [u32; 4] {
         102 => dec_e5b9g9r9(b),
         103 => dec_d16(b),
         104 => dec_d32f(b),
+        106 => dec_a2_snorm(b),
         _ => dec_d24(b),
     };
     f.map(f32::to_bits)
@@ -725,6 +760,13 @@ fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
                 | unorm_encode(v[1], 1023) << 10
                 | unorm_encode(v[2], 1023) << 20
                 | unorm_encode(v[3], 3) << 30;
+            out[..4].copy_from_slice(&w.to_le_bytes());
+        }
+        Layout::A2B10G10R10Snorm => {
+            let w = (snorm_encode(v[0], 511) as u32 & 0x3ff)
+                | (snorm_encode(v[1], 511) as u32 & 0x3ff) << 10
+                | (snorm_encode(v[2], 511) as u32 & 0x3ff) << 20
+                | (snorm_encode(v[3], 1) as u32 & 3) << 30;
             out[..4].copy_from_slice(&w.to_le_bytes());
         }
         Layout::A2B10G10R10Uint => unreachable!("integer format"),
@@ -878,6 +920,68 @@ mod tests {
         assert_eq!(encode_e5b9g9r9([1.999, 0.0, 0.0]), 256 | 17 << 27);
         let d = Format::E5B9G9R9_UFLOAT_PACK32.decode_f32(&(256u32 | 15 << 27).to_le_bytes());
         assert_eq!(d, [0.5, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn three_component_formats() {
+        // 3 bytes / 6 bytes / 12 bytes per texel, alpha defaults to 1
+        assert_eq!(Format::R8G8B8_UNORM.texel_size(), 3);
+        assert_eq!(Format::B8G8R8_SRGB.texel_size(), 3);
+        assert_eq!(Format::R16G16B16_SFLOAT.texel_size(), 6);
+        assert_eq!(Format::R32G32B32_SFLOAT.texel_size(), 12);
+        assert_eq!(Format::R8G8B8_SNORM.components(), 3);
+        // SNORM: -128 and -127 both decode to -1, 127 to 1 (hand values)
+        assert_eq!(
+            Format::R8G8B8_SNORM.decode_f32(&[0x80, 0x81, 0x7f]),
+            [-1.0, -1.0, 1.0, 1.0]
+        );
+        // BGR: memory order B, G, R; 51 / 255 = 0.2, 255 / 255 = 1
+        assert_eq!(
+            Format::B8G8R8_UNORM.decode_f32(&[255, 0, 51]),
+            [51.0 / 255.0, 0.0, 1.0, 1.0]
+        );
+        assert_eq!(Format::B8G8R8_UINT.decode_u32(&[7, 8, 9]), [9, 8, 7, 1]);
+        let mut b = [0u8; 3];
+        Format::B8G8R8_SINT.encode_raw([(-2i32) as u32, 3, 4, 0], &mut b);
+        assert_eq!(b, [4, 3, 0xfe]);
+        // sRGB: code 255 -> 1.0 and code 0 -> 0 on every colour channel
+        assert_eq!(
+            Format::B8G8R8_SRGB.decode_f32(&[0, 255, 0]),
+            [0.0, 1.0, 0.0, 1.0]
+        );
+        let mut w = [0u8; 12];
+        Format::R32G32B32_SFLOAT.encode_f32([1.5, -2.0, 0.25, 9.0], &mut w);
+        assert_eq!(&w[..4], &1.5f32.to_le_bytes());
+        assert_eq!(&w[8..], &0.25f32.to_le_bytes());
+        assert_eq!(
+            Format::R32G32B32_SFLOAT.decode_f32(&w),
+            [1.5, -2.0, 0.25, 1.0]
+        );
+        // R16G16B16_UNORM: 0xffff -> 1, 0 -> 0, 0x8000 -> 32768 / 65535
+        assert_eq!(
+            Format::R16G16B16_UNORM.decode_f32(&[0xff, 0xff, 0, 0, 0, 0x80]),
+            [1.0, 0.0, 32768.0 / 65535.0, 1.0]
+        );
+    }
+
+    #[test]
+    fn a2b10g10r10_snorm() {
+        // the CTS snorm_clamp word 0xA0080200: R = G = B = 0x200 (-512), A = 0b10 (-2); every
+        // field is the most negative code and clamps to -1
+        let d = Format::A2B10G10R10_SNORM_PACK32.decode_f32(&0xA008_0200u32.to_le_bytes());
+        assert_eq!(d, [-1.0; 4]);
+        // R = 511 -> 1, G = 1 -> 1/511, B = 0x3ff (-1) -> -1/511, A = 1 -> 1
+        let w: u32 = 511 | 1 << 10 | 0x3ff << 20 | 1 << 30;
+        let d = Format::A2B10G10R10_SNORM_PACK32.decode_f32(&w.to_le_bytes());
+        assert_eq!(d, [1.0, 1.0 / 511.0, -1.0 / 511.0, 1.0]);
+        assert!(Format::A2B10G10R10_SNORM_PACK32.is_snorm());
+        // encode: round(v * 511) in two's complement, alpha round(v * 1)
+        let mut b = [0u8; 4];
+        Format::A2B10G10R10_SNORM_PACK32.encode_f32([1.0, 1.0 / 511.0, -1.0 / 511.0, 1.0], &mut b);
+        assert_eq!(u32::from_le_bytes(b), w);
+        Format::A2B10G10R10_SNORM_PACK32.encode_f32([-1.0, -2.0, 0.0, -1.0], &mut b);
+        // -511 = 0x201 in 10 bits; -1 alpha = 0b11
+        assert_eq!(u32::from_le_bytes(b), 0x201 | 0x201 << 10 | 3 << 30);
     }
 
     #[test]
