@@ -101,11 +101,16 @@ fn format_data() {
         buffer_bytes("BUFFER b DATA_TYPE R8G8B8A8_UNORM DATA 255 0 128 1 END"),
         vec![255, 0, 128, 1]
     );
-    // PACK32: first-named component in the top bits: A(2) B(10) G(10) R(10).
+    // PACK32: one value per element, the packed word (A(2) B(10) G(10) R(10) from the top),
+    // as the CTS texel-buffer scripts write them: 0x40000001 is R = 1, A = 1.
     let w: u32 = (1 << 30) | (2 << 20) | (3 << 10) | 4;
+    let mut two = w.to_le_bytes().to_vec();
+    two.extend_from_slice(&0x4000_0001u32.to_le_bytes());
     assert_eq!(
-        buffer_bytes("BUFFER b DATA_TYPE A2B10G10R10_UNORM_PACK32 DATA 1 2 3 4 END"),
-        w.to_le_bytes().to_vec()
+        buffer_bytes(&format!(
+            "BUFFER b DATA_TYPE A2B10G10R10_UNORM_PACK32 DATA {w} 0x40000001 END"
+        )),
+        two
     );
     assert_eq!(
         buffer_bytes("BUFFER b DATA_TYPE R32G32_SFLOAT DATA 1.0 2.0 END"),

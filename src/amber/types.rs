@@ -337,6 +337,11 @@ impl Format {
 
     /// Values one element takes from a data list (padding `X` components take none).
     pub fn value_components(&self) -> u32 {
+        if self.pack_bits.is_some() {
+            // Amber takes a packed element as one value, the whole word (the CTS texel-buffer
+            // scripts list `0x40000001 # Unpacks to R = 1, G = 0, B = 0, A = 1` per element)
+            return 1;
+        }
         self.components.iter().filter(|c| c.name != 'X').count() as u32
     }
 
@@ -345,17 +350,9 @@ impl Format {
         let mut it = vals.iter().copied();
         match self.pack_bits {
             Some(pb) => {
-                let mut word = 0u64;
-                let mut shift = pb;
-                for c in &self.components {
-                    shift = shift.saturating_sub(c.bits);
-                    if c.name == 'X' {
-                        continue;
-                    }
-                    let v = it.next().unwrap_or(Number::Int(0));
-                    let bits = encode(v, c.mode, c.bits) & mask(c.bits);
-                    word |= bits << shift;
-                }
+                // one value per element: the packed word itself (see `value_components`)
+                let v = it.next().unwrap_or(Number::Int(0));
+                let word = encode(v, NumMode::Uint, pb) & mask(pb);
                 put_le(out, base, word, (pb / 8) as usize);
             }
             None => {
