@@ -251,6 +251,8 @@ fn fill_texels(data: &mut [u8], texel: &[u8]) {
 pub enum DepthFormat {
     D16Unorm,
     D32Sfloat,
+    /// 24-bit normalized depth in the low bits of 4 bytes, no stencil.
+    X8D24UnormPack32,
     D24UnormS8Uint,
     D32SfloatS8Uint,
     S8Uint,
@@ -262,6 +264,7 @@ impl DepthFormat {
         Ok(match vk_format {
             124 => DepthFormat::D16Unorm,
             126 => DepthFormat::D32Sfloat,
+            125 => DepthFormat::X8D24UnormPack32,
             129 => DepthFormat::D24UnormS8Uint,
             130 => DepthFormat::D32SfloatS8Uint,
             127 => DepthFormat::S8Uint,
@@ -297,7 +300,7 @@ impl DepthFormat {
     pub fn unorm_bits(self) -> Option<u32> {
         match self {
             DepthFormat::D16Unorm => Some(16),
-            DepthFormat::D24UnormS8Uint => Some(24),
+            DepthFormat::X8D24UnormPack32 | DepthFormat::D24UnormS8Uint => Some(24),
             _ => None,
         }
     }
@@ -420,7 +423,9 @@ mod tests {
     #[test]
     fn fill_texels_repeats_the_texel_everywhere() {
         for bpp in [1usize, 2, 4, 8, 16] {
-            let texel: Vec<u8> = (0..bpp as u8).map(|b| b * 17 + 3).collect();
+            let texel: Vec<u8> = (0..bpp as u8)
+                .map(|b| b.wrapping_mul(17).wrapping_add(3))
+                .collect();
             for count in [0usize, 1, 2, 3, 5, 64, 1000, 1023] {
                 let mut data = vec![0xAAu8; count * bpp];
                 fill_texels(&mut data, &texel);
@@ -481,5 +486,15 @@ mod tests {
         assert_eq!(t.depth, vec![0xff, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0]);
         assert_eq!(t.read_stencil(1, 0), 9);
         assert!(ColorFormat::from_vk(12345).is_err());
+        // X8_D24 (VkFormat 125): 24-bit depth in 4 bytes, top byte 0, no stencil;
+        // 0.3 * (2^24 - 1) = 5033164.5 rounds up to 5033165
+        let x8 = DepthFormat::from_vk(125).unwrap();
+        assert_eq!(x8, DepthFormat::X8D24UnormPack32);
+        assert!(x8.has_depth() && !x8.has_stencil());
+        assert_eq!((x8.depth_bytes(), x8.unorm_bits()), (4, Some(24)));
+        assert_eq!(x8.quantize(0.3), 5_033_165);
+        let mut t = DepthStencilTarget::new(x8, 1, 1);
+        t.clear(1.0, 9);
+        assert_eq!(t.depth, vec![0xff, 0xff, 0xff, 0]);
     }
 }

@@ -68,6 +68,8 @@ enum Layout {
     E5B9G9R9,
     D16,
     D32F,
+    /// 24-bit normalized depth in the low bits of a 32-bit word, the top byte unused.
+    X8D24,
     D24S8,
     D32FS8,
 }
@@ -166,6 +168,7 @@ formats! {
     E5B9G9R9_UFLOAT_PACK32 = "E5B9G9R9_UFLOAT_PACK32" => Layout::E5B9G9R9;
     D16_UNORM = "D16_UNORM" => Layout::D16;
     D32_SFLOAT = "D32_SFLOAT" => Layout::D32F;
+    X8_D24_UNORM_PACK32 = "X8_D24_UNORM_PACK32" => Layout::X8D24;
     D24_UNORM_S8_UINT = "D24_UNORM_S8_UINT" => Layout::D24S8;
     D32_SFLOAT_S8_UINT = "D32_SFLOAT_S8_UINT" => Layout::D32FS8;
 }
@@ -250,7 +253,7 @@ impl Format {
     pub fn has_depth(self) -> bool {
         matches!(
             self.layout(),
-            Layout::D16 | Layout::D32F | Layout::D24S8 | Layout::D32FS8
+            Layout::D16 | Layout::D32F | Layout::X8D24 | Layout::D24S8 | Layout::D32FS8
         )
     }
 
@@ -263,7 +266,7 @@ impl Format {
     pub fn unorm_depth_bits(self) -> Option<u32> {
         match self.layout() {
             Layout::D16 => Some(16),
-            Layout::D24S8 => Some(24),
+            Layout::X8D24 | Layout::D24S8 => Some(24),
             _ => None,
         }
     }
@@ -286,14 +289,13 @@ impl Format {
         let kind = self.kind();
         let d = |f: DecodeF32, raw: DecodeRaw, kind| Ok(Decoder { f32: f, raw, kind });
         match (self.layout(), aspect) {
-            (Layout::D16 | Layout::D32F | Layout::D24S8 | Layout::D32FS8, Aspect::Stencil)
-                if !self.has_stencil() =>
-            {
-                Err(Error::Texture(format!(
-                    "{} has no stencil aspect",
-                    self.vk_name()
-                )))
-            }
+            (
+                Layout::D16 | Layout::D32F | Layout::X8D24 | Layout::D24S8 | Layout::D32FS8,
+                Aspect::Stencil,
+            ) if !self.has_stencil() => Err(Error::Texture(format!(
+                "{} has no stencil aspect",
+                self.vk_name()
+            ))),
             (Layout::D24S8, Aspect::Stencil) => d(dec_s8_f32::<3>, dec_s8_raw::<3>, NumKind::Uint),
             (Layout::D32FS8, Aspect::Stencil) => d(dec_s8_f32::<4>, dec_s8_raw::<4>, NumKind::Uint),
             (_, Aspect::Stencil) | (Layout::Plain { .. }, Aspect::Depth) => Err(Error::Texture(
@@ -307,7 +309,7 @@ impl Format {
             (Layout::E5B9G9R9, _) => d(dec_e5b9g9r9, raw_of::<102>, kind),
             (Layout::D16, _) => d(dec_d16, raw_of::<103>, kind),
             (Layout::D32F | Layout::D32FS8, _) => d(dec_d32f, raw_of::<104>, kind),
-            (Layout::D24S8, _) => d(dec_d24, raw_of::<105>, kind),
+            (Layout::X8D24 | Layout::D24S8, _) => d(dec_d24, raw_of::<105>, kind),
         }
     }
 
@@ -781,6 +783,11 @@ fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
         }
         Layout::D16 => put16(out, 0, unorm_encode(v[0], 65535) as u16),
         Layout::D32F | Layout::D32FS8 => out[..4].copy_from_slice(&v[0].to_le_bytes()),
+        Layout::X8D24 => {
+            // the unused top byte is written as 0
+            let d = unorm_encode(v[0], 16_777_215);
+            out[..4].copy_from_slice(&d.to_le_bytes());
+        }
         Layout::D24S8 => {
             let d = unorm_encode(v[0], 16_777_215);
             out[..3].copy_from_slice(&d.to_le_bytes()[..3]);
@@ -962,6 +969,21 @@ mod tests {
             Format::R16G16B16_UNORM.decode_f32(&[0xff, 0xff, 0, 0, 0, 0x80]),
             [1.0, 0.0, 32768.0 / 65535.0, 1.0]
         );
+    }
+
+    #[test]
+    fn x8_d24() {
+        let f = Format::X8_D24_UNORM_PACK32;
+        assert!(f.has_depth() && !f.has_stencil());
+        assert_eq!((f.texel_size(), f.unorm_depth_bits()), (4, Some(24)));
+        // the top byte is ignored: 0x80_0000 / (2^24 - 1)
+        let d = f.decode_f32(&0xAB80_0000u32.to_le_bytes());
+        assert_eq!(d, [(8_388_608.0f64 / 16_777_215.0) as f32, 0.0, 0.0, 1.0]);
+        assert!(f.decoder(Aspect::Stencil).is_err());
+        // encode: round(0.5 * (2^24 - 1)) = 8388608 (8388607.5, ties even), top byte 0
+        let mut b = [0xffu8; 4];
+        f.encode_f32([0.5, 0.0, 0.0, 0.0], &mut b);
+        assert_eq!(u32::from_le_bytes(b), 8_388_608);
     }
 
     #[test]
