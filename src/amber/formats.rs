@@ -126,6 +126,19 @@ pub fn texture_format(name: &str) -> Result<crate::texture::Format> {
     crate::texture::Format::from_vk_name(name).map_err(|_| unsupported("image", name))
 }
 
+/// A texel buffer view format: one the texture unit decodes, and not depth/stencil
+/// (unsupported ones give `Error::Unsupported` naming the format).
+pub fn texel_buffer_format(name: &str) -> Result<crate::texture::Format> {
+    let f = crate::texture::Format::from_vk_name(name)
+        .map_err(|_| unsupported("texel buffer", name))?;
+    if f.has_depth() || f.has_stencil() {
+        return Err(Error::Amber(format!(
+            "{name} is a depth/stencil format, not a texel buffer format"
+        )));
+    }
+    Ok(f)
+}
+
 /// How to read one scalar of a buffer for `EXPECT … IDX` comparisons.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ScalarRead {
