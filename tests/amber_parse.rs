@@ -101,11 +101,15 @@ fn format_data() {
         buffer_bytes("BUFFER b DATA_TYPE R8G8B8A8_UNORM DATA 255 0 128 1 END"),
         vec![255, 0, 128, 1]
     );
-    // PACK32: first-named component in the top bits: A(2) B(10) G(10) R(10).
+    // PACK32: each value is one whole packed word (Amber gives a packed format a single
+    // unsigned segment of the pack size; the CTS texel buffer scripts write `0x40000001 #
+    // Unpacks to R = 1, G = 0, B = 0, A = 1`), A(2) B(10) G(10) R(10) from the top bit down.
     let w: u32 = (1 << 30) | (2 << 20) | (3 << 10) | 4;
     assert_eq!(
-        buffer_bytes("BUFFER b DATA_TYPE A2B10G10R10_UNORM_PACK32 DATA 1 2 3 4 END"),
-        w.to_le_bytes().to_vec()
+        buffer_bytes(&format!(
+            "BUFFER b DATA_TYPE A2B10G10R10_UNORM_PACK32 DATA {w} 0x40000001 END"
+        )),
+        [w.to_le_bytes(), 0x4000_0001u32.to_le_bytes()].concat()
     );
     assert_eq!(
         buffer_bytes("BUFFER b DATA_TYPE R32G32_SFLOAT DATA 1.0 2.0 END"),

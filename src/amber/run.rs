@@ -1217,15 +1217,30 @@ impl<'s> Runner<'s> {
         Ok(ImageResource::new(img))
     }
 
+    /// Copy what the command wrote back into the script's buffers. A buffer bound several
+    /// times (storage buffers at different offsets, a texel buffer over the whole of it) has
+    /// one interpreter buffer per binding; each copies back only the bytes it changed, so an
+    /// untouched copy never overwrites what another binding wrote.
     fn write_back(&mut self, wb: Vec<WriteBack>) -> Result<()> {
+        let mut before: HashMap<String, Vec<u8>> = HashMap::new();
+        for w in &wb {
+            if let WriteBack::Buffer { name, .. } = w {
+                if let (false, Some(st)) = (before.contains_key(name), self.bufs.get(name)) {
+                    before.insert(name.clone(), st.bytes.clone());
+                }
+            }
+        }
         for w in wb {
             match w {
                 WriteBack::Buffer { name, offset, buf } => {
                     let data = buf.to_bytes();
-                    if let Some(st) = self.bufs.get_mut(&name) {
+                    if let (Some(st), Some(old)) = (self.bufs.get_mut(&name), before.get(&name)) {
                         let end = (offset + data.len()).min(st.bytes.len());
-                        if offset < end {
-                            st.bytes[offset..end].copy_from_slice(&data[..end - offset]);
+                        for i in offset..end {
+                            let b = data[i - offset];
+                            if old.get(i) != Some(&b) {
+                                st.bytes[i] = b;
+                            }
                         }
                     }
                 }

@@ -335,8 +335,13 @@ impl Format {
         }
     }
 
-    /// Values one element takes from a data list (padding `X` components take none).
+    /// Values one element takes from a data list (padding `X` components take none). A
+    /// packed format takes one: the whole packed word, as Amber reads it (its `Format` gives
+    /// a packed type a single unsigned segment of the pack size).
     pub fn value_components(&self) -> u32 {
+        if self.pack_bits.is_some() {
+            return 1;
+        }
         self.components.iter().filter(|c| c.name != 'X').count() as u32
     }
 
@@ -345,17 +350,9 @@ impl Format {
         let mut it = vals.iter().copied();
         match self.pack_bits {
             Some(pb) => {
-                let mut word = 0u64;
-                let mut shift = pb;
-                for c in &self.components {
-                    shift = shift.saturating_sub(c.bits);
-                    if c.name == 'X' {
-                        continue;
-                    }
-                    let v = it.next().unwrap_or(Number::Int(0));
-                    let bits = encode(v, c.mode, c.bits) & mask(c.bits);
-                    word |= bits << shift;
-                }
+                // One value: the packed word itself (first-named component in the top bits).
+                let v = it.next().unwrap_or(Number::Int(0));
+                let word = encode(v, NumMode::Uint, pb) & mask(pb);
                 put_le(out, base, word, (pb / 8) as usize);
             }
             None => {
