@@ -1851,7 +1851,7 @@ fn texel_buffer_view(
     }
     let bytes = match range {
         None | Some(u64::MAX) => (len - offset) / ts * ts,
-        Some(r) if r % ts != 0 => {
+        Some(r) if !r.is_multiple_of(ts) => {
             return Err(Error::Amber(format!(
                 "DESCRIPTOR_RANGE {r} is not a multiple of the {ts}-byte {fname} texel"
             )))

@@ -185,7 +185,7 @@ impl TexelBufferView {
 fn access_size(off: u64, ts: usize) -> usize {
     [4usize, 2, 1]
         .into_iter()
-        .find(|&s| ts % s == 0 && off % s as u64 == 0)
+        .find(|&s| ts.is_multiple_of(s) && off.is_multiple_of(s as u64))
         .unwrap_or(1)
 }
 
@@ -277,5 +277,38 @@ fn kind_name(d: &Descriptor) -> &'static str {
         Descriptor::CombinedImageSampler { .. } => "combined image sampler",
         Descriptor::Sampler(_) => "sampler",
         Descriptor::TexelBuffer(_) => "texel buffer",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texel_buffer_view_reads_and_writes_its_window_of_the_buffer() {
+        // 12 bytes 0..11; an R16G16_UINT view of 2 texels from byte 2 covers bytes 2..10.
+        let bytes: Vec<u8> = (0..12).collect();
+        let buf = Arc::new(Buffer::from_bytes(&bytes));
+        let f = Format::from_vk_name("R16G16_UINT").unwrap();
+        let v = TexelBufferView::new(buf.clone(), f, 2, 2).unwrap();
+        assert_eq!(v.len(), 2);
+        // texel 0 = bytes 2, 3 | 4, 5 little-endian: R = 0x0302, G = 0x0504; B 0, A 1.
+        assert_eq!(v.fetch(0), [0x0302, 0x0504, 0, 1]);
+        // outside the view (texel 2 is bytes 10..14, texel -1 bytes 0..4): zero, alpha 1.
+        assert_eq!(v.fetch(2), [0, 0, 0, 1]);
+        assert_eq!(v.fetch(-1), [0, 0, 0, 1]);
+        // texel 1 = bytes 6..10 <- (0x1234, 0xABCD); the rest of the buffer is untouched.
+        v.write(1, [0x1234, 0xABCD, 0, 0]);
+        v.write(2, [0xFFFF; 4]);
+        let want = [0, 1, 2, 3, 4, 5, 0x34, 0x12, 0xCD, 0xAB, 10, 11];
+        assert_eq!(buf.to_bytes(), want);
+        // odd offset: an R8G8B8A8_UNORM texel at byte 1 (byte-wise access).
+        let f = Format::from_vk_name("R8G8B8A8_UNORM").unwrap();
+        let v = TexelBufferView::whole(buf.clone(), f, 1).unwrap();
+        assert_eq!(v.len(), 2); // 11 bytes left: two whole texels
+        v.write(0, [1.0f32, 0.0, 0.2, 1.0].map(f32::to_bits)); // 255, 0, 51, 255
+        assert_eq!(&buf.to_bytes()[..6], &[0, 255, 0, 51, 255, 5]);
+        // a view past the end is refused
+        assert!(TexelBufferView::new(buf, f, 4, 3).is_err());
     }
 }

@@ -13,6 +13,10 @@
 //! batch path cut the hand-over from ~19 M to ~7 M instructions.) The per-quad path stays the
 //! reference: a test checks the batch path against it bit for bit.
 //!
+//! Texel buffers (uniform and storage) take the per-quad path too: `op_for_group` hands a
+//! texel buffer slot's instructions to `texel_buffer_op`, which fetches, reads, writes and
+//! sizes the bound [`TexelBufferView`] directly in its buffer (no image, sampler or kernel).
+//!
 //! Kernels (the per (image, view, sampler) specialised routines) of combined image samplers
 //! are built once when the descriptors are bound; pairs of separate images and samplers are
 //! built on first use and memoised in a dense table of `OnceLock`s indexed by (image element,
