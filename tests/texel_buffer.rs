@@ -220,6 +220,37 @@ fn texel_buffer_binding_errors_name_the_line_and_the_rule() {
         m.contains("inline.amber:17") && m.contains("past the end"),
         "{m}"
     );
+    // A range so large that offset + range overflows: still "past the end", no panic.
+    let m = bad_binding(
+        decl,
+        " DESCRIPTOR_OFFSET 8 DESCRIPTOR_RANGE 18446744073709551612",
+    );
+    assert!(
+        m.contains("inline.amber:17") && m.contains("past the end"),
+        "{m}"
+    );
+    // A texel buffer declared in the shader but bound as an image.
+    let text = r#"#!amber
+SHADER compute cs GLSL
+#version 450
+layout(set = 0, binding = 0) uniform samplerBuffer tb;
+layout(set = 0, binding = 1, std430) buffer O { vec4 o; };
+void main() { o = texelFetch(tb, 0); }
+END
+BUFFER tb DATA_TYPE R32_SFLOAT DATA 1 2 3 4 END
+BUFFER o DATA_TYPE vec4<float> SIZE 1 FILL 0
+PIPELINE compute p
+  ATTACH cs
+  BIND BUFFER tb AS sampled_image DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER o AS storage DESCRIPTOR_SET 0 BINDING 1
+END
+RUN p 1 1 1
+"#;
+    let m = message(run(text));
+    assert!(
+        m.contains("inline.amber:15") && m.contains("uniform_texel_buffer"),
+        "{m}"
+    );
     // A range that is not a whole number of 4-byte texels.
     let m = bad_binding(decl, " DESCRIPTOR_RANGE 6");
     assert!(

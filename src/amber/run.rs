@@ -1856,7 +1856,7 @@ fn texel_buffer_view(
                 "DESCRIPTOR_RANGE {r} is not a multiple of the {ts}-byte {fname} texel"
             )))
         }
-        Some(r) if offset + r > len => {
+        Some(r) if offset.checked_add(r).is_none_or(|e| e > len) => {
             return Err(Error::Amber(format!(
                 "DESCRIPTOR_OFFSET {offset} + DESCRIPTOR_RANGE {r} is past the end of the \
                  buffer's {len} bytes"
@@ -1889,7 +1889,11 @@ fn image_view(
         (Some(ir::ImageDim::Cube), false) => ViewType::Cube,
         (Some(ir::ImageDim::Cube), true) => ViewType::CubeArray,
         (Some(ir::ImageDim::Buffer), _) => {
-            return Err(Error::Unsupported("texel buffer images".into()))
+            return Err(Error::Amber(
+                "the shader declares a texel buffer (Dim Buffer) here: bind it AS \
+                 uniform_texel_buffer or storage_texel_buffer, not as an image"
+                    .into(),
+            ))
         }
         (Some(ir::ImageDim::SubpassData), _) => {
             return Err(Error::Unsupported("subpass inputs".into()))

@@ -81,8 +81,9 @@ impl TexelBufferView {
             )));
         }
         let decoder = format.decoder(Aspect::Color)?;
-        let end = offset + texels as u64 * format.texel_size() as u64;
-        if end > buffer.len() as u64 {
+        let end = offset.checked_add(texels as u64 * format.texel_size() as u64);
+        if end.is_none_or(|e| e > buffer.len() as u64) {
+            let end = end.map_or("beyond 2^64".to_string(), |e| e.to_string());
             return Err(Error::Pipeline(format!(
                 "texel buffer view of {texels} {} texels at byte {offset} ends at byte {end}, \
                  past the end of its {}-byte buffer",
