@@ -1066,10 +1066,31 @@ impl<'s> Runner<'s> {
                             }
                             DescriptorKind::UniformTexelBuffer
                             | DescriptorKind::StorageTexelBuffer => {
-                                return Err(Error::Unsupported(format!(
-                                    "{} descriptors (the pipeline glue binds no texel buffers)",
+                                let what = format!(
+                                    "BIND BUFFER {name} AS {} DESCRIPTOR_SET {set} BINDING {binding}",
                                     kind.keyword()
-                                )))
+                                );
+                                let view = texel_buffer_view(
+                                    name,
+                                    st,
+                                    descriptor_offsets.get(i).copied().unwrap_or(0),
+                                    descriptor_ranges.get(i).copied(),
+                                    &mut buf_cache,
+                                )
+                                .map_err(|e| match e {
+                                    Error::Unsupported(m) => {
+                                        Error::Unsupported(format!("{what}: {m}"))
+                                    }
+                                    e => Error::Amber(format!("{what}: {e}")),
+                                })?;
+                                if *kind == DescriptorKind::StorageTexelBuffer {
+                                    wb.push(WriteBack::Buffer {
+                                        name: name.clone(),
+                                        offset: 0,
+                                        buf: view.buffer().clone(),
+                                    });
+                                }
+                                Descriptor::TexelBuffer(view)
                             }
                             DescriptorKind::StorageImage
                             | DescriptorKind::SampledImage
@@ -1196,15 +1217,30 @@ impl<'s> Runner<'s> {
         Ok(ImageResource::new(img))
     }
 
+    /// Copy what the command wrote back into the script's buffers. A buffer bound several
+    /// times (storage buffers at different offsets, a texel buffer over the whole of it) has
+    /// one interpreter buffer per binding; each copies back only the bytes it changed, so an
+    /// untouched copy never overwrites what another binding wrote.
     fn write_back(&mut self, wb: Vec<WriteBack>) -> Result<()> {
+        let mut before: HashMap<String, Vec<u8>> = HashMap::new();
+        for w in &wb {
+            if let WriteBack::Buffer { name, .. } = w {
+                if let (false, Some(st)) = (before.contains_key(name), self.bufs.get(name)) {
+                    before.insert(name.clone(), st.bytes.clone());
+                }
+            }
+        }
         for w in wb {
             match w {
                 WriteBack::Buffer { name, offset, buf } => {
                     let data = buf.to_bytes();
-                    if let Some(st) = self.bufs.get_mut(&name) {
+                    if let (Some(st), Some(old)) = (self.bufs.get_mut(&name), before.get(&name)) {
                         let end = (offset + data.len()).min(st.bytes.len());
-                        if offset < end {
-                            st.bytes[offset..end].copy_from_slice(&data[..end - offset]);
+                        for i in offset..end {
+                            let b = data[i - offset];
+                            if old.get(i) != Some(&b) {
+                                st.bytes[i] = b;
+                            }
                         }
                     }
                 }
@@ -1788,6 +1824,55 @@ fn convert_sampler(s: &ast::Sampler) -> texture::Sampler {
     }
 }
 
+/// The buffer view a texel buffer binding of buffer `name` makes: the buffer's own format
+/// (`DATA_TYPE`/`FORMAT`), `DESCRIPTOR_OFFSET` bytes in, `DESCRIPTOR_RANGE` bytes long (or to
+/// the end). The view reads and writes the interpreter buffer holding the whole of `name`
+/// (shared through `cache` with storage-buffer bindings of the same bytes), so what a
+/// storage texel buffer write stores is what the write-back copies to the script's buffer.
+fn texel_buffer_view(
+    name: &str,
+    st: &BufState,
+    offset: u64,
+    range: Option<u64>,
+    cache: &mut HashMap<(String, usize, usize), Arc<exec::Buffer>>,
+) -> Result<pipeline::TexelBufferView> {
+    let fname = st.format_name().ok_or_else(|| {
+        Error::Amber(format!(
+            "buffer '{name}' has no format for a texel buffer view"
+        ))
+    })?;
+    let format = formats::texel_buffer_format(&fname)?;
+    let ts = format.texel_size() as u64;
+    let len = st.bytes.len() as u64;
+    if offset > len {
+        return Err(Error::Amber(format!(
+            "DESCRIPTOR_OFFSET {offset} is past the end of the buffer's {len} bytes"
+        )));
+    }
+    let bytes = match range {
+        None | Some(u64::MAX) => (len - offset) / ts * ts,
+        Some(r) if !r.is_multiple_of(ts) => {
+            return Err(Error::Amber(format!(
+                "DESCRIPTOR_RANGE {r} is not a multiple of the {ts}-byte {fname} texel"
+            )))
+        }
+        Some(r) if offset.checked_add(r).is_none_or(|e| e > len) => {
+            return Err(Error::Amber(format!(
+                "DESCRIPTOR_OFFSET {offset} + DESCRIPTOR_RANGE {r} is past the end of the \
+                 buffer's {len} bytes"
+            )))
+        }
+        Some(r) => r,
+    };
+    let texels = u32::try_from(bytes / ts)
+        .map_err(|_| Error::Amber(format!("{} texels do not fit a buffer view", bytes / ts)))?;
+    let buf = cache
+        .entry((name.to_string(), 0, st.bytes.len()))
+        .or_insert_with(|| Arc::new(exec::Buffer::from_bytes(&st.bytes)))
+        .clone();
+    pipeline::TexelBufferView::new(buf, format, offset, texels)
+}
+
 /// The view a shader's image resource needs over `img`.
 fn image_view(
     img: &Arc<ImageResource>,
@@ -1804,7 +1889,11 @@ fn image_view(
         (Some(ir::ImageDim::Cube), false) => ViewType::Cube,
         (Some(ir::ImageDim::Cube), true) => ViewType::CubeArray,
         (Some(ir::ImageDim::Buffer), _) => {
-            return Err(Error::Unsupported("texel buffer images".into()))
+            return Err(Error::Amber(
+                "the shader declares a texel buffer (Dim Buffer) here: bind it AS \
+                 uniform_texel_buffer or storage_texel_buffer, not as an image"
+                    .into(),
+            ))
         }
         (Some(ir::ImageDim::SubpassData), _) => {
             return Err(Error::Unsupported("subpass inputs".into()))

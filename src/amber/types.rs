@@ -335,7 +335,9 @@ impl Format {
         }
     }
 
-    /// Values one element takes from a data list (padding `X` components take none).
+    /// Values one element takes from a data list (padding `X` components take none). A
+    /// packed format takes one: the whole packed word, as Amber reads it (its `Format` gives
+    /// a packed type a single unsigned segment of the pack size).
     pub fn value_components(&self) -> u32 {
         if self.pack_bits.is_some() {
             // Amber takes a packed element as one value, the whole word (the CTS texel-buffer

@@ -3,13 +3,18 @@
 //! Buffers are the interpreter's [`Buffer`] (atomic words, safe to share across rayon
 //! threads). Images sit behind a read/write lock because storage-image writes from fragment
 //! shaders can come from any tile thread; sampling takes the (uncontended) read lock.
+//!
+//! Texel buffers ([`TexelBufferView`], Vulkan's `VkBufferView`) are a window of a [`Buffer`]
+//! read and written in place, texel by texel, through the texture unit's format codecs: no
+//! copy into an image, so storage texel buffer writes land in the very buffer a storage
+//! buffer binding of the same bytes sees, with the buffer's per-access atomicity.
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::exec::{Bindings, Buffer, ImageUnit};
 use crate::ir::{ResourceKind, Shader};
-use crate::texture::{Image, ImageView, Sampler};
+use crate::texture::{Aspect, Decoder, Format, Image, ImageView, NumKind, Sampler};
 use crate::{Error, Result};
 
 /// An image shared between descriptors, render passes and the caller.
@@ -49,6 +54,140 @@ pub enum Descriptor {
     },
     /// Separate sampler.
     Sampler(Sampler),
+    /// Uniform or storage texel buffer: a formatted view of a buffer.
+    TexelBuffer(TexelBufferView),
+}
+
+/// A buffer view: `texels` texels of `format` starting at byte `offset` of `buffer`
+/// (Vulkan's `VkBufferView`, its range given in texels).
+#[derive(Clone, Debug)]
+pub struct TexelBufferView {
+    buffer: Arc<Buffer>,
+    format: Format,
+    decoder: Decoder,
+    offset: u64,
+    texels: u32,
+}
+
+impl TexelBufferView {
+    /// A view of `texels` texels of `format` at byte `offset` of `buffer`. Errors when the
+    /// format has no colour decoder (depth/stencil formats) or the range passes the end of
+    /// the buffer.
+    pub fn new(buffer: Arc<Buffer>, format: Format, offset: u64, texels: u32) -> Result<Self> {
+        if format.has_depth() || format.has_stencil() {
+            return Err(Error::Pipeline(format!(
+                "texel buffer format {} is a depth/stencil format",
+                format.vk_name()
+            )));
+        }
+        let decoder = format.decoder(Aspect::Color)?;
+        let end = offset.checked_add(texels as u64 * format.texel_size() as u64);
+        if end.is_none_or(|e| e > buffer.len() as u64) {
+            let end = end.map_or("beyond 2^64".to_string(), |e| e.to_string());
+            return Err(Error::Pipeline(format!(
+                "texel buffer view of {texels} {} texels at byte {offset} ends at byte {end}, \
+                 past the end of its {}-byte buffer",
+                format.vk_name(),
+                buffer.len()
+            )));
+        }
+        Ok(TexelBufferView {
+            buffer,
+            format,
+            decoder,
+            offset,
+            texels,
+        })
+    }
+
+    /// The view of the whole buffer (from `offset`): as many whole texels as fit.
+    pub fn whole(buffer: Arc<Buffer>, format: Format, offset: u64) -> Result<Self> {
+        let avail = (buffer.len() as u64).saturating_sub(offset);
+        let n = (avail / format.texel_size() as u64).min(u32::MAX as u64) as u32;
+        Self::new(buffer, format, offset, n)
+    }
+
+    /// The element count (`OpImageQuerySize`).
+    pub fn len(&self) -> u32 {
+        self.texels
+    }
+
+    /// Whether the view has no texels.
+    pub fn is_empty(&self) -> bool {
+        self.texels == 0
+    }
+
+    /// The view's format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The backing buffer.
+    pub fn buffer(&self) -> &Arc<Buffer> {
+        &self.buffer
+    }
+
+    /// Byte offset of texel `i`, or `None` outside the view.
+    fn at(&self, i: i32) -> Option<u64> {
+        let i = u32::try_from(i).ok().filter(|&i| i < self.texels)?;
+        Some(self.offset + i as u64 * self.format.texel_size() as u64)
+    }
+
+    /// Texel `i` as raw result bits (f32 bits for float/normalized formats, sRGB decoded to
+    /// linear; integers for UINT/SINT), missing components filled as (0, 0, 0, 1). Outside
+    /// the view: zero, with alpha 1 for formats without alpha (robust buffer access 2).
+    pub fn fetch(&self, i: i32) -> [u32; 4] {
+        let Some(off) = self.at(i) else {
+            let one = match self.decoder.kind {
+                NumKind::Float => 1.0f32.to_bits(),
+                _ => 1,
+            };
+            return if self.format.components() == 4 {
+                [0; 4]
+            } else {
+                [0, 0, 0, one]
+            };
+        };
+        let mut bytes = [0u8; 16];
+        let ts = self.format.texel_size();
+        self.read_bytes(off, &mut bytes[..ts]);
+        (self.decoder.raw)(&bytes[..ts])
+    }
+
+    /// Store `v` (raw bits as [`Format::encode_raw`] takes them) into texel `i`; writes
+    /// outside the view are dropped (robust buffer access).
+    pub fn write(&self, i: i32, v: [u32; 4]) {
+        let Some(off) = self.at(i) else { return };
+        let ts = self.format.texel_size();
+        let mut bytes = [0u8; 16];
+        // keep bits of components a partial encoder leaves alone (none today)
+        self.read_bytes(off, &mut bytes[..ts]);
+        self.format.encode_raw(v, &mut bytes[..ts]);
+        let step = access_size(off, ts);
+        for (k, c) in bytes[..ts].chunks(step).enumerate() {
+            let mut w = [0u8; 8];
+            w[..step].copy_from_slice(c);
+            self.buffer
+                .store(off + (k * step) as u64, step as u32, u64::from_le_bytes(w));
+        }
+    }
+
+    fn read_bytes(&self, off: u64, out: &mut [u8]) {
+        let step = access_size(off, out.len());
+        for (k, c) in out.chunks_mut(step).enumerate() {
+            let v = self.buffer.load(off + (k * step) as u64, step as u32);
+            c.copy_from_slice(&v.to_le_bytes()[..step]);
+        }
+    }
+}
+
+/// The widest of 4, 2, 1 bytes dividing both the offset and the texel size: the buffer's
+/// load/store unit for one texel.
+fn access_size(off: u64, ts: usize) -> usize {
+    [4usize, 2, 1]
+        .into_iter()
+        .find(|&s| ts.is_multiple_of(s) && off.is_multiple_of(s as u64))
+        .unwrap_or(1)
 }
 
 /// Descriptor sets and push constants.
@@ -138,5 +277,39 @@ fn kind_name(d: &Descriptor) -> &'static str {
         Descriptor::Image { .. } => "image",
         Descriptor::CombinedImageSampler { .. } => "combined image sampler",
         Descriptor::Sampler(_) => "sampler",
+        Descriptor::TexelBuffer(_) => "texel buffer",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn texel_buffer_view_reads_and_writes_its_window_of_the_buffer() {
+        // 12 bytes 0..11; an R16G16_UINT view of 2 texels from byte 2 covers bytes 2..10.
+        let bytes: Vec<u8> = (0..12).collect();
+        let buf = Arc::new(Buffer::from_bytes(&bytes));
+        let f = Format::from_vk_name("R16G16_UINT").unwrap();
+        let v = TexelBufferView::new(buf.clone(), f, 2, 2).unwrap();
+        assert_eq!(v.len(), 2);
+        // texel 0 = bytes 2, 3 | 4, 5 little-endian: R = 0x0302, G = 0x0504; B 0, A 1.
+        assert_eq!(v.fetch(0), [0x0302, 0x0504, 0, 1]);
+        // outside the view (texel 2 is bytes 10..14, texel -1 bytes 0..4): zero, alpha 1.
+        assert_eq!(v.fetch(2), [0, 0, 0, 1]);
+        assert_eq!(v.fetch(-1), [0, 0, 0, 1]);
+        // texel 1 = bytes 6..10 <- (0x1234, 0xABCD); the rest of the buffer is untouched.
+        v.write(1, [0x1234, 0xABCD, 0, 0]);
+        v.write(2, [0xFFFF; 4]);
+        let want = [0, 1, 2, 3, 4, 5, 0x34, 0x12, 0xCD, 0xAB, 10, 11];
+        assert_eq!(buf.to_bytes(), want);
+        // odd offset: an R8G8B8A8_UNORM texel at byte 1 (byte-wise access).
+        let f = Format::from_vk_name("R8G8B8A8_UNORM").unwrap();
+        let v = TexelBufferView::whole(buf.clone(), f, 1).unwrap();
+        assert_eq!(v.len(), 2); // 11 bytes left: two whole texels
+        v.write(0, [1.0f32, 0.0, 0.2, 1.0].map(f32::to_bits)); // 255, 0, 51, 255
+        assert_eq!(&buf.to_bytes()[..6], &[0, 255, 0, 51, 255, 5]);
+        // a view past the end is refused
+        assert!(TexelBufferView::new(buf, f, 4, 3).is_err());
     }
 }

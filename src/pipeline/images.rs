@@ -13,6 +13,10 @@
 //! batch path cut the hand-over from ~19 M to ~7 M instructions.) The per-quad path stays the
 //! reference: a test checks the batch path against it bit for bit.
 //!
+//! Texel buffers (uniform and storage) take the per-quad path too: `op_for_group` hands a
+//! texel buffer slot's instructions to `texel_buffer_op`, which fetches, reads, writes and
+//! sizes the bound [`TexelBufferView`] directly in its buffer (no image, sampler or kernel).
+//!
 //! Kernels (the per (image, view, sampler) specialised routines) of combined image samplers
 //! are built once when the descriptors are bound; pairs of separate images and samplers are
 //! built on first use and memoised in a dense table of `OnceLock`s indexed by (image element,
@@ -29,7 +33,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::descriptors::{Descriptor, ImageResource};
+use super::descriptors::{Descriptor, ImageResource, TexelBufferView};
 use crate::exec::{image_per_quad, BatchOperands, ImageUnit, QuadLod, QuadOperands};
 use crate::ir::{ImageInst, ImageOpKind, Lod, Reg, ResourceKind, Shader};
 use crate::texture::{
@@ -57,6 +61,8 @@ const MAX_DENSE_PAIRS: usize = 4096;
 /// The images and samplers one shader sees, by resource slot and array element.
 pub struct ShaderImages {
     images: Vec<Vec<Option<BoundImage>>>,
+    /// Texel buffer views by slot and element (empty for other slots).
+    texel_buffers: Vec<Vec<Option<TexelBufferView>>>,
     samplers: Vec<Vec<Option<Sampler>>>,
     config: Config,
     /// Flat index of element 0 of each slot among all image (resp. sampler) elements.
@@ -93,8 +99,10 @@ impl ShaderImages {
     ) -> Result<ShaderImages> {
         let mut images = Vec::with_capacity(shader.resources.len());
         let mut samplers = Vec::with_capacity(shader.resources.len());
+        let mut texel_buffers = Vec::with_capacity(shader.resources.len());
         for r in &shader.resources {
             let descs = lookup(r.set, r.binding).unwrap_or(&[]);
+            texel_buffers.push(texel_buffer_views(r, descs)?);
             let mut imgs = Vec::new();
             let mut smps = Vec::new();
             let image_like = matches!(
@@ -163,6 +171,7 @@ impl ShaderImages {
         };
         Ok(ShaderImages {
             images,
+            texel_buffers,
             samplers,
             config,
             image_base,
@@ -171,6 +180,25 @@ impl ShaderImages {
             dense,
             kernels: Mutex::new(HashMap::new()),
         })
+    }
+
+    /// The texel buffer view at (slot, element): `Ok(None)` when the slot is not a texel
+    /// buffer slot, an error when it is but nothing is bound there.
+    fn texel_buffer(&self, slot: u32, index: u32) -> Result<Option<&TexelBufferView>> {
+        let Some(v) = self.texel_buffers.get(slot as usize) else {
+            return Ok(None);
+        };
+        if v.is_empty() {
+            return Ok(None);
+        }
+        v.get(index as usize)
+            .and_then(|o| o.as_ref())
+            .map(Some)
+            .ok_or_else(|| {
+                Error::Exec(format!(
+                    "no texel buffer bound for resource slot {slot} element {index}"
+                ))
+            })
     }
 
     fn image(&self, slot: u32, index: u32) -> Result<&BoundImage> {
@@ -692,6 +720,9 @@ impl ShaderImages {
         sampler_index: u32,
         mask: u8,
     ) -> Result<[[u32; 4]; 4]> {
+        if let Some(view) = self.texel_buffer(inst.image.slot, image_index)? {
+            return texel_buffer_op(inst, q, view, mask);
+        }
         match inst.kind {
             ImageOpKind::Sample => {
                 let bound = self.image(inst.image.slot, image_index)?;
@@ -819,6 +850,70 @@ impl ShaderImages {
             }
         }
     }
+}
+
+/// The texel buffer views of a texel buffer resource's descriptors (empty for any other
+/// resource kind); anything else bound there is an error naming the set and binding.
+fn texel_buffer_views(
+    r: &crate::ir::Resource,
+    descs: &[Descriptor],
+) -> Result<Vec<Option<TexelBufferView>>> {
+    if !matches!(
+        r.kind,
+        ResourceKind::UniformTexelBuffer | ResourceKind::StorageTexelBuffer
+    ) {
+        return Ok(Vec::new());
+    }
+    descs
+        .iter()
+        .map(|d| match d {
+            Descriptor::TexelBuffer(v) => Ok(Some(v.clone())),
+            _ => Err(Error::Pipeline(format!(
+                "set {} binding {} ('{}'): the shader expects a texel buffer, another \
+                 descriptor kind is bound",
+                r.set, r.binding, r.name
+            ))),
+        })
+        .collect()
+}
+
+/// One image instruction on a texel buffer, for the lanes in `mask`: `OpImageFetch` and
+/// `OpImageRead` read texel `coord.x` (out of range: zero, alpha 1 for formats without
+/// alpha), `OpImageWrite` stores into the buffer (out of range: dropped; helper lanes never
+/// write), `OpImageQuerySize` gives the element count. Texel buffers have no levels,
+/// samples or sampler, so every other operation is an error.
+fn texel_buffer_op(
+    inst: &ImageInst,
+    q: &QuadOperands,
+    view: &TexelBufferView,
+    mask: u8,
+) -> Result<[[u32; 4]; 4]> {
+    let mut res = [[0u32; 4]; 4];
+    let lanes = (0..4).filter(|l| mask & (1 << l) != 0);
+    match inst.kind {
+        ImageOpKind::Fetch | ImageOpKind::Read => {
+            for lane in lanes {
+                res[lane] = view.fetch(q.coords[lane][0] as i32);
+            }
+        }
+        ImageOpKind::Write => {
+            for lane in lanes.filter(|&l| !q.helper[l]) {
+                view.write(q.coords[lane][0] as i32, q.texel[lane]);
+            }
+        }
+        ImageOpKind::QuerySize => {
+            for lane in lanes {
+                res[lane][0] = view.len();
+            }
+        }
+        other => {
+            return Err(Error::Exec(format!(
+                "{other:?} is not an operation on a texel buffer (only fetch, read, write \
+                 and size queries are)"
+            )))
+        }
+    }
+    Ok(res)
 }
 
 #[cfg(test)]

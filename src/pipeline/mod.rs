@@ -11,7 +11,7 @@ mod images;
 mod shader;
 mod stages;
 
-pub use descriptors::{Descriptor, DescriptorSets, ImageResource};
+pub use descriptors::{Descriptor, DescriptorSets, ImageResource, TexelBufferView};
 pub use images::ShaderImages;
 pub use shader::Shader;
 pub use stages::BoundStage;
