@@ -83,6 +83,7 @@ mod cube;
 mod fast;
 mod fast_aniso;
 mod fast_gather;
+mod fast_wide;
 mod filter;
 mod format;
 mod gather;
@@ -98,6 +99,7 @@ mod tests;
 
 pub use address::wrap_mode;
 pub use cube::{select_face, FaceCoord};
+pub use fast_wide::{BatchArgs, BatchLod, WIDE_QUADS};
 pub use format::{
     decode_ufloat, encode_e5b9g9r9, encode_ufloat, linear_to_srgb, srgb_to_linear, Aspect, Decoder,
     Format, NumKind,
