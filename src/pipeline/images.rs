@@ -1079,6 +1079,11 @@ mod tests {
                 },
             ),
             sample(1, None, vec![0, 1], Lod::Implicit { bias: None }),
+            // no descriptor index or other operands: `Kernel::sample_batch` (`sample_wide`)
+            // with a bias row, an explicit LOD row and no LOD operand
+            sample(0, None, vec![0, 1], Lod::Implicit { bias: Some(4) }),
+            sample(0, None, vec![0, 1], Lod::Explicit(4)),
+            sample(0, None, vec![0, 1], Lod::None),
         ];
         insts[1].offset = vec![8, 9];
         insts[1].min_lod = Some(7);
