@@ -26,21 +26,24 @@
 //! 20 iterations, `*_wide` cases against their per-quad namesakes): the batch form with
 //! `fast.rs`'s quad routine took nearest 741 → 566, bilinear 980 → 786, trilinear 1381 →
 //! 1188; the fullscreen trilinear frame (`raster_scenes`, whole run with 5.7 M of loading,
-//! through `ShaderImages::sample_one_pair`) 622.1 → 545.7 M. A first version that also ran
-//! the texel phases lane-wide (per-lane level addressing, texel-space coordinates, bilinear
-//! split, wraps, reads, decode, lerps and level accumulation as straight loops over the
-//! chunk's 64 lanes, `[[T; 4]; 16]` arrays) measured worse than the per-quad path — nearest
-//! 717, bilinear 1014, trilinear 1670, frame 657.7 M: per-lane level setup and the chunk
-//! arrays' stores and copies cost more than the per-quad calls they replaced — and was
-//! dropped. Of the 1188 per trilinear quad, `fast.rs`'s lines take ~510, the lerps ~100,
-//! `lod.rs` (level selection) ~70, `log2f` ~32, this file's lines ~130, the rest is
-//! inlined `core` helpers (integer and float methods, ranges, comparisons).
+//! through `ShaderImages::sample_one_pair`) 622.1 → 545.7 M. Reusing the previous quad's
+//! level selection when its (λ_base, bias) bits repeat, and skipping the per-lane key
+//! comparison when the instruction has no per-lane LOD operand, took nearest 566 → 524,
+//! bilinear 786 → 741, trilinear 1188 → 1126, the frame 545.7 → 529.1 M. A first version
+//! that also ran the texel phases lane-wide (per-lane level addressing, texel-space
+//! coordinates, bilinear split, wraps, reads, decode, lerps and level accumulation as
+//! straight loops over the chunk's 64 lanes, `[[T; 4]; 16]` arrays) measured worse than the
+//! per-quad path — nearest 717, bilinear 1014, trilinear 1670, frame 657.7 M: per-lane level
+//! setup and the chunk arrays' stores and copies cost more than the per-quad calls they
+//! replaced — and was dropped. Of the 1188 per trilinear quad before the reuse, `fast.rs`'s lines took ~510,
+//! the lerps ~100, `lod.rs` (level selection) ~70, `log2f` ~32, this file's lines ~130, the
+//! rest inlined `core` helpers (integer and float methods, ranges, comparisons).
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
 use super::image::{Image, ViewType};
 use super::lod::LodMode;
-use super::sample::{Kernel, SampleArgs};
+use super::sample::{Kernel, LaneLod, SampleArgs};
 use super::sampler::LodPrecision;
 use crate::{Error, Result};
 
@@ -280,6 +283,14 @@ fn wide<const F: u8, const M: u8>(
     // per quad: level selection (once when the active lanes share (λ_base, bias), as
     // `fast_quad` does), then the quad routine; `rest`: quads left to the per-quad path
     let mut rest = 0u16;
+    // no per-lane operand: every lane of a quad has the same (λ_base, bias)
+    let same_lanes = match b.lod {
+        BatchLod::Implicit(r) => r.is_empty(),
+        BatchLod::Explicit(_) => false,
+        BatchLod::Zero => true,
+    };
+    // the previous quad's (key, selection): neighbouring quads often have the same λ
+    let mut prev: Option<((u32, u32), Option<LaneLod>)> = None;
     for q in 0..nq {
         let mask = b.masks[q0 + q] & 0xf;
         if mask == 0 {
@@ -288,9 +299,14 @@ fn wide<const F: u8, const M: u8>(
         let first = mask.trailing_zeros() as usize;
         let key = |l: usize| (lam[q][l].to_bits(), bias[q][l].to_bits());
         let k0 = key(first);
-        let uniform = (0..4).all(|l| mask & (1 << l) == 0 || key(l) == k0);
+        let uniform = same_lanes || (0..4).all(|l| mask & (1 << l) == 0 || key(l) == k0);
         let lod = |l: usize| k.lane_lod(lam[q][l], bias[q][l], f32::NEG_INFINITY);
-        let Some(l0) = lod(first) else {
+        let sel = match prev {
+            Some((kp, sel)) if kp == k0 => sel,
+            _ => lod(first),
+        };
+        prev = Some((k0, sel));
+        let Some(l0) = sel else {
             rest |= 1 << q;
             continue;
         };
