@@ -9,13 +9,15 @@
 //! binary skips criterion and runs that case's 64 quads `QS_CALLGRIND_ITERS` times (default
 //! 100) inside `drive`, e.g.
 //! `QS_CALLGRIND_CASE=bilinear_rgba8_2d valgrind --tool=callgrind --toggle-collect='*drive*'
-//! target/release/deps/sampler-<hash>`; Ir / (64 · iters) = instructions per quad.
+//! target/release/deps/sampler-<hash>`; Ir / (64 · iters) = instructions per quad. The
+//! `*_wide` cases sample the same quads as their namesakes through `Kernel::sample_batch`
+//! (the interpreter's rows, 16 quads per call).
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{black_box, criterion_group, Criterion, SamplingMode, Throughput};
 use quadstep::texture::{
-    AddressMode, CompareOp, Config, Filter, Format, GatherArgs, Image, ImageView, Kernel, LodMode,
-    SampleArgs, Sampler, ViewType,
+    AddressMode, BatchArgs, BatchLod, CompareOp, Config, Filter, Format, GatherArgs, Image,
+    ImageView, Kernel, LodMode, SampleArgs, Sampler, ViewType, WIDE_QUADS,
 };
 
 const QUADS: usize = 64;
@@ -122,6 +124,43 @@ fn sample_case<'a>(
     (name, Box::new(run))
 }
 
+/// [`sample_case`] through [`Kernel::sample_batch`]: the quads of `args` (implicit LOD, no
+/// other operands) as the interpreter's rows (`s`, `t`: lane `4q + i` is quad `q`'s lane
+/// `i`), sampled a batch of [`WIDE_QUADS`] quads at a time.
+fn wide_case<'a>(
+    name: &'static str,
+    img: &'a Image,
+    view: &ImageView,
+    s: &Sampler,
+    args: &[SampleArgs],
+) -> Case<'a> {
+    let k = Kernel::new(img, view, s, Config::default()).unwrap();
+    assert!(k.has_wide_path() && args.iter().all(|a| a.lod == LodMode::IMPLICIT));
+    let row = |c: usize| -> Vec<u32> {
+        args.iter()
+            .flat_map(|a| a.coords.map(|l| l[c].to_bits()))
+            .collect()
+    };
+    let (s_row, t_row) = (row(0), row(1));
+    let masks: Vec<u8> = args.iter().map(|a| a.mask).collect();
+    let out = std::cell::RefCell::new(vec![[0u32; 4]; 4 * args.len()]);
+    let run = move || {
+        let mut out = out.borrow_mut();
+        for q0 in (0..masks.len()).step_by(WIDE_QUADS) {
+            let q1 = (q0 + WIDE_QUADS).min(masks.len());
+            let b = BatchArgs {
+                coords: [&s_row[4 * q0..4 * q1], &t_row[4 * q0..4 * q1], &[], &[]],
+                masks: &masks[q0..q1],
+                lod: BatchLod::Implicit(&[]),
+            };
+            k.sample_batch(img, black_box(&b), &mut out[4 * q0..4 * q1])
+                .unwrap();
+        }
+        black_box(&*out);
+    };
+    (name, Box::new(run))
+}
+
 struct Images {
     rgba: Image,
     depth: Image,
@@ -157,7 +196,11 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
     let mut v = vec![
         sample_case("nearest_rgba8_2d", rgba, &v2, &nearest, mag.clone()),
         sample_case("bilinear_rgba8_2d", rgba, &v2, &bilinear, mag.clone()),
-        sample_case("trilinear_rgba8_2d", rgba, &v2, &tri, minify),
+        sample_case("trilinear_rgba8_2d", rgba, &v2, &tri, minify.clone()),
+        // the same quads through the batch-wide path (`Kernel::sample_batch`)
+        wide_case("nearest_rgba8_2d_wide", rgba, &v2, &nearest, &mag),
+        wide_case("bilinear_rgba8_2d_wide", rgba, &v2, &bilinear, &mag),
+        wide_case("trilinear_rgba8_2d_wide", rgba, &v2, &tri, &minify),
     ];
 
     let aniso = Sampler {

@@ -37,8 +37,8 @@ use super::descriptors::{Descriptor, ImageResource, TexelBufferView};
 use crate::exec::{image_per_quad, BatchOperands, ImageUnit, QuadLod, QuadOperands};
 use crate::ir::{ImageInst, ImageOpKind, Lod, Reg, ResourceKind, Shader};
 use crate::texture::{
-    fetch_quad, query_levels, query_samples, query_size, Config, FetchArgs, GatherArgs,
-    GatherOffsets, Kernel, LodMode, SampleArgs, Sampler, ViewType,
+    fetch_quad, query_levels, query_samples, query_size, BatchArgs, BatchLod, Config, FetchArgs,
+    GatherArgs, GatherOffsets, Image, Kernel, LodMode, SampleArgs, Sampler, ViewType, WIDE_QUADS,
 };
 use crate::{Error, Result};
 
@@ -661,12 +661,70 @@ impl<'a> SampleRows<'a> {
     }
 }
 
+impl SampleRows<'_> {
+    /// The batch form of the LOD operand when the instruction fits [`Kernel::sample_batch`]:
+    /// no projection, Dref, `MinLod`, offsets or `Grad`.
+    fn wide_lod(&self) -> Option<BatchLod<'_>> {
+        if self.proj.is_some()
+            || self.dref.is_some()
+            || self.min_lod.is_some()
+            || self.offsets.iter().any(|r| !r.is_empty())
+        {
+            return None;
+        }
+        match self.lod {
+            RowLod::Implicit(bias) => Some(BatchLod::Implicit(bias)),
+            RowLod::Explicit(r) => Some(BatchLod::Explicit(r)),
+            RowLod::Zero => Some(BatchLod::Zero),
+            RowLod::Grad(..) => None,
+        }
+    }
+}
+
+/// `row` from lane `lane` on (an empty row stays empty).
+fn lanes_from(row: &[u32], lane: usize) -> &[u32] {
+    row.get(lane..).unwrap_or(&[])
+}
+
+/// [`ShaderImages::sample_one_pair`] through [`Kernel::sample_batch`], [`WIDE_QUADS`] quads
+/// at a time: the rows as they are (from the chunk's first lane), a lane mask per quad.
+fn sample_wide(
+    kernel: &Kernel,
+    img: &Image,
+    rows: &SampleRows<'_>,
+    lod: BatchLod<'_>,
+    quads: std::ops::Range<usize>,
+    quad_mask: impl Fn(usize) -> u8,
+    out: &mut [[u32; 4]],
+) -> Result<()> {
+    let mut masks = [0u8; WIDE_QUADS];
+    for q0 in quads.clone().step_by(WIDE_QUADS) {
+        let nq = (quads.end - q0).min(WIDE_QUADS);
+        for (q, m) in masks[..nq].iter_mut().enumerate() {
+            *m = quad_mask(q0 + q);
+        }
+        let b = BatchArgs {
+            coords: rows.coords.map(|r| lanes_from(r, 4 * q0)),
+            masks: &masks[..nq],
+            lod: match lod {
+                BatchLod::Implicit(r) => BatchLod::Implicit(lanes_from(r, 4 * q0)),
+                BatchLod::Explicit(r) => BatchLod::Explicit(lanes_from(r, 4 * q0)),
+                BatchLod::Zero => BatchLod::Zero,
+            },
+        };
+        kernel.sample_batch(img, &b, &mut out[4 * q0..4 * (q0 + nq)])?;
+    }
+    Ok(())
+}
+
 impl ShaderImages {
     /// [`ImageUnit::image_batch`] for a sample whose image and sampler take no descriptor
     /// index (the usual instruction): every quad names element 0 of both, so the bound
     /// image, its kernel and its read lock are looked up once (at the first active quad,
     /// where the general loop would), there is no per-quad grouping, and the arguments are
-    /// updated in place, only from the operand rows the instruction has.
+    /// updated in place, only from the operand rows the instruction has. When the kernel has
+    /// a wide routine and the instruction has no projection, Dref, `MinLod`, offsets or
+    /// `Grad`, the whole batch goes to [`Kernel::sample_batch`] instead (`sample_wide`).
     fn sample_one_pair(
         &self,
         inst: &ImageInst,
@@ -691,6 +749,11 @@ impl ShaderImages {
         let bound = self.image(inst.image.slot, 0)?;
         let kernel = self.kernel(inst, bound, 0, 0)?;
         let img = bound.image.read();
+        if kernel.has_wide_path() {
+            if let Some(lod) = rows.wide_lod() {
+                return sample_wide(&kernel, &img, rows, lod, first..quads, quad_mask, out);
+            }
+        }
         let mut args = rows.sample_args(first, 0xf);
         for (q, chunk) in out.chunks_exact_mut(4).enumerate().take(quads).skip(first) {
             let mask = quad_mask(q);
@@ -1111,6 +1174,11 @@ mod tests {
                 },
             ),
             sample(1, None, vec![0, 1], Lod::Implicit { bias: None }),
+            // no descriptor index or other operands: `Kernel::sample_batch` (`sample_wide`)
+            // with a bias row, an explicit LOD row and no LOD operand
+            sample(0, None, vec![0, 1], Lod::Implicit { bias: Some(4) }),
+            sample(0, None, vec![0, 1], Lod::Explicit(4)),
+            sample(0, None, vec![0, 1], Lod::None),
         ];
         insts[1].offset = vec![8, 9];
         insts[1].min_lod = Some(7);

@@ -287,7 +287,7 @@ pub(super) fn floor4(x: [f32; 4]) -> [i32; 4] {
 /// lane has the same levels (lane `first`'s, as for inactive lanes), so level addressing is
 /// scalar.
 #[inline(always)]
-fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: bool>(
+pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, const UNI: bool>(
     k: &Kernel,
     img: &Image,
     a: &SampleArgs,

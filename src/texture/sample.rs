@@ -3,6 +3,7 @@
 use super::cube::{select_face, transform_deriv};
 use super::fast::{pick_fast, FastFn};
 use super::fast_gather::{pick_fast_gather, GatherFn};
+use super::fast_wide::{pick_wide, WideFnDbg};
 use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap, FC_RGBA8};
 use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
@@ -86,6 +87,8 @@ pub struct Kernel {
     fast: Option<FastFnDbg>,
     /// The quad-wide gather when the (view, sampler) is covered ([`super::fast_gather`]).
     fast_gather: Option<GatherFnDbg>,
+    /// The batch-wide routine when the (view, sampler) is covered ([`super::fast_wide`]).
+    pub(super) wide: Option<WideFnDbg>,
     dref_unorm_bits: Option<u32>,
     pub(super) aniso: Option<f32>,
 }
@@ -218,6 +221,7 @@ impl Kernel {
             quad_fn: QuadFnDbg(pick(dims, cube, modes, format_class(format, view.aspect))),
             fast: None,
             fast_gather: None,
+            wide: None,
             dref_unorm_bits: format
                 .unorm_depth_bits()
                 .filter(|_| view.aspect != super::Aspect::Stencil),
@@ -225,6 +229,7 @@ impl Kernel {
         };
         k.fast = pick_fast(&k).map(FastFnDbg);
         k.fast_gather = pick_fast_gather(&k).map(GatherFnDbg);
+        k.wide = pick_wide(&k);
         Ok(k)
     }
 

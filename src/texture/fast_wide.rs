@@ -1,0 +1,663 @@
+//! The batch path: [`Kernel::sample_batch`] samples a whole batch of quads given in the
+//! interpreter's structure-of-arrays form (one `&[u32]` row of f32 bits per coordinate
+//! component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad; the LOD operand's row)
+//! and writes one RGBA result per active lane. Its wide routine covers the case that matters
+//! most: 2D and 2D-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and R32_SFLOAT / D32 (without
+//! a comparison), exact precision, no anisotropy, normalized coordinates, one address mode on
+//! both axes out of repeat, mirrored repeat and clamp-to-edge; implicit LOD (coarse
+//! derivatives, optional bias), explicit `Lod`, or level zero. Instructions with Dref,
+//! offsets, `MinLod`, `Grad` or projection keep the per-quad [`Kernel::sample`] (the caller
+//! decides per instruction, `BatchArgs` has no such operands); other kernels are sampled quad
+//! by quad inside [`Kernel::sample_batch`].
+//!
+//! Shape: up to [`WIDE_QUADS`] quads at a time. The checks [`Kernel::sample`] makes per quad
+//! (image shape, compare sampler, operand forms) are made once per batch; λ_base of every
+//! quad is one loop over the chunk (coarse lane-0 differences and exact `log2`, what
+//! `Kernel::lod_bases` computes); level selection is per quad ([`Kernel::lane_lod`] once for a
+//! quad whose active lanes share (λ_base, bias), per lane otherwise, as `fast_quad` does);
+//! then each quad goes straight to `fast.rs`'s monomorphised quad routine for its texel
+//! filter and level uniformity — the same routine `fast_quad` calls with the same levels, so
+//! results are bit-identical to [`Kernel::sample`] by construction, and
+//! `tests::wide_path_equals_the_per_quad_path` holds them to it on random images, samplers
+//! and batches. A quad whose active lanes disagree on the texel filter (λ crossing 0 with
+//! min ≠ mag filter) is left to the per-quad path.
+//!
+//! Why this shape (callgrind instructions per quad, `benches/sampler.rs` driver, 64 quads ×
+//! 20 iterations, `*_wide` cases against their per-quad namesakes): the batch form with
+//! `fast.rs`'s quad routine took nearest 741 → 566, bilinear 980 → 786, trilinear 1381 →
+//! 1188; the fullscreen trilinear frame (`raster_scenes`, whole run with 5.7 M of loading,
+//! through `ShaderImages::sample_one_pair`) 622.1 → 545.7 M. Reusing the previous quad's
+//! level selection when its (λ_base, bias) bits repeat, and skipping the per-lane key
+//! comparison when the instruction has no per-lane LOD operand, took nearest 566 → 524,
+//! bilinear 786 → 741, trilinear 1188 → 1126, the frame 545.7 → 529.1 M. A first version
+//! that also ran the texel phases lane-wide (per-lane level addressing, texel-space
+//! coordinates, bilinear split, wraps, reads, decode, lerps and level accumulation as
+//! straight loops over the chunk's 64 lanes, `[[T; 4]; 16]` arrays) measured worse than the
+//! per-quad path — nearest 717, bilinear 1014, trilinear 1670, frame 657.7 M: per-lane level
+//! setup and the chunk arrays' stores and copies cost more than the per-quad calls they
+//! replaced — and was dropped. Of the 1188 per trilinear quad before the reuse, `fast.rs`'s lines took ~510,
+//! the lerps ~100, `lod.rs` (level selection) ~70, `log2f` ~32, this file's lines ~130, the
+//! rest inlined `core` helpers (integer and float methods, ranges, comparisons).
+
+use super::address::{CLAMP, MIRRORED, REPEAT};
+use super::fast::{fast_format, quad, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
+use super::image::{Image, ViewType};
+use super::lod::LodMode;
+use super::sample::{Kernel, LaneLod, SampleArgs};
+use super::sampler::LodPrecision;
+use crate::{Error, Result};
+
+/// Quads per chunk of the wide routine (the interpreter's fragment batch).
+pub const WIDE_QUADS: usize = 16;
+
+/// The LOD operand of a batch, as rows of f32 bits (lane `4q + i` is quad `q`'s lane `i`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BatchLod<'a> {
+    /// Implicit LOD from coarse (lane-0) derivatives, plus a per-lane shader bias row (empty:
+    /// no `Bias` operand).
+    Implicit(&'a [u32]),
+    /// Explicit per-lane λ_base (`Lod` operand); an empty row reads as zeros.
+    Explicit(&'a [u32]),
+    /// λ_base = 0 (what an absent LOD operand means outside fragment shaders).
+    Zero,
+}
+
+/// A batch of quads in structure-of-arrays form for [`Kernel::sample_batch`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchArgs<'a> {
+    /// Coordinate component rows (f32 bits), in [`SampleArgs::coords`] order (`s, t` then the
+    /// layer for 2D arrays): `coords[k][4q + i]` is component `k` of quad `q`'s lane `i`. An
+    /// empty row reads as zeros; others need at least `4 · masks.len()` lanes.
+    pub coords: [&'a [u32]; 4],
+    /// Lanes that need results, per quad (bit `i` = lane `4q + i`); its length is the quad
+    /// count.
+    pub masks: &'a [u8],
+    /// The LOD operand.
+    pub lod: BatchLod<'a>,
+}
+
+impl BatchArgs<'_> {
+    /// Quad `q`'s [`SampleArgs`]: what the per-quad path is given for it.
+    pub fn quad_args(&self, q: usize) -> SampleArgs {
+        let row4 = |r: &[u32]| -> [f32; 4] {
+            match r.get(4 * q..4 * q + 4) {
+                Some(s) => [s[0], s[1], s[2], s[3]].map(f32::from_bits),
+                None => [0.0; 4],
+            }
+        };
+        let c = self.coords.map(row4);
+        let mut a = SampleArgs::new(std::array::from_fn(|l| {
+            [c[0][l], c[1][l], c[2][l], c[3][l]]
+        }));
+        a.lod = match self.lod {
+            BatchLod::Implicit(b) => LodMode::Implicit {
+                bias: row4(b),
+                fine: false,
+            },
+            BatchLod::Explicit(r) => LodMode::Explicit(row4(r)),
+            BatchLod::Zero => LodMode::Zero,
+        };
+        a.mask = self.masks.get(q).copied().unwrap_or(0) & 0xf;
+        a
+    }
+}
+
+/// A wide routine: samples quads `q0..q0 + nq` (`nq ≤ WIDE_QUADS`) of the batch into `out`
+/// (active lanes only) and returns the quads (bit `q` for quad `q0 + q`) it left to the
+/// per-quad path.
+pub(super) type WideFn = fn(&Kernel, &Image, &BatchArgs, usize, usize, &mut [[u32; 4]]) -> u16;
+
+/// [`WideFn`] with a `Debug` form (the kernel derives `Debug`).
+#[derive(Clone, Copy)]
+pub(super) struct WideFnDbg(pub WideFn);
+impl std::fmt::Debug for WideFnDbg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("WideFn")
+    }
+}
+
+/// The wide routine for a kernel, if its (view, sampler, format, config) is covered.
+pub(super) fn pick_wide(k: &Kernel) -> Option<WideFnDbg> {
+    let s = &k.sampler;
+    if k.aniso.is_some()
+        || k.cube
+        || k.cfg.precision != LodPrecision::Exact
+        || s.unnormalized_coordinates
+        || s.compare_enable
+        || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
+    {
+        return None;
+    }
+    let m = k.modes[0];
+    if k.modes[1] != m {
+        return None;
+    }
+    macro_rules! by_mode {
+        ($f:ident) => {
+            match m {
+                REPEAT => wide::<$f, REPEAT> as WideFn,
+                MIRRORED => wide::<$f, MIRRORED> as WideFn,
+                CLAMP => wide::<$f, CLAMP> as WideFn,
+                _ => return None,
+            }
+        };
+    }
+    let f = match fast_format(k)? {
+        RGBA8 => by_mode!(RGBA8),
+        BGRA8 => by_mode!(BGRA8),
+        SRGBA8 => by_mode!(SRGBA8),
+        SBGRA8 => by_mode!(SBGRA8),
+        R32F => by_mode!(R32F),
+        _ => return None,
+    };
+    Some(WideFnDbg(f))
+}
+
+impl Kernel {
+    /// Whether [`Kernel::sample_batch`] has a wide routine for this kernel (otherwise it
+    /// samples quad by quad).
+    pub fn has_wide_path(&self) -> bool {
+        self.wide.is_some()
+    }
+
+    /// Samples a batch of quads: the results of [`Kernel::sample`] on each quad with a
+    /// non-empty mask (its [`BatchArgs::quad_args`]), written to the active lanes of `out`
+    /// (lane `4q + i`); other lanes of `out` are left as they are. Errors: rows or `out`
+    /// shorter than the batch, an image of another shape, a comparison sampler (there is no
+    /// Dref operand) — the errors of [`Kernel::sample`], checked once per batch.
+    pub fn sample_batch(&self, img: &Image, b: &BatchArgs<'_>, out: &mut [[u32; 4]]) -> Result<()> {
+        let quads = b.masks.len();
+        let lanes = 4 * quads;
+        let lod_row = match b.lod {
+            BatchLod::Implicit(r) | BatchLod::Explicit(r) => r,
+            BatchLod::Zero => &[],
+        };
+        let short = |r: &[u32]| !r.is_empty() && r.len() < lanes;
+        if b.coords.iter().any(|r| short(r)) || short(lod_row) || out.len() < lanes {
+            return Err(Error::Texture(format!(
+                "sample_batch: {quads} quads need operand rows and results of {lanes} lanes \
+                 (rows {:?}, LOD row {}, results {})",
+                b.coords.map(<[u32]>::len),
+                lod_row.len(),
+                out.len()
+            )));
+        }
+        if b.masks.iter().all(|&m| m & 0xf == 0) {
+            return Ok(());
+        }
+        self.check(img)?;
+        if self.sampler.compare_enable {
+            return Err(Error::Texture(
+                "a sample without a Dref operand through a sampler with compareEnable".into(),
+            ));
+        }
+        for q0 in (0..quads).step_by(WIDE_QUADS) {
+            let nq = (quads - q0).min(WIDE_QUADS);
+            let rest = match self.wide {
+                Some(w) => (w.0)(self, img, b, q0, nq, out),
+                None => u16::MAX,
+            };
+            for q in q0..q0 + nq {
+                let mask = b.masks[q] & 0xf;
+                if rest & (1 << (q - q0)) == 0 || mask == 0 {
+                    continue;
+                }
+                let r = self.sample(img, &b.quad_args(q))?;
+                for (lane, (o, v)) in out[4 * q..4 * q + 4].iter_mut().zip(&r).enumerate() {
+                    if mask & (1 << lane) != 0 {
+                        *o = *v;
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Per-lane values of a chunk: `[quad][lane]`.
+type Lanes<T> = [[T; 4]; WIDE_QUADS];
+
+/// Quads `q0..q0 + nq` of row `r` as f32 (zeros for an empty row).
+#[inline(always)]
+fn load(r: &[u32], q0: usize, nq: usize) -> Lanes<f32> {
+    let mut o = [[0f32; 4]; WIDE_QUADS];
+    if let Some(rows) = r.get(4 * q0..4 * (q0 + nq)) {
+        for (o, s) in o.iter_mut().zip(rows.as_chunks::<4>().0) {
+            *o = s.map(f32::from_bits);
+        }
+    }
+    o
+}
+
+/// The [`WideFn`] for format `F`, address mode `M`: λ_base of every quad, level selection per
+/// quad, then `fast.rs`'s quad routine for the quad's texel filter and level uniformity.
+fn wide<const F: u8, const M: u8>(
+    k: &Kernel,
+    img: &Image,
+    b: &BatchArgs,
+    q0: usize,
+    nq: usize,
+    out: &mut [[u32; 4]],
+) -> u16 {
+    let s = load(b.coords[0], q0, nq);
+    let t = load(b.coords[1], q0, nq);
+    let layer = if k.view.view_type == ViewType::D2Array {
+        load(b.coords[2], q0, nq)
+    } else {
+        [[0.0; 4]; WIDE_QUADS]
+    };
+    // λ_base per lane: implicit (coarse derivatives: every lane has lane 0's λ), explicit
+    // or zero; and the shader bias
+    let mut lam = [[0f32; 4]; WIDE_QUADS];
+    let mut bias = [[0f32; 4]; WIDE_QUADS];
+    match b.lod {
+        BatchLod::Implicit(r) => {
+            bias = load(r, q0, nq);
+            // `Kernel::lod_from_derivs_2d` and `lod_base` (isotropic) on lane-0 differences,
+            // every quad of the chunk in one loop
+            let (w0, h0) = (k.size0[0], k.size0[1]);
+            let len = |a: f32, b: f32| {
+                let mut x = a * a;
+                x += b * b;
+                let r = x.sqrt();
+                if r.is_finite() {
+                    r
+                } else {
+                    0.0
+                }
+            };
+            let mut major = [0f32; WIDE_QUADS];
+            for q in 0..WIDE_QUADS {
+                let (sq, tq) = (s[q], t[q]);
+                let lx = len((sq[1] - sq[0]) * w0, (tq[1] - tq[0]) * h0);
+                let ly = len((sq[2] - sq[0]) * w0, (tq[2] - tq[0]) * h0);
+                major[q] = if mutant() { lx } else { lx.max(ly) };
+            }
+            for q in 0..nq {
+                lam[q] = [major[q].log2(); 4];
+            }
+        }
+        BatchLod::Explicit(r) => lam = load(r, q0, nq),
+        BatchLod::Zero => {}
+    }
+    // per quad: level selection (once when the active lanes share (λ_base, bias), as
+    // `fast_quad` does), then the quad routine; `rest`: quads left to the per-quad path
+    let mut rest = 0u16;
+    // no per-lane operand: every lane of a quad has the same (λ_base, bias)
+    let same_lanes = match b.lod {
+        BatchLod::Implicit(r) => r.is_empty(),
+        BatchLod::Explicit(_) => false,
+        BatchLod::Zero => true,
+    };
+    // the previous quad's (key, selection): neighbouring quads often have the same λ
+    let mut prev: Option<((u32, u32), Option<LaneLod>)> = None;
+    for q in 0..nq {
+        let mask = b.masks[q0 + q] & 0xf;
+        if mask == 0 {
+            continue;
+        }
+        let first = mask.trailing_zeros() as usize;
+        let key = |l: usize| (lam[q][l].to_bits(), bias[q][l].to_bits());
+        let k0 = key(first);
+        let uniform = same_lanes || (0..4).all(|l| mask & (1 << l) == 0 || key(l) == k0);
+        let lod = |l: usize| k.lane_lod(lam[q][l], bias[q][l], f32::NEG_INFINITY);
+        let sel = match prev {
+            Some((kp, sel)) if kp == k0 => sel,
+            _ => lod(first),
+        };
+        prev = Some((k0, sel));
+        let Some(l0) = sel else {
+            rest |= 1 << q;
+            continue;
+        };
+        let mut lods = [l0; 4];
+        let mut ok = true;
+        if !uniform {
+            for (l, o) in lods.iter_mut().enumerate() {
+                if l != first && mask & (1 << l) != 0 {
+                    match lod(l) {
+                        Some(x) if x.linear == l0.linear => *o = x,
+                        _ => ok = false,
+                    }
+                }
+            }
+        }
+        let mut a = SampleArgs::new(std::array::from_fn(|l| {
+            [s[q][l], t[q][l], layer[q][l], 0.0]
+        }));
+        a.mask = mask;
+        let r = if !ok {
+            None
+        } else {
+            match (l0.linear, uniform) {
+                (true, true) => quad::<F, M, true, false, true>(k, img, &a, &lods),
+                (true, false) => quad::<F, M, true, false, false>(k, img, &a, &lods),
+                (false, true) => quad::<F, M, false, false, true>(k, img, &a, &lods),
+                (false, false) => quad::<F, M, false, false, false>(k, img, &a, &lods),
+            }
+        };
+        let Some(r) = r else {
+            rest |= 1 << q;
+            continue;
+        };
+        let o = &mut out[4 * (q0 + q)..4 * (q0 + q) + 4];
+        if mask == 0xf {
+            o.copy_from_slice(&r);
+        } else {
+            for (lane, (o, v)) in o.iter_mut().zip(&r).enumerate() {
+                if mask & (1 << lane) != 0 {
+                    *o = *v;
+                }
+            }
+        }
+    }
+    rest
+}
+
+// Test hook: when set (tests only), implicit λ comes from the x derivative alone (the
+// larger of the two lengths is dropped) — a mutation the property test must catch
+// (`tests::a_mutation_is_caught`).
+#[cfg(test)]
+thread_local! {
+    static MUTANT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+#[cfg(test)]
+#[inline(always)]
+fn mutant() -> bool {
+    MUTANT.with(|m| m.get())
+}
+
+#[cfg(not(test))]
+#[inline(always)]
+fn mutant() -> bool {
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    //! The wide path against the per-quad [`Kernel::sample`] (itself held to the general
+    //! path and, through it, to the f64 reference sampler): random images (sizes, levels,
+    //! layers, non-power-of-two), views, samplers, policies, batches of 1..40 quads with
+    //! random masks, coordinates (out of range, huge, NaN) and LOD operands must give the
+    //! same bits in every active lane and leave the other lanes alone.
+
+    use super::super::fast::tests::{
+        coord, lane4, nan_as_one, random_2d_view, random_config, random_modes, random_sampler, Rng,
+        FORMATS,
+    };
+    use super::super::*;
+    use super::{BatchArgs, BatchLod, MUTANT, WIDE_QUADS};
+    use proptest::prelude::*;
+
+    const UNTOUCHED: [u32; 4] = [0xdead_beef; 4];
+
+    /// A random batch for `k`'s view: quads around random points with small (sometimes
+    /// bent or wild) steps, random masks; returns (coordinate rows, masks, LOD rows, the
+    /// per-quad arguments the rows stand for).
+    #[allow(clippy::type_complexity)]
+    fn random_batch(
+        r: &mut Rng,
+        quads: usize,
+    ) -> ([Vec<u32>; 4], Vec<u8>, (u8, Vec<u32>), Vec<SampleArgs>) {
+        let lod_kind = r.below(4) as u8; // implicit, implicit + bias, explicit, zero
+        let mut rows: [Vec<u32>; 4] = Default::default();
+        let mut masks = Vec::new();
+        let mut lod_row = Vec::new();
+        let mut args = Vec::new();
+        let empty_t = r.chance(3);
+        let fourth = r.chance(50);
+        let layer = r.f(-1.0, 4.0);
+        let mut c0 = [coord(r), coord(r), layer, r.f(-2.0, 2.0)];
+        for _ in 0..quads {
+            if r.chance(30) {
+                c0 = [coord(r), coord(r), r.f(-1.0, 4.0), r.f(-2.0, 2.0)];
+            } else {
+                // a neighbouring quad
+                c0[0] += r.f(-0.1, 0.1);
+                c0[1] += r.f(-0.1, 0.1);
+            }
+            let step = r.f(-0.5, 0.5) * r.f(0.0, 1.0).powi(3);
+            let mut coords = [c0; 4];
+            for (lane, c) in coords.iter_mut().enumerate() {
+                c[0] += (lane & 1) as f32 * step + r.f(-0.01, 0.01) * r.below(2) as f32;
+                c[1] += (lane >> 1) as f32 * step * r.f(0.2, 2.0);
+                if r.chance(5) {
+                    c[0] = coord(r);
+                }
+                if r.chance(5) {
+                    c[2] = r.f(-1.0, 4.0);
+                }
+                if empty_t {
+                    c[1] = 0.0;
+                }
+                if !fourth {
+                    c[3] = 0.0;
+                }
+            }
+            let mut a = SampleArgs::new(coords);
+            a.mask = if r.chance(70) { 0xf } else { r.below(16) as u8 };
+            let v = match lod_kind {
+                0 => [0.0; 4],
+                1 => lane4(r, -3.0, 3.0),
+                _ => lane4(r, -1.0, 6.0),
+            };
+            a.lod = match lod_kind {
+                0 | 1 => LodMode::Implicit {
+                    bias: v,
+                    fine: false,
+                },
+                2 => LodMode::Explicit(v),
+                _ => LodMode::Zero,
+            };
+            for (k, row) in rows.iter_mut().enumerate() {
+                row.extend(coords.map(|c| c[k].to_bits()));
+            }
+            lod_row.extend(v.map(f32::to_bits));
+            masks.push(a.mask | if r.chance(10) { 0xf0 } else { 0 }); // high bits ignored
+            args.push(a);
+        }
+        if empty_t {
+            rows[1].clear();
+        }
+        if !fourth {
+            rows[3].clear();
+        }
+        if lod_kind == 0 {
+            lod_row.clear();
+        }
+        (rows, masks, (lod_kind, lod_row), args)
+    }
+
+    /// One random (image, view, sampler, config, batch): the wide path's results against
+    /// [`Kernel::sample`] per quad. `Ok((quads the wide routine served, quads))`, `Err`: the
+    /// first difference.
+    fn one_batch(seed: u64) -> std::result::Result<(usize, usize), String> {
+        let mut r = Rng(seed | 1);
+        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let (img, view) = random_2d_view(&mut r, fmt);
+        let address_mode = random_modes(&mut r);
+        let sampler = random_sampler(&mut r, fmt, address_mode, 5);
+        let cfg = random_config(&mut r);
+        let quads = if r.chance(80) {
+            1 + r.below(WIDE_QUADS as u64) as usize
+        } else {
+            1 + r.below(40) as usize
+        };
+        let (rows, masks, (lod_kind, lod_row), args) = random_batch(&mut r, quads);
+        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
+            return Ok((0, 0));
+        };
+        let b = BatchArgs {
+            coords: [&rows[0], &rows[1], &rows[2], &rows[3]],
+            masks: &masks,
+            lod: match lod_kind {
+                0 | 1 => BatchLod::Implicit(&lod_row),
+                2 => BatchLod::Explicit(&lod_row),
+                _ => BatchLod::Zero,
+            },
+        };
+        let mut out = vec![UNTOUCHED; 4 * quads];
+        let got = k.sample_batch(&img, &b, &mut out);
+        let any = masks.iter().any(|m| m & 0xf != 0);
+        if sampler.compare_enable && any {
+            // no Dref operand through a comparison sampler: an error, as per quad
+            assert!(got.is_err() && k.sample(&img, &args[0]).is_err());
+            return Ok((0, 0));
+        }
+        got.unwrap();
+        for (q, a) in args.iter().enumerate() {
+            let want = if a.mask == 0 {
+                [UNTOUCHED; 4]
+            } else {
+                let mut w = k.sample(&img, a).unwrap();
+                for (lane, x) in w.iter_mut().enumerate() {
+                    if a.mask & (1 << lane) == 0 {
+                        *x = UNTOUCHED;
+                    }
+                }
+                w
+            };
+            let have: [[u32; 4]; 4] = std::array::from_fn(|l| out[4 * q + l]);
+            if nan_as_one(have) != nan_as_one(want) {
+                return Err(format!(
+                    "seed {seed}: quad {q} of {quads}: wide {have:08x?} per quad {want:08x?}\n\
+                     {fmt:?} {:?}x{} L{} {view:?} {sampler:?} {cfg:?} {a:?}",
+                    img.extent(),
+                    img.layers(),
+                    img.levels()
+                ));
+            }
+        }
+        // how many quads the wide routine itself served
+        let mut served = 0;
+        if let Some(w) = k.wide {
+            let mut scratch = vec![[0u32; 4]; 4 * quads];
+            for q0 in (0..quads).step_by(WIDE_QUADS) {
+                let nq = (quads - q0).min(WIDE_QUADS);
+                let rest = (w.0)(&k, &img, &b, q0, nq, &mut scratch);
+                served += (0..nq)
+                    .filter(|&q| rest & (1 << q) == 0 && masks[q0 + q] & 0xf != 0)
+                    .count();
+            }
+        }
+        Ok((served, quads))
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(6000))]
+        #[test]
+        fn wide_path_equals_the_per_quad_path(seed in any::<u64>()) {
+            if let Err(e) = one_batch(seed) {
+                panic!("{e}");
+            }
+        }
+    }
+
+    #[test]
+    fn most_random_batches_take_the_wide_path() {
+        let (mut served, mut quads) = (0, 0);
+        for s in 1..=1500u64 {
+            let (a, b) = one_batch(s.wrapping_mul(0x9e37_79b9_7f4a_7c15)).unwrap();
+            served += a;
+            quads += b;
+        }
+        assert!(
+            served * 3 > quads,
+            "the wide path served only {served} of {quads} quads"
+        );
+    }
+
+    #[test]
+    fn a_mutation_is_caught() {
+        // the same comparison with the wide path's implicit λ from the x derivative alone
+        // must find differences (it changes only implicit-LOD batches whose y derivative is
+        // the longer, on more than one level: 9 of these 300)
+        MUTANT.with(|m| m.set(true));
+        let caught = (1..=300u64)
+            .filter(|&s| one_batch(s.wrapping_mul(0x9e37_79b9_7f4a_7c15)).is_err())
+            .count();
+        MUTANT.with(|m| m.set(false));
+        assert!(
+            caught > 3,
+            "the mutation was caught in only {caught} of 300 batches"
+        );
+    }
+
+    #[test]
+    fn bad_batches_are_errors() {
+        let img = Image::new_2d(Format::R8G8B8A8_UNORM, 4, 4, 1, 1).unwrap();
+        let view = ImageView::whole(&img, ViewType::D2);
+        let k = Kernel::new(&img, &view, &Sampler::default(), Config::default()).unwrap();
+        assert!(k.has_wide_path());
+        let row = [0u32; 8];
+        let masks = [0xf, 0xf];
+        let b = BatchArgs {
+            coords: [&row, &row[..4], &[], &[]],
+            masks: &masks,
+            lod: BatchLod::Zero,
+        };
+        let mut out = [[0u32; 4]; 8];
+        // a row of 4 lanes for 2 quads
+        assert!(k.sample_batch(&img, &b, &mut out).is_err());
+        let b = BatchArgs {
+            coords: [&row, &row, &[], &[]],
+            ..b
+        };
+        assert!(k.sample_batch(&img, &b, &mut out[..7]).is_err());
+        // another image shape
+        let other = Image::new_2d(Format::R8G8B8A8_UNORM, 8, 4, 1, 1).unwrap();
+        assert!(k.sample_batch(&other, &b, &mut out).is_err());
+        // a comparison sampler without a Dref operand
+        let depth = Image::new_2d(Format::D32_SFLOAT, 4, 4, 1, 1).unwrap();
+        let dv = ImageView::whole(&depth, ViewType::D2);
+        let cmp = Sampler {
+            compare_enable: true,
+            ..Sampler::default()
+        };
+        let kc = Kernel::new(&depth, &dv, &cmp, Config::default()).unwrap();
+        assert!(kc.sample_batch(&depth, &b, &mut out).is_err());
+        // no active lane: nothing to do, nothing checked
+        let none = BatchArgs {
+            masks: &[0, 0],
+            ..b
+        };
+        assert!(kc.sample_batch(&depth, &none, &mut out).is_ok());
+    }
+
+    #[test]
+    fn two_by_two_bilinear_by_hand() {
+        // 2×2 R8G8B8A8 texels R = 0, 51, 102, 153 (x + 2y order), one level, linear,
+        // clamp-to-edge: the centre (0.5, 0.5) weighs all four by ¼ in f32:
+        // top = 0 + (0.2 − 0)·0.5 = 0.1, bottom = 0.4 + (0.6 − 0.4)·0.5 = 0.5,
+        // result = 0.1 + (0.5 − 0.1)·0.5 = 0.3 (each step rounded to f32)
+        let mut img = Image::new_2d(Format::R8G8B8A8_UNORM, 2, 2, 1, 1).unwrap();
+        for (i, b) in img.bytes_mut().chunks_mut(4).enumerate() {
+            b.copy_from_slice(&[51 * i as u8, 0, 0, 255]);
+        }
+        let view = ImageView::whole(&img, ViewType::D2);
+        let s = Sampler {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            address_mode: [AddressMode::ClampToEdge; 3],
+            ..Sampler::default()
+        };
+        let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+        let half = [0.5f32.to_bits(); 4];
+        let b = BatchArgs {
+            coords: [&half, &half, &[], &[]],
+            masks: &[0b0101],
+            lod: BatchLod::Implicit(&[]),
+        };
+        let mut out = [UNTOUCHED; 4];
+        k.sample_batch(&img, &b, &mut out).unwrap();
+        let (t0, b0) = (0.0f32, 102.0f32 / 255.0);
+        let top = t0 + (51.0f32 / 255.0 - t0) * 0.5;
+        let bot = b0 + (153.0f32 / 255.0 - b0) * 0.5;
+        let want = top + (bot - top) * 0.5;
+        assert!((want - 0.3).abs() < 1e-6);
+        assert_eq!(out[0], [want.to_bits(), 0, 0, 1f32.to_bits()]);
+        assert_eq!(out[2], out[0]);
+        assert_eq!((out[1], out[3]), (UNTOUCHED, UNTOUCHED));
+    }
+}
