@@ -201,10 +201,10 @@ fn texel_buffer_binding_errors_name_the_line_and_the_rule() {
         m.contains("inline.amber:17") && m.contains("no format"),
         "{m}"
     );
-    // R8G8B8_SRGB (3-byte texels) is not a format the texture unit decodes.
-    let m = bad_binding("BUFFER tb FORMAT R8G8B8_SRGB", "");
+    // B5G6R5_UNORM_PACK16 is not a format the texture unit decodes.
+    let m = bad_binding("BUFFER tb FORMAT B5G6R5_UNORM_PACK16", "");
     assert!(
-        m.contains("inline.amber:17") && m.contains("R8G8B8_SRGB"),
+        m.contains("inline.amber:17") && m.contains("B5G6R5_UNORM_PACK16"),
         "{m}"
     );
     // Depth formats are not texel buffer formats.
