@@ -3,8 +3,8 @@
 //!
 //! The public API in one screen:
 //! - shaders: [`Shader`] (SPIR-V binary or text → IR → interpreter program);
-//! - resources: [`Buffer`], [`Image`] / [`ImageView`] / [`Format`], [`Sampler`],
-//!   bound through [`DescriptorSets`] / [`Descriptor`];
+//! - resources: [`Buffer`], [`Image`] / [`ImageView`] / [`Format`], [`Sampler`], texel buffers
+//!   ([`TexelBufferView`]), bound through [`DescriptorSets`] / [`Descriptor`];
 //! - compute: [`dispatch`];
 //! - graphics: a [`Rasterizer`] draws into [`RenderTargets`] with a [`GraphicsPipeline`]
 //!   (fixed-function [`PipelineState`] + two [`BoundStage`]s);
@@ -35,7 +35,9 @@ pub mod texture;
 
 pub use error::{Error, Result};
 pub use exec::Buffer;
-pub use pipeline::{dispatch, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader};
+pub use pipeline::{
+    dispatch, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader, TexelBufferView,
+};
 pub use raster::{
     ColorTarget, DepthStencilTarget, Pipeline as GraphicsPipeline, PipelineState, Rasterizer,
     RenderTargets,
