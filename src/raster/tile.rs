@@ -689,31 +689,19 @@ impl<'a> TileShader<'a> {
             &mut lower[0][lx0 * db..(lx0 + 2) * db],
         ];
         if db == 4 && format.unorm_bits().is_none() {
-            // Float depth, lane-parallel with the format and compare op hoisted out: `quantize`
-            // (NaN to 0, clamp to [0, 1], -0 to +0) as `max`/`min`/`+ 0`, and `total_cmp` as
-            // a signed integer compare of order keys (a quantized depth is non-negative, so its
-            // key is its bits; a stored value may be anything an upload put there). Straight
-            // loops over the four lanes, no branch per lane (the per-lane loop with a branch on
-            // each outcome was ~170 instructions per quad on the depth scene).
+            // Float depth, lane-parallel with the format and compare op hoisted out
+            // (`float_depth_test`); no branch per lane (the per-lane loop with a branch on
+            // each outcome was ~170 instructions per quad on the depth scene). The pass bits
+            // are made here rather than read from `self.float_depth`: reading that cost
+            // +3 M instructions on the depth scene.
             use std::cmp::Ordering::{Equal, Greater, Less};
-            let [p_lt, p_eq, p_gt] =
-                [Less, Equal, Greater].map(|o| st.depth_compare.test(o) as u32);
+            let pass = [Less, Equal, Greater].map(|o| st.depth_compare.test(o) as u32);
             let [r0, r1] = rows;
             let word = |r: &[u8], i: usize| -> u32 {
                 u32::from_le_bytes(r[i * 4..i * 4 + 4].try_into().expect("4 bytes"))
             };
             let stored = [word(r0, 0), word(r0, 1), word(r1, 0), word(r1, 1)];
-            // not `clamp`: `max` turns NaN into 0 as `quantize` does, `clamp` would keep it
-            #[allow(clippy::manual_clamp)]
-            let q: [u32; 4] = z.map(|z| (z.max(0.0).min(1.0) + 0.0).to_bits());
-            let mut ok = [0u32; 4];
-            for k in 0..4 {
-                let key = order_key(stored[k]);
-                let zk = q[k] as i32;
-                ok[k] = ((zk < key) as u32 & p_lt)
-                    | ((zk == key) as u32 & p_eq)
-                    | ((zk > key) as u32 & p_gt);
-            }
+            let (q, ok) = float_depth_test(pass, z, &stored);
             let live = (ok[0] | ok[1] << 1 | ok[2] << 2 | ok[3] << 3) as u8;
             if st.depth_write {
                 let new: [u32; 4] =
@@ -1140,21 +1128,11 @@ fn test_row(fd: &FloatDepth, z: [f32; ROW], row: &mut [u8]) -> [u32; ROW] {
         Some((lo, hi)) => z.map(|z| z.clamp(lo, hi)),
         None => z,
     };
-    // not `clamp`: `max` turns NaN into 0 as `quantize` does, `clamp` would keep it
-    #[allow(clippy::manual_clamp)]
-    let q: [u32; ROW] = z.map(|z| (z.max(0.0).min(1.0) + 0.0).to_bits());
     let row: &mut [u8; 4 * ROW] = row.try_into().expect("a block row");
     let stored: [u32; ROW] = std::array::from_fn(|k| {
         u32::from_le_bytes([row[4 * k], row[4 * k + 1], row[4 * k + 2], row[4 * k + 3]])
     });
-    let [p_lt, p_eq, p_gt] = fd.pass;
-    let mut ok = [0u32; ROW];
-    for k in 0..ROW {
-        let key = order_key(stored[k]);
-        let zk = q[k] as i32;
-        ok[k] =
-            ((zk < key) as u32 & p_lt) | ((zk == key) as u32 & p_eq) | ((zk > key) as u32 & p_gt);
-    }
+    let (q, ok) = float_depth_test(fd.pass, z, &stored);
     if fd.write {
         for (k, t) in row.chunks_exact_mut(4).enumerate() {
             let v = if ok[k] != 0 { q[k] } else { stored[k] };
@@ -1162,6 +1140,33 @@ fn test_row(fd: &FloatDepth, z: [f32; ROW], row: &mut [u8]) -> [u32; ROW] {
         }
     }
     ok
+}
+
+/// The float depth test of `N` lanes against their stored words: `quantize` (NaN to 0, clamp
+/// to [0, 1], -0 to +0) as `max`/`min`/`+ 0`, and `total_cmp` as a signed integer compare of
+/// order keys (a quantized depth is non-negative, so its key is its bits; a stored value may
+/// be anything an upload put there). `pass`: whether the compare op passes on less, equal,
+/// greater (1 or 0). Returns the quantized depths and, per lane, 1 where the test passes.
+/// Straight loops over the lanes, shared by the whole-quad (`depth_quad`) and block-row
+/// (`test_row`) paths.
+#[inline(always)]
+fn float_depth_test<const N: usize>(
+    pass: [u32; 3],
+    z: [f32; N],
+    stored: &[u32; N],
+) -> ([u32; N], [u32; N]) {
+    let [p_lt, p_eq, p_gt] = pass;
+    // not `clamp`: `max` turns NaN into 0 as `quantize` does, `clamp` would keep it
+    #[allow(clippy::manual_clamp)]
+    let q: [u32; N] = z.map(|z| (z.max(0.0).min(1.0) + 0.0).to_bits());
+    let mut ok = [0u32; N];
+    for k in 0..N {
+        let key = order_key(stored[k]);
+        let zk = q[k] as i32;
+        ok[k] =
+            ((zk < key) as u32 & p_lt) | ((zk == key) as u32 & p_eq) | ((zk > key) as u32 & p_gt);
+    }
+    (q, ok)
 }
 
 /// A quad's depth per lane, unclamped, in f32: the depth plane plus the primitive's depth bias.
@@ -1182,6 +1187,18 @@ mod tests {
     use super::*;
     use crate::raster::*;
     use std::cmp::Ordering;
+
+    /// Every depth compare op.
+    const COMPARE_OPS: [CompareOp; 8] = [
+        CompareOp::Less,
+        CompareOp::LessOrEqual,
+        CompareOp::Greater,
+        CompareOp::GreaterOrEqual,
+        CompareOp::Equal,
+        CompareOp::NotEqual,
+        CompareOp::Always,
+        CompareOp::Never,
+    ];
 
     #[test]
     fn unorm8_quad_matches_the_per_pixel_conversion() {
@@ -1419,16 +1436,7 @@ mod tests {
             f32::NEG_INFINITY,
             1e-40,
         ];
-        let ops = [
-            CompareOp::Less,
-            CompareOp::LessOrEqual,
-            CompareOp::Greater,
-            CompareOp::GreaterOrEqual,
-            CompareOp::Equal,
-            CompareOp::NotEqual,
-            CompareOp::Always,
-            CompareOp::Never,
-        ];
+        let ops = COMPARE_OPS;
         let fmt = DepthFormat::D32Sfloat;
         let mut passed = 0;
         let mut failed = 0;
@@ -1530,16 +1538,7 @@ mod tests {
     #[test]
     fn whole_quad_paths_match_the_per_lane_paths() {
         let (w, h) = (157, 93);
-        let ops = [
-            CompareOp::Less,
-            CompareOp::LessOrEqual,
-            CompareOp::Greater,
-            CompareOp::GreaterOrEqual,
-            CompareOp::Equal,
-            CompareOp::NotEqual,
-            CompareOp::Always,
-            CompareOp::Never,
-        ];
+        let ops = COMPARE_OPS;
         let mut cases = vec![(DepthFormat::D16Unorm, CompareOp::Less, true, 1.0)];
         for op in ops {
             for write in [true, false] {
