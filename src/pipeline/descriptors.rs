@@ -14,7 +14,7 @@ use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::exec::{Bindings, Buffer, ImageUnit};
 use crate::ir::{ResourceKind, Shader};
-use crate::texture::{Aspect, Decoder, Format, Image, ImageView, NumKind, Sampler};
+use crate::texture::{out_of_range_texel, Aspect, Decoder, Format, Image, ImageView, Sampler};
 use crate::{Error, Result};
 
 /// An image shared between descriptors, render passes and the caller.
@@ -138,15 +138,7 @@ impl TexelBufferView {
     /// the view: zero, with alpha 1 for formats without alpha (robust buffer access 2).
     pub fn fetch(&self, i: i32) -> [u32; 4] {
         let Some(off) = self.at(i) else {
-            let one = match self.decoder.kind {
-                NumKind::Float => 1.0f32.to_bits(),
-                _ => 1,
-            };
-            return if self.format.components() == 4 {
-                [0; 4]
-            } else {
-                [0, 0, 0, one]
-            };
+            return out_of_range_texel(self.format.components(), self.decoder.kind);
         };
         let mut bytes = [0u8; 16];
         let ts = self.format.texel_size();

@@ -195,6 +195,22 @@ impl Kernel {
     }
 }
 
+/// What a read outside an image or texel buffer returns (robust access): zeros in the `comps`
+/// components the format has and the (0, 0, 0, 1) defaults in the missing ones, as raw bits
+/// (1.0 for float kinds, 1 for integer kinds).
+pub fn out_of_range_texel(comps: usize, kind: super::NumKind) -> [u32; 4] {
+    let one = if kind == super::NumKind::Float {
+        1.0f32.to_bits()
+    } else {
+        1
+    };
+    if comps == 4 {
+        [0; 4]
+    } else {
+        [0, 0, 0, one]
+    }
+}
+
 /// Fetches texels by integer coordinates: level `base + lod`, offsets added, no wrapping.
 /// Anything out of range (coordinate, level, layer, sample) gives zeros in the present
 /// components and (0,0,0,1) defaults in missing ones. Raw bits as [`Kernel::sample`].
@@ -207,12 +223,7 @@ pub fn fetch_quad(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<QuadBi
     } else {
         1
     };
-    let one = if dec.kind == super::NumKind::Float {
-        1.0f32.to_bits()
-    } else {
-        1
-    };
-    let oob = if comps == 4 { [0; 4] } else { [0, 0, 0, one] };
+    let oob = out_of_range_texel(comps, dec.kind);
     let dims = match view.view_type {
         ViewType::Cube | ViewType::CubeArray => 2,
         t => t.spatial_dims(),

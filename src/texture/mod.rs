@@ -114,7 +114,8 @@ pub use format::{
     Format, NumKind,
 };
 pub use gather::{
-    fetch_quad, query_levels, query_samples, query_size, FetchArgs, GatherArgs, GatherOffsets,
+    fetch_quad, out_of_range_texel, query_levels, query_samples, query_size, FetchArgs, GatherArgs,
+    GatherOffsets,
 };
 pub use image::{mip_size, Image, ImageDim, ImageView, ViewType};
 pub use lod::LodMode;
