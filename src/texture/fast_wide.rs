@@ -253,28 +253,17 @@ fn wide<const F: u8, const M: u8>(
     match b.lod {
         BatchLod::Implicit(r) => {
             bias = load(r, q0, nq);
-            // `Kernel::lod_from_derivs_2d` and `lod_base` (isotropic) on lane-0 differences,
-            // every quad of the chunk in one loop
-            let (w0, h0) = (k.size0[0], k.size0[1]);
-            let len = |a: f32, b: f32| {
-                let mut x = a * a;
-                x += b * b;
-                let r = x.sqrt();
-                if r.is_finite() {
-                    r
-                } else {
-                    0.0
-                }
-            };
-            let mut major = [0f32; WIDE_QUADS];
-            for q in 0..WIDE_QUADS {
-                let (sq, tq) = (s[q], t[q]);
-                let lx = len((sq[1] - sq[0]) * w0, (tq[1] - tq[0]) * h0);
-                let ly = len((sq[2] - sq[0]) * w0, (tq[2] - tq[0]) * h0);
-                major[q] = if mutant() { lx } else { lx.max(ly) };
-            }
+            // `Kernel::lod_from_derivs_2d` (isotropic) on lane-0 differences, as `lod_bases`
+            // gives coarse implicit LOD
             for q in 0..nq {
-                lam[q] = [major[q].log2(); 4];
+                let (sq, tq) = (s[q], t[q]);
+                let dx = [sq[1] - sq[0], tq[1] - tq[0], 0.0];
+                let dy = if mutant() {
+                    dx
+                } else {
+                    [sq[2] - sq[0], tq[2] - tq[0], 0.0]
+                };
+                lam[q] = [k.lod_from_derivs_2d(dx, dy, false).lambda; 4];
             }
         }
         BatchLod::Explicit(r) => lam = load(r, q0, nq),

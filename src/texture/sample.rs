@@ -349,7 +349,7 @@ impl Kernel {
     /// [`Kernel::lod_from_derivs`] for a 2D / 2D-array view: the same products and the same
     /// [`lod_base`], with the dimension count a constant so both inline (the common case).
     #[inline(always)]
-    fn lod_from_derivs_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> LodBase {
+    pub(super) fn lod_from_derivs_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> LodBase {
         let s = self.size0;
         let mx = [dx[0] * s[0], dx[1] * s[1], 0.0];
         let my = [dy[0] * s[0], dy[1] * s[1], 0.0];
