@@ -60,7 +60,25 @@ fn once(which: &str) {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
     for _ in 0..repeat {
-        prepared.draw(&raster).unwrap_or_else(|e| panic!("{e}"));
+        let targets = prepared.draw(&raster).unwrap_or_else(|e| panic!("{e}"));
+        // QS_SCENE_HASH=1 prints an FNV-1a hash of every attachment's bytes, so a speed change
+        // can be shown to leave the frame bit-identical at any thread count
+        if std::env::var_os("QS_SCENE_HASH").is_some() {
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            let mut eat = |bytes: &[u8]| {
+                for &b in bytes {
+                    h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+                }
+            };
+            for c in &targets.color {
+                eat(&c.data);
+            }
+            if let Some(ds) = &targets.depth_stencil {
+                eat(&ds.depth);
+                eat(&ds.stencil);
+            }
+            println!("{which}: {h:016x}");
+        }
     }
 }
 
