@@ -82,7 +82,7 @@ pub use stage::{
 };
 pub use state::*;
 pub use target::{
-    ColorClass, ColorCodec, ColorFormat, ColorTarget, DepthFormat, DepthStencilTarget,
+    ClearColor, ColorClass, ColorCodec, ColorFormat, ColorTarget, DepthFormat, DepthStencilTarget,
 };
 
 use crate::{Error, Result};
@@ -196,6 +196,39 @@ impl<'a> RenderPass<'a> {
     /// The attachments (for reading back between draws).
     pub fn targets(&self) -> &RenderTargets {
         self.targets
+    }
+
+    /// A render pass's `loadOp = CLEAR` (or `vkCmdClearAttachments` over the whole area) of
+    /// colour attachment `index`, in bands of tile rows on the pool's threads.
+    pub fn clear_color(&mut self, index: usize, value: ClearColor) -> Result<()> {
+        let n = self.targets.color.len();
+        let c = self.targets.color.get_mut(index).ok_or_else(|| {
+            Error::Pipeline(format!(
+                "raster: clear_color: no colour attachment {index} (the pass has {n})"
+            ))
+        })?;
+        let texel = c.clear_texel(value);
+        let band = c.row_pitch() * tile::TILE as usize;
+        target::fill_texels_parallel(&self.raster.pool, &mut c.data, &texel, band);
+        Ok(())
+    }
+
+    /// The same for the depth/stencil attachment: depth quantized to its format, and the
+    /// stencil value where the format has stencil.
+    pub fn clear_depth_stencil(&mut self, depth: f32, stencil: u8) -> Result<()> {
+        let ds = self.targets.depth_stencil.as_mut().ok_or_else(|| {
+            Error::Pipeline(
+                "raster: clear_depth_stencil: the pass has no depth/stencil attachment".into(),
+            )
+        })?;
+        let rows = ds.width as usize * tile::TILE as usize;
+        if ds.format.depth_bytes() > 0 {
+            let texel = ds.depth_texel(depth);
+            let band = rows * texel.len();
+            target::fill_texels_parallel(&self.raster.pool, &mut ds.depth, &texel, band);
+        }
+        target::fill_texels_parallel(&self.raster.pool, &mut ds.stencil, &[stencil], rows);
+        Ok(())
     }
 
     /// `vkCmdDraw`.

@@ -207,18 +207,24 @@ impl ColorTarget {
 
     /// Fill every texel with a float value (float/normalized formats).
     pub fn clear_f32(&mut self, v: [f32; 4]) {
-        let bpp = self.format.bytes_per_texel();
-        let mut texel = vec![0; bpp];
-        self.format.encode_f32(v, &mut texel);
+        let texel = self.clear_texel(ClearColor::Float(v));
         fill_texels(&mut self.data, &texel);
     }
 
     /// Fill every texel with raw bits (integer formats).
     pub fn clear_raw(&mut self, v: [u32; 4]) {
-        let bpp = self.format.bytes_per_texel();
-        let mut texel = vec![0; bpp];
-        self.format.encode_raw(v, &mut texel);
+        let texel = self.clear_texel(ClearColor::Raw(v));
         fill_texels(&mut self.data, &texel);
+    }
+
+    /// The bytes of one texel holding a clear value.
+    pub(crate) fn clear_texel(&self, value: ClearColor) -> Vec<u8> {
+        let mut texel = vec![0; self.format.bytes_per_texel()];
+        match value {
+            ClearColor::Float(v) => self.format.encode_f32(v, &mut texel),
+            ClearColor::Raw(v) => self.format.encode_raw(v, &mut texel),
+        }
+        texel
     }
 
     /// The texel at (x, y) as floats. Panics if out of range (test/readback helper).
@@ -230,6 +236,47 @@ impl ColorTarget {
     pub fn read_raw(&self, x: u32, y: u32) -> [u32; 4] {
         self.format.decode_raw(&self.data[self.texel_range(x, y)])
     }
+}
+
+/// A colour clear value (Vulkan's `VkClearColorValue`): floats for float and normalized
+/// formats, raw bits for integer formats ([`ColorCodec::encode_raw`]'s rules).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum ClearColor {
+    Float([f32; 4]),
+    Raw([u32; 4]),
+}
+
+/// Repeat `texel` over `data` in bands of `band` bytes (a whole number of texels) on the
+/// pool's threads: a render pass's clear is part of the work a frame times, and done on the
+/// calling thread it was the largest serial piece of a 1024x1024 frame (a 4 MiB copy).
+pub(crate) fn fill_texels_parallel(
+    pool: &rayon::ThreadPool,
+    data: &mut [u8],
+    texel: &[u8],
+    band: usize,
+) {
+    use rayon::prelude::*;
+    let band = band.max(texel.len()).max(1);
+    // texel sizes that divide 64 (all but 3-byte formats) are stored as 64-byte blocks: fixed
+    // size copies LLVM turns into vector stores (the doubling `copy_within` of `fill_texels`
+    // is a `rep movsb` memmove, which callgrind counts per byte: +4 M per 4 MiB clear)
+    let mut block = [0u8; 64];
+    let blocks = !texel.is_empty() && 64 % texel.len() == 0;
+    if blocks {
+        fill_texels(&mut block, texel);
+    }
+    pool.install(|| {
+        data.par_chunks_mut(band).for_each(|chunk| {
+            if !blocks {
+                return fill_texels(chunk, texel);
+            }
+            let mut it = chunk.chunks_exact_mut(64);
+            it.by_ref().for_each(|c| c.copy_from_slice(&block));
+            let rest = it.into_remainder();
+            let n = rest.len();
+            rest.copy_from_slice(&block[..n]);
+        })
+    });
 }
 
 /// Repeat `texel` over `data` (a whole number of texels). The filled prefix is doubled, so a
@@ -362,6 +409,12 @@ impl DepthStencilTarget {
         }
     }
 
+    /// The stored bytes of one depth texel holding `depth` (quantized to the format).
+    pub(crate) fn depth_texel(&self, depth: f32) -> Vec<u8> {
+        let bytes = self.format.quantize(depth).to_le_bytes();
+        bytes[..self.format.depth_bytes()].to_vec()
+    }
+
     /// Fill every texel with a depth value and a stencil value.
     pub fn clear(&mut self, depth: f32, stencil: u8) {
         let q = self.format.quantize(depth);
@@ -434,6 +487,60 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn render_pass_clears_every_texel_at_any_thread_count() {
+        use crate::raster::{Rasterizer, RenderTargets};
+        // odd sizes, so the tile-row bands do not divide the attachments evenly
+        for (w, h) in [(67u32, 45u32), (1, 130), (200, 1)] {
+            for threads in [1, 2, 3] {
+                let raster = Rasterizer::new(threads).unwrap();
+                let mut targets = RenderTargets {
+                    color: vec![
+                        ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h),
+                        ColorTarget::new(ColorFormat::R32G32B32A32Uint, w, h),
+                    ],
+                    depth_stencil: Some(DepthStencilTarget::new(DepthFormat::D24UnormS8Uint, w, h)),
+                };
+                let mut pass = raster.begin(&mut targets);
+                pass.clear_color(0, ClearColor::Float([1.0, 0.5, 0.0, 0.25]))
+                    .unwrap();
+                pass.clear_color(1, ClearColor::Raw([7, 0xffff_ffff, 0, 1 << 31]))
+                    .unwrap();
+                pass.clear_depth_stencil(0.5, 0x5a).unwrap();
+                let e = pass.clear_color(2, ClearColor::Raw([0; 4])).unwrap_err();
+                assert!(e.to_string().contains("no colour attachment 2"), "{e}");
+                // by hand: 0.5·255 = 127.5 rounds to 128, 0.25·255 = 63.75 to 64
+                assert!(targets.color[0]
+                    .data
+                    .chunks(4)
+                    .all(|t| t == [255, 128, 0, 64]));
+                let raw: Vec<u8> = [7u32, 0xffff_ffff, 0, 1 << 31]
+                    .iter()
+                    .flat_map(|v| v.to_le_bytes())
+                    .collect();
+                assert!(targets.color[1].data.chunks(16).all(|t| t == raw));
+                // 0.5·(2²⁴ − 1) = 8388607.5 rounds to 8388608 = 0x800000
+                let ds = targets.depth_stencil.as_ref().unwrap();
+                assert!(
+                    ds.depth.chunks(4).all(|t| t == [0, 0, 0x80, 0]),
+                    "{w}x{h} {threads}t"
+                );
+                assert!(ds.stencil.iter().all(|&s| s == 0x5a));
+                assert_eq!(ds.stencil.len(), (w * h) as usize);
+            }
+        }
+        let raster = Rasterizer::new(1).unwrap();
+        let mut targets = RenderTargets {
+            color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 4, 4)],
+            depth_stencil: None,
+        };
+        let e = raster
+            .begin(&mut targets)
+            .clear_depth_stencil(1.0, 0)
+            .unwrap_err();
+        assert!(e.to_string().contains("no depth/stencil attachment"), "{e}");
     }
 
     #[test]

@@ -11,9 +11,9 @@ use std::path::{Path, PathBuf};
 
 use quadstep::pipeline::{BoundStage, Descriptor, DescriptorSets, ImageResource, Shader};
 use quadstep::raster::{
-    ColorFormat, CompareOp as DepthCompare, DepthFormat, DepthStencilState, DepthStencilTarget,
-    Pipeline, PipelineState, Rasterizer, RenderTargets, VertexAttribute, VertexBinding,
-    VertexBuffer, VertexFormat, Viewport,
+    ClearColor, ColorFormat, CompareOp as DepthCompare, DepthFormat, DepthStencilState,
+    DepthStencilTarget, Pipeline, PipelineState, Rasterizer, RenderTargets, VertexAttribute,
+    VertexBinding, VertexBuffer, VertexFormat, Viewport,
 };
 use quadstep::texture::{
     AddressMode, BorderColor, CompareOp, Config, Filter, Format, Image, ImageDim, ImageView,
@@ -325,7 +325,9 @@ impl Scene {
             .and_then(Value::as_array)
             .map(|a| a.iter().map(|x| x.as_f64().unwrap_or(0.0) as f32).collect())
             .unwrap_or_else(|| vec![0.0; 4]);
-        color.clear_f32([clear[0], clear[1], clear[2], clear[3]]);
+        let clear_color = [clear[0], clear[1], clear[2], clear[3]];
+        color.clear_f32(clear_color);
+        let mut clear_depth = None;
         let mut targets = RenderTargets {
             color: vec![color],
             depth_stencil: None,
@@ -337,7 +339,9 @@ impl Scene {
                 o => return Err(format!("{}: depth format {o}", self.name)),
             };
             let mut ds = DepthStencilTarget::new(format, self.width, self.height);
-            ds.clear(Self::f32_or(d, "clear", 1.0), 0);
+            let depth = Self::f32_or(d, "clear", 1.0);
+            ds.clear(depth, 0);
+            clear_depth = Some(depth);
             targets.depth_stencil = Some(ds);
             state.depth_stencil = DepthStencilState {
                 depth_test: true,
@@ -357,6 +361,8 @@ impl Scene {
             vbytes,
             vcount,
             targets,
+            clear_color,
+            clear_depth,
         })
     }
 
@@ -507,13 +513,32 @@ pub struct Prepared {
     vcount: u32,
     /// The attachments, cleared to the scene's clear values.
     targets: RenderTargets,
+    clear_color: [f32; 4],
+    clear_depth: Option<f32>,
 }
 
 impl Prepared {
-    /// One frame: fresh cleared attachments, shaders bound to the descriptors, the draw.
+    /// One frame into fresh attachments (see [`Prepared::draw_into`]).
     pub fn draw(&self, raster: &Rasterizer) -> Result<RenderTargets, String> {
-        let e = |m: quadstep::Error| format!("{}: {m}", self.name);
         let mut targets = self.targets.clone();
+        self.draw_into(raster, &mut targets)?;
+        Ok(targets)
+    }
+
+    /// Attachments of the scene's size and formats, cleared.
+    #[allow(dead_code)] // used by the benches
+    pub fn targets(&self) -> RenderTargets {
+        self.targets.clone()
+    }
+
+    /// One frame, the work lvp times per submit on its persistent image: the render pass's
+    /// clear (load op), shaders bound to the descriptors, the draw.
+    pub fn draw_into(
+        &self,
+        raster: &Rasterizer,
+        targets: &mut RenderTargets,
+    ) -> Result<(), String> {
+        let e = |m: quadstep::Error| format!("{}: {m}", self.name);
         let config = Config::default();
         let vstage = BoundStage::new(&self.vs, &self.sets, config).map_err(e)?;
         let fstage = BoundStage::new(&self.fs, &self.sets, config).map_err(e)?;
@@ -523,7 +548,12 @@ impl Prepared {
             fragment: &fstage,
         };
         {
-            let mut pass = raster.begin(&mut targets);
+            let mut pass = raster.begin(targets);
+            pass.clear_color(0, ClearColor::Float(self.clear_color))
+                .map_err(e)?;
+            if let Some(depth) = self.clear_depth {
+                pass.clear_depth_stencil(depth, 0).map_err(e)?;
+            }
             pass.bind_pipeline(&pipeline);
             if !self.vbytes.is_empty() {
                 pass.bind_vertex_buffers(&[VertexBuffer {
@@ -534,6 +564,6 @@ impl Prepared {
             }
             pass.draw(self.vcount, 1, 0, 0).map_err(e)?;
         }
-        Ok(targets)
+        Ok(())
     }
 }
