@@ -40,10 +40,10 @@
 //! rest inlined `core` helpers (integer and float methods, ranges, comparisons).
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
-use super::fast::{fast_format, quad, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
+use super::fast::{fast_format, quad_in, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
 use super::image::{Image, ViewType};
 use super::lod::LodMode;
-use super::sample::{Kernel, LaneLod, SampleArgs};
+use super::sample::{layer_index, Kernel, SampleArgs};
 use super::sampler::LodPrecision;
 use crate::{Error, Result};
 
@@ -278,8 +278,11 @@ fn wide<const F: u8, const M: u8>(
         BatchLod::Explicit(_) => false,
         BatchLod::Zero => true,
     };
+    let view = &k.view;
+    let array = view.view_type == ViewType::D2Array;
     // the previous quad's (key, selection): neighbouring quads often have the same λ
-    let mut prev: Option<((u32, u32), Option<LaneLod>)> = None;
+    let mut prev_key = None;
+    let mut prev_sel = None;
     for q in 0..nq {
         let mask = b.masks[q0 + q] & 0xf;
         if mask == 0 {
@@ -290,18 +293,38 @@ fn wide<const F: u8, const M: u8>(
         let k0 = key(first);
         let uniform = same_lanes || (0..4).all(|l| mask & (1 << l) == 0 || key(l) == k0);
         let lod = |l: usize| k.lane_lod(lam[q][l], bias[q][l], f32::NEG_INFINITY);
-        let sel = match prev {
-            Some((kp, sel)) if kp == k0 => sel,
-            _ => lod(first),
-        };
-        prev = Some((k0, sel));
-        let Some(l0) = sel else {
+        if prev_key != Some(k0) {
+            prev_key = Some(k0);
+            prev_sel = lod(first);
+        }
+        let Some(l0) = prev_sel else {
             rest |= 1 << q;
             continue;
         };
-        let mut lods = [l0; 4];
-        let mut ok = true;
-        if !uniform {
+        let qin = QuadIn {
+            s: s[q],
+            t: t[q],
+            layer: if array {
+                std::array::from_fn(|l| {
+                    view.base_layer + layer_index(layer[q][l], view.layer_count)
+                })
+            } else {
+                [view.base_layer; 4]
+            },
+            one_layer: !array,
+            off: None,
+            dref: [0.0; 4],
+        };
+        let r = if uniform {
+            let lods = std::slice::from_ref(&l0);
+            if l0.linear {
+                quad_in::<F, M, true, false, true>(k, img, &qin, lods)
+            } else {
+                quad_in::<F, M, false, false, true>(k, img, &qin, lods)
+            }
+        } else {
+            let mut lods = [l0; 4];
+            let mut ok = true;
             for (l, o) in lods.iter_mut().enumerate() {
                 if l != first && mask & (1 << l) != 0 {
                     match lod(l) {
@@ -310,32 +333,30 @@ fn wide<const F: u8, const M: u8>(
                     }
                 }
             }
-        }
-        let mut a = SampleArgs::new(std::array::from_fn(|l| {
-            [s[q][l], t[q][l], layer[q][l], 0.0]
-        }));
-        a.mask = mask;
-        let r = if !ok {
-            None
-        } else {
-            match (l0.linear, uniform) {
-                (true, true) => quad::<F, M, true, false, true>(k, img, &a, &lods),
-                (true, false) => quad::<F, M, true, false, false>(k, img, &a, &lods),
-                (false, true) => quad::<F, M, false, false, true>(k, img, &a, &lods),
-                (false, false) => quad::<F, M, false, false, false>(k, img, &a, &lods),
+            match (ok, l0.linear) {
+                (false, _) => None,
+                (true, true) => quad_in::<F, M, true, false, false>(k, img, &qin, &lods),
+                (true, false) => quad_in::<F, M, false, false, false>(k, img, &qin, &lods),
             }
         };
         let Some(r) = r else {
             rest |= 1 << q;
             continue;
         };
+        // the results' bits straight into the active lanes
         let o = &mut out[4 * (q0 + q)..4 * (q0 + q) + 4];
         if mask == 0xf {
-            o.copy_from_slice(&r);
+            for (o, r) in o.iter_mut().zip(&r) {
+                for ch in 0..4 {
+                    o[ch] = r[ch].to_bits();
+                }
+            }
         } else {
-            for (lane, (o, v)) in o.iter_mut().zip(&r).enumerate() {
+            for (lane, (o, r)) in o.iter_mut().zip(&r).enumerate() {
                 if mask & (1 << lane) != 0 {
-                    *o = *v;
+                    for ch in 0..4 {
+                        o[ch] = r[ch].to_bits();
+                    }
                 }
             }
         }
