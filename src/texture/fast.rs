@@ -439,11 +439,9 @@ pub(super) fn quad_in<
         }
     };
     let fetch = |o: usize, lane: usize| texel(words[o], lane);
-    // two horizontally adjacent texels of a one-word format: one bounds check for the pair
-    let pair = |o: usize, lane: usize| {
-        let p = &words[o..o + 2];
-        (texel(p[0], lane), texel(p[1], lane))
-    };
+    // two horizontally adjacent texels of a one-word format (two plain reads: the slice
+    // `&words[o..o + 2]` checks `o + 2` for overflow as well as against the length)
+    let pair = |o: usize, lane: usize| (texel(words[o], lane), texel(words[o + 1], lane));
     let lod0 = &lods[0];
     let lods4: &[LaneLod; 4] = if UNI {
         &[*lod0; 4] // unused
