@@ -255,6 +255,9 @@ fn wide<const F: u8, const M: u8>(
             bias = load(r, q0, nq);
             // `Kernel::lod_from_derivs_2d` (isotropic) on lane-0 differences, as `lod_bases`
             // gives coarse implicit LOD
+            // neighbouring quads often have the same differences, bit for bit: then the
+            // same λ (no lengths, no `log2f` call)
+            let mut prev: Option<([u32; 4], f32)> = None;
             for q in 0..nq {
                 let (sq, tq) = (s[q], t[q]);
                 let dx = [sq[1] - sq[0], tq[1] - tq[0], 0.0];
@@ -263,7 +266,13 @@ fn wide<const F: u8, const M: u8>(
                 } else {
                     [sq[2] - sq[0], tq[2] - tq[0], 0.0]
                 };
-                lam[q] = [k.lod_from_derivs_2d(dx, dy, false).lambda; 4];
+                let bits = [dx[0], dx[1], dy[0], dy[1]].map(f32::to_bits);
+                let l = match prev {
+                    Some((b, l)) if b == bits => l,
+                    _ => k.lod_from_derivs_2d(dx, dy, false).lambda,
+                };
+                prev = Some((bits, l));
+                lam[q] = [l; 4];
             }
         }
         BatchLod::Explicit(r) => lam = load(r, q0, nq),
