@@ -46,7 +46,7 @@
 //! 1094, cube trilinear 2425 → 2349; the batch path (`fast_wide.rs`) trilinear 1124 → 1027.
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
-use super::filter::lerp4;
+use super::filter::{lerp4, LevelInfo};
 use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
 use super::lod::{LodBase, LodMode};
@@ -383,7 +383,9 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
     if let (R32F_CMP, Some(d)) = (F, a.dref) {
         q.dref = d.map(|r| k.dref_value(r));
     }
-    let acc = quad_in::<F, M, LIN, CUBE, UNI>(k, img, &q, lods)?;
+    // (levels looked up inside: doing it first with `slot_levels` cost the per-quad path
+    // ~10 instructions per quad)
+    let acc = quad_in::<F, M, LIN, CUBE, UNI>(k, img, &q, lods, None)?;
     Some(to_bits(&acc))
 }
 
@@ -400,8 +402,51 @@ pub(super) fn to_bits(acc: &[[f32; 4]; 4]) -> QuadBits {
     o
 }
 
+/// A uniform quad's level in one slot, looked up once ([`slot_levels`]; the batch path
+/// keeps it while neighbouring quads select the same levels).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SlotLevel<'k> {
+    /// The level's weight.
+    pub weight: f32,
+    /// Size and addressing of the (absolute) level.
+    pub info: &'k LevelInfo,
+    /// The level is a power of two on both axes ([`wrap4`]'s mask forms).
+    pub p2: bool,
+    /// Word offset of the level's texel 0 on the layer the levels were looked up for.
+    pub base0: usize,
+}
+
+/// Uniform levels (`lod`: every lane's) looked up for [`quad_in`]: how many, and each one's
+/// [`SlotLevel`] with its base on absolute layer `layer0`.
+#[inline(always)]
+pub(super) fn slot_levels<'k>(
+    k: &'k Kernel,
+    lod: &LaneLod,
+    layer0: u32,
+) -> (usize, [SlotLevel<'k>; 2]) {
+    let one = |(level, weight): (u32, f32)| {
+        let abs = k.view.base_level + level;
+        let info = &k.lv[abs as usize];
+        SlotLevel {
+            weight,
+            info,
+            p2: k.pow2_level(abs),
+            base0: (info.base + layer0 as usize * info.layer_stride) / 4,
+        }
+    };
+    let l0 = one(lod.levels.l[0]);
+    let l1 = if lod.levels.n == 2 {
+        one(lod.levels.l[1])
+    } else {
+        l0
+    };
+    (lod.levels.n, [l0, l1])
+}
+
 /// [`quad`] on operands already taken apart ([`QuadIn`]): the per-quad path's and the batch
-/// path's shared routine. `lods`: four lanes' levels, or (`UNI`) at least the first.
+/// path's shared routine. `lods`: four lanes' levels (`UNI`: lane 0's are every lane's);
+/// `uni` (`UNI` only): the uniform quad's levels already looked up ([`slot_levels`] for
+/// its layer `q.layer[0]`), then `lods` is not read.
 #[inline(always)]
 pub(super) fn quad_in<
     const F: u8,
@@ -414,6 +459,7 @@ pub(super) fn quad_in<
     img: &Image,
     q: &QuadIn,
     lods: &[LaneLod],
+    uni: Option<&(usize, [SlotLevel; 2])>,
 ) -> Option<[[f32; 4]; 4]> {
     // texels as 4-byte words: one bounds check per read (every fast format's texel starts
     // on a 4-byte boundary and its first 4 bytes hold what is read)
@@ -442,14 +488,16 @@ pub(super) fn quad_in<
     // two horizontally adjacent texels of a one-word format (two plain reads: the slice
     // `&words[o..o + 2]` checks `o + 2` for overflow as well as against the length)
     let pair = |o: usize, lane: usize| (texel(words[o], lane), texel(words[o + 1], lane));
-    let lod0 = &lods[0];
     let lods4: &[LaneLod; 4] = if UNI {
-        &[*lod0; 4] // unused
+        &[LaneLod::default(); 4] // unused
     } else {
         lods.try_into().ok()?
     };
     let slots = if UNI {
-        lod0.levels.n
+        match uni {
+            Some(u) => u.0,
+            None => lods.first()?.levels.n,
+        }
     } else if lods4.iter().any(|l| l.levels.n == 2) {
         2
     } else {
@@ -469,16 +517,29 @@ pub(super) fn quad_in<
         let mut p2 = true;
         if UNI {
             // one level for the whole quad (every lane has lane `first`'s levels)
-            let (level, w) = lod0.levels.l[slot];
-            let info = &k.lv[(view.base_level + level) as usize];
+            // (looked up by the caller, or here from lane 0's levels)
+            let (weight, info, base0) = match uni {
+                Some((_, ul)) => {
+                    let sl = &ul[slot & 1];
+                    p2 = sl.p2;
+                    (sl.weight, sl.info, Some(sl.base0))
+                }
+                None => {
+                    let (level, w) = lods.first()?.levels.l[slot];
+                    let abs = view.base_level + level;
+                    p2 = k.pow2_level(abs);
+                    (w, &k.lv[abs as usize], None)
+                }
+            };
             let y = if CUBE { 0 } else { 1 }; // a cube face is square: the general path uses w
-            wl = [w; 4];
+            wl = [weight; 4];
             size = [[info.size[0], info.size[y]]; 4];
-            p2 = k.pow2_level(view.base_level + level);
             e0 = [info.sizef[0]; 4];
             e1 = [info.sizef[y]; 4];
             if q.one_layer {
-                base = [(info.base + layer[0] as usize * info.layer_stride) / 4; 4];
+                let b = base0
+                    .unwrap_or_else(|| (info.base + layer[0] as usize * info.layer_stride) / 4);
+                base = [b; 4];
             } else {
                 for l in 0..4 {
                     base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;

@@ -40,7 +40,7 @@
 //! rest inlined `core` helpers (integer and float methods, ranges, comparisons).
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
-use super::fast::{fast_format, quad_in, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
+use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
 use super::image::{Image, ViewType};
 use super::lod::LodMode;
 use super::sample::{layer_index, Kernel, SampleArgs};
@@ -292,6 +292,8 @@ fn wide<const F: u8, const M: u8>(
     // the previous quad's (key, selection): neighbouring quads often have the same λ
     let mut prev_key = None;
     let mut prev_sel = None;
+    // and its levels looked up for a uniform quad (the layer of a 2D view's every quad)
+    let mut prev_uni = None;
     for q in 0..nq {
         let mask = b.masks[q0 + q] & 0xf;
         if mask == 0 {
@@ -305,6 +307,7 @@ fn wide<const F: u8, const M: u8>(
         if prev_key != Some(k0) {
             prev_key = Some(k0);
             prev_sel = lod(first);
+            prev_uni = None;
         }
         let Some(l0) = prev_sel else {
             rest |= 1 << q;
@@ -325,11 +328,11 @@ fn wide<const F: u8, const M: u8>(
             dref: [0.0; 4],
         };
         let r = if uniform {
-            let lods = std::slice::from_ref(&l0);
+            let uni = &*prev_uni.get_or_insert_with(|| slot_levels(k, &l0, view.base_layer));
             if l0.linear {
-                quad_in::<F, M, true, false, true>(k, img, &qin, lods)
+                quad_in::<F, M, true, false, true>(k, img, &qin, &[], Some(uni))
             } else {
-                quad_in::<F, M, false, false, true>(k, img, &qin, lods)
+                quad_in::<F, M, false, false, true>(k, img, &qin, &[], Some(uni))
             }
         } else {
             let mut lods = [l0; 4];
@@ -344,8 +347,8 @@ fn wide<const F: u8, const M: u8>(
             }
             match (ok, l0.linear) {
                 (false, _) => None,
-                (true, true) => quad_in::<F, M, true, false, false>(k, img, &qin, &lods),
-                (true, false) => quad_in::<F, M, false, false, false>(k, img, &qin, &lods),
+                (true, true) => quad_in::<F, M, true, false, false>(k, img, &qin, &lods, None),
+                (true, false) => quad_in::<F, M, false, false, false>(k, img, &qin, &lods, None),
             }
         };
         let Some(r) = r else {
