@@ -44,6 +44,10 @@
 //! uniform quad's row pitch is one value; `floor + 1` is a plain add in the usual range.
 //! Per quad: trilinear 1381 → 1375, bilinear 980 → 966, nearest 741 → 732, Dref PCF 1156 →
 //! 1094, cube trilinear 2425 → 2349; the batch path (`fast_wide.rs`) trilinear 1124 → 1027.
+//! A texel pair is two plain reads (the slice `&words[o..o + 2]` also checks `o + 2` for
+//! overflow: 7 instructions against 5; trilinear 1375 → 1358). Uniform levels can come
+//! already looked up ([`slot_levels`], the batch path's). Reading eight bytes for a pair and
+//! decoding them together compiled to the same code and was dropped.
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
 use super::filter::{lerp4, LevelInfo};
