@@ -46,8 +46,12 @@
 //! 1094, cube trilinear 2425 → 2349; the batch path (`fast_wide.rs`) trilinear 1124 → 1027.
 //! A texel pair is two plain reads (the slice `&words[o..o + 2]` also checks `o + 2` for
 //! overflow: 7 instructions against 5; trilinear 1375 → 1358). Uniform levels can come
-//! already looked up ([`slot_levels`], the batch path's). Reading eight bytes for a pair and
-//! decoding them together compiled to the same code and was dropped.
+//! already looked up ([`slot_levels`], the batch path's). Tried and dropped: reading eight
+//! bytes for a pair and decoding them together (the same code); accumulating `w·v` in the
+//! lane loops instead of after them (batch trilinear 921 → 960, Dref PCF 981 → 1204,
+//! frame 455.4 → 465.6 M); reading repeat-wrapped footprints always as four texels, without
+//! the neighbour test (batch trilinear 921 → 925, trilinear 1342 → 1349, frame 455.4 →
+//! 454.8 M: a wash).
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
 use super::filter::{lerp4, LevelInfo};
