@@ -32,9 +32,29 @@
 //! once the in-level test fails (every footprint of the fullscreen trilinear frame, a
 //! texture repeated 45 times, where sixteen scalar wraps per quad cost ~300 instructions;
 //! draw-only frame 815 → 733 M), for nearest texels instead of that test (757 → 740).
+//!
+//! The routine proper is [`quad_in`], on operands already taken apart ([`QuadIn`]: lane-wise
+//! coordinates, absolute layers, offsets only when some are non-zero), so the batch path
+//! calls it without building a [`SampleArgs`]; it returns f32 results and callers take
+//! their bits with plain loops. Repeat and mirrored repeat over power-of-two levels wrap
+//! every bilinear footprint with masks (cheaper than the in-level test), and a footprint
+//! whose wrapped columns and rows are neighbours (`i1 = i0 + 1`, `j1 = j0 + 1`, every
+//! lane: inside the level, or tiled away from a seam) is read as two texel pairs (half the
+//! bounds checks); 8-bit formats have a constant one-word texel (no multiplies); the
+//! uniform quad's row pitch is one value; `floor + 1` is a plain add in the usual range.
+//! Per quad: trilinear 1381 → 1375, bilinear 980 → 966, nearest 741 → 732, Dref PCF 1156 →
+//! 1094, cube trilinear 2425 → 2349; the batch path (`fast_wide.rs`) trilinear 1124 → 1027.
+//! A texel pair is two plain reads (the slice `&words[o..o + 2]` also checks `o + 2` for
+//! overflow: 7 instructions against 5; trilinear 1375 → 1358). Uniform levels can come
+//! already looked up ([`slot_levels`], the batch path's). Tried and dropped: reading eight
+//! bytes for a pair and decoding them together (the same code); accumulating `w·v` in the
+//! lane loops instead of after them (batch trilinear 921 → 960, Dref PCF 981 → 1204,
+//! frame 455.4 → 465.6 M); reading repeat-wrapped footprints always as four texels, without
+//! the neighbour test (batch trilinear 921 → 925, trilinear 1342 → 1349, frame 455.4 →
+//! 454.8 M: a wash).
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
-use super::filter::lerp4;
+use super::filter::{lerp4, LevelInfo};
 use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
 use super::lod::{LodBase, LodMode};
@@ -280,6 +300,47 @@ pub(super) fn floor4(x: [f32; 4]) -> [i32; 4] {
     o
 }
 
+/// `floor(x)` and `floor(x) + 1` (saturating) as i32, four lanes ([`floor4`]'s two routes:
+/// in the usual `|x| < 2²¹` range the `+ 1` cannot overflow, so it is a plain add there
+/// instead of a lane-wise saturating add, ~8 SSE2 instructions per axis).
+#[inline(always)]
+fn floor4_next(x: [f32; 4]) -> ([i32; 4], [i32; 4]) {
+    const MAGIC: f32 = 12_582_912.0; // 1.5·2²³
+    let small = x.iter().fold(true, |ok, v| ok & (v.abs() < 2_097_152.0));
+    let mut o = [0i32; 4];
+    let mut n = [0i32; 4];
+    if small {
+        for l in 0..4 {
+            let y = x[l] + MAGIC;
+            let r = (y.to_bits() as i32).wrapping_sub(MAGIC.to_bits() as i32);
+            o[l] = r - ((y - MAGIC > x[l]) as i32);
+            n[l] = o[l] + 1;
+        }
+        return (o, n);
+    }
+    let o = floor4(x);
+    (o, o.map(|i| i.saturating_add(1)))
+}
+
+/// A quad's operands as [`quad_in`] reads them, lane-wise (what [`quad`] takes out of a
+/// [`SampleArgs`], and what the batch path has in its rows).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct QuadIn {
+    /// Texture coordinates (cubes: face coordinates in [0, 1]).
+    pub s: [f32; 4],
+    /// Second coordinate.
+    pub t: [f32; 4],
+    /// Absolute array layers (cubes: `6·cube + face`).
+    pub layer: [u32; 4],
+    /// Every lane has `layer[0]` (a scalar level base for uniform levels).
+    pub one_layer: bool,
+    /// Texel offsets as f32; `None` when every lane's are zero, and then `u = s·w` alone:
+    /// `s·w + 0` differs from it only for `s·w = −0`, which floors and splits as +0 does.
+    pub off: Option<([f32; 4], [f32; 4])>,
+    /// Dref per lane (after [`Kernel::dref_value`]), for [`R32F_CMP`].
+    pub dref: [f32; 4],
+}
+
 /// The four lanes with one texel filter (`LIN`) and per-lane levels. `CUBE`: face
 /// coordinates and layers from [`Kernel::locate`] (face selection and the `0.5·(sc/|ma| + 1)`
 /// mapping of `cube.rs`), no offsets, clamped nearest texels, and `None` when a linear
@@ -293,25 +354,15 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
     a: &SampleArgs,
     lods: &[LaneLod; 4],
 ) -> Option<QuadBits> {
-    // texels as 4-byte words: one bounds check per read (every fast format's texel starts
-    // on a 4-byte boundary and its first 4 bytes hold what is read)
-    let (words, _) = img.bytes().as_chunks::<4>();
-    let srgb: &[f32; 256] = if F == SRGBA8 || F == SBGRA8 {
-        &SRGB_TABLE
-    } else {
-        &UNORM8
-    };
     let view = &k.view;
-    let ts = k.texel_size / 4;
     let c = &a.coords;
-    let mut s: [f32; 4] = std::array::from_fn(|l| c[l][0]);
-    let mut t: [f32; 4] = std::array::from_fn(|l| c[l][1]);
-    let mut layer: [u32; 4] = if CUBE {
-        [0; 4]
-    } else if view.view_type == ViewType::D2Array {
-        std::array::from_fn(|l| view.base_layer + layer_index(c[l][2], view.layer_count))
-    } else {
-        [view.base_layer; 4]
+    let mut q = QuadIn {
+        s: std::array::from_fn(|l| c[l][0]),
+        t: std::array::from_fn(|l| c[l][1]),
+        layer: [view.base_layer; 4],
+        one_layer: true,
+        off: None,
+        dref: [0.0; 4],
     };
     if CUBE {
         // inactive lanes take the first active lane's direction (their result is dropped; it
@@ -321,18 +372,116 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
         for l in 0..4 {
             let lane = if mask & (1 << l) != 0 { l } else { first };
             let (st, lay, _) = k.locate(&c[lane]);
-            s[l] = st[0];
-            t[l] = st[1];
-            layer[l] = lay;
+            q.s[l] = st[0];
+            q.t[l] = st[1];
+            q.layer[l] = lay;
+        }
+        q.one_layer = false;
+    } else {
+        if view.view_type == ViewType::D2Array {
+            q.layer =
+                std::array::from_fn(|l| view.base_layer + layer_index(c[l][2], view.layer_count));
+            q.one_layer = false;
+        }
+        if a.offsets.iter().any(|o| o[0] != 0 || o[1] != 0) {
+            let off: [[i32; 3]; 4] = std::array::from_fn(|l| k.offset_bits(a.offsets[l], 4));
+            q.off = Some((off.map(|o| o[0] as f32), off.map(|o| o[1] as f32)));
         }
     }
-    let off: [[i32; 3]; 4] = std::array::from_fn(|l| k.offset_bits(a.offsets[l], 4));
-    let offu: [f32; 4] = std::array::from_fn(|l| off[l][0] as f32);
-    let offv: [f32; 4] = std::array::from_fn(|l| off[l][1] as f32);
-    let dref = match (F, a.dref) {
-        (R32F_CMP, Some(d)) => d.map(|r| k.dref_value(r)),
-        _ => [0.0; 4],
+    if let (R32F_CMP, Some(d)) = (F, a.dref) {
+        q.dref = d.map(|r| k.dref_value(r));
+    }
+    // (levels looked up inside: doing it first with `slot_levels` cost the per-quad path
+    // ~10 instructions per quad)
+    let acc = quad_in::<F, M, LIN, CUBE, UNI>(k, img, &q, lods, None)?;
+    Some(to_bits(&acc))
+}
+
+/// The bits of four RGBA f32 results (a plain loop: `acc.map(|l| l.map(f32::to_bits))`
+/// compiled to four out-of-line `try_map` calls per quad).
+#[inline(always)]
+pub(super) fn to_bits(acc: &[[f32; 4]; 4]) -> QuadBits {
+    let mut o = [[0u32; 4]; 4];
+    for l in 0..4 {
+        for ch in 0..4 {
+            o[l][ch] = acc[l][ch].to_bits();
+        }
+    }
+    o
+}
+
+/// A uniform quad's level in one slot, looked up once ([`slot_levels`]; the batch path
+/// keeps it while neighbouring quads select the same levels).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SlotLevel<'k> {
+    /// The level's weight.
+    pub weight: f32,
+    /// Size and addressing of the (absolute) level.
+    pub info: &'k LevelInfo,
+    /// The level is a power of two on both axes ([`wrap4`]'s mask forms).
+    pub p2: bool,
+    /// Word offset of the level's texel 0 on the layer the levels were looked up for.
+    pub base0: usize,
+}
+
+/// Uniform levels (`lod`: every lane's) looked up for [`quad_in`]: how many, and each one's
+/// [`SlotLevel`] with its base on absolute layer `layer0`.
+#[inline(always)]
+pub(super) fn slot_levels<'k>(
+    k: &'k Kernel,
+    lod: &LaneLod,
+    layer0: u32,
+) -> (usize, [SlotLevel<'k>; 2]) {
+    let one = |(level, weight): (u32, f32)| {
+        let abs = k.view.base_level + level;
+        let info = &k.lv[abs as usize];
+        SlotLevel {
+            weight,
+            info,
+            p2: k.pow2_level(abs),
+            base0: (info.base + layer0 as usize * info.layer_stride) / 4,
+        }
     };
+    let l0 = one(lod.levels.l[0]);
+    let l1 = if lod.levels.n == 2 {
+        one(lod.levels.l[1])
+    } else {
+        l0
+    };
+    (lod.levels.n, [l0, l1])
+}
+
+/// [`quad`] on operands already taken apart ([`QuadIn`]): the per-quad path's and the batch
+/// path's shared routine. `lods`: four lanes' levels (`UNI`: lane 0's are every lane's);
+/// `uni` (`UNI` only): the uniform quad's levels already looked up ([`slot_levels`] for
+/// its layer `q.layer[0]`), then `lods` is not read.
+#[inline(always)]
+pub(super) fn quad_in<
+    const F: u8,
+    const M: u8,
+    const LIN: bool,
+    const CUBE: bool,
+    const UNI: bool,
+>(
+    k: &Kernel,
+    img: &Image,
+    q: &QuadIn,
+    lods: &[LaneLod],
+    uni: Option<&(usize, [SlotLevel; 2])>,
+) -> Option<[[f32; 4]; 4]> {
+    // texels as 4-byte words: one bounds check per read (every fast format's texel starts
+    // on a 4-byte boundary and its first 4 bytes hold what is read)
+    let (words, _) = img.bytes().as_chunks::<4>();
+    let srgb: &[f32; 256] = if F == SRGBA8 || F == SBGRA8 {
+        &SRGB_TABLE
+    } else {
+        &UNORM8
+    };
+    let view = &k.view;
+    // texel size in words: one for the 8-bit formats (a constant, no multiplies)
+    let ts = if F < R32F { 1 } else { k.texel_size / 4 };
+    let (s, t, layer) = (q.s, q.t, q.layer);
+    let dref = q.dref;
     let op = compare_bits(k.sampler.compare_op);
     let texel = |b: [u8; 4], lane: usize| -> [f32; 4] {
         let v = decode::<F>(b, srgb);
@@ -344,14 +493,20 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
         }
     };
     let fetch = |o: usize, lane: usize| texel(words[o], lane);
-    // two horizontally adjacent texels of a one-word format: one bounds check for the pair
-    let pair = |o: usize, lane: usize| {
-        let p = &words[o..o + 2];
-        (texel(p[0], lane), texel(p[1], lane))
+    // two horizontally adjacent texels of a one-word format (two plain reads: the slice
+    // `&words[o..o + 2]` checks `o + 2` for overflow as well as against the length)
+    let pair = |o: usize, lane: usize| (texel(words[o], lane), texel(words[o + 1], lane));
+    let lods4: &[LaneLod; 4] = if UNI {
+        &[LaneLod::default(); 4] // unused
+    } else {
+        lods.try_into().ok()?
     };
     let slots = if UNI {
-        lods[0].levels.n
-    } else if lods.iter().any(|l| l.levels.n == 2) {
+        match uni {
+            Some(u) => u.0,
+            None => lods.first()?.levels.n,
+        }
+    } else if lods4.iter().any(|l| l.levels.n == 2) {
         2
     } else {
         1
@@ -366,27 +521,42 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
         let mut wl = [0f32; 4];
         let mut used = [true; 4];
         // every lane's level a power of two on both axes ([`wrap4`]'s mask forms): the
-        // non-uniform quad's, and the uniform quad's (absolute) level, tested only when
-        // needed (the test costs a few instructions the in-level bilinear quad does not need)
+        // non-uniform quad's, and the uniform quad's (absolute) level
         let mut p2 = true;
-        let mut uni_level = 0;
         if UNI {
             // one level for the whole quad (every lane has lane `first`'s levels)
-            let (level, w) = lods[0].levels.l[slot];
-            let info = &k.lv[(view.base_level + level) as usize];
+            // (looked up by the caller, or here from lane 0's levels)
+            let (weight, info, base0) = match uni {
+                Some((_, ul)) => {
+                    let sl = &ul[slot & 1];
+                    p2 = sl.p2;
+                    (sl.weight, sl.info, Some(sl.base0))
+                }
+                None => {
+                    let (level, w) = lods.first()?.levels.l[slot];
+                    let abs = view.base_level + level;
+                    p2 = k.pow2_level(abs);
+                    (w, &k.lv[abs as usize], None)
+                }
+            };
             let y = if CUBE { 0 } else { 1 }; // a cube face is square: the general path uses w
-            wl = [w; 4];
+            wl = [weight; 4];
             size = [[info.size[0], info.size[y]]; 4];
-            uni_level = view.base_level + level;
             e0 = [info.sizef[0]; 4];
             e1 = [info.sizef[y]; 4];
-            for l in 0..4 {
-                base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
+            if q.one_layer {
+                let b = base0
+                    .unwrap_or_else(|| (info.base + layer[0] as usize * info.layer_stride) / 4);
+                base = [b; 4];
+            } else {
+                for l in 0..4 {
+                    base[l] = (info.base + layer[l] as usize * info.layer_stride) / 4;
+                }
             }
             pitch = [info.pitch / 4; 4];
         } else {
             for l in 0..4 {
-                let lv = &lods[l].levels;
+                let lv = &lods4[l].levels;
                 used[l] = slot < lv.n;
                 let (level, w) = lv.l[if used[l] { slot } else { 0 }];
                 wl[l] = w;
@@ -400,65 +570,120 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
                 pitch[l] = info.pitch / 4;
             }
         }
+        // the row pitch: one value for uniform levels
+        let pitch_of = |l: usize| if UNI { pitch[0] } else { pitch[l] };
         let mut u = [0f32; 4];
         let mut v = [0f32; 4];
         for l in 0..4 {
-            if CUBE {
-                u[l] = s[l] * e0[l];
-                v[l] = t[l] * e1[l];
-            } else {
-                u[l] = s[l] * e0[l] + offu[l];
-                v[l] = t[l] * e1[l] + offv[l];
+            u[l] = s[l] * e0[l];
+            v[l] = t[l] * e1[l];
+        }
+        if let (false, Some((ou, ov))) = (CUBE, q.off) {
+            for l in 0..4 {
+                u[l] += ou[l];
+                v[l] += ov[l];
             }
         }
         // wraps as lane-wise integer operations: clamp-to-edge, or repeat and mirrored
         // repeat over power-of-two levels (`wrap4`)
-        let lanewise = || {
-            M == CLAMP
-                || ((M == REPEAT || M == MIRRORED)
-                    && if UNI { k.pow2_level(uni_level) } else { p2 })
+        let lanewise = M == CLAMP || ((M == REPEAT || M == MIRRORED) && p2);
+        let (w, h) = (size.map(|e| e[0]), size.map(|e| e[1]));
+        // f32 formats, uniform levels on one layer whose rows span a power-of-two number of
+        // words (a power-of-two level, tightly packed): every texel read is
+        // `lvl[o & (len − 1)]` with `o < len` (so the mask changes nothing), a read the
+        // compiler knows to be in bounds — an `and` instead of a compare and branch per
+        // texel (Dref PCF 1094 → 978 instructions per quad; for the 8-bit formats the
+        // compiler then unrolled the lane loops into worse code: trilinear batch 986 →
+        // 1053, nearest batch 378 → 398, the fullscreen frame 472.7 → 488.6 M)
+        let masked = if F >= R32F && UNI && q.one_layer {
+            let len = pitch[0] * h[0] as usize;
+            if len != 0 && len & (len - 1) == 0 {
+                words.get(base[0]..base[0] + len)
+            } else {
+                None
+            }
+        } else {
+            None
         };
         let mut val = [[0f32; 4]; 4];
         if LIN {
-            let ([mut i0, mut j0], [fa, fb]) = bilinear4(u, v);
-            let mut i1 = i0.map(|i| i.saturating_add(1));
-            let mut j1 = j0.map(|j| j.saturating_add(1));
-            let (w, h) = (size.map(|e| e[0]), size.map(|e| e[1]));
-            // every footprint inside its level (the usual case): every wrap mode is the
-            // identity there, so one lane-parallel test replaces sixteen wraps (and the
-            // fetches below then know `i1 = i0 + 1`, `j1 = j0 + 1`: wrapping always, even
-            // lane-wise, cost bilinear 996 → 1022 instructions per quad)
-            let inside = (0..4).fold(true, |ok, l| {
-                ok & (i0[l] >= 0) & (i1[l] < w[l]) & (j0[l] >= 0) & (j1[l] < h[l])
-            });
-            if !inside {
-                if CUBE {
-                    return None; // a tap on a neighbouring face
-                }
-                let lanewise = lanewise();
-                i0 = wrap4::<M>(i0, w, lanewise);
-                i1 = wrap4::<M>(i1, w, lanewise);
-                j0 = wrap4::<M>(j0, h, lanewise);
-                j1 = wrap4::<M>(j1, h, lanewise);
+            let mut x = [0f32; 4];
+            let mut y = [0f32; 4];
+            for l in 0..4 {
+                x[l] = u[l] - 0.5;
+                y[l] = v[l] - 0.5;
             }
-            if F < R32F && inside && ts == 1 {
-                // 8-bit formats, unwrapped: `i1 = i0 + 1`, `j1 = j0 + 1`, the offsets below
-                // with half the bounds checks (per quad: bilinear 996 → 981, trilinear 1414 →
-                // 1382, cube 2462 → 2425; Dref PCF got worse, 1155 → 1174, so D32 stays below)
+            let (mut i0, mut i1) = floor4_next(x);
+            let (mut j0, mut j1) = floor4_next(y);
+            let mut fa = [0f32; 4];
+            let mut fb = [0f32; 4];
+            for l in 0..4 {
+                fa[l] = (x[l] - i0[l] as f32).clamp(0.0, 1.0);
+                fb[l] = (y[l] - j0[l] as f32).clamp(0.0, 1.0);
+            }
+            // `adjacent`: every lane's footprint is two neighbouring columns of two
+            // neighbouring rows (`i1 = i0 + 1`, `j1 = j0 + 1`), read as two pairs
+            let adjacent = if lanewise && M != CLAMP {
+                // repeat / mirrored repeat as masks: cheaper to wrap always than to test
+                // whether every footprint is inside its level first (a texture tiled 45
+                // times: no footprint is)
+                i0 = wrap4::<M>(i0, w, true);
+                i1 = wrap4::<M>(i1, w, true);
+                j0 = wrap4::<M>(j0, h, true);
+                j1 = wrap4::<M>(j1, h, true);
+                masked.is_none()
+                    && (0..4).fold(true, |ok, l| {
+                        ok & (i1[l] == i0[l] + 1) & (j1[l] == j0[l] + 1)
+                    })
+            } else {
+                // every footprint inside its level (the usual case): every wrap mode is
+                // the identity there, so one lane-parallel test replaces sixteen wraps
+                let inside = (0..4).fold(true, |ok, l| {
+                    ok & (i0[l] >= 0) & (i1[l] < w[l]) & (j0[l] >= 0) & (j1[l] < h[l])
+                });
+                if !inside {
+                    if CUBE {
+                        return None; // a tap on a neighbouring face
+                    }
+                    i0 = wrap4::<M>(i0, w, lanewise);
+                    i1 = wrap4::<M>(i1, w, lanewise);
+                    j0 = wrap4::<M>(j0, h, lanewise);
+                    j1 = wrap4::<M>(j1, h, lanewise);
+                }
+                inside
+            };
+            if let Some(lvl) = masked {
+                let m = lvl.len() - 1;
+                let p = pitch[0];
                 for l in 0..4 {
-                    let r0 = base[l] + j0[l] as usize * pitch[l] + i0[l] as usize;
+                    let iu0 = i0[l] as usize * ts;
+                    let iu1 = i1[l] as usize * ts;
+                    let r0 = j0[l] as usize * p;
+                    let r1 = j1[l] as usize * p;
+                    let rd = |o: usize| texel(lvl[o & m], l);
+                    let top = lerp4(rd(r0 + iu0), rd(r0 + iu1), fa[l]);
+                    let bot = lerp4(rd(r1 + iu0), rd(r1 + iu1), fa[l]);
+                    val[l] = lerp4(top, bot, fb[l]);
+                }
+            } else if F < R32F && adjacent {
+                // 8-bit formats, neighbouring texels: the offsets below with half the
+                // bounds checks (D32 Dref PCF got worse this way, so D32 stays below)
+                for l in 0..4 {
+                    let p = pitch_of(l);
+                    let r0 = base[l] + j0[l] as usize * p + i0[l] as usize;
                     let (t0, t1) = pair(r0, l);
-                    let (b0, b1) = pair(r0 + pitch[l], l);
+                    let (b0, b1) = pair(r0 + p, l);
                     let top = lerp4(t0, t1, fa[l]);
                     let bot = lerp4(b0, b1, fa[l]);
                     val[l] = lerp4(top, bot, fb[l]);
                 }
             } else {
                 for l in 0..4 {
+                    let p = pitch_of(l);
                     let iu0 = i0[l] as usize * ts;
                     let iu1 = i1[l] as usize * ts;
-                    let r0 = base[l] + j0[l] as usize * pitch[l];
-                    let r1 = base[l] + j1[l] as usize * pitch[l];
+                    let r0 = base[l] + j0[l] as usize * p;
+                    let r1 = base[l] + j1[l] as usize * p;
                     let top = lerp4(fetch(r0 + iu0, l), fetch(r0 + iu1, l), fa[l]);
                     let bot = lerp4(fetch(r1 + iu0, l), fetch(r1 + iu1, l), fa[l]);
                     val[l] = lerp4(top, bot, fb[l]);
@@ -467,11 +692,10 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
         } else {
             let mut i = floor4(u);
             let mut j = floor4(v);
-            let (w, h) = (size.map(|e| e[0]), size.map(|e| e[1]));
             // lane-wise wraps are cheaper than testing whether every texel is inside its
             // level (nearest 757 → 756 instructions per quad; cube faces: `M` is
             // clamp-to-edge, the general path's nearest texel on a face)
-            if lanewise() {
+            if lanewise {
                 i = wrap4::<M>(i, w, true);
                 j = wrap4::<M>(j, h, true);
             } else {
@@ -483,19 +707,29 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
                     j = wrap4::<M>(j, h, false);
                 }
             }
-            for l in 0..4 {
-                let o = base[l] + j[l] as usize * pitch[l] + i[l] as usize * ts;
-                val[l] = fetch(o, l);
+            if let Some(lvl) = masked {
+                let m = lvl.len() - 1;
+                for l in 0..4 {
+                    let o = j[l] as usize * pitch[0] + i[l] as usize * ts;
+                    val[l] = texel(lvl[o & m], l);
+                }
+            } else {
+                for l in 0..4 {
+                    let o = base[l] + j[l] as usize * pitch_of(l) + i[l] as usize * ts;
+                    val[l] = fetch(o, l);
+                }
             }
         }
         for l in 0..4 {
             // the general path's `acc += w·v` from acc = 0 (kept as `0 + w·v`: −0 → +0)
             if slot == 0 || used[l] {
-                acc[l] = std::array::from_fn(|ch| acc[l][ch] + wl[l] * val[l][ch]);
+                for ch in 0..4 {
+                    acc[l][ch] += wl[l] * val[l][ch];
+                }
             }
         }
     }
-    Some(acc.map(|l| l.map(f32::to_bits)))
+    Some(acc)
 }
 
 #[cfg(test)]
