@@ -78,9 +78,11 @@
 //! - the early test of a quad on the float depth-only path is `float_quad`: the hoisted
 //!   `FloatDepth` state (pass bits, write) and two fixed 8-byte row pieces, where
 //!   `depth_quad` re-derived the compare op's pass bits, matched the format and sliced by
-//!   the texel size per quad (~160 instructions per whole quad, ~105 now); partly covered
-//!   quads take it with the mask, out of line: depth 372.08 -> 356.48 M (`early_test`
-//!   inclusive 41.4 -> 25.8 M), small 233.34 -> 233.31 M, fullscreen unchanged.
+//!   the texel size per quad (`early_test` of a whole quad: ~195 instructions, ~125 now; the
+//!   earlier finding that reading the pass bits from `self.float_depth` cost +3 M was made
+//!   with that per-quad work left in); partly covered quads take it with the mask, out of
+//!   line: depth 372.08 -> 356.48 M (`early_test` inclusive 41.4 -> 25.8 M), small
+//!   233.34 -> 233.31 M, fullscreen unchanged. `depth_quad` keeps the unorm formats.
 //!
 //! Not from this module: the depth scene's memcpy (10.1 M) and memset (7.2 M) are ~90 %
 //! `exec::run::Batch` (run / reset / terminate); `flush`'s own zeroing of the outputs is
@@ -689,7 +691,7 @@ impl<'a> TileShader<'a> {
             }
         }
         if self.depth_only && q.mask == 0xf {
-            return self.depth_quad(view, (q.x - rx) as usize, (q.y - ry) as usize, z, 0xf);
+            return self.depth_quad(view, (q.x - rx) as usize, (q.y - ry) as usize, z);
         }
         let front = q.p.info.front;
         let mut mask = q.mask;
@@ -749,11 +751,12 @@ impl<'a> TileShader<'a> {
         depth_stencil(st, &mut ds, lx, z, front)
     }
 
-    /// The depth test (and write) of the covered lanes `mask` of a quad at tile-local
-    /// (lx0, ly0) on the `depth_only` path: what [`Self::test`] does lane by lane, on the
-    /// quad's two 2-texel row pieces (all in the tile); returns the surviving lanes.
-    #[inline(always)]
-    fn depth_quad(&self, view: &mut TileView, lx0: usize, ly0: usize, z: [f32; 4], mask: u8) -> u8 {
+    /// The depth test (and write) of a whole covered quad at tile-local (lx0, ly0) on the
+    /// `depth_only` path of a unorm format (float formats take [`float_quad`]): what
+    /// [`Self::test`] does lane by lane, on the quad's two 2-texel row pieces; returns the
+    /// surviving lanes.
+    #[inline]
+    fn depth_quad(&self, view: &mut TileView, lx0: usize, ly0: usize, z: [f32; 4]) -> u8 {
         let format = self.ds_format.expect("tests imply an attachment");
         let st = &self.scene.state.depth_stencil;
         let db = format.depth_bytes();
@@ -762,39 +765,8 @@ impl<'a> TileShader<'a> {
             &mut upper[ly0][lx0 * db..(lx0 + 2) * db],
             &mut lower[0][lx0 * db..(lx0 + 2) * db],
         ];
-        if db == 4 && format.unorm_bits().is_none() {
-            // Float depth, lane-parallel with the format and compare op hoisted out
-            // (`float_depth_test`); no branch per lane (the per-lane loop with a branch on
-            // each outcome was ~170 instructions per quad on the depth scene). The pass bits
-            // are made here rather than read from `self.float_depth`: reading that cost
-            // +3 M instructions on the depth scene.
-            use std::cmp::Ordering::{Equal, Greater, Less};
-            let pass = [Less, Equal, Greater].map(|o| st.depth_compare.test(o) as u32);
-            let [r0, r1] = rows;
-            let word = |r: &[u8], i: usize| -> u32 {
-                u32::from_le_bytes(r[i * 4..i * 4 + 4].try_into().expect("4 bytes"))
-            };
-            let stored = [word(r0, 0), word(r0, 1), word(r1, 0), word(r1, 1)];
-            let (q, mut ok) = float_depth_test(pass, z, &stored);
-            for (k, ok) in ok.iter_mut().enumerate() {
-                *ok &= (mask >> k) as u32 & 1;
-            }
-            let live = (ok[0] | ok[1] << 1 | ok[2] << 2 | ok[3] << 3) as u8;
-            if st.depth_write {
-                let new: [u32; 4] =
-                    std::array::from_fn(|k| if ok[k] != 0 { q[k] } else { stored[k] });
-                r0[..4].copy_from_slice(&new[0].to_le_bytes());
-                r0[4..8].copy_from_slice(&new[1].to_le_bytes());
-                r1[..4].copy_from_slice(&new[2].to_le_bytes());
-                r1[4..8].copy_from_slice(&new[3].to_le_bytes());
-            }
-            return live;
-        }
-        let mut live = mask;
+        let mut live = 0xf;
         for (k, &z) in z.iter().enumerate() {
-            if mask & (1 << k) == 0 {
-                continue;
-            }
             let row = &mut *rows[k >> 1];
             let q = format.quantize(z);
             let stored = DepthStencilTarget::stored_depth(row, format, k & 1);
@@ -1189,7 +1161,7 @@ const ROW: usize = BLOCK as usize;
 /// The early depth test (and write) of a row of `ROW / 2` whole quads, the first at (qx, qy),
 /// on a float depth format: `top` and `bottom` are the two `ROW`-texel depth row pieces they
 /// cover. Returns each quad's surviving lanes and its unclamped depths, exactly what
-/// [`quad_depth`] and [`TileShader::depth_quad`] give quad by quad: the depth plane is
+/// [`quad_depth`] and [`float_quad`] give quad by quad: the depth plane is
 /// evaluated at each quad's lane 0 (the same expression as `Plane::at`) and stepped to its
 /// other lanes; a bottom lane is its top lane plus `dy` in both. Straight loops over the
 /// row's lanes, no per-quad slicing or dispatch.
@@ -1222,7 +1194,7 @@ fn depth_row(
     (masks, zs)
 }
 
-/// [`TileShader::depth_quad`]'s float path over one `ROW`-texel depth row piece: 1 where the
+/// [`float_quad`]'s test over one `ROW`-texel depth row piece: 1 where the
 /// (clamped, quantized) depth passes, and the passing depths written if writes are on.
 #[inline(always)]
 fn test_row(fd: &FloatDepth, z: [f32; ROW], row: &mut [u8]) -> [u32; ROW] {
@@ -1245,8 +1217,8 @@ fn test_row(fd: &FloatDepth, z: [f32; ROW], row: &mut [u8]) -> [u32; ROW] {
 }
 
 /// The float depth-only test (and write) of a quad's covered lanes `mask` with (clamped)
-/// depths `z` on its two 8-byte depth row pieces: [`TileShader::depth_quad`]'s float path with
-/// the state hoisted (`FloatDepth`) and the texel size fixed. Returns the surviving lanes.
+/// depths `z` on its two 8-byte depth row pieces: what [`TileShader::test`] does lane by lane,
+/// with the state hoisted (`FloatDepth`) and the texel size fixed. Returns the surviving lanes.
 #[inline(always)]
 fn float_quad(fd: &FloatDepth, z: [f32; 4], top: &mut [u8], bottom: &mut [u8], mask: u8) -> u8 {
     let top: &mut [u8; 8] = top.try_into().expect("two texels");
@@ -1286,7 +1258,7 @@ fn float_quad_partial(
 /// order keys (a quantized depth is non-negative, so its key is its bits; a stored value may
 /// be anything an upload put there). `pass`: whether the compare op passes on less, equal,
 /// greater (1 or 0). Returns the quantized depths and, per lane, 1 where the test passes.
-/// Straight loops over the lanes, shared by the whole-quad (`depth_quad`) and block-row
+/// Straight loops over the lanes, shared by the quad (`float_quad`) and block-row
 /// (`test_row`) paths.
 #[inline(always)]
 fn float_depth_test<const N: usize>(
