@@ -43,8 +43,8 @@
 //!   120.4 M -> 118.6 M, depth scene 476.7 M -> 473.1 M, fullscreen 617.3 M -> 615.1 M).
 //!
 //! Per-quad trims for issue #3's frames (callgrind, `benches/raster_scenes.rs`, whole run of
-//! one frame, one thread; depth scene 404.92 M -> 372.99 M, small triangles 237.43 M ->
-//! 233.51 M, fullscreen 529.00 M -> 518.26 M, every image bit-identical at 1 and 2 threads):
+//! one frame, one thread; depth scene 404.92 M -> 351.82 M, small triangles 237.43 M ->
+//! 232.61 M, fullscreen 529.00 M -> 517.11 M, every image bit-identical at 1 and 2 threads):
 //! - only the edges that cross a block get per-quad tests there: an edge whose minimum over
 //!   the block is >= 0 passes every pixel of it, so its four compares per quad were wasted
 //!   (a medium triangle's partial block is usually crossed by one edge of three); the depth
@@ -83,6 +83,13 @@
 //!   with that per-quad work left in); partly covered quads take it with the mask, out of
 //!   line: depth 372.08 -> 356.48 M (`early_test` inclusive 41.4 -> 25.8 M), small
 //!   233.34 -> 233.31 M, fullscreen unchanged. `depth_quad` keeps the unorm formats.
+//!
+//! - that whole-quad float test is inlined into the block walk (`early_test`; everything else
+//!   goes to `early_test_rest`), and the per-quad walk of a partly covered block has two
+//!   copies, with and without early tests (`partial_block::<EARLY>`): depth 356.25 ->
+//!   351.82 M, small 233.35 -> 232.61 M, fullscreen 517.54 -> 517.11 M. Inlining the test
+//!   into the one shared walk alone gave depth 351.79 M but small 234.36 M (+1.0 M: the
+//!   walk without early tests paid for the inlined code).
 //!
 //! Not from this module: the depth scene's memcpy (10.1 M) and memset (7.2 M) are ~90 %
 //! `exec::run::Batch` (run / reset / terminate); `flush`'s own zeroing of the outputs is
@@ -543,7 +550,7 @@ impl<'a> TileShader<'a> {
                                     prim: pi,
                                     p,
                                 };
-                                self.submit(view, q)?;
+                                self.submit::<true>(view, q)?;
                             }
                         }
                         continue;
@@ -573,35 +580,13 @@ impl<'a> TileShader<'a> {
                         self.flush(view)?;
                         continue;
                     }
-                    let mut qy = y0 & !1;
-                    while qy <= y1 {
-                        let mut qx = x0 & !1;
-                        // Edge values at lane 0 of the row's first quad, stepped by 2 pixels.
-                        let mut v = [0i64; 4];
-                        for (v, e) in v.iter_mut().zip(crossing) {
-                            *v = e.at(qx as i64, qy as i64);
-                        }
-                        while qx <= x1 {
-                            let mut mask = rect_mask(qx, qy, x0, y0, x1, y1);
-                            if !full {
-                                for (v, e) in v.iter_mut().zip(crossing) {
-                                    mask &= edge_mask(*v, e.ex, e.ey);
-                                    *v += 2 * e.ex;
-                                }
-                            }
-                            if mask != 0 {
-                                let q = Quad {
-                                    x: qx,
-                                    y: qy,
-                                    mask,
-                                    prim: pi,
-                                    p,
-                                };
-                                self.submit(view, q)?;
-                            }
-                            qx += 2;
-                        }
-                        qy += 2;
+                    // Two copies of the per-quad walk, with and without early tests, so the
+                    // inlined early test does not weigh on the walk without it.
+                    let b = PixRect { x0, y0, x1, y1 };
+                    if self.early_tests() {
+                        self.partial_block::<true>(view, pi, p, crossing, b)?;
+                    } else {
+                        self.partial_block::<false>(view, pi, p, crossing, b)?;
                     }
                 }
                 by += BLOCK;
@@ -609,6 +594,53 @@ impl<'a> TileShader<'a> {
         }
         if !self.quads.is_empty() {
             self.flush(view)?;
+        }
+        Ok(())
+    }
+
+    /// The quads of a block's pixels `b` that primitive `pi` covers, each submitted; only the
+    /// `crossing` edges are tested (none: the block is inside every edge). `EARLY`: whether
+    /// early tests run ([`Self::early_tests`]).
+    #[inline(always)]
+    fn partial_block<const EARLY: bool>(
+        &mut self,
+        view: &mut TileView,
+        pi: u32,
+        p: &'a RasterPrim,
+        crossing: &[Edge],
+        b: PixRect,
+    ) -> Result<()> {
+        let PixRect { x0, y0, x1, y1 } = b;
+        let full = crossing.is_empty();
+        let mut qy = y0 & !1;
+        while qy <= y1 {
+            let mut qx = x0 & !1;
+            // Edge values at lane 0 of the row's first quad, stepped by 2 pixels.
+            let mut v = [0i64; 4];
+            for (v, e) in v.iter_mut().zip(crossing) {
+                *v = e.at(qx as i64, qy as i64);
+            }
+            while qx <= x1 {
+                let mut mask = rect_mask(qx, qy, x0, y0, x1, y1);
+                if !full {
+                    for (v, e) in v.iter_mut().zip(crossing) {
+                        mask &= edge_mask(*v, e.ex, e.ey);
+                        *v += 2 * e.ex;
+                    }
+                }
+                if mask != 0 {
+                    let q = Quad {
+                        x: qx,
+                        y: qy,
+                        mask,
+                        prim: pi,
+                        p,
+                    };
+                    self.submit::<EARLY>(view, q)?;
+                }
+                qx += 2;
+            }
+            qy += 2;
         }
         Ok(())
     }
@@ -625,14 +657,15 @@ impl<'a> TileShader<'a> {
     /// (a quad at an occupied position flushes the batch first), so no pending quad touches
     /// the pixels tested, and each pixel still sees its tests in submission order. Quads that
     /// fail take no batch slot and are never interpolated.
+    /// `EARLY` is [`Self::early_tests`], a constant so each caller's copy keeps only its path.
     #[inline(always)]
-    fn submit(&mut self, view: &mut TileView, mut q: Quad<'a>) -> Result<()> {
+    fn submit<const EARLY: bool>(&mut self, view: &mut TileView, mut q: Quad<'a>) -> Result<()> {
         let z = if self.needs_z {
             quad_depth(&q)
         } else {
             [0.0; 4]
         };
-        if self.early_tests() {
+        if EARLY {
             q.mask = self.early_test(view, &q, z);
             if q.mask == 0 {
                 return Ok(());
@@ -662,27 +695,39 @@ impl<'a> TileShader<'a> {
     }
 
     /// The early depth/stencil tests (and writes) of a quad's covered lanes with depths `z`
-    /// (unclamped); the surviving lanes.
-    #[inline]
+    /// (unclamped); the surviving lanes. A whole quad on the float depth-only path is tested
+    /// here, inlined into the block walk; everything else goes out of line.
+    #[inline(always)]
     fn early_test(&self, view: &mut TileView, q: &Quad, z: [f32; 4]) -> u8 {
+        if let (Some(fd), 0xf) = (&self.float_depth, q.mask) {
+            let z = z.map(|z| self.clamp_z(z));
+            let (lx0, ly0) = (
+                (q.x - view.rect.x0) as usize * 4,
+                (q.y - view.rect.y0) as usize,
+            );
+            let [top, bottom] = &mut view.depth[ly0..ly0 + 2] else {
+                unreachable!("a whole quad covers two rows");
+            };
+            return float_quad(fd, z, &mut top[lx0..][..8], &mut bottom[lx0..][..8], 0xf);
+        }
+        self.early_test_rest(view, q, z)
+    }
+
+    /// [`Self::early_test`] of the quads it does not take itself.
+    #[inline(never)]
+    fn early_test_rest(&self, view: &mut TileView, q: &Quad, z: [f32; 4]) -> u8 {
         let (rx, ry) = (view.rect.x0, view.rect.y0);
         let z = z.map(|z| self.clamp_z(z));
         // The float depth-only test (`FloatDepth`, hoisted state) on the quad's two fixed
-        // 8-byte row pieces, for a whole quad and (with its uncovered lanes masked off) a
-        // partly covered one whose 2x2 pixels are all in the tile (an odd framebuffer size
-        // leaves a quad's right or bottom lanes outside); the per-lane path below dispatches
-        // on the format and compare op per lane. Whole quads inline with the mask a constant,
-        // partly covered ones out of line (a variable mask cost the whole quads ~40
+        // 8-byte row pieces, for a whole quad (in `early_test`) and, with its uncovered lanes
+        // masked off, a partly covered one whose 2x2 pixels are all in the tile (an odd
+        // framebuffer size leaves a quad's right or bottom lanes outside); the per-lane path
+        // below dispatches on the format and compare op per lane. Partly covered quads out
+        // of line (a variable mask inlined next to the whole quads' test cost those ~40
         // instructions each).
         if let Some(fd) = &self.float_depth {
-            let (lx0, ly0) = ((q.x - rx) as usize * 4, (q.y - ry) as usize);
-            if q.mask == 0xf {
-                let [top, bottom] = &mut view.depth[ly0..ly0 + 2] else {
-                    unreachable!("a whole quad covers two rows");
-                };
-                return float_quad(fd, z, &mut top[lx0..][..8], &mut bottom[lx0..][..8], 0xf);
-            }
             if q.x < view.rect.x1 && q.y < view.rect.y1 {
+                let (lx0, ly0) = ((q.x - rx) as usize * 4, (q.y - ry) as usize);
                 let [top, bottom] = &mut view.depth[ly0..ly0 + 2] else {
                     unreachable!("the quad is in the tile");
                 };
