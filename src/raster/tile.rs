@@ -42,6 +42,68 @@
 //!   primitive run and location, not once per component (draw only: small triangles
 //!   120.4 M -> 118.6 M, depth scene 476.7 M -> 473.1 M, fullscreen 617.3 M -> 615.1 M).
 //!
+//! Per-quad trims for issue #3's frames (callgrind, `benches/raster_scenes.rs`, whole run of
+//! one frame, one thread; depth scene 404.92 M -> 351.82 M, small triangles 237.43 M ->
+//! 232.61 M, fullscreen 529.00 M -> 517.11 M, every image bit-identical at 1 and 2 threads):
+//! - only the edges that cross a block get per-quad tests there: an edge whose minimum over
+//!   the block is >= 0 passes every pixel of it, so its four compares per quad were wasted
+//!   (a medium triangle's partial block is usually crossed by one edge of three); the depth
+//!   scene's per-quad edge work went from ~25 M to ~9 M;
+//! - with no discard and no late tests the post-shader walk over the quads (which only copied
+//!   each mask back) is skipped (~20 instructions per quad, ~8 M on the depth scene);
+//! - the rgba8 colour write walks quads and output lanes zipped and slices a whole quad's two
+//!   rows once (was an index per quad and a `split_at_mut`); with the two steps above and
+//!   the two below: depth 404.92 -> 383.26 M, small 237.43 -> 234.28 M, fullscreen
+//!   529.00 -> 518.47 M;
+//! - interpolation: the reciprocals of a primitive run are a fixed array (a `Vec` and
+//!   `extend_from_slice` per quad were ~8 instructions more), and the four numerator planes
+//!   share their origin, so a quad's offset from it is computed once (`Plane::at_offset`,
+//!   the same operations, so the same bits);
+//! - `unorm8_quad` clamps its (already 0..=255) integers before narrowing, so LLVM narrows
+//!   with saturating packs; the quads' depths are a fixed array (one store per quad, was an
+//!   `extend_from_slice`); the depth test of a whole quad is inlined once: depth 383.26 ->
+//!   375.07 M, small 234.28 -> 233.50 M, fullscreen 518.47 -> 518.25 M;
+//! - a partly covered quad on the float depth-only path takes the lane-parallel whole-quad
+//!   test with its uncovered lanes masked off (the per-lane path dispatched on the format and
+//!   compare op per lane, ~100 instructions per lane), out of line; inlining it next to the
+//!   whole-quad call made the whole quads' test ~40 instructions dearer (a variable mask), so
+//!   the whole quads keep a constant one: depth 375.07 -> 372.99 M, small and fullscreen
+//!   +0.005 M.
+//!
+//! - the output colour arrays are zeroed as `[u32]` (`zeroed_lanes`), which LLVM makes a
+//!   memset call; filling `[u32; 4]` elements was an unrolled loop of 16-byte stores (~200
+//!   instructions per batch): depth 372.99 -> 372.08 M, small 233.51 -> 233.34 M, fullscreen
+//!   518.26 -> 517.52 M.
+//!
+//! - the early test of a quad on the float depth-only path is `float_quad`: the hoisted
+//!   `FloatDepth` state (pass bits, write) and two fixed 8-byte row pieces, where
+//!   `depth_quad` re-derived the compare op's pass bits, matched the format and sliced by
+//!   the texel size per quad (`early_test` of a whole quad: ~195 instructions, ~125 now; the
+//!   earlier finding that reading the pass bits from `self.float_depth` cost +3 M was made
+//!   with that per-quad work left in); partly covered quads take it with the mask, out of
+//!   line: depth 372.08 -> 356.48 M (`early_test` inclusive 41.4 -> 25.8 M), small
+//!   233.34 -> 233.31 M, fullscreen unchanged. `depth_quad` keeps the unorm formats.
+//!
+//! - that whole-quad float test is inlined into the block walk (`early_test`; everything else
+//!   goes to `early_test_rest`), and the per-quad walk of a partly covered block has two
+//!   copies, with and without early tests (`partial_block::<EARLY>`): depth 356.25 ->
+//!   351.82 M, small 233.35 -> 232.61 M, fullscreen 517.54 -> 517.11 M. Inlining the test
+//!   into the one shared walk alone gave depth 351.79 M but small 234.36 M (+1.0 M: the
+//!   walk without early tests paid for the inlined code).
+//!
+//! - tried and dropped: the quads' offsets from the primitive's plane origin computed once
+//!   per run into a fixed array and read by the denominator and numerator loops (instead of
+//!   recomputed in each): depth 351.82 -> 353.19 M, small 232.61 -> 232.94 M, fullscreen
+//!   517.11 -> 518.26 M (the loads cost more than the conversions they saved).
+//!
+//! - tried and dropped: a partly covered quad's rgba8 write row by row (one slice per covered
+//!   row, then its one or two pixels) instead of pixel by pixel: depth 351.82 -> 352.37 M,
+//!   small 232.61 -> 232.64 M, fullscreen 517.11 -> 517.62 M.
+//!
+//! Not from this module: the depth scene's memcpy (10.1 M) and memset (7.2 M) are ~90 %
+//! `exec::run::Batch` (run / reset / terminate); `flush`'s own zeroing of the outputs is
+//! ~0.26 M of the memset.
+//!
 //! Tried and measured slower (callgrind, whole run of one frame, same scenes): the smooth
 //! interpolation written lane-major (`[f64; 4]` per plane term, so a lane's four components are
 //! one expression) stayed scalar and cost +1.6 M in `flush` for small triangles; per-lane edge
@@ -66,7 +128,7 @@ use rayon::prelude::*;
 use rayon::ThreadPool;
 
 use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
-use super::setup::{PixRect, Plane, RasterPrim};
+use super::setup::{Edge, PixRect, Plane, RasterPrim};
 use super::stage::{FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, QUAD_BATCH};
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
@@ -350,9 +412,11 @@ struct TileShader<'a> {
     quads: Vec<Quad<'a>>,
     /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
     occupied: [u32; (TILE / 2) as usize],
-    z: Vec<f32>,
+    /// The depths of `quads`, quad by quad (filled when `needs_z`); a fixed array, so adding
+    /// a quad's depths is one store (`extend_from_slice` on a `Vec` was ~9 instructions).
+    z: [[f32; 4]; QUAD_BATCH],
     /// Per lane of the current primitive run: 1 / denominator, smooth and noperspective.
-    inv: [Vec<f64>; 2],
+    inv: [[[f64; 4]; QUAD_BATCH]; 2],
     /// The built-in inputs the fragment stage reads.
     built_ins: FragInputs,
     /// The `depth_only` test on a float format, hoisted (whole blocks take `depth_row`).
@@ -394,8 +458,8 @@ impl<'a> TileShader<'a> {
             output: QuadOutputs::default(),
             quads: Vec::with_capacity(QUAD_BATCH),
             occupied: [0; (TILE / 2) as usize],
-            z: Vec::with_capacity(QUAD_BATCH * 4),
-            inv: [Vec::new(), Vec::new()],
+            z: [[0.0; 4]; QUAD_BATCH],
+            inv: [[[0.0; 4]; QUAD_BATCH]; 2],
             built_ins,
             needs_z: tests || built_ins.frag_coord || fs.writes_depth(),
             float_depth,
@@ -405,7 +469,6 @@ impl<'a> TileShader<'a> {
     fn shade(&mut self, bin: &[u32], view: &mut TileView) -> Result<()> {
         // A tile that failed part way may have left quads of its own behind.
         self.quads.clear();
-        self.z.clear();
         self.occupied = [0; (TILE / 2) as usize];
         let rect = view.rect;
         for &pi in bin {
@@ -425,8 +488,11 @@ impl<'a> TileShader<'a> {
                     bx += BLOCK;
                     // The edge functions are linear: their extremes over the block's pixel
                     // centres are at its corners.
-                    let mut full = true;
                     let mut out = false;
+                    // The edges that cross the block: only they can clear a lane of it (an
+                    // edge whose minimum over the block is >= 0 passes every pixel in it).
+                    let mut crossing = [Edge::default(); 4];
+                    let mut n_cross = 0;
                     // One evaluation per edge: the corner values are that plus the steps
                     // across the block in x and in y (exact integers, so the same values).
                     let (w, h) = ((x1 - x0) as i64, (y1 - y0) as i64);
@@ -437,11 +503,16 @@ impl<'a> TileShader<'a> {
                             out = true;
                             break;
                         }
-                        full &= a + sx.min(0) + sy.min(0) >= 0;
+                        if a + sx.min(0) + sy.min(0) < 0 {
+                            crossing[n_cross] = *e;
+                            n_cross += 1;
+                        }
                     }
                     if out {
                         continue;
                     }
+                    let full = n_cross == 0;
+                    let crossing = &crossing[..n_cross];
                     let whole = full && (x1 - x0, y1 - y0) == (BLOCK - 1, BLOCK - 1);
                     if whole && self.early_tests() {
                         if let Some(fd) = self.float_depth {
@@ -488,7 +559,7 @@ impl<'a> TileShader<'a> {
                                     prim: pi,
                                     p,
                                 };
-                                self.submit(view, q)?;
+                                self.submit::<true>(view, q)?;
                             }
                         }
                         continue;
@@ -510,7 +581,7 @@ impl<'a> TileShader<'a> {
                                     p,
                                 };
                                 if self.needs_z {
-                                    self.z.extend_from_slice(&quad_depth(&q));
+                                    self.z[self.quads.len()] = quad_depth(&q);
                                 }
                                 self.quads.push(q);
                             }
@@ -518,37 +589,13 @@ impl<'a> TileShader<'a> {
                         self.flush(view)?;
                         continue;
                     }
-                    let mut qy = y0 & !1;
-                    while qy <= y1 {
-                        let mut qx = x0 & !1;
-                        // Edge values at lane 0 of the row's first quad, stepped by 2 pixels.
-                        let mut v = [0i64; 4];
-                        if !full {
-                            for (v, e) in v.iter_mut().zip(edges) {
-                                *v = e.at(qx as i64, qy as i64);
-                            }
-                        }
-                        while qx <= x1 {
-                            let mut mask = rect_mask(qx, qy, x0, y0, x1, y1);
-                            if !full {
-                                for (v, e) in v.iter_mut().zip(edges) {
-                                    mask &= edge_mask(*v, e.ex, e.ey);
-                                    *v += 2 * e.ex;
-                                }
-                            }
-                            if mask != 0 {
-                                let q = Quad {
-                                    x: qx,
-                                    y: qy,
-                                    mask,
-                                    prim: pi,
-                                    p,
-                                };
-                                self.submit(view, q)?;
-                            }
-                            qx += 2;
-                        }
-                        qy += 2;
+                    // Two copies of the per-quad walk, with and without early tests, so the
+                    // inlined early test does not weigh on the walk without it.
+                    let b = PixRect { x0, y0, x1, y1 };
+                    if self.early_tests() {
+                        self.partial_block::<true>(view, pi, p, crossing, b)?;
+                    } else {
+                        self.partial_block::<false>(view, pi, p, crossing, b)?;
                     }
                 }
                 by += BLOCK;
@@ -556,6 +603,53 @@ impl<'a> TileShader<'a> {
         }
         if !self.quads.is_empty() {
             self.flush(view)?;
+        }
+        Ok(())
+    }
+
+    /// The quads of a block's pixels `b` that primitive `pi` covers, each submitted; only the
+    /// `crossing` edges are tested (none: the block is inside every edge). `EARLY`: whether
+    /// early tests run ([`Self::early_tests`]).
+    #[inline(always)]
+    fn partial_block<const EARLY: bool>(
+        &mut self,
+        view: &mut TileView,
+        pi: u32,
+        p: &'a RasterPrim,
+        crossing: &[Edge],
+        b: PixRect,
+    ) -> Result<()> {
+        let PixRect { x0, y0, x1, y1 } = b;
+        let full = crossing.is_empty();
+        let mut qy = y0 & !1;
+        while qy <= y1 {
+            let mut qx = x0 & !1;
+            // Edge values at lane 0 of the row's first quad, stepped by 2 pixels.
+            let mut v = [0i64; 4];
+            for (v, e) in v.iter_mut().zip(crossing) {
+                *v = e.at(qx as i64, qy as i64);
+            }
+            while qx <= x1 {
+                let mut mask = rect_mask(qx, qy, x0, y0, x1, y1);
+                if !full {
+                    for (v, e) in v.iter_mut().zip(crossing) {
+                        mask &= edge_mask(*v, e.ex, e.ey);
+                        *v += 2 * e.ex;
+                    }
+                }
+                if mask != 0 {
+                    let q = Quad {
+                        x: qx,
+                        y: qy,
+                        mask,
+                        prim: pi,
+                        p,
+                    };
+                    self.submit::<EARLY>(view, q)?;
+                }
+                qx += 2;
+            }
+            qy += 2;
         }
         Ok(())
     }
@@ -572,14 +666,15 @@ impl<'a> TileShader<'a> {
     /// (a quad at an occupied position flushes the batch first), so no pending quad touches
     /// the pixels tested, and each pixel still sees its tests in submission order. Quads that
     /// fail take no batch slot and are never interpolated.
+    /// `EARLY` is [`Self::early_tests`], a constant so each caller's copy keeps only its path.
     #[inline(always)]
-    fn submit(&mut self, view: &mut TileView, mut q: Quad<'a>) -> Result<()> {
+    fn submit<const EARLY: bool>(&mut self, view: &mut TileView, mut q: Quad<'a>) -> Result<()> {
         let z = if self.needs_z {
             quad_depth(&q)
         } else {
             [0.0; 4]
         };
-        if self.early_tests() {
+        if EARLY {
             q.mask = self.early_test(view, &q, z);
             if q.mask == 0 {
                 return Ok(());
@@ -598,10 +693,10 @@ impl<'a> TileShader<'a> {
             self.flush(view)?;
         }
         self.occupied[oy] |= 1 << ox;
-        self.quads.push(q);
         if self.needs_z {
-            self.z.extend_from_slice(&z);
+            self.z[self.quads.len()] = z;
         }
+        self.quads.push(q);
         if self.quads.len() == QUAD_BATCH {
             self.flush(view)?;
         }
@@ -609,11 +704,46 @@ impl<'a> TileShader<'a> {
     }
 
     /// The early depth/stencil tests (and writes) of a quad's covered lanes with depths `z`
-    /// (unclamped); the surviving lanes.
-    #[inline]
+    /// (unclamped); the surviving lanes. A whole quad on the float depth-only path is tested
+    /// here, inlined into the block walk; everything else goes out of line.
+    #[inline(always)]
     fn early_test(&self, view: &mut TileView, q: &Quad, z: [f32; 4]) -> u8 {
+        if let (Some(fd), 0xf) = (&self.float_depth, q.mask) {
+            let z = z.map(|z| self.clamp_z(z));
+            let (lx0, ly0) = (
+                (q.x - view.rect.x0) as usize * 4,
+                (q.y - view.rect.y0) as usize,
+            );
+            let [top, bottom] = &mut view.depth[ly0..ly0 + 2] else {
+                unreachable!("a whole quad covers two rows");
+            };
+            return float_quad(fd, z, &mut top[lx0..][..8], &mut bottom[lx0..][..8], 0xf);
+        }
+        self.early_test_rest(view, q, z)
+    }
+
+    /// [`Self::early_test`] of the quads it does not take itself.
+    #[inline(never)]
+    fn early_test_rest(&self, view: &mut TileView, q: &Quad, z: [f32; 4]) -> u8 {
         let (rx, ry) = (view.rect.x0, view.rect.y0);
         let z = z.map(|z| self.clamp_z(z));
+        // The float depth-only test (`FloatDepth`, hoisted state) on the quad's two fixed
+        // 8-byte row pieces, for a whole quad (in `early_test`) and, with its uncovered lanes
+        // masked off, a partly covered one whose 2x2 pixels are all in the tile (an odd
+        // framebuffer size leaves a quad's right or bottom lanes outside); the per-lane path
+        // below dispatches on the format and compare op per lane. Partly covered quads out
+        // of line (a variable mask inlined next to the whole quads' test cost those ~40
+        // instructions each).
+        if let Some(fd) = &self.float_depth {
+            if q.x < view.rect.x1 && q.y < view.rect.y1 {
+                let (lx0, ly0) = ((q.x - rx) as usize * 4, (q.y - ry) as usize);
+                let [top, bottom] = &mut view.depth[ly0..ly0 + 2] else {
+                    unreachable!("the quad is in the tile");
+                };
+                let (top, bottom) = (&mut top[lx0..][..8], &mut bottom[lx0..][..8]);
+                return float_quad_partial(fd, z, top, bottom, q.mask);
+            }
+        }
         if self.depth_only && q.mask == 0xf {
             return self.depth_quad(view, (q.x - rx) as usize, (q.y - ry) as usize, z);
         }
@@ -676,8 +806,9 @@ impl<'a> TileShader<'a> {
     }
 
     /// The depth test (and write) of a whole covered quad at tile-local (lx0, ly0) on the
-    /// `depth_only` path: what [`Self::test`] does lane by lane, on the quad's two 2-texel row
-    /// pieces; returns the surviving lanes.
+    /// `depth_only` path of a unorm format (float formats take [`float_quad`]): what
+    /// [`Self::test`] does lane by lane, on the quad's two 2-texel row pieces; returns the
+    /// surviving lanes.
     #[inline]
     fn depth_quad(&self, view: &mut TileView, lx0: usize, ly0: usize, z: [f32; 4]) -> u8 {
         let format = self.ds_format.expect("tests imply an attachment");
@@ -688,31 +819,6 @@ impl<'a> TileShader<'a> {
             &mut upper[ly0][lx0 * db..(lx0 + 2) * db],
             &mut lower[0][lx0 * db..(lx0 + 2) * db],
         ];
-        if db == 4 && format.unorm_bits().is_none() {
-            // Float depth, lane-parallel with the format and compare op hoisted out
-            // (`float_depth_test`); no branch per lane (the per-lane loop with a branch on
-            // each outcome was ~170 instructions per quad on the depth scene). The pass bits
-            // are made here rather than read from `self.float_depth`: reading that cost
-            // +3 M instructions on the depth scene.
-            use std::cmp::Ordering::{Equal, Greater, Less};
-            let pass = [Less, Equal, Greater].map(|o| st.depth_compare.test(o) as u32);
-            let [r0, r1] = rows;
-            let word = |r: &[u8], i: usize| -> u32 {
-                u32::from_le_bytes(r[i * 4..i * 4 + 4].try_into().expect("4 bytes"))
-            };
-            let stored = [word(r0, 0), word(r0, 1), word(r1, 0), word(r1, 1)];
-            let (q, ok) = float_depth_test(pass, z, &stored);
-            let live = (ok[0] | ok[1] << 1 | ok[2] << 2 | ok[3] << 3) as u8;
-            if st.depth_write {
-                let new: [u32; 4] =
-                    std::array::from_fn(|k| if ok[k] != 0 { q[k] } else { stored[k] });
-                r0[..4].copy_from_slice(&new[0].to_le_bytes());
-                r0[4..8].copy_from_slice(&new[1].to_le_bytes());
-                r1[..4].copy_from_slice(&new[2].to_le_bytes());
-                r1[4..8].copy_from_slice(&new[3].to_le_bytes());
-            }
-            return live;
-        }
         let mut live = 0xf;
         for (k, &z) in z.iter().enumerate() {
             let row = &mut *rows[k >> 1];
@@ -743,12 +849,13 @@ impl<'a> TileShader<'a> {
         // Zeroed with `fill` (a memset) and only grown by `resize`: clearing and resizing wrote
         // the zeros one element at a time (callgrind: ~13 instructions per lane).
         for c in &mut out.color {
-            zeroed(c, lanes);
+            zeroed_lanes(c, lanes);
         }
-        zeroed(&mut out.color1, lanes);
+        zeroed_lanes(&mut out.color1, lanes);
         if self.needs_z {
             out.depth.clear();
-            out.depth.extend_from_slice(&self.z);
+            out.depth
+                .extend_from_slice(self.z[..self.quads.len()].as_flattened());
         } else {
             zeroed(&mut out.depth, lanes);
         }
@@ -773,7 +880,10 @@ impl<'a> TileShader<'a> {
         let discard = scene.fs.can_discard();
         let writes_depth = scene.fs.writes_depth();
         let late = !self.early && self.tests;
-        for qi in 0..self.quads.len() {
+        // Without discard or late tests every quad keeps its mask: no walk over the quads
+        // (it cost ~20 instructions per quad doing nothing).
+        let quads = if discard || late { self.quads.len() } else { 0 };
+        for qi in 0..quads {
             let q = self.quads[qi];
             let mut live = q.mask;
             if discard {
@@ -789,7 +899,7 @@ impl<'a> TileShader<'a> {
                     let z = self.clamp_z(if writes_depth {
                         self.output.depth[lane]
                     } else {
-                        self.z[lane]
+                        self.z[qi][k]
                     });
                     let (lx, ly) = (q.x - rx + (k & 1) as i32, q.y - ry + (k >> 1) as i32);
                     if !self.test(view, lx as usize, ly as usize, z, front) {
@@ -805,25 +915,26 @@ impl<'a> TileShader<'a> {
             // What write_color does without blending, minus its dispatch.
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
             let rgba8 = plain && format == ColorFormat::R8G8B8A8Unorm;
-            for (qi, q) in self.quads.iter().enumerate() {
-                let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
-                if rgba8 && q.mask == 0xf {
-                    // A whole quad: two 8-byte row pieces, converted in one straight loop.
-                    let lanes: &[[u32; 4]; 4] =
-                        src[qi * 4..qi * 4 + 4].try_into().expect("4 lanes");
-                    let [top, bottom] = unorm8_quad(lanes);
-                    let (upper, lower) = rows.split_at_mut(ly0 + 1);
-                    upper[ly0][lx0 * 4..lx0 * 4 + 8].copy_from_slice(&top);
-                    lower[0][lx0 * 4..lx0 * 4 + 8].copy_from_slice(&bottom);
-                    continue;
-                }
-                if rgba8 {
+            if rgba8 {
+                // One walk over the quads and their lanes together (no per-quad index
+                // arithmetic or bounds checks on the outputs); the two rows of a whole quad
+                // sliced once.
+                for (q, lanes) in self.quads.iter().zip(src.chunks_exact(4)) {
+                    let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+                    let lanes: &[[u32; 4]; 4] = lanes.try_into().expect("4 lanes");
+                    let rows8 = unorm8_quad(lanes);
+                    if q.mask == 0xf {
+                        // A whole quad: two 8-byte row pieces, converted in one straight loop.
+                        let [top, bottom] = &mut rows[ly0..ly0 + 2] else {
+                            unreachable!("a whole quad covers two rows");
+                        };
+                        top[lx0 * 4..][..8].copy_from_slice(&rows8[0]);
+                        bottom[lx0 * 4..][..8].copy_from_slice(&rows8[1]);
+                        continue;
+                    }
                     // A partly covered quad: the same conversion, then the covered pixels'
                     // 4-byte pieces (the scalar per-byte conversion below was ~50 instructions
                     // per pixel; most quads of small triangles are partial).
-                    let lanes: &[[u32; 4]; 4] =
-                        src[qi * 4..qi * 4 + 4].try_into().expect("4 lanes");
-                    let rows8 = unorm8_quad(lanes);
                     for k in 0..4usize {
                         if q.mask & (1 << k) != 0 {
                             let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
@@ -831,8 +942,11 @@ impl<'a> TileShader<'a> {
                             rows[ly][lx * 4..lx * 4 + 4].copy_from_slice(b);
                         }
                     }
-                    continue;
                 }
+                continue;
+            }
+            for (qi, q) in self.quads.iter().enumerate() {
+                let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
                 for k in 0..4usize {
                     if q.mask & (1 << k) == 0 {
                         continue;
@@ -869,7 +983,6 @@ impl<'a> TileShader<'a> {
             }
         }
         self.quads.clear();
-        self.z.clear();
         Ok(())
     }
 
@@ -901,7 +1014,7 @@ impl<'a> TileShader<'a> {
             let per_quad = self
                 .quads
                 .iter()
-                .zip(self.z.chunks_exact(4))
+                .zip(self.z.iter())
                 .zip(inp.frag_coord.chunks_exact_mut(4));
             for ((q, z), fc) in per_quad {
                 let inv_w = quad_values(&q.p.inv_w, q);
@@ -964,11 +1077,11 @@ impl<'a> TileShader<'a> {
                     continue;
                 }
                 let den = Plane::combine(bw, |j| scales[m][j]);
-                self.inv[m].clear();
-                for q in quads {
+                // A fixed array, one entry per quad of the run (a `Vec` and its
+                // `extend_from_slice` cost ~8 instructions per quad more).
+                for (q, inv) in quads.iter().zip(self.inv[m].iter_mut()) {
                     let d = quad_values(&den, q);
-                    let inv = d.map(|d| if d == 0.0 { 1.0 } else { 1.0 / d });
-                    self.inv[m].extend_from_slice(&inv);
+                    *inv = d.map(|d| if d == 0.0 { 1.0 } else { 1.0 / d });
                 }
             }
             let slots = p.info.slots;
@@ -997,12 +1110,15 @@ impl<'a> TileShader<'a> {
                 });
                 for ((q, inv), out) in quads
                     .iter()
-                    .zip(self.inv[m].chunks_exact(4))
+                    .zip(self.inv[m].iter())
                     .zip(out.chunks_exact_mut(4))
                 {
                     // All four components' planes at the quad, then each lane written whole
                     // (the same operations as before, without strided single-word stores).
-                    let v: [[f64; 4]; 4] = std::array::from_fn(|c| quad_values(&num[c], q));
+                    // The planes share their origin (`combine`): the quad's offset from it is
+                    // computed once for the four (`Plane::at_offset`, the same operations).
+                    let o = ((q.x as f64 + 0.5) - bw[0].x0, (q.y as f64 + 0.5) - bw[0].y0);
+                    let v: [[f64; 4]; 4] = std::array::from_fn(|c| quad_values_at(&num[c], o));
                     for (k, out) in out.iter_mut().enumerate() {
                         *out = std::array::from_fn(|c| ((v[c][k] * inv[k]) as f32).to_bits());
                     }
@@ -1023,7 +1139,9 @@ pub(crate) fn unorm8_quad(lanes: &[[u32; 4]; 4]) -> [[u8; 8]; 2] {
     let flat = lanes.as_flattened();
     let mut b = [0u8; 16];
     for (o, &bits) in b.iter_mut().zip(flat) {
-        *o = floor_0_255(f32::from_bits(bits) * 255.0 + 0.5) as u8;
+        // The clamp changes nothing (the value is in 0..=255) but lets LLVM narrow with
+        // saturating packs (two per four lanes) instead of a mask and two packs per lane group.
+        *o = floor_0_255(f32::from_bits(bits) * 255.0 + 0.5).clamp(0, 255) as u8;
     }
     let mut out = [[0u8; 8]; 2];
     out[0].copy_from_slice(&b[..8]);
@@ -1040,6 +1158,16 @@ fn floor_0_255(x: f32) -> i32 {
     let x = if x < 255.0 { x } else { 255.0 };
     let r = (x + 8_388_608.0).to_bits() as i32 - 0x4b00_0000;
     r - ((r as f32 > x) as i32)
+}
+
+/// [`zeroed`] for lanes of four words, filled as one `[u32]` so LLVM makes it a memset (filling
+/// `[u32; 4]` elements was an unrolled loop of 16-byte stores, ~100 instructions per 1 KB
+/// output array and batch).
+#[inline]
+fn zeroed_lanes(v: &mut Vec<[u32; 4]>, len: usize) {
+    v.truncate(len);
+    v.as_flattened_mut().fill(0);
+    v.resize(len, [0; 4]);
 }
 
 /// `v` as `len` zero (default) values, keeping its allocation.
@@ -1087,7 +1215,7 @@ const ROW: usize = BLOCK as usize;
 /// The early depth test (and write) of a row of `ROW / 2` whole quads, the first at (qx, qy),
 /// on a float depth format: `top` and `bottom` are the two `ROW`-texel depth row pieces they
 /// cover. Returns each quad's surviving lanes and its unclamped depths, exactly what
-/// [`quad_depth`] and [`TileShader::depth_quad`] give quad by quad: the depth plane is
+/// [`quad_depth`] and [`float_quad`] give quad by quad: the depth plane is
 /// evaluated at each quad's lane 0 (the same expression as `Plane::at`) and stepped to its
 /// other lanes; a bottom lane is its top lane plus `dy` in both. Straight loops over the
 /// row's lanes, no per-quad slicing or dispatch.
@@ -1120,7 +1248,7 @@ fn depth_row(
     (masks, zs)
 }
 
-/// [`TileShader::depth_quad`]'s float path over one `ROW`-texel depth row piece: 1 where the
+/// [`float_quad`]'s test over one `ROW`-texel depth row piece: 1 where the
 /// (clamped, quantized) depth passes, and the passing depths written if writes are on.
 #[inline(always)]
 fn test_row(fd: &FloatDepth, z: [f32; ROW], row: &mut [u8]) -> [u32; ROW] {
@@ -1142,12 +1270,49 @@ fn test_row(fd: &FloatDepth, z: [f32; ROW], row: &mut [u8]) -> [u32; ROW] {
     ok
 }
 
+/// The float depth-only test (and write) of a quad's covered lanes `mask` with (clamped)
+/// depths `z` on its two 8-byte depth row pieces: what [`TileShader::test`] does lane by lane,
+/// with the state hoisted (`FloatDepth`) and the texel size fixed. Returns the surviving lanes.
+#[inline(always)]
+fn float_quad(fd: &FloatDepth, z: [f32; 4], top: &mut [u8], bottom: &mut [u8], mask: u8) -> u8 {
+    let top: &mut [u8; 8] = top.try_into().expect("two texels");
+    let bottom: &mut [u8; 8] = bottom.try_into().expect("two texels");
+    let word = |r: &[u8; 8], i: usize| {
+        u32::from_le_bytes([r[4 * i], r[4 * i + 1], r[4 * i + 2], r[4 * i + 3]])
+    };
+    let stored = [word(top, 0), word(top, 1), word(bottom, 0), word(bottom, 1)];
+    let (q, mut ok) = float_depth_test(fd.pass, z, &stored);
+    for (k, ok) in ok.iter_mut().enumerate() {
+        *ok &= (mask >> k) as u32 & 1;
+    }
+    if fd.write {
+        let new: [u32; 4] = std::array::from_fn(|k| if ok[k] != 0 { q[k] } else { stored[k] });
+        top[..4].copy_from_slice(&new[0].to_le_bytes());
+        top[4..].copy_from_slice(&new[1].to_le_bytes());
+        bottom[..4].copy_from_slice(&new[2].to_le_bytes());
+        bottom[4..].copy_from_slice(&new[3].to_le_bytes());
+    }
+    (ok[0] | ok[1] << 1 | ok[2] << 2 | ok[3] << 3) as u8
+}
+
+/// [`float_quad`] of a partly covered quad, out of line.
+#[inline(never)]
+fn float_quad_partial(
+    fd: &FloatDepth,
+    z: [f32; 4],
+    top: &mut [u8],
+    bottom: &mut [u8],
+    mask: u8,
+) -> u8 {
+    float_quad(fd, z, top, bottom, mask)
+}
+
 /// The float depth test of `N` lanes against their stored words: `quantize` (NaN to 0, clamp
 /// to [0, 1], -0 to +0) as `max`/`min`/`+ 0`, and `total_cmp` as a signed integer compare of
 /// order keys (a quantized depth is non-negative, so its key is its bits; a stored value may
 /// be anything an upload put there). `pass`: whether the compare op passes on less, equal,
 /// greater (1 or 0). Returns the quantized depths and, per lane, 1 where the test passes.
-/// Straight loops over the lanes, shared by the whole-quad (`depth_quad`) and block-row
+/// Straight loops over the lanes, shared by the quad (`float_quad`) and block-row
 /// (`test_row`) paths.
 #[inline(always)]
 fn float_depth_test<const N: usize>(
@@ -1179,6 +1344,13 @@ fn quad_depth(q: &Quad) -> [f32; 4] {
 #[inline]
 fn quad_values(pl: &Plane, q: &Quad) -> [f64; 4] {
     let v = pl.at(q.x as f64 + 0.5, q.y as f64 + 0.5);
+    [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
+}
+
+/// [`quad_values`] with the quad's lane-0 offset `o` from the plane's origin given.
+#[inline]
+fn quad_values_at(pl: &Plane, o: (f64, f64)) -> [f64; 4] {
+    let v = pl.at_offset(o.0, o.1);
     [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
 }
 
@@ -1535,6 +1707,8 @@ mod tests {
         assert!(passed > 10_000 && failed > 10_000, "{passed} {failed}");
     }
 
+    /// Also holds the partly covered quads of the float depth-only path (masked lane-parallel
+    /// test) to the per-lane test: the odd-sized target leaves partial quads at its edges.
     #[test]
     fn whole_quad_paths_match_the_per_lane_paths() {
         let (w, h) = (157, 93);
