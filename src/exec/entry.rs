@@ -653,20 +653,19 @@ fn scatter4(rows: &mut [u32], n: usize, src: &[[u32; 4]]) {
 }
 
 /// The inverse of [`scatter4`]: four word rows (`n` lanes each) into per-lane vectors, 4×4
-/// blocks through [`transpose4`] like it.
+/// blocks through [`transpose4`] like it, one block index over slices cut to one length.
 #[inline]
 fn gather4(dst: &mut [[u32; 4]], rows: &[u32], n: usize) {
     let (r0, rest) = rows.split_at(n);
     let (r1, rest) = rest.split_at(n);
     let (r2, r3) = rest.split_at(n);
-    let lanes = r0
-        .as_chunks::<4>()
-        .0
-        .iter()
-        .zip(r1.as_chunks::<4>().0)
-        .zip(r2.as_chunks::<4>().0.iter().zip(r3.as_chunks::<4>().0));
-    for (d, ((a, b), (c, e))) in dst.as_chunks_mut::<4>().0.iter_mut().zip(lanes) {
-        *d = transpose4(&[*a, *b, *c, *e]);
+    let (a, b) = (r0.as_chunks::<4>().0, r1.as_chunks::<4>().0);
+    let (c, e) = (r2.as_chunks::<4>().0, r3.as_chunks::<4>().0);
+    let d = dst.as_chunks_mut::<4>().0;
+    let nb = d.len().min(a.len()).min(b.len()).min(c.len()).min(e.len());
+    let (a, b, c, e, d) = (&a[..nb], &b[..nb], &c[..nb], &e[..nb], &mut d[..nb]);
+    for j in 0..nb {
+        d[j] = transpose4(&[a[j], b[j], c[j], e[j]]);
     }
 }
 

@@ -33,9 +33,10 @@ pub(crate) struct Batch {
     /// Results of an image instruction, `[lane][component]`.
     image_out: Vec<[u32; 4]>,
     executed: u64,
-    /// Set by a caller that made sure every quad has a lane that is not a helper (and no lane
-    /// has finished) since [`Batch::reset`], which clears it: then `run` skips its first
-    /// search for dead quads (~200 instructions per fragment batch).
+    /// Set by a caller that made sure every quad has a lane that is not a helper, and changed
+    /// no lane's `pc` or `active` since [`Batch::reset`] (which clears it): then `run` skips
+    /// its first search for dead quads (~200 instructions per fragment batch) and starts every
+    /// lane at the entry without scanning `pc`.
     pub quads_live: bool,
 }
 
@@ -102,35 +103,38 @@ pub(crate) fn blend4(d: &mut [u32; 4], s: [u32; 4], m: [u32; 4]) {
 /// Per-lane vectors `src[lane] = [x, y, z, w]` into four word rows (`rows[k][lane]` = word
 /// `k`), 4×4 blocks through [`transpose4`]; with `mask` only the lanes whose mask word is
 /// `!0` are written (the mask words are 0 or `!0`).
+///
+/// One block index over slices cut to the same length (no bounds checks, one induction
+/// variable): zipping the five block iterators cost ~15 instructions of bookkeeping per block.
 #[inline(always)]
 pub(crate) fn scatter_rows(rows: [&mut [u32]; 4], src: &[[u32; 4]], mask: Option<&[u32]>) {
     let [a, b, c, d] = rows;
-    let lanes = a
-        .as_chunks_mut::<4>()
-        .0
-        .iter_mut()
-        .zip(b.as_chunks_mut::<4>().0)
-        .zip(
-            c.as_chunks_mut::<4>()
-                .0
-                .iter_mut()
-                .zip(d.as_chunks_mut::<4>().0),
-        )
-        .zip(src.as_chunks::<4>().0);
+    let (a, b) = (a.as_chunks_mut::<4>().0, b.as_chunks_mut::<4>().0);
+    let (c, d) = (c.as_chunks_mut::<4>().0, d.as_chunks_mut::<4>().0);
+    let s = src.as_chunks::<4>().0;
+    let nb = s.len().min(a.len()).min(b.len()).min(c.len()).min(d.len());
+    let (a, b, c, d, s) = (
+        &mut a[..nb],
+        &mut b[..nb],
+        &mut c[..nb],
+        &mut d[..nb],
+        &s[..nb],
+    );
     match mask {
         None => {
-            for (((a, b), (c, d)), v) in lanes {
-                let [t0, t1, t2, t3] = transpose4(v);
-                (*a, *b, *c, *d) = (t0, t1, t2, t3);
+            for j in 0..nb {
+                let [t0, t1, t2, t3] = transpose4(&s[j]);
+                (a[j], b[j], c[j], d[j]) = (t0, t1, t2, t3);
             }
         }
         Some(m) => {
-            for ((((a, b), (c, d)), v), m) in lanes.zip(m.as_chunks::<4>().0) {
-                let [t0, t1, t2, t3] = transpose4(v);
-                blend4(a, t0, *m);
-                blend4(b, t1, *m);
-                blend4(c, t2, *m);
-                blend4(d, t3, *m);
+            let m = &m.as_chunks::<4>().0[..nb];
+            for j in 0..nb {
+                let [t0, t1, t2, t3] = transpose4(&s[j]);
+                blend4(&mut a[j], t0, m[j]);
+                blend4(&mut b[j], t1, m[j]);
+                blend4(&mut c[j], t2, m[j]);
+                blend4(&mut d[j], t3, m[j]);
             }
         }
     }
@@ -290,7 +294,9 @@ impl Batch {
         }
         fill32(&mut self.workgroup, prog.shader.workgroup_words as usize);
         fill32(&mut self.pc, n);
-        fill32(&mut self.active, n);
+        // all ones: what `run` needs when the caller sets `quads_live` (other runs rebuild it)
+        self.active.clear();
+        self.active.resize(n, !0);
         for v in [&mut self.helper, &mut self.demoted, &mut self.killed] {
             v.clear();
             v.resize(n, false);
@@ -374,7 +380,11 @@ impl Batch {
         if obs.wants_insts() {
             self.zero_all_registers(prog);
         }
-        if !std::mem::take(&mut self.quads_live) {
+        // With `quads_live` every lane waits at the entry and `active` is all ones (`reset`):
+        // the first block is the entry on all lanes, without the scan of `pc` and the rebuild
+        // of `active` (~450 instructions per 64-lane batch: SSE2 has no unsigned 32-bit min).
+        let live = std::mem::take(&mut self.quads_live) && self.n > 0;
+        if !live {
             self.skip_dead_quads();
         }
         // Lanes at the entry run `prog.start` first (the blocks before it have no instructions
@@ -384,7 +394,7 @@ impl Batch {
         // Set when the last block ran on every lane and sent them all to one block: then that
         // block is the lowest waiting one and every lane is active again (`active` is still all
         // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
-        let mut next: Option<u32> = None;
+        let mut next: Option<u32> = live.then_some(0);
         loop {
             let (cur, full) = match next.take() {
                 Some(t) => (t, true),
