@@ -5,7 +5,7 @@
 use super::memory::Bindings;
 use super::observe::{NoObserver, Observer};
 use super::program::{Program, DONE};
-use super::run::{Batch, SUBGROUP_SIZE};
+use super::run::{scatter_rows, transpose4, Batch, SUBGROUP_SIZE};
 use crate::ir::{BuiltIn, DerivativeGroup, IoBinding, IoVar, Stage};
 use crate::raster::{QuadBatch, QuadOutputs};
 use crate::{Error, Result};
@@ -440,21 +440,16 @@ fn frag_batch(
     while q0 < input.quads {
         let nq = (input.quads - q0).min(FRAG_QUADS_PER_BATCH);
         let l0 = q0 * 4;
-        b.reset(p, nq * 4);
+        let coverage = &input.coverage[q0..q0 + nq];
+        // every quad has a covered (non-helper) lane (a branch-free fold: `all` stops early
+        // and tests each quad on its own)
+        let live = coverage.iter().fold(true, |l, &cov| l & (cov & 0xf != 0));
+        b.reset_frag(p, nq * 4, live);
         let (n, lw) = (b.n, b.local_words);
-        let mut live = true;
-        for (h, &cov) in b
-            .helper
-            .chunks_exact_mut(4)
-            .zip(&input.coverage[q0..q0 + nq])
-        {
-            for (k, h) in h.iter_mut().enumerate() {
-                *h = cov & (1 << k) == 0;
-            }
-            live &= cov & 0xf != 0;
+        // a quad's four flags as one `[bool; 4]` (a store per lane cost ~2 instructions a lane)
+        for (h, &cov) in b.helper.as_chunks_mut::<4>().0.iter_mut().zip(coverage) {
+            *h = [cov & 1 == 0, cov & 2 == 0, cov & 4 == 0, cov & 8 == 0];
         }
-        // every lane waits at the entry, and every quad has a covered (non-helper) lane
-        b.quads_live = live;
         // Inputs: locations, then built-ins, then the outputs that start with a value (the
         // order of the per-quad path, which matters only if words overlap).
         for var in &sh.inputs {
@@ -640,38 +635,32 @@ fn frag_batch(
 }
 
 /// Lane values `src[j] = [x, y, z, w]` into the four word rows of `rows` (`n` lanes each).
+///
+/// 4×4 blocks through [`transpose4`] (SSE2 shuffles): 23 instructions per four lanes where
+/// the scalar copy took 35 (8.4 M of the fullscreen trilinear frame, 12.9 M of the depth
+/// scene).
 #[inline]
 fn scatter4(rows: &mut [u32], n: usize, src: &[[u32; 4]]) {
     let (r0, rest) = rows.split_at_mut(n);
     let (r1, rest) = rest.split_at_mut(n);
     let (r2, r3) = rest.split_at_mut(n);
-    // Four lanes at a time (`n` is a whole number of quads): fixed-size 4x4 blocks, without
-    // per-lane iterator bookkeeping (1.4 M of 10 000 small triangles' 20 M fragment stage).
-    let lanes = r0
-        .chunks_exact_mut(4)
-        .zip(r1.chunks_exact_mut(4))
-        .zip(r2.chunks_exact_mut(4).zip(r3.chunks_exact_mut(4)));
-    for (((a, b), (c, d)), v) in lanes.zip(src.chunks_exact(4)) {
-        for k in 0..4 {
-            (a[k], b[k], c[k], d[k]) = (v[k][0], v[k][1], v[k][2], v[k][3]);
-        }
-    }
+    scatter_rows([r0, r1, r2, r3], src, None);
 }
 
-/// The inverse of [`scatter4`]: four word rows (`n` lanes each) into per-lane vectors.
+/// The inverse of [`scatter4`]: four word rows (`n` lanes each) into per-lane vectors, 4×4
+/// blocks through [`transpose4`] like it, one block index over slices cut to one length.
 #[inline]
 fn gather4(dst: &mut [[u32; 4]], rows: &[u32], n: usize) {
     let (r0, rest) = rows.split_at(n);
     let (r1, rest) = rest.split_at(n);
     let (r2, r3) = rest.split_at(n);
-    let lanes = r0
-        .chunks_exact(4)
-        .zip(r1.chunks_exact(4))
-        .zip(r2.chunks_exact(4).zip(r3.chunks_exact(4)));
-    for (d, ((a, b), (c, e))) in dst.chunks_exact_mut(4).zip(lanes) {
-        for k in 0..4 {
-            d[k] = [a[k], b[k], c[k], e[k]];
-        }
+    let (a, b) = (r0.as_chunks::<4>().0, r1.as_chunks::<4>().0);
+    let (c, e) = (r2.as_chunks::<4>().0, r3.as_chunks::<4>().0);
+    let d = dst.as_chunks_mut::<4>().0;
+    let nb = d.len().min(a.len()).min(b.len()).min(c.len()).min(e.len());
+    let (a, b, c, e, d) = (&a[..nb], &b[..nb], &c[..nb], &e[..nb], &mut d[..nb]);
+    for j in 0..nb {
+        d[j] = transpose4(&[a[j], b[j], c[j], e[j]]);
     }
 }
 
