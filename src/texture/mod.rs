@@ -38,10 +38,12 @@
 //! tests demand bit-identical results. Quads it does not take (lanes disagreeing on the
 //! texel filter, D3D out-of-range MinLod, cube linear footprints leaving their face) and
 //! every other kernel run the general routine. Callgrind per quad (bench driver): nearest
-//! 1499 → 911 → 756, bilinear 2063 → 1180 → 996 → 981, trilinear 3036 → 1686 → 1417 →
-//! 1382, Dref PCF 2091 → 1327 → 1155, cube trilinear 5541 → 2467 → 2425 (the cube route;
-//! its λ is still the general per-lane cube LOD); the last step reads an unwrapped 8-bit
-//! footprint's texel pairs with one bounds check each.
+//! 1499 → 911 → 756 → 735, bilinear 2063 → 1180 → 996 → 981 → 953, trilinear 3036 → 1686
+//! → 1417 → 1382 → 1342, Dref PCF 2091 → 1327 → 1155 → 981, cube trilinear 5541 → 2467 →
+//! 2425 → 2343 (the cube route; its λ is still the general per-lane cube LOD); the
+//! second-last step reads an unwrapped 8-bit footprint's texel pairs with one bounds check
+//! each, the last one is the shared `quad_in` (mask wraps then pair reads, plain pair reads,
+//! masked-index reads for f32 formats).
 //!
 //! Gather fast path (`fast_gather.rs`): 2D / 2D-array views of the same formats (Dref for
 //! depth), any address modes, exact precision, every offset form; the four lanes' footprints
@@ -57,11 +59,15 @@
 //! Batch path (`fast_wide.rs`): [`Kernel::sample_batch`] takes a batch of quads in the
 //! interpreter's structure-of-arrays rows (coordinates, lane masks, implicit/explicit/zero
 //! LOD; no Dref, offsets, MinLod, Grad) and, for the fast path's 2D formats and address
-//! modes, computes λ for the whole chunk, selects levels per quad (reusing the previous
-//! quad's selection when its inputs repeat) and calls the fast path's quad routine directly:
-//! bit-identical to [`Kernel::sample`] by a property test. Per quad: nearest 741 → 524,
-//! bilinear 980 → 741, trilinear 1381 → 1126; running the texel phases lane-wide over the
-//! whole chunk measured worse and was dropped.
+//! modes, computes λ for the whole chunk (reusing the previous quad's λ when its lane-0
+//! differences have the same bits), selects levels per quad (reusing the previous quad's
+//! selection and level data when its inputs repeat) and calls the fast path's quad routine
+//! (`quad_in`, on taken-apart operands, shared with the per-quad path) directly: bit-identical
+//! to [`Kernel::sample`] by a property test. Per quad: nearest 741 → 524 → 348, bilinear 980 →
+//! 741 → 561, trilinear 1381 → 1126 → 921 (the second step: no `SampleArgs` per quad, mask
+//! wraps then paired reads for tiled footprints too, λ and level-data reuse; details in
+//! `fast.rs` and `fast_wide.rs`); running the texel phases lane-wide over the whole chunk
+//! measured worse and was dropped.
 //!
 //! Operations:
 //! [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`], [`Kernel::query_lod`]; sampler-free
