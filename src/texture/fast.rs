@@ -60,7 +60,10 @@
 //! compares fewer per slot): batch trilinear 921 → 894, batch bilinear 561 → 548,
 //! trilinear 1342 → 1317, bilinear 953 → 941, the fullscreen trilinear frame 421.96 →
 //! 415.48 M. D32 keeps the unconditional wraps (its masked reads need `i1`, `j1`; with the
-//! branch Dref PCF went 981 → 991).
+//! branch Dref PCF went 981 → 991). Tried after it and dropped: one range test for both
+//! axes' `floor4_next` (eight values, one fold) — worse everywhere, the quad routine
+//! compiled differently: batch trilinear 894 → 933, batch bilinear 548 → 571, batch
+//! nearest 348 → 365, cube trilinear 2343 → 2365, the frame 415.48 → 425.64 M.
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
 use super::filter::{lerp4, LevelInfo};
