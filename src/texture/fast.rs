@@ -52,6 +52,18 @@
 //! frame 455.4 → 465.6 M); reading repeat-wrapped footprints always as four texels, without
 //! the neighbour test (batch trilinear 921 → 925, trilinear 1342 → 1349, frame 455.4 →
 //! 454.8 M: a wash).
+//!
+//! Repeat over a power-of-two level, 8-bit formats: the wrapped `i1` is the wrapped `i0`
+//! plus one unless `i0` wraps to the last column (`i1 = i0 + 1`, or both `i32::MAX`, whose
+//! wrap is `w − 1`), so the neighbour test reads the wrapped `i0`, `j0` alone and `i1`, `j1`
+//! are wrapped only when a footprint straddles a seam (two mask wraps and the `+ 1`
+//! compares fewer per slot): batch trilinear 921 → 894, batch bilinear 561 → 548,
+//! trilinear 1342 → 1317, bilinear 953 → 941, the fullscreen trilinear frame 421.96 →
+//! 415.48 M. D32 keeps the unconditional wraps (its masked reads need `i1`, `j1`; with the
+//! branch Dref PCF went 981 → 991). Tried after it and dropped: one range test for both
+//! axes' `floor4_next` (eight values, one fold) — worse everywhere, the quad routine
+//! compiled differently: batch trilinear 894 → 933, batch bilinear 548 → 571, batch
+//! nearest 348 → 365, cube trilinear 2343 → 2365, the frame 415.48 → 425.64 M.
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
 use super::filter::{lerp4, LevelInfo};
@@ -628,13 +640,28 @@ pub(super) fn quad_in<
                 // whether every footprint is inside its level first (a texture tiled 45
                 // times: no footprint is)
                 i0 = wrap4::<M>(i0, w, true);
-                i1 = wrap4::<M>(i1, w, true);
                 j0 = wrap4::<M>(j0, h, true);
-                j1 = wrap4::<M>(j1, h, true);
-                masked.is_none()
-                    && (0..4).fold(true, |ok, l| {
-                        ok & (i1[l] == i0[l] + 1) & (j1[l] == j0[l] + 1)
-                    })
+                if M == REPEAT && F < R32F {
+                    // `i1` is `i0 + 1` (or `i0 = i1 = i32::MAX`, whose wrap is `w − 1`), so
+                    // its wrap is `i0`'s plus one unless `i0` wraps to the last column:
+                    // test the wrapped `i0`, `j0` alone and wrap `i1`, `j1` only when
+                    // some footprint straddles a seam (8-bit formats: D32's masked reads
+                    // need `i1`, `j1` always, and the branch cost Dref PCF 981 → 991)
+                    let adj =
+                        (0..4).fold(true, |ok, l| ok & (i0[l] != w[l] - 1) & (j0[l] != h[l] - 1));
+                    if !adj {
+                        i1 = wrap4::<M>(i1, w, true);
+                        j1 = wrap4::<M>(j1, h, true);
+                    }
+                    adj
+                } else {
+                    i1 = wrap4::<M>(i1, w, true);
+                    j1 = wrap4::<M>(j1, h, true);
+                    masked.is_none()
+                        && (0..4).fold(true, |ok, l| {
+                            ok & (i1[l] == i0[l] + 1) & (j1[l] == j0[l] + 1)
+                        })
+                }
             } else {
                 // every footprint inside its level (the usual case): every wrap mode is
                 // the identity there, so one lane-parallel test replaces sixteen wraps
