@@ -129,13 +129,6 @@ impl Plane {
     pub fn at(&self, x: f64, y: f64) -> f64 {
         self.a + self.dx * (x - self.x0) + self.dy * (y - self.y0)
     }
-
-    /// [`Self::at`] with `(x - x0, y - y0)` given (the same operations): planes combined from
-    /// one primitive's share their origin, so the offsets are computed once for all of them.
-    #[inline]
-    pub fn at_offset(&self, ox: f64, oy: f64) -> f64 {
-        self.a + self.dx * ox + self.dy * oy
-    }
 }
 
 /// Inclusive pixel rectangle.

@@ -100,6 +100,21 @@
 //!   row, then its one or two pixels) instead of pixel by pixel: depth 351.82 -> 352.37 M,
 //!   small 232.61 -> 232.64 M, fullscreen 517.11 -> 517.62 M.
 //!
+//! - the numerator loop is lane-major (the four planes' `a`, `dx`, `dy` as literal `[f64; 4]`s
+//!   per run, lane 0 `a + dx * ox + dy * oy`, lanes 1-3 its steps, each lane's four components
+//!   one expression) and the quad's reciprocals go through `std::hint::black_box`, which keeps
+//!   LLVM's loop vectoriser off the quad loop: it ran two quads per iteration, one per f64x2
+//!   half, and converted and stored word by word (cvtsd2ss, 4-byte stores: ~75 instructions
+//!   per quad); now each lane is two mulpd, two cvtpd2ps and one 16-byte store. The same
+//!   operations on the same values, so the same bits. Whole run: depth 342.70 -> 334.77 M,
+//!   small 226.53 -> 224.25 M, fullscreen 421.97 -> 416.94 M. Measured on the way: lane-major
+//!   without `black_box` is still vectorised across quads (depth 335.26 M, small 230.18 M,
+//!   fullscreen 425.39 M; `flush` itself +3.8 M on depth, the depth gain was an inlining change
+//!   in the tile walk); with `black_box` but the terms built by `map` / `from_fn`, those
+//!   closures stayed out of line per run (depth 328.19 M, small 228.10 M, fullscreen
+//!   420.68 M). Callgrind totals of two builds of one source differed by 0.33 M (depth), so
+//!   read sub-M differences with care.
+//!
 //! Not from this module: the depth scene's memcpy (10.1 M) and memset (7.2 M) are ~90 %
 //! `exec::run::Batch` (run / reset / terminate); `flush`'s own zeroing of the outputs is
 //! ~0.26 M of the memset.
@@ -1108,19 +1123,58 @@ impl<'a> TileShader<'a> {
                 let num: [Plane; 4] = std::array::from_fn(|c| {
                     Plane::combine(bw, |j| scale[j] * f32::from_bits(vs[j][c]) as f64)
                 });
+                // Lane-major: the four planes' terms as `[f64; 4]`s, so a lane's four
+                // components are one expression (two f64x2 halves: mulpd, cvtpd2ps, one
+                // 16-byte store per lane). Literal arrays: `map` / `from_fn` here were left out
+                // of line per run (small triangles +2.7 M).
+                let pa = [num[0].a, num[1].a, num[2].a, num[3].a];
+                let pdx = [num[0].dx, num[1].dx, num[2].dx, num[3].dx];
+                let pdy = [num[0].dy, num[1].dy, num[2].dy, num[3].dy];
                 for ((q, inv), out) in quads
                     .iter()
                     .zip(self.inv[m].iter())
                     .zip(out.chunks_exact_mut(4))
                 {
-                    // All four components' planes at the quad, then each lane written whole
-                    // (the same operations as before, without strided single-word stores).
+                    // Opaque to the loop vectoriser, which otherwise runs two quads per
+                    // iteration, one per f64x2 half, and converts and stores word by word
+                    // (~75 instructions per quad, with or without the lane-major form).
+                    let inv = std::hint::black_box(inv);
                     // The planes share their origin (`combine`): the quad's offset from it is
-                    // computed once for the four (`Plane::at_offset`, the same operations).
-                    let o = ((q.x as f64 + 0.5) - bw[0].x0, (q.y as f64 + 0.5) - bw[0].y0);
-                    let v: [[f64; 4]; 4] = std::array::from_fn(|c| quad_values_at(&num[c], o));
-                    for (k, out) in out.iter_mut().enumerate() {
-                        *out = std::array::from_fn(|c| ((v[c][k] * inv[k]) as f32).to_bits());
+                    // computed once. Lane 0 is `Plane::at`'s expression, the others `quad_values`'
+                    // steps (lane 3 is lane 1 plus `dy`): the same operations on the same
+                    // values, so the same bits.
+                    let (ox, oy) = ((q.x as f64 + 0.5) - bw[0].x0, (q.y as f64 + 0.5) - bw[0].y0);
+                    let v0 = [
+                        pa[0] + pdx[0] * ox + pdy[0] * oy,
+                        pa[1] + pdx[1] * ox + pdy[1] * oy,
+                        pa[2] + pdx[2] * ox + pdy[2] * oy,
+                        pa[3] + pdx[3] * ox + pdy[3] * oy,
+                    ];
+                    let v1 = [
+                        v0[0] + pdx[0],
+                        v0[1] + pdx[1],
+                        v0[2] + pdx[2],
+                        v0[3] + pdx[3],
+                    ];
+                    let v2 = [
+                        v0[0] + pdy[0],
+                        v0[1] + pdy[1],
+                        v0[2] + pdy[2],
+                        v0[3] + pdy[3],
+                    ];
+                    let v3 = [
+                        v1[0] + pdy[0],
+                        v1[1] + pdy[1],
+                        v1[2] + pdy[2],
+                        v1[3] + pdy[3],
+                    ];
+                    for ((out, v), inv) in out.iter_mut().zip([v0, v1, v2, v3]).zip(*inv) {
+                        *out = [
+                            ((v[0] * inv) as f32).to_bits(),
+                            ((v[1] * inv) as f32).to_bits(),
+                            ((v[2] * inv) as f32).to_bits(),
+                            ((v[3] * inv) as f32).to_bits(),
+                        ];
                     }
                 }
             }
@@ -1344,13 +1398,6 @@ fn quad_depth(q: &Quad) -> [f32; 4] {
 #[inline]
 fn quad_values(pl: &Plane, q: &Quad) -> [f64; 4] {
     let v = pl.at(q.x as f64 + 0.5, q.y as f64 + 0.5);
-    [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
-}
-
-/// [`quad_values`] with the quad's lane-0 offset `o` from the plane's origin given.
-#[inline]
-fn quad_values_at(pl: &Plane, o: (f64, f64)) -> [f64; 4] {
-    let v = pl.at_offset(o.0, o.1);
     [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
 }
 
