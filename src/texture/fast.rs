@@ -260,6 +260,17 @@ pub(super) fn decode<const F: u8>(b: [u8; 4], srgb: &[f32; 256]) -> [f32; 4] {
     }
 }
 
+/// The decode table [`decode`] reads a fast 8-bit format's colour channels through: sRGB
+/// for the sRGB formats, UNORM otherwise (their alpha always decodes as UNORM).
+#[inline(always)]
+pub(super) fn colour_table<const F: u8>() -> &'static [f32; 256] {
+    if F == SRGBA8 || F == SBGRA8 {
+        &SRGB_TABLE
+    } else {
+        &UNORM8
+    }
+}
+
 /// The bilinear footprints of four texel-space positions `(u, v)`: the lower texel of each
 /// axis, `floor(u − 0.5)`, and the weight toward the upper one, `(u − 0.5) − floor` clamped to
 /// [0, 1] (the general path's `split` of `u − 0.5` in `filter.rs`, on both axes, lane-wise).
@@ -484,11 +495,7 @@ pub(super) fn quad_in<
     // texels as 4-byte words: one bounds check per read (every fast format's texel starts
     // on a 4-byte boundary and its first 4 bytes hold what is read)
     let (words, _) = img.bytes().as_chunks::<4>();
-    let srgb: &[f32; 256] = if F == SRGBA8 || F == SBGRA8 {
-        &SRGB_TABLE
-    } else {
-        &UNORM8
-    };
+    let srgb = colour_table::<F>();
     let view = &k.view;
     // texel size in words: one for the 8-bit formats (a constant, no multiplies)
     let ts = if F < R32F { 1 } else { k.texel_size / 4 };

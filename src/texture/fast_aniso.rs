@@ -35,11 +35,11 @@
 
 use super::address::{wrap, CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
 use super::fast::{
-    bilinear4, compare, compare_bits, decode, fast_format, floor4, FastFn, R32F, R32F_CMP,
+    bilinear4, colour_table, compare, compare_bits, decode, fast_format, floor4, FastFn, R32F,
+    R32F_CMP,
 };
 use super::fast::{SBGRA8, SRGBA8};
 use super::filter::lerp4;
-use super::format::{SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
 use super::lod::{LodBase, LodMode};
 use super::sample::{layer_index, Kernel, LaneLod, SampleArgs};
@@ -260,11 +260,7 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
 ) -> [u32; 4] {
     // texels as 4-byte words (see `fast.rs`)
     let (words, _) = img.bytes().as_chunks::<4>();
-    let srgb: &[f32; 256] = if F == SRGBA8 || F == SBGRA8 {
-        &SRGB_TABLE
-    } else {
-        &UNORM8
-    };
+    let srgb = colour_table::<F>();
     let view = &k.view;
     let c = &a.coords[lane];
     let layer = if view.view_type == ViewType::D2Array {
