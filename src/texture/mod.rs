@@ -38,12 +38,12 @@
 //! tests demand bit-identical results. Quads it does not take (lanes disagreeing on the
 //! texel filter, D3D out-of-range MinLod, cube linear footprints leaving their face) and
 //! every other kernel run the general routine. Callgrind per quad (bench driver): nearest
-//! 1499 → 911 → 756 → 735, bilinear 2063 → 1180 → 996 → 981 → 953, trilinear 3036 → 1686
-//! → 1417 → 1382 → 1342, Dref PCF 2091 → 1327 → 1155 → 981, cube trilinear 5541 → 2467 →
+//! 1499 → 911 → 756 → 735, bilinear 2063 → 1180 → 996 → 981 → 941, trilinear 3036 → 1686
+//! → 1417 → 1382 → 1317, Dref PCF 2091 → 1327 → 1155 → 981, cube trilinear 5541 → 2467 →
 //! 2425 → 2343 (the cube route; its λ is still the general per-lane cube LOD); the
 //! second-last step reads an unwrapped 8-bit footprint's texel pairs with one bounds check
 //! each, the last one is the shared `quad_in` (mask wraps then pair reads, plain pair reads,
-//! masked-index reads for f32 formats).
+//! masked-index reads for f32 formats, repeat seams tested on the wrapped lower texel).
 //!
 //! Gather fast path (`fast_gather.rs`): 2D / 2D-array views of the same formats (Dref for
 //! depth), any address modes, exact precision, every offset form; the four lanes' footprints
@@ -64,7 +64,7 @@
 //! selection and level data when its inputs repeat) and calls the fast path's quad routine
 //! (`quad_in`, on taken-apart operands, shared with the per-quad path) directly: bit-identical
 //! to [`Kernel::sample`] by a property test. Per quad: nearest 741 → 524 → 348, bilinear 980 →
-//! 741 → 561, trilinear 1381 → 1126 → 921 (the second step: no `SampleArgs` per quad, mask
+//! 741 → 548, trilinear 1381 → 1126 → 894 (the second step: no `SampleArgs` per quad, mask
 //! wraps then paired reads for tiled footprints too, λ and level-data reuse; details in
 //! `fast.rs` and `fast_wide.rs`); running the texel phases lane-wide over the whole chunk
 //! measured worse and was dropped.
