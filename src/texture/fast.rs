@@ -66,6 +66,7 @@
 //! nearest 348 → 365, cube trilinear 2343 → 2365, the frame 415.48 → 425.64 M.
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
+use super::fast_plane::{lane_levels, plane_mode, plane_quad, uni_levels};
 use super::filter::{lerp4, LevelInfo};
 use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
@@ -89,6 +90,8 @@ pub(super) const SBGRA8: u8 = 3;
 pub(super) const R32F: u8 = 4;
 /// [`R32F`] with a depth comparison per texel (compare, then filter).
 pub(super) const R32F_CMP: u8 = 5;
+/// Any float-kind format, read from the image's decoded plane (`fast_plane.rs`).
+pub(super) const PLANE: u8 = 6;
 
 /// `CompareOp` as a bit set over the outcomes (less, equal, greater, unordered), so a test
 /// is branch-free: `ref OP texel` ⇔ the bit of the outcome is set.
@@ -150,8 +153,8 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     if k.cfg.precision != LodPrecision::Exact || s.unnormalized_coordinates {
         return None;
     }
-    let f = fast_format(k)?;
     if k.cube {
+        let f = fast_format(k)?;
         // cube faces clamp (seamless edges are the general path's): address modes unused
         return Some(match f {
             RGBA8 => fast_quad::<RGBA8, CLAMP, true>,
@@ -169,6 +172,14 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     if k.modes[1] != m {
         return None;
     }
+    if k.plane && !s.compare_enable && plane_mode(m) {
+        return Some(match m {
+            REPEAT => fast_quad::<PLANE, REPEAT, false>,
+            MIRRORED => fast_quad::<PLANE, MIRRORED, false>,
+            _ => fast_quad::<PLANE, CLAMP, false>,
+        });
+    }
+    let f = fast_format(k)?;
     macro_rules! by_mode {
         ($f:ident) => {
             match m {
@@ -413,6 +424,16 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
     }
     if let (R32F_CMP, Some(d)) = (F, a.dref) {
         q.dref = d.map(|r| k.dref_value(r));
+    }
+    if F == PLANE {
+        let plane = img.plane()?;
+        let lv = if UNI {
+            uni_levels(k, &lods[0], q.layer, q.one_layer)
+        } else {
+            lane_levels(k, lods, q.layer)
+        };
+        let acc = plane_quad::<M, LIN, UNI>(plane, &q, &lv, k.snorm)?;
+        return Some(wide::bytemuck::cast(acc));
     }
     // (levels looked up inside: doing it first with `slot_levels` cost the per-quad path
     // ~10 instructions per quad)

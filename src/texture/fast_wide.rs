@@ -52,11 +52,14 @@
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
-use super::image::{Image, ViewType};
+use super::fast_plane::{lane_levels, plane_mode, plane_quad, uni_levels, PlaneLevels};
+
+use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
 use super::sample::{layer_index, Kernel, SampleArgs};
 use super::sampler::LodPrecision;
 use crate::{Error, Result};
+use wide::{f32x4, u32x4};
 
 /// Quads per chunk of the wide routine (the interpreter's fragment batch).
 pub const WIDE_QUADS: usize = 16;
@@ -152,6 +155,13 @@ pub(super) fn pick_wide(k: &Kernel) -> Option<WideFnDbg> {
                 _ => return None,
             }
         };
+    }
+    if k.plane && plane_mode(m) {
+        return Some(WideFnDbg(match m {
+            REPEAT => wide_plane::<REPEAT> as WideFn,
+            MIRRORED => wide_plane::<MIRRORED> as WideFn,
+            _ => wide_plane::<CLAMP> as WideFn,
+        }));
     }
     let f = match fast_format(k)? {
         RGBA8 => by_mode!(RGBA8),
@@ -380,6 +390,259 @@ fn wide<const F: u8, const M: u8>(
                     for ch in 0..4 {
                         o[ch] = r[ch].to_bits();
                     }
+                }
+            }
+        }
+    }
+    rest
+}
+
+/// Lanes `4q..4q + 4` of `row` as f32 (zeros for an empty row).
+#[inline(always)]
+fn quad4(row: &[u32], q: usize) -> [f32; 4] {
+    match row.get(4 * q..4 * q + 4) {
+        Some(r) => [r[0], r[1], r[2], r[3]].map(f32::from_bits),
+        None => [0.0; 4],
+    }
+}
+
+/// The [`WideFn`] of plane kernels (`fast_plane.rs`), address mode `M`: per quad, λ_base
+/// (coarse implicit: reused while lane-0 differences repeat), level selection (reused while
+/// (λ_base, bias) repeat, with the looked-up [`PlaneLevels`] of a 2D view), the plane quad
+/// routine, the result bits into `out`.
+fn wide_plane<const M: u8>(
+    k: &Kernel,
+    img: &Image,
+    b: &BatchArgs,
+    q0: usize,
+    nq: usize,
+    out: &mut [[u32; 4]],
+) -> u16 {
+    let Some(plane) = img.plane() else {
+        return u16::MAX; // cannot happen for the kernel's image: per quad
+    };
+    let lanes = 4 * q0..4 * (q0 + nq);
+    fn rows(r: &[u32], lanes: std::ops::Range<usize>) -> &[u32] {
+        r.get(lanes).unwrap_or(&[])
+    }
+    let rows = |r| rows(r, lanes.clone());
+    let view = &k.view;
+    let array = view.view_type == ViewType::D2Array;
+    let (s_row, t_row) = (rows(b.coords[0]), rows(b.coords[1]));
+    let layer_row = if array { rows(b.coords[2]) } else { &[] };
+    let (Some(masks), Some(out)) = (b.masks.get(q0..q0 + nq), out.get_mut(lanes.clone())) else {
+        return u16::MAX;
+    };
+    // the LOD operand: implicit (with a bias row or none), explicit, zero
+    let (implicit, lod_row) = match b.lod {
+        BatchLod::Implicit(r) => (true, rows(r)),
+        BatchLod::Explicit(r) => (false, rows(r)),
+        BatchLod::Zero => (false, &[][..]),
+    };
+    // every lane of a quad has the same (λ_base, bias): no per-lane operand
+    let same_lanes = implicit && lod_row.is_empty() || matches!(b.lod, BatchLod::Zero);
+    if implicit && lod_row.is_empty() && !array && s_row.len() == 4 * nq && t_row.len() == 4 * nq {
+        return wide_plane_implicit::<M>(k, plane, s_row, t_row, masks, out);
+    }
+    let mut rest = 0u16;
+    // the previous quad's lane-0 differences and λ (coarse implicit LOD)
+    let mut prev_d: Option<([u32; 4], f32)> = None;
+    // the previous quad's (key, selection) and its uniform levels (2D views)
+    let mut prev_key = None;
+    let mut prev_sel = None;
+    let mut prev_lv: Option<PlaneLevels> = None;
+    for (q, (&m, o)) in masks.iter().zip(out.chunks_exact_mut(4)).enumerate() {
+        let mask = m & 0xf;
+        if mask == 0 {
+            continue;
+        }
+        let (s, t) = (quad4(s_row, q), quad4(t_row, q));
+        let first = mask.trailing_zeros() as usize;
+        // λ_base and the shader bias per lane
+        let (lam, bias) = if implicit {
+            // `Kernel::lod_from_derivs_2d` (isotropic) on lane-0 differences, as
+            // `lod_bases` gives coarse implicit LOD; neighbouring quads often have the same
+            // differences, bit for bit: then the same λ (no lengths, no `log2f` call)
+            let dx = [s[1] - s[0], t[1] - t[0], 0.0];
+            let dy = if mutant() {
+                dx
+            } else {
+                [s[2] - s[0], t[2] - t[0], 0.0]
+            };
+            let bits = [dx[0], dx[1], dy[0], dy[1]].map(f32::to_bits);
+            let l = match prev_d {
+                Some((b, l)) if b == bits => l,
+                _ => k.lod_from_derivs_2d(dx, dy, false).lambda,
+            };
+            prev_d = Some((bits, l));
+            ([l; 4], quad4(lod_row, q))
+        } else {
+            (quad4(lod_row, q), [0.0; 4])
+        };
+        let key = |l: usize| (lam[l].to_bits(), bias[l].to_bits());
+        let k0 = key(first);
+        let uniform = same_lanes || (0..4).all(|l| mask & (1 << l) == 0 || key(l) == k0);
+        let lod = |l: usize| k.lane_lod(lam[l], bias[l], f32::NEG_INFINITY);
+        if prev_key != Some(k0) {
+            prev_key = Some(k0);
+            prev_sel = lod(first);
+            prev_lv = None;
+        }
+        let Some(l0) = prev_sel else {
+            rest |= 1 << q;
+            continue;
+        };
+        let layer = if array {
+            let c = quad4(layer_row, q);
+            c.map(|c| view.base_layer + layer_index(c, view.layer_count))
+        } else {
+            [view.base_layer; 4]
+        };
+        let qin = QuadIn {
+            s,
+            t,
+            layer,
+            one_layer: !array,
+            off: None,
+            dref: [0.0; 4],
+        };
+        let arr_lv;
+        let r = if uniform {
+            let lv = if array {
+                arr_lv = uni_levels(k, &l0, layer, false);
+                &arr_lv
+            } else {
+                &*prev_lv.get_or_insert_with(|| uni_levels(k, &l0, layer, true))
+            };
+            if l0.linear {
+                plane_quad::<M, true, true>(plane, &qin, lv, k.snorm)
+            } else {
+                plane_quad::<M, false, true>(plane, &qin, lv, k.snorm)
+            }
+        } else {
+            let mut lods = [l0; 4];
+            let mut ok = true;
+            for (l, o) in lods.iter_mut().enumerate() {
+                if l != first && mask & (1 << l) != 0 {
+                    match lod(l) {
+                        Some(x) if x.linear == l0.linear => *o = x,
+                        _ => ok = false,
+                    }
+                }
+            }
+            let lv = lane_levels(k, &lods, layer);
+            match (ok, l0.linear) {
+                (false, _) => None,
+                (true, true) => plane_quad::<M, true, false>(plane, &qin, &lv, k.snorm),
+                (true, false) => plane_quad::<M, false, false>(plane, &qin, &lv, k.snorm),
+            }
+        };
+        let Some(r) = r else {
+            rest |= 1 << q;
+            continue;
+        };
+        let r: [[u32; 4]; 4] = wide::bytemuck::cast(r);
+        if mask == 0xf {
+            o.copy_from_slice(&r);
+        } else {
+            for (lane, (o, r)) in o.iter_mut().zip(&r).enumerate() {
+                if mask & (1 << lane) != 0 {
+                    *o = *r;
+                }
+            }
+        }
+    }
+    rest
+}
+
+/// [`wide_plane`] for the usual instruction: a 2D view, implicit LOD without a bias
+/// operand (every lane of a quad has lane 0's λ, so every quad is uniform), both coordinate
+/// rows present (`4 · masks.len()` lanes each). λ, the level selection and the looked-up
+/// levels are reused while the lane-0 differences repeat, bit for bit.
+fn wide_plane_implicit<const M: u8>(
+    k: &Kernel,
+    plane: &Plane,
+    s_row: &[u32],
+    t_row: &[u32],
+    masks: &[u8],
+    out: &mut [[u32; 4]],
+) -> u16 {
+    let mut rest = 0u16;
+    // the previous quad's lane-0 differences (as bits: lanes 1 and 2 of `c − c₀`), and
+    // what they selected
+    let mut prev: Option<(u32x4, u32x4)> = None;
+    let mut sel: Option<(bool, PlaneLevels)> = None;
+    let quads = masks
+        .iter()
+        .zip(
+            s_row
+                .as_chunks::<4>()
+                .0
+                .iter()
+                .zip(t_row.as_chunks::<4>().0),
+        )
+        .zip(out.chunks_exact_mut(4));
+    for (q, ((&m, (s, t)), o)) in quads.enumerate() {
+        let mask = m & 0xf;
+        if mask == 0 {
+            continue;
+        }
+        let s: f32x4 = wide::bytemuck::cast(*s);
+        let t: f32x4 = wide::bytemuck::cast(*t);
+        // `c − c₀` lane-wise: lanes 1 and 2 are the coarse x and y differences
+        let ds: u32x4 = wide::bytemuck::cast(s - f32x4::splat(s.to_array()[0]));
+        let dt: u32x4 = wide::bytemuck::cast(t - f32x4::splat(t.to_array()[0]));
+        let same = match prev {
+            Some((ps, pt)) => {
+                let eq = ps.simd_eq(ds) & pt.simd_eq(dt);
+                eq.to_bitmask() & 0b0110 == 0b0110
+            }
+            None => false,
+        };
+        if !same {
+            prev = Some((ds, dt));
+            let (sa, ta) = (s.to_array(), t.to_array());
+            // `Kernel::lod_from_derivs_2d` (isotropic) on lane-0 differences, as
+            // `lod_bases` gives coarse implicit LOD
+            let dx = [sa[1] - sa[0], ta[1] - ta[0], 0.0];
+            let dy = if mutant() {
+                dx
+            } else {
+                [sa[2] - sa[0], ta[2] - ta[0], 0.0]
+            };
+            let lam = k.lod_from_derivs_2d(dx, dy, false).lambda;
+            sel = k
+                .lane_lod(lam, 0.0, f32::NEG_INFINITY)
+                .map(|l| (l.linear, uni_levels(k, &l, [k.view.base_layer; 4], true)));
+        }
+        let Some((linear, lv)) = &sel else {
+            rest |= 1 << q;
+            continue;
+        };
+        let qin = QuadIn {
+            s: s.to_array(),
+            t: t.to_array(),
+            layer: [k.view.base_layer; 4],
+            one_layer: true,
+            off: None,
+            dref: [0.0; 4],
+        };
+        let r = if *linear {
+            plane_quad::<M, true, true>(plane, &qin, lv, k.snorm)
+        } else {
+            plane_quad::<M, false, true>(plane, &qin, lv, k.snorm)
+        };
+        let Some(r) = r else {
+            rest |= 1 << q;
+            continue;
+        };
+        let r: [[u32; 4]; 4] = wide::bytemuck::cast(r);
+        if mask == 0xf {
+            o.copy_from_slice(&r);
+        } else {
+            for (lane, (o, r)) in o.iter_mut().zip(&r).enumerate() {
+                if mask & (1 << lane) != 0 {
+                    *o = *r;
                 }
             }
         }

@@ -98,6 +98,7 @@ mod cube;
 mod fast;
 mod fast_aniso;
 mod fast_gather;
+mod fast_plane;
 mod fast_wide;
 mod filter;
 mod format;

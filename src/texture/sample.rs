@@ -73,8 +73,11 @@ pub struct Kernel {
     pub(super) size0: [f32; 3],
     pub(super) dims: usize,
     pub(super) cube: bool,
-    snorm: bool,
+    pub(super) snorm: bool,
     rgba8: bool,
+    /// The image has a decoded plane ([`Image::plane`]) and this kernel reads it (a float
+    /// aspect): the fast paths' plane routines apply.
+    pub(super) plane: bool,
     pub(super) modes: [u8; 3],
     /// Size and addressing of every absolute level of the image.
     pub(super) lv: Vec<LevelInfo>,
@@ -210,6 +213,7 @@ impl Kernel {
             dims,
             cube,
             snorm: format.is_snorm(),
+            plane: img.plane_eligible() && dec.kind == NumKind::Float,
             rgba8: format_class(format, view.aspect) == FC_RGBA8,
             modes,
             lv: (0..img.levels()).map(|l| LevelInfo::new(img, l)).collect(),

@@ -1,0 +1,545 @@
+//! The plane path: the quad routine of the fast paths on an image's decoded plane
+//! ([`Plane`]: every texel already f32 RGBA, one `f32x4` each).
+//!
+//! (module documentation: see the end of the work)
+
+use super::address::{wrap, CLAMP, MIRRORED, REPEAT};
+use super::fast::QuadIn;
+use super::filter::fl;
+use super::image::Plane;
+use super::sample::{Kernel, LaneLod};
+use wide::{f32x4, i32x4};
+
+/// One level slot of a quad, lane-wise, in the plane's units (texels).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lv {
+    /// The level's weight per lane.
+    pub weight: f32x4,
+    /// Lanes that have this slot (bit `l`).
+    pub used: u8,
+    /// Extent as f32.
+    pub wf: f32x4,
+    pub hf: f32x4,
+    /// Extent.
+    pub w: i32x4,
+    pub h: i32x4,
+    /// Extent − 1, as i32 and f32 (the last index).
+    pub wm: i32x4,
+    pub hm: i32x4,
+    pub wmf: f32x4,
+    pub hmf: f32x4,
+    /// Plane index of texel (0, 0) of each lane's level and layer.
+    pub base: i32x4,
+    /// Every lane's level is a power of two on both axes (mask wraps).
+    pub p2: bool,
+    /// The row pitch (= width) when every lane has this level, else 0.
+    pub pitch: u32,
+}
+
+/// A quad's levels: how many slots (1 or 2) and each slot's [`Lv`].
+pub(super) type PlaneLevels = (usize, [Lv; 2]);
+
+/// `floor(x)` lane-wise, as i32 and as f32, by SSE2 lane operations (baseline x86-64 has
+/// no `roundps`): truncate, convert back, step down where that is above `x`. Exact — the
+/// general path's `fl` — on lanes where `x` is finite and `|x| < 2³¹`; the truncation marks
+/// every other lane (NaN, ±∞, huge) with `i32::MIN`, which [`floor_ok`] tests.
+#[inline(always)]
+fn floor4x(x: f32x4) -> (i32x4, i32x4, f32x4) {
+    let t = x.fast_trunc_int();
+    let f = f32x4::from_i32x4(t);
+    let above = f.simd_gt(x);
+    let i = t + wide::bytemuck::cast::<f32x4, i32x4>(above); // −1 where above
+    (t, i, f - (above & f32x4::ONE))
+}
+
+/// Whether no lane of the truncations `a`, `b` ([`floor4x`]'s first result) is marked.
+#[inline(always)]
+fn floor_ok(a: i32x4, b: i32x4) -> bool {
+    let m = i32x4::splat(i32::MIN);
+    !(a.simd_eq(m) | b.simd_eq(m)).any()
+}
+
+/// Whether every lane of `lo` is ≥ 0 and of `hi` is < `len` (`len` < 2³¹: a plane has at
+/// most `PLANE_MAX_TEXELS`).
+#[inline(always)]
+fn in_range(lo: i32x4, hi: i32x4, len: i32x4) -> bool {
+    !(lo.simd_lt(i32x4::ZERO) | hi.simd_ge(len)).any()
+}
+
+impl Kernel {
+    /// Slot data of view-relative `level` with `weight` for lanes on absolute `layer`s.
+    #[inline(always)]
+    fn plane_lv(&self, level: u32, weight: f32, layer: [u32; 4], one_layer: bool) -> Lv {
+        let abs = self.view.base_level + level;
+        let info = &self.lv[abs as usize];
+        let base = if one_layer {
+            i32x4::splat((info.tbase + layer[0] as usize * info.tlayer) as i32)
+        } else {
+            i32x4::from(layer.map(|l| (info.tbase + l as usize * info.tlayer) as i32))
+        };
+        Lv {
+            weight: f32x4::splat(weight),
+            used: 0xf,
+            wf: f32x4::splat(info.sizef[0]),
+            hf: f32x4::splat(info.sizef[1]),
+            w: i32x4::splat(info.size[0]),
+            h: i32x4::splat(info.size[1]),
+            wm: i32x4::splat(info.size[0] - 1),
+            hm: i32x4::splat(info.size[1] - 1),
+            wmf: f32x4::splat(info.sizef[0] - 1.0),
+            hmf: f32x4::splat(info.sizef[1] - 1.0),
+            base,
+            p2: self.pow2_level(abs),
+            pitch: info.size[0] as u32,
+        }
+    }
+}
+
+/// Uniform levels (`lod`: every lane's) for lanes on `layer`.
+#[inline(always)]
+pub(super) fn uni_levels(
+    k: &Kernel,
+    lod: &LaneLod,
+    layer: [u32; 4],
+    one_layer: bool,
+) -> PlaneLevels {
+    let l = &lod.levels;
+    let a = k.plane_lv(l.l[0].0, l.l[0].1, layer, one_layer);
+    let b = if l.n == 2 {
+        k.plane_lv(l.l[1].0, l.l[1].1, layer, one_layer)
+    } else {
+        a
+    };
+    (l.n, [a, b])
+}
+
+/// Per-lane levels: slot `s` of each lane (lanes with one level reuse their first for the
+/// second slot, unused).
+pub(super) fn lane_levels(k: &Kernel, lods: &[LaneLod; 4], layer: [u32; 4]) -> PlaneLevels {
+    let n = if lods.iter().any(|l| l.levels.n == 2) {
+        2
+    } else {
+        1
+    };
+    let slot = |s: usize| {
+        let mut weight = [0f32; 4];
+        let mut wf = [0f32; 4];
+        let mut hf = [0f32; 4];
+        let mut w = [0i32; 4];
+        let mut h = [0i32; 4];
+        let mut base = [0i32; 4];
+        let mut used = 0u8;
+        let mut p2 = true;
+        for l in 0..4 {
+            let lv = &lods[l].levels;
+            let u = s < lv.n;
+            used |= (u as u8) << l;
+            let (level, wl) = lv.l[if u { s } else { 0 }];
+            let abs = k.view.base_level + level;
+            let info = &k.lv[abs as usize];
+            weight[l] = wl;
+            wf[l] = info.sizef[0];
+            hf[l] = info.sizef[1];
+            w[l] = info.size[0];
+            h[l] = info.size[1];
+            base[l] = (info.tbase + layer[l] as usize * info.tlayer) as i32;
+            p2 &= k.pow2_level(abs);
+        }
+        let pitch = if w.iter().all(|&x| x == w[0]) {
+            w[0] as u32
+        } else {
+            0
+        };
+        Lv {
+            weight: f32x4::from(weight),
+            used,
+            wf: f32x4::from(wf),
+            hf: f32x4::from(hf),
+            w: i32x4::from(w),
+            h: i32x4::from(h),
+            wm: i32x4::from(w.map(|x| x - 1)),
+            hm: i32x4::from(h.map(|x| x - 1)),
+            wmf: f32x4::from(wf.map(|x| x - 1.0)),
+            hmf: f32x4::from(hf.map(|x| x - 1.0)),
+            base: i32x4::from(base),
+            p2,
+            pitch,
+        }
+    };
+    let a = slot(0);
+    let b = if n == 2 { slot(1) } else { a };
+    (n, [a, b])
+}
+
+/// `a + (b − a)·w` per channel: the general path's `lerp4`.
+#[inline(always)]
+fn lerp(a: f32x4, b: f32x4, w: f32x4) -> f32x4 {
+    a + (b - a) * w
+}
+
+/// The quad (`q`: coordinates, offsets; its layers are already in `lv`'s bases) filtered on
+/// every slot of `lv` with texel filter `LIN` and address mode `M` on both axes, the
+/// levels accumulated as `0 + w·v` (the general path's `acc += w·v` from 0), SNORM results
+/// clamped to −1. `UNI`: every lane has the same levels ([`uni_levels`]). `None`: an index
+/// outside the plane (cannot happen for a plane of the kernel's image; the caller then
+/// takes the general path).
+#[inline(always)]
+pub(super) fn plane_quad<const M: u8, const LIN: bool, const UNI: bool>(
+    plane: &Plane,
+    q: &QuadIn,
+    lv: &PlaneLevels,
+    snorm: bool,
+) -> Option<[f32x4; 4]> {
+    let texels = &plane.texels[..];
+    let s = f32x4::from(q.s);
+    let t = f32x4::from(q.t);
+    let mut acc = [f32x4::ZERO; 4];
+    for slot in 0..lv.0.min(2) {
+        let l = &lv.1[slot];
+        let mut u = s * l.wf;
+        let mut v = t * l.hf;
+        if let Some((ou, ov)) = q.off {
+            u += f32x4::from(ou);
+            v += f32x4::from(ov);
+        }
+        let val = if LIN {
+            bilinear::<M, UNI>(texels, l, u, v)?
+        } else {
+            nearest::<M>(texels, l, u, v)?
+        };
+        if UNI {
+            // one weight, every lane
+            for i in 0..4 {
+                acc[i] += l.weight * val[i];
+            }
+        } else {
+            let w = l.weight.to_array();
+            for i in 0..4 {
+                if l.used & (1 << i) != 0 {
+                    acc[i] += f32x4::splat(w[i]) * val[i];
+                }
+            }
+        }
+    }
+    if snorm {
+        // `x.max(−1)`: maxps returns its second operand (−1) for a NaN x, as `f32::max`
+        let m1 = f32x4::splat(-1.0);
+        for a in &mut acc {
+            *a = a.fast_max(m1);
+        }
+    }
+    Some(acc)
+}
+
+/// One axis of the level: extent, last index, power of two.
+#[derive(Clone, Copy)]
+struct Axis {
+    n: i32x4,
+    last: i32x4,
+    lastf: f32x4,
+    nf: f32x4,
+    p2: bool,
+}
+
+/// The wrapped lower texel index of one axis of bilinear footprints whose lower texels
+/// are at floors `i` (`f` as f32, `|f| < 2³¹`), by address mode `M`, and whether every lane's wrapped
+/// upper index is the lower one plus one ([`axis_hi`] gives it otherwise).
+#[inline(always)]
+fn axis_lo<const M: u8>(i: i32x4, f: f32x4, a: &Axis) -> (i32x4, bool) {
+    if M == CLAMP {
+        // in f32 (exact integers; minps/maxps, no NaN here)
+        let adj = (f.simd_ge(f32x4::ZERO) & (f + f32x4::ONE).simd_lt(a.nf)).all();
+        let i0 = f.fast_min(a.lastf).fast_max(f32x4::ZERO).fast_trunc_int();
+        return (i0, adj);
+    }
+    if M == REPEAT && a.p2 {
+        // `i1 = i0 + 1` unless `i0` is the last index
+        let i0 = i & a.last;
+        return (i0, !i0.simd_eq(a.last).any());
+    }
+    if M == MIRRORED && a.p2 {
+        let i0 = mirror_p2(i, a);
+        let adj = mirror_p2(i + i32x4::ONE, a).simd_eq(i0 + i32x4::ONE).all();
+        return (i0, adj);
+    }
+    // other sizes: the scalar wrap per lane
+    let (ia, na) = (i.to_array(), a.n.to_array());
+    let i0: [i32; 4] = std::array::from_fn(|l| wrap::<M>(ia[l], na[l], M));
+    let adj = (0..4).all(|l| wrap::<M>(ia[l] + 1, na[l], M) == i0[l] + 1);
+    (i32x4::from(i0), adj)
+}
+
+/// The wrapped upper texel index (of `f + 1`) of [`axis_lo`]'s footprints.
+#[inline(always)]
+fn axis_hi<const M: u8>(i: i32x4, f: f32x4, a: &Axis) -> i32x4 {
+    if M == CLAMP {
+        return (f + f32x4::ONE)
+            .fast_min(a.lastf)
+            .fast_max(f32x4::ZERO)
+            .fast_trunc_int();
+    }
+    let i = i + i32x4::ONE;
+    if M == REPEAT && a.p2 {
+        return i & a.last;
+    }
+    if M == MIRRORED && a.p2 {
+        return mirror_p2(i, a);
+    }
+    let (ia, na) = (i.to_array(), a.n.to_array());
+    i32x4::from(std::array::from_fn(|l| wrap::<M>(ia[l], na[l], M)))
+}
+
+/// Mirrored repeat over a power-of-two extent `n`: `(n − 1) − mirror((i mod 2n) − n)` with
+/// `mirror(x) = x ^ (x >> 31)` (`address::wrap4`'s form).
+#[inline(always)]
+fn mirror_p2(i: i32x4, a: &Axis) -> i32x4 {
+    let x = (i & (a.n + a.last)) - a.n;
+    a.last - (x ^ (x >> 31))
+}
+
+impl Lv {
+    #[inline(always)]
+    fn x(&self) -> Axis {
+        Axis {
+            n: self.w,
+            last: self.wm,
+            lastf: self.wmf,
+            nf: self.wf,
+            p2: self.p2,
+        }
+    }
+    #[inline(always)]
+    fn y(&self) -> Axis {
+        Axis {
+            n: self.h,
+            last: self.hm,
+            lastf: self.hmf,
+            nf: self.hf,
+            p2: self.p2,
+        }
+    }
+}
+
+/// `base + j·w` for in-level `j` (so `j·w` is below the plane's length, < 2²⁴: exact in
+/// f32, and SSE2 has no 32-bit lane multiply).
+#[inline(always)]
+fn rows(base: i32x4, j: i32x4, wf: f32x4) -> i32x4 {
+    base + (f32x4::from_i32x4(j) * wf).fast_trunc_int()
+}
+
+/// Bilinear footprints of the four lanes at texel-space `(u, v)` on slot `l`, filtered.
+#[inline(always)]
+fn bilinear<const M: u8, const UNI: bool>(
+    texels: &[f32x4],
+    l: &Lv,
+    u: f32x4,
+    v: f32x4,
+) -> Option<[f32x4; 4]> {
+    let half = f32x4::splat(0.5);
+    let x = u - half;
+    let y = v - half;
+    let (tx, xi, xf) = floor4x(x);
+    let (ty, yi, yf) = floor4x(y);
+    let (i0, j0, fa, fb, adjacent);
+    let mut hi = None;
+    if floor_ok(tx, ty) {
+        // `x − floor(x)` is exact and in [0, 1) here: the general path's clamp is a no-op
+        fa = x - xf;
+        fb = y - yf;
+        let (ax, ay) = (l.x(), l.y());
+        let (a0, adj_i) = axis_lo::<M>(xi, xf, &ax);
+        let (b0, adj_j) = axis_lo::<M>(yi, yf, &ay);
+        (i0, j0) = (a0, b0);
+        adjacent = adj_i & adj_j;
+        if !adjacent {
+            hi = Some((axis_hi::<M>(xi, xf, &ax), axis_hi::<M>(yi, yf, &ay)));
+        }
+    } else {
+        // NaN, infinite or huge coordinates: the general path's saturating floor and
+        // clamp, lane by lane
+        let (xa, ya) = (x.to_array(), y.to_array());
+        let (wa, ha) = (l.w.to_array(), l.h.to_array());
+        let mut r = [[0i32; 4]; 4];
+        let mut f = [[0f32; 4]; 2];
+        for lane in 0..4 {
+            let (a, b) = (fl(xa[lane]), fl(ya[lane]));
+            f[0][lane] = (xa[lane] - a as f32).clamp(0.0, 1.0);
+            f[1][lane] = (ya[lane] - b as f32).clamp(0.0, 1.0);
+            r[0][lane] = wrap::<M>(a, wa[lane], M);
+            r[1][lane] = wrap::<M>(a.saturating_add(1), wa[lane], M);
+            r[2][lane] = wrap::<M>(b, ha[lane], M);
+            r[3][lane] = wrap::<M>(b.saturating_add(1), ha[lane], M);
+        }
+        (i0, j0) = (r[0].into(), r[2].into());
+        hi = Some((r[1].into(), r[3].into()));
+        (fa, fb) = (f[0].into(), f[1].into());
+        adjacent = false;
+    }
+    let (fa, fb) = (fa.to_array(), fb.to_array());
+    let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
+    let r0 = rows(l.base, j0, l.wf);
+    let o00 = r0 + i0;
+    let mut out = [f32x4::ZERO; 4];
+    if adjacent {
+        // every footprint is two neighbouring texels of two neighbouring rows: texels
+        // `o`, `o + 1`, `o + p`, `o + p + 1` with `p` the lane's row pitch
+        let last = o00 + l.w + i32x4::ONE;
+        if !in_range(o00, last, len) {
+            return None;
+        }
+        let (o, wa) = (o00.to_array(), l.w.to_array());
+        for lane in 0..4 {
+            let p = if UNI { l.pitch } else { wa[lane] as u32 } as usize;
+            let o = o[lane] as usize;
+            // SAFETY: `in_range` above: `0 ≤ o` and `o + p + 1 < texels.len()` (`p` is this
+            // lane of `l.w`, which `l.pitch` equals for uniform levels), so all four
+            // indices are in bounds
+            let rd = |i: usize| unsafe { *texels.get_unchecked(i) };
+            let (a, b) = (f32x4::splat(fa[lane]), f32x4::splat(fb[lane]));
+            let top = lerp(rd(o), rd(o + 1), a);
+            let bot = lerp(rd(o + p), rd(o + p + 1), a);
+            out[lane] = lerp(top, bot, b);
+        }
+    } else {
+        let (i1, j1) = hi?;
+        let r1 = rows(l.base, j1, l.wf);
+        let (o10, o01, o11) = (r0 + i1, r1 + i0, r1 + i1);
+        let lo = o00.min(o10).min(o01.min(o11));
+        let top = o00.max(o10).max(o01.max(o11));
+        if !in_range(lo, top, len) {
+            return None;
+        }
+        let (o00, o10) = (o00.to_array(), o10.to_array());
+        let (o01, o11) = (o01.to_array(), o11.to_array());
+        for lane in 0..4 {
+            // SAFETY: `in_range` above: every lane of the four index vectors is in
+            // `0..texels.len()`
+            let rd = |i: i32| unsafe { *texels.get_unchecked(i as usize) };
+            let (a, b) = (f32x4::splat(fa[lane]), f32x4::splat(fb[lane]));
+            let top = lerp(rd(o00[lane]), rd(o10[lane]), a);
+            let bot = lerp(rd(o01[lane]), rd(o11[lane]), a);
+            out[lane] = lerp(top, bot, b);
+        }
+    }
+    Some(out)
+}
+
+/// Nearest texels of the four lanes at texel-space `(u, v)` on slot `l`.
+#[inline(always)]
+fn nearest<const M: u8>(texels: &[f32x4], l: &Lv, u: f32x4, v: f32x4) -> Option<[f32x4; 4]> {
+    let (tu, ui, uf) = floor4x(u);
+    let (tv, vi, vf) = floor4x(v);
+    let (i, j) = if floor_ok(tu, tv) {
+        (
+            axis_lo::<M>(ui, uf, &l.x()).0,
+            axis_lo::<M>(vi, vf, &l.y()).0,
+        )
+    } else {
+        let (ua, va) = (u.to_array(), v.to_array());
+        let (wa, ha) = (l.w.to_array(), l.h.to_array());
+        let i: [i32; 4] = std::array::from_fn(|k| wrap::<M>(fl(ua[k]), wa[k], M));
+        let j: [i32; 4] = std::array::from_fn(|k| wrap::<M>(fl(va[k]), ha[k], M));
+        (i32x4::from(i), i32x4::from(j))
+    };
+    let o = rows(l.base, j, l.wf) + i;
+    let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
+    if !in_range(o, o, len) {
+        return None;
+    }
+    let o = o.to_array();
+    let mut out = [f32x4::ZERO; 4];
+    for lane in 0..4 {
+        // SAFETY: `in_range` above: every lane of `o` is in `0..texels.len()`
+        out[lane] = unsafe { *texels.get_unchecked(o[lane] as usize) };
+    }
+    Some(out)
+}
+
+/// Whether `M` is one of the plane path's address modes.
+pub(super) const fn plane_mode(m: u8) -> bool {
+    m == REPEAT || m == MIRRORED || m == CLAMP
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor4x_is_the_scalar_floor() {
+        let mut vals = vec![
+            0.0f32, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.5, -2.5, 0.49999997,
+        ];
+        vals.extend([
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            2147483648.0,
+            -2147483648.0,
+        ]);
+        for e in [8_388_608.0f32, 16_777_216.0, 2147483520.0] {
+            for k in -3..=3 {
+                let b = e.to_bits() as i32 + k;
+                vals.extend([f32::from_bits(b as u32), -f32::from_bits(b as u32)]);
+            }
+        }
+        let mut x = 0x1234_5678u32;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let scale = [1.0, 100.0, 3e5, 2e9][(x % 4) as usize];
+            vals.push(((x >> 8) as f32 / (1 << 24) as f32 - 0.5) * 2.0 * scale);
+        }
+        for c in vals.chunks(4) {
+            let mut a = [0.25f32; 4];
+            a[..c.len()].copy_from_slice(c);
+            let (t, i, f) = floor4x(f32x4::from(a));
+            let (t, i, f) = (t.to_array(), i.to_array(), f.to_array());
+            for l in 0..4 {
+                let marked = t[l] == i32::MIN;
+                let exact = a[l].is_finite() && a[l].abs() < 2147483648.0;
+                assert!(marked || exact, "{}", a[l]);
+                if exact && a[l] != -2147483648.0 {
+                    assert!(!marked);
+                    assert_eq!(i[l], fl(a[l]), "{}", a[l]);
+                    assert_eq!(f[l], fl(a[l]) as f32, "{}", a[l]);
+                    assert_eq!((a[l] - f[l]).to_bits(), (a[l] - fl(a[l]) as f32).to_bits());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_wraps_are_the_scalar_wrap() {
+        for n in 1..=40i32 {
+            let p2 = (n as u32).is_power_of_two();
+            let a = Axis {
+                n: i32x4::splat(n),
+                last: i32x4::splat(n - 1),
+                lastf: f32x4::splat(n as f32 - 1.0),
+                nf: f32x4::splat(n as f32),
+                p2,
+            };
+            for i in -200..200 {
+                let x: [i32; 4] = [i, i + 1, i + 2, i + 3].map(|v| if v % 7 == 0 { i } else { v });
+                let f = f32x4::from(x.map(|v| v as f32));
+                macro_rules! check {
+                    ($m:expr) => {{
+                        let xi = i32x4::from(x);
+                        let (lo, adj) = axis_lo::<{ $m }>(xi, f, &a);
+                        let hi = axis_hi::<{ $m }>(xi, f, &a).to_array();
+                        let lo = lo.to_array();
+                        for l in 0..4 {
+                            assert_eq!(lo[l], wrap::<{ $m }>(x[l], n, $m), "{} {x:?} {n}", $m);
+                            assert_eq!(hi[l], wrap::<{ $m }>(x[l] + 1, n, $m), "{} {x:?} {n}", $m);
+                        }
+                        assert_eq!(adj, (0..4).all(|l| hi[l] == lo[l] + 1), "{} {x:?} {n}", $m);
+                    }};
+                }
+                check!(REPEAT);
+                check!(MIRRORED);
+                check!(CLAMP);
+            }
+        }
+    }
+}
