@@ -427,10 +427,11 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
     }
     if F == PLANE {
         let plane = img.plane()?;
+        let mut scratch = [k.plane_levels.first().copied()?; 2];
         let lv = if UNI {
-            uni_levels(k, &lods[0], q.layer, q.one_layer)
+            uni_levels(k, &lods[0], q.layer, q.one_layer)?
         } else {
-            lane_levels(k, lods, q.layer)
+            lane_levels(k, lods, q.layer, &mut scratch)
         };
         let acc = plane_quad::<M, LIN, UNI>(plane, &q, &lv, k.snorm)?;
         return Some(wide::bytemuck::cast(acc));

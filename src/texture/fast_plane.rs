@@ -10,13 +10,10 @@ use super::image::Plane;
 use super::sample::{Kernel, LaneLod};
 use wide::{f32x4, i32x4};
 
-/// One level slot of a quad, lane-wise, in the plane's units (texels).
+/// A level's extent, lane-wise (the same level in every lane, or each lane's own), in
+/// the forms the footprint arithmetic reads.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Lv {
-    /// The level's weight per lane.
-    pub weight: f32x4,
-    /// Lanes that have this slot (bit `l`).
-    pub used: u8,
+pub(super) struct LevelVecs {
     /// Extent as f32.
     pub wf: f32x4,
     pub hf: f32x4,
@@ -28,16 +25,60 @@ pub(super) struct Lv {
     pub hm: i32x4,
     pub wmf: f32x4,
     pub hmf: f32x4,
-    /// Plane index of texel (0, 0) of each lane's level and layer.
-    pub base: i32x4,
     /// Every lane's level is a power of two on both axes (mask wraps).
     pub p2: bool,
-    /// The row pitch (= width) when every lane has this level, else 0.
+    /// The row pitch (= width) when every lane has the same width, else 0.
     pub pitch: u32,
 }
 
+impl LevelVecs {
+    /// Lanes of extent `w[l]` × `h[l]`.
+    fn new(w: [i32; 4], h: [i32; 4], p2: bool) -> LevelVecs {
+        let f = |v: [i32; 4]| v.map(|x| x as f32);
+        LevelVecs {
+            wf: f32x4::from(f(w)),
+            hf: f32x4::from(f(h)),
+            w: i32x4::from(w),
+            h: i32x4::from(h),
+            wm: i32x4::from(w.map(|x| x - 1)),
+            hm: i32x4::from(h.map(|x| x - 1)),
+            wmf: f32x4::from(f(w.map(|x| x - 1))),
+            hmf: f32x4::from(f(h.map(|x| x - 1))),
+            p2,
+            pitch: if w.iter().all(|&x| x == w[0]) {
+                w[0] as u32
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The [`LevelVecs`] of every absolute level of `k`'s image (the kernel keeps them).
+    pub fn of_kernel(k: &Kernel) -> Vec<LevelVecs> {
+        (0..k.lv.len())
+            .map(|l| {
+                let e = k.lv[l].size;
+                LevelVecs::new([e[0]; 4], [e[1]; 4], k.pow2_level(l as u32))
+            })
+            .collect()
+    }
+}
+
+/// One level slot of a quad, lane-wise, in the plane's units (texels).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lv<'a> {
+    /// The level's weight per lane.
+    pub weight: f32x4,
+    /// Lanes that have this slot (bit `l`).
+    pub used: u8,
+    /// Plane index of texel (0, 0) of each lane's level and layer.
+    pub base: i32x4,
+    /// The extent.
+    pub v: &'a LevelVecs,
+}
+
 /// A quad's levels: how many slots (1 or 2) and each slot's [`Lv`].
-pub(super) type PlaneLevels = (usize, [Lv; 2]);
+pub(super) type PlaneLevels<'a> = (usize, [Lv<'a>; 2]);
 
 /// `floor(x)` lane-wise, as i32 and as f32, by SSE2 lane operations (baseline x86-64 has
 /// no `roundps`): truncate, convert back, step down where that is above `x`. Exact — the
@@ -69,106 +110,92 @@ fn in_range(lo: i32x4, hi: i32x4, len: i32x4) -> bool {
 impl Kernel {
     /// Slot data of view-relative `level` with `weight` for lanes on absolute `layer`s.
     #[inline(always)]
-    fn plane_lv(&self, level: u32, weight: f32, layer: [u32; 4], one_layer: bool) -> Lv {
-        let abs = self.view.base_level + level;
-        let info = &self.lv[abs as usize];
+    fn plane_lv(
+        &self,
+        level: u32,
+        weight: f32,
+        layer: [u32; 4],
+        one_layer: bool,
+    ) -> Option<Lv<'_>> {
+        let abs = (self.view.base_level + level) as usize;
+        let info = self.lv.get(abs)?;
         let base = if one_layer {
             i32x4::splat((info.tbase + layer[0] as usize * info.tlayer) as i32)
         } else {
             i32x4::from(layer.map(|l| (info.tbase + l as usize * info.tlayer) as i32))
         };
-        Lv {
+        Some(Lv {
             weight: f32x4::splat(weight),
             used: 0xf,
-            wf: f32x4::splat(info.sizef[0]),
-            hf: f32x4::splat(info.sizef[1]),
-            w: i32x4::splat(info.size[0]),
-            h: i32x4::splat(info.size[1]),
-            wm: i32x4::splat(info.size[0] - 1),
-            hm: i32x4::splat(info.size[1] - 1),
-            wmf: f32x4::splat(info.sizef[0] - 1.0),
-            hmf: f32x4::splat(info.sizef[1] - 1.0),
             base,
-            p2: self.pow2_level(abs),
-            pitch: info.size[0] as u32,
-        }
+            v: self.plane_levels.get(abs)?,
+        })
     }
 }
 
-/// Uniform levels (`lod`: every lane's) for lanes on `layer`.
+/// Uniform levels (`lod`: every lane's) for lanes on `layer`; `None`: the kernel has no
+/// plane levels.
 #[inline(always)]
-pub(super) fn uni_levels(
-    k: &Kernel,
+pub(super) fn uni_levels<'k>(
+    k: &'k Kernel,
     lod: &LaneLod,
     layer: [u32; 4],
     one_layer: bool,
-) -> PlaneLevels {
+) -> Option<PlaneLevels<'k>> {
     let l = &lod.levels;
-    let a = k.plane_lv(l.l[0].0, l.l[0].1, layer, one_layer);
+    let a = k.plane_lv(l.l[0].0, l.l[0].1, layer, one_layer)?;
     let b = if l.n == 2 {
-        k.plane_lv(l.l[1].0, l.l[1].1, layer, one_layer)
+        k.plane_lv(l.l[1].0, l.l[1].1, layer, one_layer)?
     } else {
         a
     };
-    (l.n, [a, b])
+    Some((l.n, [a, b]))
 }
 
-/// Per-lane levels: slot `s` of each lane (lanes with one level reuse their first for the
-/// second slot, unused).
-pub(super) fn lane_levels(k: &Kernel, lods: &[LaneLod; 4], layer: [u32; 4]) -> PlaneLevels {
+/// Per-lane levels (lanes with one level reuse their first for the second slot, unused),
+/// their extents built in `scratch`.
+pub(super) fn lane_levels<'s>(
+    k: &Kernel,
+    lods: &[LaneLod; 4],
+    layer: [u32; 4],
+    scratch: &'s mut [LevelVecs; 2],
+) -> PlaneLevels<'s> {
     let n = if lods.iter().any(|l| l.levels.n == 2) {
         2
     } else {
         1
     };
-    let slot = |s: usize| {
-        let mut weight = [0f32; 4];
-        let mut wf = [0f32; 4];
-        let mut hf = [0f32; 4];
+    let mut weight = [[0f32; 4]; 2];
+    let mut base = [[0i32; 4]; 2];
+    let mut used = [0u8; 2];
+    for s in 0..n {
         let mut w = [0i32; 4];
         let mut h = [0i32; 4];
-        let mut base = [0i32; 4];
-        let mut used = 0u8;
         let mut p2 = true;
         for l in 0..4 {
             let lv = &lods[l].levels;
             let u = s < lv.n;
-            used |= (u as u8) << l;
+            used[s] |= (u as u8) << l;
             let (level, wl) = lv.l[if u { s } else { 0 }];
             let abs = k.view.base_level + level;
             let info = &k.lv[abs as usize];
-            weight[l] = wl;
-            wf[l] = info.sizef[0];
-            hf[l] = info.sizef[1];
+            weight[s][l] = wl;
             w[l] = info.size[0];
             h[l] = info.size[1];
-            base[l] = (info.tbase + layer[l] as usize * info.tlayer) as i32;
+            base[s][l] = (info.tbase + layer[l] as usize * info.tlayer) as i32;
             p2 &= k.pow2_level(abs);
         }
-        let pitch = if w.iter().all(|&x| x == w[0]) {
-            w[0] as u32
-        } else {
-            0
-        };
-        Lv {
-            weight: f32x4::from(weight),
-            used,
-            wf: f32x4::from(wf),
-            hf: f32x4::from(hf),
-            w: i32x4::from(w),
-            h: i32x4::from(h),
-            wm: i32x4::from(w.map(|x| x - 1)),
-            hm: i32x4::from(h.map(|x| x - 1)),
-            wmf: f32x4::from(wf.map(|x| x - 1.0)),
-            hmf: f32x4::from(hf.map(|x| x - 1.0)),
-            base: i32x4::from(base),
-            p2,
-            pitch,
-        }
+        scratch[s] = LevelVecs::new(w, h, p2);
+    }
+    let [a, b] = &*scratch;
+    let lv = |s: usize, v| Lv {
+        weight: f32x4::from(weight[s]),
+        used: used[s],
+        base: i32x4::from(base[s]),
+        v,
     };
-    let a = slot(0);
-    let b = if n == 2 { slot(1) } else { a };
-    (n, [a, b])
+    let first = lv(0, a);
+    (n, [first, if n == 2 { lv(1, b) } else { first }])
 }
 
 /// `a + (b − a)·w` per channel: the general path's `lerp4`.
@@ -190,14 +217,26 @@ pub(super) fn plane_quad<const M: u8, const LIN: bool, const UNI: bool>(
     lv: &PlaneLevels,
     snorm: bool,
 ) -> Option<[f32x4; 4]> {
+    plane_quad_n::<M, LIN, UNI, 0>(plane, q, lv, snorm)
+}
+
+/// [`plane_quad`] with the slot count `N` a constant (1 or 2; 0: `lv.0`).
+#[inline(always)]
+pub(super) fn plane_quad_n<const M: u8, const LIN: bool, const UNI: bool, const N: usize>(
+    plane: &Plane,
+    q: &QuadIn,
+    lv: &PlaneLevels,
+    snorm: bool,
+) -> Option<[f32x4; 4]> {
     let texels = &plane.texels[..];
     let s = f32x4::from(q.s);
     let t = f32x4::from(q.t);
     let mut acc = [f32x4::ZERO; 4];
-    for slot in 0..lv.0.min(2) {
+    let n = if N > 0 { N } else { lv.0.min(2) };
+    for slot in 0..n {
         let l = &lv.1[slot];
-        let mut u = s * l.wf;
-        let mut v = t * l.hf;
+        let mut u = s * l.v.wf;
+        let mut v = t * l.v.hf;
         if let Some((ou, ov)) = q.off {
             u += f32x4::from(ou);
             v += f32x4::from(ov);
@@ -297,7 +336,7 @@ fn mirror_p2(i: i32x4, a: &Axis) -> i32x4 {
     a.last - (x ^ (x >> 31))
 }
 
-impl Lv {
+impl LevelVecs {
     #[inline(always)]
     fn x(&self) -> Axis {
         Axis {
@@ -346,7 +385,7 @@ fn bilinear<const M: u8, const UNI: bool>(
         // `x − floor(x)` is exact and in [0, 1) here: the general path's clamp is a no-op
         fa = x - xf;
         fb = y - yf;
-        let (ax, ay) = (l.x(), l.y());
+        let (ax, ay) = (l.v.x(), l.v.y());
         let (a0, adj_i) = axis_lo::<M>(xi, xf, &ax);
         let (b0, adj_j) = axis_lo::<M>(yi, yf, &ay);
         (i0, j0) = (a0, b0);
@@ -358,7 +397,7 @@ fn bilinear<const M: u8, const UNI: bool>(
         // NaN, infinite or huge coordinates: the general path's saturating floor and
         // clamp, lane by lane
         let (xa, ya) = (x.to_array(), y.to_array());
-        let (wa, ha) = (l.w.to_array(), l.h.to_array());
+        let (wa, ha) = (l.v.w.to_array(), l.v.h.to_array());
         let mut r = [[0i32; 4]; 4];
         let mut f = [[0f32; 4]; 2];
         for lane in 0..4 {
@@ -377,44 +416,52 @@ fn bilinear<const M: u8, const UNI: bool>(
     }
     let (fa, fb) = (fa.to_array(), fb.to_array());
     let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
-    let r0 = rows(l.base, j0, l.wf);
+    let r0 = rows(l.base, j0, l.v.wf);
     let o00 = r0 + i0;
     let mut out = [f32x4::ZERO; 4];
     if adjacent {
         // every footprint is two neighbouring texels of two neighbouring rows: texels
         // `o`, `o + 1`, `o + p`, `o + p + 1` with `p` the lane's row pitch
-        let last = o00 + l.w + i32x4::ONE;
+        let last = o00 + l.v.w + i32x4::ONE;
         if !in_range(o00, last, len) {
             return None;
         }
-        let (o, wa) = (o00.to_array(), l.w.to_array());
+        // byte offsets (texel index · 16, < 2²⁶: a plane has at most 2²² texels), so the
+        // four reads of a lane are one base register and constant or pitch displacements
+        let (o, wa) = ((o00 << 4u32).to_array(), (l.v.w << 4u32).to_array());
+        let p16 = l.v.pitch as usize * 16;
+        let ptr = texels.as_ptr();
         for lane in 0..4 {
-            let p = if UNI { l.pitch } else { wa[lane] as u32 } as usize;
-            let o = o[lane] as usize;
-            // SAFETY: `in_range` above: `0 ≤ o` and `o + p + 1 < texels.len()` (`p` is this
-            // lane of `l.w`, which `l.pitch` equals for uniform levels), so all four
-            // indices are in bounds
-            let rd = |i: usize| unsafe { *texels.get_unchecked(i) };
+            let p = if UNI { p16 } else { wa[lane] as u32 as usize };
+            let o = o[lane] as u32 as usize;
+            // SAFETY: `in_range` above: this lane's texel index `i = o / 16` has `0 ≤ i`
+            // and `i + w + 1 < texels.len()` with `w` its level's width (`l.v.w`, which
+            // `l.v.pitch` equals for uniform levels) and `p = 16·w`; so the four byte offsets
+            // `o`, `o + 16`, `o + p`, `o + p + 16` are those of texels in bounds, each a
+            // multiple of the element size (aligned)
+            let rd = |b: usize| unsafe { *ptr.byte_add(b) };
             let (a, b) = (f32x4::splat(fa[lane]), f32x4::splat(fb[lane]));
-            let top = lerp(rd(o), rd(o + 1), a);
-            let bot = lerp(rd(o + p), rd(o + p + 1), a);
+            let top = lerp(rd(o), rd(o + 16), a);
+            let bot = lerp(rd(o + p), rd(o + p + 16), a);
             out[lane] = lerp(top, bot, b);
         }
     } else {
         let (i1, j1) = hi?;
-        let r1 = rows(l.base, j1, l.wf);
+        let r1 = rows(l.base, j1, l.v.wf);
         let (o10, o01, o11) = (r0 + i1, r1 + i0, r1 + i1);
         let lo = o00.min(o10).min(o01.min(o11));
         let top = o00.max(o10).max(o01.max(o11));
         if !in_range(lo, top, len) {
             return None;
         }
-        let (o00, o10) = (o00.to_array(), o10.to_array());
-        let (o01, o11) = (o01.to_array(), o11.to_array());
+        // byte offsets, as above
+        let (o00, o10) = ((o00 << 4u32).to_array(), (o10 << 4u32).to_array());
+        let (o01, o11) = ((o01 << 4u32).to_array(), (o11 << 4u32).to_array());
+        let ptr = texels.as_ptr();
         for lane in 0..4 {
-            // SAFETY: `in_range` above: every lane of the four index vectors is in
-            // `0..texels.len()`
-            let rd = |i: i32| unsafe { *texels.get_unchecked(i as usize) };
+            // SAFETY: `in_range` above: every lane of the four index vectors is a texel
+            // index in `0..texels.len()`, and these are its byte offsets (index · 16)
+            let rd = |b: i32| unsafe { *ptr.byte_add(b as u32 as usize) };
             let (a, b) = (f32x4::splat(fa[lane]), f32x4::splat(fb[lane]));
             let top = lerp(rd(o00[lane]), rd(o10[lane]), a);
             let bot = lerp(rd(o01[lane]), rd(o11[lane]), a);
@@ -431,26 +478,29 @@ fn nearest<const M: u8>(texels: &[f32x4], l: &Lv, u: f32x4, v: f32x4) -> Option<
     let (tv, vi, vf) = floor4x(v);
     let (i, j) = if floor_ok(tu, tv) {
         (
-            axis_lo::<M>(ui, uf, &l.x()).0,
-            axis_lo::<M>(vi, vf, &l.y()).0,
+            axis_lo::<M>(ui, uf, &l.v.x()).0,
+            axis_lo::<M>(vi, vf, &l.v.y()).0,
         )
     } else {
         let (ua, va) = (u.to_array(), v.to_array());
-        let (wa, ha) = (l.w.to_array(), l.h.to_array());
+        let (wa, ha) = (l.v.w.to_array(), l.v.h.to_array());
         let i: [i32; 4] = std::array::from_fn(|k| wrap::<M>(fl(ua[k]), wa[k], M));
         let j: [i32; 4] = std::array::from_fn(|k| wrap::<M>(fl(va[k]), ha[k], M));
         (i32x4::from(i), i32x4::from(j))
     };
-    let o = rows(l.base, j, l.wf) + i;
+    let o = rows(l.base, j, l.v.wf) + i;
     let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
     if !in_range(o, o, len) {
         return None;
     }
-    let o = o.to_array();
+    // byte offsets (texel index · 16: one register per read)
+    let o = (o << 4u32).to_array();
+    let ptr = texels.as_ptr();
     let mut out = [f32x4::ZERO; 4];
     for lane in 0..4 {
-        // SAFETY: `in_range` above: every lane of `o` is in `0..texels.len()`
-        out[lane] = unsafe { *texels.get_unchecked(o[lane] as usize) };
+        // SAFETY: `in_range` above: every lane of `o` is the byte offset of a texel index
+        // in `0..texels.len()`
+        out[lane] = unsafe { *ptr.byte_add(o[lane] as u32 as usize) };
     }
     Some(out)
 }

@@ -52,7 +52,9 @@
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
-use super::fast_plane::{lane_levels, plane_mode, plane_quad, uni_levels, PlaneLevels};
+use super::fast_plane::{
+    lane_levels, plane_mode, plane_quad, plane_quad_n, uni_levels, PlaneLevels,
+};
 
 use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
@@ -218,6 +220,9 @@ impl Kernel {
                 Some(w) => (w.0)(self, img, b, q0, nq, out),
                 None => u16::MAX,
             };
+            if rest == 0 {
+                continue;
+            }
             for q in q0..q0 + nq {
                 let mask = b.masks[q] & 0xf;
                 if rest & (1 << (q - q0)) == 0 || mask == 0 {
@@ -510,9 +515,16 @@ fn wide_plane<const M: u8>(
         let r = if uniform {
             let lv = if array {
                 arr_lv = uni_levels(k, &l0, layer, false);
-                &arr_lv
+                arr_lv.as_ref()
             } else {
-                &*prev_lv.get_or_insert_with(|| uni_levels(k, &l0, layer, true))
+                if prev_lv.is_none() {
+                    prev_lv = uni_levels(k, &l0, layer, true);
+                }
+                prev_lv.as_ref()
+            };
+            let Some(lv) = lv else {
+                rest |= 1 << q;
+                continue;
             };
             if l0.linear {
                 plane_quad::<M, true, true>(plane, &qin, lv, k.snorm)
@@ -530,7 +542,12 @@ fn wide_plane<const M: u8>(
                     }
                 }
             }
-            let lv = lane_levels(k, &lods, layer);
+            let Some(&first_lv) = k.plane_levels.first() else {
+                rest |= 1 << q;
+                continue;
+            };
+            let mut scratch = [first_lv; 2];
+            let lv = lane_levels(k, &lods, layer, &mut scratch);
             match (ok, l0.linear) {
                 (false, _) => None,
                 (true, true) => plane_quad::<M, true, false>(plane, &qin, &lv, k.snorm),
@@ -560,6 +577,38 @@ fn wide_plane<const M: u8>(
 /// rows present (`4 · masks.len()` lanes each). λ, the level selection and the looked-up
 /// levels are reused while the lane-0 differences repeat, bit for bit.
 fn wide_plane_implicit<const M: u8>(
+    k: &Kernel,
+    plane: &Plane,
+    s_row: &[u32],
+    t_row: &[u32],
+    masks: &[u8],
+    out: &mut [[u32; 4]],
+) -> u16 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (detected just above)
+        return unsafe { wide_plane_implicit_avx2::<M>(k, plane, s_row, t_row, masks, out) };
+    }
+    wide_plane_implicit_in::<M>(k, plane, s_row, t_row, masks, out)
+}
+
+/// [`wide_plane_implicit_in`] compiled for AVX2 (VEX encoding: three-operand SSE, no
+/// register copies; no FMA, so every operation rounds as the general path's).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn wide_plane_implicit_avx2<const M: u8>(
+    k: &Kernel,
+    plane: &Plane,
+    s_row: &[u32],
+    t_row: &[u32],
+    masks: &[u8],
+    out: &mut [[u32; 4]],
+) -> u16 {
+    wide_plane_implicit_in::<M>(k, plane, s_row, t_row, masks, out)
+}
+
+#[inline(always)]
+fn wide_plane_implicit_in<const M: u8>(
     k: &Kernel,
     plane: &Plane,
     s_row: &[u32],
@@ -613,7 +662,7 @@ fn wide_plane_implicit<const M: u8>(
             let lam = k.lod_from_derivs_2d(dx, dy, false).lambda;
             sel = k
                 .lane_lod(lam, 0.0, f32::NEG_INFINITY)
-                .map(|l| (l.linear, uni_levels(k, &l, [k.view.base_layer; 4], true)));
+                .and_then(|l| Some((l.linear, uni_levels(k, &l, [k.view.base_layer; 4], true)?)));
         }
         let Some((linear, lv)) = &sel else {
             rest |= 1 << q;
@@ -627,10 +676,11 @@ fn wide_plane_implicit<const M: u8>(
             off: None,
             dref: [0.0; 4],
         };
-        let r = if *linear {
-            plane_quad::<M, true, true>(plane, &qin, lv, k.snorm)
-        } else {
-            plane_quad::<M, false, true>(plane, &qin, lv, k.snorm)
+        let r = match (*linear, lv.0) {
+            (true, 2) => plane_quad_n::<M, true, true, 2>(plane, &qin, lv, k.snorm),
+            (true, _) => plane_quad_n::<M, true, true, 1>(plane, &qin, lv, k.snorm),
+            (false, 2) => plane_quad_n::<M, false, true, 2>(plane, &qin, lv, k.snorm),
+            (false, _) => plane_quad_n::<M, false, true, 1>(plane, &qin, lv, k.snorm),
         };
         let Some(r) = r else {
             rest |= 1 << q;
