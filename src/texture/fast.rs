@@ -797,8 +797,10 @@ pub(super) mod tests {
     use super::super::*;
     use proptest::prelude::*;
 
-    /// Covered formats plus one that is not (the general path must then be the only one).
-    pub(in crate::texture) const FORMATS: [Format; 8] = [
+    /// The 8-bit and single-f32 formats of the byte routes, and formats only the plane
+    /// route covers (normalized, float, packed, depth; 1 to 4 channels), plus an integer
+    /// format no fast route takes (the general path must then be the only one).
+    pub(in crate::texture) const FORMATS: [Format; 20] = [
         Format::R8G8B8A8_UNORM,
         Format::B8G8R8A8_UNORM,
         Format::R8G8B8A8_SRGB,
@@ -807,7 +809,30 @@ pub(super) mod tests {
         Format::D32_SFLOAT,
         Format::D32_SFLOAT_S8_UINT,
         Format::R8G8B8A8_SNORM,
+        Format::R8_UNORM,
+        Format::R8G8_SNORM,
+        Format::B8G8R8_SRGB,
+        Format::R16_SFLOAT,
+        Format::R16G16B16A16_UNORM,
+        Format::R32G32B32A32_SFLOAT,
+        Format::A2B10G10R10_UNORM_PACK32,
+        Format::B10G11R11_UFLOAT_PACK32,
+        Format::E5B9G9R9_UFLOAT_PACK32,
+        Format::D16_UNORM,
+        Format::X8_D24_UNORM_PACK32,
+        Format::R8G8B8A8_UINT,
     ];
+
+    /// [`FORMATS`]' first eight: the formats of the byte routes (cube, anisotropic).
+    pub(in crate::texture) const BYTE_FORMATS: [Format; 8] = {
+        let mut f = [Format::R8G8B8A8_UNORM; 8];
+        let mut i = 0;
+        while i < 8 {
+            f[i] = FORMATS[i];
+            i += 1;
+        }
+        f
+    };
 
     const MODES: [AddressMode; 5] = [
         AddressMode::Repeat,
@@ -1177,7 +1202,7 @@ pub(super) mod tests {
     /// served it.
     fn one_cube(seed: u64) -> bool {
         let mut r = Rng(seed | 1);
-        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let fmt = BYTE_FORMATS[r.below(BYTE_FORMATS.len() as u64) as usize];
         let nmax = if r.chance(30) { 33 } else { 8 };
         let n = 1 + r.below(nmax) as u32;
         let cubes = 1 + r.below(2) as u32;
