@@ -66,7 +66,7 @@
 //! nearest 348 → 365, cube trilinear 2343 → 2365, the frame 415.48 → 425.64 M.
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
-use super::fast_plane::{lane_levels, plane_mode, plane_quad, uni_levels};
+use super::fast_plane::{lane_levels, plane_mode, plane_quad_cmp, plane_quad_n, uni_levels};
 use super::filter::{lerp4, LevelInfo};
 use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
@@ -92,6 +92,8 @@ pub(super) const R32F: u8 = 4;
 pub(super) const R32F_CMP: u8 = 5;
 /// Any float-kind format, read from the image's decoded plane (`fast_plane.rs`).
 pub(super) const PLANE: u8 = 6;
+/// [`PLANE`] with a depth comparison per texel.
+pub(super) const PLANE_CMP: u8 = 7;
 
 /// `CompareOp` as a bit set over the outcomes (less, equal, greater, unordered), so a test
 /// is branch-free: `ref OP texel` ⇔ the bit of the outcome is set.
@@ -153,6 +155,13 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     if k.cfg.precision != LodPrecision::Exact || s.unnormalized_coordinates {
         return None;
     }
+    if k.cube && k.plane {
+        return Some(if s.compare_enable {
+            fast_quad::<PLANE_CMP, CLAMP, true>
+        } else {
+            fast_quad::<PLANE, CLAMP, true>
+        });
+    }
     if k.cube {
         let f = fast_format(k)?;
         // cube faces clamp (seamless edges are the general path's): address modes unused
@@ -172,11 +181,14 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     if k.modes[1] != m {
         return None;
     }
-    if k.plane && !s.compare_enable && plane_mode(m) {
-        return Some(match m {
-            REPEAT => fast_quad::<PLANE, REPEAT, false>,
-            MIRRORED => fast_quad::<PLANE, MIRRORED, false>,
-            _ => fast_quad::<PLANE, CLAMP, false>,
+    if k.plane && plane_mode(m) {
+        return Some(match (m, s.compare_enable) {
+            (REPEAT, false) => fast_quad::<PLANE, REPEAT, false>,
+            (MIRRORED, false) => fast_quad::<PLANE, MIRRORED, false>,
+            (_, false) => fast_quad::<PLANE, CLAMP, false>,
+            (REPEAT, true) => fast_quad::<PLANE_CMP, REPEAT, false>,
+            (MIRRORED, true) => fast_quad::<PLANE_CMP, MIRRORED, false>,
+            (_, true) => fast_quad::<PLANE_CMP, CLAMP, false>,
         });
     }
     let f = fast_format(k)?;
@@ -422,18 +434,22 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
             q.off = Some((off.map(|o| o[0] as f32), off.map(|o| o[1] as f32)));
         }
     }
-    if let (R32F_CMP, Some(d)) = (F, a.dref) {
+    if let (R32F_CMP | PLANE_CMP, Some(d)) = (F, a.dref) {
         q.dref = d.map(|r| k.dref_value(r));
     }
-    if F == PLANE {
+    if F == PLANE || F == PLANE_CMP {
         let plane = img.plane()?;
         let mut scratch = [k.plane_levels.first().copied()?; 2];
         let lv = if UNI {
             uni_levels(k, &lods[0], q.layer, q.one_layer)?
         } else {
-            lane_levels(k, lods, q.layer, &mut scratch)
+            lane_levels(k, lods, q.layer, &mut scratch)?
         };
-        let acc = plane_quad::<M, LIN, UNI>(plane, &q, &lv, k.snorm)?;
+        let acc = if F == PLANE_CMP {
+            plane_quad_cmp::<M, LIN, UNI, 0, CUBE>(plane, &q, &lv, k.sampler.compare_op)?
+        } else {
+            plane_quad_n::<M, LIN, UNI, 0, CUBE>(plane, &q, &lv, k.snorm)?
+        };
         return Some(wide::bytemuck::cast(acc));
     }
     // (levels looked up inside: doing it first with `slot_levels` cost the per-quad path
@@ -823,7 +839,7 @@ pub(super) mod tests {
         Format::R8G8B8A8_UINT,
     ];
 
-    /// [`FORMATS`]' first eight: the formats of the byte routes (cube, anisotropic).
+    /// [`FORMATS`]' first eight: the formats of the byte routes (anisotropic).
     pub(in crate::texture) const BYTE_FORMATS: [Format; 8] = {
         let mut f = [Format::R8G8B8A8_UNORM; 8];
         let mut i = 0;
@@ -1202,7 +1218,7 @@ pub(super) mod tests {
     /// served it.
     fn one_cube(seed: u64) -> bool {
         let mut r = Rng(seed | 1);
-        let fmt = BYTE_FORMATS[r.below(BYTE_FORMATS.len() as u64) as usize];
+        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
         let nmax = if r.chance(30) { 33 } else { 8 };
         let n = 1 + r.below(nmax) as u32;
         let cubes = 1 + r.below(2) as u32;
@@ -1402,9 +1418,16 @@ pub(super) mod tests {
         assert!(Kernel::new(&cube, &vc, &tri, Config::default())
             .unwrap()
             .has_fast_path());
+        // every float-kind format through the decoded plane; not integer formats
         let snorm = Image::new_cube(Format::R8G8B8A8_SNORM, 4, 1, 1).unwrap();
         let vs = ImageView::whole(&snorm, ViewType::Cube);
-        assert!(!Kernel::new(&snorm, &vs, &tri, Config::default())
+        assert!(Kernel::new(&snorm, &vs, &tri, Config::default())
+            .unwrap()
+            .has_fast_path());
+        let uint = Image::new_cube(Format::R8G8B8A8_UINT, 4, 1, 1).unwrap();
+        let vu = ImageView::whole(&uint, ViewType::Cube);
+        let near = Sampler::default();
+        assert!(!Kernel::new(&uint, &vu, &near, Config::default())
             .unwrap()
             .has_fast_path());
     }

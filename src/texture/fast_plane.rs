@@ -8,6 +8,7 @@ use super::fast::QuadIn;
 use super::filter::fl;
 use super::image::Plane;
 use super::sample::{Kernel, LaneLod};
+use super::sampler::CompareOp;
 use wide::{f32x4, i32x4};
 
 /// A level's extent, lane-wise (the same level in every lane, or each lane's own), in
@@ -152,14 +153,16 @@ pub(super) fn uni_levels<'k>(
     Some((l.n, [a, b]))
 }
 
-/// Per-lane levels (lanes with one level reuse their first for the second slot, unused),
-/// their extents built in `scratch`.
+/// Per-lane levels (lanes with one level reuse their first for the second slot, unused).
+/// A slot whose lanes all have the same level (only the weights differ: the usual
+/// non-uniform quad) reads the kernel's [`LevelVecs`]; otherwise its extents are built in
+/// `scratch`.
 pub(super) fn lane_levels<'s>(
-    k: &Kernel,
+    k: &'s Kernel,
     lods: &[LaneLod; 4],
     layer: [u32; 4],
     scratch: &'s mut [LevelVecs; 2],
-) -> PlaneLevels<'s> {
+) -> Option<PlaneLevels<'s>> {
     let n = if lods.iter().any(|l| l.levels.n == 2) {
         2
     } else {
@@ -168,34 +171,45 @@ pub(super) fn lane_levels<'s>(
     let mut weight = [[0f32; 4]; 2];
     let mut base = [[0i32; 4]; 2];
     let mut used = [0u8; 2];
+    let mut abs = [[0u32; 4]; 2];
     for s in 0..n {
-        let mut w = [0i32; 4];
-        let mut h = [0i32; 4];
-        let mut p2 = true;
         for l in 0..4 {
             let lv = &lods[l].levels;
             let u = s < lv.n;
             used[s] |= (u as u8) << l;
             let (level, wl) = lv.l[if u { s } else { 0 }];
-            let abs = k.view.base_level + level;
-            let info = &k.lv[abs as usize];
+            abs[s][l] = k.view.base_level + level;
+            let info = k.lv.get(abs[s][l] as usize)?;
             weight[s][l] = wl;
-            w[l] = info.size[0];
-            h[l] = info.size[1];
             base[s][l] = (info.tbase + layer[l] as usize * info.tlayer) as i32;
-            p2 &= k.pow2_level(abs);
         }
-        scratch[s] = LevelVecs::new(w, h, p2);
+    }
+    let one_level = |s: usize| abs[s].iter().all(|&a| a == abs[s][0]);
+    let same = [one_level(0), n == 2 && one_level(1)];
+    for s in 0..n {
+        if !same[s] {
+            let e = abs[s].map(|a| k.lv[a as usize].size);
+            let p2 = abs[s].iter().all(|&a| k.pow2_level(a));
+            scratch[s] = LevelVecs::new(e.map(|e| e[0]), e.map(|e| e[1]), p2);
+        }
     }
     let [a, b] = &*scratch;
+    let vecs = |s: usize, own: &'s LevelVecs| -> Option<&'s LevelVecs> {
+        if same[s] {
+            k.plane_levels.get(abs[s][0] as usize)
+        } else {
+            Some(own)
+        }
+    };
     let lv = |s: usize, v| Lv {
         weight: f32x4::from(weight[s]),
         used: used[s],
         base: i32x4::from(base[s]),
         v,
     };
-    let first = lv(0, a);
-    (n, [first, if n == 2 { lv(1, b) } else { first }])
+    let first = lv(0, vecs(0, a)?);
+    let second = if n == 2 { lv(1, vecs(1, b)?) } else { first };
+    Some((n, [first, second]))
 }
 
 /// `a + (b − a)·w` per channel: the general path's `lerp4`.
@@ -217,12 +231,21 @@ pub(super) fn plane_quad<const M: u8, const LIN: bool, const UNI: bool>(
     lv: &PlaneLevels,
     snorm: bool,
 ) -> Option<[f32x4; 4]> {
-    plane_quad_n::<M, LIN, UNI, 0>(plane, q, lv, snorm)
+    plane_quad_n::<M, LIN, UNI, 0, false>(plane, q, lv, snorm)
 }
 
-/// [`plane_quad`] with the slot count `N` a constant (1 or 2; 0: `lv.0`).
+/// [`plane_quad`] with the slot count `N` a constant (1 or 2; 0: `lv.0`). `CUBE`: the
+/// lanes' coordinates are cube face coordinates (`M` is clamp-to-edge, the faces square)
+/// and a linear footprint leaving its face is `None` (seamless edges and corners are the
+/// general path's).
 #[inline(always)]
-pub(super) fn plane_quad_n<const M: u8, const LIN: bool, const UNI: bool, const N: usize>(
+pub(super) fn plane_quad_n<
+    const M: u8,
+    const LIN: bool,
+    const UNI: bool,
+    const N: usize,
+    const CUBE: bool,
+>(
     plane: &Plane,
     q: &QuadIn,
     lv: &PlaneLevels,
@@ -242,7 +265,7 @@ pub(super) fn plane_quad_n<const M: u8, const LIN: bool, const UNI: bool, const 
             v += f32x4::from(ov);
         }
         let val = if LIN {
-            bilinear::<M, UNI>(texels, l, u, v)?
+            bilinear::<M, UNI, CUBE>(texels, l, u, v)?
         } else {
             nearest::<M>(texels, l, u, v)?
         };
@@ -366,20 +389,40 @@ fn rows(base: i32x4, j: i32x4, wf: f32x4) -> i32x4 {
     base + (f32x4::from_i32x4(j) * wf).fast_trunc_int()
 }
 
-/// Bilinear footprints of the four lanes at texel-space `(u, v)` on slot `l`, filtered.
+/// The bilinear footprints of four lanes, range-checked against the plane: the weights
+/// toward the upper texels and the texels' byte offsets (texel index · 16, < 2²⁶: a plane
+/// has at most 2²² texels).
+struct Foot {
+    fa: f32x4,
+    fb: f32x4,
+    /// Byte offset of each lane's lower-left texel.
+    o00: i32x4,
+    /// Every footprint is two neighbouring texels of two neighbouring rows (`o00 + 16`,
+    /// `o00 + p`, `o00 + p + 16`, `p` = 16 · the lane's width); otherwise `hi` has the
+    /// other three offsets.
+    adjacent: bool,
+    hi: [i32x4; 3],
+    /// The finite-coordinate route (weights in [0, 1), not NaN).
+    finite: bool,
+}
+
+/// The bilinear footprints of the four lanes at texel-space `(u, v)` on slot `l`, by the
+/// general path's operations (`−0.5`, floor, clamped fraction, wrap of both taps per
+/// axis); `None`: an index outside the plane (impossible for the kernel's image), or
+/// (`CUBE`) a footprint leaving its face.
 #[inline(always)]
-fn bilinear<const M: u8, const UNI: bool>(
+fn footprint<const M: u8, const CUBE: bool>(
     texels: &[f32x4],
     l: &Lv,
     u: f32x4,
     v: f32x4,
-) -> Option<[f32x4; 4]> {
+) -> Option<Foot> {
     let half = f32x4::splat(0.5);
     let x = u - half;
     let y = v - half;
     let (tx, xi, xf) = floor4x(x);
     let (ty, yi, yf) = floor4x(y);
-    let (i0, j0, fa, fb, adjacent);
+    let (i0, j0, fa, fb, adjacent, finite);
     let mut hi = None;
     if floor_ok(tx, ty) {
         // `x − floor(x)` is exact and in [0, 1) here: the general path's clamp is a no-op
@@ -390,6 +433,7 @@ fn bilinear<const M: u8, const UNI: bool>(
         let (b0, adj_j) = axis_lo::<M>(yi, yf, &ay);
         (i0, j0) = (a0, b0);
         adjacent = adj_i & adj_j;
+        finite = true;
         if !adjacent {
             hi = Some((axis_hi::<M>(xi, xf, &ax), axis_hi::<M>(yi, yf, &ay)));
         }
@@ -413,62 +457,155 @@ fn bilinear<const M: u8, const UNI: bool>(
         hi = Some((r[1].into(), r[3].into()));
         (fa, fb) = (f[0].into(), f[1].into());
         adjacent = false;
+        finite = false;
     }
-    let (fa, fb) = (fa.to_array(), fb.to_array());
     let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
     let r0 = rows(l.base, j0, l.v.wf);
     let o00 = r0 + i0;
-    let mut out = [f32x4::ZERO; 4];
     if adjacent {
-        // every footprint is two neighbouring texels of two neighbouring rows: texels
-        // `o`, `o + 1`, `o + p`, `o + p + 1` with `p` the lane's row pitch
-        let last = o00 + l.v.w + i32x4::ONE;
-        if !in_range(o00, last, len) {
+        if !in_range(o00, o00 + l.v.w + i32x4::ONE, len) {
             return None;
         }
-        // byte offsets (texel index · 16, < 2²⁶: a plane has at most 2²² texels), so the
-        // four reads of a lane are one base register and constant or pitch displacements
-        let (o, wa) = ((o00 << 4u32).to_array(), (l.v.w << 4u32).to_array());
+        return Some(Foot {
+            fa,
+            fb,
+            o00: o00 << 4u32,
+            adjacent,
+            hi: [i32x4::ZERO; 3],
+            finite,
+        });
+    }
+    if CUBE {
+        return None; // a tap on a neighbouring face
+    }
+    let (i1, j1) = hi?;
+    let r1 = rows(l.base, j1, l.v.wf);
+    let (o10, o01, o11) = (r0 + i1, r1 + i0, r1 + i1);
+    let lo = o00.min(o10).min(o01.min(o11));
+    let top = o00.max(o10).max(o01.max(o11));
+    if !in_range(lo, top, len) {
+        return None;
+    }
+    Some(Foot {
+        fa,
+        fb,
+        o00: o00 << 4u32,
+        adjacent,
+        hi: [o10 << 4u32, o01 << 4u32, o11 << 4u32],
+        finite,
+    })
+}
+
+/// The four texels of each lane's footprint `f` read by `rd` (from byte offsets), filtered:
+/// `lerp(lerp(t00, t10, a), lerp(t01, t11, a), b)`, the general path's order.
+#[inline(always)]
+fn filter_foot<const UNI: bool>(l: &Lv, f: &Foot, rd: impl Fn(usize) -> f32x4) -> [f32x4; 4] {
+    let (fa, fb) = (f.fa.to_array(), f.fb.to_array());
+    let o = f.o00.to_array();
+    let mut out = [f32x4::ZERO; 4];
+    if f.adjacent {
+        let wa = (l.v.w << 4u32).to_array();
         let p16 = l.v.pitch as usize * 16;
-        let ptr = texels.as_ptr();
         for lane in 0..4 {
             let p = if UNI { p16 } else { wa[lane] as u32 as usize };
             let o = o[lane] as u32 as usize;
-            // SAFETY: `in_range` above: this lane's texel index `i = o / 16` has `0 ≤ i`
-            // and `i + w + 1 < texels.len()` with `w` its level's width (`l.v.w`, which
-            // `l.v.pitch` equals for uniform levels) and `p = 16·w`; so the four byte offsets
-            // `o`, `o + 16`, `o + p`, `o + p + 16` are those of texels in bounds, each a
-            // multiple of the element size (aligned)
-            let rd = |b: usize| unsafe { *ptr.byte_add(b) };
             let (a, b) = (f32x4::splat(fa[lane]), f32x4::splat(fb[lane]));
             let top = lerp(rd(o), rd(o + 16), a);
             let bot = lerp(rd(o + p), rd(o + p + 16), a);
             out[lane] = lerp(top, bot, b);
         }
     } else {
-        let (i1, j1) = hi?;
-        let r1 = rows(l.base, j1, l.v.wf);
-        let (o10, o01, o11) = (r0 + i1, r1 + i0, r1 + i1);
-        let lo = o00.min(o10).min(o01.min(o11));
-        let top = o00.max(o10).max(o01.max(o11));
-        if !in_range(lo, top, len) {
-            return None;
-        }
-        // byte offsets, as above
-        let (o00, o10) = ((o00 << 4u32).to_array(), (o10 << 4u32).to_array());
-        let (o01, o11) = ((o01 << 4u32).to_array(), (o11 << 4u32).to_array());
-        let ptr = texels.as_ptr();
+        let [o10, o01, o11] = f.hi.map(|v| v.to_array());
         for lane in 0..4 {
-            // SAFETY: `in_range` above: every lane of the four index vectors is a texel
-            // index in `0..texels.len()`, and these are its byte offsets (index · 16)
-            let rd = |b: i32| unsafe { *ptr.byte_add(b as u32 as usize) };
+            let at = |v: [i32; 4]| rd(v[lane] as u32 as usize);
             let (a, b) = (f32x4::splat(fa[lane]), f32x4::splat(fb[lane]));
-            let top = lerp(rd(o00[lane]), rd(o10[lane]), a);
-            let bot = lerp(rd(o01[lane]), rd(o11[lane]), a);
+            let top = lerp(at(o), at(o10), a);
+            let bot = lerp(at(o01), at(o11), a);
             out[lane] = lerp(top, bot, b);
         }
     }
-    Some(out)
+    out
+}
+
+/// Bilinear footprints of the four lanes at texel-space `(u, v)` on slot `l`, filtered.
+#[inline(always)]
+fn bilinear<const M: u8, const UNI: bool, const CUBE: bool>(
+    texels: &[f32x4],
+    l: &Lv,
+    u: f32x4,
+    v: f32x4,
+) -> Option<[f32x4; 4]> {
+    let f = footprint::<M, CUBE>(texels, l, u, v)?;
+    let ptr = texels.as_ptr();
+    // SAFETY: `footprint` checked every texel index of `f` against `0..texels.len()`
+    // (`in_range`: the adjacent form's `i + w + 1` with `w` the lane's width, `l.v.pitch`
+    // for uniform levels, or each of the four indices); the offsets given to `rd` are
+    // those indices · 16 (aligned byte offsets of `f32x4` elements)
+    let rd = |b: usize| unsafe { *ptr.byte_add(b) };
+    Some(filter_foot::<UNI>(l, &f, rd))
+}
+
+/// [`bilinear`] with a depth comparison per texel (`dref OP texel.r` → 1 or 0, then
+/// filtered): channel 0 of each lane (the rest: [`cmp_rest`]); `None` also for NaN or
+/// huge coordinates (the general path: its NaN weights reach every channel).
+#[inline(always)]
+fn bilinear_cmp<const M: u8, const UNI: bool, const CUBE: bool>(
+    texels: &[f32x4],
+    l: &Lv,
+    u: f32x4,
+    v: f32x4,
+    dref: f32x4,
+    op: CompareOp,
+) -> Option<f32x4> {
+    let f = footprint::<M, CUBE>(texels, l, u, v)?;
+    if !f.finite {
+        return None;
+    }
+    let ptr = texels.as_ptr() as *const f32;
+    // SAFETY: as in `bilinear`: every offset is that of a texel in bounds; its first f32
+    // (the depth) is read
+    let d = |b: usize| unsafe { *ptr.byte_add(b) };
+    let o = f.o00.to_array();
+    let (mut c00, mut c10, mut c01, mut c11) = ([0f32; 4], [0f32; 4], [0f32; 4], [0f32; 4]);
+    if f.adjacent {
+        let wa = (l.v.w << 4u32).to_array();
+        let p16 = l.v.pitch as usize * 16;
+        for lane in 0..4 {
+            let p = if UNI { p16 } else { wa[lane] as u32 as usize };
+            let o = o[lane] as u32 as usize;
+            (c00[lane], c10[lane]) = (d(o), d(o + 16));
+            (c01[lane], c11[lane]) = (d(o + p), d(o + p + 16));
+        }
+    } else {
+        let [o10, o01, o11] = f.hi.map(|v| v.to_array());
+        for lane in 0..4 {
+            let at = |v: [i32; 4]| d(v[lane] as u32 as usize);
+            (c00[lane], c10[lane], c01[lane], c11[lane]) = (at(o), at(o10), at(o01), at(o11));
+        }
+    }
+    let pass = |t: [f32; 4]| compare4(op, dref, f32x4::from(t));
+    let (t00, t10, t01, t11) = (pass(c00), pass(c10), pass(c01), pass(c11));
+    // the general path's lerps on channel 0, the four lanes at once
+    let top = lerp(t00, t10, f.fa);
+    let bot = lerp(t01, t11, f.fa);
+    Some(lerp(top, bot, f.fb))
+}
+
+/// `dref OP t` lane-wise as 1.0 / 0.0 (`CompareOp::test`: ordered comparisons are false on
+/// NaN, `NotEqual` true).
+#[inline(always)]
+fn compare4(op: CompareOp, r: f32x4, t: f32x4) -> f32x4 {
+    let m = match op {
+        CompareOp::Never => f32x4::ZERO,
+        CompareOp::Less => r.simd_lt(t),
+        CompareOp::Equal => r.simd_eq(t),
+        CompareOp::LessOrEqual => r.simd_le(t),
+        CompareOp::Greater => r.simd_gt(t),
+        CompareOp::NotEqual => r.simd_ne(t),
+        CompareOp::GreaterOrEqual => r.simd_ge(t),
+        CompareOp::Always => return f32x4::ONE,
+    };
+    m & f32x4::ONE
 }
 
 /// Nearest texels of the four lanes at texel-space `(u, v)` on slot `l`.
@@ -503,6 +640,86 @@ fn nearest<const M: u8>(texels: &[f32x4], l: &Lv, u: f32x4, v: f32x4) -> Option<
         out[lane] = unsafe { *ptr.byte_add(o[lane] as u32 as usize) };
     }
     Some(out)
+}
+
+/// [`nearest`] with a depth comparison per texel: channel 0 of each lane (`dref OP
+/// texel.r` as 1 or 0).
+#[inline(always)]
+fn nearest_cmp<const M: u8>(
+    texels: &[f32x4],
+    l: &Lv,
+    u: f32x4,
+    v: f32x4,
+    dref: f32x4,
+    op: CompareOp,
+) -> Option<f32x4> {
+    let t = nearest::<M>(texels, l, u, v)?;
+    let d = [
+        t[0].to_array()[0],
+        t[1].to_array()[0],
+        t[2].to_array()[0],
+        t[3].to_array()[0],
+    ];
+    Some(compare4(op, dref, f32x4::from(d)))
+}
+
+/// [`plane_quad_n`] with a depth comparison per texel (compare, then filter: 2×2 PCF for
+/// linear footprints), `q.dref` the lanes' references. Every lane's result is the general
+/// path's `(c, 0, 0, Σw)`: a compared texel is `(pass, 0, 0, 1)`, and with finite weights
+/// the lerps keep channels 1 to 3 at +0, +0 and 1, so `acc += w·v` leaves +0, +0 and the sum
+/// of the level weights there; channel 0 is filtered for the four lanes at once.
+#[inline(always)]
+pub(super) fn plane_quad_cmp<
+    const M: u8,
+    const LIN: bool,
+    const UNI: bool,
+    const N: usize,
+    const CUBE: bool,
+>(
+    plane: &Plane,
+    q: &QuadIn,
+    lv: &PlaneLevels,
+    op: CompareOp,
+) -> Option<[f32x4; 4]> {
+    let texels = &plane.texels[..];
+    let s = f32x4::from(q.s);
+    let t = f32x4::from(q.t);
+    let dref = f32x4::from(q.dref);
+    let mut acc0 = f32x4::ZERO;
+    let mut acc3 = f32x4::ZERO;
+    let n = if N > 0 { N } else { lv.0.min(2) };
+    for slot in 0..n {
+        let l = &lv.1[slot];
+        let mut u = s * l.v.wf;
+        let mut v = t * l.v.hf;
+        if let Some((ou, ov)) = q.off {
+            u += f32x4::from(ou);
+            v += f32x4::from(ov);
+        }
+        let c = if LIN {
+            bilinear_cmp::<M, UNI, CUBE>(texels, l, u, v, dref, op)?
+        } else {
+            nearest_cmp::<M>(texels, l, u, v, dref, op)?
+        };
+        if UNI || l.used == 0xf {
+            acc0 += l.weight * c;
+            acc3 += l.weight * f32x4::ONE;
+        } else {
+            let (mut a0, mut a3) = (acc0.to_array(), acc3.to_array());
+            let (w, c) = (l.weight.to_array(), c.to_array());
+            for i in 0..4 {
+                if l.used & (1 << i) != 0 {
+                    a0[i] += w[i] * c[i];
+                    a3[i] += w[i] * 1.0;
+                }
+            }
+            (acc0, acc3) = (a0.into(), a3.into());
+        }
+    }
+    let (a0, a3) = (acc0.to_array(), acc3.to_array());
+    Some(std::array::from_fn(|i| {
+        f32x4::from([a0[i], 0.0, 0.0, a3[i]])
+    }))
 }
 
 /// Whether `M` is one of the plane path's address modes.

@@ -53,13 +53,13 @@
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
 use super::fast_plane::{
-    lane_levels, plane_mode, plane_quad, plane_quad_n, uni_levels, PlaneLevels,
+    lane_levels, plane_mode, plane_quad, plane_quad_cmp, plane_quad_n, uni_levels, PlaneLevels,
 };
 
 use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
 use super::sample::{layer_index, Kernel, SampleArgs};
-use super::sampler::LodPrecision;
+use super::sampler::{LodPrecision, Policy};
 use crate::{Error, Result};
 use wide::{f32x4, u32x4};
 
@@ -90,6 +90,9 @@ pub struct BatchArgs<'a> {
     pub masks: &'a [u8],
     /// The LOD operand.
     pub lod: BatchLod<'a>,
+    /// The depth reference per lane (f32 bits, before the UNORM clamp); empty: no Dref
+    /// operand.
+    pub dref: &'a [u32],
 }
 
 impl BatchArgs<'_> {
@@ -114,6 +117,9 @@ impl BatchArgs<'_> {
             BatchLod::Zero => LodMode::Zero,
         };
         a.mask = self.masks.get(q).copied().unwrap_or(0) & 0xf;
+        if !self.dref.is_empty() {
+            a.dref = Some(row4(self.dref));
+        }
         a
     }
 }
@@ -139,7 +145,7 @@ pub(super) fn pick_wide(k: &Kernel) -> Option<WideFnDbg> {
         || k.cube
         || k.cfg.precision != LodPrecision::Exact
         || s.unnormalized_coordinates
-        || s.compare_enable
+        || (s.compare_enable && !k.plane)
         || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
     {
         return None;
@@ -196,12 +202,14 @@ impl Kernel {
             BatchLod::Zero => &[],
         };
         let short = |r: &[u32]| !r.is_empty() && r.len() < lanes;
-        if b.coords.iter().any(|r| short(r)) || short(lod_row) || out.len() < lanes {
+        if b.coords.iter().any(|r| short(r)) || short(lod_row) || short(b.dref) || out.len() < lanes
+        {
             return Err(Error::Texture(format!(
                 "sample_batch: {quads} quads need operand rows and results of {lanes} lanes \
-                 (rows {:?}, LOD row {}, results {})",
+                 (rows {:?}, LOD row {}, Dref row {}, results {})",
                 b.coords.map(<[u32]>::len),
                 lod_row.len(),
+                b.dref.len(),
                 out.len()
             )));
         }
@@ -209,7 +217,19 @@ impl Kernel {
             return Ok(());
         }
         self.check(img)?;
-        if self.sampler.compare_enable {
+        // the operand checks of `Kernel::sample`
+        if !b.dref.is_empty() && !self.sampler.compare_enable {
+            if self.cfg.policy == Policy::D3D {
+                return Err(Error::Texture(
+                    "a Dref operand (SampleCmp*) through a sampler with compareEnable off \
+                     (D3D: needs a SamplerComparisonState)"
+                        .into(),
+                ));
+            }
+            // Vulkan: no comparison (see `Kernel::sample`)
+            return self.sample_batch(img, &BatchArgs { dref: &[], ..*b }, out);
+        }
+        if b.dref.is_empty() && self.sampler.compare_enable {
             return Err(Error::Texture(
                 "a sample without a Dref operand through a sampler with compareEnable".into(),
             ));
@@ -446,8 +466,17 @@ fn wide_plane<const M: u8>(
     };
     // every lane of a quad has the same (λ_base, bias): no per-lane operand
     let same_lanes = implicit && lod_row.is_empty() || matches!(b.lod, BatchLod::Zero);
+    let cmp = k.sampler.compare_enable;
+    let dref_row = rows(b.dref);
+    if cmp && dref_row.is_empty() {
+        return u16::MAX; // `sample_batch` requires the operand: not reached from there
+    }
     if implicit && lod_row.is_empty() && !array && s_row.len() == 4 * nq && t_row.len() == 4 * nq {
-        return wide_plane_implicit::<M>(k, plane, s_row, t_row, masks, out);
+        return if cmp {
+            wide_plane_implicit::<M, true>(k, plane, [s_row, t_row, dref_row], masks, out)
+        } else {
+            wide_plane_implicit::<M, false>(k, plane, [s_row, t_row, &[]], masks, out)
+        };
     }
     let mut rest = 0u16;
     // the previous quad's lane-0 differences and λ (coarse implicit LOD)
@@ -509,8 +538,13 @@ fn wide_plane<const M: u8>(
             layer,
             one_layer: !array,
             off: None,
-            dref: [0.0; 4],
+            dref: if cmp {
+                quad4(dref_row, q).map(|r| k.dref_value(r))
+            } else {
+                [0.0; 4]
+            },
         };
+        let op = k.sampler.compare_op;
         let arr_lv;
         let r = if uniform {
             let lv = if array {
@@ -526,10 +560,11 @@ fn wide_plane<const M: u8>(
                 rest |= 1 << q;
                 continue;
             };
-            if l0.linear {
-                plane_quad::<M, true, true>(plane, &qin, lv, k.snorm)
-            } else {
-                plane_quad::<M, false, true>(plane, &qin, lv, k.snorm)
+            match (l0.linear, cmp) {
+                (true, false) => plane_quad::<M, true, true>(plane, &qin, lv, k.snorm),
+                (false, false) => plane_quad::<M, false, true>(plane, &qin, lv, k.snorm),
+                (true, true) => plane_quad_cmp::<M, true, true, 0, false>(plane, &qin, lv, op),
+                (false, true) => plane_quad_cmp::<M, false, true, 0, false>(plane, &qin, lv, op),
             }
         } else {
             let mut lods = [l0; 4];
@@ -548,10 +583,20 @@ fn wide_plane<const M: u8>(
             };
             let mut scratch = [first_lv; 2];
             let lv = lane_levels(k, &lods, layer, &mut scratch);
-            match (ok, l0.linear) {
-                (false, _) => None,
-                (true, true) => plane_quad::<M, true, false>(plane, &qin, &lv, k.snorm),
-                (true, false) => plane_quad::<M, false, false>(plane, &qin, &lv, k.snorm),
+            match (ok, l0.linear, lv, cmp) {
+                (false, ..) | (_, _, None, _) => None,
+                (true, true, Some(lv), false) => {
+                    plane_quad::<M, true, false>(plane, &qin, &lv, k.snorm)
+                }
+                (true, false, Some(lv), false) => {
+                    plane_quad::<M, false, false>(plane, &qin, &lv, k.snorm)
+                }
+                (true, true, Some(lv), true) => {
+                    plane_quad_cmp::<M, true, false, 0, false>(plane, &qin, &lv, op)
+                }
+                (true, false, Some(lv), true) => {
+                    plane_quad_cmp::<M, false, false, 0, false>(plane, &qin, &lv, op)
+                }
             }
         };
         let Some(r) = r else {
@@ -576,43 +621,40 @@ fn wide_plane<const M: u8>(
 /// operand (every lane of a quad has lane 0's λ, so every quad is uniform), both coordinate
 /// rows present (`4 · masks.len()` lanes each). λ, the level selection and the looked-up
 /// levels are reused while the lane-0 differences repeat, bit for bit.
-fn wide_plane_implicit<const M: u8>(
+fn wide_plane_implicit<const M: u8, const CMP: bool>(
     k: &Kernel,
     plane: &Plane,
-    s_row: &[u32],
-    t_row: &[u32],
+    rows: [&[u32]; 3],
     masks: &[u8],
     out: &mut [[u32; 4]],
 ) -> u16 {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2 (detected just above)
-        return unsafe { wide_plane_implicit_avx2::<M>(k, plane, s_row, t_row, masks, out) };
+        return unsafe { wide_plane_implicit_avx2::<M, CMP>(k, plane, rows, masks, out) };
     }
-    wide_plane_implicit_in::<M>(k, plane, s_row, t_row, masks, out)
+    wide_plane_implicit_in::<M, CMP>(k, plane, rows, masks, out)
 }
 
 /// [`wide_plane_implicit_in`] compiled for AVX2 (VEX encoding: three-operand SSE, no
 /// register copies; no FMA, so every operation rounds as the general path's).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn wide_plane_implicit_avx2<const M: u8>(
+fn wide_plane_implicit_avx2<const M: u8, const CMP: bool>(
     k: &Kernel,
     plane: &Plane,
-    s_row: &[u32],
-    t_row: &[u32],
+    rows: [&[u32]; 3],
     masks: &[u8],
     out: &mut [[u32; 4]],
 ) -> u16 {
-    wide_plane_implicit_in::<M>(k, plane, s_row, t_row, masks, out)
+    wide_plane_implicit_in::<M, CMP>(k, plane, rows, masks, out)
 }
 
 #[inline(always)]
-fn wide_plane_implicit_in<const M: u8>(
+fn wide_plane_implicit_in<const M: u8, const CMP: bool>(
     k: &Kernel,
     plane: &Plane,
-    s_row: &[u32],
-    t_row: &[u32],
+    [s_row, t_row, dref_row]: [&[u32]; 3],
     masks: &[u8],
     out: &mut [[u32; 4]],
 ) -> u16 {
@@ -674,13 +716,22 @@ fn wide_plane_implicit_in<const M: u8>(
             layer: [k.view.base_layer; 4],
             one_layer: true,
             off: None,
-            dref: [0.0; 4],
+            dref: if CMP {
+                quad4(dref_row, q).map(|r| k.dref_value(r))
+            } else {
+                [0.0; 4]
+            },
         };
-        let r = match (*linear, lv.0) {
-            (true, 2) => plane_quad_n::<M, true, true, 2>(plane, &qin, lv, k.snorm),
-            (true, _) => plane_quad_n::<M, true, true, 1>(plane, &qin, lv, k.snorm),
-            (false, 2) => plane_quad_n::<M, false, true, 2>(plane, &qin, lv, k.snorm),
-            (false, _) => plane_quad_n::<M, false, true, 1>(plane, &qin, lv, k.snorm),
+        let op = k.sampler.compare_op;
+        let r = match (*linear, lv.0, CMP) {
+            (true, 2, true) => plane_quad_cmp::<M, true, true, 2, false>(plane, &qin, lv, op),
+            (true, _, true) => plane_quad_cmp::<M, true, true, 1, false>(plane, &qin, lv, op),
+            (false, 2, true) => plane_quad_cmp::<M, false, true, 2, false>(plane, &qin, lv, op),
+            (false, _, true) => plane_quad_cmp::<M, false, true, 1, false>(plane, &qin, lv, op),
+            (true, 2, false) => plane_quad_n::<M, true, true, 2, false>(plane, &qin, lv, k.snorm),
+            (true, _, false) => plane_quad_n::<M, true, true, 1, false>(plane, &qin, lv, k.snorm),
+            (false, 2, false) => plane_quad_n::<M, false, true, 2, false>(plane, &qin, lv, k.snorm),
+            (false, _, false) => plane_quad_n::<M, false, true, 1, false>(plane, &qin, lv, k.snorm),
         };
         let Some(r) = r else {
             rest |= 1 << q;
@@ -830,7 +881,31 @@ mod tests {
         } else {
             1 + r.below(40) as usize
         };
-        let (rows, masks, (lod_kind, lod_row), args) = random_batch(&mut r, quads);
+        let (rows, masks, (lod_kind, lod_row), mut args) = random_batch(&mut r, quads);
+        // a Dref row: mostly when the sampler compares, sometimes when it does not (Vulkan
+        // ignores it, D3D refuses it), sometimes missing (refused)
+        let with_dref = if sampler.compare_enable {
+            r.chance(95)
+        } else {
+            r.chance(10)
+        };
+        let dref_row: Vec<u32> = if with_dref {
+            (0..4 * quads)
+                .map(|_| match r.below(10) {
+                    0 => 0.5f32,
+                    1 => f32::NAN,
+                    _ => r.f(-0.2, 1.2),
+                })
+                .map(f32::to_bits)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if with_dref {
+            for (q, a) in args.iter_mut().enumerate() {
+                a.dref = Some(std::array::from_fn(|l| f32::from_bits(dref_row[4 * q + l])));
+            }
+        }
         let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
             return Ok((0, 0));
         };
@@ -842,13 +917,15 @@ mod tests {
                 2 => BatchLod::Explicit(&lod_row),
                 _ => BatchLod::Zero,
             },
+            dref: &dref_row,
         };
         let mut out = vec![UNTOUCHED; 4 * quads];
         let got = k.sample_batch(&img, &b, &mut out);
         let any = masks.iter().any(|m| m & 0xf != 0);
-        if sampler.compare_enable && any {
-            // no Dref operand through a comparison sampler: an error, as per quad
-            assert!(got.is_err() && k.sample(&img, &args[0]).is_err());
+        if any && k.sample(&img, &args[0]).is_err() {
+            // an operand the sampler refuses (Dref missing, or refused by D3D): an error, as
+            // per quad
+            assert!(got.is_err());
             return Ok((0, 0));
         }
         got.unwrap();
@@ -942,6 +1019,7 @@ mod tests {
             coords: [&row, &row[..4], &[], &[]],
             masks: &masks,
             lod: BatchLod::Zero,
+            dref: &[],
         };
         let mut out = [[0u32; 4]; 8];
         // a row of 4 lanes for 2 quads
@@ -994,6 +1072,7 @@ mod tests {
             coords: [&half, &half, &[], &[]],
             masks: &[0b0101],
             lod: BatchLod::Implicit(&[]),
+            dref: &[],
         };
         let mut out = [UNTOUCHED; 4];
         k.sample_batch(&img, &b, &mut out).unwrap();

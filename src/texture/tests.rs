@@ -1309,6 +1309,7 @@ fn texel_3_2(img: &Image, l: u32) -> [u32; 4] {
         coords: [&s, &t, &[], &[]],
         masks: &[0xf],
         lod: BatchLod::Explicit(&lod),
+        dref: &[],
     };
     let mut out = [[0u32; 4]; 4];
     k.sample_batch(img, &b, &mut out).unwrap();
