@@ -162,6 +162,7 @@ fn wide_case<'a>(
                 masks: &masks[q0..q1],
                 lod: BatchLod::Implicit(&[]),
                 dref: dref_row.get(4 * q0..4 * q1).unwrap_or(&[]),
+                offsets: [&[], &[]],
             };
             k.sample_batch(img, black_box(&b), &mut out[4 * q0..4 * q1])
                 .unwrap();

@@ -663,12 +663,10 @@ impl<'a> SampleRows<'a> {
 
 impl SampleRows<'_> {
     /// The batch form of the LOD operand when the instruction fits [`Kernel::sample_batch`]:
-    /// no projection, `MinLod`, offsets or `Grad` (a Dref operand goes as its row).
+    /// no projection, `MinLod`, `Grad` or third offset component (Dref and `u`, `v` offsets go
+    /// as their rows).
     fn wide_lod(&self) -> Option<BatchLod<'_>> {
-        if self.proj.is_some()
-            || self.min_lod.is_some()
-            || self.offsets.iter().any(|r| !r.is_empty())
-        {
+        if self.proj.is_some() || self.min_lod.is_some() || !self.offsets[2].is_empty() {
             return None;
         }
         match self.lod {
@@ -711,6 +709,7 @@ fn sample_wide(
                 BatchLod::Zero => BatchLod::Zero,
             },
             dref: rows.dref.map_or(&[][..], |r| lanes_from(r, 4 * q0)),
+            offsets: [0, 1].map(|k| lanes_from(rows.offsets[k], 4 * q0)),
         };
         kernel.sample_batch(img, &b, &mut out[4 * q0..4 * (q0 + nq)])?;
     }
@@ -723,7 +722,7 @@ impl ShaderImages {
     /// image, its kernel and its read lock are looked up once (at the first active quad,
     /// where the general loop would), there is no per-quad grouping, and the arguments are
     /// updated in place, only from the operand rows the instruction has. When the kernel has
-    /// a wide routine and the instruction has no projection, `MinLod`, offsets or `Grad`,
+    /// a wide routine and the instruction has no projection, `MinLod`, `Grad` or 3D offset,
     /// the whole batch goes to [`Kernel::sample_batch`] instead (`sample_wide`).
     fn sample_one_pair(
         &self,

@@ -157,9 +157,9 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     }
     if k.cube && k.plane {
         return Some(if s.compare_enable {
-            fast_quad::<PLANE_CMP, CLAMP, true>
+            plane_fast::<PLANE_CMP, CLAMP, true> as FastFn
         } else {
-            fast_quad::<PLANE, CLAMP, true>
+            plane_fast::<PLANE, CLAMP, true>
         });
     }
     if k.cube {
@@ -183,12 +183,12 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     }
     if k.plane && plane_mode(m) {
         return Some(match (m, s.compare_enable) {
-            (REPEAT, false) => fast_quad::<PLANE, REPEAT, false>,
-            (MIRRORED, false) => fast_quad::<PLANE, MIRRORED, false>,
-            (_, false) => fast_quad::<PLANE, CLAMP, false>,
-            (REPEAT, true) => fast_quad::<PLANE_CMP, REPEAT, false>,
-            (MIRRORED, true) => fast_quad::<PLANE_CMP, MIRRORED, false>,
-            (_, true) => fast_quad::<PLANE_CMP, CLAMP, false>,
+            (REPEAT, false) => plane_fast::<PLANE, REPEAT, false> as FastFn,
+            (MIRRORED, false) => plane_fast::<PLANE, MIRRORED, false>,
+            (_, false) => plane_fast::<PLANE, CLAMP, false>,
+            (REPEAT, true) => plane_fast::<PLANE_CMP, REPEAT, false>,
+            (MIRRORED, true) => plane_fast::<PLANE_CMP, MIRRORED, false>,
+            (_, true) => plane_fast::<PLANE_CMP, CLAMP, false>,
         });
     }
     let f = fast_format(k)?;
@@ -212,8 +212,37 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     })
 }
 
+/// [`fast_quad`] for the plane routes ([`PLANE`], [`PLANE_CMP`]): compiled for AVX2 (VEX
+/// encoding, no FMA: the same roundings) when the CPU has it.
+fn plane_fast<const F: u8, const M: u8, const CUBE: bool>(
+    k: &Kernel,
+    img: &Image,
+    a: &SampleArgs,
+    bases: &[LodBase; 4],
+) -> Option<QuadBits> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (detected just above)
+        return unsafe { plane_fast_avx2::<F, M, CUBE>(k, img, a, bases) };
+    }
+    fast_quad::<F, M, CUBE>(k, img, a, bases)
+}
+
+/// [`fast_quad`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn plane_fast_avx2<const F: u8, const M: u8, const CUBE: bool>(
+    k: &Kernel,
+    img: &Image,
+    a: &SampleArgs,
+    bases: &[LodBase; 4],
+) -> Option<QuadBits> {
+    fast_quad::<F, M, CUBE>(k, img, a, bases)
+}
+
 /// Level selection for the quad (shared between lanes with equal inputs, as in the general
 /// path), then the quad-wide filter for the common texel filter.
+#[inline(always)]
 fn fast_quad<const F: u8, const M: u8, const CUBE: bool>(
     k: &Kernel,
     img: &Image,

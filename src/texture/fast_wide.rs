@@ -93,6 +93,8 @@ pub struct BatchArgs<'a> {
     /// The depth reference per lane (f32 bits, before the UNORM clamp); empty: no Dref
     /// operand.
     pub dref: &'a [u32],
+    /// Texel offsets `u`, `v` per lane (i32 bits, `ConstOffset`/`Offset`); empty rows: zero.
+    pub offsets: [&'a [u32]; 2],
 }
 
 impl BatchArgs<'_> {
@@ -120,6 +122,11 @@ impl BatchArgs<'_> {
         if !self.dref.is_empty() {
             a.dref = Some(row4(self.dref));
         }
+        let off = self.offsets.map(|r| match r.get(4 * q..4 * q + 4) {
+            Some(s) => [s[0], s[1], s[2], s[3]].map(|x| x as i32),
+            None => [0; 4],
+        });
+        a.offsets = std::array::from_fn(|l| [off[0][l], off[1][l], 0]);
         a
     }
 }
@@ -285,6 +292,9 @@ fn wide<const F: u8, const M: u8>(
     nq: usize,
     out: &mut [[u32; 4]],
 ) -> u16 {
+    if b.offsets.iter().any(|r| !r.is_empty()) {
+        return u16::MAX; // offsets: the per-quad path
+    }
     let s = load(b.coords[0], q0, nq);
     let t = load(b.coords[1], q0, nq);
     let layer = if k.view.view_type == ViewType::D2Array {
@@ -471,7 +481,15 @@ fn wide_plane<const M: u8>(
     if cmp && dref_row.is_empty() {
         return u16::MAX; // `sample_batch` requires the operand: not reached from there
     }
-    if implicit && lod_row.is_empty() && !array && s_row.len() == 4 * nq && t_row.len() == 4 * nq {
+    let off_rows = b.offsets.map(rows);
+    let offsets = off_rows.iter().any(|r| !r.is_empty());
+    if implicit
+        && lod_row.is_empty()
+        && !array
+        && !offsets
+        && s_row.len() == 4 * nq
+        && t_row.len() == 4 * nq
+    {
         return if cmp {
             wide_plane_implicit::<M, true>(k, plane, [s_row, t_row, dref_row], masks, out)
         } else {
@@ -532,12 +550,26 @@ fn wide_plane<const M: u8>(
         } else {
             [view.base_layer; 4]
         };
+        // offsets as `quad` takes them: D3D's low bits, as f32, `None` when all are zero
+        let off = if offsets {
+            let o = off_rows.map(|r| match r.get(4 * q..4 * q + 4) {
+                Some(s) => [s[0], s[1], s[2], s[3]].map(|x| x as i32),
+                None => [0; 4],
+            });
+            let raw: [[i32; 3]; 4] = std::array::from_fn(|l| [o[0][l], o[1][l], 0]);
+            raw.iter().any(|o| o[0] != 0 || o[1] != 0).then(|| {
+                let o = raw.map(|o| k.offset_bits(o, 4));
+                (o.map(|o| o[0] as f32), o.map(|o| o[1] as f32))
+            })
+        } else {
+            None
+        };
         let qin = QuadIn {
             s,
             t,
             layer,
             one_layer: !array,
-            off: None,
+            off,
             dref: if cmp {
                 quad4(dref_row, q).map(|r| k.dref_value(r))
             } else {
@@ -906,6 +938,37 @@ mod tests {
                 a.dref = Some(std::array::from_fn(|l| f32::from_bits(dref_row[4 * q + l])));
             }
         }
+        // offset rows in 30 %: per quad or per lane, in [−8, 7] (D3D keeps the low 4 bits,
+        // sometimes out of the range); `v` sometimes absent
+        let mut off_rows: [Vec<u32>; 2] = Default::default();
+        if r.chance(30) {
+            let per_lane = r.chance(30);
+            let wide_range = r.chance(10);
+            let o = |r: &mut Rng| {
+                if wide_range {
+                    r.below(40) as i32 - 20
+                } else {
+                    r.below(16) as i32 - 8
+                }
+            };
+            for a in args.iter_mut() {
+                let q = [o(&mut r), o(&mut r)];
+                for l in 0..4 {
+                    let v = if per_lane { [o(&mut r), o(&mut r)] } else { q };
+                    a.offsets[l] = [v[0], v[1], 0];
+                    off_rows[0].push(v[0] as u32);
+                    off_rows[1].push(v[1] as u32);
+                }
+            }
+            if r.chance(20) {
+                off_rows[1].clear();
+                for a in args.iter_mut() {
+                    for o in a.offsets.iter_mut() {
+                        o[1] = 0;
+                    }
+                }
+            }
+        }
         let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
             return Ok((0, 0));
         };
@@ -918,6 +981,7 @@ mod tests {
                 _ => BatchLod::Zero,
             },
             dref: &dref_row,
+            offsets: [&off_rows[0], &off_rows[1]],
         };
         let mut out = vec![UNTOUCHED; 4 * quads];
         let got = k.sample_batch(&img, &b, &mut out);
@@ -1020,6 +1084,7 @@ mod tests {
             masks: &masks,
             lod: BatchLod::Zero,
             dref: &[],
+            offsets: [&[], &[]],
         };
         let mut out = [[0u32; 4]; 8];
         // a row of 4 lanes for 2 quads
@@ -1073,6 +1138,7 @@ mod tests {
             masks: &[0b0101],
             lod: BatchLod::Implicit(&[]),
             dref: &[],
+            offsets: [&[], &[]],
         };
         let mut out = [UNTOUCHED; 4];
         k.sample_batch(&img, &b, &mut out).unwrap();

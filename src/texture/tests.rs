@@ -1310,6 +1310,7 @@ fn texel_3_2(img: &Image, l: u32) -> [u32; 4] {
         masks: &[0xf],
         lod: BatchLod::Explicit(&lod),
         dref: &[],
+        offsets: [&[], &[]],
     };
     let mut out = [[0u32; 4]; 4];
     k.sample_batch(img, &b, &mut out).unwrap();
