@@ -1,69 +1,34 @@
-//! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D, 2D-array, cube and
-//! cube-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth,
-//! with or without Dref) images, exact precision, no anisotropy (anisotropic kernels get
-//! `fast_aniso.rs`'s routine from [`pick_fast`]), normalized coordinates; 2D
-//! views need one address mode on both axes out of repeat, mirrored repeat and clamp-to-edge
-//! (cube faces clamp, address modes do not apply).
+//! The quad-wide fast paths of [`Kernel::sample`]: chosen once per kernel ([`pick_fast`]),
+//! they serve exact-precision, normalized, non-anisotropic quads (anisotropic kernels get
+//! `fast_aniso.rs`'s route) and leave the rest to the general path.
 //!
-//! Everything is structure-of-arrays over the four lanes (`[f32; 4]`, `[i32; 4]`,
-//! `[usize; 4]`), so each step is one straight loop the compiler can vectorise, and one
-//! quad routine is monomorphised per (format, address mode, texel filter, 2D/cube, uniform
-//! levels). The arithmetic is the general path's, operation for operation (same roundings,
-//! same order: texel-space coordinate `s·w + offset`, `−0.5`, floor, clamped fraction, wrap,
-//! three `a + (b − a)·w` lerps, `0 + w·v` level accumulation), so results are bit-identical
-//! to [`Kernel::sample_filtered`] — `tests::fast_path_equals_general_path` and
-//! `tests::cube_fast_path_equals_general_path` hold it to that.
+//! Routes, by what the kernel's image has:
+//! - **Plane** ([`PLANE`], [`PLANE_CMP`]): every float-kind format whose image has a decoded
+//!   plane (`Image::plane`, at most `PLANE_MAX_TEXELS`), 2D / 2D-array views with one address
+//!   mode on both axes out of repeat, mirrored repeat, clamp-to-edge, and cube / cube-array
+//!   views; with or without Dref. The quad routine is `fast_plane.rs`'s.
+//! - **Bytes** (the other codes): images over the plane bound, R8G8B8A8/B8G8R8A8 UNORM/SRGB
+//!   and single-f32 formats read and decoded per texel by [`quad_in`] (also the batch path's
+//!   `wide` for them).
 //!
-//! Cubes: each lane's face and face coordinates come from [`Kernel::locate`] (the general
-//! path's `select_face` and `0.5·(sc/|ma| + 1)`), λ from the general per-lane cube LOD
-//! (`lod_bases`, the quotient-rule derivative transform); lanes may sit on different faces.
-//! Nearest texels clamp to the face exactly as the general cube filter does.
+//! [`fast_quad`] selects levels once for a quad whose active lanes share (λ_base, bias,
+//! MinLod) — then level addressing is scalar (`UNI`) — and per lane otherwise; [`quad`]
+//! takes the operands apart ([`QuadIn`]: lane-wise coordinates, absolute layers, offsets
+//! only when some are non-zero, Dref after the UNORM clamp; cubes: face coordinates from
+//! [`Kernel::locate`], λ from the general per-lane cube LOD). A quad leaves the fast path
+//! (`None`) when its lanes disagree on the texel filter (λ crossing 0 with min ≠ mag), when
+//! a lane gets the D3D out-of-range-MinLod result, or when the route returns `None` (cube
+//! footprints leaving their face). Arithmetic is the general path's operation for
+//! operation, and `tests::fast_path_equals_general_path` and
+//! `tests::cube_fast_path_equals_general_path` demand its bits.
 //!
-//! A quad leaves the fast path (returns `None`, the caller runs the general routine) when its
-//! active lanes disagree on the texel filter (λ crossing 0 with min ≠ mag filter), when a
-//! lane gets the D3D out-of-range-MinLod result, or (cubes) when a linear footprint leaves
-//! its face (seamless edge and corner handling is the general path's).
-//!
-//! Why (callgrind instructions per quad, `benches/sampler.rs` driver): the uniform-levels
-//! quad as its own instantiation (scalar level addressing) and a dims-constant 2D λ_base took
-//! nearest 911 → 756, bilinear 1180 → 996, trilinear 1686 → 1417, Dref PCF 1327 → 1155; the
-//! cube route took cube trilinear 5541 → 2467. Wraps are lane-wise ([`wrap4`]: masks for
-//! repeat and mirrored repeat over power-of-two levels, clamps): for bilinear footprints
-//! once the in-level test fails (every footprint of the fullscreen trilinear frame, a
-//! texture repeated 45 times, where sixteen scalar wraps per quad cost ~300 instructions;
-//! draw-only frame 815 → 733 M), for nearest texels instead of that test (757 → 740).
-//!
-//! The routine proper is [`quad_in`], on operands already taken apart ([`QuadIn`]: lane-wise
-//! coordinates, absolute layers, offsets only when some are non-zero), so the batch path
-//! calls it without building a [`SampleArgs`]; it returns f32 results and callers take
-//! their bits with plain loops. Repeat and mirrored repeat over power-of-two levels wrap
-//! every bilinear footprint with masks (cheaper than the in-level test), and a footprint
-//! whose wrapped columns and rows are neighbours (`i1 = i0 + 1`, `j1 = j0 + 1`, every
-//! lane: inside the level, or tiled away from a seam) is read as two texel pairs (half the
-//! bounds checks); 8-bit formats have a constant one-word texel (no multiplies); the
-//! uniform quad's row pitch is one value; `floor + 1` is a plain add in the usual range.
-//! Per quad: trilinear 1381 → 1375, bilinear 980 → 966, nearest 741 → 732, Dref PCF 1156 →
-//! 1094, cube trilinear 2425 → 2349; the batch path (`fast_wide.rs`) trilinear 1124 → 1027.
-//! A texel pair is two plain reads (the slice `&words[o..o + 2]` also checks `o + 2` for
-//! overflow: 7 instructions against 5; trilinear 1375 → 1358). Uniform levels can come
-//! already looked up ([`slot_levels`], the batch path's). Tried and dropped: reading eight
-//! bytes for a pair and decoding them together (the same code); accumulating `w·v` in the
-//! lane loops instead of after them (batch trilinear 921 → 960, Dref PCF 981 → 1204,
-//! frame 455.4 → 465.6 M); reading repeat-wrapped footprints always as four texels, without
-//! the neighbour test (batch trilinear 921 → 925, trilinear 1342 → 1349, frame 455.4 →
-//! 454.8 M: a wash).
-//!
-//! Repeat over a power-of-two level, 8-bit formats: the wrapped `i1` is the wrapped `i0`
-//! plus one unless `i0` wraps to the last column (`i1 = i0 + 1`, or both `i32::MAX`, whose
-//! wrap is `w − 1`), so the neighbour test reads the wrapped `i0`, `j0` alone and `i1`, `j1`
-//! are wrapped only when a footprint straddles a seam (two mask wraps and the `+ 1`
-//! compares fewer per slot): batch trilinear 921 → 894, batch bilinear 561 → 548,
-//! trilinear 1342 → 1317, bilinear 953 → 941, the fullscreen trilinear frame 421.96 →
-//! 415.48 M. D32 keeps the unconditional wraps (its masked reads need `i1`, `j1`; with the
-//! branch Dref PCF went 981 → 991). Tried after it and dropped: one range test for both
-//! axes' `floor4_next` (eight values, one fold) — worse everywhere, the quad routine
-//! compiled differently: batch trilinear 894 → 933, batch bilinear 548 → 571, batch
-//! nearest 348 → 365, cube trilinear 2343 → 2365, the frame 415.48 → 425.64 M.
+//! The byte routes (figures before the plane; callgrind instructions per quad): wraps are
+//! lane-wise (`wrap4`) and footprints of neighbouring texels are read as pairs with one bounds
+//! check; 8-bit formats have a one-word texel; f32 formats on a tightly packed power-of-two
+//! level read `lvl[o & (len − 1)]`. Per quad they stood at trilinear 1317, bilinear 941,
+//! nearest 735, Dref PCF 981, cube trilinear 2343; the plane routes (with AVX2) take them to
+//! 1006, 804, 691, 799, 2029 — the rest of the per-quad entry is `Kernel::sample`'s own
+//! (λ per quad with `log2f`, level selection, clamps), which the batch path amortises.
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
 use super::fast_plane::{lane_levels, plane_mode, plane_quad_cmp, plane_quad_n, uni_levels};

@@ -1,54 +1,38 @@
-//! The batch path: [`Kernel::sample_batch`] samples a whole batch of quads given in the
-//! interpreter's structure-of-arrays form (one `&[u32]` row of f32 bits per coordinate
-//! component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad; the LOD operand's row)
-//! and writes one RGBA result per active lane. Its wide routine covers the case that matters
-//! most: 2D and 2D-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and R32_SFLOAT / D32 (without
-//! a comparison), exact precision, no anisotropy, normalized coordinates, one address mode on
-//! both axes out of repeat, mirrored repeat and clamp-to-edge; implicit LOD (coarse
-//! derivatives, optional bias), explicit `Lod`, or level zero. Instructions with Dref,
-//! offsets, `MinLod`, `Grad` or projection keep the per-quad [`Kernel::sample`] (the caller
-//! decides per instruction, `BatchArgs` has no such operands); other kernels are sampled quad
-//! by quad inside [`Kernel::sample_batch`].
+//! The batch path: [`Kernel::sample_batch`] samples a batch of quads given in the
+//! interpreter's structure-of-arrays form (one `&[u32]` row of f32 bits per operand
+//! component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad) and writes one RGBA
+//! result per active lane: coordinates, implicit (coarse, optional bias row), explicit or
+//! zero LOD, a Dref row, `u`/`v` offset rows. Instructions with projection, `MinLod`, `Grad`
+//! or 3D offsets keep the per-quad [`Kernel::sample`] (the caller decides per instruction:
+//! `BatchArgs` has no such operands).
 //!
-//! Shape: up to [`WIDE_QUADS`] quads at a time. The checks [`Kernel::sample`] makes per quad
-//! (image shape, compare sampler, operand forms) are made once per batch; λ_base of every
-//! quad is one loop over the chunk (coarse lane-0 differences and exact `log2`, what
-//! `Kernel::lod_bases` computes); level selection is per quad ([`Kernel::lane_lod`] once for a
-//! quad whose active lanes share (λ_base, bias), per lane otherwise, as `fast_quad` does);
-//! then each quad goes straight to `fast.rs`'s monomorphised quad routine for its texel
-//! filter and level uniformity — the same routine `fast_quad` calls with the same levels, so
-//! results are bit-identical to [`Kernel::sample`] by construction, and
-//! `tests::wide_path_equals_the_per_quad_path` holds them to it on random images, samplers
-//! and batches. A quad whose active lanes disagree on the texel filter (λ crossing 0 with
-//! min ≠ mag filter) is left to the per-quad path.
+//! Shape: the checks [`Kernel::sample`] makes per quad (image shape, operand rules) are made
+//! once per batch; then [`WIDE_QUADS`] quads at a time go to the kernel's wide routine, if it
+//! has one (2D / 2D-array views, exact precision, normalized, no anisotropy, one address
+//! mode out of repeat, mirrored repeat, clamp-to-edge), and the quads it leaves (lanes
+//! disagreeing on the texel filter) to [`Kernel::sample`].
+//! - Plane kernels (`fast_plane.rs`; every float-kind format, Dref too): `wide_plane`, per
+//!   quad λ, level selection and the plane routine. The usual instruction — a 2D view,
+//!   implicit LOD without bias, no offsets — has its own loop (`wide_plane_implicit`): every
+//!   quad is uniform, the lane-0 differences are compared as two vectors with the previous
+//!   quad's, and while they repeat bit for bit (~90 % of the fullscreen frame's quads) λ, the
+//!   level selection and the looked-up levels are reused; the loop is compiled for AVX2 too
+//!   (run-time detection).
+//! - Byte kernels (images over the plane bound): `wide`, the same per-quad selection with
+//!   `fast.rs`'s [`quad_in`]; no Dref or offsets (those quads go per quad).
 //!
-//! Why this shape (callgrind instructions per quad, `benches/sampler.rs` driver, 64 quads ×
-//! 20 iterations, `*_wide` cases against their per-quad namesakes): the batch form with
-//! `fast.rs`'s quad routine took nearest 741 → 566, bilinear 980 → 786, trilinear 1381 →
-//! 1188; the fullscreen trilinear frame (`raster_scenes`, whole run with 5.7 M of loading,
-//! through `ShaderImages::sample_one_pair`) 622.1 → 545.7 M. Reusing the previous quad's
-//! level selection when its (λ_base, bias) bits repeat, and skipping the per-lane key
-//! comparison when the instruction has no per-lane LOD operand, took nearest 566 → 524,
-//! bilinear 786 → 741, trilinear 1188 → 1126, the frame 545.7 → 529.1 M. A first version
-//! that also ran the texel phases lane-wide (per-lane level addressing, texel-space
-//! coordinates, bilinear split, wraps, reads, decode, lerps and level accumulation as
-//! straight loops over the chunk's 64 lanes, `[[T; 4]; 16]` arrays) measured worse than the
-//! per-quad path — nearest 717, bilinear 1014, trilinear 1670, frame 657.7 M: per-lane level
-//! setup and the chunk arrays' stores and copies cost more than the per-quad calls they
-//! replaced — and was dropped. Of the 1188 per trilinear quad before the reuse, `fast.rs`'s lines took ~510,
-//! the lerps ~100, `lod.rs` (level selection) ~70, `log2f` ~32, this file's lines ~130, the
-//! rest inlined `core` helpers (integer and float methods, ranges, comparisons).
+//! Results are those of [`Kernel::sample`] on each quad by construction (same λ, same
+//! levels, same quad routines), and `tests::wide_path_equals_the_per_quad_path` holds them to
+//! it on random images (19 formats), samplers, policies, batches, Dref and offset rows.
 //!
-//! Overhead around the texel reads is what is left to cut: per quad the routine is handed
-//! its operands as lane arrays ([`QuadIn`], no [`SampleArgs`] built and copied, results'
-//! bits written straight into `out`), a quad whose lane-0 differences repeat the previous
-//! quad's bits reuses its λ (no lengths, no `log2f` call: ~90 % of the fullscreen frame's
-//! quads), and a uniform quad's levels are looked up once per level selection
-//! ([`slot_levels`]) while its neighbours select the same ones. Callgrind per quad, batch
-//! trilinear / bilinear / nearest: 1124 / 739 / 522 before; operands as arrays with
-//! `fast.rs`'s leaner quad routine 1027 / 633 / 398; pair reads without the slice 1010 /
-//! 624 / 404; the λ reuse 986 / 598 / 378; the level lookup reuse 921 / 561 / 348; the
-//! fullscreen trilinear frame (whole run) 529.2 → 483.4 → 479.6 → 472.7 → 455.4 M.
+//! Why (callgrind instructions per quad, `benches/sampler.rs` `*_wide` cases; fullscreen
+//! trilinear frame (a), draw only): per-quad calls with a `SampleArgs` each cost trilinear
+//! 1381; the batch form with λ and level reuse on the byte routes 894 (frame 404.3 M); the
+//! plane routes and the lean implicit loop 424 / 251 / 169 for trilinear / bilinear /
+//! nearest and 280 for Dref PCF (frame 290.8 M, of which the routine ~103 M, ~394 per quad).
+//! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
+//! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
+//! not revived.
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
