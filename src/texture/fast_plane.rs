@@ -25,9 +25,10 @@
 //!
 //! Exactness: the truncation marks NaN, ±∞ and `|x| ≥ 2³¹` lanes (`i32::MIN`), which take
 //! the general path's saturating floor and clamped fraction lane by lane; elsewhere
-//! `x − floor(x)` is exact and in [0, 1), so its clamp is a no-op. `fast_path_equals_general_path`,
-//! `cube_fast_path_equals_general_path` and `wide_path_equals_the_per_quad_path` hold 19
-//! formats, every mode, Dref, offsets and LOD form to the general path's bits.
+//! `x − floor(x)` (the same operation) lies in [0, 1], so its clamp is a no-op.
+//! `fast_path_equals_general_path`, `cube_fast_path_equals_general_path` and
+//! `wide_path_equals_the_per_quad_path` hold 19 formats, every mode, Dref, offsets and LOD
+//! form to the general path's bits.
 //!
 //! Why (callgrind instructions per quad, `benches/sampler.rs`): the byte routes decoded 32
 //! texels per trilinear quad (a `divps` per 8-bit UNORM channel group, a table load per sRGB
@@ -443,7 +444,7 @@ struct Foot {
     /// other three offsets.
     adjacent: bool,
     hi: [i32x4; 3],
-    /// The finite-coordinate route (weights in [0, 1), not NaN).
+    /// The finite-coordinate route (weights in [0, 1], not NaN).
     finite: bool,
 }
 
@@ -466,7 +467,8 @@ fn footprint<const M: u8, const CUBE: bool>(
     let (i0, j0, fa, fb, adjacent, finite);
     let mut hi = None;
     if floor_ok(tx, ty) {
-        // `x − floor(x)` is exact and in [0, 1) here: the general path's clamp is a no-op
+        // `x − floor(x)` (the general path's operation) lies in [0, 1] here: its clamp is a
+        // no-op
         fa = x - xf;
         fb = y - yf;
         let (ax, ay) = (l.v.x(), l.v.y());
