@@ -11,7 +11,7 @@
 //! `QS_CALLGRIND_CASE=bilinear_rgba8_2d valgrind --tool=callgrind --toggle-collect='*drive*'
 //! target/release/deps/sampler-<hash>`; Ir / (64 · iters) = instructions per quad. The
 //! `*_wide` cases sample the same quads as their namesakes through `Kernel::sample_batch`
-//! (the interpreter's rows, 16 quads per call).
+//! (the interpreter's rows, 16 quads per call; `dref_pcf2x2_d32_wide` with its Dref row).
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{black_box, criterion_group, Criterion, SamplingMode, Throughput};
@@ -142,6 +142,15 @@ fn wide_case<'a>(
             .collect()
     };
     let (s_row, t_row) = (row(0), row(1));
+    let dref_row: Vec<u32> = args
+        .iter()
+        .flat_map(|a| a.dref.map_or([0; 4], |d| d.map(f32::to_bits)))
+        .collect();
+    let dref_row = if args.iter().any(|a| a.dref.is_some()) {
+        dref_row
+    } else {
+        Vec::new()
+    };
     let masks: Vec<u8> = args.iter().map(|a| a.mask).collect();
     let out = std::cell::RefCell::new(vec![[0u32; 4]; 4 * args.len()]);
     let run = move || {
@@ -152,6 +161,8 @@ fn wide_case<'a>(
                 coords: [&s_row[4 * q0..4 * q1], &t_row[4 * q0..4 * q1], &[], &[]],
                 masks: &masks[q0..q1],
                 lod: BatchLod::Implicit(&[]),
+                dref: dref_row.get(4 * q0..4 * q1).unwrap_or(&[]),
+                offsets: [&[], &[]],
             };
             k.sample_batch(img, black_box(&b), &mut out[4 * q0..4 * q1])
                 .unwrap();
@@ -227,6 +238,7 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
     for a in &mut dq {
         a.dref = Some([0.5; 4]);
     }
+    v.push(wide_case("dref_pcf2x2_d32_wide", &im.depth, &vd, &pcf, &dq));
     v.push(sample_case("dref_pcf2x2_d32", &im.depth, &vd, &pcf, dq));
 
     let vc = ImageView::whole(&im.cube, ViewType::Cube);

@@ -663,13 +663,10 @@ impl<'a> SampleRows<'a> {
 
 impl SampleRows<'_> {
     /// The batch form of the LOD operand when the instruction fits [`Kernel::sample_batch`]:
-    /// no projection, Dref, `MinLod`, offsets or `Grad`.
+    /// no projection, `MinLod`, `Grad` or third offset component (Dref and `u`, `v` offsets go
+    /// as their rows).
     fn wide_lod(&self) -> Option<BatchLod<'_>> {
-        if self.proj.is_some()
-            || self.dref.is_some()
-            || self.min_lod.is_some()
-            || self.offsets.iter().any(|r| !r.is_empty())
-        {
+        if self.proj.is_some() || self.min_lod.is_some() || !self.offsets[2].is_empty() {
             return None;
         }
         match self.lod {
@@ -711,6 +708,8 @@ fn sample_wide(
                 BatchLod::Explicit(r) => BatchLod::Explicit(lanes_from(r, 4 * q0)),
                 BatchLod::Zero => BatchLod::Zero,
             },
+            dref: rows.dref.map_or(&[][..], |r| lanes_from(r, 4 * q0)),
+            offsets: [0, 1].map(|k| lanes_from(rows.offsets[k], 4 * q0)),
         };
         kernel.sample_batch(img, &b, &mut out[4 * q0..4 * (q0 + nq)])?;
     }
@@ -723,8 +722,8 @@ impl ShaderImages {
     /// image, its kernel and its read lock are looked up once (at the first active quad,
     /// where the general loop would), there is no per-quad grouping, and the arguments are
     /// updated in place, only from the operand rows the instruction has. When the kernel has
-    /// a wide routine and the instruction has no projection, Dref, `MinLod`, offsets or
-    /// `Grad`, the whole batch goes to [`Kernel::sample_batch`] instead (`sample_wide`).
+    /// a wide routine and the instruction has no projection, `MinLod`, `Grad` or 3D offset,
+    /// the whole batch goes to [`Kernel::sample_batch`] instead (`sample_wide`).
     fn sample_one_pair(
         &self,
         inst: &ImageInst,
@@ -1179,6 +1178,9 @@ mod tests {
             sample(0, None, vec![0, 1], Lod::Implicit { bias: Some(4) }),
             sample(0, None, vec![0, 1], Lod::Explicit(4)),
             sample(0, None, vec![0, 1], Lod::None),
+            // with a Dref row (the shadow sampler): `sample_wide` too
+            sample(1, None, vec![0, 1], Lod::Implicit { bias: None }),
+            sample(1, None, vec![2, 3], Lod::Explicit(4)),
         ];
         insts[1].offset = vec![8, 9];
         insts[1].min_lod = Some(7);
@@ -1187,6 +1189,8 @@ mod tests {
         insts[5].dref = Some(6);
         insts[6].dref = Some(6);
         insts[6].proj = Some(5);
+        insts[10].dref = Some(6);
+        insts[11].dref = Some(6);
         for (i, inst) in insts.iter().enumerate() {
             for (m, active) in masks.iter().enumerate() {
                 let ops = BatchOperands {

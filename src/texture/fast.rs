@@ -1,71 +1,37 @@
-//! The quad-wide fast path of [`Kernel::sample`] for the common case: 2D, 2D-array, cube and
-//! cube-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and single-f32 (R32_SFLOAT, D32 depth,
-//! with or without Dref) images, exact precision, no anisotropy (anisotropic kernels get
-//! `fast_aniso.rs`'s routine from [`pick_fast`]), normalized coordinates; 2D
-//! views need one address mode on both axes out of repeat, mirrored repeat and clamp-to-edge
-//! (cube faces clamp, address modes do not apply).
+//! The quad-wide fast paths of [`Kernel::sample`]: chosen once per kernel ([`pick_fast`]),
+//! they serve exact-precision, normalized, non-anisotropic quads (anisotropic kernels get
+//! `fast_aniso.rs`'s route) and leave the rest to the general path.
 //!
-//! Everything is structure-of-arrays over the four lanes (`[f32; 4]`, `[i32; 4]`,
-//! `[usize; 4]`), so each step is one straight loop the compiler can vectorise, and one
-//! quad routine is monomorphised per (format, address mode, texel filter, 2D/cube, uniform
-//! levels). The arithmetic is the general path's, operation for operation (same roundings,
-//! same order: texel-space coordinate `s·w + offset`, `−0.5`, floor, clamped fraction, wrap,
-//! three `a + (b − a)·w` lerps, `0 + w·v` level accumulation), so results are bit-identical
-//! to [`Kernel::sample_filtered`] — `tests::fast_path_equals_general_path` and
-//! `tests::cube_fast_path_equals_general_path` hold it to that.
+//! Routes, by what the kernel's image has:
+//! - **Plane** ([`PLANE`], [`PLANE_CMP`]): every float-kind format whose image has a decoded
+//!   plane (`Image::plane`, at most `PLANE_MAX_TEXELS`), 2D / 2D-array views with one address
+//!   mode on both axes out of repeat, mirrored repeat, clamp-to-edge, and cube / cube-array
+//!   views; with or without Dref. The quad routine is `fast_plane.rs`'s.
+//! - **Bytes** (the other codes): images over the plane bound, R8G8B8A8/B8G8R8A8 UNORM/SRGB
+//!   and single-f32 formats read and decoded per texel by [`quad_in`] (also the batch path's
+//!   `wide` for them).
 //!
-//! Cubes: each lane's face and face coordinates come from [`Kernel::locate`] (the general
-//! path's `select_face` and `0.5·(sc/|ma| + 1)`), λ from the general per-lane cube LOD
-//! (`lod_bases`, the quotient-rule derivative transform); lanes may sit on different faces.
-//! Nearest texels clamp to the face exactly as the general cube filter does.
+//! [`fast_quad`] selects levels once for a quad whose active lanes share (λ_base, bias,
+//! MinLod) — then level addressing is scalar (`UNI`) — and per lane otherwise; [`quad`]
+//! takes the operands apart ([`QuadIn`]: lane-wise coordinates, absolute layers, offsets
+//! only when some are non-zero, Dref after the UNORM clamp; cubes: face coordinates from
+//! [`Kernel::locate`], λ from the general per-lane cube LOD). A quad leaves the fast path
+//! (`None`) when its lanes disagree on the texel filter (λ crossing 0 with min ≠ mag), when
+//! a lane gets the D3D out-of-range-MinLod result, or when the route returns `None` (cube
+//! footprints leaving their face). Arithmetic is the general path's operation for
+//! operation, and `tests::fast_path_equals_general_path` and
+//! `tests::cube_fast_path_equals_general_path` demand its bits.
 //!
-//! A quad leaves the fast path (returns `None`, the caller runs the general routine) when its
-//! active lanes disagree on the texel filter (λ crossing 0 with min ≠ mag filter), when a
-//! lane gets the D3D out-of-range-MinLod result, or (cubes) when a linear footprint leaves
-//! its face (seamless edge and corner handling is the general path's).
-//!
-//! Why (callgrind instructions per quad, `benches/sampler.rs` driver): the uniform-levels
-//! quad as its own instantiation (scalar level addressing) and a dims-constant 2D λ_base took
-//! nearest 911 → 756, bilinear 1180 → 996, trilinear 1686 → 1417, Dref PCF 1327 → 1155; the
-//! cube route took cube trilinear 5541 → 2467. Wraps are lane-wise ([`wrap4`]: masks for
-//! repeat and mirrored repeat over power-of-two levels, clamps): for bilinear footprints
-//! once the in-level test fails (every footprint of the fullscreen trilinear frame, a
-//! texture repeated 45 times, where sixteen scalar wraps per quad cost ~300 instructions;
-//! draw-only frame 815 → 733 M), for nearest texels instead of that test (757 → 740).
-//!
-//! The routine proper is [`quad_in`], on operands already taken apart ([`QuadIn`]: lane-wise
-//! coordinates, absolute layers, offsets only when some are non-zero), so the batch path
-//! calls it without building a [`SampleArgs`]; it returns f32 results and callers take
-//! their bits with plain loops. Repeat and mirrored repeat over power-of-two levels wrap
-//! every bilinear footprint with masks (cheaper than the in-level test), and a footprint
-//! whose wrapped columns and rows are neighbours (`i1 = i0 + 1`, `j1 = j0 + 1`, every
-//! lane: inside the level, or tiled away from a seam) is read as two texel pairs (half the
-//! bounds checks); 8-bit formats have a constant one-word texel (no multiplies); the
-//! uniform quad's row pitch is one value; `floor + 1` is a plain add in the usual range.
-//! Per quad: trilinear 1381 → 1375, bilinear 980 → 966, nearest 741 → 732, Dref PCF 1156 →
-//! 1094, cube trilinear 2425 → 2349; the batch path (`fast_wide.rs`) trilinear 1124 → 1027.
-//! A texel pair is two plain reads (the slice `&words[o..o + 2]` also checks `o + 2` for
-//! overflow: 7 instructions against 5; trilinear 1375 → 1358). Uniform levels can come
-//! already looked up ([`slot_levels`], the batch path's). Tried and dropped: reading eight
-//! bytes for a pair and decoding them together (the same code); accumulating `w·v` in the
-//! lane loops instead of after them (batch trilinear 921 → 960, Dref PCF 981 → 1204,
-//! frame 455.4 → 465.6 M); reading repeat-wrapped footprints always as four texels, without
-//! the neighbour test (batch trilinear 921 → 925, trilinear 1342 → 1349, frame 455.4 →
-//! 454.8 M: a wash).
-//!
-//! Repeat over a power-of-two level, 8-bit formats: the wrapped `i1` is the wrapped `i0`
-//! plus one unless `i0` wraps to the last column (`i1 = i0 + 1`, or both `i32::MAX`, whose
-//! wrap is `w − 1`), so the neighbour test reads the wrapped `i0`, `j0` alone and `i1`, `j1`
-//! are wrapped only when a footprint straddles a seam (two mask wraps and the `+ 1`
-//! compares fewer per slot): batch trilinear 921 → 894, batch bilinear 561 → 548,
-//! trilinear 1342 → 1317, bilinear 953 → 941, the fullscreen trilinear frame 421.96 →
-//! 415.48 M. D32 keeps the unconditional wraps (its masked reads need `i1`, `j1`; with the
-//! branch Dref PCF went 981 → 991). Tried after it and dropped: one range test for both
-//! axes' `floor4_next` (eight values, one fold) — worse everywhere, the quad routine
-//! compiled differently: batch trilinear 894 → 933, batch bilinear 548 → 571, batch
-//! nearest 348 → 365, cube trilinear 2343 → 2365, the frame 415.48 → 425.64 M.
+//! The byte routes (figures before the plane; callgrind instructions per quad): wraps are
+//! lane-wise (`wrap4`) and footprints of neighbouring texels are read as pairs with one bounds
+//! check; 8-bit formats have a one-word texel; f32 formats on a tightly packed power-of-two
+//! level read `lvl[o & (len − 1)]`. Per quad they stood at trilinear 1317, bilinear 941,
+//! nearest 735, Dref PCF 981, cube trilinear 2343; the plane routes (with AVX2) take them to
+//! 1006, 804, 691, 799, 2029 — the rest of the per-quad entry is `Kernel::sample`'s own
+//! (λ per quad with `log2f`, level selection, clamps), which the batch path amortises.
 
 use super::address::{wrap4, CLAMP, MIRRORED, REPEAT};
+use super::fast_plane::{lane_levels, plane_mode, plane_quad_cmp, plane_quad_n, uni_levels};
 use super::filter::{lerp4, LevelInfo};
 use super::format::{Aspect, Format, SRGB_TABLE, UNORM8};
 use super::image::{Image, ViewType};
@@ -89,6 +55,10 @@ pub(super) const SBGRA8: u8 = 3;
 pub(super) const R32F: u8 = 4;
 /// [`R32F`] with a depth comparison per texel (compare, then filter).
 pub(super) const R32F_CMP: u8 = 5;
+/// Any float-kind format, read from the image's decoded plane (`fast_plane.rs`).
+pub(super) const PLANE: u8 = 6;
+/// [`PLANE`] with a depth comparison per texel.
+pub(super) const PLANE_CMP: u8 = 7;
 
 /// `CompareOp` as a bit set over the outcomes (less, equal, greater, unordered), so a test
 /// is branch-free: `ref OP texel` ⇔ the bit of the outcome is set.
@@ -150,8 +120,15 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     if k.cfg.precision != LodPrecision::Exact || s.unnormalized_coordinates {
         return None;
     }
-    let f = fast_format(k)?;
+    if k.cube && k.plane {
+        return Some(if s.compare_enable {
+            plane_fast::<PLANE_CMP, CLAMP, true> as FastFn
+        } else {
+            plane_fast::<PLANE, CLAMP, true>
+        });
+    }
     if k.cube {
+        let f = fast_format(k)?;
         // cube faces clamp (seamless edges are the general path's): address modes unused
         return Some(match f {
             RGBA8 => fast_quad::<RGBA8, CLAMP, true>,
@@ -169,6 +146,17 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     if k.modes[1] != m {
         return None;
     }
+    if k.plane && plane_mode(m) {
+        return Some(match (m, s.compare_enable) {
+            (REPEAT, false) => plane_fast::<PLANE, REPEAT, false> as FastFn,
+            (MIRRORED, false) => plane_fast::<PLANE, MIRRORED, false>,
+            (_, false) => plane_fast::<PLANE, CLAMP, false>,
+            (REPEAT, true) => plane_fast::<PLANE_CMP, REPEAT, false>,
+            (MIRRORED, true) => plane_fast::<PLANE_CMP, MIRRORED, false>,
+            (_, true) => plane_fast::<PLANE_CMP, CLAMP, false>,
+        });
+    }
+    let f = fast_format(k)?;
     macro_rules! by_mode {
         ($f:ident) => {
             match m {
@@ -189,8 +177,37 @@ pub(super) fn pick_fast(k: &Kernel) -> Option<FastFn> {
     })
 }
 
+/// [`fast_quad`] for the plane routes ([`PLANE`], [`PLANE_CMP`]): compiled for AVX2 (VEX
+/// encoding, no FMA: the same roundings) when the CPU has it.
+fn plane_fast<const F: u8, const M: u8, const CUBE: bool>(
+    k: &Kernel,
+    img: &Image,
+    a: &SampleArgs,
+    bases: &[LodBase; 4],
+) -> Option<QuadBits> {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (detected just above)
+        return unsafe { plane_fast_avx2::<F, M, CUBE>(k, img, a, bases) };
+    }
+    fast_quad::<F, M, CUBE>(k, img, a, bases)
+}
+
+/// [`fast_quad`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn plane_fast_avx2<const F: u8, const M: u8, const CUBE: bool>(
+    k: &Kernel,
+    img: &Image,
+    a: &SampleArgs,
+    bases: &[LodBase; 4],
+) -> Option<QuadBits> {
+    fast_quad::<F, M, CUBE>(k, img, a, bases)
+}
+
 /// Level selection for the quad (shared between lanes with equal inputs, as in the general
 /// path), then the quad-wide filter for the common texel filter.
+#[inline(always)]
 fn fast_quad<const F: u8, const M: u8, const CUBE: bool>(
     k: &Kernel,
     img: &Image,
@@ -411,8 +428,23 @@ pub(super) fn quad<const F: u8, const M: u8, const LIN: bool, const CUBE: bool, 
             q.off = Some((off.map(|o| o[0] as f32), off.map(|o| o[1] as f32)));
         }
     }
-    if let (R32F_CMP, Some(d)) = (F, a.dref) {
+    if let (R32F_CMP | PLANE_CMP, Some(d)) = (F, a.dref) {
         q.dref = d.map(|r| k.dref_value(r));
+    }
+    if F == PLANE || F == PLANE_CMP {
+        let plane = img.plane()?;
+        let mut scratch = [k.plane_levels.first().copied()?; 2];
+        let lv = if UNI {
+            uni_levels(k, &lods[0], q.layer, q.one_layer)?
+        } else {
+            lane_levels(k, lods, q.layer, &mut scratch)?
+        };
+        let acc = if F == PLANE_CMP {
+            plane_quad_cmp::<M, LIN, UNI, 0, CUBE>(plane, &q, &lv, k.sampler.compare_op)?
+        } else {
+            plane_quad_n::<M, LIN, UNI, 0, CUBE>(plane, &q, &lv, k.snorm)?
+        };
+        return Some(wide::bytemuck::cast(acc));
     }
     // (levels looked up inside: doing it first with `slot_levels` cost the per-quad path
     // ~10 instructions per quad)
@@ -775,8 +807,10 @@ pub(super) mod tests {
     use super::super::*;
     use proptest::prelude::*;
 
-    /// Covered formats plus one that is not (the general path must then be the only one).
-    pub(in crate::texture) const FORMATS: [Format; 8] = [
+    /// The 8-bit and single-f32 formats of the byte routes, and formats only the plane
+    /// route covers (normalized, float, packed, depth; 1 to 4 channels), plus an integer
+    /// format no fast route takes (the general path must then be the only one).
+    pub(in crate::texture) const FORMATS: [Format; 20] = [
         Format::R8G8B8A8_UNORM,
         Format::B8G8R8A8_UNORM,
         Format::R8G8B8A8_SRGB,
@@ -785,7 +819,30 @@ pub(super) mod tests {
         Format::D32_SFLOAT,
         Format::D32_SFLOAT_S8_UINT,
         Format::R8G8B8A8_SNORM,
+        Format::R8_UNORM,
+        Format::R8G8_SNORM,
+        Format::B8G8R8_SRGB,
+        Format::R16_SFLOAT,
+        Format::R16G16B16A16_UNORM,
+        Format::R32G32B32A32_SFLOAT,
+        Format::A2B10G10R10_UNORM_PACK32,
+        Format::B10G11R11_UFLOAT_PACK32,
+        Format::E5B9G9R9_UFLOAT_PACK32,
+        Format::D16_UNORM,
+        Format::X8_D24_UNORM_PACK32,
+        Format::R8G8B8A8_UINT,
     ];
+
+    /// [`FORMATS`]' first eight: the formats of the byte routes (anisotropic).
+    pub(in crate::texture) const BYTE_FORMATS: [Format; 8] = {
+        let mut f = [Format::R8G8B8A8_UNORM; 8];
+        let mut i = 0;
+        while i < 8 {
+            f[i] = FORMATS[i];
+            i += 1;
+        }
+        f
+    };
 
     const MODES: [AddressMode; 5] = [
         AddressMode::Repeat,
@@ -1355,9 +1412,16 @@ pub(super) mod tests {
         assert!(Kernel::new(&cube, &vc, &tri, Config::default())
             .unwrap()
             .has_fast_path());
+        // every float-kind format through the decoded plane; not integer formats
         let snorm = Image::new_cube(Format::R8G8B8A8_SNORM, 4, 1, 1).unwrap();
         let vs = ImageView::whole(&snorm, ViewType::Cube);
-        assert!(!Kernel::new(&snorm, &vs, &tri, Config::default())
+        assert!(Kernel::new(&snorm, &vs, &tri, Config::default())
+            .unwrap()
+            .has_fast_path());
+        let uint = Image::new_cube(Format::R8G8B8A8_UINT, 4, 1, 1).unwrap();
+        let vu = ImageView::whole(&uint, ViewType::Cube);
+        let near = Sampler::default();
+        assert!(!Kernel::new(&uint, &vu, &near, Config::default())
             .unwrap()
             .has_fast_path());
     }

@@ -366,7 +366,7 @@ mod tests {
 
     use super::super::fast::tests::{
         coord, fast_matches_general, lane4, random_2d_args, random_2d_view, random_config,
-        random_lod, random_modes, random_sampler, Rng, FORMATS,
+        random_lod, random_modes, random_sampler, Rng, BYTE_FORMATS,
     };
     use super::super::*;
     use proptest::prelude::*;
@@ -407,7 +407,7 @@ mod tests {
     /// gives the general path's bits.
     fn one(seed: u64) -> bool {
         let mut r = Rng(seed | 1);
-        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+        let fmt = BYTE_FORMATS[r.below(BYTE_FORMATS.len() as u64) as usize];
         let (img, view) = random_2d_view(&mut r, fmt);
         let modes = random_modes(&mut r);
         let mut sampler = random_sampler(&mut r, fmt, modes, 100);

@@ -1,62 +1,51 @@
-//! The batch path: [`Kernel::sample_batch`] samples a whole batch of quads given in the
-//! interpreter's structure-of-arrays form (one `&[u32]` row of f32 bits per coordinate
-//! component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad; the LOD operand's row)
-//! and writes one RGBA result per active lane. Its wide routine covers the case that matters
-//! most: 2D and 2D-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and R32_SFLOAT / D32 (without
-//! a comparison), exact precision, no anisotropy, normalized coordinates, one address mode on
-//! both axes out of repeat, mirrored repeat and clamp-to-edge; implicit LOD (coarse
-//! derivatives, optional bias), explicit `Lod`, or level zero. Instructions with Dref,
-//! offsets, `MinLod`, `Grad` or projection keep the per-quad [`Kernel::sample`] (the caller
-//! decides per instruction, `BatchArgs` has no such operands); other kernels are sampled quad
-//! by quad inside [`Kernel::sample_batch`].
+//! The batch path: [`Kernel::sample_batch`] samples a batch of quads given in the
+//! interpreter's structure-of-arrays form (one `&[u32]` row of f32 bits per operand
+//! component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad) and writes one RGBA
+//! result per active lane: coordinates, implicit (coarse, optional bias row), explicit or
+//! zero LOD, a Dref row, `u`/`v` offset rows. Instructions with projection, `MinLod`, `Grad`
+//! or 3D offsets keep the per-quad [`Kernel::sample`] (the caller decides per instruction:
+//! `BatchArgs` has no such operands).
 //!
-//! Shape: up to [`WIDE_QUADS`] quads at a time. The checks [`Kernel::sample`] makes per quad
-//! (image shape, compare sampler, operand forms) are made once per batch; λ_base of every
-//! quad is one loop over the chunk (coarse lane-0 differences and exact `log2`, what
-//! `Kernel::lod_bases` computes); level selection is per quad ([`Kernel::lane_lod`] once for a
-//! quad whose active lanes share (λ_base, bias), per lane otherwise, as `fast_quad` does);
-//! then each quad goes straight to `fast.rs`'s monomorphised quad routine for its texel
-//! filter and level uniformity — the same routine `fast_quad` calls with the same levels, so
-//! results are bit-identical to [`Kernel::sample`] by construction, and
-//! `tests::wide_path_equals_the_per_quad_path` holds them to it on random images, samplers
-//! and batches. A quad whose active lanes disagree on the texel filter (λ crossing 0 with
-//! min ≠ mag filter) is left to the per-quad path.
+//! Shape: the checks [`Kernel::sample`] makes per quad (image shape, operand rules) are made
+//! once per batch; then [`WIDE_QUADS`] quads at a time go to the kernel's wide routine, if it
+//! has one (2D / 2D-array views, exact precision, normalized, no anisotropy, one address
+//! mode out of repeat, mirrored repeat, clamp-to-edge), and the quads it leaves (lanes
+//! disagreeing on the texel filter) to [`Kernel::sample`].
+//! - Plane kernels (`fast_plane.rs`; every float-kind format, Dref too): `wide_plane`, per
+//!   quad λ, level selection and the plane routine. The usual instruction — a 2D view,
+//!   implicit LOD without bias, no offsets — has its own loop (`wide_plane_implicit`): every
+//!   quad is uniform, the lane-0 differences are compared as two vectors with the previous
+//!   quad's, and while they repeat bit for bit (~90 % of the fullscreen frame's quads) λ, the
+//!   level selection and the looked-up levels are reused; the loop is compiled for AVX2 too
+//!   (run-time detection).
+//! - Byte kernels (images over the plane bound): `wide`, the same per-quad selection with
+//!   `fast.rs`'s [`quad_in`]; no Dref or offsets (those quads go per quad).
 //!
-//! Why this shape (callgrind instructions per quad, `benches/sampler.rs` driver, 64 quads ×
-//! 20 iterations, `*_wide` cases against their per-quad namesakes): the batch form with
-//! `fast.rs`'s quad routine took nearest 741 → 566, bilinear 980 → 786, trilinear 1381 →
-//! 1188; the fullscreen trilinear frame (`raster_scenes`, whole run with 5.7 M of loading,
-//! through `ShaderImages::sample_one_pair`) 622.1 → 545.7 M. Reusing the previous quad's
-//! level selection when its (λ_base, bias) bits repeat, and skipping the per-lane key
-//! comparison when the instruction has no per-lane LOD operand, took nearest 566 → 524,
-//! bilinear 786 → 741, trilinear 1188 → 1126, the frame 545.7 → 529.1 M. A first version
-//! that also ran the texel phases lane-wide (per-lane level addressing, texel-space
-//! coordinates, bilinear split, wraps, reads, decode, lerps and level accumulation as
-//! straight loops over the chunk's 64 lanes, `[[T; 4]; 16]` arrays) measured worse than the
-//! per-quad path — nearest 717, bilinear 1014, trilinear 1670, frame 657.7 M: per-lane level
-//! setup and the chunk arrays' stores and copies cost more than the per-quad calls they
-//! replaced — and was dropped. Of the 1188 per trilinear quad before the reuse, `fast.rs`'s lines took ~510,
-//! the lerps ~100, `lod.rs` (level selection) ~70, `log2f` ~32, this file's lines ~130, the
-//! rest inlined `core` helpers (integer and float methods, ranges, comparisons).
+//! Results are those of [`Kernel::sample`] on each quad by construction (same λ, same
+//! levels, same quad routines), and `tests::wide_path_equals_the_per_quad_path` holds them to
+//! it on random images (19 formats), samplers, policies, batches, Dref and offset rows.
 //!
-//! Overhead around the texel reads is what is left to cut: per quad the routine is handed
-//! its operands as lane arrays ([`QuadIn`], no [`SampleArgs`] built and copied, results'
-//! bits written straight into `out`), a quad whose lane-0 differences repeat the previous
-//! quad's bits reuses its λ (no lengths, no `log2f` call: ~90 % of the fullscreen frame's
-//! quads), and a uniform quad's levels are looked up once per level selection
-//! ([`slot_levels`]) while its neighbours select the same ones. Callgrind per quad, batch
-//! trilinear / bilinear / nearest: 1124 / 739 / 522 before; operands as arrays with
-//! `fast.rs`'s leaner quad routine 1027 / 633 / 398; pair reads without the slice 1010 /
-//! 624 / 404; the λ reuse 986 / 598 / 378; the level lookup reuse 921 / 561 / 348; the
-//! fullscreen trilinear frame (whole run) 529.2 → 483.4 → 479.6 → 472.7 → 455.4 M.
+//! Why (callgrind instructions per quad, `benches/sampler.rs` `*_wide` cases; fullscreen
+//! trilinear frame (a), draw only): per-quad calls with a `SampleArgs` each cost trilinear
+//! 1381; the batch form with λ and level reuse on the byte routes 894 (frame 404.3 M); the
+//! plane routes and the lean implicit loop 424 / 251 / 169 for trilinear / bilinear /
+//! nearest and 280 for Dref PCF (frame 290.8 M, of which the routine ~103 M, ~394 per quad).
+//! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
+//! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
+//! not revived.
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
-use super::image::{Image, ViewType};
+use super::fast_plane::{
+    lane_levels, plane_mode, plane_quad, plane_quad_cmp, plane_quad_n, uni_levels, PlaneLevels,
+};
+
+use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
 use super::sample::{layer_index, Kernel, SampleArgs};
-use super::sampler::LodPrecision;
+use super::sampler::{LodPrecision, Policy};
 use crate::{Error, Result};
+use wide::{f32x4, u32x4};
 
 /// Quads per chunk of the wide routine (the interpreter's fragment batch).
 pub const WIDE_QUADS: usize = 16;
@@ -85,6 +74,11 @@ pub struct BatchArgs<'a> {
     pub masks: &'a [u8],
     /// The LOD operand.
     pub lod: BatchLod<'a>,
+    /// The depth reference per lane (f32 bits, before the UNORM clamp); empty: no Dref
+    /// operand.
+    pub dref: &'a [u32],
+    /// Texel offsets `u`, `v` per lane (i32 bits, `ConstOffset`/`Offset`); empty rows: zero.
+    pub offsets: [&'a [u32]; 2],
 }
 
 impl BatchArgs<'_> {
@@ -109,6 +103,14 @@ impl BatchArgs<'_> {
             BatchLod::Zero => LodMode::Zero,
         };
         a.mask = self.masks.get(q).copied().unwrap_or(0) & 0xf;
+        if !self.dref.is_empty() {
+            a.dref = Some(row4(self.dref));
+        }
+        let off = self.offsets.map(|r| match r.get(4 * q..4 * q + 4) {
+            Some(s) => [s[0], s[1], s[2], s[3]].map(|x| x as i32),
+            None => [0; 4],
+        });
+        a.offsets = std::array::from_fn(|l| [off[0][l], off[1][l], 0]);
         a
     }
 }
@@ -134,7 +136,7 @@ pub(super) fn pick_wide(k: &Kernel) -> Option<WideFnDbg> {
         || k.cube
         || k.cfg.precision != LodPrecision::Exact
         || s.unnormalized_coordinates
-        || s.compare_enable
+        || (s.compare_enable && !k.plane)
         || !matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
     {
         return None;
@@ -152,6 +154,13 @@ pub(super) fn pick_wide(k: &Kernel) -> Option<WideFnDbg> {
                 _ => return None,
             }
         };
+    }
+    if k.plane && plane_mode(m) {
+        return Some(WideFnDbg(match m {
+            REPEAT => wide_plane::<REPEAT> as WideFn,
+            MIRRORED => wide_plane::<MIRRORED> as WideFn,
+            _ => wide_plane::<CLAMP> as WideFn,
+        }));
     }
     let f = match fast_format(k)? {
         RGBA8 => by_mode!(RGBA8),
@@ -184,12 +193,14 @@ impl Kernel {
             BatchLod::Zero => &[],
         };
         let short = |r: &[u32]| !r.is_empty() && r.len() < lanes;
-        if b.coords.iter().any(|r| short(r)) || short(lod_row) || out.len() < lanes {
+        if b.coords.iter().any(|r| short(r)) || short(lod_row) || short(b.dref) || out.len() < lanes
+        {
             return Err(Error::Texture(format!(
                 "sample_batch: {quads} quads need operand rows and results of {lanes} lanes \
-                 (rows {:?}, LOD row {}, results {})",
+                 (rows {:?}, LOD row {}, Dref row {}, results {})",
                 b.coords.map(<[u32]>::len),
                 lod_row.len(),
+                b.dref.len(),
                 out.len()
             )));
         }
@@ -197,7 +208,19 @@ impl Kernel {
             return Ok(());
         }
         self.check(img)?;
-        if self.sampler.compare_enable {
+        // the operand checks of `Kernel::sample`
+        if !b.dref.is_empty() && !self.sampler.compare_enable {
+            if self.cfg.policy == Policy::D3D {
+                return Err(Error::Texture(
+                    "a Dref operand (SampleCmp*) through a sampler with compareEnable off \
+                     (D3D: needs a SamplerComparisonState)"
+                        .into(),
+                ));
+            }
+            // Vulkan: no comparison (see `Kernel::sample`)
+            return self.sample_batch(img, &BatchArgs { dref: &[], ..*b }, out);
+        }
+        if b.dref.is_empty() && self.sampler.compare_enable {
             return Err(Error::Texture(
                 "a sample without a Dref operand through a sampler with compareEnable".into(),
             ));
@@ -208,6 +231,9 @@ impl Kernel {
                 Some(w) => (w.0)(self, img, b, q0, nq, out),
                 None => u16::MAX,
             };
+            if rest == 0 {
+                continue;
+            }
             for q in q0..q0 + nq {
                 let mask = b.masks[q] & 0xf;
                 if rest & (1 << (q - q0)) == 0 || mask == 0 {
@@ -250,6 +276,9 @@ fn wide<const F: u8, const M: u8>(
     nq: usize,
     out: &mut [[u32; 4]],
 ) -> u16 {
+    if b.offsets.iter().any(|r| !r.is_empty()) {
+        return u16::MAX; // offsets: the per-quad path
+    }
     let s = load(b.coords[0], q0, nq);
     let t = load(b.coords[1], q0, nq);
     let layer = if k.view.view_type == ViewType::D2Array {
@@ -387,6 +416,357 @@ fn wide<const F: u8, const M: u8>(
     rest
 }
 
+/// Lanes `4q..4q + 4` of `row` as f32 (zeros for an empty row).
+#[inline(always)]
+fn quad4(row: &[u32], q: usize) -> [f32; 4] {
+    match row.get(4 * q..4 * q + 4) {
+        Some(r) => [r[0], r[1], r[2], r[3]].map(f32::from_bits),
+        None => [0.0; 4],
+    }
+}
+
+/// The [`WideFn`] of plane kernels (`fast_plane.rs`), address mode `M`: per quad, λ_base
+/// (coarse implicit: reused while lane-0 differences repeat), level selection (reused while
+/// (λ_base, bias) repeat, with the looked-up [`PlaneLevels`] of a 2D view), the plane quad
+/// routine, the result bits into `out`.
+fn wide_plane<const M: u8>(
+    k: &Kernel,
+    img: &Image,
+    b: &BatchArgs,
+    q0: usize,
+    nq: usize,
+    out: &mut [[u32; 4]],
+) -> u16 {
+    let Some(plane) = img.plane() else {
+        return u16::MAX; // cannot happen for the kernel's image: per quad
+    };
+    let lanes = 4 * q0..4 * (q0 + nq);
+    fn rows(r: &[u32], lanes: std::ops::Range<usize>) -> &[u32] {
+        r.get(lanes).unwrap_or(&[])
+    }
+    let rows = |r| rows(r, lanes.clone());
+    let view = &k.view;
+    let array = view.view_type == ViewType::D2Array;
+    let (s_row, t_row) = (rows(b.coords[0]), rows(b.coords[1]));
+    let layer_row = if array { rows(b.coords[2]) } else { &[] };
+    let (Some(masks), Some(out)) = (b.masks.get(q0..q0 + nq), out.get_mut(lanes.clone())) else {
+        return u16::MAX;
+    };
+    // the LOD operand: implicit (with a bias row or none), explicit, zero
+    let (implicit, lod_row) = match b.lod {
+        BatchLod::Implicit(r) => (true, rows(r)),
+        BatchLod::Explicit(r) => (false, rows(r)),
+        BatchLod::Zero => (false, &[][..]),
+    };
+    // every lane of a quad has the same (λ_base, bias): no per-lane operand
+    let same_lanes = implicit && lod_row.is_empty() || matches!(b.lod, BatchLod::Zero);
+    let cmp = k.sampler.compare_enable;
+    let dref_row = rows(b.dref);
+    if cmp && dref_row.is_empty() {
+        return u16::MAX; // `sample_batch` requires the operand: not reached from there
+    }
+    let off_rows = b.offsets.map(rows);
+    let offsets = off_rows.iter().any(|r| !r.is_empty());
+    if implicit
+        && lod_row.is_empty()
+        && !array
+        && !offsets
+        && s_row.len() == 4 * nq
+        && t_row.len() == 4 * nq
+    {
+        return if cmp {
+            wide_plane_implicit::<M, true>(k, plane, [s_row, t_row, dref_row], masks, out)
+        } else {
+            wide_plane_implicit::<M, false>(k, plane, [s_row, t_row, &[]], masks, out)
+        };
+    }
+    let mut rest = 0u16;
+    // the previous quad's lane-0 differences and λ (coarse implicit LOD)
+    let mut prev_d: Option<([u32; 4], f32)> = None;
+    // the previous quad's (key, selection) and its uniform levels (2D views)
+    let mut prev_key = None;
+    let mut prev_sel = None;
+    let mut prev_lv: Option<PlaneLevels> = None;
+    for (q, (&m, o)) in masks.iter().zip(out.chunks_exact_mut(4)).enumerate() {
+        let mask = m & 0xf;
+        if mask == 0 {
+            continue;
+        }
+        let (s, t) = (quad4(s_row, q), quad4(t_row, q));
+        let first = mask.trailing_zeros() as usize;
+        // λ_base and the shader bias per lane
+        let (lam, bias) = if implicit {
+            // `Kernel::lod_from_derivs_2d` (isotropic) on lane-0 differences, as
+            // `lod_bases` gives coarse implicit LOD; neighbouring quads often have the same
+            // differences, bit for bit: then the same λ (no lengths, no `log2f` call)
+            let dx = [s[1] - s[0], t[1] - t[0], 0.0];
+            let dy = if mutant() {
+                dx
+            } else {
+                [s[2] - s[0], t[2] - t[0], 0.0]
+            };
+            let bits = [dx[0], dx[1], dy[0], dy[1]].map(f32::to_bits);
+            let l = match prev_d {
+                Some((b, l)) if b == bits => l,
+                _ => k.lod_from_derivs_2d(dx, dy, false).lambda,
+            };
+            prev_d = Some((bits, l));
+            ([l; 4], quad4(lod_row, q))
+        } else {
+            (quad4(lod_row, q), [0.0; 4])
+        };
+        let key = |l: usize| (lam[l].to_bits(), bias[l].to_bits());
+        let k0 = key(first);
+        let uniform = same_lanes || (0..4).all(|l| mask & (1 << l) == 0 || key(l) == k0);
+        let lod = |l: usize| k.lane_lod(lam[l], bias[l], f32::NEG_INFINITY);
+        if prev_key != Some(k0) {
+            prev_key = Some(k0);
+            prev_sel = lod(first);
+            prev_lv = None;
+        }
+        let Some(l0) = prev_sel else {
+            rest |= 1 << q;
+            continue;
+        };
+        let layer = if array {
+            let c = quad4(layer_row, q);
+            c.map(|c| view.base_layer + layer_index(c, view.layer_count))
+        } else {
+            [view.base_layer; 4]
+        };
+        // offsets as `quad` takes them: D3D's low bits, as f32, `None` when all are zero
+        let off = if offsets {
+            let o = off_rows.map(|r| match r.get(4 * q..4 * q + 4) {
+                Some(s) => [s[0], s[1], s[2], s[3]].map(|x| x as i32),
+                None => [0; 4],
+            });
+            let raw: [[i32; 3]; 4] = std::array::from_fn(|l| [o[0][l], o[1][l], 0]);
+            raw.iter().any(|o| o[0] != 0 || o[1] != 0).then(|| {
+                let o = raw.map(|o| k.offset_bits(o, 4));
+                (o.map(|o| o[0] as f32), o.map(|o| o[1] as f32))
+            })
+        } else {
+            None
+        };
+        let qin = QuadIn {
+            s,
+            t,
+            layer,
+            one_layer: !array,
+            off,
+            dref: if cmp {
+                quad4(dref_row, q).map(|r| k.dref_value(r))
+            } else {
+                [0.0; 4]
+            },
+        };
+        let op = k.sampler.compare_op;
+        let arr_lv;
+        let r = if uniform {
+            let lv = if array {
+                arr_lv = uni_levels(k, &l0, layer, false);
+                arr_lv.as_ref()
+            } else {
+                if prev_lv.is_none() {
+                    prev_lv = uni_levels(k, &l0, layer, true);
+                }
+                prev_lv.as_ref()
+            };
+            let Some(lv) = lv else {
+                rest |= 1 << q;
+                continue;
+            };
+            match (l0.linear, cmp) {
+                (true, false) => plane_quad::<M, true, true>(plane, &qin, lv, k.snorm),
+                (false, false) => plane_quad::<M, false, true>(plane, &qin, lv, k.snorm),
+                (true, true) => plane_quad_cmp::<M, true, true, 0, false>(plane, &qin, lv, op),
+                (false, true) => plane_quad_cmp::<M, false, true, 0, false>(plane, &qin, lv, op),
+            }
+        } else {
+            let mut lods = [l0; 4];
+            let mut ok = true;
+            for (l, o) in lods.iter_mut().enumerate() {
+                if l != first && mask & (1 << l) != 0 {
+                    match lod(l) {
+                        Some(x) if x.linear == l0.linear => *o = x,
+                        _ => ok = false,
+                    }
+                }
+            }
+            let Some(&first_lv) = k.plane_levels.first() else {
+                rest |= 1 << q;
+                continue;
+            };
+            let mut scratch = [first_lv; 2];
+            let lv = lane_levels(k, &lods, layer, &mut scratch);
+            match (ok, l0.linear, lv, cmp) {
+                (false, ..) | (_, _, None, _) => None,
+                (true, true, Some(lv), false) => {
+                    plane_quad::<M, true, false>(plane, &qin, &lv, k.snorm)
+                }
+                (true, false, Some(lv), false) => {
+                    plane_quad::<M, false, false>(plane, &qin, &lv, k.snorm)
+                }
+                (true, true, Some(lv), true) => {
+                    plane_quad_cmp::<M, true, false, 0, false>(plane, &qin, &lv, op)
+                }
+                (true, false, Some(lv), true) => {
+                    plane_quad_cmp::<M, false, false, 0, false>(plane, &qin, &lv, op)
+                }
+            }
+        };
+        let Some(r) = r else {
+            rest |= 1 << q;
+            continue;
+        };
+        let r: [[u32; 4]; 4] = wide::bytemuck::cast(r);
+        if mask == 0xf {
+            o.copy_from_slice(&r);
+        } else {
+            for (lane, (o, r)) in o.iter_mut().zip(&r).enumerate() {
+                if mask & (1 << lane) != 0 {
+                    *o = *r;
+                }
+            }
+        }
+    }
+    rest
+}
+
+/// [`wide_plane`] for the usual instruction: a 2D view, implicit LOD without a bias
+/// operand (every lane of a quad has lane 0's λ, so every quad is uniform), both coordinate
+/// rows present (`4 · masks.len()` lanes each). λ, the level selection and the looked-up
+/// levels are reused while the lane-0 differences repeat, bit for bit.
+fn wide_plane_implicit<const M: u8, const CMP: bool>(
+    k: &Kernel,
+    plane: &Plane,
+    rows: [&[u32]; 3],
+    masks: &[u8],
+    out: &mut [[u32; 4]],
+) -> u16 {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        // SAFETY: the CPU has AVX2 (detected just above)
+        return unsafe { wide_plane_implicit_avx2::<M, CMP>(k, plane, rows, masks, out) };
+    }
+    wide_plane_implicit_in::<M, CMP>(k, plane, rows, masks, out)
+}
+
+/// [`wide_plane_implicit_in`] compiled for AVX2 (VEX encoding: three-operand SSE, no
+/// register copies; no FMA, so every operation rounds as the general path's).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn wide_plane_implicit_avx2<const M: u8, const CMP: bool>(
+    k: &Kernel,
+    plane: &Plane,
+    rows: [&[u32]; 3],
+    masks: &[u8],
+    out: &mut [[u32; 4]],
+) -> u16 {
+    wide_plane_implicit_in::<M, CMP>(k, plane, rows, masks, out)
+}
+
+#[inline(always)]
+fn wide_plane_implicit_in<const M: u8, const CMP: bool>(
+    k: &Kernel,
+    plane: &Plane,
+    [s_row, t_row, dref_row]: [&[u32]; 3],
+    masks: &[u8],
+    out: &mut [[u32; 4]],
+) -> u16 {
+    let mut rest = 0u16;
+    // the previous quad's lane-0 differences (as bits: lanes 1 and 2 of `c − c₀`), and
+    // what they selected
+    let mut prev: Option<(u32x4, u32x4)> = None;
+    let mut sel: Option<(bool, PlaneLevels)> = None;
+    let quads = masks
+        .iter()
+        .zip(
+            s_row
+                .as_chunks::<4>()
+                .0
+                .iter()
+                .zip(t_row.as_chunks::<4>().0),
+        )
+        .zip(out.chunks_exact_mut(4));
+    for (q, ((&m, (s, t)), o)) in quads.enumerate() {
+        let mask = m & 0xf;
+        if mask == 0 {
+            continue;
+        }
+        let s: f32x4 = wide::bytemuck::cast(*s);
+        let t: f32x4 = wide::bytemuck::cast(*t);
+        // `c − c₀` lane-wise: lanes 1 and 2 are the coarse x and y differences
+        let ds: u32x4 = wide::bytemuck::cast(s - f32x4::splat(s.to_array()[0]));
+        let dt: u32x4 = wide::bytemuck::cast(t - f32x4::splat(t.to_array()[0]));
+        let same = match prev {
+            Some((ps, pt)) => {
+                let eq = ps.simd_eq(ds) & pt.simd_eq(dt);
+                eq.to_bitmask() & 0b0110 == 0b0110
+            }
+            None => false,
+        };
+        if !same {
+            prev = Some((ds, dt));
+            let (sa, ta) = (s.to_array(), t.to_array());
+            // `Kernel::lod_from_derivs_2d` (isotropic) on lane-0 differences, as
+            // `lod_bases` gives coarse implicit LOD
+            let dx = [sa[1] - sa[0], ta[1] - ta[0], 0.0];
+            let dy = if mutant() {
+                dx
+            } else {
+                [sa[2] - sa[0], ta[2] - ta[0], 0.0]
+            };
+            let lam = k.lod_from_derivs_2d(dx, dy, false).lambda;
+            sel = k
+                .lane_lod(lam, 0.0, f32::NEG_INFINITY)
+                .and_then(|l| Some((l.linear, uni_levels(k, &l, [k.view.base_layer; 4], true)?)));
+        }
+        let Some((linear, lv)) = &sel else {
+            rest |= 1 << q;
+            continue;
+        };
+        let qin = QuadIn {
+            s: s.to_array(),
+            t: t.to_array(),
+            layer: [k.view.base_layer; 4],
+            one_layer: true,
+            off: None,
+            dref: if CMP {
+                quad4(dref_row, q).map(|r| k.dref_value(r))
+            } else {
+                [0.0; 4]
+            },
+        };
+        let op = k.sampler.compare_op;
+        let r = match (*linear, lv.0, CMP) {
+            (true, 2, true) => plane_quad_cmp::<M, true, true, 2, false>(plane, &qin, lv, op),
+            (true, _, true) => plane_quad_cmp::<M, true, true, 1, false>(plane, &qin, lv, op),
+            (false, 2, true) => plane_quad_cmp::<M, false, true, 2, false>(plane, &qin, lv, op),
+            (false, _, true) => plane_quad_cmp::<M, false, true, 1, false>(plane, &qin, lv, op),
+            (true, 2, false) => plane_quad_n::<M, true, true, 2, false>(plane, &qin, lv, k.snorm),
+            (true, _, false) => plane_quad_n::<M, true, true, 1, false>(plane, &qin, lv, k.snorm),
+            (false, 2, false) => plane_quad_n::<M, false, true, 2, false>(plane, &qin, lv, k.snorm),
+            (false, _, false) => plane_quad_n::<M, false, true, 1, false>(plane, &qin, lv, k.snorm),
+        };
+        let Some(r) = r else {
+            rest |= 1 << q;
+            continue;
+        };
+        let r: [[u32; 4]; 4] = wide::bytemuck::cast(r);
+        if mask == 0xf {
+            o.copy_from_slice(&r);
+        } else {
+            for (lane, (o, r)) in o.iter_mut().zip(&r).enumerate() {
+                if mask & (1 << lane) != 0 {
+                    *o = *r;
+                }
+            }
+        }
+    }
+    rest
+}
+
 // Test hook: when set (tests only), implicit λ comes from the x derivative alone (the
 // larger of the two lengths is dropped) — a mutation the property test must catch
 // (`tests::a_mutation_is_caught`).
@@ -517,7 +897,62 @@ mod tests {
         } else {
             1 + r.below(40) as usize
         };
-        let (rows, masks, (lod_kind, lod_row), args) = random_batch(&mut r, quads);
+        let (rows, masks, (lod_kind, lod_row), mut args) = random_batch(&mut r, quads);
+        // a Dref row: mostly when the sampler compares, sometimes when it does not (Vulkan
+        // ignores it, D3D refuses it), sometimes missing (refused)
+        let with_dref = if sampler.compare_enable {
+            r.chance(95)
+        } else {
+            r.chance(10)
+        };
+        let dref_row: Vec<u32> = if with_dref {
+            (0..4 * quads)
+                .map(|_| match r.below(10) {
+                    0 => 0.5f32,
+                    1 => f32::NAN,
+                    _ => r.f(-0.2, 1.2),
+                })
+                .map(f32::to_bits)
+                .collect()
+        } else {
+            Vec::new()
+        };
+        if with_dref {
+            for (q, a) in args.iter_mut().enumerate() {
+                a.dref = Some(std::array::from_fn(|l| f32::from_bits(dref_row[4 * q + l])));
+            }
+        }
+        // offset rows in 30 %: per quad or per lane, in [−8, 7] (D3D keeps the low 4 bits,
+        // sometimes out of the range); `v` sometimes absent
+        let mut off_rows: [Vec<u32>; 2] = Default::default();
+        if r.chance(30) {
+            let per_lane = r.chance(30);
+            let wide_range = r.chance(10);
+            let o = |r: &mut Rng| {
+                if wide_range {
+                    r.below(40) as i32 - 20
+                } else {
+                    r.below(16) as i32 - 8
+                }
+            };
+            for a in args.iter_mut() {
+                let q = [o(&mut r), o(&mut r)];
+                for l in 0..4 {
+                    let v = if per_lane { [o(&mut r), o(&mut r)] } else { q };
+                    a.offsets[l] = [v[0], v[1], 0];
+                    off_rows[0].push(v[0] as u32);
+                    off_rows[1].push(v[1] as u32);
+                }
+            }
+            if r.chance(20) {
+                off_rows[1].clear();
+                for a in args.iter_mut() {
+                    for o in a.offsets.iter_mut() {
+                        o[1] = 0;
+                    }
+                }
+            }
+        }
         let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
             return Ok((0, 0));
         };
@@ -529,13 +964,16 @@ mod tests {
                 2 => BatchLod::Explicit(&lod_row),
                 _ => BatchLod::Zero,
             },
+            dref: &dref_row,
+            offsets: [&off_rows[0], &off_rows[1]],
         };
         let mut out = vec![UNTOUCHED; 4 * quads];
         let got = k.sample_batch(&img, &b, &mut out);
         let any = masks.iter().any(|m| m & 0xf != 0);
-        if sampler.compare_enable && any {
-            // no Dref operand through a comparison sampler: an error, as per quad
-            assert!(got.is_err() && k.sample(&img, &args[0]).is_err());
+        if any && k.sample(&img, &args[0]).is_err() {
+            // an operand the sampler refuses (Dref missing, or refused by D3D): an error, as
+            // per quad
+            assert!(got.is_err());
             return Ok((0, 0));
         }
         got.unwrap();
@@ -629,6 +1067,8 @@ mod tests {
             coords: [&row, &row[..4], &[], &[]],
             masks: &masks,
             lod: BatchLod::Zero,
+            dref: &[],
+            offsets: [&[], &[]],
         };
         let mut out = [[0u32; 4]; 8];
         // a row of 4 lanes for 2 quads
@@ -681,6 +1121,8 @@ mod tests {
             coords: [&half, &half, &[], &[]],
             masks: &[0b0101],
             lod: BatchLod::Implicit(&[]),
+            dref: &[],
+            offsets: [&[], &[]],
         };
         let mut out = [UNTOUCHED; 4];
         k.sample_batch(&img, &b, &mut out).unwrap();

@@ -46,6 +46,10 @@ pub(super) struct LevelInfo {
     pub pitch: usize,
     /// Bytes per z slice.
     slice: usize,
+    /// [`LevelInfo::base`] in texels (the decoded plane's index of (level, layer 0, texel 0)).
+    pub tbase: usize,
+    /// [`LevelInfo::layer_stride`] in texels.
+    pub tlayer: usize,
 }
 
 impl LevelInfo {
@@ -62,6 +66,8 @@ impl LevelInfo {
             layer_stride: slice * e[2] as usize,
             pitch,
             slice,
+            tbase: img.offset_unchecked(level, 0, [0, 0, 0], 0, e) / ts,
+            tlayer: slice * e[2] as usize / ts,
         }
     }
 

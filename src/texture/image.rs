@@ -3,9 +3,52 @@
 //! Storage order: level-major; inside a level, layer, then z, y, x, then sample:
 //! `offset(L) + ((((layer·D_L + z)·H_L + y)·W_L + x)·samples + s)·texel_size`.
 //! Texel read/write are public and cheap so render targets and storage images can reuse them.
+//!
+//! An image also carries its decoded-texel plane ([`Plane`]), the sampler's fast paths'
+//! source: every texel of a filterable (float-kind) single-sampled image decoded once to
+//! f32 RGBA — exactly the format decoder's output bits, in the storage order, one 16-byte
+//! `f32x4` per texel — built on the first sample that asks for it and dropped or patched by
+//! every `&mut` method, so a sample always sees the bytes. It is a cache: `PartialEq`
+//! ignores it, clones share it. Why: decoding is per texel and per sample otherwise (an
+//! 8-bit UNORM channel is a division, sRGB a table lookup), 32 texels per trilinear quad;
+//! a plane texel is one aligned load for every format.
 
-use super::format::{Aspect, Format};
+use super::format::{Aspect, Format, NumKind};
 use crate::{Error, Result};
+use std::sync::{Arc, OnceLock};
+use wide::f32x4;
+
+/// The largest decoded plane built (texels; 16 bytes each: 64 MiB). Larger images are
+/// sampled from their bytes.
+pub const PLANE_MAX_TEXELS: usize = 1 << 22;
+
+/// Every texel of an image decoded to f32 RGBA by its format's decoder (colour, or depth for
+/// depth formats), indexed as the bytes are (`byte offset / texel size`).
+#[derive(Debug)]
+pub(crate) struct Plane {
+    pub texels: Box<[f32x4]>,
+}
+
+/// The lazily built [`Plane`] of an image (`None` inside: the image has none).
+#[derive(Clone, Default)]
+struct PlaneCache(OnceLock<Option<Arc<Plane>>>);
+
+impl PartialEq for PlaneCache {
+    fn eq(&self, _: &PlaneCache) -> bool {
+        true // a cache of the bytes, which are compared
+    }
+}
+
+impl std::fmt::Debug for PlaneCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = match self.0.get() {
+            None => "not built",
+            Some(None) => "none",
+            Some(Some(_)) => "built",
+        };
+        write!(f, "PlaneCache({state})")
+    }
+}
 
 /// Dimensionality of an image (cube images are 2D images with 6·n layers).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -73,6 +116,7 @@ pub struct Image {
     texel_size: usize,
     level_offsets: Vec<usize>,
     data: Vec<u8>,
+    plane: PlaneCache,
 }
 
 /// The largest image quadstep allocates (4 GiB).
@@ -144,6 +188,7 @@ impl Image {
             texel_size: ts as usize,
             level_offsets,
             data: vec![0; total],
+            plane: PlaneCache::default(),
         })
     }
 
@@ -189,9 +234,70 @@ impl Image {
     pub fn bytes(&self) -> &[u8] {
         &self.data
     }
-    /// All bytes, mutable.
+    /// All bytes, mutable (drops the decoded plane).
     pub fn bytes_mut(&mut self) -> &mut [u8] {
+        self.plane = PlaneCache::default();
         &mut self.data
+    }
+
+    /// Whether an image of this shape gets a decoded [`Plane`]: a float-kind format (its
+    /// colour or depth aspect), one sample, at most [`PLANE_MAX_TEXELS`] texels.
+    pub(crate) fn plane_eligible(&self) -> bool {
+        self.format.kind() == NumKind::Float
+            && self.samples == 1
+            && self.data.len() / self.texel_size <= PLANE_MAX_TEXELS
+    }
+
+    /// The decoded plane, built on first use; `None` when the image is not
+    /// [`plane_eligible`](Image::plane_eligible).
+    #[inline]
+    pub(crate) fn plane(&self) -> Option<&Plane> {
+        self.plane.0.get_or_init(|| self.build_plane()).as_deref()
+    }
+
+    fn build_plane(&self) -> Option<Arc<Plane>> {
+        if !self.plane_eligible() {
+            return None;
+        }
+        let dec = self.format.decoder(self.value_aspect()).ok()?.f32;
+        let texels = self
+            .data
+            .chunks_exact(self.texel_size)
+            .map(|t| f32x4::from(dec(t)))
+            .collect();
+        Some(Arc::new(Plane { texels }))
+    }
+
+    /// The aspect the plane decodes: depth for depth formats, else colour.
+    fn value_aspect(&self) -> Aspect {
+        if self.format.has_depth() {
+            Aspect::Depth
+        } else {
+            Aspect::Color
+        }
+    }
+
+    /// After a write of the texel at byte offset `o`: the plane, when built and not shared
+    /// with a clone, takes the texel's new value; otherwise it is dropped.
+    fn plane_patch(&mut self, o: usize) {
+        let ts = self.texel_size;
+        let dec = self.format.decoder(self.value_aspect());
+        let patched = match self.plane.0.get_mut() {
+            None | Some(None) => true, // nothing to patch
+            Some(Some(p)) => match (Arc::get_mut(p), self.data.get(o..o + ts)) {
+                (Some(p), Some(bytes)) => match (p.texels.get_mut(o / ts), dec) {
+                    (Some(t), Ok(d)) => {
+                        *t = f32x4::from((d.f32)(bytes));
+                        true
+                    }
+                    _ => false,
+                },
+                _ => false,
+            },
+        };
+        if !patched {
+            self.plane = PlaneCache::default();
+        }
     }
 
     /// Byte offset of a texel; `None` when any index is out of range.
@@ -278,6 +384,7 @@ impl Image {
     ) -> Result<()> {
         let f = self.format;
         f.encode_raw(v, self.texel_mut(level, layer, xyz, 0)?);
+        self.plane_patch(self.offset_unchecked(level, layer, xyz, 0, self.level_extent(level)));
         Ok(())
     }
 
@@ -291,6 +398,7 @@ impl Image {
     ) -> Result<()> {
         let f = self.format;
         f.encode_f32(v, self.texel_mut(level, layer, xyz, 0)?);
+        self.plane_patch(self.offset_unchecked(level, layer, xyz, 0, self.level_extent(level)));
         Ok(())
     }
 
@@ -304,6 +412,7 @@ impl Image {
     ) -> Result<()> {
         let f = self.format;
         f.encode_raw(v, self.texel_mut(0, layer, xyz, sample)?);
+        self.plane = PlaneCache::default(); // multisampled: no plane
         Ok(())
     }
 
@@ -316,6 +425,7 @@ impl Image {
     /// Uploads f32 RGBA for all texels of a level (storage order: layer, z, y, x, sample).
     pub fn upload_f32(&mut self, level: u32, texels: &[[f32; 4]]) -> Result<()> {
         let n = self.check_level(level, texels.len())?;
+        self.plane = PlaneCache::default();
         let ts = self.format.texel_size();
         let o = self.level_offsets[level as usize];
         for (i, t) in texels.iter().enumerate().take(n) {
@@ -349,6 +459,7 @@ impl Image {
             )));
         }
         let n = self.check_level(level, bytes.len() / ts)?;
+        self.plane = PlaneCache::default();
         let o = self.level_offsets[level as usize];
         self.data[o..o + n * ts].copy_from_slice(bytes);
         Ok(())
@@ -382,6 +493,7 @@ impl Image {
     /// sizes, so a trailing odd row/column is not weighted in), averaged in f32 after decoding
     /// (sRGB decoded to linear first) and re-encoded. Integer formats take the first texel.
     pub fn generate_mips(&mut self) -> Result<()> {
+        self.plane = PlaneCache::default();
         let int = self.format.kind() != super::format::NumKind::Float;
         for l in 1..self.levels {
             let src = self.level_extent(l - 1);

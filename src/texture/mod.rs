@@ -4,7 +4,8 @@
 //! It owns texel storage ([`Image`], [`ImageView`]), texel formats ([`Format`]: decode/encode
 //! with the exact Vulkan conversions), sampler state ([`Sampler`]) and the quad operations.
 //! It knows nothing about SPIR-V, DXIL or the interpreter: the glue hands it plain per-lane
-//! data for one quad (lane `i` at quad position `(i & 1, i >> 1)`) and gets back
+//! data for one quad (lane `i` at quad position `(i & 1, i >> 1)`), or a batch of quads as
+//! operand rows ([`BatchArgs`]), and gets back
 //! `[[u32; 4]; 4]` raw bits (f32 bits for float/normalized/depth formats, integers for
 //! UINT/SINT), so integer results stay exact.
 //!
@@ -27,47 +28,35 @@
 //! (~250 instructions per lane outside texel reads) is the generic lane loop testing run-time
 //! view/sampler flags (cube, array, hardware snapping, offsets, Dref, probes).
 //!
-//! Quad-wide fast path (`fast.rs`, chosen in [`Kernel::new`] next to the general
-//! routine): 2D / 2D-array views of R8G8B8A8/B8G8R8A8 UNORM/SRGB and R32_SFLOAT / D32 depth
-//! (with or without Dref), one address mode of repeat, mirrored repeat or clamp-to-edge,
-//! and cube / cube-array views of the same formats; exact precision, no anisotropy (see the
-//! anisotropic route below), normalized coordinates. It works on the four lanes as `[f32; 4]` / `[i32; 4]` arrays
-//! (vectorised floor, coordinates, UNORM decode and lerps), selects levels once for uniform
-//! quads (then with scalar level addressing) and skips the wraps when the whole footprint is
-//! inside the level; arithmetic is operation-for-operation the general path's, and property
-//! tests demand bit-identical results. Quads it does not take (lanes disagreeing on the
-//! texel filter, D3D out-of-range MinLod, cube linear footprints leaving their face) and
-//! every other kernel run the general routine. Callgrind per quad (bench driver): nearest
-//! 1499 → 911 → 756 → 735, bilinear 2063 → 1180 → 996 → 981 → 941, trilinear 3036 → 1686
-//! → 1417 → 1382 → 1317, Dref PCF 2091 → 1327 → 1155 → 981, cube trilinear 5541 → 2467 →
-//! 2425 → 2343 (the cube route; its λ is still the general per-lane cube LOD); the
-//! second-last step reads an unwrapped 8-bit footprint's texel pairs with one bounds check
-//! each, the last one is the shared `quad_in` (mask wraps then pair reads, plain pair reads,
-//! masked-index reads for f32 formats, repeat seams tested on the wrapped lower texel).
+//! Fast paths, chosen in [`Kernel::new`] next to the general routine and held to its bits
+//! by property tests (they do the general path's operations in its order):
+//! - **Decoded plane** ([`Image`] caches every texel of a float-kind image decoded to f32
+//!   RGBA, one `f32x4` each, built on first sample, patched or dropped by every `&mut`
+//!   method, at most 2²² texels). The plane routes (`fast_plane.rs`) serve every float-kind
+//!   format — 2D, 2D-array, cube and cube-array views, one address mode out of repeat,
+//!   mirrored repeat, clamp-to-edge, Dref (2×2 PCF), offsets — with SSE2 lane operations for
+//!   the four lanes' footprints and `f32x4` RGBA lerps per lane, and are also compiled for
+//!   AVX2 (VEX encoding, no FMA), chosen at run time. Why: decoding per texel per sample
+//!   (a `divps` per 8-bit UNORM texel, a table load per sRGB channel) was the bulk of the
+//!   byte routes; with the plane a texel is one aligned load for every format.
+//! - **Byte routes** (`fast.rs`, images over the plane bound): R8G8B8A8/B8G8R8A8 UNORM/SRGB
+//!   and single-f32 formats decoded per texel in `[f32; 4]` lane loops.
+//! - **Gather** (`fast_gather.rs`): 2D / 2D-array views of the byte formats (Dref for
+//!   depth), any address modes, every offset form; four lanes' footprints in
+//!   structure-of-arrays form, the gathered component read from its byte through one table.
+//! - **Anisotropic** (`fast_aniso.rs`): 2D / 2D-array views of the byte formats, one of four
+//!   address modes; lane by lane, probes four at a time.
+//! - **Batch** (`fast_wide.rs`, [`Kernel::sample_batch`]): a batch of quads in the
+//!   interpreter's structure-of-arrays rows (coordinates, masks, implicit/explicit/zero LOD,
+//!   Dref, offsets); checks once per batch, λ, level selection and looked-up levels reused
+//!   while the quads' inputs repeat bit for bit, then the quad routines.
 //!
-//! Gather fast path (`fast_gather.rs`): 2D / 2D-array views of the same formats (Dref for
-//! depth), any address modes, exact precision, every offset form; the four lanes' footprints
-//! in structure-of-arrays form, one in-level test per lane instead of a wrap per tap, and
-//! the gathered component read from its byte through one table. Bit-identical to the
-//! general gather by a property test. Gather 2449 → 699 instructions per quad.
-//!
-//! Anisotropic route (`fast_aniso.rs`): 2D / 2D-array views of the same formats, one address
-//! mode of repeat, mirrored repeat, clamp-to-edge or mirror-clamp, exact precision; lane by
-//! lane, probes four at a time, the general path's operations in its order (probe outer,
-//! level inner), bit-identical by a property test. Aniso 16:1 18181 → 6726 per quad.
-//!
-//! Batch path (`fast_wide.rs`): [`Kernel::sample_batch`] takes a batch of quads in the
-//! interpreter's structure-of-arrays rows (coordinates, lane masks, implicit/explicit/zero
-//! LOD; no Dref, offsets, MinLod, Grad) and, for the fast path's 2D formats and address
-//! modes, computes λ for the whole chunk (reusing the previous quad's λ when its lane-0
-//! differences have the same bits), selects levels per quad (reusing the previous quad's
-//! selection and level data when its inputs repeat) and calls the fast path's quad routine
-//! (`quad_in`, on taken-apart operands, shared with the per-quad path) directly: bit-identical
-//! to [`Kernel::sample`] by a property test. Per quad: nearest 741 → 524 → 348, bilinear 980 →
-//! 741 → 548, trilinear 1381 → 1126 → 894 (the second step: no `SampleArgs` per quad, mask
-//! wraps then paired reads for tiled footprints too, λ and level-data reuse; details in
-//! `fast.rs` and `fast_wide.rs`); running the texel phases lane-wide over the whole chunk
-//! measured worse and was dropped.
+//! Callgrind instructions per quad (`benches/sampler.rs` driver), general lane loop → fast
+//! path: nearest 1499 → 691 (batch 169), bilinear 2063 → 804 (batch 251), trilinear 3036 →
+//! 1006 (batch 424), Dref PCF 2091 → 799 (batch 280), cube trilinear 5540 → 2029, gather
+//! 2449 → 669, aniso 16:1 18181 → 6726. The per-quad entry's remainder is
+//! [`Kernel::sample`]'s own λ, level selection and clamps per quad; the cube's, its per-lane
+//! cube LOD (four `log2f` and derivative transforms).
 //!
 //! Operations:
 //! [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`], [`Kernel::query_lod`]; sampler-free
@@ -98,6 +87,7 @@ mod cube;
 mod fast;
 mod fast_aniso;
 mod fast_gather;
+mod fast_plane;
 mod fast_wide;
 mod filter;
 mod format;

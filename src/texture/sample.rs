@@ -3,6 +3,7 @@
 use super::cube::{select_face, transform_deriv};
 use super::fast::{pick_fast, FastFn};
 use super::fast_gather::{pick_fast_gather, GatherFn};
+use super::fast_plane::LevelVecs;
 use super::fast_wide::{pick_wide, WideFnDbg};
 use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap, FC_RGBA8};
 use super::format::{Decoder, Format, NumKind, UNORM8};
@@ -73,11 +74,16 @@ pub struct Kernel {
     pub(super) size0: [f32; 3],
     pub(super) dims: usize,
     pub(super) cube: bool,
-    snorm: bool,
+    pub(super) snorm: bool,
     rgba8: bool,
+    /// The image has a decoded plane ([`Image::plane`]) and this kernel reads it (a float
+    /// aspect): the fast paths' plane routines apply.
+    pub(super) plane: bool,
     pub(super) modes: [u8; 3],
     /// Size and addressing of every absolute level of the image.
     pub(super) lv: Vec<LevelInfo>,
+    /// The same extents lane-wise, for the plane routines (empty without a plane).
+    pub(super) plane_levels: Vec<LevelVecs>,
     /// Bit `l`: absolute level `l` has a power-of-two width and height (repeat wraps as a
     /// mask, `address::wrap4`). Kept here because `n & (n − 1) == 0` compiles to a bit-count
     /// expansion (~17 instructions) on baseline x86-64.
@@ -210,9 +216,11 @@ impl Kernel {
             dims,
             cube,
             snorm: format.is_snorm(),
+            plane: img.plane_eligible() && dec.kind == NumKind::Float,
             rgba8: format_class(format, view.aspect) == FC_RGBA8,
             modes,
             lv: (0..img.levels()).map(|l| LevelInfo::new(img, l)).collect(),
+            plane_levels: Vec::new(),
             pow2_levels: (0..img.levels().min(64)).fold(0, |bits, l| {
                 let e = img.level_extent(l);
                 let p = e[0].is_power_of_two() && e[1].is_power_of_two();
@@ -227,6 +235,9 @@ impl Kernel {
                 .filter(|_| view.aspect != super::Aspect::Stencil),
             aniso,
         };
+        if k.plane {
+            k.plane_levels = LevelVecs::of_kernel(&k);
+        }
         k.fast = pick_fast(&k).map(FastFnDbg);
         k.fast_gather = pick_fast_gather(&k).map(GatherFnDbg);
         k.wide = pick_wide(&k);

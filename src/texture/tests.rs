@@ -1288,3 +1288,113 @@ fn kernels_and_images_are_shareable_across_threads() {
     send_sync::<Image>();
     send_sync::<std::sync::Arc<Kernel>>();
 }
+
+/// The texel (3, 2) of level `l` (8×8, 4 levels, R8G8B8A8_UNORM) through a nearest sampler
+/// at explicit LOD `l`, on the fast path, the batch path and the general path (which must
+/// agree); returns the fast path's lane 0.
+fn texel_3_2(img: &Image, l: u32) -> [u32; 4] {
+    let view = ImageView::whole(img, ViewType::D2);
+    let k = Kernel::new(img, &view, &Sampler::default(), EXACT).unwrap();
+    let e = img.level_extent(l);
+    let c = [(3.5 / e[0] as f32).min(0.99), (2.5 / e[1] as f32).min(0.99)];
+    let a = explicit(c, l as f32);
+    let fast = k
+        .sample_fast_only(img, &a)
+        .expect("the plane path serves it");
+    assert_eq!(fast, k.sample_general(img, &a).unwrap());
+    let s = [c[0].to_bits(); 4];
+    let t = [c[1].to_bits(); 4];
+    let lod = [(l as f32).to_bits(); 4];
+    let b = BatchArgs {
+        coords: [&s, &t, &[], &[]],
+        masks: &[0xf],
+        lod: BatchLod::Explicit(&lod),
+        dref: &[],
+        offsets: [&[], &[]],
+    };
+    let mut out = [[0u32; 4]; 4];
+    k.sample_batch(img, &b, &mut out).unwrap();
+    assert_eq!(out, fast);
+    fast[0]
+}
+
+fn unorm_bits(b: [u8; 4]) -> [u32; 4] {
+    b.map(|c| (c as f32 / 255.0).to_bits())
+}
+
+#[test]
+fn writes_after_sampling_are_seen_by_the_next_sample() {
+    // every `&mut` path of `Image` after the decoded plane has been built by a sample
+    let mut img = Image::new_2d(Format::R8G8B8A8_UNORM, 8, 8, 1, 4).unwrap();
+    let view = ImageView::whole(&img, ViewType::D2);
+    assert!(Kernel::new(&img, &view, &Sampler::default(), EXACT)
+        .unwrap()
+        .has_fast_path());
+    assert_eq!(texel_3_2(&img, 0), unorm_bits([0; 4]));
+    // bytes_mut
+    let o = img.texel_offset(0, 0, [3, 2, 0], 0).unwrap();
+    img.bytes_mut()[o..o + 4].copy_from_slice(&[10, 20, 30, 40]);
+    assert_eq!(texel_3_2(&img, 0), unorm_bits([10, 20, 30, 40]));
+    // write_texel (raw) and write_texel_f32 patch the built plane
+    img.write_texel(0, 0, [3, 2, 0], [0.2f32, 0.4, 0.6, 0.8].map(f32::to_bits))
+        .unwrap();
+    assert_eq!(texel_3_2(&img, 0), unorm_bits([51, 102, 153, 204]));
+    img.write_texel_f32(0, 0, [3, 2, 0], [1.0, 0.0, 0.5, 1.0])
+        .unwrap();
+    assert_eq!(texel_3_2(&img, 0), unorm_bits([255, 0, 128, 255]));
+    // upload_f32 and upload_bytes of a level
+    let n = img.level_texels(0);
+    img.upload_f32(0, &vec![[0.0, 1.0, 0.0, 1.0]; n]).unwrap();
+    assert_eq!(texel_3_2(&img, 0), unorm_bits([0, 255, 0, 255]));
+    img.upload_bytes(0, &vec![7u8; 4 * n]).unwrap();
+    assert_eq!(texel_3_2(&img, 0), unorm_bits([7; 4]));
+    // generate_mips rewrites levels 1..: level 1's texel (3, 2) averages level 0's 7s
+    assert_eq!(texel_3_2(&img, 1), unorm_bits([0; 4]));
+    img.generate_mips().unwrap();
+    assert_eq!(texel_3_2(&img, 1), unorm_bits([7; 4]));
+    // a clone shares the built plane; a write to the clone must not show in the original
+    let mut copy = img.clone();
+    copy.write_texel_f32(0, 0, [3, 2, 0], [1.0; 4]).unwrap();
+    assert_eq!(texel_3_2(&copy, 0), unorm_bits([255; 4]));
+    assert_eq!(texel_3_2(&img, 0), unorm_bits([7; 4]));
+    assert!(copy != img);
+    img.write_texel_f32(0, 0, [3, 2, 0], [1.0; 4]).unwrap();
+    assert!(copy == img, "equality ignores the planes");
+    // write_sample: multisampled images have no plane, and sampling them is an error
+    let mut ms = Image::new(Format::R8G8B8A8_UNORM, ImageDim::D2, [4, 4, 1], 1, 1, 4).unwrap();
+    ms.write_sample(0, [1, 1, 0], 3, [9, 9, 9, 9]).unwrap();
+    let mv = ImageView::whole(&ms, ViewType::D2);
+    assert!(Kernel::new(&ms, &mv, &Sampler::default(), EXACT).is_err());
+}
+
+#[test]
+fn images_over_the_plane_bound_sample_from_their_bytes() {
+    // R8_UNORM 2100×2000 = 4 200 000 texels > PLANE_MAX_TEXELS (2²² = 4 194 304): no plane,
+    // the general path; RGBA8 of the same size: the 8-bit fast path on its bytes
+    for fmt in [Format::R8_UNORM, Format::R8G8B8A8_UNORM] {
+        let mut img = Image::new_2d(fmt, 2100, 2000, 1, 1).unwrap();
+        assert!(img.level_texels(0) > super::image::PLANE_MAX_TEXELS);
+        let o = img.texel_offset(0, 0, [1000, 1500, 0], 0).unwrap();
+        let ts = fmt.texel_size();
+        img.bytes_mut()[o..o + ts].fill(200);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let bilinear = Sampler {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            ..Sampler::default()
+        };
+        let c = [1000.5 / 2100.0, 1500.5 / 2000.0];
+        let a = explicit(c, 0.0);
+        let kb = Kernel::new(&img, &view, &bilinear, EXACT).unwrap();
+        let b = kb.sample(&img, &a).unwrap();
+        assert_eq!(b, kb.sample_general(&img, &a).unwrap());
+        // nearest at the texel's centre: exactly the texel
+        let k = Kernel::new(&img, &view, &Sampler::default(), EXACT).unwrap();
+        let got = k.sample(&img, &a).unwrap();
+        assert_eq!(got, k.sample_general(&img, &a).unwrap());
+        let v = 200.0f32 / 255.0;
+        let want = if ts == 1 { [v, 0.0, 0.0, 1.0] } else { [v; 4] };
+        assert_eq!(quad_f32(&got)[0], want, "{fmt:?}");
+        assert!(img.plane().is_none());
+    }
+}

@@ -1,0 +1,916 @@
+//! The plane routes: the fast paths' quad routines on an image's decoded plane ([`Plane`]:
+//! every texel decoded once to f32 RGBA, one `f32x4` each). One routine serves every
+//! float-kind format (UNORM, SNORM, sRGB, float, packed, depth; 1 to 4 channels: the
+//! decoder's (r, 0, 0, 1) fill is data), and no texel is decoded per sample.
+//!
+//! Shape: lanes across for the footprint, channels across for the filter.
+//! - The four lanes' footprints are structure-of-arrays SSE2 lane operations (`wide`'s
+//!   `f32x4`/`i32x4`): texel-space coordinate `s·w (+ offset)`, `−0.5`, floor (truncate,
+//!   convert back, step down: baseline x86-64 has no `roundps`), fraction, wrap (masks for
+//!   repeat and mirrored repeat over power-of-two levels, `minps`/`maxps` for clamp-to-edge,
+//!   the scalar wrap for other sizes), and the row product in f32 (exact: a plane has at most
+//!   2²² texels; SSE2 has no 32-bit lane multiply). One vector range check of every index of
+//!   the slot against the plane precedes the reads, which are then unchecked, by byte offset.
+//! - The filter is array-of-structures: a lane's four texels are `f32x4`s and the general
+//!   path's three `a + (b − a)·w` lerps and the level accumulation `0 + w·v` are `f32x4`
+//!   operations — the same operation per channel as the general path, hence its bits. A
+//!   footprint of two neighbouring texels in two neighbouring rows (the usual one) is read
+//!   from one offset and the row pitch.
+//! - Dref compares each texel (`dref OP texel.r`) and filters channel 0 of the four lanes at
+//!   once; channels 1 to 3 are then +0, +0 and the sum of the level weights, which is what
+//!   the general path's lerps of (pass, 0, 0, 1) texels leave there.
+//! - Cube faces clamp; a linear footprint leaving its face returns `None` (seamless edges
+//!   and corners are the general path's), as do NaN or huge coordinates on the compare
+//!   route (their NaN weights reach every channel).
+//!
+//! Exactness: the truncation marks NaN, ±∞ and `|x| ≥ 2³¹` lanes (`i32::MIN`), which take
+//! the general path's saturating floor and clamped fraction lane by lane; elsewhere
+//! `x − floor(x)` (the same operation) lies in [0, 1], so its clamp is a no-op.
+//! `fast_path_equals_general_path`, `cube_fast_path_equals_general_path` and
+//! `wide_path_equals_the_per_quad_path` hold 19 formats, every mode, Dref, offsets and LOD
+//! form to the general path's bits.
+//!
+//! Why (callgrind instructions per quad, `benches/sampler.rs`): the byte routes decoded 32
+//! texels per trilinear quad (a `divps` per 8-bit UNORM channel group, a table load per sRGB
+//! channel) and worked lane by lane in `[f32; 4]` loops; batch trilinear was 894. The plane
+//! and this shape took it to 516 (SSE2), the AVX2 instantiation (below) to 456, byte-offset
+//! reads to 422; bilinear 548 → 251, nearest 348 → 169. What is left per slot (one level of
+//! a bilinear quad) is ~140: ~45 the footprint, ~12 the range check, ~16 per lane for the
+//! reads and lerps, ~10 the accumulation. Every routine that inlines these is also compiled
+//! for AVX2 (`#[target_feature(enable = "avx2")]`, chosen by run-time detection at each
+//! call): VEX three-operand forms drop the SSE register copies (~12 % of the instructions);
+//! FMA is not enabled, so every operation rounds as the general path's.
+//!
+//! `unsafe` is only the texel reads after the range check (each states its proof); replacing
+//! a bounds check per lane by one vector check per slot measured batch trilinear 538 → 516
+//! (with the wider floor it came with).
+
+use super::address::{wrap, CLAMP, MIRRORED, REPEAT};
+use super::fast::QuadIn;
+use super::filter::fl;
+use super::image::Plane;
+use super::sample::{Kernel, LaneLod};
+use super::sampler::CompareOp;
+use wide::{f32x4, i32x4};
+
+/// A level's extent, lane-wise (the same level in every lane, or each lane's own), in
+/// the forms the footprint arithmetic reads.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct LevelVecs {
+    /// Extent as f32.
+    pub wf: f32x4,
+    pub hf: f32x4,
+    /// Extent.
+    pub w: i32x4,
+    pub h: i32x4,
+    /// Extent − 1, as i32 and f32 (the last index).
+    pub wm: i32x4,
+    pub hm: i32x4,
+    pub wmf: f32x4,
+    pub hmf: f32x4,
+    /// Every lane's level is a power of two on both axes (mask wraps).
+    pub p2: bool,
+    /// The row pitch (= width) when every lane has the same width, else 0.
+    pub pitch: u32,
+}
+
+impl LevelVecs {
+    /// Lanes of extent `w[l]` × `h[l]`.
+    fn new(w: [i32; 4], h: [i32; 4], p2: bool) -> LevelVecs {
+        let f = |v: [i32; 4]| v.map(|x| x as f32);
+        LevelVecs {
+            wf: f32x4::from(f(w)),
+            hf: f32x4::from(f(h)),
+            w: i32x4::from(w),
+            h: i32x4::from(h),
+            wm: i32x4::from(w.map(|x| x - 1)),
+            hm: i32x4::from(h.map(|x| x - 1)),
+            wmf: f32x4::from(f(w.map(|x| x - 1))),
+            hmf: f32x4::from(f(h.map(|x| x - 1))),
+            p2,
+            pitch: if w.iter().all(|&x| x == w[0]) {
+                w[0] as u32
+            } else {
+                0
+            },
+        }
+    }
+
+    /// The [`LevelVecs`] of every absolute level of `k`'s image (the kernel keeps them).
+    pub fn of_kernel(k: &Kernel) -> Vec<LevelVecs> {
+        (0..k.lv.len())
+            .map(|l| {
+                let e = k.lv[l].size;
+                LevelVecs::new([e[0]; 4], [e[1]; 4], k.pow2_level(l as u32))
+            })
+            .collect()
+    }
+}
+
+/// One level slot of a quad, lane-wise, in the plane's units (texels).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Lv<'a> {
+    /// The level's weight per lane.
+    pub weight: f32x4,
+    /// Lanes that have this slot (bit `l`).
+    pub used: u8,
+    /// Plane index of texel (0, 0) of each lane's level and layer.
+    pub base: i32x4,
+    /// The extent.
+    pub v: &'a LevelVecs,
+}
+
+/// A quad's levels: how many slots (1 or 2) and each slot's [`Lv`].
+pub(super) type PlaneLevels<'a> = (usize, [Lv<'a>; 2]);
+
+/// `floor(x)` lane-wise, as i32 and as f32, by SSE2 lane operations (baseline x86-64 has
+/// no `roundps`): truncate, convert back, step down where that is above `x`. Exact — the
+/// general path's `fl` — on lanes where `x` is finite and `|x| < 2³¹`; the truncation marks
+/// every other lane (NaN, ±∞, huge) with `i32::MIN`, which [`floor_ok`] tests.
+#[inline(always)]
+fn floor4x(x: f32x4) -> (i32x4, i32x4, f32x4) {
+    let t = x.fast_trunc_int();
+    let f = f32x4::from_i32x4(t);
+    let above = f.simd_gt(x);
+    let i = t + wide::bytemuck::cast::<f32x4, i32x4>(above); // −1 where above
+    (t, i, f - (above & f32x4::ONE))
+}
+
+/// Whether no lane of the truncations `a`, `b` ([`floor4x`]'s first result) is marked.
+#[inline(always)]
+fn floor_ok(a: i32x4, b: i32x4) -> bool {
+    let m = i32x4::splat(i32::MIN);
+    !(a.simd_eq(m) | b.simd_eq(m)).any()
+}
+
+/// Whether every lane of `lo` is ≥ 0 and of `hi` is < `len` (`len` < 2³¹: a plane has at
+/// most `PLANE_MAX_TEXELS`).
+#[inline(always)]
+fn in_range(lo: i32x4, hi: i32x4, len: i32x4) -> bool {
+    !(lo.simd_lt(i32x4::ZERO) | hi.simd_ge(len)).any()
+}
+
+impl Kernel {
+    /// Slot data of view-relative `level` with `weight` for lanes on absolute `layer`s.
+    #[inline(always)]
+    fn plane_lv(
+        &self,
+        level: u32,
+        weight: f32,
+        layer: [u32; 4],
+        one_layer: bool,
+    ) -> Option<Lv<'_>> {
+        let abs = (self.view.base_level + level) as usize;
+        let info = self.lv.get(abs)?;
+        let base = if one_layer {
+            i32x4::splat((info.tbase + layer[0] as usize * info.tlayer) as i32)
+        } else {
+            i32x4::from(layer.map(|l| (info.tbase + l as usize * info.tlayer) as i32))
+        };
+        Some(Lv {
+            weight: f32x4::splat(weight),
+            used: 0xf,
+            base,
+            v: self.plane_levels.get(abs)?,
+        })
+    }
+}
+
+/// Uniform levels (`lod`: every lane's) for lanes on `layer`; `None`: the kernel has no
+/// plane levels.
+#[inline(always)]
+pub(super) fn uni_levels<'k>(
+    k: &'k Kernel,
+    lod: &LaneLod,
+    layer: [u32; 4],
+    one_layer: bool,
+) -> Option<PlaneLevels<'k>> {
+    let l = &lod.levels;
+    let a = k.plane_lv(l.l[0].0, l.l[0].1, layer, one_layer)?;
+    let b = if l.n == 2 {
+        k.plane_lv(l.l[1].0, l.l[1].1, layer, one_layer)?
+    } else {
+        a
+    };
+    Some((l.n, [a, b]))
+}
+
+/// Per-lane levels (lanes with one level reuse their first for the second slot, unused).
+/// A slot whose lanes all have the same level (only the weights differ: the usual
+/// non-uniform quad) reads the kernel's [`LevelVecs`]; otherwise its extents are built in
+/// `scratch`.
+pub(super) fn lane_levels<'s>(
+    k: &'s Kernel,
+    lods: &[LaneLod; 4],
+    layer: [u32; 4],
+    scratch: &'s mut [LevelVecs; 2],
+) -> Option<PlaneLevels<'s>> {
+    let n = if lods.iter().any(|l| l.levels.n == 2) {
+        2
+    } else {
+        1
+    };
+    let mut weight = [[0f32; 4]; 2];
+    let mut base = [[0i32; 4]; 2];
+    let mut used = [0u8; 2];
+    let mut abs = [[0u32; 4]; 2];
+    for s in 0..n {
+        for l in 0..4 {
+            let lv = &lods[l].levels;
+            let u = s < lv.n;
+            used[s] |= (u as u8) << l;
+            let (level, wl) = lv.l[if u { s } else { 0 }];
+            abs[s][l] = k.view.base_level + level;
+            let info = k.lv.get(abs[s][l] as usize)?;
+            weight[s][l] = wl;
+            base[s][l] = (info.tbase + layer[l] as usize * info.tlayer) as i32;
+        }
+    }
+    let one_level = |s: usize| abs[s].iter().all(|&a| a == abs[s][0]);
+    let same = [one_level(0), n == 2 && one_level(1)];
+    for s in 0..n {
+        if !same[s] {
+            let e = abs[s].map(|a| k.lv[a as usize].size);
+            let p2 = abs[s].iter().all(|&a| k.pow2_level(a));
+            scratch[s] = LevelVecs::new(e.map(|e| e[0]), e.map(|e| e[1]), p2);
+        }
+    }
+    let [a, b] = &*scratch;
+    let vecs = |s: usize, own: &'s LevelVecs| -> Option<&'s LevelVecs> {
+        if same[s] {
+            k.plane_levels.get(abs[s][0] as usize)
+        } else {
+            Some(own)
+        }
+    };
+    let lv = |s: usize, v| Lv {
+        weight: f32x4::from(weight[s]),
+        used: used[s],
+        base: i32x4::from(base[s]),
+        v,
+    };
+    let first = lv(0, vecs(0, a)?);
+    let second = if n == 2 { lv(1, vecs(1, b)?) } else { first };
+    Some((n, [first, second]))
+}
+
+/// `a + (b − a)·w` per channel: the general path's `lerp4`.
+#[inline(always)]
+fn lerp(a: f32x4, b: f32x4, w: f32x4) -> f32x4 {
+    a + (b - a) * w
+}
+
+/// The quad (`q`: coordinates, offsets; its layers are already in `lv`'s bases) filtered on
+/// every slot of `lv` with texel filter `LIN` and address mode `M` on both axes, the
+/// levels accumulated as `0 + w·v` (the general path's `acc += w·v` from 0), SNORM results
+/// clamped to −1. `UNI`: every lane has the same levels ([`uni_levels`]). `None`: an index
+/// outside the plane (cannot happen for a plane of the kernel's image; the caller then
+/// takes the general path).
+#[inline(always)]
+pub(super) fn plane_quad<const M: u8, const LIN: bool, const UNI: bool>(
+    plane: &Plane,
+    q: &QuadIn,
+    lv: &PlaneLevels,
+    snorm: bool,
+) -> Option<[f32x4; 4]> {
+    plane_quad_n::<M, LIN, UNI, 0, false>(plane, q, lv, snorm)
+}
+
+/// [`plane_quad`] with the slot count `N` a constant (1 or 2; 0: `lv.0`). `CUBE`: the
+/// lanes' coordinates are cube face coordinates (`M` is clamp-to-edge, the faces square)
+/// and a linear footprint leaving its face is `None` (seamless edges and corners are the
+/// general path's).
+#[inline(always)]
+pub(super) fn plane_quad_n<
+    const M: u8,
+    const LIN: bool,
+    const UNI: bool,
+    const N: usize,
+    const CUBE: bool,
+>(
+    plane: &Plane,
+    q: &QuadIn,
+    lv: &PlaneLevels,
+    snorm: bool,
+) -> Option<[f32x4; 4]> {
+    let texels = &plane.texels[..];
+    let s = f32x4::from(q.s);
+    let t = f32x4::from(q.t);
+    let mut acc = [f32x4::ZERO; 4];
+    let n = if N > 0 { N } else { lv.0.min(2) };
+    for slot in 0..n {
+        let l = &lv.1[slot];
+        let mut u = s * l.v.wf;
+        let mut v = t * l.v.hf;
+        if let Some((ou, ov)) = q.off {
+            u += f32x4::from(ou);
+            v += f32x4::from(ov);
+        }
+        let val = if LIN {
+            bilinear::<M, UNI, CUBE>(texels, l, u, v)?
+        } else {
+            nearest::<M>(texels, l, u, v)?
+        };
+        if UNI {
+            // one weight, every lane
+            for i in 0..4 {
+                acc[i] += l.weight * val[i];
+            }
+        } else {
+            let w = l.weight.to_array();
+            for i in 0..4 {
+                if l.used & (1 << i) != 0 {
+                    acc[i] += f32x4::splat(w[i]) * val[i];
+                }
+            }
+        }
+    }
+    if snorm {
+        // `x.max(−1)`: maxps returns its second operand (−1) for a NaN x, as `f32::max`
+        let m1 = f32x4::splat(-1.0);
+        for a in &mut acc {
+            *a = a.fast_max(m1);
+        }
+    }
+    Some(acc)
+}
+
+/// One axis of the level: extent, last index, power of two.
+#[derive(Clone, Copy)]
+struct Axis {
+    n: i32x4,
+    last: i32x4,
+    lastf: f32x4,
+    nf: f32x4,
+    p2: bool,
+}
+
+/// The wrapped lower texel index of one axis of bilinear footprints whose lower texels
+/// are at floors `i` (`f` as f32, `|f| < 2³¹`), by address mode `M`, and whether every lane's wrapped
+/// upper index is the lower one plus one ([`axis_hi`] gives it otherwise).
+#[inline(always)]
+fn axis_lo<const M: u8>(i: i32x4, f: f32x4, a: &Axis) -> (i32x4, bool) {
+    if M == CLAMP {
+        // in f32 (exact integers; minps/maxps, no NaN here)
+        let adj = (f.simd_ge(f32x4::ZERO) & (f + f32x4::ONE).simd_lt(a.nf)).all();
+        let i0 = f.fast_min(a.lastf).fast_max(f32x4::ZERO).fast_trunc_int();
+        return (i0, adj);
+    }
+    if M == REPEAT && a.p2 {
+        // `i1 = i0 + 1` unless `i0` is the last index
+        let i0 = i & a.last;
+        return (i0, !i0.simd_eq(a.last).any());
+    }
+    if M == MIRRORED && a.p2 {
+        let i0 = mirror_p2(i, a);
+        let adj = mirror_p2(i + i32x4::ONE, a).simd_eq(i0 + i32x4::ONE).all();
+        return (i0, adj);
+    }
+    // other sizes: the scalar wrap per lane
+    let (ia, na) = (i.to_array(), a.n.to_array());
+    let i0: [i32; 4] = std::array::from_fn(|l| wrap::<M>(ia[l], na[l], M));
+    let adj = (0..4).all(|l| wrap::<M>(ia[l] + 1, na[l], M) == i0[l] + 1);
+    (i32x4::from(i0), adj)
+}
+
+/// The wrapped upper texel index (of `f + 1`) of [`axis_lo`]'s footprints.
+#[inline(always)]
+fn axis_hi<const M: u8>(i: i32x4, f: f32x4, a: &Axis) -> i32x4 {
+    if M == CLAMP {
+        return (f + f32x4::ONE)
+            .fast_min(a.lastf)
+            .fast_max(f32x4::ZERO)
+            .fast_trunc_int();
+    }
+    let i = i + i32x4::ONE;
+    if M == REPEAT && a.p2 {
+        return i & a.last;
+    }
+    if M == MIRRORED && a.p2 {
+        return mirror_p2(i, a);
+    }
+    let (ia, na) = (i.to_array(), a.n.to_array());
+    i32x4::from(std::array::from_fn(|l| wrap::<M>(ia[l], na[l], M)))
+}
+
+/// Mirrored repeat over a power-of-two extent `n`: `(n − 1) − mirror((i mod 2n) − n)` with
+/// `mirror(x) = x ^ (x >> 31)` (`address::wrap4`'s form).
+#[inline(always)]
+fn mirror_p2(i: i32x4, a: &Axis) -> i32x4 {
+    let x = (i & (a.n + a.last)) - a.n;
+    a.last - (x ^ (x >> 31))
+}
+
+impl LevelVecs {
+    #[inline(always)]
+    fn x(&self) -> Axis {
+        Axis {
+            n: self.w,
+            last: self.wm,
+            lastf: self.wmf,
+            nf: self.wf,
+            p2: self.p2,
+        }
+    }
+    #[inline(always)]
+    fn y(&self) -> Axis {
+        Axis {
+            n: self.h,
+            last: self.hm,
+            lastf: self.hmf,
+            nf: self.hf,
+            p2: self.p2,
+        }
+    }
+}
+
+/// `base + j·w` for in-level `j` (so `j·w` is below the plane's length, < 2²⁴: exact in
+/// f32, and SSE2 has no 32-bit lane multiply).
+#[inline(always)]
+fn rows(base: i32x4, j: i32x4, wf: f32x4) -> i32x4 {
+    base + (f32x4::from_i32x4(j) * wf).fast_trunc_int()
+}
+
+/// The bilinear footprints of four lanes, range-checked against the plane: the weights
+/// toward the upper texels and the texels' byte offsets (texel index · 16, < 2²⁶: a plane
+/// has at most 2²² texels).
+struct Foot {
+    fa: f32x4,
+    fb: f32x4,
+    /// Byte offset of each lane's lower-left texel.
+    o00: i32x4,
+    /// Every footprint is two neighbouring texels of two neighbouring rows (`o00 + 16`,
+    /// `o00 + p`, `o00 + p + 16`, `p` = 16 · the lane's width); otherwise `hi` has the
+    /// other three offsets.
+    adjacent: bool,
+    hi: [i32x4; 3],
+    /// The finite-coordinate route (weights in [0, 1], not NaN).
+    finite: bool,
+}
+
+/// The bilinear footprints of the four lanes at texel-space `(u, v)` on slot `l`, by the
+/// general path's operations (`−0.5`, floor, clamped fraction, wrap of both taps per
+/// axis); `None`: an index outside the plane (impossible for the kernel's image), or
+/// (`CUBE`) a footprint leaving its face. The compare route's; [`bilinear`] does the same
+/// steps inline (reading through this struct measured batch trilinear 426 → 438
+/// instructions per quad, the fullscreen frame +2.5 M).
+#[inline(always)]
+fn footprint<const M: u8, const CUBE: bool>(
+    texels: &[f32x4],
+    l: &Lv,
+    u: f32x4,
+    v: f32x4,
+) -> Option<Foot> {
+    let half = f32x4::splat(0.5);
+    let x = u - half;
+    let y = v - half;
+    let (tx, xi, xf) = floor4x(x);
+    let (ty, yi, yf) = floor4x(y);
+    let (i0, j0, fa, fb, adjacent, finite);
+    let mut hi = None;
+    if floor_ok(tx, ty) {
+        // `x − floor(x)` (the general path's operation) lies in [0, 1] here: its clamp is a
+        // no-op
+        fa = x - xf;
+        fb = y - yf;
+        let (ax, ay) = (l.v.x(), l.v.y());
+        let (a0, adj_i) = axis_lo::<M>(xi, xf, &ax);
+        let (b0, adj_j) = axis_lo::<M>(yi, yf, &ay);
+        (i0, j0) = (a0, b0);
+        adjacent = adj_i & adj_j;
+        finite = true;
+        if !adjacent {
+            hi = Some((axis_hi::<M>(xi, xf, &ax), axis_hi::<M>(yi, yf, &ay)));
+        }
+    } else {
+        // NaN, infinite or huge coordinates: the general path's saturating floor and
+        // clamp, lane by lane
+        let (xa, ya) = (x.to_array(), y.to_array());
+        let (wa, ha) = (l.v.w.to_array(), l.v.h.to_array());
+        let mut r = [[0i32; 4]; 4];
+        let mut f = [[0f32; 4]; 2];
+        for lane in 0..4 {
+            let (a, b) = (fl(xa[lane]), fl(ya[lane]));
+            f[0][lane] = (xa[lane] - a as f32).clamp(0.0, 1.0);
+            f[1][lane] = (ya[lane] - b as f32).clamp(0.0, 1.0);
+            r[0][lane] = wrap::<M>(a, wa[lane], M);
+            r[1][lane] = wrap::<M>(a.saturating_add(1), wa[lane], M);
+            r[2][lane] = wrap::<M>(b, ha[lane], M);
+            r[3][lane] = wrap::<M>(b.saturating_add(1), ha[lane], M);
+        }
+        (i0, j0) = (r[0].into(), r[2].into());
+        hi = Some((r[1].into(), r[3].into()));
+        (fa, fb) = (f[0].into(), f[1].into());
+        adjacent = false;
+        finite = false;
+    }
+    let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
+    let r0 = rows(l.base, j0, l.v.wf);
+    let o00 = r0 + i0;
+    if adjacent {
+        if !in_range(o00, o00 + l.v.w + i32x4::ONE, len) {
+            return None;
+        }
+        return Some(Foot {
+            fa,
+            fb,
+            o00: o00 << 4u32,
+            adjacent,
+            hi: [i32x4::ZERO; 3],
+            finite,
+        });
+    }
+    if CUBE {
+        return None; // a tap on a neighbouring face
+    }
+    let (i1, j1) = hi?;
+    let r1 = rows(l.base, j1, l.v.wf);
+    let (o10, o01, o11) = (r0 + i1, r1 + i0, r1 + i1);
+    let lo = o00.min(o10).min(o01.min(o11));
+    let top = o00.max(o10).max(o01.max(o11));
+    if !in_range(lo, top, len) {
+        return None;
+    }
+    Some(Foot {
+        fa,
+        fb,
+        o00: o00 << 4u32,
+        adjacent,
+        hi: [o10 << 4u32, o01 << 4u32, o11 << 4u32],
+        finite,
+    })
+}
+
+/// Bilinear footprints of the four lanes at texel-space `(u, v)` on slot `l`, filtered.
+#[inline(always)]
+fn bilinear<const M: u8, const UNI: bool, const CUBE: bool>(
+    texels: &[f32x4],
+    l: &Lv,
+    u: f32x4,
+    v: f32x4,
+) -> Option<[f32x4; 4]> {
+    let half = f32x4::splat(0.5);
+    let x = u - half;
+    let y = v - half;
+    let (tx, xi, xf) = floor4x(x);
+    let (ty, yi, yf) = floor4x(y);
+    let (i0, j0, fa, fb, adjacent);
+    let mut hi = None;
+    if floor_ok(tx, ty) {
+        // `x − floor(x)` is exact and in [0, 1) here: the general path's clamp is a no-op
+        fa = x - xf;
+        fb = y - yf;
+        let (ax, ay) = (l.v.x(), l.v.y());
+        let (a0, adj_i) = axis_lo::<M>(xi, xf, &ax);
+        let (b0, adj_j) = axis_lo::<M>(yi, yf, &ay);
+        (i0, j0) = (a0, b0);
+        adjacent = adj_i & adj_j;
+        if !adjacent {
+            hi = Some((axis_hi::<M>(xi, xf, &ax), axis_hi::<M>(yi, yf, &ay)));
+        }
+    } else {
+        // NaN, infinite or huge coordinates: the general path's saturating floor and
+        // clamp, lane by lane
+        let (xa, ya) = (x.to_array(), y.to_array());
+        let (wa, ha) = (l.v.w.to_array(), l.v.h.to_array());
+        let mut r = [[0i32; 4]; 4];
+        let mut f = [[0f32; 4]; 2];
+        for lane in 0..4 {
+            let (a, b) = (fl(xa[lane]), fl(ya[lane]));
+            f[0][lane] = (xa[lane] - a as f32).clamp(0.0, 1.0);
+            f[1][lane] = (ya[lane] - b as f32).clamp(0.0, 1.0);
+            r[0][lane] = wrap::<M>(a, wa[lane], M);
+            r[1][lane] = wrap::<M>(a.saturating_add(1), wa[lane], M);
+            r[2][lane] = wrap::<M>(b, ha[lane], M);
+            r[3][lane] = wrap::<M>(b.saturating_add(1), ha[lane], M);
+        }
+        (i0, j0) = (r[0].into(), r[2].into());
+        hi = Some((r[1].into(), r[3].into()));
+        (fa, fb) = (f[0].into(), f[1].into());
+        adjacent = false;
+    }
+    let (fa, fb) = (fa.to_array(), fb.to_array());
+    let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
+    let r0 = rows(l.base, j0, l.v.wf);
+    let o00 = r0 + i0;
+    let mut out = [f32x4::ZERO; 4];
+    if adjacent {
+        // every footprint is two neighbouring texels of two neighbouring rows: texels
+        // `o`, `o + 1`, `o + p`, `o + p + 1` with `p` the lane's row pitch
+        let last = o00 + l.v.w + i32x4::ONE;
+        if !in_range(o00, last, len) {
+            return None;
+        }
+        // byte offsets (texel index · 16, < 2²⁶: a plane has at most 2²² texels), so the
+        // four reads of a lane are one base register and constant or pitch displacements
+        let (o, wa) = ((o00 << 4u32).to_array(), (l.v.w << 4u32).to_array());
+        let p16 = l.v.pitch as usize * 16;
+        let ptr = texels.as_ptr();
+        for lane in 0..4 {
+            let p = if UNI { p16 } else { wa[lane] as u32 as usize };
+            let o = o[lane] as u32 as usize;
+            // SAFETY: `in_range` above: this lane's texel index `i = o / 16` has `0 ≤ i`
+            // and `i + w + 1 < texels.len()` with `w` its level's width (`l.v.w`, which
+            // `l.v.pitch` equals for uniform levels) and `p = 16·w`; so the four byte offsets
+            // `o`, `o + 16`, `o + p`, `o + p + 16` are those of texels in bounds, each a
+            // multiple of the element size (aligned)
+            let rd = |b: usize| unsafe { *ptr.byte_add(b) };
+            let (a, b) = (f32x4::splat(fa[lane]), f32x4::splat(fb[lane]));
+            let top = lerp(rd(o), rd(o + 16), a);
+            let bot = lerp(rd(o + p), rd(o + p + 16), a);
+            out[lane] = lerp(top, bot, b);
+        }
+    } else {
+        if CUBE {
+            return None; // a tap on a neighbouring face
+        }
+        let (i1, j1) = hi?;
+        let r1 = rows(l.base, j1, l.v.wf);
+        let (o10, o01, o11) = (r0 + i1, r1 + i0, r1 + i1);
+        let lo = o00.min(o10).min(o01.min(o11));
+        let top = o00.max(o10).max(o01.max(o11));
+        if !in_range(lo, top, len) {
+            return None;
+        }
+        // byte offsets, as above
+        let (o00, o10) = ((o00 << 4u32).to_array(), (o10 << 4u32).to_array());
+        let (o01, o11) = ((o01 << 4u32).to_array(), (o11 << 4u32).to_array());
+        let ptr = texels.as_ptr();
+        for lane in 0..4 {
+            // SAFETY: `in_range` above: every lane of the four index vectors is a texel
+            // index in `0..texels.len()`, and these are its byte offsets (index · 16)
+            let rd = |b: i32| unsafe { *ptr.byte_add(b as u32 as usize) };
+            let (a, b) = (f32x4::splat(fa[lane]), f32x4::splat(fb[lane]));
+            let top = lerp(rd(o00[lane]), rd(o10[lane]), a);
+            let bot = lerp(rd(o01[lane]), rd(o11[lane]), a);
+            out[lane] = lerp(top, bot, b);
+        }
+    }
+    Some(out)
+}
+
+/// [`bilinear`] with a depth comparison per texel (`dref OP texel.r` → 1 or 0, then
+/// filtered): channel 0 of each lane (the rest: [`cmp_rest`]); `None` also for NaN or
+/// huge coordinates (the general path: its NaN weights reach every channel).
+#[inline(always)]
+fn bilinear_cmp<const M: u8, const UNI: bool, const CUBE: bool>(
+    texels: &[f32x4],
+    l: &Lv,
+    u: f32x4,
+    v: f32x4,
+    dref: f32x4,
+    op: CompareOp,
+) -> Option<f32x4> {
+    let f = footprint::<M, CUBE>(texels, l, u, v)?;
+    if !f.finite {
+        return None;
+    }
+    let ptr = texels.as_ptr() as *const f32;
+    // SAFETY: as in `bilinear`: every offset is that of a texel in bounds; its first f32
+    // (the depth) is read
+    let d = |b: usize| unsafe { *ptr.byte_add(b) };
+    let o = f.o00.to_array();
+    let (mut c00, mut c10, mut c01, mut c11) = ([0f32; 4], [0f32; 4], [0f32; 4], [0f32; 4]);
+    if f.adjacent {
+        let wa = (l.v.w << 4u32).to_array();
+        let p16 = l.v.pitch as usize * 16;
+        for lane in 0..4 {
+            let p = if UNI { p16 } else { wa[lane] as u32 as usize };
+            let o = o[lane] as u32 as usize;
+            (c00[lane], c10[lane]) = (d(o), d(o + 16));
+            (c01[lane], c11[lane]) = (d(o + p), d(o + p + 16));
+        }
+    } else {
+        let [o10, o01, o11] = f.hi.map(|v| v.to_array());
+        for lane in 0..4 {
+            let at = |v: [i32; 4]| d(v[lane] as u32 as usize);
+            (c00[lane], c10[lane], c01[lane], c11[lane]) = (at(o), at(o10), at(o01), at(o11));
+        }
+    }
+    let pass = |t: [f32; 4]| compare4(op, dref, f32x4::from(t));
+    let (t00, t10, t01, t11) = (pass(c00), pass(c10), pass(c01), pass(c11));
+    // the general path's lerps on channel 0, the four lanes at once
+    let top = lerp(t00, t10, f.fa);
+    let bot = lerp(t01, t11, f.fa);
+    Some(lerp(top, bot, f.fb))
+}
+
+/// `dref OP t` lane-wise as 1.0 / 0.0 (`CompareOp::test`: ordered comparisons are false on
+/// NaN, `NotEqual` true).
+#[inline(always)]
+fn compare4(op: CompareOp, r: f32x4, t: f32x4) -> f32x4 {
+    let m = match op {
+        CompareOp::Never => f32x4::ZERO,
+        CompareOp::Less => r.simd_lt(t),
+        CompareOp::Equal => r.simd_eq(t),
+        CompareOp::LessOrEqual => r.simd_le(t),
+        CompareOp::Greater => r.simd_gt(t),
+        CompareOp::NotEqual => r.simd_ne(t),
+        CompareOp::GreaterOrEqual => r.simd_ge(t),
+        CompareOp::Always => return f32x4::ONE,
+    };
+    m & f32x4::ONE
+}
+
+/// Nearest texels of the four lanes at texel-space `(u, v)` on slot `l`.
+#[inline(always)]
+fn nearest<const M: u8>(texels: &[f32x4], l: &Lv, u: f32x4, v: f32x4) -> Option<[f32x4; 4]> {
+    let (tu, ui, uf) = floor4x(u);
+    let (tv, vi, vf) = floor4x(v);
+    let (i, j) = if floor_ok(tu, tv) {
+        (
+            axis_lo::<M>(ui, uf, &l.v.x()).0,
+            axis_lo::<M>(vi, vf, &l.v.y()).0,
+        )
+    } else {
+        let (ua, va) = (u.to_array(), v.to_array());
+        let (wa, ha) = (l.v.w.to_array(), l.v.h.to_array());
+        let i: [i32; 4] = std::array::from_fn(|k| wrap::<M>(fl(ua[k]), wa[k], M));
+        let j: [i32; 4] = std::array::from_fn(|k| wrap::<M>(fl(va[k]), ha[k], M));
+        (i32x4::from(i), i32x4::from(j))
+    };
+    let o = rows(l.base, j, l.v.wf) + i;
+    let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
+    if !in_range(o, o, len) {
+        return None;
+    }
+    // byte offsets (texel index · 16: one register per read)
+    let o = (o << 4u32).to_array();
+    let ptr = texels.as_ptr();
+    let mut out = [f32x4::ZERO; 4];
+    for lane in 0..4 {
+        // SAFETY: `in_range` above: every lane of `o` is the byte offset of a texel index
+        // in `0..texels.len()`
+        out[lane] = unsafe { *ptr.byte_add(o[lane] as u32 as usize) };
+    }
+    Some(out)
+}
+
+/// [`nearest`] with a depth comparison per texel: channel 0 of each lane (`dref OP
+/// texel.r` as 1 or 0).
+#[inline(always)]
+fn nearest_cmp<const M: u8>(
+    texels: &[f32x4],
+    l: &Lv,
+    u: f32x4,
+    v: f32x4,
+    dref: f32x4,
+    op: CompareOp,
+) -> Option<f32x4> {
+    let t = nearest::<M>(texels, l, u, v)?;
+    let d = [
+        t[0].to_array()[0],
+        t[1].to_array()[0],
+        t[2].to_array()[0],
+        t[3].to_array()[0],
+    ];
+    Some(compare4(op, dref, f32x4::from(d)))
+}
+
+/// [`plane_quad_n`] with a depth comparison per texel (compare, then filter: 2×2 PCF for
+/// linear footprints), `q.dref` the lanes' references. Every lane's result is the general
+/// path's `(c, 0, 0, Σw)`: a compared texel is `(pass, 0, 0, 1)`, and with finite weights
+/// the lerps keep channels 1 to 3 at +0, +0 and 1, so `acc += w·v` leaves +0, +0 and the sum
+/// of the level weights there; channel 0 is filtered for the four lanes at once.
+#[inline(always)]
+pub(super) fn plane_quad_cmp<
+    const M: u8,
+    const LIN: bool,
+    const UNI: bool,
+    const N: usize,
+    const CUBE: bool,
+>(
+    plane: &Plane,
+    q: &QuadIn,
+    lv: &PlaneLevels,
+    op: CompareOp,
+) -> Option<[f32x4; 4]> {
+    let texels = &plane.texels[..];
+    let s = f32x4::from(q.s);
+    let t = f32x4::from(q.t);
+    let dref = f32x4::from(q.dref);
+    let mut acc0 = f32x4::ZERO;
+    let mut acc3 = f32x4::ZERO;
+    let n = if N > 0 { N } else { lv.0.min(2) };
+    for slot in 0..n {
+        let l = &lv.1[slot];
+        let mut u = s * l.v.wf;
+        let mut v = t * l.v.hf;
+        if let Some((ou, ov)) = q.off {
+            u += f32x4::from(ou);
+            v += f32x4::from(ov);
+        }
+        let c = if LIN {
+            bilinear_cmp::<M, UNI, CUBE>(texels, l, u, v, dref, op)?
+        } else {
+            nearest_cmp::<M>(texels, l, u, v, dref, op)?
+        };
+        if UNI || l.used == 0xf {
+            acc0 += l.weight * c;
+            acc3 += l.weight * f32x4::ONE;
+        } else {
+            let (mut a0, mut a3) = (acc0.to_array(), acc3.to_array());
+            let (w, c) = (l.weight.to_array(), c.to_array());
+            for i in 0..4 {
+                if l.used & (1 << i) != 0 {
+                    a0[i] += w[i] * c[i];
+                    a3[i] += w[i] * 1.0;
+                }
+            }
+            (acc0, acc3) = (a0.into(), a3.into());
+        }
+    }
+    let (a0, a3) = (acc0.to_array(), acc3.to_array());
+    Some(std::array::from_fn(|i| {
+        f32x4::from([a0[i], 0.0, 0.0, a3[i]])
+    }))
+}
+
+/// Whether `M` is one of the plane path's address modes.
+pub(super) const fn plane_mode(m: u8) -> bool {
+    m == REPEAT || m == MIRRORED || m == CLAMP
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn floor4x_is_the_scalar_floor() {
+        let mut vals = vec![
+            0.0f32, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.5, -2.5, 0.49999997,
+        ];
+        vals.extend([
+            f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            2147483648.0,
+            -2147483648.0,
+        ]);
+        for e in [8_388_608.0f32, 16_777_216.0, 2147483520.0] {
+            for k in -3..=3 {
+                let b = e.to_bits() as i32 + k;
+                vals.extend([f32::from_bits(b as u32), -f32::from_bits(b as u32)]);
+            }
+        }
+        let mut x = 0x1234_5678u32;
+        for _ in 0..100_000 {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            let scale = [1.0, 100.0, 3e5, 2e9][(x % 4) as usize];
+            vals.push(((x >> 8) as f32 / (1 << 24) as f32 - 0.5) * 2.0 * scale);
+        }
+        for c in vals.chunks(4) {
+            let mut a = [0.25f32; 4];
+            a[..c.len()].copy_from_slice(c);
+            let (t, i, f) = floor4x(f32x4::from(a));
+            let (t, i, f) = (t.to_array(), i.to_array(), f.to_array());
+            for l in 0..4 {
+                let marked = t[l] == i32::MIN;
+                let exact = a[l].is_finite() && a[l].abs() < 2147483648.0;
+                assert!(marked || exact, "{}", a[l]);
+                if exact && a[l] != -2147483648.0 {
+                    assert!(!marked);
+                    assert_eq!(i[l], fl(a[l]), "{}", a[l]);
+                    assert_eq!(f[l], fl(a[l]) as f32, "{}", a[l]);
+                    assert_eq!((a[l] - f[l]).to_bits(), (a[l] - fl(a[l]) as f32).to_bits());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn lane_wraps_are_the_scalar_wrap() {
+        for n in 1..=40i32 {
+            let p2 = (n as u32).is_power_of_two();
+            let a = Axis {
+                n: i32x4::splat(n),
+                last: i32x4::splat(n - 1),
+                lastf: f32x4::splat(n as f32 - 1.0),
+                nf: f32x4::splat(n as f32),
+                p2,
+            };
+            for i in -200..200 {
+                let x: [i32; 4] = [i, i + 1, i + 2, i + 3].map(|v| if v % 7 == 0 { i } else { v });
+                let f = f32x4::from(x.map(|v| v as f32));
+                macro_rules! check {
+                    ($m:expr) => {{
+                        let xi = i32x4::from(x);
+                        let (lo, adj) = axis_lo::<{ $m }>(xi, f, &a);
+                        let hi = axis_hi::<{ $m }>(xi, f, &a).to_array();
+                        let lo = lo.to_array();
+                        for l in 0..4 {
+                            assert_eq!(lo[l], wrap::<{ $m }>(x[l], n, $m), "{} {x:?} {n}", $m);
+                            assert_eq!(hi[l], wrap::<{ $m }>(x[l] + 1, n, $m), "{} {x:?} {n}", $m);
+                        }
+                        assert_eq!(adj, (0..4).all(|l| hi[l] == lo[l] + 1), "{} {x:?} {n}", $m);
+                    }};
+                }
+                check!(REPEAT);
+                check!(MIRRORED);
+                check!(CLAMP);
+            }
+        }
+    }
+}
