@@ -211,6 +211,9 @@ pub struct Program {
     /// Local (per-lane memory) words that must start at zero ([`local_words_to_zero`]), as
     /// runs `(first word, count)`; `None`: all of them.
     pub(crate) zero_local: Option<Vec<(u32, u32)>>,
+    /// `zero_local` for a fragment batch in row form (`exec::run_fragment_rows`), whose caller
+    /// has written every word of the Location inputs: the same runs without those words.
+    pub(crate) zero_rows: Vec<(u32, u32)>,
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
@@ -525,6 +528,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         }
     }
     let zero_local = local_words_to_zero(shader, &order, &fixed);
+    let zero_rows = row_words_to_zero(shader, zero_local.as_deref());
     let rows = const_rows(f, &fixed, shader.local_words);
     let (mut row_consts32, mut row_consts64) = (Vec::new(), Vec::new());
     for &(r, c) in &f.consts {
@@ -652,6 +656,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         zero32,
         zero64,
         zero_local,
+        zero_rows,
         images,
         budget: DEFAULT_BUDGET,
     })
@@ -740,6 +745,34 @@ pub(crate) fn local_words_to_zero(
         }
     }
     Some(runs)
+}
+
+/// The runs of `zero_local` (`None`: every word) without the words of Location inputs, which
+/// the caller of the row form fills.
+fn row_words_to_zero(shader: &ir::Shader, zero_local: Option<&[(u32, u32)]>) -> Vec<(u32, u32)> {
+    let lw = shader.local_words;
+    let mut need = vec![zero_local.is_none(); lw as usize];
+    for &(w, count) in zero_local.unwrap_or(&[]) {
+        for x in w..(w + count).min(lw) {
+            need[x as usize] = true;
+        }
+    }
+    for v in &shader.inputs {
+        if matches!(v.binding, ir::IoBinding::Location { .. }) {
+            let per = if v.ty.is_wide() { 2 } else { 1 };
+            for x in v.word..v.word.saturating_add(v.count.saturating_mul(per)).min(lw) {
+                need[x as usize] = false;
+            }
+        }
+    }
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for w in (0..lw).filter(|&w| need[w as usize]) {
+        match runs.last_mut() {
+            Some((first, count)) if *first + *count == w => *count += 1,
+            _ => runs.push((w, 1)),
+        }
+    }
+    runs
 }
 
 /// Per register: whether some lane may read it before having written it, so it must start at

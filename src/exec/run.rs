@@ -69,7 +69,7 @@ fn pick<'a, T>(lo: &'a [T], hi: &'a [T], s: u32, d: usize, n: usize) -> &'a [T] 
 /// 4 900 of the 5 200 instructions of the vertex stage's `Batch::reset` per batch. Shorter
 /// calls use vector stores.
 #[inline]
-fn zero(v: &mut [u32]) {
+pub(crate) fn zero(v: &mut [u32]) {
     for c in v.chunks_mut(256) {
         c.fill(0);
     }
@@ -268,12 +268,14 @@ impl Batch {
         self.reset_lanes(prog, n, None);
     }
 
-    /// [`Batch::reset`] for a fragment batch whose caller then writes every lane's `helper`
-    /// flag (left as they are here). With `live` (every quad has a covered lane) it sets
-    /// `quads_live` and leaves `pc` unwritten: all lanes run the first block, whose terminator
-    /// writes every lane's `pc`. Skipping those fills, and the `demoted`/`killed` clears when
-    /// no Demote or Kill ran, saves ~140 instructions per 64-lane batch (the fills are
-    /// `memset` calls, ~77 instructions each for 256 bytes under callgrind).
+    /// [`Batch::reset`] for a fragment batch in row form, whose caller then brings the per-lane
+    /// memory (`local`, left alone here: `exec::run_fragment_rows` swaps its rows in and zeroes
+    /// `Program::zero_rows`) and writes every lane's `helper` flag (left as they are). With
+    /// `live` (every quad has a covered lane) it sets `quads_live` and leaves `pc` unwritten:
+    /// all lanes run the first block, whose terminator writes every lane's `pc`. Skipping
+    /// those fills, and the `demoted`/`killed` clears when no Demote or Kill ran, saves ~140
+    /// instructions per 64-lane batch (the fills are `memset` calls, ~77 instructions each for
+    /// 256 bytes under callgrind).
     pub fn reset_frag(&mut self, prog: &Program, n: usize, live: bool) {
         self.reset_lanes(prog, n, Some(live));
     }
@@ -307,6 +309,8 @@ impl Batch {
         }
         self.local_words = prog.shader.local_words as usize;
         match &prog.zero_local {
+            // a fragment batch brings its own
+            _ if frag.is_some() => {}
             None => fill32(&mut self.local, self.local_words * n),
             Some(runs) => {
                 // words no instruction touches keep stale values nobody reads
@@ -1213,6 +1217,8 @@ mod tests {
     ) -> (Vec<u32>, Vec<bool>, Vec<bool>, Vec<bool>) {
         b.reset_frag(p, ks.len(), live);
         let n = b.n;
+        b.local.clear();
+        b.local.resize(b.local_words * n, 0);
         for (l, &k) in ks.iter().enumerate() {
             b.local[l] = k as u32;
             b.helper[l] = false;

@@ -144,7 +144,7 @@ use rayon::ThreadPool;
 
 use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
 use super::setup::{Edge, PixRect, Plane, RasterPrim};
-use super::stage::{FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, QUAD_BATCH};
+use super::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
 use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
@@ -422,8 +422,11 @@ struct TileShader<'a> {
     tests: bool,
     /// Depth test (and write) only, no stencil and no bounds: the inlined path.
     depth_only: bool,
-    input: QuadBatch,
-    output: QuadOutputs,
+    /// The fragment stage's interface layout (asked once per draw and thread) and the batch
+    /// in that form; `layout_error`: what is wrong with a layout naming rows it does not have.
+    layout: RowLayout,
+    layout_error: Option<String>,
+    batch: RowBatch,
     quads: Vec<Quad<'a>>,
     /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
     occupied: [u32; (TILE / 2) as usize],
@@ -452,6 +455,7 @@ impl<'a> TileShader<'a> {
             && !(ds.stencil_test && ds_format.is_some_and(|f| f.has_stencil()))
             && ds_format.is_some_and(|f| f.has_depth());
         let built_ins = fs.built_ins();
+        let layout = fs.layout(atts.len());
         let float_format =
             ds_format.is_some_and(|f| f.depth_bytes() == 4 && f.unorm_bits().is_none());
         let float_depth = (depth_only && float_format).then(|| {
@@ -469,8 +473,9 @@ impl<'a> TileShader<'a> {
             early: !fs.writes_depth() && !fs.can_discard(),
             tests,
             depth_only,
-            input: QuadBatch::default(),
-            output: QuadOutputs::default(),
+            layout_error: shade::layout_error(&layout),
+            layout,
+            batch: RowBatch::default(),
             quads: Vec::with_capacity(QUAD_BATCH),
             occupied: [0; (TILE / 2) as usize],
             z: [[0.0; 4]; QUAD_BATCH],
@@ -732,7 +737,6 @@ use depth::*;
 
 #[cfg(test)]
 mod tests {
-    use super::shade::*;
     use super::*;
     use crate::raster::*;
     use std::cmp::Ordering;
@@ -748,47 +752,6 @@ mod tests {
         CompareOp::Always,
         CompareOp::Never,
     ];
-
-    #[test]
-    fn unorm8_quad_matches_the_per_pixel_conversion() {
-        let mut values = vec![
-            f32::NAN,
-            -f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            2.0,
-            f32::MIN_POSITIVE,
-            f32::MAX,
-            f32::MIN,
-        ];
-        // Around every rounding boundary (k + 0.5) / 255 and every exact k / 255, a few ulps
-        // either side.
-        for k in 0..=256u32 {
-            for centre in [k as f32 / 255.0, (k as f32 + 0.5) / 255.0] {
-                let b = centre.to_bits() as i64;
-                for d in -4..=4i64 {
-                    values.push(f32::from_bits((b + d).clamp(0, u32::MAX as i64) as u32));
-                }
-            }
-        }
-        // A strided sweep over every bit pattern (both signs, all exponents).
-        values.extend((0..=u32::MAX).step_by(65_521).map(f32::from_bits));
-        for chunk in values.chunks(16) {
-            let mut lanes = [[0u32; 4]; 4];
-            for (i, v) in chunk.iter().enumerate() {
-                lanes[i / 4][i % 4] = v.to_bits();
-            }
-            let got = unorm8_quad(&lanes);
-            for (i, &bits) in lanes.as_flattened().iter().enumerate() {
-                let want = unorm8(f32::from_bits(bits));
-                assert_eq!(got[i / 8][i % 8], want, "{:?}", f32::from_bits(bits));
-            }
-        }
-    }
 
     fn dummy(id: u32) -> RasterPrim {
         use crate::raster::setup::{Edge, PrimInfo};
