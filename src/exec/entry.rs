@@ -424,6 +424,12 @@ pub fn fragment_row_layout(program: &Program) -> RowLayout {
             }
         }
     }
+    // outputs the row form reads from an input's row (`Program::row_alias`)
+    for w in colors.iter_mut().flatten().flatten() {
+        if let Some(&(_, w_in)) = program.row_alias.iter().find(|a| a.0 == *w) {
+            *w = w_in;
+        }
+    }
     RowLayout {
         rows: lw,
         inputs,
@@ -486,7 +492,9 @@ fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Bat
     let live = coverage.iter().fold(true, |l, &cov| l & (cov & 0xf != 0));
     b.reset_frag(p, n, live);
     std::mem::swap(&mut b.local, &mut batch.rows);
+    b.row_form = true;
     let result = frag_rows_run(p, batch, bindings, b);
+    b.row_form = false;
     std::mem::swap(&mut b.local, &mut batch.rows);
     result
 }
@@ -502,15 +510,12 @@ fn frag_rows_run(
     for &(w, count) in &p.zero_rows {
         zero(&mut b.local[w as usize * n..][..count as usize * n]);
     }
-    // a quad's four flags as one `[bool; 4]` (a store per lane cost ~2 instructions a lane)
-    for (h, &cov) in b
-        .helper
-        .as_chunks_mut::<4>()
-        .0
-        .iter_mut()
-        .zip(&batch.coverage)
-    {
-        *h = [cov & 1 == 0, cov & 2 == 0, cov & 4 == 0, cov & 8 == 0];
+    // a quad's four flags as one `[bool; 4]`: the coverage bits spread to the bytes of a word
+    // (bit k to bit 8k) and inverted (four compare-and-stores were ~10 instructions a quad)
+    let helper = b.helper.as_chunks_mut::<4>().0;
+    for (h, &cov) in helper.iter_mut().zip(&batch.coverage) {
+        let spread = ((cov & 0xf) as u32).wrapping_mul(0x0020_4081) & 0x0101_0101;
+        *h = (spread ^ 0x0101_0101).to_le_bytes().map(|b| b != 0);
     }
     // The inputs are in place; then the built-ins and the outputs that start with a value
     // (the order of the per-quad path, which matters only if words overlap).

@@ -45,6 +45,12 @@ pub(crate) struct Batch {
     /// runs in uniform control flow leaves it so, and the next `reset` of the same length need
     /// not fill it again (a 256-byte `memset`, ~77 instructions under callgrind, per batch).
     active_ones: bool,
+    /// A fragment batch in row form (`exec::run_fragment_rows`): `run` takes the program's
+    /// `row_ops` for the block they belong to.
+    pub row_form: bool,
+    /// Every lane has finished (the last block returned on all of them, without filling
+    /// `pc`); cleared by `reset`.
+    finished: bool,
 }
 
 #[inline(always)]
@@ -254,6 +260,8 @@ impl Batch {
             quads_live: false,
             marked: false,
             active_ones: false,
+            row_form: false,
+            finished: false,
         }
     }
 
@@ -322,6 +330,7 @@ impl Batch {
         }
         fill32(&mut self.workgroup, prog.shader.workgroup_words as usize);
         let live = frag == Some(true) && n > 0;
+        self.finished = false;
         if live && self.pc.len() == n {
             // every lane runs the first block; its terminator sets every `pc`
         } else {
@@ -420,6 +429,9 @@ impl Batch {
 
     /// Run until every lane has finished.
     pub fn run<O: Observer>(&mut self, prog: &Program, bind: &Bindings, obs: &mut O) -> Result<()> {
+        if self.finished {
+            return Ok(());
+        }
         if obs.wants_insts() {
             self.zero_all_registers(prog);
         }
@@ -476,7 +488,11 @@ impl Batch {
             obs.block(blk.id, &self.active);
             if !obs.wants_insts() {
                 let n = self.n;
-                for &(i, ref code) in &blk.ops {
+                let ops = match &prog.row_ops {
+                    Some((b, ops)) if self.row_form && *b == cur => ops,
+                    _ => &blk.ops,
+                };
+                for &(i, ref code) in ops {
                     // 32-bit constant-address Local copies (interface reads and writes) here,
                     // not through `exec`, whose prologue cost as much as the copy itself.
                     match *code {
@@ -585,7 +601,9 @@ impl Batch {
                     }
                 }
             }
-            CTerm::Return if full => self.pc.fill(DONE),
+            // every lane finishes: `run` returns at once, and `finished` stands for the
+            // `pc` fill (a 256-byte memset per fragment batch)
+            CTerm::Return if full => self.finished = true,
             CTerm::Return => {
                 for (p, &a) in self.pc.iter_mut().zip(act) {
                     *p = if a != 0 { DONE } else { *p };
