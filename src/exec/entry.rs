@@ -518,7 +518,52 @@ fn frag_rows_run(
         *h = (spread ^ 0x0101_0101).to_le_bytes().map(|b| b != 0);
     }
     // The inputs are in place; then the built-ins and the outputs that start with a value
-    // (the order of the per-quad path, which matters only if words overlap).
+    // (the order of the per-quad path, which matters only if words overlap), out of line:
+    // the setup of their loops cost ~250 instructions per batch for shaders that have none.
+    let builtin = |v: &IoVar| matches!(v.binding, IoBinding::BuiltIn(_));
+    let frag_depth = if sh.inputs.iter().chain(&sh.outputs).any(builtin) {
+        frag_builtins(p, batch, b)
+    } else {
+        None
+    };
+
+    b.run(p, bindings, &mut NoObserver)?;
+
+    // The last FragDepth output declared (as the per-quad path reads them).
+    match frag_depth {
+        Some(w) if w < lw => {
+            for (d, &s) in batch.depth[..n].iter_mut().zip(&b.local[w * n..][..n]) {
+                *d = f32::from_bits(s);
+            }
+        }
+        Some(_) => batch.depth[..n].fill(0.0),
+        None => {}
+    }
+    let killed = &mut batch.killed[..quads];
+    if !p.discards {
+        // no reachable kill or demote in the program: nothing to collect
+        killed.fill(0);
+        return Ok(());
+    }
+    for (q, k) in killed.iter_mut().enumerate() {
+        let mut bits = 0;
+        for i in 0..4 {
+            let l = q * 4 + i;
+            if b.killed[l] || b.demoted[l] {
+                bits |= 1 << i;
+            }
+        }
+        *k = bits;
+    }
+    Ok(())
+}
+
+/// The built-in inputs and the outputs that start with a value (FragDepth: the interpolated
+/// depth; SampleMask: 1) into their words; returns the word of the last FragDepth output.
+#[inline(never)]
+fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> {
+    let sh = &p.shader;
+    let (n, lw) = (b.n, b.local_words);
     for var in &sh.inputs {
         let IoBinding::BuiltIn(bi) = var.binding else {
             continue;
@@ -574,35 +619,7 @@ fn frag_rows_run(
         }
     }
 
-    b.run(p, bindings, &mut NoObserver)?;
-
-    // The last FragDepth output declared (as the per-quad path reads them).
-    match frag_depth {
-        Some(w) if w < lw => {
-            for (d, &s) in batch.depth[..n].iter_mut().zip(&b.local[w * n..][..n]) {
-                *d = f32::from_bits(s);
-            }
-        }
-        Some(_) => batch.depth[..n].fill(0.0),
-        None => {}
-    }
-    let killed = &mut batch.killed[..quads];
-    if !p.discards {
-        // no reachable kill or demote in the program: nothing to collect
-        killed.fill(0);
-        return Ok(());
-    }
-    for (q, k) in killed.iter_mut().enumerate() {
-        let mut bits = 0;
-        for i in 0..4 {
-            let l = q * 4 + i;
-            if b.killed[l] || b.demoted[l] {
-                bits |= 1 << i;
-            }
-        }
-        *k = bits;
-    }
-    Ok(())
+    frag_depth
 }
 
 /// Per-vertex built-in inputs.

@@ -48,11 +48,13 @@ impl<'a> TileShader<'a> {
         // were done as the quads were submitted.
         self.build_input();
         let b = &mut self.batch;
-        if self.needs_z {
+        if scene.fs.writes_depth() {
             b.depth.clear();
             b.depth.extend_from_slice(self.z[..nq].as_flattened());
         } else {
-            zeroed(&mut b.depth, lanes);
+            // read only when the stage writes depth: stale values will do (the copy was a
+            // 256-byte memcpy per batch)
+            b.depth.resize(lanes, 0.0);
         }
         zeroed(&mut b.killed, nq);
         scene.fs.run_rows(&self.layout, b)?;
@@ -249,12 +251,15 @@ impl<'a> TileShader<'a> {
             let bw = &p.bw[..nv];
             let (x0, y0) = (bw[0].x0, bw[0].y0);
             let scales = [[1.0; 3], p.info.orig_w];
+            // The denominators; their reciprocals are computed by the first location that
+            // needs them (inside its interpolation loop when it takes all four rows).
+            let mut den = [Plane::default(); 2];
+            let mut inv_done = [true; 2];
             for m in 0..2 {
-                if !wanted[m] || scene.n_vary == 0 {
-                    continue;
+                if wanted[m] && scene.n_vary != 0 {
+                    den[m] = Plane::combine(bw, |j| scales[m][j]);
+                    inv_done[m] = false;
                 }
-                let den = Plane::combine(bw, |j| scales[m][j]);
-                reciprocals(&den, x0, y0, quads, &mut self.inv[m][..quads.len()]);
             }
             let slots = p.info.slots;
             let lanes = start * 4..end * 4;
@@ -280,23 +285,47 @@ impl<'a> TileShader<'a> {
                 // primitive's `nv` vertices.
                 let vs: [[u32; 4]; 3] =
                     std::array::from_fn(|j| if j < nv { var(j) } else { [0; 4] });
-                let num: [Plane; 4] = std::array::from_fn(|c| {
-                    Plane::combine(bw, |j| scale[j] * f32::from_bits(vs[j][c]) as f64)
-                });
-                let inv = &self.inv[m][..quads.len()];
+                // A literal array: `from_fn` here left the four `combine` closures out of
+                // line (~190 instructions per run and location, plus the calls).
+                let num_c =
+                    |c: usize| Plane::combine(bw, |j| scale[j] * f32::from_bits(vs[j][c]) as f64);
+                let num: [Plane; 4] = [num_c(0), num_c(1), num_c(2), num_c(3)];
+                let inv = &mut self.inv[m][..quads.len()];
                 let ranges = words.map(|r| {
                     r.map(|r| r as usize * n)
                         .map(|o| o + lanes.start..o + lanes.end)
                 });
-                let four = match ranges.clone() {
-                    [Some(r0), Some(r1), Some(r2), Some(r3)] => {
-                        b.rows.get_disjoint_mut([r0, r1, r2, r3]).ok()
+                let four = match words {
+                    // the usual vec4 in four consecutive rows: cut from one block of them
+                    // (`get_disjoint_mut`'s overlap checks were ~60 instructions per run)
+                    [Some(r0), Some(r1), Some(r2), Some(r3)]
+                        if (r1, r2, r3) == (r0 + 1, r0 + 2, r0 + 3) =>
+                    {
+                        b.rows
+                            .get_mut(r0 as usize * n..(r0 as usize + 4) * n)
+                            .map(|block| {
+                                let (o0, rest) = block.split_at_mut(n);
+                                let (o1, rest) = rest.split_at_mut(n);
+                                let (o2, o3) = rest.split_at_mut(n);
+                                [o0, o1, o2, o3].map(|o| &mut o[lanes.clone()])
+                            })
                     }
-                    _ => None,
+                    _ => match ranges.clone() {
+                        [Some(r0), Some(r1), Some(r2), Some(r3)] => {
+                            b.rows.get_disjoint_mut([r0, r1, r2, r3]).ok()
+                        }
+                        _ => None,
+                    },
                 };
                 match four {
-                    Some(out) => interpolate4(&num, x0, y0, quads, inv, out),
+                    Some(out) if !inv_done[m] => {
+                        interpolate4::<true>(&num, &den[m], x0, y0, quads, inv, out)
+                    }
+                    Some(out) => interpolate4::<false>(&num, &den[m], x0, y0, quads, inv, out),
                     None => {
+                        if !inv_done[m] {
+                            reciprocals(&den[m], x0, y0, quads, inv);
+                        }
                         // A location the layout splits up: component by component.
                         for (c, r) in ranges.into_iter().enumerate() {
                             if let Some(out) = r.and_then(|r| b.rows.get_mut(r)) {
@@ -305,6 +334,7 @@ impl<'a> TileShader<'a> {
                         }
                     }
                 }
+                inv_done[m] = true;
             }
             start = end;
         }
@@ -367,14 +397,17 @@ fn reciprocals(den: &Plane, x0: f64, y0: f64, quads: &[Quad], inv: &mut [[f64; 4
 /// The four components of a location over a primitive run's quads into its four rows
 /// (`out[c]`: the run's lanes of component `c`'s row): per quad, lane 0 `a + dx * ox + dy *
 /// oy` with the quad's offset from the planes' shared origin, the other lanes its steps, each
-/// times the lane's reciprocal `inv` and rounded to f32.
+/// times the lane's reciprocal and rounded to f32. `RECIP`: the reciprocals of `den` are
+/// computed here as [`reciprocals`] does and stored into `inv` (one loop, one offset per
+/// quad: ~15 instructions per quad less than two loops); else they are read from `inv`.
 #[inline]
-fn interpolate4(
+fn interpolate4<const RECIP: bool>(
     num: &[Plane; 4],
+    den: &Plane,
     x0: f64,
     y0: f64,
     quads: &[Quad],
-    inv: &[[f64; 4]],
+    inv: &mut [[f64; 4]],
     out: [&mut [u32]; 4],
 ) {
     let nq = quads.len().min(inv.len());
@@ -383,7 +416,9 @@ fn interpolate4(
     let (o2, o3) = (o2.as_chunks_mut::<4>().0, o3.as_chunks_mut::<4>().0);
     let nq = nq.min(o0.len()).min(o1.len()).min(o2.len()).min(o3.len());
     let (o0, o1, o2, o3) = (&mut o0[..nq], &mut o1[..nq], &mut o2[..nq], &mut o3[..nq]);
-    let (quads, inv) = (&quads[..nq], &inv[..nq]);
+    let (quads, inv) = (&quads[..nq], &mut inv[..nq]);
+    let (den_step, den_dy) = (f64x2::from([-0.0, den.dx]), f64x2::splat(den.dy));
+    let (zero, one) = (f64x2::ZERO, f64x2::ONE);
     // Lane 0 of two components at once, then per component its lane pairs (0, 1) and (2, 3).
     let pair = |f: fn(&Plane) -> f64, i: usize| f64x2::from([f(&num[i]), f(&num[i + 1])]);
     let (a01, a23) = (pair(|p| p.a, 0), pair(|p| p.a, 2));
@@ -393,13 +428,23 @@ fn interpolate4(
     let dy: [f64x2; 4] = std::array::from_fn(|c| f64x2::splat(num[c].dy));
     for i in 0..nq {
         let q = &quads[i];
-        let (ox, oy) = ((q.x as f64 + 0.5) - x0, (q.y as f64 + 0.5) - y0);
-        let (ox, oy) = (f64x2::splat(ox), f64x2::splat(oy));
+        let (sx, sy) = ((q.x as f64 + 0.5) - x0, (q.y as f64 + 0.5) - y0);
+        let (inv01, inv23) = if RECIP {
+            let d01 = f64x2::splat(den.a + den.dx * sx + den.dy * sy) + den_step;
+            let d23 = d01 + den_dy;
+            let r01 = d01.simd_eq(zero).select(one, one / d01);
+            let r23 = d23.simd_eq(zero).select(one, one / d23);
+            let (a, b) = (r01.to_array(), r23.to_array());
+            inv[i] = [a[0], a[1], b[0], b[1]];
+            (r01, r23)
+        } else {
+            let [i0, i1, i2, i3] = inv[i];
+            (f64x2::from([i0, i1]), f64x2::from([i2, i3]))
+        };
+        let (ox, oy) = (f64x2::splat(sx), f64x2::splat(sy));
         let v01 = (a01 + dx01 * ox + dy01 * oy).to_array();
         let v23 = (a23 + dx23 * ox + dy23 * oy).to_array();
         let v0 = [v01[0], v01[1], v23[0], v23[1]];
-        let [i0, i1, i2, i3] = inv[i];
-        let (inv01, inv23) = (f64x2::from([i0, i1]), f64x2::from([i2, i3]));
         let lanes = |c: usize| {
             let l01 = f64x2::splat(v0[c]) + step[c];
             let l23 = l01 + dy[c];
@@ -447,9 +492,15 @@ fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32
     let c: [&[[u32; 4]]; 4] = src.map(|r| r.as_chunks::<4>().0);
     let nq = c.iter().fold(nq, |n, r| n.min(r.len()));
     let (c0, c1, c2, c3) = (&c[0][..nq], &c[1][..nq], &c[2][..nq], &c[3][..nq]);
-    for (i, q) in quads[..nq].iter().enumerate() {
+    // Every quad converted first, in a loop of its own (one with the stores into the tile
+    // rows next to it ran out of registers: ~100 instructions per quad).
+    let mut pixels = [[0u8; 16]; QUAD_BATCH];
+    let pixels = &mut pixels[..nq.min(QUAD_BATCH)];
+    for (i, px) in pixels.iter_mut().enumerate() {
+        *px = unorm8_rows([c0[i], c1[i], c2[i], c3[i]]);
+    }
+    for (q, px) in quads.iter().zip(pixels.iter()) {
         let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
-        let px = unorm8_rows([c0[i], c1[i], c2[i], c3[i]]);
         if q.mask == 0xf {
             // A whole quad: two 8-byte row pieces.
             let [top, bottom] = &mut rows[ly0..ly0 + 2] else {
@@ -642,7 +693,28 @@ mod tests {
             let (r01, r23) = rows.split_at_mut(8 * nq);
             let (r0, r1) = r01.split_at_mut(4 * nq);
             let (r2, r3) = r23.split_at_mut(4 * nq);
-            interpolate4(&num, x0, y0, &quads, &inv[..nq], [r0, r1, r2, r3]);
+            interpolate4::<false>(&num, &den, x0, y0, &quads, &mut inv[..nq], [r0, r1, r2, r3]);
+            // the fused form: the same rows, and the same reciprocals stored
+            let mut fused_inv = [[0.0; 4]; QUAD_BATCH];
+            let mut fused = vec![0u32; 4 * 4 * nq];
+            let (r01, r23) = fused.split_at_mut(8 * nq);
+            let (r0, r1) = r01.split_at_mut(4 * nq);
+            let (r2, r3) = r23.split_at_mut(4 * nq);
+            interpolate4::<true>(
+                &num,
+                &den,
+                x0,
+                y0,
+                &quads,
+                &mut fused_inv[..nq],
+                [r0, r1, r2, r3],
+            );
+            assert_eq!(fused, rows, "case {case}: fused reciprocals");
+            assert_eq!(
+                fused_inv.map(|v| v.map(f64::to_bits)),
+                inv.map(|v| v.map(f64::to_bits)),
+                "case {case}"
+            );
             let mut one = vec![0u32; 4 * nq];
             interpolate1(&num[2], x0, y0, &quads, &inv[..nq], &mut one);
             for (qi, q) in quads.iter().enumerate() {
