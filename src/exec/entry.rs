@@ -375,7 +375,7 @@ thread_local! {
 
 /// Where a fragment shader's interface words live in row form: its own Local words, one row
 /// of lanes each (`rows` = the shader's Local words). Inputs: every word of a Location input
-/// variable under its location and component; colours: attachment `a` is location `a` of the
+/// variable that some instruction loads, under its location and component; colours: attachment `a` is location `a` of the
 /// location-keyed outputs ([`location_stride`] of them), the last output declared over a
 /// component giving its row (none, or a word past Local memory: 0). The second colour of
 /// dual-source blending is not an output of the interpreter (0).
@@ -404,7 +404,9 @@ pub fn fragment_row_layout(program: &Program) -> RowLayout {
                     entry.insert((loc, [None; 4]))
                 }
             };
-            e.1[c] = row(var.word as usize + i);
+            // a word no instruction loads needs no row (`Program::row_unread`)
+            let w = var.word as usize + i;
+            e.1[c] = row(w).filter(|&w| !program.row_unread.contains(&w));
         }
         inputs.extend(entry);
     }

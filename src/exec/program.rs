@@ -219,6 +219,8 @@ pub struct Program {
     pub(crate) row_ops: Option<(u32, Vec<(u32, Code)>)>,
     /// `(output word, input word)`: in row form the output is read from the input's row.
     pub(crate) row_alias: Vec<(u32, u32)>,
+    /// Location input words no instruction loads: the row form's caller need not fill them.
+    pub(crate) row_unread: Vec<u32>,
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
@@ -649,6 +651,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         ops: row_ops,
         alias: row_alias,
     } = row_form(shader, &blocks, start, &fixed, zero_local.as_deref());
+    let row_unread = unread_inputs(shader, &fixed);
     Ok(Program {
         discards,
         shader: shader.clone(),
@@ -668,6 +671,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         zero_rows,
         row_ops,
         row_alias,
+        row_unread,
         images,
         budget: DEFAULT_BUDGET,
     })
@@ -933,6 +937,42 @@ fn row_form(
         ops,
         alias,
     }
+}
+
+/// The Location input words no Local load reads (none if a Local access has an address that
+/// is not a constant): a fragment shader reading `v.xy` of a `vec4 v` leaves two rows the
+/// rasterizer need not interpolate.
+fn unread_inputs(shader: &ir::Shader, fixed: &[Option<u64>]) -> Vec<u32> {
+    let lw = shader.local_words as u64;
+    let mut read = vec![false; lw as usize];
+    for inst in shader.body.blocks.iter().flat_map(|b| &b.insts) {
+        let (ptr, n) = match inst {
+            Inst::Load { ptr, ty, .. } => (ptr, if ty.is_wide() { 2 } else { 1 }),
+            Inst::Atomic { ptr, .. } if matches!(ptr.space, Space::Local) => return Vec::new(),
+            _ => continue,
+        };
+        if !matches!(ptr.space, Space::Local) {
+            continue;
+        }
+        let Some(&Some(w)) = fixed.get(ptr.addr as usize) else {
+            return Vec::new();
+        };
+        for x in w..(w + n).min(lw) {
+            read[x as usize] = true;
+        }
+    }
+    let mut unread = Vec::new();
+    for v in &shader.inputs {
+        if matches!(v.binding, ir::IoBinding::Location { .. }) {
+            let per = if v.ty.is_wide() { 2 } else { 1 };
+            let end = v
+                .word
+                .saturating_add(v.count.saturating_mul(per))
+                .min(lw as u32);
+            unread.extend((v.word..end).filter(|&w| !read[w as usize]));
+        }
+    }
+    unread
 }
 
 /// The runs `(first word, count)` of the words `need` marks.

@@ -295,42 +295,52 @@ impl<'a> TileShader<'a> {
                     r.map(|r| r as usize * n)
                         .map(|o| o + lanes.start..o + lanes.end)
                 });
-                let four = match words {
-                    // the usual vec4 in four consecutive rows: cut from one block of them
-                    // (`get_disjoint_mut`'s overlap checks were ~60 instructions per run)
-                    [Some(r0), Some(r1), Some(r2), Some(r3)]
-                        if (r1, r2, r3) == (r0 + 1, r0 + 2, r0 + 3) =>
-                    {
-                        b.rows
-                            .get_mut(r0 as usize * n..(r0 as usize + 4) * n)
-                            .map(|block| {
-                                let (o0, rest) = block.split_at_mut(n);
-                                let (o1, rest) = rest.split_at_mut(n);
-                                let (o2, o3) = rest.split_at_mut(n);
-                                [o0, o1, o2, o3].map(|o| &mut o[lanes.clone()])
-                            })
-                    }
-                    _ => match ranges.clone() {
-                        [Some(r0), Some(r1), Some(r2), Some(r3)] => {
-                            b.rows.get_disjoint_mut([r0, r1, r2, r3]).ok()
-                        }
-                        _ => None,
-                    },
-                };
-                match four {
-                    Some(out) if !inv_done[m] => {
-                        interpolate4::<true>(&num, &den[m], x0, y0, quads, inv, out)
-                    }
-                    Some(out) => interpolate4::<false>(&num, &den[m], x0, y0, quads, inv, out),
-                    None => {
-                        if !inv_done[m] {
-                            reciprocals(&den[m], x0, y0, quads, inv);
-                        }
-                        // A location the layout splits up: component by component.
-                        for (c, r) in ranges.into_iter().enumerate() {
-                            if let Some(out) = r.and_then(|r| b.rows.get_mut(r)) {
-                                interpolate1(&num[c], x0, y0, quads, inv, out);
+                // The present components, when they are the first `k` (the usual vec4, or
+                // the `xy` / `xyz` a shader reads of one).
+                let k = words.iter().take_while(|w| w.is_some()).count();
+                let leading = words[k..].iter().all(Option::is_none);
+                let r = |c: usize| ranges[c].clone().unwrap_or_default();
+                let rows = &mut b.rows;
+                let (inv_m, den_m) = (inv, &den[m]);
+                let fused = !inv_done[m];
+                let done = match (k, leading) {
+                    (4, true) => {
+                        let four = match words {
+                            // four consecutive rows: cut from one block of them
+                            // (`get_disjoint_mut`'s overlap checks were ~60 instructions)
+                            [Some(r0), Some(r1), Some(r2), Some(r3)]
+                                if (r1, r2, r3) == (r0 + 1, r0 + 2, r0 + 3) =>
+                            {
+                                rows.get_mut(r0 as usize * n..(r0 as usize + 4) * n)
+                                    .map(|block| {
+                                        let (o0, rest) = block.split_at_mut(n);
+                                        let (o1, rest) = rest.split_at_mut(n);
+                                        let (o2, o3) = rest.split_at_mut(n);
+                                        [o0, o1, o2, o3].map(|o| &mut o[lanes.clone()])
+                                    })
                             }
+                            _ => rows.get_disjoint_mut([r(0), r(1), r(2), r(3)]).ok(),
+                        };
+                        four.map(|out| interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out))
+                    }
+                    (3, true) => rows.get_disjoint_mut([r(0), r(1), r(2)]).ok().map(|out| {
+                        let num = [num[0], num[1], num[2]];
+                        interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out)
+                    }),
+                    (2, true) => rows.get_disjoint_mut([r(0), r(1)]).ok().map(|out| {
+                        let num = [num[0], num[1]];
+                        interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out)
+                    }),
+                    _ => None,
+                };
+                if done.is_none() {
+                    if fused {
+                        reciprocals(den_m, x0, y0, quads, inv_m);
+                    }
+                    // A location the layout splits up otherwise: component by component.
+                    for (c, r) in ranges.into_iter().enumerate() {
+                        if let Some(out) = r.and_then(|r| rows.get_mut(r)) {
+                            interpolate1(&num[c], x0, y0, quads, inv_m, out);
                         }
                     }
                 }
@@ -394,38 +404,59 @@ fn reciprocals(den: &Plane, x0: f64, y0: f64, quads: &[Quad], inv: &mut [[f64; 4
     }
 }
 
-/// The four components of a location over a primitive run's quads into its four rows
+/// `N` (2 to 4) components of a location over a primitive run's quads into their rows
 /// (`out[c]`: the run's lanes of component `c`'s row): per quad, lane 0 `a + dx * ox + dy *
 /// oy` with the quad's offset from the planes' shared origin, the other lanes its steps, each
-/// times the lane's reciprocal and rounded to f32. `RECIP`: the reciprocals of `den` are
-/// computed here as [`reciprocals`] does and stored into `inv` (one loop, one offset per
-/// quad: ~15 instructions per quad less than two loops); else they are read from `inv`.
+/// times the lane's reciprocal and rounded to f32. `fused`: the reciprocals of `den` are
+/// computed in this loop as [`reciprocals`] does and stored into `inv` (one loop and one
+/// offset per quad: ~15 instructions per quad less than two loops); else read from `inv`.
 #[inline]
-fn interpolate4<const RECIP: bool>(
-    num: &[Plane; 4],
+#[allow(clippy::too_many_arguments)]
+fn interpolate<const N: usize>(
+    num: &[Plane; N],
+    den: &Plane,
+    fused: bool,
+    x0: f64,
+    y0: f64,
+    quads: &[Quad],
+    inv: &mut [[f64; 4]],
+    out: [&mut [u32]; N],
+) {
+    if fused {
+        interpolate_n::<N, true>(num, den, x0, y0, quads, inv, out)
+    } else {
+        interpolate_n::<N, false>(num, den, x0, y0, quads, inv, out)
+    }
+}
+
+/// [`interpolate`] with `fused` as a constant.
+#[inline]
+fn interpolate_n<const N: usize, const RECIP: bool>(
+    num: &[Plane; N],
     den: &Plane,
     x0: f64,
     y0: f64,
     quads: &[Quad],
     inv: &mut [[f64; 4]],
-    out: [&mut [u32]; 4],
+    out: [&mut [u32]; N],
 ) {
-    let nq = quads.len().min(inv.len());
-    let [o0, o1, o2, o3] = out;
-    let (o0, o1) = (o0.as_chunks_mut::<4>().0, o1.as_chunks_mut::<4>().0);
-    let (o2, o3) = (o2.as_chunks_mut::<4>().0, o3.as_chunks_mut::<4>().0);
-    let nq = nq.min(o0.len()).min(o1.len()).min(o2.len()).min(o3.len());
-    let (o0, o1, o2, o3) = (&mut o0[..nq], &mut o1[..nq], &mut o2[..nq], &mut o3[..nq]);
+    let out = out.map(|o| o.as_chunks_mut::<4>().0);
+    let nq = out
+        .iter()
+        .fold(quads.len().min(inv.len()), |n, o| n.min(o.len()));
+    let mut out = out.map(|o| &mut o[..nq]);
     let (quads, inv) = (&quads[..nq], &mut inv[..nq]);
     let (den_step, den_dy) = (f64x2::from([-0.0, den.dx]), f64x2::splat(den.dy));
     let (zero, one) = (f64x2::ZERO, f64x2::ONE);
-    // Lane 0 of two components at once, then per component its lane pairs (0, 1) and (2, 3).
-    let pair = |f: fn(&Plane) -> f64, i: usize| f64x2::from([f(&num[i]), f(&num[i + 1])]);
+    // Lane 0 of two components at once (components 2 and 3 only when there are four or three;
+    // a missing fourth is a zero plane), then per component its lane pairs (0, 1), (2, 3).
+    let at = |c: usize| num.get(c).copied().unwrap_or_default();
+    let pair = |f: fn(&Plane) -> f64, c: usize| f64x2::from([f(&at(c)), f(&at(c + 1))]);
     let (a01, a23) = (pair(|p| p.a, 0), pair(|p| p.a, 2));
     let (dx01, dx23) = (pair(|p| p.dx, 0), pair(|p| p.dx, 2));
     let (dy01, dy23) = (pair(|p| p.dy, 0), pair(|p| p.dy, 2));
-    let step: [f64x2; 4] = std::array::from_fn(|c| f64x2::from([-0.0, num[c].dx]));
-    let dy: [f64x2; 4] = std::array::from_fn(|c| f64x2::splat(num[c].dy));
+    let step = [0, 1, 2, 3].map(|c| f64x2::from([-0.0, at(c).dx]));
+    let dy = [0, 1, 2, 3].map(|c| f64x2::splat(at(c).dy));
     for i in 0..nq {
         let q = &quads[i];
         let (sx, sy) = ((q.x as f64 + 0.5) - x0, (q.y as f64 + 0.5) - y0);
@@ -443,21 +474,21 @@ fn interpolate4<const RECIP: bool>(
         };
         let (ox, oy) = (f64x2::splat(sx), f64x2::splat(sy));
         let v01 = (a01 + dx01 * ox + dy01 * oy).to_array();
-        let v23 = (a23 + dx23 * ox + dy23 * oy).to_array();
+        let v23 = if N > 2 {
+            (a23 + dx23 * ox + dy23 * oy).to_array()
+        } else {
+            [0.0; 2]
+        };
         let v0 = [v01[0], v01[1], v23[0], v23[1]];
-        let lanes = |c: usize| {
+        for (c, o) in out.iter_mut().enumerate() {
             let l01 = f64x2::splat(v0[c]) + step[c];
             let l23 = l01 + dy[c];
-            to_f32_bits(l01 * inv01, l23 * inv23)
-        };
-        o0[i] = lanes(0);
-        o1[i] = lanes(1);
-        o2[i] = lanes(2);
-        o3[i] = lanes(3);
+            o[i] = to_f32_bits(l01 * inv01, l23 * inv23);
+        }
     }
 }
 
-/// [`interpolate4`] for one component (`out`: the run's lanes of its row).
+/// [`interpolate`] for one component (`out`: the run's lanes of its row).
 fn interpolate1(num: &Plane, x0: f64, y0: f64, quads: &[Quad], inv: &[[f64; 4]], out: &mut [u32]) {
     let step = f64x2::from([-0.0, num.dx]);
     let dy = f64x2::splat(num.dy);
@@ -693,16 +724,26 @@ mod tests {
             let (r01, r23) = rows.split_at_mut(8 * nq);
             let (r0, r1) = r01.split_at_mut(4 * nq);
             let (r2, r3) = r23.split_at_mut(4 * nq);
-            interpolate4::<false>(&num, &den, x0, y0, &quads, &mut inv[..nq], [r0, r1, r2, r3]);
+            interpolate(
+                &num,
+                &den,
+                false,
+                x0,
+                y0,
+                &quads,
+                &mut inv[..nq],
+                [r0, r1, r2, r3],
+            );
             // the fused form: the same rows, and the same reciprocals stored
             let mut fused_inv = [[0.0; 4]; QUAD_BATCH];
             let mut fused = vec![0u32; 4 * 4 * nq];
             let (r01, r23) = fused.split_at_mut(8 * nq);
             let (r0, r1) = r01.split_at_mut(4 * nq);
             let (r2, r3) = r23.split_at_mut(4 * nq);
-            interpolate4::<true>(
+            interpolate(
                 &num,
                 &den,
+                true,
                 x0,
                 y0,
                 &quads,
@@ -717,6 +758,36 @@ mod tests {
             );
             let mut one = vec![0u32; 4 * nq];
             interpolate1(&num[2], x0, y0, &quads, &inv[..nq], &mut one);
+            // two and three leading components: the first rows of the four-component run
+            let (mut two, mut three) = (vec![0u32; 4 * 2 * nq], vec![0u32; 4 * 3 * nq]);
+            let (t0, t1) = two.split_at_mut(4 * nq);
+            let fresh = case % 2 == 0;
+            let mut inv2 = if fresh { [[0.0; 4]; QUAD_BATCH] } else { inv };
+            interpolate(
+                &[num[0], num[1]],
+                &den,
+                fresh,
+                x0,
+                y0,
+                &quads,
+                &mut inv2[..nq],
+                [t0, t1],
+            );
+            assert_eq!(two[..], rows[..8 * nq], "case {case}: two components");
+            let (t0, rest) = three.split_at_mut(4 * nq);
+            let (t1, t2) = rest.split_at_mut(4 * nq);
+            let num3 = [num[0], num[1], num[2]];
+            interpolate(
+                &num3,
+                &den,
+                false,
+                x0,
+                y0,
+                &quads,
+                &mut inv2[..nq],
+                [t0, t1, t2],
+            );
+            assert_eq!(three[..], rows[..12 * nq], "case {case}: three components");
             for (qi, q) in quads.iter().enumerate() {
                 let d = quad_values(&den, q);
                 let want_inv = d.map(|d| if d == 0.0 { 1.0 } else { 1.0 / d });
