@@ -246,7 +246,10 @@ fn fragment_row_form_matches_the_per_quad_path() {
     assert_eq!(p.row_alias, vec![(4, 0)]);
     // words 1 and 2 are never loaded: no rows
     assert_eq!(p.row_unread, vec![1, 2]);
-    assert_eq!(fragment_row_layout(&p).inputs, vec![(0, [Some(0), None, None, Some(3)])]);
+    assert_eq!(
+        fragment_row_layout(&p).inputs,
+        vec![(0, [Some(0), None, None, Some(3)])]
+    );
     rows_match_per_quad(&p, "mixed");
 
     // An input the shader overwrites after loading it, and an output it reads back: neither
