@@ -1,6 +1,12 @@
-//! Entry points that run one shader without a rasterizer: compute dispatches, fragment quads
-//! and vertex batches. They fill the interface variables (IoVar words in per-lane memory)
-//! before a run and read the outputs after it.
+//! Entry points that run one shader: compute dispatches, fragment quads and batches, vertex
+//! batches. They fill the interface variables (IoVar words in per-lane memory) before a run
+//! and read the outputs after it.
+//!
+//! The rasterizer's fragment batches come in row form (`raster::stage::RowBatch`): the
+//! caller's rows are the batch's per-lane memory for the run ([`run_fragment_rows`] swaps them
+//! in and out), laid out by [`fragment_row_layout`], so inputs and colours cross without a copy;
+//! [`run_fragment_quads`] fills and reads each lane's words itself and stays as the independent
+//! form tests compare the row form against.
 
 use super::memory::Bindings;
 use super::observe::{NoObserver, Observer};

@@ -1,6 +1,13 @@
 //! The two shader stages as the rasterizer sees them. Everything crosses as raw 32-bit words in
-//! structure-of-arrays form (one `Vec` per location, one entry per vertex or lane), which is the
-//! layout the lock-step interpreter keeps its registers in.
+//! structure-of-arrays form, the layout the lock-step interpreter keeps its registers in.
+//!
+//! Fragment batches cross in row form ([`RowBatch`]): one row of lanes per interface word, at
+//! rows the stage itself chooses ([`FragmentStage::layout`]). The interpreter chooses its own
+//! per-lane memory words, so the rasterizer writes the inputs, and reads the colours, where the
+//! shader has them, with nothing copied or transposed between (the per-lane vectors and their
+//! two 4x4 transposes per location had been about half the fragment stage's cost for a
+//! pass-through shader). Closure stages keep the per-lane [`QuadBatch`] / [`QuadOutputs`] form
+//! (`FragmentStage::run`); the default `run_rows` converts.
 
 use crate::Result;
 
@@ -101,15 +108,16 @@ pub struct QuadBatch {
     pub varyings: Vec<Vec<[u32; 4]>>,
 }
 
-/// Output of one fragment-stage call; sized and zero-filled by the rasterizer.
+/// Output of one fragment-stage call; sized by the rasterizer, colours and `killed` zero-filled
+/// (`depth`: see below).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct QuadOutputs {
     /// `color[attachment][lane]`: raw bits (f32 bits for float/normalized attachments).
     pub color: Vec<Vec<[u32; 4]>>,
     /// Second colour output of location 0 (index 1) for dual-source blending, per lane.
     pub color1: Vec<[u32; 4]>,
-    /// `FragDepth` per lane, pre-filled with the interpolated depth (read only if
-    /// `FragmentStage::writes_depth()`).
+    /// `FragDepth` per lane: pre-filled with the interpolated depth and read only if
+    /// `FragmentStage::writes_depth()` (otherwise unspecified).
     pub depth: Vec<f32>,
     /// Per quad: bit k set = lane 4q+k was discarded (read only if `can_discard()`).
     pub killed: Vec<u8>,
@@ -175,8 +183,8 @@ pub struct RowBatch {
     /// `rows[row * lanes + lane]`, `layout.rows * lanes` words: the layout's input rows are
     /// written before the run, its colour rows read after it; other rows are the stage's.
     pub rows: Vec<u32>,
-    /// `FragDepth` per lane, pre-filled with the interpolated depth when anything reads it
-    /// (read only if `FragmentStage::writes_depth()`).
+    /// `FragDepth` per lane: pre-filled with the interpolated depth and read only if
+    /// `FragmentStage::writes_depth()` (otherwise unspecified).
     pub depth: Vec<f32>,
     /// Per quad: bit k set = lane 4q+k was discarded (zero before the run; read only if
     /// `can_discard()`).
