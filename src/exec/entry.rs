@@ -494,6 +494,16 @@ pub fn run_fragment_rows(
 /// [`run_fragment_rows`] on `b`, with `batch.rows` as its Local memory for the run.
 fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Batch) -> Result<()> {
     let (quads, n) = (batch.quads, batch.lanes());
+    if p.row_noop_cost.is_some_and(|cost| cost <= p.budget) {
+        // Nothing to run (a pass-through shader whose outputs are read from its inputs'
+        // rows): only the words the run would have zeroed (reset, run and the rest were ~420
+        // instructions per batch).
+        for &(w, count) in &p.zero_rows {
+            zero(&mut batch.rows[w as usize * n..][..count as usize * n]);
+        }
+        batch.killed[..quads].fill(0);
+        return Ok(());
+    }
     let coverage = &batch.coverage[..quads];
     // every quad has a covered (non-helper) lane (a branch-free fold: `all` stops early and
     // tests each quad on its own)

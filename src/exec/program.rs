@@ -221,6 +221,10 @@ pub struct Program {
     pub(crate) row_alias: Vec<(u32, u32)>,
     /// Location input words no instruction loads: the row form's caller need not fill them.
     pub(crate) row_unread: Vec<u32>,
+    /// A fragment shader whose row form runs nothing (`row_ops` empty for the one block, no
+    /// built-in interface, no kill): a run would only count this many instructions against
+    /// the budget, and `exec::run_fragment_rows` skips it while that is within the budget.
+    pub(crate) row_noop_cost: Option<u64>,
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
@@ -652,6 +656,19 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         alias: row_alias,
     } = row_form(shader, &blocks, start, &fixed, zero_local.as_deref());
     let row_unread = unread_inputs(shader, &fixed);
+    let location = |v: &ir::IoVar| matches!(v.binding, ir::IoBinding::Location { .. });
+    let row_noop_cost = match (&row_ops, blocks.get(start as usize)) {
+        (Some((b, ops)), Some(blk))
+            if *b == start
+                && ops.is_empty()
+                && matches!(blk.term, CTerm::Return)
+                && !discards
+                && shader.inputs.iter().chain(&shader.outputs).all(location) =>
+        {
+            Some(start_cost + blk.code.len() as u64 + 1)
+        }
+        _ => None,
+    };
     Ok(Program {
         discards,
         shader: shader.clone(),
@@ -672,6 +689,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         row_ops,
         row_alias,
         row_unread,
+        row_noop_cost,
         images,
         budget: DEFAULT_BUDGET,
     })

@@ -220,11 +220,33 @@ fn fragment_row_form_matches_the_per_quad_path() {
     let p = frag_io(&b);
     assert_eq!(p.row_alias, vec![(4, 0), (5, 1), (6, 2), (7, 3)]);
     assert!(p.row_ops.as_ref().is_some_and(|(_, ops)| ops.is_empty()));
+    // nothing left to run: the row form skips the interpreter (within the budget)
+    assert!(p.row_noop_cost.is_some());
     assert_eq!(
         fragment_row_layout(&p).colors[0],
         [Some(0), Some(1), Some(2), Some(3)]
     );
     rows_match_per_quad(&p, "pass-through");
+    // with a budget below its cost the run is not skipped: the same error as the per-quad path
+    let mut tight = frag_io(&b);
+    tight.set_budget(0);
+    let quad = FragQuadInput {
+        varyings: vec![0; 16],
+        ..Default::default()
+    };
+    assert!(run_fragment_quads(&tight, &[quad], &Bindings::default()).is_err());
+    let mut batch = crate::raster::stage::RowBatch {
+        quads: 1,
+        coverage: vec![0xf],
+        frag_coord: vec![[0.0; 4]; 4],
+        front_facing: vec![false; 4],
+        primitive_id: vec![0; 4],
+        point_coord: vec![[0.0; 2]; 4],
+        rows: vec![0; 8 * 4],
+        depth: vec![0.0; 4],
+        killed: vec![0],
+    };
+    assert!(run_fragment_rows(&tight, &mut batch, &Bindings::default()).is_err());
 
     // x: a copy whose load is also used (the store goes, the load stays); y: computed;
     // z: never stored (reads 0); w: stored twice (no alias); a scratch word read before it
@@ -243,6 +265,7 @@ fn fragment_row_form_matches_the_per_quad_path() {
     b.store_local(F32, 7, two);
     b.store_local(F32, 7, w);
     let p = frag_io(&b);
+    assert_eq!(p.row_noop_cost, None);
     assert_eq!(p.row_alias, vec![(4, 0)]);
     // words 1 and 2 are never loaded: no rows
     assert_eq!(p.row_unread, vec![1, 2]);
