@@ -6,8 +6,9 @@
 //!   interface word, at the rows the stage's [`RowLayout`] names. For the interpreter those
 //!   rows are its own per-lane memory, so the inputs are interpolated where the shader loads
 //!   them and colours converted from where it stored them (or, for an output that only copies
-//!   an input, from the input's row): no per-lane vectors, transposes, zero fills or copies at
-//!   the boundary, and rows no instruction reads are not filled.
+//!   an input, from the input's row: a pass-through shader then leaves the interpreter nothing
+//!   to run): no per-lane vectors, transposes, zero fills or copies at the boundary, and rows
+//!   no instruction reads are not filled.
 //! - A quad's four lanes of one component are four consecutive words of a row, the shape the
 //!   arithmetic wants, so the per-quad kernels are straight SIMD (`wide`, SSE2 on x86-64):
 //!   - interpolation: each input is a ratio of planes, evaluated in f64 at the quad's lane 0
@@ -23,11 +24,12 @@
 //! - A batch mixes quads of several primitives; the planes are combined once per primitive
 //!   run and location.
 //!
-//! Measured (callgrind, issue #3's frames, draw only, one thread): the depth scene's shading
-//! (this module plus the fragment stage) went from ~190 M to ~115 M instructions with the row
-//! form and these kernels; what is left is mostly the f64 interpolation (~98 instructions per
-//! quad for a vec4: SSE2's two-operand forms spill) and the colour conversion and writes
-//! (~75 per quad).
+//! Measured (callgrind, issue #3's frames, one thread, this module with the fragment stage it
+//! calls): the depth scene's shading went from 186 M to 100 M instructions with the row form
+//! and these kernels, the small triangles' from 40 M to 25 M, the fullscreen frame's outside
+//! the texture unit from 135 M to 84 M. What is left is mostly the f64 interpolation (~98
+//! instructions per quad for a vec4: SSE2's two-operand forms spill) and the colour
+//! conversion and writes (~75 per quad), then the per-run plane setup.
 
 use super::*;
 use crate::raster::stage::RowLayout;
