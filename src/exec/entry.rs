@@ -491,10 +491,19 @@ pub fn run_fragment_rows(
     })
 }
 
+/// Whether [`run_fragment_rows`] runs nothing for `program` (a pass-through shader whose
+/// outputs are read from its inputs' rows, within its budget): then it reads no bindings, and a
+/// caller may pass `Bindings::default()` instead of building them per batch.
+pub fn fragment_rows_run_nothing(program: &Program) -> bool {
+    program
+        .row_noop_cost
+        .is_some_and(|cost| cost <= program.budget)
+}
+
 /// [`run_fragment_rows`] on `b`, with `batch.rows` as its Local memory for the run.
 fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Batch) -> Result<()> {
     let (quads, n) = (batch.quads, batch.lanes());
-    if p.row_noop_cost.is_some_and(|cost| cost <= p.budget) {
+    if fragment_rows_run_nothing(p) {
         // Nothing to run (a pass-through shader whose outputs are read from its inputs'
         // rows): only the words the run would have zeroed (reset, run and the rest were ~420
         // instructions per batch).

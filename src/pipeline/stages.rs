@@ -169,8 +169,14 @@ impl FragmentStage for BoundStage<'_> {
 
     fn run_rows(&self, _layout: &RowLayout, batch: &mut RowBatch) -> Result<()> {
         self.expect(Stage::Fragment)?;
+        let program = self.shader.program();
+        if exec::fragment_rows_run_nothing(program) && self.shader.ir().resources.is_empty() {
+            // nothing runs and nothing is bound, so there is nothing to look up or report
+            // (building the bindings was ~80 instructions a batch)
+            return exec::run_fragment_rows(program, batch, &exec::Bindings::default());
+        }
         let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
-        exec::run_fragment_rows(self.shader.program(), batch, &bindings)
+        exec::run_fragment_rows(program, batch, &bindings)
     }
 }
 
