@@ -1,13 +1,19 @@
-//! Entry points that run one shader without a rasterizer: compute dispatches, fragment quads
-//! and vertex batches. They fill the interface variables (IoVar words in per-lane memory)
-//! before a run and read the outputs after it.
+//! Entry points that run one shader: compute dispatches, fragment quads and batches, vertex
+//! batches. They fill the interface variables (IoVar words in per-lane memory) before a run
+//! and read the outputs after it.
+//!
+//! The rasterizer's fragment batches come in row form (`raster::stage::RowBatch`): the
+//! caller's rows are the batch's per-lane memory for the run ([`run_fragment_rows`] swaps them
+//! in and out), laid out by [`fragment_row_layout`], so inputs and colours cross without a copy;
+//! [`run_fragment_quads`] fills and reads each lane's words itself and stays as the independent
+//! form tests compare the row form against.
 
 use super::memory::Bindings;
 use super::observe::{NoObserver, Observer};
 use super::program::{Program, DONE};
-use super::run::{scatter_rows, transpose4, Batch, SUBGROUP_SIZE};
+use super::run::{zero, Batch, SUBGROUP_SIZE};
 use crate::ir::{BuiltIn, DerivativeGroup, IoBinding, IoVar, Stage};
-use crate::raster::{QuadBatch, QuadOutputs};
+use crate::raster::stage::{RowBatch, RowLayout};
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -368,300 +374,279 @@ pub fn run_fragment_quads_observed<O: Observer>(
 }
 
 thread_local! {
-    /// The fragment batch reused by [`run_fragment_batch`] on each thread (rasterizer tile
+    /// The fragment batch reused by [`run_fragment_rows`] on each thread (rasterizer tile
     /// workers), so shading a batch allocates nothing once the buffers have grown.
     static FRAG_SCRATCH: RefCell<Batch> = RefCell::new(Batch::new());
 }
 
-/// Shade one rasterizer batch of quads: the interface words are filled straight from the
-/// structure-of-arrays `input` and the results written straight into `output`, with no per-quad
-/// values in between and (after the first call on a thread) no allocation.
+/// Where a fragment shader's interface words live in row form: its own Local words, one row
+/// of lanes each (`rows` = the shader's Local words). Inputs: every word of a Location input
+/// variable that some instruction loads, under its location and component; colours: attachment `a` is location `a` of the
+/// location-keyed outputs ([`location_stride`] of them), the last output declared over a
+/// component giving its row (none, or a word past Local memory: 0). The second colour of
+/// dual-source blending is not an output of the interpreter (0).
+pub fn fragment_row_layout(program: &Program) -> RowLayout {
+    let sh = &program.shader;
+    let lw = sh.local_words as usize;
+    let row = |w: usize| (w < lw).then_some(w as u32);
+    let mut inputs: Vec<(u32, [Option<u32>; 4])> = Vec::new();
+    for var in &sh.inputs {
+        let IoBinding::Location {
+            location,
+            component,
+        } = var.binding
+        else {
+            continue;
+        };
+        let base = location as usize * 4 + component as usize;
+        // one entry per location the variable spans
+        let mut entry: Option<(u32, [Option<u32>; 4])> = None;
+        for i in 0..var.count as usize * words_per_scalar(var) {
+            let (loc, c) = (((base + i) / 4) as u32, (base + i) % 4);
+            let e = match entry {
+                Some(ref mut e) if e.0 == loc => e,
+                _ => {
+                    inputs.extend(entry.take());
+                    entry.insert((loc, [None; 4]))
+                }
+            };
+            // a word no instruction loads needs no row (`Program::row_unread`)
+            let w = var.word as usize + i;
+            e.1[c] = row(w).filter(|&w| !program.row_unread.contains(&w));
+        }
+        inputs.extend(entry);
+    }
+    let mut colors = vec![[None; 4]; location_stride(&sh.outputs) / 4];
+    for var in &sh.outputs {
+        let IoBinding::Location {
+            location,
+            component,
+        } = var.binding
+        else {
+            continue;
+        };
+        let base = location as usize * 4 + component as usize;
+        for i in 0..var.count as usize * words_per_scalar(var) {
+            if let Some(att) = colors.get_mut((base + i) / 4) {
+                att[(base + i) % 4] = row(var.word as usize + i);
+            }
+        }
+    }
+    // outputs the row form reads from an input's row (`Program::row_alias`)
+    for w in colors.iter_mut().flatten().flatten() {
+        if let Some(&(_, w_in)) = program.row_alias.iter().find(|a| a.0 == *w) {
+            *w = w_in;
+        }
+    }
+    RowLayout {
+        rows: lw,
+        inputs,
+        colors,
+        color1: [None; 4],
+    }
+}
+
+/// Shade one rasterizer batch in row form ([`fragment_row_layout`]'s): `batch.rows` becomes
+/// the interpreter's per-lane memory for the run (swapped in and out, not copied), so the
+/// interpolated inputs are read and the colours written where the rasterizer has them. The
+/// batch is one interpreter batch whatever its size.
 ///
 /// Same results as [`run_fragment_quads`] on the equivalent [`FragQuadInput`]s (the per-quad
 /// path is kept as the independent form tests compare against), with `FrontFacing` and
-/// `PrimitiveId` taken from lane 0 of each quad, `SampleId` 0 and `SampleMask` 1. Outputs:
-/// `color[a][lane]` gets words `a * 4..a * 4 + 4` of the lane's location-keyed outputs for every
-/// attachment inside [`location_stride`] of the outputs (others are left alone), `depth[lane]`
-/// the written FragDepth else `frag_coord.z`, `killed[q]` the killed or demoted lanes; `color1`
-/// is not touched.
-pub fn run_fragment_batch(
+/// `PrimitiveId` taken from lane 0 of each quad, `SampleId` 0 and `SampleMask` 1; `depth[lane]`
+/// gets the written FragDepth (if the shader has that output), `killed[q]` the killed or
+/// demoted lanes. Rows of the layout's inputs must hold every lane's value; the shader's other
+/// words are the interpreter's.
+pub fn run_fragment_rows(
     program: &Program,
-    input: &QuadBatch,
-    output: &mut QuadOutputs,
+    batch: &mut RowBatch,
     bindings: &Bindings,
 ) -> Result<()> {
     check_stage(program, Stage::Fragment)?;
-    let (quads, lanes) = (input.quads, input.quads * 4);
-    let short = input.frag_coord.len() < lanes
-        || input.front_facing.len() < lanes
-        || input.primitive_id.len() < lanes
-        || input.coverage.len() < quads
-        || input.varyings.iter().any(|v| v.len() < lanes)
-        || output.color.iter().any(|c| c.len() < lanes)
-        || output.depth.len() < lanes
-        || output.killed.len() < quads;
+    let (quads, lanes) = (batch.quads, batch.lanes());
+    let short = batch.frag_coord.len() < lanes
+        || batch.front_facing.len() < lanes
+        || batch.primitive_id.len() < lanes
+        || batch.point_coord.len() < lanes
+        || batch.coverage.len() < quads
+        || batch.depth.len() < lanes
+        || batch.killed.len() < quads;
     if short {
         return Err(Error::Exec(format!(
-            "exec/entry.rs: run_fragment_batch: a QuadBatch or QuadOutputs array is shorter than \
-             its {quads} quads ({lanes} lanes)"
+            "exec/entry.rs: run_fragment_rows: a RowBatch array is shorter than its {quads} \
+             quads ({lanes} lanes)"
+        )));
+    }
+    let words = program.shader.local_words as usize;
+    if batch.rows.len() != words * lanes {
+        return Err(Error::Exec(format!(
+            "exec/entry.rs: run_fragment_rows: {} row words for {words} rows of {lanes} lanes",
+            batch.rows.len()
         )));
     }
     FRAG_SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut b) => frag_batch(program, input, output, bindings, &mut b),
+        Ok(mut b) => frag_rows(program, batch, bindings, &mut b),
         // Re-entered on this thread (an image unit shading fragments?): a private batch.
-        Err(_) => frag_batch(program, input, output, bindings, &mut Batch::new()),
+        Err(_) => frag_rows(program, batch, bindings, &mut Batch::new()),
     })
 }
 
-fn frag_batch(
+/// Whether [`run_fragment_rows`] runs nothing for `program` (a pass-through shader whose
+/// outputs are read from its inputs' rows, within its budget): then it reads no bindings, and a
+/// caller may pass `Bindings::default()` instead of building them per batch.
+pub fn fragment_rows_run_nothing(program: &Program) -> bool {
+    program
+        .row_noop_cost
+        .is_some_and(|cost| cost <= program.budget)
+}
+
+/// [`run_fragment_rows`] on `b`, with `batch.rows` as its Local memory for the run.
+fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Batch) -> Result<()> {
+    let (quads, n) = (batch.quads, batch.lanes());
+    if fragment_rows_run_nothing(p) {
+        // Nothing to run (a pass-through shader whose outputs are read from its inputs'
+        // rows): only the words the run would have zeroed (reset, run and the rest were ~420
+        // instructions per batch).
+        for &(w, count) in &p.zero_rows {
+            zero(&mut batch.rows[w as usize * n..][..count as usize * n]);
+        }
+        batch.killed[..quads].fill(0);
+        return Ok(());
+    }
+    let coverage = &batch.coverage[..quads];
+    // every quad has a covered (non-helper) lane (a branch-free fold: `all` stops early and
+    // tests each quad on its own)
+    let live = coverage.iter().fold(true, |l, &cov| l & (cov & 0xf != 0));
+    b.reset_frag(p, n, live);
+    std::mem::swap(&mut b.local, &mut batch.rows);
+    b.row_form = true;
+    let result = frag_rows_run(p, batch, bindings, b);
+    b.row_form = false;
+    std::mem::swap(&mut b.local, &mut batch.rows);
+    result
+}
+
+fn frag_rows_run(
     p: &Program,
-    input: &QuadBatch,
-    output: &mut QuadOutputs,
+    batch: &mut RowBatch,
     bindings: &Bindings,
     b: &mut Batch,
 ) -> Result<()> {
     let sh = &p.shader;
-    let stride = location_stride(&sh.outputs);
-    let writes_frag_depth = sh
-        .outputs
-        .iter()
-        .any(|v| v.binding == IoBinding::BuiltIn(BuiltIn::FragDepth) && v.count > 0);
-    // Attachments some output writes whole (all four words, one `gather4` below): they need
-    // no zero fill first.
-    let lw_all = sh.local_words as usize;
-    let written_whole = |att: usize| {
-        sh.outputs.iter().any(|v| {
-            matches!(v.binding, IoBinding::Location { location, component: 0 } if location as usize == att)
-                && v.count as usize * words_per_scalar(v) >= 4
-                && v.word as usize + 4 <= lw_all
-        })
+    let (quads, n, lw) = (batch.quads, b.n, b.local_words);
+    for &(w, count) in &p.zero_rows {
+        zero(&mut b.local[w as usize * n..][..count as usize * n]);
+    }
+    // a quad's four flags as one `[bool; 4]`: the coverage bits spread to the bytes of a word
+    // (bit k to bit 8k) and inverted (four compare-and-stores were ~10 instructions a quad)
+    let helper = b.helper.as_chunks_mut::<4>().0;
+    for (h, &cov) in helper.iter_mut().zip(&batch.coverage) {
+        let spread = ((cov & 0xf) as u32).wrapping_mul(0x0020_4081) & 0x0101_0101;
+        *h = (spread ^ 0x0101_0101).to_le_bytes().map(|b| b != 0);
+    }
+    // The inputs are in place; then the built-ins and the outputs that start with a value
+    // (the order of the per-quad path, which matters only if words overlap), out of line:
+    // the setup of their loops cost ~250 instructions per batch for shaders that have none.
+    let builtin = |v: &IoVar| matches!(v.binding, IoBinding::BuiltIn(_));
+    let frag_depth = if sh.inputs.iter().chain(&sh.outputs).any(builtin) {
+        frag_builtins(p, batch, b)
+    } else {
+        None
     };
-    let mut q0 = 0;
-    while q0 < input.quads {
-        let nq = (input.quads - q0).min(FRAG_QUADS_PER_BATCH);
-        let l0 = q0 * 4;
-        let coverage = &input.coverage[q0..q0 + nq];
-        // every quad has a covered (non-helper) lane (a branch-free fold: `all` stops early
-        // and tests each quad on its own)
-        let live = coverage.iter().fold(true, |l, &cov| l & (cov & 0xf != 0));
-        b.reset_frag(p, nq * 4, live);
-        let (n, lw) = (b.n, b.local_words);
-        // a quad's four flags as one `[bool; 4]` (a store per lane cost ~2 instructions a lane)
-        for (h, &cov) in b.helper.as_chunks_mut::<4>().0.iter_mut().zip(coverage) {
-            *h = [cov & 1 == 0, cov & 2 == 0, cov & 4 == 0, cov & 8 == 0];
-        }
-        // Inputs: locations, then built-ins, then the outputs that start with a value (the
-        // order of the per-quad path, which matters only if words overlap).
-        for var in &sh.inputs {
-            let IoBinding::Location {
-                location,
-                component,
-            } = var.binding
-            else {
-                continue;
-            };
-            let base = location as usize * 4 + component as usize;
-            let words = var.count as usize * words_per_scalar(var);
-            let mut i = 0;
-            while i < words {
-                let w = var.word as usize + i;
-                let (loc, c) = ((base + i) / 4, (base + i) % 4);
-                if c == 0 && i + 4 <= words && w + 4 <= lw {
-                    // A whole location into four word rows in one pass (the usual vec4;
-                    // a pass per component walked the lanes four times).
-                    let rows = &mut b.local[w * n..(w + 4) * n];
-                    match input.varyings.get(loc) {
-                        Some(src) => scatter4(rows, n, &src[l0..l0 + n]),
-                        None => rows.fill(0),
-                    }
-                    i += 4;
-                    continue;
-                }
-                i += 1;
-                if w >= lw {
-                    continue;
-                }
-                let dst = &mut b.local[w * n..][..n];
-                match input.varyings.get(loc) {
-                    Some(row) => {
-                        for (d, v) in dst.iter_mut().zip(&row[l0..l0 + n]) {
-                            *d = v[c];
-                        }
-                    }
-                    None => dst.fill(0),
-                }
-            }
-        }
-        for var in &sh.inputs {
-            let IoBinding::BuiltIn(bi) = var.binding else {
-                continue;
-            };
-            if !matches!(
-                bi,
-                BuiltIn::FragCoord
-                    | BuiltIn::FrontFacing
-                    | BuiltIn::PrimitiveId
-                    | BuiltIn::PointCoord
-                    | BuiltIn::SampleId
-                    | BuiltIn::SampleMask
-            ) {
-                continue;
-            }
-            for i in 0..(var.count as usize * words_per_scalar(var)).min(4) {
-                let w = var.word as usize + i;
-                if w >= lw {
-                    continue;
-                }
-                let dst = &mut b.local[w * n..][..n];
-                for (j, d) in dst.iter_mut().enumerate() {
-                    let l = l0 + j;
-                    let quad_lane0 = l0 + j / 4 * 4;
-                    *d = match (bi, i) {
-                        (BuiltIn::FragCoord, _) => input.frag_coord[l][i].to_bits(),
-                        (BuiltIn::FrontFacing, 0) => input.front_facing[quad_lane0] as u32,
-                        (BuiltIn::PrimitiveId, 0) => input.primitive_id[quad_lane0],
-                        (BuiltIn::PointCoord, 0 | 1) => input.point_coord[l][i].to_bits(),
-                        (BuiltIn::SampleMask, 0) => 1,
-                        _ => 0,
-                    };
-                }
-            }
-        }
-        for var in &sh.outputs {
-            let w = var.word as usize;
-            if var.count == 0 || w >= lw {
-                continue;
-            }
-            let dst = &mut b.local[w * n..][..n];
-            match var.binding {
-                IoBinding::BuiltIn(BuiltIn::FragDepth) => {
-                    for (d, fc) in dst.iter_mut().zip(&input.frag_coord[l0..l0 + n]) {
-                        *d = fc[2].to_bits();
-                    }
-                }
-                IoBinding::BuiltIn(BuiltIn::SampleMask) => dst.fill(1),
-                _ => {}
-            }
-        }
 
-        b.run(p, bindings, &mut NoObserver)?;
+    b.run(p, bindings, &mut NoObserver)?;
 
-        // Outputs. Colour attachments inside the stride are written whole (zero where no
-        // output covers a component), in output declaration order.
-        for (att, col) in output.color.iter_mut().enumerate() {
-            if att * 4 + 4 <= stride && !written_whole(att) {
-                col[l0..l0 + n].fill([0; 4]);
+    // The last FragDepth output declared (as the per-quad path reads them).
+    match frag_depth {
+        Some(w) if w < lw => {
+            for (d, &s) in batch.depth[..n].iter_mut().zip(&b.local[w * n..][..n]) {
+                *d = f32::from_bits(s);
             }
         }
-        let depth = &mut output.depth[l0..l0 + n];
-        if writes_frag_depth {
-            // Where a lane leaves `FragDepth` unwritten; without that output the rasterizer
-            // reads none of `depth` (and may not have filled `frag_coord`).
-            for (d, fc) in depth.iter_mut().zip(&input.frag_coord[l0..l0 + n]) {
-                *d = fc[2];
+        Some(_) => batch.depth[..n].fill(0.0),
+        None => {}
+    }
+    let killed = &mut batch.killed[..quads];
+    if !p.discards {
+        // no reachable kill or demote in the program: nothing to collect
+        killed.fill(0);
+        return Ok(());
+    }
+    for (q, k) in killed.iter_mut().enumerate() {
+        let mut bits = 0;
+        for i in 0..4 {
+            let l = q * 4 + i;
+            if b.killed[l] || b.demoted[l] {
+                bits |= 1 << i;
             }
         }
-        for var in &sh.outputs {
-            let row = |w: usize| (w < lw).then(|| &b.local[w * n..][..n]);
-            match var.binding {
-                IoBinding::Location {
-                    location,
-                    component,
-                } => {
-                    let base = location as usize * 4 + component as usize;
-                    let words = var.count as usize * words_per_scalar(var);
-                    let mut i = 0;
-                    while i < words {
-                        let (att, c) = ((base + i) / 4, (base + i) % 4);
-                        let w = var.word as usize + i;
-                        if att * 4 + 4 > stride {
-                            i += 1;
-                            continue;
-                        }
-                        let Some(col) = output.color.get_mut(att) else {
-                            i += 1;
-                            continue;
-                        };
-                        let dst = &mut col[l0..l0 + n];
-                        if c == 0 && i + 4 <= words && w + 4 <= lw {
-                            // A whole attachment from four word rows in one pass.
-                            gather4(dst, &b.local[w * n..(w + 4) * n], n);
-                            i += 4;
-                            continue;
-                        }
-                        i += 1;
-                        match row(w) {
-                            Some(src) => {
-                                for (d, &s) in dst.iter_mut().zip(src) {
-                                    d[c] = s;
-                                }
-                            }
-                            None => dst.iter_mut().for_each(|d| d[c] = 0),
-                        }
-                    }
-                }
-                IoBinding::BuiltIn(BuiltIn::FragDepth) if var.count > 0 => {
-                    match row(var.word as usize) {
-                        Some(src) => {
-                            for (d, &s) in depth.iter_mut().zip(src) {
-                                *d = f32::from_bits(s);
-                            }
-                        }
-                        None => depth.fill(0.0),
-                    }
-                }
-                _ => {}
-            }
-        }
-        if !p.discards {
-            // no reachable kill or demote in the program: nothing to collect
-            output.killed[q0..q0 + nq].fill(0);
-            q0 += nq;
-            continue;
-        }
-        for (q, k) in output.killed[q0..q0 + nq].iter_mut().enumerate() {
-            let mut bits = 0;
-            for i in 0..4 {
-                let l = q * 4 + i;
-                if b.killed[l] || b.demoted[l] {
-                    bits |= 1 << i;
-                }
-            }
-            *k = bits;
-        }
-        q0 += nq;
+        *k = bits;
     }
     Ok(())
 }
 
-/// Lane values `src[j] = [x, y, z, w]` into the four word rows of `rows` (`n` lanes each).
-///
-/// 4×4 blocks through [`transpose4`] (SSE2 shuffles): 23 instructions per four lanes where
-/// the scalar copy took 35 (8.4 M of the fullscreen trilinear frame, 12.9 M of the depth
-/// scene).
-#[inline]
-fn scatter4(rows: &mut [u32], n: usize, src: &[[u32; 4]]) {
-    let (r0, rest) = rows.split_at_mut(n);
-    let (r1, rest) = rest.split_at_mut(n);
-    let (r2, r3) = rest.split_at_mut(n);
-    scatter_rows([r0, r1, r2, r3], src, None);
-}
-
-/// The inverse of [`scatter4`]: four word rows (`n` lanes each) into per-lane vectors, 4×4
-/// blocks through [`transpose4`] like it, one block index over slices cut to one length.
-#[inline]
-fn gather4(dst: &mut [[u32; 4]], rows: &[u32], n: usize) {
-    let (r0, rest) = rows.split_at(n);
-    let (r1, rest) = rest.split_at(n);
-    let (r2, r3) = rest.split_at(n);
-    let (a, b) = (r0.as_chunks::<4>().0, r1.as_chunks::<4>().0);
-    let (c, e) = (r2.as_chunks::<4>().0, r3.as_chunks::<4>().0);
-    let d = dst.as_chunks_mut::<4>().0;
-    let nb = d.len().min(a.len()).min(b.len()).min(c.len()).min(e.len());
-    let (a, b, c, e, d) = (&a[..nb], &b[..nb], &c[..nb], &e[..nb], &mut d[..nb]);
-    for j in 0..nb {
-        d[j] = transpose4(&[a[j], b[j], c[j], e[j]]);
+/// The built-in inputs and the outputs that start with a value (FragDepth: the interpolated
+/// depth; SampleMask: 1) into their words; returns the word of the last FragDepth output.
+#[inline(never)]
+fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> {
+    let sh = &p.shader;
+    let (n, lw) = (b.n, b.local_words);
+    for var in &sh.inputs {
+        let IoBinding::BuiltIn(bi) = var.binding else {
+            continue;
+        };
+        if !matches!(
+            bi,
+            BuiltIn::FragCoord
+                | BuiltIn::FrontFacing
+                | BuiltIn::PrimitiveId
+                | BuiltIn::PointCoord
+                | BuiltIn::SampleId
+                | BuiltIn::SampleMask
+        ) {
+            continue;
+        }
+        for i in 0..(var.count as usize * words_per_scalar(var)).min(4) {
+            let w = var.word as usize + i;
+            if w >= lw {
+                continue;
+            }
+            let dst = &mut b.local[w * n..][..n];
+            for (l, d) in dst.iter_mut().enumerate() {
+                let quad_lane0 = l / 4 * 4;
+                *d = match (bi, i) {
+                    (BuiltIn::FragCoord, _) => batch.frag_coord[l][i].to_bits(),
+                    (BuiltIn::FrontFacing, 0) => batch.front_facing[quad_lane0] as u32,
+                    (BuiltIn::PrimitiveId, 0) => batch.primitive_id[quad_lane0],
+                    (BuiltIn::PointCoord, 0 | 1) => batch.point_coord[l][i].to_bits(),
+                    (BuiltIn::SampleMask, 0) => 1,
+                    _ => 0,
+                };
+            }
+        }
     }
+    let mut frag_depth = None;
+    for var in &sh.outputs {
+        let w = var.word as usize;
+        if var.count > 0 && var.binding == IoBinding::BuiltIn(BuiltIn::FragDepth) {
+            frag_depth = Some(w);
+        }
+        if var.count == 0 || w >= lw {
+            continue;
+        }
+        let dst = &mut b.local[w * n..][..n];
+        match var.binding {
+            IoBinding::BuiltIn(BuiltIn::FragDepth) => {
+                for (d, fc) in dst.iter_mut().zip(&batch.frag_coord[..n]) {
+                    *d = fc[2].to_bits();
+                }
+            }
+            IoBinding::BuiltIn(BuiltIn::SampleMask) => dst.fill(1),
+            _ => {}
+        }
+    }
+
+    frag_depth
 }
 
 /// Per-vertex built-in inputs.

@@ -2,7 +2,7 @@
 //! batch of lanes. It owns masks, divergence and reconvergence, derivatives, quad and subgroup
 //! operations, memory (per-lane, workgroup, buffers) and the instruction budget; it knows
 //! nothing about image formats (images go through the caller's [`ImageUnit`]) or the
-//! rasterizer (which calls [`run_fragment_batch`] / [`run_vertex`]; [`run_fragment_quads`] is
+//! rasterizer (which calls [`run_fragment_rows`] / [`run_vertex`]; [`run_fragment_quads`] is
 //! the per-quad form for tests and tools).
 //!
 //! # Shape
@@ -132,10 +132,10 @@ mod run;
 mod tests;
 
 pub use entry::{
-    location_stride, run_compute, run_compute_observed, run_fragment_batch, run_fragment_quads,
-    run_fragment_quads_observed, run_vertex, run_vertex_observed, BatchState, FragQuadInput,
-    FragQuadOutput, VertexIds, VertexOutputs, FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES,
-    VERTEX_LANES_PER_BATCH,
+    fragment_row_layout, fragment_rows_run_nothing, location_stride, run_compute,
+    run_compute_observed, run_fragment_quads, run_fragment_quads_observed, run_fragment_rows,
+    run_vertex, run_vertex_observed, BatchState, FragQuadInput, FragQuadOutput, VertexIds,
+    VertexOutputs, FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES, VERTEX_LANES_PER_BATCH,
 };
 pub use image::{image_per_quad, BatchOperands, ImageUnit, NoImages, QuadLod, QuadOperands};
 pub use memory::{Bindings, Buffer};

@@ -211,6 +211,20 @@ pub struct Program {
     /// Local (per-lane memory) words that must start at zero ([`local_words_to_zero`]), as
     /// runs `(first word, count)`; `None`: all of them.
     pub(crate) zero_local: Option<Vec<(u32, u32)>>,
+    /// The per-lane words a fragment batch in row form (`exec::run_fragment_rows`) zeroes
+    /// before its run ([`row_form`]); its caller has written every Location input word.
+    pub(crate) zero_rows: Vec<(u32, u32)>,
+    /// The row form's own instruction list for one block (schedule index, ops), without the
+    /// interface copies that `row_alias` makes unnecessary ([`row_form`]).
+    pub(crate) row_ops: Option<(u32, Vec<(u32, Code)>)>,
+    /// `(output word, input word)`: in row form the output is read from the input's row.
+    pub(crate) row_alias: Vec<(u32, u32)>,
+    /// Location input words no instruction loads: the row form's caller need not fill them.
+    pub(crate) row_unread: Vec<u32>,
+    /// A fragment shader whose row form runs nothing (`row_ops` empty for the one block, no
+    /// built-in interface, no kill): a run would only count this many instructions against
+    /// the budget, and `exec::run_fragment_rows` skips it while that is within the budget.
+    pub(crate) row_noop_cost: Option<u64>,
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
@@ -636,6 +650,25 @@ pub fn compile(shader: &Shader) -> Result<Program> {
     let discards = blocks
         .iter()
         .any(|b| matches!(b.term, CTerm::Kill) || b.code.iter().any(|c| matches!(c, Code::Demote)));
+    let RowForm {
+        zero_rows,
+        ops: row_ops,
+        alias: row_alias,
+    } = row_form(shader, &blocks, start, &fixed, zero_local.as_deref());
+    let row_unread = unread_inputs(shader, &fixed);
+    let location = |v: &ir::IoVar| matches!(v.binding, ir::IoBinding::Location { .. });
+    let row_noop_cost = match (&row_ops, blocks.get(start as usize)) {
+        (Some((b, ops)), Some(blk))
+            if *b == start
+                && ops.is_empty()
+                && matches!(blk.term, CTerm::Return)
+                && !discards
+                && shader.inputs.iter().chain(&shader.outputs).all(location) =>
+        {
+            Some(start_cost + blk.code.len() as u64 + 1)
+        }
+        _ => None,
+    };
     Ok(Program {
         discards,
         shader: shader.clone(),
@@ -652,6 +685,11 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         zero32,
         zero64,
         zero_local,
+        zero_rows,
+        row_ops,
+        row_alias,
+        row_unread,
+        row_noop_cost,
         images,
         budget: DEFAULT_BUDGET,
     })
@@ -740,6 +778,232 @@ pub(crate) fn local_words_to_zero(
         }
     }
     Some(runs)
+}
+
+/// What the row form of a fragment batch needs beyond the program: see [`row_form`].
+struct RowForm {
+    zero_rows: Vec<(u32, u32)>,
+    ops: Option<(u32, Vec<(u32, Code)>)>,
+    alias: Vec<(u32, u32)>,
+}
+
+/// The row form's words to zero and shortcuts. Its caller fills every Location input word,
+/// so those never need zeroing: in general the runs of `zero_local` (`None`: every word)
+/// without them.
+///
+/// A fragment shader whose run is one block (the block a run starts at returns, and every
+/// Local access has a constant address) is read straight through: a lane that runs executes
+/// each of its instructions once, in order (a lane of a quad with no live lane does not run,
+/// and its outputs are dropped). Then a word needs zeroing only if it is loaded before any
+/// store to it, or is a Location output never stored (the rasterizer reads it); and a
+/// Location output whose one store copies a register loaded from a Location input word that
+/// nothing stores (a pass-through `color = v`), and which nothing loads, is that input's value
+/// at the end of the run: the layout reads it from the input row (`alias`) and the row form's
+/// instruction list (`ops`) drops the store, and the load if the store was its only use. (A
+/// pass-through shader's eight 256-byte row copies were ~400 instructions per batch.)
+fn row_form(
+    shader: &ir::Shader,
+    blocks: &[CBlock],
+    start: u32,
+    fixed: &[Option<u64>],
+    zero_local: Option<&[(u32, u32)]>,
+) -> RowForm {
+    let lw = shader.local_words;
+    let words_of = |v: &ir::IoVar| {
+        let per = if v.ty.is_wide() { 2 } else { 1 };
+        v.word..v.word.saturating_add(v.count.saturating_mul(per)).min(lw)
+    };
+    let location = |v: &&ir::IoVar| matches!(v.binding, ir::IoBinding::Location { .. });
+    let mut input = vec![false; lw as usize];
+    for v in shader.inputs.iter().filter(location) {
+        words_of(v).for_each(|w| input[w as usize] = true);
+    }
+    let general = || {
+        let mut need = vec![zero_local.is_none(); lw as usize];
+        for &(w, count) in zero_local.unwrap_or(&[]) {
+            for x in w..(w + count).min(lw) {
+                need[x as usize] = true;
+            }
+        }
+        RowForm {
+            zero_rows: word_runs(need.iter().zip(&input).map(|(&n, &i)| n && !i)),
+            ops: None,
+            alias: Vec::new(),
+        }
+    };
+    let blk = match blocks.get(start as usize) {
+        Some(b) if shader.stage == ir::Stage::Fragment && matches!(b.term, CTerm::Return) => b,
+        _ => return general(),
+    };
+    let Some(insts) = shader.body.blocks.get(blk.id as usize).map(|b| &b.insts) else {
+        return general();
+    };
+    // Location outputs, and words some other output variable also names.
+    let (mut colour, mut other_out) = (vec![false; lw as usize], vec![false; lw as usize]);
+    for v in &shader.outputs {
+        let mark = if location(&v) {
+            &mut colour
+        } else {
+            &mut other_out
+        };
+        words_of(v).for_each(|w| mark[w as usize] = true);
+    }
+    let (mut stores, mut loaded, mut early) = (
+        vec![0u32; lw as usize],
+        vec![false; lw as usize],
+        vec![false; lw as usize],
+    );
+    // register -> (instruction, input word) for 32-bit loads of Location input words
+    let mut input_load: std::collections::HashMap<Reg, (usize, u32)> = Default::default();
+    // (instruction, output word, register) for 32-bit stores
+    let mut copies: Vec<(usize, u32, Reg)> = Vec::new();
+    for (i, inst) in insts.iter().enumerate() {
+        let (ptr, ty) = match inst {
+            Inst::Load { ptr, ty, .. } | Inst::Store { ptr, ty, .. } => (ptr, ty),
+            Inst::Atomic { ptr, .. } if matches!(ptr.space, Space::Local) => return general(),
+            _ => continue,
+        };
+        if !matches!(ptr.space, Space::Local) {
+            continue;
+        }
+        let Some(&Some(w)) = fixed.get(ptr.addr as usize) else {
+            return general();
+        };
+        let n = if ty.is_wide() { 2 } else { 1 };
+        let span = (w..w + n).filter(|&x| x < lw as u64).map(|x| x as usize);
+        match *inst {
+            Inst::Load { dst, ty, .. } => {
+                for x in span {
+                    loaded[x] = true;
+                    early[x] |= stores[x] == 0;
+                }
+                if !ty.is_wide() && (w as usize) < input.len() && input[w as usize] {
+                    input_load.insert(dst, (i, w as u32));
+                }
+            }
+            Inst::Store { src, ty, .. } => {
+                for x in span {
+                    stores[x] += 1;
+                }
+                if !ty.is_wide() && w < lw as u64 {
+                    copies.push((i, w as u32, src));
+                }
+            }
+            _ => {}
+        }
+    }
+    // How often each register is defined and used anywhere in the function.
+    let nr = shader.body.regs.len();
+    let (mut defs, mut uses) = (vec![0u32; nr], vec![0u32; nr]);
+    for b in &shader.body.blocks {
+        for inst in &b.insts {
+            for r in crate::ir::opt::walk::defs(inst) {
+                if let Some(d) = defs.get_mut(r as usize) {
+                    *d += 1;
+                }
+            }
+            crate::ir::opt::walk::for_each_use(&mut inst.clone(), &mut |r, _| {
+                if let Some(u) = uses.get_mut(*r as usize) {
+                    *u += 1;
+                }
+            });
+        }
+        crate::ir::opt::walk::term_uses(&mut b.term.clone(), &mut |r| {
+            if let Some(u) = uses.get_mut(*r as usize) {
+                *u += 1;
+            }
+        });
+    }
+    let (mut alias, mut drop) = (Vec::new(), Vec::new());
+    for &(si, w_out, src) in &copies {
+        let wo = w_out as usize;
+        let Some(&(li, w_in)) = input_load.get(&src) else {
+            continue;
+        };
+        let once = |r: Reg, v: &[u32]| v.get(r as usize) == Some(&1);
+        if li < si
+            && colour[wo]
+            && !other_out[wo]
+            && !input[wo]
+            && stores[wo] == 1
+            && !loaded[wo]
+            && stores[w_in as usize] == 0
+            && once(src, &defs)
+        {
+            alias.push((w_out, w_in));
+            drop.push(si);
+            if once(src, &uses) {
+                drop.push(li);
+            }
+        }
+    }
+    let need = (0..lw as usize).map(|w| {
+        !input[w]
+            && ((early[w])
+                || (colour[w] && stores[w] == 0 && !alias.iter().any(|a| a.0 as usize == w)))
+    });
+    let zero_rows = word_runs(need);
+    let ops = (!drop.is_empty()).then(|| {
+        let kept = blk
+            .ops
+            .iter()
+            .filter(|(i, _)| !drop.contains(&(*i as usize)));
+        (start, kept.copied().collect())
+    });
+    RowForm {
+        zero_rows,
+        ops,
+        alias,
+    }
+}
+
+/// The Location input words no Local load reads (none if a Local access has an address that
+/// is not a constant): a fragment shader reading `v.xy` of a `vec4 v` leaves two rows the
+/// rasterizer need not interpolate.
+fn unread_inputs(shader: &ir::Shader, fixed: &[Option<u64>]) -> Vec<u32> {
+    let lw = shader.local_words as u64;
+    let mut read = vec![false; lw as usize];
+    for inst in shader.body.blocks.iter().flat_map(|b| &b.insts) {
+        let (ptr, n) = match inst {
+            Inst::Load { ptr, ty, .. } => (ptr, if ty.is_wide() { 2 } else { 1 }),
+            Inst::Atomic { ptr, .. } if matches!(ptr.space, Space::Local) => return Vec::new(),
+            _ => continue,
+        };
+        if !matches!(ptr.space, Space::Local) {
+            continue;
+        }
+        let Some(&Some(w)) = fixed.get(ptr.addr as usize) else {
+            return Vec::new();
+        };
+        for x in w..(w + n).min(lw) {
+            read[x as usize] = true;
+        }
+    }
+    let mut unread = Vec::new();
+    for v in &shader.inputs {
+        if matches!(v.binding, ir::IoBinding::Location { .. }) {
+            let per = if v.ty.is_wide() { 2 } else { 1 };
+            let end = v
+                .word
+                .saturating_add(v.count.saturating_mul(per))
+                .min(lw as u32);
+            unread.extend((v.word..end).filter(|&w| !read[w as usize]));
+        }
+    }
+    unread
+}
+
+/// The runs `(first word, count)` of the words `need` marks.
+fn word_runs(need: impl Iterator<Item = bool>) -> Vec<(u32, u32)> {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for (w, _) in need.enumerate().filter(|&(_, n)| n) {
+        let w = w as u32;
+        match runs.last_mut() {
+            Some((first, count)) if *first + *count == w => *count += 1,
+            _ => runs.push((w, 1)),
+        }
+    }
+    runs
 }
 
 /// Per register: whether some lane may read it before having written it, so it must start at

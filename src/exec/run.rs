@@ -45,6 +45,12 @@ pub(crate) struct Batch {
     /// runs in uniform control flow leaves it so, and the next `reset` of the same length need
     /// not fill it again (a 256-byte `memset`, ~77 instructions under callgrind, per batch).
     active_ones: bool,
+    /// A fragment batch in row form (`exec::run_fragment_rows`): `run` takes the program's
+    /// `row_ops` for the block they belong to.
+    pub row_form: bool,
+    /// Every lane has finished (the last block returned on all of them, without filling
+    /// `pc`); cleared by `reset`.
+    finished: bool,
 }
 
 #[inline(always)]
@@ -69,7 +75,7 @@ fn pick<'a, T>(lo: &'a [T], hi: &'a [T], s: u32, d: usize, n: usize) -> &'a [T] 
 /// 4 900 of the 5 200 instructions of the vertex stage's `Batch::reset` per batch. Shorter
 /// calls use vector stores.
 #[inline]
-fn zero(v: &mut [u32]) {
+pub(crate) fn zero(v: &mut [u32]) {
     for c in v.chunks_mut(256) {
         c.fill(0);
     }
@@ -254,6 +260,8 @@ impl Batch {
             quads_live: false,
             marked: false,
             active_ones: false,
+            row_form: false,
+            finished: false,
         }
     }
 
@@ -268,12 +276,14 @@ impl Batch {
         self.reset_lanes(prog, n, None);
     }
 
-    /// [`Batch::reset`] for a fragment batch whose caller then writes every lane's `helper`
-    /// flag (left as they are here). With `live` (every quad has a covered lane) it sets
-    /// `quads_live` and leaves `pc` unwritten: all lanes run the first block, whose terminator
-    /// writes every lane's `pc`. Skipping those fills, and the `demoted`/`killed` clears when
-    /// no Demote or Kill ran, saves ~140 instructions per 64-lane batch (the fills are
-    /// `memset` calls, ~77 instructions each for 256 bytes under callgrind).
+    /// [`Batch::reset`] for a fragment batch in row form, whose caller then brings the per-lane
+    /// memory (`local`, left alone here: `exec::run_fragment_rows` swaps its rows in and zeroes
+    /// `Program::zero_rows`) and writes every lane's `helper` flag (left as they are). With
+    /// `live` (every quad has a covered lane) it sets `quads_live` and leaves `pc` unwritten:
+    /// all lanes run the first block, whose terminator writes every lane's `pc`. Skipping
+    /// those fills, and the `demoted`/`killed` clears when no Demote or Kill ran, saves ~140
+    /// instructions per 64-lane batch (the fills are `memset` calls, ~77 instructions each for
+    /// 256 bytes under callgrind).
     pub fn reset_frag(&mut self, prog: &Program, n: usize, live: bool) {
         self.reset_lanes(prog, n, Some(live));
     }
@@ -307,6 +317,8 @@ impl Batch {
         }
         self.local_words = prog.shader.local_words as usize;
         match &prog.zero_local {
+            // a fragment batch brings its own
+            _ if frag.is_some() => {}
             None => fill32(&mut self.local, self.local_words * n),
             Some(runs) => {
                 // words no instruction touches keep stale values nobody reads
@@ -318,6 +330,7 @@ impl Batch {
         }
         fill32(&mut self.workgroup, prog.shader.workgroup_words as usize);
         let live = frag == Some(true) && n > 0;
+        self.finished = false;
         if live && self.pc.len() == n {
             // every lane runs the first block; its terminator sets every `pc`
         } else {
@@ -416,6 +429,9 @@ impl Batch {
 
     /// Run until every lane has finished.
     pub fn run<O: Observer>(&mut self, prog: &Program, bind: &Bindings, obs: &mut O) -> Result<()> {
+        if self.finished {
+            return Ok(());
+        }
         if obs.wants_insts() {
             self.zero_all_registers(prog);
         }
@@ -472,7 +488,11 @@ impl Batch {
             obs.block(blk.id, &self.active);
             if !obs.wants_insts() {
                 let n = self.n;
-                for &(i, ref code) in &blk.ops {
+                let ops = match &prog.row_ops {
+                    Some((b, ops)) if self.row_form && *b == cur => ops,
+                    _ => &blk.ops,
+                };
+                for &(i, ref code) in ops {
                     // 32-bit constant-address Local copies (interface reads and writes) here,
                     // not through `exec`, whose prologue cost as much as the copy itself.
                     match *code {
@@ -581,7 +601,9 @@ impl Batch {
                     }
                 }
             }
-            CTerm::Return if full => self.pc.fill(DONE),
+            // every lane finishes: `run` returns at once, and `finished` stands for the
+            // `pc` fill (a 256-byte memset per fragment batch)
+            CTerm::Return if full => self.finished = true,
             CTerm::Return => {
                 for (p, &a) in self.pc.iter_mut().zip(act) {
                     *p = if a != 0 { DONE } else { *p };
@@ -1213,6 +1235,8 @@ mod tests {
     ) -> (Vec<u32>, Vec<bool>, Vec<bool>, Vec<bool>) {
         b.reset_frag(p, ks.len(), live);
         let n = b.n;
+        b.local.clear();
+        b.local.resize(b.local_words * n, 0);
         for (l, &k) in ks.iter().enumerate() {
             b.local[l] = k as u32;
             b.helper[l] = false;

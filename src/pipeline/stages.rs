@@ -1,13 +1,16 @@
 //! The rasterizer's shader stages implemented by the interpreter. Vertex batches are repacked
 //! from the rasterizer's structure-of-arrays form into the interpreter's lane-major interface
-//! words, run, and unpacked again; quad batches go straight into the interpreter's registers
-//! (`exec::run_fragment_batch`), with no per-quad values in between.
+//! words, run, and unpacked again. Fragment batches cross in row form: the stage's
+//! [`RowLayout`] is the shader's own Local words (`exec::fragment_row_layout`), so the
+//! rasterizer interpolates into, and converts colours from, the interpreter's memory
+//! (`exec::run_fragment_rows` swaps the rows in): no copy or transpose at the boundary.
 
 use super::descriptors::DescriptorSets;
 use super::images::ShaderImages;
 use super::shader::Shader;
 use crate::exec::{self, location_stride, VertexIds};
 use crate::ir::{BuiltIn, Interp, IoBinding, Stage};
+use crate::raster::stage::{RowBatch, RowLayout};
 use crate::raster::{
     FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs,
     VertexStage,
@@ -23,6 +26,8 @@ pub struct BoundStage<'a> {
     interpolation: Vec<Interpolation>,
     in_stride: usize,
     out_stride: usize,
+    /// The fragment interface in row form (empty for other stages).
+    layout: RowLayout,
 }
 
 impl<'a> BoundStage<'a> {
@@ -47,6 +52,10 @@ impl<'a> BoundStage<'a> {
                 }
             }
         }
+        let layout = match shader.stage() {
+            Stage::Fragment => exec::fragment_row_layout(shader.program()),
+            _ => RowLayout::default(),
+        };
         Ok(BoundStage {
             shader,
             sets,
@@ -54,6 +63,7 @@ impl<'a> BoundStage<'a> {
             interpolation,
             in_stride,
             out_stride,
+            layout,
         })
     }
 
@@ -143,10 +153,30 @@ impl FragmentStage for BoundStage<'_> {
         }
     }
 
+    /// The [`QuadBatch`] form, through the row form (tests and tools; the rasterizer calls
+    /// `run_rows`).
     fn run(&self, input: &QuadBatch, output: &mut QuadOutputs) -> Result<()> {
         self.expect(Stage::Fragment)?;
+        let mut batch = RowBatch::from_quads(&self.layout, input, output)?;
+        self.run_rows(&self.layout, &mut batch)?;
+        batch.to_outputs(&self.layout, output);
+        Ok(())
+    }
+
+    fn layout(&self, _attachments: usize) -> RowLayout {
+        self.layout.clone()
+    }
+
+    fn run_rows(&self, _layout: &RowLayout, batch: &mut RowBatch) -> Result<()> {
+        self.expect(Stage::Fragment)?;
+        let program = self.shader.program();
+        if exec::fragment_rows_run_nothing(program) && self.shader.ir().resources.is_empty() {
+            // nothing runs and nothing is bound, so there is nothing to look up or report
+            // (building the bindings was ~80 instructions a batch)
+            return exec::run_fragment_rows(program, batch, &exec::Bindings::default());
+        }
         let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
-        exec::run_fragment_batch(self.shader.program(), input, output, &bindings)
+        exec::run_fragment_rows(program, batch, &bindings)
     }
 }
 

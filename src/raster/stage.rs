@@ -1,6 +1,13 @@
 //! The two shader stages as the rasterizer sees them. Everything crosses as raw 32-bit words in
-//! structure-of-arrays form (one `Vec` per location, one entry per vertex or lane), which is the
-//! layout the lock-step interpreter keeps its registers in.
+//! structure-of-arrays form, the layout the lock-step interpreter keeps its registers in.
+//!
+//! Fragment batches cross in row form ([`RowBatch`]): one row of lanes per interface word, at
+//! rows the stage itself chooses ([`FragmentStage::layout`]). The interpreter chooses its own
+//! per-lane memory words, so the rasterizer writes the inputs, and reads the colours, where the
+//! shader has them, with nothing copied or transposed between (the per-lane vectors and their
+//! two 4x4 transposes per location had been about half the fragment stage's cost for a
+//! pass-through shader). Closure stages keep the per-lane [`QuadBatch`] / [`QuadOutputs`] form
+//! (`FragmentStage::run`); the default `run_rows` converts.
 
 use crate::Result;
 
@@ -101,18 +108,194 @@ pub struct QuadBatch {
     pub varyings: Vec<Vec<[u32; 4]>>,
 }
 
-/// Output of one fragment-stage call; sized and zero-filled by the rasterizer.
+/// Output of one fragment-stage call; sized by the rasterizer, colours and `killed` zero-filled
+/// (`depth`: see below).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct QuadOutputs {
     /// `color[attachment][lane]`: raw bits (f32 bits for float/normalized attachments).
     pub color: Vec<Vec<[u32; 4]>>,
     /// Second colour output of location 0 (index 1) for dual-source blending, per lane.
     pub color1: Vec<[u32; 4]>,
-    /// `FragDepth` per lane, pre-filled with the interpolated depth (read only if
-    /// `FragmentStage::writes_depth()`).
+    /// `FragDepth` per lane: pre-filled with the interpolated depth and read only if
+    /// `FragmentStage::writes_depth()` (otherwise unspecified).
     pub depth: Vec<f32>,
     /// Per quad: bit k set = lane 4q+k was discarded (read only if `can_discard()`).
     pub killed: Vec<u8>,
+}
+
+/// Where a fragment batch's interface words live in [`RowBatch::rows`]: one row of lanes per
+/// word, numbered as the stage wants them. The interpreter names its own per-lane (Local)
+/// words, so the rasterizer interpolates into the very words the shader loads and converts
+/// colours from the very words it stores: nothing is copied or transposed in between.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RowLayout {
+    /// Rows per lane: `RowBatch::rows` holds `rows * lanes` words.
+    pub rows: usize,
+    /// `(location, rows of components 0..4)`: the rasterizer writes the interpolated input at
+    /// `location` into these rows for every lane before the run (`None`: not read). Several
+    /// entries may name one location.
+    pub inputs: Vec<(u32, [Option<u32>; 4])>,
+    /// Per colour attachment, the rows its four output components are read from after the
+    /// run (`None`, or an attachment past the end: 0).
+    pub colors: Vec<[Option<u32>; 4]>,
+    /// The second colour of location 0 for dual-source blending (`None`: 0).
+    pub color1: [Option<u32>; 4],
+}
+
+impl RowLayout {
+    /// The layout of the [`QuadBatch`] form: input location `l` component `c` in row `4l + c`
+    /// for `locations` locations, then attachment `a`'s components, then `color1`'s.
+    pub fn quad_batch(locations: usize, attachments: usize) -> RowLayout {
+        let four = |first: usize| std::array::from_fn(|c| Some((first + c) as u32));
+        RowLayout {
+            rows: 4 * (locations + attachments + 1),
+            inputs: (0..locations).map(|l| (l as u32, four(4 * l))).collect(),
+            colors: (0..attachments)
+                .map(|a| four(4 * (locations + a)))
+                .collect(),
+            color1: four(4 * (locations + attachments)),
+        }
+    }
+
+    /// Row `r` of `rows` (`lanes` words each), if it is one.
+    #[inline]
+    pub fn row(rows: &[u32], r: Option<u32>, lanes: usize) -> Option<&[u32]> {
+        rows.get(r? as usize * lanes..)?.get(..lanes)
+    }
+}
+
+/// One fragment-stage call in row form (see [`RowLayout`]): `quads` 2x2 quads, lanes
+/// `4q..4q+4` laid out `0 1 / 2 3`, every interface word a row of lanes. The rasterizer owns
+/// it and reuses it batch after batch; a stage may swap `rows` with its own buffer of the
+/// same length.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RowBatch {
+    /// Number of quads (`lanes = 4 * quads`).
+    pub quads: usize,
+    /// Coverage per quad: bit k set = lane 4q+k is a covered fragment; clear = helper lane.
+    pub coverage: Vec<u8>,
+    /// The built-in inputs as in [`QuadBatch`] (only those `FragmentStage::built_ins` names
+    /// are filled).
+    pub frag_coord: Vec<[f32; 4]>,
+    pub front_facing: Vec<bool>,
+    pub primitive_id: Vec<u32>,
+    pub point_coord: Vec<[f32; 2]>,
+    /// `rows[row * lanes + lane]`, `layout.rows * lanes` words: the layout's input rows are
+    /// written before the run, its colour rows read after it; other rows are the stage's.
+    pub rows: Vec<u32>,
+    /// `FragDepth` per lane: pre-filled with the interpolated depth and read only if
+    /// `FragmentStage::writes_depth()` (otherwise unspecified).
+    pub depth: Vec<f32>,
+    /// Per quad: bit k set = lane 4q+k was discarded (zero before the run; read only if
+    /// `can_discard()`).
+    pub killed: Vec<u8>,
+}
+
+impl RowBatch {
+    /// Lanes in the batch.
+    #[inline]
+    pub fn lanes(&self) -> usize {
+        self.quads * 4
+    }
+
+    /// The same call in row form: `input`'s arrays and varyings laid out by `layout` (rows
+    /// the layout does not name are zero), `depth` from `output`.
+    pub fn from_quads(
+        layout: &RowLayout,
+        input: &QuadBatch,
+        output: &QuadOutputs,
+    ) -> Result<RowBatch> {
+        let (quads, lanes) = (input.quads, input.quads * 4);
+        let short = input.frag_coord.len() < lanes
+            || input.front_facing.len() < lanes
+            || input.primitive_id.len() < lanes
+            || input.point_coord.len() < lanes
+            || input.coverage.len() < quads
+            || input.varyings.iter().any(|v| v.len() < lanes)
+            || output.depth.len() < lanes
+            || output.killed.len() < quads;
+        if short {
+            return Err(crate::Error::Exec(format!(
+                "raster/stage.rs: a QuadBatch or QuadOutputs array is shorter than its {quads} \
+                 quads ({lanes} lanes)"
+            )));
+        }
+        let mut rows = vec![0; layout.rows * lanes];
+        for &(loc, words) in &layout.inputs {
+            let Some(src) = input.varyings.get(loc as usize) else {
+                continue;
+            };
+            for (c, r) in words.iter().enumerate() {
+                let Some(r) = r.filter(|&r| (r as usize) < layout.rows) else {
+                    continue;
+                };
+                for (d, v) in rows[r as usize * lanes..][..lanes].iter_mut().zip(src) {
+                    *d = v[c];
+                }
+            }
+        }
+        Ok(RowBatch {
+            quads,
+            coverage: input.coverage[..quads].to_vec(),
+            frag_coord: input.frag_coord[..lanes].to_vec(),
+            front_facing: input.front_facing[..lanes].to_vec(),
+            primitive_id: input.primitive_id[..lanes].to_vec(),
+            point_coord: input.point_coord[..lanes].to_vec(),
+            rows,
+            depth: output.depth[..lanes].to_vec(),
+            killed: output.killed[..quads].to_vec(),
+        })
+    }
+
+    /// The results in [`QuadOutputs`] form: each attachment of `output.color` (and `color1`)
+    /// from the layout's rows, `depth` and `killed` as they are.
+    pub fn to_outputs(&self, layout: &RowLayout, output: &mut QuadOutputs) {
+        let lanes = self.lanes();
+        let gather = |dst: &mut [[u32; 4]], words: &[Option<u32>; 4]| {
+            for (c, &r) in words.iter().enumerate() {
+                let src = RowLayout::row(&self.rows, r, lanes);
+                for (l, d) in dst.iter_mut().enumerate().take(lanes) {
+                    d[c] = src.map_or(0, |s| s[l]);
+                }
+            }
+        };
+        for (a, col) in output.color.iter_mut().enumerate() {
+            gather(col, layout.colors.get(a).unwrap_or(&[None; 4]));
+        }
+        gather(&mut output.color1, &layout.color1);
+        let n = lanes.min(output.depth.len()).min(self.depth.len());
+        output.depth[..n].copy_from_slice(&self.depth[..n]);
+        let q = self.quads.min(output.killed.len()).min(self.killed.len());
+        output.killed[..q].copy_from_slice(&self.killed[..q]);
+    }
+
+    /// The inputs in [`QuadBatch`] form for `locations` locations (varyings from the layout's
+    /// rows; a location no entry names reads 0).
+    pub fn to_quads(&self, layout: &RowLayout, locations: usize) -> QuadBatch {
+        let lanes = self.lanes();
+        let mut varyings = vec![vec![[0u32; 4]; lanes]; locations];
+        for &(loc, words) in &layout.inputs {
+            let Some(dst) = varyings.get_mut(loc as usize) else {
+                continue;
+            };
+            for (c, &r) in words.iter().enumerate() {
+                if let Some(src) = RowLayout::row(&self.rows, r, lanes) {
+                    for (d, &s) in dst.iter_mut().zip(src) {
+                        d[c] = s;
+                    }
+                }
+            }
+        }
+        QuadBatch {
+            quads: self.quads,
+            frag_coord: self.frag_coord.clone(),
+            front_facing: self.front_facing.clone(),
+            primitive_id: self.primitive_id.clone(),
+            point_coord: self.point_coord.clone(),
+            coverage: self.coverage.clone(),
+            varyings,
+        }
+    }
 }
 
 /// Which per-lane built-in inputs of a [`QuadBatch`] a fragment stage reads. The rasterizer
@@ -156,6 +339,58 @@ pub trait FragmentStage: Sync {
     }
     /// Shade one batch of quads (helper lanes included).
     fn run(&self, input: &QuadBatch, output: &mut QuadOutputs) -> Result<()>;
+    /// Where [`FragmentStage::run_rows`] wants its interface words, for `attachments` colour
+    /// attachments; asked once per draw. The default is the [`QuadBatch`] form's
+    /// ([`RowLayout::quad_batch`]).
+    fn layout(&self, attachments: usize) -> RowLayout {
+        RowLayout::quad_batch(self.interpolation().len(), attachments)
+    }
+    /// Shade one batch in row form, `layout` being this stage's [`FragmentStage::layout`]:
+    /// what the rasterizer calls. The default goes through [`FragmentStage::run`] (the rows
+    /// taken apart into a [`QuadBatch`], zeroed [`QuadOutputs`], the results put back).
+    fn run_rows(&self, layout: &RowLayout, batch: &mut RowBatch) -> Result<()> {
+        let lanes = batch.lanes();
+        let input = batch.to_quads(layout, self.interpolation().len());
+        let mut output = QuadOutputs {
+            color: vec![vec![[0; 4]; lanes]; layout.colors.len()],
+            color1: vec![[0; 4]; lanes],
+            depth: batch.depth.clone(),
+            killed: vec![0; batch.quads],
+        };
+        self.run(&input, &mut output)?;
+        let bad = output.color.iter().any(|c| c.len() != lanes)
+            || output.color.len() != layout.colors.len()
+            || output.color1.len() != lanes
+            || output.depth.len() != lanes
+            || output.killed.len() != batch.quads;
+        if bad {
+            return Err(crate::Error::Exec(format!(
+                "raster/stage.rs: the fragment stage resized its outputs (expected {} \
+                 attachments x {lanes} lanes, {} quads)",
+                layout.colors.len(),
+                batch.quads
+            )));
+        }
+        for (col, words) in output.color.iter().zip(&layout.colors) {
+            put_rows(&mut batch.rows, lanes, words, col);
+        }
+        put_rows(&mut batch.rows, lanes, &layout.color1, &output.color1);
+        batch.depth.clone_from(&output.depth);
+        batch.killed.clone_from(&output.killed);
+        Ok(())
+    }
+}
+
+/// Per-lane vectors `src` into the rows `words` names (rows out of range are skipped).
+fn put_rows(rows: &mut [u32], lanes: usize, words: &[Option<u32>; 4], src: &[[u32; 4]]) {
+    for (c, &r) in words.iter().enumerate() {
+        let Some(dst) = r.and_then(|r| rows.get_mut(r as usize * lanes..)?.get_mut(..lanes)) else {
+            continue;
+        };
+        for (d, s) in dst.iter_mut().zip(src) {
+            *d = s[c];
+        }
+    }
 }
 
 /// A vertex stage made of a closure (tests, benches, simple tools).

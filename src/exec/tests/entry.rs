@@ -1,5 +1,6 @@
 //! The vertex entry point: attributes and built-ins in, Position / varyings / PointSize /
-//! ClipDistance out, over more vertices than one batch.
+//! ClipDistance out, over more vertices than one batch; the fragment row form against the
+//! per-quad entry point.
 
 use super::*;
 use BinaryOp as Bo;
@@ -130,4 +131,175 @@ fn wrong_stage_is_an_error() {
     let p = B::new().program(); // a fragment shader
     assert!(run_vertex(&p, &[VertexIds::default()], &[], 0, &Bindings::default()).is_err());
     assert!(run_compute(&p, [1, 1, 1], &Bindings::default()).is_err());
+}
+
+/// A fragment shader in `b` with a vec4 input at location 0 (words 0..4) and a vec4 output at
+/// location 0 (words 4..8).
+fn frag_io(b: &B) -> Program {
+    let mut sh = b.shader(Stage::Fragment);
+    let io = |word| IoVar {
+        binding: IoBinding::Location {
+            location: 0,
+            component: 0,
+        },
+        ty: F32,
+        word,
+        count: 4,
+        interp: Interp::Smooth,
+        name: String::new(),
+    };
+    sh.inputs = vec![io(0)];
+    sh.outputs = vec![io(4)];
+    compile(&sh).unwrap()
+}
+
+/// `p` in row form (every row but the inputs' full of garbage, so a word the row form fails to
+/// zero shows) against `run_fragment_quads` on the same inputs: the colour words of every lane.
+fn rows_match_per_quad(p: &Program, what: &str) {
+    let quads = 5;
+    let lanes = quads * 4;
+    let layout = fragment_row_layout(p);
+    let value = |l: usize, c: usize| (l as f32 * 1.5 - 7.0 + c as f32 * 0.25).to_bits();
+    let mut batch = crate::raster::stage::RowBatch {
+        quads,
+        coverage: vec![0xf; quads],
+        frag_coord: vec![[0.0; 4]; lanes],
+        front_facing: vec![false; lanes],
+        primitive_id: vec![0; lanes],
+        point_coord: vec![[0.0; 2]; lanes],
+        rows: vec![0xdead_beef; layout.rows * lanes],
+        depth: vec![0.0; lanes],
+        killed: vec![0; quads],
+    };
+    for &(loc, words) in &layout.inputs {
+        assert_eq!(loc, 0);
+        // a word no instruction loads has no row: it keeps its garbage
+        for (c, r) in words.iter().enumerate() {
+            let Some(r) = r.map(|r| r as usize) else {
+                continue;
+            };
+            for l in 0..lanes {
+                batch.rows[r * lanes + l] = value(l, c);
+            }
+        }
+    }
+    run_fragment_rows(p, &mut batch, &Bindings::default()).unwrap();
+    let per_quad: Vec<FragQuadInput> = (0..quads)
+        .map(|q| FragQuadInput {
+            sample_mask: [1; 4],
+            varyings: (0..4)
+                .flat_map(|i| (0..4).map(move |c| value(q * 4 + i, c)))
+                .collect(),
+            ..Default::default()
+        })
+        .collect();
+    let want = run_fragment_quads(p, &per_quad, &Bindings::default()).unwrap();
+    for (q, o) in want.iter().enumerate() {
+        for i in 0..4 {
+            for c in 0..4 {
+                let row = layout.colors[0][c].map(|r| batch.rows[r as usize * lanes + q * 4 + i]);
+                assert_eq!(
+                    row.unwrap_or(0),
+                    o.outputs[i * 4 + c],
+                    "{what}: quad {q} lane {i} c {c}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn fragment_row_form_matches_the_per_quad_path() {
+    // color = v: every output word is its input's row, and the run copies nothing.
+    let mut b = B::new();
+    b.local_words = 8;
+    let v: Vec<Reg> = (0..4).map(|c| b.load_local(F32, c)).collect();
+    for (c, &r) in v.iter().enumerate() {
+        b.store_local(F32, 4 + c as i32, r);
+    }
+    let p = frag_io(&b);
+    assert_eq!(p.row_alias, vec![(4, 0), (5, 1), (6, 2), (7, 3)]);
+    assert!(p.row_ops.as_ref().is_some_and(|(_, ops)| ops.is_empty()));
+    // nothing left to run: the row form skips the interpreter (within the budget)
+    assert!(p.row_noop_cost.is_some());
+    assert_eq!(
+        fragment_row_layout(&p).colors[0],
+        [Some(0), Some(1), Some(2), Some(3)]
+    );
+    rows_match_per_quad(&p, "pass-through");
+    // with a budget below its cost the run is not skipped: the same error as the per-quad path
+    let mut tight = frag_io(&b);
+    tight.set_budget(0);
+    let quad = FragQuadInput {
+        varyings: vec![0; 16],
+        ..Default::default()
+    };
+    assert!(run_fragment_quads(&tight, &[quad], &Bindings::default()).is_err());
+    let mut batch = crate::raster::stage::RowBatch {
+        quads: 1,
+        coverage: vec![0xf],
+        frag_coord: vec![[0.0; 4]; 4],
+        front_facing: vec![false; 4],
+        primitive_id: vec![0; 4],
+        point_coord: vec![[0.0; 2]; 4],
+        rows: vec![0; 8 * 4],
+        depth: vec![0.0; 4],
+        killed: vec![0],
+    };
+    assert!(run_fragment_rows(&tight, &mut batch, &Bindings::default()).is_err());
+
+    // x: a copy whose load is also used (the store goes, the load stays); y: computed;
+    // z: never stored (reads 0); w: stored twice (no alias); a scratch word read before it
+    // is stored (zero) feeds y.
+    let mut b = B::new();
+    b.local_words = 12;
+    let x = b.load_local(F32, 0);
+    let scratch = b.load_local(F32, 9);
+    let two = b.kf(2.0);
+    let y = b.bin(Bo::FMul, F32, x, two);
+    let y = b.bin(Bo::FAdd, F32, y, scratch);
+    b.store_local(F32, 9, y);
+    b.store_local(F32, 4, x);
+    b.store_local(F32, 5, y);
+    let w = b.load_local(F32, 3);
+    b.store_local(F32, 7, two);
+    b.store_local(F32, 7, w);
+    let p = frag_io(&b);
+    assert_eq!(p.row_noop_cost, None);
+    assert_eq!(p.row_alias, vec![(4, 0)]);
+    // words 1 and 2 are never loaded: no rows
+    assert_eq!(p.row_unread, vec![1, 2]);
+    assert_eq!(
+        fragment_row_layout(&p).inputs,
+        vec![(0, [Some(0), None, None, Some(3)])]
+    );
+    rows_match_per_quad(&p, "mixed");
+
+    // An input the shader overwrites after loading it, and an output it reads back: neither
+    // may be read from another row.
+    let mut b = B::new();
+    b.local_words = 8;
+    let x = b.load_local(F32, 0);
+    let five = b.kf(5.0);
+    b.store_local(F32, 0, five);
+    b.store_local(F32, 4, x);
+    let y = b.load_local(F32, 1);
+    b.store_local(F32, 5, y);
+    let back = b.load_local(F32, 5);
+    b.store_local(F32, 6, back);
+    let p = frag_io(&b);
+    assert!(p.row_alias.is_empty(), "{:?}", p.row_alias);
+    rows_match_per_quad(&p, "overwritten input, output read back");
+
+    // Two blocks: the general zeroing, no shortcuts.
+    let mut b = B::new();
+    b.local_words = 8;
+    let next = b.block();
+    let x = b.load_local(F32, 2);
+    b.jump(next);
+    b.at(next);
+    b.store_local(F32, 6, x);
+    let p = frag_io(&b);
+    assert!(p.row_alias.is_empty() && p.row_ops.is_none());
+    rows_match_per_quad(&p, "two blocks");
 }

@@ -15,10 +15,8 @@
 //! frame: fullscreen quad 241.4 M -> 149.4 M, 10 000 small triangles 150.9 M -> 137.4 M,
 //! depth-tested scene 719.5 M -> 476.6 M). The whole-quad paths, each held to the per-lane
 //! path by a test below:
-//! - colour: a fully covered quad of a plain (no blend, full write mask) RGBA8 unorm target is
-//!   two 8-byte row writes; its 16 float -> unorm8 conversions are compare-selects plus integer
-//!   rounding (`unorm8_quad`), because `as u8` is a saturating conversion LLVM keeps scalar
-//!   (~50 instructions per pixel, the largest single item of the fullscreen quad);
+//! - shading a batch (interpolation, the stage run, colour writes): `shade.rs`, whose doc
+//!   says how the batch crosses to the fragment stage in row form;
 //! - depth: a fully covered quad on the depth-only early path is tested on its two 2-texel row
 //!   pieces, with a float format's quantize / compare hoisted out of the lanes (per-lane format
 //!   and compare-op dispatch was ~100 M of the depth scene) and done lane-parallel as integer
@@ -34,13 +32,9 @@
 //! - coverage: a block's trivial accept / reject evaluates each edge once and adds its steps
 //!   across the block (was four evaluations), and a whole 8x8 block entering an empty batch is
 //!   pushed as its 16 quads without per-quad masks (the same quads and order as 16 `push`es);
-//! - batch building: fragment inputs are written by one zipped walk over the quads, each lane's
-//!   varying written whole, outputs zeroed with `fill` (resize wrote zeros element by element);
-//!   `FragCoord`, `FrontFacing`, `PrimitiveId` and `PointCoord` only when the stage reads them
-//!   (`FragmentStage::built_ins`; issue #3's frames through the interpreter, whose shaders read
-//!   none: 27-33 M fewer instructions per frame); each vertex's varying is looked up once per
-//!   primitive run and location, not once per component (draw only: small triangles
-//!   120.4 M -> 118.6 M, depth scene 476.7 M -> 473.1 M, fullscreen 617.3 M -> 615.1 M).
+//! - batch building: `FragCoord`, `FrontFacing`, `PrimitiveId` and `PointCoord` only when the
+//!   stage reads them (`FragmentStage::built_ins`; issue #3's frames through the interpreter,
+//!   whose shaders read none: 27-33 M fewer instructions per frame).
 //!
 //! Per-quad trims for issue #3's frames (callgrind, `benches/raster_scenes.rs`, whole run of
 //! one frame, one thread; depth scene 404.92 M -> 351.82 M, small triangles 237.43 M ->
@@ -51,17 +45,11 @@
 //!   scene's per-quad edge work went from ~25 M to ~9 M;
 //! - with no discard and no late tests the post-shader walk over the quads (which only copied
 //!   each mask back) is skipped (~20 instructions per quad, ~8 M on the depth scene);
-//! - the rgba8 colour write walks quads and output lanes zipped and slices a whole quad's two
-//!   rows once (was an index per quad and a `split_at_mut`); with the two steps above and
-//!   the two below: depth 404.92 -> 383.26 M, small 237.43 -> 234.28 M, fullscreen
+//! - with the two steps above, the two below and shading trims since replaced by `shade.rs`'s
+//!   row form: depth 404.92 -> 383.26 M, small 237.43 -> 234.28 M, fullscreen
 //!   529.00 -> 518.47 M;
-//! - interpolation: the reciprocals of a primitive run are a fixed array (a `Vec` and
-//!   `extend_from_slice` per quad were ~8 instructions more), and the four numerator planes
-//!   share their origin, so a quad's offset from it is computed once (`Plane::at_offset`,
-//!   the same operations, so the same bits);
-//! - `unorm8_quad` clamps its (already 0..=255) integers before narrowing, so LLVM narrows
-//!   with saturating packs; the quads' depths are a fixed array (one store per quad, was an
-//!   `extend_from_slice`); the depth test of a whole quad is inlined once: depth 383.26 ->
+//! - the quads' depths are a fixed array (one store per quad, was an `extend_from_slice`);
+//!   the depth test of a whole quad is inlined once: depth 383.26 ->
 //!   375.07 M, small 234.28 -> 233.50 M, fullscreen 518.47 -> 518.25 M;
 //! - a partly covered quad on the float depth-only path takes the lane-parallel whole-quad
 //!   test with its uncovered lanes masked off (the per-lane path dispatched on the format and
@@ -69,11 +57,6 @@
 //!   whole-quad call made the whole quads' test ~40 instructions dearer (a variable mask), so
 //!   the whole quads keep a constant one: depth 375.07 -> 372.99 M, small and fullscreen
 //!   +0.005 M.
-//!
-//! - the output colour arrays are zeroed as `[u32]` (`zeroed_lanes`), which LLVM makes a
-//!   memset call; filling `[u32; 4]` elements was an unrolled loop of 16-byte stores (~200
-//!   instructions per batch): depth 372.99 -> 372.08 M, small 233.51 -> 233.34 M, fullscreen
-//!   518.26 -> 517.52 M.
 //!
 //! - the early test of a quad on the float depth-only path is `float_quad`: the hoisted
 //!   `FloatDepth` state (pass bits, write) and two fixed 8-byte row pieces, where
@@ -91,37 +74,7 @@
 //!   into the one shared walk alone gave depth 351.79 M but small 234.36 M (+1.0 M: the
 //!   walk without early tests paid for the inlined code).
 //!
-//! - tried and dropped: the quads' offsets from the primitive's plane origin computed once
-//!   per run into a fixed array and read by the denominator and numerator loops (instead of
-//!   recomputed in each): depth 351.82 -> 353.19 M, small 232.61 -> 232.94 M, fullscreen
-//!   517.11 -> 518.26 M (the loads cost more than the conversions they saved).
-//!
-//! - tried and dropped: a partly covered quad's rgba8 write row by row (one slice per covered
-//!   row, then its one or two pixels) instead of pixel by pixel: depth 351.82 -> 352.37 M,
-//!   small 232.61 -> 232.64 M, fullscreen 517.11 -> 517.62 M.
-//!
-//! - the numerator loop is lane-major (the four planes' `a`, `dx`, `dy` as literal `[f64; 4]`s
-//!   per run, lane 0 `a + dx * ox + dy * oy`, lanes 1-3 its steps, each lane's four components
-//!   one expression) and the quad's reciprocals go through `std::hint::black_box`, which keeps
-//!   LLVM's loop vectoriser off the quad loop: it ran two quads per iteration, one per f64x2
-//!   half, and converted and stored word by word (cvtsd2ss, 4-byte stores: ~75 instructions
-//!   per quad); now each lane is two mulpd, two cvtpd2ps and one 16-byte store. The same
-//!   operations on the same values, so the same bits. Whole run: depth 342.70 -> 334.77 M,
-//!   small 226.53 -> 224.25 M, fullscreen 421.97 -> 416.94 M. Measured on the way: lane-major
-//!   without `black_box` is still vectorised across quads (depth 335.26 M, small 230.18 M,
-//!   fullscreen 425.39 M; `flush` itself +3.8 M on depth, the depth gain was an inlining change
-//!   in the tile walk); with `black_box` but the terms built by `map` / `from_fn`, those
-//!   closures stayed out of line per run (depth 328.19 M, small 228.10 M, fullscreen
-//!   420.68 M). Callgrind totals of two builds of one source differed by 0.33 M (depth), so
-//!   read sub-M differences with care.
-//!
-//! Not from this module: the depth scene's memcpy (10.1 M) and memset (7.2 M) are ~90 %
-//! `exec::run::Batch` (run / reset / terminate); `flush`'s own zeroing of the outputs is
-//! ~0.26 M of the memset.
-//!
-//! Tried and measured slower (callgrind, whole run of one frame, same scenes): the smooth
-//! interpolation written lane-major (`[f64; 4]` per plane term, so a lane's four components are
-//! one expression) stayed scalar and cost +1.6 M in `flush` for small triangles; per-lane edge
+//! Tried and measured slower (callgrind, whole run of one frame, same scenes): per-lane edge
 //! values stepped per quad with the lane mask taken from the OR of the edges' values (one sign
 //! test per lane instead of one per lane and edge) stayed a scalar loop over the edges: small
 //! triangles +2.7 M, depth scene +4.3 M. The per-quad edge test above is the cheaper form.
@@ -144,7 +97,7 @@ use rayon::ThreadPool;
 
 use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
 use super::setup::{Edge, PixRect, Plane, RasterPrim};
-use super::stage::{FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, QUAD_BATCH};
+use super::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
 use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
@@ -422,8 +375,11 @@ struct TileShader<'a> {
     tests: bool,
     /// Depth test (and write) only, no stencil and no bounds: the inlined path.
     depth_only: bool,
-    input: QuadBatch,
-    output: QuadOutputs,
+    /// The fragment stage's interface layout (asked once per draw and thread) and the batch
+    /// in that form; `layout_error`: what is wrong with a layout naming rows it does not have.
+    layout: RowLayout,
+    layout_error: Option<String>,
+    batch: RowBatch,
     quads: Vec<Quad<'a>>,
     /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
     occupied: [u32; (TILE / 2) as usize],
@@ -452,6 +408,7 @@ impl<'a> TileShader<'a> {
             && !(ds.stencil_test && ds_format.is_some_and(|f| f.has_stencil()))
             && ds_format.is_some_and(|f| f.has_depth());
         let built_ins = fs.built_ins();
+        let layout = fs.layout(atts.len());
         let float_format =
             ds_format.is_some_and(|f| f.depth_bytes() == 4 && f.unorm_bits().is_none());
         let float_depth = (depth_only && float_format).then(|| {
@@ -469,8 +426,9 @@ impl<'a> TileShader<'a> {
             early: !fs.writes_depth() && !fs.can_discard(),
             tests,
             depth_only,
-            input: QuadBatch::default(),
-            output: QuadOutputs::default(),
+            layout_error: shade::layout_error(&layout),
+            layout,
+            batch: RowBatch::default(),
             quads: Vec::with_capacity(QUAD_BATCH),
             occupied: [0; (TILE / 2) as usize],
             z: [[0.0; 4]; QUAD_BATCH],
@@ -732,7 +690,6 @@ use depth::*;
 
 #[cfg(test)]
 mod tests {
-    use super::shade::*;
     use super::*;
     use crate::raster::*;
     use std::cmp::Ordering;
@@ -748,47 +705,6 @@ mod tests {
         CompareOp::Always,
         CompareOp::Never,
     ];
-
-    #[test]
-    fn unorm8_quad_matches_the_per_pixel_conversion() {
-        let mut values = vec![
-            f32::NAN,
-            -f32::NAN,
-            f32::INFINITY,
-            f32::NEG_INFINITY,
-            0.0,
-            -0.0,
-            1.0,
-            -1.0,
-            2.0,
-            f32::MIN_POSITIVE,
-            f32::MAX,
-            f32::MIN,
-        ];
-        // Around every rounding boundary (k + 0.5) / 255 and every exact k / 255, a few ulps
-        // either side.
-        for k in 0..=256u32 {
-            for centre in [k as f32 / 255.0, (k as f32 + 0.5) / 255.0] {
-                let b = centre.to_bits() as i64;
-                for d in -4..=4i64 {
-                    values.push(f32::from_bits((b + d).clamp(0, u32::MAX as i64) as u32));
-                }
-            }
-        }
-        // A strided sweep over every bit pattern (both signs, all exponents).
-        values.extend((0..=u32::MAX).step_by(65_521).map(f32::from_bits));
-        for chunk in values.chunks(16) {
-            let mut lanes = [[0u32; 4]; 4];
-            for (i, v) in chunk.iter().enumerate() {
-                lanes[i / 4][i % 4] = v.to_bits();
-            }
-            let got = unorm8_quad(&lanes);
-            for (i, &bits) in lanes.as_flattened().iter().enumerate() {
-                let want = unorm8(f32::from_bits(bits));
-                assert_eq!(got[i / 8][i % 8], want, "{:?}", f32::from_bits(bits));
-            }
-        }
-    }
 
     fn dummy(id: u32) -> RasterPrim {
         use crate::raster::setup::{Edge, PrimInfo};

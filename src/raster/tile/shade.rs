@@ -1,49 +1,81 @@
-//! Shading a batch: the fragment inputs (built-ins, interpolated varyings: plane ratios in f64
-//! evaluated at each quad's lane 0 and stepped to its other lanes), the fragment stage run, the
-//! post-shader tests for discard and late tests, and the colour writes (the RGBA8 whole-quad
-//! conversion). See the parent module's doc for the measured reasons.
+//! Shading a batch: the fragment inputs, the fragment stage run, the post-shader tests for
+//! discard and late tests, and the colour writes.
+//!
+//! Principles:
+//! - The batch crosses the stage boundary in row form ([`RowBatch`]): one row of lanes per
+//!   interface word, at the rows the stage's [`RowLayout`] names. For the interpreter those
+//!   rows are its own per-lane memory, so the inputs are interpolated where the shader loads
+//!   them and colours converted from where it stored them (or, for an output that only copies
+//!   an input, from the input's row: a pass-through shader then leaves the interpreter nothing
+//!   to run): no per-lane vectors, transposes, zero fills or copies at the boundary, and rows
+//!   no instruction reads are not filled.
+//! - A quad's four lanes of one component are four consecutive words of a row, the shape the
+//!   arithmetic wants, so the per-quad kernels are straight SIMD (`wide`, SSE2 on x86-64):
+//!   - interpolation: each input is a ratio of planes, evaluated in f64 at the quad's lane 0
+//!     (`Plane::at`'s expression) and stepped to the other lanes (lane 1 = lane 0 + dx, lane 2
+//!     = lane 0 + dy, lane 3 = lane 1 + dy), times the lane's reciprocal of the denominator
+//!     (computed in the first location's loop), rounded to f32. The kernels do the same
+//!     operations on the same values in f64x2 pairs (lane 0's "step" adds -0.0, which changes
+//!     no value), so the bits are those of the per-lane expressions a test holds them to;
+//!   - colour: an RGBA8 unorm attachment without blending converts four quads at a time from
+//!     the untransposed rows (`unorm8_rows4`: multiply, add 0.5, max with 0 (NaN to 0), min,
+//!     truncate, saturating packs, then byte interleaves into pixels), and writes a whole quad
+//!     as two 8-byte row pieces, a whole 8x8 block as eight 32-byte ones.
+//! - A batch mixes quads of several primitives; the planes are combined once per primitive
+//!   run and location.
+//!
+//! Measured (callgrind, issue #3's frames, one thread, this module with the fragment stage it
+//! calls): the depth scene's shading went from 186 M to 100 M instructions with the row form
+//! and these kernels, the small triangles' from 40 M to 25 M, the fullscreen frame's outside
+//! the texture unit from 135 M to 84 M. What is left is mostly the f64 interpolation (~98
+//! instructions per quad for a vec4: SSE2's two-operand forms spill) and the colour
+//! conversion and writes (~75 per quad), then the per-run plane setup.
 
 use super::*;
+use crate::raster::stage::RowLayout;
+use wide::{f32x4, f64x2, i16x8, i32x4, i32x8, u8x16};
+
+/// Lanes of a batch at most.
+const LANES: usize = 4 * QUAD_BATCH;
+
+/// The colour rows of components the layout does not name.
+static ZERO_ROW: [u32; LANES] = [0; LANES];
 
 impl<'a> TileShader<'a> {
     pub(super) fn flush(&mut self, view: &mut TileView) -> Result<()> {
         self.occupied = [0; (TILE / 2) as usize];
+        if let Some(e) = &self.layout_error {
+            self.quads.clear();
+            return Err(Error::Exec(e.clone()));
+        }
         let scene = self.scene;
         let (rx, ry) = (view.rect.x0, view.rect.y0);
+        let nq = self.quads.len();
+        let lanes = nq * 4;
 
         // `self.z`: the quads' depths (unclamped: it is also `FragCoord.z`, and Vulkan clamps
         // only the depth that is tested and stored, after the fragment shader); early tests
         // were done as the quads were submitted.
         self.build_input();
-        let lanes = self.quads.len() * 4;
-        let n_att = self.atts.len();
-        let out = &mut self.output;
-        out.color.resize(n_att, Vec::new());
-        // Zeroed with `fill` (a memset) and only grown by `resize`: clearing and resizing wrote
-        // the zeros one element at a time (callgrind: ~13 instructions per lane).
-        for c in &mut out.color {
-            zeroed_lanes(c, lanes);
-        }
-        zeroed_lanes(&mut out.color1, lanes);
-        if self.needs_z {
-            out.depth.clear();
-            out.depth
-                .extend_from_slice(self.z[..self.quads.len()].as_flattened());
+        let b = &mut self.batch;
+        if scene.fs.writes_depth() {
+            b.depth.clear();
+            b.depth.extend_from_slice(self.z[..nq].as_flattened());
         } else {
-            zeroed(&mut out.depth, lanes);
+            // read only when the stage writes depth: stale values will do (the copy was a
+            // 256-byte memcpy per batch)
+            b.depth.resize(lanes, 0.0);
         }
-        zeroed(&mut out.killed, self.quads.len());
-        scene.fs.run(&self.input, out)?;
-        let bad = out.color.len() != n_att
-            || out.color.iter().any(|c| c.len() != lanes)
-            || out.color1.len() != lanes
-            || out.depth.len() != lanes
-            || out.killed.len() != self.quads.len();
-        if bad {
+        zeroed(&mut b.killed, nq);
+        scene.fs.run_rows(&self.layout, b)?;
+        if b.rows.len() != self.layout.rows * lanes
+            || b.depth.len() != lanes
+            || b.killed.len() != nq
+        {
             return Err(Error::Exec(format!(
-                "raster/tile.rs: the fragment stage resized its outputs (expected {n_att} \
-                 attachments x {lanes} lanes, {} quads)",
-                self.quads.len()
+                "raster/tile/shade.rs: the fragment stage resized its batch (expected {} rows x \
+                 {lanes} lanes, {nq} quads)",
+                self.layout.rows
             )));
         }
 
@@ -55,12 +87,12 @@ impl<'a> TileShader<'a> {
         let late = !self.early && self.tests;
         // Without discard or late tests every quad keeps its mask: no walk over the quads
         // (it cost ~20 instructions per quad doing nothing).
-        let quads = if discard || late { self.quads.len() } else { 0 };
+        let quads = if discard || late { nq } else { 0 };
         for qi in 0..quads {
             let q = self.quads[qi];
             let mut live = q.mask;
             if discard {
-                live &= !self.output.killed[qi];
+                live &= !self.batch.killed[qi];
             }
             if late {
                 let front = q.p.info.front;
@@ -70,7 +102,7 @@ impl<'a> TileShader<'a> {
                     }
                     let lane = qi * 4 + k;
                     let z = self.clamp_z(if writes_depth {
-                        self.output.depth[lane]
+                        self.batch.depth[lane]
                     } else {
                         self.z[qi][k]
                     });
@@ -82,42 +114,25 @@ impl<'a> TileShader<'a> {
             }
             self.quads[qi].mask = live;
         }
+        let rows = &self.batch.rows;
+        // The four component rows of an attachment's output (zeros where the layout names
+        // none; the layout's rows were checked against its row count when it was made).
+        let comps = |words: Option<&[Option<u32>; 4]>| -> [&[u32]; 4] {
+            let words = words.unwrap_or(&[None; 4]);
+            std::array::from_fn(|c| {
+                RowLayout::row(rows, words[c], lanes).unwrap_or(&ZERO_ROW[..lanes])
+            })
+        };
         for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
-            let src = &self.output.color[a];
-            let rows = &mut view.colors[a];
+            let src = comps(self.layout.colors.get(a));
+            let view_rows = &mut view.colors[a];
             // What write_color does without blending, minus its dispatch.
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
-            let rgba8 = plain && format == ColorFormat::R8G8B8A8Unorm;
-            if rgba8 {
-                // One walk over the quads and their lanes together (no per-quad index
-                // arithmetic or bounds checks on the outputs); the two rows of a whole quad
-                // sliced once.
-                for (q, lanes) in self.quads.iter().zip(src.chunks_exact(4)) {
-                    let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
-                    let lanes: &[[u32; 4]; 4] = lanes.try_into().expect("4 lanes");
-                    let rows8 = unorm8_quad(lanes);
-                    if q.mask == 0xf {
-                        // A whole quad: two 8-byte row pieces, converted in one straight loop.
-                        let [top, bottom] = &mut rows[ly0..ly0 + 2] else {
-                            unreachable!("a whole quad covers two rows");
-                        };
-                        top[lx0 * 4..][..8].copy_from_slice(&rows8[0]);
-                        bottom[lx0 * 4..][..8].copy_from_slice(&rows8[1]);
-                        continue;
-                    }
-                    // A partly covered quad: the same conversion, then the covered pixels'
-                    // 4-byte pieces (the scalar per-byte conversion below was ~50 instructions
-                    // per pixel; most quads of small triangles are partial).
-                    for k in 0..4usize {
-                        if q.mask & (1 << k) != 0 {
-                            let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
-                            let b = &rows8[k >> 1][(k & 1) * 4..(k & 1) * 4 + 4];
-                            rows[ly][lx * 4..lx * 4 + 4].copy_from_slice(b);
-                        }
-                    }
-                }
+            if plain && format == ColorFormat::R8G8B8A8Unorm {
+                write_rgba8(&self.quads, src, view_rows, rx, ry);
                 continue;
             }
+            let src1 = comps(Some(&self.layout.color1));
             for (qi, q) in self.quads.iter().enumerate() {
                 let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
                 for k in 0..4usize {
@@ -126,32 +141,32 @@ impl<'a> TileShader<'a> {
                     }
                     let lane = qi * 4 + k;
                     let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
-                    let texel = &mut rows[ly][lx * bpp..(lx + 1) * bpp];
-                    let src = src[lane];
+                    let texel = &mut view_rows[ly][lx * bpp..(lx + 1) * bpp];
+                    let v = src.map(|r| r[lane]);
                     if plain {
                         match format {
                             ColorFormat::R8G8B8A8Unorm => {
-                                for (t, v) in texel.iter_mut().zip(src) {
+                                for (t, v) in texel.iter_mut().zip(v) {
                                     *t = unorm8(f32::from_bits(v));
                                 }
                             }
                             ColorFormat::R32G32B32A32Sfloat
                             | ColorFormat::R32G32B32A32Uint
                             | ColorFormat::R32G32B32A32Sint => {
-                                for (t, v) in texel.chunks_exact_mut(4).zip(src) {
+                                for (t, v) in texel.chunks_exact_mut(4).zip(v) {
                                     t.copy_from_slice(&v.to_le_bytes());
                                 }
                             }
-                            _ => format.encode_raw(src, texel),
+                            _ => format.encode_raw(v, texel),
                         }
                         continue;
                     }
-                    let src1 = if a == 0 {
-                        self.output.color1[lane]
+                    let v1 = if a == 0 {
+                        src1.map(|r| r[lane])
                     } else {
                         [0; 4]
                     };
-                    write_color(format, &att, scene.state.blend_constants, src, src1, texel);
+                    write_color(format, &att, scene.state.blend_constants, v, v1, texel);
                 }
             }
         }
@@ -159,25 +174,25 @@ impl<'a> TileShader<'a> {
         Ok(())
     }
 
-    /// Fill `self.input` for the current quads. Every array is resized once to the batch and
-    /// then written by index (the buffers live as long as the tile shader: no allocation after
-    /// the first batches).
+    /// Fill `self.batch` for the current quads: coverage, the built-ins the stage reads, and
+    /// every input row of the layout. Every array is resized to the batch and then written by
+    /// index (the buffers live as long as the tile shader: no allocation after the first
+    /// batches).
     fn build_input(&mut self) {
         let scene = self.scene;
         let modes = scene.fs.interpolation();
-        let inp = &mut self.input;
-        let lanes = self.quads.len() * 4;
-        inp.quads = self.quads.len();
-        inp.frag_coord.resize(lanes, [0.0; 4]);
-        inp.point_coord.resize(lanes, [0.0; 2]);
-        inp.coverage.resize(self.quads.len(), 0);
-        inp.front_facing.resize(lanes, false);
-        inp.primitive_id.resize(lanes, 0);
-        inp.varyings.resize(modes.len(), Vec::new());
-        for v in &mut inp.varyings {
-            v.resize(lanes, [0; 4]);
-        }
-        for (q, cov) in self.quads.iter().zip(inp.coverage.iter_mut()) {
+        let nq = self.quads.len();
+        let n = nq * 4;
+        let b = &mut self.batch;
+        b.quads = nq;
+        b.frag_coord.resize(n, [0.0; 4]);
+        b.point_coord.resize(n, [0.0; 2]);
+        b.coverage.resize(nq, 0);
+        b.front_facing.resize(n, false);
+        b.primitive_id.resize(n, 0);
+        // Stale words are fine: the input rows are written below, the others are the stage's.
+        b.rows.resize(self.layout.rows * n, 0);
+        for (q, cov) in self.quads.iter().zip(b.coverage.iter_mut()) {
             *cov = q.mask;
         }
         // The built-ins the shader reads, each in one zipped walk over whole quads (no
@@ -188,7 +203,7 @@ impl<'a> TileShader<'a> {
                 .quads
                 .iter()
                 .zip(self.z.iter())
-                .zip(inp.frag_coord.chunks_exact_mut(4));
+                .zip(b.frag_coord.chunks_exact_mut(4));
             for ((q, z), fc) in per_quad {
                 let inv_w = quad_values(&q.p.inv_w, q);
                 let (x, y) = (q.x as f32 + 0.5, q.y as f32 + 0.5);
@@ -201,7 +216,7 @@ impl<'a> TileShader<'a> {
             }
         }
         if reads.point_coord {
-            for (q, pc) in self.quads.iter().zip(inp.point_coord.chunks_exact_mut(4)) {
+            for (q, pc) in self.quads.iter().zip(b.point_coord.chunks_exact_mut(4)) {
                 match q.p.point {
                     Some((l, t, s)) => {
                         for (k, pc) in pc.iter_mut().enumerate() {
@@ -214,12 +229,12 @@ impl<'a> TileShader<'a> {
             }
         }
         if reads.front_facing {
-            for (q, ff) in self.quads.iter().zip(inp.front_facing.chunks_exact_mut(4)) {
+            for (q, ff) in self.quads.iter().zip(b.front_facing.chunks_exact_mut(4)) {
                 ff.fill(q.p.info.front);
             }
         }
         if reads.primitive_id {
-            for (q, pid) in self.quads.iter().zip(inp.primitive_id.chunks_exact_mut(4)) {
+            for (q, pid) in self.quads.iter().zip(b.primitive_id.chunks_exact_mut(4)) {
                 pid.fill(q.p.info.primitive_id);
             }
         }
@@ -233,7 +248,7 @@ impl<'a> TileShader<'a> {
             modes.contains(&Interpolation::NoPerspective),
         ];
         let mut start = 0;
-        while start < self.quads.len() {
+        while start < nq {
             let prim = self.quads[start].prim;
             let end = start
                 + self.quads[start..]
@@ -242,144 +257,424 @@ impl<'a> TileShader<'a> {
                     .count();
             let p = self.quads[start].p;
             let quads = &self.quads[start..end];
-            let n = p.info.n_verts as usize;
-            let bw = &p.bw[..n];
+            let nv = p.info.n_verts as usize;
+            let bw = &p.bw[..nv];
+            let (x0, y0) = (bw[0].x0, bw[0].y0);
             let scales = [[1.0; 3], p.info.orig_w];
+            // The denominators; their reciprocals are computed by the first location that
+            // needs them (inside its interpolation loop when it takes all four rows).
+            let mut den = [Plane::default(); 2];
+            let mut inv_done = [true; 2];
             for m in 0..2 {
-                if !wanted[m] || scene.n_vary == 0 {
-                    continue;
-                }
-                let den = Plane::combine(bw, |j| scales[m][j]);
-                // A fixed array, one entry per quad of the run (a `Vec` and its
-                // `extend_from_slice` cost ~8 instructions per quad more).
-                for (q, inv) in quads.iter().zip(self.inv[m].iter_mut()) {
-                    let d = quad_values(&den, q);
-                    *inv = d.map(|d| if d == 0.0 { 1.0 } else { 1.0 / d });
+                if wanted[m] && scene.n_vary != 0 {
+                    den[m] = Plane::combine(bw, |j| scales[m][j]);
+                    inv_done[m] = false;
                 }
             }
             let slots = p.info.slots;
-            for (loc, mode) in modes.iter().enumerate() {
-                let out = &mut inp.varyings[loc][start * 4..end * 4];
-                if loc >= scene.n_vary {
-                    out.fill([0; 4]);
-                    continue;
-                }
+            let lanes = start * 4..end * 4;
+            for &(loc, words) in &self.layout.inputs {
+                let loc = loc as usize;
+                let mode = modes.get(loc).filter(|_| loc < scene.n_vary);
                 let var = |j: usize| scene.varyings[slots[j] as usize * scene.n_vary + loc];
                 let m = match mode {
-                    Interpolation::Flat => {
-                        out.fill(var(0));
+                    // locations the vertex stage does not write read as zero
+                    None => {
+                        fill_rows(&mut b.rows, n, &words, lanes.clone(), [0; 4]);
                         continue;
                     }
-                    Interpolation::Smooth => 0,
-                    Interpolation::NoPerspective => 1,
+                    Some(Interpolation::Flat) => {
+                        fill_rows(&mut b.rows, n, &words, lanes.clone(), var(0));
+                        continue;
+                    }
+                    Some(Interpolation::Smooth) => 0,
+                    Some(Interpolation::NoPerspective) => 1,
                 };
                 let scale = &scales[m];
-                // Each vertex's varying looked up once (was once per component and vertex);
-                // `combine` asks only for the primitive's `n` vertices.
+                // Each vertex's varying looked up once; `combine` asks only for the
+                // primitive's `nv` vertices.
                 let vs: [[u32; 4]; 3] =
-                    std::array::from_fn(|j| if j < n { var(j) } else { [0; 4] });
-                let num: [Plane; 4] = std::array::from_fn(|c| {
-                    Plane::combine(bw, |j| scale[j] * f32::from_bits(vs[j][c]) as f64)
+                    std::array::from_fn(|j| if j < nv { var(j) } else { [0; 4] });
+                // A literal array: `from_fn` here left the four `combine` closures out of
+                // line (~190 instructions per run and location, plus the calls).
+                let num_c =
+                    |c: usize| Plane::combine(bw, |j| scale[j] * f32::from_bits(vs[j][c]) as f64);
+                let num: [Plane; 4] = [num_c(0), num_c(1), num_c(2), num_c(3)];
+                let inv = &mut self.inv[m][..quads.len()];
+                let ranges = words.map(|r| {
+                    r.map(|r| r as usize * n)
+                        .map(|o| o + lanes.start..o + lanes.end)
                 });
-                // Lane-major: the four planes' terms as `[f64; 4]`s, so a lane's four
-                // components are one expression (two f64x2 halves: mulpd, cvtpd2ps, one
-                // 16-byte store per lane). Literal arrays: `map` / `from_fn` here were left out
-                // of line per run (small triangles +2.7 M).
-                let pa = [num[0].a, num[1].a, num[2].a, num[3].a];
-                let pdx = [num[0].dx, num[1].dx, num[2].dx, num[3].dx];
-                let pdy = [num[0].dy, num[1].dy, num[2].dy, num[3].dy];
-                for ((q, inv), out) in quads
-                    .iter()
-                    .zip(self.inv[m].iter())
-                    .zip(out.chunks_exact_mut(4))
-                {
-                    // Opaque to the loop vectoriser, which otherwise runs two quads per
-                    // iteration, one per f64x2 half, and converts and stores word by word
-                    // (~75 instructions per quad, with or without the lane-major form).
-                    let inv = std::hint::black_box(inv);
-                    // The planes share their origin (`combine`): the quad's offset from it is
-                    // computed once. Lane 0 is `Plane::at`'s expression, the others `quad_values`'
-                    // steps (lane 3 is lane 1 plus `dy`): the same operations on the same
-                    // values, so the same bits.
-                    let (ox, oy) = ((q.x as f64 + 0.5) - bw[0].x0, (q.y as f64 + 0.5) - bw[0].y0);
-                    let v0 = [
-                        pa[0] + pdx[0] * ox + pdy[0] * oy,
-                        pa[1] + pdx[1] * ox + pdy[1] * oy,
-                        pa[2] + pdx[2] * ox + pdy[2] * oy,
-                        pa[3] + pdx[3] * ox + pdy[3] * oy,
-                    ];
-                    let v1 = [
-                        v0[0] + pdx[0],
-                        v0[1] + pdx[1],
-                        v0[2] + pdx[2],
-                        v0[3] + pdx[3],
-                    ];
-                    let v2 = [
-                        v0[0] + pdy[0],
-                        v0[1] + pdy[1],
-                        v0[2] + pdy[2],
-                        v0[3] + pdy[3],
-                    ];
-                    let v3 = [
-                        v1[0] + pdy[0],
-                        v1[1] + pdy[1],
-                        v1[2] + pdy[2],
-                        v1[3] + pdy[3],
-                    ];
-                    for ((out, v), inv) in out.iter_mut().zip([v0, v1, v2, v3]).zip(*inv) {
-                        *out = [
-                            ((v[0] * inv) as f32).to_bits(),
-                            ((v[1] * inv) as f32).to_bits(),
-                            ((v[2] * inv) as f32).to_bits(),
-                            ((v[3] * inv) as f32).to_bits(),
-                        ];
+                // The present components, when they are the first `k` (the usual vec4, or
+                // the `xy` / `xyz` a shader reads of one).
+                let k = words.iter().take_while(|w| w.is_some()).count();
+                let leading = words[k..].iter().all(Option::is_none);
+                let r = |c: usize| ranges[c].clone().unwrap_or_default();
+                let rows = &mut b.rows;
+                let (inv_m, den_m) = (inv, &den[m]);
+                let fused = !inv_done[m];
+                let done = match (k, leading) {
+                    (4, true) => {
+                        let four = match words {
+                            // four consecutive rows: cut from one block of them
+                            // (`get_disjoint_mut`'s overlap checks were ~60 instructions)
+                            [Some(r0), Some(r1), Some(r2), Some(r3)]
+                                if (r1, r2, r3) == (r0 + 1, r0 + 2, r0 + 3) =>
+                            {
+                                rows.get_mut(r0 as usize * n..(r0 as usize + 4) * n)
+                                    .map(|block| {
+                                        let (o0, rest) = block.split_at_mut(n);
+                                        let (o1, rest) = rest.split_at_mut(n);
+                                        let (o2, o3) = rest.split_at_mut(n);
+                                        [o0, o1, o2, o3].map(|o| &mut o[lanes.clone()])
+                                    })
+                            }
+                            _ => rows.get_disjoint_mut([r(0), r(1), r(2), r(3)]).ok(),
+                        };
+                        four.map(|out| interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out))
+                    }
+                    (3, true) => rows.get_disjoint_mut([r(0), r(1), r(2)]).ok().map(|out| {
+                        let num = [num[0], num[1], num[2]];
+                        interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out)
+                    }),
+                    (2, true) => rows.get_disjoint_mut([r(0), r(1)]).ok().map(|out| {
+                        let num = [num[0], num[1]];
+                        interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out)
+                    }),
+                    _ => None,
+                };
+                if done.is_none() {
+                    if fused {
+                        reciprocals(den_m, x0, y0, quads, inv_m);
+                    }
+                    // A location the layout splits up otherwise: component by component.
+                    for (c, r) in ranges.into_iter().enumerate() {
+                        if let Some(out) = r.and_then(|r| rows.get_mut(r)) {
+                            interpolate1(&num[c], x0, y0, quads, inv_m, out);
+                        }
                     }
                 }
+                inv_done[m] = true;
             }
             start = end;
         }
     }
 }
 
-/// The four lanes of a quad as R8G8B8A8 unorm bytes, lanes 0 1 then lanes 2 3, with exactly
-/// [`unorm8`]'s rounding (`(v * 255 + 0.5)` truncated; below 0 and NaN give 0, above 1 gives
-/// 255). `as u8` is a saturating conversion that LLVM keeps scalar (callgrind: ~50 instructions
-/// per pixel); here the clamp is two compare-selects and the truncation is integer arithmetic,
-/// so the 16 conversions are one straight loop that vectorises with SSE2.
-#[inline]
-pub(crate) fn unorm8_quad(lanes: &[[u32; 4]; 4]) -> [[u8; 8]; 2] {
-    let flat = lanes.as_flattened();
-    let mut b = [0u8; 16];
-    for (o, &bits) in b.iter_mut().zip(flat) {
-        // The clamp changes nothing (the value is in 0..=255) but lets LLVM narrow with
-        // saturating packs (two per four lanes) instead of a mask and two packs per lane group.
-        *o = floor_0_255(f32::from_bits(bits) * 255.0 + 0.5).clamp(0, 255) as u8;
+/// What is wrong with `layout`, if it names a row past its `rows` (the tile shader reports it
+/// at the first batch rather than index out of range).
+pub(super) fn layout_error(layout: &RowLayout) -> Option<String> {
+    let named = layout
+        .inputs
+        .iter()
+        .map(|(_, w)| w)
+        .chain(&layout.colors)
+        .chain([&layout.color1]);
+    let bad = named
+        .flatten()
+        .flatten()
+        .find(|&&r| r as usize >= layout.rows)?;
+    Some(format!(
+        "raster/tile/shade.rs: the fragment stage's row layout names row {bad} of {} rows",
+        layout.rows
+    ))
+}
+
+/// `v` into the lanes `lanes` of the rows `words` names.
+fn fill_rows(
+    rows: &mut [u32],
+    n: usize,
+    words: &[Option<u32>; 4],
+    lanes: std::ops::Range<usize>,
+    v: [u32; 4],
+) {
+    for (c, &r) in words.iter().enumerate() {
+        let Some(r) = r else { continue };
+        let o = r as usize * n;
+        if let Some(row) = rows.get_mut(o + lanes.start..o + lanes.end) {
+            row.fill(v[c]);
+        }
     }
-    let mut out = [[0u8; 8]; 2];
-    out[0].copy_from_slice(&b[..8]);
-    out[1].copy_from_slice(&b[8..]);
-    out
 }
 
-/// `x as u8` for any f32 `x` (saturating, NaN to 0) as an i32 in 0..=255, without a saturating
-/// conversion: clamp with compare-selects (`x > 0` is false for NaN), round to an integer by
-/// adding 2^23 (the f32 spacing there is 1), and step down when that rounded up.
+/// Per quad, the reciprocal of the denominator plane `den` at its four lanes (1 where it is
+/// 0): lane 0 is `Plane::at`, the others its steps, as [`quad_values`] computes them.
 #[inline]
-pub(super) fn floor_0_255(x: f32) -> i32 {
-    let x = if x > 0.0 { x } else { 0.0 };
-    let x = if x < 255.0 { x } else { 255.0 };
-    let r = (x + 8_388_608.0).to_bits() as i32 - 0x4b00_0000;
-    r - ((r as f32 > x) as i32)
+fn reciprocals(den: &Plane, x0: f64, y0: f64, quads: &[Quad], inv: &mut [[f64; 4]]) {
+    let step = f64x2::from([-0.0, den.dx]);
+    let dy = f64x2::splat(den.dy);
+    let (zero, one) = (f64x2::ZERO, f64x2::ONE);
+    for (q, inv) in quads.iter().zip(inv) {
+        let v = den.a + den.dx * ((q.x as f64 + 0.5) - x0) + den.dy * ((q.y as f64 + 0.5) - y0);
+        let d01 = f64x2::splat(v) + step;
+        let d23 = d01 + dy;
+        let r01 = d01.simd_eq(zero).select(one, one / d01).to_array();
+        let r23 = d23.simd_eq(zero).select(one, one / d23).to_array();
+        *inv = [r01[0], r01[1], r23[0], r23[1]];
+    }
 }
 
-/// [`zeroed`] for lanes of four words, filled as one `[u32]` so LLVM makes it a memset (filling
-/// `[u32; 4]` elements was an unrolled loop of 16-byte stores, ~100 instructions per 1 KB
-/// output array and batch).
+/// `N` (2 to 4) components of a location over a primitive run's quads into their rows
+/// (`out[c]`: the run's lanes of component `c`'s row): per quad, lane 0 `a + dx * ox + dy *
+/// oy` with the quad's offset from the planes' shared origin, the other lanes its steps, each
+/// times the lane's reciprocal and rounded to f32. `fused`: the reciprocals of `den` are
+/// computed in this loop as [`reciprocals`] does and stored into `inv` (one loop and one
+/// offset per quad: ~15 instructions per quad less than two loops); else read from `inv`.
 #[inline]
-pub(super) fn zeroed_lanes(v: &mut Vec<[u32; 4]>, len: usize) {
-    v.truncate(len);
-    v.as_flattened_mut().fill(0);
-    v.resize(len, [0; 4]);
+#[allow(clippy::too_many_arguments)]
+fn interpolate<const N: usize>(
+    num: &[Plane; N],
+    den: &Plane,
+    fused: bool,
+    x0: f64,
+    y0: f64,
+    quads: &[Quad],
+    inv: &mut [[f64; 4]],
+    out: [&mut [u32]; N],
+) {
+    if fused {
+        interpolate_n::<N, true>(num, den, x0, y0, quads, inv, out)
+    } else {
+        interpolate_n::<N, false>(num, den, x0, y0, quads, inv, out)
+    }
+}
+
+/// [`interpolate`] with `fused` as a constant.
+#[inline]
+fn interpolate_n<const N: usize, const RECIP: bool>(
+    num: &[Plane; N],
+    den: &Plane,
+    x0: f64,
+    y0: f64,
+    quads: &[Quad],
+    inv: &mut [[f64; 4]],
+    out: [&mut [u32]; N],
+) {
+    let out = out.map(|o| o.as_chunks_mut::<4>().0);
+    let nq = out
+        .iter()
+        .fold(quads.len().min(inv.len()), |n, o| n.min(o.len()));
+    let mut out = out.map(|o| &mut o[..nq]);
+    let (quads, inv) = (&quads[..nq], &mut inv[..nq]);
+    let (den_step, den_dy) = (f64x2::from([-0.0, den.dx]), f64x2::splat(den.dy));
+    let (zero, one) = (f64x2::ZERO, f64x2::ONE);
+    // Lane 0 of two components at once (components 2 and 3 only when there are four or three;
+    // a missing fourth is a zero plane), then per component its lane pairs (0, 1), (2, 3).
+    let at = |c: usize| num.get(c).copied().unwrap_or_default();
+    let pair = |f: fn(&Plane) -> f64, c: usize| f64x2::from([f(&at(c)), f(&at(c + 1))]);
+    let (a01, a23) = (pair(|p| p.a, 0), pair(|p| p.a, 2));
+    let (dx01, dx23) = (pair(|p| p.dx, 0), pair(|p| p.dx, 2));
+    let (dy01, dy23) = (pair(|p| p.dy, 0), pair(|p| p.dy, 2));
+    let step = [0, 1, 2, 3].map(|c| f64x2::from([-0.0, at(c).dx]));
+    let dy = [0, 1, 2, 3].map(|c| f64x2::splat(at(c).dy));
+    for i in 0..nq {
+        let q = &quads[i];
+        let (sx, sy) = ((q.x as f64 + 0.5) - x0, (q.y as f64 + 0.5) - y0);
+        let (inv01, inv23) = if RECIP {
+            let d01 = f64x2::splat(den.a + den.dx * sx + den.dy * sy) + den_step;
+            let d23 = d01 + den_dy;
+            let r01 = d01.simd_eq(zero).select(one, one / d01);
+            let r23 = d23.simd_eq(zero).select(one, one / d23);
+            let (a, b) = (r01.to_array(), r23.to_array());
+            inv[i] = [a[0], a[1], b[0], b[1]];
+            (r01, r23)
+        } else {
+            let [i0, i1, i2, i3] = inv[i];
+            (f64x2::from([i0, i1]), f64x2::from([i2, i3]))
+        };
+        let (ox, oy) = (f64x2::splat(sx), f64x2::splat(sy));
+        let v01 = (a01 + dx01 * ox + dy01 * oy).to_array();
+        let v23 = if N > 2 {
+            (a23 + dx23 * ox + dy23 * oy).to_array()
+        } else {
+            [0.0; 2]
+        };
+        let v0 = [v01[0], v01[1], v23[0], v23[1]];
+        for (c, o) in out.iter_mut().enumerate() {
+            let l01 = f64x2::splat(v0[c]) + step[c];
+            let l23 = l01 + dy[c];
+            o[i] = to_f32_bits(l01 * inv01, l23 * inv23);
+        }
+    }
+}
+
+/// [`interpolate`] for one component (`out`: the run's lanes of its row).
+fn interpolate1(num: &Plane, x0: f64, y0: f64, quads: &[Quad], inv: &[[f64; 4]], out: &mut [u32]) {
+    let step = f64x2::from([-0.0, num.dx]);
+    let dy = f64x2::splat(num.dy);
+    for ((q, inv), out) in quads.iter().zip(inv).zip(out.as_chunks_mut::<4>().0) {
+        let (ox, oy) = ((q.x as f64 + 0.5) - x0, (q.y as f64 + 0.5) - y0);
+        let l01 = f64x2::splat(num.a + num.dx * ox + num.dy * oy) + step;
+        let l23 = l01 + dy;
+        *out = to_f32_bits(
+            l01 * f64x2::from([inv[0], inv[1]]),
+            l23 * f64x2::from([inv[2], inv[3]]),
+        );
+    }
+}
+
+/// Two f64 pairs rounded to f32 (`as f32`: round to nearest), as bits.
+#[inline(always)]
+fn to_f32_bits(a: f64x2, b: f64x2) -> [u32; 4] {
+    let (a, b) = (a.to_array(), b.to_array());
+    [
+        (a[0] as f32).to_bits(),
+        (a[1] as f32).to_bits(),
+        (b[0] as f32).to_bits(),
+        (b[1] as f32).to_bits(),
+    ]
+}
+
+/// The covered pixels of `quads` into a plain (no blend, full write mask) RGBA8 unorm
+/// attachment's tile rows, from the four component rows of its output.
+#[inline]
+fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32, ry: i32) {
+    let nq = quads.len();
+    let c: [&[[u32; 4]]; 4] = src.map(|r| r.as_chunks::<4>().0);
+    let nq = c.iter().fold(nq, |n, r| n.min(r.len()));
+    let (c0, c1, c2, c3) = (&c[0][..nq], &c[1][..nq], &c[2][..nq], &c[3][..nq]);
+    // Every quad converted first, in a loop of its own (one with the stores into the tile
+    // rows next to it ran out of registers: ~100 instructions per quad).
+    let mut pixels = [[0u8; 16]; QUAD_BATCH];
+    let pixels = &mut pixels[..nq.min(QUAD_BATCH)];
+    // Four quads at a time where there are four (`unorm8_rows4`), the rest one by one.
+    let g: [&[[u32; 16]]; 4] = src.map(|r| r.as_chunks::<16>().0);
+    let groups = g.iter().fold(pixels.len() / 4, |n, r| n.min(r.len()));
+    let (g0, g1, g2, g3) = (
+        &g[0][..groups],
+        &g[1][..groups],
+        &g[2][..groups],
+        &g[3][..groups],
+    );
+    let (four, rest) = pixels.split_at_mut(groups * 4);
+    for (j, px) in four.as_chunks_mut::<4>().0.iter_mut().enumerate() {
+        *px = unorm8_rows4([&g0[j], &g1[j], &g2[j], &g3[j]]);
+    }
+    for (i, px) in rest.iter_mut().enumerate() {
+        let i = groups * 4 + i;
+        *px = unorm8_rows([c0[i], c1[i], c2[i], c3[i]]);
+    }
+    if nq == QUAD_BATCH && whole_block_rgba8(quads, pixels, rows, rx, ry) {
+        return;
+    }
+    for (q, px) in quads.iter().zip(pixels.iter()) {
+        // Tile-local quad origins are even and below the tile side, so the masks change no
+        // value; they bound the offsets, which leaves one length check per row piece (the
+        // overflow checks of unbounded offsets were ~8 instructions per quad).
+        let mask = (TILE - 2) as usize;
+        let (lx0, ly0) = ((q.x - rx) as usize & mask, (q.y - ry) as usize & mask);
+        if q.mask == 0xf {
+            // A whole quad: two 8-byte row pieces.
+            let [top, bottom] = &mut rows[ly0..ly0 + 2] else {
+                unreachable!("a whole quad covers two rows");
+            };
+            top[lx0 * 4..][..8].copy_from_slice(&px[..8]);
+            bottom[lx0 * 4..][..8].copy_from_slice(&px[8..]);
+            continue;
+        }
+        // A partly covered quad: the same conversion, then the covered pixels' 4-byte pieces.
+        for k in 0..4usize {
+            if q.mask & (1 << k) != 0 {
+                let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
+                rows[ly][lx * 4..lx * 4 + 4].copy_from_slice(&px[k * 4..k * 4 + 4]);
+            }
+        }
+    }
+}
+
+/// A batch that is a whole 8x8 block in block order (what the tile walk makes of a block
+/// inside the primitive) written as eight 32-byte row pieces, four quads' halves each; false
+/// (nothing written) for any other batch. Out of line: inlined, it made the depth scene's
+/// shading loops dearer (+7 M).
+#[inline(never)]
+fn whole_block_rgba8(
+    quads: &[Quad],
+    pixels: &[[u8; 16]],
+    rows: &mut [&mut [u8]],
+    rx: i32,
+    ry: i32,
+) -> bool {
+    let ([first, ..], true) = (
+        quads,
+        quads.len() == QUAD_BATCH && pixels.len() == QUAD_BATCH,
+    ) else {
+        return false;
+    };
+    let (bx, by) = (first.x, first.y);
+    // most other batches already fail at their last quad
+    let last = &quads[QUAD_BATCH - 1];
+    if (last.x, last.y, last.mask & first.mask) != (bx + 6, by + 6, 0xf) {
+        return false;
+    }
+    let block = quads.iter().enumerate().fold(true, |ok, (i, q)| {
+        let (dx, dy) = (2 * (i as i32 & 3), 2 * (i as i32 >> 2));
+        ok & (q.mask == 0xf) & (q.x == bx + dx) & (q.y == by + dy)
+    });
+    if !block {
+        return false;
+    }
+    let (lx0, ly0) = ((bx - rx) as usize, (by - ry) as usize);
+    for (r, row) in rows[ly0..ly0 + 8].iter_mut().enumerate() {
+        let piece = &mut row[lx0 * 4..][..32];
+        let half = (r & 1) * 8;
+        for (j, px) in pixels[(r >> 1) * 4..][..4].iter().enumerate() {
+            piece[j * 8..j * 8 + 8].copy_from_slice(&px[half..half + 8]);
+        }
+    }
+    true
+}
+
+/// A quad's four lanes of R, G, B and A (f32 bits) as R8G8B8A8 unorm pixels, lanes 0 1 2 3,
+/// with exactly [`unorm8`]'s rounding: `(v * 255 + 0.5)` truncated, below 0 and NaN to 0,
+/// above 255 to 255 (`maxps` with 0 as its second operand gives 0 for NaN). The rows are
+/// transposed to pixels first (shuffles move the bits untouched), then one multiply, add,
+/// max, min and truncation per four values and two saturating packs to bytes.
+#[inline]
+pub(crate) fn unorm8_rows(c: [[u32; 4]; 4]) -> [u8; 16] {
+    let v = f32x4::transpose(c.map(|w| f32x4::from(w.map(f32::from_bits))));
+    let (k255, half) = (f32x4::splat(255.0), f32x4::splat(0.5));
+    let px: [i32x4; 4] = v.map(|v| {
+        (v * k255 + half)
+            .fast_max(f32x4::ZERO)
+            .fast_min(k255)
+            .fast_trunc_int()
+    });
+    let lo = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[0], px[1]]));
+    let hi = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[2], px[3]]));
+    u8x16::narrow_i16x8(lo, hi).to_array()
+}
+
+/// [`unorm8_rows`] for four quads (16 lanes of each component row): each row converted and
+/// packed to 16 bytes as it is (no transpose of floats), then the bytes interleaved into
+/// pixels: R with B and G with A, then those pairs (byte unpacks only): ~30 instructions per
+/// quad where the per-quad form takes ~50.
+#[inline]
+pub(crate) fn unorm8_rows4(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
+    let (k255, half) = (f32x4::splat(255.0), f32x4::splat(0.5));
+    let conv = |w: &[u32; 16]| {
+        let q = |i: usize| {
+            let v = f32x4::from([w[i], w[i + 1], w[i + 2], w[i + 3]].map(f32::from_bits));
+            (v * k255 + half)
+                .fast_max(f32x4::ZERO)
+                .fast_min(k255)
+                .fast_trunc_int()
+        };
+        let lo = wide::bytemuck::cast::<[i32x4; 2], i32x8>([q(0), q(4)]);
+        let hi = wide::bytemuck::cast::<[i32x4; 2], i32x8>([q(8), q(12)]);
+        u8x16::narrow_i16x8(
+            i16x8::from_i32x8_saturate(lo),
+            i16x8::from_i32x8_saturate(hi),
+        )
+    };
+    let (r, g, b, a) = (conv(c[0]), conv(c[1]), conv(c[2]), conv(c[3]));
+    let (rb_lo, rb_hi) = (u8x16::unpack_low(r, b), u8x16::unpack_high(r, b));
+    let (ga_lo, ga_hi) = (u8x16::unpack_low(g, a), u8x16::unpack_high(g, a));
+    [
+        u8x16::unpack_low(rb_lo, ga_lo).to_array(),
+        u8x16::unpack_high(rb_lo, ga_lo).to_array(),
+        u8x16::unpack_low(rb_hi, ga_hi).to_array(),
+        u8x16::unpack_high(rb_hi, ga_hi).to_array(),
+    ]
 }
 
 /// `v` as `len` zero (default) values, keeping its allocation.
@@ -400,4 +695,300 @@ pub(super) fn lane_x(q: &Quad, k: usize) -> f64 {
 #[inline]
 pub(super) fn lane_y(q: &Quad, k: usize) -> f64 {
     (q.y + (k >> 1) as i32) as f64 + 0.5
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unorm8_rows_matches_the_per_pixel_conversion() {
+        let mut values = vec![
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            2.0,
+            f32::MIN_POSITIVE,
+            f32::MAX,
+            f32::MIN,
+        ];
+        // Around every rounding boundary (k + 0.5) / 255 and every exact k / 255, a few ulps
+        // either side.
+        for k in 0..=256u32 {
+            for centre in [k as f32 / 255.0, (k as f32 + 0.5) / 255.0] {
+                let b = centre.to_bits() as i64;
+                for d in -4..=4i64 {
+                    values.push(f32::from_bits((b + d).clamp(0, u32::MAX as i64) as u32));
+                }
+            }
+        }
+        // A strided sweep over every bit pattern (both signs, all exponents).
+        values.extend((0..=u32::MAX).step_by(65_521).map(f32::from_bits));
+        for chunk in values.chunks(16) {
+            // component rows: rows[c][lane]
+            let mut rows = [[0u32; 4]; 4];
+            for (i, v) in chunk.iter().enumerate() {
+                rows[i % 4][i / 4] = v.to_bits();
+            }
+            let got = unorm8_rows(rows);
+            for (lane, px) in got.chunks_exact(4).enumerate() {
+                for (c, &b) in px.iter().enumerate() {
+                    let v = f32::from_bits(rows[c][lane]);
+                    assert_eq!(b, unorm8(v), "{v:?}");
+                }
+            }
+            // the four-quad form: these values as quad 1 of four, the others rotated
+            let rows16: [[u32; 16]; 4] = std::array::from_fn(|c| {
+                std::array::from_fn(|l| rows[(c + l / 4) % 4][l % 4] ^ (l as u32 / 4 % 2))
+            });
+            let got4 = unorm8_rows4([&rows16[0], &rows16[1], &rows16[2], &rows16[3]]);
+            for (q, px) in got4.iter().enumerate() {
+                for (i, &b) in px.iter().enumerate() {
+                    let v = f32::from_bits(rows16[i % 4][4 * q + i / 4]);
+                    assert_eq!(b, unorm8(v), "{v:?}: quad {q}");
+                }
+            }
+        }
+    }
+
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 11) as f64 / (1u64 << 53) as f64
+        }
+    }
+
+    fn dummy_prim() -> RasterPrim {
+        use crate::raster::setup::{Edge, PrimInfo};
+        RasterPrim {
+            edges: [Edge::default(); 4],
+            n_edges: 3,
+            bbox: PixRect {
+                x0: 0,
+                y0: 0,
+                x1: 0,
+                y1: 0,
+            },
+            z: Plane::default(),
+            z_offset: 0.0,
+            inv_w: Plane::default(),
+            bw: [Plane::default(); 3],
+            info: PrimInfo {
+                slots: [0; 3],
+                n_verts: 3,
+                orig_w: [1.0; 3],
+                primitive_id: 0,
+                front: true,
+            },
+            point: None,
+        }
+    }
+
+    /// A plane of random size and sign, sometimes a special one (zero, -0, huge, tiny, NaN).
+    fn plane(r: &mut Lcg, x0: f64, y0: f64) -> Plane {
+        let mut v = || match (r.next() * 12.0) as u32 {
+            0 => 0.0,
+            1 => -0.0,
+            2 => 1e300 * (r.next() - 0.5),
+            3 => 1e-300 * (r.next() - 0.5),
+            4 if r.next() < 0.1 => f64::NAN,
+            _ => (r.next() - 0.5) * 10f64.powi((r.next() * 8.0) as i32 - 4),
+        };
+        Plane {
+            x0,
+            y0,
+            a: v(),
+            dx: v(),
+            dy: v(),
+        }
+    }
+
+    /// The row kernels against the per-lane expressions they replace: per lane `quad_values`
+    /// (lane 0 `Plane::at`, the others its steps) of the numerator times `1 / d` of the
+    /// denominator's (1 where d is 0), rounded to f32, bit for bit.
+    #[test]
+    fn row_interpolation_matches_the_per_lane_expressions() {
+        let mut r = Lcg(5);
+        let prim = dummy_prim();
+        for case in 0..3000 {
+            let (x0, y0) = (r.next() * 900.0, r.next() * 900.0);
+            let den = if case % 7 == 0 {
+                Plane::constant(0.0)
+            } else {
+                plane(&mut r, x0, y0)
+            };
+            let num: [Plane; 4] = std::array::from_fn(|_| plane(&mut r, x0, y0));
+            let nq = 1 + (r.next() * QUAD_BATCH as f64) as usize % QUAD_BATCH;
+            let quads: Vec<Quad> = (0..nq)
+                .map(|_| Quad {
+                    x: 2 * (r.next() * 500.0) as i32,
+                    y: 2 * (r.next() * 500.0) as i32,
+                    mask: 0xf,
+                    prim: 0,
+                    p: &prim,
+                })
+                .collect();
+            let mut inv = [[0.0; 4]; QUAD_BATCH];
+            reciprocals(&den, x0, y0, &quads, &mut inv[..nq]);
+            let mut rows = vec![0u32; 4 * 4 * nq];
+            let (r01, r23) = rows.split_at_mut(8 * nq);
+            let (r0, r1) = r01.split_at_mut(4 * nq);
+            let (r2, r3) = r23.split_at_mut(4 * nq);
+            interpolate(
+                &num,
+                &den,
+                false,
+                x0,
+                y0,
+                &quads,
+                &mut inv[..nq],
+                [r0, r1, r2, r3],
+            );
+            // the fused form: the same rows, and the same reciprocals stored
+            let mut fused_inv = [[0.0; 4]; QUAD_BATCH];
+            let mut fused = vec![0u32; 4 * 4 * nq];
+            let (r01, r23) = fused.split_at_mut(8 * nq);
+            let (r0, r1) = r01.split_at_mut(4 * nq);
+            let (r2, r3) = r23.split_at_mut(4 * nq);
+            interpolate(
+                &num,
+                &den,
+                true,
+                x0,
+                y0,
+                &quads,
+                &mut fused_inv[..nq],
+                [r0, r1, r2, r3],
+            );
+            assert_eq!(fused, rows, "case {case}: fused reciprocals");
+            assert_eq!(
+                fused_inv.map(|v| v.map(f64::to_bits)),
+                inv.map(|v| v.map(f64::to_bits)),
+                "case {case}"
+            );
+            let mut one = vec![0u32; 4 * nq];
+            interpolate1(&num[2], x0, y0, &quads, &inv[..nq], &mut one);
+            // two and three leading components: the first rows of the four-component run
+            let (mut two, mut three) = (vec![0u32; 4 * 2 * nq], vec![0u32; 4 * 3 * nq]);
+            let (t0, t1) = two.split_at_mut(4 * nq);
+            let fresh = case % 2 == 0;
+            let mut inv2 = if fresh { [[0.0; 4]; QUAD_BATCH] } else { inv };
+            interpolate(
+                &[num[0], num[1]],
+                &den,
+                fresh,
+                x0,
+                y0,
+                &quads,
+                &mut inv2[..nq],
+                [t0, t1],
+            );
+            assert_eq!(two[..], rows[..8 * nq], "case {case}: two components");
+            let (t0, rest) = three.split_at_mut(4 * nq);
+            let (t1, t2) = rest.split_at_mut(4 * nq);
+            let num3 = [num[0], num[1], num[2]];
+            interpolate(
+                &num3,
+                &den,
+                false,
+                x0,
+                y0,
+                &quads,
+                &mut inv2[..nq],
+                [t0, t1, t2],
+            );
+            assert_eq!(three[..], rows[..12 * nq], "case {case}: three components");
+            for (qi, q) in quads.iter().enumerate() {
+                let d = quad_values(&den, q);
+                let want_inv = d.map(|d| if d == 0.0 { 1.0 } else { 1.0 / d });
+                assert_eq!(
+                    inv[qi].map(f64::to_bits),
+                    want_inv.map(f64::to_bits),
+                    "case {case} quad {qi}: reciprocals"
+                );
+                for (c, num) in num.iter().enumerate() {
+                    let v = quad_values(num, q);
+                    for k in 0..4 {
+                        let want = ((v[k] * want_inv[k]) as f32).to_bits();
+                        assert_eq!(rows[c * 4 * nq + 4 * qi + k], want, "case {case} c {c}");
+                        if c == 2 {
+                            assert_eq!(one[4 * qi + k], want, "case {case}: interpolate1");
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// The RGBA8 writes (whole-block rows, whole quads, partial quads) against a pixel-by-pixel
+    /// write of `unorm8` values, for a whole block in block order, the same quads out of order,
+    /// and a block with a partly covered quad.
+    #[test]
+    fn rgba8_writes_match_a_per_pixel_write() {
+        let mut r = Lcg(9);
+        let prim = dummy_prim();
+        for case in 0..60 {
+            let (bx, by) = (8 * (case % 8), 8 * (case / 8 % 8));
+            let mut quads: Vec<Quad> = (0..QUAD_BATCH as i32)
+                .map(|i| Quad {
+                    x: bx + 2 * (i & 3),
+                    y: by + 2 * (i >> 2),
+                    mask: 0xf,
+                    prim: 0,
+                    p: &prim,
+                })
+                .collect();
+            match case % 3 {
+                1 => quads.swap(3, 9),
+                2 => quads[5].mask = 0b1001,
+                _ => {}
+            }
+            let lanes = 4 * QUAD_BATCH;
+            let src: Vec<Vec<u32>> = (0..4)
+                .map(|_| {
+                    (0..lanes)
+                        .map(|_| ((r.next() * 1.4 - 0.2) as f32).to_bits())
+                        .collect()
+                })
+                .collect();
+            let mut got = vec![vec![7u8; 256]; 64];
+            let mut want = got.clone();
+            let mut rows: Vec<&mut [u8]> = got.iter_mut().map(|v| &mut v[..]).collect();
+            write_rgba8(
+                &quads,
+                std::array::from_fn(|c| &src[c][..]),
+                &mut rows,
+                0,
+                0,
+            );
+            for (qi, q) in quads.iter().enumerate() {
+                for k in 0..4 {
+                    if q.mask & (1 << k) != 0 {
+                        let (x, y) = (q.x as usize + (k & 1), q.y as usize + (k >> 1));
+                        for c in 0..4 {
+                            want[y][4 * x + c] = unorm8(f32::from_bits(src[c][4 * qi + k]));
+                        }
+                    }
+                }
+            }
+            assert_eq!(got, want, "case {case}");
+        }
+    }
+
+    #[test]
+    fn layouts_naming_missing_rows_are_reported() {
+        let mut l = RowLayout::quad_batch(2, 1);
+        assert_eq!(layout_error(&l), None);
+        l.colors[0][3] = Some(l.rows as u32);
+        assert!(layout_error(&l).unwrap().contains("names row"));
+    }
 }
