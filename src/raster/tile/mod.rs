@@ -389,25 +389,6 @@ struct Quad<'a> {
 /// edge tests (llvmpipe's trivial reject / accept). 8x8 pixels = 16 quads = one full batch.
 const BLOCK: i32 = 8;
 
-/// Lane mask of the quad at (qx, qy) restricted to the pixels x0..=x1, y0..=y1.
-#[inline]
-fn rect_mask(qx: i32, qy: i32, x0: i32, y0: i32, x1: i32, y1: i32) -> u8 {
-    let cols = (qx >= x0) as u8 | (((qx < x1) as u8) << 1);
-    let rows = (qy >= y0) as u8 | (((qy < y1) as u8) << 1);
-    let top = if rows & 1 != 0 { cols } else { 0 };
-    let bottom = if rows & 2 != 0 { cols << 2 } else { 0 };
-    top | bottom
-}
-
-/// Lanes of a quad whose edge value at lane 0 is `v` (steps `ex`, `ey`) are inside.
-#[inline]
-fn edge_mask(v: i64, ex: i64, ey: i64) -> u8 {
-    (v >= 0) as u8
-        | (((v + ex >= 0) as u8) << 1)
-        | (((v + ey >= 0) as u8) << 2)
-        | (((v + ex + ey >= 0) as u8) << 3)
-}
-
 /// Tile shading state; one per pool thread, reused across the tiles it shades so batch
 /// buffers are allocated once per thread.
 ///
@@ -434,10 +415,11 @@ struct TileShader<'a> {
     inv: [[[f64; 4]; QUAD_BATCH]; 2],
     /// The built-in inputs the fragment stage reads.
     built_ins: FragInputs,
-    /// The `depth_only` test on a float format, hoisted (whole blocks take `depth_row`).
+    /// The `depth_only` test on a float format, hoisted (whole blocks take `depth_block`).
     float_depth: Option<FloatDepth>,
-    /// Whether anything reads the quads' depths (`self.z`): the depth/stencil tests,
-    /// `FragCoord`, or a `FragDepth` output (which starts as the interpolated depth).
+    /// Whether anything reads the quads' depths in the batch (`self.z`): late depth/stencil
+    /// tests, `FragCoord`, or a `FragDepth` output (which starts as the interpolated depth).
+    /// Early tests compute the depths they test themselves.
     needs_z: bool,
 }
 
@@ -452,6 +434,7 @@ impl<'a> TileShader<'a> {
             && !(ds.stencil_test && ds_format.is_some_and(|f| f.has_stencil()))
             && ds_format.is_some_and(|f| f.has_depth());
         let built_ins = fs.built_ins();
+        let early = !fs.writes_depth() && !fs.can_discard();
         let float_format =
             ds_format.is_some_and(|f| f.depth_bytes() == 4 && f.unorm_bits().is_none());
         let float_depth = (depth_only && float_format).then(|| {
@@ -466,7 +449,7 @@ impl<'a> TileShader<'a> {
             scene,
             atts,
             ds_format,
-            early: !fs.writes_depth() && !fs.can_discard(),
+            early,
             tests,
             depth_only,
             input: QuadBatch::default(),
@@ -476,7 +459,8 @@ impl<'a> TileShader<'a> {
             z: [[0.0; 4]; QUAD_BATCH],
             inv: [[[0.0; 4]; QUAD_BATCH]; 2],
             built_ins,
-            needs_z: tests || built_ins.frag_coord || fs.writes_depth(),
+            // early tests compute their own depths at submission
+            needs_z: (tests && !early) || built_ins.frag_coord || fs.writes_depth(),
             float_depth,
         }
     }
@@ -489,131 +473,8 @@ impl<'a> TileShader<'a> {
         for &pi in bin {
             let scene: &'a Scene<'a> = self.scene;
             let p = scene.prims.get(pi);
-            let Some(r) = p.bbox.intersect(&rect) else {
-                continue;
-            };
-            let edges = &p.edges[..p.n_edges];
-            let bx0 = rect.x0 + (r.x0 - rect.x0) / BLOCK * BLOCK;
-            let mut by = rect.y0 + (r.y0 - rect.y0) / BLOCK * BLOCK;
-            while by <= r.y1 {
-                let (y0, y1) = (by.max(r.y0), (by + BLOCK - 1).min(r.y1));
-                let mut bx = bx0;
-                while bx <= r.x1 {
-                    let (x0, x1) = (bx.max(r.x0), (bx + BLOCK - 1).min(r.x1));
-                    bx += BLOCK;
-                    // The edge functions are linear: their extremes over the block's pixel
-                    // centres are at its corners.
-                    let mut out = false;
-                    // The edges that cross the block: only they can clear a lane of it (an
-                    // edge whose minimum over the block is >= 0 passes every pixel in it).
-                    let mut crossing = [Edge::default(); 4];
-                    let mut n_cross = 0;
-                    // One evaluation per edge: the corner values are that plus the steps
-                    // across the block in x and in y (exact integers, so the same values).
-                    let (w, h) = ((x1 - x0) as i64, (y1 - y0) as i64);
-                    for e in edges {
-                        let a = e.at(x0 as i64, y0 as i64);
-                        let (sx, sy) = (e.ex * w, e.ey * h);
-                        if a + sx.max(0) + sy.max(0) < 0 {
-                            out = true;
-                            break;
-                        }
-                        if a + sx.min(0) + sy.min(0) < 0 {
-                            crossing[n_cross] = *e;
-                            n_cross += 1;
-                        }
-                    }
-                    if out {
-                        continue;
-                    }
-                    let full = n_cross == 0;
-                    let crossing = &crossing[..n_cross];
-                    let whole = full && (x1 - x0, y1 - y0) == (BLOCK - 1, BLOCK - 1);
-                    if whole && self.early_tests() {
-                        if let Some(fd) = self.float_depth {
-                            // Float depth only: a row of four quads at a time, depths and
-                            // tests over the row's two 8-texel pieces (`depth_row`).
-                            let lx0 = (x0 - rect.x0) as usize * 4;
-                            for r in 0..BLOCK / 2 {
-                                let qy = y0 + 2 * r;
-                                let ly = (qy - rect.y0) as usize;
-                                let (upper, lower) = view.depth.split_at_mut(ly + 1);
-                                let (masks, zs) = depth_row(
-                                    &fd,
-                                    &p.z,
-                                    p.z_offset,
-                                    x0,
-                                    qy,
-                                    &mut upper[ly][lx0..lx0 + 4 * BLOCK as usize],
-                                    &mut lower[0][lx0..lx0 + 4 * BLOCK as usize],
-                                );
-                                for (j, (&mask, z)) in masks.iter().zip(zs).enumerate() {
-                                    if mask != 0 {
-                                        let x = x0 + 2 * j as i32;
-                                        let q = Quad {
-                                            x,
-                                            y: qy,
-                                            mask,
-                                            prim: pi,
-                                            p,
-                                        };
-                                        self.enqueue(view, q, z)?;
-                                    }
-                                }
-                            }
-                            continue;
-                        }
-                        // A whole block with early tests: its quads go through the test one by
-                        // one, only survivors into the batch (no per-quad masks to make).
-                        for qy in (y0..=y1).step_by(2) {
-                            for qx in (x0..=x1).step_by(2) {
-                                let q = Quad {
-                                    x: qx,
-                                    y: qy,
-                                    mask: 0xf,
-                                    prim: pi,
-                                    p,
-                                };
-                                self.submit::<true>(view, q)?;
-                            }
-                        }
-                        continue;
-                    }
-                    if whole
-                        && self.quads.is_empty()
-                        && ((BLOCK / 2) * (BLOCK / 2)) as usize == QUAD_BATCH
-                    {
-                        // A whole block into an empty batch: exactly what its 16 `push`es
-                        // would do (same quads, same order, one full batch), without the
-                        // per-quad masks and occupancy checks.
-                        for qy in (y0..=y1).step_by(2) {
-                            for qx in (x0..=x1).step_by(2) {
-                                let q = Quad {
-                                    x: qx,
-                                    y: qy,
-                                    mask: 0xf,
-                                    prim: pi,
-                                    p,
-                                };
-                                if self.needs_z {
-                                    self.z[self.quads.len()] = quad_depth(&q);
-                                }
-                                self.quads.push(q);
-                            }
-                        }
-                        self.flush(view)?;
-                        continue;
-                    }
-                    // Two copies of the per-quad walk, with and without early tests, so the
-                    // inlined early test does not weigh on the walk without it.
-                    let b = PixRect { x0, y0, x1, y1 };
-                    if self.early_tests() {
-                        self.partial_block::<true>(view, pi, p, crossing, b)?;
-                    } else {
-                        self.partial_block::<false>(view, pi, p, crossing, b)?;
-                    }
-                }
-                by += BLOCK;
+            if let Some(r) = p.bbox.intersect(&rect) {
+                self.walk(view, pi, p, r)?;
             }
         }
         if !self.quads.is_empty() {
@@ -622,51 +483,111 @@ impl<'a> TileShader<'a> {
         Ok(())
     }
 
-    /// The quads of a block's pixels `b` that primitive `pi` covers, each submitted; only the
-    /// `crossing` edges are tested (none: the block is inside every edge). `EARLY`: whether
-    /// early tests run ([`Self::early_tests`]).
-    #[inline(always)]
-    fn partial_block<const EARLY: bool>(
-        &mut self,
-        view: &mut TileView,
-        pi: u32,
-        p: &'a RasterPrim,
-        crossing: &[Edge],
-        b: PixRect,
-    ) -> Result<()> {
-        let PixRect { x0, y0, x1, y1 } = b;
-        let full = crossing.is_empty();
-        let mut qy = y0 & !1;
-        while qy <= y1 {
-            let mut qx = x0 & !1;
-            // Edge values at lane 0 of the row's first quad, stepped by 2 pixels.
-            let mut v = [0i64; 4];
-            for (v, e) in v.iter_mut().zip(crossing) {
-                *v = e.at(qx as i64, qy as i64);
-            }
-            while qx <= x1 {
-                let mut mask = rect_mask(qx, qy, x0, y0, x1, y1);
-                if !full {
-                    for (v, e) in v.iter_mut().zip(crossing) {
-                        mask &= edge_mask(*v, e.ex, e.ey);
-                        *v += 2 * e.ex;
+    /// Primitive `pi`'s pixels `r` of this tile, block by block: a block outside an edge is
+    /// skipped; otherwise its coverage is one block mask (all of it, or the rectangle `r`
+    /// leaves of it, when no edge crosses it; else the crossing edges' SIMD mask), the early
+    /// tests (if any) keep the pixels that pass, and the quads left enter the batch.
+    fn walk(&mut self, view: &mut TileView, pi: u32, p: &'a RasterPrim, r: PixRect) -> Result<()> {
+        let rect = view.rect;
+        let edges = &p.edges[..p.n_edges];
+        // The float depth-only early test of whole blocks, for this compare op.
+        let block_depth = match (self.early_tests(), self.float_depth) {
+            (true, Some(fd)) => Some((fd, depth_block_fn(fd.pass))),
+            _ => None,
+        };
+        let early = self.early_tests();
+        let bx0 = rect.x0 + (r.x0 - rect.x0) / BLOCK * BLOCK;
+        let mut by = rect.y0 + (r.y0 - rect.y0) / BLOCK * BLOCK;
+        while by <= r.y1 {
+            let (y0, y1) = (by.max(r.y0), (by + BLOCK - 1).min(r.y1));
+            let mut bx = bx0;
+            while bx <= r.x1 {
+                let (x0, x1) = (bx.max(r.x0), (bx + BLOCK - 1).min(r.x1));
+                let b = (bx, by);
+                bx += BLOCK;
+                // The edge functions are linear: their extremes over the block's pixel
+                // centres are at its corners.
+                let mut out = false;
+                // The edges that cross the block: only they can clear a pixel of it (an
+                // edge whose minimum over the block is >= 0 passes every pixel in it).
+                let mut crossing = [Edge::default(); 4];
+                let mut n_cross = 0;
+                // One evaluation per edge: the corner values are that plus the steps
+                // across the block in x and in y (exact integers, so the same values).
+                let (w, h) = ((x1 - x0) as i64, (y1 - y0) as i64);
+                for e in edges {
+                    let a = e.at(x0 as i64, y0 as i64);
+                    let (sx, sy) = (e.ex * w, e.ey * h);
+                    if a + sx.max(0) + sy.max(0) < 0 {
+                        out = true;
+                        break;
+                    }
+                    if a + sx.min(0) + sy.min(0) < 0 {
+                        crossing[n_cross] = *e;
+                        n_cross += 1;
                     }
                 }
-                if mask != 0 {
-                    let q = Quad {
-                        x: qx,
-                        y: qy,
-                        mask,
-                        prim: pi,
-                        p,
-                    };
-                    self.submit::<EARLY>(view, q)?;
+                if out {
+                    continue;
                 }
-                qx += 2;
+                let (bx, by) = b;
+                let whole = (x1 - x0, y1 - y0) == (BLOCK - 1, BLOCK - 1);
+                let mut cov = if whole {
+                    u64::MAX
+                } else {
+                    let o = |v: i32, b: i32| (v - b) as u32;
+                    cover::rect_mask(o(x0, bx), o(y0, by), o(x1, bx), o(y1, by))
+                };
+                if n_cross > 0 {
+                    cov &= crossing_mask(&crossing[..n_cross], bx, by);
+                    if cov == 0 {
+                        continue;
+                    }
+                }
+                if early {
+                    let inside = bx + BLOCK - 1 <= rect.x1 && by + BLOCK - 1 <= rect.y1;
+                    cov = match block_depth {
+                        Some((fd, f)) if inside => {
+                            let (lx0, ly0) = ((bx - rect.x0) as usize * 4, (by - rect.y0) as usize);
+                            let b = BlockRows {
+                                pl: &p.z,
+                                z_offset: p.z_offset,
+                                bx,
+                                by,
+                                cov,
+                                lx0,
+                            };
+                            f(&fd, &b, &mut view.depth[ly0..ly0 + BLOCK as usize])
+                        }
+                        _ => self.early_quads(view, p, bx, by, cov),
+                    };
+                }
+                self.enqueue_block(view, pi, p, bx, by, cov)?;
             }
-            qy += 2;
+            by += BLOCK;
         }
         Ok(())
+    }
+
+    /// The early tests of a block's covered quads one by one ([`Self::early_test`]), for the
+    /// tests [`depth_block`] does not take; the pixels that pass, as a block mask.
+    #[inline(never)]
+    fn early_quads(&self, view: &mut TileView, p: &RasterPrim, bx: i32, by: i32, cov: u64) -> u64 {
+        let mut pass = 0u64;
+        let mut m = cov;
+        while m != 0 {
+            let k = m.trailing_zeros() / 4;
+            let q = Quad {
+                x: bx + 2 * (k & 3) as i32,
+                y: by + 2 * (k >> 2) as i32,
+                mask: (m >> (4 * k)) as u8 & 0xf,
+                prim: 0,
+                p,
+            };
+            m &= !(0xf << (4 * k));
+            pass |= (self.early_test(view, &q, quad_depth(&q)) as u64) << (4 * k);
+        }
+        pass
     }
 
     /// Whether the depth/stencil tests run before the fragment shader.
@@ -675,48 +596,80 @@ impl<'a> TileShader<'a> {
         self.early && self.tests
     }
 
-    /// A covered quad: its depth per lane, then (early tests) the tests, which may drop lanes
-    /// or the whole quad; what is left goes into the batch. Testing here rather than when the
-    /// batch is shaded gives the same results: the batch's quads sit at distinct positions
-    /// (a quad at an occupied position flushes the batch first), so no pending quad touches
-    /// the pixels tested, and each pixel still sees its tests in submission order. Quads that
-    /// fail take no batch slot and are never interpolated.
-    /// `EARLY` is [`Self::early_tests`], a constant so each caller's copy keeps only its path.
-    #[inline(always)]
-    fn submit<const EARLY: bool>(&mut self, view: &mut TileView, mut q: Quad<'a>) -> Result<()> {
-        let z = if self.needs_z {
-            quad_depth(&q)
-        } else {
-            [0.0; 4]
-        };
-        if EARLY {
-            q.mask = self.early_test(view, &q, z);
-            if q.mask == 0 {
-                return Ok(());
+    /// The quads of block mask `cov` of the block at (bx, by), past their early tests if
+    /// any, into the batch in quad order: the batch is flushed first if it already has a quad
+    /// at a quad's position, and after any quad that fills it. Testing at submission rather
+    /// than when the batch is shaded gives the same results: the batch's quads sit at
+    /// distinct positions, so no pending quad touches the pixels tested, and each pixel still
+    /// sees its tests in submission order. Quads that fail take no batch slot and are never
+    /// interpolated. The occupancy of the block's 16 positions is read and written once.
+    #[inline]
+    fn enqueue_block(
+        &mut self,
+        view: &mut TileView,
+        pi: u32,
+        p: &'a RasterPrim,
+        bx: i32,
+        by: i32,
+        cov: u64,
+    ) -> Result<()> {
+        if cov == 0 {
+            return Ok(());
+        }
+        let rect = view.rect;
+        let (ox, oy) = (((bx - rect.x0) / 2) as u32, ((by - rect.y0) / 2) as usize);
+        // bit k: quad k's position is taken in the batch
+        let mut taken = 0u32;
+        for r in 0..4 {
+            taken |= ((self.occupied[oy + r] >> ox) & 0xf) << (4 * r);
+        }
+        let mut added = 0u32;
+        let mut m = cov;
+        while m != 0 {
+            let k = m.trailing_zeros() / 4;
+            let mask = (m >> (4 * k)) as u8 & 0xf;
+            m &= !(0xf << (4 * k));
+            if taken >> k & 1 != 0 {
+                // flushing empties the batch: no position of this block is taken any more
+                self.flush(view)?;
+                (taken, added) = (0, 0);
+            }
+            let q = Quad {
+                x: bx + 2 * (k & 3) as i32,
+                y: by + 2 * (k >> 2) as i32,
+                mask,
+                prim: pi,
+                p,
+            };
+            if self.needs_z {
+                self.z[self.quads.len()] = quad_depth(&q);
+            }
+            self.quads.push(q);
+            added |= 1 << k;
+            if self.quads.len() == QUAD_BATCH {
+                self.flush(view)?;
+                (taken, added) = (0, 0);
             }
         }
-        self.enqueue(view, q, z)
-    }
-
-    /// A quad past its early tests (if any) with its depths `z` into the batch: the batch is
-    /// flushed first if it already has a quad at that position, and after if it is full.
-    #[inline(always)]
-    fn enqueue(&mut self, view: &mut TileView, q: Quad<'a>, z: [f32; 4]) -> Result<()> {
-        let rect = view.rect;
-        let (ox, oy) = (((q.x - rect.x0) / 2) as u32, ((q.y - rect.y0) / 2) as usize);
-        if self.occupied[oy] & (1 << ox) != 0 {
-            self.flush(view)?;
-        }
-        self.occupied[oy] |= 1 << ox;
-        if self.needs_z {
-            self.z[self.quads.len()] = z;
-        }
-        self.quads.push(q);
-        if self.quads.len() == QUAD_BATCH {
-            self.flush(view)?;
+        for r in 0..4 {
+            self.occupied[oy + r] |= ((added >> (4 * r)) & 0xf) << ox;
         }
         Ok(())
     }
+}
+
+/// The pixels of the block at (bx, by) inside every edge of `crossing`: SIMD in i32 when
+/// every edge's values over the block fit ([`cover::edges_mask`]), else in i64.
+#[inline]
+fn crossing_mask(crossing: &[Edge], bx: i32, by: i32) -> u64 {
+    let mut be = [BlockEdge::default(); 4];
+    for (b, e) in be.iter_mut().zip(crossing) {
+        match BlockEdge::new(e, bx, by) {
+            Some(v) => *b = v,
+            None => return cover::edges_mask_i64(crossing, bx, by),
+        }
+    }
+    cover::edges_mask(&be[..crossing.len()])
 }
 
 /// A plane at the four lanes of a quad: evaluated at lane 0, stepped to the others.
@@ -726,8 +679,10 @@ fn quad_values(pl: &Plane, q: &Quad) -> [f64; 4] {
     [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
 }
 
+mod cover;
 mod depth;
 mod shade;
+use cover::BlockEdge;
 use depth::*;
 
 #[cfg(test)]
@@ -871,7 +826,8 @@ mod tests {
         }
     }
 
-    /// Overlapping triangles at random depths and perspective w, with colours out of [0, 1]
+    /// Overlapping triangles at random depths and perspective w (rasterization state `raster`:
+    /// depth clamp, depth bias), with colours out of [0, 1]
     /// (so the conversion clamps), drawn into an odd-sized target (partial quads at the edges).
     ///
     /// `redraw`: the same triangles again (same depths) in other colours, so a test's
@@ -879,6 +835,7 @@ mod tests {
     fn scene(
         rt: &mut RenderTargets,
         ds: DepthStencilState,
+        raster: RasterizationState,
         blend: bool,
         threads: usize,
         redraw: bool,
@@ -920,6 +877,7 @@ mod tests {
         };
         let mut state = PipelineState {
             depth_stencil: ds,
+            rasterization: raster,
             ..Default::default()
         };
         if blend {
@@ -969,13 +927,18 @@ mod tests {
         }
     }
 
-    /// `depth_row` against quad-by-quad depths (`quad_depth`) and a per-lane test written from
-    /// the format's own `quantize` / `cmp_stored` and the compare op.
+    /// `depth_block` against a per-lane reference written from `Plane::at` at each pixel's
+    /// quad's lane 0 (stepped to the lane), the format's own `quantize` / `cmp_stored` and
+    /// the compare op: every op, writes on and off, depth clamp, depth bias, random coverage
+    /// (empty, full and partial quad rows), stored values an upload may leave (NaN, -0,
+    /// infinities, subnormals, negatives) and planes that give NaN, infinite, negative and
+    /// subnormal depths.
     #[test]
-    fn depth_row_matches_per_quad_depths_and_per_lane_tests() {
+    fn depth_block_matches_a_per_lane_reference() {
         let mut r = Lcg(11);
         let special = [
             f32::NAN,
+            -f32::NAN,
             -0.0,
             0.0,
             1.0,
@@ -984,13 +947,14 @@ mod tests {
             f32::INFINITY,
             f32::NEG_INFINITY,
             1e-40,
+            -1e-40,
+            f32::MIN_POSITIVE,
+            1.0f32.next_down(),
         ];
-        let ops = COMPARE_OPS;
         let fmt = DepthFormat::D32Sfloat;
-        let mut passed = 0;
-        let mut failed = 0;
-        for case in 0..4000 {
-            let op = ops[case % ops.len()];
+        let (mut passed, mut failed) = (0, 0);
+        for case in 0..6000 {
+            let op = COMPARE_OPS[case % COMPARE_OPS.len()];
             let write = case % 3 != 0;
             let clamp = (case % 5 == 0).then_some((0.25f32, 0.75f32));
             let fd = FloatDepth {
@@ -999,89 +963,105 @@ mod tests {
                 write,
                 clamp,
             };
-            let scale = [1.0, 1e-3, 1e3][case % 3];
-            let mut p = dummy(0);
-            p.z = Plane {
+            let scale = [1.0, 1e-3, 1e3, 1e-300][case % 4];
+            let mut pl = Plane {
                 x0: r.next() as f64 * 300.0,
                 y0: r.next() as f64 * 300.0,
                 a: r.next() as f64 * 1.4 - 0.2,
                 dx: (r.next() as f64 - 0.5) * 0.01 * scale,
                 dy: (r.next() as f64 - 0.5) * 0.01 * scale,
             };
-            p.z_offset = if case % 4 == 0 {
-                r.next() as f64 * 1e-3
-            } else {
-                0.0
+            match case % 23 {
+                0 => pl.a = f64::NAN,
+                1 => pl.dx = f64::INFINITY,
+                2 => pl.a = -0.0,
+                3 => (pl.a, pl.dx, pl.dy) = (0.0, 0.0, -0.0),
+                4 => pl.a = 1e-39,
+                5 => pl.a = -1e-39,
+                _ => {}
+            }
+            let z_offset = match case % 4 {
+                0 => r.next() as f64 * 1e-3,
+                1 => -0.0,
+                _ => 0.0,
             };
-            let (qx, qy) = (2 * (r.next() * 200.0) as i32, 2 * (r.next() * 200.0) as i32);
-            // Stored depths: special values, and the quads' own depths now and then (equal).
-            let own: Vec<f32> = (0..ROW / 2)
-                .flat_map(|j| {
-                    let q = Quad {
-                        x: qx + 2 * j as i32,
-                        y: qy,
-                        mask: 0xf,
-                        prim: 0,
-                        p: &p,
-                    };
-                    quad_depth(&q)
+            let (bx, by) = (8 * (r.next() * 40.0) as i32, 8 * (r.next() * 40.0) as i32);
+            let cov = match case % 7 {
+                0 => u64::MAX,
+                1 => 0,
+                2 => 0xffff_0000_ffff_0000,
+                _ => (r.next().to_bits() as u64) << 32 | r.next().to_bits() as u64,
+            };
+            // The reference depth of a pixel: its quad's lane 0 at the pixel centre, stepped.
+            let depth = |px: i32, py: i32| {
+                let (qx, qy) = (px & !1, py & !1);
+                let v = pl.at(qx as f64 + 0.5, qy as f64 + 0.5);
+                let v = match (px & 1, py & 1) {
+                    (0, 0) => v,
+                    (1, 0) => v + pl.dx,
+                    (0, _) => v + pl.dy,
+                    _ => v + pl.dx + pl.dy,
+                };
+                (v + z_offset) as f32
+            };
+            // Stored depths (a row is wider than the block: bytes 12.. are the block's):
+            // special values, random ones, and the pixel's own quantized depth (equal).
+            let lx0 = 12;
+            let mut rows: Vec<Vec<u8>> = (0..8)
+                .map(|py| {
+                    let mut row = vec![0xa5u8; lx0 + 32 + 8];
+                    for px in 0..8 {
+                        let v = match (r.next() * 3.0) as u32 {
+                            0 => special[(r.next() * special.len() as f32) as usize % 13],
+                            1 => fmt.dequantize(fmt.quantize(depth(bx + px, by + py))),
+                            _ => r.next(),
+                        };
+                        let t = lx0 + 4 * px as usize;
+                        row[t..t + 4].copy_from_slice(&v.to_bits().to_le_bytes());
+                    }
+                    row
                 })
                 .collect();
-            let mut rows = [[0u8; 4 * ROW]; 2];
-            for (y, row) in rows.iter_mut().enumerate() {
-                for (k, t) in row.chunks_exact_mut(4).enumerate() {
-                    let v = match (r.next() * 3.0) as u32 {
-                        0 => special[(r.next() * special.len() as f32) as usize % special.len()],
-                        1 => fmt.dequantize(fmt.quantize(own[k / 2 * 4 + y * 2 + k % 2])),
-                        _ => r.next(),
-                    };
-                    t.copy_from_slice(&v.to_bits().to_le_bytes());
-                }
-            }
-            let mut want_rows = rows;
-            let mut want = Vec::new();
-            for j in 0..ROW / 2 {
-                let q = Quad {
-                    x: qx + 2 * j as i32,
-                    y: qy,
-                    mask: 0xf,
-                    prim: 0,
-                    p: &p,
-                };
-                let z = quad_depth(&q);
-                let mut mask = 0u8;
-                for (k, &z) in z.iter().enumerate() {
-                    let zc = match clamp {
+            let mut want_rows = rows.clone();
+            let mut want = 0u64;
+            for py in 0..8 {
+                for px in 0..8 {
+                    let bit = cover::bit(px as u32, py as u32);
+                    if cov >> bit & 1 == 0 {
+                        continue;
+                    }
+                    let z = depth(bx + px, by + py);
+                    let z = match clamp {
                         Some((lo, hi)) => z.clamp(lo, hi),
                         None => z,
                     };
-                    let qz = fmt.quantize(zc);
-                    let (row, i) = (&mut want_rows[k >> 1], 2 * j + (k & 1));
-                    let stored = DepthStencilTarget::stored_depth(row, fmt, i);
-                    if op.test(fmt.cmp_stored(qz, stored)) {
-                        mask |= 1 << k;
+                    let q = fmt.quantize(z);
+                    let row = &mut want_rows[py as usize][lx0..];
+                    let stored = DepthStencilTarget::stored_depth(row, fmt, px as usize);
+                    if op.test(fmt.cmp_stored(q, stored)) {
+                        want |= 1 << bit;
                         if write {
-                            DepthStencilTarget::store_depth(row, fmt, i, qz);
+                            DepthStencilTarget::store_depth(row, fmt, px as usize, q);
                         }
                     }
                 }
-                want.push((mask, z.map(f32::to_bits)));
             }
-            let [top, bottom] = &mut rows;
-            let (masks, zs) = depth_row(&fd, &p.z, p.z_offset, qx, qy, top, bottom);
-            let got: Vec<(u8, [u32; 4])> = masks
-                .iter()
-                .zip(zs)
-                .map(|(&m, z)| (m, z.map(f32::to_bits)))
-                .collect();
-            assert_eq!(got, want, "case {case}");
+            let mut views: Vec<&mut [u8]> = rows.iter_mut().map(|r| &mut r[..]).collect();
+            let b = BlockRows {
+                pl: &pl,
+                z_offset,
+                bx,
+                by,
+                cov,
+                lx0,
+            };
+            let got = depth_block_fn(fd.pass)(&fd, &b, &mut views);
+            assert_eq!(got, want, "case {case}: {op:?} {pl:?} {z_offset}");
             assert_eq!(rows, want_rows, "case {case}: stored depths");
-            for &(m, _) in &want {
-                passed += m.count_ones();
-                failed += 4 - m.count_ones();
-            }
+            passed += want.count_ones();
+            failed += cov.count_ones() - want.count_ones();
         }
-        assert!(passed > 10_000 && failed > 10_000, "{passed} {failed}");
+        assert!(passed > 50_000 && failed > 50_000, "{passed} {failed}");
     }
 
     /// Also holds the partly covered quads of the float depth-only path (masked lane-parallel
@@ -1090,31 +1070,43 @@ mod tests {
     fn whole_quad_paths_match_the_per_lane_paths() {
         let (w, h) = (157, 93);
         let ops = COMPARE_OPS;
-        let mut cases = vec![(DepthFormat::D16Unorm, CompareOp::Less, true, 1.0)];
+        let plain = RasterizationState::default();
+        // depth clamp to the viewport's [0, 1] and a depth bias that pushes some depths past 1
+        let adjusted = RasterizationState {
+            depth_clamp: true,
+            depth_bias: Some(DepthBias {
+                constant_factor: 3e5,
+                clamp: 0.0,
+                slope_factor: 2.0,
+            }),
+            ..Default::default()
+        };
+        let mut cases = vec![(DepthFormat::D16Unorm, CompareOp::Less, true, 1.0, plain)];
         for op in ops {
             for write in [true, false] {
                 // a clear in the middle of the scene's depths, so every op passes some
                 // fragments and fails others
-                cases.push((DepthFormat::D32Sfloat, op, write, 0.5));
+                cases.push((DepthFormat::D32Sfloat, op, write, 0.5, plain));
             }
+            cases.push((DepthFormat::D32Sfloat, op, true, 0.5, adjusted));
         }
-        cases.push((DepthFormat::D32Sfloat, CompareOp::Less, true, 1.0));
-        for (fmt, op, write, clear) in cases {
+        cases.push((DepthFormat::D32Sfloat, CompareOp::Less, true, 1.0, plain));
+        for (fmt, op, write, clear, raster) in cases {
             let depth = DepthStencilState {
                 depth_test: true,
                 depth_write: write,
                 depth_compare: op,
                 ..Default::default()
             };
-            let what = format!("{fmt:?} {op:?} write {write} clear {clear}");
+            let what = format!("{fmt:?} {op:?} write {write} clear {clear} {raster:?}");
             // Fast: plain RGBA8 writes and the depth-only test, both whole-quad.
             let mut fast = RenderTargets {
                 color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
                 depth_stencil: Some(DepthStencilTarget::new(fmt, w, h)),
             };
             fast.depth_stencil.as_mut().unwrap().clear(clear, 0);
-            scene(&mut fast, depth, false, 2, false);
-            scene(&mut fast, depth, false, 2, true);
+            scene(&mut fast, depth, raster, false, 2, false);
+            scene(&mut fast, depth, raster, false, 2, true);
             // Per lane: the blend write path, and the general depth/stencil test (a stencil
             // test that always passes and keeps).
             let slow_fmt = match fmt {
@@ -1130,8 +1122,8 @@ mod tests {
                 stencil_test: true,
                 ..depth
             };
-            scene(&mut slow, stencil, true, 1, false);
-            scene(&mut slow, stencil, true, 1, true);
+            scene(&mut slow, stencil, raster, true, 1, false);
+            scene(&mut slow, stencil, raster, true, 1, true);
             assert_eq!(fast.color[0].data, slow.color[0].data, "{what}: colour");
             let (fd, sd) = (fast.depth_stencil.unwrap(), slow.depth_stencil.unwrap());
             let covered = fast.color[0].data.chunks(4).filter(|t| t[3] != 0).count();
