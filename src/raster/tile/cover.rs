@@ -13,7 +13,8 @@
 //! scene's partly covered blocks: ~25 instructions per quad and edge). Edges too steep for
 //! i32 (guard-band sized triangles) take [`edges_mask_i64`], the same values in i64.
 
-use wide::i32x4;
+use wide::bytemuck::cast;
+use wide::{i16x8, i32x4, i8x16};
 
 use super::Edge;
 
@@ -55,8 +56,19 @@ pub(super) fn rect_mask(x0: u32, y0: u32, x1: u32, y1: u32) -> u64 {
     COLS[span(x0, x1)] & ROWS[span(y0, y1)]
 }
 
+/// Bit k set: quad k of block mask `m` has a covered lane.
+#[inline]
+pub(super) fn quads(m: u64) -> u32 {
+    // a nibble's OR in its low bit, then the 16 low bits gathered, halving the gaps
+    let m = (m | m >> 1 | m >> 2 | m >> 3) & 0x1111_1111_1111_1111;
+    let m = (m | m >> 3) & 0x0303_0303_0303_0303;
+    let m = (m | m >> 6) & 0x000f_000f_000f_000f;
+    let m = (m | m >> 12) & 0x0000_00ff_0000_00ff;
+    ((m | m >> 24) & 0xffff) as u32
+}
+
 /// An edge function relative to a block: `a` at the block's pixel (0, 0), steps `ex`, `ey` per
-/// pixel, every value over the block in i32.
+/// pixel, every value over the block in i32 (the walk checks `|a| + 7 (|ex| + |ey|)`).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BlockEdge {
     pub a: i32,
@@ -64,41 +76,43 @@ pub(super) struct BlockEdge {
     pub ey: i32,
 }
 
-impl BlockEdge {
-    /// `e` relative to the block at (bx, by), if all its values over the block fit in i32.
-    #[inline]
-    pub fn new(e: &Edge, bx: i32, by: i32) -> Option<BlockEdge> {
-        let a = e.at(bx as i64, by as i64);
-        let reach = a.unsigned_abs() + 7 * (e.ex.unsigned_abs() + e.ey.unsigned_abs());
-        (reach <= i32::MAX as u64).then_some(BlockEdge {
-            a: a as i32,
-            ex: e.ex as i32,
-            ey: e.ey as i32,
-        })
-    }
-}
-
 /// The pixels of a block inside every edge of `edges` (edge value >= 0 at the pixel centre).
 #[inline]
 pub(super) fn edges_mask(edges: &[BlockEdge]) -> u64 {
-    // Sign bits of the OR of the edges' values: a pixel outside any edge.
+    match *edges {
+        [a] => edges_mask_n([a]),
+        [a, b] => edges_mask_n([a, b]),
+        [a, b, c] => edges_mask_n([a, b, c]),
+        [a, b, c, d] => edges_mask_n([a, b, c, d]),
+        _ => u64::MAX,
+    }
+}
+
+/// [`edges_mask`] of `N` edges, unrolled: per edge the lanes of quad 0 (`a + [0, ex, ey,
+/// ex + ey]`) and the steps to the next quad (`2 ex`) and quad row (`2 ey`); per quad row
+/// the four quads' values OR-ed over the edges (a sign bit in any is a pixel outside), then
+/// packed to bytes with saturation (which keeps signs) and moved out in quad order with one
+/// byte movemask.
+#[inline(always)]
+fn edges_mask_n<const N: usize>(edges: [BlockEdge; N]) -> u64 {
+    let mut row = edges.map(|e| i32x4::new([e.a, e.a + e.ex, e.a + e.ey, e.a + e.ex + e.ey]));
+    let sx = edges.map(|e| i32x4::splat(2 * e.ex));
+    let sy = edges.map(|e| i32x4::splat(2 * e.ey));
     let mut out = 0u64;
     for r in 0..4 {
         let mut acc = [i32x4::ZERO; 4];
-        for e in edges {
-            // Values at the four lanes of the row's first quad, then two pixels per step.
-            let (a, ex, ey) = (e.a, e.ex, e.ey);
-            let row = a.wrapping_add(2 * ey * r as i32);
-            let mut q = i32x4::new([row, row + ex, row + ey, row + ex + ey]);
-            let step = i32x4::splat(2 * ex);
+        for k in 0..N {
+            let mut q = row[k];
             for acc in &mut acc {
                 *acc |= q;
-                q += step;
+                q += sx[k];
             }
+            row[k] += sy[k];
         }
-        for (j, acc) in acc.iter().enumerate() {
-            out |= (acc.to_bitmask() as u64) << (16 * r + 4 * j);
-        }
+        let h0 = i16x8::from_i32x8_saturate(cast([acc[0], acc[1]]));
+        let h1 = i16x8::from_i32x8_saturate(cast([acc[2], acc[3]]));
+        let bytes = i8x16::from_i16x16_saturate(cast([h0, h1]));
+        out |= (bytes.to_bitmask() as u64) << (16 * r);
     }
     !out
 }
@@ -157,6 +171,22 @@ mod tests {
         }
     }
 
+    #[test]
+    fn quads_of_a_mask() {
+        let mut r = Lcg(9);
+        for case in 0..10_000 {
+            let m = match case % 3 {
+                0 => r.next() << 31 ^ r.next(),
+                1 => 0xf << (4 * (case % 16)),
+                _ => 1 << (case % 64),
+            };
+            let want = (0..16).fold(0, |q, k| q | ((m >> (4 * k) & 0xf != 0) as u32) << k);
+            assert_eq!(quads(m), want, "{m:x}");
+        }
+        assert_eq!(quads(0), 0);
+        assert_eq!(quads(u64::MAX), 0xffff);
+    }
+
     struct Lcg(u64);
     impl Lcg {
         fn next(&mut self) -> u64 {
@@ -205,8 +235,18 @@ mod tests {
                 }
             }
             assert_eq!(edges_mask_i64(&edges, bx, by), want, "case {case}");
-            let block: Option<Vec<BlockEdge>> =
-                edges.iter().map(|e| BlockEdge::new(e, bx, by)).collect();
+            let block: Option<Vec<BlockEdge>> = edges
+                .iter()
+                .map(|e| {
+                    let a = e.at(bx as i64, by as i64);
+                    let reach = a.unsigned_abs() + 7 * (e.ex.unsigned_abs() + e.ey.unsigned_abs());
+                    (reach <= i32::MAX as u64).then_some(BlockEdge {
+                        a: a as i32,
+                        ex: e.ex as i32,
+                        ey: e.ey as i32,
+                    })
+                })
+                .collect();
             if let Some(block) = block {
                 fits += 1;
                 assert_eq!(edges_mask(&block), want, "case {case}: {edges:?}");

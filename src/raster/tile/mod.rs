@@ -406,7 +406,9 @@ struct TileShader<'a> {
     input: QuadBatch,
     output: QuadOutputs,
     quads: Vec<Quad<'a>>,
-    /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
+    /// Quad positions used by the current batch, block by block: the tile's 8x8-pixel block
+    /// b (row by row) has its 16 quads (quad order, see `cover`) at bits 16 (b % 2).. of
+    /// word b / 2, so a block's occupancy is read and updated as one 16-bit field.
     occupied: [u32; (TILE / 2) as usize],
     /// The depths of `quads`, quad by quad (filled when `needs_z`); a fixed array, so adding
     /// a quad's depths is one store (`extend_from_slice` on a `Vec` was ~9 instructions).
@@ -485,88 +487,117 @@ impl<'a> TileShader<'a> {
 
     /// Primitive `pi`'s pixels `r` of this tile, block by block: a block outside an edge is
     /// skipped; otherwise its coverage is one block mask (all of it, or the rectangle `r`
-    /// leaves of it, when no edge crosses it; else the crossing edges' SIMD mask), the early
-    /// tests (if any) keep the pixels that pass, and the quads left enter the batch.
+    /// leaves of it, when no edge crosses it; else that and the crossing edges' SIMD mask),
+    /// and [`Self::block`] takes it from there.
+    ///
+    /// The four edge values at a block's pixel (0, 0) (a triangle's fourth edge is inside
+    /// everywhere: value 1, no steps) are two `i64x2`s stepped block by block (exact
+    /// integers, so the same values as evaluating the edges there), and an edge's range
+    /// over the block is that plus per-edge constants, so classifying a block is four adds
+    /// and two sign movemasks. A block the rectangle `r` cuts is classified over all its
+    /// pixels too: that can only report an edge as crossing where it is not (its SIMD mask
+    /// then clears nothing the rectangle keeps) or miss that the part in `r` is outside
+    /// (the masks then leave nothing).
+    #[inline(never)]
     fn walk(&mut self, view: &mut TileView, pi: u32, p: &'a RasterPrim, r: PixRect) -> Result<()> {
         let rect = view.rect;
         let edges = &p.edges[..p.n_edges];
-        // The float depth-only early test of whole blocks, for this compare op.
-        let block_depth = match (self.early_tests(), self.float_depth) {
-            (true, Some(fd)) => Some((fd, depth_block_fn(fd.pass))),
-            _ => None,
-        };
-        let early = self.early_tests();
         let bx0 = rect.x0 + (r.x0 - rect.x0) / BLOCK * BLOCK;
-        let mut by = rect.y0 + (r.y0 - rect.y0) / BLOCK * BLOCK;
+        let by0 = rect.y0 + (r.y0 - rect.y0) / BLOCK * BLOCK;
+        let mut walk = [EdgeWalk::default(); 4];
+        let mut start = [1i64; 4];
+        for ((w, v), e) in walk.iter_mut().zip(&mut start).zip(edges) {
+            *w = EdgeWalk::new(e);
+            *v = e.at(bx0 as i64, by0 as i64);
+        }
+        let pair = |f: &dyn Fn(&EdgeWalk) -> i64| {
+            [
+                i64x2::new([f(&walk[0]), f(&walk[1])]),
+                i64x2::new([f(&walk[2]), f(&walk[3])]),
+            ]
+        };
+        let (lo, hi) = (pair(&|w| w.lo), pair(&|w| w.hi));
+        let step_x = pair(&|w| w.ex * BLOCK as i64);
+        let step_y = pair(&|w| w.ey * BLOCK as i64);
+        let mut row = [
+            i64x2::new([start[0], start[1]]),
+            i64x2::new([start[2], start[3]]),
+        ];
+        let sign = |v: [i64x2; 2]| v[0].to_bitmask() | v[1].to_bitmask() << 2;
+        let mut by = by0;
         while by <= r.y1 {
-            let (y0, y1) = (by.max(r.y0), (by + BLOCK - 1).min(r.y1));
+            let full_rows = by >= r.y0 && by + BLOCK - 1 <= r.y1;
+            let mut at = row;
+            row = [row[0] + step_y[0], row[1] + step_y[1]];
             let mut bx = bx0;
             while bx <= r.x1 {
-                let (x0, x1) = (bx.max(r.x0), (bx + BLOCK - 1).min(r.x1));
-                let b = (bx, by);
+                let corner = at;
+                at = [at[0] + step_x[0], at[1] + step_x[1]];
+                let b = bx;
                 bx += BLOCK;
-                // The edge functions are linear: their extremes over the block's pixel
-                // centres are at its corners.
-                let mut out = false;
-                // The edges that cross the block: only they can clear a pixel of it (an
-                // edge whose minimum over the block is >= 0 passes every pixel in it).
-                let mut crossing = [Edge::default(); 4];
-                let mut n_cross = 0;
-                // One evaluation per edge: the corner values are that plus the steps
-                // across the block in x and in y (exact integers, so the same values).
-                let (w, h) = ((x1 - x0) as i64, (y1 - y0) as i64);
-                for e in edges {
-                    let a = e.at(x0 as i64, y0 as i64);
-                    let (sx, sy) = (e.ex * w, e.ey * h);
-                    if a + sx.max(0) + sy.max(0) < 0 {
-                        out = true;
-                        break;
-                    }
-                    if a + sx.min(0) + sy.min(0) < 0 {
-                        crossing[n_cross] = *e;
-                        n_cross += 1;
-                    }
-                }
-                if out {
+                // an edge negative at every pixel: nothing of the block is left
+                if sign([corner[0] + hi[0], corner[1] + hi[1]]) != 0 {
                     continue;
                 }
-                let (bx, by) = b;
-                let whole = (x1 - x0, y1 - y0) == (BLOCK - 1, BLOCK - 1);
+                // the edges negative at some pixel: only they can clear a pixel
+                let crossing = sign([corner[0] + lo[0], corner[1] + lo[1]]);
+                let bx = b;
+                let whole = full_rows && bx >= r.x0 && bx + BLOCK - 1 <= r.x1;
                 let mut cov = if whole {
                     u64::MAX
                 } else {
-                    let o = |v: i32, b: i32| (v - b) as u32;
-                    cover::rect_mask(o(x0, bx), o(y0, by), o(x1, bx), o(y1, by))
+                    let (cx0, cy0) = (r.x0.max(bx) - bx, r.y0.max(by) - by);
+                    let (cx1, cy1) = (r.x1.min(bx + BLOCK - 1) - bx, r.y1.min(by + BLOCK - 1) - by);
+                    let c = |v: i32| v as u32;
+                    cover::rect_mask(c(cx0), c(cy0), c(cx1), c(cy1))
                 };
-                if n_cross > 0 {
-                    cov &= crossing_mask(&crossing[..n_cross], bx, by);
+                if crossing != 0 {
+                    cov &= crossing_mask(&walk, corner, crossing, edges, bx, by);
                     if cov == 0 {
                         continue;
                     }
                 }
-                if early {
-                    let inside = bx + BLOCK - 1 <= rect.x1 && by + BLOCK - 1 <= rect.y1;
-                    cov = match block_depth {
-                        Some((fd, f)) if inside => {
-                            let (lx0, ly0) = ((bx - rect.x0) as usize * 4, (by - rect.y0) as usize);
-                            let b = BlockRows {
-                                pl: &p.z,
-                                z_offset: p.z_offset,
-                                bx,
-                                by,
-                                cov,
-                                lx0,
-                            };
-                            f(&fd, &b, &mut view.depth[ly0..ly0 + BLOCK as usize])
-                        }
-                        _ => self.early_quads(view, p, bx, by, cov),
-                    };
-                }
-                self.enqueue_block(view, pi, p, bx, by, cov)?;
+                self.block(view, pi, p, bx, by, cov)?;
             }
             by += BLOCK;
         }
         Ok(())
+    }
+
+    /// A block's covered pixels `cov` (a block mask) of primitive `pi`: early tests if any
+    /// (whole blocks inside the tile on the float depth-only path take [`depth_block`], the
+    /// rest [`Self::early_quads`]), then the quads left into the batch.
+    #[inline]
+    fn block(
+        &mut self,
+        view: &mut TileView,
+        pi: u32,
+        p: &'a RasterPrim,
+        bx: i32,
+        by: i32,
+        mut cov: u64,
+    ) -> Result<()> {
+        if self.early_tests() {
+            let rect = view.rect;
+            let inside = bx + BLOCK - 1 <= rect.x1 && by + BLOCK - 1 <= rect.y1;
+            cov = match self.float_depth {
+                Some(fd) if inside => {
+                    let (lx0, ly0) = ((bx - rect.x0) as usize * 4, (by - rect.y0) as usize);
+                    let b = BlockRows {
+                        pl: &p.z,
+                        z_offset: p.z_offset,
+                        bx,
+                        by,
+                        cov,
+                        lx0,
+                    };
+                    let rows = &mut view.depth[ly0..ly0 + BLOCK as usize];
+                    depth_block_fn(fd.pass)(&fd, &b, rows)
+                }
+                _ => self.early_quads(view, p, bx, by, cov),
+            };
+        }
+        self.enqueue_block(view, pi, p, bx, by, cov)
     }
 
     /// The early tests of a block's covered quads one by one ([`Self::early_test`]), for the
@@ -603,7 +634,7 @@ impl<'a> TileShader<'a> {
     /// distinct positions, so no pending quad touches the pixels tested, and each pixel still
     /// sees its tests in submission order. Quads that fail take no batch slot and are never
     /// interpolated. The occupancy of the block's 16 positions is read and written once.
-    #[inline]
+    #[inline(never)]
     fn enqueue_block(
         &mut self,
         view: &mut TileView,
@@ -617,59 +648,128 @@ impl<'a> TileShader<'a> {
             return Ok(());
         }
         let rect = view.rect;
-        let (ox, oy) = (((bx - rect.x0) / 2) as u32, ((by - rect.y0) / 2) as usize);
-        // bit k: quad k's position is taken in the batch
-        let mut taken = 0u32;
-        for r in 0..4 {
-            taken |= ((self.occupied[oy + r] >> ox) & 0xf) << (4 * r);
-        }
-        let mut added = 0u32;
-        let mut m = cov;
-        while m != 0 {
-            let k = m.trailing_zeros() / 4;
-            let mask = (m >> (4 * k)) as u8 & 0xf;
-            m &= !(0xf << (4 * k));
-            if taken >> k & 1 != 0 {
-                // flushing empties the batch: no position of this block is taken any more
+        let b = ((by - rect.y0) / BLOCK * (TILE / BLOCK) + (bx - rect.x0) / BLOCK) as usize;
+        let (word, shift) = (b / 2, 16 * (b % 2) as u32);
+        // bit k: quad k has a covered lane / its position is taken in the batch
+        let mut quads = cover::quads(cov);
+        let mut taken = (self.occupied[word] >> shift) & 0xffff;
+        // the quads pushed since the batch was last flushed
+        let mut added = 0;
+        while quads != 0 {
+            // the quads before the first one whose position is taken go in as they are
+            let conflict = quads & taken;
+            let now = match conflict {
+                0 => quads,
+                c => quads & ((c & c.wrapping_neg()) - 1),
+            };
+            let pushed = self.push_quads(now, pi, p, bx, by, cov);
+            quads &= !pushed;
+            added |= pushed;
+            // the next quad's position is taken, or the batch is full: flushing empties it
+            if quads != 0 || self.quads.len() == QUAD_BATCH {
                 self.flush(view)?;
                 (taken, added) = (0, 0);
             }
+        }
+        self.occupied[word] |= added << shift;
+        Ok(())
+    }
+
+    /// The quads `now` (bit k: quad k of the block at (bx, by), lanes from block mask `cov`)
+    /// into the batch in quad order, as many as it has room for; the ones pushed. No call in
+    /// the loop, so its state stays in registers.
+    #[inline(always)]
+    fn push_quads(
+        &mut self,
+        now: u32,
+        pi: u32,
+        p: &'a RasterPrim,
+        bx: i32,
+        by: i32,
+        cov: u64,
+    ) -> u32 {
+        let mut m = now;
+        let mut room = QUAD_BATCH - self.quads.len();
+        let needs_z = self.needs_z;
+        while m != 0 && room > 0 {
+            let k = m.trailing_zeros();
+            m &= m - 1;
+            room -= 1;
             let q = Quad {
                 x: bx + 2 * (k & 3) as i32,
                 y: by + 2 * (k >> 2) as i32,
-                mask,
+                mask: (cov >> (4 * k)) as u8 & 0xf,
                 prim: pi,
                 p,
             };
-            if self.needs_z {
+            if needs_z {
                 self.z[self.quads.len()] = quad_depth(&q);
             }
             self.quads.push(q);
-            added |= 1 << k;
-            if self.quads.len() == QUAD_BATCH {
-                self.flush(view)?;
-                (taken, added) = (0, 0);
-            }
         }
-        for r in 0..4 {
-            self.occupied[oy + r] |= ((added >> (4 * r)) & 0xf) << ox;
-        }
-        Ok(())
+        now & !m
     }
 }
 
-/// The pixels of the block at (bx, by) inside every edge of `crossing`: SIMD in i32 when
-/// every edge's values over the block fit ([`cover::edges_mask`]), else in i64.
-#[inline]
-fn crossing_mask(crossing: &[Edge], bx: i32, by: i32) -> u64 {
-    let mut be = [BlockEdge::default(); 4];
-    for (b, e) in be.iter_mut().zip(crossing) {
-        match BlockEdge::new(e, bx, by) {
-            Some(v) => *b = v,
-            None => return cover::edges_mask_i64(crossing, bx, by),
+/// An edge's constants for the block walk: its steps per pixel, and the range of its values
+/// over a whole block relative to the block's pixel (0, 0).
+#[derive(Clone, Copy, Debug, Default)]
+struct EdgeWalk {
+    ex: i64,
+    ey: i64,
+    lo: i64,
+    hi: i64,
+    /// `7 (|ex| + |ey|)`: how far its values move over a block.
+    reach: u64,
+}
+
+impl EdgeWalk {
+    fn new(e: &Edge) -> EdgeWalk {
+        let (x, y) = (e.ex * (BLOCK - 1) as i64, e.ey * (BLOCK - 1) as i64);
+        EdgeWalk {
+            ex: e.ex,
+            ey: e.ey,
+            lo: x.min(0) + y.min(0),
+            hi: x.max(0) + y.max(0),
+            reach: x.unsigned_abs() + y.unsigned_abs(),
         }
     }
-    cover::edges_mask(&be[..crossing.len()])
+}
+
+/// The pixels of the block at (bx, by) inside the edges `crossing` (bit k: `walk[k]`, whose
+/// value at the block's pixel (0, 0) is `corner`): SIMD in i32 when every crossing edge's
+/// values over the block fit ([`cover::edges_mask`]), else all of `edges` in i64.
+#[inline]
+fn crossing_mask(
+    walk: &[EdgeWalk; 4],
+    corner: [i64x2; 2],
+    crossing: u32,
+    edges: &[Edge],
+    bx: i32,
+    by: i32,
+) -> u64 {
+    let [c01, c23] = corner.map(|v| v.to_array());
+    let corner = [c01[0], c01[1], c23[0], c23[1]];
+    let mut block = [BlockEdge::default(); 4];
+    let mut n = 0;
+    let mut steep = false;
+    for k in 0..4 {
+        if crossing >> k & 1 != 0 {
+            let (a, w) = (corner[k], &walk[k]);
+            steep |= a.unsigned_abs() + w.reach > i32::MAX as u64;
+            block[n] = BlockEdge {
+                a: a as i32,
+                ex: w.ex as i32,
+                ey: w.ey as i32,
+            };
+            n += 1;
+        }
+    }
+    if steep {
+        cover::edges_mask_i64(edges, bx, by)
+    } else {
+        cover::edges_mask(&block[..n])
+    }
 }
 
 /// A plane at the four lanes of a quad: evaluated at lane 0, stepped to the others.
@@ -684,6 +784,7 @@ mod depth;
 mod shade;
 use cover::BlockEdge;
 use depth::*;
+use wide::i64x2;
 
 #[cfg(test)]
 mod tests {
