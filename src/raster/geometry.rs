@@ -167,13 +167,16 @@ pub(crate) fn setup_primitive(
         if !p.iter().all(|c| c.is_finite()) {
             return;
         }
-        verts[k].pos = p.map(|c| c as f64);
+        // written out: the array `map`s here and below stayed calls (~230 instructions a
+        // triangle)
+        verts[k].pos = [p[0] as f64, p[1] as f64, p[2] as f64, p[3] as f64];
         verts[k].bary[k] = 1.0;
     }
+    let w = |k: usize| if k < n { verts[k].pos[3] } else { 1.0 };
     let mut info = PrimInfo {
         slots: a.slots,
         n_verts: a.count,
-        orig_w: [0, 1, 2].map(|k| if k < n { verts[k].pos[3] } else { 1.0 }),
+        orig_w: [w(0), w(1), w(2)],
         primitive_id: a.primitive_id,
         front: true,
     };
@@ -203,7 +206,7 @@ pub(crate) fn setup_primitive(
             }
             let (win3, win_clipped);
             let win: &[WinVert] = if let [a, b, c] = &*poly {
-                win3 = [a, b, c].map(|v| ctx.window(v));
+                win3 = [ctx.window(a), ctx.window(b), ctx.window(c)];
                 &win3
             } else {
                 win_clipped = poly.iter().map(|v| ctx.window(v)).collect::<Vec<_>>();
@@ -211,7 +214,8 @@ pub(crate) fn setup_primitive(
             };
             let (fixed3, fixed_clipped);
             let fixed: &[(i64, i64)] = if let [a, b, c] = win {
-                fixed3 = [a, b, c].map(|w| (snap(w.x), snap(w.y)));
+                let s = |w: &WinVert| (snap(w.x), snap(w.y));
+                fixed3 = [s(a), s(b), s(c)];
                 &fixed3
             } else {
                 fixed_clipped = win
@@ -243,11 +247,12 @@ pub(crate) fn setup_primitive(
             info.front = front;
             match ctx.state.rasterization.polygon_mode {
                 PolygonMode::Fill => {
-                    if let ([a, b, c], [fa, fb, fc]) = (win, fixed) {
+                    if let (Ok(v), Ok(f)) = (<&[WinVert; 3]>::try_from(win), fixed.try_into()) {
                         // the one triangle of an unclipped polygon: its snapped vertices and
                         // area are the ones just computed
-                        let (v, f) = ([*a, *b, *c], [*fa, *fb, *fc]);
-                        out.extend(setup::triangle_snapped(&v, &f, a2, info, &ctx.setup));
+                        if let Some(p) = setup::triangle_snapped(v, f, a2, info, &ctx.setup) {
+                            out.push(p);
+                        }
                         return;
                     }
                     for i in 1..win.len() - 1 {

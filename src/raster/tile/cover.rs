@@ -67,13 +67,35 @@ pub(super) fn quads(m: u64) -> u32 {
     ((m | m >> 24) & 0xffff) as u32
 }
 
-/// An edge function relative to a block: `a` at the block's pixel (0, 0), steps `ex`, `ey` per
-/// pixel, every value over the block in i32 (the walk checks `|a| + 7 (|ex| + |ey|)`).
+/// An edge function over a block: its values at the four lanes of the block's quad 0 and
+/// its steps to the next quad in x (`2 ex`) and in y (`2 ey`), every value over the block in
+/// i32 (the walk checks `|a| + 7 (|ex| + |ey|)`; the lanes are exact modulo 2^32, so exact).
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct BlockEdge {
-    pub a: i32,
-    pub ex: i32,
-    pub ey: i32,
+    pub quad0: i32x4,
+    pub sx: i32x4,
+    pub sy: i32x4,
+}
+
+impl BlockEdge {
+    /// An edge's per-primitive part: `[0, ex, ey, ex + ey]`, `2 ex`, `2 ey` (wrapping).
+    pub fn steps(ex: i64, ey: i64) -> BlockEdge {
+        let (ex, ey) = (ex as i32, ey as i32);
+        BlockEdge {
+            quad0: i32x4::new([0, ex, ey, ex.wrapping_add(ey)]),
+            sx: i32x4::splat(ex.wrapping_mul(2)),
+            sy: i32x4::splat(ey.wrapping_mul(2)),
+        }
+    }
+
+    /// The edge over a block where its value at the block's pixel (0, 0) is `a`.
+    #[inline]
+    pub fn at(&self, a: i32) -> BlockEdge {
+        BlockEdge {
+            quad0: self.quad0 + i32x4::splat(a),
+            ..*self
+        }
+    }
 }
 
 /// The pixels of a block inside every edge of `edges` (edge value >= 0 at the pixel centre).
@@ -88,16 +110,13 @@ pub(super) fn edges_mask(edges: &[BlockEdge]) -> u64 {
     }
 }
 
-/// [`edges_mask`] of `N` edges, unrolled: per edge the lanes of quad 0 (`a + [0, ex, ey,
-/// ex + ey]`) and the steps to the next quad (`2 ex`) and quad row (`2 ey`); per quad row
-/// the four quads' values OR-ed over the edges (a sign bit in any is a pixel outside), then
-/// packed to bytes with saturation (which keeps signs) and moved out in quad order with one
-/// byte movemask.
+/// [`edges_mask`] of `N` edges, unrolled: per quad row the four quads' values (quad 0's lanes
+/// plus the steps) OR-ed over the edges (a sign bit in any is a pixel outside), then packed
+/// to bytes with saturation (which keeps signs) and moved out in quad order with one byte
+/// movemask.
 #[inline(always)]
 fn edges_mask_n<const N: usize>(edges: [BlockEdge; N]) -> u64 {
-    let mut row = edges.map(|e| i32x4::new([e.a, e.a + e.ex, e.a + e.ey, e.a + e.ex + e.ey]));
-    let sx = edges.map(|e| i32x4::splat(2 * e.ex));
-    let sy = edges.map(|e| i32x4::splat(2 * e.ey));
+    let mut row = edges.map(|e| e.quad0);
     let mut out = 0u64;
     for r in 0..4 {
         let mut acc = [i32x4::ZERO; 4];
@@ -105,9 +124,9 @@ fn edges_mask_n<const N: usize>(edges: [BlockEdge; N]) -> u64 {
             let mut q = row[k];
             for acc in &mut acc {
                 *acc |= q;
-                q += sx[k];
+                q += edges[k].sx;
             }
-            row[k] += sy[k];
+            row[k] += edges[k].sy;
         }
         let h0 = i16x8::from_i32x8_saturate(cast([acc[0], acc[1]]));
         let h1 = i16x8::from_i32x8_saturate(cast([acc[2], acc[3]]));
@@ -118,6 +137,8 @@ fn edges_mask_n<const N: usize>(edges: [BlockEdge; N]) -> u64 {
 }
 
 /// [`edges_mask`] in i64, for edges whose values over the block do not fit in i32.
+#[cold]
+#[inline(never)]
 pub(super) fn edges_mask_i64(edges: &[Edge], bx: i32, by: i32) -> u64 {
     let mut inside = u64::MAX;
     for e in edges {
@@ -240,11 +261,7 @@ mod tests {
                 .map(|e| {
                     let a = e.at(bx as i64, by as i64);
                     let reach = a.unsigned_abs() + 7 * (e.ex.unsigned_abs() + e.ey.unsigned_abs());
-                    (reach <= i32::MAX as u64).then_some(BlockEdge {
-                        a: a as i32,
-                        ex: e.ex as i32,
-                        ey: e.ey as i32,
-                    })
+                    (reach <= i32::MAX as u64).then(|| BlockEdge::steps(e.ex, e.ey).at(a as i32))
                 })
                 .collect();
             if let Some(block) = block {

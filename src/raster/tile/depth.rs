@@ -270,8 +270,8 @@ const QROW: u32 = 16;
 ///   plus `dx`, lanes 2 and 3 lanes 0 and 1 plus `dy`: the same operations in f64x2, two
 ///   quads a vector; a zero `z_offset` is not added (`v + 0.0` differs from `v` only for -0,
 ///   which the quantization makes +0 anyway);
-/// - quantization (NaN to 0, clamp to [0, 1], -0 to +0) is a compare-and-mask (`z > 0`, false
-///   for NaN and -0) and a `min` with 1 of a non-NaN value;
+/// - quantization (NaN to 0, clamp to [0, 1], -0 to +0) is `z > 0 ? z : +0` (false for NaN
+///   and -0: one `maxps` on SSE) and a `min` with 1 of a non-NaN value;
 /// - `total_cmp` of a quantized depth (non-negative) with a stored word is the signed compare
 ///   of their raw bits: a stored value with its sign bit set is below every non-negative one
 ///   either way, and below the sign bit the raw bits are the order key ([`order_key`]);
@@ -481,7 +481,11 @@ fn test4<
     } else {
         z
     };
-    // z > 0 ? z : +0 (NaN and -0 to +0), then min(.., 1) of a non-NaN value
+    // z > 0 ? z : +0 (NaN and -0 to +0), then min(.., 1) of a non-NaN value: SSE's `maxps`
+    // is exactly the first (`a > b ? a : b`), elsewhere a compare and a mask
+    #[cfg(target_feature = "sse")]
+    let z = z.fast_max(f32x4::ZERO);
+    #[cfg(not(target_feature = "sse"))]
     let z = z.simd_gt(f32x4::ZERO) & z;
     let q: i32x4 = cast(z.fast_min(f32x4::ONE));
     let word = |k: usize| {

@@ -502,6 +502,7 @@ impl<'a> TileShader<'a> {
     fn walk(&mut self, view: &mut TileView, pi: u32, p: &'a RasterPrim, r: PixRect) -> Result<()> {
         let rect = view.rect;
         let edges = &p.edges[..p.n_edges];
+        let depth = self.float_depth.map(|fd| depth_block_fn(fd.pass));
         let bx0 = rect.x0 + (r.x0 - rect.x0) / BLOCK * BLOCK;
         let by0 = rect.y0 + (r.y0 - rect.y0) / BLOCK * BLOCK;
         let mut walk = [EdgeWalk::default(); 4];
@@ -557,17 +558,17 @@ impl<'a> TileShader<'a> {
                         continue;
                     }
                 }
-                self.block(view, pi, p, bx, by, cov)?;
+                self.block(view, pi, p, bx, by, cov, depth)?;
             }
             by += BLOCK;
         }
         Ok(())
     }
 
-    /// A block's covered pixels `cov` (a block mask) of primitive `pi`: early tests if any
-    /// (whole blocks inside the tile on the float depth-only path take [`depth_block`], the
-    /// rest [`Self::early_quads`]), then the quads left into the batch.
+    /// A block's covered pixels `cov` (a block mask) of primitive `pi`: early tests if any,
+    /// then the quads left into the batch.
     #[inline]
+    #[allow(clippy::too_many_arguments)]
     fn block(
         &mut self,
         view: &mut TileView,
@@ -576,28 +577,44 @@ impl<'a> TileShader<'a> {
         bx: i32,
         by: i32,
         mut cov: u64,
+        depth: Option<DepthBlockFn>,
     ) -> Result<()> {
         if self.early_tests() {
-            let rect = view.rect;
-            let inside = bx + BLOCK - 1 <= rect.x1 && by + BLOCK - 1 <= rect.y1;
-            cov = match self.float_depth {
-                Some(fd) if inside => {
-                    let (lx0, ly0) = ((bx - rect.x0) as usize * 4, (by - rect.y0) as usize);
-                    let b = BlockRows {
-                        pl: &p.z,
-                        z_offset: p.z_offset,
-                        bx,
-                        by,
-                        cov,
-                        lx0,
-                    };
-                    let rows = &mut view.depth[ly0..ly0 + BLOCK as usize];
-                    depth_block_fn(fd.pass)(&fd, &b, rows)
-                }
-                _ => self.early_quads(view, p, bx, by, cov),
-            };
+            cov = self.early_block(view, p, (bx, by), cov, depth);
         }
         self.enqueue_block(view, pi, p, bx, by, cov)
+    }
+
+    /// The early tests of a block's covered pixels `cov`; the pixels that pass. Whole blocks
+    /// inside the tile on the float depth-only path take [`depth_block`], the rest
+    /// [`Self::early_quads`]; `f` is [`depth_block_fn`] of the float depth-only test. Out of
+    /// line, so the walk does not carry its set-up.
+    #[inline(never)]
+    fn early_block(
+        &self,
+        view: &mut TileView,
+        p: &RasterPrim,
+        (bx, by): (i32, i32),
+        cov: u64,
+        f: Option<DepthBlockFn>,
+    ) -> u64 {
+        let rect = view.rect;
+        let inside = bx + BLOCK - 1 <= rect.x1 && by + BLOCK - 1 <= rect.y1;
+        match (self.float_depth, f) {
+            (Some(fd), Some(f)) if inside => {
+                let (lx0, ly0) = ((bx - rect.x0) as usize * 4, (by - rect.y0) as usize);
+                let b = BlockRows {
+                    pl: &p.z,
+                    z_offset: p.z_offset,
+                    bx,
+                    by,
+                    cov,
+                    lx0,
+                };
+                f(&fd, &b, &mut view.depth[ly0..ly0 + BLOCK as usize])
+            }
+            _ => self.early_quads(view, p, bx, by, cov),
+        }
     }
 
     /// The early tests of a block's covered quads one by one ([`Self::early_test`]), for the
@@ -662,7 +679,7 @@ impl<'a> TileShader<'a> {
                 0 => quads,
                 c => quads & ((c & c.wrapping_neg()) - 1),
             };
-            let pushed = self.push_quads(now, pi, p, bx, by, cov);
+            let pushed = self.push_quads(now, pi, p, (bx, by), cov);
             quads &= !pushed;
             added |= pushed;
             // the next quad's position is taken, or the batch is full: flushing empties it
@@ -676,36 +693,42 @@ impl<'a> TileShader<'a> {
     }
 
     /// The quads `now` (bit k: quad k of the block at (bx, by), lanes from block mask `cov`)
-    /// into the batch in quad order, as many as it has room for; the ones pushed. No call in
-    /// the loop, so its state stays in registers.
-    #[inline(always)]
-    fn push_quads(
-        &mut self,
-        now: u32,
-        pi: u32,
-        p: &'a RasterPrim,
-        bx: i32,
-        by: i32,
-        cov: u64,
-    ) -> u32 {
+    /// into the batch in quad order, as many as it has room for; the ones pushed. Out of
+    /// line and call-free, so its state stays in registers (inlined next to the flush calls,
+    /// it reloaded its block's constants from the stack).
+    #[inline(never)]
+    fn push_quads(&mut self, now: u32, pi: u32, p: &'a RasterPrim, b: (i32, i32), cov: u64) -> u32 {
+        let (bx, by) = b;
         let mut m = now;
         let mut room = QUAD_BATCH - self.quads.len();
-        let needs_z = self.needs_z;
-        while m != 0 && room > 0 {
-            let k = m.trailing_zeros();
-            m &= m - 1;
-            room -= 1;
-            let q = Quad {
-                x: bx + 2 * (k & 3) as i32,
-                y: by + 2 * (k >> 2) as i32,
-                mask: (cov >> (4 * k)) as u8 & 0xf,
-                prim: pi,
-                p,
-            };
-            if needs_z {
+        if self.needs_z {
+            while m != 0 && room > 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                room -= 1;
+                let q = Quad {
+                    x: bx + 2 * (k & 3) as i32,
+                    y: by + 2 * (k >> 2) as i32,
+                    mask: (cov >> (4 * k)) as u8 & 0xf,
+                    prim: pi,
+                    p,
+                };
                 self.z[self.quads.len()] = quad_depth(&q);
+                self.quads.push(q);
             }
-            self.quads.push(q);
+        } else {
+            while m != 0 && room > 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                room -= 1;
+                self.quads.push(Quad {
+                    x: bx + 2 * (k & 3) as i32,
+                    y: by + 2 * (k >> 2) as i32,
+                    mask: (cov >> (4 * k)) as u8 & 0xf,
+                    prim: pi,
+                    p,
+                });
+            }
         }
         now & !m
     }
@@ -721,6 +744,8 @@ struct EdgeWalk {
     hi: i64,
     /// `7 (|ex| + |ey|)`: how far its values move over a block.
     reach: u64,
+    /// Its i32 lanes and steps over a block, less the value there.
+    block: BlockEdge,
 }
 
 impl EdgeWalk {
@@ -732,6 +757,7 @@ impl EdgeWalk {
             lo: x.min(0) + y.min(0),
             hi: x.max(0) + y.max(0),
             reach: x.unsigned_abs() + y.unsigned_abs(),
+            block: BlockEdge::steps(e.ex, e.ey),
         }
     }
 }
@@ -757,11 +783,7 @@ fn crossing_mask(
         if crossing >> k & 1 != 0 {
             let (a, w) = (corner[k], &walk[k]);
             steep |= a.unsigned_abs() + w.reach > i32::MAX as u64;
-            block[n] = BlockEdge {
-                a: a as i32,
-                ex: w.ex as i32,
-                ey: w.ey as i32,
-            };
+            block[n] = w.block.at(a as i32);
             n += 1;
         }
     }
