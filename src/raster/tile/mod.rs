@@ -1,140 +1,80 @@
-//! Binning into 64x64 tiles and shading the tiles in parallel, in place.
+//! Binning into 64x64 tiles and shading the tiles in parallel, in place: from set-up primitives
+//! to covered, early-tested quads in fragment batches.
 //!
-//! The attachments are cut into per-tile row slices (`TileView`), so every tile writes its own
-//! pixels directly and tiles can run on any thread: there is no private copy and no serial
-//! write-back. Each tile walks its bin (primitive indices in submission order) in 8x8 blocks:
-//! a block outside one edge is skipped, a block inside all edges takes its quads whole, others
-//! get per-quad coverage masks from edge values stepped across the block. Covered quads are
-//! batched (16 at most, several primitives per batch when they do not overlap) into the
-//! fragment stage, then go through the per-fragment operations. The attachments are
-//! byte-identical at any thread count: tiles own disjoint pixels, and every per-pixel value is a
-//! pure function of the primitive and the pixel (planes are evaluated at the quad's lane 0 and
-//! stepped to its other lanes, never across quads).
+//! - **Tiles own their pixels.** The attachments are cut into per-tile row slices
+//!   (`TileView`), so every tile writes its own pixels directly, on any thread, with no copy
+//!   and no serial write-back. Binning runs one tile row per job; each pool thread keeps one
+//!   `TileShader` and pulls tiles from a counter, most expensive first (covered bbox area),
+//!   so the last tiles to finish are small. Tiles keep their primitives in submission order
+//!   and every per-pixel value is a pure function of primitive and pixel (planes evaluated
+//!   at a quad's lane 0 and stepped to its other lanes, never across quads), so the bytes
+//!   are the same at any thread count.
+//! - **The 8x8 block is the unit** of coverage, early depth and batching: 16 quads, one
+//!   batch. A block's coverage is one 64-bit mask in quad order (`cover`: bit 4k + lane is
+//!   lane `lane` of quad k), which is what the depth test and the batch consume, so no
+//!   per-quad masks are ever made. Per primitive and tile the four edge values at a
+//!   block's corner are two `i64x2`s stepped block by block (exact integers); a block is
+//!   outside if an edge's maximum over it is negative, and only the edges whose minimum is
+//!   negative (crossing it) are evaluated at its 64 pixels, as `i32x4` quads OR-ed over the
+//!   edges and packed to the mask with one byte movemask (i64 per pixel for edges too steep
+//!   for i32). A rectangle mask from a table clips blocks the bbox, scissor or framebuffer
+//!   cut. llvmpipe's rasterizer is the model; per quad and edge the scalar tests had cost
+//!   ~25 instructions.
+//! - **Early tests at submission, a block at a time.** With early fragment tests a block's
+//!   covered pixels are tested (and written) before its quads take batch slots: the
+//!   batch's quads sit at distinct positions (a quad at an occupied one flushes the batch
+//!   first), so each pixel still sees its tests in submission order, and quads that fail
+//!   are never interpolated or shaded. The float depth-only test of a block inside the
+//!   tile is `depth::depth_block` (f64x2 planes, integer compares of raw bits, the compare
+//!   op a constant); the other tests go quad by quad (`early_test`). They compute their own
+//!   depths: the batch carries depths (`needs_z`) only for late tests, `FragCoord` or
+//!   `FragDepth`.
+//! - **Batching without per-quad bookkeeping.** A block's surviving quads enter the batch
+//!   in quad order in one call: its 16 occupancy bits are one field of `occupied`, read and
+//!   written once, and the quads are pushed by a call-free loop between flushes. The batch
+//!   composition (which quads, in which order, where it is flushed) is what the per-quad
+//!   walk made, so subgroup-visible batching is unchanged too.
 //!
-//! Per-pixel cost (callgrind, `benches/raster.rs`, 1024x1024, one thread, instructions per
-//! frame: fullscreen quad 241.4 M -> 149.4 M, 10 000 small triangles 150.9 M -> 137.4 M,
-//! depth-tested scene 719.5 M -> 476.6 M). The whole-quad paths, each held to the per-lane
-//! path by a test below:
-//! - colour: a fully covered quad of a plain (no blend, full write mask) RGBA8 unorm target is
-//!   two 8-byte row writes; its 16 float -> unorm8 conversions are compare-selects plus integer
-//!   rounding (`unorm8_quad`), because `as u8` is a saturating conversion LLVM keeps scalar
-//!   (~50 instructions per pixel, the largest single item of the fullscreen quad);
-//! - depth: a fully covered quad on the depth-only early path is tested on its two 2-texel row
-//!   pieces, with a float format's quantize / compare hoisted out of the lanes (per-lane format
-//!   and compare-op dispatch was ~100 M of the depth scene) and done lane-parallel as integer
-//!   compares of `total_cmp` order keys; early tests run as each quad is submitted, so quads
-//!   that fail take no batch slot and their depth is computed once (depth scene, draw only:
-//!   593.4 M -> 531.8 M); a whole 8x8 block on a float format goes a row of four quads at a
-//!   time (`depth_row`): each quad's lane-0 depth is the same `Plane::at` expression, its
-//!   other lanes the same steps (a bottom lane is its top lane plus `dy`), and the row's two
-//!   8-texel depth pieces are quantized, compared and written in straight loops, with no
-//!   per-quad slicing, clamp match or compare-op setup (whole run of one frame: depth scene
-//!   483.5 M -> 404.2 M; small triangles 239.06 M -> 239.27 M and fullscreen 621.9 M ->
-//!   622.2 M, which never take it);
-//! - coverage: a block's trivial accept / reject evaluates each edge once and adds its steps
-//!   across the block (was four evaluations), and a whole 8x8 block entering an empty batch is
-//!   pushed as its 16 quads without per-quad masks (the same quads and order as 16 `push`es);
-//! - batch building: fragment inputs are written by one zipped walk over the quads, each lane's
-//!   varying written whole, outputs zeroed with `fill` (resize wrote zeros element by element);
-//!   `FragCoord`, `FrontFacing`, `PrimitiveId` and `PointCoord` only when the stage reads them
-//!   (`FragmentStage::built_ins`; issue #3's frames through the interpreter, whose shaders read
-//!   none: 27-33 M fewer instructions per frame); each vertex's varying is looked up once per
-//!   primitive run and location, not once per component (draw only: small triangles
-//!   120.4 M -> 118.6 M, depth scene 476.7 M -> 473.1 M, fullscreen 617.3 M -> 615.1 M).
+//! Measured (callgrind, `benches/raster_scenes.rs`, issue #3's frames, one thread, draw
+//! only): the depth scene's walk, masks, early tests and batching take ~56 M instructions
+//! (`depth_block` 24 M for ~2.8 M tested pixels, quad pushes ~18 M for ~400 k quads, the
+//! walk itself ~11 M); the per-quad walk it replaced took ~130 M (its float early test ~60
+//! M, the per-quad edge and rectangle masks ~15 M, the occupancy bits and depth stores of
+//! each quad ~10 M). Small triangles: ~19 M for 10 000 triangles (33 k block visits); the
+//! fullscreen quad ~12 M. Callgrind totals of two builds of one source can differ by a few
+//! M from codegen-unit partitioning alone (`flush`'s array closures in or out of line), so
+//! compare the functions involved, not only totals.
 //!
-//! Per-quad trims for issue #3's frames (callgrind, `benches/raster_scenes.rs`, whole run of
-//! one frame, one thread; depth scene 404.92 M -> 351.82 M, small triangles 237.43 M ->
-//! 232.61 M, fullscreen 529.00 M -> 517.11 M, every image bit-identical at 1 and 2 threads):
-//! - only the edges that cross a block get per-quad tests there: an edge whose minimum over
-//!   the block is >= 0 passes every pixel of it, so its four compares per quad were wasted
-//!   (a medium triangle's partial block is usually crossed by one edge of three); the depth
-//!   scene's per-quad edge work went from ~25 M to ~9 M;
-//! - with no discard and no late tests the post-shader walk over the quads (which only copied
-//!   each mask back) is skipped (~20 instructions per quad, ~8 M on the depth scene);
-//! - the rgba8 colour write walks quads and output lanes zipped and slices a whole quad's two
-//!   rows once (was an index per quad and a `split_at_mut`); with the two steps above and
-//!   the two below: depth 404.92 -> 383.26 M, small 237.43 -> 234.28 M, fullscreen
-//!   529.00 -> 518.47 M;
-//! - interpolation: the reciprocals of a primitive run are a fixed array (a `Vec` and
-//!   `extend_from_slice` per quad were ~8 instructions more), and the four numerator planes
-//!   share their origin, so a quad's offset from it is computed once (`Plane::at_offset`,
-//!   the same operations, so the same bits);
-//! - `unorm8_quad` clamps its (already 0..=255) integers before narrowing, so LLVM narrows
-//!   with saturating packs; the quads' depths are a fixed array (one store per quad, was an
-//!   `extend_from_slice`); the depth test of a whole quad is inlined once: depth 383.26 ->
-//!   375.07 M, small 234.28 -> 233.50 M, fullscreen 518.47 -> 518.25 M;
-//! - a partly covered quad on the float depth-only path takes the lane-parallel whole-quad
-//!   test with its uncovered lanes masked off (the per-lane path dispatched on the format and
-//!   compare op per lane, ~100 instructions per lane), out of line; inlining it next to the
-//!   whole-quad call made the whole quads' test ~40 instructions dearer (a variable mask), so
-//!   the whole quads keep a constant one: depth 375.07 -> 372.99 M, small and fullscreen
-//!   +0.005 M.
+//! Tried and dropped: a hierarchical depth bound per 8x8 block (on the depth scene, ~2.5
+//! layers of overdraw, it rejected 29 % of block visits, but keeping the bounds cost more
+//! than it saved); per-lane edge values OR-ed with one sign test per lane (the scalar loop
+//! stayed over the edges: +4 M); the walk, block tests and batch push inlined into one
+//! function (LLVM hoisted the cold paths' set-up into every block row and spilled the
+//! quad loop's state: +3-6 M).
 //!
-//! - the output colour arrays are zeroed as `[u32]` (`zeroed_lanes`), which LLVM makes a
-//!   memset call; filling `[u32; 4]` elements was an unrolled loop of 16-byte stores (~200
-//!   instructions per batch): depth 372.99 -> 372.08 M, small 233.51 -> 233.34 M, fullscreen
-//!   518.26 -> 517.52 M.
-//!
-//! - the early test of a quad on the float depth-only path is `float_quad`: the hoisted
-//!   `FloatDepth` state (pass bits, write) and two fixed 8-byte row pieces, where
-//!   `depth_quad` re-derived the compare op's pass bits, matched the format and sliced by
-//!   the texel size per quad (`early_test` of a whole quad: ~195 instructions, ~125 now; the
-//!   earlier finding that reading the pass bits from `self.float_depth` cost +3 M was made
-//!   with that per-quad work left in); partly covered quads take it with the mask, out of
-//!   line: depth 372.08 -> 356.48 M (`early_test` inclusive 41.4 -> 25.8 M), small
-//!   233.34 -> 233.31 M, fullscreen unchanged. `depth_quad` keeps the unorm formats.
-//!
-//! - that whole-quad float test is inlined into the block walk (`early_test`; everything else
-//!   goes to `early_test_rest`), and the per-quad walk of a partly covered block has two
-//!   copies, with and without early tests (`partial_block::<EARLY>`): depth 356.25 ->
-//!   351.82 M, small 233.35 -> 232.61 M, fullscreen 517.54 -> 517.11 M. Inlining the test
-//!   into the one shared walk alone gave depth 351.79 M but small 234.36 M (+1.0 M: the
-//!   walk without early tests paid for the inlined code).
-//!
-//! - tried and dropped: the quads' offsets from the primitive's plane origin computed once
-//!   per run into a fixed array and read by the denominator and numerator loops (instead of
-//!   recomputed in each): depth 351.82 -> 353.19 M, small 232.61 -> 232.94 M, fullscreen
-//!   517.11 -> 518.26 M (the loads cost more than the conversions they saved).
-//!
-//! - tried and dropped: a partly covered quad's rgba8 write row by row (one slice per covered
-//!   row, then its one or two pixels) instead of pixel by pixel: depth 351.82 -> 352.37 M,
-//!   small 232.61 -> 232.64 M, fullscreen 517.11 -> 517.62 M.
-//!
-//! - the numerator loop is lane-major (the four planes' `a`, `dx`, `dy` as literal `[f64; 4]`s
-//!   per run, lane 0 `a + dx * ox + dy * oy`, lanes 1-3 its steps, each lane's four components
-//!   one expression) and the quad's reciprocals go through `std::hint::black_box`, which keeps
-//!   LLVM's loop vectoriser off the quad loop: it ran two quads per iteration, one per f64x2
-//!   half, and converted and stored word by word (cvtsd2ss, 4-byte stores: ~75 instructions
-//!   per quad); now each lane is two mulpd, two cvtpd2ps and one 16-byte store. The same
-//!   operations on the same values, so the same bits. Whole run: depth 342.70 -> 334.77 M,
-//!   small 226.53 -> 224.25 M, fullscreen 421.97 -> 416.94 M. Measured on the way: lane-major
-//!   without `black_box` is still vectorised across quads (depth 335.26 M, small 230.18 M,
-//!   fullscreen 425.39 M; `flush` itself +3.8 M on depth, the depth gain was an inlining change
-//!   in the tile walk); with `black_box` but the terms built by `map` / `from_fn`, those
-//!   closures stayed out of line per run (depth 328.19 M, small 228.10 M, fullscreen
-//!   420.68 M). Callgrind totals of two builds of one source differed by 0.33 M (depth), so
-//!   read sub-M differences with care.
-//!
-//! Not from this module: the depth scene's memcpy (10.1 M) and memset (7.2 M) are ~90 %
-//! `exec::run::Batch` (run / reset / terminate); `flush`'s own zeroing of the outputs is
-//! ~0.26 M of the memset.
-//!
-//! Tried and measured slower (callgrind, whole run of one frame, same scenes): the smooth
-//! interpolation written lane-major (`[f64; 4]` per plane term, so a lane's four components are
-//! one expression) stayed scalar and cost +1.6 M in `flush` for small triangles; per-lane edge
-//! values stepped per quad with the lane mask taken from the OR of the edges' values (one sign
-//! test per lane instead of one per lane and edge) stayed a scalar loop over the edges: small
-//! triangles +2.7 M, depth scene +4.3 M. The per-quad edge test above is the cheaper form.
-//!
-//! Two threads: each pool thread keeps one `TileShader` and pulls tiles from a counter, most
-//! expensive first (before: rayon `map_init` made a new shader, and its buffers, per tile);
-//! binning runs per tile row in parallel; the vertex outputs are merged in parallel; setup's
-//! per-chunk outputs are used in place (`Prims`) instead of being copied into one array, and
-//! each quad carries a reference to its primitive. Work done on the calling thread outside the
-//! parallel phases (the Amdahl serial part, callgrind `--separate-threads=yes`): small
-//! triangles 7.20 M -> 1.62 M (4.8 % -> 1.2 % of the frame), depth scene 2.71 M -> 2.06 M
-//! (0.4 % -> 0.4 %), fullscreen 0.84 M -> 0.80 M (0.3 % -> 0.5 %, the frame shrank). What is
-//! left there is primitive assembly and cutting the attachments into tile views.
+//! The shading side (`shade.rs`, whose doc points here; figures from the sessions that made
+//! it, whole run of one frame):
+//! - colour: a fully covered quad of a plain (no blend, full write mask) RGBA8 unorm target
+//!   is two 8-byte row writes, its 16 float -> unorm8 conversions compare-selects plus integer
+//!   rounding (`unorm8_quad`; `as u8` is a saturating conversion LLVM keeps scalar, ~50
+//!   instructions a pixel), clamped before narrowing so LLVM uses saturating packs; a partly
+//!   covered quad takes the same conversion, then its covered pixels' 4-byte pieces (row by
+//!   row was +0.5 M);
+//! - batch building: one zipped walk over the quads; `FragCoord`, `FrontFacing`,
+//!   `PrimitiveId`, `PointCoord` only when the stage reads them (`FragmentStage::built_ins`:
+//!   27-33 M fewer a frame); a vertex's varying looked up once per primitive run and
+//!   location; output arrays zeroed as `[u32]` (a memset; `[u32; 4]` fills were ~200
+//!   instructions a batch); without discard or late tests the post-shader walk over the
+//!   quads is skipped (~20 instructions a quad);
+//! - interpolation: a run's reciprocals in a fixed array, the numerator planes' shared
+//!   origin offset computed once per quad, and the numerator loop lane-major with the
+//!   reciprocals through `black_box`, which keeps LLVM's loop vectoriser from running two
+//!   quads per f64x2 and storing word by word (~75 instructions a quad; depth scene 342.70
+//!   -> 334.77 M); the same operations on the same values, so the same bits. Tried: the
+//!   quads' offsets per run in a fixed array (+1.4 M), lane-major without `black_box`
+//!   (+3.8 M in `flush`);
+//! - not from this module: the depth scene's memcpy (~10 M) and memset (~7 M) are ~90 %
+//!   `exec::run::Batch` (run / reset / terminate).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
