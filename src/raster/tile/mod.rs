@@ -445,25 +445,21 @@ impl<'a> TileShader<'a> {
         let depth = self.float_depth.map(|fd| depth_block_fn(fd.pass));
         let bx0 = rect.x0 + (r.x0 - rect.x0) / BLOCK * BLOCK;
         let by0 = rect.y0 + (r.y0 - rect.y0) / BLOCK * BLOCK;
-        let mut walk = [EdgeWalk::default(); 4];
-        let mut start = [1i64; 4];
-        for ((w, v), e) in walk.iter_mut().zip(&mut start).zip(edges) {
-            *w = EdgeWalk::new(e);
-            *v = e.at(bx0 as i64, by0 as i64);
+        // per edge: value at the first block's pixel (0, 0), range over a block relative to
+        // that, steps per block; a triangle's fourth edge is 1 everywhere
+        let (mut start, mut lo, mut hi) = ([1i64; 4], [0i64; 4], [0i64; 4]);
+        let (mut step_x, mut step_y) = ([0i64; 4], [0i64; 4]);
+        for (k, e) in edges.iter().enumerate() {
+            let (x, y) = (e.ex * (BLOCK - 1) as i64, e.ey * (BLOCK - 1) as i64);
+            start[k] = e.at(bx0 as i64, by0 as i64);
+            lo[k] = x.min(0) + y.min(0);
+            hi[k] = x.max(0) + y.max(0);
+            step_x[k] = e.ex * BLOCK as i64;
+            step_y[k] = e.ey * BLOCK as i64;
         }
-        let pair = |f: &dyn Fn(&EdgeWalk) -> i64| {
-            [
-                i64x2::new([f(&walk[0]), f(&walk[1])]),
-                i64x2::new([f(&walk[2]), f(&walk[3])]),
-            ]
-        };
-        let (lo, hi) = (pair(&|w| w.lo), pair(&|w| w.hi));
-        let step_x = pair(&|w| w.ex * BLOCK as i64);
-        let step_y = pair(&|w| w.ey * BLOCK as i64);
-        let mut row = [
-            i64x2::new([start[0], start[1]]),
-            i64x2::new([start[2], start[3]]),
-        ];
+        let pair = |v: [i64; 4]| [i64x2::new([v[0], v[1]]), i64x2::new([v[2], v[3]])];
+        let (lo, hi, step_x, step_y) = (pair(lo), pair(hi), pair(step_x), pair(step_y));
+        let mut row = pair(start);
         let sign = |v: [i64x2; 2]| v[0].to_bitmask() | v[1].to_bitmask() << 2;
         let mut by = by0;
         while by <= r.y1 {
@@ -493,7 +489,7 @@ impl<'a> TileShader<'a> {
                     cover::rect_mask(c(cx0), c(cy0), c(cx1), c(cy1))
                 };
                 if crossing != 0 {
-                    cov &= crossing_mask(&walk, corner, crossing, edges, bx, by);
+                    cov &= crossing_mask(edges, corner, crossing, bx, by);
                     if cov == 0 {
                         continue;
                     }
@@ -674,56 +670,23 @@ impl<'a> TileShader<'a> {
     }
 }
 
-/// An edge's constants for the block walk: its steps per pixel, and the range of its values
-/// over a whole block relative to the block's pixel (0, 0).
-#[derive(Clone, Copy, Debug, Default)]
-struct EdgeWalk {
-    ex: i64,
-    ey: i64,
-    lo: i64,
-    hi: i64,
-    /// `7 (|ex| + |ey|)`: how far its values move over a block.
-    reach: u64,
-    /// Its i32 lanes and steps over a block, less the value there.
-    block: BlockEdge,
-}
-
-impl EdgeWalk {
-    fn new(e: &Edge) -> EdgeWalk {
-        let (x, y) = (e.ex * (BLOCK - 1) as i64, e.ey * (BLOCK - 1) as i64);
-        EdgeWalk {
-            ex: e.ex,
-            ey: e.ey,
-            lo: x.min(0) + y.min(0),
-            hi: x.max(0) + y.max(0),
-            reach: x.unsigned_abs() + y.unsigned_abs(),
-            block: BlockEdge::steps(e.ex, e.ey),
-        }
-    }
-}
-
-/// The pixels of the block at (bx, by) inside the edges `crossing` (bit k: `walk[k]`, whose
-/// value at the block's pixel (0, 0) is `corner`): SIMD in i32 when every crossing edge's
-/// values over the block fit ([`cover::edges_mask`]), else all of `edges` in i64.
+/// The pixels of the block at (bx, by) inside the edges `crossing` (bit k: `edges[k]`, whose
+/// value at the block's pixel (0, 0) is lane k of `corner`): SIMD in i32 when every crossing
+/// edge's values over the block fit (`|a| + 7 (|ex| + |ey|)`, [`cover::edges_mask`]), else
+/// all of `edges` in i64.
 #[inline]
-fn crossing_mask(
-    walk: &[EdgeWalk; 4],
-    corner: [i64x2; 2],
-    crossing: u32,
-    edges: &[Edge],
-    bx: i32,
-    by: i32,
-) -> u64 {
+fn crossing_mask(edges: &[Edge], corner: [i64x2; 2], crossing: u32, bx: i32, by: i32) -> u64 {
     let [c01, c23] = corner.map(|v| v.to_array());
     let corner = [c01[0], c01[1], c23[0], c23[1]];
     let mut block = [BlockEdge::default(); 4];
     let mut n = 0;
     let mut steep = false;
-    for k in 0..4 {
+    for (k, e) in edges.iter().enumerate() {
         if crossing >> k & 1 != 0 {
-            let (a, w) = (corner[k], &walk[k]);
-            steep |= a.unsigned_abs() + w.reach > i32::MAX as u64;
-            block[n] = w.block.at(a as i32);
+            let a = corner[k];
+            let reach = (BLOCK - 1) as u64 * (e.ex.unsigned_abs() + e.ey.unsigned_abs());
+            steep |= a.unsigned_abs() + reach > i32::MAX as u64;
+            block[n] = BlockEdge::steps(e.ex, e.ey).at(a as i32);
             n += 1;
         }
     }
