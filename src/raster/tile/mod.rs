@@ -449,6 +449,8 @@ impl<'a> TileShader<'a> {
         // that, steps per block; a triangle's fourth edge is 1 everywhere
         let (mut start, mut lo, mut hi) = ([1i64; 4], [0i64; 4], [0i64; 4]);
         let (mut step_x, mut step_y) = ([0i64; 4], [0i64; 4]);
+        // and its i32 lanes and steps over a block, and how far its values move over one
+        let mut lanes = Lanes::default();
         for (k, e) in edges.iter().enumerate() {
             let (x, y) = (e.ex * (BLOCK - 1) as i64, e.ey * (BLOCK - 1) as i64);
             start[k] = e.at(bx0 as i64, by0 as i64);
@@ -456,6 +458,8 @@ impl<'a> TileShader<'a> {
             hi[k] = x.max(0) + y.max(0);
             step_x[k] = e.ex * BLOCK as i64;
             step_y[k] = e.ey * BLOCK as i64;
+            lanes.steps[k] = BlockEdge::steps(e.ex, e.ey);
+            lanes.reach[k] = x.unsigned_abs() + y.unsigned_abs();
         }
         let pair = |v: [i64; 4]| [i64x2::new([v[0], v[1]]), i64x2::new([v[2], v[3]])];
         let (lo, hi, step_x, step_y) = (pair(lo), pair(hi), pair(step_x), pair(step_y));
@@ -489,7 +493,7 @@ impl<'a> TileShader<'a> {
                     cover::rect_mask(c(cx0), c(cy0), c(cx1), c(cy1))
                 };
                 if crossing != 0 {
-                    cov &= crossing_mask(edges, corner, crossing, bx, by);
+                    cov &= crossing_mask(&lanes, edges, corner, crossing, (bx, by));
                     if cov == 0 {
                         continue;
                     }
@@ -670,23 +674,35 @@ impl<'a> TileShader<'a> {
     }
 }
 
+/// Per edge of a primitive: its i32 lanes and steps over a block less the value at the
+/// block's pixel (0, 0), and `7 (|ex| + |ey|)`, how far its values move over a block.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lanes {
+    steps: [BlockEdge; 4],
+    reach: [u64; 4],
+}
+
 /// The pixels of the block at (bx, by) inside the edges `crossing` (bit k: `edges[k]`, whose
 /// value at the block's pixel (0, 0) is lane k of `corner`): SIMD in i32 when every crossing
-/// edge's values over the block fit (`|a| + 7 (|ex| + |ey|)`, [`cover::edges_mask`]), else
-/// all of `edges` in i64.
+/// edge's values over the block fit (`|a| + reach`, [`cover::edges_mask`]), else all of
+/// `edges` in i64.
 #[inline]
-fn crossing_mask(edges: &[Edge], corner: [i64x2; 2], crossing: u32, bx: i32, by: i32) -> u64 {
+fn crossing_mask(
+    lanes: &Lanes,
+    edges: &[Edge],
+    corner: [i64x2; 2],
+    crossing: u32,
+    (bx, by): (i32, i32),
+) -> u64 {
     let [c01, c23] = corner.map(|v| v.to_array());
     let corner = [c01[0], c01[1], c23[0], c23[1]];
     let mut block = [BlockEdge::default(); 4];
     let mut n = 0;
     let mut steep = false;
-    for (k, e) in edges.iter().enumerate() {
+    for (k, &a) in corner.iter().enumerate() {
         if crossing >> k & 1 != 0 {
-            let a = corner[k];
-            let reach = (BLOCK - 1) as u64 * (e.ex.unsigned_abs() + e.ey.unsigned_abs());
-            steep |= a.unsigned_abs() + reach > i32::MAX as u64;
-            block[n] = BlockEdge::steps(e.ex, e.ey).at(a as i32);
+            steep |= a.unsigned_abs() + lanes.reach[k] > i32::MAX as u64;
+            block[n] = lanes.steps[k].at(a as i32);
             n += 1;
         }
     }
