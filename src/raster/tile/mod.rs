@@ -169,43 +169,59 @@ fn split_tiles<'t>(
     tiles_x: usize,
     rects: &[PixRect],
 ) -> Vec<TileView<'t>> {
+    let tile = TILE as usize;
+    let (depth, stencil) = match &t.depth_stencil {
+        Some(d) => (d.format.depth_bytes() > 0, !d.stencil.is_empty()),
+        None => (false, false),
+    };
+    // every row list made at its final size (pushing grew them by doubling)
+    let rows = |on: bool| Vec::with_capacity(if on { tile } else { 0 });
     let mut views: Vec<TileView> = rects
         .iter()
         .map(|&rect| TileView {
             rect,
-            colors: Vec::new(),
-            depth: Vec::new(),
-            stencil: Vec::new(),
+            colors: (0..t.color.len())
+                .map(|_| Vec::with_capacity(tile))
+                .collect(),
+            depth: rows(depth),
+            stencil: rows(stencil),
         })
         .collect();
-    let tile = TILE as usize;
+    let band = |bpp: usize| (w * bpp, tile * bpp, tiles_x);
     for (a, c) in t.color.iter_mut().enumerate() {
         let bpp = c.format.bytes_per_texel();
-        views
-            .iter_mut()
-            .for_each(|v| v.colors.push(Vec::with_capacity(tile)));
-        for (y, row) in c.data.chunks_exact_mut(w * bpp).enumerate() {
-            for (tx, seg) in row.chunks_mut(tile * bpp).enumerate() {
-                views[y / tile * tiles_x + tx].colors[a].push(seg);
-            }
-        }
+        by_band(&mut views, &mut c.data, band(bpp), |v, seg| {
+            v.colors[a].push(seg)
+        });
     }
     if let Some(d) = &mut t.depth_stencil {
         let db = d.format.depth_bytes();
         if db > 0 {
-            for (y, row) in d.depth.chunks_exact_mut(w * db).enumerate() {
-                for (tx, seg) in row.chunks_mut(tile * db).enumerate() {
-                    views[y / tile * tiles_x + tx].depth.push(seg);
-                }
-            }
+            by_band(&mut views, &mut d.depth, band(db), |v, seg| {
+                v.depth.push(seg)
+            });
         }
-        for (y, row) in d.stencil.chunks_exact_mut(w).enumerate() {
-            for (tx, seg) in row.chunks_mut(tile).enumerate() {
-                views[y / tile * tiles_x + tx].stencil.push(seg);
-            }
-        }
+        by_band(&mut views, &mut d.stencil, band(1), |v, seg| {
+            v.stencil.push(seg)
+        });
     }
     views
+}
+
+/// Row by row (`row` bytes each), each row's `seg`-byte segments to the views of its band of
+/// `tiles_x` tiles (TILE rows).
+fn by_band<'t>(
+    views: &mut [TileView<'t>],
+    data: &'t mut [u8],
+    (row, seg, tiles_x): (usize, usize, usize),
+    mut pick: impl FnMut(&mut TileView<'t>, &'t mut [u8]),
+) {
+    for (y, r) in data.chunks_exact_mut(row).enumerate() {
+        let band = &mut views[y / TILE as usize * tiles_x..][..tiles_x];
+        for (v, s) in band.iter_mut().zip(r.chunks_mut(seg)) {
+            pick(v, s);
+        }
+    }
 }
 
 /// Per colour attachment: format, blend state, bytes per texel.
