@@ -345,6 +345,17 @@ impl BlockRows<'_> {
         };
         let rows: &mut [&mut [u8]; 8] = rows.try_into().expect("a block has eight rows");
         let mut pass = 0u64;
+        if self.cov == u64::MAX {
+            // a fully covered block (most of the depth scene's): four full rows, unrolled
+            for r in 0..4u32 {
+                let qy = self.by + 2 * r as i32;
+                let y = f64x2::splat(pl.dy * ((qy as f64 + 0.5) - pl.y0));
+                let (upper, lower) = row_pair(rows, r, self.lx0);
+                let ok = row::<LT, EQ, GT, ADJUST, WRITE, true>(&c, ax, y, upper, lower, 0);
+                pass |= (ok as u64) << (QROW * r);
+            }
+            return pass;
+        }
         // quad rows with a covered lane
         let mut todo = (0..4).fold(0u32, |m, r| {
             m | (((self.cov >> (QROW * r)) & 0xffff != 0) as u32) << r
@@ -355,11 +366,7 @@ impl BlockRows<'_> {
             let c16 = (self.cov >> (QROW * r)) as u32 & 0xffff;
             let qy = self.by + 2 * r as i32;
             let y = f64x2::splat(pl.dy * ((qy as f64 + 0.5) - pl.y0));
-            let [upper, lower] = &mut rows[2 * r as usize..2 * r as usize + 2] else {
-                unreachable!("two rows");
-            };
-            let upper: &mut [u8; 32] = (&mut upper[self.lx0..self.lx0 + 32]).try_into().unwrap();
-            let lower: &mut [u8; 32] = (&mut lower[self.lx0..self.lx0 + 32]).try_into().unwrap();
+            let (upper, lower) = row_pair(rows, r, self.lx0);
             // a fully covered quad row (most of them) needs no lane masks
             let ok = if c16 == 0xffff {
                 row::<LT, EQ, GT, ADJUST, WRITE, true>(&c, ax, y, upper, lower, 0)
@@ -370,6 +377,22 @@ impl BlockRows<'_> {
         }
         pass
     }
+}
+
+/// The 32 bytes from `lx0` on of the two depth rows of quad row `r`.
+#[inline(always)]
+fn row_pair<'r>(
+    rows: &'r mut [&mut [u8]; 8],
+    r: u32,
+    lx0: usize,
+) -> (&'r mut [u8; 32], &'r mut [u8; 32]) {
+    let [upper, lower] = &mut rows[2 * r as usize..2 * r as usize + 2] else {
+        unreachable!("two rows");
+    };
+    (
+        (&mut upper[lx0..lx0 + 32]).try_into().unwrap(),
+        (&mut lower[lx0..lx0 + 32]).try_into().unwrap(),
+    )
 }
 
 /// [`depth_block`]'s per-block constants.
