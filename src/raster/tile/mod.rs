@@ -36,8 +36,8 @@
 //!   walk made, so subgroup-visible batching is unchanged too.
 //!
 //! Measured (callgrind, `benches/raster_scenes.rs`, issue #3's frames, one thread, draw
-//! only): the depth scene's walk, masks, early tests and batching take ~56 M instructions
-//! (`depth_block` 24 M for ~2.8 M tested pixels, quad pushes ~18 M for ~400 k quads, the
+//! only): the depth scene's walk, masks, early tests and batching take ~55 M instructions
+//! (`depth_block` 22 M for ~2.8 M tested pixels, quad pushes ~18 M for ~400 k quads, the
 //! walk itself ~11 M); the per-quad walk it replaced took ~130 M (its float early test ~60
 //! M, the per-quad edge and rectangle masks ~15 M, the occupancy bits and depth stores of
 //! each quad ~10 M). Small triangles: ~19 M for 10 000 triangles (33 k block visits); the
