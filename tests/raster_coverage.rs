@@ -55,6 +55,52 @@ fn random_subpixel_triangles_match_the_reference() {
     }
 }
 
+/// The block walk (8x8 blocks, SIMD edge masks, i64 masks for steep edges, rectangle masks
+/// where the bbox or the framebuffer cuts a block) against the reference on a target of
+/// several tiles with odd sizes (partial tiles, blocks and quads at the right and bottom
+/// edges): triangles from a few pixels to larger than a tile, sub-pixel vertices, and
+/// triangles with vertices thousands of pixels away (edges too steep for i32 block masks).
+#[test]
+fn triangles_across_tiles_and_odd_edges_match_the_reference() {
+    let (w, h) = (157, 93);
+    let mut rng = Lcg(19);
+    for case in 0..90 {
+        let (size, far) = match case % 6 {
+            0 | 1 => (6.0, false),
+            2 | 3 => (40.0, false),
+            4 => (220.0, false),
+            _ => (30.0, true),
+        };
+        let (cx, cy) = (rng.next() * 180.0 - 10.0, rng.next() * 110.0 - 10.0);
+        let mut t = [[0.0f64; 2]; 3];
+        for (k, p) in t.iter_mut().enumerate() {
+            p[0] = cx + (rng.next() - 0.5) * size;
+            p[1] = cy + (rng.next() - 0.5) * size;
+            if far && k == 0 {
+                // a vertex far away: long, steep edges through the target
+                p[0] = cx + (rng.next() - 0.5) * 9000.0;
+                p[1] = cy + (rng.next() - 0.5) * 9000.0;
+            }
+            // on 1/256 steps, as f32 holds them exactly
+            p[0] = (p[0] * 256.0).round() / 256.0;
+            p[1] = (p[1] * 256.0).round() / 256.0;
+        }
+        let verts = t.map(|p| [p[0] as f32, p[1] as f32, 0.5]);
+        let got = hit_counts(w, h, Topology::TriangleList, &verts, 2);
+        let tf = verts.map(|v| [v[0] as f64, v[1] as f64]);
+        let want = ref_triangle(w, h, tf);
+        for i in 0..(w * h) as usize {
+            assert_eq!(
+                got[i],
+                want[i] as u32,
+                "case {case}: triangle {t:?} pixel ({}, {})",
+                i as u32 % w,
+                i as u32 / w
+            );
+        }
+    }
+}
+
 #[test]
 fn shared_edges_and_fans_hit_every_pixel_exactly_once() {
     let (w, h) = (64, 64);

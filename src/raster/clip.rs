@@ -45,6 +45,40 @@ pub(crate) struct PlaneSet {
     pub list: Vec<Plane>,
     /// `None` with more than [`SOA`] planes.
     soa: Option<[[f64; SOA]; 5]>,
+    /// The viewport's own planes ([`planes`]) by their parameters, when the set is exactly
+    /// those: the "every vertex inside" test of a triangle as the few products that are not
+    /// by 0 or 1 (the SoA rows still multiplied every coefficient: ~100 instructions a vertex).
+    viewport: Option<ViewportPlanes>,
+}
+
+/// [`planes`] of one viewport: w >= W_EPSILON, 0 <= z <= w unless `!near_far`, and
+/// `lo w <= x <= hi w` (likewise y) where the guard band applies.
+#[derive(Clone, Copy, Debug)]
+struct ViewportPlanes {
+    near_far: bool,
+    x: Option<(f64, f64)>,
+    y: Option<(f64, f64)>,
+}
+
+impl ViewportPlanes {
+    /// Whether `p` is inside every plane: the sign of each plane's `Plane::dist` without its
+    /// terms that are products with 0 (exactly +-0 for a finite `p`, which move no nonzero sum
+    /// and leave a zero sum zero, not below 0) or with 1 (exact).
+    #[inline]
+    fn inside(&self, p: &[f64; 4]) -> bool {
+        let mut out = p[3] + -W_EPSILON < 0.0;
+        if self.near_far {
+            out |= p[2] < 0.0;
+            out |= -p[2] + p[3] < 0.0;
+        }
+        for (axis, range) in [(0, self.x), (1, self.y)] {
+            if let Some((lo, hi)) = range {
+                out |= p[axis] + -lo * p[3] < 0.0;
+                out |= -p[axis] + hi * p[3] < 0.0;
+            }
+        }
+        !out
+    }
 }
 
 impl PlaneSet {
@@ -58,7 +92,24 @@ impl PlaneSet {
             }
             rows
         });
-        PlaneSet { list, soa }
+        PlaneSet {
+            list,
+            soa,
+            viewport: None,
+        }
+    }
+
+    /// The clip planes of a viewport ([`planes`]), with their fast inside test.
+    pub fn viewport(vp: &Viewport, depth_clamp: bool) -> PlaneSet {
+        let (list, axes) = planes_and_axes(vp, depth_clamp);
+        PlaneSet {
+            viewport: Some(ViewportPlanes {
+                near_far: !depth_clamp,
+                x: axes[0],
+                y: axes[1],
+            }),
+            ..PlaneSet::new(list)
+        }
     }
 
     /// Bit k set: `p` is outside plane k, from exactly `Plane::dist`'s operations (a zero
@@ -80,7 +131,14 @@ impl PlaneSet {
 }
 
 /// The clip planes for a viewport (guard band in x/y, w > 0, and near/far unless clamping).
+#[cfg(test)]
 pub(crate) fn planes(vp: &Viewport, depth_clamp: bool) -> Vec<Plane> {
+    planes_and_axes(vp, depth_clamp).0
+}
+
+/// [`planes`], and the (lo, hi) of the x and y guard-band planes where they are made.
+#[allow(clippy::type_complexity)]
+fn planes_and_axes(vp: &Viewport, depth_clamp: bool) -> (Vec<Plane>, [Option<(f64, f64)>; 2]) {
     let mut out = vec![Plane {
         n: [0.0, 0.0, 0.0, 1.0],
         c: -W_EPSILON,
@@ -108,6 +166,7 @@ pub(crate) fn planes(vp: &Viewport, depth_clamp: bool) -> Vec<Plane> {
             vp.height as f64 / 2.0,
         ),
     ];
+    let mut ranges = [None; 2];
     for (axis, o, h) in axes {
         if h == 0.0 || !h.is_finite() || !o.is_finite() {
             continue;
@@ -123,8 +182,9 @@ pub(crate) fn planes(vp: &Viewport, depth_clamp: bool) -> Vec<Plane> {
         n[axis] = -1.0;
         n[3] = hi;
         out.push(Plane { n, c: 0.0 });
+        ranges[axis] = Some((lo, hi));
     }
-    out
+    (out, ranges)
 }
 
 fn lerp(a: &ClipVert, b: &ClipVert, t: f64) -> ClipVert {
@@ -145,6 +205,12 @@ fn intersect(a: &ClipVert, da: f64, b: &ClipVert, db: f64) -> ClipVert {
 /// 10 000 small triangles the copies were ~4 % of the frame's instructions).
 pub(crate) fn clip_polygon<'a>(verts: &'a [ClipVert], set: &PlaneSet) -> Cow<'a, [ClipVert]> {
     let planes_all = &set.list[..];
+    if let Some(vp) = &set.viewport {
+        // the usual case, every vertex inside: the same answer as the outcodes below
+        if verts.iter().all(|v| vp.inside(&v.pos)) {
+            return Cow::Borrowed(verts);
+        }
+    }
     if let (Some(rows), false) = (&set.soa, planes_all.is_empty()) {
         // Outcodes vertex by vertex: a plane with every vertex outside (a bit set in every
         // code) rejects the polygon, no bit in any code keeps it whole; the same answers as
@@ -263,7 +329,9 @@ mod tests {
                     soa: None,
                     ..fast.clone()
                 };
-                assert!(fast.soa.is_some());
+                let fastest = PlaneSet::viewport(&vp, clamp);
+                assert_eq!(fastest.list.len(), fast.list.len());
+                assert!(fast.soa.is_some() && fastest.viewport.is_some());
                 let (mut kept, mut rejected) = (0, 0);
                 for t in 0..3000 {
                     let tri: Vec<ClipVert> = (0..3)
@@ -280,10 +348,53 @@ mod tests {
                     let (a, b) = (clip_polygon(&tri, &fast), clip_polygon(&tri, &slow));
                     assert_eq!(a, b, "{tri:?}");
                     assert_eq!(matches!(a, Cow::Borrowed(_)), matches!(b, Cow::Borrowed(_)));
+                    let c = clip_polygon(&tri, &fastest);
+                    assert_eq!(a, c, "{tri:?}");
+                    assert_eq!(matches!(a, Cow::Borrowed(_)), matches!(c, Cow::Borrowed(_)));
                     kept += matches!(a, Cow::Borrowed(_)) as u32;
                     rejected += a.is_empty() as u32;
                 }
                 assert!(kept > 50 && rejected > 50, "{kept} {rejected}");
+            }
+        }
+    }
+
+    /// The viewport planes' inside test against the SoA outcodes (the general formula) on
+    /// points on and around every plane, signed zeros included, for viewports with and without
+    /// guard-band planes.
+    #[test]
+    fn viewport_inside_test_matches_the_outcodes_on_the_planes() {
+        let mut vps = vec![Viewport::full(64, 64), Viewport::full(1024, 1024)];
+        let mut odd = Viewport::full(300, 200);
+        (odd.x, odd.y, odd.width, odd.height) = (-17.5, 40.25, 333.0, -120.0);
+        vps.push(odd);
+        let mut flat = Viewport::full(64, 64);
+        flat.width = 0.0;
+        vps.push(flat);
+        for vp in vps {
+            for clamp in [false, true] {
+                let set = PlaneSet::viewport(&vp, clamp);
+                let (rows, fast) = (set.soa.unwrap(), set.viewport.unwrap());
+                let (_, axes) = planes_and_axes(&vp, clamp);
+                let mut bounds: Vec<f64> = vec![0.0, -0.0, 1.0, -1.0, W_EPSILON, 0.5, 3.0];
+                for (lo, hi) in axes.into_iter().flatten() {
+                    bounds.extend([lo, hi, -lo, -hi]);
+                }
+                let mut n = 0;
+                for &w in &[W_EPSILON, W_EPSILON.next_down(), 1.0, 2.0, 0.0, -0.0, -1.0] {
+                    for &a in &bounds {
+                        for &b in &bounds {
+                            for &z in &[0.0, -0.0, w, -w, w / 2.0, w.next_up(), 1e-300] {
+                                for p in [[a * w, b * w, z, w], [b, a, z, w]] {
+                                    let want = PlaneSet::outcode(&rows, &p) == 0;
+                                    assert_eq!(fast.inside(&p), want, "{vp:?} {clamp} {p:?}");
+                                    n += want as u32;
+                                }
+                            }
+                        }
+                    }
+                }
+                assert!(n > 100, "{n}");
             }
         }
     }

@@ -293,7 +293,7 @@ impl<'a> RenderPass<'a> {
         let ctx = geometry::GeomCtx {
             state,
             viewport,
-            planes: clip::PlaneSet::new(clip::planes(&viewport, state.rasterization.depth_clamp)),
+            planes: clip::PlaneSet::viewport(&viewport, state.rasterization.depth_clamp),
             setup: setup::SetupCtx {
                 clip: clip_rect,
                 depth_bias: state.rasterization.depth_bias,

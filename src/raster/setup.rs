@@ -208,6 +208,10 @@ fn unsnap(v: i64) -> f64 {
 
 /// Doubled signed area of a fixed-point polygon (positive = clockwise on a y-down screen).
 pub(crate) fn area2(p: &[(i64, i64)]) -> i64 {
+    if let [a, b, c] = p {
+        // a triangle without the modulo's divisions (an exact integer sum in any order)
+        return (a.0 * b.1 - b.0 * a.1) + (b.0 * c.1 - c.0 * b.1) + (c.0 * a.1 - a.0 * c.1);
+    }
     let n = p.len();
     (0..n)
         .map(|i| p[i].0 * p[(i + 1) % n].1 - p[(i + 1) % n].0 * p[i].1)
@@ -238,7 +242,9 @@ fn polygon_with_area(
     }
     let mut edges = [Edge::default(); 4];
     for i in 0..q.len() {
-        edges[i] = Edge::new(q[i], q[(i + 1) % q.len()]);
+        // the next vertex without a modulo (a division)
+        let j = if i + 1 == q.len() { 0 } else { i + 1 };
+        edges[i] = Edge::new(q[i], q[j]);
     }
     let (mut minx, mut maxx, mut miny, mut maxy) = (q[0].0, q[0].0, q[0].1, q[0].1);
     for v in &q[1..] {
@@ -338,12 +344,16 @@ pub(crate) fn triangle_snapped(
     ctx: &SetupCtx,
 ) -> Option<RasterPrim> {
     let (edges, n_edges, bbox) = polygon_with_area(fixed, area, &ctx.clip)?;
-    let pts = fixed.map(|f| (unsnap(f.0), unsnap(f.1)));
+    // written out, not `map`s, whose closures were not always inlined
+    let u = |f: (i64, i64)| (unsnap(f.0), unsnap(f.1));
+    let pts = [u(fixed[0]), u(fixed[1]), u(fixed[2])];
     let a2 = area as f64 / (ONE * ONE) as f64;
-    let z = Plane::triangle(&pts, v.map(|w| w.z), a2);
-    let inv_w = Plane::triangle(&pts, v.map(|w| w.inv_w), a2);
-    // written out, not `[0, 1, 2].map(..)`, whose closure was not inlined
-    let weight = |k: usize| Plane::triangle(&pts, v.map(|w| w.bary[k] * w.inv_w), a2);
+    let z = Plane::triangle(&pts, [v[0].z, v[1].z, v[2].z], a2);
+    let inv_w = Plane::triangle(&pts, [v[0].inv_w, v[1].inv_w, v[2].inv_w], a2);
+    let weight = |k: usize| {
+        let f = |w: &WinVert| w.bary[k] * w.inv_w;
+        Plane::triangle(&pts, [f(&v[0]), f(&v[1]), f(&v[2])], a2)
+    };
     let bw = [weight(0), weight(1), weight(2)];
     let z_offset = depth_bias(&z, v.iter().map(|w| w.z), ctx);
     Some(RasterPrim {

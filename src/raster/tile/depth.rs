@@ -1,9 +1,20 @@
-//! The per-fragment depth/stencil tests of the tile walk: the early test of a submitted quad
-//! (inlined whole-quad float path, the rest out of line), the per-lane tests, and the float
-//! depth-only fast forms (a quad's two row pieces, a block row of four quads) with the
-//! compare state hoisted out of the lanes. See the parent module's doc for the measured reasons.
+//! The depth/stencil tests of the tile walk: the float depth-only early test of a whole block
+//! (`depth_block`), the early test of one quad (a whole quad on the float depth-only path
+//! inlined, the rest out of line), and the per-lane tests the late path and the other
+//! formats use.
+//!
+//! `depth_block` is the hot one (every pixel of the depth scene passes through it, ~2.5
+//! times): a quad row's 16 depths are f64x2 plane steps (exactly `quad_depth`'s operations),
+//! quantized as `maxps`/`minps`, compared with the stored words as signed integers (for a
+//! non-negative depth that is `total_cmp`), blended and stored four texels a vector, and the
+//! pass mask packed to quad order with one byte movemask. The compare op, depth clamp / bias
+//! and writes are constants of the instance, so per fully covered quad row the test is ~120
+//! instructions (~7.5 a pixel); per quad it had been ~125 (~31 a pixel). A test holds it to a
+//! per-lane reference written from the format's own `quantize` / `cmp_stored`.
 
 use super::*;
+use wide::bytemuck::cast;
+use wide::{f32x4, f64x2, i16x8, i32x4, i8x16};
 
 impl<'a> TileShader<'a> {
     /// The early depth/stencil tests (and writes) of a quad's covered lanes with depths `z`
@@ -169,67 +180,6 @@ pub(super) struct FloatDepth {
     pub clamp: Option<(f32, f32)>,
 }
 
-/// Texels in a row of a block.
-pub(super) const ROW: usize = BLOCK as usize;
-
-/// The early depth test (and write) of a row of `ROW / 2` whole quads, the first at (qx, qy),
-/// on a float depth format: `top` and `bottom` are the two `ROW`-texel depth row pieces they
-/// cover. Returns each quad's surviving lanes and its unclamped depths, exactly what
-/// [`quad_depth`] and [`float_quad`] give quad by quad: the depth plane is
-/// evaluated at each quad's lane 0 (the same expression as `Plane::at`) and stepped to its
-/// other lanes; a bottom lane is its top lane plus `dy` in both. Straight loops over the
-/// row's lanes, no per-quad slicing or dispatch.
-#[inline]
-pub(super) fn depth_row(
-    fd: &FloatDepth,
-    pl: &Plane,
-    z_offset: f64,
-    qx: i32,
-    qy: i32,
-    top: &mut [u8],
-    bottom: &mut [u8],
-) -> ([u8; ROW / 2], [[f32; 4]; ROW / 2]) {
-    let y = pl.dy * ((qy as f64 + 0.5) - pl.y0);
-    let mut t = [0f64; ROW];
-    for j in 0..ROW / 2 {
-        let v = pl.a + pl.dx * (((qx + 2 * j as i32) as f64 + 0.5) - pl.x0) + y;
-        t[2 * j] = v;
-        t[2 * j + 1] = v + pl.dx;
-    }
-    let b = t.map(|v| v + pl.dy);
-    let zt = t.map(|v| (v + z_offset) as f32);
-    let zb = b.map(|v| (v + z_offset) as f32);
-    let ok_t = test_row(fd, zt, top);
-    let ok_b = test_row(fd, zb, bottom);
-    let masks = std::array::from_fn(|j| {
-        (ok_t[2 * j] | ok_t[2 * j + 1] << 1 | ok_b[2 * j] << 2 | ok_b[2 * j + 1] << 3) as u8
-    });
-    let zs = std::array::from_fn(|j| [zt[2 * j], zt[2 * j + 1], zb[2 * j], zb[2 * j + 1]]);
-    (masks, zs)
-}
-
-/// [`float_quad`]'s test over one `ROW`-texel depth row piece: 1 where the
-/// (clamped, quantized) depth passes, and the passing depths written if writes are on.
-#[inline(always)]
-pub(super) fn test_row(fd: &FloatDepth, z: [f32; ROW], row: &mut [u8]) -> [u32; ROW] {
-    let z = match fd.clamp {
-        Some((lo, hi)) => z.map(|z| z.clamp(lo, hi)),
-        None => z,
-    };
-    let row: &mut [u8; 4 * ROW] = row.try_into().expect("a block row");
-    let stored: [u32; ROW] = std::array::from_fn(|k| {
-        u32::from_le_bytes([row[4 * k], row[4 * k + 1], row[4 * k + 2], row[4 * k + 3]])
-    });
-    let (q, ok) = float_depth_test(fd.pass, z, &stored);
-    if fd.write {
-        for (k, t) in row.chunks_exact_mut(4).enumerate() {
-            let v = if ok[k] != 0 { q[k] } else { stored[k] };
-            t.copy_from_slice(&v.to_le_bytes());
-        }
-    }
-    ok
-}
-
 /// The float depth-only test (and write) of a quad's covered lanes `mask` with (clamped)
 /// depths `z` on its two 8-byte depth row pieces: what [`TileShader::test`] does lane by lane,
 /// with the state hoisted (`FloatDepth`) and the texel size fixed. Returns the surviving lanes.
@@ -278,8 +228,7 @@ pub(super) fn float_quad_partial(
 /// order keys (a quantized depth is non-negative, so its key is its bits; a stored value may
 /// be anything an upload put there). `pass`: whether the compare op passes on less, equal,
 /// greater (1 or 0). Returns the quantized depths and, per lane, 1 where the test passes.
-/// Straight loops over the lanes, shared by the quad (`float_quad`) and block-row
-/// (`test_row`) paths.
+/// Straight loops over the lanes (the per-quad path; whole blocks take [`depth_block`]).
 #[inline(always)]
 pub(super) fn float_depth_test<const N: usize>(
     pass: [u32; 3],
@@ -298,6 +247,306 @@ pub(super) fn float_depth_test<const N: usize>(
             ((zk < key) as u32 & p_lt) | ((zk == key) as u32 & p_eq) | ((zk > key) as u32 & p_gt);
     }
     (q, ok)
+}
+
+/// [`depth_block`] for one compare op.
+pub(super) type DepthBlockFn = fn(&FloatDepth, &BlockRows, &mut [&mut [u8]]) -> u64;
+
+/// [`depth_block`] for the compare op whose pass bits (less, equal, greater) are `pass`.
+pub(super) fn depth_block_fn(pass: [u32; 3]) -> DepthBlockFn {
+    match pass.map(|p| p != 0) {
+        [true, false, false] => depth_block::<true, false, false>,
+        [false, false, true] => depth_block::<false, false, true>,
+        [false, true, false] => depth_block::<false, true, false>,
+        [true, true, false] => depth_block::<true, true, false>,
+        [false, true, true] => depth_block::<false, true, true>,
+        [true, false, true] => depth_block::<true, false, true>,
+        [true, true, true] => depth_block::<true, true, true>,
+        [false, false, false] => depth_block::<false, false, false>,
+    }
+}
+
+/// Quad-row lanes of a block.
+const QROW: u32 = 16;
+
+/// The float depth-only early test (and write) of the covered pixels of block `b` (a block
+/// mask, see [`super::cover`]), whose eight depth rows are `rows[..8]`, each from byte
+/// `b.lx0` on. Returns the pixels that pass, as a block mask.
+///
+/// The same per-lane results as [`quad_depth`] and [`float_quad`] quad by quad (the tests
+/// below hold the two to a per-lane reference):
+/// - a quad's lane 0 is `Plane::at`'s expression, `(a + dx * x) + dy * y`, its lane 1 that
+///   plus `dx`, lanes 2 and 3 lanes 0 and 1 plus `dy`: the same operations in f64x2, two
+///   quads a vector; a zero `z_offset` is not added (`v + 0.0` differs from `v` only for -0,
+///   which the quantization makes +0 anyway);
+/// - quantization (NaN to 0, clamp to [0, 1], -0 to +0) is `z > 0 ? z : +0` (false for NaN
+///   and -0: one `maxps` on SSE) and a `min` with 1 of a non-NaN value;
+/// - `total_cmp` of a quantized depth (non-negative) with a stored word is the signed compare
+///   of their raw bits: a stored value with its sign bit set is below every non-negative one
+///   either way, and below the sign bit the raw bits are the order key ([`order_key`]);
+/// - `LT`, `EQ`, `GT`: whether the compare op passes on less, equal, greater; constants, so
+///   each op's test is its one vector compare (and a not); depth clamp and writes are
+///   unswitched once per block.
+///
+/// Rows of quads without a covered pixel are skipped; the others are four `i32x4` texel
+/// groups (SSE2 on baseline x86-64, `wide`'s scalar lanes elsewhere), and the pass mask is
+/// gathered into quad order with one byte movemask.
+pub(super) fn depth_block<const LT: bool, const EQ: bool, const GT: bool>(
+    fd: &FloatDepth,
+    b: &BlockRows,
+    rows: &mut [&mut [u8]],
+) -> u64 {
+    let adjust = fd.clamp.is_some() || b.z_offset != 0.0;
+    let range = fd.clamp.unwrap_or((f32::NEG_INFINITY, f32::INFINITY));
+    match (adjust, fd.write) {
+        (false, true) => b.test::<LT, EQ, GT, false, true>(range, rows),
+        (false, false) => b.test::<LT, EQ, GT, false, false>(range, rows),
+        (true, true) => b.test::<LT, EQ, GT, true, true>(range, rows),
+        (true, false) => b.test::<LT, EQ, GT, true, false>(range, rows),
+    }
+}
+
+/// A block for [`depth_block`]: primitive plane `pl` (+ `z_offset`), the block at (bx, by),
+/// its covered pixels `cov` (a block mask), the byte `lx0` its texels start at in each row.
+pub(super) struct BlockRows<'p> {
+    pub pl: &'p Plane,
+    pub z_offset: f64,
+    pub bx: i32,
+    pub by: i32,
+    pub cov: u64,
+    pub lx0: usize,
+}
+
+impl BlockRows<'_> {
+    /// `ADJUST`: a depth clamp range (`lo..=hi`, else infinite, which changes nothing) or a
+    /// depth bias (added even when zero: that too changes nothing the quantization keeps).
+    #[inline(always)]
+    fn test<
+        const LT: bool,
+        const EQ: bool,
+        const GT: bool,
+        const ADJUST: bool,
+        const WRITE: bool,
+    >(
+        &self,
+        (lo, hi): (f32, f32),
+        rows: &mut [&mut [u8]],
+    ) -> u64 {
+        let pl = self.pl;
+        let ax = |j: i32| pl.a + pl.dx * (((self.bx + 2 * j) as f64 + 0.5) - pl.x0);
+        // lane 0 of quads 0, 1 and of quads 2, 3, less the y term
+        let ax = [f64x2::new([ax(0), ax(1)]), f64x2::new([ax(2), ax(3)])];
+        let c = Consts {
+            dx: f64x2::splat(pl.dx),
+            dy: f64x2::splat(pl.dy),
+            zo: f64x2::splat(self.z_offset),
+            lo: f32x4::splat(lo),
+            hi: f32x4::splat(hi),
+        };
+        let rows: &mut [&mut [u8]; 8] = rows.try_into().expect("a block has eight rows");
+        let mut pass = 0u64;
+        if self.cov == u64::MAX {
+            // a fully covered block (most of the depth scene's): four full rows, unrolled
+            for r in 0..4u32 {
+                let qy = self.by + 2 * r as i32;
+                let y = f64x2::splat(pl.dy * ((qy as f64 + 0.5) - pl.y0));
+                let (upper, lower) = row_pair(rows, r, self.lx0);
+                let ok = row::<LT, EQ, GT, ADJUST, WRITE, true>(&c, ax, y, upper, lower, 0);
+                pass |= (ok as u64) << (QROW * r);
+            }
+            return pass;
+        }
+        // quad rows with a covered lane
+        let mut todo = (0..4).fold(0u32, |m, r| {
+            m | (((self.cov >> (QROW * r)) & 0xffff != 0) as u32) << r
+        });
+        while todo != 0 {
+            let r = todo.trailing_zeros();
+            todo &= todo - 1;
+            let c16 = (self.cov >> (QROW * r)) as u32 & 0xffff;
+            let qy = self.by + 2 * r as i32;
+            let y = f64x2::splat(pl.dy * ((qy as f64 + 0.5) - pl.y0));
+            let (upper, lower) = row_pair(rows, r, self.lx0);
+            // a fully covered quad row (most of them) needs no lane masks
+            let ok = if c16 == 0xffff {
+                row::<LT, EQ, GT, ADJUST, WRITE, true>(&c, ax, y, upper, lower, 0)
+            } else {
+                row::<LT, EQ, GT, ADJUST, WRITE, false>(&c, ax, y, upper, lower, c16)
+            };
+            pass |= (ok as u64) << (QROW * r);
+        }
+        pass
+    }
+}
+
+/// The 32 bytes from `lx0` on of the two depth rows of quad row `r`.
+#[inline(always)]
+fn row_pair<'r>(
+    rows: &'r mut [&mut [u8]; 8],
+    r: u32,
+    lx0: usize,
+) -> (&'r mut [u8; 32], &'r mut [u8; 32]) {
+    let [upper, lower] = &mut rows[2 * r as usize..2 * r as usize + 2] else {
+        unreachable!("two rows");
+    };
+    (
+        (&mut upper[lx0..lx0 + 32]).try_into().unwrap(),
+        (&mut lower[lx0..lx0 + 32]).try_into().unwrap(),
+    )
+}
+
+/// [`depth_block`]'s per-block constants.
+struct Consts {
+    dx: f64x2,
+    dy: f64x2,
+    zo: f64x2,
+    lo: f32x4,
+    hi: f32x4,
+}
+
+/// One quad row of [`depth_block`]: `ax` lane 0 of its quads less the y term `y`, its two
+/// depth rows' 32 bytes, its covered lanes `c16` (quad order; all when `FULL`); the lanes
+/// that pass, in quad order.
+#[inline(always)]
+fn row<
+    const LT: bool,
+    const EQ: bool,
+    const GT: bool,
+    const ADJUST: bool,
+    const WRITE: bool,
+    const FULL: bool,
+>(
+    c: &Consts,
+    ax: [f64x2; 2],
+    y: f64x2,
+    upper: &mut [u8; 32],
+    lower: &mut [u8; 32],
+    c16: u32,
+) -> u32 {
+    let covered = i32x4::splat(c16 as i32);
+    let mut ok = [i32x4::ZERO; 4];
+    for h in 0..2 {
+        // lanes 0..3 of quads 2h and 2h + 1
+        let l0 = ax[h] + y;
+        let l1 = l0 + c.dx;
+        let (l2, l3) = (l0 + c.dy, l1 + c.dy);
+        let [l0, l1, l2, l3] = if ADJUST {
+            [l0 + c.zo, l1 + c.zo, l2 + c.zo, l3 + c.zo]
+        } else {
+            [l0, l1, l2, l3]
+        };
+        // texels 4h..4h + 4 of the upper and of the lower row
+        let (zt, zb) = (pixels(l0, l1), pixels(l2, l3));
+        let t: &mut [u8; 16] = (&mut upper[16 * h..16 * h + 16]).try_into().unwrap();
+        let b: &mut [u8; 16] = (&mut lower[16 * h..16 * h + 16]).try_into().unwrap();
+        let (ct, cb) = if FULL {
+            (i32x4::splat(-1), i32x4::splat(-1))
+        } else {
+            (
+                (covered & TOP[h]).simd_eq(TOP[h]),
+                (covered & BOTTOM[h]).simd_eq(BOTTOM[h]),
+            )
+        };
+        ok[2 * h] = test4::<LT, EQ, GT, ADJUST, WRITE, FULL>(zt, c, t, ct);
+        ok[2 * h + 1] = test4::<LT, EQ, GT, ADJUST, WRITE, FULL>(zb, c, b, cb);
+    }
+    quad_order(ok)
+}
+
+/// The c16 bits (quad-row lanes, quad order) of the four texels of group `h` of a row
+/// pair's upper row: lanes 0 and 1 of quads 2h and 2h + 1.
+const TOP: [i32x4; 2] = [
+    i32x4::new([1 << 0, 1 << 1, 1 << 4, 1 << 5]),
+    i32x4::new([1 << 8, 1 << 9, 1 << 12, 1 << 13]),
+];
+/// The same for the lower row: lanes 2 and 3.
+const BOTTOM: [i32x4; 2] = [
+    i32x4::new([1 << 2, 1 << 3, 1 << 6, 1 << 7]),
+    i32x4::new([1 << 10, 1 << 11, 1 << 14, 1 << 15]),
+];
+
+/// Texel order `a[0] b[0] a[1] b[1]` of the lanes `a` (lane 0 or 2 of two quads) and `b`
+/// (lane 1 or 3), converted to f32: two conversions and one interleave.
+#[inline(always)]
+fn pixels(a: f64x2, b: f64x2) -> f32x4 {
+    let (a, b) = (a.to_array(), b.to_array());
+    let a = f32x4::new([a[0] as f32, a[1] as f32, 0.0, 0.0]);
+    let b = f32x4::new([b[0] as f32, b[1] as f32, 0.0, 0.0]);
+    a.unpack_lo(b)
+}
+
+/// The 16 lane masks of a quad row (`ok[2h]`: texels 4h..4h + 4 of the upper row, `ok[2h + 1]`
+/// of the lower row) as 16 bits in quad order: packed to bytes (the four groups' lanes in
+/// order) and moved out in one movemask, then each byte's middle bit pairs swapped (upper
+/// lanes 2, 3 are the next quad's lanes 0, 1; lower lanes 0, 1 this quad's lanes 2, 3).
+#[inline(always)]
+fn quad_order(ok: [i32x4; 4]) -> u32 {
+    let [t0, b0, t1, b1] = ok;
+    let h0 = i16x8::from_i32x8_saturate(cast([t0, b0]));
+    let h1 = i16x8::from_i32x8_saturate(cast([t1, b1]));
+    let m = i8x16::from_i16x16_saturate(cast([h0, h1])).to_bitmask();
+    let t = ((m >> 2) ^ m) & 0x0c0c;
+    m ^ t ^ (t << 2)
+}
+
+/// One group of four texels of [`depth_block`]: depths `z` (unclamped; clamped to
+/// `c.lo..=c.hi` when `ADJUST`), the texels' 16 bytes, the covered lanes' masks (all when
+/// `FULL`); the masks of the lanes that pass, the texels written when `WRITE`.
+#[inline(always)]
+fn test4<
+    const LT: bool,
+    const EQ: bool,
+    const GT: bool,
+    const ADJUST: bool,
+    const WRITE: bool,
+    const FULL: bool,
+>(
+    z: f32x4,
+    c: &Consts,
+    texels: &mut [u8; 16],
+    covered: i32x4,
+) -> i32x4 {
+    let z = if ADJUST {
+        // `f32::clamp`: NaN stays NaN (and the quantization makes it 0)
+        let z = z.simd_lt(c.lo).select(c.lo, z);
+        z.simd_gt(c.hi).select(c.hi, z)
+    } else {
+        z
+    };
+    // z > 0 ? z : +0 (NaN and -0 to +0), then min(.., 1) of a non-NaN value: SSE's `maxps`
+    // is exactly the first (`a > b ? a : b`), elsewhere a compare and a mask
+    #[cfg(target_feature = "sse")]
+    let z = z.fast_max(f32x4::ZERO);
+    #[cfg(not(target_feature = "sse"))]
+    let z = z.simd_gt(f32x4::ZERO) & z;
+    let q: i32x4 = cast(z.fast_min(f32x4::ONE));
+    let word = |k: usize| {
+        i32::from_le_bytes([
+            texels[4 * k],
+            texels[4 * k + 1],
+            texels[4 * k + 2],
+            texels[4 * k + 3],
+        ])
+    };
+    let s = i32x4::new([word(0), word(1), word(2), word(3)]);
+    let pass = match (LT, EQ, GT) {
+        (true, false, false) => s.simd_gt(q),
+        (false, false, true) => q.simd_gt(s),
+        (false, true, false) => q.simd_eq(s),
+        (true, true, false) => !q.simd_gt(s),
+        (false, true, true) => !s.simd_gt(q),
+        (true, false, true) => !q.simd_eq(s),
+        (true, true, true) => i32x4::splat(-1),
+        (false, false, false) => i32x4::ZERO,
+    };
+    let ok = if FULL { pass } else { pass & covered };
+    if WRITE {
+        let new = ok.select(q, s).to_array();
+        for (t, v) in texels.chunks_exact_mut(4).zip(new) {
+            t.copy_from_slice(&v.to_le_bytes());
+        }
+    }
+    ok
 }
 
 /// A quad's depth per lane, unclamped, in f32: the depth plane plus the primitive's depth bias.

@@ -1,93 +1,59 @@
-//! Binning into 64x64 tiles and shading the tiles in parallel, in place.
+//! Binning into 64x64 tiles and shading the tiles in parallel, in place: from set-up primitives
+//! to covered, early-tested quads in fragment batches.
 //!
-//! The attachments are cut into per-tile row slices (`TileView`), so every tile writes its own
-//! pixels directly and tiles can run on any thread: there is no private copy and no serial
-//! write-back. Each tile walks its bin (primitive indices in submission order) in 8x8 blocks:
-//! a block outside one edge is skipped, a block inside all edges takes its quads whole, others
-//! get per-quad coverage masks from edge values stepped across the block. Covered quads are
-//! batched (16 at most, several primitives per batch when they do not overlap) into the
-//! fragment stage, then go through the per-fragment operations. The attachments are
-//! byte-identical at any thread count: tiles own disjoint pixels, and every per-pixel value is a
-//! pure function of the primitive and the pixel (planes are evaluated at the quad's lane 0 and
-//! stepped to its other lanes, never across quads).
+//! - **Tiles own their pixels.** The attachments are cut into per-tile row slices
+//!   (`TileView`), so every tile writes its own pixels directly, on any thread, with no copy
+//!   and no serial write-back. Binning runs one tile row per job; each pool thread keeps one
+//!   `TileShader` and pulls tiles from a counter, most expensive first (covered bbox area),
+//!   so the last tiles to finish are small. Tiles keep their primitives in submission order
+//!   and every per-pixel value is a pure function of primitive and pixel (planes evaluated
+//!   at a quad's lane 0 and stepped to its other lanes, never across quads), so the bytes
+//!   are the same at any thread count.
+//! - **The 8x8 block is the unit** of coverage, early depth and batching: 16 quads, one
+//!   batch. A block's coverage is one 64-bit mask in quad order (`cover`: bit 4k + lane is
+//!   lane `lane` of quad k), which is what the depth test and the batch consume, so no
+//!   per-quad masks are ever made. Per primitive and tile the four edge values at a
+//!   block's corner are two `i64x2`s stepped block by block (exact integers); a block is
+//!   outside if an edge's maximum over it is negative, and only the edges whose minimum is
+//!   negative (crossing it) are evaluated at its 64 pixels, as `i32x4` quads OR-ed over the
+//!   edges and packed to the mask with one byte movemask (i64 per pixel for edges too steep
+//!   for i32). A rectangle mask from a table clips blocks the bbox, scissor or framebuffer
+//!   cut. llvmpipe's rasterizer is the model; per quad and edge the scalar tests had cost
+//!   ~25 instructions.
+//! - **Early tests at submission, a block at a time.** With early fragment tests a block's
+//!   covered pixels are tested (and written) before its quads take batch slots: the
+//!   batch's quads sit at distinct positions (a quad at an occupied one flushes the batch
+//!   first), so each pixel still sees its tests in submission order, and quads that fail
+//!   are never interpolated or shaded. The float depth-only test of a block inside the
+//!   tile is `depth::depth_block` (f64x2 planes, integer compares of raw bits, the compare
+//!   op a constant); the other tests go quad by quad (`early_test`). They compute their own
+//!   depths: the batch carries depths (`needs_z`) only for late tests, `FragCoord` or
+//!   `FragDepth`.
+//! - **Batching without per-quad bookkeeping.** A block's surviving quads enter the batch
+//!   in quad order in one call: its 16 occupancy bits are one field of `occupied`, read and
+//!   written once, and the quads are pushed by a call-free loop between flushes. The batch
+//!   composition (which quads, in which order, where it is flushed) is what the per-quad
+//!   walk made, so subgroup-visible batching is unchanged too.
 //!
-//! Per-pixel cost (callgrind, `benches/raster.rs`, 1024x1024, one thread, instructions per
-//! frame: fullscreen quad 241.4 M -> 149.4 M, 10 000 small triangles 150.9 M -> 137.4 M,
-//! depth-tested scene 719.5 M -> 476.6 M). The whole-quad paths, each held to the per-lane
-//! path by a test below:
-//! - shading a batch (interpolation, the stage run, colour writes): `shade.rs`, whose doc
-//!   says how the batch crosses to the fragment stage in row form;
-//! - depth: a fully covered quad on the depth-only early path is tested on its two 2-texel row
-//!   pieces, with a float format's quantize / compare hoisted out of the lanes (per-lane format
-//!   and compare-op dispatch was ~100 M of the depth scene) and done lane-parallel as integer
-//!   compares of `total_cmp` order keys; early tests run as each quad is submitted, so quads
-//!   that fail take no batch slot and their depth is computed once (depth scene, draw only:
-//!   593.4 M -> 531.8 M); a whole 8x8 block on a float format goes a row of four quads at a
-//!   time (`depth_row`): each quad's lane-0 depth is the same `Plane::at` expression, its
-//!   other lanes the same steps (a bottom lane is its top lane plus `dy`), and the row's two
-//!   8-texel depth pieces are quantized, compared and written in straight loops, with no
-//!   per-quad slicing, clamp match or compare-op setup (whole run of one frame: depth scene
-//!   483.5 M -> 404.2 M; small triangles 239.06 M -> 239.27 M and fullscreen 621.9 M ->
-//!   622.2 M, which never take it);
-//! - coverage: a block's trivial accept / reject evaluates each edge once and adds its steps
-//!   across the block (was four evaluations), and a whole 8x8 block entering an empty batch is
-//!   pushed as its 16 quads without per-quad masks (the same quads and order as 16 `push`es);
-//! - batch building: `FragCoord`, `FrontFacing`, `PrimitiveId` and `PointCoord` only when the
-//!   stage reads them (`FragmentStage::built_ins`; issue #3's frames through the interpreter,
-//!   whose shaders read none: 27-33 M fewer instructions per frame).
+//! Measured (callgrind, `benches/raster_scenes.rs`, issue #3's frames, one thread, draw
+//! only): the depth scene's walk, masks, early tests and batching take ~55 M instructions
+//! (`depth_block` 22 M for ~2.8 M tested pixels, quad pushes ~18 M for ~400 k quads, the
+//! walk itself ~11 M); the per-quad walk it replaced took ~130 M (its float early test ~60
+//! M, the per-quad edge and rectangle masks ~15 M, the occupancy bits and depth stores of
+//! each quad ~10 M). Small triangles: ~19 M for 10 000 triangles (33 k block visits); the
+//! fullscreen quad ~12 M. Callgrind totals of two builds of one source can differ by a few
+//! M from codegen-unit partitioning alone (`flush`'s array closures in or out of line), so
+//! compare the functions involved, not only totals.
 //!
-//! Per-quad trims for issue #3's frames (callgrind, `benches/raster_scenes.rs`, whole run of
-//! one frame, one thread; depth scene 404.92 M -> 351.82 M, small triangles 237.43 M ->
-//! 232.61 M, fullscreen 529.00 M -> 517.11 M, every image bit-identical at 1 and 2 threads):
-//! - only the edges that cross a block get per-quad tests there: an edge whose minimum over
-//!   the block is >= 0 passes every pixel of it, so its four compares per quad were wasted
-//!   (a medium triangle's partial block is usually crossed by one edge of three); the depth
-//!   scene's per-quad edge work went from ~25 M to ~9 M;
-//! - with no discard and no late tests the post-shader walk over the quads (which only copied
-//!   each mask back) is skipped (~20 instructions per quad, ~8 M on the depth scene);
-//! - with the two steps above, the two below and shading trims since replaced by `shade.rs`'s
-//!   row form: depth 404.92 -> 383.26 M, small 237.43 -> 234.28 M, fullscreen
-//!   529.00 -> 518.47 M;
-//! - the quads' depths are a fixed array (one store per quad, was an `extend_from_slice`);
-//!   the depth test of a whole quad is inlined once: depth 383.26 ->
-//!   375.07 M, small 234.28 -> 233.50 M, fullscreen 518.47 -> 518.25 M;
-//! - a partly covered quad on the float depth-only path takes the lane-parallel whole-quad
-//!   test with its uncovered lanes masked off (the per-lane path dispatched on the format and
-//!   compare op per lane, ~100 instructions per lane), out of line; inlining it next to the
-//!   whole-quad call made the whole quads' test ~40 instructions dearer (a variable mask), so
-//!   the whole quads keep a constant one: depth 375.07 -> 372.99 M, small and fullscreen
-//!   +0.005 M.
+//! Tried and dropped: a hierarchical depth bound per 8x8 block (on the depth scene, ~2.5
+//! layers of overdraw, it rejected 29 % of block visits, but keeping the bounds cost more
+//! than it saved); per-lane edge values OR-ed with one sign test per lane (the scalar loop
+//! stayed over the edges: +4 M); the walk, block tests and batch push inlined into one
+//! function (LLVM hoisted the cold paths' set-up into every block row and spilled the
+//! quad loop's state: +3-6 M).
 //!
-//! - the early test of a quad on the float depth-only path is `float_quad`: the hoisted
-//!   `FloatDepth` state (pass bits, write) and two fixed 8-byte row pieces, where
-//!   `depth_quad` re-derived the compare op's pass bits, matched the format and sliced by
-//!   the texel size per quad (`early_test` of a whole quad: ~195 instructions, ~125 now; the
-//!   earlier finding that reading the pass bits from `self.float_depth` cost +3 M was made
-//!   with that per-quad work left in); partly covered quads take it with the mask, out of
-//!   line: depth 372.08 -> 356.48 M (`early_test` inclusive 41.4 -> 25.8 M), small
-//!   233.34 -> 233.31 M, fullscreen unchanged. `depth_quad` keeps the unorm formats.
-//!
-//! - that whole-quad float test is inlined into the block walk (`early_test`; everything else
-//!   goes to `early_test_rest`), and the per-quad walk of a partly covered block has two
-//!   copies, with and without early tests (`partial_block::<EARLY>`): depth 356.25 ->
-//!   351.82 M, small 233.35 -> 232.61 M, fullscreen 517.54 -> 517.11 M. Inlining the test
-//!   into the one shared walk alone gave depth 351.79 M but small 234.36 M (+1.0 M: the
-//!   walk without early tests paid for the inlined code).
-//!
-//! Tried and measured slower (callgrind, whole run of one frame, same scenes): per-lane edge
-//! values stepped per quad with the lane mask taken from the OR of the edges' values (one sign
-//! test per lane instead of one per lane and edge) stayed a scalar loop over the edges: small
-//! triangles +2.7 M, depth scene +4.3 M. The per-quad edge test above is the cheaper form.
-//!
-//! Two threads: each pool thread keeps one `TileShader` and pulls tiles from a counter, most
-//! expensive first (before: rayon `map_init` made a new shader, and its buffers, per tile);
-//! binning runs per tile row in parallel; the vertex outputs are merged in parallel; setup's
-//! per-chunk outputs are used in place (`Prims`) instead of being copied into one array, and
-//! each quad carries a reference to its primitive. Work done on the calling thread outside the
-//! parallel phases (the Amdahl serial part, callgrind `--separate-threads=yes`): small
-//! triangles 7.20 M -> 1.62 M (4.8 % -> 1.2 % of the frame), depth scene 2.71 M -> 2.06 M
-//! (0.4 % -> 0.4 %), fullscreen 0.84 M -> 0.80 M (0.3 % -> 0.5 %, the frame shrank). What is
-//! left there is primitive assembly and cutting the attachments into tile views.
+//! The shading side (interpolation, the row-form stage run, colour writes) is `shade.rs`,
+//! whose doc holds its figures.
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
@@ -182,43 +148,59 @@ fn split_tiles<'t>(
     tiles_x: usize,
     rects: &[PixRect],
 ) -> Vec<TileView<'t>> {
+    let tile = TILE as usize;
+    let (depth, stencil) = match &t.depth_stencil {
+        Some(d) => (d.format.depth_bytes() > 0, !d.stencil.is_empty()),
+        None => (false, false),
+    };
+    // every row list made at its final size (pushing grew them by doubling)
+    let rows = |on: bool| Vec::with_capacity(if on { tile } else { 0 });
     let mut views: Vec<TileView> = rects
         .iter()
         .map(|&rect| TileView {
             rect,
-            colors: Vec::new(),
-            depth: Vec::new(),
-            stencil: Vec::new(),
+            colors: (0..t.color.len())
+                .map(|_| Vec::with_capacity(tile))
+                .collect(),
+            depth: rows(depth),
+            stencil: rows(stencil),
         })
         .collect();
-    let tile = TILE as usize;
+    let band = |bpp: usize| (w * bpp, tile * bpp, tiles_x);
     for (a, c) in t.color.iter_mut().enumerate() {
         let bpp = c.format.bytes_per_texel();
-        views
-            .iter_mut()
-            .for_each(|v| v.colors.push(Vec::with_capacity(tile)));
-        for (y, row) in c.data.chunks_exact_mut(w * bpp).enumerate() {
-            for (tx, seg) in row.chunks_mut(tile * bpp).enumerate() {
-                views[y / tile * tiles_x + tx].colors[a].push(seg);
-            }
-        }
+        by_band(&mut views, &mut c.data, band(bpp), |v, seg| {
+            v.colors[a].push(seg)
+        });
     }
     if let Some(d) = &mut t.depth_stencil {
         let db = d.format.depth_bytes();
         if db > 0 {
-            for (y, row) in d.depth.chunks_exact_mut(w * db).enumerate() {
-                for (tx, seg) in row.chunks_mut(tile * db).enumerate() {
-                    views[y / tile * tiles_x + tx].depth.push(seg);
-                }
-            }
+            by_band(&mut views, &mut d.depth, band(db), |v, seg| {
+                v.depth.push(seg)
+            });
         }
-        for (y, row) in d.stencil.chunks_exact_mut(w).enumerate() {
-            for (tx, seg) in row.chunks_mut(tile).enumerate() {
-                views[y / tile * tiles_x + tx].stencil.push(seg);
-            }
-        }
+        by_band(&mut views, &mut d.stencil, band(1), |v, seg| {
+            v.stencil.push(seg)
+        });
     }
     views
+}
+
+/// Row by row (`row` bytes each), each row's `seg`-byte segments to the views of its band of
+/// `tiles_x` tiles (TILE rows).
+fn by_band<'t>(
+    views: &mut [TileView<'t>],
+    data: &'t mut [u8],
+    (row, seg, tiles_x): (usize, usize, usize),
+    mut pick: impl FnMut(&mut TileView<'t>, &'t mut [u8]),
+) {
+    for (y, r) in data.chunks_exact_mut(row).enumerate() {
+        let band = &mut views[y / TILE as usize * tiles_x..][..tiles_x];
+        for (v, s) in band.iter_mut().zip(r.chunks_mut(seg)) {
+            pick(v, s);
+        }
+    }
 }
 
 /// Per colour attachment: format, blend state, bytes per texel.
@@ -342,25 +324,6 @@ struct Quad<'a> {
 /// edge tests (llvmpipe's trivial reject / accept). 8x8 pixels = 16 quads = one full batch.
 const BLOCK: i32 = 8;
 
-/// Lane mask of the quad at (qx, qy) restricted to the pixels x0..=x1, y0..=y1.
-#[inline]
-fn rect_mask(qx: i32, qy: i32, x0: i32, y0: i32, x1: i32, y1: i32) -> u8 {
-    let cols = (qx >= x0) as u8 | (((qx < x1) as u8) << 1);
-    let rows = (qy >= y0) as u8 | (((qy < y1) as u8) << 1);
-    let top = if rows & 1 != 0 { cols } else { 0 };
-    let bottom = if rows & 2 != 0 { cols << 2 } else { 0 };
-    top | bottom
-}
-
-/// Lanes of a quad whose edge value at lane 0 is `v` (steps `ex`, `ey`) are inside.
-#[inline]
-fn edge_mask(v: i64, ex: i64, ey: i64) -> u8 {
-    (v >= 0) as u8
-        | (((v + ex >= 0) as u8) << 1)
-        | (((v + ey >= 0) as u8) << 2)
-        | (((v + ex + ey >= 0) as u8) << 3)
-}
-
 /// Tile shading state; one per pool thread, reused across the tiles it shades so batch
 /// buffers are allocated once per thread.
 ///
@@ -381,7 +344,9 @@ struct TileShader<'a> {
     layout_error: Option<String>,
     batch: RowBatch,
     quads: Vec<Quad<'a>>,
-    /// Quad positions used by the current batch: bit x of row y (tile-local quad units).
+    /// Quad positions used by the current batch, block by block: the tile's 8x8-pixel block
+    /// b (row by row) has its 16 quads (quad order, see `cover`) at bits 16 (b % 2).. of
+    /// word b / 2, so a block's occupancy is read and updated as one 16-bit field.
     occupied: [u32; (TILE / 2) as usize],
     /// The depths of `quads`, quad by quad (filled when `needs_z`); a fixed array, so adding
     /// a quad's depths is one store (`extend_from_slice` on a `Vec` was ~9 instructions).
@@ -390,10 +355,11 @@ struct TileShader<'a> {
     inv: [[[f64; 4]; QUAD_BATCH]; 2],
     /// The built-in inputs the fragment stage reads.
     built_ins: FragInputs,
-    /// The `depth_only` test on a float format, hoisted (whole blocks take `depth_row`).
+    /// The `depth_only` test on a float format, hoisted (whole blocks take `depth_block`).
     float_depth: Option<FloatDepth>,
-    /// Whether anything reads the quads' depths (`self.z`): the depth/stencil tests,
-    /// `FragCoord`, or a `FragDepth` output (which starts as the interpolated depth).
+    /// Whether anything reads the quads' depths in the batch (`self.z`): late depth/stencil
+    /// tests, `FragCoord`, or a `FragDepth` output (which starts as the interpolated depth).
+    /// Early tests compute the depths they test themselves.
     needs_z: bool,
 }
 
@@ -409,6 +375,7 @@ impl<'a> TileShader<'a> {
             && ds_format.is_some_and(|f| f.has_depth());
         let built_ins = fs.built_ins();
         let layout = fs.layout(atts.len());
+        let early = !fs.writes_depth() && !fs.can_discard();
         let float_format =
             ds_format.is_some_and(|f| f.depth_bytes() == 4 && f.unorm_bits().is_none());
         let float_depth = (depth_only && float_format).then(|| {
@@ -423,7 +390,7 @@ impl<'a> TileShader<'a> {
             scene,
             atts,
             ds_format,
-            early: !fs.writes_depth() && !fs.can_discard(),
+            early,
             tests,
             depth_only,
             layout_error: shade::layout_error(&layout),
@@ -434,7 +401,8 @@ impl<'a> TileShader<'a> {
             z: [[0.0; 4]; QUAD_BATCH],
             inv: [[[0.0; 4]; QUAD_BATCH]; 2],
             built_ins,
-            needs_z: tests || built_ins.frag_coord || fs.writes_depth(),
+            // early tests compute their own depths at submission
+            needs_z: (tests && !early) || built_ins.frag_coord || fs.writes_depth(),
             float_depth,
         }
     }
@@ -447,131 +415,8 @@ impl<'a> TileShader<'a> {
         for &pi in bin {
             let scene: &'a Scene<'a> = self.scene;
             let p = scene.prims.get(pi);
-            let Some(r) = p.bbox.intersect(&rect) else {
-                continue;
-            };
-            let edges = &p.edges[..p.n_edges];
-            let bx0 = rect.x0 + (r.x0 - rect.x0) / BLOCK * BLOCK;
-            let mut by = rect.y0 + (r.y0 - rect.y0) / BLOCK * BLOCK;
-            while by <= r.y1 {
-                let (y0, y1) = (by.max(r.y0), (by + BLOCK - 1).min(r.y1));
-                let mut bx = bx0;
-                while bx <= r.x1 {
-                    let (x0, x1) = (bx.max(r.x0), (bx + BLOCK - 1).min(r.x1));
-                    bx += BLOCK;
-                    // The edge functions are linear: their extremes over the block's pixel
-                    // centres are at its corners.
-                    let mut out = false;
-                    // The edges that cross the block: only they can clear a lane of it (an
-                    // edge whose minimum over the block is >= 0 passes every pixel in it).
-                    let mut crossing = [Edge::default(); 4];
-                    let mut n_cross = 0;
-                    // One evaluation per edge: the corner values are that plus the steps
-                    // across the block in x and in y (exact integers, so the same values).
-                    let (w, h) = ((x1 - x0) as i64, (y1 - y0) as i64);
-                    for e in edges {
-                        let a = e.at(x0 as i64, y0 as i64);
-                        let (sx, sy) = (e.ex * w, e.ey * h);
-                        if a + sx.max(0) + sy.max(0) < 0 {
-                            out = true;
-                            break;
-                        }
-                        if a + sx.min(0) + sy.min(0) < 0 {
-                            crossing[n_cross] = *e;
-                            n_cross += 1;
-                        }
-                    }
-                    if out {
-                        continue;
-                    }
-                    let full = n_cross == 0;
-                    let crossing = &crossing[..n_cross];
-                    let whole = full && (x1 - x0, y1 - y0) == (BLOCK - 1, BLOCK - 1);
-                    if whole && self.early_tests() {
-                        if let Some(fd) = self.float_depth {
-                            // Float depth only: a row of four quads at a time, depths and
-                            // tests over the row's two 8-texel pieces (`depth_row`).
-                            let lx0 = (x0 - rect.x0) as usize * 4;
-                            for r in 0..BLOCK / 2 {
-                                let qy = y0 + 2 * r;
-                                let ly = (qy - rect.y0) as usize;
-                                let (upper, lower) = view.depth.split_at_mut(ly + 1);
-                                let (masks, zs) = depth_row(
-                                    &fd,
-                                    &p.z,
-                                    p.z_offset,
-                                    x0,
-                                    qy,
-                                    &mut upper[ly][lx0..lx0 + 4 * BLOCK as usize],
-                                    &mut lower[0][lx0..lx0 + 4 * BLOCK as usize],
-                                );
-                                for (j, (&mask, z)) in masks.iter().zip(zs).enumerate() {
-                                    if mask != 0 {
-                                        let x = x0 + 2 * j as i32;
-                                        let q = Quad {
-                                            x,
-                                            y: qy,
-                                            mask,
-                                            prim: pi,
-                                            p,
-                                        };
-                                        self.enqueue(view, q, z)?;
-                                    }
-                                }
-                            }
-                            continue;
-                        }
-                        // A whole block with early tests: its quads go through the test one by
-                        // one, only survivors into the batch (no per-quad masks to make).
-                        for qy in (y0..=y1).step_by(2) {
-                            for qx in (x0..=x1).step_by(2) {
-                                let q = Quad {
-                                    x: qx,
-                                    y: qy,
-                                    mask: 0xf,
-                                    prim: pi,
-                                    p,
-                                };
-                                self.submit::<true>(view, q)?;
-                            }
-                        }
-                        continue;
-                    }
-                    if whole
-                        && self.quads.is_empty()
-                        && ((BLOCK / 2) * (BLOCK / 2)) as usize == QUAD_BATCH
-                    {
-                        // A whole block into an empty batch: exactly what its 16 `push`es
-                        // would do (same quads, same order, one full batch), without the
-                        // per-quad masks and occupancy checks.
-                        for qy in (y0..=y1).step_by(2) {
-                            for qx in (x0..=x1).step_by(2) {
-                                let q = Quad {
-                                    x: qx,
-                                    y: qy,
-                                    mask: 0xf,
-                                    prim: pi,
-                                    p,
-                                };
-                                if self.needs_z {
-                                    self.z[self.quads.len()] = quad_depth(&q);
-                                }
-                                self.quads.push(q);
-                            }
-                        }
-                        self.flush(view)?;
-                        continue;
-                    }
-                    // Two copies of the per-quad walk, with and without early tests, so the
-                    // inlined early test does not weigh on the walk without it.
-                    let b = PixRect { x0, y0, x1, y1 };
-                    if self.early_tests() {
-                        self.partial_block::<true>(view, pi, p, crossing, b)?;
-                    } else {
-                        self.partial_block::<false>(view, pi, p, crossing, b)?;
-                    }
-                }
-                by += BLOCK;
+            if let Some(r) = p.bbox.intersect(&rect) {
+                self.walk(view, pi, p, r)?;
             }
         }
         if !self.quads.is_empty() {
@@ -580,51 +425,157 @@ impl<'a> TileShader<'a> {
         Ok(())
     }
 
-    /// The quads of a block's pixels `b` that primitive `pi` covers, each submitted; only the
-    /// `crossing` edges are tested (none: the block is inside every edge). `EARLY`: whether
-    /// early tests run ([`Self::early_tests`]).
-    #[inline(always)]
-    fn partial_block<const EARLY: bool>(
+    /// Primitive `pi`'s pixels `r` of this tile, block by block: a block outside an edge is
+    /// skipped; otherwise its coverage is one block mask (all of it, or the rectangle `r`
+    /// leaves of it, when no edge crosses it; else that and the crossing edges' SIMD mask),
+    /// and [`Self::block`] takes it from there.
+    ///
+    /// The four edge values at a block's pixel (0, 0) (a triangle's fourth edge is inside
+    /// everywhere: value 1, no steps) are two `i64x2`s stepped block by block (exact
+    /// integers, so the same values as evaluating the edges there), and an edge's range
+    /// over the block is that plus per-edge constants, so classifying a block is four adds
+    /// and two sign movemasks. A block the rectangle `r` cuts is classified over all its
+    /// pixels too: that can only report an edge as crossing where it is not (its SIMD mask
+    /// then clears nothing the rectangle keeps) or miss that the part in `r` is outside
+    /// (the masks then leave nothing).
+    #[inline(never)]
+    fn walk(&mut self, view: &mut TileView, pi: u32, p: &'a RasterPrim, r: PixRect) -> Result<()> {
+        let rect = view.rect;
+        let edges = &p.edges[..p.n_edges];
+        let depth = self.float_depth.map(|fd| depth_block_fn(fd.pass));
+        let bx0 = rect.x0 + (r.x0 - rect.x0) / BLOCK * BLOCK;
+        let by0 = rect.y0 + (r.y0 - rect.y0) / BLOCK * BLOCK;
+        // per edge: value at the first block's pixel (0, 0), range over a block relative to
+        // that, steps per block; a triangle's fourth edge is 1 everywhere
+        let (mut start, mut lo, mut hi) = ([1i64; 4], [0i64; 4], [0i64; 4]);
+        let (mut step_x, mut step_y) = ([0i64; 4], [0i64; 4]);
+        // and its i32 lanes and steps over a block, and how far its values move over one
+        let mut lanes = Lanes::default();
+        for (k, e) in edges.iter().enumerate() {
+            let (x, y) = (e.ex * (BLOCK - 1) as i64, e.ey * (BLOCK - 1) as i64);
+            start[k] = e.at(bx0 as i64, by0 as i64);
+            lo[k] = x.min(0) + y.min(0);
+            hi[k] = x.max(0) + y.max(0);
+            step_x[k] = e.ex * BLOCK as i64;
+            step_y[k] = e.ey * BLOCK as i64;
+            lanes.steps[k] = BlockEdge::steps(e.ex, e.ey);
+            lanes.reach[k] = x.unsigned_abs() + y.unsigned_abs();
+        }
+        let pair = |v: [i64; 4]| [i64x2::new([v[0], v[1]]), i64x2::new([v[2], v[3]])];
+        let (lo, hi, step_x, step_y) = (pair(lo), pair(hi), pair(step_x), pair(step_y));
+        let mut row = pair(start);
+        let sign = |v: [i64x2; 2]| v[0].to_bitmask() | v[1].to_bitmask() << 2;
+        let mut by = by0;
+        while by <= r.y1 {
+            let full_rows = by >= r.y0 && by + BLOCK - 1 <= r.y1;
+            let mut at = row;
+            row = [row[0] + step_y[0], row[1] + step_y[1]];
+            let mut bx = bx0;
+            while bx <= r.x1 {
+                let corner = at;
+                at = [at[0] + step_x[0], at[1] + step_x[1]];
+                let b = bx;
+                bx += BLOCK;
+                // an edge negative at every pixel: nothing of the block is left
+                if sign([corner[0] + hi[0], corner[1] + hi[1]]) != 0 {
+                    continue;
+                }
+                // the edges negative at some pixel: only they can clear a pixel
+                let crossing = sign([corner[0] + lo[0], corner[1] + lo[1]]);
+                let bx = b;
+                let whole = full_rows && bx >= r.x0 && bx + BLOCK - 1 <= r.x1;
+                let mut cov = if whole {
+                    u64::MAX
+                } else {
+                    let (cx0, cy0) = (r.x0.max(bx) - bx, r.y0.max(by) - by);
+                    let (cx1, cy1) = (r.x1.min(bx + BLOCK - 1) - bx, r.y1.min(by + BLOCK - 1) - by);
+                    let c = |v: i32| v as u32;
+                    cover::rect_mask(c(cx0), c(cy0), c(cx1), c(cy1))
+                };
+                if crossing != 0 {
+                    cov &= crossing_mask(&lanes, edges, corner, crossing, (bx, by));
+                    if cov == 0 {
+                        continue;
+                    }
+                }
+                self.block(view, pi, p, bx, by, cov, depth)?;
+            }
+            by += BLOCK;
+        }
+        Ok(())
+    }
+
+    /// A block's covered pixels `cov` (a block mask) of primitive `pi`: early tests if any,
+    /// then the quads left into the batch.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn block(
         &mut self,
         view: &mut TileView,
         pi: u32,
         p: &'a RasterPrim,
-        crossing: &[Edge],
-        b: PixRect,
+        bx: i32,
+        by: i32,
+        mut cov: u64,
+        depth: Option<DepthBlockFn>,
     ) -> Result<()> {
-        let PixRect { x0, y0, x1, y1 } = b;
-        let full = crossing.is_empty();
-        let mut qy = y0 & !1;
-        while qy <= y1 {
-            let mut qx = x0 & !1;
-            // Edge values at lane 0 of the row's first quad, stepped by 2 pixels.
-            let mut v = [0i64; 4];
-            for (v, e) in v.iter_mut().zip(crossing) {
-                *v = e.at(qx as i64, qy as i64);
-            }
-            while qx <= x1 {
-                let mut mask = rect_mask(qx, qy, x0, y0, x1, y1);
-                if !full {
-                    for (v, e) in v.iter_mut().zip(crossing) {
-                        mask &= edge_mask(*v, e.ex, e.ey);
-                        *v += 2 * e.ex;
-                    }
-                }
-                if mask != 0 {
-                    let q = Quad {
-                        x: qx,
-                        y: qy,
-                        mask,
-                        prim: pi,
-                        p,
-                    };
-                    self.submit::<EARLY>(view, q)?;
-                }
-                qx += 2;
-            }
-            qy += 2;
+        if self.early_tests() {
+            cov = self.early_block(view, p, (bx, by), cov, depth);
         }
-        Ok(())
+        self.enqueue_block(view, pi, p, bx, by, cov)
+    }
+
+    /// The early tests of a block's covered pixels `cov`; the pixels that pass. Whole blocks
+    /// inside the tile on the float depth-only path take [`depth_block`], the rest
+    /// [`Self::early_quads`]; `f` is [`depth_block_fn`] of the float depth-only test. Out of
+    /// line, so the walk does not carry its set-up.
+    #[inline(never)]
+    fn early_block(
+        &self,
+        view: &mut TileView,
+        p: &RasterPrim,
+        (bx, by): (i32, i32),
+        cov: u64,
+        f: Option<DepthBlockFn>,
+    ) -> u64 {
+        let rect = view.rect;
+        let inside = bx + BLOCK - 1 <= rect.x1 && by + BLOCK - 1 <= rect.y1;
+        match (self.float_depth, f) {
+            (Some(fd), Some(f)) if inside => {
+                let (lx0, ly0) = ((bx - rect.x0) as usize * 4, (by - rect.y0) as usize);
+                let b = BlockRows {
+                    pl: &p.z,
+                    z_offset: p.z_offset,
+                    bx,
+                    by,
+                    cov,
+                    lx0,
+                };
+                f(&fd, &b, &mut view.depth[ly0..ly0 + BLOCK as usize])
+            }
+            _ => self.early_quads(view, p, bx, by, cov),
+        }
+    }
+
+    /// The early tests of a block's covered quads one by one ([`Self::early_test`]), for the
+    /// tests [`depth_block`] does not take; the pixels that pass, as a block mask.
+    #[inline(never)]
+    fn early_quads(&self, view: &mut TileView, p: &RasterPrim, bx: i32, by: i32, cov: u64) -> u64 {
+        let mut pass = 0u64;
+        let mut m = cov;
+        while m != 0 {
+            let k = m.trailing_zeros() / 4;
+            let q = Quad {
+                x: bx + 2 * (k & 3) as i32,
+                y: by + 2 * (k >> 2) as i32,
+                mask: (m >> (4 * k)) as u8 & 0xf,
+                prim: 0,
+                p,
+            };
+            m &= !(0xf << (4 * k));
+            pass |= (self.early_test(view, &q, quad_depth(&q)) as u64) << (4 * k);
+        }
+        pass
     }
 
     /// Whether the depth/stencil tests run before the fragment shader.
@@ -633,47 +584,132 @@ impl<'a> TileShader<'a> {
         self.early && self.tests
     }
 
-    /// A covered quad: its depth per lane, then (early tests) the tests, which may drop lanes
-    /// or the whole quad; what is left goes into the batch. Testing here rather than when the
-    /// batch is shaded gives the same results: the batch's quads sit at distinct positions
-    /// (a quad at an occupied position flushes the batch first), so no pending quad touches
-    /// the pixels tested, and each pixel still sees its tests in submission order. Quads that
-    /// fail take no batch slot and are never interpolated.
-    /// `EARLY` is [`Self::early_tests`], a constant so each caller's copy keeps only its path.
-    #[inline(always)]
-    fn submit<const EARLY: bool>(&mut self, view: &mut TileView, mut q: Quad<'a>) -> Result<()> {
-        let z = if self.needs_z {
-            quad_depth(&q)
-        } else {
-            [0.0; 4]
-        };
-        if EARLY {
-            q.mask = self.early_test(view, &q, z);
-            if q.mask == 0 {
-                return Ok(());
+    /// The quads of block mask `cov` of the block at (bx, by), past their early tests if
+    /// any, into the batch in quad order: the batch is flushed first if it already has a quad
+    /// at a quad's position, and after any quad that fills it. Testing at submission rather
+    /// than when the batch is shaded gives the same results: the batch's quads sit at
+    /// distinct positions, so no pending quad touches the pixels tested, and each pixel still
+    /// sees its tests in submission order. Quads that fail take no batch slot and are never
+    /// interpolated. The occupancy of the block's 16 positions is read and written once.
+    #[inline(never)]
+    fn enqueue_block(
+        &mut self,
+        view: &mut TileView,
+        pi: u32,
+        p: &'a RasterPrim,
+        bx: i32,
+        by: i32,
+        cov: u64,
+    ) -> Result<()> {
+        if cov == 0 {
+            return Ok(());
+        }
+        let rect = view.rect;
+        let b = ((by - rect.y0) / BLOCK * (TILE / BLOCK) + (bx - rect.x0) / BLOCK) as usize;
+        let (word, shift) = (b / 2, 16 * (b % 2) as u32);
+        // bit k: quad k has a covered lane / its position is taken in the batch
+        let mut quads = cover::quads(cov);
+        let mut taken = (self.occupied[word] >> shift) & 0xffff;
+        // the quads pushed since the batch was last flushed
+        let mut added = 0;
+        while quads != 0 {
+            // the quads before the first one whose position is taken go in as they are
+            let conflict = quads & taken;
+            let now = match conflict {
+                0 => quads,
+                c => quads & ((c & c.wrapping_neg()) - 1),
+            };
+            let pushed = self.push_quads(now, pi, p, (bx, by), cov);
+            quads &= !pushed;
+            added |= pushed;
+            // the next quad's position is taken, or the batch is full: flushing empties it
+            if quads != 0 || self.quads.len() == QUAD_BATCH {
+                self.flush(view)?;
+                (taken, added) = (0, 0);
             }
         }
-        self.enqueue(view, q, z)
+        self.occupied[word] |= added << shift;
+        Ok(())
     }
 
-    /// A quad past its early tests (if any) with its depths `z` into the batch: the batch is
-    /// flushed first if it already has a quad at that position, and after if it is full.
-    #[inline(always)]
-    fn enqueue(&mut self, view: &mut TileView, q: Quad<'a>, z: [f32; 4]) -> Result<()> {
-        let rect = view.rect;
-        let (ox, oy) = (((q.x - rect.x0) / 2) as u32, ((q.y - rect.y0) / 2) as usize);
-        if self.occupied[oy] & (1 << ox) != 0 {
-            self.flush(view)?;
-        }
-        self.occupied[oy] |= 1 << ox;
+    /// The quads `now` (bit k: quad k of the block at (bx, by), lanes from block mask `cov`)
+    /// into the batch in quad order, as many as it has room for; the ones pushed. Out of
+    /// line and call-free, so its state stays in registers (inlined next to the flush calls,
+    /// it reloaded its block's constants from the stack).
+    #[inline(never)]
+    fn push_quads(&mut self, now: u32, pi: u32, p: &'a RasterPrim, b: (i32, i32), cov: u64) -> u32 {
+        let (bx, by) = b;
+        let mut m = now;
+        let mut room = QUAD_BATCH - self.quads.len();
         if self.needs_z {
-            self.z[self.quads.len()] = z;
+            while m != 0 && room > 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                room -= 1;
+                let q = Quad {
+                    x: bx + 2 * (k & 3) as i32,
+                    y: by + 2 * (k >> 2) as i32,
+                    mask: (cov >> (4 * k)) as u8 & 0xf,
+                    prim: pi,
+                    p,
+                };
+                self.z[self.quads.len()] = quad_depth(&q);
+                self.quads.push(q);
+            }
+        } else {
+            while m != 0 && room > 0 {
+                let k = m.trailing_zeros();
+                m &= m - 1;
+                room -= 1;
+                self.quads.push(Quad {
+                    x: bx + 2 * (k & 3) as i32,
+                    y: by + 2 * (k >> 2) as i32,
+                    mask: (cov >> (4 * k)) as u8 & 0xf,
+                    prim: pi,
+                    p,
+                });
+            }
         }
-        self.quads.push(q);
-        if self.quads.len() == QUAD_BATCH {
-            self.flush(view)?;
+        now & !m
+    }
+}
+
+/// Per edge of a primitive: its i32 lanes and steps over a block less the value at the
+/// block's pixel (0, 0), and `7 (|ex| + |ey|)`, how far its values move over a block.
+#[derive(Clone, Copy, Debug, Default)]
+struct Lanes {
+    steps: [BlockEdge; 4],
+    reach: [u64; 4],
+}
+
+/// The pixels of the block at (bx, by) inside the edges `crossing` (bit k: `edges[k]`, whose
+/// value at the block's pixel (0, 0) is lane k of `corner`): SIMD in i32 when every crossing
+/// edge's values over the block fit (`|a| + reach`, [`cover::edges_mask`]), else all of
+/// `edges` in i64.
+#[inline]
+fn crossing_mask(
+    lanes: &Lanes,
+    edges: &[Edge],
+    corner: [i64x2; 2],
+    crossing: u32,
+    (bx, by): (i32, i32),
+) -> u64 {
+    let [c01, c23] = corner.map(|v| v.to_array());
+    let corner = [c01[0], c01[1], c23[0], c23[1]];
+    let mut block = [BlockEdge::default(); 4];
+    let mut n = 0;
+    let mut steep = false;
+    for (k, &a) in corner.iter().enumerate() {
+        if crossing >> k & 1 != 0 {
+            steep |= a.unsigned_abs() + lanes.reach[k] > i32::MAX as u64;
+            block[n] = lanes.steps[k].at(a as i32);
+            n += 1;
         }
-        Ok(())
+    }
+    if steep {
+        cover::edges_mask_i64(edges, bx, by)
+    } else {
+        cover::edges_mask(&block[..n])
     }
 }
 
@@ -684,9 +720,12 @@ fn quad_values(pl: &Plane, q: &Quad) -> [f64; 4] {
     [v, v + pl.dx, v + pl.dy, v + pl.dx + pl.dy]
 }
 
+mod cover;
 mod depth;
 mod shade;
+use cover::BlockEdge;
 use depth::*;
+use wide::i64x2;
 
 #[cfg(test)]
 mod tests {
@@ -787,7 +826,8 @@ mod tests {
         }
     }
 
-    /// Overlapping triangles at random depths and perspective w, with colours out of [0, 1]
+    /// Overlapping triangles at random depths and perspective w (rasterization state `raster`:
+    /// depth clamp, depth bias), with colours out of [0, 1]
     /// (so the conversion clamps), drawn into an odd-sized target (partial quads at the edges).
     ///
     /// `redraw`: the same triangles again (same depths) in other colours, so a test's
@@ -795,6 +835,7 @@ mod tests {
     fn scene(
         rt: &mut RenderTargets,
         ds: DepthStencilState,
+        raster: RasterizationState,
         blend: bool,
         threads: usize,
         redraw: bool,
@@ -836,6 +877,7 @@ mod tests {
         };
         let mut state = PipelineState {
             depth_stencil: ds,
+            rasterization: raster,
             ..Default::default()
         };
         if blend {
@@ -885,13 +927,18 @@ mod tests {
         }
     }
 
-    /// `depth_row` against quad-by-quad depths (`quad_depth`) and a per-lane test written from
-    /// the format's own `quantize` / `cmp_stored` and the compare op.
+    /// `depth_block` against a per-lane reference written from `Plane::at` at each pixel's
+    /// quad's lane 0 (stepped to the lane), the format's own `quantize` / `cmp_stored` and
+    /// the compare op: every op, writes on and off, depth clamp, depth bias, random coverage
+    /// (empty, full and partial quad rows), stored values an upload may leave (NaN, -0,
+    /// infinities, subnormals, negatives) and planes that give NaN, infinite, negative and
+    /// subnormal depths.
     #[test]
-    fn depth_row_matches_per_quad_depths_and_per_lane_tests() {
+    fn depth_block_matches_a_per_lane_reference() {
         let mut r = Lcg(11);
         let special = [
             f32::NAN,
+            -f32::NAN,
             -0.0,
             0.0,
             1.0,
@@ -900,13 +947,14 @@ mod tests {
             f32::INFINITY,
             f32::NEG_INFINITY,
             1e-40,
+            -1e-40,
+            f32::MIN_POSITIVE,
+            1.0f32.next_down(),
         ];
-        let ops = COMPARE_OPS;
         let fmt = DepthFormat::D32Sfloat;
-        let mut passed = 0;
-        let mut failed = 0;
-        for case in 0..4000 {
-            let op = ops[case % ops.len()];
+        let (mut passed, mut failed) = (0, 0);
+        for case in 0..6000 {
+            let op = COMPARE_OPS[case % COMPARE_OPS.len()];
             let write = case % 3 != 0;
             let clamp = (case % 5 == 0).then_some((0.25f32, 0.75f32));
             let fd = FloatDepth {
@@ -915,89 +963,105 @@ mod tests {
                 write,
                 clamp,
             };
-            let scale = [1.0, 1e-3, 1e3][case % 3];
-            let mut p = dummy(0);
-            p.z = Plane {
+            let scale = [1.0, 1e-3, 1e3, 1e-300][case % 4];
+            let mut pl = Plane {
                 x0: r.next() as f64 * 300.0,
                 y0: r.next() as f64 * 300.0,
                 a: r.next() as f64 * 1.4 - 0.2,
                 dx: (r.next() as f64 - 0.5) * 0.01 * scale,
                 dy: (r.next() as f64 - 0.5) * 0.01 * scale,
             };
-            p.z_offset = if case % 4 == 0 {
-                r.next() as f64 * 1e-3
-            } else {
-                0.0
+            match case % 23 {
+                0 => pl.a = f64::NAN,
+                1 => pl.dx = f64::INFINITY,
+                2 => pl.a = -0.0,
+                3 => (pl.a, pl.dx, pl.dy) = (0.0, 0.0, -0.0),
+                4 => pl.a = 1e-39,
+                5 => pl.a = -1e-39,
+                _ => {}
+            }
+            let z_offset = match case % 4 {
+                0 => r.next() as f64 * 1e-3,
+                1 => -0.0,
+                _ => 0.0,
             };
-            let (qx, qy) = (2 * (r.next() * 200.0) as i32, 2 * (r.next() * 200.0) as i32);
-            // Stored depths: special values, and the quads' own depths now and then (equal).
-            let own: Vec<f32> = (0..ROW / 2)
-                .flat_map(|j| {
-                    let q = Quad {
-                        x: qx + 2 * j as i32,
-                        y: qy,
-                        mask: 0xf,
-                        prim: 0,
-                        p: &p,
-                    };
-                    quad_depth(&q)
+            let (bx, by) = (8 * (r.next() * 40.0) as i32, 8 * (r.next() * 40.0) as i32);
+            let cov = match case % 7 {
+                0 => u64::MAX,
+                1 => 0,
+                2 => 0xffff_0000_ffff_0000,
+                _ => (r.next().to_bits() as u64) << 32 | r.next().to_bits() as u64,
+            };
+            // The reference depth of a pixel: its quad's lane 0 at the pixel centre, stepped.
+            let depth = |px: i32, py: i32| {
+                let (qx, qy) = (px & !1, py & !1);
+                let v = pl.at(qx as f64 + 0.5, qy as f64 + 0.5);
+                let v = match (px & 1, py & 1) {
+                    (0, 0) => v,
+                    (1, 0) => v + pl.dx,
+                    (0, _) => v + pl.dy,
+                    _ => v + pl.dx + pl.dy,
+                };
+                (v + z_offset) as f32
+            };
+            // Stored depths (a row is wider than the block: bytes 12.. are the block's):
+            // special values, random ones, and the pixel's own quantized depth (equal).
+            let lx0 = 12;
+            let mut rows: Vec<Vec<u8>> = (0..8)
+                .map(|py| {
+                    let mut row = vec![0xa5u8; lx0 + 32 + 8];
+                    for px in 0..8 {
+                        let v = match (r.next() * 3.0) as u32 {
+                            0 => special[(r.next() * special.len() as f32) as usize % 13],
+                            1 => fmt.dequantize(fmt.quantize(depth(bx + px, by + py))),
+                            _ => r.next(),
+                        };
+                        let t = lx0 + 4 * px as usize;
+                        row[t..t + 4].copy_from_slice(&v.to_bits().to_le_bytes());
+                    }
+                    row
                 })
                 .collect();
-            let mut rows = [[0u8; 4 * ROW]; 2];
-            for (y, row) in rows.iter_mut().enumerate() {
-                for (k, t) in row.chunks_exact_mut(4).enumerate() {
-                    let v = match (r.next() * 3.0) as u32 {
-                        0 => special[(r.next() * special.len() as f32) as usize % special.len()],
-                        1 => fmt.dequantize(fmt.quantize(own[k / 2 * 4 + y * 2 + k % 2])),
-                        _ => r.next(),
-                    };
-                    t.copy_from_slice(&v.to_bits().to_le_bytes());
-                }
-            }
-            let mut want_rows = rows;
-            let mut want = Vec::new();
-            for j in 0..ROW / 2 {
-                let q = Quad {
-                    x: qx + 2 * j as i32,
-                    y: qy,
-                    mask: 0xf,
-                    prim: 0,
-                    p: &p,
-                };
-                let z = quad_depth(&q);
-                let mut mask = 0u8;
-                for (k, &z) in z.iter().enumerate() {
-                    let zc = match clamp {
+            let mut want_rows = rows.clone();
+            let mut want = 0u64;
+            for py in 0..8 {
+                for px in 0..8 {
+                    let bit = cover::bit(px as u32, py as u32);
+                    if cov >> bit & 1 == 0 {
+                        continue;
+                    }
+                    let z = depth(bx + px, by + py);
+                    let z = match clamp {
                         Some((lo, hi)) => z.clamp(lo, hi),
                         None => z,
                     };
-                    let qz = fmt.quantize(zc);
-                    let (row, i) = (&mut want_rows[k >> 1], 2 * j + (k & 1));
-                    let stored = DepthStencilTarget::stored_depth(row, fmt, i);
-                    if op.test(fmt.cmp_stored(qz, stored)) {
-                        mask |= 1 << k;
+                    let q = fmt.quantize(z);
+                    let row = &mut want_rows[py as usize][lx0..];
+                    let stored = DepthStencilTarget::stored_depth(row, fmt, px as usize);
+                    if op.test(fmt.cmp_stored(q, stored)) {
+                        want |= 1 << bit;
                         if write {
-                            DepthStencilTarget::store_depth(row, fmt, i, qz);
+                            DepthStencilTarget::store_depth(row, fmt, px as usize, q);
                         }
                     }
                 }
-                want.push((mask, z.map(f32::to_bits)));
             }
-            let [top, bottom] = &mut rows;
-            let (masks, zs) = depth_row(&fd, &p.z, p.z_offset, qx, qy, top, bottom);
-            let got: Vec<(u8, [u32; 4])> = masks
-                .iter()
-                .zip(zs)
-                .map(|(&m, z)| (m, z.map(f32::to_bits)))
-                .collect();
-            assert_eq!(got, want, "case {case}");
+            let mut views: Vec<&mut [u8]> = rows.iter_mut().map(|r| &mut r[..]).collect();
+            let b = BlockRows {
+                pl: &pl,
+                z_offset,
+                bx,
+                by,
+                cov,
+                lx0,
+            };
+            let got = depth_block_fn(fd.pass)(&fd, &b, &mut views);
+            assert_eq!(got, want, "case {case}: {op:?} {pl:?} {z_offset}");
             assert_eq!(rows, want_rows, "case {case}: stored depths");
-            for &(m, _) in &want {
-                passed += m.count_ones();
-                failed += 4 - m.count_ones();
-            }
+            passed += want.count_ones();
+            failed += cov.count_ones() - want.count_ones();
         }
-        assert!(passed > 10_000 && failed > 10_000, "{passed} {failed}");
+        assert!(passed > 50_000 && failed > 50_000, "{passed} {failed}");
     }
 
     /// Also holds the partly covered quads of the float depth-only path (masked lane-parallel
@@ -1006,31 +1070,43 @@ mod tests {
     fn whole_quad_paths_match_the_per_lane_paths() {
         let (w, h) = (157, 93);
         let ops = COMPARE_OPS;
-        let mut cases = vec![(DepthFormat::D16Unorm, CompareOp::Less, true, 1.0)];
+        let plain = RasterizationState::default();
+        // depth clamp to the viewport's [0, 1] and a depth bias that pushes some depths past 1
+        let adjusted = RasterizationState {
+            depth_clamp: true,
+            depth_bias: Some(DepthBias {
+                constant_factor: 3e5,
+                clamp: 0.0,
+                slope_factor: 2.0,
+            }),
+            ..Default::default()
+        };
+        let mut cases = vec![(DepthFormat::D16Unorm, CompareOp::Less, true, 1.0, plain)];
         for op in ops {
             for write in [true, false] {
                 // a clear in the middle of the scene's depths, so every op passes some
                 // fragments and fails others
-                cases.push((DepthFormat::D32Sfloat, op, write, 0.5));
+                cases.push((DepthFormat::D32Sfloat, op, write, 0.5, plain));
             }
+            cases.push((DepthFormat::D32Sfloat, op, true, 0.5, adjusted));
         }
-        cases.push((DepthFormat::D32Sfloat, CompareOp::Less, true, 1.0));
-        for (fmt, op, write, clear) in cases {
+        cases.push((DepthFormat::D32Sfloat, CompareOp::Less, true, 1.0, plain));
+        for (fmt, op, write, clear, raster) in cases {
             let depth = DepthStencilState {
                 depth_test: true,
                 depth_write: write,
                 depth_compare: op,
                 ..Default::default()
             };
-            let what = format!("{fmt:?} {op:?} write {write} clear {clear}");
+            let what = format!("{fmt:?} {op:?} write {write} clear {clear} {raster:?}");
             // Fast: plain RGBA8 writes and the depth-only test, both whole-quad.
             let mut fast = RenderTargets {
                 color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
                 depth_stencil: Some(DepthStencilTarget::new(fmt, w, h)),
             };
             fast.depth_stencil.as_mut().unwrap().clear(clear, 0);
-            scene(&mut fast, depth, false, 2, false);
-            scene(&mut fast, depth, false, 2, true);
+            scene(&mut fast, depth, raster, false, 2, false);
+            scene(&mut fast, depth, raster, false, 2, true);
             // Per lane: the blend write path, and the general depth/stencil test (a stencil
             // test that always passes and keeps).
             let slow_fmt = match fmt {
@@ -1046,8 +1122,8 @@ mod tests {
                 stencil_test: true,
                 ..depth
             };
-            scene(&mut slow, stencil, true, 1, false);
-            scene(&mut slow, stencil, true, 1, true);
+            scene(&mut slow, stencil, raster, true, 1, false);
+            scene(&mut slow, stencil, raster, true, 1, true);
             assert_eq!(fast.color[0].data, slow.color[0].data, "{what}: colour");
             let (fd, sd) = (fast.depth_stencil.unwrap(), slow.depth_stencil.unwrap());
             let covered = fast.color[0].data.chunks(4).filter(|t| t[3] != 0).count();
