@@ -143,11 +143,13 @@ fn floor_ok(a: i32x4, b: i32x4) -> bool {
     !(a.simd_eq(m) | b.simd_eq(m)).any()
 }
 
-/// Whether every lane of `lo` is ≥ 0 and of `hi` is < `len` (`len` < 2³¹: a plane has at
-/// most `PLANE_MAX_TEXELS`).
+/// Whether every lane has `0 ≤ lo ≤ hi < len` (`len` < 2³¹: a plane has at most
+/// `PLANE_MAX_TEXELS`). `lo ≤ hi` is checked too, so an upper end that wrapped past
+/// `i32::MAX` (lane adds wrap) fails instead of passing as a small negative: the unchecked
+/// reads' proofs rest on this check alone, not on the wraps upstream being right.
 #[inline(always)]
 fn in_range(lo: i32x4, hi: i32x4, len: i32x4) -> bool {
-    !(lo.simd_lt(i32x4::ZERO) | hi.simd_ge(len)).any()
+    !(lo.simd_lt(i32x4::ZERO) | hi.simd_ge(len) | hi.simd_lt(lo)).any()
 }
 
 impl Kernel {
