@@ -39,7 +39,10 @@
 //! reads and lerps, ~10 the accumulation. Every routine that inlines these is also compiled
 //! for AVX2 (`#[target_feature(enable = "avx2")]`, chosen by run-time detection at each
 //! call): VEX three-operand forms drop the SSE register copies (~12 % of the instructions);
-//! FMA is not enabled, so every operation rounds as the general path's.
+//! FMA is not enabled, so every operation rounds as the general path's. That instantiation
+//! also runs the lerps two lanes per 256-bit operation (`lerps_avx2`: lane `2h` in the low
+//! half, `2h + 1` in the high half, the same `a + (b − a)·w` per channel): batch trilinear
+//! 430 → 397, bilinear 255 → 240, the fullscreen frame 230.97 M → 218.68 M.
 //!
 //! `unsafe` is only the texel reads after the range check (each states its proof); replacing
 //! a bounds check per lane by one vector check per slot measured batch trilinear 538 → 516
@@ -295,6 +298,26 @@ pub(super) fn plane_quad_n<
     lv: &PlaneLevels,
     snorm: bool,
 ) -> Option<[f32x4; 4]> {
+    plane_quad_w::<M, LIN, UNI, N, CUBE, false>(plane, q, lv, snorm)
+}
+
+/// [`plane_quad_n`]; `AVX`: the bilinear lerps run two lanes per 256-bit operation
+/// ([`lerps_avx2`]). Callers pass `AVX = true` only from code compiled for AVX2 and reached
+/// after run-time detection of AVX2 (`fast_wide::wide_plane_implicit_avx2`).
+#[inline(always)]
+pub(super) fn plane_quad_w<
+    const M: u8,
+    const LIN: bool,
+    const UNI: bool,
+    const N: usize,
+    const CUBE: bool,
+    const AVX: bool,
+>(
+    plane: &Plane,
+    q: &QuadIn,
+    lv: &PlaneLevels,
+    snorm: bool,
+) -> Option<[f32x4; 4]> {
     let texels = &plane.texels[..];
     let s = f32x4::from(q.s);
     let t = f32x4::from(q.t);
@@ -309,7 +332,7 @@ pub(super) fn plane_quad_n<
             v += f32x4::from(ov);
         }
         let val = if LIN {
-            bilinear::<M, UNI, CUBE>(texels, l, u, v)?
+            bilinear::<M, UNI, CUBE, AVX>(texels, l, u, v)?
         } else {
             nearest::<M>(texels, l, u, v)?
         };
@@ -543,9 +566,10 @@ fn footprint<const M: u8, const CUBE: bool>(
     })
 }
 
-/// Bilinear footprints of the four lanes at texel-space `(u, v)` on slot `l`, filtered.
+/// Bilinear footprints of the four lanes at texel-space `(u, v)` on slot `l`, filtered
+/// (`AVX`: see [`plane_quad_w`]).
 #[inline(always)]
-fn bilinear<const M: u8, const UNI: bool, const CUBE: bool>(
+fn bilinear<const M: u8, const UNI: bool, const CUBE: bool, const AVX: bool>(
     texels: &[f32x4],
     l: &Lv,
     u: f32x4,
@@ -591,6 +615,7 @@ fn bilinear<const M: u8, const UNI: bool, const CUBE: bool>(
         (fa, fb) = (f[0].into(), f[1].into());
         adjacent = false;
     }
+    let (fav, fbv) = (fa, fb);
     let (fa, fb) = (fa.to_array(), fb.to_array());
     let len = i32x4::splat(texels.len().min(i32::MAX as usize) as i32);
     let r0 = rows(l.base, j0, l.v.wf);
@@ -608,6 +633,18 @@ fn bilinear<const M: u8, const UNI: bool, const CUBE: bool>(
         let (o, wa) = ((o00 << 4u32).to_array(), (l.v.w << 4u32).to_array());
         let p16 = l.v.pitch as usize * 16;
         let ptr = texels.as_ptr();
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            let offs: [[usize; 4]; 4] = std::array::from_fn(|lane| {
+                let p = if UNI { p16 } else { wa[lane] as u32 as usize };
+                let o = o[lane] as u32 as usize;
+                [o, o + 16, o + p, o + p + 16]
+            });
+            // SAFETY: `AVX` is set only where the CPU has AVX2 (`plane_quad_w`); the
+            // offsets are those the scalar loop below reads, in bounds and aligned by the
+            // `in_range` check above (see its proof)
+            return Some(unsafe { lerps_avx2(ptr, &offs, fav, fbv) });
+        }
         for lane in 0..4 {
             let p = if UNI { p16 } else { wa[lane] as u32 as usize };
             let o = o[lane] as u32 as usize;
@@ -638,6 +675,15 @@ fn bilinear<const M: u8, const UNI: bool, const CUBE: bool>(
         let (o00, o10) = ((o00 << 4u32).to_array(), (o10 << 4u32).to_array());
         let (o01, o11) = ((o01 << 4u32).to_array(), (o11 << 4u32).to_array());
         let ptr = texels.as_ptr();
+        #[cfg(target_arch = "x86_64")]
+        if AVX {
+            let offs: [[usize; 4]; 4] = std::array::from_fn(|lane| {
+                [o00[lane], o10[lane], o01[lane], o11[lane]].map(|b| b as u32 as usize)
+            });
+            // SAFETY: `AVX` is set only where the CPU has AVX2 (`plane_quad_w`); every
+            // offset is that of a texel index in `0..texels.len()` (`in_range` above)
+            return Some(unsafe { lerps_avx2(ptr, &offs, fav, fbv) });
+        }
         for lane in 0..4 {
             // SAFETY: `in_range` above: every lane of the four index vectors is a texel
             // index in `0..texels.len()`, and these are its byte offsets (index · 16)
@@ -649,6 +695,52 @@ fn bilinear<const M: u8, const UNI: bool, const CUBE: bool>(
         }
     }
     Some(out)
+}
+
+/// The general path's three lerps of four lanes' footprints (`o[lane]`: the byte offsets
+/// of texels (0, 0), (1, 0), (0, 1), (1, 1); `fa`, `fb` the lanes' weights), two lanes per
+/// 256-bit operation: lane `2h`'s texels in the low half, lane `2h + 1`'s in the high half,
+/// each lane's weight broadcast to its half. Every channel gets the same `a + (b − a)·w`
+/// operations, in the same order, as [`lerp`] (no FMA), hence the same bits.
+///
+/// # Safety
+/// The CPU has AVX2, and every `o[lane][k]` is the byte offset of an element of the slice
+/// `ptr` points to (a multiple of 16, so the reads are aligned).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn lerps_avx2(ptr: *const f32x4, o: &[[usize; 4]; 4], fa: f32x4, fb: f32x4) -> [f32x4; 4] {
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    // SAFETY: the caller's contract: `b` is the byte offset of an element
+    let rd = |b: usize| -> __m128 { cast(unsafe { *ptr.byte_add(b) }) };
+    let pair = |a: usize, b: usize| _mm256_set_m128(rd(b), rd(a));
+    let fa = _mm256_castps128_ps256(cast(fa));
+    let fb = _mm256_castps128_ps256(cast(fb));
+    let lerp8 =
+        |a: __m256, b: __m256, w: __m256| _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), w));
+    let mut out = [f32x4::ZERO; 4];
+    for h in 0..2 {
+        let (x, y) = (&o[2 * h], &o[2 * h + 1]);
+        let idx = _mm256_setr_epi32(
+            2 * h as i32,
+            2 * h as i32,
+            2 * h as i32,
+            2 * h as i32,
+            2 * h as i32 + 1,
+            2 * h as i32 + 1,
+            2 * h as i32 + 1,
+            2 * h as i32 + 1,
+        );
+        let a = _mm256_permutevar8x32_ps(fa, idx);
+        let b = _mm256_permutevar8x32_ps(fb, idx);
+        let top = lerp8(pair(x[0], y[0]), pair(x[1], y[1]), a);
+        let bot = lerp8(pair(x[2], y[2]), pair(x[3], y[3]), a);
+        let r = lerp8(top, bot, b);
+        out[2 * h] = cast(_mm256_castps256_ps128(r));
+        out[2 * h + 1] = cast(_mm256_extractf128_ps::<1>(r));
+    }
+    out
 }
 
 /// [`bilinear`] with a depth comparison per texel (`dref OP texel.r` → 1 or 0, then

@@ -37,7 +37,7 @@
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
 use super::fast_plane::{
-    lane_levels, plane_mode, plane_quad, plane_quad_cmp, plane_quad_n, uni_levels, PlaneLevels,
+    lane_levels, plane_mode, plane_quad, plane_quad_cmp, plane_quad_w, uni_levels, PlaneLevels,
 };
 
 use super::image::{Image, Plane, ViewType};
@@ -649,7 +649,7 @@ fn wide_plane_implicit<const M: u8, const CMP: bool>(
         // SAFETY: the CPU has AVX2 (detected just above)
         return unsafe { wide_plane_implicit_avx2::<M, CMP>(k, plane, rows, masks, out) };
     }
-    wide_plane_implicit_in::<M, CMP>(k, plane, rows, masks, out)
+    wide_plane_implicit_in::<M, CMP, false>(k, plane, rows, masks, out)
 }
 
 /// [`wide_plane_implicit_in`] compiled for AVX2 (VEX encoding: three-operand SSE, no
@@ -663,11 +663,12 @@ fn wide_plane_implicit_avx2<const M: u8, const CMP: bool>(
     masks: &[u8],
     out: &mut [[u32; 4]],
 ) -> u16 {
-    wide_plane_implicit_in::<M, CMP>(k, plane, rows, masks, out)
+    // `AVX = true`: this function runs only where AVX2 was detected
+    wide_plane_implicit_in::<M, CMP, true>(k, plane, rows, masks, out)
 }
 
 #[inline(always)]
-fn wide_plane_implicit_in<const M: u8, const CMP: bool>(
+fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     k: &Kernel,
     plane: &Plane,
     [s_row, t_row, dref_row]: [&[u32]; 3],
@@ -744,10 +745,18 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool>(
             (true, _, true) => plane_quad_cmp::<M, true, true, 1, false>(plane, &qin, lv, op),
             (false, 2, true) => plane_quad_cmp::<M, false, true, 2, false>(plane, &qin, lv, op),
             (false, _, true) => plane_quad_cmp::<M, false, true, 1, false>(plane, &qin, lv, op),
-            (true, 2, false) => plane_quad_n::<M, true, true, 2, false>(plane, &qin, lv, k.snorm),
-            (true, _, false) => plane_quad_n::<M, true, true, 1, false>(plane, &qin, lv, k.snorm),
-            (false, 2, false) => plane_quad_n::<M, false, true, 2, false>(plane, &qin, lv, k.snorm),
-            (false, _, false) => plane_quad_n::<M, false, true, 1, false>(plane, &qin, lv, k.snorm),
+            (true, 2, false) => {
+                plane_quad_w::<M, true, true, 2, false, AVX>(plane, &qin, lv, k.snorm)
+            }
+            (true, _, false) => {
+                plane_quad_w::<M, true, true, 1, false, AVX>(plane, &qin, lv, k.snorm)
+            }
+            (false, 2, false) => {
+                plane_quad_w::<M, false, true, 2, false, AVX>(plane, &qin, lv, k.snorm)
+            }
+            (false, _, false) => {
+                plane_quad_w::<M, false, true, 1, false, AVX>(plane, &qin, lv, k.snorm)
+            }
         };
         let Some(r) = r else {
             rest |= 1 << q;
