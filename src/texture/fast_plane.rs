@@ -48,7 +48,9 @@
 //! one range check, the adjacency of each slot's reads checked on the offsets themselves)
 //! from per-selection constants ([`Tri2`]): batch trilinear 397 → 370, the frame 218.68 M →
 //! 206.96 M (built per quad instead of per selection, the halves' constants cost back most
-//! of it: 397, frame 215.05 M).
+//! of it: 397, frame 215.05 M). Tried: accumulating the two-lane results in 256-bit
+//! registers through a second `#[target_feature]` helper — LLVM did not inline it, and the
+//! frame went to 259 M.
 //!
 //! `unsafe` is only the texel reads after the range check (each states its proof); replacing
 //! a bounds check per lane by one vector check per slot measured batch trilinear 538 → 516

@@ -30,7 +30,9 @@
 //! trilinear frame (a), draw only): per-quad calls with a `SampleArgs` each cost trilinear
 //! 1381; the batch form with λ and level reuse on the byte routes 894 (frame 404.3 M); the
 //! plane routes and the lean implicit loop 424 / 251 / 169 for trilinear / bilinear /
-//! nearest and 280 for Dref PCF (frame 290.8 M, of which the routine ~103 M, ~394 per quad).
+//! nearest and 280 for Dref PCF (frame 290.8 M, of which the routine ~103 M, ~394 per quad);
+//! the AVX2 two-lane lerps and two-slot trilinear pass (`fast_plane.rs`) 370 / 235 / 167
+//! (frame 206.96 M, the routine 86.5 M, ~330 per quad).
 //! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
 //! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
 //! not revived.
