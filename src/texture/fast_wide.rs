@@ -17,7 +17,8 @@
 //!   quad is uniform, the lane-0 differences are compared as two vectors with the previous
 //!   quad's, and while they repeat bit for bit (~90 % of the fullscreen frame's quads) λ, the
 //!   level selection and the looked-up levels are reused; the loop is compiled for AVX2 too
-//!   (run-time detection).
+//!   (run-time detection), and there a two-level selection on power-of-two repeat levels
+//!   takes `fast_plane.rs`'s two-slot routine (`trilinear_repeat_p2_avx2`).
 //! - Byte kernels (images over the plane bound): `wide`, the same per-quad selection with
 //!   `fast.rs`'s [`quad_in`]; no Dref or offsets (those quads go per quad).
 //!
@@ -29,7 +30,9 @@
 //! trilinear frame (a), draw only): per-quad calls with a `SampleArgs` each cost trilinear
 //! 1381; the batch form with λ and level reuse on the byte routes 894 (frame 404.3 M); the
 //! plane routes and the lean implicit loop 424 / 251 / 169 for trilinear / bilinear /
-//! nearest and 280 for Dref PCF (frame 290.8 M, of which the routine ~103 M, ~394 per quad).
+//! nearest and 280 for Dref PCF (frame 290.8 M, of which the routine ~103 M, ~394 per quad);
+//! the AVX2 two-lane lerps and two-slot trilinear pass (`fast_plane.rs`) 370 / 235 / 167
+//! (frame 206.96 M, the routine 86.5 M, ~330 per quad).
 //! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
 //! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
 //! not revived.
@@ -37,8 +40,10 @@
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
 use super::fast_plane::{
-    lane_levels, plane_mode, plane_quad, plane_quad_cmp, plane_quad_n, uni_levels, PlaneLevels,
+    lane_levels, plane_mode, plane_quad, plane_quad_cmp, plane_quad_w, uni_levels, PlaneLevels,
 };
+#[cfg(target_arch = "x86_64")]
+use super::fast_plane::{trilinear_repeat_p2_avx2, Tri2};
 
 use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
@@ -649,7 +654,7 @@ fn wide_plane_implicit<const M: u8, const CMP: bool>(
         // SAFETY: the CPU has AVX2 (detected just above)
         return unsafe { wide_plane_implicit_avx2::<M, CMP>(k, plane, rows, masks, out) };
     }
-    wide_plane_implicit_in::<M, CMP>(k, plane, rows, masks, out)
+    wide_plane_implicit_in::<M, CMP, false>(k, plane, rows, masks, out)
 }
 
 /// [`wide_plane_implicit_in`] compiled for AVX2 (VEX encoding: three-operand SSE, no
@@ -663,11 +668,12 @@ fn wide_plane_implicit_avx2<const M: u8, const CMP: bool>(
     masks: &[u8],
     out: &mut [[u32; 4]],
 ) -> u16 {
-    wide_plane_implicit_in::<M, CMP>(k, plane, rows, masks, out)
+    // `AVX = true`: this function runs only where AVX2 was detected
+    wide_plane_implicit_in::<M, CMP, true>(k, plane, rows, masks, out)
 }
 
 #[inline(always)]
-fn wide_plane_implicit_in<const M: u8, const CMP: bool>(
+fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     k: &Kernel,
     plane: &Plane,
     [s_row, t_row, dref_row]: [&[u32]; 3],
@@ -679,6 +685,8 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool>(
     // what they selected
     let mut prev: Option<(u32x4, u32x4)> = None;
     let mut sel: Option<(bool, PlaneLevels)> = None;
+    // and, for the AVX2 two-slot route, the selection's constants
+    let mut tri: Option<Tri2> = None;
     let quads = masks
         .iter()
         .zip(
@@ -721,6 +729,10 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool>(
             sel = k
                 .lane_lod(lam, 0.0, f32::NEG_INFINITY)
                 .and_then(|l| Some((l.linear, uni_levels(k, &l, [k.view.base_layer; 4], true)?)));
+            tri = match &sel {
+                Some((true, lv)) if AVX && !CMP && M == REPEAT => Tri2::new(lv),
+                _ => None,
+            };
         }
         let Some((linear, lv)) = &sel else {
             rest |= 1 << q;
@@ -739,15 +751,38 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool>(
             },
         };
         let op = k.sampler.compare_op;
-        let r = match (*linear, lv.0, CMP) {
-            (true, 2, true) => plane_quad_cmp::<M, true, true, 2, false>(plane, &qin, lv, op),
-            (true, _, true) => plane_quad_cmp::<M, true, true, 1, false>(plane, &qin, lv, op),
-            (false, 2, true) => plane_quad_cmp::<M, false, true, 2, false>(plane, &qin, lv, op),
-            (false, _, true) => plane_quad_cmp::<M, false, true, 1, false>(plane, &qin, lv, op),
-            (true, 2, false) => plane_quad_n::<M, true, true, 2, false>(plane, &qin, lv, k.snorm),
-            (true, _, false) => plane_quad_n::<M, true, true, 1, false>(plane, &qin, lv, k.snorm),
-            (false, 2, false) => plane_quad_n::<M, false, true, 2, false>(plane, &qin, lv, k.snorm),
-            (false, _, false) => plane_quad_n::<M, false, true, 1, false>(plane, &qin, lv, k.snorm),
+        // the usual trilinear quad: both levels' footprints at once (AVX2, repeat mode,
+        // power-of-two levels); `None` there: the slot-by-slot routine
+        #[cfg(target_arch = "x86_64")]
+        let fast = match &tri {
+            // SAFETY: `tri` is set only when `AVX`, which only `wide_plane_implicit_avx2`
+            // sets (AVX2 detected)
+            Some(c) => unsafe { trilinear_repeat_p2_avx2(plane, &qin, c, k.snorm) },
+            None => None,
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let fast = None;
+        let r = if fast.is_some() {
+            fast
+        } else {
+            match (*linear, lv.0, CMP) {
+                (true, 2, true) => plane_quad_cmp::<M, true, true, 2, false>(plane, &qin, lv, op),
+                (true, _, true) => plane_quad_cmp::<M, true, true, 1, false>(plane, &qin, lv, op),
+                (false, 2, true) => plane_quad_cmp::<M, false, true, 2, false>(plane, &qin, lv, op),
+                (false, _, true) => plane_quad_cmp::<M, false, true, 1, false>(plane, &qin, lv, op),
+                (true, 2, false) => {
+                    plane_quad_w::<M, true, true, 2, false, AVX>(plane, &qin, lv, k.snorm)
+                }
+                (true, _, false) => {
+                    plane_quad_w::<M, true, true, 1, false, AVX>(plane, &qin, lv, k.snorm)
+                }
+                (false, 2, false) => {
+                    plane_quad_w::<M, false, true, 2, false, AVX>(plane, &qin, lv, k.snorm)
+                }
+                (false, _, false) => {
+                    plane_quad_w::<M, false, true, 1, false, AVX>(plane, &qin, lv, k.snorm)
+                }
+            }
         };
         let Some(r) = r else {
             rest |= 1 << q;
@@ -1096,6 +1131,77 @@ mod tests {
             ..b
         };
         assert!(kc.sample_batch(&depth, &none, &mut out).is_ok());
+    }
+
+    #[test]
+    fn repeat_trilinear_batches_equal_the_per_quad_path() {
+        // the AVX2 two-slot route's case (where the CPU has AVX2): power-of-two repeat levels,
+        // trilinear, implicit LOD without bias; quads at every scale around the levels' wrap
+        // columns and rows (footprints split by the wrap), far out, and with NaN, ±∞ or huge
+        // lanes (the route refuses those); UNORM and SNORM (the −1 clamp)
+        let mut r = Rng(0x5eed_7a11);
+        for fmt in [Format::R8G8B8A8_UNORM, Format::R8G8B8A8_SNORM] {
+            let mut img = Image::new_2d(fmt, 64, 32, 1, 7).unwrap();
+            for b in img.bytes_mut() {
+                *b = r.next() as u8;
+            }
+            let view = ImageView::whole(&img, ViewType::D2);
+            let s = Sampler::trilinear(AddressMode::Repeat);
+            let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+            assert!(k.has_wide_path());
+            for _ in 0..400 {
+                let quads = 1 + r.below(WIDE_QUADS as u64) as usize;
+                let (mut s_row, mut t_row, mut masks) = (Vec::new(), Vec::new(), Vec::new());
+                let step = 2f32.powf(r.f(-8.0, 0.0));
+                let mut c = [r.f(-3.0, 3.0), r.f(-3.0, 3.0)];
+                if r.chance(10) {
+                    c = [r.f(-3e5, 3e5), r.f(-3e5, 3e5)];
+                }
+                for _ in 0..quads {
+                    c[0] += step * 2.0;
+                    for lane in 0..4 {
+                        let mut x = c[0] + (lane & 1) as f32 * step;
+                        let mut y = c[1] + (lane >> 1) as f32 * step * 0.75;
+                        if r.chance(2) {
+                            x = [f32::NAN, f32::INFINITY, -3e9, 1e30][r.below(4) as usize];
+                        }
+                        if r.chance(2) {
+                            y = [f32::NAN, f32::NEG_INFINITY, 3e9][r.below(3) as usize];
+                        }
+                        s_row.push(x.to_bits());
+                        t_row.push(y.to_bits());
+                    }
+                    masks.push(if r.chance(85) { 0xf } else { r.below(16) as u8 });
+                }
+                let b = BatchArgs {
+                    coords: [&s_row, &t_row, &[], &[]],
+                    masks: &masks,
+                    lod: BatchLod::Implicit(&[]),
+                    dref: &[],
+                    offsets: [&[], &[]],
+                };
+                let mut out = vec![UNTOUCHED; 4 * quads];
+                k.sample_batch(&img, &b, &mut out).unwrap();
+                for q in 0..quads {
+                    let a = b.quad_args(q);
+                    let mut want = [UNTOUCHED; 4];
+                    if a.mask != 0 {
+                        let w = k.sample(&img, &a).unwrap();
+                        for lane in 0..4 {
+                            if a.mask & (1 << lane) != 0 {
+                                want[lane] = w[lane];
+                            }
+                        }
+                    }
+                    let have: [[u32; 4]; 4] = std::array::from_fn(|l| out[4 * q + l]);
+                    assert_eq!(
+                        nan_as_one(have),
+                        nan_as_one(want),
+                        "{fmt:?} quad {q}: {a:?}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

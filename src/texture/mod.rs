@@ -52,8 +52,8 @@
 //!   while the quads' inputs repeat bit for bit, then the quad routines.
 //!
 //! Callgrind instructions per quad (`benches/sampler.rs` driver), general lane loop → fast
-//! path: nearest 1499 → 691 (batch 169), bilinear 2063 → 804 (batch 251), trilinear 3036 →
-//! 1006 (batch 424), Dref PCF 2091 → 799 (batch 280), cube trilinear 5540 → 2029, gather
+//! path: nearest 1499 → 691 (batch 167), bilinear 2063 → 804 (batch 235), trilinear 3036 →
+//! 1006 (batch 370), Dref PCF 2091 → 799 (batch 284), cube trilinear 5540 → 2029, gather
 //! 2449 → 669, aniso 16:1 18181 → 6726. The per-quad entry's remainder is
 //! [`Kernel::sample`]'s own λ, level selection and clamps per quad; the cube's, its per-lane
 //! cube LOD (four `log2f` and derivative transforms).
