@@ -888,7 +888,7 @@ impl Batch {
                 ballot,
                 b,
             } => self.ballot_query(*query, *dst, *ballot, *b),
-            Code::Image { index: ii } => {
+            Code::Image { index: ii } | Code::ImageLocal { index: ii, .. } => {
                 let inst = &prog.images[*ii as usize].inst;
                 let mut out = std::mem::take(&mut self.image_out);
                 out.clear();
@@ -924,8 +924,24 @@ impl Batch {
                 // The usual four results (a sample's vec4) in 4×4 transposed blocks (the
                 // per-component masked loop was 1 250 instructions per fullscreen trilinear
                 // batch), a plain store when every lane is active.
-                let rows4 = match inst.dst[..] {
-                    [a, b, c, d] => {
+                let rows4 = match (code, &inst.dst[..]) {
+                    // straight into the Local rows of the stores `row_form` dropped (distinct
+                    // words inside Local memory, checked there; four consecutive ones usually)
+                    (Code::ImageLocal { words, .. }, _) => {
+                        let w0 = words[0] as usize;
+                        if words == &[0, 1, 2, 3].map(|k| (w0 + k) as u32) {
+                            self.local.get_mut(w0 * n..(w0 + 4) * n).map(|block| {
+                                let (a, rest) = block.split_at_mut(n);
+                                let (b, rest) = rest.split_at_mut(n);
+                                let (c, d) = rest.split_at_mut(n);
+                                [a, b, c, d]
+                            })
+                        } else {
+                            let [a, b, c, d] = words.map(|w| w as usize * n..(w as usize + 1) * n);
+                            self.local.get_disjoint_mut([a, b, c, d]).ok()
+                        }
+                    }
+                    (_, &[a, b, c, d]) => {
                         let at = |r: u32| prog.slots[r as usize].1 as usize * n;
                         let [a, b, c, d] = [a, b, c, d].map(|r| at(r)..at(r) + n);
                         self.r32.get_disjoint_mut([a, b, c, d]).ok()
@@ -935,6 +951,20 @@ impl Batch {
                 match rows4 {
                     Some(rows) => {
                         scatter_rows(rows, &out, (!full).then_some(&self.active[..]));
+                    }
+                    None if matches!(code, Code::ImageLocal { .. }) => {
+                        let words = match code {
+                            Code::ImageLocal { words, .. } => *words,
+                            _ => [u32::MAX; 4],
+                        };
+                        for (c, &w) in words.iter().enumerate() {
+                            let w = w as usize;
+                            if let Some(row) = self.local.get_mut(w * n..(w + 1) * n) {
+                                for ((d, o), &a) in row.iter_mut().zip(&out).zip(&self.active) {
+                                    *d = (o[c] & a) | (*d & !a);
+                                }
+                            }
+                        }
                     }
                     None => {
                         for (c, &r) in inst.dst.iter().enumerate() {
