@@ -29,11 +29,11 @@
 //!
 //! Measured (callgrind, issue #3's frames, one thread, this module with the fragment stage it
 //! calls): the depth scene's shading went from 186 M to 100 M instructions with the row form
-//! and the SSE2 kernels, then to 76 M with the AVX2 ones (the vec4 interpolation ~98 -> ~53
+//! and the SSE2 kernels, then to 72 M with the AVX2 ones (the vec4 interpolation ~98 -> ~53
 //! instructions per quad: the SSE2 two-operand forms spilled; the RGBA8 conversion ~30 ->
-//! ~18 per quad); the small triangles' from 40 M to 25 M, the fullscreen frame's outside the
-//! texture unit from 135 M to ~74 M. What is left is mostly the interpolation, the colour
-//! writes (~35 per quad: row offsets and length checks), then the per-run plane setup.
+//! ~16 per quad); the small triangles' from 40 M to 20 M, the fullscreen frame's outside the
+//! texture unit from 135 M to ~66 M. What is left is mostly the interpolation, the colour
+//! writes (~30 per quad: row offsets and length checks), then the per-run plane setup.
 
 use super::*;
 use crate::raster::stage::RowLayout;
@@ -744,8 +744,9 @@ fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32
             let [top, bottom] = &mut rows[ly0..ly0 + 2] else {
                 unreachable!("a whole quad covers two rows");
             };
-            top[lx0 * 4..][..8].copy_from_slice(&px[..8]);
-            bottom[lx0 * 4..][..8].copy_from_slice(&px[8..]);
+            let x = lx0 * 4;
+            top[x..x + 8].copy_from_slice(&px[..8]);
+            bottom[x..x + 8].copy_from_slice(&px[8..]);
             continue;
         }
         // A partly covered quad: the same conversion, then the covered pixels' 4-byte pieces.
