@@ -135,7 +135,18 @@ pub(crate) fn scatter_rows(rows: [&mut [u32]; 4], src: &[[u32; 4]], mask: Option
     );
     match mask {
         None => {
-            for j in 0..nb {
+            #[cfg(target_arch = "x86_64")]
+            let done = if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2 (detected just above)
+                unsafe {
+                    scatter_pairs_avx2([&mut *a, &mut *b, &mut *c, &mut *d], s.as_flattened())
+                }
+            } else {
+                0
+            };
+            #[cfg(not(target_arch = "x86_64"))]
+            let done = 0;
+            for j in done.min(nb)..nb {
                 let [t0, t1, t2, t3] = transpose4(&s[j]);
                 (a[j], b[j], c[j], d[j]) = (t0, t1, t2, t3);
             }
@@ -151,6 +162,40 @@ pub(crate) fn scatter_rows(rows: [&mut [u32]; 4], src: &[[u32; 4]], mask: Option
             }
         }
     }
+}
+
+/// [`scatter_rows`]' unmasked transpose for pairs of 4-lane blocks in AVX2: eight lanes'
+/// vectors (four 32-byte loads) to four 8-word row pieces by 32- and 64-bit unpacks and one
+/// lane permute per row (~20 instructions per pair where the SSE2 blocks take ~35; shuffles
+/// move the bits untouched). Returns the blocks done (the pairs').
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn scatter_pairs_avx2(rows: [&mut [[u32; 4]]; 4], src: &[[u32; 4]]) -> usize {
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    let [a, b, c, d] = rows;
+    let (a, b) = (a.as_chunks_mut::<2>().0, b.as_chunks_mut::<2>().0);
+    let (c, d) = (c.as_chunks_mut::<2>().0, d.as_chunks_mut::<2>().0);
+    let s = src.as_chunks::<8>().0;
+    // the words of lanes 0 2 4 6 | 1 3 5 7 back in lane order
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    let mut pairs = 0;
+    let walk = s.iter().zip(a.iter_mut()).zip(b.iter_mut());
+    for ((((s, a), b), c), d) in walk.zip(c.iter_mut()).zip(d.iter_mut()) {
+        // lanes (0, 1), (2, 3), (4, 5), (6, 7), four words each
+        let [y0, y1, y2, y3] = cast::<[[u32; 4]; 8], [__m256i; 4]>(*s);
+        // words 0 1 of lanes 0 2 0 2 | 1 3 1 3, words 2 3 of the same; then lanes 4..8
+        let (t0, t1) = (_mm256_unpacklo_epi32(y0, y1), _mm256_unpackhi_epi32(y0, y1));
+        let (t2, t3) = (_mm256_unpacklo_epi32(y2, y3), _mm256_unpackhi_epi32(y2, y3));
+        let row =
+            |lo: __m256i| cast::<__m256i, [[u32; 4]; 2]>(_mm256_permutevar8x32_epi32(lo, order));
+        *a = row(_mm256_unpacklo_epi64(t0, t2));
+        *b = row(_mm256_unpackhi_epi64(t0, t2));
+        *c = row(_mm256_unpacklo_epi64(t1, t3));
+        *d = row(_mm256_unpackhi_epi64(t1, t3));
+        pairs += 1;
+    }
+    2 * pairs
 }
 
 #[inline(always)]
@@ -1207,7 +1252,13 @@ mod tests {
 
     #[test]
     fn scatter_rows_matches_a_per_lane_copy_with_and_without_mask() {
-        let n = 12;
+        // even and odd block counts: the AVX2 pairs and the block left over
+        for n in [0, 4, 8, 12, 28, 64] {
+            scatter_rows_case(n);
+        }
+    }
+
+    fn scatter_rows_case(n: usize) {
         let src: Vec<[u32; 4]> = (0..n / 4).flat_map(|b| block(b as u32 + 1)).collect();
         let mask: Vec<u32> = (0..n).map(|l| if l % 3 == 1 { 0 } else { !0 }).collect();
         for masked in [false, true] {
@@ -1228,7 +1279,7 @@ mod tests {
             };
             let m = masked.then_some(&mask[..]);
             scatter_rows([&mut a[..], &mut b[..], &mut c[..], &mut d[..]], &src, m);
-            assert_eq!(rows, want, "masked: {masked}");
+            assert_eq!(rows, want, "{n} lanes, masked: {masked}");
         }
     }
 
