@@ -484,6 +484,18 @@ pub fn run_fragment_rows(
             batch.rows.len()
         )));
     }
+    if fragment_rows_run_nothing(program) {
+        // Nothing to run (a pass-through shader whose outputs are read from its inputs'
+        // rows): only the words the run would have zeroed, and no scratch batch to borrow
+        // (reset, run and the rest were ~420 instructions per batch, the thread-local
+        // borrow ~50).
+        let n = lanes;
+        for &(w, count) in &program.zero_rows {
+            zero(&mut batch.rows[w as usize * n..][..count as usize * n]);
+        }
+        batch.killed[..quads].fill(0);
+        return Ok(());
+    }
     FRAG_SCRATCH.with(|cell| match cell.try_borrow_mut() {
         Ok(mut b) => frag_rows(program, batch, bindings, &mut b),
         // Re-entered on this thread (an image unit shading fragments?): a private batch.
@@ -503,16 +515,6 @@ pub fn fragment_rows_run_nothing(program: &Program) -> bool {
 /// [`run_fragment_rows`] on `b`, with `batch.rows` as its Local memory for the run.
 fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Batch) -> Result<()> {
     let (quads, n) = (batch.quads, batch.lanes());
-    if fragment_rows_run_nothing(p) {
-        // Nothing to run (a pass-through shader whose outputs are read from its inputs'
-        // rows): only the words the run would have zeroed (reset, run and the rest were ~420
-        // instructions per batch).
-        for &(w, count) in &p.zero_rows {
-            zero(&mut batch.rows[w as usize * n..][..count as usize * n]);
-        }
-        batch.killed[..quads].fill(0);
-        return Ok(());
-    }
     let coverage = &batch.coverage[..quads];
     // every quad has a covered (non-helper) lane (a branch-free fold: `all` stops early and
     // tests each quad on its own)

@@ -128,6 +128,12 @@ pub(crate) enum Code {
     Image {
         index: u32,
     },
+    /// Row form only ([`row_form`]): `Image` whose four results go straight into the Local
+    /// rows `words` (the output words the dropped stores of its result registers named).
+    ImageLocal {
+        index: u32,
+        words: [u32; 4],
+    },
     IsHelper {
         dst: u32,
     },
@@ -937,6 +943,38 @@ fn row_form(
             }
         }
     }
+    // An image instruction whose four results are each stored once to a colour word, and
+    // used nowhere else, writes those words' rows itself (`Code::ImageLocal`): the four row
+    // copies out of its registers were ~270 instructions per fullscreen trilinear batch.
+    let mut image_local: Vec<(usize, [u32; 4])> = Vec::new();
+    for (ii, inst) in insts.iter().enumerate() {
+        let Inst::Image(img) = inst else { continue };
+        let [_, _, _, _] = img.dst[..] else { continue };
+        let once = |r: Reg, v: &[u32]| v.get(r as usize) == Some(&1);
+        let store_of = |r: Reg| {
+            copies.iter().find(|&&(si, w, src)| {
+                let wo = w as usize;
+                src == r
+                    && si > ii
+                    && colour[wo]
+                    && !other_out[wo]
+                    && !input[wo]
+                    && stores[wo] == 1
+                    && !loaded[wo]
+                    && !alias.iter().any(|a: &(u32, u32)| a.0 == w)
+            })
+        };
+        let found: Vec<(usize, u32)> = img
+            .dst
+            .iter()
+            .filter(|&&r| once(r, &defs) && once(r, &uses))
+            .filter_map(|&r| store_of(r).map(|&(si, w, _)| (si, w)))
+            .collect();
+        if let [(s0, w0), (s1, w1), (s2, w2), (s3, w3)] = found[..] {
+            image_local.push((ii, [w0, w1, w2, w3]));
+            drop.extend([s0, s1, s2, s3]);
+        }
+    }
     let need = (0..lw as usize).map(|w| {
         !input[w]
             && ((early[w])
@@ -947,8 +985,16 @@ fn row_form(
         let kept = blk
             .ops
             .iter()
-            .filter(|(i, _)| !drop.contains(&(*i as usize)));
-        (start, kept.copied().collect())
+            .filter(|(i, _)| !drop.contains(&(*i as usize)))
+            .map(
+                |&(i, code)| match (code, image_local.iter().find(|e| e.0 == i as usize)) {
+                    (Code::Image { index }, Some(&(_, words))) => {
+                        (i, Code::ImageLocal { index, words })
+                    }
+                    _ => (i, code),
+                },
+            );
+        (start, kept.collect())
     });
     RowForm {
         zero_rows,

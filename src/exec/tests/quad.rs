@@ -514,6 +514,115 @@ fn image_ops_go_through_the_unit_once_per_active_quad() {
     assert!(st.run(&p, &Bindings::default()).is_err());
 }
 
+/// In row form an image instruction whose four results are only stored to the colour words
+/// writes those rows itself (`Code::ImageLocal`, the stores dropped): the colours of every
+/// lane equal the per-quad path's, with a dead quad (no covered lane) among live ones.
+#[test]
+fn row_form_image_writes_its_colour_rows() {
+    use crate::exec::program::Code;
+    use crate::exec::{fragment_row_layout, run_fragment_quads, run_fragment_rows, FragQuadInput};
+    use crate::raster::stage::RowBatch;
+    let mut b = B::new();
+    b.local_words = 8;
+    let x = b.load_local(I32, 0);
+    let zero = b.ki(0);
+    let dst: Vec<Reg> = (0..4).map(|_| b.reg(I32)).collect();
+    b.push(Inst::Image(Box::new(ImageInst {
+        kind: ImageOpKind::Fetch,
+        image: ResRef {
+            slot: 0,
+            index: None,
+        },
+        sampler: None,
+        coords: vec![x, zero],
+        proj: None,
+        dref: None,
+        lod: Lod::Explicit(zero),
+        offset: vec![],
+        offsets4: None,
+        min_lod: None,
+        sample: None,
+        component: None,
+        texel: vec![],
+        dst: dst.clone(),
+        result_ty: I32,
+    })));
+    // components stored out of order: the rows follow the stores
+    for (c, &r) in dst.iter().enumerate() {
+        b.store_local(I32, 4 + (c as i32 + 1) % 4, r);
+    }
+    let mut sh = b.shader(Stage::Fragment);
+    let io = |word| IoVar {
+        binding: IoBinding::Location {
+            location: 0,
+            component: 0,
+        },
+        ty: I32,
+        word,
+        count: 4,
+        interp: Interp::Flat,
+        name: String::new(),
+    };
+    sh.inputs = vec![io(0)];
+    sh.outputs = vec![io(4)];
+    let p = compile(&sh).unwrap();
+    let ops = &p.row_ops.as_ref().expect("row ops").1;
+    assert!(ops
+        .iter()
+        .any(|(_, c)| matches!(c, Code::ImageLocal { words, .. } if *words == [5, 6, 7, 4])));
+    assert!(!ops
+        .iter()
+        .any(|(_, c)| matches!(c, Code::StoreLocal { .. })));
+    let unit = FakeImages(0.into());
+    let bind = Bindings::new(&unit);
+    let layout = fragment_row_layout(&p);
+    for coverage in [vec![0xf; 4], vec![0xf, 0, 0b0110, 0xf]] {
+        let (quads, lanes) = (coverage.len(), coverage.len() * 4);
+        let mut batch = RowBatch {
+            quads,
+            coverage: coverage.clone(),
+            frag_coord: vec![[0.0; 4]; lanes],
+            front_facing: vec![false; lanes],
+            primitive_id: vec![0; lanes],
+            point_coord: vec![[0.0; 2]; lanes],
+            rows: vec![0xdead_beef; layout.rows * lanes],
+            depth: vec![0.0; lanes],
+            killed: vec![0; quads],
+        };
+        let r = layout.inputs[0].1[0].expect("x has a row") as usize;
+        for l in 0..lanes {
+            batch.rows[r * lanes + l] = 3 * l as u32;
+        }
+        run_fragment_rows(&p, &mut batch, &bind).unwrap();
+        let per_quad: Vec<FragQuadInput> = (0..quads)
+            .map(|q| FragQuadInput {
+                sample_mask: [1; 4],
+                helper: std::array::from_fn(|i| coverage[q] & (1 << i) == 0),
+                varyings: (0..4)
+                    .flat_map(|i| [3 * (q * 4 + i) as u32, 0, 0, 0])
+                    .collect(),
+                ..Default::default()
+            })
+            .collect();
+        let want = run_fragment_quads(&p, &per_quad, &bind).unwrap();
+        for (q, o) in want.iter().enumerate() {
+            if coverage[q] == 0 {
+                continue; // a dead quad's colours are not written to any attachment
+            }
+            for i in 0..4 {
+                for c in 0..4 {
+                    let row = layout.colors[0][c].expect("a colour row") as usize;
+                    assert_eq!(
+                        batch.rows[row * lanes + q * 4 + i],
+                        o.outputs[i * 4 + c],
+                        "quad {q} lane {i} c {c}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 /// Records (block, index, active lanes, lane-0 value of a Binary's destination).
 #[derive(Default)]
 struct Rec(Vec<(BlockId, usize, usize, Option<u32>)>);

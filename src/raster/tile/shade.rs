@@ -10,13 +10,16 @@
 //!   to run): no per-lane vectors, transposes, zero fills or copies at the boundary, and rows
 //!   no instruction reads are not filled.
 //! - A quad's four lanes of one component are four consecutive words of a row, the shape the
-//!   arithmetic wants, so the per-quad kernels are straight SIMD (`wide`, SSE2 on x86-64):
+//!   arithmetic wants, so the per-quad kernels are straight SIMD: AVX2 where the CPU has it
+//!   (run-time detection, `#[target_feature]` kernels; no FMA, so every operation rounds as
+//!   in the portable SSE2 forms, which `wide` gives and which a test holds to the same bits):
 //!   - interpolation: each input is a ratio of planes, evaluated in f64 at the quad's lane 0
 //!     (`Plane::at`'s expression) and stepped to the other lanes (lane 1 = lane 0 + dx, lane 2
 //!     = lane 0 + dy, lane 3 = lane 1 + dy), times the lane's reciprocal of the denominator
 //!     (computed in the first location's loop), rounded to f32. The kernels do the same
-//!     operations on the same values in f64x2 pairs (lane 0's "step" adds -0.0, which changes
-//!     no value), so the bits are those of the per-lane expressions a test holds them to;
+//!     operations on the same values, in f64x2 pairs or one f64x4 per quad and component
+//!     (the extra `+ -0.0` steps change no value), so the bits are those of the per-lane
+//!     expressions a test holds them to;
 //!   - colour: an RGBA8 unorm attachment without blending converts four quads at a time from
 //!     the untransposed rows (`unorm8_rows4`: multiply, add 0.5, max with 0 (NaN to 0), min,
 //!     truncate, saturating packs, then byte interleaves into pixels), and writes a whole quad
@@ -26,10 +29,11 @@
 //!
 //! Measured (callgrind, issue #3's frames, one thread, this module with the fragment stage it
 //! calls): the depth scene's shading went from 186 M to 100 M instructions with the row form
-//! and these kernels, the small triangles' from 40 M to 25 M, the fullscreen frame's outside
-//! the texture unit from 135 M to 84 M. What is left is mostly the f64 interpolation (~98
-//! instructions per quad for a vec4: SSE2's two-operand forms spill) and the colour
-//! conversion and writes (~75 per quad), then the per-run plane setup.
+//! and the SSE2 kernels, then to 72 M with the AVX2 ones (the vec4 interpolation ~98 -> ~53
+//! instructions per quad: the SSE2 two-operand forms spilled; the RGBA8 conversion ~30 ->
+//! ~16 per quad); the small triangles' from 40 M to 20 M, the fullscreen frame's outside the
+//! texture unit from 135 M to ~66 M. What is left is mostly the interpolation, the colour
+//! writes (~30 per quad: row offsets and length checks), then the per-run plane setup.
 
 use super::*;
 use crate::raster::stage::RowLayout;
@@ -313,31 +317,29 @@ impl<'a> TileShader<'a> {
                 let rows = &mut b.rows;
                 let (inv_m, den_m) = (inv, &den[m]);
                 let fused = !inv_done[m];
+                // `k` consecutive rows are cut from one block of them (`get_disjoint_mut`'s
+                // overlap checks were ~60 instructions for four, ~100 a batch for two)
+                let r0 = words[0].map_or(0, |r| r as usize);
+                let consecutive = (0..k).all(|c| words[c] == Some((r0 + c) as u32));
                 let done = match (k, leading) {
-                    (4, true) => {
-                        let four = match words {
-                            // four consecutive rows: cut from one block of them
-                            // (`get_disjoint_mut`'s overlap checks were ~60 instructions)
-                            [Some(r0), Some(r1), Some(r2), Some(r3)]
-                                if (r1, r2, r3) == (r0 + 1, r0 + 2, r0 + 3) =>
-                            {
-                                rows.get_mut(r0 as usize * n..(r0 as usize + 4) * n)
-                                    .map(|block| {
-                                        let (o0, rest) = block.split_at_mut(n);
-                                        let (o1, rest) = rest.split_at_mut(n);
-                                        let (o2, o3) = rest.split_at_mut(n);
-                                        [o0, o1, o2, o3].map(|o| &mut o[lanes.clone()])
-                                    })
-                            }
-                            _ => rows.get_disjoint_mut([r(0), r(1), r(2), r(3)]).ok(),
-                        };
-                        four.map(|out| interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out))
+                    (4, true) => match consecutive {
+                        true => cut_rows::<4>(rows, r0, n, &lanes),
+                        false => rows.get_disjoint_mut([r(0), r(1), r(2), r(3)]).ok(),
                     }
-                    (3, true) => rows.get_disjoint_mut([r(0), r(1), r(2)]).ok().map(|out| {
+                    .map(|out| interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out)),
+                    (3, true) => match consecutive {
+                        true => cut_rows::<3>(rows, r0, n, &lanes),
+                        false => rows.get_disjoint_mut([r(0), r(1), r(2)]).ok(),
+                    }
+                    .map(|out| {
                         let num = [num[0], num[1], num[2]];
                         interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out)
                     }),
-                    (2, true) => rows.get_disjoint_mut([r(0), r(1)]).ok().map(|out| {
+                    (2, true) => match consecutive {
+                        true => cut_rows::<2>(rows, r0, n, &lanes),
+                        false => rows.get_disjoint_mut([r(0), r(1)]).ok(),
+                    }
+                    .map(|out| {
                         let num = [num[0], num[1]];
                         interpolate(&num, den_m, fused, x0, y0, quads, inv_m, out)
                     }),
@@ -378,6 +380,27 @@ pub(super) fn layout_error(layout: &RowLayout) -> Option<String> {
         "raster/tile/shade.rs: the fragment stage's row layout names row {bad} of {} rows",
         layout.rows
     ))
+}
+
+/// Rows `r0..r0 + N` (`n` words each) of `rows`, each cut to `lanes` (`None` past the end).
+#[inline(always)]
+fn cut_rows<'r, const N: usize>(
+    rows: &'r mut [u32],
+    r0: usize,
+    n: usize,
+    lanes: &std::ops::Range<usize>,
+) -> Option<[&'r mut [u32]; N]> {
+    let block = rows.get_mut(r0 * n..(r0 + N) * n)?;
+    if n == 0 || lanes.start > lanes.end || lanes.end > n {
+        return None;
+    }
+    let mut it = block.chunks_exact_mut(n);
+    let out: [Option<&mut [u32]>; N] =
+        std::array::from_fn(|_| it.next().map(|o| &mut o[lanes.clone()]));
+    if out.iter().any(Option::is_none) {
+        return None;
+    }
+    Some(out.map(|o| o.unwrap_or_default()))
 }
 
 /// `v` into the lanes `lanes` of the rows `words` names.
@@ -432,10 +455,150 @@ fn interpolate<const N: usize>(
     inv: &mut [[f64; 4]],
     out: [&mut [u32]; N],
 ) {
+    #[cfg(target_arch = "x86_64")]
+    if std::arch::is_x86_feature_detected!("avx2") {
+        {
+            // cut here: `array::map` is not inlined into the AVX2 function (~160 instructions
+            // per call there)
+            let out = out.map(|o| o.as_chunks_mut::<4>().0);
+            let nq = out
+                .iter()
+                .fold(quads.len().min(inv.len()), |n, o| n.min(o.len()));
+            let out = out.map(|o| &mut o[..nq]);
+            let (quads, inv) = (&quads[..nq], &mut inv[..nq]);
+            // SAFETY: the CPU has AVX2 (detected just above)
+            unsafe {
+                return if fused {
+                    interpolate_avx2::<N, true>(num, den, x0, y0, quads, inv, out)
+                } else {
+                    interpolate_avx2::<N, false>(num, den, x0, y0, quads, inv, out)
+                };
+            }
+        }
+    }
+    interpolate_sse2(num, den, fused, x0, y0, quads, inv, out)
+}
+
+/// [`interpolate`]'s portable form (SSE2 pairs on x86-64): what runs without AVX2.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+fn interpolate_sse2<const N: usize>(
+    num: &[Plane; N],
+    den: &Plane,
+    fused: bool,
+    x0: f64,
+    y0: f64,
+    quads: &[Quad],
+    inv: &mut [[f64; 4]],
+    out: [&mut [u32]; N],
+) {
     if fused {
         interpolate_n::<N, true>(num, den, x0, y0, quads, inv, out)
     } else {
         interpolate_n::<N, false>(num, den, x0, y0, quads, inv, out)
+    }
+}
+
+/// [`interpolate_n`] with a quad's four lanes as one f64x4 (AVX2, no FMA: the same operations
+/// on the same values). Each lane is `v0 + s1 + s2` with `(s1, s2)` = `(-0, -0)`, `(dx, -0)`,
+/// `(-0, dy)`, `(dx, dy)`: the pair form's lanes plus `+ -0.0` terms, which change no value
+/// (`x + -0.0` is `x` for every `x`, signed zeros and NaNs included). The reciprocals are one
+/// `vdivpd`, the f32 rounding one `vcvtpd2ps` (round to nearest, as `as f32`). `out[c]`: the
+/// run's quads of component `c`'s row, as long as `quads` and `inv`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn interpolate_avx2<const N: usize, const RECIP: bool>(
+    num: &[Plane; N],
+    den: &Plane,
+    x0: f64,
+    y0: f64,
+    quads: &[Quad],
+    inv: &mut [[f64; 4]],
+    mut out: [&mut [[u32; 4]]; N],
+) {
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    let v4 = |v: [f64; 4]| cast::<[f64; 4], __m256d>(v);
+    let at = |c: usize| num.get(c).copied().unwrap_or_default();
+    let (a, dx, dy) = (
+        v4([at(0).a, at(1).a, at(2).a, at(3).a]),
+        v4([at(0).dx, at(1).dx, at(2).dx, at(3).dx]),
+        v4([at(0).dy, at(1).dy, at(2).dy, at(3).dy]),
+    );
+    let steps = |p: &Plane| (v4([-0.0, p.dx, -0.0, p.dx]), v4([-0.0, -0.0, p.dy, p.dy]));
+    let (den_s1, den_s2) = steps(den);
+    let s: [(__m256d, __m256d); N] = std::array::from_fn(|c| steps(&num[c]));
+    let (zero, one) = (_mm256_setzero_pd(), _mm256_set1_pd(1.0));
+    // per quad: the lanes' reciprocals (computed and stored, or read) and lane 0 of every
+    // component
+    let quad = |q: &Quad, inv: &mut [f64; 4]| {
+        let (sx, sy) = ((q.x as f64 + 0.5) - x0, (q.y as f64 + 0.5) - y0);
+        let inv4 = if RECIP {
+            let d0 = _mm256_set1_pd(den.a + den.dx * sx + den.dy * sy);
+            let d = _mm256_add_pd(_mm256_add_pd(d0, den_s1), den_s2);
+            let r = _mm256_blendv_pd(
+                _mm256_div_pd(one, d),
+                one,
+                _mm256_cmp_pd::<_CMP_EQ_OQ>(d, zero),
+            );
+            *inv = cast::<__m256d, [f64; 4]>(r);
+            r
+        } else {
+            v4(*inv)
+        };
+        let (ox, oy) = (_mm256_set1_pd(sx), _mm256_set1_pd(sy));
+        let v0 = _mm256_add_pd(
+            _mm256_add_pd(a, _mm256_mul_pd(dx, ox)),
+            _mm256_mul_pd(dy, oy),
+        );
+        (inv4, v0)
+    };
+    // component `c`'s four lanes from its lane 0 broadcast (`b`)
+    let lanes = |b: __m256d, c: usize, inv4: __m256d| {
+        let l = _mm256_add_pd(_mm256_add_pd(b, s[c].0), s[c].1);
+        cast::<__m128, [u32; 4]>(_mm256_cvtpd_ps(_mm256_mul_pd(l, inv4)))
+    };
+    // the usual vec4 and vec2 as zipped walks (no per-store length checks: ~14 instructions
+    // a quad for four rows), others indexed
+    match &mut out[..] {
+        [o0, o1, o2, o3] => {
+            let walk = quads.iter().zip(inv.iter_mut()).zip(o0.iter_mut());
+            let walk = walk
+                .zip(o1.iter_mut())
+                .zip(o2.iter_mut())
+                .zip(o3.iter_mut());
+            for (((((q, inv), o0), o1), o2), o3) in walk {
+                let (inv4, v0) = quad(q, inv);
+                *o0 = lanes(_mm256_permute4x64_pd::<0x00>(v0), 0, inv4);
+                *o1 = lanes(_mm256_permute4x64_pd::<0x55>(v0), 1, inv4);
+                *o2 = lanes(_mm256_permute4x64_pd::<0xaa>(v0), 2, inv4);
+                *o3 = lanes(_mm256_permute4x64_pd::<0xff>(v0), 3, inv4);
+            }
+        }
+        [o0, o1] => {
+            let walk = quads.iter().zip(inv.iter_mut()).zip(o0.iter_mut());
+            for (((q, inv), o0), o1) in walk.zip(o1.iter_mut()) {
+                let (inv4, v0) = quad(q, inv);
+                *o0 = lanes(_mm256_permute4x64_pd::<0x00>(v0), 0, inv4);
+                *o1 = lanes(_mm256_permute4x64_pd::<0x55>(v0), 1, inv4);
+            }
+        }
+        out => {
+            for (i, (q, inv)) in quads.iter().zip(inv.iter_mut()).enumerate() {
+                let (inv4, v0) = quad(q, inv);
+                for (c, o) in out.iter_mut().enumerate() {
+                    let b = match c {
+                        0 => _mm256_permute4x64_pd::<0x00>(v0),
+                        1 => _mm256_permute4x64_pd::<0x55>(v0),
+                        2 => _mm256_permute4x64_pd::<0xaa>(v0),
+                        _ => _mm256_permute4x64_pd::<0xff>(v0),
+                    };
+                    if let Some(o) = o.get_mut(i) {
+                        *o = lanes(b, c, inv4);
+                    }
+                }
+            }
+        }
     }
 }
 
@@ -547,8 +710,21 @@ fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32
         &g[3][..groups],
     );
     let (four, rest) = pixels.split_at_mut(groups * 4);
-    for (j, px) in four.as_chunks_mut::<4>().0.iter_mut().enumerate() {
-        *px = unorm8_rows4([&g0[j], &g1[j], &g2[j], &g3[j]]);
+    let four = four.as_chunks_mut::<4>().0;
+    #[cfg(target_arch = "x86_64")]
+    let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    #[cfg(not(target_arch = "x86_64"))]
+    let avx2 = false;
+    if avx2 {
+        // SAFETY: the CPU has AVX2 (detected above)
+        #[cfg(target_arch = "x86_64")]
+        unsafe {
+            unorm8_groups_avx2(four, [g0, g1, g2, g3])
+        };
+    } else {
+        for (j, px) in four.iter_mut().enumerate() {
+            *px = unorm8_rows4([&g0[j], &g1[j], &g2[j], &g3[j]]);
+        }
     }
     for (i, px) in rest.iter_mut().enumerate() {
         let i = groups * 4 + i;
@@ -568,8 +744,9 @@ fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32
             let [top, bottom] = &mut rows[ly0..ly0 + 2] else {
                 unreachable!("a whole quad covers two rows");
             };
-            top[lx0 * 4..][..8].copy_from_slice(&px[..8]);
-            bottom[lx0 * 4..][..8].copy_from_slice(&px[8..]);
+            let x = lx0 * 4;
+            top[x..x + 8].copy_from_slice(&px[..8]);
+            bottom[x..x + 8].copy_from_slice(&px[8..]);
             continue;
         }
         // A partly covered quad: the same conversion, then the covered pixels' 4-byte pieces.
@@ -677,6 +854,54 @@ pub(crate) fn unorm8_rows4(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
     ]
 }
 
+/// [`unorm8_rows4`] in 256-bit AVX2 forms, the same operations per value (multiply, add 0.5,
+/// `vmaxps` with 0 as the second operand, `vminps`, truncate; the values are then in 0..=255,
+/// so the saturating packs only narrow). The packs work within 128-bit halves, so the rows
+/// come out as quads 0 1 in one 32-byte register and quads 2 3 in the other.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn unorm8_rows4_avx2(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    let (k255, half, zero) = (
+        _mm256_set1_ps(255.0),
+        _mm256_set1_ps(0.5),
+        _mm256_setzero_ps(),
+    );
+    let conv = |w: &[u32; 8]| {
+        let v = cast::<[u32; 8], __m256>(*w);
+        let v = _mm256_add_ps(_mm256_mul_ps(v, k255), half);
+        _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(v, zero), k255))
+    };
+    // i16 lanes 0-3, 8-11 | 4-7, 12-15 of a row
+    let row = |w: &[u32; 16]| {
+        let [lo, hi] = cast::<[u32; 16], [[u32; 8]; 2]>(*w);
+        _mm256_packs_epi32(conv(&lo), conv(&hi))
+    };
+    let (r, g, b, a) = (row(c[0]), row(c[1]), row(c[2]), row(c[3]));
+    // bytes: R or G (lanes 0-3, 8-11), then B or A (the same lanes) | lanes 4-7, 12-15
+    let (rb, ga) = (_mm256_packus_epi16(r, b), _mm256_packus_epi16(g, a));
+    let (rg, ba) = (_mm256_unpacklo_epi8(rb, ga), _mm256_unpackhi_epi8(rb, ga));
+    // pixels of lanes 0-3 | 4-7, and of lanes 8-11 | 12-15
+    let q01 = cast::<__m256i, [[u8; 16]; 2]>(_mm256_unpacklo_epi16(rg, ba));
+    let q23 = cast::<__m256i, [[u8; 16]; 2]>(_mm256_unpackhi_epi16(rg, ba));
+    [q01[0], q01[1], q23[0], q23[1]]
+}
+
+/// [`unorm8_rows4_avx2`] over groups of four quads (`g[c][j]`: group `j`'s 16 lanes of
+/// component `c`), in one AVX2 function (the per-group kernel cannot be inlined into a caller
+/// without AVX2).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn unorm8_groups_avx2(px: &mut [[[u8; 16]; 4]], g: [&[[u32; 16]]; 4]) {
+    let n = g.iter().fold(px.len(), |n, r| n.min(r.len()));
+    let (g0, g1, g2, g3) = (&g[0][..n], &g[1][..n], &g[2][..n], &g[3][..n]);
+    for (j, px) in px[..n].iter_mut().enumerate() {
+        *px = unorm8_rows4_avx2([&g0[j], &g1[j], &g2[j], &g3[j]]);
+    }
+}
+
 /// `v` as `len` zero (default) values, keeping its allocation.
 #[inline]
 pub(super) fn zeroed<T: Copy + Default>(v: &mut Vec<T>, len: usize) {
@@ -746,11 +971,19 @@ mod tests {
             let rows16: [[u32; 16]; 4] = std::array::from_fn(|c| {
                 std::array::from_fn(|l| rows[(c + l / 4) % 4][l % 4] ^ (l as u32 / 4 % 2))
             });
-            let got4 = unorm8_rows4([&rows16[0], &rows16[1], &rows16[2], &rows16[3]]);
-            for (q, px) in got4.iter().enumerate() {
-                for (i, &b) in px.iter().enumerate() {
-                    let v = f32::from_bits(rows16[i % 4][4 * q + i / 4]);
-                    assert_eq!(b, unorm8(v), "{v:?}: quad {q}");
+            let rows16 = [&rows16[0], &rows16[1], &rows16[2], &rows16[3]];
+            let mut forms = vec![unorm8_rows4(rows16)];
+            #[cfg(target_arch = "x86_64")]
+            if std::arch::is_x86_feature_detected!("avx2") {
+                // SAFETY: the CPU has AVX2 (detected just above)
+                forms.push(unsafe { unorm8_rows4_avx2(rows16) });
+            }
+            for got4 in forms {
+                for (q, px) in got4.iter().enumerate() {
+                    for (i, &b) in px.iter().enumerate() {
+                        let v = f32::from_bits(rows16[i % 4][4 * q + i / 4]);
+                        assert_eq!(b, unorm8(v), "{v:?}: quad {q}");
+                    }
                 }
             }
         }
@@ -870,6 +1103,30 @@ mod tests {
                 [r0, r1, r2, r3],
             );
             assert_eq!(fused, rows, "case {case}: fused reciprocals");
+            // the portable kernel (the dispatched one is AVX2 where the CPU has it)
+            for fuse in [false, true] {
+                let mut p_inv = if fuse { [[0.0; 4]; QUAD_BATCH] } else { inv };
+                let mut portable = vec![0u32; 4 * 4 * nq];
+                let (r01, r23) = portable.split_at_mut(8 * nq);
+                let (r0, r1) = r01.split_at_mut(4 * nq);
+                let (r2, r3) = r23.split_at_mut(4 * nq);
+                interpolate_sse2(
+                    &num,
+                    &den,
+                    fuse,
+                    x0,
+                    y0,
+                    &quads,
+                    &mut p_inv[..nq],
+                    [r0, r1, r2, r3],
+                );
+                assert_eq!(portable, rows, "case {case}: portable kernel");
+                assert_eq!(
+                    p_inv.map(|v| v.map(f64::to_bits)),
+                    inv.map(|v| v.map(f64::to_bits)),
+                    "case {case}: portable reciprocals"
+                );
+            }
             assert_eq!(
                 fused_inv.map(|v| v.map(f64::to_bits)),
                 inv.map(|v| v.map(f64::to_bits)),
