@@ -22,6 +22,7 @@
 //! ```
 
 pub mod amber;
+mod cpu;
 pub mod debug;
 pub mod demo;
 pub mod error;

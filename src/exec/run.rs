@@ -136,8 +136,8 @@ pub(crate) fn scatter_rows(rows: [&mut [u32]; 4], src: &[[u32; 4]], mask: Option
     match mask {
         None => {
             #[cfg(target_arch = "x86_64")]
-            let done = if std::arch::is_x86_feature_detected!("avx2") {
-                // SAFETY: the CPU has AVX2 (detected just above)
+            let done = if crate::cpu::avx2() {
+                // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
                 unsafe {
                     scatter_pairs_avx2([&mut *a, &mut *b, &mut *c, &mut *d], s.as_flattened())
                 }

@@ -186,8 +186,8 @@ fn plane_fast<const F: u8, const M: u8, const CUBE: bool>(
     bases: &[LodBase; 4],
 ) -> Option<QuadBits> {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (detected just above)
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
         return unsafe { plane_fast_avx2::<F, M, CUBE>(k, img, a, bases) };
     }
     fast_quad::<F, M, CUBE>(k, img, a, bases)

@@ -650,8 +650,8 @@ fn wide_plane_implicit<const M: u8, const CMP: bool>(
     out: &mut [[u32; 4]],
 ) -> u16 {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
-        // SAFETY: the CPU has AVX2 (detected just above)
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
         return unsafe { wide_plane_implicit_avx2::<M, CMP>(k, plane, rows, masks, out) };
     }
     wide_plane_implicit_in::<M, CMP, false>(k, plane, rows, masks, out)

@@ -456,7 +456,7 @@ fn interpolate<const N: usize>(
     out: [&mut [u32]; N],
 ) {
     #[cfg(target_arch = "x86_64")]
-    if std::arch::is_x86_feature_detected!("avx2") {
+    if crate::cpu::avx2() {
         {
             // cut here: `array::map` is not inlined into the AVX2 function (~160 instructions
             // per call there)
@@ -466,7 +466,7 @@ fn interpolate<const N: usize>(
                 .fold(quads.len().min(inv.len()), |n, o| n.min(o.len()));
             let out = out.map(|o| &mut o[..nq]);
             let (quads, inv) = (&quads[..nq], &mut inv[..nq]);
-            // SAFETY: the CPU has AVX2 (detected just above)
+            // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
             unsafe {
                 return if fused {
                     interpolate_avx2::<N, true>(num, den, x0, y0, quads, inv, out)
@@ -712,11 +712,11 @@ fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32
     let (four, rest) = pixels.split_at_mut(groups * 4);
     let four = four.as_chunks_mut::<4>().0;
     #[cfg(target_arch = "x86_64")]
-    let avx2 = std::arch::is_x86_feature_detected!("avx2");
+    let avx2 = crate::cpu::avx2();
     #[cfg(not(target_arch = "x86_64"))]
     let avx2 = false;
     if avx2 {
-        // SAFETY: the CPU has AVX2 (detected above)
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
         #[cfg(target_arch = "x86_64")]
         unsafe {
             unorm8_groups_avx2(four, [g0, g1, g2, g3])

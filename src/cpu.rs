@@ -1,0 +1,38 @@
+//! Which instruction-set extensions the hot loops may use, decided once per process.
+//!
+//! A few inner loops (the texture unit's plane routes, the tile shader's interpolation and
+//! colour conversion, the interpreter's row scatter, the early depth test of a block) are
+//! compiled twice: plain (SSE2, baseline x86-64) and with `#[target_feature(enable = "avx2")]`
+//! (VEX three-operand forms: ~10-15 % fewer instructions), and [`avx2`] chooses per call.
+//! Both forms do the same IEEE operations in the same order and FMA is never enabled, so
+//! they give the same bits; every frame's hash is the same either way.
+//!
+//! `QUADSTEP_NO_AVX2=1` in the environment makes [`avx2`] false, so that the plain forms,
+//! which a CPU with AVX2 never runs otherwise, are tested on such a CPU too (`.ci/run` runs
+//! the library's tests a second time that way).
+
+use std::sync::atomic::{AtomicU8, Ordering};
+
+/// 0: not decided yet, 1: no, 2: yes.
+static AVX2: AtomicU8 = AtomicU8::new(0);
+
+/// Whether the AVX2 forms may run: the CPU has AVX2 (run-time detection) and
+/// `QUADSTEP_NO_AVX2` is not set. A caller may rely on `true` meaning the CPU has AVX2.
+#[inline]
+pub(crate) fn avx2() -> bool {
+    match AVX2.load(Ordering::Relaxed) {
+        0 => decide(),
+        v => v == 2,
+    }
+}
+
+#[cold]
+fn decide() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    let yes = std::arch::is_x86_feature_detected!("avx2")
+        && std::env::var_os("QUADSTEP_NO_AVX2").is_none_or(|v| v.is_empty() || v == "0");
+    #[cfg(not(target_arch = "x86_64"))]
+    let yes = false;
+    AVX2.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
+    yes
+}
