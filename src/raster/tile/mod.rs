@@ -9,6 +9,12 @@
 //!   and every per-pixel value is a pure function of primitive and pixel (planes evaluated
 //!   at a quad's lane 0 and stepped to its other lanes, never across quads), so the bytes
 //!   are the same at any thread count.
+//! - **Clears are tile work.** The render pass's clears are recorded, not written
+//!   (`super::Clears`), and every tile (those no primitive touches too) fills its own
+//!   rectangle just before it is shaded, as llvmpipe's clear bin command does: a 1024x1024
+//!   frame's attachments are written once, from cache, instead of filled in memory and read
+//!   back by the draw (the depth scene's draw-time misses of a simulated 2 MiB cache: 305 k ->
+//!   183 k lines; instructions: +0.4-0.9 M per frame, the per-row fill calls).
 //! - **The 8x8 block is the unit** of coverage, early depth and batching: 16 quads, one
 //!   batch. A block's coverage is one 64-bit mask in quad order (`cover`: bit 4k + lane is
 //!   lane `lane` of quad k), which is what the depth test and the batch consume, so no
@@ -67,7 +73,7 @@ use super::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
 use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
-use super::RenderTargets;
+use super::{Clears, RenderTargets};
 use crate::{Error, Result};
 
 /// Tile side in pixels.
@@ -139,6 +145,23 @@ struct TileView<'t> {
     depth: Vec<&'t mut [u8]>,
     /// Empty when the attachment has no stencil.
     stencil: Vec<&'t mut [u8]>,
+}
+
+impl TileView<'_> {
+    /// Write the pending clears to the tile's pixels.
+    fn clear(&mut self, clears: &Clears) {
+        for (rows, fill) in self.colors.iter_mut().zip(&clears.color) {
+            if let Some(fill) = fill {
+                rows.iter_mut().for_each(|r| fill.fill(r));
+            }
+        }
+        if let Some(fill) = &clears.depth {
+            self.depth.iter_mut().for_each(|r| fill.fill(r));
+        }
+        if let Some(fill) = &clears.stencil {
+            self.stencil.iter_mut().for_each(|r| fill.fill(r));
+        }
+    }
 }
 
 /// Cut every attachment into per-tile row slices (tile index `ty * tiles_x + tx`).
@@ -215,7 +238,17 @@ type Attachment = (ColorFormat, ColorBlendAttachment, usize);
 /// estimate), so the last tiles to finish are small ones and neither thread waits long for the
 /// other at the end. Tiles own disjoint pixels, so the order they run in does not change any
 /// byte; an error is reported for the lowest-numbered failing tile, as before.
-pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTargets) -> Result<()> {
+///
+/// `clears`: the render pass's pending clears; every tile (those no primitive touches too)
+/// writes them to its own pixels just before it is shaded, so each tile's bytes are written
+/// while in cache rather than filled in memory beforehand and read back (see [`Clears`]).
+/// Every tile is taken even when some fail, so the clears are all written.
+pub(crate) fn render(
+    pool: &ThreadPool,
+    scene: &Scene,
+    clears: &Clears,
+    targets: &mut RenderTargets,
+) -> Result<()> {
     let (w, h) = targets.size()?;
     let (tiles_x, tiles_y) = ((w as i32 + TILE - 1) / TILE, (h as i32 + TILE - 1) / TILE);
     let rows: Vec<Vec<(Vec<u32>, u64)>> = pool.install(|| {
@@ -270,10 +303,11 @@ pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTarge
         .collect();
     let ds_format = targets.depth_stencil.as_ref().map(|d| d.format);
     let views = split_tiles(targets, w as usize, tiles_x as usize, &rects);
+    let clearing = !clears.is_empty();
     let mut work: Vec<(usize, TileView)> = views
         .into_iter()
         .enumerate()
-        .filter(|(t, _)| !bins[*t].is_empty())
+        .filter(|(t, _)| clearing || !bins[*t].is_empty())
         .collect();
     // Stable: equal costs keep tile order.
     work.sort_by_key(|(t, _)| std::cmp::Reverse(costs[*t]));
@@ -292,6 +326,12 @@ pub(crate) fn render(pool: &ThreadPool, scene: &Scene, targets: &mut RenderTarge
             let Some((t, mut view)) = taken else {
                 continue;
             };
+            if clearing {
+                view.clear(clears);
+            }
+            if bins[t].is_empty() {
+                continue;
+            }
             if let Err(e) = sh.shade(&bins[t], &mut view) {
                 if first.as_ref().is_none_or(|(f, _)| t < *f) {
                     first = Some((t, e));
