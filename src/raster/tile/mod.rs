@@ -56,7 +56,9 @@
 //! than it saved); per-lane edge values OR-ed with one sign test per lane (the scalar loop
 //! stayed over the edges: +4 M); the walk, block tests and batch push inlined into one
 //! function (LLVM hoisted the cold paths' set-up into every block row and spilled the
-//! quad loop's state: +3-6 M).
+//! quad loop's state: +3-6 M); the walk compiled for AVX2 (+0.3 M: its work is scalar and
+//! i64x2, VEX forms gain nothing); the quad pushes as one `extend` from a `Range` map (its
+//! `fold` stayed out of line: +2 M).
 //!
 //! The shading side (interpolation, the row-form stage run, colour writes) is `shade.rs`,
 //! whose doc holds its figures.
@@ -591,7 +593,10 @@ impl<'a> TileShader<'a> {
                     cov,
                     lx0,
                 };
-                f(&fd, &b, &mut view.depth[ly0..ly0 + BLOCK as usize])
+                // SAFETY: `f` is from `depth_block_fn`, which returns an AVX2 instance only
+                // when run-time detection found AVX2 on this CPU; the other instances are
+                // safe functions.
+                unsafe { f(&fd, &b, &mut view.depth[ly0..ly0 + BLOCK as usize]) }
             }
             _ => self.early_quads(view, p, bx, by, cov),
         }
@@ -1086,7 +1091,6 @@ mod tests {
                     }
                 }
             }
-            let mut views: Vec<&mut [u8]> = rows.iter_mut().map(|r| &mut r[..]).collect();
             let b = BlockRows {
                 pl: &pl,
                 z_offset,
@@ -1095,9 +1099,26 @@ mod tests {
                 cov,
                 lx0,
             };
-            let got = depth_block_fn(fd.pass)(&fd, &b, &mut views);
-            assert_eq!(got, want, "case {case}: {op:?} {pl:?} {z_offset}");
-            assert_eq!(rows, want_rows, "case {case}: stored depths");
+            // both instances where the CPU has AVX2, each on its own copy of the rows
+            #[cfg(target_arch = "x86_64")]
+            let avx2 = std::is_x86_feature_detected!("avx2");
+            #[cfg(not(target_arch = "x86_64"))]
+            let avx2 = false;
+            let start = rows.clone();
+            for wide in [false, true] {
+                if wide && !avx2 {
+                    continue;
+                }
+                rows = start.clone();
+                let mut views: Vec<&mut [u8]> = rows.iter_mut().map(|r| &mut r[..]).collect();
+                // SAFETY: the AVX2 instance only when the CPU has AVX2 (checked above).
+                let got = unsafe { depth_block_fn_for(fd.pass, wide)(&fd, &b, &mut views) };
+                assert_eq!(
+                    got, want,
+                    "case {case}: {op:?} {pl:?} {z_offset} avx2 {wide}"
+                );
+                assert_eq!(rows, want_rows, "case {case}: stored depths, avx2 {wide}");
+            }
             passed += want.count_ones();
             failed += cov.count_ones() - want.count_ones();
         }
