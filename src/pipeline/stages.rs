@@ -267,6 +267,7 @@ mod tests {
         let mut pass = raster.begin(&mut targets);
         pass.bind_pipeline(&pipeline);
         pass.draw(3, 1, 0, 0).unwrap();
+        drop(pass);
         targets.color.pop().unwrap().data
     }
 

@@ -12,7 +12,9 @@
 //!
 //! Shape: a [`Rasterizer`] owns the thread pool; [`Rasterizer::begin`] opens a [`RenderPass`]
 //! on some [`RenderTargets`]; the pass takes Vulkan-like binds and `draw` / `draw_indexed`
-//! calls. The result is byte-identical at any thread count: vertex batches and geometry are
+//! calls; its clears are recorded and written by the next draw's tiles (see [`tile`]), or
+//! when the attachments are read back or the pass ends. The result is byte-identical at any
+//! thread count: vertex batches and geometry are
 //! gathered in order, tiles own disjoint pixels and keep primitives in submission order.
 //! Fragment inputs are interpolated in f64 from per-primitive planes (one reciprocal per lane
 //! and mode, planes stepped only within a quad): depth must hold 1e-6 (tests/raster_ops.rs),
@@ -54,6 +56,7 @@
 //! let mut pass = raster.begin(&mut targets);
 //! pass.bind_pipeline(&pipeline);
 //! pass.draw(3, 1, 0, 0)?;
+//! drop(pass); // the end of the pass
 //! assert_eq!(targets.color[0].data[..4], [255, 128, 0, 255]);
 //! # Ok::<(), quadstep::Error>(())
 //! ```
@@ -160,7 +163,26 @@ impl Rasterizer {
             pipeline: None,
             vertex_buffers: Vec::new(),
             index_buffer: None,
+            pending: Clears::default(),
         }
+    }
+}
+
+/// The render pass's clears not yet written: per colour attachment and for depth and stencil,
+/// the value every texel is to hold. The next draw's tile pass writes them, each tile its own
+/// rectangle just before shading it (llvmpipe's clear bin command), so a 1024x1024 frame's
+/// 4 MiB attachments are written once, from cache, rather than filled in memory and read back.
+#[derive(Debug, Default)]
+pub(crate) struct Clears {
+    /// `color[attachment]` (shorter than the attachment list when the last ones have none).
+    pub color: Vec<Option<target::TexelFill>>,
+    pub depth: Option<target::TexelFill>,
+    pub stencil: Option<target::TexelFill>,
+}
+
+impl Clears {
+    pub fn is_empty(&self) -> bool {
+        self.color.iter().all(Option::is_none) && self.depth.is_none() && self.stencil.is_none()
     }
 }
 
@@ -172,6 +194,16 @@ pub struct RenderPass<'a> {
     pipeline: Option<&'a Pipeline<'a>>,
     vertex_buffers: Vec<VertexBuffer<'a>>,
     index_buffer: Option<IndexBuffer<'a>>,
+    /// Clears recorded and not yet written (see [`Clears`]); every way to observe the
+    /// attachments writes them first: [`RenderPass::targets`], the end of the pass (`Drop`).
+    pending: Clears,
+}
+
+impl Drop for RenderPass<'_> {
+    /// The end of the pass: clears no draw has written yet are written now.
+    fn drop(&mut self) {
+        self.apply_clears();
+    }
 }
 
 impl<'a> RenderPass<'a> {
@@ -193,42 +225,74 @@ impl<'a> RenderPass<'a> {
         self.index_buffer = Some(buffer);
     }
 
-    /// The attachments (for reading back between draws).
-    pub fn targets(&self) -> &RenderTargets {
+    /// The attachments (for reading back between draws), with every clear recorded so far
+    /// written (hence `&mut self`).
+    pub fn targets(&mut self) -> &RenderTargets {
+        self.apply_clears();
         self.targets
     }
 
     /// A render pass's `loadOp = CLEAR` (or `vkCmdClearAttachments` over the whole area) of
-    /// colour attachment `index`, in bands of tile rows on the pool's threads.
+    /// colour attachment `index`. Recorded, not written: the next draw's tiles write it (see
+    /// [`Clears`]), or the end of the pass or [`RenderPass::targets`] does; a later clear of
+    /// the attachment replaces it. The result is that of filling the attachment now.
     pub fn clear_color(&mut self, index: usize, value: ClearColor) -> Result<()> {
         let n = self.targets.color.len();
-        let c = self.targets.color.get_mut(index).ok_or_else(|| {
+        let c = self.targets.color.get(index).ok_or_else(|| {
             Error::Pipeline(format!(
                 "raster: clear_color: no colour attachment {index} (the pass has {n})"
             ))
         })?;
-        let texel = c.clear_texel(value);
-        let band = c.row_pitch() * tile::TILE as usize;
-        target::fill_texels_parallel(&self.raster.pool, &mut c.data, &texel, band);
+        let fill = target::TexelFill::new(&c.clear_texel(value));
+        if self.pending.color.len() <= index {
+            self.pending.color.resize(index + 1, None);
+        }
+        self.pending.color[index] = Some(fill);
         Ok(())
     }
 
     /// The same for the depth/stencil attachment: depth quantized to its format, and the
     /// stencil value where the format has stencil.
     pub fn clear_depth_stencil(&mut self, depth: f32, stencil: u8) -> Result<()> {
-        let ds = self.targets.depth_stencil.as_mut().ok_or_else(|| {
+        let ds = self.targets.depth_stencil.as_ref().ok_or_else(|| {
             Error::Pipeline(
                 "raster: clear_depth_stencil: the pass has no depth/stencil attachment".into(),
             )
         })?;
-        let rows = ds.width as usize * tile::TILE as usize;
         if ds.format.depth_bytes() > 0 {
-            let texel = ds.depth_texel(depth);
-            let band = rows * texel.len();
-            target::fill_texels_parallel(&self.raster.pool, &mut ds.depth, &texel, band);
+            self.pending.depth = Some(target::TexelFill::new(&ds.depth_texel(depth)));
         }
-        target::fill_texels_parallel(&self.raster.pool, &mut ds.stencil, &[stencil], rows);
+        if !ds.stencil.is_empty() {
+            self.pending.stencil = Some(target::TexelFill::new(&[stencil]));
+        }
         Ok(())
+    }
+
+    /// Write the pending clears over whole attachments, in bands of tile rows on the pool's
+    /// threads (a clear observed before any draw wrote it).
+    fn apply_clears(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let clears = std::mem::take(&mut self.pending);
+        let pool = &self.raster.pool;
+        let rows = tile::TILE as usize;
+        for (c, fill) in self.targets.color.iter_mut().zip(&clears.color) {
+            if let Some(fill) = fill {
+                let band = c.row_pitch() * rows;
+                target::fill_texels_parallel(pool, &mut c.data, fill, band);
+            }
+        }
+        if let Some(ds) = &mut self.targets.depth_stencil {
+            let band = ds.width as usize * rows;
+            if let Some(fill) = &clears.depth {
+                let band = band * ds.format.depth_bytes();
+                target::fill_texels_parallel(pool, &mut ds.depth, fill, band);
+            }
+            if let Some(fill) = &clears.stencil {
+                target::fill_texels_parallel(pool, &mut ds.stencil, fill, band);
+            }
+        }
     }
 
     /// `vkCmdDraw`.
@@ -333,7 +397,10 @@ impl<'a> RenderPass<'a> {
                 .depth_clamp
                 .then_some((lo.min(hi), lo.max(hi))),
         };
-        tile::render(pool, &scene, self.targets)
+        // the tile pass writes the pending clears, every tile its own (even when the draw
+        // fails: every tile is still taken)
+        let clears = std::mem::take(&mut self.pending);
+        tile::render(pool, &scene, &clears, self.targets)
     }
 }
 
@@ -411,4 +478,313 @@ fn clip_rect(state: &PipelineState, vp: &Viewport, w: u32, h: u32) -> Option<Pix
     let (x0, x1) = span(vp.x, vp.width);
     let (y0, y1) = span(vp.y, vp.height);
     r.intersect(&PixRect { x0, y0, x1, y1 })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a test frame does, in order.
+    #[derive(Clone, Copy, Debug)]
+    enum Op {
+        Color(usize, ClearColor),
+        DepthStencil(f32, u8),
+        /// Triangles at depth `z` in colour `c` (inside the scissor `scissor`, if set): the
+        /// fragment stage fails when `fail`.
+        Draw {
+            z: f32,
+            c: f32,
+            scissor: bool,
+            fail: bool,
+        },
+        /// A draw whose vertex stage fails (nothing reaches the tiles).
+        VertexFails,
+        /// A draw whose triangles are all outside the framebuffer.
+        Offscreen,
+        /// Read the attachments back through the pass.
+        Read,
+    }
+
+    /// Attachments: an RGBA8 and an RGBA32 uint colour attachment, and `ds` if any; odd sizes,
+    /// so some tiles are partial and some no primitive touches.
+    fn targets(ds: Option<DepthFormat>) -> RenderTargets {
+        let (w, h) = (150, 97);
+        let mut t = RenderTargets {
+            color: vec![
+                ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h),
+                ColorTarget::new(ColorFormat::R32G32B32A32Uint, w, h),
+            ],
+            depth_stencil: ds.map(|f| DepthStencilTarget::new(f, w, h)),
+        };
+        // something a clear must replace
+        t.color[0]
+            .data
+            .iter_mut()
+            .enumerate()
+            .for_each(|(i, b)| *b = i as u8);
+        t.color[1].data.fill(0xa5);
+        if let Some(d) = &mut t.depth_stencil {
+            d.clear(0.25, 0x33);
+        }
+        t
+    }
+
+    /// Run `ops` on `rt` with `threads` threads. `eager`: every clear is done by the targets'
+    /// own fills (`ColorTarget::clear_f32` / `clear_raw`, `DepthStencilTarget::clear`) between
+    /// passes, the reference; else by the pass's `clear_color` / `clear_depth_stencil` in one
+    /// pass. Returns the attachments at every `Read` and the result of every draw.
+    fn run(rt: &mut RenderTargets, ops: &[Op], threads: usize, eager: bool) -> Vec<String> {
+        // every draw's stages and state, made before any pass (a pass borrows its pipeline)
+        let stages: Vec<_> = ops
+            .iter()
+            .map(|&op| match op {
+                Op::Draw {
+                    z,
+                    c,
+                    scissor,
+                    fail,
+                } => Some(stages(z, c, scissor, fail, false, false)),
+                Op::VertexFails => Some(stages(0.5, 0.0, false, false, true, false)),
+                Op::Offscreen => Some(stages(0.5, 0.0, false, false, false, true)),
+                _ => None,
+            })
+            .collect();
+        let pipelines: Vec<Option<Pipeline>> = stages
+            .iter()
+            .map(|s| {
+                s.as_ref().map(|(vs, fs, state)| Pipeline {
+                    state: state.clone(),
+                    vertex: vs,
+                    fragment: fs,
+                })
+            })
+            .collect();
+        let mut log = Vec::new();
+        let raster = Rasterizer::new(threads).unwrap();
+        let is_clear = |o: &Op| matches!(o, Op::Color(..) | Op::DepthStencil(..));
+        let mut ops = ops.iter().copied().zip(&pipelines).peekable();
+        while ops.peek().is_some() {
+            // the reference's clears, outside any pass
+            while let Some((op, _)) = ops.next_if(|(o, _)| eager && is_clear(o)) {
+                match op {
+                    Op::Color(i, ClearColor::Float(f)) => rt.color[i].clear_f32(f),
+                    Op::Color(i, ClearColor::Raw(r)) => rt.color[i].clear_raw(r),
+                    Op::DepthStencil(d, s) => rt.depth_stencil.as_mut().unwrap().clear(d, s),
+                    _ => unreachable!(),
+                }
+            }
+            let mut pass = raster.begin(rt);
+            while let Some((op, pipeline)) = ops.next_if(|(o, _)| !(eager && is_clear(o))) {
+                match op {
+                    Op::Color(i, v) => pass.clear_color(i, v).unwrap(),
+                    Op::DepthStencil(d, s) => pass.clear_depth_stencil(d, s).unwrap(),
+                    Op::Read => log.push(format!("{:?}", pass.targets())),
+                    _ => {
+                        pass.bind_pipeline(pipeline.as_ref().unwrap());
+                        log.push(format!("{:?}", pass.draw(6, 1, 0, 0)));
+                    }
+                }
+            }
+        }
+        log
+    }
+
+    /// A draw's stages and state: two triangles (`off`: moved off screen) at depths around
+    /// `z`, colour `c` and the pixel position; the vertex stage fails when `vfail`, the
+    /// fragment stage when `fail`; depth test less with writes, stencil increments (front)
+    /// or inverts (back); a small scissor when `scissor`.
+    fn stages(
+        z: f32,
+        c: f32,
+        scissor: bool,
+        fail: bool,
+        vfail: bool,
+        off: bool,
+    ) -> (impl VertexStage, impl FragmentStage, PipelineState) {
+        let tris: [[f32; 2]; 6] = [
+            [-0.9, -0.95],
+            [0.7, -0.6],
+            [-0.2, 0.8],
+            [0.9, 0.9],
+            [0.1, 0.95],
+            [0.95, -0.3],
+        ];
+        let vs = VertexFn {
+            varyings: 0,
+            f: move |i: &VertexBatch, o: &mut VertexOutputs| {
+                if vfail {
+                    return Err(Error::Exec("vertex".into()));
+                }
+                for (v, &idx) in i.vertex_index.iter().enumerate() {
+                    let [x, y] = tris[idx as usize % 6];
+                    let x = if off { x + 3.0 } else { x };
+                    // the triangles' depths vary over them
+                    o.position[v] = [x, y, z * (0.8 + 0.3 * x), 1.0];
+                }
+                Ok(())
+            },
+        };
+        let fs = FragmentFn {
+            interpolation: vec![],
+            writes_depth: false,
+            can_discard: false,
+            f: move |b: &QuadBatch, o: &mut QuadOutputs| {
+                if fail {
+                    return Err(Error::Exec("fragment".into()));
+                }
+                for (l, fc) in b.frag_coord.iter().enumerate() {
+                    o.color[0][l] = [c, fc[0] / 150.0, 0.5, 1.0].map(f32::to_bits);
+                    o.color[1][l] = [fc[0] as u32, fc[1] as u32, c.to_bits(), 7];
+                }
+                Ok(())
+            },
+        };
+        let state = PipelineState {
+            depth_stencil: DepthStencilState {
+                depth_test: true,
+                depth_write: true,
+                depth_compare: CompareOp::Less,
+                stencil_test: true,
+                front: StencilOpState {
+                    pass_op: StencilOp::IncrementAndClamp,
+                    ..Default::default()
+                },
+                back: StencilOpState {
+                    pass_op: StencilOp::Invert,
+                    ..Default::default()
+                },
+                ..Default::default()
+            },
+            scissor: scissor.then_some(Rect2D {
+                x: 70,
+                y: 10,
+                width: 10,
+                height: 20,
+            }),
+            ..Default::default()
+        };
+        (vs, fs, state)
+    }
+
+    /// Clears recorded by the pass and written by the next draw's tiles (or when the
+    /// attachments are read, or at the end of the pass) give byte for byte what clearing
+    /// the attachments first gives: with and without depth/stencil, several colour
+    /// attachments, a second clear replacing a first, clears without a draw, two draws, draws
+    /// that fail in the vertex or the fragment stage, a scissored draw and one with nothing on
+    /// screen, and reads in between.
+    #[test]
+    fn recorded_clears_equal_eager_clears() {
+        use ClearColor::{Float, Raw};
+        let draw = |z, c| Op::Draw {
+            z,
+            c,
+            scissor: false,
+            fail: false,
+        };
+        let clear_all = [
+            Op::Color(0, Float([0.1, 0.2, 0.3, 0.4])),
+            Op::Color(1, Raw([1, 2, 3, 4])),
+            Op::DepthStencil(0.75, 0x5a),
+        ];
+        let mut cases: Vec<Vec<Op>> = vec![
+            clear_all.to_vec(),
+            [&clear_all[..], &[draw(0.5, 0.25)]].concat(),
+            [&clear_all[..], &[draw(0.5, 0.25), draw(0.4, 0.75)]].concat(),
+            // the second clear replaces the first, before and after a draw
+            vec![
+                Op::Color(0, Float([1.0, 0.0, 0.0, 1.0])),
+                Op::DepthStencil(0.1, 1),
+                Op::Color(0, Float([0.0, 1.0, 0.0, 0.5])),
+                Op::DepthStencil(0.9, 2),
+                draw(0.5, 0.25),
+                Op::Color(1, Raw([9; 4])),
+                Op::DepthStencil(1.0, 3),
+                Op::Color(1, Raw([8; 4])),
+                draw(0.3, 0.5),
+                Op::Color(0, Float([0.5; 4])),
+            ],
+            // only some attachments cleared, reads in between
+            vec![
+                Op::Color(1, Raw([5, 6, 7, 8])),
+                Op::Read,
+                Op::Color(0, Float([0.2; 4])),
+                draw(0.6, 1.0),
+                Op::Read,
+                Op::DepthStencil(0.7, 4),
+                Op::Read,
+                draw(0.6, 0.0),
+            ],
+            // draws that write nothing, fail, or touch a few tiles
+            vec![
+                Op::Color(0, Float([0.3; 4])),
+                Op::DepthStencil(0.8, 6),
+                Op::VertexFails,
+                Op::Offscreen,
+                Op::Read,
+                Op::Color(1, Raw([1; 4])),
+                Op::Draw {
+                    z: 0.5,
+                    c: 0.5,
+                    scissor: false,
+                    fail: true,
+                },
+                Op::Color(0, Float([0.6; 4])),
+                Op::Draw {
+                    z: 0.2,
+                    c: 0.5,
+                    scissor: true,
+                    fail: false,
+                },
+                Op::Color(1, Raw([2; 4])),
+                Op::DepthStencil(0.6, 7),
+                Op::Offscreen,
+            ],
+        ];
+        // and each case with its depth/stencil clears left out (what a colour-only pass does)
+        let colour_only: Vec<Vec<Op>> = cases
+            .iter()
+            .map(|c| {
+                c.iter()
+                    .copied()
+                    .filter(|o| !matches!(o, Op::DepthStencil(..)))
+                    .collect()
+            })
+            .collect();
+        cases.extend(colour_only.iter().cloned());
+        let formats = [
+            None,
+            Some(DepthFormat::D32Sfloat),
+            Some(DepthFormat::D24UnormS8Uint),
+            Some(DepthFormat::D16Unorm),
+            Some(DepthFormat::S8Uint),
+        ];
+        for ds in formats {
+            for (n, ops) in cases.iter().enumerate() {
+                let ops: Vec<Op> = ops
+                    .iter()
+                    .copied()
+                    .filter(|o| ds.is_some() || !matches!(o, Op::DepthStencil(..)))
+                    .collect();
+                let mut want = targets(ds);
+                let want_log = run(&mut want, &ops, 1, true);
+                for threads in [1, 2, 3] {
+                    let mut got = targets(ds);
+                    let got_log = run(&mut got, &ops, threads, false);
+                    assert_eq!(got_log, want_log, "{ds:?} case {n} {threads}t");
+                    assert!(got == want, "{ds:?} case {n} {threads}t");
+                }
+                // the draws draw something, and the clears did clear
+                if n == 1 {
+                    assert!(want.color[0]
+                        .data
+                        .chunks(4)
+                        .any(|t| *t != want.color[0].data[..4]));
+                    assert_eq!(
+                        want.color[1].data[..16],
+                        [1, 0, 0, 0, 2, 0, 0, 0, 3, 0, 0, 0, 4, 0, 0, 0]
+                    );
+                }
+            }
+        }
+    }
 }

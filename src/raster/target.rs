@@ -246,37 +246,58 @@ pub enum ClearColor {
     Raw([u32; 4]),
 }
 
-/// Repeat `texel` over `data` in bands of `band` bytes (a whole number of texels) on the
-/// pool's threads: a render pass's clear is part of the work a frame times, and done on the
-/// calling thread it was the largest serial piece of a 1024x1024 frame (a 4 MiB copy).
+/// A clear value ready to be repeated over texel rows: texel sizes that divide 64 (all but
+/// 3-byte formats) are stored as one 64-byte block, so a fill is fixed-size copies LLVM turns
+/// into vector stores (the doubling `copy_within` of `fill_texels` is a `rep movsb` memmove,
+/// which callgrind counts per byte: +4 M per 4 MiB clear).
+#[derive(Clone, Debug)]
+pub(crate) struct TexelFill {
+    texel: Vec<u8>,
+    block: Option<[u8; 64]>,
+}
+
+impl TexelFill {
+    pub fn new(texel: &[u8]) -> TexelFill {
+        let block = (!texel.is_empty() && 64 % texel.len() == 0).then(|| {
+            let mut block = [0u8; 64];
+            fill_texels(&mut block, texel);
+            block
+        });
+        TexelFill {
+            texel: texel.to_vec(),
+            block,
+        }
+    }
+
+    /// Repeat the texel over `data` (a whole number of texels).
+    #[inline]
+    pub fn fill(&self, data: &mut [u8]) {
+        let Some(block) = &self.block else {
+            return fill_texels(data, &self.texel);
+        };
+        let mut it = data.chunks_exact_mut(64);
+        it.by_ref().for_each(|c| c.copy_from_slice(block));
+        let rest = it.into_remainder();
+        if !rest.is_empty() {
+            let n = rest.len();
+            rest.copy_from_slice(&block[..n]);
+        }
+    }
+}
+
+/// Repeat `fill`'s texel over `data` in bands of `band` bytes (a whole number of texels) on
+/// the pool's threads: a clear observed before any draw (the eager path of the render pass's
+/// pending clears) done on the calling thread was the largest serial piece of a 1024x1024
+/// frame (a 4 MiB copy).
 pub(crate) fn fill_texels_parallel(
     pool: &rayon::ThreadPool,
     data: &mut [u8],
-    texel: &[u8],
+    fill: &TexelFill,
     band: usize,
 ) {
     use rayon::prelude::*;
-    let band = band.max(texel.len()).max(1);
-    // texel sizes that divide 64 (all but 3-byte formats) are stored as 64-byte blocks: fixed
-    // size copies LLVM turns into vector stores (the doubling `copy_within` of `fill_texels`
-    // is a `rep movsb` memmove, which callgrind counts per byte: +4 M per 4 MiB clear)
-    let mut block = [0u8; 64];
-    let blocks = !texel.is_empty() && 64 % texel.len() == 0;
-    if blocks {
-        fill_texels(&mut block, texel);
-    }
-    pool.install(|| {
-        data.par_chunks_mut(band).for_each(|chunk| {
-            if !blocks {
-                return fill_texels(chunk, texel);
-            }
-            let mut it = chunk.chunks_exact_mut(64);
-            it.by_ref().for_each(|c| c.copy_from_slice(&block));
-            let rest = it.into_remainder();
-            let n = rest.len();
-            rest.copy_from_slice(&block[..n]);
-        })
-    });
+    let band = band.max(fill.texel.len()).max(1);
+    pool.install(|| data.par_chunks_mut(band).for_each(|chunk| fill.fill(chunk)));
 }
 
 /// Repeat `texel` over `data` (a whole number of texels). The filled prefix is doubled, so a
@@ -511,6 +532,8 @@ mod tests {
                 pass.clear_depth_stencil(0.5, 0x5a).unwrap();
                 let e = pass.clear_color(2, ClearColor::Raw([0; 4])).unwrap_err();
                 assert!(e.to_string().contains("no colour attachment 2"), "{e}");
+                // the pass ends without a draw: the recorded clears are written now
+                drop(pass);
                 // by hand: 0.5·255 = 127.5 rounds to 128, 0.25·255 = 63.75 to 64
                 assert!(targets.color[0]
                     .data
