@@ -257,13 +257,9 @@ pub(super) fn float_depth_test<const N: usize>(
 pub(super) type DepthBlockFn = unsafe fn(&FloatDepth, &BlockRows, &mut [&mut [u8]]) -> u64;
 
 /// [`depth_block`] for the compare op whose pass bits (less, equal, greater) are `pass`: the
-/// AVX2 instance where the CPU has AVX2 (run-time detection), else the baseline one.
+/// AVX2 instance where [`crate::cpu::avx2`] allows it (the CPU has AVX2), else the baseline one.
 pub(super) fn depth_block_fn(pass: [u32; 3]) -> DepthBlockFn {
-    #[cfg(target_arch = "x86_64")]
-    let avx2 = std::is_x86_feature_detected!("avx2");
-    #[cfg(not(target_arch = "x86_64"))]
-    let avx2 = false;
-    depth_block_fn_for(pass, avx2)
+    depth_block_fn_for(pass, crate::cpu::avx2())
 }
 
 /// [`depth_block_fn`] with the instance chosen by the caller (`avx2` only where the CPU has
