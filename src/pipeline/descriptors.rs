@@ -10,6 +10,7 @@
 //! buffer binding of the same bytes sees, with the buffer's per-access atomicity.
 
 use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::exec::{Bindings, Buffer, ImageUnit};
@@ -18,21 +19,76 @@ use crate::texture::{out_of_range_texel, Aspect, Decoder, Format, Image, ImageVi
 use crate::{Error, Result};
 
 /// An image shared between descriptors, render passes and the caller.
+///
+/// Readers normally take the lock, but a binding that only samples the image keeps a
+/// snapshot (`snapshot`: the image's `Arc` and its write generation at bind time) and reads
+/// it without the lock while the generation is unchanged. Every `write` bumps the
+/// generation and writes through `Arc::make_mut`, so a snapshot is never changed under a
+/// reader: after a write, snapshot holders see a new generation and go back to the lock
+/// (the first write while a snapshot is held copies the image once). Measured: the read lock
+/// taken per fragment batch and image instruction was ~9 % of the fullscreen trilinear
+/// frame at two threads (both threads' atomic read-lock / unlock on one cache line;
+/// `perf`: `image_batch` 4 % of samples at one thread, 13 % at two).
 #[derive(Debug)]
-pub struct ImageResource(RwLock<Image>);
+pub struct ImageResource {
+    image: RwLock<Arc<Image>>,
+    generation: AtomicU64,
+}
+
+/// Shared access to an [`ImageResource`]'s image.
+pub struct ImageRead<'a>(RwLockReadGuard<'a, Arc<Image>>);
+
+impl std::ops::Deref for ImageRead<'_> {
+    type Target = Image;
+    fn deref(&self) -> &Image {
+        &self.0
+    }
+}
+
+/// Exclusive access to an [`ImageResource`]'s image (copy-on-write while a snapshot is
+/// held).
+pub struct ImageWrite<'a>(RwLockWriteGuard<'a, Arc<Image>>);
+
+impl std::ops::Deref for ImageWrite<'_> {
+    type Target = Image;
+    fn deref(&self) -> &Image {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for ImageWrite<'_> {
+    fn deref_mut(&mut self) -> &mut Image {
+        Arc::make_mut(&mut self.0)
+    }
+}
 
 impl ImageResource {
     /// Wrap an image.
     pub fn new(image: Image) -> Arc<ImageResource> {
-        Arc::new(ImageResource(RwLock::new(image)))
+        Arc::new(ImageResource {
+            image: RwLock::new(Arc::new(image)),
+            generation: AtomicU64::new(0),
+        })
     }
     /// Shared access (a poisoned lock still yields the image: texel data stays valid).
-    pub fn read(&self) -> RwLockReadGuard<'_, Image> {
-        self.0.read().unwrap_or_else(|e| e.into_inner())
+    pub fn read(&self) -> ImageRead<'_> {
+        ImageRead(self.image.read().unwrap_or_else(|e| e.into_inner()))
     }
     /// Exclusive access.
-    pub fn write(&self) -> RwLockWriteGuard<'_, Image> {
-        self.0.write().unwrap_or_else(|e| e.into_inner())
+    pub fn write(&self) -> ImageWrite<'_> {
+        let guard = self.image.write().unwrap_or_else(|e| e.into_inner());
+        // under the write lock, so `snapshot` (under the read lock) sees a matching pair
+        self.generation.fetch_add(1, Ordering::AcqRel);
+        ImageWrite(guard)
+    }
+    /// The image now and its write generation, as one consistent pair.
+    pub(crate) fn snapshot(&self) -> (u64, Arc<Image>) {
+        let guard = self.image.read().unwrap_or_else(|e| e.into_inner());
+        (self.generation.load(Ordering::Acquire), Arc::clone(&guard))
+    }
+    /// The write generation (see [`ImageResource::snapshot`]).
+    pub(crate) fn generation(&self) -> u64 {
+        self.generation.load(Ordering::Acquire)
     }
 }
 

@@ -33,7 +33,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
 
-use super::descriptors::{Descriptor, ImageResource, TexelBufferView};
+use super::descriptors::{Descriptor, ImageRead, ImageResource, TexelBufferView};
 use crate::exec::{image_per_quad, BatchOperands, ImageUnit, QuadLod, QuadOperands};
 use crate::ir::{ImageInst, ImageOpKind, Lod, Reg, ResourceKind, Shader};
 use crate::texture::{
@@ -46,10 +46,42 @@ use crate::{Error, Result};
 #[derive(Clone)]
 struct BoundImage {
     image: Arc<ImageResource>,
+    /// For sampled (not storage) bindings: the image and its write generation at bind
+    /// time, read without the lock while the generation is unchanged
+    /// ([`ImageResource::snapshot`]).
+    snap: Option<(u64, Arc<Image>)>,
     view: crate::texture::ImageView,
     sampler: Option<Sampler>,
     /// Prebuilt kernel for combined image samplers.
     kernel: Option<Arc<Kernel>>,
+}
+
+/// A bound image for reading: its snapshot or its read lock.
+enum ImageRef<'a> {
+    Snap(&'a Image),
+    Locked(ImageRead<'a>),
+}
+
+impl std::ops::Deref for ImageRef<'_> {
+    type Target = Image;
+    fn deref(&self) -> &Image {
+        match self {
+            ImageRef::Snap(i) => i,
+            ImageRef::Locked(g) => g,
+        }
+    }
+}
+
+impl BoundImage {
+    /// The image for reading: the snapshot while no write has happened since the bind,
+    /// else under the read lock.
+    #[inline]
+    fn read(&self) -> ImageRef<'_> {
+        match &self.snap {
+            Some((g, img)) if *g == self.image.generation() => ImageRef::Snap(img),
+            _ => ImageRef::Locked(self.image.read()),
+        }
+    }
 }
 
 /// (image slot, image element, sampler slot, sampler element).
@@ -76,6 +108,15 @@ pub struct ShaderImages {
 }
 
 /// Prefix sums of the element counts.
+/// A snapshot for bindings that only read (storage images are written through the lock, and
+/// would copy a snapshotted image on their first write).
+fn snap_of(kind: ResourceKind, image: &ImageResource) -> Option<(u64, Arc<Image>)> {
+    match kind {
+        ResourceKind::CombinedImageSampler | ResourceKind::SampledImage => Some(image.snapshot()),
+        _ => None,
+    }
+}
+
 fn bases<T>(v: &[Vec<T>]) -> (Vec<usize>, usize) {
     let mut total = 0;
     let b = v
@@ -116,6 +157,7 @@ impl ShaderImages {
                     Descriptor::Image { image, view } if image_like => {
                         imgs.push(Some(BoundImage {
                             image: image.clone(),
+                            snap: snap_of(r.kind, image),
                             view: *view,
                             sampler: None,
                             kernel: None,
@@ -142,6 +184,7 @@ impl ShaderImages {
                         };
                         imgs.push(Some(BoundImage {
                             image: image.clone(),
+                            snap: snap_of(r.kind, image),
                             view: *view,
                             sampler: Some(*sampler),
                             kernel,
@@ -226,7 +269,7 @@ impl ShaderImages {
             return match (&bound.kernel, &bound.sampler) {
                 (Some(k), _) => Ok(KernelRef::Borrowed(k)),
                 (None, Some(s)) => Ok(KernelRef::Owned(Arc::new(Kernel::new(
-                    &bound.image.read(),
+                    &bound.read(),
                     &bound.view,
                     s,
                     self.config,
@@ -261,7 +304,7 @@ impl ShaderImages {
                 ))
             })?;
         let k = Arc::new(Kernel::new(
-            &bound.image.read(),
+            &bound.read(),
             &bound.view,
             sampler,
             self.config,
@@ -485,7 +528,7 @@ impl ImageUnit for ShaderImages {
                 let Some((_, _, bound, kernel)) = &cur else {
                     unreachable!("set above")
                 };
-                let img = guard.get_or_insert_with(|| bound.image.read());
+                let img = guard.get_or_insert_with(|| bound.read());
                 let args = rows.sample_args(q, mask);
                 let part = kernel.sample(img, &args)?;
                 for (lane, (o, p)) in chunk.iter_mut().zip(&part).enumerate() {
@@ -746,7 +789,7 @@ impl ShaderImages {
         };
         let bound = self.image(inst.image.slot, 0)?;
         let kernel = self.kernel(inst, bound, 0, 0)?;
-        let img = bound.image.read();
+        let img = bound.read();
         if kernel.has_wide_path() {
             if let Some(lod) = rows.wide_lod() {
                 return sample_wide(&kernel, &img, rows, lod, first..quads, quad_mask, out);
@@ -797,7 +840,7 @@ impl ShaderImages {
                     dref,
                     mask,
                 };
-                kernel.sample(&bound.image.read(), &args)
+                kernel.sample(&bound.read(), &args)
             }
             ImageOpKind::Gather => {
                 let bound = self.image(inst.image.slot, image_index)?;
@@ -818,7 +861,7 @@ impl ShaderImages {
                     dref,
                     mask,
                 };
-                kernel.gather(&bound.image.read(), &args)
+                kernel.gather(&bound.read(), &args)
             }
             ImageOpKind::Fetch | ImageOpKind::Read => {
                 let bound = self.image(inst.image.slot, image_index)?;
@@ -840,7 +883,7 @@ impl ShaderImages {
                     offsets: offsets(q),
                     mask,
                 };
-                fetch_quad(&bound.image.read(), &bound.view, &args)
+                fetch_quad(&bound.read(), &bound.view, &args)
             }
             ImageOpKind::Write => {
                 let bound = self.image(inst.image.slot, image_index)?;
@@ -868,12 +911,12 @@ impl ShaderImages {
                 let bound = self.image(inst.image.slot, image_index)?;
                 let kernel = self.kernel(inst, bound, image_index, sampler_index)?;
                 let (coords, _) = float_coords(q);
-                let r = kernel.query_lod(&bound.image.read(), &coords, false)?;
+                let r = kernel.query_lod(&bound.read(), &coords, false)?;
                 Ok(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0]))
             }
             ImageOpKind::QuerySize => {
                 let bound = self.image(inst.image.slot, image_index)?;
-                let img = bound.image.read();
+                let img = bound.read();
                 let vt = bound.view.view_type;
                 let (sdims, arrayed) = int_dims(vt);
                 let mut res = [[0u32; 4]; 4];
@@ -906,7 +949,7 @@ impl ShaderImages {
             }
             ImageOpKind::QuerySamples => {
                 let bound = self.image(inst.image.slot, image_index)?;
-                let n = query_samples(&bound.image.read());
+                let n = query_samples(&bound.read());
                 Ok([[n, 0, 0, 0]; 4])
             }
         }
@@ -1230,5 +1273,77 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_host_write_after_the_bind_is_seen_and_the_snapshot_is_never_changed() {
+        // a sampled binding reads its bind-time snapshot without the lock; a write to the
+        // image must still be seen by the next sample, and must not change the snapshot
+        let shader = Shader {
+            name: "t".into(),
+            stage: Stage::Fragment,
+            body: crate::ir::Function {
+                regs: vec![ScalarTy::F32; 40],
+                consts: vec![],
+                blocks: vec![],
+            },
+            local_words: 0,
+            workgroup_words: 0,
+            inputs: vec![],
+            outputs: vec![],
+            resources: vec![resource(0, 1, false)],
+            workgroup_size: [1, 1, 1],
+            writes_depth: false,
+            can_discard: false,
+            early_fragment_tests: false,
+            origin_upper_left: true,
+            derivative_group: None,
+        };
+        let img = Image::new_2d(Format::R32G32B32A32_SFLOAT, 2, 2, 1, 1).unwrap();
+        let view = ImageView::whole(&img, ViewType::D2);
+        let res = ImageResource::new(img);
+        let first: Vec<[f32; 4]> = (0..4).map(|i| [i as f32, 0.25, 0.5, 1.0]).collect();
+        res.write().upload_f32(0, &first).unwrap();
+        let descs = [Descriptor::CombinedImageSampler {
+            image: res.clone(),
+            view,
+            sampler: sampler(Filter::Nearest, AddressMode::ClampToEdge),
+        }];
+        let images =
+            ShaderImages::new(&shader, |_, _| Some(&descs[..]), Config::default()).unwrap();
+        // one quad, every lane at texel (1, 0)'s centre: (0.75, 0.25)
+        let n = 4;
+        let mut r32 = vec![0u32; 40 * n];
+        for l in 0..n {
+            r32[l] = 0.75f32.to_bits();
+            r32[n + l] = 0.25f32.to_bits();
+        }
+        let slots: Vec<(bool, u32)> = (0..40).map(|r| (false, r)).collect();
+        let (helper, active) = (vec![false; n], vec![!0u32; n]);
+        let ops = BatchOperands {
+            n,
+            slots: &slots,
+            r32: &r32,
+            active: &active,
+            helper: &helper,
+        };
+        let inst = sample(0, None, vec![0, 1], Lod::None);
+        let red = |images: &ShaderImages| {
+            let mut got = vec![[0u32; 4]; n];
+            images.image_batch(&inst, &ops, &mut got).unwrap();
+            got.iter().map(|v| f32::from_bits(v[0])).collect::<Vec<_>>()
+        };
+        assert_eq!(red(&images), [1.0; 4], "texel (1, 0) as uploaded");
+        let (_, before) = res.snapshot();
+        let second: Vec<[f32; 4]> = (0..4).map(|i| [10.0 + i as f32, 0.0, 0.0, 1.0]).collect();
+        res.write().upload_f32(0, &second).unwrap();
+        assert_eq!(
+            red(&images),
+            [11.0; 4],
+            "the write is seen through the same binding"
+        );
+        let (_, after) = res.snapshot();
+        assert_eq!(before.read_texel_f32(0, 0, [1, 0, 0]).unwrap()[0], 1.0);
+        assert_eq!(after.read_texel_f32(0, 0, [1, 0, 0]).unwrap()[0], 11.0);
     }
 }

@@ -11,7 +11,9 @@ mod images;
 mod shader;
 mod stages;
 
-pub use descriptors::{Descriptor, DescriptorSets, ImageResource, TexelBufferView};
+pub use descriptors::{
+    Descriptor, DescriptorSets, ImageRead, ImageResource, ImageWrite, TexelBufferView,
+};
 pub use images::ShaderImages;
 pub use shader::Shader;
 pub use stages::BoundStage;
