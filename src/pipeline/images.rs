@@ -36,6 +36,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::descriptors::{Descriptor, ImageRead, ImageResource, TexelBufferView};
 use crate::exec::{image_per_quad, BatchOperands, ImageUnit, QuadLod, QuadOperands};
 use crate::ir::{ImageInst, ImageOpKind, Lod, Reg, ResourceKind, Shader};
+use crate::texture::merge_lanes;
 use crate::texture::{
     fetch_quad, query_levels, query_samples, query_size, BatchArgs, BatchLod, Config, FetchArgs,
     GatherArgs, GatherOffsets, Image, Kernel, LodMode, SampleArgs, Sampler, ViewType, WIDE_QUADS,
@@ -471,20 +472,12 @@ fn lod_mode(q: &QuadOperands) -> LodMode {
     }
 }
 
-fn merge(out: &mut [[u32; 4]; 4], part: &[[u32; 4]; 4], mask: u8) {
-    for lane in 0..4 {
-        if mask & (1 << lane) != 0 {
-            out[lane] = part[lane];
-        }
-    }
-}
-
 impl ImageUnit for ShaderImages {
     fn image_op(&self, inst: &ImageInst, q: &QuadOperands, out: &mut [[u32; 4]; 4]) -> Result<()> {
         let (groups, n) = groups(q.active, q.image_index, q.sampler_index);
         for &(image_index, sampler_index, mask) in &groups[..n] {
             let part = self.op_for_group(inst, q, image_index, sampler_index, mask)?;
-            merge(out, &part, mask);
+            merge_lanes(out, &part, mask);
         }
         Ok(())
     }
@@ -531,11 +524,7 @@ impl ImageUnit for ShaderImages {
                 let img = guard.get_or_insert_with(|| bound.read());
                 let args = rows.sample_args(q, mask);
                 let part = kernel.sample(img, &args)?;
-                for (lane, (o, p)) in chunk.iter_mut().zip(&part).enumerate() {
-                    if mask & (1 << lane) != 0 {
-                        *o = *p;
-                    }
-                }
+                merge_lanes(chunk, &part, mask);
             }
         }
         Ok(())
@@ -806,11 +795,7 @@ impl ShaderImages {
             if mask == 0xf {
                 chunk.copy_from_slice(&part);
             } else {
-                for (lane, (o, p)) in chunk.iter_mut().zip(&part).enumerate() {
-                    if mask & (1 << lane) != 0 {
-                        *o = *p;
-                    }
-                }
+                merge_lanes(chunk, &part, mask);
             }
         }
         Ok(())
@@ -1095,6 +1080,31 @@ mod tests {
         }
     }
 
+    /// A fragment shader of 40 f32 registers with `resources` and no code (the image
+    /// instructions are called directly).
+    fn frag_shader(resources: Vec<Resource>) -> Shader {
+        Shader {
+            name: "t".into(),
+            stage: Stage::Fragment,
+            body: crate::ir::Function {
+                regs: vec![ScalarTy::F32; 40],
+                consts: vec![],
+                blocks: vec![],
+            },
+            local_words: 0,
+            workgroup_words: 0,
+            inputs: vec![],
+            outputs: vec![],
+            resources,
+            workgroup_size: [1, 1, 1],
+            writes_depth: false,
+            can_discard: false,
+            early_fragment_tests: false,
+            origin_upper_left: true,
+            derivative_group: None,
+        }
+    }
+
     fn sample(slot: u32, index: Option<Reg>, coords: Vec<Reg>, lod: Lod) -> ImageInst {
         ImageInst {
             kind: ImageOpKind::Sample,
@@ -1117,26 +1127,7 @@ mod tests {
 
     #[test]
     fn batch_sampling_matches_the_per_quad_path() {
-        let shader = Shader {
-            name: "t".into(),
-            stage: Stage::Fragment,
-            body: crate::ir::Function {
-                regs: vec![ScalarTy::F32; 40],
-                consts: vec![],
-                blocks: vec![],
-            },
-            local_words: 0,
-            workgroup_words: 0,
-            inputs: vec![],
-            outputs: vec![],
-            resources: vec![resource(0, 2, false), resource(1, 1, true)],
-            workgroup_size: [1, 1, 1],
-            writes_depth: false,
-            can_discard: false,
-            early_fragment_tests: false,
-            origin_upper_left: true,
-            derivative_group: None,
-        };
+        let shader = frag_shader(vec![resource(0, 2, false), resource(1, 1, true)]);
         let arr = [
             combined(checker(0), sampler(Filter::Linear, AddressMode::Repeat)),
             combined(
@@ -1279,26 +1270,7 @@ mod tests {
     fn a_host_write_after_the_bind_is_seen_and_the_snapshot_is_never_changed() {
         // a sampled binding reads its bind-time snapshot without the lock; a write to the
         // image must still be seen by the next sample, and must not change the snapshot
-        let shader = Shader {
-            name: "t".into(),
-            stage: Stage::Fragment,
-            body: crate::ir::Function {
-                regs: vec![ScalarTy::F32; 40],
-                consts: vec![],
-                blocks: vec![],
-            },
-            local_words: 0,
-            workgroup_words: 0,
-            inputs: vec![],
-            outputs: vec![],
-            resources: vec![resource(0, 1, false)],
-            workgroup_size: [1, 1, 1],
-            writes_depth: false,
-            can_discard: false,
-            early_fragment_tests: false,
-            origin_upper_left: true,
-            derivative_group: None,
-        };
+        let shader = frag_shader(vec![resource(0, 1, false)]);
         let img = Image::new_2d(Format::R32G32B32A32_SFLOAT, 2, 2, 1, 1).unwrap();
         let view = ImageView::whole(&img, ViewType::D2);
         let res = ImageResource::new(img);

@@ -464,6 +464,38 @@ fn rows(base: i32x4, j: i32x4, wf: f32x4) -> i32x4 {
     base + (f32x4::from_i32x4(j) * wf).fast_trunc_int()
 }
 
+/// The footprint of [`footprint`] and [`bilinear`] for lanes with NaN, infinite or huge
+/// coordinates: the general path's saturating floor, clamped fraction and wrap of both taps
+/// per axis, lane by lane. `(i0, j0, (i1, j1), fa, fb)`.
+#[cold]
+#[inline(never)]
+fn taps_lane_by_lane<const M: u8>(
+    x: f32x4,
+    y: f32x4,
+    v: &LevelVecs,
+) -> (i32x4, i32x4, (i32x4, i32x4), f32x4, f32x4) {
+    let (xa, ya) = (x.to_array(), y.to_array());
+    let (wa, ha) = (v.w.to_array(), v.h.to_array());
+    let mut r = [[0i32; 4]; 4];
+    let mut f = [[0f32; 4]; 2];
+    for lane in 0..4 {
+        let (a, b) = (fl(xa[lane]), fl(ya[lane]));
+        f[0][lane] = (xa[lane] - a as f32).clamp(0.0, 1.0);
+        f[1][lane] = (ya[lane] - b as f32).clamp(0.0, 1.0);
+        r[0][lane] = wrap::<M>(a, wa[lane], M);
+        r[1][lane] = wrap::<M>(a.saturating_add(1), wa[lane], M);
+        r[2][lane] = wrap::<M>(b, ha[lane], M);
+        r[3][lane] = wrap::<M>(b.saturating_add(1), ha[lane], M);
+    }
+    (
+        r[0].into(),
+        r[2].into(),
+        (r[1].into(), r[3].into()),
+        f[0].into(),
+        f[1].into(),
+    )
+}
+
 /// The bilinear footprints of four lanes, range-checked against the plane: the weights
 /// toward the upper texels and the texels' byte offsets (texel index · 16, < 2²⁶: a plane
 /// has at most 2²² texels).
@@ -516,24 +548,8 @@ fn footprint<const M: u8, const CUBE: bool>(
             hi = Some((axis_hi::<M>(xi, xf, &ax), axis_hi::<M>(yi, yf, &ay)));
         }
     } else {
-        // NaN, infinite or huge coordinates: the general path's saturating floor and
-        // clamp, lane by lane
-        let (xa, ya) = (x.to_array(), y.to_array());
-        let (wa, ha) = (l.v.w.to_array(), l.v.h.to_array());
-        let mut r = [[0i32; 4]; 4];
-        let mut f = [[0f32; 4]; 2];
-        for lane in 0..4 {
-            let (a, b) = (fl(xa[lane]), fl(ya[lane]));
-            f[0][lane] = (xa[lane] - a as f32).clamp(0.0, 1.0);
-            f[1][lane] = (ya[lane] - b as f32).clamp(0.0, 1.0);
-            r[0][lane] = wrap::<M>(a, wa[lane], M);
-            r[1][lane] = wrap::<M>(a.saturating_add(1), wa[lane], M);
-            r[2][lane] = wrap::<M>(b, ha[lane], M);
-            r[3][lane] = wrap::<M>(b.saturating_add(1), ha[lane], M);
-        }
-        (i0, j0) = (r[0].into(), r[2].into());
-        hi = Some((r[1].into(), r[3].into()));
-        (fa, fb) = (f[0].into(), f[1].into());
+        let t = taps_lane_by_lane::<M>(x, y, l.v);
+        (i0, j0, hi, fa, fb) = (t.0, t.1, Some(t.2), t.3, t.4);
         adjacent = false;
         finite = false;
     }
@@ -603,24 +619,8 @@ fn bilinear<const M: u8, const UNI: bool, const CUBE: bool, const AVX: bool>(
             hi = Some((axis_hi::<M>(xi, xf, &ax), axis_hi::<M>(yi, yf, &ay)));
         }
     } else {
-        // NaN, infinite or huge coordinates: the general path's saturating floor and
-        // clamp, lane by lane
-        let (xa, ya) = (x.to_array(), y.to_array());
-        let (wa, ha) = (l.v.w.to_array(), l.v.h.to_array());
-        let mut r = [[0i32; 4]; 4];
-        let mut f = [[0f32; 4]; 2];
-        for lane in 0..4 {
-            let (a, b) = (fl(xa[lane]), fl(ya[lane]));
-            f[0][lane] = (xa[lane] - a as f32).clamp(0.0, 1.0);
-            f[1][lane] = (ya[lane] - b as f32).clamp(0.0, 1.0);
-            r[0][lane] = wrap::<M>(a, wa[lane], M);
-            r[1][lane] = wrap::<M>(a.saturating_add(1), wa[lane], M);
-            r[2][lane] = wrap::<M>(b, ha[lane], M);
-            r[3][lane] = wrap::<M>(b.saturating_add(1), ha[lane], M);
-        }
-        (i0, j0) = (r[0].into(), r[2].into());
-        hi = Some((r[1].into(), r[3].into()));
-        (fa, fb) = (f[0].into(), f[1].into());
+        let t = taps_lane_by_lane::<M>(x, y, l.v);
+        (i0, j0, hi, fa, fb) = (t.0, t.1, Some(t.2), t.3, t.4);
         adjacent = false;
     }
     let (fav, fbv) = (fa, fb);

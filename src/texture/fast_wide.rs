@@ -245,11 +245,7 @@ impl Kernel {
                     continue;
                 }
                 let r = self.sample(img, &b.quad_args(q))?;
-                for (lane, (o, v)) in out[4 * q..4 * q + 4].iter_mut().zip(&r).enumerate() {
-                    if mask & (1 << lane) != 0 {
-                        *o = *v;
-                    }
-                }
+                super::merge_lanes(&mut out[4 * q..4 * q + 4], &r, mask);
             }
         }
         Ok(())
@@ -628,11 +624,7 @@ fn wide_plane<const M: u8>(
         if mask == 0xf {
             o.copy_from_slice(&r);
         } else {
-            for (lane, (o, r)) in o.iter_mut().zip(&r).enumerate() {
-                if mask & (1 << lane) != 0 {
-                    *o = *r;
-                }
-            }
+            super::merge_lanes(o, &r, mask);
         }
     }
     rest
@@ -792,11 +784,7 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
         if mask == 0xf {
             o.copy_from_slice(&r);
         } else {
-            for (lane, (o, r)) in o.iter_mut().zip(&r).enumerate() {
-                if mask & (1 << lane) != 0 {
-                    *o = *r;
-                }
-            }
+            super::merge_lanes(o, &r, mask);
         }
     }
     rest

@@ -128,6 +128,17 @@ use std::sync::Arc;
 /// Four lanes of raw result bits.
 pub type QuadBits = [[u32; 4]; 4];
 
+/// `out[lane] = part[lane]` for the lanes set in `mask` (bit `lane`); `out` is a quad's
+/// four lanes (or fewer at a batch's end).
+#[inline(always)]
+pub(crate) fn merge_lanes(out: &mut [[u32; 4]], part: &QuadBits, mask: u8) {
+    for (lane, (o, p)) in out.iter_mut().zip(part).enumerate() {
+        if mask & (1 << lane) != 0 {
+            *o = *p;
+        }
+    }
+}
+
 /// Views raw result bits as f32.
 pub fn quad_f32(q: &QuadBits) -> [[f32; 4]; 4] {
     q.map(|l| l.map(f32::from_bits))

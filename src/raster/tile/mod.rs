@@ -790,7 +790,8 @@ mod tests {
         CompareOp::Never,
     ];
 
-    fn dummy(id: u32) -> RasterPrim {
+    /// A triangle with no area and primitive id `id` (shade.rs's tests use it too).
+    pub(super) fn dummy(id: u32) -> RasterPrim {
         use crate::raster::setup::{Edge, PrimInfo};
         RasterPrim {
             edges: [Edge::default(); 4],

@@ -1000,32 +1000,6 @@ mod tests {
         }
     }
 
-    fn dummy_prim() -> RasterPrim {
-        use crate::raster::setup::{Edge, PrimInfo};
-        RasterPrim {
-            edges: [Edge::default(); 4],
-            n_edges: 3,
-            bbox: PixRect {
-                x0: 0,
-                y0: 0,
-                x1: 0,
-                y1: 0,
-            },
-            z: Plane::default(),
-            z_offset: 0.0,
-            inv_w: Plane::default(),
-            bw: [Plane::default(); 3],
-            info: PrimInfo {
-                slots: [0; 3],
-                n_verts: 3,
-                orig_w: [1.0; 3],
-                primitive_id: 0,
-                front: true,
-            },
-            point: None,
-        }
-    }
-
     /// A plane of random size and sign, sometimes a special one (zero, -0, huge, tiny, NaN).
     fn plane(r: &mut Lcg, x0: f64, y0: f64) -> Plane {
         let mut v = || match (r.next() * 12.0) as u32 {
@@ -1051,7 +1025,7 @@ mod tests {
     #[test]
     fn row_interpolation_matches_the_per_lane_expressions() {
         let mut r = Lcg(5);
-        let prim = dummy_prim();
+        let prim = super::super::tests::dummy(0);
         for case in 0..3000 {
             let (x0, y0) = (r.next() * 900.0, r.next() * 900.0);
             let den = if case % 7 == 0 {
@@ -1192,7 +1166,7 @@ mod tests {
     #[test]
     fn rgba8_writes_match_a_per_pixel_write() {
         let mut r = Lcg(9);
-        let prim = dummy_prim();
+        let prim = super::super::tests::dummy(0);
         for case in 0..60 {
             let (bx, by) = (8 * (case % 8), 8 * (case / 8 % 8));
             let mut quads: Vec<Quad> = (0..QUAD_BATCH as i32)
