@@ -20,9 +20,10 @@
 //!   A tile row is 256 bytes of a 4 KiB page, so neither the stores of the clear nor the
 //!   hardware prefetchers ran ahead of the page misses: the fills were ~17 % of the depth
 //!   scene's perf samples for ~1 % of its instructions. With the prefetch, CPU time
-//!   (`perf stat`, 30 frames, A/B alternated) fell by 10 % for the depth scene (1t and
-//!   2t), 9 % for the small triangles and 2 % for the fullscreen quad; ~5 % of the samples
-//!   are now on the prefetches themselves (page walks).
+//!   (`perf stat`, 30 frames, A/B alternated, two rounds on a loaded machine) fell by 6-10 %
+//!   for the depth scene (1t and 2t), 0-9 % for the small triangles and 1-2 % for the
+//!   fullscreen quad (+0.8-1.8 M instructions); the prefetches themselves now take 5-12 %
+//!   of the depth scene's samples (the page walks moved there).
 //! - **The 8x8 block is the unit** of coverage, early depth and batching: 16 quads, one
 //!   batch. A block's coverage is one 64-bit mask in quad order (`cover`: bit 4k + lane is
 //!   lane `lane` of quad k), which is what the depth test and the batch consume, so no
