@@ -15,6 +15,15 @@
 //!   frame's attachments are written once, from cache, instead of filled in memory and read
 //!   back by the draw (the depth scene's draw-time misses of a simulated 2 MiB cache: 305 k ->
 //!   183 k lines; instructions: +0.4-0.9 M per frame, the per-row fill calls).
+//! - **The next tile is prefetched.** Each thread claims its next tile before it shades the
+//!   current one and prefetches one of its pixel rows (into L2) per block visit (`Ahead`).
+//!   A tile row is 256 bytes of a 4 KiB page, so neither the stores of the clear nor the
+//!   hardware prefetchers ran ahead of the page misses: the fills were ~17 % of the depth
+//!   scene's perf samples for ~1 % of its instructions. With the prefetch, CPU time
+//!   (`perf stat`, 30 frames, A/B alternated, two rounds on a loaded machine) fell by 6-10 %
+//!   for the depth scene (1t and 2t), 0-9 % for the small triangles and 1-2 % for the
+//!   fullscreen quad (+0.8-1.8 M instructions); the prefetches themselves now take 5-12 %
+//!   of the depth scene's samples (the page walks moved there).
 //! - **The 8x8 block is the unit** of coverage, early depth and batching: 16 quads, one
 //!   batch. A block's coverage is one 64-bit mask in quad order (`cover`: bit 4k + lane is
 //!   lane `lane` of quad k), which is what the depth test and the batch consume, so no
@@ -163,6 +172,70 @@ impl TileView<'_> {
         if let Some(fill) = &clears.stencil {
             self.stencil.iter_mut().for_each(|r| fill.fill(r));
         }
+    }
+}
+
+/// The tile a thread shades next, its rows prefetched into the cache (L2) one per block
+/// visit of the current tile, so its clear writes lines in cache (one row per visit: all
+/// of them at once stalled the thread on the misses).
+struct Ahead<'v, 't> {
+    view: &'v TileView<'t>,
+    /// The next row to prefetch: row `row` of section `section` (the colour attachments',
+    /// then depth, then stencil); `sections` of them.
+    section: usize,
+    row: usize,
+    sections: usize,
+}
+
+impl<'v, 't> Ahead<'v, 't> {
+    fn new(view: &'v TileView<'t>) -> Self {
+        let sections = view.colors.len() + 2;
+        Ahead {
+            view,
+            section: 0,
+            row: 0,
+            sections,
+        }
+    }
+
+    /// Prefetch the next row's lines, if any is left.
+    #[inline(always)]
+    fn step(&mut self) {
+        if self.section < self.sections {
+            self.prefetch_row();
+        }
+    }
+
+    #[inline(never)]
+    fn prefetch_row(&mut self) {
+        let v = self.view;
+        let rows = match self.section.checked_sub(v.colors.len()) {
+            None => &v.colors[self.section],
+            Some(0) => &v.depth,
+            Some(_) => &v.stencil,
+        };
+        let Some(r) = rows.get(self.row) else {
+            (self.section, self.row) = (self.section + 1, 0);
+            return;
+        };
+        self.row += 1;
+        #[cfg(target_arch = "x86_64")]
+        {
+            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T1};
+            let mut o = 0;
+            while o < r.len() {
+                // SAFETY: a prefetch reads nothing architecturally and never faults; the
+                // address is inside the row anyway.
+                unsafe { _mm_prefetch::<_MM_HINT_T1>(r.as_ptr().add(o).cast()) };
+                o += 64;
+            }
+            if let Some(last) = r.len().checked_sub(1) {
+                // SAFETY: as above (the last byte, whose line the steps may miss)
+                unsafe { _mm_prefetch::<_MM_HINT_T1>(r.as_ptr().add(last).cast()) };
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = r;
     }
 }
 
@@ -319,22 +392,27 @@ pub(crate) fn render(
     let failures: Vec<Option<(usize, Error)>> = pool.broadcast(|_| {
         let mut sh = TileShader::new(scene, &atts, ds_format);
         let mut first: Option<(usize, Error)> = None;
-        loop {
+        let claim = || loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(slot) = queue.get(i) else {
+            let slot = queue.get(i)?;
+            if let Some(w) = slot.lock().unwrap_or_else(|e| e.into_inner()).take() {
+                return Some(w);
+            }
+        };
+        let mut ahead = claim();
+        loop {
+            let Some((t, mut view)) = ahead.take() else {
                 return first;
-            };
-            let taken = slot.lock().unwrap_or_else(|e| e.into_inner()).take();
-            let Some((t, mut view)) = taken else {
-                continue;
             };
             if clearing {
                 view.clear(clears);
             }
+            ahead = claim();
             if bins[t].is_empty() {
                 continue;
             }
-            if let Err(e) = sh.shade(&bins[t], &mut view) {
+            let mut next_rows = ahead.as_ref().map(|(_, view)| Ahead::new(view));
+            if let Err(e) = sh.shade(&bins[t], &mut view, next_rows.as_mut()) {
                 if first.as_ref().is_none_or(|(f, _)| t < *f) {
                     first = Some((t, e));
                 }
@@ -449,7 +527,12 @@ impl<'a> TileShader<'a> {
         }
     }
 
-    fn shade(&mut self, bin: &[u32], view: &mut TileView) -> Result<()> {
+    fn shade(
+        &mut self,
+        bin: &[u32],
+        view: &mut TileView,
+        mut ahead: Option<&mut Ahead>,
+    ) -> Result<()> {
         // A tile that failed part way may have left quads of its own behind.
         self.quads.clear();
         self.occupied = [0; (TILE / 2) as usize];
@@ -458,7 +541,7 @@ impl<'a> TileShader<'a> {
             let scene: &'a Scene<'a> = self.scene;
             let p = scene.prims.get(pi);
             if let Some(r) = p.bbox.intersect(&rect) {
-                self.walk(view, pi, p, r)?;
+                self.walk(view, pi, p, r, ahead.as_deref_mut())?;
             }
         }
         if !self.quads.is_empty() {
@@ -481,7 +564,14 @@ impl<'a> TileShader<'a> {
     /// then clears nothing the rectangle keeps) or miss that the part in `r` is outside
     /// (the masks then leave nothing).
     #[inline(never)]
-    fn walk(&mut self, view: &mut TileView, pi: u32, p: &'a RasterPrim, r: PixRect) -> Result<()> {
+    fn walk(
+        &mut self,
+        view: &mut TileView,
+        pi: u32,
+        p: &'a RasterPrim,
+        r: PixRect,
+        mut ahead: Option<&mut Ahead>,
+    ) -> Result<()> {
         let rect = view.rect;
         let edges = &p.edges[..p.n_edges];
         let depth = self.float_depth.map(|fd| depth_block_fn(fd.pass));
@@ -539,6 +629,9 @@ impl<'a> TileShader<'a> {
                     if cov == 0 {
                         continue;
                     }
+                }
+                if let Some(a) = ahead.as_deref_mut() {
+                    a.step();
                 }
                 self.block(view, pi, p, bx, by, cov, depth)?;
             }
