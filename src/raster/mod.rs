@@ -356,14 +356,21 @@ impl<'a> RenderPass<'a> {
         }
         let (w, h) = self.targets.size()?;
         let pool = &self.raster.pool;
-        let shaded = geometry::shade_vertices(
-            pool,
-            state,
-            pipeline.vertex,
-            &self.vertex_buffers,
-            stream,
-            (first_instance, instance_count),
-        )?;
+        // primitive assembly (serial) runs beside the vertex batches
+        let (shaded, assembled) = rayon::join(
+            || {
+                geometry::shade_vertices(
+                    pool,
+                    state,
+                    pipeline.vertex,
+                    &self.vertex_buffers,
+                    stream,
+                    (first_instance, instance_count),
+                )
+            },
+            || geometry::assemble_all(state.topology, stream, instance_count),
+        );
+        let shaded = shaded?;
         if state.rasterization.rasterizer_discard {
             return Ok(());
         }
@@ -385,7 +392,6 @@ impl<'a> RenderPass<'a> {
                     .and_then(|d| d.format.unorm_bits()),
             },
         };
-        let assembled = geometry::assemble_all(state.topology, stream, instance_count);
         // Chunks of primitives, one output Vec each rather than one per primitive (10 000 small
         // triangles: malloc/free fell from ~33 M to ~12 M instructions).
         // Each chunk's bounding boxes apart too, for binning (see `tile::Prims`).

@@ -354,8 +354,6 @@ pub(crate) fn render(
 ) -> Result<()> {
     let (w, h) = targets.size()?;
     let (tiles_x, tiles_y) = ((w as i32 + TILE - 1) / TILE, (h as i32 + TILE - 1) / TILE);
-    let (flat, base, costs) = bin(pool, scene.prims, tiles_x, tiles_y);
-    let bins: Vec<&[u32]> = base.windows(2).map(|r| &flat[r[0]..r[1]]).collect();
     let rects: Vec<PixRect> = (0..tiles_x * tiles_y)
         .map(|t| {
             let (tx, ty) = (t % tiles_x, t / tiles_x);
@@ -382,7 +380,14 @@ pub(crate) fn render(
         })
         .collect();
     let ds_format = targets.depth_stencil.as_ref().map(|d| d.format);
-    let views = split_tiles(targets, w as usize, tiles_x as usize, &rects);
+    // Cutting the attachments into tiles is serial; it runs beside the binning.
+    let ((flat, base, costs), views) = pool.install(|| {
+        rayon::join(
+            || bin(pool, scene.prims, tiles_x, tiles_y),
+            || split_tiles(targets, w as usize, tiles_x as usize, &rects),
+        )
+    });
+    let bins: Vec<&[u32]> = base.windows(2).map(|r| &flat[r[0]..r[1]]).collect();
     let clearing = !clears.is_empty();
     let mut work: Vec<(usize, TileView)> = views
         .into_iter()
