@@ -3,8 +3,9 @@
 //!
 //! - **Tiles own their pixels.** The attachments are cut into per-tile row slices
 //!   (`TileView`), so every tile writes its own pixels directly, on any thread, with no copy
-//!   and no serial write-back. Binning runs one tile row per job; each pool thread keeps one
-//!   `TileShader` and pulls tiles from a counter, most expensive first (covered bbox area),
+//!   and no serial write-back. Binning is a parallel counting sort of the primitives'
+//!   compact bounding boxes (`bin`), beside the serial cutting of the views; each pool thread
+//!   keeps one `TileShader` and pulls tiles from a counter, most expensive first (covered bbox area),
 //!   so the last tiles to finish are small. Tiles keep their primitives in submission order
 //!   and every per-pixel value is a pure function of primitive and pixel (planes evaluated
 //!   at a quad's lane 0 and stepped to its other lanes, never across quads), so the bytes
@@ -334,8 +335,7 @@ type Attachment = (ColorFormat, ColorBlendAttachment, usize);
 
 /// Bin the primitives and shade every tile that has any, in place.
 ///
-/// Binning runs one tile row per job (each job scans the primitives' bounding boxes; they are
-/// in submission order, so every bin is too). Each pool thread then keeps one [`TileShader`]
+/// Binning (`bin`) keeps every bin in submission order. Each pool thread then keeps one [`TileShader`]
 /// (its batch buffers are allocated once per thread, not once per tile) and takes the next tile
 /// from a shared counter, most expensive tiles first (covered bounding-box area as the
 /// estimate), so the last tiles to finish are small ones and neither thread waits long for the
