@@ -35,8 +35,11 @@
 //! nearest and 280 for Dref PCF (frame 290.8 M, of which the routine ~103 M, ~394 per quad);
 //! the AVX2 two-lane lerps and two-slot trilinear pass (`fast_plane.rs`) 370 / 235 / 167
 //! (frame 206.96 M, the routine 86.5 M, ~330 per quad); the run loop and the per-lane
-//! two-slot lerps in it: the routine ~262 per quad (frame 187.34 M → 168.99 M). Tried: sending
-//! a new selection's first quad to the run too (168.99 → 169.05 M).
+//! two-slot lerps in it: trilinear 298 / bilinear 242 / nearest 173 / Dref 280, the routine
+//! ~262 per quad (frame 187.34 M → 168.62 M). What is left per 16-quad call (~1,400
+//! instructions, ~17 % of the frame's time: λ, selection, `Tri2`, the first quad, the
+//! wrappers) needs the reuse carried across calls, i.e. a kernel identity or state the
+//! interpreter keeps. Tried: sending a new selection's first quad to the run too (+0.06 M).
 //! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
 //! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
 //! not revived.
@@ -684,18 +687,18 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     // and, for the AVX2 two-slot route, the selection's constants
     let mut tri: Option<Tri2> = None;
     let (s_q, t_q) = (s_row.as_chunks::<4>().0, t_row.as_chunks::<4>().0);
-    let n = masks.len().min(s_q.len()).min(t_q.len()).min(out.len() / 4);
+    let out = out.as_chunks_mut::<4>().0;
+    let n = masks.len().min(s_q.len()).min(t_q.len()).min(out.len());
+    // every slice `n` long: no bounds checks in the loop (bilinear and nearest batches
+    // measured +8 to +10 instructions a quad with them)
+    let (s_q, t_q, masks, out) = (&s_q[..n], &t_q[..n], &masks[..n], &mut out[..n]);
     let mut next = 0;
     while next < n {
         // a run of whole quads on the two-slot route: its own loop
         #[cfg(target_arch = "x86_64")]
         if let (Some(c), Some(p)) = (&tri, prev) {
-            let (s, t, m, o) = (
-                &s_q[next..n],
-                &t_q[next..n],
-                &masks[next..n],
-                &mut out[4 * next..],
-            );
+            let (s, t, m) = (&s_q[next..], &t_q[next..], &masks[next..]);
+            let o = out[next..].as_flattened_mut();
             // SAFETY: `tri` is set only when `AVX`, which only `wide_plane_implicit_avx2`
             // sets (AVX2 detected)
             next += unsafe { trilinear_run_avx2(plane, c, k.snorm, p, s, t, m, o) };
@@ -705,7 +708,7 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
         }
         let q = next;
         next += 1;
-        let (s, t, o) = (&s_q[q], &t_q[q], &mut out[4 * q..4 * q + 4]);
+        let (s, t, o) = (&s_q[q], &t_q[q], &mut out[q]);
         let mask = masks[q] & 0xf;
         if mask == 0 {
             continue;
