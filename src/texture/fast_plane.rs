@@ -48,7 +48,12 @@
 //! one range check, the adjacency of each slot's reads checked on the offsets themselves)
 //! from per-selection constants ([`Tri2`]): batch trilinear 397 → 370, the frame 218.68 M →
 //! 206.96 M (built per quad instead of per selection, the halves' constants cost back most
-//! of it: 397, frame 215.05 M). Tried: accumulating the two-lane results in 256-bit
+//! of it: 397, frame 215.05 M). Its filter runs per lane on both slots at once (the lane's
+//! slot-0 texels in the low half, slot-1 in the high: one in-lane weight broadcast, one
+//! weight product, the accumulation as an extract and two adds), from a base offset per
+//! slot when every read is adjacent, and whole quads go through a run loop of their own
+//! (`trilinear_run_avx2`): ~216 instructions a quad (~254 when a footprint wraps), batch
+//! trilinear 370 → 298, the frame 187.34 M → 168.62 M. Tried: accumulating the two-lane results in 256-bit
 //! registers through a second `#[target_feature]` helper — LLVM did not inline it, and the
 //! frame went to 259 M.
 //!
@@ -764,7 +769,8 @@ pub(super) struct Tri2 {
     base: [i32; 8],
     /// The slots' row pitches (as texel counts).
     p: [i32; 8],
-    weight: [f32x4; 2],
+    /// The slots' level weights (slot 0's channels, then slot 1's).
+    w8: [f32; 8],
     /// Byte row pitch per slot.
     p16: [usize; 2],
 }
@@ -790,7 +796,7 @@ impl Tri2 {
             w: i(|v| v.w),
             base: two(a.base.to_array(), b.base.to_array()),
             p: two([a.v.pitch as i32; 4], [b.v.pitch as i32; 4]),
-            weight: [a.weight, b.weight],
+            w8: two(a.weight.to_array(), b.weight.to_array()),
             p16: [a.v.pitch as usize * 16, b.v.pitch as usize * 16],
         })
     }
@@ -800,10 +806,11 @@ impl Tri2 {
 /// constants), both slots' footprints in one 256-bit pass (slot 0 in the low half, slot 1 in
 /// the high half): [`plane_quad_n`]`::<REPEAT, true, true, 2, false>`'s operations lane for
 /// lane — `s·w`, `−0.5`, floor (`roundps`: exact), fraction, the repeat masks, the row
-/// product (`pmulld`: the f32 product of [`rows`] is exact there too), then [`lerps_avx2`]
-/// per slot and `0 + w·v` accumulation. `None`: a lane that needs the general handling
-/// (NaN, infinite or huge coordinates) or an index outside the plane: the caller takes
-/// [`plane_quad_w`].
+/// product (`pmulld`: the f32 product of [`rows`] is exact there too), then per lane the
+/// general path's three `a + (b − a)·w` lerps on both slots at once (the lane's slot-0
+/// texels in the low half, its slot-1 texels in the high half) and the `(0 + w₀·v₀) + w₁·v₁`
+/// accumulation. `None`: a lane that needs the general handling (NaN, infinite or huge
+/// coordinates) or an index outside the plane: the caller takes [`plane_quad_w`].
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -816,13 +823,82 @@ pub(super) unsafe fn trilinear_repeat_p2_avx2(
     c: &Tri2,
     snorm: bool,
 ) -> Option<[f32x4; 4]> {
+    use wide::bytemuck::cast;
+    // SAFETY: the CPU has AVX2 (this function's contract)
+    unsafe { tri_quad(&plane.texels, c, cast(q.s), cast(q.t), snorm) }
+}
+
+/// [`trilinear_repeat_p2_avx2`] on quads `0..n` of `s`, `t` (lane rows) while each quad is
+/// whole (mask `0xf`; mask 0 is skipped), its lane-0 differences (lanes 1 and 2 of `c − c₀`,
+/// as bits) equal `prev`'s — the selection `c` was made for — and the routine serves it;
+/// writes the results to `out` and returns the number of quads done (the caller's loop takes
+/// the quad that stopped the run). The batch loop's per-quad bookkeeping, out of the way of
+/// the routine's registers.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn trilinear_run_avx2(
+    plane: &Plane,
+    c: &Tri2,
+    snorm: bool,
+    prev: (wide::u32x4, wide::u32x4),
+    s: &[[u32; 4]],
+    t: &[[u32; 4]],
+    masks: &[u8],
+    out: &mut [[u32; 4]],
+) -> usize {
     use std::arch::x86_64::*;
     use wide::bytemuck::cast;
     let texels = &plane.texels[..];
+    let (ps, pt): (__m128i, __m128i) = (cast(prev.0), cast(prev.1));
+    let n = masks.len().min(s.len()).min(t.len()).min(out.len() / 4);
+    for q in 0..n {
+        let m = masks[q] & 0xf;
+        if m == 0 {
+            continue;
+        }
+        if m != 0xf {
+            return q;
+        }
+        let (sv, tv): (__m128, __m128) = (cast(s[q]), cast(t[q]));
+        // `c − c₀` lane-wise, compared with `prev` in lanes 1 and 2 (as the batch loop does)
+        let ds = _mm_castps_si128(_mm_sub_ps(sv, _mm_permute_ps::<0>(sv)));
+        let dt = _mm_castps_si128(_mm_sub_ps(tv, _mm_permute_ps::<0>(tv)));
+        let eq = _mm_and_si128(_mm_cmpeq_epi32(ds, ps), _mm_cmpeq_epi32(dt, pt));
+        if _mm_movemask_ps(_mm_castsi128_ps(eq)) & 0b0110 != 0b0110 {
+            return q;
+        }
+        // SAFETY: the CPU has AVX2 (this function's contract)
+        let Some(r) = (unsafe { tri_quad(texels, c, sv, tv, snorm) }) else {
+            return q;
+        };
+        let r: [[u32; 4]; 4] = cast(r);
+        out[4 * q..4 * q + 4].copy_from_slice(&r);
+    }
+    n
+}
+
+/// [`trilinear_repeat_p2_avx2`]'s body on the quad's `s`, `t` lanes.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn tri_quad(
+    texels: &[f32x4],
+    c: &Tri2,
+    s: std::arch::x86_64::__m128,
+    t: std::arch::x86_64::__m128,
+    snorm: bool,
+) -> Option<[f32x4; 4]> {
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
     let f8 = |a: &[f32; 8]| -> __m256 { cast(*a) };
     let i8 = |a: &[i32; 8]| -> __m256i { cast(*a) };
-    let s: __m128 = cast(q.s);
-    let t: __m128 = cast(q.t);
     let u = _mm256_mul_ps(_mm256_set_m128(s, s), f8(&c.wf));
     let v = _mm256_mul_ps(_mm256_set_m128(t, t), f8(&c.hf));
     let half = _mm256_set1_ps(0.5);
@@ -864,7 +940,7 @@ pub(super) unsafe fn trilinear_repeat_p2_avx2(
     if _mm256_testz_si256(bad, bad) == 0 {
         return None;
     }
-    // slots whose four reads are `o00 + {0, 1, p, p + 1}` with `p` the slot's pitch
+    // lanes whose four reads are `o00 + {0, 1, p, p + 1}` with `p` the slot's pitch
     let o00p = _mm256_add_epi32(o00, i8(&c.p));
     let adj = _mm256_and_si256(
         _mm256_and_si256(
@@ -876,41 +952,65 @@ pub(super) unsafe fn trilinear_repeat_p2_avx2(
     let adj = _mm256_movemask_ps(_mm256_castsi256_ps(adj));
     let b16 = |v: __m256i| -> [u32; 8] { cast(_mm256_slli_epi32::<4>(v)) };
     let a00 = b16(o00);
-    let (fa, fb): ([f32x4; 2], [f32x4; 2]) = (cast(fa), cast(fb));
     let ptr = texels.as_ptr();
-    let mut acc = [f32x4::ZERO; 4];
-    for h in 0..2 {
-        let offs: [[usize; 4]; 4] = if (adj >> (4 * h)) & 0xf == 0xf {
-            let p16 = c.p16[h];
-            std::array::from_fn(|lane| {
-                let o = a00[4 * h + lane] as usize;
-                [o, o + 16, o + p16, o + p16 + 16]
-            })
-        } else {
-            let (a10, a01, a11) = (b16(o10), b16(o01), b16(o11));
-            std::array::from_fn(|lane| {
-                let k = 4 * h + lane;
-                [a00[k], a10[k], a01[k], a11[k]].map(|b| b as usize)
-            })
-        };
-        // SAFETY: the CPU has AVX2 (this function's contract); every offset is 16 times a
-        // texel index in `0..texels.len()`: the four index vectors passed the range check
-        // above, and the first form's offsets equal them lane by lane (`adj`, with
-        // `p16 = 16 · p`)
-        let val = unsafe { lerps_avx2(ptr, &offs, fa[h], fb[h]) };
-        for i in 0..4 {
-            acc[i] += c.weight[h] * val[i];
-        }
+    let w8 = f8(&c.w8);
+    let zero = _mm_setzero_ps();
+    // SAFETY (for `rd`'s callers below): every offset is 16 times a texel index in
+    // `0..texels.len()`: the four index vectors passed the range check above, and the
+    // adjacent form's offsets equal them lane by lane (`adj`, with `p16 = 16 · p`)
+    let rd = |b: usize| -> __m128 { cast(unsafe { *ptr.byte_add(b) }) };
+    // (slot 0's texel, slot 1's texel) of one corner of one lane
+    let pair = |b0: usize, b1: usize| _mm256_set_m128(rd(b1), rd(b0));
+    let lerp8 =
+        |a: __m256, b: __m256, w: __m256| _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), w));
+    // lane `$l` (`$imm` broadcasts it within each half) from its corners' byte offsets
+    macro_rules! lane {
+        ($imm:literal, $b00:expr, $b10:expr, $b01:expr, $b11:expr) => {{
+            let (a, b) = (_mm256_permute_ps::<$imm>(fa), _mm256_permute_ps::<$imm>(fb));
+            let top = lerp8($b00, $b10, a);
+            let bot = lerp8($b01, $b11, a);
+            let m = _mm256_mul_ps(w8, lerp8(top, bot, b));
+            let acc = _mm_add_ps(zero, _mm256_castps256_ps128(m));
+            let acc = _mm_add_ps(acc, _mm256_extractf128_ps::<1>(m));
+            let acc: f32x4 = cast(acc);
+            if snorm {
+                acc.fast_max(f32x4::splat(-1.0))
+            } else {
+                acc
+            }
+        }};
     }
-    if snorm {
-        let m1 = f32x4::splat(-1.0);
-        for a in &mut acc {
-            *a = a.fast_max(m1);
+    if adj == 0xff {
+        let (p0, p1) = (c.p16[0], c.p16[1]);
+        macro_rules! adjacent {
+            ($l:literal, $imm:literal) => {{
+                let (b0, b1) = (a00[$l] as usize, a00[4 + $l] as usize);
+                lane!(
+                    $imm,
+                    pair(b0, b1),
+                    pair(b0 + 16, b1 + 16),
+                    pair(b0 + p0, b1 + p1),
+                    pair(b0 + p0 + 16, b1 + p1 + 16)
+                )
+            }};
         }
+        Some([
+            adjacent!(0, 0x00),
+            adjacent!(1, 0x55),
+            adjacent!(2, 0xaa),
+            adjacent!(3, 0xff),
+        ])
+    } else {
+        let (a10, a01, a11) = (b16(o10), b16(o01), b16(o11));
+        macro_rules! any {
+            ($l:literal, $imm:literal) => {{
+                let k = |a: &[u32; 8]| pair(a[$l] as usize, a[4 + $l] as usize);
+                lane!($imm, k(&a00), k(&a10), k(&a01), k(&a11))
+            }};
+        }
+        Some([any!(0, 0x00), any!(1, 0x55), any!(2, 0xaa), any!(3, 0xff)])
     }
-    Some(acc)
 }
-
 /// [`bilinear`] with a depth comparison per texel (`dref OP texel.r` → 1 or 0, then
 /// filtered): channel 0 of each lane (the rest: [`cmp_rest`]); `None` also for NaN or
 /// huge coordinates (the general path: its NaN weights reach every channel).

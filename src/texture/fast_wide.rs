@@ -18,7 +18,9 @@
 //!   quad's, and while they repeat bit for bit (~90 % of the fullscreen frame's quads) λ, the
 //!   level selection and the looked-up levels are reused; the loop is compiled for AVX2 too
 //!   (run-time detection), and there a two-level selection on power-of-two repeat levels
-//!   takes `fast_plane.rs`'s two-slot routine (`trilinear_repeat_p2_avx2`).
+//!   takes `fast_plane.rs`'s two-slot routine (`trilinear_repeat_p2_avx2`), whole quads whose
+//!   differences repeat in a run loop of their own (`trilinear_run_avx2`: none of this loop's
+//!   per-quad bookkeeping or register pressure).
 //! - Byte kernels (images over the plane bound): `wide`, the same per-quad selection with
 //!   `fast.rs`'s [`quad_in`]; no Dref or offsets (those quads go per quad).
 //!
@@ -32,7 +34,12 @@
 //! plane routes and the lean implicit loop 424 / 251 / 169 for trilinear / bilinear /
 //! nearest and 280 for Dref PCF (frame 290.8 M, of which the routine ~103 M, ~394 per quad);
 //! the AVX2 two-lane lerps and two-slot trilinear pass (`fast_plane.rs`) 370 / 235 / 167
-//! (frame 206.96 M, the routine 86.5 M, ~330 per quad).
+//! (frame 206.96 M, the routine 86.5 M, ~330 per quad); the run loop and the per-lane
+//! two-slot lerps in it: trilinear 298 / bilinear 242 / nearest 173 / Dref 280, the routine
+//! ~262 per quad (frame 187.34 M → 168.62 M). What is left per 16-quad call (~1,400
+//! instructions, ~17 % of the frame's time: λ, selection, `Tri2`, the first quad, the
+//! wrappers) needs the reuse carried across calls, i.e. a kernel identity or state the
+//! interpreter keeps. Tried: sending a new selection's first quad to the run too (+0.06 M).
 //! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
 //! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
 //! not revived.
@@ -43,7 +50,7 @@ use super::fast_plane::{
     lane_levels, plane_mode, plane_quad, plane_quad_cmp, plane_quad_w, uni_levels, PlaneLevels,
 };
 #[cfg(target_arch = "x86_64")]
-use super::fast_plane::{trilinear_repeat_p2_avx2, Tri2};
+use super::fast_plane::{trilinear_repeat_p2_avx2, trilinear_run_avx2, Tri2};
 
 use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
@@ -679,18 +686,30 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     let mut sel: Option<(bool, PlaneLevels)> = None;
     // and, for the AVX2 two-slot route, the selection's constants
     let mut tri: Option<Tri2> = None;
-    let quads = masks
-        .iter()
-        .zip(
-            s_row
-                .as_chunks::<4>()
-                .0
-                .iter()
-                .zip(t_row.as_chunks::<4>().0),
-        )
-        .zip(out.chunks_exact_mut(4));
-    for (q, ((&m, (s, t)), o)) in quads.enumerate() {
-        let mask = m & 0xf;
+    let (s_q, t_q) = (s_row.as_chunks::<4>().0, t_row.as_chunks::<4>().0);
+    let out = out.as_chunks_mut::<4>().0;
+    let n = masks.len().min(s_q.len()).min(t_q.len()).min(out.len());
+    // every slice `n` long: no bounds checks in the loop (bilinear and nearest batches
+    // measured +8 to +10 instructions a quad with them)
+    let (s_q, t_q, masks, out) = (&s_q[..n], &t_q[..n], &masks[..n], &mut out[..n]);
+    let mut next = 0;
+    while next < n {
+        // a run of whole quads on the two-slot route: its own loop
+        #[cfg(target_arch = "x86_64")]
+        if let (Some(c), Some(p)) = (&tri, prev) {
+            let (s, t, m) = (&s_q[next..], &t_q[next..], &masks[next..]);
+            let o = out[next..].as_flattened_mut();
+            // SAFETY: `tri` is set only when `AVX`, which only `wide_plane_implicit_avx2`
+            // sets (AVX2 detected)
+            next += unsafe { trilinear_run_avx2(plane, c, k.snorm, p, s, t, m, o) };
+            if next >= n {
+                break;
+            }
+        }
+        let q = next;
+        next += 1;
+        let (s, t, o) = (&s_q[q], &t_q[q], &mut out[q]);
+        let mask = masks[q] & 0xf;
         if mask == 0 {
             continue;
         }
@@ -1186,6 +1205,88 @@ mod tests {
                         nan_as_one(have),
                         nan_as_one(want),
                         "{fmt:?} quad {q}: {a:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn runs_of_repeating_quads_equal_the_per_quad_path() {
+        // the AVX2 two-slot route's run loop (`trilinear_run_avx2`) takes whole quads whose
+        // lane-0 differences repeat bit for bit: dyadic grid coordinates (exact sums and
+        // differences, λ between levels) stepped along rows, as a fullscreen quad gives them,
+        // over batches of up to 40 quads, with zero and partial masks, NaN or huge lanes, wrap
+        // columns and a float format with random (NaN, infinite) texels; against
+        // `Kernel::sample` per quad (swapping two lanes of the run's results fails it)
+        let mut r = Rng(0x7a11_5eed);
+        for fmt in [
+            Format::R8G8B8A8_UNORM,
+            Format::R8G8B8A8_SNORM,
+            Format::R32_SFLOAT,
+        ] {
+            let mut img = Image::new_2d(fmt, 64, 32, 1, 7).unwrap();
+            for b in img.bytes_mut() {
+                *b = r.next() as u8;
+            }
+            let view = ImageView::whole(&img, ViewType::D2);
+            let s = Sampler::trilinear(AddressMode::Repeat);
+            let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+            assert!(k.has_wide_path());
+            for _ in 0..300 {
+                let quads = 1 + r.below(40) as usize;
+                let (mut s_row, mut t_row, mut masks) = (Vec::new(), Vec::new(), Vec::new());
+                // an odd multiple of a power of two: exact, and a λ between levels
+                let step = (3 + 2 * r.below(7)) as f32 * 2f32.powi(-(5 + r.below(4) as i32));
+                let grid = |r: &mut Rng| (r.f(-3.0, 3.0) * 4096.0).round() / 4096.0;
+                let mut c = [grid(&mut r), grid(&mut r)];
+                let per_row = 1 + r.below(12) as usize;
+                for q in 0..quads {
+                    if q % per_row == 0 && q > 0 {
+                        c[0] -= 2.0 * step * per_row as f32;
+                        c[1] += 1.5 * step;
+                    }
+                    for lane in 0..4 {
+                        let mut x = c[0] + (lane & 1) as f32 * step;
+                        let y = c[1] + (lane >> 1) as f32 * step * 0.75;
+                        if r.chance(1) {
+                            x = [f32::NAN, f32::INFINITY, 3e9][r.below(3) as usize];
+                        }
+                        s_row.push(x.to_bits());
+                        t_row.push(y.to_bits());
+                    }
+                    c[0] += 2.0 * step;
+                    masks.push(match r.below(20) {
+                        0 => 0,
+                        1 => r.below(16) as u8,
+                        _ => 0xf,
+                    });
+                }
+                let b = BatchArgs {
+                    coords: [&s_row, &t_row, &[], &[]],
+                    masks: &masks,
+                    lod: BatchLod::Implicit(&[]),
+                    dref: &[],
+                    offsets: [&[], &[]],
+                };
+                let mut out = vec![UNTOUCHED; 4 * quads];
+                k.sample_batch(&img, &b, &mut out).unwrap();
+                for q in 0..quads {
+                    let a = b.quad_args(q);
+                    let mut want = [UNTOUCHED; 4];
+                    if a.mask != 0 {
+                        let w = k.sample(&img, &a).unwrap();
+                        for lane in 0..4 {
+                            if a.mask & (1 << lane) != 0 {
+                                want[lane] = w[lane];
+                            }
+                        }
+                    }
+                    let have: [[u32; 4]; 4] = std::array::from_fn(|l| out[4 * q + l]);
+                    assert_eq!(
+                        nan_as_one(have),
+                        nan_as_one(want),
+                        "{fmt:?} quad {q} of {quads}: {a:?}"
                     );
                 }
             }
