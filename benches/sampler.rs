@@ -11,13 +11,16 @@
 //! `QS_CALLGRIND_CASE=bilinear_rgba8_2d valgrind --tool=callgrind --toggle-collect='*drive*'
 //! target/release/deps/sampler-<hash>`; Ir / (64 · iters) = instructions per quad. The
 //! `*_wide` cases sample the same quads as their namesakes through `Kernel::sample_batch`
-//! (the interpreter's rows, 16 quads per call; `dref_pcf2x2_d32_wide` with its Dref row).
+//! (the interpreter's rows, 16 quads per call; `dref_pcf2x2_d32_wide` with its Dref row,
+//! the cube cases with the direction's third row), `gather_rgba8_2d_wide` through
+//! `Kernel::gather_batch`. `cube_bilinear_rgba8*` are lavapipe's cube scene's quads.
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{black_box, criterion_group, Criterion, SamplingMode, Throughput};
 use quadstep::texture::{
-    AddressMode, BatchArgs, BatchLod, CompareOp, Config, Filter, Format, GatherArgs, Image,
-    ImageView, Kernel, LodMode, SampleArgs, Sampler, ViewType, WIDE_QUADS,
+    AddressMode, BatchArgs, BatchGatherOffsets, BatchLod, CompareOp, Config, Filter, Format,
+    GatherArgs, GatherBatchArgs, Image, ImageView, Kernel, LodMode, SampleArgs, Sampler, ViewType,
+    WIDE_QUADS,
 };
 
 const QUADS: usize = 64;
@@ -142,6 +145,12 @@ fn wide_case<'a>(
             .collect()
     };
     let (s_row, t_row) = (row(0), row(1));
+    // cube views: the direction's third component (2D views: no such row)
+    let r_row = if view.view_type.is_cube() {
+        row(2)
+    } else {
+        Vec::new()
+    };
     let dref_row: Vec<u32> = args
         .iter()
         .flat_map(|a| a.dref.map_or([0; 4], |d| d.map(f32::to_bits)))
@@ -158,7 +167,12 @@ fn wide_case<'a>(
         for q0 in (0..masks.len()).step_by(WIDE_QUADS) {
             let q1 = (q0 + WIDE_QUADS).min(masks.len());
             let b = BatchArgs {
-                coords: [&s_row[4 * q0..4 * q1], &t_row[4 * q0..4 * q1], &[], &[]],
+                coords: [
+                    &s_row[4 * q0..4 * q1],
+                    &t_row[4 * q0..4 * q1],
+                    r_row.get(4 * q0..4 * q1).unwrap_or(&[]),
+                    &[],
+                ],
                 masks: &masks[q0..q1],
                 lod: BatchLod::Implicit(&[]),
                 dref: dref_row.get(4 * q0..4 * q1).unwrap_or(&[]),
@@ -176,6 +190,8 @@ struct Images {
     rgba: Image,
     depth: Image,
     cube: Image,
+    /// lavapipe's cube scene's shape: 8×8 faces, one level (`benches/lavapipe/`)
+    cube8: Image,
 }
 
 fn images() -> Images {
@@ -189,7 +205,14 @@ fn images() -> Images {
     depth.upload_f32(0, &d).unwrap();
     let mut cube = Image::new_cube(Format::R8G8B8A8_UNORM, 128, 1, 8).unwrap();
     noise_image(&mut cube);
-    Images { rgba, depth, cube }
+    let mut cube8 = Image::new_cube(Format::R8G8B8A8_UNORM, 8, 1, 1).unwrap();
+    noise_image(&mut cube8);
+    Images {
+        rgba,
+        depth,
+        cube,
+        cube8,
+    }
 }
 
 fn cases(im: &Images) -> Vec<Case<'_>> {
@@ -257,7 +280,42 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
             }))
         })
         .collect();
+    v.push(wide_case(
+        "cube_trilinear_rgba8_wide",
+        &im.cube,
+        &vc,
+        &tri,
+        &cq,
+    ));
     v.push(sample_case("cube_trilinear_rgba8", &im.cube, &vc, &tri, cq));
+
+    // lavapipe's cube scene (`benches/lavapipe/samp.frag`, CUBE): 8×8 faces, one level,
+    // bilinear, direction `(fract(uv)·2 − 1, 1)` with `uv = pixel / 512 + i·(0.0137, 0.0071)`
+    // for loop index `i`, at quads spread over the 512×512 frame (so ~30 % of the quads have
+    // a footprint over a face edge, as there)
+    let v8 = ImageView::whole(&im.cube8, ViewType::Cube);
+    let cb: Vec<SampleArgs> = (0..QUADS)
+        .map(|q| {
+            let h = (q as u32).wrapping_mul(0x9e37_79b9) >> 8;
+            let (x, y) = ((h % 256) * 2, ((h >> 8) % 256) * 2);
+            let i = (q % 16) as f32;
+            SampleArgs::new(std::array::from_fn(|l| {
+                let px = (x + (l & 1) as u32) as f32 + 0.5;
+                let py = (y + (l >> 1) as u32) as f32 + 0.5;
+                let u = px / 512.0 + i * 0.0137;
+                let v = py / 512.0 + i * 0.0071;
+                [u.fract() * 2.0 - 1.0, v.fract() * 2.0 - 1.0, 1.0, 0.0]
+            }))
+        })
+        .collect();
+    v.push(wide_case(
+        "cube_bilinear_rgba8_wide",
+        &im.cube8,
+        &v8,
+        &tri,
+        &cb,
+    ));
+    v.push(sample_case("cube_bilinear_rgba8", &im.cube8, &v8, &tri, cb));
 
     let k = Kernel::new(rgba, &v2, &nearest, Config::default()).unwrap();
     let ga: Vec<GatherArgs> = mag.iter().map(|a| GatherArgs::new(a.coords, 1)).collect();
@@ -267,6 +325,34 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
         }
     };
     v.push(("gather_rgba8_2d", Box::new(gather)));
+    // the same gathers through `Kernel::gather_batch` (rows, 16 quads per call)
+    let k = Kernel::new(rgba, &v2, &nearest, Config::default()).unwrap();
+    let row = |c: usize| -> Vec<u32> {
+        mag.iter()
+            .flat_map(|a| a.coords.map(|l| l[c].to_bits()))
+            .collect()
+    };
+    let (s_row, t_row) = (row(0), row(1));
+    let comp = vec![1u32; 4 * QUADS];
+    let masks = [0xfu8; QUADS];
+    let out = std::cell::RefCell::new(vec![[0u32; 4]; 4 * QUADS]);
+    let gather_wide = move || {
+        let mut out = out.borrow_mut();
+        for q0 in (0..QUADS).step_by(WIDE_QUADS) {
+            let q1 = (q0 + WIDE_QUADS).min(QUADS);
+            let b = GatherBatchArgs {
+                coords: [&s_row[4 * q0..4 * q1], &t_row[4 * q0..4 * q1], &[], &[]],
+                masks: &masks[q0..q1],
+                component: &comp[4 * q0..4 * q1],
+                offsets: BatchGatherOffsets::None,
+                dref: &[],
+            };
+            k.gather_batch(rgba, black_box(&b), &mut out[4 * q0..4 * q1])
+                .unwrap();
+        }
+        black_box(&*out);
+    };
+    v.push(("gather_rgba8_2d_wide", Box::new(gather_wide)));
     v
 }
 

@@ -148,6 +148,52 @@ pub fn remap_edge(face: u32, i: i32, j: i32, n: i32) -> Option<(u32, i32, i32)> 
     Some((fc.face, ni, nj))
 }
 
+/// The neighbouring face and the form of each index of [`remap_edge`]'s result for a texel
+/// one step outside face `f` on side `s` (0: `i = −1`, 1: `i = n`, 2: `j = −1`, 3: `j = n`):
+/// `(face, i form, j form)` with forms 0: `0`, 1: `n − 1`, 2: `k`, 3: `n − 1 − k` (`k` the
+/// index along the edge). The table `remap_edge` amounts to; `tests::edge_table_is_remap_edge`
+/// checks it against `remap_edge` on every edge texel of faces up to the plane bound.
+const EDGE: [[(u8, u8, u8); 4]; 6] = [
+    [(4, 1, 2), (5, 0, 2), (2, 1, 3), (3, 1, 2)],
+    [(5, 1, 2), (4, 0, 2), (2, 0, 2), (3, 0, 3)],
+    [(1, 2, 0), (0, 3, 0), (5, 3, 0), (4, 2, 0)],
+    [(1, 3, 1), (0, 2, 1), (4, 2, 1), (5, 3, 1)],
+    [(1, 1, 2), (0, 0, 2), (2, 2, 1), (3, 2, 0)],
+    [(0, 1, 2), (1, 0, 2), (2, 3, 0), (3, 3, 1)],
+];
+
+/// [`remap_edge`] by the [`EDGE`] table for texels at most one step outside the face (`i`,
+/// `j` in `−1..=n`, the taps of a footprint inside the face's texel range); anything farther
+/// out goes through [`remap_edge`] itself. Integer operations only (no f64 direction).
+#[inline]
+pub(super) fn remap_edge_step(face: u32, i: i32, j: i32, n: i32) -> Option<(u32, i32, i32)> {
+    let out_i = i < 0 || i >= n;
+    let out_j = j < 0 || j >= n;
+    if !out_i && !out_j {
+        return Some((face, i, j));
+    }
+    if out_i && out_j {
+        return None;
+    }
+    if i < -1 || i > n || j < -1 || j > n || face > 5 {
+        return remap_edge(face, i, j, n);
+    }
+    let (side, k) = match (i < 0, i >= n, j < 0) {
+        (true, _, _) => (0, j),
+        (_, true, _) => (1, j),
+        (_, _, true) => (2, i),
+        _ => (3, i),
+    };
+    let (f, a, b) = EDGE[face as usize][side];
+    let v = |form: u8| match form {
+        0 => 0,
+        1 => n - 1,
+        2 => k,
+        _ => n - 1 - k,
+    };
+    Some((f as u32, v(a), v(b)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -181,6 +227,32 @@ mod tests {
         // -x face at (-2, 0, 0): sc = z, |ma| = 2; d = (0,0,1): ∂s = 0.5·(2·1)/4 = 0.25
         let fc = select_face([-2.0, 0.0, 0.0]);
         assert_eq!(transform_deriv(&fc, [0.0, 0.0, 1.0]), [0.25, 0.0]);
+    }
+
+    #[test]
+    fn edge_table_is_remap_edge() {
+        // every texel one step outside every face (and the corners), faces of 1 to 300
+        // texels and a few up to past the plane bound (6·836² texels)
+        let sizes = (1..=300).chain([511, 512, 513, 836, 1024]);
+        for n in sizes {
+            for face in 0..6 {
+                for k in -1..=n {
+                    for (i, j) in [(-1, k), (n, k), (k, -1), (k, n)] {
+                        assert_eq!(
+                            remap_edge_step(face, i, j, n),
+                            remap_edge(face, i, j, n),
+                            "face {face} ({i}, {j}) of {n}"
+                        );
+                    }
+                }
+            }
+        }
+        // farther out: remap_edge itself
+        assert_eq!(
+            remap_edge_step(0, i32::MAX, 1, 4),
+            remap_edge(0, i32::MAX, 1, 4)
+        );
+        assert_eq!(remap_edge_step(3, 2, -7, 4), remap_edge(3, 2, -7, 4));
     }
 
     #[test]

@@ -143,6 +143,9 @@ impl std::fmt::Debug for WideFnDbg {
 
 /// The wide routine for a kernel, if its (view, sampler, format, config) is covered.
 pub(super) fn pick_wide(k: &Kernel) -> Option<WideFnDbg> {
+    if k.cube {
+        return super::fast_cube::pick_wide_cube(k); // `fast_cube.rs`
+    }
     let s = &k.sampler;
     if k.aniso.is_some()
         || k.cube

@@ -50,6 +50,64 @@ impl GatherArgs {
     }
 }
 
+/// The offset operand of a batch of gathers ([`GatherBatchArgs`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BatchGatherOffsets<'a> {
+    /// No offset.
+    None,
+    /// `ConstOffset`/`Offset`: `u`, `v` rows of i32 bits (lane `4q + i` is quad `q`'s lane
+    /// `i`); an empty row reads as zeros.
+    Offset([&'a [u32]; 2]),
+    /// `ConstOffsets`: the same four offsets for every quad.
+    Four([[i32; 2]; 4]),
+}
+
+/// A batch of gathers in the interpreter's structure-of-arrays form for
+/// [`Kernel::gather_batch`] (rows as [`BatchArgs`](super::BatchArgs)'s: f32 bits, lane
+/// `4q + i` is quad `q`'s lane `i`, an empty row reads as zeros).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GatherBatchArgs<'a> {
+    /// Coordinate rows in [`GatherArgs::coords`] order (`s, t` then the layer of 2D arrays).
+    pub coords: [&'a [u32]; 4],
+    /// Lanes that need results, per quad (bit `i` = lane `4q + i`); its length is the quad
+    /// count.
+    pub masks: &'a [u8],
+    /// The component operand: quad `q` gathers component `component[4q]` (its lane 0, as
+    /// the per-quad form takes it); empty: component 0.
+    pub component: &'a [u32],
+    /// The offsets.
+    pub offsets: BatchGatherOffsets<'a>,
+    /// The depth reference per lane (f32 bits); empty: no Dref operand.
+    pub dref: &'a [u32],
+}
+
+impl GatherBatchArgs<'_> {
+    /// Quad `q`'s [`GatherArgs`]: what the per-quad path is given for it.
+    pub fn quad_args(&self, q: usize) -> GatherArgs {
+        let row4 = |r: &[u32]| -> [u32; 4] {
+            match r.get(4 * q..4 * q + 4) {
+                Some(s) => [s[0], s[1], s[2], s[3]],
+                None => [0; 4],
+            }
+        };
+        let c = self.coords.map(|r| row4(r).map(f32::from_bits));
+        GatherArgs {
+            coords: std::array::from_fn(|l| [c[0][l], c[1][l], c[2][l], c[3][l]]),
+            component: self.component.get(4 * q).copied().unwrap_or(0),
+            offsets: match self.offsets {
+                BatchGatherOffsets::None => GatherOffsets::None,
+                BatchGatherOffsets::Offset([u, v]) => {
+                    let (u, v) = (row4(u), row4(v));
+                    GatherOffsets::Offset(std::array::from_fn(|l| [u[l] as i32, v[l] as i32]))
+                }
+                BatchGatherOffsets::Four(o) => GatherOffsets::Four(o),
+            },
+            dref: (!self.dref.is_empty()).then(|| row4(self.dref).map(f32::from_bits)),
+            mask: self.masks.get(q).copied().unwrap_or(0) & 0xf,
+        }
+    }
+}
+
 /// Inputs of `OpImageFetch` / `TextureLoad` for a quad.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct FetchArgs {
@@ -175,6 +233,81 @@ impl Kernel {
             };
         }
         Ok(out)
+    }
+
+    /// Gathers a batch of quads: the results of [`Kernel::gather`] on each quad with a
+    /// non-empty mask (its [`GatherBatchArgs::quad_args`]), written to the active lanes of
+    /// `out` (lane `4q + i`); other lanes are left as they are. The operand checks are made
+    /// once per batch; plane kernels of 2D and 2D-array views take `fast_gather.rs`'s plane
+    /// route, every other quad [`Kernel::gather`]. Errors: rows or `out` shorter than the
+    /// batch, and the errors of [`Kernel::gather`].
+    pub fn gather_batch(
+        &self,
+        img: &Image,
+        b: &GatherBatchArgs<'_>,
+        out: &mut [[u32; 4]],
+    ) -> Result<()> {
+        let quads = b.masks.len();
+        let lanes = 4 * quads;
+        let short = |r: &[u32]| !r.is_empty() && r.len() < lanes;
+        let off_short = match b.offsets {
+            BatchGatherOffsets::Offset(r) => r.iter().any(|r| short(r)),
+            _ => false,
+        };
+        if b.coords.iter().any(|r| short(r))
+            || short(b.dref)
+            || (!b.component.is_empty() && b.component.len() + 3 < lanes)
+            || off_short
+            || out.len() < lanes
+        {
+            return Err(Error::Texture(format!(
+                "gather_batch: {quads} quads need operand rows and results of {lanes} lanes"
+            )));
+        }
+        if b.masks.iter().all(|&m| m & 0xf == 0) {
+            return Ok(());
+        }
+        self.check(img)?;
+        // the operand checks of `Kernel::gather`
+        if !b.dref.is_empty() && !self.sampler.compare_enable {
+            if self.cfg.policy == super::Policy::D3D {
+                return Err(Error::Texture(
+                    "a Dref gather through a sampler with compareEnable off (D3D: needs a \
+                     SamplerComparisonState)"
+                        .into(),
+                ));
+            }
+            return self.gather_batch(img, &GatherBatchArgs { dref: &[], ..*b }, out);
+        }
+        if b.dref.is_empty() && self.sampler.compare_enable {
+            return Err(Error::Texture(
+                "a gather without a Dref operand through a sampler with compareEnable".into(),
+            ));
+        }
+        let plane = if self.plane_gather() {
+            img.plane()
+        } else {
+            None
+        };
+        for (q, o) in out.chunks_exact_mut(4).enumerate().take(quads) {
+            let mask = b.masks[q] & 0xf;
+            if mask == 0 {
+                continue;
+            }
+            let component = b.component.get(4 * q).copied().unwrap_or(0);
+            if let (Some(plane), 0..=3) = (plane, component) {
+                let r = super::fast_gather::plane_gather(self, plane, b, q, component as usize);
+                if mask == 0xf {
+                    o.copy_from_slice(&r);
+                } else {
+                    super::merge_lanes(o, &r, mask);
+                }
+                continue;
+            }
+            let r = self.gather(img, &b.quad_args(q))?;
+            super::merge_lanes(o, &r, mask);
+        }
+        Ok(())
     }
 
     /// Average of the real gathered values (cube corner synthesis); 0 when there are none.
