@@ -89,47 +89,14 @@ fn gather_quad<const F: u8>(k: &Kernel, img: &Image, a: &GatherArgs) -> QuadBits
     }
     let i0 = floor4(x);
     let j0 = floor4(y);
-    // taps [lane][component]
-    let mut pi = [[0i32; 4]; 4];
-    let mut pj = [[0i32; 4]; 4];
-    // the taps' extent relative to (i0, j0): lo..=hi per axis
-    let (lo, hi) = match a.offsets {
-        GatherOffsets::Four(o) => {
-            let d = o.map(|d| k.offset_bits([d[0], d[1], 0], 6));
-            for l in 0..4 {
-                for kk in 0..4 {
-                    pi[l][kk] = i0[l].saturating_add(d[kk][0]);
-                    pj[l][kk] = j0[l].saturating_add(d[kk][1]);
-                }
-            }
-            let mut lo = d[0];
-            let mut hi = d[0];
-            for dk in &d[1..] {
-                for ax in 0..2 {
-                    lo[ax] = lo[ax].min(dk[ax]);
-                    hi[ax] = hi[ax].max(dk[ax]);
-                }
-            }
-            ([lo[0], lo[1]], [hi[0], hi[1]])
-        }
-        _ => {
-            for l in 0..4 {
-                let (i1, j1) = (i0[l].saturating_add(1), j0[l].saturating_add(1));
-                pi[l] = [i0[l], i1, i1, i0[l]];
-                pj[l] = [j1, j1, j0[l], j0[l]];
-            }
-            ([0, 0], [1, 1])
-        }
+    let four = match a.offsets {
+        GatherOffsets::Four(o) => Some(o),
+        _ => None,
     };
-    // every tap inside the level (the usual case): every wrap mode is the identity there,
-    // one test per lane replaces the wraps (saturation keeps the sign and pins overflows at
-    // i32::MAX ≥ the extent, so the saturated extremes answer as the exact ones would)
-    let inside = (0..4).fold(true, |ok, l| {
-        ok & (i0[l].saturating_add(lo[0]) >= 0)
-            & (i0[l].saturating_add(hi[0]) < w)
-            & (j0[l].saturating_add(lo[1]) >= 0)
-            & (j0[l].saturating_add(hi[1]) < h)
-    });
+    // every tap inside the level (the usual case): every wrap mode is the identity there, so
+    // one test per lane replaces the wraps
+    let (mut pi, mut pj) = ([[0i32; 4]; 4], [[0i32; 4]; 4]);
+    let inside = taps(k, i0, j0, four, (w, h), (&mut pi, &mut pj));
     // the component's byte and table (8-bit formats), or f32 word / constant (R32F)
     let comp = if F == R32F_CMP {
         0
@@ -264,44 +231,13 @@ pub(super) fn plane_gather(
     }
     let i0 = floor4(x.map(|x| x - 0.5));
     let j0 = floor4(y.map(|y| y - 0.5));
-    // taps [lane][component], and their extent relative to (i0, j0)
-    let mut pi = [[0i32; 4]; 4];
-    let mut pj = [[0i32; 4]; 4];
-    let (lo, hi) = match b.offsets {
-        BatchGatherOffsets::Four(o) => {
-            let d = o.map(|d| k.offset_bits([d[0], d[1], 0], 6));
-            for l in 0..4 {
-                for kk in 0..4 {
-                    pi[l][kk] = i0[l].saturating_add(d[kk][0]);
-                    pj[l][kk] = j0[l].saturating_add(d[kk][1]);
-                }
-            }
-            let mut lo = d[0];
-            let mut hi = d[0];
-            for dk in &d[1..] {
-                for ax in 0..2 {
-                    lo[ax] = lo[ax].min(dk[ax]);
-                    hi[ax] = hi[ax].max(dk[ax]);
-                }
-            }
-            ([lo[0], lo[1]], [hi[0], hi[1]])
-        }
-        _ => {
-            for l in 0..4 {
-                let (i1, j1) = (i0[l].saturating_add(1), j0[l].saturating_add(1));
-                pi[l] = [i0[l], i1, i1, i0[l]];
-                pj[l] = [j1, j1, j0[l], j0[l]];
-            }
-            ([0, 0], [1, 1])
-        }
+    let four = match b.offsets {
+        BatchGatherOffsets::Four(o) => Some(o),
+        _ => None,
     };
     // every tap inside the level: every wrap mode is the identity there (`gather_quad`)
-    let inside = (0..4).fold(true, |ok, l| {
-        ok & (i0[l].saturating_add(lo[0]) >= 0)
-            & (i0[l].saturating_add(hi[0]) < w)
-            & (j0[l].saturating_add(lo[1]) >= 0)
-            & (j0[l].saturating_add(hi[1]) < h)
-    });
+    let (mut pi, mut pj) = ([[0i32; 4]; 4], [[0i32; 4]; 4]);
+    let inside = taps(k, i0, j0, four, (w, h), (&mut pi, &mut pj));
     let cmp = k.sampler.compare_enable;
     let comp = if cmp { 0 } else { comp };
     let dref: [f32; 4] = if cmp {
@@ -345,6 +281,58 @@ pub(super) fn plane_gather(
         }
     }
     out
+}
+
+/// The four lanes' gather taps into `pi`, `pj`, `[lane][component]` (the spec's i0j1, i1j1, i1j0, i0j0 order,
+/// or `(i0, j0)` plus each of `ConstOffsets`' four offsets); returns whether every tap of
+/// every lane lies inside the `w`×`h` level. Saturating adds keep the sign and pin overflows at
+/// `i32::MAX` ≥ the extent, so the saturated extremes answer the inside test as the exact ones
+/// would.
+#[inline(always)]
+fn taps(
+    k: &Kernel,
+    i0: [i32; 4],
+    j0: [i32; 4],
+    four: Option<[[i32; 2]; 4]>,
+    (w, h): (i32, i32),
+    (pi, pj): (&mut [[i32; 4]; 4], &mut [[i32; 4]; 4]),
+) -> bool {
+    // the taps' extent relative to (i0, j0): lo..=hi per axis
+    let (lo, hi) = match four {
+        Some(o) => {
+            let d = o.map(|d| k.offset_bits([d[0], d[1], 0], 6));
+            for l in 0..4 {
+                for kk in 0..4 {
+                    pi[l][kk] = i0[l].saturating_add(d[kk][0]);
+                    pj[l][kk] = j0[l].saturating_add(d[kk][1]);
+                }
+            }
+            let mut lo = d[0];
+            let mut hi = d[0];
+            for dk in &d[1..] {
+                for ax in 0..2 {
+                    lo[ax] = lo[ax].min(dk[ax]);
+                    hi[ax] = hi[ax].max(dk[ax]);
+                }
+            }
+            ([lo[0], lo[1]], [hi[0], hi[1]])
+        }
+        None => {
+            for l in 0..4 {
+                let (i1, j1) = (i0[l].saturating_add(1), j0[l].saturating_add(1));
+                pi[l] = [i0[l], i1, i1, i0[l]];
+                pj[l] = [j1, j1, j0[l], j0[l]];
+            }
+            ([0, 0], [1, 1])
+        }
+    };
+    let inside = (0..4).fold(true, |ok, l| {
+        ok & (i0[l].saturating_add(lo[0]) >= 0)
+            & (i0[l].saturating_add(hi[0]) < w)
+            & (j0[l].saturating_add(lo[1]) >= 0)
+            & (j0[l].saturating_add(hi[1]) < h)
+    });
+    inside
 }
 
 #[cfg(test)]
