@@ -326,13 +326,12 @@ fn taps(
             ([0, 0], [1, 1])
         }
     };
-    let inside = (0..4).fold(true, |ok, l| {
+    (0..4).fold(true, |ok, l| {
         ok & (i0[l].saturating_add(lo[0]) >= 0)
             & (i0[l].saturating_add(hi[0]) < w)
             & (j0[l].saturating_add(lo[1]) >= 0)
             & (j0[l].saturating_add(hi[1]) < h)
-    });
-    inside
+    })
 }
 
 #[cfg(test)]
