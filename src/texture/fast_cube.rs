@@ -31,7 +31,7 @@
 use super::address::CLAMP;
 use super::cube::remap_edge_step;
 use super::fast::QuadIn;
-use super::fast_plane::{lane_levels, plane_quad_cmp, plane_quad_w, uni_levels};
+use super::fast_plane::{lane_levels, plane_route, uni_levels};
 use super::fast_wide::{BatchArgs, BatchLod, WideFn, WideFnDbg};
 use super::filter::{fl, lerp4};
 use super::image::{Image, Plane, ViewType};
@@ -319,18 +319,10 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
             },
         };
         let linear = lods[first].linear;
+        let cmp = CMP.then_some(op);
         let r = if uniform {
-            uni_levels(k, &lods[first], layer, false).and_then(|lv| match (linear, CMP) {
-                (true, false) => {
-                    plane_quad_w::<CLAMP, true, true, 0, true, AVX>(plane, &qin, &lv, k.snorm)
-                }
-                (false, false) => {
-                    plane_quad_w::<CLAMP, false, true, 0, true, AVX>(plane, &qin, &lv, k.snorm)
-                }
-                (true, true) => plane_quad_cmp::<CLAMP, true, true, 0, true>(plane, &qin, &lv, op),
-                (false, true) => {
-                    plane_quad_cmp::<CLAMP, false, true, 0, true>(plane, &qin, &lv, op)
-                }
+            uni_levels(k, &lods[first], layer, false).and_then(|lv| {
+                plane_route::<CLAMP, true, 0, true, AVX>(plane, &qin, &lv, linear, cmp, k.snorm)
             })
         } else {
             let Some(&first_lv) = k.plane_levels.first() else {
@@ -338,17 +330,8 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
                 continue;
             };
             let mut scratch = [first_lv; 2];
-            lane_levels(k, &lods, layer, &mut scratch).and_then(|lv| match (linear, CMP) {
-                (true, false) => {
-                    plane_quad_w::<CLAMP, true, false, 0, true, AVX>(plane, &qin, &lv, k.snorm)
-                }
-                (false, false) => {
-                    plane_quad_w::<CLAMP, false, false, 0, true, AVX>(plane, &qin, &lv, k.snorm)
-                }
-                (true, true) => plane_quad_cmp::<CLAMP, true, false, 0, true>(plane, &qin, &lv, op),
-                (false, true) => {
-                    plane_quad_cmp::<CLAMP, false, false, 0, true>(plane, &qin, &lv, op)
-                }
+            lane_levels(k, &lods, layer, &mut scratch).and_then(|lv| {
+                plane_route::<CLAMP, false, 0, true, AVX>(plane, &qin, &lv, linear, cmp, k.snorm)
             })
         };
         let r: [[u32; 4]; 4] = match r {

@@ -281,23 +281,12 @@ fn lerp(a: f32x4, b: f32x4, w: f32x4) -> f32x4 {
 /// The quad (`q`: coordinates, offsets; its layers are already in `lv`'s bases) filtered on
 /// every slot of `lv` with texel filter `LIN` and address mode `M` on both axes, the
 /// levels accumulated as `0 + w·v` (the general path's `acc += w·v` from 0), SNORM results
-/// clamped to −1. `UNI`: every lane has the same levels ([`uni_levels`]). `None`: an index
-/// outside the plane (cannot happen for a plane of the kernel's image; the caller then
-/// takes the general path).
-#[inline(always)]
-pub(super) fn plane_quad<const M: u8, const LIN: bool, const UNI: bool>(
-    plane: &Plane,
-    q: &QuadIn,
-    lv: &PlaneLevels,
-    snorm: bool,
-) -> Option<[f32x4; 4]> {
-    plane_quad_n::<M, LIN, UNI, 0, false>(plane, q, lv, snorm)
-}
-
-/// [`plane_quad`] with the slot count `N` a constant (1 or 2; 0: `lv.0`). `CUBE`: the
-/// lanes' coordinates are cube face coordinates (`M` is clamp-to-edge, the faces square)
-/// and a linear footprint leaving its face is `None` (seamless edges and corners are the
-/// general path's).
+/// clamped to −1. `UNI`: every lane has the same levels ([`uni_levels`]). `N`: the slot
+/// count as a constant (1 or 2; 0: `lv.0`). `CUBE`: the lanes' coordinates are cube face
+/// coordinates (`M` is clamp-to-edge, the faces square) and a linear footprint leaving its
+/// face is `None` (seamless edges and corners are the general path's). `None` also for an
+/// index outside the plane (cannot happen for a plane of the kernel's image; the caller
+/// then takes the general path).
 #[inline(always)]
 pub(super) fn plane_quad_n<
     const M: u8,
@@ -312,6 +301,32 @@ pub(super) fn plane_quad_n<
     snorm: bool,
 ) -> Option<[f32x4; 4]> {
     plane_quad_w::<M, LIN, UNI, N, CUBE, false>(plane, q, lv, snorm)
+}
+
+/// The plane routine for a level selection's filter (`linear`) and, with `cmp`, a depth
+/// comparison: the one dispatch every batch route (`fast_wide.rs`, `fast_cube.rs`) makes per
+/// quad. Inlined, so a constant `linear` or `cmp` at the call leaves one routine.
+#[inline(always)]
+pub(super) fn plane_route<
+    const M: u8,
+    const UNI: bool,
+    const N: usize,
+    const CUBE: bool,
+    const AVX: bool,
+>(
+    plane: &Plane,
+    q: &QuadIn,
+    lv: &PlaneLevels,
+    linear: bool,
+    cmp: Option<CompareOp>,
+    snorm: bool,
+) -> Option<[f32x4; 4]> {
+    match (linear, cmp) {
+        (true, None) => plane_quad_w::<M, true, UNI, N, CUBE, AVX>(plane, q, lv, snorm),
+        (false, None) => plane_quad_w::<M, false, UNI, N, CUBE, AVX>(plane, q, lv, snorm),
+        (true, Some(op)) => plane_quad_cmp::<M, true, UNI, N, CUBE>(plane, q, lv, op),
+        (false, Some(op)) => plane_quad_cmp::<M, false, UNI, N, CUBE>(plane, q, lv, op),
+    }
 }
 
 /// [`plane_quad_n`]; `AVX`: the bilinear lerps run two lanes per 256-bit operation

@@ -46,9 +46,7 @@
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
-use super::fast_plane::{
-    lane_levels, plane_mode, plane_quad, plane_quad_cmp, plane_quad_w, uni_levels, PlaneLevels,
-};
+use super::fast_plane::{lane_levels, plane_mode, plane_route, uni_levels, PlaneLevels};
 #[cfg(target_arch = "x86_64")]
 use super::fast_plane::{trilinear_repeat_p2_avx2, trilinear_run_avx2, Tri2};
 
@@ -472,6 +470,7 @@ fn wide_plane<const M: u8>(
     // every lane of a quad has the same (λ_base, bias): no per-lane operand
     let same_lanes = implicit && lod_row.is_empty() || matches!(b.lod, BatchLod::Zero);
     let cmp = k.sampler.compare_enable;
+    let cmp_op = cmp.then_some(k.sampler.compare_op);
     let dref_row = rows(b.dref);
     if cmp && dref_row.is_empty() {
         return u16::MAX; // `sample_batch` requires the operand: not reached from there
@@ -571,7 +570,6 @@ fn wide_plane<const M: u8>(
                 [0.0; 4]
             },
         };
-        let op = k.sampler.compare_op;
         let arr_lv;
         let r = if uniform {
             let lv = if array {
@@ -587,12 +585,7 @@ fn wide_plane<const M: u8>(
                 rest |= 1 << q;
                 continue;
             };
-            match (l0.linear, cmp) {
-                (true, false) => plane_quad::<M, true, true>(plane, &qin, lv, k.snorm),
-                (false, false) => plane_quad::<M, false, true>(plane, &qin, lv, k.snorm),
-                (true, true) => plane_quad_cmp::<M, true, true, 0, false>(plane, &qin, lv, op),
-                (false, true) => plane_quad_cmp::<M, false, true, 0, false>(plane, &qin, lv, op),
-            }
+            plane_route::<M, true, 0, false, false>(plane, &qin, lv, l0.linear, cmp_op, k.snorm)
         } else {
             let mut lods = [l0; 4];
             let mut ok = true;
@@ -610,21 +603,11 @@ fn wide_plane<const M: u8>(
             };
             let mut scratch = [first_lv; 2];
             let lv = lane_levels(k, &lods, layer, &mut scratch);
-            match (ok, l0.linear, lv, cmp) {
-                (false, ..) | (_, _, None, _) => None,
-                (true, true, Some(lv), false) => {
-                    plane_quad::<M, true, false>(plane, &qin, &lv, k.snorm)
-                }
-                (true, false, Some(lv), false) => {
-                    plane_quad::<M, false, false>(plane, &qin, &lv, k.snorm)
-                }
-                (true, true, Some(lv), true) => {
-                    plane_quad_cmp::<M, true, false, 0, false>(plane, &qin, &lv, op)
-                }
-                (true, false, Some(lv), true) => {
-                    plane_quad_cmp::<M, false, false, 0, false>(plane, &qin, &lv, op)
-                }
-            }
+            lv.filter(|_| ok).and_then(|lv| {
+                plane_route::<M, false, 0, false, false>(
+                    plane, &qin, &lv, l0.linear, cmp_op, k.snorm,
+                )
+            })
         };
         let Some(r) = r else {
             rest |= 1 << q;
@@ -779,23 +762,11 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
         let r = if fast.is_some() {
             fast
         } else {
-            match (*linear, lv.0, CMP) {
-                (true, 2, true) => plane_quad_cmp::<M, true, true, 2, false>(plane, &qin, lv, op),
-                (true, _, true) => plane_quad_cmp::<M, true, true, 1, false>(plane, &qin, lv, op),
-                (false, 2, true) => plane_quad_cmp::<M, false, true, 2, false>(plane, &qin, lv, op),
-                (false, _, true) => plane_quad_cmp::<M, false, true, 1, false>(plane, &qin, lv, op),
-                (true, 2, false) => {
-                    plane_quad_w::<M, true, true, 2, false, AVX>(plane, &qin, lv, k.snorm)
-                }
-                (true, _, false) => {
-                    plane_quad_w::<M, true, true, 1, false, AVX>(plane, &qin, lv, k.snorm)
-                }
-                (false, 2, false) => {
-                    plane_quad_w::<M, false, true, 2, false, AVX>(plane, &qin, lv, k.snorm)
-                }
-                (false, _, false) => {
-                    plane_quad_w::<M, false, true, 1, false, AVX>(plane, &qin, lv, k.snorm)
-                }
+            let cmp = CMP.then_some(op);
+            if lv.0 == 2 {
+                plane_route::<M, true, 2, false, AVX>(plane, &qin, lv, *linear, cmp, k.snorm)
+            } else {
+                plane_route::<M, true, 1, false, AVX>(plane, &qin, lv, *linear, cmp, k.snorm)
             }
         };
         let Some(r) = r else {
