@@ -1114,6 +1114,31 @@ mod tests {
         assert!(kc.sample_batch(&depth, &none, &mut out).is_ok());
     }
 
+    /// `sample_batch` on `b` (`quads` quads) writes every active lane as `Kernel::sample` of
+    /// that quad does, and leaves the inactive lanes untouched.
+    fn batch_is_per_quad(k: &Kernel, img: &Image, b: &BatchArgs, quads: usize, what: &str) {
+        let mut out = vec![UNTOUCHED; 4 * quads];
+        k.sample_batch(img, b, &mut out).unwrap();
+        for q in 0..quads {
+            let a = b.quad_args(q);
+            let mut want = [UNTOUCHED; 4];
+            if a.mask != 0 {
+                let w = k.sample(img, &a).unwrap();
+                for lane in 0..4 {
+                    if a.mask & (1 << lane) != 0 {
+                        want[lane] = w[lane];
+                    }
+                }
+            }
+            let have: [[u32; 4]; 4] = std::array::from_fn(|l| out[4 * q + l]);
+            assert_eq!(
+                nan_as_one(have),
+                nan_as_one(want),
+                "{what} quad {q} of {quads}: {a:?}"
+            );
+        }
+    }
+
     #[test]
     fn repeat_trilinear_batches_equal_the_per_quad_path() {
         // the AVX2 two-slot route's case (where the CPU has AVX2): power-of-two repeat levels,
@@ -1161,26 +1186,7 @@ mod tests {
                     dref: &[],
                     offsets: [&[], &[]],
                 };
-                let mut out = vec![UNTOUCHED; 4 * quads];
-                k.sample_batch(&img, &b, &mut out).unwrap();
-                for q in 0..quads {
-                    let a = b.quad_args(q);
-                    let mut want = [UNTOUCHED; 4];
-                    if a.mask != 0 {
-                        let w = k.sample(&img, &a).unwrap();
-                        for lane in 0..4 {
-                            if a.mask & (1 << lane) != 0 {
-                                want[lane] = w[lane];
-                            }
-                        }
-                    }
-                    let have: [[u32; 4]; 4] = std::array::from_fn(|l| out[4 * q + l]);
-                    assert_eq!(
-                        nan_as_one(have),
-                        nan_as_one(want),
-                        "{fmt:?} quad {q}: {a:?}"
-                    );
-                }
+                batch_is_per_quad(&k, &img, &b, quads, &format!("{fmt:?}"));
             }
         }
     }
@@ -1243,26 +1249,7 @@ mod tests {
                     dref: &[],
                     offsets: [&[], &[]],
                 };
-                let mut out = vec![UNTOUCHED; 4 * quads];
-                k.sample_batch(&img, &b, &mut out).unwrap();
-                for q in 0..quads {
-                    let a = b.quad_args(q);
-                    let mut want = [UNTOUCHED; 4];
-                    if a.mask != 0 {
-                        let w = k.sample(&img, &a).unwrap();
-                        for lane in 0..4 {
-                            if a.mask & (1 << lane) != 0 {
-                                want[lane] = w[lane];
-                            }
-                        }
-                    }
-                    let have: [[u32; 4]; 4] = std::array::from_fn(|l| out[4 * q + l]);
-                    assert_eq!(
-                        nan_as_one(have),
-                        nan_as_one(want),
-                        "{fmt:?} quad {q} of {quads}: {a:?}"
-                    );
-                }
+                batch_is_per_quad(&k, &img, &b, quads, &format!("{fmt:?}"));
             }
         }
     }
