@@ -36,3 +36,42 @@ fn decide() -> bool {
     AVX2.store(if yes { 2 } else { 1 }, Ordering::Relaxed);
     yes
 }
+
+/// Ask for the cache lines of `bytes` bytes from `p` into L1 (`prefetcht0`): a hint that
+/// hides a miss the out-of-order window is too short to reach, e.g. the next primitives of a
+/// tile's bin while the current one is rasterised. Any address is allowed; nothing is read.
+#[inline(always)]
+pub(crate) fn prefetch<T>(p: *const T, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    prefetch_lines::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast(), bytes);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, bytes);
+}
+
+/// [`prefetch`] into L2 only (`prefetcht1`): for lines wanted a while later, e.g. the next
+/// tile's pixel rows, which should not push the current tile's data out of L1.
+#[inline(always)]
+pub(crate) fn prefetch_l2<T>(p: *const T, bytes: usize) {
+    #[cfg(target_arch = "x86_64")]
+    prefetch_lines::<{ std::arch::x86_64::_MM_HINT_T1 }>(p.cast(), bytes);
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (p, bytes);
+}
+
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn prefetch_lines<const HINT: i32>(p: *const i8, bytes: usize) {
+    use std::arch::x86_64::_mm_prefetch;
+    let mut o = 0;
+    while o < bytes {
+        // SAFETY: a prefetch reads nothing architecturally and never faults, whatever the
+        // address (`wrapping_add` makes no claim about it either).
+        unsafe { _mm_prefetch::<HINT>(p.wrapping_add(o)) };
+        o += 64;
+    }
+    if let Some(last) = bytes.checked_sub(1) {
+        // SAFETY: as above (the last byte, whose line the 64-byte steps miss when `p` is not
+        // line-aligned)
+        unsafe { _mm_prefetch::<HINT>(p.wrapping_add(last)) };
+    }
+}

@@ -399,8 +399,12 @@ impl<'a> RenderPass<'a> {
             assembled
                 .par_chunks(256)
                 .map(|chunk| {
-                    let mut out = Vec::with_capacity(chunk.len());
+                    let mut out: Vec<setup::RasterPrim> = Vec::with_capacity(chunk.len());
                     for a in chunk {
+                        // the output slot two ahead, so its stores do not wait for the line
+                        if let Some(slot) = out.spare_capacity_mut().get(2) {
+                            crate::cpu::prefetch(slot, size_of::<setup::RasterPrim>());
+                        }
                         geometry::setup_primitive(&ctx, &shaded, a, &mut out);
                     }
                     let boxes = out.iter().map(|p| p.bbox).collect();
