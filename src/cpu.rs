@@ -37,25 +37,30 @@ fn decide() -> bool {
     yes
 }
 
-/// Ask for the cache lines of `bytes` bytes from `p` into L1 (`prefetcht0`): a hint that
-/// hides a miss the out-of-order window is too short to reach, e.g. the next primitives of a
-/// tile's bin while the current one is rasterised. Any address is allowed; nothing is read.
-#[inline(always)]
-pub(crate) fn prefetch<T>(p: *const T, bytes: usize) {
-    #[cfg(target_arch = "x86_64")]
-    prefetch_lines::<{ std::arch::x86_64::_MM_HINT_T0 }>(p.cast(), bytes);
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = (p, bytes);
+/// Which cache a [`prefetch`] fills.
+#[derive(Clone, Copy)]
+pub(crate) enum Cache {
+    /// L1 (`prefetcht0`): lines wanted soon, e.g. the next primitives of a tile's bin.
+    L1,
+    /// L2 only (`prefetcht1`): lines wanted a while later, e.g. the next tile's pixel rows,
+    /// which should not push the current tile's data out of L1.
+    L2,
 }
 
-/// [`prefetch`] into L2 only (`prefetcht1`): for lines wanted a while later, e.g. the next
-/// tile's pixel rows, which should not push the current tile's data out of L1.
+/// Ask for the cache lines of `bytes` bytes from `p`: a hint that hides a miss the
+/// out-of-order window is too short to reach. Any address is allowed; nothing is read.
 #[inline(always)]
-pub(crate) fn prefetch_l2<T>(p: *const T, bytes: usize) {
+pub(crate) fn prefetch<T>(p: *const T, bytes: usize, into: Cache) {
     #[cfg(target_arch = "x86_64")]
-    prefetch_lines::<{ std::arch::x86_64::_MM_HINT_T1 }>(p.cast(), bytes);
+    {
+        use std::arch::x86_64::{_MM_HINT_T0, _MM_HINT_T1};
+        match into {
+            Cache::L1 => prefetch_lines::<_MM_HINT_T0>(p.cast(), bytes),
+            Cache::L2 => prefetch_lines::<_MM_HINT_T1>(p.cast(), bytes),
+        }
+    }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (p, bytes);
+    let _ = (p, bytes, into);
 }
 
 #[cfg(target_arch = "x86_64")]

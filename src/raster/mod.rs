@@ -403,7 +403,8 @@ impl<'a> RenderPass<'a> {
                     for a in chunk {
                         // the output slot two ahead, so its stores do not wait for the line
                         if let Some(slot) = out.spare_capacity_mut().get(2) {
-                            crate::cpu::prefetch(slot, size_of::<setup::RasterPrim>());
+                            let bytes = size_of::<setup::RasterPrim>();
+                            crate::cpu::prefetch(slot, bytes, crate::cpu::Cache::L1);
                         }
                         geometry::setup_primitive(&ctx, &shaded, a, &mut out);
                     }

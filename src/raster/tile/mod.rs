@@ -91,6 +91,7 @@ use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
 use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
 use super::{Clears, RenderTargets};
+use crate::cpu::Cache;
 use crate::{Error, Result};
 
 /// How many primitives ahead of the one being rasterised a tile prefetches (see `shade`).
@@ -256,7 +257,7 @@ impl<'v, 't> Ahead<'v, 't> {
             return;
         };
         self.row += 1;
-        crate::cpu::prefetch_l2(r.as_ptr(), r.len());
+        crate::cpu::prefetch(r.as_ptr(), r.len(), Cache::L2);
     }
 }
 
@@ -634,8 +635,9 @@ impl<'a> TileShader<'a> {
             // The primitives of a bin are scattered over the setup chunks (~400 bytes each,
             // made by either thread), and rasterising one is too long for the out-of-order
             // window to reach the next one's misses: ask for the one after next now.
-            if let Some(&ahead) = bin.get(k + PRIM_PREFETCH) {
-                crate::cpu::prefetch(scene.prims.get(ahead), size_of::<RasterPrim>());
+            if let Some(&later) = bin.get(k + PRIM_PREFETCH) {
+                let later = scene.prims.get(later);
+                crate::cpu::prefetch(later, size_of::<RasterPrim>(), Cache::L1);
             }
             let p = scene.prims.get(pi);
             if let Some(r) = p.bbox.intersect(&rect) {
