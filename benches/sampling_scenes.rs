@@ -6,8 +6,16 @@
 //! sample (operand gathering, the loop), exactly as lavapipe's figure includes its JIT code.
 //!
 //! `cargo bench --bench sampling_scenes`
+//!
+//! Instruction counts (repeatable under any load): `QS_SCENE_ONCE=bilinear.16 valgrind
+//! --tool=callgrind target/release/deps/sampling_scenes-<hash>` draws that frame once on one
+//! thread, outside criterion (`<kind>.<n>`, a scene file of `benches/lavapipe/scenes/`);
+//! `QS_SCENE_REPEAT=n` draws it n times (for `perf record`) and `QS_SCENE_HASH=1` prints a hash
+//! of the frame, so a speed change can be shown to leave the pixels bit-identical. Per sample:
+//! (Ir(kind.16) − Ir(kind.0)) / (16 · 512²).
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, Criterion};
+use quadstep::raster::Rasterizer;
 use std::path::Path;
 
 #[path = "../tests/lavapipe_support/mod.rs"]
@@ -37,5 +45,52 @@ fn sampling(c: &mut Criterion) {
     g.finish();
 }
 
+/// One frame of one scene (`QS_SCENE_ONCE=<kind>.<n>`) on one thread, for callgrind.
+fn once(which: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/lavapipe/scenes");
+    let scene = lvp_scene::Scene::load_file(&dir.join(format!("{which}.json")))
+        .unwrap_or_else(|e| panic!("{e}"));
+    let prepared = scene.prepare().unwrap_or_else(|e| panic!("{e}"));
+    let raster = Rasterizer::new(1).unwrap();
+    let repeat: usize = std::env::var("QS_SCENE_REPEAT")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(1);
+    let mut targets = prepared.targets();
+    for _ in 0..repeat {
+        prepared
+            .draw_into(&raster, &mut targets)
+            .unwrap_or_else(|e| panic!("{e}"));
+        // QS_SCENE_HASH=1: an FNV-1a hash of every attachment's bytes
+        if std::env::var_os("QS_SCENE_HASH").is_some() {
+            let mut h = 0xcbf2_9ce4_8422_2325u64;
+            let mut eat = |bytes: &[u8]| {
+                for &b in bytes {
+                    h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+                }
+            };
+            for c in &targets.color {
+                eat(&c.data);
+            }
+            if let Some(ds) = &targets.depth_stencil {
+                eat(&ds.depth);
+                eat(&ds.stencil);
+            }
+            println!("{which}: {h:016x}");
+        }
+    }
+}
+
 criterion_group!(benches, sampling);
-criterion_main!(benches);
+
+fn main() {
+    match std::env::var("QS_SCENE_ONCE") {
+        Ok(which) => once(&which),
+        Err(_) => {
+            benches();
+            criterion::Criterion::default()
+                .configure_from_args()
+                .final_summary();
+        }
+    }
+}
