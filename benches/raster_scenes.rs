@@ -12,7 +12,12 @@
 //! Instruction counts (repeatable under any load): `QS_SCENE_ONCE=depth_scene/1t valgrind
 //! --tool=callgrind target/release/deps/raster_scenes-<hash>` draws that frame once, outside
 //! criterion (`QS_SCENE_ONCE=path/to/scene.json/1t` for any lvp scene file; `QS_SCENE_REPEAT=n`
-//! draws it n times, for `perf record`).
+//! draws it n times, for `perf record`; `QS_SCENE_TIMES=1` prints the frames' median wall time).
+//!
+//! This machine's speed drifts by tens of per cent within minutes, so a ratio of two figures
+//! taken minutes apart can be off by that much. `benches/lavapipe/raster/paired.sh` alternates
+//! lavapipe and quadstep, at one and two threads, in short blocks and reports each ratio as the
+//! median over the rounds of ratios taken seconds apart.
 
 use criterion::{criterion_group, Criterion};
 use quadstep::raster::Rasterizer;
@@ -67,10 +72,15 @@ fn once(which: &str) {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
     let mut targets = prepared.targets();
+    // QS_SCENE_TIMES=1 prints the median of the frames' wall times (what lvp's `median_ms`
+    // is), for `benches/lavapipe/raster/paired.sh`, which alternates the two renderers
+    let mut times = Vec::with_capacity(repeat);
     for _ in 0..repeat {
+        let start = std::time::Instant::now();
         prepared
             .draw_into(&raster, &mut targets)
             .unwrap_or_else(|e| panic!("{e}"));
+        times.push(start.elapsed().as_secs_f64() * 1e3);
         // QS_SCENE_HASH=1 prints an FNV-1a hash of every attachment's bytes, so a speed change
         // can be shown to leave the frame bit-identical at any thread count
         if std::env::var_os("QS_SCENE_HASH").is_some() {
@@ -89,6 +99,10 @@ fn once(which: &str) {
             }
             println!("{which}: {h:016x}");
         }
+    }
+    if std::env::var_os("QS_SCENE_TIMES").is_some() {
+        times.sort_by(f64::total_cmp);
+        println!("{which} median_ms {:.4}", times[times.len() / 2]);
     }
 }
 
