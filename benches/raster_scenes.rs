@@ -100,7 +100,7 @@ fn once(which: &str) {
             println!("{which}: {h:016x}");
         }
     }
-    if std::env::var_os("QS_SCENE_TIMES").is_some() {
+    if std::env::var_os("QS_SCENE_TIMES").is_some() && !times.is_empty() {
         times.sort_by(f64::total_cmp);
         println!("{which} median_ms {:.4}", times[times.len() / 2]);
     }
