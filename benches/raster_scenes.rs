@@ -84,19 +84,7 @@ fn once(which: &str) {
         // QS_SCENE_HASH=1 prints an FNV-1a hash of every attachment's bytes, so a speed change
         // can be shown to leave the frame bit-identical at any thread count
         if std::env::var_os("QS_SCENE_HASH").is_some() {
-            let mut h = 0xcbf2_9ce4_8422_2325u64;
-            let mut eat = |bytes: &[u8]| {
-                for &b in bytes {
-                    h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
-                }
-            };
-            for c in &targets.color {
-                eat(&c.data);
-            }
-            if let Some(ds) = &targets.depth_stencil {
-                eat(&ds.depth);
-                eat(&ds.stencil);
-            }
+            let h = lvp_scene::hash_targets(&targets);
             println!("{which}: {h:016x}");
         }
     }

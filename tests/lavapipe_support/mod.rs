@@ -517,6 +517,25 @@ pub struct Prepared {
     clear_depth: Option<f32>,
 }
 
+/// An FNV-1a hash of every attachment's bytes (colour, then depth and stencil), which the
+/// benches print so a speed change can be shown to leave a frame bit-identical.
+pub fn hash_targets(targets: &RenderTargets) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ b as u64).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for c in &targets.color {
+        eat(&c.data);
+    }
+    if let Some(ds) = &targets.depth_stencil {
+        eat(&ds.depth);
+        eat(&ds.stencil);
+    }
+    h
+}
+
 impl Prepared {
     /// One frame into fresh attachments (see [`Prepared::draw_into`]).
     pub fn draw(&self, raster: &Rasterizer) -> Result<RenderTargets, String> {
