@@ -376,6 +376,187 @@ fn copy_in_branch_not_propagated_to_join() {
     assert_eq!(run1(&o, xs), want);
 }
 
+fn bin(op: BinaryOp, dst: Reg, a: Reg, b: Reg) -> Inst {
+    Inst::Binary {
+        op,
+        ty: ScalarTy::F32,
+        dst,
+        a,
+        b,
+    }
+}
+fn mov(dst: Reg, a: Reg) -> Inst {
+    Inst::Unary {
+        op: UnaryOp::Mov,
+        ty: ScalarTy::F32,
+        dst,
+        a,
+    }
+}
+
+#[test]
+fn repeated_product_reused_until_its_operand_changes() {
+    use BinaryOp::*;
+    use ScalarTy::*;
+    // x = w0; a = 2x; b = 2x (the same: a copy); x = x + 1; c = 2x (not the same);
+    // o = (a + b) + c = 6x + 2.
+    let regs = vec![F32, I32, I32, F32, F32, F32, F32, F32, F32, F32];
+    let consts = vec![(1, c32(0)), (2, c32(1)), (3, f32c(2.0)), (8, f32c(1.0))];
+    let blocks = vec![Block {
+        insts: vec![
+            Inst::Load {
+                ty: F32,
+                dst: 0,
+                ptr: local(1),
+            },
+            bin(FMul, 4, 0, 3),
+            bin(FMul, 5, 0, 3),
+            bin(FAdd, 0, 0, 8),
+            bin(FMul, 6, 0, 3),
+            bin(FAdd, 7, 4, 5),
+            bin(FAdd, 9, 7, 6),
+            Inst::Store {
+                ty: F32,
+                ptr: local(2),
+                src: 9,
+            },
+        ],
+        term: Terminator::Return,
+    }];
+    let sh = frag(regs, consts, blocks, 2);
+    let xs = [1.0, 0.5, -2.0, 3.0];
+    let want = [8.0f32, 5.0, -10.0, 20.0].map(f32::to_bits);
+    assert_eq!(run1(&sh, xs), want);
+    let mut o = sh.clone();
+    let st = opt::optimize(&mut o);
+    assert_eq!(st.cse, 1, "{:#?}", o.body);
+    let fmul = |i: &Inst| matches!(i, Inst::Binary { op: FMul, .. });
+    assert_eq!(count(&o, fmul), 2, "{:#?}", o.body);
+    assert_eq!(run1(&o, xs), want);
+}
+
+/// b0: x = w0; acc = 0; i = 0.  b1: while i < x:  b2: inv = x / 2 (invariant); acc = acc + inv
+/// (through a temporary and a copy); w = 4x; dw = dFdx(w) (cross-lane: stays in the loop);
+/// i = i + 1 (through a copy).  b3: o = acc + dw.
+/// x = [-1, 2.5, 1, 3]: 0, 3, 1 and 3 trips; acc = trips * x / 2 = [0, 3.75, 0.5, 4.5].
+/// dFdx (fine) is lane 1 - lane 0 on the top row, lane 3 - lane 2 on the bottom: lane 0 never
+/// writes w (0), lane 2 keeps its one-trip w = 4 while lane 3 goes on, so dw = 10 for lane
+/// 1 and 8 for lanes 2 and 3; lane 0 never writes dw (0). o = [0, 13.75, 8.5, 12.5].
+/// Hoisting w would give lane 0 w = -4 and lane 1 o = 17.75.
+fn invariant_loop() -> Shader {
+    use BinaryOp::*;
+    use ScalarTy::*;
+    let regs = vec![
+        F32, I32, I32, F32, F32, F32, F32, F32, F32, Bool, F32, F32, F32, F32, F32, F32,
+    ];
+    let consts = vec![
+        (1, c32(0)),
+        (2, c32(1)),
+        (3, f32c(0.5)),
+        (4, f32c(4.0)),
+        (5, f32c(1.0)),
+        (6, f32c(0.0)),
+    ];
+    let blocks = vec![
+        Block {
+            insts: vec![
+                Inst::Load {
+                    ty: F32,
+                    dst: 0,
+                    ptr: local(1),
+                },
+                mov(7, 6),
+                mov(8, 6),
+            ],
+            term: Terminator::Jump(1),
+        },
+        Block {
+            insts: vec![Inst::Binary {
+                op: FOrdLt,
+                ty: F32,
+                dst: 9,
+                a: 8,
+                b: 0,
+            }],
+            term: Terminator::Branch {
+                cond: 9,
+                if_true: 2,
+                if_false: 3,
+            },
+        },
+        Block {
+            insts: vec![
+                Inst::Source { offset: 42 },
+                bin(FMul, 10, 0, 3),
+                bin(FAdd, 11, 7, 10),
+                mov(7, 11),
+                bin(FMul, 12, 0, 4),
+                Inst::Deriv {
+                    axis: Axis::X,
+                    kind: DerivKind::Fine,
+                    ty: F32,
+                    dst: 13,
+                    a: 12,
+                },
+                bin(FAdd, 14, 8, 5),
+                mov(8, 14),
+            ],
+            term: Terminator::Jump(1),
+        },
+        Block {
+            insts: vec![
+                bin(FAdd, 15, 7, 13),
+                Inst::Store {
+                    ty: F32,
+                    ptr: local(2),
+                    src: 15,
+                },
+            ],
+            term: Terminator::Return,
+        },
+    ];
+    frag(regs, consts, blocks, 2)
+}
+
+#[test]
+fn loop_invariant_moves_out_and_copies_fold_but_cross_lane_stays() {
+    let sh = invariant_loop();
+    let xs = [-1.0, 2.5, 1.0, 3.0];
+    let want = [0.0f32, 13.75, 8.5, 12.5].map(f32::to_bits);
+    assert_eq!(run1(&sh, xs), want);
+    let mut o = sh.clone();
+    let st = opt::optimize(&mut o);
+    let b = &o.body.blocks;
+    assert_eq!(st.hoisted, 1, "{b:#?}");
+    assert_eq!(st.coalesced, 2, "{b:#?}");
+    // x / 2 runs in the preheader, with its source marker
+    let half = |i: &Inst| matches!(i, Inst::Binary { a: 0, b: 3, .. });
+    assert!(b[0].insts.iter().any(half), "{b:#?}");
+    assert!(b[0].insts.contains(&Inst::Source { offset: 42 }), "{b:#?}");
+    // the body: acc += inv and i += 1 in place, no copies; 4x stays beside its derivative
+    assert!(!b[2].insts.iter().any(half));
+    assert!(!b[2].insts.iter().any(|i| matches!(
+        i,
+        Inst::Unary {
+            op: UnaryOp::Mov,
+            ..
+        }
+    )));
+    assert!(b[2]
+        .insts
+        .iter()
+        .any(|i| matches!(i, Inst::Binary { dst: 7, a: 7, .. })));
+    assert!(b[2]
+        .insts
+        .iter()
+        .any(|i| matches!(i, Inst::Binary { dst: 8, a: 8, .. })));
+    assert!(b[2]
+        .insts
+        .iter()
+        .any(|i| matches!(i, Inst::Binary { a: 0, b: 4, .. })));
+    assert_eq!(run1(&o, xs), want);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Differential runs.
 

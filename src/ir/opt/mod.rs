@@ -10,6 +10,12 @@
 //! - [`promote::promote_locals`]: Local words with constant addresses become registers.
 //! - [`fold::local_copies`] / [`fold::global_copies`]: copy propagation (within a block; across
 //!   blocks only for single-definition registers whose copy dominates every read).
+//! - [`block::cse`]: a repeated lane operation on the same operands within a block becomes a
+//!   copy of the first result.
+//! - [`block::coalesce_copies`]: `t = op(..); x = Mov t` with `t` used only there becomes
+//!   `x = op(..)` (loop-carried `acc = acc + s` in one dispatch instead of two).
+//! - [`licm::hoist_invariants`]: lane operations whose operands the loop never writes move to
+//!   the loop's preheader.
 //! - [`dce::eliminate`]: removal of side-effect-free instructions whose results are dead.
 //! - [`dce::tidy_sources`]: at most one `Source` marker before each instruction.
 //!
@@ -23,8 +29,10 @@
 //! the interpreter's masking makes SSA reconstruction delicate; these conservative passes get
 //! most of the win.
 
+mod block;
 mod dce;
 mod fold;
+mod licm;
 mod promote;
 pub(crate) mod walk;
 
@@ -44,6 +52,12 @@ pub struct Stats {
     pub copies: usize,
     /// Dead instructions removed (markers not counted).
     pub dead_removed: usize,
+    /// Repeated computations turned into copies.
+    pub cse: usize,
+    /// Copies folded into the definition of their source.
+    pub coalesced: usize,
+    /// Loop-invariant instructions moved to a preheader.
+    pub hoisted: usize,
 }
 
 fn count(sh: &Shader) -> usize {
@@ -58,15 +72,21 @@ pub fn optimize(sh: &mut Shader) -> Stats {
     };
     st.consts_hoisted += fold::hoist_constants(&mut sh.body);
     st.words_promoted = promote::promote_locals(sh);
-    for _ in 0..4 {
+    for _ in 0..6 {
         let mut step = fold::local_copies(&mut sh.body);
         step += fold::global_copies(&mut sh.body);
         st.copies += step;
+        let c = block::cse(&mut sh.body);
+        st.cse += c;
         let h = fold::hoist_constants(&mut sh.body);
         st.consts_hoisted += h;
         let d = dce::eliminate(&mut sh.body);
         st.dead_removed += d;
-        if step + h + d == 0 {
+        let m = block::coalesce_copies(&mut sh.body);
+        st.coalesced += m;
+        let l = licm::hoist_invariants(&mut sh.body);
+        st.hoisted += l;
+        if step + c + h + d + m + l == 0 {
             break;
         }
     }
