@@ -407,14 +407,18 @@ fn seamless_lane<const CMP: bool>(
             let (j0, b) = split(v - 0.5);
             let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
             let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
-            let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {
-                if inside {
-                    return Some(texel(layer, i, j));
-                }
-                let (f, ni, nj) = remap_edge_step(face, i, j, n)?;
-                Some(texel(layer - face + f, ni, nj))
-            };
-            let t = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
+            // (face, i, j) of each tap first, then the reads (a closure returning
+            // `Option<[f32; 4]>` stayed out of line: ~70 instructions a tap)
+            let taps = [(i0, j0), (i1, j0), (i0, j1), (i1, j1)];
+            let mut t = [None; 4];
+            for (o, &(i, j)) in t.iter_mut().zip(&taps) {
+                let at = if inside {
+                    Some((face, i, j))
+                } else {
+                    remap_edge_step(face, i, j, n)
+                };
+                *o = at.map(|(f, ni, nj)| texel(layer - face + f, ni, nj));
+            }
             let t = if let [Some(a), Some(b), Some(c), Some(d)] = t {
                 [a, b, c, d]
             } else {
