@@ -719,8 +719,7 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
         let s: f32x4 = wide::bytemuck::cast(*s);
         let t: f32x4 = wide::bytemuck::cast(*t);
         // `c − c₀` lane-wise: lanes 1 and 2 are the coarse x and y differences
-        let ds: u32x4 = wide::bytemuck::cast(s - f32x4::splat(s.to_array()[0]));
-        let dt: u32x4 = wide::bytemuck::cast(t - f32x4::splat(t.to_array()[0]));
+        let (ds, dt) = (lane0_diffs(s), lane0_diffs(t));
         let same = match prev {
             Some((ps, pt)) => {
                 let eq = ps.simd_eq(ds) & pt.simd_eq(dt);
@@ -800,6 +799,12 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     rest
 }
 
+/// `c − c₀` lane-wise, as bits: lanes 1 and 2 are the coarse x and y differences.
+#[inline(always)]
+fn lane0_diffs(c: f32x4) -> u32x4 {
+    wide::bytemuck::cast(c - f32x4::splat(c.to_array()[0]))
+}
+
 /// The quads `0..n` of a batch while each is whole (mask `0xf`; mask 0 is skipped) and its
 /// lane-0 differences (lanes 1 and 2 of `c − c₀`, as bits) equal `prev`'s, whose selection
 /// `lv` is one level: each through [`plane_route`] exactly as the batch loop's per-quad code
@@ -833,8 +838,7 @@ fn one_level_run<const M: u8, const LIN: bool, const CMP: bool, const AVX: bool>
         }
         let s: f32x4 = wide::bytemuck::cast(s_q[q]);
         let t: f32x4 = wide::bytemuck::cast(t_q[q]);
-        let ds: u32x4 = wide::bytemuck::cast(s - f32x4::splat(s.to_array()[0]));
-        let dt: u32x4 = wide::bytemuck::cast(t - f32x4::splat(t.to_array()[0]));
+        let (ds, dt) = (lane0_diffs(s), lane0_diffs(t));
         if (ps.simd_eq(ds) & pt.simd_eq(dt)).to_bitmask() & 0b0110 != 0b0110 {
             return q;
         }

@@ -24,7 +24,7 @@
 //! line they came from.
 
 use super::block::{is_lane_op, uses};
-use super::walk::{cross_lane_regs, def_sites, defs, succs, Dom};
+use super::walk::{cross_lane_regs, def_sites, defs, Dom};
 use crate::ir::*;
 
 /// A loop: its blocks and its preheader.
@@ -35,28 +35,10 @@ struct Loop {
 
 fn loops(f: &Function, dom: &Dom) -> Vec<Loop> {
     let n = f.blocks.len();
-    let succ: Vec<Vec<usize>> = f
-        .blocks
-        .iter()
-        .map(|b| {
-            succs(&b.term)
-                .into_iter()
-                .map(|s| s as usize)
-                .filter(|&s| s < n)
-                .collect()
-        })
-        .collect();
-    let mut preds = vec![Vec::new(); n];
-    for (b, ss) in succ.iter().enumerate() {
-        if dom.reachable(b) {
-            for &s in ss {
-                preds[s].push(b);
-            }
-        }
-    }
     let mut out = Vec::new();
     for h in 0..n {
-        let latches: Vec<usize> = preds[h]
+        let latches: Vec<usize> = dom
+            .preds(h)
             .iter()
             .copied()
             .filter(|&u| dom.dominates(h, u))
@@ -71,12 +53,12 @@ fn loops(f: &Function, dom: &Dom) -> Vec<Loop> {
         while let Some(b) = stack.pop() {
             if !body[b] {
                 body[b] = true;
-                stack.extend(preds[b].iter().copied());
+                stack.extend(dom.preds(b).iter().copied());
             }
         }
-        let outside: Vec<usize> = preds[h].iter().copied().filter(|&p| !body[p]).collect();
+        let outside: Vec<usize> = dom.preds(h).iter().copied().filter(|&p| !body[p]).collect();
         if let [p] = outside[..] {
-            if succ[p] == [h] {
+            if dom.succ(p) == [h] {
                 out.push(Loop {
                     blocks: body,
                     pre: p,

@@ -207,6 +207,9 @@ pub fn cross_lane_regs(f: &Function) -> Vec<bool> {
 pub struct Dom {
     idom: Vec<Option<usize>>,
     rpo_index: Vec<usize>,
+    /// Successors of every block, and predecessors among the reachable blocks.
+    succ: Vec<Vec<usize>>,
+    preds: Vec<Vec<usize>>,
 }
 
 impl Dom {
@@ -278,7 +281,22 @@ impl Dom {
                 }
             }
         }
-        Dom { idom, rpo_index }
+        Dom {
+            idom,
+            rpo_index,
+            succ,
+            preds,
+        }
+    }
+
+    /// The blocks `b` may go to next (in range).
+    pub fn succ(&self, b: usize) -> &[usize] {
+        &self.succ[b]
+    }
+
+    /// The reachable blocks that may go to `b`.
+    pub fn preds(&self, b: usize) -> &[usize] {
+        &self.preds[b]
     }
 
     pub fn reachable(&self, b: usize) -> bool {
