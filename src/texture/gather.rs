@@ -2,6 +2,7 @@
 //! loads, out of bounds → zeros) and size/level/sample queries (sampling.md §6.3, §11, §12).
 
 use super::cube::remap_edge;
+use super::fast_gather::{plane_gather_lanes, LANE_QUADS};
 use super::filter::fl;
 use super::image::{Image, ImageView, ViewType};
 use super::sample::Kernel;
@@ -289,23 +290,36 @@ impl Kernel {
         } else {
             None
         };
-        for (q, o) in out.chunks_exact_mut(4).enumerate().take(quads) {
-            let mask = b.masks[q] & 0xf;
-            if mask == 0 {
+        // the lane-wide route first, `LANE_QUADS` quads at a time; the quads it leaves go on
+        let lanes_route = plane.filter(|_| b.offsets == BatchGatherOffsets::None);
+        for c0 in (0..quads).step_by(LANE_QUADS) {
+            let c1 = (c0 + LANE_QUADS).min(quads);
+            let served = match lanes_route {
+                Some(p) => plane_gather_lanes(self, p, b, (c0, c1), out),
+                None => 0,
+            };
+            if served.count_ones() as usize == c1 - c0 {
                 continue;
             }
-            let component = b.component.get(4 * q).copied().unwrap_or(0);
-            if let (Some(plane), 0..=3) = (plane, component) {
-                let r = super::fast_gather::plane_gather(self, plane, b, q, component as usize);
-                if mask == 0xf {
-                    o.copy_from_slice(&r);
-                } else {
-                    super::merge_lanes(o, &r, mask);
+            for q in c0..c1 {
+                let mask = b.masks[q] & 0xf;
+                if mask == 0 || served & (1 << (q - c0)) != 0 {
+                    continue;
                 }
-                continue;
+                let o = &mut out[4 * q..4 * q + 4];
+                let component = b.component.get(4 * q).copied().unwrap_or(0);
+                if let (Some(plane), 0..=3) = (plane, component) {
+                    let r = super::fast_gather::plane_gather(self, plane, b, q, component as usize);
+                    if mask == 0xf {
+                        o.copy_from_slice(&r);
+                    } else {
+                        super::merge_lanes(o, &r, mask);
+                    }
+                    continue;
+                }
+                let r = self.gather(img, &b.quad_args(q))?;
+                super::merge_lanes(o, &r, mask);
             }
-            let r = self.gather(img, &b.quad_args(q))?;
-            super::merge_lanes(o, &r, mask);
         }
         Ok(())
     }
