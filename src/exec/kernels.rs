@@ -128,8 +128,13 @@ impl St for u64 {
 
 /// The lane loops: `o[i] = f(a[i], ...)`, or under a mask `o[i] = m[i] != 0 ? f(..) : o[i]`
 /// (computed for every lane and blended, so the loop stays branch-free and vectorises).
+///
+/// Each loop is compiled twice, plain (SSE2) and inside a `#[target_feature(enable =
+/// "avx2")]` function (eight-lane vectors, VEX three-operand forms), and `crate::cpu::avx2`
+/// chooses per call. The kernel's closure is inlined into either; both do the same IEEE
+/// operations (FMA is never enabled, so nothing is contracted) and give the same bits.
 macro_rules! lane_loop {
-    ($name:ident, $($a:ident: $A:ident),*) => {
+    ($name:ident, $avx:ident, $body:ident, $($a:ident: $A:ident),*) => {
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
         fn $name<$($A: Copy,)* R: Copy>(
@@ -138,31 +143,62 @@ macro_rules! lane_loop {
             mk: Option<&[u32]>,
             f: impl Fn($($A),*) -> R,
         ) {
+            #[cfg(target_arch = "x86_64")]
+            if crate::cpu::avx2() {
+                // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+                return unsafe { $avx($($a,)* o, mk, f) };
+            }
+            $body($($a,)* o, mk, f)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        #[allow(clippy::too_many_arguments)]
+        fn $avx<$($A: Copy,)* R: Copy>(
+            $($a: &[$A],)*
+            o: &mut [R],
+            mk: Option<&[u32]>,
+            f: impl Fn($($A),*) -> R,
+        ) {
+            $body($($a,)* o, mk, f)
+        }
+
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        fn $body<$($A: Copy,)* R: Copy>(
+            $($a: &[$A],)*
+            o: &mut [R],
+            mk: Option<&[u32]>,
+            f: impl Fn($($A),*) -> R,
+        ) {
             // Re-slice every operand to the output length so the indexing below has no bounds
             // checks left and the loops vectorise (all rows have the batch length).
+            // (Index loops over slices of one length: with `iter_mut().enumerate()` LLVM kept
+            // a scalar epilogue of a whole vector's lanes, half of a 64-lane row.)
             let len = o.len();
+            let o = &mut o[..len];
             $(let $a = &$a[..len];)*
             match mk {
                 None => {
-                    for (i, o) in o.iter_mut().enumerate() {
-                        *o = f($($a[i]),*);
+                    for i in 0..len {
+                        o[i] = f($($a[i]),*);
                     }
                 }
                 Some(m) => {
                     let m = &m[..len];
-                    for (i, (o, &m)) in o.iter_mut().zip(m).enumerate() {
+                    for i in 0..len {
                         let v = f($($a[i]),*);
-                        *o = if m != 0 { v } else { *o };
+                        o[i] = if m[i] != 0 { v } else { o[i] };
                     }
                 }
             }
         }
     };
 }
-lane_loop!(m1, a: A);
-lane_loop!(m2, a: A, b: B);
-lane_loop!(m3, a: A, b: B, c: C);
-lane_loop!(m4, a: A, b: B, c: C, d: D);
+lane_loop!(m1, m1_avx2, m1_body, a: A);
+lane_loop!(m2, m2_avx2, m2_body, a: A, b: B);
+lane_loop!(m3, m3_avx2, m3_body, a: A, b: B, c: C);
+lane_loop!(m4, m4_avx2, m4_body, a: A, b: B, c: C, d: D);
 
 /// A scalar type as raw register storage (see the register encoding in `ir`).
 pub(crate) trait Ty: 'static {
