@@ -58,16 +58,29 @@
 //! lerps (~31 with four separate taps), ~90 the edge table's blends when a lane of the group
 //! is over an edge. Tried: closures holding intrinsics through `array::map` / `from_fn` or
 //! called from two places — LLVM left them out of line (a call per pair, 280 a quad).
+//!
+//! Where λ does select (`cube_trilinear_rgba8_wide`, 128² faces, eight levels), the quads
+//! stay on the per-quad shape; two pieces of its per-lane selection are lighter: the lane's
+//! selection is [`Kernel::lane_lod`]'s functions called directly with the mipmap mode chosen
+//! once (with no shader MinLod it cannot decline), and a quad whose lanes share their levels
+//! (only the weights differ: the usual ±x-face quad) builds its slots directly
+//! ([`same_levels`]) instead of through `lane_levels`' general bookkeeping: 1612 → 1571
+//! instructions per quad. What is left there is the scalar selection itself (~95 a lane,
+//! much of it `select_levels`' float-to-integer conversions), `log2f` (~85 a quad) and the
+//! plane route; lane-wise selection would need `f32::max`/`min`'s NaN and signed-zero
+//! behaviour reproduced exactly, not tried.
 
 use super::address::CLAMP;
 use super::cube::{remap_edge_step, EDGE};
 use super::fast::QuadIn;
-use super::fast_plane::{lane_levels, plane_route, uni_levels};
+use super::fast_plane::{lane_levels, plane_route, uni_levels, Lv, PlaneLevels};
 use super::fast_wide::{BatchArgs, BatchLod, WideFn, WideFnDbg};
 use super::filter::{fl, lerp4};
+use super::format::NumKind;
 use super::image::{Image, Plane, ViewType};
+use super::lod::select_levels;
 use super::sample::{layer_index, Kernel, LaneLod};
-use super::sampler::LodPrecision;
+use super::sampler::{Filter, LodPrecision, MipmapMode};
 use wide::{f32x4, i32x4};
 
 /// The cube batch routine for a kernel: cube and cube-array views with a decoded plane,
@@ -233,7 +246,8 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
     let op = s.compare_op;
     let mut rest = 0u16;
     // the previous distinct (λ_base, bias) and what it selected
-    let mut prev: Option<((u32, u32), Option<LaneLod>)> = None;
+    let mut prev: Option<(u64, LaneLod)> = None;
+    let select = Select::new(k);
     for (q, (&m, o)) in masks.iter().zip(out.chunks_exact_mut(4)).enumerate() {
         let mask = m & 0xf;
         if mask == 0 {
@@ -312,39 +326,34 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
             } else {
                 (lanes(lod_row, q).to_array(), [0.0; 4])
             };
-            let key = |l: usize| (lam[l].to_bits(), bias[l].to_bits());
+            let key = |l: usize| (lam[l].to_bits() as u64) << 32 | bias[l].to_bits() as u64;
             let k0 = key(first);
             let uniform = (0..4).all(|l| mask >> l & 1 == 0 || key(l) == k0);
-            let mut sel = |l: usize| -> Option<LaneLod> {
+            let mut sel = |l: usize| -> LaneLod {
                 let kl = key(l);
                 match prev {
                     Some((pk, s)) if pk == kl => s,
                     _ => {
-                        let s = k.lane_lod(lam[l], bias[l], f32::NEG_INFINITY);
+                        let s = select.lane(lam[l], bias[l]);
                         prev = Some((kl, s));
                         s
                     }
                 }
             };
-            let Some(l0) = sel(first) else {
-                rest |= 1 << q;
-                continue;
-            };
+            let l0 = sel(first);
             let mut lods = [l0; 4];
-            let mut ok = true;
             if !uniform {
+                let mut ok = true;
                 for (l, lod) in lods.iter_mut().enumerate() {
                     if l != first && mask >> l & 1 != 0 {
-                        match sel(l) {
-                            Some(x) if x.linear == l0.linear => *lod = x,
-                            _ => ok = false,
-                        }
+                        *lod = sel(l);
+                        ok &= lod.linear == l0.linear;
                     }
                 }
-            }
-            if !ok {
-                rest |= 1 << q;
-                continue;
+                if !ok {
+                    rest |= 1 << q;
+                    continue;
+                }
             }
             (lods, uniform)
         };
@@ -372,7 +381,11 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
                 continue;
             };
             let mut scratch = [first_lv; 2];
-            lane_levels(k, &lods, layer, &mut scratch).and_then(|lv| {
+            let lv = match same_levels(k, &lods, layer) {
+                Some(lv) => Some(lv),
+                None => lane_levels(k, &lods, layer, &mut scratch),
+            };
+            lv.and_then(|lv| {
                 plane_route::<CLAMP, false, 0, true, AVX>(plane, &qin, &lv, linear, cmp, k.snorm)
             })
         };
@@ -424,6 +437,72 @@ unsafe fn fixed_run(
             (false, true) => run::fixed_run::<false, true>(k, plane, ll, rows, cube, masks, out),
         }
     }
+}
+
+/// [`Kernel::lane_lod`] with no shader MinLod — which then never declines: its D3D test is
+/// `−∞ > q` — by the same functions on the same operands, the mipmap mode chosen once.
+#[derive(Clone, Copy)]
+struct Select<'k> {
+    k: &'k Kernel,
+    mode: MipmapMode,
+}
+
+impl<'k> Select<'k> {
+    fn new(k: &'k Kernel) -> Select<'k> {
+        let mode = if k.dec.kind != NumKind::Float {
+            MipmapMode::Nearest
+        } else {
+            k.sampler.mipmap_mode
+        };
+        Select { k, mode }
+    }
+
+    /// The selection of a lane with λ_base `base` and shader bias `bias`.
+    #[inline(always)]
+    fn lane(&self, base: f32, bias: f32) -> LaneLod {
+        let s = &self.k.sampler;
+        let lambda = if s.unnormalized_coordinates {
+            0.0
+        } else {
+            self.k.lambdas(base, bias, f32::NEG_INFINITY).1
+        };
+        let filter = if lambda > 0.0 {
+            s.min_filter
+        } else {
+            s.mag_filter
+        };
+        LaneLod {
+            linear: filter == Filter::Linear,
+            levels: select_levels(lambda, self.k.view.level_count, self.mode),
+        }
+    }
+}
+
+/// [`lane_levels`] for the usual non-uniform quad — every lane (inactive ones carry the
+/// first active lane's selection) on the same levels, only the weights differ — without its
+/// general bookkeeping: the same slots, bases and weights. `None`: the lanes' levels differ
+/// (or a level is missing; `lane_levels` then decides).
+#[inline(always)]
+fn same_levels<'k>(k: &'k Kernel, lods: &[LaneLod; 4], layer: [u32; 4]) -> Option<PlaneLevels<'k>> {
+    let l0 = &lods[0].levels;
+    let n = l0.n.min(2);
+    let same = |x: &LaneLod| x.levels.n == l0.n && (0..n).all(|s| x.levels.l[s].0 == l0.l[s].0);
+    if !lods[1..].iter().all(same) {
+        return None;
+    }
+    let slot = |s: usize| -> Option<Lv<'k>> {
+        let abs = (k.view.base_level + l0.l[s].0) as usize;
+        let info = k.lv.get(abs)?;
+        Some(Lv {
+            weight: f32x4::from(lods.map(|x| x.levels.l[s].1)),
+            used: 0xf,
+            base: i32x4::from(layer.map(|l| (info.tbase + l as usize * info.tlayer) as i32)),
+            v: k.plane_levels.get(abs)?,
+        })
+    };
+    let first = slot(0)?;
+    let second = if n == 2 { slot(1)? } else { first };
+    Some((n, [first, second]))
 }
 
 /// `(floor(x), frac(x))` with the fraction clamped to [0, 1] (`filter::split`).
