@@ -51,9 +51,9 @@
 //! the per-quad shape also paid the four-lane face work, the `QuadIn` and level set-up and
 //! the plane route's dispatch per quad. `cube_bilinear_rgba8_wide` 818 → 342 (the run, edge
 //! lanes through the table, corners still per lane) → 285 (corners in the run, per-group
-//! read forms, no SNORM test per pair) → 237 instructions per quad; the 512² scene end to
-//! end 357 → 195 per sample (image hash unchanged); what is left of the sampling there is
-//! ~54 per sample, the rest is the interpreter. Per group of eight lanes now: ~95 the face
+//! read forms, no SNORM test per pair) → 237 instructions per quad (238 with the selection
+//! below); the 512² scene end to end 357 → 195 per sample (image hash unchanged); what is
+//! left of the sampling there is ~54 per sample, the rest is the interpreter. Per group of eight lanes now: ~95 the face
 //! and footprint lane work, ~35 the loop and row loads, ~26 per lane pair for the reads and
 //! lerps (~31 with four separate taps), ~90 the edge table's blends when a lane of the group
 //! is over an edge. Tried: closures holding intrinsics through `array::map` / `from_fn` or
