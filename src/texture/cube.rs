@@ -153,7 +153,7 @@ pub fn remap_edge(face: u32, i: i32, j: i32, n: i32) -> Option<(u32, i32, i32)> 
 /// `(face, i form, j form)` with forms 0: `0`, 1: `n − 1`, 2: `k`, 3: `n − 1 − k` (`k` the
 /// index along the edge). The table `remap_edge` amounts to; `tests::edge_table_is_remap_edge`
 /// checks it against `remap_edge` on every edge texel of faces up to the plane bound.
-const EDGE: [[(u8, u8, u8); 4]; 6] = [
+pub(super) const EDGE: [[(u8, u8, u8); 4]; 6] = [
     [(4, 1, 2), (5, 0, 2), (2, 1, 3), (3, 1, 2)],
     [(5, 1, 2), (4, 0, 2), (2, 0, 2), (3, 0, 3)],
     [(1, 2, 0), (0, 3, 0), (5, 3, 0), (4, 2, 0)],
