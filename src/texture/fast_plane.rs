@@ -61,7 +61,7 @@
 //! alone), the texels two lanes per 256-bit register (lane `l` of both quads), the same
 //! lerps, accumulation and SNORM clamp; Dref gathers the eight lanes' depths per corner and
 //! compares and lerps them as 8-lane vectors. The pairs' loop: nearest ~55 instructions a
-//! quad, bilinear ~108, Dref ~112 (batch totals in `fast_wide.rs`; a pair step must inline
+//! quad, bilinear ~107, Dref ~92 (batch totals in `fast_wide.rs`; a pair step must inline
 //! its one call of `pair8`: with two call sites LLVM kept it out of line). Tried:
 //! accumulating the two-lane results in 256-bit registers through a second
 //! `#[target_feature]` helper — LLVM did not inline it, and the frame went to 259 M.
@@ -1155,8 +1155,8 @@ unsafe fn floor8(
     use std::arch::x86_64::*;
     let (xf, yf) = (_mm256_floor_ps(x), _mm256_floor_ps(y));
     let (xi, yi) = (_mm256_cvttps_epi32(xf), _mm256_cvttps_epi32(yf));
-    let min = _mm256_set1_epi32(i32::MIN);
-    let marked = _mm256_or_si256(_mm256_cmpeq_epi32(xi, min), _mm256_cmpeq_epi32(yi, min));
+    // a lane of either axis at `i32::MIN` (the least i32) has it as the lesser of the two
+    let marked = _mm256_cmpeq_epi32(_mm256_min_epi32(xi, yi), _mm256_set1_epi32(i32::MIN));
     if _mm256_testz_si256(marked, marked) == 0 {
         return None;
     }
@@ -1482,7 +1482,12 @@ pub(super) unsafe fn one_level_pairs_avx2<const M: u8, const LIN: bool, const CM
             cast(v)
         }
     };
-    let quad = |x: &[u32], q: usize| -> [u32; 4] { std::array::from_fn(|i| x[4 * q + i]) };
+    let quad = |x: &[u32], q: usize| -> [u32; 4] {
+        match x.get(4 * q..4 * q + 4) {
+            Some(&[a, b, c, d]) => [a, b, c, d],
+            _ => [0; 4], // not reached: `x` has `4n` lanes and `q < n`
+        }
+    };
     let mut q = 0;
     while q < n {
         let m = masks[q] & 0xf;

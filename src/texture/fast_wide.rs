@@ -23,9 +23,10 @@
 //!   per-quad bookkeeping or register pressure). A one-level selection's run (nearest,
 //!   bilinear, bilinear Dref; power-of-two levels or clamp-to-edge) goes two quads per step
 //!   there (`fast_plane.rs`'s `one_level_pairs_avx2`: 8-lane footprints), and a whole quad
-//!   that opens such a selection opens its run. New differences recompute λ, and the
-//!   selection only when λ changes. `wide_plane` dispatches the usual instruction before its
-//!   general setup.
+//!   that opens such a selection opens its run; the batch's first whole quad is selected
+//!   before the loop, and a batch its run finishes skips the loop. New differences recompute
+//!   λ, and the selection only when λ changes. `wide_plane` dispatches the usual instruction
+//!   before its general setup.
 //! - Byte kernels (images over the plane bound): `wide`, the same per-quad selection with
 //!   `fast.rs`'s [`quad_in`]; no Dref or offsets (those quads go per quad).
 //!
@@ -48,9 +49,12 @@
 //! the two-slot run: it pays for the one-level pairs below). Two quads per step in one-level
 //! runs, the selection and λ out of line (inlined, their invariants were hoisted to the
 //! loop's entry: ~600 instructions a call outside the runs), the selection kept while λ
-//! repeats, the lean dispatch: nearest 145 → 112, bilinear 211 → 169, Dref 241 → 165,
-//! trilinear 301 → 293; scenes (per sample, `benches/sampling_scenes.rs`) nearest 120.0 →
-//! 112.0, bilinear 136.8 → 126.6, Dref 144.7 → 125.4, trilinear 215.7 → 206.1.
+//! repeats, the lean dispatch and the first quad's selection before the loop: nearest 145 →
+//! 102, bilinear 211 → 159, Dref 241 → 138, trilinear 301 → 289; scenes (per sample,
+//! `benches/sampling_scenes.rs`) nearest 120.0 → 109.5, bilinear 136.8 → 124.2, Dref 144.7 →
+//! 118.6, trilinear 215.7 → 205.1 (its differences seldom repeat: the kept selection); frame
+//! 170.15 M → 168.12 M. Of nearest's 102 the pairs' loop is ~55; the rest is per 16-quad
+//! call: λ and selection ~260, the wrappers and checks ~390, the bench's own loop ~100.
 //! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
 //! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
 //! not revived.
@@ -735,6 +739,50 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     // measured +8 to +10 instructions a quad with them)
     let (s_q, t_q, masks, out) = (&s_q[..n], &t_q[..n], &masks[..n], &mut out[..n]);
     let mut next = 0;
+    // AVX2, the usual batch: the first whole quad's selection straight away and, for a
+    // one-level selection, the pairs' run from that quad on; the loop below takes what is
+    // left, from this state (a batch the run finishes skips the loop's machinery: ~200
+    // instructions a call)
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        while next < n && masks[next] & 0xf == 0 {
+            next += 1;
+        }
+        if next < n && masks[next] & 0xf == 0xf {
+            let q = next;
+            let s: f32x4 = wide::bytemuck::cast(s_q[q]);
+            let t: f32x4 = wide::bytemuck::cast(t_q[q]);
+            let p = (lane0_diffs(s), lane0_diffs(t));
+            prev = Some(p);
+            let lam = implicit_lambda(k, s, t);
+            sel_lam = Some(lam.to_bits());
+            sel = implicit_selection(k, lam);
+            if !CMP && M == REPEAT {
+                if let Some((true, lv)) = &sel {
+                    tri = Tri2::new(lv);
+                }
+            }
+            if let (Some((linear, lv)), None) = (&sel, &tri) {
+                let l = &lv.1[0];
+                if lv.0 == 1 && (*linear || !CMP) && pairs_serve::<M>(plane, l) {
+                    let d = dref_row.get(4 * q..).unwrap_or(&[]);
+                    let (s, t, m, o) = (&s_q[q..], &t_q[q..], &masks[q..], &mut out[q..]);
+                    // SAFETY: `AVX` is set only by `wide_plane_implicit_avx2` (AVX2 detected),
+                    // and `pairs_serve` holds
+                    next = q + unsafe {
+                        if *linear {
+                            one_level_pairs_avx2::<M, true, CMP>(k, plane, l, p, s, t, d, m, o)
+                        } else {
+                            one_level_pairs_avx2::<M, false, CMP>(k, plane, l, p, s, t, d, m, o)
+                        }
+                    };
+                    if next >= n {
+                        return 0;
+                    }
+                }
+            }
+        }
+    }
     while next < n {
         // a run of whole quads on the two-slot route: its own loop
         #[cfg(target_arch = "x86_64")]
@@ -1499,7 +1547,8 @@ mod tests {
         // UNORM, SNORM (the −1 clamp), R32F from random bits (NaN, −0, infinite, denormal
         // texels), D32 and D16 (the Dref UNORM clamp) under both policies; runs of 1 to 40 quads
         // (odd and even counts: whole pairs and a lone quad), zero and partial masks inside
-        // runs, NaN, infinite and huge lanes, coordinates far out and across wrap edges.
+        // runs (quads without active lanes sometimes with other differences), NaN, infinite
+        // and huge lanes, coordinates far out and across wrap edges.
         // Against `Kernel::sample` per quad, and the AVX2 form against the plain one bit for
         // bit (NaN payloads too).
         let mut r = Rng(0x0e1e_5eed);
@@ -1604,9 +1653,21 @@ mod tests {
                     c[0] -= 2.0 * step * per_row as f32;
                     c[1] += 2.0 * step;
                 }
+                let mask = match r.below(25) {
+                    0..=1 => 0,
+                    2 => r.below(16) as u8,
+                    _ => 0xf,
+                };
+                // a quad without active lanes: sometimes other coordinates (other
+                // differences, another λ), which nothing may take for the next quad's
+                let junk = mask == 0 && r.chance(50);
                 for lane in 0..4 {
                     let mut x = c[0] + (lane & 1) as f32 * step;
                     let mut y = c[1] + (lane >> 1) as f32 * step;
+                    if junk {
+                        x = r.f(-2.0, 2.0);
+                        y = r.f(-2.0, 2.0);
+                    }
                     if r.chance(1) {
                         x = [f32::NAN, f32::INFINITY, -3e9, 1e30][r.below(4) as usize];
                     }
@@ -1624,11 +1685,7 @@ mod tests {
                     d_row.push(d.to_bits());
                 }
                 c[0] += 2.0 * step;
-                masks.push(match r.below(25) {
-                    0 => 0,
-                    1 => r.below(16) as u8,
-                    _ => 0xf,
-                });
+                masks.push(mask);
             }
             let dref: &[u32] = if sampler.compare_enable { &d_row } else { &[] };
             let b = BatchArgs {
