@@ -53,9 +53,18 @@
 //! weight product, the accumulation as an extract and two adds), from a base offset per
 //! slot when every read is adjacent, and whole quads go through a run loop of their own
 //! (`trilinear_run_avx2`): ~216 instructions a quad (~254 when a footprint wraps), batch
-//! trilinear 370 → 298, the frame 187.34 M → 168.62 M. Tried: accumulating the two-lane results in 256-bit
-//! registers through a second `#[target_feature]` helper — LLVM did not inline it, and the
-//! frame went to 259 M.
+//! trilinear 370 → 298, the frame 187.34 M → 168.62 M. A one-level run (nearest, bilinear,
+//! bilinear Dref on power-of-two or clamp-to-edge levels) goes two quads per step
+//! (`one_level_pairs_avx2`): the eight lanes' footprints as 256-bit lane operations (the
+//! same operations as `nearest` / `bilinear`, `roundps` and `pmulld` exact as above, the
+//! wraps as masks or integer clamps; an all-adjacent footprint checked on its first offset
+//! alone), the texels two lanes per 256-bit register (lane `l` of both quads), the same
+//! lerps, accumulation and SNORM clamp; Dref gathers the eight lanes' depths per corner and
+//! compares and lerps them as 8-lane vectors. The pairs' loop: nearest ~55 instructions a
+//! quad, bilinear ~107, Dref ~92 (batch totals in `fast_wide.rs`; a pair step must inline
+//! its one call of `pair8`: with two call sites LLVM kept it out of line). Tried:
+//! accumulating the two-lane results in 256-bit registers through a second
+//! `#[target_feature]` helper — LLVM did not inline it, and the frame went to 259 M.
 //!
 //! `unsafe` is only the texel reads after the range check (each states its proof); replacing
 //! a bounds check per lane by one vector check per slot measured batch trilinear 538 → 516
@@ -1026,6 +1035,503 @@ unsafe fn tri_quad(
         Some([any!(0, 0x00), any!(1, 0x55), any!(2, 0xaa), any!(3, 0xff)])
     }
 }
+/// Whether [`one_level_pairs_avx2`] serves slot `l` of a uniform one-level selection: every
+/// lane has the same level extent, base and weight (what [`uni_levels`] gives a 2D view), the
+/// level is a power of two on both axes unless `M` is clamp-to-edge (the lane-wise wraps are
+/// masks), and the plane has at most 2²⁶ texels (so byte offsets, texel index · 16, fit a
+/// non-negative i32: a plane has at most `PLANE_MAX_TEXELS` = 2²² anyway).
+pub(super) fn pairs_serve<const M: u8>(plane: &Plane, l: &Lv) -> bool {
+    let same_i = |v: i32x4| {
+        let a = v.to_array();
+        a.iter().all(|&x| x == a[0])
+    };
+    let w = l.weight.to_array();
+    let len = plane.texels.len();
+    l.used == 0xf
+        && (M == CLAMP || l.v.p2)
+        && same_i(l.v.w)
+        && same_i(l.v.h)
+        && same_i(l.base)
+        && w.iter().all(|x| x.to_bits() == w[0].to_bits())
+        && (1..=1 << 26).contains(&len)
+}
+
+/// A uniform one-level slot's constants in every lane of a 256-bit register (slot `l`'s lane
+/// 0: [`pairs_serve`] has checked that every lane has the same).
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Slot8 {
+    wf: std::arch::x86_64::__m256,
+    hf: std::arch::x86_64::__m256,
+    /// Extent and extent − 1 (the last index) per axis.
+    w: std::arch::x86_64::__m256i,
+    h: std::arch::x86_64::__m256i,
+    wm: std::arch::x86_64::__m256i,
+    hm: std::arch::x86_64::__m256i,
+    base: std::arch::x86_64::__m256i,
+    weight: std::arch::x86_64::__m256,
+    /// The plane's last texel index (`len − 1`, `len` in `1..=2²⁶`).
+    last: std::arch::x86_64::__m256i,
+    /// The last index whose 2×2 block (`o`, `o + 1`, `o + w`, `o + w + 1`) is in the plane
+    /// (`last − w − 1`), when the plane has such a block (`adj_ok`).
+    last_adj: std::arch::x86_64::__m256i,
+    adj_ok: bool,
+    /// The byte row pitch.
+    p16: usize,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Slot8 {
+    /// # Safety
+    /// The CPU has AVX2.
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    unsafe fn new(plane: &Plane, l: &Lv) -> Slot8 {
+        use std::arch::x86_64::*;
+        let f = |v: f32x4| _mm256_set1_ps(v.to_array()[0]);
+        let i = |v: i32x4| _mm256_set1_epi32(v.to_array()[0]);
+        let last = plane.texels.len().min(1 << 26) as i32 - 1;
+        let w = l.v.w.to_array()[0];
+        Slot8 {
+            wf: f(l.v.wf),
+            hf: f(l.v.hf),
+            w: i(l.v.w),
+            h: i(l.v.h),
+            wm: i(l.v.wm),
+            hm: i(l.v.hm),
+            base: i(l.base),
+            weight: f(l.weight),
+            last: _mm256_set1_epi32(last),
+            last_adj: _mm256_set1_epi32(last - w - 1),
+            adj_ok: last - w > 0,
+            p16: w as u32 as usize * 16,
+        }
+    }
+}
+
+/// [`axis_lo`]`::<M>`'s wrap of eight floors `i` (finite, `|i| < 2³¹`) on an axis of extent
+/// `n`, last index `last` (a power of two unless `M` is clamp-to-edge): the repeat mask,
+/// [`mirror_p2`], or the clamp to `[0, last]` (the general path's, in integers: `i` is the
+/// exact floor).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn wrap8<const M: u8>(
+    i: std::arch::x86_64::__m256i,
+    n: std::arch::x86_64::__m256i,
+    last: std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    if M == REPEAT {
+        _mm256_and_si256(i, last)
+    } else if M == MIRRORED {
+        let x = _mm256_sub_epi32(_mm256_and_si256(i, _mm256_add_epi32(n, last)), n);
+        _mm256_sub_epi32(last, _mm256_xor_si256(x, _mm256_srai_epi32::<31>(x)))
+    } else {
+        _mm256_min_epi32(_mm256_max_epi32(i, _mm256_setzero_si256()), last)
+    }
+}
+
+/// Floors of eight texel-space coordinates as i32 and f32 (`roundps`: exact), or `None` when
+/// a lane of either axis is NaN, infinite or has a floor outside i32 (the conversion gives
+/// `i32::MIN` there, as [`floor4x`] marks such lanes; `−2³¹` itself is marked too, harmlessly).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::type_complexity)]
+unsafe fn floor8(
+    x: std::arch::x86_64::__m256,
+    y: std::arch::x86_64::__m256,
+) -> Option<(
+    (std::arch::x86_64::__m256i, std::arch::x86_64::__m256),
+    (std::arch::x86_64::__m256i, std::arch::x86_64::__m256),
+)> {
+    use std::arch::x86_64::*;
+    let (xf, yf) = (_mm256_floor_ps(x), _mm256_floor_ps(y));
+    let (xi, yi) = (_mm256_cvttps_epi32(xf), _mm256_cvttps_epi32(yf));
+    // a lane of either axis at `i32::MIN` (the least i32) has it as the lesser of the two
+    let marked = _mm256_cmpeq_epi32(_mm256_min_epi32(xi, yi), _mm256_set1_epi32(i32::MIN));
+    if _mm256_testz_si256(marked, marked) == 0 {
+        return None;
+    }
+    Some(((xi, xf), (yi, yf)))
+}
+
+/// Whether every lane of the texel indices `o` is in `0..=last` (unsigned: a negative index
+/// is above `last < 2²⁶`; `last ≥ 0`).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn in_plane8(o: std::arch::x86_64::__m256i, last: std::arch::x86_64::__m256i) -> bool {
+    use std::arch::x86_64::*;
+    let ok = _mm256_cmpeq_epi32(_mm256_max_epu32(o, last), last);
+    _mm256_movemask_epi8(ok) == -1
+}
+
+/// The bilinear footprints of eight lanes at texel-space `(u, v)` on slot `c`, [`bilinear`]'s
+/// steps lane for lane: `−0.5`, floor, the fraction (exact and in [0, 1): the general path's
+/// clamp is a no-op), the wrap of both taps per axis, the row product (`pmulld`: exact, as
+/// [`rows`]' f32 product is). Range-checked: `(fa, fb, byte offsets of texels (0, 0), (1, 0),
+/// (0, 1), (1, 1))`, or `(fa, fb, offsets of (0, 0), None)` when every footprint is adjacent
+/// (upper taps one column and one row on: reads `o00 + {0, 16, p16, p16 + 16}`, and the
+/// check of `o00` against `last_adj` covers all four). `None`: a lane that needs the general
+/// handling (NaN, infinite or huge coordinates) or an index outside the plane (impossible for
+/// the kernel's image).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::type_complexity)]
+unsafe fn footprint8<const M: u8>(
+    c: &Slot8,
+    u: std::arch::x86_64::__m256,
+    v: std::arch::x86_64::__m256,
+) -> Option<(
+    std::arch::x86_64::__m256,
+    std::arch::x86_64::__m256,
+    std::arch::x86_64::__m256i,
+    Option<[std::arch::x86_64::__m256i; 3]>,
+)> {
+    use std::arch::x86_64::*;
+    let half = _mm256_set1_ps(0.5);
+    let x = _mm256_sub_ps(u, half);
+    let y = _mm256_sub_ps(v, half);
+    // SAFETY: the CPU has AVX2 (this function's contract)
+    let ((xi, xf), (yi, yf)) = unsafe { floor8(x, y) }?;
+    let fa = _mm256_sub_ps(x, xf);
+    let fb = _mm256_sub_ps(y, yf);
+    let one = _mm256_set1_epi32(1);
+    // SAFETY: as above
+    let (i0, i1, j0, j1) = unsafe {
+        (
+            wrap8::<M>(xi, c.w, c.wm),
+            wrap8::<M>(_mm256_add_epi32(xi, one), c.w, c.wm),
+            wrap8::<M>(yi, c.h, c.hm),
+            wrap8::<M>(_mm256_add_epi32(yi, one), c.h, c.hm),
+        )
+    };
+    let r0 = _mm256_add_epi32(c.base, _mm256_mullo_epi32(j0, c.w));
+    let o00 = _mm256_add_epi32(r0, i0);
+    let adj = _mm256_and_si256(
+        _mm256_cmpeq_epi32(i1, _mm256_add_epi32(i0, one)),
+        _mm256_cmpeq_epi32(j1, _mm256_add_epi32(j0, one)),
+    );
+    // SAFETY: as above
+    if c.adj_ok && _mm256_movemask_epi8(adj) == -1 && unsafe { in_plane8(o00, c.last_adj) } {
+        return Some((fa, fb, o00, None));
+    }
+    let r1 = _mm256_add_epi32(c.base, _mm256_mullo_epi32(j1, c.w));
+    let (o10, o01, o11) = (
+        _mm256_add_epi32(r0, i1),
+        _mm256_add_epi32(r1, i0),
+        _mm256_add_epi32(r1, i1),
+    );
+    let hi = _mm256_max_epu32(_mm256_max_epu32(o00, o10), _mm256_max_epu32(o01, o11));
+    // SAFETY: as above
+    if !unsafe { in_plane8(hi, c.last) } {
+        return None;
+    }
+    Some((fa, fb, o00, Some([o10, o01, o11])))
+}
+
+/// Two quads of one run (`s`, `t`, `dref`: quad `q` in the low half, quad `q₁` in the high
+/// half) on slot `c`, as they are stored: quad `q`'s lanes 0 and 1, its lanes 2 and 3, then
+/// `q₁`'s. Each lane's result is [`plane_quad_w`]`::<M, LIN, true, 1, false, _>`'s
+/// (`CMP`: [`plane_quad_cmp`]'s): the footprints as [`nearest`] and [`footprint8`] compute
+/// them, the texels, the general path's three `a + (b − a)·w` lerps per channel (no FMA,
+/// the same operand order), the accumulation `0 + w·v`, the SNORM clamp; with `CMP` the
+/// comparisons and lerps of [`bilinear_cmp`] on channel 0 of the eight lanes at once and
+/// `(c, +0, +0, 0 + w·1)`. `None`: a lane that needs the general handling (NaN, infinite or
+/// huge coordinates) or an index outside the plane.
+///
+/// # Safety
+/// The CPU has AVX2; `texels` is the plane [`Slot8::new`] was built from.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+#[allow(clippy::too_many_arguments)]
+unsafe fn pair8<const M: u8, const LIN: bool, const CMP: bool>(
+    texels: &[f32x4],
+    c: &Slot8,
+    s: std::arch::x86_64::__m256,
+    t: std::arch::x86_64::__m256,
+    dref: std::arch::x86_64::__m256,
+    op: CompareOp,
+    snorm: bool,
+) -> Option<[std::arch::x86_64::__m256; 4]> {
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    let u = _mm256_mul_ps(s, c.wf);
+    let v = _mm256_mul_ps(t, c.hf);
+    let ptr = texels.as_ptr();
+    let zero = _mm256_setzero_ps();
+    // SAFETY (for `rd`'s callers below): `p.wrapping_byte_add(b)` is, for every `(p, b)`
+    // passed, `ptr` plus 16 times a texel index in `0..=c.last`, `c.last < texels.len()` (the
+    // range checks before the reads: `in_plane8` of every index, or in the adjacent form of
+    // `o00` against `c.last_adj`, which puts `o00 + w + 1` in the plane; `ptr1` is `ptr` one
+    // row, `p16` bytes, on), so a texel in bounds, aligned
+    let rd = |p: *const f32x4, b: usize| -> __m128 { cast(unsafe { *p.wrapping_byte_add(b) }) };
+    let pair = |p: *const f32x4, b0: usize, b1: usize| _mm256_set_m128(rd(p, b1), rd(p, b0));
+    let acc = |x: __m256| _mm256_add_ps(zero, _mm256_mul_ps(c.weight, x));
+    // `x.max(−1)` for SNORM, as `plane_quad_w`'s `fast_max`: −1 for a NaN x
+    let clamp = |r: [__m256; 4]| {
+        if snorm {
+            r.map(|x| _mm256_max_ps(x, _mm256_set1_ps(-1.0)))
+        } else {
+            r
+        }
+    };
+    let bytes = |v: __m256i| -> [u32; 8] { cast(_mm256_slli_epi32::<4>(v)) };
+    if !LIN {
+        // SAFETY: the CPU has AVX2 (this function's contract)
+        let ((ui, _), (vi, _)) = unsafe { floor8(u, v) }?;
+        // SAFETY: as above
+        let (i, j) = unsafe { (wrap8::<M>(ui, c.w, c.wm), wrap8::<M>(vi, c.h, c.hm)) };
+        let o = _mm256_add_epi32(_mm256_add_epi32(c.base, _mm256_mullo_epi32(j, c.w)), i);
+        // SAFETY: as above
+        if !unsafe { in_plane8(o, c.last) } {
+            return None;
+        }
+        // lanes 2k and 2k + 1 (in storage order) per register
+        let a = bytes(o);
+        let r = std::array::from_fn(|k| acc(pair(ptr, a[2 * k] as usize, a[2 * k + 1] as usize)));
+        return Some(clamp(r));
+    }
+    // SAFETY: the CPU has AVX2 (this function's contract)
+    let (fa, fb, o00, others) = unsafe { footprint8::<M>(c, u, v) }?;
+    let lerp8 =
+        |a: __m256, b: __m256, w: __m256| _mm256_add_ps(a, _mm256_mul_ps(_mm256_sub_ps(b, a), w));
+    if CMP {
+        // the depths (channel 0) of the four corners of the eight lanes
+        let dp = ptr as *const f32;
+        let o = _mm256_slli_epi32::<4>(o00);
+        let [o10, o01, o11] = match others {
+            None => {
+                let p = _mm256_set1_epi32(c.p16 as i32);
+                let s16 = _mm256_set1_epi32(16);
+                let op = _mm256_add_epi32(o, p);
+                [_mm256_add_epi32(o, s16), op, _mm256_add_epi32(op, s16)]
+            }
+            Some(v) => v.map(|v| _mm256_slli_epi32::<4>(v)),
+        };
+        // SAFETY: every lane is the byte offset of a texel in bounds (see `rd`), whose first
+        // f32 is read
+        let g = |o: __m256i| unsafe { _mm256_i32gather_ps::<1>(dp, o) };
+        let one = _mm256_set1_ps(1.0);
+        let pass = |t: __m256| _mm256_and_ps(cmp8(op, dref, t), one);
+        let (t00, t10, t01, t11) = (pass(g(o)), pass(g(o10)), pass(g(o01)), pass(g(o11)));
+        let top = lerp8(t00, t10, fa);
+        let bot = lerp8(t01, t11, fa);
+        let c0 = acc(lerp8(top, bot, fb));
+        let c3 = acc(one);
+        // lane l: (c0, +0, +0, c3); lanes ordered so that the unpacks leave lanes 2k and
+        // 2k + 1 in register k
+        let c0 = _mm256_permutevar8x32_ps(c0, _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7));
+        let lo = _mm256_castps_pd(_mm256_unpacklo_ps(c0, zero));
+        let hi = _mm256_castps_pd(_mm256_unpackhi_ps(c0, zero));
+        let w3 = _mm256_castps_pd(_mm256_unpacklo_ps(zero, c3));
+        return Some([
+            _mm256_castpd_ps(_mm256_unpacklo_pd(lo, w3)),
+            _mm256_castpd_ps(_mm256_unpackhi_pd(lo, w3)),
+            _mm256_castpd_ps(_mm256_unpacklo_pd(hi, w3)),
+            _mm256_castpd_ps(_mm256_unpackhi_pd(hi, w3)),
+        ]);
+    }
+    // lane `$l` of both quads (`$imm` broadcasts it within each half) from its corners' reads
+    macro_rules! lane {
+        ($imm:literal, $t00:expr, $t10:expr, $t01:expr, $t11:expr) => {{
+            let (a, b) = (_mm256_permute_ps::<$imm>(fa), _mm256_permute_ps::<$imm>(fb));
+            let top = lerp8($t00, $t10, a);
+            let bot = lerp8($t01, $t11, a);
+            acc(lerp8(top, bot, b))
+        }};
+    }
+    let a00 = bytes(o00);
+    let [l0, l1, l2, l3] = match others {
+        None => {
+            // the second row's reads from a base one row on
+            let ptr1 = ptr.wrapping_byte_add(c.p16);
+            macro_rules! adjacent {
+                ($l:literal, $imm:literal) => {{
+                    let (b0, b1) = (a00[$l] as usize, a00[4 + $l] as usize);
+                    lane!(
+                        $imm,
+                        pair(ptr, b0, b1),
+                        pair(ptr, b0 + 16, b1 + 16),
+                        pair(ptr1, b0, b1),
+                        pair(ptr1, b0 + 16, b1 + 16)
+                    )
+                }};
+            }
+            [
+                adjacent!(0, 0x00),
+                adjacent!(1, 0x55),
+                adjacent!(2, 0xaa),
+                adjacent!(3, 0xff),
+            ]
+        }
+        Some([o10, o01, o11]) => {
+            let (a10, a01, a11) = (bytes(o10), bytes(o01), bytes(o11));
+            macro_rules! any {
+                ($l:literal, $imm:literal) => {{
+                    let k = |a: &[u32; 8]| pair(ptr, a[$l] as usize, a[4 + $l] as usize);
+                    lane!($imm, k(&a00), k(&a10), k(&a01), k(&a11))
+                }};
+            }
+            [any!(0, 0x00), any!(1, 0x55), any!(2, 0xaa), any!(3, 0xff)]
+        }
+    };
+    // storage order: (q: 0, 1), (q: 2, 3), (q₁: 0, 1), (q₁: 2, 3)
+    Some(clamp([
+        _mm256_permute2f128_ps::<0x20>(l0, l1),
+        _mm256_permute2f128_ps::<0x20>(l2, l3),
+        _mm256_permute2f128_ps::<0x31>(l0, l1),
+        _mm256_permute2f128_ps::<0x31>(l2, l3),
+    ]))
+}
+
+/// `dref OP t` lane-wise as an all-ones / zero mask: [`compare4`]'s comparisons (ordered ones
+/// false on NaN, `NotEqual` true).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+unsafe fn cmp8(
+    op: CompareOp,
+    r: std::arch::x86_64::__m256,
+    t: std::arch::x86_64::__m256,
+) -> std::arch::x86_64::__m256 {
+    use std::arch::x86_64::*;
+    match op {
+        CompareOp::Never => _mm256_setzero_ps(),
+        CompareOp::Less => _mm256_cmp_ps::<_CMP_LT_OQ>(r, t),
+        CompareOp::Equal => _mm256_cmp_ps::<_CMP_EQ_OQ>(r, t),
+        CompareOp::LessOrEqual => _mm256_cmp_ps::<_CMP_LE_OQ>(r, t),
+        CompareOp::Greater => _mm256_cmp_ps::<_CMP_GT_OQ>(r, t),
+        CompareOp::NotEqual => _mm256_cmp_ps::<_CMP_NEQ_UQ>(r, t),
+        CompareOp::GreaterOrEqual => _mm256_cmp_ps::<_CMP_GE_OQ>(r, t),
+        CompareOp::Always => _mm256_castsi256_ps(_mm256_set1_epi32(-1)),
+    }
+}
+
+/// A one-level run two quads at a time: quads `0..n` while each is whole (mask `0xf`; mask 0
+/// is skipped) and its lane-0 differences (lanes 1 and 2 of `c − c₀`, as bits) equal `prev`'s,
+/// whose selection has slot `l` ([`pairs_serve`]), through [`pair8`]: quads `q` and `q + 1`
+/// while both qualify, else `q` alone (in both halves; the high half's results dropped).
+/// Returns the number of quads done; the caller takes the quad that stopped the run (a
+/// partial mask, other differences, or a lane [`pair8`] does not serve) by the plane routine.
+/// `dref`: the run's Dref row (`CMP`), 4 lanes a quad.
+///
+/// # Safety
+/// The CPU has AVX2 and [`pairs_serve`]`::<M>(plane, l)` holds.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[allow(clippy::too_many_arguments)]
+pub(super) unsafe fn one_level_pairs_avx2<const M: u8, const LIN: bool, const CMP: bool>(
+    k: &Kernel,
+    plane: &Plane,
+    l: &Lv,
+    prev: (wide::u32x4, wide::u32x4),
+    s: &[[u32; 4]],
+    t: &[[u32; 4]],
+    dref: &[u32],
+    masks: &[u8],
+    out: &mut [[[u32; 4]; 4]],
+) -> usize {
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    let mut n = masks.len().min(s.len()).min(t.len()).min(out.len());
+    if CMP {
+        n = n.min(dref.len() / 4);
+    }
+    let (s, t, masks, out) = (&s[..n], &t[..n], &masks[..n], &mut out[..n]);
+    let dref = &dref[..if CMP { 4 * n } else { 0 }];
+    // SAFETY: the CPU has AVX2 (this function's contract)
+    let c = unsafe { Slot8::new(plane, l) };
+    let texels = &plane.texels[..];
+    let (ps, pt): (__m128i, __m128i) = (cast(prev.0), cast(prev.1));
+    let (ps, pt) = (_mm256_set_m128i(ps, ps), _mm256_set_m128i(pt, pt));
+    let op = k.sampler.compare_op;
+    let (unorm, snorm) = (!k.dref_raw(), k.snorm);
+    // lanes 1 and 2 of each half of `c − c₀` (per quad) equal to `prev`'s: bits 1, 2, 5, 6
+    let diffs = |sv: __m256, tv: __m256| -> i32 {
+        let ds = _mm256_castps_si256(_mm256_sub_ps(sv, _mm256_permute_ps::<0>(sv)));
+        let dt = _mm256_castps_si256(_mm256_sub_ps(tv, _mm256_permute_ps::<0>(tv)));
+        let eq = _mm256_and_si256(_mm256_cmpeq_epi32(ds, ps), _mm256_cmpeq_epi32(dt, pt));
+        _mm256_movemask_ps(_mm256_castsi256_ps(eq)) & 0b0110_0110
+    };
+    // the Dref operand of eight lanes as `Kernel::dref_value` makes it
+    let drefs = |d: [u32; 8]| -> __m256 {
+        let v: [f32; 8] = cast(d);
+        if unorm {
+            cast(v.map(|r| k.dref_value(r)))
+        } else {
+            cast(v)
+        }
+    };
+    let quad = |x: &[u32], q: usize| -> [u32; 4] {
+        match x.get(4 * q..4 * q + 4) {
+            Some(&[a, b, c, d]) => [a, b, c, d],
+            _ => [0; 4], // not reached: `x` has `4n` lanes and `q < n`
+        }
+    };
+    let mut q = 0;
+    while q < n {
+        let m = masks[q] & 0xf;
+        if m != 0xf {
+            if m == 0 {
+                q += 1;
+                continue;
+            }
+            return q;
+        }
+        // quads `q` and `q₁ = q + 1` when that one is whole too, else `q` twice
+        let q1 = if q + 1 < n && masks[q + 1] & 0xf == 0xf {
+            q + 1
+        } else {
+            q
+        };
+        let (sv, tv): (__m256, __m256) = (cast([s[q], s[q1]]), cast([t[q], t[q1]]));
+        let e = diffs(sv, tv);
+        if e & 0b0110 != 0b0110 {
+            return q;
+        }
+        // `q₁` stored only with the run's differences
+        let two = q1 != q && e == 0b0110_0110;
+        let d = if CMP {
+            drefs(cast([quad(dref, q), quad(dref, q1)]))
+        } else {
+            _mm256_setzero_ps()
+        };
+        // SAFETY: the CPU has AVX2 (this function's contract); `c` is `plane`'s
+        let Some(r) = (unsafe { pair8::<M, LIN, CMP>(texels, &c, sv, tv, d, op, snorm) }) else {
+            return q;
+        };
+        out[q] = cast([r[0], r[1]]);
+        if two {
+            out[q + 1] = cast([r[2], r[3]]);
+        }
+        let done = 1 + two as usize;
+        #[cfg(test)]
+        PAIRS.with(|p| p.set(p.get() + done));
+        q += done;
+    }
+    n
+}
+
 /// [`bilinear`] with a depth comparison per texel (`dref OP texel.r` → 1 or 0, then
 /// filtered): channel 0 of each lane (the rest: [`cmp_rest`]); `None` also for NaN or
 /// huge coordinates (the general path: its NaN weights reach every channel).
@@ -1201,6 +1707,13 @@ pub(super) fn plane_quad_cmp<
     Some(std::array::from_fn(|i| {
         f32x4::from([a0[i], 0.0, 0.0, a3[i]])
     }))
+}
+
+// Test hook: quads served by `one_level_pairs_avx2` on this thread (tests only), so that
+// its tests can tell they reached it.
+#[cfg(test)]
+thread_local! {
+    pub(super) static PAIRS: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
 /// Whether `M` is one of the plane path's address modes.

@@ -20,7 +20,13 @@
 //!   (run-time detection), and there a two-level selection on power-of-two repeat levels
 //!   takes `fast_plane.rs`'s two-slot routine (`trilinear_repeat_p2_avx2`), whole quads whose
 //!   differences repeat in a run loop of their own (`trilinear_run_avx2`: none of this loop's
-//!   per-quad bookkeeping or register pressure).
+//!   per-quad bookkeeping or register pressure). A one-level selection's run (nearest,
+//!   bilinear, bilinear Dref; power-of-two levels or clamp-to-edge) goes two quads per step
+//!   there (`fast_plane.rs`'s `one_level_pairs_avx2`: 8-lane footprints), and a whole quad
+//!   that opens such a selection opens its run; the batch's first whole quad is selected
+//!   before the loop, and a batch its run finishes skips the loop. New differences recompute
+//!   λ, and the selection only when λ changes. `wide_plane` dispatches the usual instruction
+//!   before its general setup.
 //! - Byte kernels (images over the plane bound): `wide`, the same per-quad selection with
 //!   `fast.rs`'s [`quad_in`]; no Dref or offsets (those quads go per quad).
 //!
@@ -39,7 +45,16 @@
 //! ~262 per quad (frame 187.34 M → 168.62 M). What is left per 16-quad call (~1,400
 //! instructions, ~17 % of the frame's time: λ, selection, `Tri2`, the first quad, the
 //! wrappers) needs the reuse carried across calls, i.e. a kernel identity or state the
-//! interpreter keeps. Tried: sending a new selection's first quad to the run too (+0.06 M).
+//! interpreter keeps. Tried: sending a new selection's first quad to the run too (+0.06 M;
+//! the two-slot run: it pays for the one-level pairs below). Two quads per step in one-level
+//! runs, the selection and λ out of line (inlined, their invariants were hoisted to the
+//! loop's entry: ~600 instructions a call outside the runs), the selection kept while λ
+//! repeats, the lean dispatch and the first quad's selection before the loop: nearest 145 →
+//! 102, bilinear 211 → 159, Dref 241 → 138, trilinear 301 → 289; scenes (per sample,
+//! `benches/sampling_scenes.rs`) nearest 120.0 → 109.5, bilinear 136.8 → 124.2, Dref 144.7 →
+//! 118.6, trilinear 215.7 → 205.1 (its differences seldom repeat: the kept selection); frame
+//! 170.15 M → 168.12 M. Of nearest's 102 the pairs' loop is ~55; the rest is per 16-quad
+//! call: λ and selection ~260, the wrappers and checks ~390, the bench's own loop ~100.
 //! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
 //! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
 //! not revived.
@@ -48,7 +63,9 @@ use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
 use super::fast_plane::{lane_levels, plane_mode, plane_route, uni_levels, PlaneLevels};
 #[cfg(target_arch = "x86_64")]
-use super::fast_plane::{trilinear_repeat_p2_avx2, trilinear_run_avx2, Tri2};
+use super::fast_plane::{
+    one_level_pairs_avx2, pairs_serve, trilinear_repeat_p2_avx2, trilinear_run_avx2, Tri2,
+};
 
 use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
@@ -205,9 +222,9 @@ impl Kernel {
             BatchLod::Implicit(r) | BatchLod::Explicit(r) => r,
             BatchLod::Zero => &[],
         };
-        let short = |r: &[u32]| !r.is_empty() && r.len() < lanes;
-        if b.coords.iter().any(|r| short(r)) || short(lod_row) || short(b.dref) || out.len() < lanes
-        {
+        let c = &b.coords;
+        let lens = [c[0], c[1], c[2], c[3], lod_row, b.dref].map(<[u32]>::len);
+        if lens.iter().any(|&l| l != 0 && l < lanes) || out.len() < lanes {
             return Err(Error::Texture(format!(
                 "sample_batch: {quads} quads need operand rows and results of {lanes} lanes \
                  (rows {:?}, LOD row {}, Dref row {}, results {})",
@@ -238,8 +255,11 @@ impl Kernel {
                 "a sample without a Dref operand through a sampler with compareEnable".into(),
             ));
         }
-        for q0 in (0..quads).step_by(WIDE_QUADS) {
-            let nq = (quads - q0).min(WIDE_QUADS);
+        // (a `step_by` range cost ~25 instructions a call more)
+        let mut next = 0;
+        while next < quads {
+            let (q0, nq) = (next, (quads - next).min(WIDE_QUADS));
+            next += nq;
             let rest = match self.wide {
                 Some(w) => (w.0)(self, img, b, q0, nq, out),
                 None => u16::MAX,
@@ -437,7 +457,10 @@ fn quad4(row: &[u32], q: usize) -> [f32; 4] {
 /// The [`WideFn`] of plane kernels (`fast_plane.rs`), address mode `M`: per quad, λ_base
 /// (coarse implicit: reused while lane-0 differences repeat), level selection (reused while
 /// (λ_base, bias) repeat, with the looked-up [`PlaneLevels`] of a 2D view), the plane quad
-/// routine, the result bits into `out`.
+/// routine, the result bits into `out`. The usual instruction (a 2D view, implicit LOD
+/// without bias, no offsets, both coordinate rows) goes straight to
+/// [`wide_plane_implicit`]; the rest to [`wide_plane_general`], whose setup and stack frame
+/// this call then does not pay (batch bench: ~170 → ~50 instructions a call).
 fn wide_plane<const M: u8>(
     k: &Kernel,
     img: &Image,
@@ -449,6 +472,39 @@ fn wide_plane<const M: u8>(
     let Some(plane) = img.plane() else {
         return u16::MAX; // cannot happen for the kernel's image: per quad
     };
+    if let BatchLod::Implicit(&[]) = b.lod {
+        if k.view.view_type == ViewType::D2 && b.offsets[0].is_empty() && b.offsets[1].is_empty() {
+            let lanes = 4 * q0..4 * (q0 + nq);
+            let (s, t) = (
+                b.coords[0].get(lanes.clone()),
+                b.coords[1].get(lanes.clone()),
+            );
+            let m = b.masks.get(q0..q0 + nq);
+            if let (Some(s), Some(t), Some(m)) = (s, t, m) {
+                if !k.sampler.compare_enable {
+                    if let Some(o) = out.get_mut(lanes) {
+                        return wide_plane_implicit::<M, false>(k, plane, [s, t, &[]], m, o);
+                    }
+                } else if let (Some(d), Some(o)) = (b.dref.get(lanes.clone()), out.get_mut(lanes)) {
+                    return wide_plane_implicit::<M, true>(k, plane, [s, t, d], m, o);
+                }
+            }
+        }
+    }
+    wide_plane_general::<M>(k, plane, b, q0, nq, out)
+}
+
+/// [`wide_plane`] for every batch form (the usual one included, when [`wide_plane`] did not
+/// take it: its rows out of range).
+#[inline(never)]
+fn wide_plane_general<const M: u8>(
+    k: &Kernel,
+    plane: &Plane,
+    b: &BatchArgs,
+    q0: usize,
+    nq: usize,
+    out: &mut [[u32; 4]],
+) -> u16 {
     let lanes = 4 * q0..4 * (q0 + nq);
     fn rows(r: &[u32], lanes: std::ops::Range<usize>) -> &[u32] {
         r.get(lanes).unwrap_or(&[])
@@ -672,6 +728,10 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     let mut sel: Option<(bool, PlaneLevels)> = None;
     // and, for the AVX2 two-slot route, the selection's constants
     let mut tri: Option<Tri2> = None;
+    // the λ (bits) `sel` and `tri` were made for: new differences often give the same λ
+    // (coordinates such as `p · 22.4` differ by an ulp from quad to quad), and then the same
+    // selection
+    let mut sel_lam: Option<u32> = None;
     let (s_q, t_q) = (s_row.as_chunks::<4>().0, t_row.as_chunks::<4>().0);
     let out = out.as_chunks_mut::<4>().0;
     let n = masks.len().min(s_q.len()).min(t_q.len()).min(out.len());
@@ -679,6 +739,50 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     // measured +8 to +10 instructions a quad with them)
     let (s_q, t_q, masks, out) = (&s_q[..n], &t_q[..n], &masks[..n], &mut out[..n]);
     let mut next = 0;
+    // AVX2, the usual batch: the first whole quad's selection straight away and, for a
+    // one-level selection, the pairs' run from that quad on; the loop below takes what is
+    // left, from this state (a batch the run finishes skips the loop's machinery: ~200
+    // instructions a call)
+    #[cfg(target_arch = "x86_64")]
+    if AVX {
+        while next < n && masks[next] & 0xf == 0 {
+            next += 1;
+        }
+        if next < n && masks[next] & 0xf == 0xf {
+            let q = next;
+            let s: f32x4 = wide::bytemuck::cast(s_q[q]);
+            let t: f32x4 = wide::bytemuck::cast(t_q[q]);
+            let p = (lane0_diffs(s), lane0_diffs(t));
+            prev = Some(p);
+            let lam = implicit_lambda(k, s, t);
+            sel_lam = Some(lam.to_bits());
+            sel = implicit_selection(k, lam);
+            if !CMP && M == REPEAT {
+                if let Some((true, lv)) = &sel {
+                    tri = Tri2::new(lv);
+                }
+            }
+            if let (Some((linear, lv)), None) = (&sel, &tri) {
+                let l = &lv.1[0];
+                if lv.0 == 1 && (*linear || !CMP) && pairs_serve::<M>(plane, l) {
+                    let d = dref_row.get(4 * q..).unwrap_or(&[]);
+                    let (s, t, m, o) = (&s_q[q..], &t_q[q..], &masks[q..], &mut out[q..]);
+                    // SAFETY: `AVX` is set only by `wide_plane_implicit_avx2` (AVX2 detected),
+                    // and `pairs_serve` holds
+                    next = q + unsafe {
+                        if *linear {
+                            one_level_pairs_avx2::<M, true, CMP>(k, plane, l, p, s, t, d, m, o)
+                        } else {
+                            one_level_pairs_avx2::<M, false, CMP>(k, plane, l, p, s, t, d, m, o)
+                        }
+                    };
+                    if next >= n {
+                        return 0;
+                    }
+                }
+            }
+        }
+    }
     while next < n {
         // a run of whole quads on the two-slot route: its own loop
         #[cfg(target_arch = "x86_64")]
@@ -729,23 +833,24 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
         };
         if !same {
             prev = Some((ds, dt));
-            let (sa, ta) = (s.to_array(), t.to_array());
-            // `Kernel::lod_from_derivs_2d` (isotropic) on lane-0 differences, as
-            // `lod_bases` gives coarse implicit LOD
-            let dx = [sa[1] - sa[0], ta[1] - ta[0], 0.0];
-            let dy = if mutant() {
-                dx
-            } else {
-                [sa[2] - sa[0], ta[2] - ta[0], 0.0]
-            };
-            let lam = k.lod_from_derivs_2d(dx, dy, false).lambda;
-            sel = k
-                .lane_lod(lam, 0.0, f32::NEG_INFINITY)
-                .and_then(|l| Some((l.linear, uni_levels(k, &l, [k.view.base_layer; 4], true)?)));
-            tri = match &sel {
-                Some((true, lv)) if AVX && !CMP && M == REPEAT => Tri2::new(lv),
-                _ => None,
-            };
+            let lam = implicit_lambda(k, s, t);
+            if sel_lam != Some(lam.to_bits()) {
+                sel_lam = Some(lam.to_bits());
+                sel = implicit_selection(k, lam);
+                // (`tri = match …` copied the whole `Option<Tri2>`, `None` too: a `memcpy`)
+                tri = None;
+                if AVX && !CMP && M == REPEAT {
+                    if let Some((true, lv)) = &sel {
+                        tri = Tri2::new(lv);
+                    }
+                }
+            }
+            // a whole quad opening a one-level selection opens its run too (the run loop at
+            // the top takes it; back here, `same` holds and it goes by the plane routine)
+            if mask == 0xf && tri.is_none() && matches!(&sel, Some((_, lv)) if lv.0 == 1) {
+                next = q;
+                continue;
+            }
         }
         let Some((linear, lv)) = &sel else {
             rest |= 1 << q;
@@ -799,6 +904,32 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     rest
 }
 
+/// λ_base of a quad of [`wide_plane_implicit_in`] whose lane-0 differences are new:
+/// `Kernel::lod_from_derivs_2d` (isotropic) on them, as `lod_bases` gives coarse implicit
+/// LOD. Not inlined (nor is [`implicit_selection`]): once a batch or so in the usual frame,
+/// and inlined, their invariants were hoisted to the batch loop's entry and their values
+/// spilled around the loop (batch bench under callgrind: ~600 instructions a call outside
+/// the runs before, ~330 after).
+#[inline(never)]
+fn implicit_lambda(k: &Kernel, s: f32x4, t: f32x4) -> f32 {
+    let (sa, ta) = (s.to_array(), t.to_array());
+    let dx = [sa[1] - sa[0], ta[1] - ta[0], 0.0];
+    let dy = if mutant() {
+        dx
+    } else {
+        [sa[2] - sa[0], ta[2] - ta[0], 0.0]
+    };
+    k.lod_from_derivs_2d(dx, dy, false).lambda
+}
+
+/// The level selection of λ_base `lam` (no bias) and its looked-up levels, for
+/// [`wide_plane_implicit_in`].
+#[inline(never)]
+fn implicit_selection(k: &Kernel, lam: f32) -> Option<(bool, PlaneLevels<'_>)> {
+    let l = k.lane_lod(lam, 0.0, f32::NEG_INFINITY)?;
+    Some((l.linear, uni_levels(k, &l, [k.view.base_layer; 4], true)?))
+}
+
 /// `c − c₀` lane-wise, as bits: lanes 1 and 2 are the coarse x and y differences.
 #[inline(always)]
 fn lane0_diffs(c: f32x4) -> u32x4 {
@@ -828,9 +959,28 @@ fn one_level_run<const M: u8, const LIN: bool, const CMP: bool, const AVX: bool>
     let n = masks.len().min(s_q.len()).min(t_q.len()).min(out.len());
     let (s_q, t_q, masks, out) = (&s_q[..n], &t_q[..n], &masks[..n], &mut out[..n]);
     let cmp = CMP.then_some(k.sampler.compare_op);
-    for q in 0..n {
+    // AVX2: two quads per step (`fast_plane.rs`'s `one_level_pairs_avx2`), for nearest,
+    // bilinear and bilinear Dref on levels its lane-wise wraps serve
+    #[cfg(target_arch = "x86_64")]
+    let pairs = AVX && (LIN || !CMP) && pairs_serve::<M>(plane, &lv.1[0]);
+    let mut q = 0;
+    while q < n {
+        #[cfg(target_arch = "x86_64")]
+        if pairs {
+            let d = dref.get(4 * q..).unwrap_or(&[]);
+            let (s, t, m, o) = (&s_q[q..], &t_q[q..], &masks[q..], &mut out[q..]);
+            // SAFETY: `AVX` is set only by `wide_plane_implicit_avx2` (AVX2 detected), and
+            // `pairs_serve` holds
+            q += unsafe {
+                one_level_pairs_avx2::<M, LIN, CMP>(k, plane, &lv.1[0], (ps, pt), s, t, d, m, o)
+            };
+            if q >= n {
+                break;
+            }
+        }
         let m = masks[q] & 0xf;
         if m == 0 {
+            q += 1;
             continue;
         }
         if m != 0xf {
@@ -859,6 +1009,7 @@ fn one_level_run<const M: u8, const LIN: bool, const CMP: bool, const AVX: bool>
             return q;
         };
         out[q] = wide::bytemuck::cast(r);
+        q += 1;
     }
     n
 }
@@ -1331,6 +1482,251 @@ mod tests {
                 };
                 batch_is_per_quad(&k, &img, &b, quads, &format!("{fmt:?}"));
             }
+        }
+    }
+
+    /// The wide routine of plane kernels for the usual instruction
+    /// (`wide_plane_implicit_in`) on a batch of at most [`WIDE_QUADS`] quads, plain (`AVX =
+    /// false`) or in its AVX2 form (`None` where the CPU has no AVX2): the results of the
+    /// served quads and the quads left.
+    fn implicit_chunk(
+        k: &Kernel,
+        img: &Image,
+        rows: [&[u32]; 3],
+        masks: &[u8],
+        avx: bool,
+    ) -> Option<(Vec<[u32; 4]>, u16)> {
+        use super::super::address::{CLAMP, MIRRORED, REPEAT};
+        use super::wide_plane_implicit_in;
+        let plane = img.plane().unwrap();
+        let mut out = vec![UNTOUCHED; rows[0].len()];
+        let cmp = k.sampler.compare_enable;
+        macro_rules! go {
+            ($m:expr) => {{
+                if avx {
+                    #[cfg(target_arch = "x86_64")]
+                    if crate::cpu::avx2() {
+                        // SAFETY: the CPU has AVX2 (`cpu::avx2()`)
+                        return Some(unsafe {
+                            let rest = if cmp {
+                                super::wide_plane_implicit_avx2::<{ $m }, true>(
+                                    k, plane, rows, masks, &mut out,
+                                )
+                            } else {
+                                super::wide_plane_implicit_avx2::<{ $m }, false>(
+                                    k, plane, rows, masks, &mut out,
+                                )
+                            };
+                            (out, rest)
+                        });
+                    }
+                    return None;
+                }
+                let rest = if cmp {
+                    wide_plane_implicit_in::<{ $m }, true, false>(k, plane, rows, masks, &mut out)
+                } else {
+                    wide_plane_implicit_in::<{ $m }, false, false>(k, plane, rows, masks, &mut out)
+                };
+                Some((out, rest))
+            }};
+        }
+        match k.modes[0] {
+            REPEAT => go!(REPEAT),
+            MIRRORED => go!(MIRRORED),
+            _ => go!(CLAMP),
+        }
+    }
+
+    #[test]
+    fn one_level_runs_equal_the_per_quad_path() {
+        // the one-level run (`one_level_run`; with AVX2 two quads a step, `fast_plane.rs`'s
+        // `one_level_pairs_avx2`): whole quads whose lane-0 differences repeat bit for bit
+        // (dyadic grid coordinates stepped along rows, as a fullscreen quad gives them) through
+        // nearest, bilinear and Dref (bilinear and nearest) selections of one level, every
+        // plane address mode, power-of-two extents and others (one texel wide or high too),
+        // UNORM, SNORM (the −1 clamp), R32F from random bits (NaN, −0, infinite, denormal
+        // texels), D32 and D16 (the Dref UNORM clamp) under both policies; runs of 1 to 40 quads
+        // (odd and even counts: whole pairs and a lone quad), zero and partial masks inside
+        // runs (quads without active lanes sometimes with other differences), NaN, infinite
+        // and huge lanes, coordinates far out and across wrap edges.
+        // Against `Kernel::sample` per quad, and the AVX2 form against the plain one bit for
+        // bit (NaN payloads too).
+        let mut r = Rng(0x0e1e_5eed);
+        let formats = [
+            (Format::R8G8B8A8_UNORM, false),
+            (Format::R8G8B8A8_SNORM, false),
+            (Format::R32_SFLOAT, false),
+            (Format::D32_SFLOAT, true),
+            (Format::D16_UNORM, true),
+        ];
+        let sizes: [(u32, u32); 8] = [
+            (64, 32),
+            (16, 16),
+            (1, 8),
+            (8, 1),
+            (1, 1),
+            (48, 20),
+            (5, 3),
+            (2, 2),
+        ];
+        let modes = [
+            AddressMode::Repeat,
+            AddressMode::MirroredRepeat,
+            AddressMode::ClampToEdge,
+        ];
+        let ops = [
+            CompareOp::Never,
+            CompareOp::Less,
+            CompareOp::Equal,
+            CompareOp::LessOrEqual,
+            CompareOp::Greater,
+            CompareOp::NotEqual,
+            CompareOp::GreaterOrEqual,
+            CompareOp::Always,
+        ];
+        let before = super::super::fast_plane::PAIRS.with(|p| p.get());
+        let mut compared = 0;
+        for round in 0..900 {
+            let (fmt, depth) = formats[round % formats.len()];
+            let (w, h) = sizes[r.below(sizes.len() as u64) as usize];
+            let max_levels = 32 - w.max(h).leading_zeros();
+            let levels = 1 + r.below(max_levels.min(3) as u64) as u32;
+            let mut img = Image::new_2d(fmt, w, h, 1, levels).unwrap();
+            if depth {
+                for level in 0..levels {
+                    let d: Vec<[f32; 4]> = (0..img.level_texels(level))
+                        .map(|_| {
+                            let v = match r.below(10) {
+                                0 => 0.5,
+                                1 => 0.0,
+                                _ => r.f(0.0, 1.0),
+                            };
+                            [v, 0.0, 0.0, 0.0]
+                        })
+                        .collect();
+                    img.upload_f32(level, &d).unwrap();
+                }
+            } else {
+                for b in img.bytes_mut() {
+                    *b = r.next() as u8;
+                }
+            }
+            let view = ImageView::whole(&img, ViewType::D2);
+            let f = if r.chance(50) {
+                Filter::Linear
+            } else {
+                Filter::Nearest
+            };
+            let sampler = Sampler {
+                mag_filter: f,
+                min_filter: f,
+                address_mode: [modes[r.below(3) as usize]; 3],
+                compare_enable: depth && r.chance(80),
+                compare_op: ops[r.below(8) as usize],
+                ..Sampler::default()
+            };
+            let cfg = Config {
+                policy: if r.chance(50) {
+                    Policy::Vulkan
+                } else {
+                    Policy::D3D
+                },
+                ..Config::default()
+            };
+            let k = Kernel::new(&img, &view, &sampler, cfg).unwrap();
+            assert!(k.has_wide_path());
+            let quads = 1 + r.below(40) as usize;
+            let (mut s_row, mut t_row, mut d_row, mut masks) =
+                (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+            // an odd multiple of a power of two (exact sums and differences): magnified or
+            // minified (a level of the chain, nearest mipmaps)
+            let step = (1 + 2 * r.below(7)) as f32 * 2f32.powi(-(3 + r.below(8) as i32));
+            let grid = |r: &mut Rng, a: f32| (r.f(-a, a) * 4096.0).round() / 4096.0;
+            let far = r.chance(10);
+            let mut c = [grid(&mut r, 3.0), grid(&mut r, 3.0)];
+            if far {
+                c = [grid(&mut r, 3000.0), grid(&mut r, 3000.0)];
+            }
+            let per_row = 1 + r.below(12) as usize;
+            for q in 0..quads {
+                if q % per_row == 0 && q > 0 {
+                    c[0] -= 2.0 * step * per_row as f32;
+                    c[1] += 2.0 * step;
+                }
+                let mask = match r.below(25) {
+                    0..=1 => 0,
+                    2 => r.below(16) as u8,
+                    _ => 0xf,
+                };
+                // a quad without active lanes: sometimes other coordinates (other
+                // differences, another λ), which nothing may take for the next quad's
+                let junk = mask == 0 && r.chance(50);
+                for lane in 0..4 {
+                    let mut x = c[0] + (lane & 1) as f32 * step;
+                    let mut y = c[1] + (lane >> 1) as f32 * step;
+                    if junk {
+                        x = r.f(-2.0, 2.0);
+                        y = r.f(-2.0, 2.0);
+                    }
+                    if r.chance(1) {
+                        x = [f32::NAN, f32::INFINITY, -3e9, 1e30][r.below(4) as usize];
+                    }
+                    if r.chance(1) {
+                        y = [f32::NAN, f32::NEG_INFINITY, 3e9][r.below(3) as usize];
+                    }
+                    s_row.push(x.to_bits());
+                    t_row.push(y.to_bits());
+                    let d = match r.below(12) {
+                        0 => 0.5,
+                        1 => f32::NAN,
+                        2 => 0.0,
+                        _ => r.f(-0.2, 1.2),
+                    };
+                    d_row.push(d.to_bits());
+                }
+                c[0] += 2.0 * step;
+                masks.push(mask);
+            }
+            let dref: &[u32] = if sampler.compare_enable { &d_row } else { &[] };
+            let b = BatchArgs {
+                coords: [&s_row, &t_row, &[], &[]],
+                masks: &masks,
+                lod: BatchLod::Implicit(&[]),
+                dref,
+                offsets: [&[], &[]],
+            };
+            let what = format!("round {round}: {fmt:?} {w}x{h} L{levels} {sampler:?} {cfg:?}");
+            batch_is_per_quad(&k, &img, &b, quads, &what);
+            // the AVX2 form against the plain one, bit for bit, chunk by chunk
+            for q0 in (0..quads).step_by(WIDE_QUADS) {
+                let q1 = (q0 + WIDE_QUADS).min(quads);
+                let rows = [
+                    &s_row[4 * q0..4 * q1],
+                    &t_row[4 * q0..4 * q1],
+                    dref.get(4 * q0..4 * q1).unwrap_or(&[]),
+                ];
+                let m = &masks[q0..q1];
+                let plain = implicit_chunk(&k, &img, rows, m, false).unwrap();
+                if let Some(avx) = implicit_chunk(&k, &img, rows, m, true) {
+                    assert_eq!(avx.1, plain.1, "{what}: quads left");
+                    for q in 0..q1 - q0 {
+                        if plain.1 & (1 << q) == 0 {
+                            assert_eq!(
+                                avx.0[4 * q..4 * q + 4],
+                                plain.0[4 * q..4 * q + 4],
+                                "{what}: quad {}",
+                                q0 + q
+                            );
+                        }
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        // where the CPU has AVX2, the pairs served most quads
+        let served = super::super::fast_plane::PAIRS.with(|p| p.get()) - before;
+        if compared > 0 {
+            assert!(served > 5000, "the AVX2 pairs served only {served} quads");
         }
     }
 

@@ -427,6 +427,11 @@ impl Kernel {
         }
     }
 
+    /// Whether [`Kernel::dref_value`] is the identity (no UNORM depth: no clamp).
+    pub(super) fn dref_raw(&self) -> bool {
+        self.dref_unorm_bits.is_none()
+    }
+
     /// Dref after the UNORM clamp (and D3D quantization).
     pub(super) fn dref_value(&self, r: f32) -> f32 {
         match self.dref_unorm_bits {
