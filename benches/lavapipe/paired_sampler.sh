@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# Issue #5's side-by-side figure with the host's drift paired out: for each case, ROUNDS rounds,
+# each timing lavapipe's sampling scene (N=0 and N=16, 512², one thread: cost per sample inside
+# its JIT-compiled shader) and quadstep's texture unit batch entry on the same kind of sample
+# (the sampler bench's `*_wide` case, thread CPU time per sample) back to back, the order turned
+# round every other round; prints each round and the medians of the per-round ratios.
+# Usage: benches/lavapipe/paired_sampler.sh [ROUNDS] [CASE...]
+#   (needs lvp, see measure.sh, and `cargo bench --bench sampler --no-run`)
+set -euo pipefail
+cd "$(dirname "$0")"
+LVP=${LVP:-/work/lvp/target/release/lvp}
+export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+ROUNDS=${1:-6}
+shift || true
+CASES=${*:-nearest bilinear trilinear dref_pcf cube_bilinear gather}
+QS=$(ls -t ../../target/release/deps/sampler-* | grep -v '\.d$' | head -1)
+# quadstep's case for each lavapipe scene
+declare -A QC=([nearest]=nearest_rgba8_2d_wide [bilinear]=bilinear_rgba8_2d_wide
+    [trilinear]=trilinear_rgba8_2d_wide [dref_pcf]=dref_pcf2x2_d32_wide
+    [cube_bilinear]=cube_bilinear_rgba8_wide [gather]=gather_rgba8_2d_wide)
+lvp() { LP_NUM_THREADS=1 "$LVP" "scenes/$1.json" --warmup 2 --iterations 10 | sed 's/.*"median_ms":\([0-9.]*\).*/\1/'; }
+lvp_ns() { python3 -c "print(($(lvp "$1.16") - $(lvp "$1.0")) * 1e6 / (16 * 512 * 512))"; }
+qs_ns() { QS_SAMPLER_TIME=1 QS_CALLGRIND_CASE="${QC[$1]}" QS_CALLGRIND_ITERS=200000 "$QS" | awk '{print $3}'; }
+for c in $CASES; do
+    rows=""
+    for r in $(seq "$ROUNDS"); do
+        if [ $((r % 2)) -eq 1 ]; then l=$(lvp_ns "$c"); q=$(qs_ns "$c"); else q=$(qs_ns "$c"); l=$(lvp_ns "$c"); fi
+        rows="$rows$l $q"$'\n'
+    done
+    python3 - "$c" "$rows" <<'PY'
+import sys, statistics as st
+name, rows = sys.argv[1], [list(map(float, r.split())) for r in sys.argv[2].strip().split("\n")]
+for i, (l, q) in enumerate(rows, 1):
+    print(f"{name} round {i}: lavapipe {l:.2f} ns, quadstep {q:.2f} ns per sample: ratio {q / l:.2f}")
+print(f"{name} MEDIAN over {len(rows)} rounds: lavapipe {st.median(r[0] for r in rows):.2f} ns, "
+      f"quadstep {st.median(r[1] for r in rows):.2f} ns; ratio {st.median(r[1] / r[0] for r in rows):.2f}")
+PY
+done
