@@ -431,8 +431,10 @@ fn plane_gather_lanes_avx2(
     let small = _mm256_set1_ps(2_097_152.0);
     let (wv, one) = (_mm256_set1_epi32(w), _mm256_set1_epi32(1));
     let (wm1, hm1) = (_mm256_set1_epi32(w - 1), _mm256_set1_epi32(h - 1));
-    let rb = _mm256_set1_epi32(base as i32);
-    let cv = _mm256_set1_epi32(c as i32);
+    // `4·base + component`, and a row's word offset as a shift under repeat (w a power of two)
+    let rb4c = _mm256_set1_epi32(4 * base as i32 + c as i32);
+    let lw2 = _mm_cvtsi32_si128(w.trailing_zeros() as i32 + 2);
+    let (w4, four) = (_mm256_set1_epi32(4 * w), _mm256_set1_epi32(4));
     let ptr = texels.as_ptr().cast::<i32>();
     // `v < n` as unsigned, lane-wise (a negative `v` is huge): `min(v, n − 1) = v`; inside
     // is `i0 < w − 1`, i.e. `min(i0, w − 2) = i0`
@@ -481,20 +483,12 @@ fn plane_gather_lanes_avx2(
         );
         let i0 = _mm256_cvttps_epi32(_mm256_floor_ps(x));
         let j0 = _mm256_cvttps_epi32(_mm256_floor_ps(y));
-        let (i1, j1) = (_mm256_add_epi32(i0, one), _mm256_add_epi32(j0, one));
-        let (ok, [a0, a1, b0, b1]) = if rep {
-            let wrapped = [
-                _mm256_and_si256(i0, wm1),
-                _mm256_and_si256(i1, wm1),
-                _mm256_and_si256(j0, hm1),
-                _mm256_and_si256(j1, hm1),
-            ];
-            (_mm256_castps_si256(fine), wrapped)
+        let ok = if rep {
+            _mm256_castps_si256(fine)
         } else {
-            let inside = _mm256_and_si256(below(i0, wm2), below(j0, hm2));
-            (
-                _mm256_and_si256(_mm256_castps_si256(fine), inside),
-                [i0, i1, j0, j1],
+            _mm256_and_si256(
+                _mm256_castps_si256(fine),
+                _mm256_and_si256(below(i0, wm2), below(j0, hm2)),
             )
         };
         let okbits = _mm256_movemask_ps(_mm256_castsi256_ps(ok)) as u32;
@@ -509,27 +503,45 @@ fn plane_gather_lanes_avx2(
             }
             t
         };
-        // tap indices in words: 4·(base + row·w + column) + component; lanes not served read
-        // word 0 (the plane has a texel: `base + w·h ≤ len` with w, h ≥ 2)
-        let r0 = _mm256_add_epi32(rb, _mm256_mullo_epi32(b0, wv));
-        let r1 = _mm256_add_epi32(rb, _mm256_mullo_epi32(b1, wv));
-        let word = |r: __m256i, a: __m256i| {
-            _mm256_and_si256(
-                ok,
-                _mm256_or_si256(_mm256_slli_epi32::<2>(_mm256_add_epi32(r, a)), cv),
-            )
-        };
-        // SAFETY: every index is 0 or 4·t + c with c ≤ 3 and t < base + w·h ≤ texels.len()
-        // (inside: t ≤ base + (h − 2)·w + (w − 2) + w + 1; repeat masks: row < h, column < w),
-        // so each read is within the plane's `4 · len` words
-        let g = unsafe {
+        // tap indices in words, `4·(base + row·w + column) + component`, in the footprint's
+        // order (i0,j1) (i1,j1) (i1,j0) (i0,j0); lanes not served read word 0 (the plane has
+        // a texel: `base + w·h ≤ len` with w, h ≥ 2)
+        let idx = if rep {
+            // columns and rows wrapped by the masks; a row's word offset is `row << (lw + 2)`
+            let (i1, j1) = (_mm256_add_epi32(i0, one), _mm256_add_epi32(j0, one));
+            let c0 = _mm256_slli_epi32::<2>(_mm256_and_si256(i0, wm1));
+            let c1 = _mm256_slli_epi32::<2>(_mm256_and_si256(i1, wm1));
+            let r0 = _mm256_add_epi32(rb4c, _mm256_sll_epi32(_mm256_and_si256(j0, hm1), lw2));
+            let r1 = _mm256_add_epi32(rb4c, _mm256_sll_epi32(_mm256_and_si256(j1, hm1), lw2));
             [
-                _mm256_i32gather_epi32::<4>(ptr, word(r1, a0)),
-                _mm256_i32gather_epi32::<4>(ptr, word(r1, a1)),
-                _mm256_i32gather_epi32::<4>(ptr, word(r0, a1)),
-                _mm256_i32gather_epi32::<4>(ptr, word(r0, a0)),
+                _mm256_and_si256(ok, _mm256_add_epi32(r1, c0)),
+                _mm256_and_si256(ok, _mm256_add_epi32(r1, c1)),
+                _mm256_and_si256(ok, _mm256_add_epi32(r0, c1)),
+                _mm256_and_si256(ok, _mm256_add_epi32(r0, c0)),
+            ]
+        } else {
+            // inside: the other taps are (i0, j0)'s word plus 4, 4·w and 4·w + 4, and a lane
+            // not served starts at word 0, whose taps stay below 4·(w + 2) ≤ 4·w·h
+            let t00 = _mm256_and_si256(
+                ok,
+                _mm256_add_epi32(
+                    rb4c,
+                    _mm256_slli_epi32::<2>(_mm256_add_epi32(_mm256_mullo_epi32(j0, wv), i0)),
+                ),
+            );
+            let t01 = _mm256_add_epi32(t00, w4);
+            [
+                t01,
+                _mm256_add_epi32(t01, four),
+                _mm256_add_epi32(t00, four),
+                t00,
             ]
         };
+        // SAFETY: every index is `4·t + c` with c ≤ 3 and t < base + w·h ≤ texels.len()
+        // (inside: t ≤ base + (h − 2)·w + (w − 2) + w + 1; repeat masks: row < h, column < w;
+        // a lane not served: t ≤ w + 1 < w·h), so each read is within the plane's `4 · len`
+        // words
+        let g = unsafe { idx.map(|i| _mm256_i32gather_epi32::<4>(ptr, i)) };
         // lanes' [tap0..tap3]: the 4×8 transpose
         let lo01 = _mm256_unpacklo_epi32(g[0], g[1]);
         let hi01 = _mm256_unpackhi_epi32(g[0], g[1]);
