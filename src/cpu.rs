@@ -5,7 +5,11 @@
 //! compiled twice: plain (SSE2, baseline x86-64) and with `#[target_feature(enable = "avx2")]`
 //! (VEX three-operand forms: ~10-15 % fewer instructions), and [`avx2`] chooses per call.
 //! Both forms do the same IEEE operations in the same order and FMA is never enabled, so
-//! they give the same bits; every frame's hash is the same either way.
+//! they give the same bits; every frame's hash is the same either way. One exception, in the
+//! interpreter's lane kernels (`exec/kernels.rs`), whose loops the compiler vectorises: an
+//! operation on two NaNs returns one of them, and which one follows the operand order the
+//! compiler chose for that form (Vulkan leaves NaN payloads undefined; their test compares
+//! float results with every NaN as one value).
 //!
 //! `QUADSTEP_NO_AVX2=1` in the environment makes [`avx2`] false, so that the plain forms,
 //! which a CPU with AVX2 never runs otherwise, are tested on such a CPU too (`.ci/run` runs
