@@ -27,6 +27,23 @@
 //!   before the loop, and a batch its run finishes skips the loop. New differences recompute
 //!   λ, and the selection only when λ changes. `wide_plane` dispatches the usual instruction
 //!   before its general setup.
+//! - The usual instruction on a plane kernel's 2D view does not go through `wide_plane` at
+//!   all: [`Kernel::sample_batch`] checks its form (implicit LOD without bias, no offsets, the
+//!   Dref row exactly when the sampler compares, rows covering the batch, at most
+//!   [`WIDE_QUADS`] quads, the kernel's image shape) and calls the kernel's `usual` routine,
+//!   chosen once at construction (address mode, Dref, AVX2 by `cpu::avx2()` or plain); any
+//!   other form, or any error, takes the general entry, which makes the checks and errors as
+//!   before.
+//! - The first selection of a call (λ_base from the first quad's lane-0 differences, then
+//!   `lane_lod`) comes from a per-thread memo keyed by the kernel's id and those
+//!   differences' bits: both are functions of the kernel (fixed at construction) and of the
+//!   bits alone — not of texels, threads or history — and ids are never reused (a clone
+//!   draws a new one), so a hit gives the bits computing would. The entry also holds a
+//!   one-level selection's slot, with which the AVX2 form starts the pairs straight away. A
+//!   miss with the entry's λ_base reuses its `lane_lod`. Quads later in the call keep the
+//!   loop's own reuse (the memo is not consulted there: the trilinear frame's differences
+//!   seldom repeat, and a lookup and store per new difference would cost more than they
+//!   save).
 //! - Byte kernels (images over the plane bound): `wide`, the same per-quad selection with
 //!   `fast.rs`'s [`quad_in`]; no Dref or offsets (those quads go per quad).
 //!
@@ -55,13 +72,20 @@
 //! 118.6, trilinear 215.7 → 205.1 (its differences seldom repeat: the kept selection); frame
 //! 170.15 M → 168.12 M. Of nearest's 102 the pairs' loop is ~55; the rest is per 16-quad
 //! call: λ and selection ~260, the wrappers and checks ~390, the bench's own loop ~100.
+//! The lean entry (the `wide` pointer, `wide_plane` and the dispatcher out of the way):
+//! nearest 101.8 → 92.5, bilinear 158.5 → 149.9, trilinear 289.3 → 280.9, Dref 137.7 →
+//! 128.1; the per-thread memo of the first selection: 87.4 / 144.9 / 281.5 / 124.9 (a hit
+//! costs ~60 instructions there, out of line: the rebuilt levels and `pairs_serve` still
+//! ran); the memo's one-level slot straight to the pairs: 81.0 / 133.5 / 282.0 / 118.5.
+//! Scenes per sample: nearest 91.7 → 86.6, bilinear 106.4 → 100.1, Dref 100.8 → 95.7,
+//! trilinear 187.2 → 183.6; frame 168.59 M → 164.09 M.
 //! Running the texel phases lane-wide over the whole chunk (per-lane level setup, chunk
 //! arrays) measured worse than per-quad routines on the byte routes (trilinear 1670) and was
 //! not revived.
 
 use super::address::{CLAMP, MIRRORED, REPEAT};
 use super::fast::{fast_format, quad_in, slot_levels, QuadIn, BGRA8, R32F, RGBA8, SBGRA8, SRGBA8};
-use super::fast_plane::{lane_levels, plane_mode, plane_route, uni_levels, PlaneLevels};
+use super::fast_plane::{lane_levels, plane_mode, plane_route, uni_levels, Lv, PlaneLevels};
 #[cfg(target_arch = "x86_64")]
 use super::fast_plane::{
     one_level_pairs_avx2, pairs_serve, trilinear_repeat_p2_avx2, trilinear_run_avx2, Tri2,
@@ -69,10 +93,11 @@ use super::fast_plane::{
 
 use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
-use super::sample::{layer_index, Kernel, SampleArgs};
+use super::sample::{layer_index, Kernel, LaneLod, SampleArgs};
 use super::sampler::{LodPrecision, Policy};
 use crate::{Error, Result};
-use wide::{f32x4, u32x4};
+use std::cell::Cell;
+use wide::{f32x4, i32x4, u32x4};
 
 /// Quads per chunk of the wide routine (the interpreter's fragment batch).
 pub const WIDE_QUADS: usize = 16;
@@ -156,6 +181,72 @@ impl std::fmt::Debug for WideFnDbg {
     }
 }
 
+/// The lean batch entry of the usual instruction: [`wide_plane_implicit_in`] for address mode
+/// `M` and Dref or not, plain or AVX2 (`rows`: `s`, `t`, Dref; every row, `masks` and `out`
+/// of the batch's length). Returns the quads left to the per-quad path.
+///
+/// # Safety
+/// The AVX2 forms need a CPU with AVX2: [`pick_usual`] chooses them only when
+/// [`crate::cpu::avx2`] says so; calling the kernel's pointer is then sound.
+pub(super) type UsualFn = unsafe fn(&Kernel, &Plane, [&[u32]; 3], &[u8], &mut [[u32; 4]]) -> u16;
+
+/// [`UsualFn`] with a `Debug` form (the kernel derives `Debug`).
+#[derive(Clone, Copy)]
+pub(super) struct UsualFnDbg(pub UsualFn);
+impl std::fmt::Debug for UsualFnDbg {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("UsualFn")
+    }
+}
+
+/// The address mode of a kernel whose wide routine is [`wide_plane`] (`None`: another or
+/// none).
+fn plane_wide_mode(k: &Kernel) -> Option<u8> {
+    let s = &k.sampler;
+    let m = k.modes[0];
+    let plane = !k.cube
+        && k.aniso.is_none()
+        && k.cfg.precision == LodPrecision::Exact
+        && !s.unnormalized_coordinates
+        && matches!(k.view.view_type, ViewType::D2 | ViewType::D2Array)
+        && k.modes[1] == m
+        && k.plane
+        && plane_mode(m);
+    plane.then_some(m)
+}
+
+/// The lean entry ([`UsualFn`]) for a plane kernel on a 2D view, chosen once: its mode, Dref
+/// or not, and the AVX2 form when [`crate::cpu::avx2`] allows it.
+pub(super) fn pick_usual(k: &Kernel) -> Option<UsualFnDbg> {
+    let m = plane_wide_mode(k)?;
+    if k.view.view_type != ViewType::D2 {
+        return None;
+    }
+    macro_rules! by_mode {
+        ($f:ident, $cmp:literal) => {
+            match m {
+                REPEAT => $f::<REPEAT, $cmp> as UsualFn,
+                MIRRORED => $f::<MIRRORED, $cmp> as UsualFn,
+                _ => $f::<CLAMP, $cmp> as UsualFn,
+            }
+        };
+    }
+    let cmp = k.sampler.compare_enable;
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        return Some(UsualFnDbg(if cmp {
+            by_mode!(wide_plane_implicit_avx2, true)
+        } else {
+            by_mode!(wide_plane_implicit_avx2, false)
+        }));
+    }
+    Some(UsualFnDbg(if cmp {
+        by_mode!(wide_plane_implicit_plain, true)
+    } else {
+        by_mode!(wide_plane_implicit_plain, false)
+    }))
+}
+
 /// The wide routine for a kernel, if its (view, sampler, format, config) is covered.
 pub(super) fn pick_wide(k: &Kernel) -> Option<WideFnDbg> {
     if k.cube {
@@ -185,7 +276,7 @@ pub(super) fn pick_wide(k: &Kernel) -> Option<WideFnDbg> {
             }
         };
     }
-    if k.plane && plane_mode(m) {
+    if plane_wide_mode(k).is_some() {
         return Some(WideFnDbg(match m {
             REPEAT => wide_plane::<REPEAT> as WideFn,
             MIRRORED => wide_plane::<MIRRORED> as WideFn,
@@ -216,6 +307,93 @@ impl Kernel {
     /// shorter than the batch, an image of another shape, a comparison sampler (there is no
     /// Dref operand) — the errors of [`Kernel::sample`], checked once per batch.
     pub fn sample_batch(&self, img: &Image, b: &BatchArgs<'_>, out: &mut [[u32; 4]]) -> Result<()> {
+        if let Some(u) = self.usual {
+            if let Some(rest) = self.usual_batch(u.0, img, b, out) {
+                return match rest {
+                    0 => Ok(()),
+                    _ => self.rest_per_quad(img, b, 0, rest, out),
+                };
+            }
+        }
+        self.sample_batch_general(img, b, out)
+    }
+
+    /// [`Kernel::sample_batch`]'s lean entry: the usual instruction (implicit LOD without a
+    /// bias row, no offsets, the Dref row when the sampler compares and only then, `s` and `t`
+    /// rows, at most [`WIDE_QUADS`] quads) on an image of the kernel's shape with a plane goes
+    /// straight to the kernel's [`UsualFn`]; `Some`: the quads it left (bit `q`: quad `q`),
+    /// `None`: anything else (or any error) — [`Kernel::sample_batch_general`] takes it.
+    #[inline(always)]
+    fn usual_batch(
+        &self,
+        u: UsualFn,
+        img: &Image,
+        b: &BatchArgs<'_>,
+        out: &mut [[u32; 4]],
+    ) -> Option<u16> {
+        let quads = b.masks.len();
+        let lanes = 4 * quads;
+        if quads > WIDE_QUADS
+            || !matches!(b.lod, BatchLod::Implicit(&[]))
+            || !b.offsets[0].is_empty()
+            || !b.offsets[1].is_empty()
+        {
+            return None;
+        }
+        // the general path's row check: a row is empty or covers the batch
+        let fits = |r: &[u32]| r.is_empty() || r.len() >= lanes;
+        if !fits(b.coords[2]) || !fits(b.coords[3]) {
+            return None;
+        }
+        let d = if self.sampler.compare_enable {
+            b.dref.get(..lanes)?
+        } else if b.dref.is_empty() {
+            &[]
+        } else {
+            return None;
+        };
+        let (s, t) = (b.coords[0].get(..lanes)?, b.coords[1].get(..lanes)?);
+        let o = out.get_mut(..lanes)?;
+        if !self.same_shape(img) {
+            return None;
+        }
+        let plane = img.plane()?;
+        // SAFETY: `usual` is the kernel's `pick_usual` choice, whose AVX2 forms are chosen
+        // only when `cpu::avx2()` holds (the CPU has AVX2)
+        Some(unsafe { u(self, plane, [s, t, d], b.masks, o) })
+    }
+
+    /// The quads `rest` (bit `q`: quad `q0 + q`) of a batch chunk by [`Kernel::sample`].
+    #[inline(never)]
+    fn rest_per_quad(
+        &self,
+        img: &Image,
+        b: &BatchArgs<'_>,
+        q0: usize,
+        rest: u16,
+        out: &mut [[u32; 4]],
+    ) -> Result<()> {
+        let nq = (b.masks.len() - q0).min(WIDE_QUADS);
+        for q in q0..q0 + nq {
+            let mask = b.masks[q] & 0xf;
+            if rest & (1 << (q - q0)) == 0 || mask == 0 {
+                continue;
+            }
+            let r = self.sample(img, &b.quad_args(q))?;
+            super::merge_lanes(&mut out[4 * q..4 * q + 4], &r, mask);
+        }
+        Ok(())
+    }
+
+    /// [`Kernel::sample_batch`] for every batch: the checks once, then the wide routine chunk
+    /// by chunk and [`Kernel::sample`] for the quads it leaves.
+    #[inline(never)]
+    fn sample_batch_general(
+        &self,
+        img: &Image,
+        b: &BatchArgs<'_>,
+        out: &mut [[u32; 4]],
+    ) -> Result<()> {
         let quads = b.masks.len();
         let lanes = 4 * quads;
         let lod_row = match b.lod {
@@ -264,16 +442,8 @@ impl Kernel {
                 Some(w) => (w.0)(self, img, b, q0, nq, out),
                 None => u16::MAX,
             };
-            if rest == 0 {
-                continue;
-            }
-            for q in q0..q0 + nq {
-                let mask = b.masks[q] & 0xf;
-                if rest & (1 << (q - q0)) == 0 || mask == 0 {
-                    continue;
-                }
-                let r = self.sample(img, &b.quad_args(q))?;
-                super::merge_lanes(&mut out[4 * q..4 * q + 4], &r, mask);
+            if rest != 0 {
+                self.rest_per_quad(img, b, q0, rest, out)?;
             }
         }
         Ok(())
@@ -695,14 +865,28 @@ fn wide_plane_implicit<const M: u8, const CMP: bool>(
         // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
         return unsafe { wide_plane_implicit_avx2::<M, CMP>(k, plane, rows, masks, out) };
     }
+    wide_plane_implicit_plain::<M, CMP>(k, plane, rows, masks, out)
+}
+
+/// [`wide_plane_implicit_in`], plain (baseline x86-64).
+fn wide_plane_implicit_plain<const M: u8, const CMP: bool>(
+    k: &Kernel,
+    plane: &Plane,
+    rows: [&[u32]; 3],
+    masks: &[u8],
+    out: &mut [[u32; 4]],
+) -> u16 {
     wide_plane_implicit_in::<M, CMP, false>(k, plane, rows, masks, out)
 }
 
 /// [`wide_plane_implicit_in`] compiled for AVX2 (VEX encoding: three-operand SSE, no
 /// register copies; no FMA, so every operation rounds as the general path's).
+///
+/// # Safety
+/// The CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn wide_plane_implicit_avx2<const M: u8, const CMP: bool>(
+unsafe fn wide_plane_implicit_avx2<const M: u8, const CMP: bool>(
     k: &Kernel,
     plane: &Plane,
     rows: [&[u32]; 3],
@@ -753,31 +937,71 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
             let s: f32x4 = wide::bytemuck::cast(s_q[q]);
             let t: f32x4 = wide::bytemuck::cast(t_q[q]);
             let p = (lane0_diffs(s), lane0_diffs(t));
-            prev = Some(p);
-            let lam = implicit_lambda(k, s, t);
-            sel_lam = Some(lam.to_bits());
-            sel = implicit_selection(k, lam);
-            if !CMP && M == REPEAT {
-                if let Some((true, lv)) = &sel {
-                    tri = Tri2::new(lv);
+            let key = memo_key(p);
+            let hit = memo_get(k, key);
+            // the memo's one-level selection for these differences: the pairs straight away
+            // (the slot `uni_levels` gives; a run that stops leaves the loop below a fresh
+            // state from quad `next`: it selects again, the same)
+            if let Some((linear, abs, w, base)) = hit.and_then(|m| m.one) {
+                if let Some(v) = k.plane_levels.get(abs as usize) {
+                    let l = Lv {
+                        weight: f32x4::splat(w),
+                        used: 0xf,
+                        base: i32x4::splat(base),
+                        v,
+                    };
+                    if (linear || !CMP) && pairs_serve::<M>(plane, &l) {
+                        let d = dref_row.get(4 * q..).unwrap_or(&[]);
+                        let (s, t, m, o) = (&s_q[q..], &t_q[q..], &masks[q..], &mut out[q..]);
+                        // SAFETY: `AVX` is set only by `wide_plane_implicit_avx2` (AVX2
+                        // detected), and `pairs_serve` holds
+                        next = q + unsafe {
+                            if linear {
+                                one_level_pairs_avx2::<M, true, CMP>(k, plane, &l, p, s, t, d, m, o)
+                            } else {
+                                one_level_pairs_avx2::<M, false, CMP>(
+                                    k, plane, &l, p, s, t, d, m, o,
+                                )
+                            }
+                        };
+                        if next >= n {
+                            return 0;
+                        }
+                    }
                 }
             }
-            if let (Some((linear, lv)), None) = (&sel, &tri) {
-                let l = &lv.1[0];
-                if lv.0 == 1 && (*linear || !CMP) && pairs_serve::<M>(plane, l) {
-                    let d = dref_row.get(4 * q..).unwrap_or(&[]);
-                    let (s, t, m, o) = (&s_q[q..], &t_q[q..], &masks[q..], &mut out[q..]);
-                    // SAFETY: `AVX` is set only by `wide_plane_implicit_avx2` (AVX2 detected),
-                    // and `pairs_serve` holds
-                    next = q + unsafe {
-                        if *linear {
-                            one_level_pairs_avx2::<M, true, CMP>(k, plane, l, p, s, t, d, m, o)
-                        } else {
-                            one_level_pairs_avx2::<M, false, CMP>(k, plane, l, p, s, t, d, m, o)
+            // otherwise (the pairs did not start) this quad's selection, from the memo entry
+            // when it matched
+            if next == q {
+                prev = Some(p);
+                let (lam, lod) = match hit {
+                    Some(m) => (m.lam, m.lod),
+                    None => first_selection_miss(k, s, t, key),
+                };
+                sel_lam = Some(lam);
+                sel = implicit_selection(k, lam, Some(lod));
+                if !CMP && M == REPEAT {
+                    if let Some((true, lv)) = &sel {
+                        tri = Tri2::new(lv);
+                    }
+                }
+                if let (Some((linear, lv)), None) = (&sel, &tri) {
+                    let l = &lv.1[0];
+                    if lv.0 == 1 && (*linear || !CMP) && pairs_serve::<M>(plane, l) {
+                        let d = dref_row.get(4 * q..).unwrap_or(&[]);
+                        let (s, t, m, o) = (&s_q[q..], &t_q[q..], &masks[q..], &mut out[q..]);
+                        // SAFETY: `AVX` is set only by `wide_plane_implicit_avx2` (AVX2 detected),
+                        // and `pairs_serve` holds
+                        next = q + unsafe {
+                            if *linear {
+                                one_level_pairs_avx2::<M, true, CMP>(k, plane, l, p, s, t, d, m, o)
+                            } else {
+                                one_level_pairs_avx2::<M, false, CMP>(k, plane, l, p, s, t, d, m, o)
+                            }
+                        };
+                        if next >= n {
+                            return 0;
                         }
-                    };
-                    if next >= n {
-                        return 0;
                     }
                 }
             }
@@ -832,11 +1056,19 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
             None => false,
         };
         if !same {
+            // the call's first selection through the per-thread memo, the others not
+            // (the trilinear frame's differences seldom repeat, its λ mostly does)
+            let (lam, lod) = match prev {
+                None => {
+                    let (lam, lod) = first_selection(k, s, t, (ds, dt));
+                    (lam, Some(lod))
+                }
+                Some(_) => (implicit_lambda(k, s, t).to_bits(), None),
+            };
             prev = Some((ds, dt));
-            let lam = implicit_lambda(k, s, t);
-            if sel_lam != Some(lam.to_bits()) {
-                sel_lam = Some(lam.to_bits());
-                sel = implicit_selection(k, lam);
+            if sel_lam != Some(lam) {
+                sel_lam = Some(lam);
+                sel = implicit_selection(k, lam, lod);
                 // (`tri = match …` copied the whole `Option<Tri2>`, `None` too: a `memcpy`)
                 tri = None;
                 if AVX && !CMP && M == REPEAT {
@@ -922,12 +1154,128 @@ fn implicit_lambda(k: &Kernel, s: f32x4, t: f32x4) -> f32 {
     k.lod_from_derivs_2d(dx, dy, false).lambda
 }
 
-/// The level selection of λ_base `lam` (no bias) and its looked-up levels, for
-/// [`wide_plane_implicit_in`].
+/// The level selection of λ_base `lam` (bits; no bias) and its looked-up levels, for
+/// [`wide_plane_implicit_in`]; `lod`: the selection when already known ([`first_selection`]).
 #[inline(never)]
-fn implicit_selection(k: &Kernel, lam: f32) -> Option<(bool, PlaneLevels<'_>)> {
-    let l = k.lane_lod(lam, 0.0, f32::NEG_INFINITY)?;
+fn implicit_selection(
+    k: &Kernel,
+    lam: u32,
+    lod: Option<Option<LaneLod>>,
+) -> Option<(bool, PlaneLevels<'_>)> {
+    let l = match lod {
+        Some(l) => l?,
+        None => k.lane_lod(f32::from_bits(lam), 0.0, f32::NEG_INFINITY)?,
+    };
     Some((l.linear, uni_levels(k, &l, [k.view.base_layer; 4], true)?))
+}
+
+/// One entry of the per-thread memo of [`first_selection`]: a kernel's λ_base and level
+/// selection for one quad's lane-0 differences. Both are functions of the kernel (its view,
+/// sampler, config and level extents, all fixed at construction) and of the differences'
+/// bits alone (not of the image's texels, not of what ran before), so an entry whose kernel
+/// id and differences match gives what computing them would: the same bits on any thread,
+/// in any order. Kernel ids are never reused ([`KernelId`](super::sample::KernelId)).
+#[derive(Clone, Copy)]
+struct Memo {
+    /// The kernel's id (0: empty; ids start at 1).
+    id: u64,
+    /// Lanes 1 and 2 of `s − s₀`, then of `t − t₀`, as bits.
+    diffs: [u32; 4],
+    /// λ_base's bits.
+    lam: u32,
+    /// What `Kernel::lane_lod` selects for λ_base without bias.
+    lod: Option<LaneLod>,
+    /// When that is one level: its [`uni_levels`] slot for a 2D view (every lane the same),
+    /// as (linear, absolute level, weight, base) — the pairs' route without the lookups.
+    one: Option<(bool, u32, f32, i32)>,
+}
+
+thread_local! {
+    /// [`first_selection`]'s memo: the last first-quad selection of the usual batch on this
+    /// thread (one entry; a plain `Cell`, no destructor: a `%fs`-relative access).
+    static MEMO: Cell<Memo> = const {
+        Cell::new(Memo {
+            id: 0,
+            diffs: [0; 4],
+            lam: 0,
+            lod: None,
+            one: None,
+        })
+    };
+}
+
+/// This thread's memo entry when it is kernel `k`'s for lane-0 differences `diffs`.
+#[inline(always)]
+fn memo_get(k: &Kernel, diffs: [u32; 4]) -> Option<Memo> {
+    let m = MEMO.with(Cell::get);
+    let hit = m.id == k.id.0 && m.diffs == diffs;
+    #[cfg(test)]
+    let hit = match MEMO_BUG.with(Cell::get) {
+        1 => m.id != 0 && m.diffs == diffs, // planted: any kernel's entry
+        2 => m.id == k.id.0 && m.diffs[..2] == diffs[..2], // planted: the s differences only
+        _ => hit,
+    };
+    #[cfg(test)]
+    if hit {
+        MEMO_HITS.with(|h| h.set(h.get() + 1));
+    }
+    hit.then_some(m)
+}
+
+/// Lanes 1 and 2 of `s − s₀`, then of `t − t₀` ([`lane0_diffs`]): the memo's key.
+#[inline(always)]
+fn memo_key((ds, dt): (u32x4, u32x4)) -> [u32; 4] {
+    let (a, b) = (ds.to_array(), dt.to_array());
+    [a[1], a[2], b[1], b[2]]
+}
+
+/// λ_base (bits) and the level selection of a batch's first quad in [`wide_plane_implicit_in`]
+/// (lane-0 differences `p`): from this thread's memo when it holds this kernel's for these
+/// differences (bit for bit), else [`first_selection_miss`]. Consecutive batches of a draw
+/// usually open with the same differences.
+#[inline(always)]
+fn first_selection(k: &Kernel, s: f32x4, t: f32x4, p: (u32x4, u32x4)) -> (u32, Option<LaneLod>) {
+    let diffs = memo_key(p);
+    match memo_get(k, diffs) {
+        Some(m) => (m.lam, m.lod),
+        None => first_selection_miss(k, s, t, diffs),
+    }
+}
+
+/// [`first_selection`] computed ([`implicit_lambda`], then `lane_lod` unless the memo has
+/// this kernel's for this λ_base) and memoised.
+#[inline(never)]
+fn first_selection_miss(k: &Kernel, s: f32x4, t: f32x4, diffs: [u32; 4]) -> (u32, Option<LaneLod>) {
+    let m = MEMO.with(Cell::get);
+    let lam = implicit_lambda(k, s, t).to_bits();
+    let lod = if m.id == k.id.0 && m.lam == lam {
+        m.lod
+    } else {
+        k.lane_lod(f32::from_bits(lam), 0.0, f32::NEG_INFINITY)
+    };
+    let one = lod.and_then(|l| {
+        let (n, [a, _]) = uni_levels(k, &l, [k.view.base_layer; 4], true)?;
+        let abs = k.view.base_level + l.levels.l[0].0;
+        (n == 1).then(|| (l.linear, abs, a.weight.to_array()[0], a.base.to_array()[0]))
+    });
+    MEMO.with(|c| {
+        c.set(Memo {
+            id: k.id.0,
+            diffs,
+            lam,
+            lod,
+            one,
+        })
+    });
+    (lam, lod)
+}
+
+// Test counter: memo hits on this thread (`tests::memo_*`); and planted bugs the memo tests
+// must catch (`tests::memo_bugs_are_caught`): 1 ignores the kernel id, 2 half the key.
+#[cfg(test)]
+thread_local! {
+    static MEMO_HITS: Cell<usize> = const { Cell::new(0) };
+    static MEMO_BUG: Cell<u8> = const { Cell::new(0) };
 }
 
 /// `c − c₀` lane-wise, as bits: lanes 1 and 2 are the coarse x and y differences.
@@ -1047,7 +1395,7 @@ mod tests {
         FORMATS,
     };
     use super::super::*;
-    use super::{BatchArgs, BatchLod, MUTANT, WIDE_QUADS};
+    use super::{BatchArgs, BatchLod, MEMO_BUG, MEMO_HITS, MUTANT, WIDE_QUADS};
     use proptest::prelude::*;
 
     const UNTOUCHED: [u32; 4] = [0xdead_beef; 4];
@@ -1766,5 +2114,361 @@ mod tests {
         assert_eq!(out[0], [want.to_bits(), 0, 0, 1f32.to_bits()]);
         assert_eq!(out[2], out[0]);
         assert_eq!((out[1], out[3]), (UNTOUCHED, UNTOUCHED));
+    }
+
+    // The per-thread memo of the usual batch's first selection (λ_base and levels): reused
+    // for the same kernel and the same lane-0 differences, bit for bit, and only then.
+
+    /// `quads` whole quads along a row (dyadic coordinates: every quad has the same lane-0
+    /// differences, bit for bit), lane steps `dx` (lane 1) and `dy` (lane 2) as (s, t).
+    fn even_rows(quads: usize, dx: [f32; 2], dy: [f32; 2]) -> [Vec<u32>; 2] {
+        let mut rows: [Vec<u32>; 2] = Default::default();
+        for q in 0..quads {
+            let (s0, t0) = (0.125 + q as f32 / 32.0, 0.375 - q as f32 / 64.0);
+            for l in 0..4 {
+                let (x, y) = ((l & 1) as f32, (l >> 1) as f32);
+                rows[0].push((s0 + x * dx[0] + y * dy[0]).to_bits());
+                rows[1].push((t0 + x * dx[1] + y * dy[1]).to_bits());
+            }
+        }
+        rows
+    }
+
+    /// [`Kernel::sample_batch`] on the rows (whole quads, implicit LOD, the Dref row when
+    /// the sampler compares) against [`Kernel::sample`] per quad; the batch's results.
+    fn usual_batch(
+        k: &Kernel,
+        img: &Image,
+        rows: &[Vec<u32>; 2],
+    ) -> std::result::Result<Vec<[u32; 4]>, String> {
+        let quads = rows[0].len() / 4;
+        let masks = vec![0xfu8; quads];
+        let dref: Vec<u32> = (0..4 * quads)
+            .map(|i| (0.1 + 0.8 * (i % 7) as f32 / 7.0).to_bits())
+            .collect();
+        let b = BatchArgs {
+            coords: [&rows[0], &rows[1], &[], &[]],
+            masks: &masks,
+            lod: BatchLod::Implicit(&[]),
+            dref: if k.sampler.compare_enable { &dref } else { &[] },
+            offsets: [&[], &[]],
+        };
+        let mut out = vec![UNTOUCHED; 4 * quads];
+        k.sample_batch(img, &b, &mut out)
+            .map_err(|e| e.to_string())?;
+        for q in 0..quads {
+            let want = k.sample(img, &b.quad_args(q)).map_err(|e| e.to_string())?;
+            if out[4 * q..4 * q + 4] != want {
+                return Err(format!(
+                    "quad {q}: {:x?} != {want:x?}",
+                    &out[4 * q..4 * q + 4]
+                ));
+            }
+        }
+        Ok(out)
+    }
+
+    /// A 64×64 RGBA8 image of noise, 7 levels (every level differs).
+    fn noise_image(seed: u64) -> Image {
+        let mut img = Image::new_2d(Format::R8G8B8A8_UNORM, 64, 64, 1, 7).unwrap();
+        let mut r = Rng(seed | 1);
+        for b in img.bytes_mut() {
+            *b = r.next() as u8;
+        }
+        img
+    }
+
+    fn samplers() -> Vec<Sampler> {
+        let bilinear = Sampler {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            ..Sampler::default()
+        };
+        vec![
+            Sampler::default(),
+            bilinear,
+            Sampler::trilinear(AddressMode::Repeat),
+            Sampler {
+                address_mode: [AddressMode::ClampToEdge; 3],
+                ..bilinear
+            },
+            Sampler {
+                address_mode: [AddressMode::MirroredRepeat; 3],
+                ..Sampler::default()
+            },
+        ]
+    }
+
+    #[test]
+    fn memo_is_reused_for_the_same_kernel_and_differences() {
+        let img = noise_image(1);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let rows = even_rows(12, [3.0 / 64.0, 0.0], [0.0, 2.0 / 64.0]);
+        for s in samplers() {
+            let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+            let first = usual_batch(&k, &img, &rows).unwrap();
+            let hits = MEMO_HITS.with(|h| h.get());
+            let again = usual_batch(&k, &img, &rows).unwrap();
+            assert!(MEMO_HITS.with(|h| h.get()) > hits, "{s:?}: no memo hit");
+            assert_eq!(first, again);
+        }
+        // Dref PCF on a depth image (nearest and bilinear)
+        let mut depth = Image::new_2d(Format::D32_SFLOAT, 64, 64, 1, 7).unwrap();
+        let mut r = Rng(9);
+        let d: Vec<[f32; 4]> = (0..depth.level_texels(0))
+            .map(|_| [r.f(0.0, 1.0), 0.0, 0.0, 0.0])
+            .collect();
+        depth.upload_f32(0, &d).unwrap();
+        let dv = ImageView::whole(&depth, ViewType::D2);
+        for filter in [Filter::Nearest, Filter::Linear] {
+            let s = Sampler {
+                compare_enable: true,
+                compare_op: CompareOp::LessOrEqual,
+                mag_filter: filter,
+                min_filter: filter,
+                ..Sampler::default()
+            };
+            let k = Kernel::new(&depth, &dv, &s, Config::default()).unwrap();
+            let first = usual_batch(&k, &depth, &rows).unwrap();
+            let hits = MEMO_HITS.with(|h| h.get());
+            assert_eq!(first, usual_batch(&k, &depth, &rows).unwrap());
+            assert!(MEMO_HITS.with(|h| h.get()) > hits, "{s:?}: no memo hit");
+        }
+    }
+
+    /// Kernels of the same differences but other selections (sampler bias, LOD clamps,
+    /// filters, another image size), and clones, batch after batch on one thread: each
+    /// gives its own per-quad results.
+    fn kernels_take_their_own() -> std::result::Result<(), String> {
+        let img = noise_image(2);
+        let small = noise_image(3);
+        let small = {
+            // 16×16: λ 2 lower for the same differences
+            let mut i = Image::new_2d(Format::R8G8B8A8_UNORM, 16, 16, 1, 5).unwrap();
+            let n = i.bytes_mut().len();
+            i.bytes_mut().copy_from_slice(&small.bytes()[..n]);
+            i
+        };
+        let view = ImageView::whole(&img, ViewType::D2);
+        let sview = ImageView::whole(&small, ViewType::D2);
+        let rows = even_rows(9, [5.0 / 64.0, 1.0 / 64.0], [0.0, 4.0 / 64.0]);
+        let tri = Sampler::trilinear(AddressMode::Repeat);
+        let variants = [
+            tri,
+            Sampler {
+                mip_lod_bias: 1.5,
+                ..tri
+            },
+            Sampler {
+                min_lod: 3.0,
+                ..tri
+            },
+            Sampler {
+                max_lod: 0.25,
+                ..tri
+            },
+            Sampler {
+                mipmap_mode: MipmapMode::Nearest,
+                ..tri
+            },
+            Sampler::default(),
+        ];
+        let mut ks: Vec<(Kernel, &Image)> = variants
+            .iter()
+            .map(|s| {
+                (
+                    Kernel::new(&img, &view, s, Config::default()).unwrap(),
+                    &img,
+                )
+            })
+            .collect();
+        ks.push((
+            Kernel::new(&small, &sview, &tri, Config::default()).unwrap(),
+            &small,
+        ));
+        let clone = ks[1].0.clone();
+        if clone.id == ks[1].0.id {
+            return Err("a clone kept its kernel's id".into());
+        }
+        ks.push((clone, &img));
+        // each after each other one
+        for i in 0..ks.len() {
+            for j in 0..ks.len() {
+                usual_batch(&ks[i].0, ks[i].1, &rows)?;
+                usual_batch(&ks[j].0, ks[j].1, &rows).map_err(|e| format!("{j} after {i}: {e}"))?;
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn memo_is_not_shared_between_kernels() {
+        kernels_take_their_own().unwrap();
+    }
+
+    /// One kernel, batches whose lane-0 differences differ in one component each (λ differs):
+    /// each after the others gives its own per-quad results.
+    fn differences_take_their_own() -> std::result::Result<(), String> {
+        let img = noise_image(4);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let a = 1.0 / 64.0;
+        let batches = [
+            even_rows(6, [a, 0.0], [0.0, a]),
+            even_rows(6, [8.0 * a, 0.0], [0.0, a]),
+            even_rows(6, [a, 0.0], [8.0 * a, a]),
+            even_rows(6, [a, 8.0 * a], [0.0, a]),
+            even_rows(6, [a, 0.0], [0.0, 8.0 * a]),
+        ];
+        for s in samplers() {
+            let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+            for (i, x) in batches.iter().enumerate() {
+                for (j, y) in batches.iter().enumerate() {
+                    usual_batch(&k, &img, x)?;
+                    usual_batch(&k, &img, y).map_err(|e| format!("{j} after {i}: {e}"))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn memo_is_not_reused_for_other_differences() {
+        differences_take_their_own().unwrap();
+    }
+
+    #[test]
+    fn memo_bugs_are_caught() {
+        MEMO_BUG.with(|b| b.set(1));
+        let any_kernel = kernels_take_their_own();
+        MEMO_BUG.with(|b| b.set(2));
+        let half_key = differences_take_their_own();
+        MEMO_BUG.with(|b| b.set(0));
+        assert!(
+            any_kernel.is_err(),
+            "an entry of another kernel was not caught"
+        );
+        assert!(
+            half_key.is_err(),
+            "an entry of other t differences was not caught"
+        );
+        // and without the bugs both pass
+        kernels_take_their_own().unwrap();
+        differences_take_their_own().unwrap();
+    }
+
+    #[test]
+    fn memo_after_an_image_write() {
+        // the memo holds λ and levels, never texels: a write between two batches of one
+        // kernel (a memo hit) reads the new texels
+        let mut img = noise_image(5);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let rows = even_rows(8, [2.0 / 64.0, 0.0], [0.0, 2.0 / 64.0]);
+        for s in samplers() {
+            let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+            let before = usual_batch(&k, &img, &rows).unwrap();
+            for b in img.bytes_mut() {
+                *b = b.wrapping_mul(7).wrapping_add(91);
+            }
+            let hits = MEMO_HITS.with(|h| h.get());
+            let after = usual_batch(&k, &img, &rows).unwrap();
+            assert!(MEMO_HITS.with(|h| h.get()) > hits, "{s:?}: no memo hit");
+            assert_ne!(before, after, "{s:?}: the write changed nothing");
+        }
+    }
+
+    #[test]
+    fn memo_is_per_thread_and_results_do_not_depend_on_it() {
+        // results on a fresh thread, on one whose memo holds another kernel's entry for
+        // the same differences, and on this thread after many batches: the same bits
+        let img = noise_image(6);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let rows = even_rows(10, [3.0 / 64.0, 1.0 / 64.0], [1.0 / 64.0, 3.0 / 64.0]);
+        let tri = Sampler::trilinear(AddressMode::Repeat);
+        let k = Kernel::new(&img, &view, &tri, Config::default()).unwrap();
+        let other = Kernel::new(
+            &img,
+            &view,
+            &Sampler {
+                mip_lod_bias: -2.0,
+                ..tri
+            },
+            Config::default(),
+        )
+        .unwrap();
+        let here = usual_batch(&k, &img, &rows).unwrap();
+        let (fresh, after_other) = std::thread::scope(|sc| {
+            let a = sc.spawn(|| usual_batch(&k, &img, &rows).unwrap());
+            let b = sc.spawn(|| {
+                usual_batch(&other, &img, &rows).unwrap();
+                let hits = MEMO_HITS.with(|h| h.get());
+                let r = usual_batch(&k, &img, &rows).unwrap();
+                // the other kernel's entry is not this kernel's
+                assert_eq!(MEMO_HITS.with(|h| h.get()), hits);
+                r
+            });
+            (a.join().unwrap(), b.join().unwrap())
+        });
+        assert_eq!(here, fresh);
+        assert_eq!(here, after_other);
+        assert_eq!(here, usual_batch(&k, &img, &rows).unwrap());
+    }
+
+    #[test]
+    fn bad_usual_batches_are_errors() {
+        // the lean entry's fallbacks keep the general path's errors
+        let img = noise_image(7);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let k = Kernel::new(&img, &view, &Sampler::default(), Config::default()).unwrap();
+        let rows = even_rows(2, [0.01, 0.0], [0.0, 0.01]);
+        let short = [0u32; 4];
+        let masks = [0xf, 0xf];
+        let b = BatchArgs {
+            coords: [&rows[0], &rows[1], &[], &[]],
+            masks: &masks,
+            lod: BatchLod::Implicit(&[]),
+            dref: &[],
+            offsets: [&[], &[]],
+        };
+        let mut out = [[0u32; 4]; 8];
+        assert!(k.sample_batch(&img, &b, &mut out).is_ok());
+        for bad in [
+            BatchArgs {
+                coords: [&rows[0], &short, &[], &[]],
+                ..b
+            },
+            BatchArgs {
+                coords: [&rows[0], &rows[1], &short, &[]],
+                ..b
+            },
+            BatchArgs {
+                coords: [&rows[0], &rows[1], &[], &short],
+                ..b
+            },
+        ] {
+            assert!(k.sample_batch(&img, &bad, &mut out).is_err());
+        }
+        assert!(k.sample_batch(&img, &b, &mut out[..7]).is_err());
+        let other = Image::new_2d(Format::R8G8B8A8_UNORM, 64, 32, 1, 7).unwrap();
+        assert!(k.sample_batch(&other, &b, &mut out).is_err());
+        // a Dref row through a sampler without compareEnable: Vulkan ignores it, D3D refuses
+        let d = [0u32; 8];
+        let with_dref = BatchArgs { dref: &d, ..b };
+        let mut plain = [[0u32; 4]; 8];
+        k.sample_batch(&img, &b, &mut plain).unwrap();
+        let mut ignored = [[0u32; 4]; 8];
+        k.sample_batch(&img, &with_dref, &mut ignored).unwrap();
+        assert_eq!(plain, ignored);
+        let d3d = Config {
+            policy: Policy::D3D,
+            ..Config::default()
+        };
+        let kd = Kernel::new(&img, &view, &Sampler::default(), d3d).unwrap();
+        assert!(kd.sample_batch(&img, &with_dref, &mut out).is_err());
+        // no active lane, another image shape: nothing to do, nothing checked
+        let none = BatchArgs {
+            masks: &[0, 0],
+            ..b
+        };
+        assert!(k.sample_batch(&other, &none, &mut out).is_ok());
     }
 }

@@ -4,7 +4,7 @@ use super::cube::{select_face, transform_deriv};
 use super::fast::{pick_fast, FastFn};
 use super::fast_gather::{pick_fast_gather, GatherFn};
 use super::fast_plane::LevelVecs;
-use super::fast_wide::{pick_wide, WideFnDbg};
+use super::fast_wide::{pick_usual, pick_wide, UsualFnDbg, WideFnDbg};
 use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap, FC_RGBA8};
 use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
@@ -95,8 +95,33 @@ pub struct Kernel {
     fast_gather: Option<GatherFnDbg>,
     /// The batch-wide routine when the (view, sampler) is covered ([`super::fast_wide`]).
     pub(super) wide: Option<WideFnDbg>,
+    /// The lean batch entry of the usual instruction (2D view, implicit LOD without bias, no
+    /// offsets) on a plane kernel ([`super::fast_wide`]'s `pick_usual`).
+    pub(super) usual: Option<UsualFnDbg>,
     dref_unorm_bits: Option<u32>,
     pub(super) aniso: Option<f32>,
+    /// This kernel's identity (no other kernel, clones included, ever has it): the key of the
+    /// batch path's per-thread λ memo (`fast_wide.rs`).
+    pub(super) id: KernelId,
+}
+
+/// A kernel's identity: drawn from a process-wide counter at construction and again by
+/// every clone (a clone may be changed before use, e.g. the tests' `fast: None` copies), so
+/// that equal ids mean the same kernel, whose λ and level selection are fixed; never 0.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) struct KernelId(pub u64);
+
+impl KernelId {
+    fn fresh() -> KernelId {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+        KernelId(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+}
+
+impl Clone for KernelId {
+    fn clone(&self) -> KernelId {
+        KernelId::fresh()
+    }
 }
 
 #[derive(Clone, Copy)]
@@ -230,10 +255,12 @@ impl Kernel {
             fast: None,
             fast_gather: None,
             wide: None,
+            usual: None,
             dref_unorm_bits: format
                 .unorm_depth_bits()
                 .filter(|_| view.aspect != super::Aspect::Stencil),
             aniso,
+            id: KernelId::fresh(),
         };
         if k.plane {
             k.plane_levels = LevelVecs::of_kernel(&k);
@@ -241,6 +268,7 @@ impl Kernel {
         k.fast = pick_fast(&k).map(FastFnDbg);
         k.fast_gather = pick_fast_gather(&k).map(GatherFnDbg);
         k.wide = pick_wide(&k);
+        k.usual = pick_usual(&k);
         Ok(k)
     }
 
@@ -275,13 +303,18 @@ impl Kernel {
         k.gather(img, a)
     }
 
+    /// Whether the image has the shape the kernel was built for.
+    #[inline(always)]
+    pub(super) fn same_shape(&self, img: &Image) -> bool {
+        img.format() == self.format
+            && img.extent() == self.extent
+            && img.levels() == self.levels
+            && img.layers() == self.layers
+    }
+
     /// The image must have the shape the kernel was built for.
     pub(super) fn check(&self, img: &Image) -> Result<()> {
-        if img.format() != self.format
-            || img.extent() != self.extent
-            || img.levels() != self.levels
-            || img.layers() != self.layers
-        {
+        if !self.same_shape(img) {
             return Err(Error::Texture(format!(
                 "image {:?} {:?} does not match the kernel's {:?} {:?}",
                 img.format(),
