@@ -167,6 +167,26 @@ impl FragmentStage for BoundStage<'_> {
         self.layout.clone()
     }
 
+    fn rows_pass_through(&self) -> bool {
+        // what `run_rows` below then does: `exec::run_fragment_rows` runs nothing, only
+        // zeroes `zero_rows` and the kill flags; so none of those may be an interface row
+        let program = self.shader.program();
+        let l = &self.layout;
+        let named = |w: u32| {
+            let inputs = l.inputs.iter().flat_map(|(_, ws)| ws);
+            inputs
+                .chain(l.colors.iter().flatten())
+                .any(|&r| r == Some(w))
+        };
+        self.shader.stage() == Stage::Fragment
+            && exec::fragment_rows_run_nothing(program)
+            && self.shader.ir().resources.is_empty()
+            && program
+                .zero_rows
+                .iter()
+                .all(|&(w, n)| (w..w.saturating_add(n)).all(|w| !named(w)))
+    }
+
     fn run_rows(&self, _layout: &RowLayout, batch: &mut RowBatch) -> Result<()> {
         self.expect(Stage::Fragment)?;
         let program = self.shader.program();

@@ -337,6 +337,14 @@ pub trait FragmentStage: Sync {
     fn built_ins(&self) -> FragInputs {
         FragInputs::ALL
     }
+    /// Whether [`FragmentStage::run_rows`] (with this stage's [`FragmentStage::layout`])
+    /// only passes its inputs through: it never fails, kills no lane, writes no depth and
+    /// changes no row the layout names as an input or a colour, so every colour it leaves
+    /// is the rows the rasterizer wrote. The rasterizer may then not call it, and write the
+    /// colours it would have read (`color = v` through the interpreter). Default: false.
+    fn rows_pass_through(&self) -> bool {
+        false
+    }
     /// Shade one batch of quads (helper lanes included).
     fn run(&self, input: &QuadBatch, output: &mut QuadOutputs) -> Result<()>;
     /// Where [`FragmentStage::run_rows`] wants its interface words, for `attachments` colour
