@@ -14,7 +14,7 @@ use crate::Result;
 /// Vertices per vertex-stage call (the last batch of a draw may be shorter).
 pub const VERTEX_BATCH: usize = 64;
 /// Quads (4 lanes each) per fragment-stage call at most.
-pub const QUAD_BATCH: usize = 16;
+pub const QUAD_BATCH: usize = 64;
 
 /// One fetched vertex attribute stream: the values at `location` for every vertex of a batch.
 #[derive(Clone, Debug, Default, PartialEq)]

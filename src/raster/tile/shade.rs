@@ -42,6 +42,9 @@ use wide::{f32x4, f64x2, i16x8, i32x4, i32x8, u8x16};
 /// Lanes of a batch at most.
 const LANES: usize = 4 * QUAD_BATCH;
 
+/// Quads of an 8x8 block.
+const BLOCK_QUADS: usize = 16;
+
 /// The colour rows of components the layout does not name.
 static ZERO_ROW: [u32; LANES] = [0; LANES];
 
@@ -730,9 +733,23 @@ fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32
         let i = groups * 4 + i;
         *px = unorm8_rows([c0[i], c1[i], c2[i], c3[i]]);
     }
-    if nq == QUAD_BATCH && whole_block_rgba8(quads, pixels, rows, rx, ry) {
-        return;
+    // Block by block: a run of 16 quads that is a whole 8x8 block takes the row stores.
+    for (quads, pixels) in quads.chunks(BLOCK_QUADS).zip(pixels.chunks(BLOCK_QUADS)) {
+        if !whole_block_rgba8(quads, pixels, rows, rx, ry) {
+            write_quads_rgba8(quads, pixels, rows, rx, ry);
+        }
     }
+}
+
+/// The covered pixels of `quads` (converted to `pixels`) quad by quad.
+#[inline]
+fn write_quads_rgba8(
+    quads: &[Quad],
+    pixels: &[[u8; 16]],
+    rows: &mut [&mut [u8]],
+    rx: i32,
+    ry: i32,
+) {
     for (q, px) in quads.iter().zip(pixels.iter()) {
         // Tile-local quad origins are even and below the tile side, so the masks change no
         // value; they bound the offsets, which leaves one length check per row piece (the
@@ -773,13 +790,13 @@ fn whole_block_rgba8(
 ) -> bool {
     let ([first, ..], true) = (
         quads,
-        quads.len() == QUAD_BATCH && pixels.len() == QUAD_BATCH,
+        quads.len() == BLOCK_QUADS && pixels.len() == BLOCK_QUADS,
     ) else {
         return false;
     };
     let (bx, by) = (first.x, first.y);
     // most other batches already fail at their last quad
-    let last = &quads[QUAD_BATCH - 1];
+    let last = &quads[BLOCK_QUADS - 1];
     if (last.x, last.y, last.mask & first.mask) != (bx + 6, by + 6, 0xf) {
         return false;
     }
@@ -1167,21 +1184,30 @@ mod tests {
     fn rgba8_writes_match_a_per_pixel_write() {
         let mut r = Lcg(9);
         let prim = super::super::tests::dummy(0);
+        // a full batch of whole blocks at distinct places in a 64x64 tile (11 is prime to
+        // the 64 block places), some blocks with two quads swapped or one partly covered
         for case in 0..60 {
-            let (bx, by) = (8 * (case % 8), 8 * (case / 8 % 8));
-            let mut quads: Vec<Quad> = (0..QUAD_BATCH as i32)
-                .map(|i| Quad {
+            let mut quads: Vec<Quad> = Vec::new();
+            for b in 0..QUAD_BATCH / BLOCK_QUADS {
+                let place = (case * 5 + b * 11) % 64;
+                let (bx, by) = (8 * (place % 8) as i32, 8 * (place / 8) as i32);
+                let n = quads.len();
+                quads.extend((0..BLOCK_QUADS as i32).map(|i| Quad {
                     x: bx + 2 * (i & 3),
                     y: by + 2 * (i >> 2),
                     mask: 0xf,
                     prim: 0,
                     p: &prim,
-                })
-                .collect();
-            match case % 3 {
-                1 => quads.swap(3, 9),
-                2 => quads[5].mask = 0b1001,
-                _ => {}
+                }));
+                match (case + b) % 3 {
+                    1 => quads.swap(n + 3, n + 9),
+                    2 => quads[n + 5].mask = 0b1001,
+                    _ => {}
+                }
+            }
+            // and batches one quad short
+            if case % 4 == 3 {
+                quads.pop();
             }
             let lanes = 4 * QUAD_BATCH;
             let src: Vec<Vec<u32>> = (0..4)
