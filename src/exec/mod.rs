@@ -16,7 +16,7 @@
 //!   tight, branch-free loop over the batch that the compiler vectorises: the kernel computes
 //!   every lane and writes the destination row directly, blending under the active mask unless
 //!   every lane is active (when an operand is the destination itself it writes a scratch row
-//!   that is then blended in). Fragment batches are up to 16 quads, vertex batches up to 64
+//!   that is then blended in). Fragment batches are up to 64 quads, vertex batches up to 64
 //!   lanes, a compute batch is one whole workgroup. Per batch the scheduler costs a few
 //!   vectorised passes over the lane states per executed block (one, when the previous block
 //!   ran on every lane and sent them all to the same successor).

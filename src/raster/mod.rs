@@ -4,7 +4,7 @@
 //! batches, primitive assembly ([`assemble`]), clipping ([`clip`]), fixed-point setup with the
 //! top-left rule ([`setup`]), 64x64 tile bins shaded in parallel with rayon, in place in the
 //! attachments, walked in 8x8 blocks with trivial accept/reject ([`tile`]), 2x2 quads with
-//! helper lanes batched (16 quads) into the fragment stage, and the per-fragment operations
+//! helper lanes batched (64 quads) into the fragment stage, and the per-fragment operations
 //! ([`output`]). It knows nothing of how shaders are encoded: it talks to them through the two
 //! traits in [`stage`], which the interpreter glue implements (tests use closures). The texel
 //! codecs for attachments live in [`target`] so they can later be replaced by the texture
