@@ -10,7 +10,8 @@
 //! Instruction counts (repeatable under any load): `QS_SCENE_ONCE=bilinear.16 valgrind
 //! --tool=callgrind target/release/deps/sampling_scenes-<hash>` draws that frame once on one
 //! thread, outside criterion (`<kind>.<n>`, a scene file of `benches/lavapipe/scenes/`);
-//! `QS_SCENE_REPEAT=n` draws it n times (for `perf record`) and `QS_SCENE_HASH=1` prints a hash
+//! `QS_SCENE_REPEAT=n` draws it n times (for `perf record`; `QS_SCENE_TIMES=1` prints the frames'
+//! median wall time) and `QS_SCENE_HASH=1` prints a hash
 //! of the frame, so a speed change can be shown to leave the pixels bit-identical. Per sample:
 //! (Ir(kind.16) − Ir(kind.0)) / (16 · 512²).
 
@@ -57,15 +58,24 @@ fn once(which: &str) {
         .and_then(|n| n.parse().ok())
         .unwrap_or(1);
     let mut targets = prepared.targets();
+    // QS_SCENE_TIMES=1 prints the median of the frames' wall times, for
+    // `benches/lavapipe/paired_scenes.sh`
+    let mut times = Vec::with_capacity(repeat);
     for _ in 0..repeat {
+        let start = std::time::Instant::now();
         prepared
             .draw_into(&raster, &mut targets)
             .unwrap_or_else(|e| panic!("{e}"));
+        times.push(start.elapsed().as_secs_f64() * 1e3);
         // QS_SCENE_HASH=1: an FNV-1a hash of every attachment's bytes
         if std::env::var_os("QS_SCENE_HASH").is_some() {
             let h = lvp_scene::hash_targets(&targets);
             println!("{which}: {h:016x}");
         }
+    }
+    if std::env::var_os("QS_SCENE_TIMES").is_some() && !times.is_empty() {
+        times.sort_by(f64::total_cmp);
+        println!("{which} median_ms {:.4}", times[times.len() / 2]);
     }
 }
 
