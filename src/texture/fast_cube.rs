@@ -168,7 +168,7 @@ fn wide_cube<const CMP: bool>(
     q0: usize,
     nq: usize,
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
@@ -187,7 +187,7 @@ fn wide_cube_avx2<const CMP: bool>(
     q0: usize,
     nq: usize,
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     // `AVX = true`: this function runs only where AVX2 was detected
     wide_cube_in::<CMP, true>(k, img, b, q0, nq, out)
 }
@@ -200,9 +200,9 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
     q0: usize,
     nq: usize,
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     let Some(plane) = img.plane() else {
-        return u16::MAX; // cannot happen for the kernel's image: per quad
+        return u64::MAX; // cannot happen for the kernel's image: per quad
     };
     let lanes_of = 4 * q0..4 * (q0 + nq);
     fn rows<'r>(r: &'r [u32], lanes: &std::ops::Range<usize>) -> &'r [u32] {
@@ -210,7 +210,7 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
     }
     let row = |r| rows(r, &lanes_of);
     let (Some(masks), Some(out)) = (b.masks.get(q0..q0 + nq), out.get_mut(lanes_of.clone())) else {
-        return u16::MAX;
+        return u64::MAX;
     };
     let [xr, yr, zr] = [0, 1, 2].map(|c| row(b.coords[c]));
     let view = &k.view;
@@ -218,7 +218,7 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
     let cube_row = if array { row(b.coords[3]) } else { &[] };
     let dref_row = row(b.dref);
     if CMP && dref_row.is_empty() {
-        return u16::MAX; // `sample_batch` requires the operand: not reached from there
+        return u64::MAX; // `sample_batch` requires the operand: not reached from there
     }
     let (implicit, lod_row) = match b.lod {
         BatchLod::Implicit(r) => (true, row(r)),
@@ -244,7 +244,7 @@ fn wide_cube_in<const CMP: bool, const AVX: bool>(
     let size0 = f32x4::splat(k.size0[0]);
     let half = f32x4::splat(0.5);
     let op = s.compare_op;
-    let mut rest = 0u16;
+    let mut rest = 0u64;
     // the previous distinct (λ_base, bias) and what it selected
     let mut prev: Option<(u64, LaneLod)> = None;
     let select = Select::new(k);

@@ -174,7 +174,7 @@ impl BatchArgs<'_> {
 /// A wide routine: samples quads `q0..q0 + nq` (`nq ≤ WIDE_QUADS`) of the batch into `out`
 /// (active lanes only) and returns the quads (bit `q` for quad `q0 + q`) it left to the
 /// per-quad path.
-pub(super) type WideFn = fn(&Kernel, &Image, &BatchArgs, usize, usize, &mut [[u32; 4]]) -> u16;
+pub(super) type WideFn = fn(&Kernel, &Image, &BatchArgs, usize, usize, &mut [[u32; 4]]) -> u64;
 
 /// [`WideFn`] with a `Debug` form (the kernel derives `Debug`).
 #[derive(Clone, Copy)]
@@ -192,7 +192,7 @@ impl std::fmt::Debug for WideFnDbg {
 /// # Safety
 /// The AVX2 forms need a CPU with AVX2: [`pick_usual`] chooses them only when
 /// [`crate::cpu::avx2`] says so; calling the kernel's pointer is then sound.
-pub(super) type UsualFn = unsafe fn(&Kernel, &Plane, [&[u32]; 3], &[u8], &mut [[u32; 4]]) -> u16;
+pub(super) type UsualFn = unsafe fn(&Kernel, &Plane, [&[u32]; 3], &[u8], &mut [[u32; 4]]) -> u64;
 
 /// [`UsualFn`] with a `Debug` form (the kernel derives `Debug`).
 #[derive(Clone, Copy)]
@@ -334,7 +334,7 @@ impl Kernel {
         img: &Image,
         b: &BatchArgs<'_>,
         out: &mut [[u32; 4]],
-    ) -> Option<u16> {
+    ) -> Option<u64> {
         let quads = b.masks.len();
         let lanes = 4 * quads;
         if quads > WIDE_QUADS
@@ -374,7 +374,7 @@ impl Kernel {
         img: &Image,
         b: &BatchArgs<'_>,
         q0: usize,
-        rest: u16,
+        rest: u64,
         out: &mut [[u32; 4]],
     ) -> Result<()> {
         let nq = (b.masks.len() - q0).min(WIDE_QUADS);
@@ -444,7 +444,7 @@ impl Kernel {
             next += nq;
             let rest = match self.wide {
                 Some(w) => (w.0)(self, img, b, q0, nq, out),
-                None => u16::MAX,
+                None => u64::MAX,
             };
             if rest != 0 {
                 self.rest_per_quad(img, b, q0, rest, out)?;
@@ -478,9 +478,9 @@ fn wide<const F: u8, const M: u8>(
     q0: usize,
     nq: usize,
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     if b.offsets.iter().any(|r| !r.is_empty()) {
-        return u16::MAX; // offsets: the per-quad path
+        return u64::MAX; // offsets: the per-quad path
     }
     let s = load(b.coords[0], q0, nq);
     let t = load(b.coords[1], q0, nq);
@@ -523,7 +523,7 @@ fn wide<const F: u8, const M: u8>(
     }
     // per quad: level selection (once when the active lanes share (λ_base, bias), as
     // `fast_quad` does), then the quad routine; `rest`: quads left to the per-quad path
-    let mut rest = 0u16;
+    let mut rest = 0u64;
     // no per-lane operand: every lane of a quad has the same (λ_base, bias)
     let same_lanes = match b.lod {
         BatchLod::Implicit(r) => r.is_empty(),
@@ -642,9 +642,9 @@ fn wide_plane<const M: u8>(
     q0: usize,
     nq: usize,
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     let Some(plane) = img.plane() else {
-        return u16::MAX; // cannot happen for the kernel's image: per quad
+        return u64::MAX; // cannot happen for the kernel's image: per quad
     };
     if let BatchLod::Implicit(&[]) = b.lod {
         if k.view.view_type == ViewType::D2 && b.offsets[0].is_empty() && b.offsets[1].is_empty() {
@@ -678,7 +678,7 @@ fn wide_plane_general<const M: u8>(
     q0: usize,
     nq: usize,
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     let lanes = 4 * q0..4 * (q0 + nq);
     fn rows(r: &[u32], lanes: std::ops::Range<usize>) -> &[u32] {
         r.get(lanes).unwrap_or(&[])
@@ -689,7 +689,7 @@ fn wide_plane_general<const M: u8>(
     let (s_row, t_row) = (rows(b.coords[0]), rows(b.coords[1]));
     let layer_row = if array { rows(b.coords[2]) } else { &[] };
     let (Some(masks), Some(out)) = (b.masks.get(q0..q0 + nq), out.get_mut(lanes.clone())) else {
-        return u16::MAX;
+        return u64::MAX;
     };
     // the LOD operand: implicit (with a bias row or none), explicit, zero
     let (implicit, lod_row) = match b.lod {
@@ -703,7 +703,7 @@ fn wide_plane_general<const M: u8>(
     let cmp_op = cmp.then_some(k.sampler.compare_op);
     let dref_row = rows(b.dref);
     if cmp && dref_row.is_empty() {
-        return u16::MAX; // `sample_batch` requires the operand: not reached from there
+        return u64::MAX; // `sample_batch` requires the operand: not reached from there
     }
     let off_rows = b.offsets.map(rows);
     let offsets = off_rows.iter().any(|r| !r.is_empty());
@@ -720,7 +720,7 @@ fn wide_plane_general<const M: u8>(
             wide_plane_implicit::<M, false>(k, plane, [s_row, t_row, &[]], masks, out)
         };
     }
-    let mut rest = 0u16;
+    let mut rest = 0u64;
     // the previous quad's lane-0 differences and λ (coarse implicit LOD)
     let mut prev_d: Option<([u32; 4], f32)> = None;
     // the previous quad's (key, selection) and its uniform levels (2D views)
@@ -863,7 +863,7 @@ fn wide_plane_implicit<const M: u8, const CMP: bool>(
     rows: [&[u32]; 3],
     masks: &[u8],
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     #[cfg(target_arch = "x86_64")]
     if crate::cpu::avx2() {
         // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
@@ -879,7 +879,7 @@ fn wide_plane_implicit_plain<const M: u8, const CMP: bool>(
     rows: [&[u32]; 3],
     masks: &[u8],
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     wide_plane_implicit_in::<M, CMP, false>(k, plane, rows, masks, out)
 }
 
@@ -896,7 +896,7 @@ unsafe fn wide_plane_implicit_avx2<const M: u8, const CMP: bool>(
     rows: [&[u32]; 3],
     masks: &[u8],
     out: &mut [[u32; 4]],
-) -> u16 {
+) -> u64 {
     // `AVX = true`: this function runs only where AVX2 was detected
     wide_plane_implicit_in::<M, CMP, true>(k, plane, rows, masks, out)
 }
@@ -908,8 +908,8 @@ fn wide_plane_implicit_in<const M: u8, const CMP: bool, const AVX: bool>(
     [s_row, t_row, dref_row]: [&[u32]; 3],
     masks: &[u8],
     out: &mut [[u32; 4]],
-) -> u16 {
-    let mut rest = 0u16;
+) -> u64 {
+    let mut rest = 0u64;
     // the previous quad's lane-0 differences (as bits: lanes 1 and 2 of `c − c₀`), and
     // what they selected
     let mut prev: Option<(u32x4, u32x4)> = None;
@@ -1847,7 +1847,7 @@ mod tests {
         rows: [&[u32]; 3],
         masks: &[u8],
         avx: bool,
-    ) -> Option<(Vec<[u32; 4]>, u16)> {
+    ) -> Option<(Vec<[u32; 4]>, u64)> {
         use super::super::address::{CLAMP, MIRRORED, REPEAT};
         use super::wide_plane_implicit_in;
         let plane = img.plane().unwrap();
@@ -2118,6 +2118,52 @@ mod tests {
         assert_eq!(out[0], [want.to_bits(), 0, 0, 1f32.to_bits()]);
         assert_eq!(out[2], out[0]);
         assert_eq!((out[1], out[3]), (UNTOUCHED, UNTOUCHED));
+    }
+
+    /// A full chunk (64 quads) whose only unusual quad is quad 40 (a NaN coordinate in an
+    /// active lane): no quad but 40 may be reported left to the per-quad path (today the
+    /// wide route serves it; the masks had been `u16` when a chunk was 16 quads, and at 64
+    /// the release build's shifts wrapped, naming quad 8 for quad 40 and quad 40 for quad 8),
+    /// plain and AVX2, and the batch equals the per-quad path.
+    #[test]
+    fn quads_past_the_sixteenth_are_left_by_their_own_bits() {
+        assert_eq!(WIDE_QUADS, 64);
+        let mut img = Image::new_2d(Format::R8G8B8A8_UNORM, 16, 16, 1, 1).unwrap();
+        for (i, b) in img.bytes_mut().chunks_mut(4).enumerate() {
+            b.copy_from_slice(&[i as u8, (i * 7) as u8, 3, 255]);
+        }
+        let view = ImageView::whole(&img, ViewType::D2);
+        let s = Sampler {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            ..Sampler::default()
+        };
+        let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+        let (mut s_row, mut t_row) = (Vec::new(), Vec::new());
+        for q in 0..WIDE_QUADS {
+            for lane in 0..4 {
+                let x = 0.1 + 0.01 * q as f32 + (lane & 1) as f32 / 32.0;
+                let y = 0.3 + (lane >> 1) as f32 / 32.0;
+                let x = if q == 40 && lane == 3 { f32::NAN } else { x };
+                s_row.push(x.to_bits());
+                t_row.push(y.to_bits());
+            }
+        }
+        let masks = [0xfu8; WIDE_QUADS];
+        let rows = [&s_row[..], &t_row[..], &[][..]];
+        for avx in [false, true] {
+            if let Some((_, rest)) = implicit_chunk(&k, &img, rows, &masks, avx) {
+                assert_eq!(rest & !(1u64 << 40), 0, "avx {avx}: left {rest:#x}");
+            }
+        }
+        let b = BatchArgs {
+            coords: [&s_row, &t_row, &[], &[]],
+            masks: &masks,
+            lod: BatchLod::Implicit(&[]),
+            dref: &[],
+            offsets: [&[], &[]],
+        };
+        batch_is_per_quad(&k, &img, &b, WIDE_QUADS, "64 quads, quad 40 NaN");
     }
 
     // The per-thread memo of the usual batch's first selection (λ_base and levels): reused
