@@ -13,9 +13,8 @@ export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_
 ROUNDS=${1:-6}
 shift || true
 CASES=${*:-nearest bilinear trilinear dref_pcf cube_bilinear gather}
-# the bench binary as cargo names it (the newest file of the name could be a test's)
-QS=$(cd ../.. && cargo bench --bench sampler --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\))$/\1/p')
-QS=../../$QS
+. bench_bin.sh
+QS=$(bench_bin sampler)
 # quadstep's case for each lavapipe scene
 declare -A QC=([nearest]=nearest_rgba8_2d_wide [bilinear]=bilinear_rgba8_2d_wide
     [trilinear]=trilinear_rgba8_2d_wide [dref_pcf]=dref_pcf2x2_d32_wide

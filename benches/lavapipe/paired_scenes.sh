@@ -14,9 +14,8 @@ export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_
 ROUNDS=${1:-4}
 shift || true
 KINDS=${*:-nearest bilinear trilinear dref_pcf cube_bilinear gather}
-# the bench binary (tests/sampling_scenes.rs builds one of the same name prefix)
-QS=$(cd ../.. && cargo bench --bench sampling_scenes --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\))$/\1/p')
-QS=../../$QS
+. bench_bin.sh
+QS=$(bench_bin sampling_scenes)
 lvp() { LP_NUM_THREADS=1 "$LVP" "scenes/$1.json" --warmup 2 --iterations 10 | sed 's/.*"median_ms":\([0-9.]*\).*/\1/'; }
 qs_ms() { QS_SCENE_TIMES=1 QS_SCENE_ONCE="$1" QS_SCENE_REPEAT=12 "$QS" | awk '/median_ms/ {print $3}'; }
 qs() { python3 -c "print(($(qs_ms "$1.16") - $(qs_ms "$1.0")) * 1e6 / (16 * 512 * 512))"; }

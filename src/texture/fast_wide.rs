@@ -105,6 +105,8 @@ use wide::{f32x4, i32x4, u32x4};
 /// 81.0 -> 59.4, bilinear 133.5 -> 110.8, trilinear 282.1 -> 240.9, Dref 118.5 -> 94.6,
 /// cube bilinear 237.1 -> 203.8, gather 104.9 -> 82.2.
 pub const WIDE_QUADS: usize = 64;
+// the routes report the quads they leave as bits of a u64
+const _: () = assert!(WIDE_QUADS <= u64::BITS as usize);
 
 /// The LOD operand of a batch, as rows of f32 bits (lane `4q + i` is quad `q`'s lane `i`).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -1697,6 +1699,17 @@ mod tests {
         assert!(kc.sample_batch(&depth, &none, &mut out).is_ok());
     }
 
+    /// The usual instruction's batch on `s`, `t` rows: implicit LOD, no bias, Dref or offset rows.
+    fn usual_args<'a>(s: &'a [u32], t: &'a [u32], masks: &'a [u8]) -> BatchArgs<'a> {
+        BatchArgs {
+            coords: [s, t, &[], &[]],
+            masks,
+            lod: BatchLod::Implicit(&[]),
+            dref: &[],
+            offsets: [&[], &[]],
+        }
+    }
+
     /// `sample_batch` on `b` (`quads` quads) writes every active lane as `Kernel::sample` of
     /// that quad does, and leaves the inactive lanes untouched.
     fn batch_is_per_quad(k: &Kernel, img: &Image, b: &BatchArgs, quads: usize, what: &str) {
@@ -1762,13 +1775,7 @@ mod tests {
                     }
                     masks.push(if r.chance(85) { 0xf } else { r.below(16) as u8 });
                 }
-                let b = BatchArgs {
-                    coords: [&s_row, &t_row, &[], &[]],
-                    masks: &masks,
-                    lod: BatchLod::Implicit(&[]),
-                    dref: &[],
-                    offsets: [&[], &[]],
-                };
+                let b = usual_args(&s_row, &t_row, &masks);
                 batch_is_per_quad(&k, &img, &b, quads, &format!("{fmt:?}"));
             }
         }
@@ -1825,13 +1832,7 @@ mod tests {
                         _ => 0xf,
                     });
                 }
-                let b = BatchArgs {
-                    coords: [&s_row, &t_row, &[], &[]],
-                    masks: &masks,
-                    lod: BatchLod::Implicit(&[]),
-                    dref: &[],
-                    offsets: [&[], &[]],
-                };
+                let b = usual_args(&s_row, &t_row, &masks);
                 batch_is_per_quad(&k, &img, &b, quads, &format!("{fmt:?}"));
             }
         }
@@ -2156,13 +2157,7 @@ mod tests {
                 assert_eq!(rest & !(1u64 << 40), 0, "avx {avx}: left {rest:#x}");
             }
         }
-        let b = BatchArgs {
-            coords: [&s_row, &t_row, &[], &[]],
-            masks: &masks,
-            lod: BatchLod::Implicit(&[]),
-            dref: &[],
-            offsets: [&[], &[]],
-        };
+        let b = usual_args(&s_row, &t_row, &masks);
         batch_is_per_quad(&k, &img, &b, WIDE_QUADS, "64 quads, quad 40 NaN");
     }
 

@@ -14,9 +14,8 @@ ROUNDS=${1:-8}
 N=${2:-20}
 shift 2 || true
 SCENES=${*:-fullscreen_trilinear small_triangles depth_scene}
-# the bench binary as cargo names it (the newest file of the name could be a test's)
-QS=$(cd ../../.. && cargo bench --bench raster_scenes --no-run 2>&1 | sed -n 's/.*Executable .*(\(.*\))$/\1/p')
-QS=../../../$QS
+. ../bench_bin.sh
+QS=$(bench_bin raster_scenes)
 lvp() { LP_NUM_THREADS=$2 "$LVP" "build/$1.json" --warmup 2 --iterations "$N" | sed 's/.*"median_ms":\([0-9.]*\).*/\1/'; }
 qs() { QS_SCENE_TIMES=1 QS_SCENE_ONCE="$1/$2t" QS_SCENE_REPEAT=$((N + 2)) "$QS" | awk '/median_ms/ {print $3}'; }
 for s in $SCENES; do

@@ -33,7 +33,8 @@
 //! - **The 8x8 block is the unit** of coverage and early depth: 16 quads; a batch is up to
 //!   four of them (64 quads, `QUAD_BATCH`: each batch pays the stage entry, the
 //!   interpreter's per-instruction dispatch and the sampler's call once, a third of the
-//!   fullscreen trilinear frame at one block per batch: 164.4 -> 134.0 M instructions). A block's coverage is one 64-bit mask in quad order (`cover`: bit 4k + lane is
+//!   fullscreen trilinear frame at one block per batch: 164.4 -> 134.0 M instructions).
+//!   A block's coverage is one 64-bit mask in quad order (`cover`: bit 4k + lane is
 //!   lane `lane` of quad k), which is what the depth test and the batch consume, so no
 //!   per-quad masks are ever made. Per primitive and tile the four edge values at a
 //!   block's corner are two `i64x2`s stepped block by block (exact integers); a block is

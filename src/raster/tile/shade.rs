@@ -779,8 +779,8 @@ fn write_quads_rgba8(
 /// A 16-quad run of a batch that is a whole 8x8 block in block order (what the tile walk
 /// makes of a block inside the primitive) written as eight 32-byte row pieces, four quads'
 /// halves each; false (nothing written) for any other run (a block that starts mid-run takes
-/// the per-quad stores, which write the same bytes). Out of line: inlined, it made the depth scene's
-/// shading loops dearer (+7 M).
+/// the per-quad stores, which write the same bytes). Out of line: inlined, it made the depth
+/// scene's shading loops dearer (+7 M).
 #[inline(never)]
 fn whole_block_rgba8(
     quads: &[Quad],
