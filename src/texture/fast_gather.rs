@@ -24,11 +24,16 @@
 //! The lane route ([`plane_gather_lanes`], AVX2): the common batch — 2D view, no compare, no
 //! offsets, one component — two quads at a time: the footprint arithmetic as eight-lane
 //! vector operations, the four taps as AVX2 gathers of the component's word from the plane,
-//! a 4×8 transpose into the lanes' `[u32; 4]` and, for two whole quads, four stores. Lanes
+//! a transpose into the lanes' `[u32; 4]` and, for two whole quads, four stores. Lanes
 //! whose footprint needs a wrap other than power-of-two repeat, or whose coordinates are NaN
 //! or huge, leave their quad to [`plane_gather`]. Callgrind, `gather_rgba8_2d_wide`: 359 →
 //! 107 instructions per quad; lavapipe's gather scene end to end 186 → 117 per sample (bits
 //! unchanged). `tests::lane_gathers_equal_the_per_quad_path` holds it to [`Kernel::gather`].
+//! Then 82.2 → 64.3 per quad: the pair's lanes are loaded in the order 0 2 4 6 | 1 3 5 7, so
+//! the transpose is the in-lane 4×4 one (eight unpacks, no cross-lane permutes) and leaves
+//! lanes 2k and 2k + 1 side by side; the row loads and stores are unchecked after the range
+//! checks on entry; the gathers are four spelled-out calls (an `array::map` over them went
+//! through memory); the one-component check is a single vectorised pass over the row.
 
 use super::address::{wrap, DYN, REPEAT};
 use super::fast::{
@@ -363,7 +368,8 @@ pub(super) const LANE_QUADS: usize = 64;
 /// cannot overflow, so `floor` + `cvttps` is [`floor4`]'s value) and, without the repeat
 /// masks, an inside footprint; other quads are left to the per-quad route, which owns the
 /// huge, NaN and wrapping cases. The four taps are AVX2 gathers of the component's word from
-/// the plane and a 4×8 transpose gives each lane its `[u32; 4]`.
+/// the plane and an in-lane transpose (lanes loaded spread, 0 2 4 6 | 1 3 5 7) gives each
+/// lane its `[u32; 4]`.
 ///
 /// Why: the per-quad route read each tap through a bounds-checked slice look-up and built its
 /// results lane by lane (~360 instructions per quad in the batch bench).
@@ -419,7 +425,12 @@ fn plane_gather_lanes_avx2(
     // one component for the range (SPIR-V's is a constant: per pair checks are not worth it)
     let comp = |q: usize| b.component.get(4 * q).copied().unwrap_or(0);
     let c = comp(q0);
-    if c > 3 || (q0 + 1..q1).any(|q| comp(q) != c) {
+    // every lane's entry equal (one vectorised pass, the usual row) or else each quad's first
+    let same = match b.component.get(4 * q0..4 * q1) {
+        Some(r) => r.iter().fold(true, |ok, &x| ok & (x == c)),
+        None => false,
+    };
+    if c > 3 || !same && (q0 + 1..q1).any(|q| comp(q) != c) {
         return 0;
     }
     let pow2 = |n: i32| n & (n - 1) == 0;
@@ -440,6 +451,9 @@ fn plane_gather_lanes_avx2(
     // is `i0 < w − 1`, i.e. `min(i0, w − 2) = i0`
     let (wm2, hm2) = (_mm256_sub_epi32(wm1, one), _mm256_sub_epi32(hm1, one));
     let below = |v: __m256i, nm1: __m256i| _mm256_cmpeq_epi32(_mm256_min_epu32(v, nm1), v);
+    // lanes in the order 0 2 4 6 | 1 3 5 7, so that the in-lane 4×4 transpose of the four
+    // taps leaves lanes 2k and 2k + 1 side by side in its k-th vector (`out`'s order)
+    let spread = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     let mut served = 0u64;
     let mut q = q0;
     while q < q1 {
@@ -456,25 +470,22 @@ fn plane_gather_lanes_avx2(
             q += 2;
             continue;
         }
-        let (s8, t8) = if pair {
-            let (s, t) = (&s_row[4 * q..4 * q + 8], &t_row[4 * q..4 * q + 8]);
-            (<[u32; 8]>::try_from(s), <[u32; 8]>::try_from(t))
-        } else {
-            (
-                Ok(pad(&s_row[4 * q..4 * q + 4])),
-                Ok(pad(&t_row[4 * q..4 * q + 4])),
-            )
-        };
-        let (Ok(s8), Ok(t8)) = (s8, t8) else {
-            unreachable!("eight lanes")
-        };
-        // SAFETY: `s8` and `t8` are 8 u32 each, 32 bytes; unaligned loads
+        // SAFETY: `s_row` and `t_row` hold at least `4·q1` words (checked above): a pair
+        // (`q + 1 < q1`) reads words `4q .. 4q + 8` (one unaligned 32-byte load each), a lone
+        // last quad words `4q .. 4q + 4` (16 bytes)
         let (s, t) = unsafe {
-            (
-                _mm256_loadu_ps(s8.as_ptr().cast()),
-                _mm256_loadu_ps(t8.as_ptr().cast()),
-            )
+            let (ps, pt) = (s_row.as_ptr().add(4 * q), t_row.as_ptr().add(4 * q));
+            if pair {
+                (_mm256_loadu_ps(ps.cast()), _mm256_loadu_ps(pt.cast()))
+            } else {
+                (
+                    _mm256_zextps128_ps256(_mm_loadu_ps(ps.cast())),
+                    _mm256_zextps128_ps256(_mm_loadu_ps(pt.cast())),
+                )
+            }
         };
+        let s = _mm256_permutevar8x32_ps(s, spread);
+        let t = _mm256_permutevar8x32_ps(t, spread);
         let x = _mm256_sub_ps(_mm256_mul_ps(s, wf), half);
         let y = _mm256_sub_ps(_mm256_mul_ps(t, hf), half);
         let fine = _mm256_and_ps(
@@ -491,33 +502,32 @@ fn plane_gather_lanes_avx2(
                 _mm256_and_si256(below(i0, wm2), below(j0, hm2)),
             )
         };
+        // served lanes, in the spread order: quad q's lanes are bits 0x33, quad q + 1's 0xcc
         let okbits = _mm256_movemask_ps(_mm256_castsi256_ps(ok)) as u32;
-        // the quads whose every active lane is served (a quad without one: nothing to write)
-        let take = if okbits & m == m {
-            [true; 2]
-        } else {
-            let t = [0, 4].map(|sh| (okbits >> sh) & (m >> sh) & 0xf == (m >> sh) & 0xf);
-            if !t[0] && !t[1] {
-                q += 2;
-                continue;
-            }
-            t
-        };
+        let ms = SPREAD_BITS[m as usize] as u32;
+        let take = [
+            okbits & ms & 0x33 == ms & 0x33,
+            okbits & ms & 0xcc == ms & 0xcc,
+        ];
+        if !take[0] && !take[1] {
+            q += 2;
+            continue;
+        }
         // tap indices in words, `4·(base + row·w + column) + component`, in the footprint's
-        // order (i0,j1) (i1,j1) (i1,j0) (i0,j0); lanes not served read word 0 (the plane has
-        // a texel: `base + w·h ≤ len` with w, h ≥ 2)
+        // order (i0,j1) (i1,j1) (i1,j0) (i0,j0)
         let idx = if rep {
-            // columns and rows wrapped by the masks; a row's word offset is `row << (lw + 2)`
+            // columns and rows wrapped by the masks (always inside the level, whatever the
+            // lane's value); a row's word offset is `row << (lw + 2)`
             let (i1, j1) = (_mm256_add_epi32(i0, one), _mm256_add_epi32(j0, one));
             let c0 = _mm256_slli_epi32::<2>(_mm256_and_si256(i0, wm1));
             let c1 = _mm256_slli_epi32::<2>(_mm256_and_si256(i1, wm1));
             let r0 = _mm256_add_epi32(rb4c, _mm256_sll_epi32(_mm256_and_si256(j0, hm1), lw2));
             let r1 = _mm256_add_epi32(rb4c, _mm256_sll_epi32(_mm256_and_si256(j1, hm1), lw2));
             [
-                _mm256_and_si256(ok, _mm256_add_epi32(r1, c0)),
-                _mm256_and_si256(ok, _mm256_add_epi32(r1, c1)),
-                _mm256_and_si256(ok, _mm256_add_epi32(r0, c1)),
-                _mm256_and_si256(ok, _mm256_add_epi32(r0, c0)),
+                _mm256_add_epi32(r1, c0),
+                _mm256_add_epi32(r1, c1),
+                _mm256_add_epi32(r0, c1),
+                _mm256_add_epi32(r0, c0),
             ]
         } else {
             // inside: the other taps are (i0, j0)'s word plus 4, 4·w and 4·w + 4, and a lane
@@ -541,54 +551,56 @@ fn plane_gather_lanes_avx2(
         // (inside: t ≤ base + (h − 2)·w + (w − 2) + w + 1; repeat masks: row < h, column < w;
         // a lane not served: t ≤ w + 1 < w·h), so each read is within the plane's `4 · len`
         // words
-        let g = unsafe { idx.map(|i| _mm256_i32gather_epi32::<4>(ptr, i)) };
-        // lanes' [tap0..tap3]: the 4×8 transpose
-        let lo01 = _mm256_unpacklo_epi32(g[0], g[1]);
-        let hi01 = _mm256_unpackhi_epi32(g[0], g[1]);
-        let lo23 = _mm256_unpacklo_epi32(g[2], g[3]);
-        let hi23 = _mm256_unpackhi_epi32(g[2], g[3]);
-        let l04 = _mm256_unpacklo_epi64(lo01, lo23);
-        let l15 = _mm256_unpackhi_epi64(lo01, lo23);
-        let l26 = _mm256_unpacklo_epi64(hi01, hi23);
-        let l37 = _mm256_unpackhi_epi64(hi01, hi23);
-        let lanes: [[__m256i; 2]; 2] = [
+        let g = unsafe {
             [
-                _mm256_permute2x128_si256::<0x20>(l04, l15),
-                _mm256_permute2x128_si256::<0x20>(l26, l37),
-            ],
-            [
-                _mm256_permute2x128_si256::<0x31>(l04, l15),
-                _mm256_permute2x128_si256::<0x31>(l26, l37),
-            ],
+                _mm256_i32gather_epi32::<4>(ptr, idx[0]),
+                _mm256_i32gather_epi32::<4>(ptr, idx[1]),
+                _mm256_i32gather_epi32::<4>(ptr, idx[2]),
+                _mm256_i32gather_epi32::<4>(ptr, idx[3]),
+            ]
+        };
+        // the in-lane 4×4 transpose: `v[k]` is lane 2k's four taps, then lane 2k + 1's
+        let a = _mm256_unpacklo_epi32(g[0], g[1]);
+        let bb = _mm256_unpackhi_epi32(g[0], g[1]);
+        let cc = _mm256_unpacklo_epi32(g[2], g[3]);
+        let d = _mm256_unpackhi_epi32(g[2], g[3]);
+        let v = [
+            _mm256_unpacklo_epi64(a, cc),
+            _mm256_unpackhi_epi64(a, cc),
+            _mm256_unpacklo_epi64(bb, d),
+            _mm256_unpackhi_epi64(bb, d),
         ];
         if m == 0xff && take[0] && take[1] {
             // both quads whole and served: eight lanes' results in four stores
-            let o = &mut out[4 * q..4 * q + 8];
-            // SAFETY: `o` is 8 × 16 bytes; four unaligned 32-byte stores
+            // SAFETY: a pair, so `q + 1 < q1` and `out` holds at least `4·q1` lanes (checked
+            // above): lanes `4q .. 4q + 8` are 8 × 16 bytes, four unaligned 32-byte stores
             unsafe {
-                let p = o.as_mut_ptr().cast::<__m256i>();
-                _mm256_storeu_si256(p, lanes[0][0]);
-                _mm256_storeu_si256(p.add(1), lanes[0][1]);
-                _mm256_storeu_si256(p.add(2), lanes[1][0]);
-                _mm256_storeu_si256(p.add(3), lanes[1][1]);
+                let p = out.as_mut_ptr().add(4 * q).cast::<__m256i>();
+                _mm256_storeu_si256(p, v[0]);
+                _mm256_storeu_si256(p.add(1), v[1]);
+                _mm256_storeu_si256(p.add(2), v[2]);
+                _mm256_storeu_si256(p.add(3), v[3]);
             }
             served |= 3 << (q - q0);
             q += 2;
             continue;
         }
-        for (hq, lanes) in lanes.iter().enumerate() {
+        // a quad at a time: its two vectors, its mask, whether it is served and exists
+        let mut part = |hq: usize, lanes: [__m256i; 2]| {
             let mask = (m >> (4 * hq)) as u8;
             if !take[hq] || q + hq >= q1 {
-                continue;
+                return;
             }
             if mask != 0 {
                 // SAFETY: two `__m256i` are 64 bytes of plain integers, as `[[u32; 4]; 4]` is
-                let r: QuadBits = unsafe { std::mem::transmute::<[__m256i; 2], QuadBits>(*lanes) };
+                let r: QuadBits = unsafe { std::mem::transmute::<[__m256i; 2], QuadBits>(lanes) };
                 let qq = q + hq;
                 super::merge_lanes(&mut out[4 * qq..4 * qq + 4], &r, mask);
             }
             served |= 1 << (q + hq - q0);
-        }
+        };
+        part(0, [v[0], v[1]]);
+        part(1, [v[2], v[3]]);
         q += 2;
     }
     // a lone last quad's partner bit is past the range
@@ -608,13 +620,22 @@ thread_local! {
     pub(super) static LANES_SERVED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
 
-/// Four lanes of a row and four zeros (a batch's lone last quad as a pair).
-#[inline(always)]
-fn pad(r: &[u32]) -> [u32; 8] {
-    let mut v = [0; 8];
-    v[..4].copy_from_slice(r);
-    v
-}
+/// A pair's eight-lane mask (bit `l` for lane `l`) in [`plane_gather_lanes`]' spread lane
+/// order 0 2 4 6 1 3 5 7 (bit `p` for the lane at position `p`).
+static SPREAD_BITS: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut p = 0;
+        while p < 8 {
+            let lane = if p < 4 { 2 * p } else { 2 * (p - 4) + 1 };
+            t[m] |= (((m >> lane) & 1) as u8) << p;
+            p += 1;
+        }
+        m += 1;
+    }
+    t
+};
 
 /// The four lanes' gather taps into `pi`, `pj`, `[lane][component]` (the spec's i0j1, i1j1, i1j0, i0j0 order,
 /// or `(i0, j0)` plus each of `ConstOffsets`' four offsets); returns whether every tap of
