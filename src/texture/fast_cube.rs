@@ -39,10 +39,14 @@
 //! blends instead of a lane through [`seamless_lane`]. A corner lane's missing tap is the
 //! f64 average of the three others, summed from 0 in tap order (`filter::level_cube`), on
 //! that lane alone. The filter is `fast_plane`'s two-lanes-per-256-bit lerps, from one base
-//! offset per lane when no lane of the group is over an edge. Only NaN, infinite or huge
-//! coordinates (an index that cannot be formed) go through [`seamless_lane`]. Inactive lanes
-//! sample (0, 0, 1) and are not written. One range check per group against the plane guards
-//! the unchecked reads. `tests::one_selection_runs_equal_the_per_quad_path` (below) holds the
+//! offset per lane when every footprint of the group is inside its face (`0 ≤ i, j ≤ n − 2`,
+//! one unsigned compare each: then none of the edge, corner and bad-lane bookkeeping is
+//! done). Only NaN, infinite or huge coordinates (an index that cannot be formed) go through
+//! [`seamless_lane`]. Inactive lanes sample (0, 0, 1) and are not written. One check per run
+//! that every texel of the layers a lane can reach (its cube's six) is in the plane guards
+//! the unchecked reads: every tap is a texel of its own face or, over an edge, of a face of
+//! the same cube (`EDGE_COEF` asserts the table's faces and forms), so no group checks its
+//! indices. `tests::one_selection_runs_equal_the_per_quad_path` (below) holds the
 //! run itself, called directly, and the batch to [`Kernel::sample`] on runs of quads along a
 //! face, edges, corners, ties, partial and empty masks, odd quad counts and odd directions.
 //!
@@ -53,11 +57,24 @@
 //! lanes through the table, corners still per lane) → 285 (corners in the run, per-group
 //! read forms, no SNORM test per pair) → 237 instructions per quad (238 with the selection
 //! below); the 512² scene end to end 357 → 195 per sample (image hash unchanged); what is
-//! left of the sampling there is ~54 per sample, the rest is the interpreter. Per group of eight lanes now: ~95 the face
-//! and footprint lane work, ~35 the loop and row loads, ~26 per lane pair for the reads and
-//! lerps (~31 with four separate taps), ~90 the edge table's blends when a lane of the group
-//! is over an edge. Tried: closures holding intrinsics through `array::map` / `from_fn` or
-//! called from two places — LLVM left them out of line (a call per pair, 280 a quad).
+//! left of the sampling there is ~54 per sample, the rest is the interpreter. Then 203.9 →
+//! 159.0 instructions per quad (the 512² scene 100.9 → 89.0 per sample, hash unchanged): whole
+//! groups read their rows and masks unchecked and write through `out`'s pointer, the
+//! inactive-lane masking only for partial masks (203.9 → 189.7: the loop and its bounds
+//! checks were ~60 a group, the stores ~28); a group whose footprints are all inside their
+//! faces reads adjacent taps with none of the edge bookkeeping and no range check (→ 163.7);
+//! a corner's average picks its three taps by a `match` instead of an indexed array on the
+//! stack (→ 162.1); the edge route's per-group range check (min/max of the four taps) went
+//! for the per-run layer check (→ 159.0). Per group of eight lanes now (callgrind,
+//! `fixed_run`): ~117 the loop, face and footprint lane work, ~100 the adjacent reads and
+//! lerps (59 % of the groups in the scene), ~240 the edge table and four-tap reads (41 %),
+//! ~52 a corner lane (a quarter of a lane per group); ~21 a group outside the run. Tried:
+//! closures holding intrinsics through `array::map` / `from_fn` or called from two places —
+//! LLVM left them out of line (a call per pair, 280 a quad). Not worth it (counted, not
+//! built): weights by `vpermilps` immediates after pairing lanes `(h, h + 4)` (saves the four
+//! index loads, costs the re-pairing permutes), per-pair choice of the adjacent read form
+//! inside edge groups (the test costs what the six index extractions save), sanitizing bad
+//! lanes' indices instead of dropping their taps (one instruction).
 //!
 //! Where λ does select (`cube_trilinear_rgba8_wide`, 128² faces, eight levels), the quads
 //! stay on the per-quad shape; two pieces of its per-lane selection are lighter: the lane's
@@ -604,6 +621,9 @@ const EDGE_COEF: [[[i32; 8]; 5]; 4] = {
         let mut f = 0;
         while f < 6 {
             let (nf, a, b) = EDGE[f][side];
+            // what the run's unchecked reads rest on: a face of the same cube, forms 0..=3
+            // (indices in 0..n for k in 0..n)
+            assert!(nf < 6 && a <= 3 && b <= 3);
             t[side][0][f] = nf as i32 - f as i32;
             t[side][1][f] = (a == 1 || a == 3) as i32;
             t[side][2][f] = (b == 1 || b == 3) as i32;
@@ -731,8 +751,6 @@ mod run {
         let nv = _mm256_set1_epi32(n);
         let lastv = _mm256_set1_epi32(n - 1);
         let nf = _mm256_set1_ps(info.sizef[0]);
-        let len1 = texels.len() as i32 - 1;
-        let len1v = _mm256_set1_epi32(len1);
         // `i < n − 1` as u32 ⇔ `i ^ i32::MIN < inlim` as i32
         let (imin, inlim) = (
             _mm256_set1_epi32(i32::MIN),
@@ -765,8 +783,9 @@ mod run {
         let ptr = texels.as_ptr();
         let p16 = 16 * n as usize;
         // the texel `d` bytes past byte offset `b`
-        // SAFETY (every use): `b + d` is 16 × a plane index in `0..texels.len()` (the range
-        // checks below), the byte offset of an element of `texels`, aligned
+        // SAFETY (every use): `b + d` is 16 × a plane index in `0..texels.len()` (a texel of
+        // a layer `layers_in` checked, see the reads below), the byte offset of an element of
+        // `texels`, aligned
         let rd = |b: i32, d: usize| -> __m128 {
             cast(unsafe {
                 *ptr.wrapping_byte_add(d)
@@ -979,79 +998,71 @@ mod run {
                         tap(p01, vy0, hi_j, vx1, lo_i),
                         tap(p11, vy1, hi_j, vx1, hi_i),
                     ];
-                    let lo = _mm256_min_epi32(
-                        _mm256_min_epi32(t[0], t[1]),
-                        _mm256_min_epi32(t[2], t[3]),
-                    );
-                    let hi = _mm256_max_epi32(
-                        _mm256_max_epi32(t[0], t[1]),
-                        _mm256_max_epi32(t[2], t[3]),
-                    );
-                    let out_of = _mm256_or_si256(
-                        _mm256_cmpgt_epi32(izero, lo),
-                        _mm256_cmpgt_epi32(hi, len1v),
-                    );
-                    if _mm256_testz_si256(out_of, out_of) != 0 {
-                        slow = _mm256_movemask_ps(_mm256_castsi256_ps(bad)) as u32 & m8;
-                        let o: [[i32; 8]; 4] = cast([
-                            _mm256_slli_epi32::<4>(t[0]),
-                            _mm256_slli_epi32::<4>(t[1]),
-                            _mm256_slli_epi32::<4>(t[2]),
-                            _mm256_slli_epi32::<4>(t[3]),
-                        ]);
-                        let mut res = [_mm256_setzero_ps(); 4];
-                        for (h, r) in res.iter_mut().enumerate() {
-                            let (a, b) = weights(h);
-                            let (e, f) = (2 * h, 2 * h + 1);
-                            let tap = |c: usize| pair(o[c][e], o[c][f], 0);
-                            let top = lerp8(tap(0), tap(1), a);
-                            let bot = lerp8(tap(2), tap(3), a);
-                            *r = fin8(lerp8(top, bot, b));
+                    // every tap in the plane: `base + t` with `t` in `0..n²` (inside the face;
+                    // bad lanes and a corner's missing tap at texel 0) or, one step over an
+                    // edge, `base + A + D·k` — the neighbour's texel `(i', j')`, in `0..n` both
+                    // for `k` in `0..n` (a tap over one edge alone is on the face's rows or
+                    // columns `0..n` along it), of a face of the same cube (`EDGE_COEF`'s
+                    // assertion), whose layers are in the plane (`layers_in`)
+                    slow = _mm256_movemask_ps(_mm256_castsi256_ps(bad)) as u32 & m8;
+                    let o: [[i32; 8]; 4] = cast([
+                        _mm256_slli_epi32::<4>(t[0]),
+                        _mm256_slli_epi32::<4>(t[1]),
+                        _mm256_slli_epi32::<4>(t[2]),
+                        _mm256_slli_epi32::<4>(t[3]),
+                    ]);
+                    let mut res = [_mm256_setzero_ps(); 4];
+                    for (h, r) in res.iter_mut().enumerate() {
+                        let (a, b) = weights(h);
+                        let (e, f) = (2 * h, 2 * h + 1);
+                        let tap = |c: usize| pair(o[c][e], o[c][f], 0);
+                        let top = lerp8(tap(0), tap(1), a);
+                        let bot = lerp8(tap(2), tap(3), a);
+                        *r = fin8(lerp8(top, bot, b));
+                    }
+                    store!(res);
+                    let corner = _mm256_andnot_si256(bad, _mm256_and_si256(ex, ey));
+                    let mut corners = _mm256_movemask_ps(_mm256_castsi256_ps(corner)) as u32 & m8;
+                    if corners != 0 {
+                        // the missing tap of a corner lane: 1 where i1 is over, 2 where j1 is
+                        let mi = _mm256_movemask_ps(_mm256_castsi256_ps(hi_i)) as u32;
+                        let mj = _mm256_movemask_ps(_mm256_castsi256_ps(hi_j)) as u32;
+                        let miss = mi | mj << 8;
+                        let (fa, fb) = (cast::<__m256, [f32; 8]>(fa), cast::<__m256, [f32; 8]>(fb));
+                        while corners != 0 {
+                            let l = corners.trailing_zeros() as usize;
+                            corners &= corners - 1;
+                            let (t0, t1, t2, t3) = (
+                                rd(o[0][l], 0),
+                                rd(o[1][l], 0),
+                                rd(o[2][l], 0),
+                                rd(o[3][l], 0),
+                            );
+                            // the missing texel: the f64 average of the three real ones,
+                            // summed from 0 in tap order (`filter::level_cube`)
+                            let avg = |a, b, c| {
+                                let s = _mm256_add_pd(_mm256_setzero_pd(), _mm256_cvtps_pd(a));
+                                let s = _mm256_add_pd(s, _mm256_cvtps_pd(b));
+                                let s = _mm256_add_pd(s, _mm256_cvtps_pd(c));
+                                _mm256_cvtpd_ps(_mm256_div_pd(s, _mm256_set1_pd(3.0)))
+                            };
+                            let t = match miss >> l & 1 | (miss >> (l + 8) & 1) << 1 {
+                                0 => [avg(t1, t2, t3), t1, t2, t3],
+                                1 => [t0, avg(t0, t2, t3), t2, t3],
+                                2 => [t0, t1, avg(t0, t1, t3), t3],
+                                _ => [t0, t1, t2, avg(t0, t1, t2)],
+                            };
+                            let (a, b) = (_mm_set1_ps(fa[l]), _mm_set1_ps(fb[l]));
+                            let r = lerp4(lerp4(t[0], t[1], a), lerp4(t[2], t[3], a), b);
+                            let r = _mm_add_ps(_mm_setzero_ps(), r);
+                            let r = if SNORM {
+                                _mm_max_ps(r, _mm256_castps256_ps128(m1))
+                            } else {
+                                r
+                            };
+                            // SAFETY: above (`corners ⊆ m8`)
+                            unsafe { *outp.add(g + l) = cast(r) };
                         }
-                        store!(res);
-                        let corner = _mm256_andnot_si256(bad, _mm256_and_si256(ex, ey));
-                        let mut corners =
-                            _mm256_movemask_ps(_mm256_castsi256_ps(corner)) as u32 & m8;
-                        if corners != 0 {
-                            // the missing tap of a corner lane: 1 where i1 is over, 2 where j1 is
-                            let mi = _mm256_movemask_ps(_mm256_castsi256_ps(hi_i)) as u32;
-                            let mj = _mm256_movemask_ps(_mm256_castsi256_ps(hi_j)) as u32;
-                            let miss = mi | mj << 8;
-                            let (fa, fb) =
-                                (cast::<__m256, [f32; 8]>(fa), cast::<__m256, [f32; 8]>(fb));
-                            while corners != 0 {
-                                let l = corners.trailing_zeros() as usize;
-                                corners &= corners - 1;
-                                let mut t = [
-                                    rd(o[0][l], 0),
-                                    rd(o[1][l], 0),
-                                    rd(o[2][l], 0),
-                                    rd(o[3][l], 0),
-                                ];
-                                let m = (miss >> l & 1 | (miss >> (l + 8) & 1) << 1) as usize;
-                                // the missing texel: the f64 average of the three real ones,
-                                // summed from 0 in tap order (`filter::level_cube`)
-                                let mut s = _mm256_setzero_pd();
-                                for (c, v) in t.iter().enumerate() {
-                                    if c != m {
-                                        s = _mm256_add_pd(s, _mm256_cvtps_pd(*v));
-                                    }
-                                }
-                                t[m] = _mm256_cvtpd_ps(_mm256_div_pd(s, _mm256_set1_pd(3.0)));
-                                let (a, b) = (_mm_set1_ps(fa[l]), _mm_set1_ps(fb[l]));
-                                let r = lerp4(lerp4(t[0], t[1], a), lerp4(t[2], t[3], a), b);
-                                let r = _mm_add_ps(_mm_setzero_ps(), r);
-                                let r = if SNORM {
-                                    _mm_max_ps(r, _mm256_castps256_ps128(m1))
-                                } else {
-                                    r
-                                };
-                                // SAFETY: above (`corners ⊆ m8`)
-                                unsafe { *outp.add(g + l) = cast(r) };
-                            }
-                        }
-                    } else {
-                        slow = m8;
                     }
                 }
             } else {
@@ -1061,20 +1072,16 @@ mod run {
                 // `fl(u).clamp(0, n − 1)`
                 let clamp = |i| _mm256_min_epi32(_mm256_max_epi32(i, izero), lastv);
                 let p = _mm256_add_epi32(clamp(i), _mm256_mullo_epi32(clamp(j), nv));
+                // in the plane: `base + p`, `p` in `0..n²` (bad lanes: texel 0), and the
+                // lane's layer in the plane (`layers_in`)
                 let t = _mm256_add_epi32(base, _mm256_andnot_si256(bad, p));
-                let out_of =
-                    _mm256_or_si256(_mm256_cmpgt_epi32(izero, t), _mm256_cmpgt_epi32(t, len1v));
-                if _mm256_testz_si256(out_of, out_of) != 0 {
-                    slow = _mm256_movemask_ps(_mm256_castsi256_ps(bad)) as u32 & m8;
-                    let o: [i32; 8] = cast(_mm256_slli_epi32::<4>(t));
-                    let mut res = [_mm256_setzero_ps(); 4];
-                    for (h, r) in res.iter_mut().enumerate() {
-                        *r = fin8(pair(o[2 * h], o[2 * h + 1], 0));
-                    }
-                    store!(res);
-                } else {
-                    slow = m8;
+                slow = _mm256_movemask_ps(_mm256_castsi256_ps(bad)) as u32 & m8;
+                let o: [i32; 8] = cast(_mm256_slli_epi32::<4>(t));
+                let mut res = [_mm256_setzero_ps(); 4];
+                for (h, r) in res.iter_mut().enumerate() {
+                    *r = fin8(pair(o[2 * h], o[2 * h + 1], 0));
                 }
+                store!(res);
             }
             if slow != 0 {
                 let (fs, ft) = (cast::<__m256, [f32; 8]>(fs), cast::<__m256, [f32; 8]>(ft));
