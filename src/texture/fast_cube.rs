@@ -39,10 +39,14 @@
 //! blends instead of a lane through [`seamless_lane`]. A corner lane's missing tap is the
 //! f64 average of the three others, summed from 0 in tap order (`filter::level_cube`), on
 //! that lane alone. The filter is `fast_plane`'s two-lanes-per-256-bit lerps, from one base
-//! offset per lane when no lane of the group is over an edge. Only NaN, infinite or huge
-//! coordinates (an index that cannot be formed) go through [`seamless_lane`]. Inactive lanes
-//! sample (0, 0, 1) and are not written. One range check per group against the plane guards
-//! the unchecked reads. `tests::one_selection_runs_equal_the_per_quad_path` (below) holds the
+//! offset per lane when every footprint of the group is inside its face (`0 ≤ i, j ≤ n − 2`,
+//! one unsigned compare each: then none of the edge, corner and bad-lane bookkeeping is
+//! done). Only NaN, infinite or huge coordinates (an index that cannot be formed) go through
+//! [`seamless_lane`]. Inactive lanes sample (0, 0, 1) and are not written. One check per run
+//! that every texel of the layers a lane can reach (its cube's six) is in the plane guards
+//! the unchecked reads: every tap is a texel of its own face or, over an edge, of a face of
+//! the same cube (`EDGE_COEF` asserts the table's faces and forms), so no group checks its
+//! indices. `tests::one_selection_runs_equal_the_per_quad_path` (below) holds the
 //! run itself, called directly, and the batch to [`Kernel::sample`] on runs of quads along a
 //! face, edges, corners, ties, partial and empty masks, odd quad counts and odd directions.
 //!
@@ -53,11 +57,24 @@
 //! lanes through the table, corners still per lane) → 285 (corners in the run, per-group
 //! read forms, no SNORM test per pair) → 237 instructions per quad (238 with the selection
 //! below); the 512² scene end to end 357 → 195 per sample (image hash unchanged); what is
-//! left of the sampling there is ~54 per sample, the rest is the interpreter. Per group of eight lanes now: ~95 the face
-//! and footprint lane work, ~35 the loop and row loads, ~26 per lane pair for the reads and
-//! lerps (~31 with four separate taps), ~90 the edge table's blends when a lane of the group
-//! is over an edge. Tried: closures holding intrinsics through `array::map` / `from_fn` or
-//! called from two places — LLVM left them out of line (a call per pair, 280 a quad).
+//! left of the sampling there is ~54 per sample, the rest is the interpreter. Then 203.9 →
+//! 159.0 instructions per quad (the 512² scene 100.9 → 89.0 per sample, hash unchanged): whole
+//! groups read their rows and masks unchecked and write through `out`'s pointer, the
+//! inactive-lane masking only for partial masks (203.9 → 189.7: the loop and its bounds
+//! checks were ~60 a group, the stores ~28); a group whose footprints are all inside their
+//! faces reads adjacent taps with none of the edge bookkeeping and no range check (→ 163.7);
+//! a corner's average picks its three taps by a `match` instead of an indexed array on the
+//! stack (→ 162.1); the edge route's per-group range check (min/max of the four taps) went
+//! for the per-run layer check (→ 159.0). Per group of eight lanes now (callgrind,
+//! `fixed_run`): ~117 the loop, face and footprint lane work, ~100 the adjacent reads and
+//! lerps (59 % of the groups in the scene), ~240 the edge table and four-tap reads (41 %),
+//! ~52 a corner lane (a quarter of a lane per group); ~21 a group outside the run. Tried:
+//! closures holding intrinsics through `array::map` / `from_fn` or called from two places —
+//! LLVM left them out of line (a call per pair, 280 a quad). Not worth it (counted, not
+//! built): weights by `vpermilps` immediates after pairing lanes `(h, h + 4)` (saves the four
+//! index loads, costs the re-pairing permutes), per-pair choice of the adjacent read form
+//! inside edge groups (the test costs what the six index extractions save), sanitizing bad
+//! lanes' indices instead of dropping their taps (one instruction).
 //!
 //! Where λ does select (`cube_trilinear_rgba8_wide`, 128² faces, eight levels), the quads
 //! stay on the per-quad shape; two pieces of its per-lane selection are lighter: the lane's
@@ -604,6 +621,9 @@ const EDGE_COEF: [[[i32; 8]; 5]; 4] = {
         let mut f = 0;
         while f < 6 {
             let (nf, a, b) = EDGE[f][side];
+            // what the run's unchecked reads rest on: a face of the same cube, forms 0..=3
+            // (indices in 0..n for k in 0..n)
+            assert!(nf < 6 && a <= 3 && b <= 3);
             t[side][0][f] = nf as i32 - f as i32;
             t[side][1][f] = (a == 1 || a == 3) as i32;
             t[side][2][f] = (b == 1 || b == 3) as i32;
@@ -670,17 +690,6 @@ mod run {
         [side(0), side(1), side(2), side(3)]
     }
 
-    /// How a group reads its texels (`o`: byte offsets, 16 × plane index, per lane): every
-    /// lane lane by lane ([`seamless_lane`]; an index outside the plane, which cannot happen
-    /// for the kernel's image) ...
-    const SLOW: u8 = 0;
-    /// ... texels `o[0]`, `o[0] + 16`, `o[0] + p`, `o[0] + p + 16` (`p` = 16 × the level's
-    /// width; nearest: `o[0]` alone) ...
-    const ADJACENT: u8 = 1;
-    /// ... or each tap at its own offset (`o[0..4]`: taps `(0, 0)`, `(1, 0)`, `(0, 1)`,
-    /// `(1, 1)`).
-    const FOUR: u8 = 2;
-
     /// Samples the chunk's lanes (`out`, `masks`: one per quad; the direction rows `rows`
     /// and, for cube arrays, `cube_row`, exactly `out.len()` lanes each) with the kernel's
     /// one selection `ll` (one level of weight 1; `LIN`: its texel filter is linear;
@@ -723,6 +732,18 @@ mod run {
         }
         let view = &k.view;
         let cubes = view.layer_count / 6;
+        // the layers a lane can reach: its cube's six (`layer_index` < `cubes`); every texel
+        // of them is in the plane, so that a footprint inside its face needs no range check
+        let layers = if cube_row.is_some() { 6 * cubes } else { 6 };
+        let layers_in = (view.base_layer as usize + layers as usize)
+            .checked_sub(1)
+            .and_then(|l| l.checked_mul(info.tlayer))
+            .and_then(|b| b.checked_add(info.tbase))
+            .and_then(|b| b.checked_add(n as usize * n as usize))
+            .is_some_and(|end| end <= texels.len());
+        if layers == 0 || !layers_in {
+            return false;
+        }
         let (tbase, tl) = (info.tbase as i32, info.tlayer as i32);
         let base0 = tbase.wrapping_add((view.base_layer as i32).wrapping_mul(tl));
         let base0 = _mm256_set1_epi32(base0);
@@ -730,10 +751,11 @@ mod run {
         let nv = _mm256_set1_epi32(n);
         let lastv = _mm256_set1_epi32(n - 1);
         let nf = _mm256_set1_ps(info.sizef[0]);
-        let len1 = texels.len() as i32 - 1;
-        let len1v = _mm256_set1_epi32(len1);
-        // the last plane index whose adjacent footprint is in the plane
-        let adj_last = _mm256_set1_epi32(len1 - n - 1);
+        // `i < n − 1` as u32 ⇔ `i ^ i32::MIN < inlim` as i32
+        let (imin, inlim) = (
+            _mm256_set1_epi32(i32::MIN),
+            _mm256_set1_epi32((n - 1) ^ i32::MIN),
+        );
         let (half, one) = (_mm256_set1_ps(0.5), _mm256_set1_ps(1.0));
         let (sgn, m1) = (_mm256_set1_ps(-0.0), _mm256_set1_ps(-1.0));
         let (izero, ione, ones) = (
@@ -761,8 +783,9 @@ mod run {
         let ptr = texels.as_ptr();
         let p16 = 16 * n as usize;
         // the texel `d` bytes past byte offset `b`
-        // SAFETY (every use): `b + d` is 16 × a plane index in `0..texels.len()` (the range
-        // checks below), the byte offset of an element of `texels`, aligned
+        // SAFETY (every use): `b + d` is 16 × a plane index in `0..texels.len()` (a texel of
+        // a layer `layers_in` checked, see the reads below), the byte offset of an element of
+        // `texels`, aligned
         let rd = |b: i32, d: usize| -> __m128 {
             cast(unsafe {
                 *ptr.wrapping_byte_add(d)
@@ -772,20 +795,45 @@ mod run {
         // lane `2h`'s texel in the low half, lane `2h + 1`'s in the high half
         let pair = |lo: i32, hi: i32, d: usize| _mm256_set_m128(rd(hi, d), rd(lo, d));
         let mut edges: Option<[(__m256i, __m256i); 4]> = None;
-        for g in (0..lanes).step_by(8) {
-            let q = g / 4;
-            let m8 =
-                (masks[q] & 0xf) as u32 | (masks.get(q + 1).map_or(0, |&m| m & 0xf) as u32) << 4;
+        // whole groups (eight lanes, two masks) first, then a half group (one quad) if any
+        let whole = lanes / 8;
+        let [xp, yp, zp] = rows.map(|r| r.as_ptr().cast::<f32>());
+        let (mp, outp) = (masks.as_ptr(), out.as_mut_ptr());
+        for gi in 0..lanes.div_ceil(8) {
+            let g = 8 * gi;
+            let (m8, x, y, z) = if gi < whole {
+                // SAFETY: `g + 8 ≤ 8·whole ≤ lanes`, the length of every row (checked
+                // above), and `2·gi + 1 < lanes / 4 = masks.len()`
+                unsafe {
+                    let m =
+                        (*mp.add(2 * gi) & 0xf) as u32 | ((*mp.add(2 * gi + 1) & 0xf) as u32) << 4;
+                    let (x, y, z) = (
+                        _mm256_loadu_ps(xp.add(g)),
+                        _mm256_loadu_ps(yp.add(g)),
+                        _mm256_loadu_ps(zp.add(g)),
+                    );
+                    (m, x, y, z)
+                }
+            } else {
+                let [x, y, z] = rows.map(|r| cast::<[u32; 8], __m256>(lanes8(r, g)));
+                ((masks[2 * gi] & 0xf) as u32, x, y, z)
+            };
             if m8 == 0 {
                 continue;
             }
-            let act =
-                _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(m8 as i32), bits), bits);
-            let actf = _mm256_castsi256_ps(act);
             // inactive lanes: the direction (0, 0, 1), whose results are not written
-            let [x, y, z] = rows.map(|r| cast::<[u32; 8], __m256>(lanes8(r, g)));
-            let (x, y) = (_mm256_and_ps(x, actf), _mm256_and_ps(y, actf));
-            let z = _mm256_blendv_ps(one, z, actf);
+            let (x, y, z) = if m8 == 0xff {
+                (x, y, z)
+            } else {
+                let act =
+                    _mm256_cmpeq_epi32(_mm256_and_si256(_mm256_set1_epi32(m8 as i32), bits), bits);
+                let actf = _mm256_castsi256_ps(act);
+                (
+                    _mm256_and_ps(x, actf),
+                    _mm256_and_ps(y, actf),
+                    _mm256_blendv_ps(one, z, actf),
+                )
+            };
             // `cube::select_face` (ties Z ≥ Y ≥ X, the major component's sign bit)
             let (ax, ay, az) = (
                 _mm256_andnot_ps(sgn, x),
@@ -836,43 +884,82 @@ mod run {
             };
             let lay = _mm256_add_epi32(cube6, face);
             let base = _mm256_add_epi32(base0, _mm256_mullo_epi32(lay, tlv));
-            // lanes for `seamless_lane`, corner lanes, the footprints' weights and reads
-            let (bad, mut corners, miss, fa, fb, kind, o);
+            // every lane's result in `res` (lanes `2h`, `2h + 1` in `res[h]`) written to the
+            // lanes of `m8`
+            // SAFETY (every write through `outp`): lane `g + l` of `out` with `l` a lane of
+            // `m8` — `g + l < lanes = out.len()`: in a whole group `g + 8 ≤ lanes`, a half
+            // group's mask has lanes 0..4 alone (`g + 4 = lanes`) — `out`'s elements, written
+            // through the pointer `out.as_mut_ptr()` alone while the run goes (no reference
+            // to `out` is made after it)
+            macro_rules! store {
+                ($res:expr) => {{
+                    let res: [__m256; 4] = $res;
+                    if m8 == 0xff {
+                        for (h, r) in res.into_iter().enumerate() {
+                            // SAFETY: above (`m8`: lanes `2h`, `2h + 1`)
+                            unsafe { _mm256_storeu_ps(outp.add(g + 2 * h).cast::<f32>(), r) };
+                        }
+                    } else {
+                        let res = cast::<[__m256; 4], [[u32; 4]; 8]>(res);
+                        for (l, r) in res.into_iter().enumerate() {
+                            if m8 >> l & 1 != 0 {
+                                // SAFETY: above (`l` a lane of `m8`)
+                                unsafe { *outp.add(g + l) = r };
+                            }
+                        }
+                    }
+                }};
+            }
+            // the lanes for `seamless_lane`
+            let mut slow;
             if LIN {
                 let u = _mm256_sub_ps(_mm256_mul_ps(fs, nf), half);
                 let v = _mm256_sub_ps(_mm256_mul_ps(ft, nf), half);
                 // floor exactly (`roundps`); NaN, ±∞ and |x| ≥ 2³¹ truncate to i32::MIN
-                let i0 = _mm256_cvttps_epi32(_mm256_floor_ps(u));
-                let j0 = _mm256_cvttps_epi32(_mm256_floor_ps(v));
-                // `x − fl(x) as f32`, in [0, 1) where the lane stays here (its clamp a no-op)
-                fa = _mm256_sub_ps(u, _mm256_cvtepi32_ps(i0));
-                fb = _mm256_sub_ps(v, _mm256_cvtepi32_ps(j0));
-                let m2 = _mm256_set1_epi32(-2);
-                let valid = _mm256_and_si256(
-                    _mm256_and_si256(_mm256_cmpgt_epi32(i0, m2), _mm256_cmpgt_epi32(nv, i0)),
-                    _mm256_and_si256(_mm256_cmpgt_epi32(j0, m2), _mm256_cmpgt_epi32(nv, j0)),
-                );
-                bad = _mm256_andnot_si256(valid, ones);
-                let (lo_i, hi_i) = (_mm256_cmpeq_epi32(i0, ones), _mm256_cmpeq_epi32(i0, lastv));
-                let (lo_j, hi_j) = (_mm256_cmpeq_epi32(j0, ones), _mm256_cmpeq_epi32(j0, lastv));
-                let (ex, ey) = (_mm256_or_si256(lo_i, hi_i), _mm256_or_si256(lo_j, hi_j));
+                let (fu, fv) = (_mm256_floor_ps(u), _mm256_floor_ps(v));
+                let (i0, j0) = (_mm256_cvttps_epi32(fu), _mm256_cvttps_epi32(fv));
+                // `x − fl(x) as f32` (`fl(x) as f32` is `fu` where `fl(x)` fits an i32, in
+                // every lane but those for `seamless_lane`), in [0, 1) where the lane stays
+                // here (its clamp a no-op)
+                let (fa, fb) = (_mm256_sub_ps(u, fu), _mm256_sub_ps(v, fv));
                 let p00 = _mm256_add_epi32(i0, _mm256_mullo_epi32(j0, nv));
-                let over = _mm256_andnot_si256(bad, _mm256_or_si256(ex, ey));
-                if _mm256_testz_si256(over, over) != 0 {
-                    // every footprint inside its face (bad lanes at the layer's texel 0)
-                    (corners, miss) = (0, 0);
-                    let t = _mm256_add_epi32(base, _mm256_andnot_si256(bad, p00));
-                    let out_of = _mm256_or_si256(
-                        _mm256_cmpgt_epi32(izero, t),
-                        _mm256_cmpgt_epi32(t, adj_last),
-                    );
-                    kind = if _mm256_testz_si256(out_of, out_of) != 0 {
-                        ADJACENT
-                    } else {
-                        SLOW
-                    };
-                    o = [_mm256_slli_epi32::<4>(t), izero, izero, izero];
+                let weights = |h: usize| {
+                    (
+                        _mm256_permutevar8x32_ps(fa, idx[h]),
+                        _mm256_permutevar8x32_ps(fb, idx[h]),
+                    )
+                };
+                // `0 ≤ i0, j0 ≤ n − 2` (as u32: `i0 < n − 1`, by the sign-flipped compare)
+                let inside = _mm256_and_si256(
+                    _mm256_cmpgt_epi32(inlim, _mm256_xor_si256(i0, imin)),
+                    _mm256_cmpgt_epi32(inlim, _mm256_xor_si256(j0, imin)),
+                );
+                if _mm256_testc_si256(inside, ones) != 0 {
+                    // every footprint inside its face: taps `p00 + {0, 1, n, n + 1}` of the
+                    // lane's layer, in the plane (`layers_in`, checked above)
+                    slow = 0;
+                    let o: [i32; 8] = cast(_mm256_slli_epi32::<4>(_mm256_add_epi32(base, p00)));
+                    let mut res = [_mm256_setzero_ps(); 4];
+                    for (h, r) in res.iter_mut().enumerate() {
+                        let (a, b) = weights(h);
+                        let (e, f) = (o[2 * h], o[2 * h + 1]);
+                        let top = lerp8(pair(e, f, 0), pair(e, f, 16), a);
+                        let bot = lerp8(pair(e, f, p16), pair(e, f, p16 + 16), a);
+                        *r = fin8(lerp8(top, bot, b));
+                    }
+                    store!(res);
                 } else {
+                    let m2 = _mm256_set1_epi32(-2);
+                    let valid = _mm256_and_si256(
+                        _mm256_and_si256(_mm256_cmpgt_epi32(i0, m2), _mm256_cmpgt_epi32(nv, i0)),
+                        _mm256_and_si256(_mm256_cmpgt_epi32(j0, m2), _mm256_cmpgt_epi32(nv, j0)),
+                    );
+                    let bad = _mm256_andnot_si256(valid, ones);
+                    let (lo_i, hi_i) =
+                        (_mm256_cmpeq_epi32(i0, ones), _mm256_cmpeq_epi32(i0, lastv));
+                    let (lo_j, hi_j) =
+                        (_mm256_cmpeq_epi32(j0, ones), _mm256_cmpeq_epi32(j0, lastv));
+                    let (ex, ey) = (_mm256_or_si256(lo_i, hi_i), _mm256_or_si256(lo_j, hi_j));
                     // taps over one edge: `base + A + D·k` of the side's table
                     let e = *edges.get_or_insert_with(|| edge_table(n, tl));
                     let side = |s: usize| {
@@ -911,81 +998,20 @@ mod run {
                         tap(p01, vy0, hi_j, vx1, lo_i),
                         tap(p11, vy1, hi_j, vx1, hi_i),
                     ];
-                    let lo = _mm256_min_epi32(
-                        _mm256_min_epi32(t[0], t[1]),
-                        _mm256_min_epi32(t[2], t[3]),
-                    );
-                    let hi = _mm256_max_epi32(
-                        _mm256_max_epi32(t[0], t[1]),
-                        _mm256_max_epi32(t[2], t[3]),
-                    );
-                    let out_of = _mm256_or_si256(
-                        _mm256_cmpgt_epi32(izero, lo),
-                        _mm256_cmpgt_epi32(hi, len1v),
-                    );
-                    kind = if _mm256_testz_si256(out_of, out_of) != 0 {
-                        FOUR
-                    } else {
-                        SLOW
-                    };
-                    o = [
+                    // every tap in the plane: `base + t` with `t` in `0..n²` (inside the face;
+                    // bad lanes and a corner's missing tap at texel 0) or, one step over an
+                    // edge, `base + A + D·k` — the neighbour's texel `(i', j')`, in `0..n` both
+                    // for `k` in `0..n` (a tap over one edge alone is on the face's rows or
+                    // columns `0..n` along it), of a face of the same cube (`EDGE_COEF`'s
+                    // assertion), whose layers are in the plane (`layers_in`)
+                    slow = _mm256_movemask_ps(_mm256_castsi256_ps(bad)) as u32 & m8;
+                    let o: [[i32; 8]; 4] = cast([
                         _mm256_slli_epi32::<4>(t[0]),
                         _mm256_slli_epi32::<4>(t[1]),
                         _mm256_slli_epi32::<4>(t[2]),
                         _mm256_slli_epi32::<4>(t[3]),
-                    ];
-                    let corner = _mm256_andnot_si256(bad, _mm256_and_si256(ex, ey));
-                    corners = _mm256_movemask_ps(_mm256_castsi256_ps(corner)) as u32 & m8;
-                    // the missing tap of a corner lane: 1 where i1 is over, 2 where j1 is
-                    let mi = _mm256_movemask_ps(_mm256_castsi256_ps(hi_i)) as u32;
-                    let mj = _mm256_movemask_ps(_mm256_castsi256_ps(hi_j)) as u32;
-                    miss = mi | mj << 8;
-                }
-            } else {
-                let i = _mm256_cvttps_epi32(_mm256_floor_ps(_mm256_mul_ps(fs, nf)));
-                let j = _mm256_cvttps_epi32(_mm256_floor_ps(_mm256_mul_ps(ft, nf)));
-                let mn = _mm256_set1_epi32(i32::MIN);
-                bad = _mm256_or_si256(_mm256_cmpeq_epi32(i, mn), _mm256_cmpeq_epi32(j, mn));
-                // `fl(u).clamp(0, n − 1)`
-                let clamp = |i| _mm256_min_epi32(_mm256_max_epi32(i, izero), lastv);
-                let p = _mm256_add_epi32(clamp(i), _mm256_mullo_epi32(clamp(j), nv));
-                let t = _mm256_add_epi32(base, _mm256_andnot_si256(bad, p));
-                let out_of =
-                    _mm256_or_si256(_mm256_cmpgt_epi32(izero, t), _mm256_cmpgt_epi32(t, len1v));
-                kind = if _mm256_testz_si256(out_of, out_of) != 0 {
-                    ADJACENT
-                } else {
-                    SLOW
-                };
-                o = [_mm256_slli_epi32::<4>(t), izero, izero, izero];
-                (corners, miss, fa, fb) = (0, 0, _mm256_setzero_ps(), _mm256_setzero_ps());
-            }
-            let mut slow = _mm256_movemask_ps(_mm256_castsi256_ps(bad)) as u32 & m8;
-            let o: [[i32; 8]; 4] = cast(o);
-            // the lanes (2h, 2h + 1), filtered
-            let mut res = [_mm256_setzero_ps(); 4];
-            let weights = |h: usize| {
-                (
-                    _mm256_permutevar8x32_ps(fa, idx[h]),
-                    _mm256_permutevar8x32_ps(fb, idx[h]),
-                )
-            };
-            match kind {
-                ADJACENT if !LIN => {
-                    for (h, r) in res.iter_mut().enumerate() {
-                        *r = fin8(pair(o[0][2 * h], o[0][2 * h + 1], 0));
-                    }
-                }
-                ADJACENT => {
-                    for (h, r) in res.iter_mut().enumerate() {
-                        let (a, b) = weights(h);
-                        let (e, f) = (o[0][2 * h], o[0][2 * h + 1]);
-                        let top = lerp8(pair(e, f, 0), pair(e, f, 16), a);
-                        let bot = lerp8(pair(e, f, p16), pair(e, f, p16 + 16), a);
-                        *r = fin8(lerp8(top, bot, b));
-                    }
-                }
-                FOUR => {
+                    ]);
+                    let mut res = [_mm256_setzero_ps(); 4];
                     for (h, r) in res.iter_mut().enumerate() {
                         let (a, b) = weights(h);
                         let (e, f) = (2 * h, 2 * h + 1);
@@ -994,59 +1020,68 @@ mod run {
                         let bot = lerp8(tap(2), tap(3), a);
                         *r = fin8(lerp8(top, bot, b));
                     }
-                }
-                _ => (slow, corners) = (m8, 0),
-            }
-            let og = &mut out[g..(g + 8).min(lanes)];
-            match og.first_chunk_mut::<8>() {
-                Some(og) if m8 == 0xff => {
-                    let og: &mut [[[u32; 4]; 2]; 4] = wide::bytemuck::cast_mut(og);
-                    for (o, r) in og.iter_mut().zip(res) {
-                        *o = cast(r);
-                    }
-                }
-                _ => {
-                    let res = cast::<[__m256; 4], [[u32; 4]; 8]>(res);
-                    for (l, (o, r)) in og.iter_mut().zip(res).enumerate() {
-                        if m8 >> l & 1 != 0 {
-                            *o = r;
+                    store!(res);
+                    let corner = _mm256_andnot_si256(bad, _mm256_and_si256(ex, ey));
+                    let mut corners = _mm256_movemask_ps(_mm256_castsi256_ps(corner)) as u32 & m8;
+                    if corners != 0 {
+                        // the missing tap of a corner lane: 1 where i1 is over, 2 where j1 is
+                        let mi = _mm256_movemask_ps(_mm256_castsi256_ps(hi_i)) as u32;
+                        let mj = _mm256_movemask_ps(_mm256_castsi256_ps(hi_j)) as u32;
+                        let miss = mi | mj << 8;
+                        let (fa, fb) = (cast::<__m256, [f32; 8]>(fa), cast::<__m256, [f32; 8]>(fb));
+                        while corners != 0 {
+                            let l = corners.trailing_zeros() as usize;
+                            corners &= corners - 1;
+                            let (t0, t1, t2, t3) = (
+                                rd(o[0][l], 0),
+                                rd(o[1][l], 0),
+                                rd(o[2][l], 0),
+                                rd(o[3][l], 0),
+                            );
+                            // the missing texel: the f64 average of the three real ones,
+                            // summed from 0 in tap order (`filter::level_cube`)
+                            let avg = |a, b, c| {
+                                let s = _mm256_add_pd(_mm256_setzero_pd(), _mm256_cvtps_pd(a));
+                                let s = _mm256_add_pd(s, _mm256_cvtps_pd(b));
+                                let s = _mm256_add_pd(s, _mm256_cvtps_pd(c));
+                                _mm256_cvtpd_ps(_mm256_div_pd(s, _mm256_set1_pd(3.0)))
+                            };
+                            let t = match miss >> l & 1 | (miss >> (l + 8) & 1) << 1 {
+                                0 => [avg(t1, t2, t3), t1, t2, t3],
+                                1 => [t0, avg(t0, t2, t3), t2, t3],
+                                2 => [t0, t1, avg(t0, t1, t3), t3],
+                                _ => [t0, t1, t2, avg(t0, t1, t2)],
+                            };
+                            let (a, b) = (_mm_set1_ps(fa[l]), _mm_set1_ps(fb[l]));
+                            let r = lerp4(lerp4(t[0], t[1], a), lerp4(t[2], t[3], a), b);
+                            let r = _mm_add_ps(_mm_setzero_ps(), r);
+                            let r = if SNORM {
+                                _mm_max_ps(r, _mm256_castps256_ps128(m1))
+                            } else {
+                                r
+                            };
+                            // SAFETY: above (`corners ⊆ m8`)
+                            unsafe { *outp.add(g + l) = cast(r) };
                         }
                     }
                 }
-            }
-            if corners != 0 {
-                let (fa, fb) = (cast::<__m256, [f32; 8]>(fa), cast::<__m256, [f32; 8]>(fb));
-                while corners != 0 {
-                    let l = corners.trailing_zeros() as usize;
-                    corners &= corners - 1;
-                    let mut t = [
-                        rd(o[0][l], 0),
-                        rd(o[1][l], 0),
-                        rd(o[2][l], 0),
-                        rd(o[3][l], 0),
-                    ];
-                    let m = (miss >> l & 1 | (miss >> (l + 8) & 1) << 1) as usize;
-                    // the missing texel: the f64 average of the three real ones, summed
-                    // from 0 in tap order (`filter::level_cube`)
-                    let mut s = _mm256_setzero_pd();
-                    for (c, v) in t.iter().enumerate() {
-                        if c != m {
-                            s = _mm256_add_pd(s, _mm256_cvtps_pd(*v));
-                        }
-                    }
-                    t[m] = _mm256_cvtpd_ps(_mm256_div_pd(s, _mm256_set1_pd(3.0)));
-                    let (a, b) = (_mm_set1_ps(fa[l]), _mm_set1_ps(fb[l]));
-                    let r = lerp4(lerp4(t[0], t[1], a), lerp4(t[2], t[3], a), b);
-                    let r = _mm_add_ps(_mm_setzero_ps(), r);
-                    let r = if SNORM {
-                        _mm_max_ps(r, _mm256_castps256_ps128(m1))
-                    } else {
-                        r
-                    };
-                    if let Some(d) = og.get_mut(l) {
-                        *d = cast(r);
-                    }
+            } else {
+                let i = _mm256_cvttps_epi32(_mm256_floor_ps(_mm256_mul_ps(fs, nf)));
+                let j = _mm256_cvttps_epi32(_mm256_floor_ps(_mm256_mul_ps(ft, nf)));
+                let bad = _mm256_or_si256(_mm256_cmpeq_epi32(i, imin), _mm256_cmpeq_epi32(j, imin));
+                // `fl(u).clamp(0, n − 1)`
+                let clamp = |i| _mm256_min_epi32(_mm256_max_epi32(i, izero), lastv);
+                let p = _mm256_add_epi32(clamp(i), _mm256_mullo_epi32(clamp(j), nv));
+                // in the plane: `base + p`, `p` in `0..n²` (bad lanes: texel 0), and the
+                // lane's layer in the plane (`layers_in`)
+                let t = _mm256_add_epi32(base, _mm256_andnot_si256(bad, p));
+                slow = _mm256_movemask_ps(_mm256_castsi256_ps(bad)) as u32 & m8;
+                let o: [i32; 8] = cast(_mm256_slli_epi32::<4>(t));
+                let mut res = [_mm256_setzero_ps(); 4];
+                for (h, r) in res.iter_mut().enumerate() {
+                    *r = fin8(pair(o[2 * h], o[2 * h + 1], 0));
                 }
+                store!(res);
             }
             if slow != 0 {
                 let (fs, ft) = (cast::<__m256, [f32; 8]>(fs), cast::<__m256, [f32; 8]>(ft));
@@ -1058,9 +1093,9 @@ mod run {
                     let l = slow.trailing_zeros() as usize;
                     slow &= slow - 1;
                     let at = (view.base_layer + lay[l], face[l]);
-                    if let Some(d) = og.get_mut(l) {
-                        *d = seamless_lane::<false>(k, plane, (fs[l], ft[l]), at, 0.0, ll);
-                    }
+                    let r = seamless_lane::<false>(k, plane, (fs[l], ft[l]), at, 0.0, ll);
+                    // SAFETY: above (`slow ⊆ m8`)
+                    unsafe { *outp.add(g + l) = r };
                 }
             }
         }
