@@ -33,7 +33,11 @@
 //! the transpose is the in-lane 4×4 one (eight unpacks, no cross-lane permutes) and leaves
 //! lanes 2k and 2k + 1 side by side; the row loads and stores are unchecked after the range
 //! checks on entry; the gathers are four spelled-out calls (an `array::map` over them went
-//! through memory); the one-component check is a single vectorised pass over the row.
+//! through memory); the one-component check is a single vectorised pass over the row. Then
+//! 64.3 → 59.2: two whole, served quads are known by two compares (the mask table and the
+//! per-quad test only otherwise) and the served bits are kept as the quads left, set on the
+//! rare paths only. The wall clock did not follow this last step (per sample 1.72 ns at best
+//! either way): four `vpgatherdd` a pair take ~20 cycles on this host, about half the pair.
 //! Tried and dropped: an AVX-512F form, four quads per step (one `vcvtps2dq` toward −∞ for
 //! floor and conversion, mask registers, masked gathers, 64-byte stores): no faster in
 //! alternated runs (1.87–3.35 against 1.80–2.65 ns a sample), so the gathers' loads (32 a
@@ -458,19 +462,22 @@ fn plane_gather_lanes_avx2(
     // lanes in the order 0 2 4 6 | 1 3 5 7, so that the in-lane 4×4 transpose of the four
     // taps leaves lanes 2k and 2k + 1 side by side in its k-th vector (`out`'s order)
     let spread = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
-    let mut served = 0u64;
+    // the quads not served (bit `q − q0`), set on the rare paths only
+    let mut left = 0u64;
+    let mp = b.masks.as_ptr();
     let mut q = q0;
     while q < q1 {
         let pair = q + 1 < q1;
-        let m = (b.masks[q] & 0xf) as u32
-            | if pair {
-                ((b.masks[q + 1] & 0xf) as u32) << 4
-            } else {
-                0
-            };
+        // SAFETY: `q < q1 ≤ b.masks.len()` and, for a pair, `q + 1 < q1`
+        let (m0, m1) = unsafe {
+            (
+                *mp.add(q) & 0xf,
+                if pair { *mp.add(q + 1) & 0xf } else { 0 },
+            )
+        };
+        let m = m0 as u32 | (m1 as u32) << 4;
         if m == 0 {
             // nothing to write: served
-            served |= 3 << (q - q0);
             q += 2;
             continue;
         }
@@ -508,15 +515,24 @@ fn plane_gather_lanes_avx2(
         };
         // served lanes, in the spread order: quad q's lanes are bits 0x33, quad q + 1's 0xcc
         let okbits = _mm256_movemask_ps(_mm256_castsi256_ps(ok)) as u32;
-        let ms = SPREAD_BITS[m as usize] as u32;
-        let take = [
-            okbits & ms & 0x33 == ms & 0x33,
-            okbits & ms & 0xcc == ms & 0xcc,
-        ];
-        if !take[0] && !take[1] {
-            q += 2;
-            continue;
-        }
+        // two whole quads, every lane served (the usual pair: two compares), or which quads
+        // have every active lane served (a quad without one: nothing to write)
+        let whole = m == 0xff && okbits == 0xff;
+        let take = if whole {
+            [true; 2]
+        } else {
+            let ms = SPREAD_BITS[m as usize] as u32;
+            let take = [
+                okbits & ms & 0x33 == ms & 0x33,
+                okbits & ms & 0xcc == ms & 0xcc,
+            ];
+            left |= (!take[0] as u64 | (!take[1] as u64) << 1) << (q - q0);
+            if !take[0] && !take[1] {
+                q += 2;
+                continue;
+            }
+            take
+        };
         // tap indices in words, `4·(base + row·w + column) + component`, in the footprint's
         // order (i0,j1) (i1,j1) (i1,j0) (i0,j0)
         let idx = if rep {
@@ -574,7 +590,7 @@ fn plane_gather_lanes_avx2(
             _mm256_unpacklo_epi64(bb, d),
             _mm256_unpackhi_epi64(bb, d),
         ];
-        if m == 0xff && take[0] && take[1] {
+        if whole {
             // both quads whole and served: eight lanes' results in four stores
             // SAFETY: a pair, so `q + 1 < q1` and `out` holds at least `4·q1` lanes (checked
             // above): lanes `4q .. 4q + 8` are 8 × 16 bytes, four unaligned 32-byte stores
@@ -585,33 +601,26 @@ fn plane_gather_lanes_avx2(
                 _mm256_storeu_si256(p.add(2), v[2]);
                 _mm256_storeu_si256(p.add(3), v[3]);
             }
-            served |= 3 << (q - q0);
             q += 2;
             continue;
         }
-        // a quad at a time: its two vectors, its mask, whether it is served and exists
+        // a quad at a time: its two vectors, its mask (none past the range), whether served
         let mut part = |hq: usize, lanes: [__m256i; 2]| {
             let mask = (m >> (4 * hq)) as u8;
-            if !take[hq] || q + hq >= q1 {
-                return;
-            }
-            if mask != 0 {
+            if take[hq] && mask != 0 {
                 // SAFETY: two `__m256i` are 64 bytes of plain integers, as `[[u32; 4]; 4]` is
                 let r: QuadBits = unsafe { std::mem::transmute::<[__m256i; 2], QuadBits>(lanes) };
                 let qq = q + hq;
                 super::merge_lanes(&mut out[4 * qq..4 * qq + 4], &r, mask);
             }
-            served |= 1 << (q + hq - q0);
         };
         part(0, [v[0], v[1]]);
         part(1, [v[2], v[3]]);
         q += 2;
     }
-    // a lone last quad's partner bit is past the range
+    // every quad of the range not left (a lone last quad's partner is past it)
     let n = q1 - q0;
-    if n < 64 {
-        served &= (1 << n) - 1;
-    }
+    let served = !left & if n < 64 { (1 << n) - 1 } else { u64::MAX };
     #[cfg(test)]
     LANES_SERVED.with(|c| c.set(c.get() + served.count_ones() as usize));
     served
