@@ -90,7 +90,12 @@ fn once(which: &str) {
     }
     if std::env::var_os("QS_SCENE_TIMES").is_some() && !times.is_empty() {
         times.sort_by(f64::total_cmp);
-        println!("{which} median_ms {:.4}", times[times.len() / 2]);
+        // and the fastest frame: the least disturbed on a host that stalls a vCPU now and then
+        println!(
+            "{which} median_ms {:.4} min_ms {:.4}",
+            times[times.len() / 2],
+            times[0]
+        );
     }
 }
 
