@@ -29,19 +29,25 @@
 //! or huge, leave their quad to [`plane_gather`]. Callgrind, `gather_rgba8_2d_wide`: 359 →
 //! 107 instructions per quad; lavapipe's gather scene end to end 186 → 117 per sample (bits
 //! unchanged). `tests::lane_gathers_equal_the_per_quad_path` holds it to [`Kernel::gather`].
-//! Then 82.2 → 64.3 per quad: the pair's lanes are loaded in the order 0 2 4 6 | 1 3 5 7, so
-//! the transpose is the in-lane 4×4 one (eight unpacks, no cross-lane permutes) and leaves
-//! lanes 2k and 2k + 1 side by side; the row loads and stores are unchecked after the range
+//! Then 82.2 → 64.3 per quad (the spread order since gave way to the 64-bit taps, below):
+//! the pair's lanes were loaded in the order 0 2 4 6 | 1 3 5 7, so the transpose was the
+//! in-lane 4×4 one (eight unpacks, no cross-lane permutes) leaving lanes 2k and 2k + 1 side
+//! by side; the row loads and stores are unchecked after the range
 //! checks on entry; the gathers are four spelled-out calls (an `array::map` over them went
 //! through memory); the one-component check is a single vectorised pass over the row. Then
 //! 64.3 → 59.2: two whole, served quads are known by two compares (the mask table and the
 //! per-quad test only otherwise) and the served bits are kept as the quads left, set on the
-//! rare paths only. The wall clock did not follow this last step (per sample 1.72 ns at best
-//! either way): four `vpgatherdd` a pair take ~20 cycles on this host, about half the pair.
-//! Tried and dropped: an AVX-512F form, four quads per step (one `vcvtps2dq` toward −∞ for
+//! rare paths only. The wall clock did not follow that step (per sample 1.72 ns at best
+//! either way): four `vpgatherdd` a pair (32 loads) took ~20 cycles on this host, about half
+//! the pair. So the taps now come from [`Plane::components`], the plane component by
+//! component, where a row's two taps are one 64-bit word: four `vpgatherdq` of four words a
+//! pair (16 loads), lanes in their own order and a 64-bit interleave in place of the
+//! transpose (59.3 per quad, best per sample 1.72 → 1.56 ns). A pair with a lane in the last
+//! column under repeat (its row wraps) takes the four 32-bit gathers from the same array and
+//! the 4×8 transpose. Tried and dropped before that: an AVX-512F form, four quads per step (one `vcvtps2dq` toward −∞ for
 //! floor and conversion, mask registers, masked gathers, 64-byte stores): no faster in
 //! alternated runs (1.87–3.35 against 1.80–2.65 ns a sample), so the gathers' loads (32 a
-//! pair), not the instructions around them, set the pace now.
+//! pair), not the instructions around them, set the pace (hence the 64-bit taps above).
 
 use super::address::{wrap, DYN, REPEAT};
 use super::fast::{
@@ -375,9 +381,9 @@ pub(super) const LANE_QUADS: usize = 64;
 /// every active lane has `|x|, |y| < 2²¹` (NaN fails: the floor is then exact and `+ 1`
 /// cannot overflow, so `floor` + `cvttps` is [`floor4`]'s value) and, without the repeat
 /// masks, an inside footprint; other quads are left to the per-quad route, which owns the
-/// huge, NaN and wrapping cases. The four taps are AVX2 gathers of the component's word from
-/// the plane and an in-lane transpose (lanes loaded spread, 0 2 4 6 | 1 3 5 7) gives each
-/// lane its `[u32; 4]`.
+/// huge, NaN and wrapping cases. Each row's two taps are one AVX2 64-bit gather from
+/// [`Plane::components`] (a pair with a lane whose row wraps under repeat: four 32-bit
+/// gathers and a transpose), interleaved into each lane's `[u32; 4]`.
 ///
 /// Why: the per-quad route read each tap through a bounds-checked slice look-up and built its
 /// results lane by lane (~360 instructions per quad in the batch bench).
@@ -450,18 +456,18 @@ fn plane_gather_lanes_avx2(
     let small = _mm256_set1_ps(2_097_152.0);
     let (wv, one) = (_mm256_set1_epi32(w), _mm256_set1_epi32(1));
     let (wm1, hm1) = (_mm256_set1_epi32(w - 1), _mm256_set1_epi32(h - 1));
-    // `4·base + component`, and a row's word offset as a shift under repeat (w a power of two)
-    let rb4c = _mm256_set1_epi32(4 * base as i32 + c as i32);
-    let lw2 = _mm_cvtsi32_si128(w.trailing_zeros() as i32 + 2);
-    let (w4, four) = (_mm256_set1_epi32(4 * w), _mm256_set1_epi32(4));
-    let ptr = texels.as_ptr().cast::<i32>();
+    // the plane component by component (`Plane::components`): component `c` of texel `t` is
+    // word `c·len + t`, so a row's two taps are one 64-bit word where the row does not wrap
+    let comps = plane.components();
+    // `c·len + base`, and a row's word offset as a shift under repeat (w a power of two)
+    let cb = _mm256_set1_epi32((c as usize * texels.len() + base) as i32);
+    let lw = _mm_cvtsi32_si128(w.trailing_zeros() as i32);
+    let ptr = comps.as_ptr().cast::<i32>();
+    let ptr64 = comps.as_ptr().cast::<i64>();
     // `v < n` as unsigned, lane-wise (a negative `v` is huge): `min(v, n − 1) = v`; inside
     // is `i0 < w − 1`, i.e. `min(i0, w − 2) = i0`
     let (wm2, hm2) = (_mm256_sub_epi32(wm1, one), _mm256_sub_epi32(hm1, one));
     let below = |v: __m256i, nm1: __m256i| _mm256_cmpeq_epi32(_mm256_min_epu32(v, nm1), v);
-    // lanes in the order 0 2 4 6 | 1 3 5 7, so that the in-lane 4×4 transpose of the four
-    // taps leaves lanes 2k and 2k + 1 side by side in its k-th vector (`out`'s order)
-    let spread = _mm256_setr_epi32(0, 2, 4, 6, 1, 3, 5, 7);
     // the quads not served (bit `q − q0`), set on the rare paths only
     let mut left = 0u64;
     let mp = b.masks.as_ptr();
@@ -495,8 +501,6 @@ fn plane_gather_lanes_avx2(
                 )
             }
         };
-        let s = _mm256_permutevar8x32_ps(s, spread);
-        let t = _mm256_permutevar8x32_ps(t, spread);
         let x = _mm256_sub_ps(_mm256_mul_ps(s, wf), half);
         let y = _mm256_sub_ps(_mm256_mul_ps(t, hf), half);
         let fine = _mm256_and_ps(
@@ -513,7 +517,7 @@ fn plane_gather_lanes_avx2(
                 _mm256_and_si256(below(i0, wm2), below(j0, hm2)),
             )
         };
-        // served lanes, in the spread order: quad q's lanes are bits 0x33, quad q + 1's 0xcc
+        // served lanes: quad q's are bits 0..4, quad q + 1's 4..8
         let okbits = _mm256_movemask_ps(_mm256_castsi256_ps(ok)) as u32;
         // two whole quads, every lane served (the usual pair: two compares), or which quads
         // have every active lane served (a quad without one: nothing to write)
@@ -521,11 +525,7 @@ fn plane_gather_lanes_avx2(
         let take = if whole {
             [true; 2]
         } else {
-            let ms = SPREAD_BITS[m as usize] as u32;
-            let take = [
-                okbits & ms & 0x33 == ms & 0x33,
-                okbits & ms & 0xcc == ms & 0xcc,
-            ];
+            let take = [okbits & m & 0xf == m & 0xf, okbits & m & 0xf0 == m & 0xf0];
             left |= (!take[0] as u64 | (!take[1] as u64) << 1) << (q - q0);
             if !take[0] && !take[1] {
                 q += 2;
@@ -533,63 +533,92 @@ fn plane_gather_lanes_avx2(
             }
             take
         };
-        // tap indices in words, `4·(base + row·w + column) + component`, in the footprint's
-        // order (i0,j1) (i1,j1) (i1,j0) (i0,j0)
-        let idx = if rep {
+        // each lane's (i0, j1) and (i0, j0) words, `c·len + base + row·w + column`
+        let (t01, t00, c0) = if rep {
             // columns and rows wrapped by the masks (always inside the level, whatever the
-            // lane's value); a row's word offset is `row << (lw + 2)`
-            let (i1, j1) = (_mm256_add_epi32(i0, one), _mm256_add_epi32(j0, one));
-            let c0 = _mm256_slli_epi32::<2>(_mm256_and_si256(i0, wm1));
-            let c1 = _mm256_slli_epi32::<2>(_mm256_and_si256(i1, wm1));
-            let r0 = _mm256_add_epi32(rb4c, _mm256_sll_epi32(_mm256_and_si256(j0, hm1), lw2));
-            let r1 = _mm256_add_epi32(rb4c, _mm256_sll_epi32(_mm256_and_si256(j1, hm1), lw2));
-            [
-                _mm256_add_epi32(r1, c0),
-                _mm256_add_epi32(r1, c1),
-                _mm256_add_epi32(r0, c1),
-                _mm256_add_epi32(r0, c0),
-            ]
+            // lane's value)
+            let c0 = _mm256_and_si256(i0, wm1);
+            let j1 = _mm256_add_epi32(j0, one);
+            let r0 = _mm256_add_epi32(cb, _mm256_sll_epi32(_mm256_and_si256(j0, hm1), lw));
+            let r1 = _mm256_add_epi32(cb, _mm256_sll_epi32(_mm256_and_si256(j1, hm1), lw));
+            (_mm256_add_epi32(r1, c0), _mm256_add_epi32(r0, c0), c0)
         } else {
-            // inside: the other taps are (i0, j0)'s word plus 4, 4·w and 4·w + 4, and a lane
-            // not served starts at word 0, whose taps stay below 4·(w + 2) ≤ 4·w·h
-            let t00 = _mm256_and_si256(
-                ok,
-                _mm256_add_epi32(
-                    rb4c,
-                    _mm256_slli_epi32::<2>(_mm256_add_epi32(_mm256_mullo_epi32(j0, wv), i0)),
-                ),
+            // inside (a lane not served: texel `base`, column 0 of the level's first row)
+            let t00 = _mm256_add_epi32(
+                cb,
+                _mm256_and_si256(ok, _mm256_add_epi32(_mm256_mullo_epi32(j0, wv), i0)),
             );
-            let t01 = _mm256_add_epi32(t00, w4);
+            (_mm256_add_epi32(t00, wv), t00, _mm256_setzero_si256())
+        };
+        // a served, active lane in the last column under repeat: its row wraps to column 0
+        let wraps = if rep {
+            _mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(c0, wm1))) as u32 & m
+        } else {
+            0
+        };
+        // `v[k]`: lane 2k's four taps (i0,j1) (i1,j1) (i1,j0) (i0,j0), then lane 2k + 1's
+        let v = if wraps == 0 {
+            // each row's two taps as one 64-bit word: words `t`, `t + 1` with `t + 1` in
+            // the same row (inside: column ≤ w − 2; repeat: no lane in the last column but
+            // inactive ones, whose results are not written)
+            // SAFETY: every index `t` is `c·len + p` with `p` a texel of the level (row < h,
+            // column < w; inside: row ≤ h − 1, column ≤ w − 2; a lane not served: `base`), so
+            // `p < base + w·h ≤ len` and words `t`, `t + 1` lie within the `4·len + 1` of
+            // `comps`
+            let g = unsafe {
+                [
+                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_castsi256_si128(t01)),
+                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_extracti128_si256::<1>(t01)),
+                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_castsi256_si128(t00)),
+                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_extracti128_si256::<1>(t00)),
+                ]
+            };
+            // lanes 4h..4h + 4: (i0,j1 · i1,j1) words from g[h], (i1,j0 · i0,j0) from g[2 + h]
+            // swapped; lane l's pair of 64-bit words side by side, two lanes a vector
+            let lanes4 = |a: __m256i, b: __m256i| {
+                let b = _mm256_shuffle_epi32::<0b10_11_00_01>(b);
+                let (u0, u1) = (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b));
+                (
+                    _mm256_permute2x128_si256::<0x20>(u0, u1),
+                    _mm256_permute2x128_si256::<0x31>(u0, u1),
+                )
+            };
+            let (v0, v1) = lanes4(g[0], g[2]);
+            let (v2, v3) = lanes4(g[1], g[3]);
+            [v0, v1, v2, v3]
+        } else {
+            // four 32-bit gathers, the (i1, ·) taps at the wrapped column
+            let c1 = _mm256_and_si256(_mm256_add_epi32(i0, one), wm1);
+            let (d01, d00) = (
+                _mm256_add_epi32(t01, _mm256_sub_epi32(c1, c0)),
+                _mm256_add_epi32(t00, _mm256_sub_epi32(c1, c0)),
+            );
+            // SAFETY: every index is `c·len + p` with `p` a texel of the level (repeat masks:
+            // row < h, column < w), within `comps`
+            let g = unsafe {
+                [
+                    _mm256_i32gather_epi32::<4>(ptr, t01),
+                    _mm256_i32gather_epi32::<4>(ptr, d01),
+                    _mm256_i32gather_epi32::<4>(ptr, d00),
+                    _mm256_i32gather_epi32::<4>(ptr, t00),
+                ]
+            };
+            // the 4×8 transpose
+            let lo01 = _mm256_unpacklo_epi32(g[0], g[1]);
+            let hi01 = _mm256_unpackhi_epi32(g[0], g[1]);
+            let lo23 = _mm256_unpacklo_epi32(g[2], g[3]);
+            let hi23 = _mm256_unpackhi_epi32(g[2], g[3]);
+            let l04 = _mm256_unpacklo_epi64(lo01, lo23);
+            let l15 = _mm256_unpackhi_epi64(lo01, lo23);
+            let l26 = _mm256_unpacklo_epi64(hi01, hi23);
+            let l37 = _mm256_unpackhi_epi64(hi01, hi23);
             [
-                t01,
-                _mm256_add_epi32(t01, four),
-                _mm256_add_epi32(t00, four),
-                t00,
+                _mm256_permute2x128_si256::<0x20>(l04, l15),
+                _mm256_permute2x128_si256::<0x20>(l26, l37),
+                _mm256_permute2x128_si256::<0x31>(l04, l15),
+                _mm256_permute2x128_si256::<0x31>(l26, l37),
             ]
         };
-        // SAFETY: every index is `4·t + c` with c ≤ 3 and t < base + w·h ≤ texels.len()
-        // (inside: t ≤ base + (h − 2)·w + (w − 2) + w + 1; repeat masks: row < h, column < w;
-        // a lane not served: t ≤ w + 1 < w·h), so each read is within the plane's `4 · len`
-        // words
-        let g = unsafe {
-            [
-                _mm256_i32gather_epi32::<4>(ptr, idx[0]),
-                _mm256_i32gather_epi32::<4>(ptr, idx[1]),
-                _mm256_i32gather_epi32::<4>(ptr, idx[2]),
-                _mm256_i32gather_epi32::<4>(ptr, idx[3]),
-            ]
-        };
-        // the in-lane 4×4 transpose: `v[k]` is lane 2k's four taps, then lane 2k + 1's
-        let a = _mm256_unpacklo_epi32(g[0], g[1]);
-        let bb = _mm256_unpackhi_epi32(g[0], g[1]);
-        let cc = _mm256_unpacklo_epi32(g[2], g[3]);
-        let d = _mm256_unpackhi_epi32(g[2], g[3]);
-        let v = [
-            _mm256_unpacklo_epi64(a, cc),
-            _mm256_unpackhi_epi64(a, cc),
-            _mm256_unpacklo_epi64(bb, d),
-            _mm256_unpackhi_epi64(bb, d),
-        ];
         if whole {
             // both quads whole and served: eight lanes' results in four stores
             // SAFETY: a pair, so `q + 1 < q1` and `out` holds at least `4·q1` lanes (checked
@@ -632,23 +661,6 @@ fn plane_gather_lanes_avx2(
 thread_local! {
     pub(super) static LANES_SERVED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
 }
-
-/// A pair's eight-lane mask (bit `l` for lane `l`) in [`plane_gather_lanes`]' spread lane
-/// order 0 2 4 6 1 3 5 7 (bit `p` for the lane at position `p`).
-static SPREAD_BITS: [u8; 256] = {
-    let mut t = [0u8; 256];
-    let mut m = 0;
-    while m < 256 {
-        let mut p = 0;
-        while p < 8 {
-            let lane = if p < 4 { 2 * p } else { 2 * (p - 4) + 1 };
-            t[m] |= (((m >> lane) & 1) as u8) << p;
-            p += 1;
-        }
-        m += 1;
-    }
-    t
-};
 
 /// The four lanes' gather taps into `pi`, `pj`, `[lane][component]` (the spec's i0j1, i1j1, i1j0, i0j0 order,
 /// or `(i0, j0)` plus each of `ConstOffsets`' four offsets); returns whether every tap of

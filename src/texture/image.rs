@@ -27,6 +27,35 @@ pub const PLANE_MAX_TEXELS: usize = 1 << 22;
 #[derive(Debug)]
 pub(crate) struct Plane {
     pub texels: Box<[f32x4]>,
+    /// The same texels component by component, built on first use (see [`Plane::components`]).
+    components: OnceLock<Box<[u32]>>,
+}
+
+impl Plane {
+    pub(crate) fn new(texels: Box<[f32x4]>) -> Plane {
+        Plane {
+            texels,
+            components: OnceLock::new(),
+        }
+    }
+
+    /// Every texel's bits component by component: component `c` of texel `t` at
+    /// `c · texels.len() + t`, and one zero word past the end. So a component of two texels
+    /// side by side on a row is one 64-bit word (the gather route's two taps of a row, one
+    /// load: `fast_gather::plane_gather_lanes`). Built on the first call (as many bytes as
+    /// the plane again), once per image.
+    pub(crate) fn components(&self) -> &[u32] {
+        self.components.get_or_init(|| {
+            let n = self.texels.len();
+            let mut v = vec![0u32; 4 * n + 1];
+            for (t, x) in self.texels.iter().enumerate() {
+                for (c, f) in x.to_array().into_iter().enumerate() {
+                    v[c * n + t] = f.to_bits();
+                }
+            }
+            v.into_boxed_slice()
+        })
+    }
 }
 
 /// The lazily built [`Plane`] of an image (`None` inside: the image has none).
@@ -265,7 +294,7 @@ impl Image {
             .chunks_exact(self.texel_size)
             .map(|t| f32x4::from(dec(t)))
             .collect();
-        Some(Arc::new(Plane { texels }))
+        Some(Arc::new(Plane::new(texels)))
     }
 
     /// The aspect the plane decodes: depth for depth formats, else colour.
