@@ -1002,6 +1002,38 @@ mod tests {
         }
     }
 
+    /// A texel written after a batch gather (which built the plane's component copy) is what
+    /// the next batch gathers: the expected bits are the written value's, read back from the
+    /// image's bytes, not from the plane.
+    #[test]
+    fn a_texel_written_after_a_gather_is_gathered() {
+        let mut img = Image::new_2d(Format::R8G8B8A8_UNORM, 4, 4, 1, 1).unwrap();
+        let view = ImageView::whole(&img, ViewType::D2);
+        let k = Kernel::new(&img, &view, &Sampler::default(), Config::default()).unwrap();
+        // one quad, every lane's footprint the texels (1, 1) (2, 1) (2, 2) (1, 2)
+        let (s, t) = ([0.5f32.to_bits(); 4], [0.5f32.to_bits(); 4]);
+        let comp = [1u32; 4];
+        let b = GatherBatchArgs {
+            coords: [&s, &t, &[], &[]],
+            masks: &[0xf],
+            component: &comp,
+            offsets: BatchGatherOffsets::None,
+            dref: &[],
+        };
+        let mut out = vec![[0u32; 4]; 4];
+        k.gather_batch(&img, &b, &mut out).unwrap();
+        assert_eq!(out[0], [0; 4]);
+        img.write_texel_f32(0, 0, [2, 2, 0], [0.1, 0.2, 0.3, 0.4])
+            .unwrap();
+        let g = img.read_texel_f32(0, 0, [2, 2, 0]).unwrap()[1].to_bits();
+        assert_ne!(g, 0);
+        k.gather_batch(&img, &b, &mut out).unwrap();
+        // the footprint order (i0,j1) (i1,j1) (i1,j0) (i0,j0): (2, 2) is the second tap
+        for lane in out {
+            assert_eq!(lane, [0, g, 0, 0]);
+        }
+    }
+
     #[test]
     fn most_random_gathers_take_the_fast_path() {
         let served = (1..=2000u64)

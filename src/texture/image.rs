@@ -39,6 +39,23 @@ impl Plane {
         }
     }
 
+    /// Texel `i` takes the value `v`, in the plane and in its component copy if that is built
+    /// (the two must not disagree: the gather route reads the copy); false if there is no
+    /// texel `i`.
+    fn set(&mut self, i: usize, v: f32x4) -> bool {
+        let n = self.texels.len();
+        let Some(t) = self.texels.get_mut(i) else {
+            return false;
+        };
+        *t = v;
+        if let Some(c) = self.components.get_mut() {
+            for (k, f) in v.to_array().into_iter().enumerate() {
+                c[k * n + i] = f.to_bits();
+            }
+        }
+        true
+    }
+
     /// Every texel's bits component by component: component `c` of texel `t` at
     /// `c · texels.len() + t`, and one zero word past the end. So a component of two texels
     /// side by side on a row is one 64-bit word (the gather route's two taps of a row, one
@@ -314,12 +331,9 @@ impl Image {
         let patched = match self.plane.0.get_mut() {
             None | Some(None) => true, // nothing to patch
             Some(Some(p)) => match (Arc::get_mut(p), self.data.get(o..o + ts)) {
-                (Some(p), Some(bytes)) => match (p.texels.get_mut(o / ts), dec) {
-                    (Some(t), Ok(d)) => {
-                        *t = f32x4::from((d.f32)(bytes));
-                        true
-                    }
-                    _ => false,
+                (Some(p), Some(bytes)) => match dec {
+                    Ok(d) => p.set(o / ts, f32x4::from((d.f32)(bytes))),
+                    Err(_) => false,
                 },
                 _ => false,
             },
