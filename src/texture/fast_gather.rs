@@ -42,9 +42,14 @@
 //! the pair. So the taps now come from [`Plane::components`], the plane component by
 //! component, where a row's two taps are one 64-bit word: four `vpgatherdq` of four words a
 //! pair (16 loads), lanes in their own order and a 64-bit interleave in place of the
-//! transpose (59.3 per quad, best per sample 1.72 → 1.56 ns). A pair with a lane in the last
-//! column under repeat (its row wraps) takes the four 32-bit gathers from the same array and
-//! the 4×8 transpose. Tried and dropped before that: an AVX-512F form, four quads per step (one `vcvtps2dq` toward −∞ for
+//! transpose (59.3 per quad, best per sample 1.72 → 1.56 ns). Then the interleave went too:
+//! the copy also holds the plane backward, where a row's two taps are one word in the
+//! opposite order, so row j0's word comes out as `(i1,j0 · i0,j0)` and a gather of the
+//! indices `j1, j0` of two lanes side by side is those lanes' results as stored (two unpacks
+//! of the indices in place of the sixteen shuffles after the gathers): 59.3 → 53.9 per quad,
+//! best per sample 1.67 → 1.35 ns in twelve alternated runs. A pair with a lane in the last
+//! column under repeat (its row wraps) takes the four 32-bit gathers from the forward words
+//! and the 4×8 transpose. Tried and dropped before that: an AVX-512F form, four quads per step (one `vcvtps2dq` toward −∞ for
 //! floor and conversion, mask registers, masked gathers, 64-byte stores): no faster in
 //! alternated runs (1.87–3.35 against 1.80–2.65 ns a sample), so the gathers' loads (32 a
 //! pair), not the instructions around them, set the pace (hence the 64-bit taps above).
@@ -381,9 +386,10 @@ pub(super) const LANE_QUADS: usize = 64;
 /// every active lane has `|x|, |y| < 2²¹` (NaN fails: the floor is then exact and `+ 1`
 /// cannot overflow, so `floor` + `cvttps` is [`floor4`]'s value) and, without the repeat
 /// masks, an inside footprint; other quads are left to the per-quad route, which owns the
-/// huge, NaN and wrapping cases. Each row's two taps are one AVX2 64-bit gather from
-/// [`Plane::components`] (a pair with a lane whose row wraps under repeat: four 32-bit
-/// gathers and a transpose), interleaved into each lane's `[u32; 4]`.
+/// huge, NaN and wrapping cases. Each row's two taps are one 64-bit word of
+/// [`Plane::components`], row j1's forward and row j0's backward, so one AVX2 gather of two
+/// lanes' four words is their `[u32; 4]` results in place (a pair with a lane whose row wraps
+/// under repeat: four 32-bit gathers and a transpose).
 ///
 /// Why: the per-quad route read each tap through a bounds-checked slice look-up and built its
 /// results lane by lane (~360 instructions per quad in the batch bench).
@@ -427,9 +433,9 @@ fn plane_gather_lanes_avx2(
         || w < 2
         || h < 2
         || q0 >= q1
-        // every tap index below is < base + w·h, and 4·index + 3 fits an i32
+        // every tap index below is < base + w·h, and every word index (< 8n + 2) fits an i32
         || base + (w as usize) * (h as usize) > texels.len()
-        || texels.len() > (i32::MAX as usize - 3) / 4
+        || texels.len() > (i32::MAX as usize - 2) / 8
         || s_row.len() < 4 * q1
         || t_row.len() < 4 * q1
         || out.len() < 4 * q1
@@ -461,6 +467,8 @@ fn plane_gather_lanes_avx2(
     let comps = plane.components();
     // `c·len + base`, and a row's word offset as a shift under repeat (w a power of two)
     let cb = _mm256_set1_epi32((c as usize * texels.len() + base) as i32);
+    // row j0's backward word is `8n − 1 − t`
+    let rev = _mm256_set1_epi32((8 * texels.len() - 1) as i32);
     let lw = _mm_cvtsi32_si128(w.trailing_zeros() as i32);
     let ptr = comps.as_ptr().cast::<i32>();
     let ptr64 = comps.as_ptr().cast::<i64>();
@@ -558,34 +566,30 @@ fn plane_gather_lanes_avx2(
         };
         // `v[k]`: lane 2k's four taps (i0,j1) (i1,j1) (i1,j0) (i0,j0), then lane 2k + 1's
         let v = if wraps == 0 {
-            // each row's two taps as one 64-bit word: words `t`, `t + 1` with `t + 1` in
-            // the same row (inside: column ≤ w − 2; repeat: no lane in the last column but
-            // inactive ones, whose results are not written)
-            // SAFETY: every index `t` is `c·len + p` with `p` a texel of the level (row < h,
-            // column < w; inside: row ≤ h − 1, column ≤ w − 2; a lane not served: `base`), so
-            // `p < base + w·h ≤ len` and words `t`, `t + 1` lie within the `4·len + 1` of
-            // `comps`
-            let g = unsafe {
+            // each row's two taps as one 64-bit word, row j1's forward (word `t01`: its
+            // (i0, i1)), row j0's from the backward copy (word `8n − 1 − t00`: its (i1, i0)),
+            // so a gather of the words `t01[l] r0[l] t01[l + 1] r0[l + 1]` is lanes l and
+            // l + 1 as they are stored; `t + 1` lies in `t`'s row (inside: column ≤ w − 2;
+            // repeat: no lane in the last column but inactive ones, whose results are not
+            // written)
+            let r0 = _mm256_sub_epi32(rev, t00);
+            let (a, b) = (
+                _mm256_unpacklo_epi32(t01, r0),
+                _mm256_unpackhi_epi32(t01, r0),
+            );
+            // SAFETY: every `t` is `c·n + p` with `p` a texel of the level (row < h, column <
+            // w; inside: row ≤ h − 1, column ≤ w − 2; a lane not served: `base`, and
+            // `base + 1 < base + w·h ≤ n`), so `t + 1 < 4n`: forward words `t`, `t + 1` and
+            // backward words `8n − 1 − t`, `8n − t` (in `4n + 1 .. 8n + 1`) lie within the
+            // `8n + 2` of `comps`
+            unsafe {
                 [
-                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_castsi256_si128(t01)),
-                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_extracti128_si256::<1>(t01)),
-                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_castsi256_si128(t00)),
-                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_extracti128_si256::<1>(t00)),
+                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_castsi256_si128(a)),
+                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_castsi256_si128(b)),
+                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_extracti128_si256::<1>(a)),
+                    _mm256_i32gather_epi64::<4>(ptr64, _mm256_extracti128_si256::<1>(b)),
                 ]
-            };
-            // lanes 4h..4h + 4: (i0,j1 · i1,j1) words from g[h], (i1,j0 · i0,j0) from g[2 + h]
-            // swapped; lane l's pair of 64-bit words side by side, two lanes a vector
-            let lanes4 = |a: __m256i, b: __m256i| {
-                let b = _mm256_shuffle_epi32::<0b10_11_00_01>(b);
-                let (u0, u1) = (_mm256_unpacklo_epi64(a, b), _mm256_unpackhi_epi64(a, b));
-                (
-                    _mm256_permute2x128_si256::<0x20>(u0, u1),
-                    _mm256_permute2x128_si256::<0x31>(u0, u1),
-                )
-            };
-            let (v0, v1) = lanes4(g[0], g[2]);
-            let (v2, v3) = lanes4(g[1], g[3]);
-            [v0, v1, v2, v3]
+            }
         } else {
             // four 32-bit gathers, the (i1, ·) taps at the wrapped column
             let c1 = _mm256_and_si256(_mm256_add_epi32(i0, one), wm1);

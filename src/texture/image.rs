@@ -51,23 +51,27 @@ impl Plane {
         if let Some(c) = self.components.get_mut() {
             for (k, f) in v.to_array().into_iter().enumerate() {
                 c[k * n + i] = f.to_bits();
+                c[8 * n - (k * n + i)] = f.to_bits();
             }
         }
         true
     }
 
-    /// Every texel's bits component by component: component `c` of texel `t` at
-    /// `c · texels.len() + t`, and one zero word past the end. So a component of two texels
-    /// side by side on a row is one 64-bit word (the gather route's two taps of a row, one
-    /// load: `fast_gather::plane_gather_lanes`). Built on the first call (as many bytes as
-    /// the plane again), once per image.
+    /// Every texel's bits component by component, forward and then backward: component `c`
+    /// of texel `t` is word `f = c·n + t` (`n = texels.len()`) and again word `8n − f`,
+    /// with zero words at `4n` and `8n + 1`. So a component of two texels side by side on a
+    /// row is one 64-bit word, in either order: word `f` holds `(f, f + 1)`, word
+    /// `8n − 1 − f` holds `(f + 1, f)` (the gather route's two taps of a row, one load each,
+    /// already in the spec's `i0j1 i1j1 i1j0 i0j0` order: `fast_gather::plane_gather_lanes`).
+    /// Built on the first call (twice as many bytes as the plane), once per image.
     pub(crate) fn components(&self) -> &[u32] {
         self.components.get_or_init(|| {
             let n = self.texels.len();
-            let mut v = vec![0u32; 4 * n + 1];
+            let mut v = vec![0u32; 8 * n + 2];
             for (t, x) in self.texels.iter().enumerate() {
                 for (c, f) in x.to_array().into_iter().enumerate() {
                     v[c * n + t] = f.to_bits();
+                    v[8 * n - (c * n + t)] = f.to_bits();
                 }
             }
             v.into_boxed_slice()
