@@ -252,6 +252,21 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
         };
     }
     v.push(sample_case("aniso16_rgba8_2d", rgba, &v2, &aniso, an));
+    // the same 16:1 footprint 2.8 times larger: λ ≈ 1.49, 16 probes in two levels each
+    let mut an2 = quads([44.8 / 256.0, 2.8 / 256.0], 0.0);
+    for a in &mut an2 {
+        a.lod = LodMode::Grad {
+            dx: [[44.8 / 256.0, 0.0, 0.0]; 4],
+            dy: [[0.0, 2.8 / 256.0, 0.0]; 4],
+        };
+    }
+    v.push(sample_case(
+        "aniso16_trilinear_rgba8_2d",
+        rgba,
+        &v2,
+        &aniso,
+        an2,
+    ));
 
     let vd = ImageView::whole(&im.depth, ViewType::D2);
     let pcf = Sampler {

@@ -35,13 +35,15 @@
 //!
 //! Then the texels came from the decoded plane where the image has one (one 16-byte load a
 //! texel instead of a word and four divisions or table look-ups; `PL`): 6726 → 6195. And
-//! bilinear one-level lanes take eight probes at a time with AVX2 ([`probes8_avx2`]:
-//! positions, floors, fractions and the in-level test eight lanes wide, one range check for
-//! all the texel loads, the lerps two probes a vector) wherever the eight footprints lie
-//! inside the level, the four-probe route otherwise: 6195 → 4248 instructions a quad, per
-//! sample 156 → 114 ns (`QS_SAMPLER_TIME`, five alternated runs), against lavapipe's 150 ns
-//! in its shader. `tests::eight_probe_route_equals_general_path` holds it to the general
-//! path on quads generated to reach it.
+//! bilinear lanes take eight probes at a time with AVX2 ([`probes8_avx2`]: positions,
+//! floors, fractions and the in-level test eight lanes wide, one range check for all the
+//! texel loads, the lerps two probes a vector, one or two levels) wherever the eight
+//! footprints lie inside the level(s), the four-probe route otherwise: `aniso16_rgba8_2d`
+//! (one level) 6195 → 4183 instructions a quad, per sample 156 → 114 ns (`QS_SAMPLER_TIME`,
+//! five alternated runs; lavapipe 145–150 ns in its shader); `aniso16_trilinear_rgba8_2d`
+//! (two levels) 13786 → 7724, 220 → 156 ns. `tests::eight_probe_route_equals_general_path`
+//! holds it to the general path on quads generated to reach it (a swapped lerp weight or
+//! level order fails it).
 
 use super::address::{wrap, CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
 use super::fast::{
@@ -380,12 +382,12 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool, const
     let mut p0 = 0;
     // eight bilinear probes at a time from the plane where they all fall inside the level
     #[cfg(target_arch = "x86_64")]
-    let wide = PL && LIN && !TWO && F != R32F_CMP && crate::cpu::avx2();
+    let wide = PL && LIN && F != R32F_CMP && crate::cpu::avx2();
     while p0 < n {
         #[cfg(target_arch = "x86_64")]
         if wide && p0 <= 8 {
             // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
-            if unsafe { probes8_avx2(texels, &lvs[0], [c[0], c[1]], base, p0, off, &mut acc) } {
+            if unsafe { probes8_avx2::<TWO>(texels, &lvs, [c[0], c[1]], base, p0, off, &mut acc) } {
                 p0 += 8;
                 continue;
             }
@@ -428,22 +430,24 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool, const
     acc.map(f32::to_bits)
 }
 
-/// Probes `p0 .. min(p0 + 8, N)` of a lane, bilinear in one level of the decoded plane, added
-/// to `acc` — if every one of the eight probe positions (those past `N` repeat the last) has
-/// `|x|, |y| < 2²¹` and its footprint inside the level; otherwise nothing is added and it
-/// returns false (the four-probe route then takes them, wrapping). The general path's
-/// operations in its order, eight lanes wide: positions `c + major·k` (`c` alone for one
-/// probe), `s·w + offset − 0.5`, floor (exact in that range), fractions `x − i0` (in [0, 1]
-/// there, so the clamp is the identity), then two probes a vector for the three
-/// `a + (b − a)·w` lerps and `weight·v`, added to `acc` one probe after the other.
+/// Probes `p0 .. min(p0 + 8, N)` of a lane, bilinear in one or (`TWO`) two levels of the
+/// decoded plane, added to `acc` — if every one of the eight probe positions (those past `N`
+/// repeat the last) has `|x|, |y| < 2²¹` and its footprint inside each level; otherwise
+/// nothing is added and it returns false (the four-probe route then takes them, wrapping).
+/// The general path's operations in its order, eight lanes wide: positions `c + major·k`
+/// (`c` alone for one probe), per level `s·w + offset − 0.5`, floor (exact in that range),
+/// fractions `x − i0` (in [0, 1] there, so the clamp is the identity), then two probes a
+/// vector for the three `a + (b − a)·w` lerps and `weight·v`, added to `acc` probe after
+/// probe, level after level within a probe.
 ///
 /// Why: the four-probe route spends ~97 instructions a probe on scalar offsets, a bounds
 /// check per texel and `[f32; 4]` lerps.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn probes8_avx2(
+#[allow(clippy::too_many_arguments)]
+fn probes8_avx2<const TWO: bool>(
     texels: &[f32x4],
-    lv: &Lvl,
+    lvs: &[Lvl; 2],
     c: [f32; 2],
     base: &LodBase,
     p0: u32,
@@ -452,17 +456,7 @@ fn probes8_avx2(
 ) -> bool {
     use std::arch::x86_64::*;
     let n = base.probes.max(1);
-    let [w, h] = lv.size;
-    // the level's rows are `pitch = w` plane texels from `lv.base`, all within the plane, and
-    // every index fits an i32
-    if w < 2
-        || h < 2
-        || lv.pitch != w as usize
-        || n > 16
-        || p0 > 8
-        || texels.len() > i32::MAX as usize
-        || lv.base + lv.pitch * h as usize > texels.len()
-    {
+    if n > 16 || p0 > 8 || texels.len() > i32::MAX as usize {
         return false;
     }
     let (ps, pt) = if n > 1 {
@@ -484,6 +478,105 @@ fn probes8_avx2(
     } else {
         (_mm256_set1_ps(c[0]), _mm256_set1_ps(c[1]))
     };
+    let Some(f0) = footprint8(texels.len(), &lvs[0], ps, pt, off) else {
+        return false;
+    };
+    let f1 = if TWO {
+        let Some(f1) = footprint8(texels.len(), &lvs[1], ps, pt, off) else {
+            return false;
+        };
+        f1
+    } else {
+        f0
+    };
+    let tp = texels.as_ptr().cast::<f32>();
+    // every `o` of a footprint is `lv.base + j0·w + i0` with `0 ≤ i0 ≤ w − 2`,
+    // `0 ≤ j0 ≤ h − 2` and `lv.base + w·h ≤ texels.len()` (`footprint8`), so the texels
+    // `o + d` read below (`d ≤ w + 1`) are plane texels, four f32 each
+    let tex = |o: i32, d: usize| tp.wrapping_add(4 * (o as usize + d));
+    // SAFETY: four f32 from (and, below, to) a four-f32 array
+    let mut a = unsafe { _mm_loadu_ps(acc.as_ptr()) };
+    let cnt = (n - p0).min(8) as usize;
+    // probes `p`, `p + 1` in one level: `weight·v` of each, in the two halves
+    let pair = |f: &Foot8, wt: __m256, p: usize| {
+        let (o0, o1) = (f.o[p], f.o[p + 1]);
+        // SAFETY: plane texels (above)
+        let ld = |d: usize| unsafe { _mm256_loadu2_m128(tex(o1, d), tex(o0, d)) };
+        let two = |v: &[f32; 8]| _mm256_set_m128(_mm_set1_ps(v[p + 1]), _mm_set1_ps(v[p]));
+        let (wa, wb) = (two(&f.fa), two(&f.fb));
+        let (t00, t10, t01, t11) = (ld(0), ld(1), ld(f.pitch), ld(f.pitch + 1));
+        let top = _mm256_add_ps(t00, _mm256_mul_ps(_mm256_sub_ps(t10, t00), wa));
+        let bot = _mm256_add_ps(t01, _mm256_mul_ps(_mm256_sub_ps(t11, t01), wa));
+        let v = _mm256_add_ps(top, _mm256_mul_ps(_mm256_sub_ps(bot, top), wb));
+        let wv = _mm256_mul_ps(wt, v);
+        (_mm256_castps256_ps128(wv), _mm256_extractf128_ps::<1>(wv))
+    };
+    // probe `p` in one level: `weight·v`
+    let one = |f: &Foot8, wt: __m128, p: usize| {
+        let o0 = f.o[p];
+        // SAFETY: plane texels (above)
+        let ld = |d: usize| unsafe { _mm_loadu_ps(tex(o0, d)) };
+        let (wa, wb) = (_mm_set1_ps(f.fa[p]), _mm_set1_ps(f.fb[p]));
+        let (t00, t10, t01, t11) = (ld(0), ld(1), ld(f.pitch), ld(f.pitch + 1));
+        let top = _mm_add_ps(t00, _mm_mul_ps(_mm_sub_ps(t10, t00), wa));
+        let bot = _mm_add_ps(t01, _mm_mul_ps(_mm_sub_ps(t11, t01), wa));
+        let v = _mm_add_ps(top, _mm_mul_ps(_mm_sub_ps(bot, top), wb));
+        _mm_mul_ps(wt, v)
+    };
+    let (w0, w1) = (_mm256_set1_ps(lvs[0].weight), _mm256_set1_ps(lvs[1].weight));
+    let mut p = 0;
+    while p + 1 < cnt {
+        let (x0, y0) = pair(&f0, w0, p);
+        if TWO {
+            let (x1, y1) = pair(&f1, w1, p);
+            a = _mm_add_ps(_mm_add_ps(a, x0), x1);
+            a = _mm_add_ps(_mm_add_ps(a, y0), y1);
+        } else {
+            a = _mm_add_ps(_mm_add_ps(a, x0), y0);
+        }
+        p += 2;
+    }
+    if p < cnt {
+        a = _mm_add_ps(a, one(&f0, _mm256_castps256_ps128(w0), p));
+        if TWO {
+            a = _mm_add_ps(a, one(&f1, _mm256_castps256_ps128(w1), p));
+        }
+    }
+    // SAFETY: as the load above
+    unsafe { _mm_storeu_ps(acc.as_mut_ptr(), a) };
+    #[cfg(test)]
+    WIDE_PROBES.with(|c| c.set(c.get() + cnt));
+    true
+}
+
+/// Eight probes' bilinear footprints in one level: each one's first plane texel `o`
+/// (`(i0, j0)`), the row step and the two fractions.
+#[cfg(target_arch = "x86_64")]
+#[derive(Clone, Copy)]
+struct Foot8 {
+    o: [i32; 8],
+    pitch: usize,
+    fa: [f32; 8],
+    fb: [f32; 8],
+}
+
+/// [`probes8_avx2`]'s footprints of eight probe positions `(ps, pt)` in level `lv` of a plane
+/// of `len` texels, if every one is in range (`|x|, |y| < 2²¹`) and inside the level.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn footprint8(
+    len: usize,
+    lv: &Lvl,
+    ps: std::arch::x86_64::__m256,
+    pt: std::arch::x86_64::__m256,
+    off: [f32; 2],
+) -> Option<Foot8> {
+    use std::arch::x86_64::*;
+    let [w, h] = lv.size;
+    // the level's rows are `pitch = w` plane texels from `lv.base`, all within the plane
+    if w < 2 || h < 2 || lv.pitch != w as usize || lv.base + lv.pitch * h as usize > len {
+        return None;
+    }
     let half = _mm256_set1_ps(0.5);
     let x = _mm256_sub_ps(
         _mm256_add_ps(
@@ -515,64 +608,29 @@ fn probes8_avx2(
         _mm256_and_si256(below(i0, w - 2), below(j0, h - 2)),
     );
     if _mm256_movemask_ps(_mm256_castsi256_ps(ok)) != 0xff {
-        return false;
+        return None;
     }
     // `x − i0` with `i0` converted back, as the general path's `x − i0 as f32`
     let fa = _mm256_sub_ps(x, _mm256_cvtepi32_ps(i0));
     let fb = _mm256_sub_ps(y, _mm256_cvtepi32_ps(j0));
+    // `lv.base + w·h ≤ len ≤ i32::MAX` (checked by the caller), so no sum overflows
     let o = _mm256_add_epi32(
         _mm256_set1_epi32(lv.base as i32),
         _mm256_add_epi32(_mm256_mullo_epi32(j0, _mm256_set1_epi32(w)), i0),
     );
-    let (mut oa, mut faa, mut fba) = ([0i32; 8], [0f32; 8], [0f32; 8]);
+    let mut f = Foot8 {
+        o: [0; 8],
+        pitch: lv.pitch,
+        fa: [0.0; 8],
+        fb: [0.0; 8],
+    };
     // SAFETY: 32-byte stores into 32-byte arrays
     unsafe {
-        _mm256_storeu_si256(oa.as_mut_ptr().cast(), o);
-        _mm256_storeu_ps(faa.as_mut_ptr(), fa);
-        _mm256_storeu_ps(fba.as_mut_ptr(), fb);
+        _mm256_storeu_si256(f.o.as_mut_ptr().cast(), o);
+        _mm256_storeu_ps(f.fa.as_mut_ptr(), fa);
+        _mm256_storeu_ps(f.fb.as_mut_ptr(), fb);
     }
-    let pitch = w as usize;
-    let tp = texels.as_ptr().cast::<f32>();
-    // every `o` is `lv.base + j0·w + i0` with `0 ≤ i0 ≤ w − 2`, `0 ≤ j0 ≤ h − 2`, so
-    // `o + pitch + 1 < lv.base + w·h ≤ texels.len()`: the texels `o + d` read below (`d` ≤
-    // `pitch + 1`) are plane texels, four f32 each
-    let tex = |o: i32, d: usize| tp.wrapping_add(4 * (o as usize + d));
-    let wt = _mm256_set1_ps(lv.weight);
-    // SAFETY: four f32 from (and, below, to) a four-f32 array
-    let mut a = unsafe { _mm_loadu_ps(acc.as_ptr()) };
-    let cnt = (n - p0).min(8) as usize;
-    let mut p = 0;
-    while p + 1 < cnt {
-        let (o0, o1) = (oa[p], oa[p + 1]);
-        // SAFETY: plane texels (above)
-        let ld = |d: usize| unsafe { _mm256_loadu2_m128(tex(o1, d), tex(o0, d)) };
-        let two = |v: &[f32; 8]| _mm256_set_m128(_mm_set1_ps(v[p + 1]), _mm_set1_ps(v[p]));
-        let (wa, wb) = (two(&faa), two(&fba));
-        let (t00, t10, t01, t11) = (ld(0), ld(1), ld(pitch), ld(pitch + 1));
-        let top = _mm256_add_ps(t00, _mm256_mul_ps(_mm256_sub_ps(t10, t00), wa));
-        let bot = _mm256_add_ps(t01, _mm256_mul_ps(_mm256_sub_ps(t11, t01), wa));
-        let v = _mm256_add_ps(top, _mm256_mul_ps(_mm256_sub_ps(bot, top), wb));
-        let wv = _mm256_mul_ps(wt, v);
-        a = _mm_add_ps(a, _mm256_castps256_ps128(wv));
-        a = _mm_add_ps(a, _mm256_extractf128_ps::<1>(wv));
-        p += 2;
-    }
-    if p < cnt {
-        let o0 = oa[p];
-        // SAFETY: plane texels (above)
-        let ld = |d: usize| unsafe { _mm_loadu_ps(tex(o0, d)) };
-        let (wa, wb) = (_mm_set1_ps(faa[p]), _mm_set1_ps(fba[p]));
-        let (t00, t10, t01, t11) = (ld(0), ld(1), ld(pitch), ld(pitch + 1));
-        let top = _mm_add_ps(t00, _mm_mul_ps(_mm_sub_ps(t10, t00), wa));
-        let bot = _mm_add_ps(t01, _mm_mul_ps(_mm_sub_ps(t11, t01), wa));
-        let v = _mm_add_ps(top, _mm_mul_ps(_mm_sub_ps(bot, top), wb));
-        a = _mm_add_ps(a, _mm_mul_ps(_mm256_castps256_ps128(wt), v));
-    }
-    // SAFETY: as the load above
-    unsafe { _mm_storeu_ps(acc.as_mut_ptr(), a) };
-    #[cfg(test)]
-    WIDE_PROBES.with(|c| c.set(c.get() + cnt));
-    true
+    Some(f)
 }
 
 // Test hook: probes [`probes8_avx2`] has added on this thread (tests check that their random
@@ -700,8 +758,8 @@ mod tests {
         );
     }
 
-    /// One random quad of the eight-probe route's kind (bilinear in one level of a 16 to 96
-    /// texel image, footprints of 1/4 to 64 texels near the middle, any non-border address
+    /// One random quad of the eight-probe route's kind (bilinear in one or two levels of a
+    /// 16 to 96 texel image, footprints of 1/4 to 64 texels near the middle, any non-border address
     /// mode, a byte route's format without compare); returns whether the route served it,
     /// after checking it gives the general path's bits.
     fn wide_one(seed: u64) -> bool {
@@ -731,7 +789,11 @@ mod tests {
         let sampler = Sampler {
             anisotropy_enable: true,
             max_anisotropy: if r.chance(50) { 16.0 } else { r.f(2.0, 16.0) },
-            mipmap_mode: MipmapMode::Nearest,
+            mipmap_mode: if r.chance(50) {
+                MipmapMode::Nearest
+            } else {
+                MipmapMode::Linear
+            },
             mip_lod_bias: if r.chance(70) { 0.0 } else { r.f(-1.0, 1.0) },
             ..Sampler::trilinear(mode)
         };
