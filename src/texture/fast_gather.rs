@@ -1033,8 +1033,18 @@ mod tests {
         assert_ne!(g, 0);
         k.gather_batch(&img, &b, &mut out).unwrap();
         // the footprint order (i0,j1) (i1,j1) (i1,j0) (i0,j0): (2, 2) is the second tap
+        for lane in &out {
+            assert_eq!(*lane, [0, g, 0, 0]);
+        }
+        // and a texel of row j0, which the lane route reads from the backward copy: (2, 1)
+        // is the third tap
+        img.write_texel_f32(0, 0, [2, 1, 0], [0.5, 0.6, 0.7, 0.8])
+            .unwrap();
+        let g1 = img.read_texel_f32(0, 0, [2, 1, 0]).unwrap()[1].to_bits();
+        assert_ne!(g1, 0);
+        k.gather_batch(&img, &b, &mut out).unwrap();
         for lane in out {
-            assert_eq!(lane, [0, g, 0, 0]);
+            assert_eq!(lane, [0, g, g1, 0]);
         }
     }
 
