@@ -52,7 +52,7 @@ use super::fast::{
 };
 use super::fast::{SBGRA8, SRGBA8};
 use super::filter::lerp4;
-use super::image::{Image, ViewType};
+use super::image::{Image, Plane, ViewType};
 use super::lod::{LodBase, LodMode};
 use super::sample::{layer_index, Kernel, LaneLod, SampleArgs};
 use super::sampler::LodPrecision;
@@ -145,35 +145,16 @@ fn aniso_quad<const F: u8, const M: u8>(
         };
         prev = Some((key, ll));
         out[lane] = match ll {
-            Some(ll) => match (ll.linear, ll.levels.n == 2, plane) {
-                (true, false, Some(pl)) => {
-                    lane_probes::<F, M, true, false, true>(k, (img, &pl.texels), a, lane, base, &ll)
+            Some(ll) => match (ll.linear, ll.levels.n == 2) {
+                (true, false) => {
+                    by_source::<F, M, true, false>(k, (img, plane), a, lane, base, &ll)
                 }
-                (true, true, Some(pl)) => {
-                    lane_probes::<F, M, true, true, true>(k, (img, &pl.texels), a, lane, base, &ll)
+                (true, true) => by_source::<F, M, true, true>(k, (img, plane), a, lane, base, &ll),
+                (false, false) => {
+                    by_source::<F, M, false, false>(k, (img, plane), a, lane, base, &ll)
                 }
-                (false, false, Some(pl)) => lane_probes::<F, M, false, false, true>(
-                    k,
-                    (img, &pl.texels),
-                    a,
-                    lane,
-                    base,
-                    &ll,
-                ),
-                (false, true, Some(pl)) => {
-                    lane_probes::<F, M, false, true, true>(k, (img, &pl.texels), a, lane, base, &ll)
-                }
-                (true, false, None) => {
-                    lane_probes::<F, M, true, false, false>(k, (img, &[]), a, lane, base, &ll)
-                }
-                (true, true, None) => {
-                    lane_probes::<F, M, true, true, false>(k, (img, &[]), a, lane, base, &ll)
-                }
-                (false, false, None) => {
-                    lane_probes::<F, M, false, false, false>(k, (img, &[]), a, lane, base, &ll)
-                }
-                (false, true, None) => {
-                    lane_probes::<F, M, false, true, false>(k, (img, &[]), a, lane, base, &ll)
+                (false, true) => {
+                    by_source::<F, M, false, true>(k, (img, plane), a, lane, base, &ll)
                 }
             },
             None => k.oob_raw,
@@ -285,6 +266,22 @@ fn footprint<const M: u8, const LIN: bool>(
         fp.dj[i] = (jw1 as usize * pitch).wrapping_sub(jw0 as usize * pitch);
     }
     fp
+}
+
+/// [`lane_probes`] from the decoded plane if the image has one, else from its bytes.
+#[inline(always)]
+fn by_source<const F: u8, const M: u8, const LIN: bool, const TWO: bool>(
+    k: &Kernel,
+    (img, plane): (&Image, Option<&Plane>),
+    a: &SampleArgs,
+    lane: usize,
+    base: &LodBase,
+    ll: &LaneLod,
+) -> [u32; 4] {
+    match plane {
+        Some(p) => lane_probes::<F, M, LIN, TWO, true>(k, (img, &p.texels), a, lane, base, ll),
+        None => lane_probes::<F, M, LIN, TWO, false>(k, (img, &[]), a, lane, base, ll),
+    }
 }
 
 /// One lane's probes: the general path's `sample_lane` for a covered kernel, with the
@@ -444,7 +441,6 @@ fn lane_probes<const F: u8, const M: u8, const LIN: bool, const TWO: bool, const
 /// check per texel and `[f32; 4]` lerps.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-#[allow(clippy::too_many_arguments)]
 fn probes8_avx2<const TWO: bool>(
     texels: &[f32x4],
     lvs: &[Lvl; 2],
@@ -497,12 +493,13 @@ fn probes8_avx2<const TWO: bool>(
     // SAFETY: four f32 from (and, below, to) a four-f32 array
     let mut a = unsafe { _mm_loadu_ps(acc.as_ptr()) };
     let cnt = (n - p0).min(8) as usize;
-    // probes `p`, `p + 1` in one level: `weight·v` of each, in the two halves
-    let pair = |f: &Foot8, wt: __m256, p: usize| {
-        let (o0, o1) = (f.o[p], f.o[p + 1]);
+    // probes `p` and `q` in one level: `weight·v` of each, in the two halves (`q = p`: one
+    // probe, in the low half)
+    let pair = |f: &Foot8, wt: __m256, p: usize, q: usize| {
+        let (o0, o1) = (f.o[p], f.o[q]);
         // SAFETY: plane texels (above)
         let ld = |d: usize| unsafe { _mm256_loadu2_m128(tex(o1, d), tex(o0, d)) };
-        let two = |v: &[f32; 8]| _mm256_set_m128(_mm_set1_ps(v[p + 1]), _mm_set1_ps(v[p]));
+        let two = |v: &[f32; 8]| _mm256_set_m128(_mm_set1_ps(v[q]), _mm_set1_ps(v[p]));
         let (wa, wb) = (two(&f.fa), two(&f.fb));
         let (t00, t10, t01, t11) = (ld(0), ld(1), ld(f.pitch), ld(f.pitch + 1));
         let top = _mm256_add_ps(t00, _mm256_mul_ps(_mm256_sub_ps(t10, t00), wa));
@@ -511,24 +508,12 @@ fn probes8_avx2<const TWO: bool>(
         let wv = _mm256_mul_ps(wt, v);
         (_mm256_castps256_ps128(wv), _mm256_extractf128_ps::<1>(wv))
     };
-    // probe `p` in one level: `weight·v`
-    let one = |f: &Foot8, wt: __m128, p: usize| {
-        let o0 = f.o[p];
-        // SAFETY: plane texels (above)
-        let ld = |d: usize| unsafe { _mm_loadu_ps(tex(o0, d)) };
-        let (wa, wb) = (_mm_set1_ps(f.fa[p]), _mm_set1_ps(f.fb[p]));
-        let (t00, t10, t01, t11) = (ld(0), ld(1), ld(f.pitch), ld(f.pitch + 1));
-        let top = _mm_add_ps(t00, _mm_mul_ps(_mm_sub_ps(t10, t00), wa));
-        let bot = _mm_add_ps(t01, _mm_mul_ps(_mm_sub_ps(t11, t01), wa));
-        let v = _mm_add_ps(top, _mm_mul_ps(_mm_sub_ps(bot, top), wb));
-        _mm_mul_ps(wt, v)
-    };
     let (w0, w1) = (_mm256_set1_ps(lvs[0].weight), _mm256_set1_ps(lvs[1].weight));
     let mut p = 0;
     while p + 1 < cnt {
-        let (x0, y0) = pair(&f0, w0, p);
+        let (x0, y0) = pair(&f0, w0, p, p + 1);
         if TWO {
-            let (x1, y1) = pair(&f1, w1, p);
+            let (x1, y1) = pair(&f1, w1, p, p + 1);
             a = _mm_add_ps(_mm_add_ps(a, x0), x1);
             a = _mm_add_ps(_mm_add_ps(a, y0), y1);
         } else {
@@ -537,9 +522,9 @@ fn probes8_avx2<const TWO: bool>(
         p += 2;
     }
     if p < cnt {
-        a = _mm_add_ps(a, one(&f0, _mm256_castps256_ps128(w0), p));
+        a = _mm_add_ps(a, pair(&f0, w0, p, p).0);
         if TWO {
-            a = _mm_add_ps(a, one(&f1, _mm256_castps256_ps128(w1), p));
+            a = _mm_add_ps(a, pair(&f1, w1, p, p).0);
         }
     }
     // SAFETY: as the load above
