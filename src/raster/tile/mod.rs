@@ -4,11 +4,13 @@
 //! - **Tiles own their pixels.** The attachments are cut into per-tile row slices
 //!   (`TileView`), so every tile writes its own pixels directly, on any thread, with no copy
 //!   and no serial write-back. Binning is a parallel counting sort of the primitives'
-//!   compact bounding boxes (`bin`), beside the serial cutting of the views; each pool thread
-//!   keeps one `TileShader` and pulls tiles from a counter, most expensive first (covered bbox area),
-//!   so the last tiles to finish are small. Tiles keep their primitives in submission order
-//!   and every per-pixel value is a pure function of primitive and pixel (planes evaluated
-//!   at a quad's lane 0 and stepped to its other lanes, never across quads), so the bytes
+//!   compact bounding boxes (`bin`), beside the cutting of the views (band by band in
+//!   parallel); each pool thread keeps one `TileShader` and pulls tiles from a queue, most
+//!   expensive first (covered bbox area), so the last tiles to finish are small, and never
+//!   beside another thread's tile while a tile elsewhere is free (`queue`: their boundary
+//!   cache lines are shared). Tiles keep their primitives in submission order and every
+//!   per-pixel value is a pure function of primitive and pixel (planes evaluated at a quad's
+//!   lane 0 and stepped to its other lanes, never across quads), so the bytes
 //!   are the same at any thread count.
 //! - **Clears are tile work.** The render pass's clears are recorded, not written
 //!   (`super::Clears`), and every tile (those no primitive touches too) fills its own
@@ -83,7 +85,6 @@
 //! nothing) takes no batch at all: each block's surviving pixels are interpolated, converted
 //! and written by the walk (`direct.rs`; the depth scene 142.3 -> 82.2 M instructions).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use rayon::prelude::*;
@@ -267,6 +268,10 @@ impl<'v, 't> Ahead<'v, 't> {
 }
 
 /// Cut every attachment into per-tile row slices (tile index `ty * tiles_x + tx`).
+///
+/// Band by band (TILE rows of every attachment), the bands in parallel: serial, the cut was
+/// the critical path of the binning step (0.06-0.14 ms per frame, beside a bin of 0.03-0.15
+/// ms; 32 768 row slices for two attachments of a 1024x1024 frame).
 fn split_tiles<'t>(
     t: &'t mut RenderTargets,
     w: usize,
@@ -274,56 +279,100 @@ fn split_tiles<'t>(
     rects: &[PixRect],
 ) -> Vec<TileView<'t>> {
     let tile = TILE as usize;
-    let (depth, stencil) = match &t.depth_stencil {
-        Some(d) => (d.format.depth_bytes() > 0, !d.stencil.is_empty()),
-        None => (false, false),
+    let n_bands = rects.len().div_ceil(tiles_x.max(1));
+    // every band's piece of every attachment, with the piece's bytes per texel
+    let mut bands: Vec<Band> = (0..n_bands).map(|_| Band::default()).collect();
+    let mut cut = |data: &'t mut [u8], bpp: usize, put: fn(&mut Band<'t>, &'t mut [u8], usize)| {
+        for (band, piece) in bands.iter_mut().zip(data.chunks_mut(w * bpp * tile)) {
+            put(band, piece, bpp);
+        }
     };
-    // every row list made at its final size (pushing grew them by doubling)
-    let rows = |on: bool| Vec::with_capacity(if on { tile } else { 0 });
-    let mut views: Vec<TileView> = rects
-        .iter()
-        .map(|&rect| TileView {
-            rect,
-            colors: (0..t.color.len())
-                .map(|_| Vec::with_capacity(tile))
-                .collect(),
-            depth: rows(depth),
-            stencil: rows(stencil),
-        })
-        .collect();
-    let band = |bpp: usize| (w * bpp, tile * bpp, tiles_x);
-    for (a, c) in t.color.iter_mut().enumerate() {
+    for c in t.color.iter_mut() {
         let bpp = c.format.bytes_per_texel();
-        by_band(&mut views, &mut c.data, band(bpp), |v, seg| {
-            v.colors[a].push(seg)
+        cut(&mut c.data, bpp, |b, piece, bpp| {
+            b.colors.push((piece, bpp))
         });
     }
     if let Some(d) = &mut t.depth_stencil {
         let db = d.format.depth_bytes();
         if db > 0 {
-            by_band(&mut views, &mut d.depth, band(db), |v, seg| {
-                v.depth.push(seg)
+            cut(&mut d.depth, db, |b, piece, bpp| {
+                b.depth = Some((piece, bpp))
             });
         }
-        by_band(&mut views, &mut d.stencil, band(1), |v, seg| {
-            v.stencil.push(seg)
-        });
+        if !d.stencil.is_empty() {
+            cut(&mut d.stencil, 1, |b, piece, bpp| {
+                b.stencil = Some((piece, bpp))
+            });
+        }
     }
-    views
+    let per_band: Vec<Vec<TileView>> = bands
+        .into_par_iter()
+        .zip(rects.par_chunks(tiles_x.max(1)))
+        .map(|(band, rects)| band.views(rects, w))
+        .collect();
+    per_band.into_iter().flatten().collect()
 }
 
-/// Row by row (`row` bytes each), each row's `seg`-byte segments to the views of its band of
-/// `tiles_x` tiles (TILE rows).
-fn by_band<'t>(
+/// One band of TILE rows of every attachment: (bytes, bytes per texel).
+#[derive(Default)]
+struct Band<'t> {
+    colors: Vec<(&'t mut [u8], usize)>,
+    depth: Option<(&'t mut [u8], usize)>,
+    stencil: Option<(&'t mut [u8], usize)>,
+}
+
+impl<'t> Band<'t> {
+    /// The band's tile views, left to right (`rects` are its tiles').
+    fn views(self, rects: &[PixRect], w: usize) -> Vec<TileView<'t>> {
+        let tile = TILE as usize;
+        // every row list made at its final size (pushing grew them by doubling)
+        let rows = |on: bool| Vec::with_capacity(if on { tile } else { 0 });
+        let mut views: Vec<TileView> = rects
+            .iter()
+            .map(|&rect| TileView {
+                rect,
+                colors: self.colors.iter().map(|_| rows(true)).collect(),
+                depth: rows(self.depth.is_some()),
+                stencil: rows(self.stencil.is_some()),
+            })
+            .collect();
+        for (a, c) in self.colors.into_iter().enumerate() {
+            split_rows(&mut views, c, w, Att::Color(a));
+        }
+        if let Some(d) = self.depth {
+            split_rows(&mut views, d, w, Att::Depth);
+        }
+        if let Some(s) = self.stencil {
+            split_rows(&mut views, s, w, Att::Stencil);
+        }
+        views
+    }
+}
+
+/// Which attachment's row lists `split_rows` fills.
+#[derive(Clone, Copy)]
+enum Att {
+    Color(usize),
+    Depth,
+    Stencil,
+}
+
+/// Row by row, each row's segments (TILE texels) of `piece` to the views' row lists of
+/// attachment `which`.
+fn split_rows<'t>(
     views: &mut [TileView<'t>],
-    data: &'t mut [u8],
-    (row, seg, tiles_x): (usize, usize, usize),
-    mut pick: impl FnMut(&mut TileView<'t>, &'t mut [u8]),
+    (piece, bpp): (&'t mut [u8], usize),
+    w: usize,
+    which: Att,
 ) {
-    for (y, r) in data.chunks_exact_mut(row).enumerate() {
-        let band = &mut views[y / TILE as usize * tiles_x..][..tiles_x];
-        for (v, s) in band.iter_mut().zip(r.chunks_mut(seg)) {
-            pick(v, s);
+    for r in piece.chunks_exact_mut(w * bpp) {
+        for (v, seg) in views.iter_mut().zip(r.chunks_mut(TILE as usize * bpp)) {
+            match which {
+                Att::Color(a) => v.colors[a].push(seg),
+                Att::Depth => v.depth.push(seg),
+                Att::Stencil => v.stencil.push(seg),
+            }
         }
     }
 }
@@ -335,9 +384,10 @@ type Attachment = (ColorFormat, ColorBlendAttachment, usize);
 ///
 /// Binning (`bin`) keeps every bin in submission order. Each pool thread then keeps one [`TileShader`]
 /// (its batch buffers are allocated once per thread, not once per tile) and takes the next tile
-/// from a shared counter, most expensive tiles first (covered bounding-box area as the
-/// estimate), so the last tiles to finish are small ones and neither thread waits long for the
-/// other at the end. Tiles own disjoint pixels, so the order they run in does not change any
+/// from a shared queue (`queue::TileQueue`), most expensive tiles first (covered bounding-box
+/// area as the estimate; equal costs column by column), so the last tiles to finish are
+/// small ones and neither thread waits long for the other at the end, skipping tiles beside
+/// another thread's (shared cache lines). Tiles own disjoint pixels, so the order they run in does not change any
 /// byte; an error is reported for the lowest-numbered failing tile, as before.
 ///
 /// `clears`: the render pass's pending clears; every tile (those no primitive touches too)
@@ -393,21 +443,20 @@ pub(crate) fn render(
         .filter(|(t, _)| clearing || !bins[*t].is_empty())
         .collect();
     // Stable: equal costs keep tile order.
-    work.sort_by_key(|(t, _)| std::cmp::Reverse(costs[*t]));
-    let queue: Vec<Mutex<Option<(usize, TileView)>>> =
-        work.into_iter().map(|w| Mutex::new(Some(w))).collect();
-    let next = AtomicUsize::new(0);
-    let failures: Vec<Option<(usize, Error)>> = pool.broadcast(|_| {
+    let tx = tiles_x as usize;
+    work.sort_by_key(|(t, _)| (std::cmp::Reverse(costs[*t]), *t % tx, *t / tx));
+    // One lock per claim (a few hundred per frame); `queue` says why claims look at neighbours.
+    let queue = Mutex::new(TileQueue::new(work, tiles_x as usize, tiles_y as usize));
+    let failures: Vec<Option<(usize, Error)>> = pool.broadcast(|ctx| {
         let mut sh = TileShader::new(scene, &atts, ds_format);
         let mut first: Option<(usize, Error)> = None;
-        let claim = || loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let slot = queue.get(i)?;
-            if let Some(w) = slot.lock().unwrap_or_else(|e| e.into_inner()).take() {
-                return Some(w);
-            }
+        let who = ctx.index();
+        let claim = |done| {
+            let mut q = queue.lock().unwrap_or_else(|e| e.into_inner());
+            q.claim(who, done)
         };
-        let mut ahead = claim();
+        let mut ahead = claim(None);
+        let mut done = None;
         loop {
             let Some((t, mut view)) = ahead.take() else {
                 return first;
@@ -415,7 +464,8 @@ pub(crate) fn render(
             if clearing {
                 view.clear(clears);
             }
-            ahead = claim();
+            ahead = claim(done);
+            done = Some(t);
             if bins[t].is_empty() {
                 continue;
             }
@@ -1000,10 +1050,12 @@ fn quad_values(pl: &Plane, q: &Quad) -> [f64; 4] {
 mod cover;
 mod depth;
 mod direct;
+mod queue;
 mod shade;
 use cover::BlockEdge;
 use depth::*;
 use direct::{ColorPlanes, DirectAtt};
+use queue::TileQueue;
 use wide::i64x2;
 
 #[cfg(test)]
@@ -1246,6 +1298,34 @@ mod tests {
         let mut pass = raster.begin(rt);
         pass.bind_pipeline(&pipeline);
         pass.draw(pos.len() as u32, 1, 0, 0).unwrap();
+    }
+
+    #[test]
+    fn zero_sized_attachments_draw_and_clear_without_a_panic() {
+        // 0xN and Nx0 attachments have no tiles: a clear and a draw are no-ops, not a panic
+        // in the cutting of the attachments into tiles (rows of zero bytes)
+        for (w, h) in [(0, 5), (5, 0), (0, 0)] {
+            for threads in [1, 2] {
+                let mut rt = RenderTargets {
+                    color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+                    depth_stencil: Some(DepthStencilTarget::new(DepthFormat::D32Sfloat, w, h)),
+                };
+                scene(
+                    &mut rt,
+                    DepthStencilState::default(),
+                    RasterizationState::default(),
+                    false,
+                    threads,
+                    false,
+                );
+                let raster = Rasterizer::new(threads).unwrap();
+                let mut pass = raster.begin(&mut rt);
+                pass.clear_color(0, ClearColor::Float([1.0; 4])).unwrap();
+                pass.clear_depth_stencil(0.5, 0).unwrap();
+                drop(pass);
+                assert!(rt.color[0].data.is_empty() && rt.depth_stencil.unwrap().depth.is_empty());
+            }
+        }
     }
 
     #[test]
