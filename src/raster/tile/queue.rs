@@ -9,7 +9,8 @@
 //! quad row they write, and with tiles of equal cost queued in row order and both threads
 //! walking their rows at the same pace, they did exactly that: the fullscreen trilinear
 //! frame's 2-thread speed-up was 1.72-1.77 where two concurrent one-thread processes (no
-//! shared lines) ran at full speed on the same host (a ceiling of 2.0-2.06).
+//! shared lines) ran at full speed on the same host (a ceiling of 2.0-2.06,
+//! `benches/lavapipe/raster/ceiling.sh`).
 //!
 //! So equal costs are queued column by column (`super::render`; consecutive claims are
 //! vertical neighbours, which share no lines while the row pitch is a multiple of 64
