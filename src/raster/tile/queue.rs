@@ -16,7 +16,7 @@
 //! vertical neighbours, which share no lines while the row pitch is a multiple of 64
 //! bytes), and since unequal costs can still put neighbours side by side, a claim skips
 //! every tile beside one another thread holds (its current and its prefetched tile) while
-//! a tile elsewhere is free. One lock per claim, a few hundred claims per frame (0.02 ms
+//! a tile elsewhere is free. One lock per claim, a few hundred claims per frame (0.02-0.04 ms
 //! per thread per frame). Fullscreen frame, interleaved runs of the old and new builds
 //! (`benches/lavapipe/raster/paired.sh`-style rounds): speed-up 1.72 -> 1.90-1.93; the depth
 //! scene 1.76-1.78 -> 1.81-1.84; the small triangles (costs all different) unchanged.
