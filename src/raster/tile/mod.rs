@@ -279,79 +279,66 @@ fn split_tiles<'t>(
     rects: &[PixRect],
 ) -> Vec<TileView<'t>> {
     let tile = TILE as usize;
+    let n_colors = t.color.len();
     let n_bands = rects.len().div_ceil(tiles_x.max(1));
-    // every band's piece of every attachment, with the piece's bytes per texel
-    let mut bands: Vec<Band> = (0..n_bands).map(|_| Band::default()).collect();
-    let mut cut = |data: &'t mut [u8], bpp: usize, put: fn(&mut Band<'t>, &'t mut [u8], usize)| {
+    // every band's piece of every attachment
+    let mut bands: Vec<Vec<Piece>> = (0..n_bands).map(|_| Vec::new()).collect();
+    let mut cut = |data: &'t mut [u8], bpp: usize, which: Att| {
         for (band, piece) in bands.iter_mut().zip(data.chunks_mut(w * bpp * tile)) {
-            put(band, piece, bpp);
+            band.push((which, piece, bpp));
         }
     };
-    for c in t.color.iter_mut() {
-        let bpp = c.format.bytes_per_texel();
-        cut(&mut c.data, bpp, |b, piece, bpp| {
-            b.colors.push((piece, bpp))
-        });
+    for (a, c) in t.color.iter_mut().enumerate() {
+        cut(&mut c.data, c.format.bytes_per_texel(), Att::Color(a));
     }
     if let Some(d) = &mut t.depth_stencil {
         let db = d.format.depth_bytes();
         if db > 0 {
-            cut(&mut d.depth, db, |b, piece, bpp| {
-                b.depth = Some((piece, bpp))
-            });
+            cut(&mut d.depth, db, Att::Depth);
         }
         if !d.stencil.is_empty() {
-            cut(&mut d.stencil, 1, |b, piece, bpp| {
-                b.stencil = Some((piece, bpp))
-            });
+            cut(&mut d.stencil, 1, Att::Stencil);
         }
     }
     let per_band: Vec<Vec<TileView>> = bands
         .into_par_iter()
         .zip(rects.par_chunks(tiles_x.max(1)))
-        .map(|(band, rects)| band.views(rects, w))
+        .map(|(pieces, rects)| band_views(pieces, rects, w, n_colors))
         .collect();
     per_band.into_iter().flatten().collect()
 }
 
-/// One band of TILE rows of every attachment: (bytes, bytes per texel).
-#[derive(Default)]
-struct Band<'t> {
-    colors: Vec<(&'t mut [u8], usize)>,
-    depth: Option<(&'t mut [u8], usize)>,
-    stencil: Option<(&'t mut [u8], usize)>,
-}
+/// One band (TILE rows) of one attachment: which, its bytes, bytes per texel.
+type Piece<'t> = (Att, &'t mut [u8], usize);
 
-impl<'t> Band<'t> {
-    /// The band's tile views, left to right (`rects` are its tiles').
-    fn views(self, rects: &[PixRect], w: usize) -> Vec<TileView<'t>> {
-        let tile = TILE as usize;
-        // every row list made at its final size (pushing grew them by doubling)
-        let rows = |on: bool| Vec::with_capacity(if on { tile } else { 0 });
-        let mut views: Vec<TileView> = rects
-            .iter()
-            .map(|&rect| TileView {
-                rect,
-                colors: self.colors.iter().map(|_| rows(true)).collect(),
-                depth: rows(self.depth.is_some()),
-                stencil: rows(self.stencil.is_some()),
-            })
-            .collect();
-        for (a, c) in self.colors.into_iter().enumerate() {
-            split_rows(&mut views, c, w, Att::Color(a));
-        }
-        if let Some(d) = self.depth {
-            split_rows(&mut views, d, w, Att::Depth);
-        }
-        if let Some(s) = self.stencil {
-            split_rows(&mut views, s, w, Att::Stencil);
-        }
-        views
+/// A band's tile views, left to right (`rects` are its tiles'), from its `pieces`.
+fn band_views<'t>(
+    pieces: Vec<Piece<'t>>,
+    rects: &[PixRect],
+    w: usize,
+    n_colors: usize,
+) -> Vec<TileView<'t>> {
+    let has = |att: Att| pieces.iter().any(|(a, ..)| *a == att);
+    // every row list made at its final size (pushing grew them by doubling)
+    let rows = |on: bool| Vec::with_capacity(if on { TILE as usize } else { 0 });
+    let (depth, stencil) = (has(Att::Depth), has(Att::Stencil));
+    let mut views: Vec<TileView> = rects
+        .iter()
+        .map(|&rect| TileView {
+            rect,
+            colors: (0..n_colors).map(|_| rows(true)).collect(),
+            depth: rows(depth),
+            stencil: rows(stencil),
+        })
+        .collect();
+    for (which, piece, bpp) in pieces {
+        split_rows(&mut views, (piece, bpp), w, which);
     }
+    views
 }
 
 /// Which attachment's row lists `split_rows` fills.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 enum Att {
     Color(usize),
     Depth,
@@ -387,8 +374,9 @@ type Attachment = (ColorFormat, ColorBlendAttachment, usize);
 /// from a shared queue (`queue::TileQueue`), most expensive tiles first (covered bounding-box
 /// area as the estimate; equal costs column by column), so the last tiles to finish are
 /// small ones and neither thread waits long for the other at the end, skipping tiles beside
-/// another thread's (shared cache lines). Tiles own disjoint pixels, so the order they run in does not change any
-/// byte; an error is reported for the lowest-numbered failing tile, as before.
+/// another thread's (shared cache lines). Tiles own disjoint pixels, so the order they run in
+/// does not change any byte; an error is reported for the lowest-numbered failing tile, as
+/// before.
 ///
 /// `clears`: the render pass's pending clears; every tile (those no primitive touches too)
 /// writes them to its own pixels just before it is shaded, so each tile's bytes are written
@@ -442,11 +430,11 @@ pub(crate) fn render(
         .enumerate()
         .filter(|(t, _)| clearing || !bins[*t].is_empty())
         .collect();
-    // Stable: equal costs keep tile order.
+    // Most expensive first; equal costs column by column (`queue` says why).
     let tx = tiles_x as usize;
     work.sort_by_key(|(t, _)| (std::cmp::Reverse(costs[*t]), *t % tx, *t / tx));
     // One lock per claim (a few hundred per frame); `queue` says why claims look at neighbours.
-    let queue = Mutex::new(TileQueue::new(work, tiles_x as usize, tiles_y as usize));
+    let queue = Mutex::new(TileQueue::new(work, tx, tiles_y as usize));
     let failures: Vec<Option<(usize, Error)>> = pool.broadcast(|ctx| {
         let mut sh = TileShader::new(scene, &atts, ds_format);
         let mut first: Option<(usize, Error)> = None;
