@@ -12,7 +12,8 @@
 //! Instruction counts (repeatable under any load): `QS_SCENE_ONCE=depth_scene/1t valgrind
 //! --tool=callgrind target/release/deps/raster_scenes-<hash>` draws that frame once, outside
 //! criterion (`QS_SCENE_ONCE=path/to/scene.json/1t` for any lvp scene file; `QS_SCENE_REPEAT=n`
-//! draws it n times, for `perf record`; `QS_SCENE_TIMES=1` prints the frames' median wall time).
+//! draws it n times, for `perf record`; `QS_SCENE_TIMES=1` prints the frames' median wall time;
+//! `QS_SCENE_PHASES=1` the median of each phase, from `RenderPass::last_draw_times`).
 //!
 //! This machine's speed drifts by tens of per cent within minutes, so a ratio of two figures
 //! taken minutes apart can be off by that much. `benches/lavapipe/raster/paired.sh` alternates
@@ -75,18 +76,37 @@ fn once(which: &str) {
     // QS_SCENE_TIMES=1 prints the median of the frames' wall times (what lvp's `median_ms`
     // is), for `benches/lavapipe/raster/paired.sh`, which alternates the two renderers
     let mut times = Vec::with_capacity(repeat);
+    let mut phases: Vec<[f64; 4]> = Vec::with_capacity(repeat);
     for _ in 0..repeat {
         let start = std::time::Instant::now();
-        prepared
+        let drawn = prepared
             .draw_into(&raster, &mut targets)
             .unwrap_or_else(|e| panic!("{e}"));
         times.push(start.elapsed().as_secs_f64() * 1e3);
+        if let Some(d) = drawn {
+            phases.push([d.vertex, d.setup, d.bin, d.tiles].map(|t| t.as_secs_f64() * 1e3));
+        }
         // QS_SCENE_HASH=1 prints an FNV-1a hash of every attachment's bytes, so a speed change
         // can be shown to leave the frame bit-identical at any thread count
         if std::env::var_os("QS_SCENE_HASH").is_some() {
             let h = lvp_scene::hash_targets(&targets);
             println!("{which}: {h:016x}");
         }
+    }
+    // QS_SCENE_PHASES=1 prints the median of each phase of the draw (`DrawTimes`)
+    if std::env::var_os("QS_SCENE_PHASES").is_some() && !phases.is_empty() {
+        let median = |k: usize| {
+            let mut v: Vec<f64> = phases.iter().map(|p| p[k]).collect();
+            v.sort_by(f64::total_cmp);
+            v[v.len() / 2]
+        };
+        println!(
+            "{which} phases_ms vertex {:.3} setup {:.3} bin {:.3} tiles {:.3}",
+            median(0),
+            median(1),
+            median(2),
+            median(3)
+        );
     }
     if std::env::var_os("QS_SCENE_TIMES").is_some() && !times.is_empty() {
         times.sort_by(f64::total_cmp);

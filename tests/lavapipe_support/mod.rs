@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use quadstep::pipeline::{BoundStage, Descriptor, DescriptorSets, ImageResource, Shader};
 use quadstep::raster::{
     ClearColor, ColorFormat, CompareOp as DepthCompare, DepthFormat, DepthStencilState,
-    DepthStencilTarget, Pipeline, PipelineState, Rasterizer, RenderTargets, VertexAttribute,
-    VertexBinding, VertexBuffer, VertexFormat, Viewport,
+    DepthStencilTarget, DrawTimes, Pipeline, PipelineState, Rasterizer, RenderTargets,
+    VertexAttribute, VertexBinding, VertexBuffer, VertexFormat, Viewport,
 };
 use quadstep::texture::{
     AddressMode, BorderColor, CompareOp, Config, Filter, Format, Image, ImageDim, ImageView,
@@ -551,12 +551,13 @@ impl Prepared {
     }
 
     /// One frame, the work lvp times per submit on its persistent image: the render pass's
-    /// clear (load op), shaders bound to the descriptors, the draw.
+    /// clear (load op), shaders bound to the descriptors, the draw. Returns the draw's phase
+    /// times.
     pub fn draw_into(
         &self,
         raster: &Rasterizer,
         targets: &mut RenderTargets,
-    ) -> Result<(), String> {
+    ) -> Result<Option<DrawTimes>, String> {
         let e = |m: quadstep::Error| format!("{}: {m}", self.name);
         let config = Config::default();
         let vstage = BoundStage::new(&self.vs, &self.sets, config).map_err(e)?;
@@ -582,7 +583,7 @@ impl Prepared {
                 }]);
             }
             pass.draw(self.vcount, 1, 0, 0).map_err(e)?;
+            Ok(pass.last_draw_times())
         }
-        Ok(())
     }
 }

@@ -387,11 +387,16 @@ type Attachment = (ColorFormat, ColorBlendAttachment, usize);
 /// writes them to its own pixels just before it is shaded, so each tile's bytes are written
 /// while in cache rather than filled in memory beforehand and read back (see [`Clears`]).
 /// Every tile is taken even when some fail, so the clears are all written.
+///
+/// `binned`: set to when binning (and cutting the attachments) ended, for [`DrawTimes`].
+///
+/// [`DrawTimes`]: super::DrawTimes
 pub(crate) fn render(
     pool: &ThreadPool,
     scene: &Scene,
     clears: &Clears,
     targets: &mut RenderTargets,
+    binned: &mut std::time::Instant,
 ) -> Result<()> {
     let (w, h) = targets.size()?;
     let (tiles_x, tiles_y) = ((w as i32 + TILE - 1) / TILE, (h as i32 + TILE - 1) / TILE);
@@ -428,6 +433,7 @@ pub(crate) fn render(
             || split_tiles(targets, w as usize, tiles_x as usize, &rects),
         )
     });
+    *binned = std::time::Instant::now();
     let bins: Vec<&[u32]> = base.windows(2).map(|r| &flat[r[0]..r[1]]).collect();
     let clearing = !clears.is_empty();
     let mut work: Vec<(usize, TileView)> = views
