@@ -72,7 +72,7 @@ pub mod state;
 pub mod target;
 pub mod tile;
 
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use rayon::prelude::*;
 use rayon::ThreadPool;
@@ -133,7 +133,13 @@ pub struct Pipeline<'a> {
 #[derive(Clone)]
 pub struct Rasterizer {
     pool: Arc<ThreadPool>,
+    /// The last draw's primitive chunks, emptied and refilled by the next
+    /// (`geometry::spare_chunks` says why).
+    spare: Arc<Mutex<geometry::SetUp>>,
 }
+
+/// Most bytes of primitive chunks a rasterizer keeps between draws.
+const SPARE_BYTES: usize = 64 << 20;
 
 impl Rasterizer {
     /// A rasterizer with its own pool of `threads` workers (0 = rayon's default).
@@ -142,14 +148,20 @@ impl Rasterizer {
             .num_threads(threads)
             .build()
             .map_err(|e| Error::Pipeline(format!("raster: cannot start {threads} threads: {e}")))?;
-        Ok(Rasterizer {
-            pool: Arc::new(pool),
-        })
+        Ok(Rasterizer::with_pool(Arc::new(pool)))
     }
 
     /// A rasterizer on an existing pool.
     pub fn with_pool(pool: Arc<ThreadPool>) -> Self {
-        Rasterizer { pool }
+        Rasterizer {
+            pool,
+            spare: Arc::default(),
+        }
+    }
+
+    fn spare_lock(&self) -> MutexGuard<'_, geometry::SetUp> {
+        // plain buffers: a holder that panicked left nothing half-made behind
+        self.spare.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Number of worker threads.
@@ -209,6 +221,8 @@ pub struct RenderPass<'a> {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct DrawTimes {
     /// Vertex fetch and shading in batches (primitive assembly, serial, runs beside them).
+    /// Point, line and triangle lists drawn once without restart are shaded and set up in
+    /// one pass, all of it counted here (and `setup` is zero).
     pub vertex: Duration,
     /// Clipping, the perspective divide, viewport transform, culling, primitive setup.
     pub setup: Duration,
@@ -387,36 +401,14 @@ impl<'a> RenderPass<'a> {
         }
         let (w, h) = self.targets.size()?;
         let pool = &self.raster.pool;
-        // primitive assembly (serial) runs beside the vertex batches
-        let (shaded, assembled) = rayon::join(
-            || {
-                geometry::shade_vertices(
-                    pool,
-                    state,
-                    pipeline.vertex,
-                    &self.vertex_buffers,
-                    stream,
-                    (first_instance, instance_count),
-                )
-            },
-            || geometry::assemble_all(state.topology, stream, instance_count),
-        );
-        let shaded = shaded?;
-        let shaded_at = Instant::now();
-        times.vertex = shaded_at - start;
-        if state.rasterization.rasterizer_discard {
-            return Ok(times);
-        }
         let viewport = state.viewport.unwrap_or_else(|| Viewport::full(w, h));
-        let Some(clip_rect) = clip_rect(state, &viewport, w, h) else {
-            return Ok(times);
-        };
-        let ctx = geometry::GeomCtx {
+        let clip_rect = clip_rect(state, &viewport, w, h);
+        let ctx = clip_rect.map(|clip| geometry::GeomCtx {
             state,
             viewport,
             planes: clip::PlaneSet::viewport(&viewport, state.rasterization.depth_clamp),
             setup: setup::SetupCtx {
-                clip: clip_rect,
+                clip,
                 depth_bias: state.rasterization.depth_bias,
                 depth_unorm_bits: self
                     .targets
@@ -424,32 +416,57 @@ impl<'a> RenderPass<'a> {
                     .as_ref()
                     .and_then(|d| d.format.unorm_bits()),
             },
-        };
-        // Chunks of primitives, one output Vec each rather than one per primitive (10 000 small
-        // triangles: malloc/free fell from ~33 M to ~12 M instructions).
-        // Each chunk's bounding boxes apart too, for binning (see `tile::Prims`).
-        let (prims, boxes): (Vec<Vec<setup::RasterPrim>>, Vec<Vec<PixRect>>) = pool.install(|| {
-            assembled
-                .par_chunks(256)
-                .map(|chunk| {
-                    let mut out: Vec<setup::RasterPrim> = Vec::with_capacity(chunk.len());
-                    for a in chunk {
-                        // the output slot two ahead, so its stores do not wait for the line
-                        if let Some(slot) = out.spare_capacity_mut().get(2) {
-                            let bytes = size_of::<setup::RasterPrim>();
-                            crate::cpu::prefetch(slot, bytes, crate::cpu::Cache::L1);
-                        }
-                        geometry::setup_primitive(&ctx, &shaded, a, &mut out);
-                    }
-                    let boxes = out.iter().map(|p| p.bbox).collect();
-                    (out, boxes)
-                })
-                .unzip()
         });
+        let instances = (first_instance, instance_count);
+        let work = geometry::VertexWork {
+            state,
+            vs: pipeline.vertex,
+            buffers: &self.vertex_buffers,
+            stream,
+            instances,
+        };
+        let fused = ctx.as_ref().filter(|_| {
+            !state.rasterization.rasterizer_discard
+                && geometry::fusable(state.topology, stream, instances)
+        });
+        let spare = std::mem::take(&mut *self.raster.spare_lock());
+        let (shaded, prims, boxes) = if let Some(ctx) = fused {
+            // vertex shading and setup in one pass (`geometry::shade_and_set_up`)
+            let assembled = geometry::assemble_all(state.topology, stream, instance_count);
+            let (shaded, (prims, boxes)) =
+                geometry::shade_and_set_up(pool, ctx, &work, &assembled, spare)?;
+            times.vertex = start.elapsed();
+            (shaded, prims, boxes)
+        } else {
+            // primitive assembly (serial) runs beside the vertex batches
+            let (shaded, assembled) = rayon::join(
+                || geometry::shade_vertices(pool, &work),
+                || geometry::assemble_all(state.topology, stream, instance_count),
+            );
+            let shaded = shaded?;
+            let shaded_at = Instant::now();
+            times.vertex = shaded_at - start;
+            let Some(ctx) = ctx
+                .as_ref()
+                .filter(|_| !state.rasterization.rasterizer_discard)
+            else {
+                return Ok(times);
+            };
+            let view = shaded.view();
+            let (prims, boxes): geometry::SetUp = pool.install(|| {
+                let chunks = assembled.len().div_ceil(geometry::SETUP_CHUNK);
+                assembled
+                    .par_chunks(geometry::SETUP_CHUNK)
+                    .zip(geometry::spare_chunks(spare, chunks))
+                    .map(|(chunk, bufs)| geometry::set_up_chunk(ctx, &view, chunk, bufs))
+                    .unzip()
+            });
+            times.setup = shaded_at.elapsed();
+            (shaded, prims, boxes)
+        };
         // Kept as chunks: no copy into one array on the calling thread.
         let prims = tile::Prims::with_boxes(prims, boxes);
         let set_up = Instant::now();
-        times.setup = set_up - shaded_at;
         let (lo, hi) = (viewport.min_depth, viewport.max_depth);
         let scene = tile::Scene {
             prims: &prims,
@@ -466,10 +483,17 @@ impl<'a> RenderPass<'a> {
         // fails: every tile is still taken)
         let clears = std::mem::take(&mut self.pending);
         let mut binned = set_up;
-        tile::render(pool, &scene, &clears, self.targets, &mut binned)?;
+        let drawn = tile::render(pool, &scene, &clears, self.targets, &mut binned);
         times.bin = binned - set_up;
         times.tiles = binned.elapsed();
-        Ok(times)
+        let (prims, boxes) = prims.into_chunks();
+        let bytes = prims
+            .iter()
+            .map(|c| c.capacity() * size_of::<setup::RasterPrim>());
+        if bytes.sum::<usize>() <= SPARE_BYTES {
+            *self.raster.spare_lock() = (prims, boxes);
+        }
+        drawn.map(|()| times)
     }
 }
 
@@ -741,6 +765,55 @@ mod tests {
     /// attachments, a second clear replacing a first, clears without a draw, two draws, draws
     /// that fail in the vertex or the fragment stage, a scissored draw and one with nothing on
     /// screen, and reads in between.
+    #[test]
+    fn a_draw_after_a_larger_one_equals_it_on_a_fresh_rasterizer() {
+        // the larger draw leaves its primitive chunks to the rasterizer (`spare`); the next
+        // draw refills them, and must not see any of their old contents
+        let (vs, fs, state) = stages(0.5, 0.25, false, false, false, false);
+        let (vs2, fs2, _) = stages(0.3, 0.75, true, false, false, false);
+        let big = Pipeline {
+            state: state.clone(),
+            vertex: &vs,
+            fragment: &fs,
+        };
+        let small = Pipeline {
+            state: state.clone(),
+            vertex: &vs2,
+            fragment: &fs2,
+        };
+        for threads in [1, 2, 8] {
+            let raster = Rasterizer::new(threads).unwrap();
+            let mut after = targets(Some(DepthFormat::D32Sfloat));
+            let mut pass = raster.begin(&mut after);
+            pass.clear_depth_stencil(1.0, 0).unwrap();
+            pass.bind_pipeline(&big);
+            pass.draw(3 * 256 * 3 + 6, 1, 0, 0).unwrap();
+            drop(pass);
+            assert_ne!(
+                after,
+                targets(Some(DepthFormat::D32Sfloat)),
+                "the big draw wrote"
+            );
+            let mut pass = raster.begin(&mut after);
+            pass.clear_color(0, ClearColor::Float([0.0; 4])).unwrap();
+            pass.clear_color(1, ClearColor::Raw([9, 8, 7, 6])).unwrap();
+            pass.clear_depth_stencil(1.0, 0).unwrap();
+            pass.bind_pipeline(&small);
+            pass.draw(6, 1, 0, 0).unwrap();
+            drop(pass);
+            let mut fresh = targets(Some(DepthFormat::D32Sfloat));
+            let raster = Rasterizer::new(threads).unwrap();
+            let mut pass = raster.begin(&mut fresh);
+            pass.clear_color(0, ClearColor::Float([0.0; 4])).unwrap();
+            pass.clear_color(1, ClearColor::Raw([9, 8, 7, 6])).unwrap();
+            pass.clear_depth_stencil(1.0, 0).unwrap();
+            pass.bind_pipeline(&small);
+            pass.draw(6, 1, 0, 0).unwrap();
+            drop(pass);
+            assert_eq!(after, fresh, "{threads} threads");
+        }
+    }
+
     #[test]
     fn draw_times_cover_the_phases_each_draw_ran_and_fit_inside_the_call() {
         let mut rt = targets(Some(DepthFormat::D32Sfloat));

@@ -161,6 +161,11 @@ impl Prims {
         }
     }
 
+    /// The chunks and their boxes back, for the next draw to reuse.
+    pub fn into_chunks(self) -> (Vec<Vec<RasterPrim>>, Vec<Vec<PixRect>>) {
+        (self.chunks, self.boxes)
+    }
+
     /// The primitive with this id.
     #[inline]
     pub fn get(&self, id: u32) -> &RasterPrim {
@@ -1076,7 +1081,7 @@ use queue::TileQueue;
 use wide::i64x2;
 
 #[cfg(test)]
-mod tests {
+pub(in crate::raster) mod tests {
     use super::*;
     use crate::raster::*;
     use std::cmp::Ordering;
@@ -1094,7 +1099,7 @@ mod tests {
     ];
 
     /// A triangle with no area and primitive id `id` (shade.rs's tests use it too).
-    pub(super) fn dummy(id: u32) -> RasterPrim {
+    pub(in crate::raster) fn dummy(id: u32) -> RasterPrim {
         use crate::raster::setup::{Edge, PrimInfo};
         RasterPrim {
             edges: [Edge::default(); 4],
