@@ -73,6 +73,7 @@ pub mod target;
 pub mod tile;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 use rayon::ThreadPool;
@@ -87,8 +88,6 @@ pub use state::*;
 pub use target::{
     ClearColor, ColorClass, ColorCodec, ColorFormat, ColorTarget, DepthFormat, DepthStencilTarget,
 };
-
-use std::time::{Duration, Instant};
 
 use crate::{Error, Result};
 use assemble::Stream;
@@ -759,12 +758,6 @@ mod tests {
         (vs, fs, state)
     }
 
-    /// Clears recorded by the pass and written by the next draw's tiles (or when the
-    /// attachments are read, or at the end of the pass) give byte for byte what clearing
-    /// the attachments first gives: with and without depth/stencil, several colour
-    /// attachments, a second clear replacing a first, clears without a draw, two draws, draws
-    /// that fail in the vertex or the fragment stage, a scissored draw and one with nothing on
-    /// screen, and reads in between.
     #[test]
     fn a_draw_after_a_larger_one_equals_it_on_a_fresh_rasterizer() {
         // the larger draw leaves its primitive chunks to the rasterizer (`spare`); the next
@@ -794,22 +787,18 @@ mod tests {
                 targets(Some(DepthFormat::D32Sfloat)),
                 "the big draw wrote"
             );
-            let mut pass = raster.begin(&mut after);
-            pass.clear_color(0, ClearColor::Float([0.0; 4])).unwrap();
-            pass.clear_color(1, ClearColor::Raw([9, 8, 7, 6])).unwrap();
-            pass.clear_depth_stencil(1.0, 0).unwrap();
-            pass.bind_pipeline(&small);
-            pass.draw(6, 1, 0, 0).unwrap();
-            drop(pass);
+            // a pass that clears everything and makes the small draw
+            let small_pass = |raster: &Rasterizer, rt: &mut RenderTargets| {
+                let mut pass = raster.begin(rt);
+                pass.clear_color(0, ClearColor::Float([0.0; 4])).unwrap();
+                pass.clear_color(1, ClearColor::Raw([9, 8, 7, 6])).unwrap();
+                pass.clear_depth_stencil(1.0, 0).unwrap();
+                pass.bind_pipeline(&small);
+                pass.draw(6, 1, 0, 0).unwrap();
+            };
+            small_pass(&raster, &mut after);
             let mut fresh = targets(Some(DepthFormat::D32Sfloat));
-            let raster = Rasterizer::new(threads).unwrap();
-            let mut pass = raster.begin(&mut fresh);
-            pass.clear_color(0, ClearColor::Float([0.0; 4])).unwrap();
-            pass.clear_color(1, ClearColor::Raw([9, 8, 7, 6])).unwrap();
-            pass.clear_depth_stencil(1.0, 0).unwrap();
-            pass.bind_pipeline(&small);
-            pass.draw(6, 1, 0, 0).unwrap();
-            drop(pass);
+            small_pass(&Rasterizer::new(threads).unwrap(), &mut fresh);
             assert_eq!(after, fresh, "{threads} threads");
         }
     }
@@ -871,6 +860,12 @@ mod tests {
         }
     }
 
+    /// Clears recorded by the pass and written by the next draw's tiles (or when the
+    /// attachments are read, or at the end of the pass) give byte for byte what clearing
+    /// the attachments first gives: with and without depth/stencil, several colour
+    /// attachments, a second clear replacing a first, clears without a draw, two draws, draws
+    /// that fail in the vertex or the fragment stage, a scissored draw and one with nothing on
+    /// screen, and reads in between.
     #[test]
     fn recorded_clears_equal_eager_clears() {
         use ClearColor::{Float, Raw};
