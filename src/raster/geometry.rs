@@ -237,16 +237,14 @@ pub(crate) fn shade_and_set_up(
                 || (VertexBatch::default(), VertexOutputs::default()),
                 |(input, out), (c, (((pos, size), vary), bufs))| {
                     let first_batch = c * group / VERTEX_BATCH;
-                    let vary_per = VERTEX_BATCH * n_vary;
-                    let mut vary_rest = &mut *vary;
-                    for (j, (p, s)) in pos
+                    let batches = pos.len().div_ceil(VERTEX_BATCH);
+                    let vary = vary_pieces(vary, n_vary, VERTEX_BATCH, batches);
+                    for (j, ((p, s), v)) in pos
                         .chunks_mut(VERTEX_BATCH)
                         .zip(size.chunks_mut(VERTEX_BATCH))
+                        .zip(vary)
                         .enumerate()
                     {
-                        let at = vary_per.min(vary_rest.len());
-                        let (v, rest) = std::mem::take(&mut vary_rest).split_at_mut(at);
-                        vary_rest = rest;
                         job.shade(first_batch + j, (p, s, v), input, out)?;
                     }
                     let view = VertexView {
@@ -309,10 +307,13 @@ impl VertexView<'_> {
         self.position.get(i).copied()
     }
 
+    /// A slot's point size; 1.0 outside the view.
     #[inline]
     fn point_size(&self, slot: u32) -> f32 {
-        let i = (slot as usize).wrapping_sub(self.first);
-        self.point_size.get(i).copied().unwrap_or(1.0)
+        let i = (slot as usize).checked_sub(self.first);
+        i.and_then(|i| self.point_size.get(i))
+            .copied()
+            .unwrap_or(1.0)
     }
 }
 
