@@ -102,6 +102,28 @@ pub(crate) struct Assembled {
     pub primitive_id: u32,
 }
 
+/// Primitives `range` of a list topology of `size` vertices per primitive drawn as one run
+/// from slot 0 (one instance, no restart), into `out`: what [`assemble`] makes of them, for a
+/// worker that sets up only those (`geometry::shade_and_set_up`).
+pub(crate) fn list_primitives(
+    size: usize,
+    range: std::ops::Range<usize>,
+    out: &mut Vec<Assembled>,
+) {
+    out.clear();
+    out.extend(range.map(|i| {
+        let mut slots = [0u32; 3];
+        for (j, s) in slots.iter_mut().take(size).enumerate() {
+            *s = (size * i + j) as u32;
+        }
+        Assembled {
+            slots,
+            count: size as u8,
+            primitive_id: i as u32,
+        }
+    }));
+}
+
 /// Assemble the primitives of a stream, `base` added to every slot.
 pub(crate) fn assemble(topology: Topology, stream: &Stream, base: u32) -> Vec<Assembled> {
     // At most one primitive per index for every topology: one allocation, no regrowth.
@@ -167,6 +189,30 @@ mod tests {
         );
         assert_eq!(slots(Topology::LineList, &s), vec![vec![0, 1], vec![2, 3]]);
         assert_eq!(slots(Topology::PointList, &s).len(), 5);
+    }
+
+    #[test]
+    fn list_primitives_are_those_of_the_whole_stream() {
+        for (t, size) in [
+            (Topology::PointList, 1),
+            (Topology::LineList, 2),
+            (Topology::TriangleList, 3),
+        ] {
+            for n in [0, 1, 2, 3, 7, 600] {
+                let all = assemble(t, &linear_stream(5, n), 0);
+                let mut got = vec![Assembled {
+                    slots: [9; 3],
+                    count: 9,
+                    primitive_id: 9,
+                }];
+                list_primitives(size, 0..all.len(), &mut got);
+                assert_eq!(got, all, "{t:?} {n}");
+                if all.len() > 4 {
+                    list_primitives(size, 2..all.len() - 1, &mut got);
+                    assert_eq!(got, all[2..all.len() - 1], "{t:?} {n}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -10,7 +10,7 @@
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::assemble::{assemble, Assembled, Stream};
+use super::assemble::{assemble, list_primitives, Assembled, Stream};
 use super::clip::{self, ClipVert, PlaneSet, GUARD_BAND};
 use super::fetch::{fetch, VertexBuffer};
 use super::setup::{self, area2, snap, PixRect, PrimInfo, RasterPrim, SetupCtx, WinVert};
@@ -19,6 +19,7 @@ use super::state::{CullMode, FrontFace, PipelineState, PolygonMode, Topology, Vi
 use crate::{Error, Result};
 
 /// Shaded vertices of a whole draw (all instances), indexed by slot.
+#[derive(Default)]
 pub(crate) struct Shaded {
     pub position: Vec<[f32; 4]>,
     pub point_size: Vec<f32>,
@@ -102,16 +103,36 @@ impl VertexWork<'_> {
     }
 }
 
-/// The draw-wide vertex arrays for `total` slots, zero-filled by parallel indexed collects
-/// (what a fresh vertex output holds: zeros, point size 1.0).
-fn vertex_arrays(total: usize, n_vary: usize) -> Shaded {
+/// The draw-wide vertex arrays for `total` slots: an earlier draw's (`spare`), cut to size or
+/// grown by parallel fills (with what a fresh vertex output holds: zeros, point size 1.0).
+/// Every batch overwrites all of its slots ([`VertexWork::shade`] rejects a stage that leaves
+/// any output short), so what a reused slot held is never read.
+///
+/// Why reuse: made afresh, the three arrays cost every draw three fork-joins before the first
+/// batch could start, and their frees at the end (10 000 small triangles at two threads: the
+/// first batch began ~0.1 ms into the draw, half of it here).
+fn vertex_arrays(total: usize, n_vary: usize, spare: Shaded) -> Shaded {
+    fn fit<T: Copy + Send + Sync>(v: &mut Vec<T>, len: usize, fill: T) {
+        if v.len() >= len {
+            v.truncate(len);
+        } else {
+            let more = len - v.len();
+            v.par_extend(rayon::iter::repeat_n(fill, more));
+        }
+    }
+    let Shaded {
+        mut position,
+        mut point_size,
+        mut varyings,
+        ..
+    } = spare;
+    fit(&mut position, total, [0.0; 4]);
+    fit(&mut point_size, total, 1.0);
+    fit(&mut varyings, total * n_vary, [0; 4]);
     Shaded {
-        position: (0..total).into_par_iter().map(|_| [0.0; 4]).collect(),
-        point_size: (0..total).into_par_iter().map(|_| 1.0).collect(),
-        varyings: (0..total * n_vary)
-            .into_par_iter()
-            .map(|_| [0; 4])
-            .collect(),
+        position,
+        point_size,
+        varyings,
         n_vary,
     }
 }
@@ -133,7 +154,7 @@ fn vary_pieces(
 
 /// Fetch and shade `stream` for every instance; slot = instance * stream length + position.
 ///
-/// The draw-wide arrays are made first (zero-filled by parallel indexed collects) and every
+/// The draw-wide arrays are made first (from `spare`, see [`vertex_arrays`]) and every
 /// batch copies its outputs straight into its own chunk of them, from one reused input and
 /// output per rayon job. Gathering per-batch outputs afterwards (a second parallel pass, and
 /// ~470 batch outputs freed on the calling thread) cost 10 000 small triangles ~0.19 ms of a
@@ -141,11 +162,11 @@ fn vary_pieces(
 /// (callgrind: 2.9 M instructions fewer) but no faster at two, where the batches' writes
 /// into the shared arrays cost what the gather did (writing the arrays' spare capacity
 /// instead, with no zero-fill, was no faster either, so no `unsafe` for it).
-pub(crate) fn shade_vertices(pool: &ThreadPool, job: &VertexWork) -> Result<Shaded> {
+pub(crate) fn shade_vertices(pool: &ThreadPool, job: &VertexWork, spare: Shaded) -> Result<Shaded> {
     let total = job.stream.vertex_index.len() * job.instances.1 as usize;
     let n_vary = job.vs.varying_count();
     pool.install(|| {
-        let mut sh = vertex_arrays(total, n_vary);
+        let mut sh = vertex_arrays(total, n_vary, spare);
         let batches = total.div_ceil(VERTEX_BATCH);
         let vary = vary_pieces(&mut sh.varyings, n_vary, VERTEX_BATCH, batches);
         let results: Vec<Result<()>> = sh
@@ -192,8 +213,10 @@ fn list_size(t: Topology) -> Option<usize> {
 /// Shade and set up a [`fusable`] draw in one parallel pass over the setup chunks: each
 /// chunk shades the vertex batches of its own primitives, then sets them up from those
 /// vertices, still in its core's cache. The batches, the chunks and every value are those
-/// of [`shade_vertices`] followed by [`set_up_chunk`] over `assembled` in chunks of
-/// [`SETUP_CHUNK`]; only which thread runs what changes.
+/// of [`shade_vertices`] followed by [`set_up_chunk`] over [`assemble_all`] in chunks of
+/// [`SETUP_CHUNK`]; only which thread runs what changes. Each item assembles its own
+/// chunks' primitives ([`list_primitives`]): assembled in full first, on one thread, they
+/// held up the first batch by ~20 µs.
 ///
 /// Why: as separate passes, 10 000 small triangles' vertex phase was ~0.9 ms at one thread
 /// and only 1.25-1.35x faster at two (470 batches of 1.7 µs, the setup reading what the
@@ -206,23 +229,24 @@ pub(crate) fn shade_and_set_up(
     pool: &ThreadPool,
     ctx: &GeomCtx,
     job: &VertexWork,
-    assembled: &[Assembled],
-    spare: SetUp,
+    spare: Spare,
 ) -> Result<(Shaded, SetUp)> {
     let total = job.stream.vertex_index.len();
     let n_vary = job.vs.varying_count();
+    let size = list_size(ctx.state.topology).unwrap_or(1);
+    let n_prims = total / size;
     // slots per chunk: whole batches (SETUP_CHUNK * k is a multiple of VERTEX_BATCH)
-    let per = SETUP_CHUNK * list_size(ctx.state.topology).unwrap_or(1);
+    let per = SETUP_CHUNK * size;
     debug_assert!(per.is_multiple_of(VERTEX_BATCH));
     let chunks = total.div_ceil(per);
     // up to FUSED_GROUP chunks per item, while every thread still gets four items or more
     let fused_group = (chunks / (4 * pool.current_num_threads())).clamp(1, FUSED_GROUP);
     let group = per * fused_group;
     pool.install(|| {
-        let mut sh = vertex_arrays(total, n_vary);
+        let mut sh = vertex_arrays(total, n_vary, spare.vertices);
         let items = total.div_ceil(group);
         let vary = vary_pieces(&mut sh.varyings, n_vary, group, items);
-        let mut bufs = spare_chunks(spare, chunks).into_iter();
+        let mut bufs = spare_chunks(spare.chunks, chunks).into_iter();
         let bufs: Vec<Vec<_>> = (0..items)
             .map(|_| bufs.by_ref().take(fused_group).collect())
             .collect();
@@ -234,14 +258,14 @@ pub(crate) fn shade_and_set_up(
             .zip(bufs)
             .enumerate()
             .map_init(
-                || (VertexBatch::default(), VertexOutputs::default()),
-                |(input, out), (c, (((pos, size), vary), bufs))| {
+                || (VertexBatch::default(), VertexOutputs::default(), Vec::new()),
+                |(input, out, assembled), (c, (((pos, sizes), vary), bufs))| {
                     let first_batch = c * group / VERTEX_BATCH;
                     let batches = pos.len().div_ceil(VERTEX_BATCH);
                     let vary = vary_pieces(vary, n_vary, VERTEX_BATCH, batches);
                     for (j, ((p, s), v)) in pos
                         .chunks_mut(VERTEX_BATCH)
-                        .zip(size.chunks_mut(VERTEX_BATCH))
+                        .zip(sizes.chunks_mut(VERTEX_BATCH))
                         .zip(vary)
                         .enumerate()
                     {
@@ -249,15 +273,16 @@ pub(crate) fn shade_and_set_up(
                     }
                     let view = VertexView {
                         position: pos,
-                        point_size: size,
+                        point_size: sizes,
                         first: c * group,
                     };
                     let mut set_up: SetUp = Default::default();
                     for (g, bufs) in bufs.into_iter().enumerate() {
                         let k = c * fused_group + g;
-                        let lo = (k * SETUP_CHUNK).min(assembled.len());
-                        let hi = ((k + 1) * SETUP_CHUNK).min(assembled.len());
-                        let (p, b) = set_up_chunk(ctx, &view, &assembled[lo..hi], bufs);
+                        let lo = (k * SETUP_CHUNK).min(n_prims);
+                        let hi = ((k + 1) * SETUP_CHUNK).min(n_prims);
+                        list_primitives(size, lo..hi, assembled);
+                        let (p, b) = set_up_chunk(ctx, &view, assembled, bufs);
                         set_up.0.push(p);
                         set_up.1.push(b);
                     }
@@ -279,6 +304,35 @@ pub(crate) fn shade_and_set_up(
 
 /// Set-up primitives in chunks, and the chunks' bounding boxes apart (see `tile::Prims`).
 pub(crate) type SetUp = (Vec<Vec<RasterPrim>>, Vec<Vec<PixRect>>);
+
+/// A draw's buffers, kept for the next draw on the same rasterizer: its setup chunks
+/// ([`spare_chunks`]) and vertex arrays ([`vertex_arrays`]), each says why.
+#[derive(Default)]
+pub(crate) struct Spare {
+    pub chunks: SetUp,
+    pub vertices: Shaded,
+}
+
+impl Spare {
+    /// Bytes of buffer held.
+    pub fn bytes(&self) -> usize {
+        let v = &self.vertices;
+        self.chunks
+            .0
+            .iter()
+            .map(|c| c.capacity() * size_of::<RasterPrim>())
+            .sum::<usize>()
+            + self
+                .chunks
+                .1
+                .iter()
+                .map(|c| c.capacity() * size_of::<PixRect>())
+                .sum::<usize>()
+            + v.position.capacity() * size_of::<[f32; 4]>()
+            + v.point_size.capacity() * size_of::<f32>()
+            + v.varyings.capacity() * size_of::<[u32; 4]>()
+    }
+}
 
 /// The shaded vertices setup reads: positions and point sizes of slots `first..`.
 pub(crate) struct VertexView<'a> {
@@ -625,10 +679,10 @@ mod tests {
     #[test]
     fn shading_and_setup_in_one_pass_equal_the_two_passes() {
         // point, line and triangle lists; vertex counts with trailing vertices no primitive
-        // uses, one group of chunks, several, and a partial last one; an earlier, larger
-        // draw's chunks as the spare; 1, 2 and 8 threads
+        // uses, one group of chunks, several, and a partial last one; an earlier draw's
+        // chunks and vertex arrays as the spare, larger and smaller; 1, 2 and 8 threads
         let vs = scattered(u32::MAX);
-        let stale = |n: usize| -> SetUp {
+        let stale = |n: usize, slots: usize| -> Spare {
             let mut c = vec![Vec::new(); n];
             let mut b = vec![Vec::new(); n];
             for (c, b) in c.iter_mut().zip(&mut b) {
@@ -640,7 +694,16 @@ mod tests {
                     y1: 4,
                 });
             }
-            (c, b)
+            let vertices = Shaded {
+                position: vec![[f32::NAN; 4]; slots],
+                point_size: vec![-3.0; slots],
+                varyings: vec![[0xdead; 4]; 5 * slots],
+                n_vary: 5,
+            };
+            Spare {
+                chunks: (c, b),
+                vertices,
+            }
         };
         for topology in [
             Topology::PointList,
@@ -657,9 +720,9 @@ mod tests {
                 assert!(fusable(topology, &stream, (2, 1)));
                 let w = work(&state, &vs, &stream, (2, 1));
                 let assembled = assemble_all(topology, &stream, 1);
-                for threads in [1, 2, 8] {
+                for (threads, spare_slots) in [(1, 5000), (2, 0), (2, 700), (8, 30_000)] {
                     let p = pool(threads);
-                    let sh = shade_vertices(&p, &w).unwrap();
+                    let sh = shade_vertices(&p, &w, Default::default()).unwrap();
                     let view = sh.view();
                     let (want_p, want_b): SetUp = assembled
                         .chunks(SETUP_CHUNK)
@@ -667,8 +730,15 @@ mod tests {
                         .unzip();
                     assert!(want_p.iter().flatten().count() > 0 || count < 3, "{count}");
                     let (got, (got_p, got_b)) =
-                        shade_and_set_up(&p, &ctx, &w, &assembled, stale(60)).unwrap();
-                    let what = format!("{topology:?}, {count} vertices, {threads} threads");
+                        shade_and_set_up(&p, &ctx, &w, stale(60, spare_slots)).unwrap();
+                    let what = format!(
+                        "{topology:?}, {count} vertices, {threads} threads, spare {spare_slots}"
+                    );
+                    assert_eq!(got.n_vary, 2, "{what}");
+                    let again = shade_vertices(&p, &w, stale(0, spare_slots).vertices).unwrap();
+                    assert_eq!(again.position, sh.position, "{what}");
+                    assert_eq!(again.point_size, sh.point_size, "{what}");
+                    assert_eq!(again.varyings, sh.varyings, "{what}");
                     assert_eq!(got.position, sh.position, "{what}");
                     assert_eq!(got.point_size, sh.point_size, "{what}");
                     assert_eq!(got.varyings, sh.varyings, "{what}");
@@ -688,12 +758,11 @@ mod tests {
         let state = PipelineState::default();
         let ctx = ctx(&state);
         let stream = linear_stream(0, 3 * 256 * 20);
-        let assembled = assemble_all(state.topology, &stream, 1);
         for threads in [1, 2, 8] {
             for fail_at in [64 * 40, 64 * 3] {
                 let vs = scattered(fail_at);
                 let w = work(&state, &vs, &stream, (0, 1));
-                let e = shade_and_set_up(&pool(threads), &ctx, &w, &assembled, Default::default())
+                let e = shade_and_set_up(&pool(threads), &ctx, &w, Default::default())
                     .err()
                     .expect("an error");
                 assert_eq!(
@@ -744,8 +813,12 @@ mod tests {
         let stream = linear_stream(0, n);
         for threads in [1, 2, 8] {
             let state = PipelineState::default();
-            let shaded =
-                shade_vertices(&pool(threads), &work(&state, &vs, &stream, (4, 2))).unwrap();
+            let shaded = shade_vertices(
+                &pool(threads),
+                &work(&state, &vs, &stream, (4, 2)),
+                Default::default(),
+            )
+            .unwrap();
             assert_eq!(shaded.n_vary, 2);
             assert_eq!(shaded.position.len(), 2 * n as usize);
             assert_eq!(shaded.varyings.len(), 2 * 2 * n as usize);
@@ -781,9 +854,13 @@ mod tests {
         let stream = linear_stream(0, 10 * VERTEX_BATCH as u32);
         for threads in [1, 2, 8] {
             let state = PipelineState::default();
-            let e = shade_vertices(&pool(threads), &work(&state, &vs, &stream, (0, 1)))
-                .err()
-                .expect("an error");
+            let e = shade_vertices(
+                &pool(threads),
+                &work(&state, &vs, &stream, (0, 1)),
+                Default::default(),
+            )
+            .err()
+            .expect("an error");
             assert_eq!(
                 e.to_string(),
                 Error::Exec("batch 3 failed".into()).to_string()
@@ -802,9 +879,13 @@ mod tests {
         };
         let stream = linear_stream(0, 10);
         let state = PipelineState::default();
-        let e = shade_vertices(&pool(2), &work(&state, &vs, &stream, (0, 1)))
-            .err()
-            .expect("an error");
+        let e = shade_vertices(
+            &pool(2),
+            &work(&state, &vs, &stream, (0, 1)),
+            Default::default(),
+        )
+        .err()
+        .expect("an error");
         assert!(e.to_string().contains("resized its outputs"), "{e}");
     }
 }

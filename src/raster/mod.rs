@@ -132,12 +132,12 @@ pub struct Pipeline<'a> {
 #[derive(Clone)]
 pub struct Rasterizer {
     pool: Arc<ThreadPool>,
-    /// The last draw's primitive chunks, emptied and refilled by the next
-    /// (`geometry::spare_chunks` says why).
-    spare: Arc<Mutex<geometry::SetUp>>,
+    /// The last draw's primitive chunks and vertex arrays, reused by the next
+    /// (`geometry::Spare`).
+    spare: Arc<Mutex<geometry::Spare>>,
 }
 
-/// Most bytes of primitive chunks a rasterizer keeps between draws.
+/// Most bytes of buffers a rasterizer keeps between draws.
 const SPARE_BYTES: usize = 64 << 20;
 
 impl Rasterizer {
@@ -158,7 +158,7 @@ impl Rasterizer {
         }
     }
 
-    fn spare_lock(&self) -> MutexGuard<'_, geometry::SetUp> {
+    fn spare_lock(&self) -> MutexGuard<'_, geometry::Spare> {
         // plain buffers: a holder that panicked left nothing half-made behind
         self.spare.lock().unwrap_or_else(PoisonError::into_inner)
     }
@@ -431,15 +431,13 @@ impl<'a> RenderPass<'a> {
         let spare = std::mem::take(&mut *self.raster.spare_lock());
         let (shaded, prims, boxes) = if let Some(ctx) = fused {
             // vertex shading and setup in one pass (`geometry::shade_and_set_up`)
-            let assembled = geometry::assemble_all(state.topology, stream, instance_count);
-            let (shaded, (prims, boxes)) =
-                geometry::shade_and_set_up(pool, ctx, &work, &assembled, spare)?;
+            let (shaded, (prims, boxes)) = geometry::shade_and_set_up(pool, ctx, &work, spare)?;
             times.vertex = start.elapsed();
             (shaded, prims, boxes)
         } else {
             // primitive assembly (serial) runs beside the vertex batches
             let (shaded, assembled) = rayon::join(
-                || geometry::shade_vertices(pool, &work),
+                || geometry::shade_vertices(pool, &work, spare.vertices),
                 || geometry::assemble_all(state.topology, stream, instance_count),
             );
             let shaded = shaded?;
@@ -456,7 +454,7 @@ impl<'a> RenderPass<'a> {
                 let chunks = assembled.len().div_ceil(geometry::SETUP_CHUNK);
                 assembled
                     .par_chunks(geometry::SETUP_CHUNK)
-                    .zip(geometry::spare_chunks(spare, chunks))
+                    .zip(geometry::spare_chunks(spare.chunks, chunks))
                     .map(|(chunk, bufs)| geometry::set_up_chunk(ctx, &view, chunk, bufs))
                     .unzip()
             });
@@ -485,12 +483,12 @@ impl<'a> RenderPass<'a> {
         let drawn = tile::render(pool, &scene, &clears, self.targets, &mut binned);
         times.bin = binned - set_up;
         times.tiles = binned.elapsed();
-        let (prims, boxes) = prims.into_chunks();
-        let bytes = prims
-            .iter()
-            .map(|c| c.capacity() * size_of::<setup::RasterPrim>());
-        if bytes.sum::<usize>() <= SPARE_BYTES {
-            *self.raster.spare_lock() = (prims, boxes);
+        let spare = geometry::Spare {
+            chunks: prims.into_chunks(),
+            vertices: shaded,
+        };
+        if spare.bytes() <= SPARE_BYTES {
+            *self.raster.spare_lock() = spare;
         }
         drawn.map(|()| times)
     }
