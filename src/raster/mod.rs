@@ -758,8 +758,8 @@ mod tests {
 
     #[test]
     fn a_draw_after_a_larger_one_equals_it_on_a_fresh_rasterizer() {
-        // the larger draw leaves its primitive chunks to the rasterizer (`spare`); the next
-        // draw refills them, and must not see any of their old contents
+        // the larger draw leaves its primitive chunks and vertex arrays to the rasterizer
+        // (`spare`); the next draw refills them, and must not see any of their old contents
         let (vs, fs, state) = stages(0.5, 0.25, false, false, false, false);
         let (vs2, fs2, _) = stages(0.3, 0.75, true, false, false, false);
         let big = Pipeline {
