@@ -1,6 +1,8 @@
 //! Cube maps: face selection (ties: Z beats Y beats X), the quotient-rule derivative
 //! transform, and seamless edge remapping of taps that leave a face (sampling.md §4).
 
+use super::lanes::{F, I};
+
 /// Result of face selection for one direction.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct FaceCoord {
@@ -23,58 +25,96 @@ impl FaceCoord {
     }
 }
 
-/// Selects the face of direction `d` (Z ≥ Y ≥ X on ties, as D3D requires).
+/// Selects the face of direction `d` (Z ≥ Y ≥ X on ties, as D3D requires): [`faces`] of
+/// one lane.
 #[inline]
 pub fn select_face(d: [f32; 3]) -> FaceCoord {
-    let [x, y, z] = d;
-    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
-    if az >= ax && az >= ay {
-        if z.is_sign_negative() {
-            FaceCoord {
-                face: 5,
-                sc: -x,
-                tc: -y,
-                ma: z,
-            }
-        } else {
-            FaceCoord {
-                face: 4,
-                sc: x,
-                tc: -y,
-                ma: z,
-            }
-        }
-    } else if ay >= ax {
-        if y.is_sign_negative() {
-            FaceCoord {
-                face: 3,
-                sc: x,
-                tc: -z,
-                ma: y,
-            }
-        } else {
-            FaceCoord {
-                face: 2,
-                sc: x,
-                tc: z,
-                ma: y,
-            }
-        }
-    } else if x.is_sign_negative() {
-        FaceCoord {
-            face: 1,
-            sc: z,
-            tc: -y,
-            ma: x,
-        }
-    } else {
-        FaceCoord {
-            face: 0,
-            sc: -z,
-            tc: -y,
-            ma: x,
-        }
+    let f = faces(F([d[0]]), F([d[1]]), F([d[2]]));
+    FaceCoord {
+        face: f.face.0[0] as u32,
+        sc: f.sc.0[0],
+        tc: f.tc.0[0],
+        ma: f.ma.0[0],
     }
+}
+
+/// The face selection of `W` directions, lane-wise (the rule every cube path uses).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Faces<const W: usize> {
+    /// Face index 0..5.
+    pub face: I<W>,
+    /// `s_c`, `t_c` and the signed major component `ma` of the §4.1 table.
+    pub sc: F<W>,
+    pub tc: F<W>,
+    pub ma: F<W>,
+}
+
+impl<const W: usize> Faces<W> {
+    /// Normalized face coordinates `(0.5·s_c/|ma| + 0.5, 0.5·t_c/|ma| + 0.5)`.
+    #[inline(always)]
+    pub fn st(&self) -> (F<W>, F<W>) {
+        let half = F::splat(0.5);
+        let inv = F(self.ma.0.map(|m| 0.5 / m.abs()));
+        (self.sc * inv + half, self.tc * inv + half)
+    }
+}
+
+/// The faces of `W` directions: the major axis is z when `|z| ≥ |x|, |y|`, else y when
+/// `|y| ≥ |x|`, else x (NaN compares false: x); its sign bit picks the negative face; the
+/// face table's `s_c`, `t_c` by sign flips (exact, as Rust's negation).
+#[inline(always)]
+pub(super) fn faces<const W: usize>(x: F<W>, y: F<W>, z: F<W>) -> Faces<W> {
+    let mut f = Faces {
+        face: I([0; W]),
+        sc: F([0.0; W]),
+        tc: F([0.0; W]),
+        ma: F([0.0; W]),
+    };
+    for l in 0..W {
+        let (x, y, z) = (x.0[l], y.0[l], z.0[l]);
+        let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+        let zs = (az >= ax) & (az >= ay);
+        let ys = !zs & (ay >= ax);
+        let m = if zs {
+            z
+        } else if ys {
+            y
+        } else {
+            x
+        };
+        let neg = m.is_sign_negative();
+        f.face.0[l] = if zs {
+            4
+        } else if ys {
+            2
+        } else {
+            0
+        } + neg as i32;
+        f.sc.0[l] = if zs {
+            if neg {
+                -x
+            } else {
+                x
+            }
+        } else if ys {
+            x
+        } else if neg {
+            z
+        } else {
+            -z
+        };
+        f.tc.0[l] = if ys {
+            if neg {
+                -z
+            } else {
+                z
+            }
+        } else {
+            -y
+        };
+        f.ma.0[l] = m;
+    }
+    f
 }
 
 /// Selects the same components/signs as the face table from a derivative vector:

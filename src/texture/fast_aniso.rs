@@ -51,10 +51,10 @@ use super::fast::{
     R32F_CMP,
 };
 use super::fast::{SBGRA8, SRGBA8};
-use super::filter::lerp4;
+use super::old_filter::lerp4;
 use super::image::{Image, Plane, ViewType};
 use super::lod::{LodBase, LodMode};
-use super::sample::{layer_index, Kernel, LaneLod, SampleArgs};
+use super::old_sample::{layer_index, Kernel, LaneLod, SampleArgs};
 use super::sampler::LodPrecision;
 use super::QuadBits;
 use wide::f32x4;

@@ -92,11 +92,11 @@ use super::cube::{remap_edge_step, EDGE};
 use super::fast::QuadIn;
 use super::fast_plane::{lane_levels, plane_route, uni_levels, Lv, PlaneLevels};
 use super::fast_wide::{BatchArgs, BatchLod, WideFn, WideFnDbg};
-use super::filter::{fl, lerp4};
+use super::old_filter::{fl, lerp4};
 use super::format::NumKind;
 use super::image::{Image, Plane, ViewType};
 use super::lod::select_levels;
-use super::sample::{layer_index, Kernel, LaneLod};
+use super::old_sample::{layer_index, Kernel, LaneLod};
 use super::sampler::{Filter, LodPrecision, MipmapMode};
 use wide::{f32x4, i32x4};
 
@@ -650,7 +650,7 @@ const fn form_beta(form: u8) -> i32 {
 #[cfg(target_arch = "x86_64")]
 mod run {
     use super::super::image::Plane;
-    use super::super::sample::{layer_index, Kernel, LaneLod};
+    use super::super::old_sample::{layer_index, Kernel, LaneLod};
     use super::{seamless_lane, EDGE_COEF};
     use std::arch::x86_64::*;
     use wide::bytemuck::cast;

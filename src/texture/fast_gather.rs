@@ -59,9 +59,9 @@ use super::fast::{
     compare, compare_bits, fast_format, floor4, BGRA8, R32F, R32F_CMP, RGBA8, SBGRA8, SRGBA8,
 };
 use super::format::{SRGB_TABLE, UNORM8};
-use super::gather::{BatchGatherOffsets, GatherArgs, GatherBatchArgs, GatherOffsets};
+use super::old_gather::{BatchGatherOffsets, GatherArgs, GatherBatchArgs, GatherOffsets};
 use super::image::{Image, Plane, ViewType};
-use super::sample::{layer_index, Kernel};
+use super::old_sample::{layer_index, Kernel};
 use super::QuadBits;
 
 /// A fast gather routine (always serves the quad).

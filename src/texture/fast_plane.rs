@@ -72,9 +72,9 @@
 
 use super::address::{wrap, CLAMP, MIRRORED, REPEAT};
 use super::fast::QuadIn;
-use super::filter::fl;
+use super::old_filter::fl;
 use super::image::Plane;
-use super::sample::{Kernel, LaneLod};
+use super::old_sample::{Kernel, LaneLod};
 use super::sampler::CompareOp;
 use wide::{f32x4, i32x4};
 

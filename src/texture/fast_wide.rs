@@ -93,85 +93,13 @@ use super::fast_plane::{
 
 use super::image::{Image, Plane, ViewType};
 use super::lod::LodMode;
-use super::sample::{layer_index, Kernel, LaneLod, SampleArgs};
+use super::old_sample::{layer_index, Kernel, LaneLod, SampleArgs};
 use super::sampler::{LodPrecision, Policy};
 use crate::{Error, Result};
 use std::cell::Cell;
 use wide::{f32x4, i32x4, u32x4};
 
-/// Quads per chunk of the wide routine: the rasterizer's fragment batch (`QUAD_BATCH`), so a
-/// batch's sample is one call. Every call pays its entry, frame and first selection (~1400
-/// instructions at 16 quads); from 16 to 64, per quad in the sampler bench: nearest
-/// 81.0 -> 59.4, bilinear 133.5 -> 110.8, trilinear 282.1 -> 240.9, Dref 118.5 -> 94.6,
-/// cube bilinear 237.1 -> 203.8, gather 104.9 -> 82.2.
-pub const WIDE_QUADS: usize = 64;
-// the routes report the quads they leave as bits of a u64
-const _: () = assert!(WIDE_QUADS <= u64::BITS as usize);
-
-/// The LOD operand of a batch, as rows of f32 bits (lane `4q + i` is quad `q`'s lane `i`).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum BatchLod<'a> {
-    /// Implicit LOD from coarse (lane-0) derivatives, plus a per-lane shader bias row (empty:
-    /// no `Bias` operand).
-    Implicit(&'a [u32]),
-    /// Explicit per-lane λ_base (`Lod` operand); an empty row reads as zeros.
-    Explicit(&'a [u32]),
-    /// λ_base = 0 (what an absent LOD operand means outside fragment shaders).
-    Zero,
-}
-
-/// A batch of quads in structure-of-arrays form for [`Kernel::sample_batch`].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct BatchArgs<'a> {
-    /// Coordinate component rows (f32 bits), in [`SampleArgs::coords`] order (`s, t` then the
-    /// layer for 2D arrays): `coords[k][4q + i]` is component `k` of quad `q`'s lane `i`. An
-    /// empty row reads as zeros; others need at least `4 · masks.len()` lanes.
-    pub coords: [&'a [u32]; 4],
-    /// Lanes that need results, per quad (bit `i` = lane `4q + i`); its length is the quad
-    /// count.
-    pub masks: &'a [u8],
-    /// The LOD operand.
-    pub lod: BatchLod<'a>,
-    /// The depth reference per lane (f32 bits, before the UNORM clamp); empty: no Dref
-    /// operand.
-    pub dref: &'a [u32],
-    /// Texel offsets `u`, `v` per lane (i32 bits, `ConstOffset`/`Offset`); empty rows: zero.
-    pub offsets: [&'a [u32]; 2],
-}
-
-impl BatchArgs<'_> {
-    /// Quad `q`'s [`SampleArgs`]: what the per-quad path is given for it.
-    pub fn quad_args(&self, q: usize) -> SampleArgs {
-        let row4 = |r: &[u32]| -> [f32; 4] {
-            match r.get(4 * q..4 * q + 4) {
-                Some(s) => [s[0], s[1], s[2], s[3]].map(f32::from_bits),
-                None => [0.0; 4],
-            }
-        };
-        let c = self.coords.map(row4);
-        let mut a = SampleArgs::new(std::array::from_fn(|l| {
-            [c[0][l], c[1][l], c[2][l], c[3][l]]
-        }));
-        a.lod = match self.lod {
-            BatchLod::Implicit(b) => LodMode::Implicit {
-                bias: row4(b),
-                fine: false,
-            },
-            BatchLod::Explicit(r) => LodMode::Explicit(row4(r)),
-            BatchLod::Zero => LodMode::Zero,
-        };
-        a.mask = self.masks.get(q).copied().unwrap_or(0) & 0xf;
-        if !self.dref.is_empty() {
-            a.dref = Some(row4(self.dref));
-        }
-        let off = self.offsets.map(|r| match r.get(4 * q..4 * q + 4) {
-            Some(s) => [s[0], s[1], s[2], s[3]].map(|x| x as i32),
-            None => [0; 4],
-        });
-        a.offsets = std::array::from_fn(|l| [off[0][l], off[1][l], 0]);
-        a
-    }
-}
+pub use super::batch::{BatchArgs, BatchLod, WIDE_QUADS};
 
 /// A wide routine: samples quads `q0..q0 + nq` (`nq ≤ WIDE_QUADS`) of the batch into `out`
 /// (active lanes only) and returns the quads (bit `q` for quad `q0 + q`) it left to the
@@ -313,6 +241,9 @@ impl Kernel {
     /// shorter than the batch, an image of another shape, a comparison sampler (there is no
     /// Dref operand) — the errors of [`Kernel::sample`], checked once per batch.
     pub fn sample_batch(&self, img: &Image, b: &BatchArgs<'_>, out: &mut [[u32; 4]]) -> Result<()> {
+        if super::old_sample::NEW_ROUTES.load(std::sync::atomic::Ordering::Relaxed) && !self.legacy {
+            return self.sample_batch_general(img, b, out);
+        }
         if let Some(u) = self.usual {
             if let Some(rest) = self.usual_batch(u.0, img, b, out) {
                 return match rest {
@@ -438,6 +369,10 @@ impl Kernel {
             return Err(Error::Texture(
                 "a sample without a Dref operand through a sampler with compareEnable".into(),
             ));
+        }
+        if super::old_sample::NEW_ROUTES.load(std::sync::atomic::Ordering::Relaxed) && !self.legacy {
+            (self.batch_route)(&self.bind, img, b, out);
+            return Ok(());
         }
         // (a `step_by` range cost ~25 instructions a call more)
         let mut next = 0;
@@ -1180,7 +1115,7 @@ fn implicit_selection(
 /// sampler, config and level extents, all fixed at construction) and of the differences'
 /// bits alone (not of the image's texels, not of what ran before), so an entry whose kernel
 /// id and differences match gives what computing them would: the same bits on any thread,
-/// in any order. Kernel ids are never reused ([`KernelId`](super::sample::KernelId)).
+/// in any order. Kernel ids are never reused ([`KernelId`](super::old_sample::KernelId)).
 #[derive(Clone, Copy)]
 struct Memo {
     /// The kernel's id (0: empty; ids start at 1).

@@ -1,429 +1,728 @@
-//! Filtering inside one level: nearest / linear taps, wrap, border, per-tap depth compare
-//! (PCF), seamless cube edges and corners (sampling.md §4.3, §7, §8, §10).
+//! The sampling kernel: one footprint per lane, from its texel-space position to its
+//! filtered value — floor (or the linear split), wrap per axis (border, cube seams and
+//! corners), read, compare (Dref), lerp — written once (sampling.md §4.3, §7, §8, §10).
 //!
-//! Each function is monomorphised over (format class, dimensions, linear, address mode per
-//! axis) and wrapped as a [`LevelFilter`] type; a [`Kernel`] picks one quad routine
-//! ([`pick`]) with the nearest and linear instantiations inlined, so the per-tap code has no
-//! branch on the format class or the wrap mode and no call.
+//! Shape: every instantiation is this code. What an instantiation knows at compile time is
+//! a [`Spec`] (address mode, texel filter, cube or not, dimensions, compare, AVX2), whose
+//! constants fold the branches away; [`General`] knows nothing and reads every mode from the
+//! [`Binding`] at run time, which is the general path. The lane count `W` is a parameter
+//! ([`lanes`](super::lanes)): one lane at a time ([`lane`], every rule), or a group of `W`
+//! lanes ([`group`]) whose footprints are formed lane-wise and which reads a group whose
+//! every footprint lies inside its level, or wraps lane-wise, with one offset per lane and
+//! no per-tap tests; any other lane of a group goes through [`lane`] (the same rules, the
+//! same operations in the same order, hence the same bits). The texel source is a type
+//! parameter ([`Source`]), and so is the [`Recorder`] the general path reports to.
 
-use super::address::{wrap, BORDER, DYN};
-use super::cube::remap_edge;
-use super::format::{Aspect, Format, UNORM8};
-use super::image::Image;
-use super::lod::LodBase;
-use super::sample::{Kernel, SampleArgs};
-use super::QuadBits;
+use super::address::{self, wrap, wrap_lanes, DYN};
+use super::binding::Binding;
+use super::cube::remap_edge_step;
+use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
+use super::lanes::{all, lerp, split, F, I};
+use super::sampler::{CompareOp, Filter};
+use super::source::{Addr, Source};
 
-/// One probe at one level: absolute level and layer, texel-space coordinates (offsets
-/// included, before the −0.5 shift of linear filtering), cube face, per-lane Dref.
-#[derive(Clone, Copy, Debug)]
-pub struct Tap {
-    /// Absolute mip level.
-    pub level: u32,
-    /// Absolute layer (cube: the face's layer).
-    pub layer: u32,
-    /// Cube face (0 for non-cube views).
-    pub face: u32,
-    /// Texel-space coordinates.
-    pub uvw: [f32; 3],
-    /// Dref (already clamped/quantized), for compare-then-filter.
-    pub dref: Option<f32>,
-}
+/// What a kernel instantiation knows at compile time (see the module doc). `DYN` in a code
+/// means "read it from the binding".
+pub(super) trait Spec {
+    /// Address mode code on every axis, or `DYN` (each axis's from the binding).
+    const MODE: u8;
+    /// Cube view: 1, 0, or `DYN`.
+    const CUBE: u8;
+    /// Spatial dimensions 1 to 3 of a non-cube view, or `DYN`.
+    const DIMS: u8;
+    /// Exact precision and normalized coordinates: nothing to snap (else the binding says).
+    const EXACT: bool;
+    /// Compiled for AVX2 (the caller has detected it).
+    const AVX: bool;
 
-/// Size and byte addressing of one absolute mip level, computed once per kernel (the image
-/// shape is part of the kernel key), so taps never recompute `max(1, x >> l)` or offsets.
-#[derive(Clone, Copy, Debug)]
-pub(super) struct LevelInfo {
-    /// Extent in texels.
-    pub size: [i32; 3],
-    /// Extent as f32 (normalized → texel scale).
-    pub sizef: [f32; 3],
-    /// Byte offset of (level, layer 0, texel 0).
-    pub base: usize,
-    /// Bytes per layer.
-    pub layer_stride: usize,
-    /// Bytes per row.
-    pub pitch: usize,
-    /// Bytes per z slice.
-    slice: usize,
-    /// [`LevelInfo::base`] in texels (the decoded plane's index of (level, layer 0, texel 0)).
-    pub tbase: usize,
-    /// [`LevelInfo::layer_stride`] in texels.
-    pub tlayer: usize,
-}
-
-impl LevelInfo {
-    /// The level's addressing in a single-sampled image.
-    pub fn new(img: &Image, level: u32) -> LevelInfo {
-        let e = img.level_extent(level);
-        let ts = img.format().texel_size();
-        let pitch = e[0] as usize * ts;
-        let slice = pitch * e[1] as usize;
-        LevelInfo {
-            size: e.map(|x| x as i32),
-            sizef: e.map(|x| x as f32),
-            base: img.offset_unchecked(level, 0, [0, 0, 0], 0, e),
-            layer_stride: slice * e[2] as usize,
-            pitch,
-            slice,
-            tbase: img.offset_unchecked(level, 0, [0, 0, 0], 0, e) / ts,
-            tlayer: slice * e[2] as usize / ts,
-        }
-    }
-
-    /// Addressing of one layer of this level.
+    /// The address mode of `axis`.
     #[inline(always)]
-    pub fn layout(&self, layer: u32) -> Layout {
-        Layout {
-            base: self.base + layer as usize * self.layer_stride,
-            pitch: self.pitch,
-            slice: self.slice,
-        }
-    }
-}
-
-/// Byte addressing of one (level, layer) of a single-sampled image.
-pub(super) struct Layout {
-    base: usize,
-    pitch: usize,
-    slice: usize,
-}
-
-impl Layout {
-    /// Byte offset of in-range texel `ijk` (`texel_size` bytes per texel).
-    #[inline(always)]
-    pub fn offset(&self, ijk: [i32; 3], texel_size: usize) -> usize {
-        self.base
-            + ijk[2] as usize * self.slice
-            + ijk[1] as usize * self.pitch
-            + ijk[0] as usize * texel_size
-    }
-}
-
-impl Kernel {
-    /// Reads a texel (or the border when any index is −1), decodes it, compares if Dref.
-    #[inline(always)]
-    pub(super) fn texel<const F: u8>(&self, img: &Image, t: &Tap, ijk: [i32; 3]) -> [f32; 4] {
-        let lay = self.lv[t.level as usize].layout(t.layer);
-        self.texel_in::<F>(img.bytes(), &lay, ijk, t.dref, true)
-    }
-
-    /// As [`Kernel::texel`] with the level/layer addressing precomputed. `may_border`: an
-    /// index may be −1 (a border address mode); constant per instantiation, so the check
-    /// vanishes for the other modes.
-    #[inline(always)]
-    pub(super) fn texel_in<const F: u8>(
-        &self,
-        data: &[u8],
-        lay: &Layout,
-        ijk: [i32; 3],
-        dref: Option<f32>,
-        may_border: bool,
-    ) -> [f32; 4] {
-        let v = if may_border && (ijk[0] | ijk[1] | ijk[2]) < 0 {
-            self.border
+    fn mode(b: &Binding, axis: usize) -> u8 {
+        if Self::MODE == DYN {
+            b.modes[axis]
         } else {
-            let o = lay.offset(ijk, self.texel_size);
-            // the inline classes read 4 bytes (D32_SFLOAT_S8_UINT: depth first)
-            let len = if F == FC_ANY { self.texel_size } else { 4 };
-            let b = &data[o..o + len];
-            match F {
-                FC_RGBA8 => [
-                    UNORM8[b[0] as usize],
-                    UNORM8[b[1] as usize],
-                    UNORM8[b[2] as usize],
-                    UNORM8[b[3] as usize],
-                ],
-                FC_R32F => [f32::from_le_bytes([b[0], b[1], b[2], b[3]]), 0.0, 0.0, 1.0],
-                _ => (self.dec.f32)(b),
-            }
-        };
-        match dref {
-            None => v,
-            Some(r) => [
-                if self.sampler.compare_op.test(r, v[0]) {
-                    1.0
-                } else {
-                    0.0
-                },
-                0.0,
-                0.0,
-                1.0,
-            ],
+            Self::MODE
         }
     }
-
-    /// Snaps a texel-space coordinate to 1/256 (RNE) in hardware precision.
+    /// Whether the view is a cube.
     #[inline(always)]
-    pub(super) fn snap(&self, x: f32) -> f32 {
-        if self.hw {
-            (x * 256.0).round_ties_even() / 256.0
+    fn cube(b: &Binding) -> bool {
+        if Self::CUBE == DYN {
+            b.cube
         } else {
+            Self::CUBE != 0
+        }
+    }
+    /// The axes a footprint spans (a cube face: 2).
+    #[inline(always)]
+    fn dims(b: &Binding) -> usize {
+        if Self::cube(b) {
+            2
+        } else if Self::DIMS == DYN {
+            b.dims
+        } else {
+            Self::DIMS as usize
+        }
+    }
+    /// Hardware snapping of texel coordinates, if it applies.
+    #[inline(always)]
+    fn snap(b: &Binding, x: f32) -> f32 {
+        if Self::EXACT {
             x
+        } else {
+            b.snap(x)
         }
     }
 }
 
-/// Whether address mode `m` (a const-generic code) can produce the border index −1.
-#[inline(always)]
-const fn may_border(m: u8) -> bool {
-    m == BORDER || m == DYN
+/// The general path: every mode at run time.
+pub(super) struct General;
+
+impl Spec for General {
+    const MODE: u8 = DYN;
+    const CUBE: u8 = DYN;
+    const DIMS: u8 = DYN;
+    const EXACT: bool = false;
+    const AVX: bool = false;
 }
 
-/// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
-/// saturating for huge values, 0 for NaN.
-#[inline(always)]
-pub(super) fn fl(x: f32) -> i32 {
-    let i = x as i32;
-    if (i as f32) > x {
-        i.saturating_sub(1)
-    } else {
-        i
+/// A 2D or cube view at exact precision with normalized coordinates, address mode `M` (or
+/// `DYN`) on both axes, compiled for AVX2 if `AVX`.
+pub(super) struct Fast<const M: u8, const CUBE: bool, const AVX: bool>;
+
+impl<const M: u8, const CUBE: bool, const AVX: bool> Spec for Fast<M, CUBE, AVX> {
+    const MODE: u8 = M;
+    const CUBE: u8 = CUBE as u8;
+    const DIMS: u8 = 2;
+    const EXACT: bool = true;
+    const AVX: bool = AVX;
+}
+
+/// Where one lane's footprint reads: its absolute level, layer and cube face, the level's
+/// extent, and the (level, layer)'s addressing in the source's unit.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct At {
+    pub level: u32,
+    pub layer: u32,
+    pub face: u32,
+    pub size: [i32; 3],
+    pub addr: Addr,
+}
+
+impl At {
+    /// Lane data for absolute `level` and `layer` (and `face`) of a source.
+    #[inline(always)]
+    pub fn new<S: Source>(b: &Binding, src: &S, level: u32, layer: u32, face: u32) -> At {
+        let lv = &b.lv[level as usize];
+        At {
+            level,
+            layer,
+            face,
+            size: lv.size,
+            addr: src.level(b, lv, layer),
+        }
+    }
+
+    /// The unit offset of in-range texel `ijk` on this lane's layer moved by `dl` layers
+    /// (a cube's neighbouring face).
+    #[inline(always)]
+    pub fn offset(&self, ijk: [i32; 3], dl: isize) -> usize {
+        let a = &self.addr;
+        (a.base as isize + dl * a.layer as isize) as usize
+            + ijk[2] as usize * a.slice
+            + ijk[1] as usize * a.row
+            + ijk[0] as usize * a.step
     }
 }
 
-/// `(floor(x), frac(x))` with the fraction clamped to [0, 1] (only matters past ±2³¹).
-#[inline(always)]
-fn split(x: f32) -> (i32, f32) {
-    let i = fl(x);
-    (i, (x - i as f32).clamp(0.0, 1.0))
+/// What a footprint reports to the recorder besides its taps: probe and weight in the
+/// lane's sum.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Note {
+    pub probe: u32,
+    pub weight: f32,
 }
 
-/// `a + (b − a)·w` per component (shared with the fast path, which must round the same way).
+/// `ref OP texel` as the filtered value of a compared texel: `(pass, 0, 0, 1)`.
 #[inline(always)]
-pub(super) fn lerp4(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
-    [
-        a[0] + (b[0] - a[0]) * w,
-        a[1] + (b[1] - a[1]) * w,
-        a[2] + (b[2] - a[2]) * w,
-        a[3] + (b[3] - a[3]) * w,
-    ]
+fn compared(b: &Binding, r: f32, v: [f32; 4]) -> [f32; 4] {
+    let pass = b.sampler.compare_op.test(r, v[0]);
+    [if pass { 1.0 } else { 0.0 }, 0.0, 0.0, 1.0]
 }
 
-/// 1D/2D/3D filter with address modes `MU`, `MV`, `MW` (`DYN` → read from the kernel).
+/// One lane's footprint by every rule: the general path, and any lane a group cannot take
+/// lane-wise. `u`: texel-space position (after offsets); `dref`: the compare reference
+/// (after its clamp) of a Dref sample.
 #[inline(always)]
-pub fn level_nd<
-    const F: u8,
-    const D: usize,
-    const LIN: bool,
-    const MU: u8,
-    const MV: u8,
-    const MW: u8,
->(
-    k: &Kernel,
-    img: &Image,
-    t: &Tap,
+#[allow(clippy::too_many_arguments)]
+pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
+    b: &Binding,
+    src: &S,
+    at: &At,
+    u: [f32; 3],
+    dref: Option<f32>,
+    linear: bool,
+    note: Note,
+    rec: &R,
 ) -> [f32; 4] {
-    let lv = &k.lv[t.level as usize];
-    let size = lv.size;
-    let lay = lv.layout(t.layer);
-    let data = img.bytes();
-    let m = k.modes;
-    let mb = may_border(MU) || (D >= 2 && may_border(MV)) || (D >= 3 && may_border(MW));
-    let wu = |i: i32| wrap::<MU>(i, size[0], m[0]);
-    let wv = |i: i32| {
-        if D >= 2 {
-            wrap::<MV>(i, size[1], m[1])
-        } else {
-            0
-        }
-    };
-    let ww = |i: i32| {
-        if D >= 3 {
-            wrap::<MW>(i, size[2], m[2])
-        } else {
-            0
-        }
-    };
-    if !LIN {
-        let u = k.snap(t.uvw[0]);
-        let v = k.snap(t.uvw[1]);
-        let w = k.snap(t.uvw[2]);
-        return k.texel_in::<F>(data, &lay, [wu(fl(u)), wv(fl(v)), ww(fl(w))], t.dref, mb);
-    }
-    let x = k.snap(t.uvw[0] - 0.5);
-    let (i0, a) = split(x);
-    let (iu0, iu1) = (wu(i0), wu(i0.saturating_add(1)));
-    if D == 1 {
-        return lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, 0, 0], t.dref, mb),
-            k.texel_in::<F>(data, &lay, [iu1, 0, 0], t.dref, mb),
-            a,
-        );
-    }
-    let y = k.snap(t.uvw[1] - 0.5);
-    let (j0, b) = split(y);
-    let (jv0, jv1) = (wv(j0), wv(j0.saturating_add(1)));
-    let plane = |kk: i32| {
-        let top = lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, jv0, kk], t.dref, mb),
-            k.texel_in::<F>(data, &lay, [iu1, jv0, kk], t.dref, mb),
-            a,
-        );
-        let bot = lerp4(
-            k.texel_in::<F>(data, &lay, [iu0, jv1, kk], t.dref, mb),
-            k.texel_in::<F>(data, &lay, [iu1, jv1, kk], t.dref, mb),
-            a,
-        );
-        lerp4(top, bot, b)
-    };
-    if D == 2 {
-        return plane(0);
-    }
-    let z = k.snap(t.uvw[2] - 0.5);
-    let (k0, c) = split(z);
-    lerp4(plane(ww(k0)), plane(ww(k0.saturating_add(1))), c)
-}
-
-/// Seamless cube filter on one face (`uvw[0..2]` face texel coordinates).
-#[inline]
-pub fn level_cube<const F: u8, const LIN: bool>(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
-    let lv = &k.lv[t.level as usize];
-    let n = lv.size[0];
-    let lay = lv.layout(t.layer);
-    let data = img.bytes();
-    if !LIN {
-        let i = fl(k.snap(t.uvw[0])).clamp(0, n - 1);
-        let j = fl(k.snap(t.uvw[1])).clamp(0, n - 1);
-        return k.texel_in::<F>(data, &lay, [i, j, 0], t.dref, false);
-    }
-    let x = k.snap(t.uvw[0] - 0.5);
-    let y = k.snap(t.uvw[1] - 0.5);
-    let (i0, a) = split(x);
-    let (j0, b) = split(y);
-    let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
-    let inside = i0 >= 0 && j0 >= 0 && i1 < n && j1 < n;
-    let fetch = |i: i32, j: i32| -> Option<[f32; 4]> {
-        if inside {
-            return Some(k.texel_in::<F>(data, &lay, [i, j, 0], t.dref, false));
-        }
-        let (f, ni, nj) = remap_edge(t.face, i, j, n)?;
-        let tap = Tap {
-            layer: t.layer - t.face + f,
-            face: f,
-            ..*t
+    let dims = K::dims(b);
+    let cube = K::cube(b);
+    let n = at.size;
+    // a texel (`None`: the border) compared if Dref, and recorded
+    let read = |t: Option<(u32, [i32; 3])>, unwrapped: [i32; 3], weight: f32| -> [f32; 4] {
+        let v = match t {
+            Some((f, ijk)) => src.texel(b, at.offset(ijk, f as isize - at.face as isize)),
+            None => b.border,
         };
-        Some(k.texel::<F>(img, &tap, [ni, nj, 0]))
-    };
-    let q = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
-    if let [Some(t00), Some(t10), Some(t01), Some(t11)] = q {
-        return lerp4(lerp4(t00, t10, a), lerp4(t01, t11, a), b);
-    }
-    // corner: the missing texel is the average of the three real ones (in f64, so three
-    // equal texels average to exactly themselves)
-    let mut s = [0.0f64; 4];
-    for v in q.iter().flatten() {
-        for c in 0..4 {
-            s[c] += v[c] as f64;
+        let out = match dref {
+            Some(r) => compared(b, r, v),
+            None => v,
+        };
+        if R::ON {
+            rec.tap(TapExplain {
+                unwrapped,
+                texel: match t {
+                    Some((f, ijk)) => Texel::At {
+                        layer: at.layer - at.face + f,
+                        face: cube.then_some(f),
+                        ijk,
+                    },
+                    None => Texel::Border,
+                },
+                weight,
+                value: v.map(f32::to_bits),
+                compare: dref.map(|_| out[0] == 1.0),
+            });
         }
-    }
-    let s = s.map(|x| (x / 3.0) as f32);
-    let q = q.map(|v| v.unwrap_or(s));
-    lerp4(lerp4(q[0], q[1], a), lerp4(q[2], q[3], a), b)
-}
-
-/// Format class: any format, decoded through the `fn` pointer.
-pub const FC_ANY: u8 = 0;
-/// Format class: R8G8B8A8_UNORM, decoded inline.
-pub const FC_RGBA8: u8 = 1;
-/// Format class: one f32 component (R32_SFLOAT, depth of D32_SFLOAT[_S8_UINT]), inline.
-pub const FC_R32F: u8 = 2;
-
-/// The format class of a (format, aspect).
-pub fn format_class(f: Format, aspect: Aspect) -> u8 {
-    match (f, aspect) {
-        (Format::R8G8B8A8_UNORM, _) => FC_RGBA8,
-        (Format::R32_SFLOAT, _)
-        | (Format::D32_SFLOAT | Format::D32_SFLOAT_S8_UINT, Aspect::Depth | Aspect::Color) => {
-            FC_R32F
-        }
-        _ => FC_ANY,
-    }
-}
-
-/// One level filter as a type, so the quad routine is monomorphised over it and the filter
-/// inlines into the per-lane loop (a `fn` pointer per tap cost a call, a register spill and
-/// the re-derivation of the level's addressing every tap).
-pub trait LevelFilter {
-    /// Filters one tap.
-    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4];
-}
-
-/// [`level_nd`] as a [`LevelFilter`].
-pub struct Nd<
-    const F: u8,
-    const D: usize,
-    const LIN: bool,
-    const MU: u8,
-    const MV: u8,
-    const MW: u8,
->;
-
-impl<const F: u8, const D: usize, const LIN: bool, const MU: u8, const MV: u8, const MW: u8>
-    LevelFilter for Nd<F, D, LIN, MU, MV, MW>
-{
-    #[inline(always)]
-    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
-        level_nd::<F, D, LIN, MU, MV, MW>(k, img, t)
-    }
-}
-
-/// [`level_cube`] as a [`LevelFilter`].
-pub struct CubeFilter<const F: u8, const LIN: bool>;
-
-impl<const F: u8, const LIN: bool> LevelFilter for CubeFilter<F, LIN> {
-    #[inline(always)]
-    fn filter(k: &Kernel, img: &Image, t: &Tap) -> [f32; 4] {
-        level_cube::<F, LIN>(k, img, t)
-    }
-}
-
-/// The quad routine for a (nearest, linear) filter pair.
-pub type QuadFn = fn(&Kernel, &Image, &SampleArgs, &[LodBase; 4]) -> QuadBits;
-
-macro_rules! nd {
-    ($f:ident, $d:literal, $m:ident) => {
-        Kernel::sample_filtered::<Nd<$f, $d, false, $m, $m, $m>, Nd<$f, $d, true, $m, $m, $m>>
-            as QuadFn
+        out
     };
-}
-
-macro_rules! inst {
-    ($f:ident, $d:literal, $m:expr) => {
-        match $m {
-            REPEAT => nd!($f, $d, REPEAT),
-            MIRRORED => nd!($f, $d, MIRRORED),
-            CLAMP => nd!($f, $d, CLAMP),
-            BORDER => nd!($f, $d, BORDER),
-            MIRROR_CLAMP => nd!($f, $d, MIRROR_CLAMP),
-            _ => nd!($f, $d, DYN),
-        }
-    };
-}
-
-macro_rules! per_class {
-    ($f:ident, $dims:expr, $cube:expr, $m:expr) => {
-        if $cube {
-            Kernel::sample_filtered::<CubeFilter<$f, false>, CubeFilter<$f, true>> as QuadFn
-        } else {
-            match $dims {
-                1 => inst!($f, 1, $m),
-                2 => inst!($f, 2, $m),
-                _ => inst!($f, 3, $m),
+    let wrapped = |ijk: [i32; 3]| -> Option<(u32, [i32; 3])> {
+        let mut w = [0i32; 3];
+        for d in 0..dims {
+            w[d] = wrap::<DYN>(ijk[d], n[d], K::mode(b, d));
+            if w[d] < 0 {
+                return None;
             }
         }
+        Some((at.face, w))
     };
+    if R::ON {
+        rec.footprint(FootprintExplain {
+            probe: note.probe,
+            level: at.level,
+            weight: note.weight,
+            position: u,
+            filter: if linear {
+                Filter::Linear
+            } else {
+                Filter::Nearest
+            },
+            ..FootprintExplain::default()
+        });
+    }
+    let v = if !linear {
+        let mut ijk = [0i32; 3];
+        for d in 0..dims {
+            ijk[d] = super::lanes::fl(K::snap(b, u[d]));
+        }
+        let t = if cube {
+            Some((at.face, [ijk[0].clamp(0, n[0] - 1), ijk[1].clamp(0, n[0] - 1), 0]))
+        } else {
+            wrapped(ijk)
+        };
+        read(t, ijk, 1.0)
+    } else {
+        // lower texel and fraction per axis (after the −0.5 shift), upper texel one on
+        let mut lo = [0i32; 3];
+        let mut fr = [0f32; 3];
+        for d in 0..dims {
+            let (i, f, _) = split(F([K::snap(b, u[d] - 0.5)]));
+            (lo[d], fr[d]) = (i.0[0], f.0[0]);
+        }
+        if R::ON {
+            rec.fractions(fr);
+        }
+        let taps = 1usize << dims;
+        let corner = |t: usize| -> [i32; 3] {
+            std::array::from_fn(|d| {
+                if d < dims && t >> d & 1 != 0 {
+                    lo[d].saturating_add(1)
+                } else {
+                    lo[d]
+                }
+            })
+        };
+        let weight = |t: usize| -> f32 {
+            (0..dims).fold(1.0, |w, d| {
+                w * if t >> d & 1 != 0 {
+                    fr[d]
+                } else {
+                    1.0 - fr[d]
+                }
+            })
+        };
+        let mut v = [[0f32; 4]; 8];
+        if cube {
+            // seamless: a tap off the face reads the neighbouring face's texel; a corner's
+            // missing texel is the average of the three real ones (in f64, so three equal
+            // texels average to exactly themselves)
+            let nn = n[0];
+            let inside = lo[0] >= 0
+                && lo[1] >= 0
+                && lo[0].saturating_add(1) < nn
+                && lo[1].saturating_add(1) < nn;
+            let mut got = [None; 4];
+            for (t, g) in got.iter_mut().enumerate() {
+                let [i, j, _] = corner(t);
+                let at_ = if inside {
+                    Some((at.face, i, j))
+                } else {
+                    remap_edge_step(at.face, i, j, nn)
+                };
+                *g = at_.map(|(f, i, j)| read(Some((f, [i, j, 0])), [i, j, 0], weight(t)));
+            }
+            if got.iter().any(Option::is_none) {
+                let mut s = [0.0f64; 4];
+                for g in got.iter().flatten() {
+                    for c in 0..4 {
+                        s[c] += g[c] as f64;
+                    }
+                }
+                let avg = s.map(|x| (x / 3.0) as f32);
+                for (t, g) in got.iter_mut().enumerate() {
+                    if g.is_none() {
+                        if R::ON {
+                            rec.tap(TapExplain {
+                                unwrapped: corner(t),
+                                texel: Texel::CornerAverage,
+                                weight: weight(t),
+                                value: avg.map(f32::to_bits),
+                                compare: None,
+                            });
+                        }
+                        *g = Some(avg);
+                    }
+                }
+            }
+            for t in 0..4 {
+                v[t] = got[t].unwrap_or_default();
+            }
+        } else {
+            for (t, vt) in v.iter_mut().enumerate().take(taps) {
+                let c = corner(t);
+                *vt = read(wrapped(c), c, weight(t));
+            }
+        }
+        // x first, then y, then z: pairs of neighbours lerped axis by axis
+        let mut m = taps;
+        for d in 0..dims {
+            m /= 2;
+            for k in 0..m {
+                v[k] = lerp(v[2 * k], v[2 * k + 1], fr[d]);
+            }
+        }
+        v[0]
+    };
+    if R::ON {
+        rec.value(v);
+    }
+    v
 }
 
-/// The quad routine for a view with `dims` spatial dimensions, address modes and format
-/// class: one monomorphised routine per (class, dims, mode), containing both filters.
-pub fn pick(dims: usize, cube: bool, modes: [u8; 3], fc: u8) -> QuadFn {
-    use super::address::{CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
-    let uniform = modes[..dims].iter().all(|&m| m == modes[0]);
-    let m = if uniform { modes[0] } else { DYN };
-    match fc {
-        FC_RGBA8 => per_class!(FC_RGBA8, dims, cube, m),
-        FC_R32F => per_class!(FC_R32F, dims, cube, m),
-        _ => per_class!(FC_ANY, dims, cube, m),
+/// One lane of an integer (UINT/SINT) format: the nearest texel's raw bits at `at` (texel
+/// space `u`), border bits outside a border-mode level.
+#[inline(always)]
+pub(super) fn lane_raw<S: Source, R: Recorder>(
+    b: &Binding,
+    src: &S,
+    at: &At,
+    u: [f32; 3],
+    rec: &R,
+) -> [u32; 4] {
+    let ijk = u.map(|x| super::lanes::fl(b.snap(x)));
+    let n = at.size;
+    let t = if b.cube {
+        Some([ijk[0].clamp(0, n[0] - 1), ijk[1].clamp(0, n[0] - 1), 0])
+    } else {
+        let mut w = [0i32; 3];
+        let mut ok = true;
+        for d in 0..b.dims.min(3) {
+            w[d] = wrap::<DYN>(ijk[d], n[d], b.modes[d]);
+            ok &= w[d] >= 0;
+        }
+        ok.then_some(w)
+    };
+    let v = match t {
+        Some(ijk) => src.raw(b, at.offset(ijk, 0)),
+        None => b.border_raw,
+    };
+    if R::ON {
+        rec.footprint(FootprintExplain {
+            level: at.level,
+            weight: 1.0,
+            position: u,
+            ..FootprintExplain::default()
+        });
+        rec.tap(TapExplain {
+            unwrapped: ijk,
+            texel: match t {
+                Some(ijk) => Texel::At {
+                    layer: at.layer,
+                    face: b.cube.then_some(at.face),
+                    ijk,
+                },
+                None => Texel::Border,
+            },
+            weight: 1.0,
+            value: v,
+            compare: None,
+        });
     }
+    v
+}
+
+/// A level slot of a group of `W` lanes: each lane's level extent, where its texels start on
+/// the slot's layer (plane indices), its layer step, and its absolute level. Built once per
+/// level selection; a group's lanes may sit on other layers ([`Input::layer`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Slot<const W: usize> {
+    pub size: [I<W>; 2],
+    pub sizef: [F<W>; 2],
+    /// Plane index of texel (0, 0) of each lane's level on the slot's layer.
+    pub base: I<W>,
+    /// Plane texels per layer of each lane's level.
+    pub tlayer: I<W>,
+    /// Every lane's level is a power of two on both axes.
+    pub pow2: bool,
+    /// Each lane's absolute level, and the slot's absolute layer.
+    pub level: [u32; W],
+    pub layer: u32,
+}
+
+impl<const W: usize> Slot<W> {
+    /// Lane `l` on absolute `levels[l]`, absolute `layer`.
+    #[inline(always)]
+    pub fn new(b: &Binding, levels: [u32; W], layer: u32) -> Slot<W> {
+        let lv = |l: usize| &b.lv[levels[l] as usize];
+        // a cube face is square: its rows are its width
+        let y = if b.cube { 0 } else { 1 };
+        Slot {
+            size: [I::of(|l| lv(l).size[0]), I::of(|l| lv(l).size[y])],
+            sizef: [F::of(|l| lv(l).sizef[0]), F::of(|l| lv(l).sizef[y])],
+            base: I::of(|l| (lv(l).tbase + layer as usize * lv(l).tlayer) as i32),
+            tlayer: I::of(|l| lv(l).tlayer as i32),
+            pow2: (0..W).all(|l| lv(l).pow2),
+            level: levels,
+            layer,
+        }
+    }
+}
+
+/// What varies from group to group on a slot: the lanes' normalized (cube: face)
+/// coordinates, texel offsets, layers past the slot's (array layers; cube views: `6·cube +
+/// face` past the view's first layer) and cube faces, and the compare reference.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Input<const W: usize> {
+    pub s: F<W>,
+    pub t: F<W>,
+    /// Texel offsets (u, v) as f32; `None`: all zero.
+    pub off: Option<(F<W>, F<W>)>,
+    /// Layers past the slot's; `None`: none.
+    pub layer: Option<I<W>>,
+    /// Cube faces (cube views only).
+    pub face: I<W>,
+    pub dref: F<W>,
+}
+
+impl<const W: usize> Input<W> {
+    /// Lane `l`'s [`At`] on `slot` in source `src`: its level, layer and face.
+    #[inline(always)]
+    pub fn at<S: Source>(&self, b: &Binding, src: &S, slot: &Slot<W>, l: usize) -> At {
+        let d = self.layer.map_or(0, |d| d.0[l] as u32);
+        At::new(b, src, slot.level[l], slot.layer + d, self.face.0[l] as u32)
+    }
+}
+
+/// Where a group's taps are on the plane, lane-wise: each lane's first tap and, for linear
+/// filtering, the other three (`None`: every footprint is adjacent, the taps are `o`, `o + 1`,
+/// `o + row`, `o + row + 1`), the fractions toward them, and the lanes left to [`lane`]
+/// (bit `l`), whose indices are another lane's (every index is a checked plane index).
+pub(super) struct Taps<const W: usize> {
+    pub o: I<W>,
+    pub row: I<W>,
+    pub hi: Option<[I<W>; 3]>,
+    pub fa: F<W>,
+    pub fb: F<W>,
+    pub rest: u32,
+}
+
+/// The lanes of a condition as bits.
+#[inline(always)]
+fn bits<const W: usize>(m: [bool; W]) -> u32 {
+    (0..W).fold(0, |b, l| b | (m[l] as u32) << l)
+}
+
+/// `v` with the lanes of `rest` replaced by lane `src`'s.
+#[inline(always)]
+fn fill<const W: usize>(v: I<W>, rest: u32, src: usize) -> I<W> {
+    I::of(|l| if rest >> l & 1 != 0 { v.0[src] } else { v.0[l] })
+}
+
+/// A lane-wise wrap by the spec's constant mode (`plane_taps` calls it only for the modes
+/// [`address::lanewise`] takes).
+#[inline(always)]
+fn wrap_mode<K: Spec, const W: usize>(i: I<W>, n: I<W>, pow2: bool) -> I<W> {
+    match K::MODE {
+        address::REPEAT => wrap_lanes::<{ address::REPEAT }, W>(i, n, pow2),
+        address::MIRRORED => wrap_lanes::<{ address::MIRRORED }, W>(i, n, pow2),
+        _ => wrap_lanes::<{ address::CLAMP }, W>(i, n, pow2),
+    }
+}
+
+/// The lanes with `0 ≤ i < n − d`.
+#[inline(always)]
+fn in_level<const W: usize>(i: I<W>, n: I<W>, d: i32) -> [bool; W] {
+    i.test(n, |i, n| i >= 0 && i < n - d)
+}
+
+/// Whether every lane has `0 ≤ lo ≤ hi < len`: plane indices (< 2²²) are i32 lane
+/// arithmetic, and this check before any read is what the unchecked reads rest on (`lo ≤
+/// hi` is checked too, so an upper index that wrapped past `i32::MAX` fails).
+#[inline(always)]
+fn in_plane<const W: usize>(lo: I<W>, hi: I<W>, len: usize) -> bool {
+    all(lo.test(hi, |lo, hi| lo >= 0 && hi >= lo && (hi as usize) < len))
+}
+
+/// The lane-wise footprints of a group on the plane, [`lane`]'s operations lane for lane:
+/// texel-space `s·w (+ offset)`, floor (after `−0.5` for linear), fraction, the wrap of
+/// every tap (cube views: a tap one step off its face on the neighbouring face by the edge
+/// table), the plane index, range-checked against the plane (`len`). Lanes that need the
+/// lane-by-lane rules are reported in `rest`: a coordinate of magnitude ≥ 2²¹ or NaN, a
+/// wrap that is not lane-wise (border, mirror-clamp, non-power-of-two repeat) for a footprint
+/// leaving its level, a cube footprint over a corner. `None`: every lane does (or an index
+/// outside the plane, which the kernel's own image cannot give).
+#[inline(always)]
+pub(super) fn plane_taps<const W: usize, K: Spec, const LIN: bool>(
+    b: &Binding,
+    slot: &Slot<W>,
+    q: &Input<W>,
+    len: usize,
+) -> Option<Taps<W>> {
+    let [w, h] = slot.size;
+    let (u, v) = texel_space(slot, q);
+    let mut base = slot.base;
+    if let Some(d) = q.layer {
+        base = base + d * slot.tlayer;
+    }
+    let m = K::mode(b, 0);
+    let lanewise = K::MODE != DYN && address::lanewise(m, slot.pow2);
+    let one = I::splat(1);
+    let cube = K::cube(b);
+    // (first index, upper taps, lanes left) before the lanes left are filled in
+    let (o, hi, row, fa, fb, rest): (I<W>, Option<[I<W>; 3]>, I<W>, F<W>, F<W>, u32);
+    if !LIN {
+        let (i, _, si) = split(u);
+        let (j, _, sj) = split(v);
+        let small = bits(si) & bits(sj);
+        let (i, j, ok) = if cube {
+            let c = |i: I<W>, n: I<W>| i.zip(n, |i, n| i.clamp(0, n - 1));
+            (c(i, w), c(j, h), small)
+        } else if lanewise {
+            (wrap_mode::<K, W>(i, w, slot.pow2), wrap_mode::<K, W>(j, h, slot.pow2), small)
+        } else {
+            (i, j, small & bits(in_level::<W>(i, w, 0)) & bits(in_level::<W>(j, h, 0)))
+        };
+        (o, hi, row, fa, fb, rest) = (base + j * w + i, None, w, F::splat(0.0), F::splat(0.0), !ok);
+    } else {
+        let half = F::splat(0.5);
+        let (i0, a, sx) = split(u - half);
+        let (j0, c, sy) = split(v - half);
+        (fa, fb) = (a, c);
+        let small = bits(sx) & bits(sy);
+        // every footprint inside its level: every wrap is the identity, the taps adjacent
+        let inside = bits(in_level::<W>(i0, w, 1)) & bits(in_level::<W>(j0, h, 1));
+        let full = (1u32 << W) - 1;
+        if inside & small == full {
+            (o, hi, row, rest) = (base + j0 * w + i0, None, w, 0);
+        } else if cube {
+            // footprints over an edge: each tap off the face on the neighbouring face; a tap
+            // off both axes (a corner) leaves the lane to `lane`
+            let cube0 = base - q.face * slot.tlayer;
+            let mut t = [base + j0 * w + i0, I([0; W]), I([0; W]), I([0; W])];
+            t[1] = t[0] + one;
+            t[2] = t[0] + w;
+            t[3] = t[2] + one;
+            let mut left = !small;
+            for l in 0..W {
+                if inside >> l & 1 != 0 || left >> l & 1 != 0 {
+                    continue;
+                }
+                let n = w.0[l];
+                for (k, tk) in t.iter_mut().enumerate() {
+                    let (i, j) = (i0.0[l] + (k & 1) as i32, j0.0[l] + (k >> 1) as i32);
+                    match remap_edge_step(q.face.0[l] as u32, i, j, n) {
+                        Some((f, i, j)) => {
+                            tk.0[l] = cube0.0[l] + f as i32 * slot.tlayer.0[l] + j * n + i
+                        }
+                        None => left |= 1 << l,
+                    }
+                }
+            }
+            (o, hi, row, rest) = (t[0], Some([t[1], t[2], t[3]]), w, left);
+        } else if lanewise {
+            let (i0, i1) = (wrap_mode::<K, W>(i0, w, slot.pow2), wrap_mode::<K, W>(i0 + one, w, slot.pow2));
+            let (j0, j1) = (wrap_mode::<K, W>(j0, h, slot.pow2), wrap_mode::<K, W>(j0 + one, h, slot.pow2));
+            let (r0, r1) = (base + j0 * w, base + j1 * w);
+            let adjacent = all(i1.test(i0, |a, b| a == b + 1)) && all(j1.test(j0, |a, b| a == b + 1));
+            o = r0 + i0;
+            hi = (!adjacent).then_some([r0 + i1, r1 + i0, r1 + i1]);
+            (row, rest) = (w, !small);
+        } else {
+            (o, hi, row, rest) = (base + j0 * w + i0, None, w, !(inside & small));
+        }
+    }
+    let rest = rest & ((1u32 << W) - 1);
+    if rest == (1u32 << W) - 1 {
+        return None;
+    }
+    // the lanes left read the first taken lane's texels
+    let (o, row, hi) = if rest == 0 {
+        (o, row, hi)
+    } else {
+        let src = (!rest).trailing_zeros() as usize;
+        let hi = hi.map(|h| h.map(|x| fill(x, rest, src)));
+        (fill(o, rest, src), fill(row, rest, src), hi)
+    };
+    let ok = match hi {
+        None => in_plane::<W>(o, o + row + one, len),
+        Some(h) => {
+            let lo = h.iter().fold(o, |m, x| m.zip(*x, i32::min));
+            let top = h.iter().fold(o, |m, x| m.zip(*x, i32::max));
+            in_plane::<W>(lo, top, len)
+        }
+    };
+    ok.then_some(Taps {
+        o,
+        row,
+        hi,
+        fa,
+        fb,
+        rest,
+    })
+}
+
+/// The plane's texels at indices `o` (checked by [`plane_taps`]).
+#[inline(always)]
+pub(super) fn reads<const W: usize>(texels: &[wide::f32x4], o: I<W>) -> [[f32; 4]; W] {
+    let mut r = [[0f32; 4]; W];
+    for l in 0..W {
+        // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and the
+        // greatest of every lane's taps (the adjacent form: `o` and `o + row + 1`, which bound
+        // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`)
+        r[l] = unsafe { texels.get_unchecked(o.0[l] as usize) }.to_array();
+    }
+    r
+}
+
+/// `dref OP depth` of the plane texels at `o`, lane-wise, as 1 or 0.
+#[inline(always)]
+fn pass<const W: usize>(plane: &[wide::f32x4], op: CompareOp, dref: F<W>, o: I<W>) -> F<W> {
+    let d = reads(plane, o);
+    F::of(|l| if op.test(dref.0[l], d[l][0]) { 1.0 } else { 0.0 })
+}
+
+/// `a + (c − a)·w` lane-wise (one channel of many lanes: the compare route's lerps).
+#[inline(always)]
+fn lerp_lanes<const W: usize>(a: F<W>, c: F<W>, w: F<W>) -> F<W> {
+    a + (c - a) * w
+}
+
+/// A group of `W` lanes on one slot, filtered by `LIN`, each texel compared with the lane's
+/// Dref first if `CMP` (a compared texel is `(pass, 0, 0, 1)`): the lane-wise footprints
+/// on the plane where [`plane_taps`] takes them, every other lane by [`lane`].
+#[inline(always)]
+pub(super) fn group<const W: usize, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
+    b: &Binding,
+    src: &S,
+    plane: &[wide::f32x4],
+    slot: &Slot<W>,
+    q: &Input<W>,
+) -> [[f32; 4]; W] {
+    let taps = if S::PLANE {
+        plane_taps::<W, K, LIN>(b, slot, q, plane.len())
+    } else {
+        None
+    };
+    let mut r = [[0f32; 4]; W];
+    let rest = match &taps {
+        Some(t) => {
+            let one = I::splat(1);
+            let [o10, o01, o11] = t.hi.unwrap_or([t.o + one, t.o + t.row, t.o + t.row + one]);
+            if CMP {
+                // the compare route: channel 0 of the lanes at once
+                let op = b.sampler.compare_op;
+                let c = if LIN {
+                    let top = lerp_lanes(pass(plane, op, q.dref, t.o), pass(plane, op, q.dref, o10), t.fa);
+                    let bot = lerp_lanes(pass(plane, op, q.dref, o01), pass(plane, op, q.dref, o11), t.fa);
+                    lerp_lanes(top, bot, t.fb)
+                } else {
+                    pass(plane, op, q.dref, t.o)
+                };
+                for l in 0..W {
+                    r[l] = [c.0[l], 0.0, 0.0, 1.0];
+                }
+            } else if LIN {
+                let t00 = reads(plane, t.o);
+                let (t10, t01, t11) = (reads(plane, o10), reads(plane, o01), reads(plane, o11));
+                for l in 0..W {
+                    let top = lerp(t00[l], t10[l], t.fa.0[l]);
+                    let bot = lerp(t01[l], t11[l], t.fa.0[l]);
+                    r[l] = lerp(top, bot, t.fb.0[l]);
+                }
+            } else {
+                r = reads(plane, t.o);
+            }
+            t.rest
+        }
+        None => (1u32 << W) - 1,
+    };
+    if rest != 0 {
+        rest_lanes::<W, K, S, LIN, CMP>(b, src, slot, q, rest, &mut r);
+    }
+    r
+}
+
+/// The lanes `rest` (bit `l`) of a group by [`lane`]: out of the way of the group's
+/// lane-wise code.
+#[cold]
+#[inline(never)]
+fn rest_lanes<const W: usize, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
+    b: &Binding,
+    src: &S,
+    slot: &Slot<W>,
+    q: &Input<W>,
+    rest: u32,
+    r: &mut [[f32; 4]; W],
+) {
+    let (u, v) = texel_space(slot, q);
+    for (l, rl) in r.iter_mut().enumerate() {
+        if rest >> l & 1 != 0 {
+            let at = q.at(b, src, slot, l);
+            let d = CMP.then_some(q.dref.0[l]);
+            let u = [u.0[l], v.0[l], 0.0];
+            *rl = lane::<K, S, NoRecord>(b, src, &at, u, d, LIN, Note::default(), &NoRecord);
+        }
+    }
+}
+
+/// The group's texel-space positions `s·w (+ offset)` (cube faces: square).
+#[inline(always)]
+pub(super) fn texel_space<const W: usize>(slot: &Slot<W>, q: &Input<W>) -> (F<W>, F<W>) {
+    let mut u = q.s * slot.sizef[0];
+    let mut v = q.t * slot.sizef[1];
+    if let Some((ou, ov)) = q.off {
+        u = u + ou;
+        v = v + ov;
+    }
+    (u, v)
 }

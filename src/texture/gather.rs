@@ -1,13 +1,24 @@
-//! Gather (4 texels of the bilinear footprint at the base level), fetch (integer texel
-//! loads, out of bounds → zeros) and size/level/sample queries (sampling.md §6.3, §11, §12).
+//! Gather (`OpImageGather`, `OpImageDrefGather`; sampling.md §6.3): the 2×2 footprint of
+//! the linear filter at the view's base level, one component (or each texel's Dref
+//! comparison) per texel, no filtering and no LOD. Cube corners get the average of the real
+//! texels.
+//!
+//! [`quad`] is the general path (one lane at a time, every rule at run time), generic over
+//! the [`Recorder`] that `Kernel::explain_gather` fills.
 
-use super::cube::remap_edge;
-use super::fast_gather::{plane_gather_lanes, LANE_QUADS};
-use super::filter::fl;
-use super::image::{Image, ImageView, ViewType};
-use super::sample::Kernel;
-use super::QuadBits;
-use crate::{Error, Result};
+use super::binding::Binding;
+use super::cube::remap_edge_step;
+use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
+use super::filter::{plane_taps, reads, At, Fast, Input, Slot, Spec};
+use super::image::ViewType;
+use super::batch::{inputs, run_lanes, BatchArgs, BatchLod};
+use super::lanes::{each, F, I};
+use wide::f32x4;
+use super::format::NumKind;
+use super::image::Image;
+use super::lanes::fl;
+use super::source::{Bytes, Plane, Source};
+use super::{address, QuadBits};
 
 /// Gather offsets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -109,335 +120,427 @@ impl GatherBatchArgs<'_> {
     }
 }
 
-/// Inputs of `OpImageFetch` / `TextureLoad` for a quad.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FetchArgs {
-    /// Per-lane integer coordinates `(i[, j][, k])` then the layer for arrayed views (cube
-    /// views: `(i, j, face + 6·cube)`).
-    pub coords: [[i32; 4]; 4],
-    /// Per-lane view-relative mip level.
-    pub lod: [i32; 4],
-    /// Per-lane sample index (0 for single-sampled images).
-    pub sample: [u32; 4],
-    /// Per-lane offsets (u, v, w).
-    pub offsets: [[i32; 3]; 4],
-    /// Lanes that need results.
-    pub mask: u8,
-}
 
-impl FetchArgs {
-    /// Level 0, sample 0, no offsets, all lanes.
-    pub fn new(coords: [[i32; 4]; 4]) -> FetchArgs {
-        FetchArgs {
-            coords,
-            lod: [0; 4],
-            sample: [0; 4],
-            offsets: [[0; 3]; 4],
-            mask: 0xf,
-        }
-    }
-}
-
-impl Kernel {
-    /// Gathers one component (or 4 compare results) of the 2×2 footprint at the view's base
-    /// level: `R = τ(i0,j1), G = τ(i1,j1), B = τ(i1,j0), A = τ(i0,j0)`. Raw bits: values are
-    /// returned untouched (f32 bits / integers); Dref results are 0.0/1.0. Cube corners get
-    /// the average of the three real texels (after compare). Filters, LOD and bias are ignored.
-    pub fn gather(&self, img: &Image, a: &GatherArgs) -> Result<QuadBits> {
-        self.check(img)?;
-        if a.component > 3 {
-            return Err(Error::Texture(format!(
-                "gather component {} out of range 0..=3",
-                a.component
-            )));
-        }
-        // Dref without compareEnable: no comparison under Vulkan, an error under D3D, as in
-        // `Kernel::sample`.
-        if a.dref.is_some() && !self.sampler.compare_enable {
-            if self.cfg.policy == super::Policy::D3D {
-                return Err(Error::Texture(
-                    "a Dref gather through a sampler with compareEnable off (D3D: needs a \
-                     SamplerComparisonState)"
-                        .into(),
-                ));
-            }
-            return self.gather(img, &GatherArgs { dref: None, ..*a });
-        }
-        if a.dref.is_none() && self.sampler.compare_enable {
-            return Err(Error::Texture(
-                "a gather without a Dref operand through a sampler with compareEnable".into(),
-            ));
-        }
-        if let Some(fast) = self.fast_gather_fn() {
-            return Ok(fast(self, img, a));
-        }
-        let level = self.view.base_level;
-        let lv = &self.lv[level as usize];
-        let unnorm = self.sampler.unnormalized_coordinates;
-        let mut out = [[0u32; 4]; 4];
-        for lane in 0..4 {
-            if a.mask & (1 << lane) == 0 {
-                continue;
-            }
-            let (st, layer, face) = self.locate(&a.coords[lane]);
-            let one = match a.offsets {
-                GatherOffsets::Offset(o) => self.offset_bits([o[lane][0], o[lane][1], 0], 6),
-                _ => [0; 3],
-            };
-            let uvw = self.to_texel(level, st, one, unnorm);
-            let i0 = fl(self.snap(uvw[0] - 0.5));
-            let j0 = if self.dims >= 2 {
-                fl(self.snap(uvw[1] - 0.5))
-            } else {
-                0
-            };
-            let pos: [[i32; 2]; 4] = match a.offsets {
-                GatherOffsets::Four(o) => o.map(|d| {
-                    let d = self.offset_bits([d[0], d[1], 0], 6);
-                    [i0.saturating_add(d[0]), j0.saturating_add(d[1])]
-                }),
-                _ => {
-                    let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
-                    [[i0, j1], [i1, j1], [i1, j0], [i0, j0]]
-                }
-            };
-            let dref = a.dref.map(|d| self.dref_value(d[lane]));
-            let pick = |v: [u32; 4]| -> u32 {
-                match dref {
-                    Some(r) => {
-                        let pass = self.sampler.compare_op.test(r, f32::from_bits(v[0]));
-                        if pass { 1.0f32 } else { 0.0 }.to_bits()
-                    }
-                    None => v[a.component as usize],
-                }
-            };
-            let mut vals = [None::<u32>; 4];
-            for (k, p) in pos.iter().enumerate() {
-                vals[k] = if self.cube {
-                    remap_edge(face, p[0], p[1], lv.size[0]).map(|(f, i, j)| {
-                        let o = lv
-                            .layout(layer - face + f)
-                            .offset([i, j, 0], self.texel_size);
-                        pick(self.raw_texel(img.bytes(), o))
-                    })
-                } else {
-                    Some(pick(self.raw_at(img, level, layer, [p[0], p[1], 0])))
-                };
-            }
-            // cube corner: the missing texel is the average of the real ones (three for a
-            // normal footprint; offsets, which are invalid on cubes, may miss more)
-            out[lane] = if vals.iter().all(Option::is_some) {
-                vals.map(|v| v.unwrap_or_default())
-            } else {
-                let avg = self.average(vals.iter().flatten().copied(), dref.is_some());
-                vals.map(|v| v.unwrap_or(avg))
-            };
-        }
-        Ok(out)
-    }
-
-    /// Gathers a batch of quads: the results of [`Kernel::gather`] on each quad with a
-    /// non-empty mask (its [`GatherBatchArgs::quad_args`]), written to the active lanes of
-    /// `out` (lane `4q + i`); other lanes are left as they are. The operand checks are made
-    /// once per batch; plane kernels of 2D and 2D-array views take `fast_gather.rs`'s plane
-    /// route, every other quad [`Kernel::gather`]. Errors: rows or `out` shorter than the
-    /// batch, and the errors of [`Kernel::gather`].
-    pub fn gather_batch(
-        &self,
-        img: &Image,
-        b: &GatherBatchArgs<'_>,
-        out: &mut [[u32; 4]],
-    ) -> Result<()> {
-        let quads = b.masks.len();
-        let lanes = 4 * quads;
-        let short = |r: &[u32]| !r.is_empty() && r.len() < lanes;
-        let off_short = match b.offsets {
-            BatchGatherOffsets::Offset(r) => r.iter().any(|r| short(r)),
-            _ => false,
-        };
-        if b.coords.iter().any(|r| short(r))
-            || short(b.dref)
-            || (!b.component.is_empty() && b.component.len() + 3 < lanes)
-            || off_short
-            || out.len() < lanes
-        {
-            return Err(Error::Texture(format!(
-                "gather_batch: {quads} quads need operand rows and results of {lanes} lanes"
-            )));
-        }
-        if b.masks.iter().all(|&m| m & 0xf == 0) {
-            return Ok(());
-        }
-        self.check(img)?;
-        // the operand checks of `Kernel::gather`
-        if !b.dref.is_empty() && !self.sampler.compare_enable {
-            if self.cfg.policy == super::Policy::D3D {
-                return Err(Error::Texture(
-                    "a Dref gather through a sampler with compareEnable off (D3D: needs a \
-                     SamplerComparisonState)"
-                        .into(),
-                ));
-            }
-            return self.gather_batch(img, &GatherBatchArgs { dref: &[], ..*b }, out);
-        }
-        if b.dref.is_empty() && self.sampler.compare_enable {
-            return Err(Error::Texture(
-                "a gather without a Dref operand through a sampler with compareEnable".into(),
-            ));
-        }
-        let plane = if self.plane_gather() {
-            img.plane()
-        } else {
-            None
-        };
-        // the lane-wide route first, `LANE_QUADS` quads at a time; the quads it leaves go on
-        let lanes_route = plane.filter(|_| b.offsets == BatchGatherOffsets::None);
-        for c0 in (0..quads).step_by(LANE_QUADS) {
-            let c1 = (c0 + LANE_QUADS).min(quads);
-            let served = match lanes_route {
-                Some(p) => plane_gather_lanes(self, p, b, (c0, c1), out),
-                None => 0,
-            };
-            if served.count_ones() as usize == c1 - c0 {
-                continue;
-            }
-            for q in c0..c1 {
-                let mask = b.masks[q] & 0xf;
-                if mask == 0 || served & (1 << (q - c0)) != 0 {
-                    continue;
-                }
-                let o = &mut out[4 * q..4 * q + 4];
-                let component = b.component.get(4 * q).copied().unwrap_or(0);
-                if let (Some(plane), 0..=3) = (plane, component) {
-                    let r = super::fast_gather::plane_gather(self, plane, b, q, component as usize);
-                    if mask == 0xf {
-                        o.copy_from_slice(&r);
-                    } else {
-                        super::merge_lanes(o, &r, mask);
-                    }
-                    continue;
-                }
-                let r = self.gather(img, &b.quad_args(q))?;
-                super::merge_lanes(o, &r, mask);
-            }
-        }
-        Ok(())
-    }
-
-    /// Average of the real gathered values (cube corner synthesis); 0 when there are none.
-    fn average(&self, v: impl Iterator<Item = u32>, compare: bool) -> u32 {
-        use super::format::NumKind;
-        let v: Vec<u32> = v.collect();
-        let n = v.len().max(1);
-        match (compare, self.dec.kind) {
-            (true, _) | (_, NumKind::Float) => {
-                ((v.iter().map(|&x| f32::from_bits(x) as f64).sum::<f64>() / n as f64) as f32)
-                    .to_bits()
-            }
-            (_, NumKind::Uint) => (v.iter().map(|&x| x as u64).sum::<u64>() / n as u64) as u32,
-            (_, NumKind::Sint) => {
-                (v.iter().map(|&x| x as i32 as i64).sum::<i64>() / n as i64) as i32 as u32
-            }
-        }
-    }
-}
-
-/// What a read outside an image or texel buffer returns (robust access): zeros in the `comps`
-/// components the format has and the (0, 0, 0, 1) defaults in the missing ones, as raw bits
-/// (1.0 for float kinds, 1 for integer kinds).
-pub fn out_of_range_texel(comps: usize, kind: super::NumKind) -> [u32; 4] {
-    let one = if kind == super::NumKind::Float {
-        1.0f32.to_bits()
-    } else {
-        1
-    };
-    if comps == 4 {
-        [0; 4]
-    } else {
-        [0, 0, 0, one]
-    }
-}
-
-/// Fetches texels by integer coordinates: level `base + lod`, offsets added, no wrapping.
-/// Anything out of range (coordinate, level, layer, sample) gives zeros in the present
-/// components and (0,0,0,1) defaults in missing ones. Raw bits as [`Kernel::sample`].
-pub fn fetch_quad(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<QuadBits> {
-    view.validate(img)?;
-    let f = img.format();
-    let dec = f.decoder(view.aspect)?;
-    let comps = if view.aspect == super::Aspect::Color {
-        f.components()
-    } else {
-        1
-    };
-    let oob = out_of_range_texel(comps, dec.kind);
-    let dims = match view.view_type {
-        ViewType::Cube | ViewType::CubeArray => 2,
-        t => t.spatial_dims(),
-    };
-    let layer_at = match view.view_type {
-        ViewType::Cube | ViewType::CubeArray => Some(2),
-        t => t.layer_coord(),
-    };
-    let ts = f.texel_size();
+/// The general path of a gather: the quad lane by lane from the image's bytes (the operand
+/// checks are the caller's; a Dref operand here compares).
+pub(super) fn quad<R: Recorder>(b: &Binding, img: &Image, a: &GatherArgs, rec: &R) -> QuadBits {
+    let src = Bytes::<{ address::DYN }>(img.bytes());
     let mut out = [[0u32; 4]; 4];
-    for (lane, res) in out.iter_mut().enumerate() {
-        if a.mask & (1 << lane) == 0 {
+    for (l, o) in out.iter_mut().enumerate() {
+        if a.mask & (1 << l) != 0 {
+            *o = lane(b, &src, a, l, rec);
+        }
+    }
+    out
+}
+
+/// Lane `l` of a gather by every rule: the footprint at the base level (offsets of either
+/// form), each tap wrapped per axis (border: its raw bits) or, on a cube, moved to the
+/// neighbouring face, compared if Dref, the missing tap of a cube corner the average of the
+/// others.
+#[inline(always)]
+pub(super) fn lane<S: Source, R: Recorder>(
+    b: &Binding,
+    src: &S,
+    a: &GatherArgs,
+    l: usize,
+    rec: &R,
+) -> [u32; 4] {
+    let level = b.view.base_level;
+    if R::ON {
+        rec.lane(l, a.coords[l]);
+    }
+    let (st, layer, face) = b.locate(&a.coords[l]);
+    let at = At::new(b, src, level, layer, face);
+    let one = match a.offsets {
+        GatherOffsets::Offset(o) => b.offset_bits([o[l][0], o[l][1], 0], 6),
+        _ => [0; 3],
+    };
+    let u = b.to_texel(level, st, one);
+    let i0 = fl(b.snap(u[0] - 0.5));
+    let j0 = if b.dims >= 2 {
+        fl(b.snap(u[1] - 0.5))
+    } else {
+        0
+    };
+    let pos: [[i32; 2]; 4] = match a.offsets {
+        GatherOffsets::Four(o) => o.map(|d| {
+            let d = b.offset_bits([d[0], d[1], 0], 6);
+            [i0.saturating_add(d[0]), j0.saturating_add(d[1])]
+        }),
+        _ => {
+            let (i1, j1) = (i0.saturating_add(1), j0.saturating_add(1));
+            [[i0, j1], [i1, j1], [i1, j0], [i0, j0]]
+        }
+    };
+    let dref = a.dref.map(|d| b.dref_value(d[l]));
+    if R::ON {
+        rec.located(b.cube.then_some(face), layer, dref);
+        rec.footprint(FootprintExplain {
+            level,
+            weight: 1.0,
+            position: u,
+            ..FootprintExplain::default()
+        });
+    }
+    let n = at.size;
+    let mut vals = [None::<u32>; 4];
+    for (v, p) in vals.iter_mut().zip(&pos) {
+        let t = if b.cube {
+            remap_edge_step(face, p[0], p[1], n[0]).map(|(f, i, j)| (f, [i, j, 0]))
+        } else {
+            let (i, j) = (
+                address::wrap::<{ address::DYN }>(p[0], n[0], b.modes[0]),
+                address::wrap::<{ address::DYN }>(p[1], n[1], b.modes[1]),
+            );
+            Some((face, [i, j, 0]))
+        };
+        *v = t.map(|(f, ijk)| {
+            let border = ijk[0] < 0 || ijk[1] < 0;
+            let raw = if border {
+                b.border_raw
+            } else {
+                src.raw(b, at.offset(ijk, f as isize - face as isize))
+            };
+            let (v, pass) = match dref {
+                Some(r) => {
+                    let pass = b.sampler.compare_op.test(r, f32::from_bits(raw[0]));
+                    (if pass { 1.0f32 } else { 0.0 }.to_bits(), Some(pass))
+                }
+                None => (raw[a.component as usize & 3], None),
+            };
+            if R::ON {
+                rec.tap(TapExplain {
+                    unwrapped: [p[0], p[1], 0],
+                    texel: if border {
+                        Texel::Border
+                    } else {
+                        Texel::At {
+                            layer: layer - face + f,
+                            face: b.cube.then_some(f),
+                            ijk,
+                        }
+                    },
+                    weight: 1.0,
+                    value: raw,
+                    compare: pass,
+                });
+            }
+            v
+        });
+    }
+    // cube corner: the missing texel is the average of the real ones (three for a normal
+    // footprint; offsets, which are invalid on cubes, may miss more)
+    let o = if vals.iter().all(Option::is_some) {
+        vals.map(|v| v.unwrap_or_default())
+    } else {
+        let avg = average(b, vals.iter().flatten().copied(), dref.is_some());
+        if R::ON {
+            for (p, v) in pos.iter().zip(&vals) {
+                if v.is_none() {
+                    rec.tap(TapExplain {
+                        unwrapped: [p[0], p[1], 0],
+                        texel: Texel::CornerAverage,
+                        weight: 1.0,
+                        value: [avg; 4],
+                        compare: None,
+                    });
+                }
+            }
+        }
+        vals.map(|v| v.unwrap_or(avg))
+    };
+    if R::ON {
+        rec.result(o);
+    }
+    o
+}
+
+/// A group of `W` lanes' gathers on the plane (exact precision, normalized coordinates, no
+/// `ConstOffsets`): the footprints lane-wise ([`plane_taps`](super::filter)), each tap's
+/// component (its f32 bits are the raw result of every float-kind format) or comparison;
+/// lanes the footprints leave go through [`lane`] (`a`: the lanes' operands, one quad's or
+/// a batch's, `lane_of(l)`: the quad lane of group lane `l`).
+#[inline(always)]
+pub(super) fn group<const W: usize, K: Spec>(
+    b: &Binding,
+    plane: &[f32x4],
+    slot: &Slot<W>,
+    q: &Input<W>,
+    component: usize,
+    cmp: bool,
+    rest_lane: impl Fn(usize) -> [u32; 4],
+) -> [[u32; 4]; W] {
+    let mut r = [[0u32; 4]; W];
+    let Some(t) = plane_taps::<W, K, true>(b, slot, q, plane.len()) else {
+        return std::array::from_fn(rest_lane);
+    };
+    let one = I::splat(1);
+    let [o10, o01, o11] = t.hi.unwrap_or([t.o + one, t.o + t.row, t.o + t.row + one]);
+    let c = if cmp { 0 } else { component & 3 };
+    let op = b.sampler.compare_op;
+    let tap = |o: I<W>| -> [u32; W] {
+        let v = reads(plane, o);
+        super::lanes::each(|l| {
+            if cmp {
+                if op.test(q.dref.0[l], v[l][0]) {
+                    1.0f32.to_bits()
+                } else {
+                    0
+                }
+            } else {
+                v[l][c].to_bits()
+            }
+        })
+    };
+    // R = (i0, j1), G = (i1, j1), B = (i1, j0), A = (i0, j0)
+    let (x, y, z, w) = (tap(o01), tap(o11), tap(o10), tap(t.o));
+    for l in 0..W {
+        r[l] = if t.rest >> l & 1 != 0 {
+            rest_lane(l)
+        } else {
+            [x[l], y[l], z[l], w[l]]
+        };
+    }
+    r
+}
+
+/// Average of the real gathered values (cube corner synthesis): f64 mean for float kinds
+/// and compare results, integer mean otherwise; 0 when there are none.
+fn average(b: &Binding, v: impl Iterator<Item = u32> + Clone, compare: bool) -> u32 {
+    let n = v.clone().count().max(1);
+    match (compare, b.dec.kind) {
+        (true, _) | (_, NumKind::Float) => {
+            ((v.map(|x| f32::from_bits(x) as f64).sum::<f64>() / n as f64) as f32).to_bits()
+        }
+        (_, NumKind::Uint) => (v.map(|x| x as u64).sum::<u64>() / n as u64) as u32,
+        (_, NumKind::Sint) => (v.map(|x| x as i32 as i64).sum::<i64>() / n as i64) as i32 as u32,
+    }
+}
+
+/// The lanes' operands of a quad's gather as a group input: face coordinates, layers past
+/// the view's first, cube faces, `Offset` offsets (D3D: their low 6 bits), Dref; inactive
+/// lanes take the first active lane's.
+#[inline(always)]
+fn input(b: &Binding, a: &GatherArgs) -> Input<4> {
+    let mask = a.mask & 0xf;
+    let first = mask.trailing_zeros() as usize & 3;
+    let lane = |l: usize| if mask >> l & 1 != 0 { l } else { first };
+    let (mut s, mut t) = (F([0f32; 4]), F([0f32; 4]));
+    let (mut layer, mut face) = (I([0i32; 4]), I([0i32; 4]));
+    for l in 0..4 {
+        let (st, lay, f) = b.locate(&a.coords[lane(l)]);
+        (s.0[l], t.0[l]) = (st[0], st[1]);
+        layer.0[l] = (lay - b.view.base_layer) as i32;
+        face.0[l] = f as i32;
+    }
+    let off = match a.offsets {
+        GatherOffsets::Offset(o) => {
+            let o: [[i32; 3]; 4] = std::array::from_fn(|l| b.offset_bits([o[lane(l)][0], o[lane(l)][1], 0], 6));
+            Some((F(o.map(|o| o[0] as f32)), F(o.map(|o| o[1] as f32))))
+        }
+        _ => None,
+    };
+    Input {
+        s,
+        t,
+        off,
+        layer: (b.view.view_type != ViewType::D2).then_some(layer),
+        face,
+        dref: F(std::array::from_fn(|l| a.dref.map_or(0.0, |d| b.dref_value(d[lane(l)])))),
+    }
+}
+
+/// A per-quad gather route, chosen once per kernel.
+pub(super) type GatherFn = fn(&Binding, &Image, &GatherArgs) -> QuadBits;
+
+/// The general path as a [`GatherFn`].
+pub(super) fn general(b: &Binding, img: &Image, a: &GatherArgs) -> QuadBits {
+    quad(b, img, a, &NoRecord)
+}
+
+/// A quad's gather through [`group`] on the image's plane (`ConstOffsets` and images without
+/// a plane: lane by lane).
+pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
+    b: &Binding,
+    img: &Image,
+    a: &GatherArgs,
+) -> QuadBits {
+    let Some(p) = img.plane() else {
+        return general(b, img, a);
+    };
+    let plane = &p.texels[..];
+    let src = Plane(plane);
+    let mut out = [[0u32; 4]; 4];
+    let mask = a.mask & 0xf;
+    if mask == 0 {
+        return out;
+    }
+    if let GatherOffsets::Four(_) = a.offsets {
+        for (l, o) in out.iter_mut().enumerate() {
+            if mask >> l & 1 != 0 {
+                *o = lane(b, &src, a, l, &NoRecord);
+            }
+        }
+        return out;
+    }
+    let slot = Slot::new(b, [b.view.base_level; 4], b.view.base_layer);
+    let r = group::<4, Fast<M, CUBE, false>>(
+        b,
+        plane,
+        &slot,
+        &input(b, a),
+        a.component as usize,
+        a.dref.is_some(),
+        |l| lane(b, &src, a, l, &NoRecord),
+    );
+    for l in 0..4 {
+        if mask >> l & 1 != 0 {
+            out[l] = r[l];
+        }
+    }
+    out
+}
+
+/// The per-quad gather route of a binding: [`plane_quad`] for exact, normalized
+/// float-kind 2D, 2D-array and cube views with a plane, else the general path.
+pub(super) fn pick(b: &Binding) -> GatherFn {
+    use super::address::{CLAMP, DYN, MIRRORED, REPEAT};
+    if b.hw
+        || b.sampler.unnormalized_coordinates
+        || !b.plane
+        || !(b.cube || matches!(b.view.view_type, ViewType::D2 | ViewType::D2Array))
+    {
+        return general;
+    }
+    if b.cube {
+        return plane_quad::<CLAMP, true>;
+    }
+    match (b.modes[0], b.modes[0] == b.modes[1]) {
+        (REPEAT, true) => plane_quad::<REPEAT, false>,
+        (MIRRORED, true) => plane_quad::<MIRRORED, false>,
+        (CLAMP, true) => plane_quad::<CLAMP, false>,
+        _ => plane_quad::<DYN, false>,
+    }
+}
+
+/// A batch gather route, chosen once per kernel: gathers every quad of the batch (whose
+/// operands the caller has checked) into `out`.
+pub(super) type BatchFn = fn(&Binding, &Image, &GatherBatchArgs, &mut [[u32; 4]]);
+
+/// Every quad of a batch through the kernel's per-quad route.
+pub(super) fn per_quad(b: &Binding, img: &Image, a: &GatherBatchArgs, out: &mut [[u32; 4]]) {
+    let route = pick(b);
+    for q in 0..a.masks.len() {
+        let mask = a.masks[q] & 0xf;
+        if mask != 0 {
+            let r = route(b, img, &a.quad_args(q));
+            super::merge_lanes(&mut out[4 * q..4 * q + 4], &r, mask);
+        }
+    }
+}
+
+/// A batch of gathers on the plane: quads in units of `W` lanes — two quads gathering the
+/// same component with AVX2, else one — through [`group`]; `ConstOffsets` (and an image
+/// without a plane) quad by quad.
+pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
+    b: &Binding,
+    img: &Image,
+    a: &GatherBatchArgs,
+    out: &mut [[u32; 4]],
+) {
+    let Some(p) = img.plane().filter(|_| !matches!(a.offsets, BatchGatherOffsets::Four(_))) else {
+        return per_quad(b, img, a, out);
+    };
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { plane_batch_avx2::<M, CUBE>(b, &p.texels, a, out) };
+    }
+    batch_in::<M, CUBE, 4, false>(b, &p.texels, a, out)
+}
+
+/// [`plane_batch`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn plane_batch_avx2<const M: u8, const CUBE: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &GatherBatchArgs,
+    out: &mut [[u32; 4]],
+) {
+    batch_in::<M, CUBE, 8, true>(b, plane, a, out)
+}
+
+/// The batch gather route of a binding ([`pick`]'s kernels on the plane, else per quad).
+pub(super) fn pick_batch(b: &Binding) -> BatchFn {
+    use super::address::{CLAMP, DYN, MIRRORED, REPEAT};
+    if pick(b) == general as GatherFn {
+        return per_quad;
+    }
+    if b.cube {
+        return plane_batch::<CLAMP, true>;
+    }
+    match (b.modes[0], b.modes[0] == b.modes[1]) {
+        (REPEAT, true) => plane_batch::<REPEAT, false>,
+        (MIRRORED, true) => plane_batch::<MIRRORED, false>,
+        (CLAMP, true) => plane_batch::<CLAMP, false>,
+        _ => plane_batch::<DYN, false>,
+    }
+}
+
+/// [`plane_batch`]'s loop: units of `W` lanes — `W / 4` whole quads gathering one
+/// component, straight from the rows — else one quad, its inactive lanes taking the first
+/// active lane's operands.
+#[inline(always)]
+fn batch_in<const M: u8, const CUBE: bool, const W: usize, const AVX: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &GatherBatchArgs,
+    out: &mut [[u32; 4]],
+) {
+    let src = Plane(plane);
+    let n = a.masks.len().min(out.len() / 4);
+    let slot = Slot::<W>::new(b, [b.view.base_level; W], b.view.base_layer);
+    let rows = BatchArgs {
+        coords: a.coords,
+        masks: a.masks,
+        lod: BatchLod::Zero,
+        dref: a.dref,
+        offsets: match a.offsets {
+            BatchGatherOffsets::Offset(r) => r,
+            _ => [&[], &[]],
+        },
+    };
+    let comp = |q: usize| a.component.get(4 * q).copied().unwrap_or(0) as usize;
+    let cmp = !a.dref.is_empty();
+    let per = W / 4;
+    let mut q = 0;
+    while q < n {
+        let mask = a.masks[q] & 0xf;
+        if mask == 0 {
+            q += 1;
             continue;
         }
-        let c = a.coords[lane];
-        let lod = a.lod[lane];
-        let mut xyz = [0u32; 3];
-        let mut ok = lod >= 0 && (lod as u32) < view.level_count;
-        for d in 0..dims {
-            match c[d].checked_add(a.offsets[lane][d]) {
-                Some(v) if v >= 0 => xyz[d] = v as u32,
-                _ => ok = false,
-            }
+        let l0 = 4 * q;
+        let c = comp(q);
+        let run = q + per <= n && (0..per).all(|k| a.masks[q + k] & 0xf == 0xf && comp(q + k) == c);
+        let (i, quads) = if run {
+            let i = inputs::<Fast<M, CUBE, AVX>, W>(b, &rows, 6, |row| run_lanes::<W, false>(row, l0));
+            (i, per)
+        } else {
+            let first = mask.trailing_zeros() as usize;
+            let idx: [usize; W] = each(|l| l0 + if mask >> (l % 4) & 1 != 0 { l % 4 } else { first });
+            let ld = |row: &[u32]| -> [u32; W] { each(|l| row.get(idx[l]).copied().unwrap_or(0)) };
+            (inputs::<Fast<M, CUBE, AVX>, W>(b, &rows, 6, ld), 1)
+        };
+        let r = group::<W, Fast<M, CUBE, AVX>>(b, plane, &slot, &i, c, cmp, |l| {
+            lane(b, &src, &a.quad_args(q + l / 4 % quads), l % 4, &NoRecord)
+        });
+        for k in 0..quads {
+            let m = a.masks[q + k] & 0xf;
+            super::merge_lanes(&mut out[l0 + 4 * k..l0 + 4 * k + 4], &[r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]], m);
         }
-        let layer = match layer_at {
-            Some(i) if c[i] >= 0 && (c[i] as u32) < view.layer_count => {
-                view.base_layer + c[i] as u32
-            }
-            Some(_) => {
-                ok = false;
-                0
-            }
-            None => view.base_layer,
-        };
-        let level = view.base_level + lod.max(0) as u32;
-        *res = match img.texel_offset(level, layer, xyz, a.sample[lane]) {
-            Some(o) if ok => (dec.raw)(&img.bytes()[o..o + ts]),
-            _ => oob,
-        };
+        q += quads;
     }
-    Ok(out)
-}
-
-/// `OpImageQuerySizeLod`: the view's size at view-relative `lod` as `(w, h, d)`, with the
-/// layer count (cube arrays: cube count) in the component after the spatial ones;
-/// cubes report `(size, size, [cubes])`. `None` for a level outside the view.
-pub fn query_size(img: &Image, view: &ImageView, lod: u32) -> Option<[u32; 3]> {
-    if lod >= view.level_count {
-        return None;
-    }
-    let e = view.level_extent(img, lod);
-    Some(match view.view_type {
-        ViewType::D1 => [e[0], 0, 0],
-        ViewType::D1Array => [e[0], view.layer_count, 0],
-        ViewType::D2 | ViewType::Cube => [e[0], e[1], 0],
-        ViewType::D2Array => [e[0], e[1], view.layer_count],
-        ViewType::D3 => e,
-        ViewType::CubeArray => [e[0], e[1], view.layer_count / 6],
-    })
-}
-
-/// `OpImageQueryLevels`.
-pub fn query_levels(view: &ImageView) -> u32 {
-    view.level_count
-}
-
-/// `OpImageQuerySamples`.
-pub fn query_samples(img: &Image) -> u32 {
-    img.samples()
 }

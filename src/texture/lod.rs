@@ -1,9 +1,12 @@
 //! Level of detail: quad derivatives, scale factor ρ, anisotropy, bias and clamps by policy,
 //! level selection (sampling.md §3.2, §5).
 
+use super::binding::Binding;
+use super::cube::{select_face, transform_deriv};
+use super::explain::Recorder;
 use super::sampler::{
-    Config, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS, D3D_MIN_LOD_BIAS,
-    MAX_SAMPLER_LOD_BIAS,
+    Config, Filter, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS,
+    D3D_MIN_LOD_BIAS, MAX_SAMPLER_LOD_BIAS,
 };
 
 /// Where a sample's LOD comes from.
@@ -62,6 +65,8 @@ pub struct LodBase {
     pub probes: u32,
     /// The major-axis derivative in normalized coordinates (probe direction).
     pub major: [f32; 2],
+    /// ρ: the lengths of the x and y derivatives in texels (0 for an explicit λ).
+    pub rho: [f32; 2],
 }
 
 impl LodBase {
@@ -71,6 +76,7 @@ impl LodBase {
             lambda,
             probes: 1,
             major: [0.0; 2],
+            rho: [0.0; 2],
         }
     }
 }
@@ -113,7 +119,10 @@ pub fn lod_base(
     let ly = len(&my, n);
     let major = lx.max(ly);
     let Some(max_aniso) = aniso.filter(|_| n == 2 && major > 0.0) else {
-        return LodBase::iso(major.log2());
+        return LodBase {
+            rho: [lx, ly],
+            ..LodBase::iso(major.log2())
+        };
     };
     let det = (mx[0] * my[1] - mx[1] * my[0]).abs();
     let mut ratio = if det > 0.0 {
@@ -141,6 +150,7 @@ pub fn lod_base(
         lambda: minor.log2(),
         probes,
         major: [v[0], v[1]],
+        rho: [lx, ly],
     }
 }
 
@@ -220,6 +230,202 @@ pub fn select_levels(lambda: f32, level_count: u32, mode: MipmapMode) -> Levels 
                     n: 2,
                 }
             }
+        }
+    }
+}
+
+/// What one lane's λ selects: the texel filter and the levels with their weights.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(super) struct Selection {
+    /// Linear (else nearest) texel filter.
+    pub linear: bool,
+    /// Levels (view-relative) and weights.
+    pub levels: Levels,
+}
+
+/// The derivatives a lane's λ came from (`None`: explicit or zero LOD).
+pub(super) type Derivs = Option<([f32; 3], [f32; 3])>;
+
+impl Binding {
+    /// λ_base for one lane from normalized derivatives (cube: direction derivatives, through
+    /// the face of the lane's coordinate `c`).
+    pub fn lod_from_derivs(&self, c: &[f32; 4], dx: [f32; 3], dy: [f32; 3]) -> LodBase {
+        let s = self.size0;
+        if self.cube {
+            let fc = select_face([c[0], c[1], c[2]]);
+            let (a, b) = (transform_deriv(&fc, dx), transform_deriv(&fc, dy));
+            let mx = [a[0] * s[0], a[1] * s[0], 0.0];
+            let my = [b[0] * s[0], b[1] * s[0], 0.0];
+            return lod_base(mx, my, 2, None, [0.0; 3], [0.0; 3]);
+        }
+        let mut mx = [0.0; 3];
+        let mut my = [0.0; 3];
+        for i in 0..self.dims {
+            mx[i] = dx[i] * s[i];
+            my[i] = dy[i] * s[i];
+        }
+        lod_base(mx, my, self.dims, self.aniso, dx, dy)
+    }
+
+    /// [`Binding::lod_from_derivs`] for a 2D / 2D-array view: the same products and the same
+    /// [`lod_base`], with the dimension count a constant so both inline (the common case);
+    /// `aniso: false` leaves anisotropy out (the batch path's kernels have none).
+    #[inline(always)]
+    pub fn lod_from_derivs_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> LodBase {
+        let s = self.size0;
+        let mx = [dx[0] * s[0], dx[1] * s[1], 0.0];
+        let my = [dy[0] * s[0], dy[1] * s[1], 0.0];
+        lod_base(mx, my, 2, if aniso { self.aniso } else { None }, dx, dy)
+    }
+
+    /// Per-lane λ_base (and probes) for a LOD mode, and the derivatives each came from.
+    /// Coarse implicit derivatives are lane 0's in every lane, and off cubes λ does not
+    /// depend on the coordinate, so the lanes share one evaluation; hardware precision
+    /// shares lane 0's implicit λ (sampling.md §16).
+    pub fn lod_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> ([LodBase; 4], [Derivs; 4]) {
+        match *lod {
+            LodMode::Explicit(l) => (l.map(LodBase::iso), [None; 4]),
+            LodMode::Zero => ([LodBase::iso(0.0); 4], [None; 4]),
+            LodMode::Grad { dx, dy } => {
+                let one = |i: usize| {
+                    if self.dims == 2 && !self.cube {
+                        self.lod_from_derivs_2d(dx[i], dy[i], true)
+                    } else {
+                        self.lod_from_derivs(&coords[i], dx[i], dy[i])
+                    }
+                };
+                // off cubes λ and the probes depend on the derivatives alone: lanes whose
+                // derivatives are lane 0's (bit for bit; the usual `Grad`) share its result
+                let b0 = one(0);
+                let bits = |v: [f32; 3]| v.map(f32::to_bits);
+                let same = |i: usize| {
+                    !self.cube && bits(dx[i]) == bits(dx[0]) && bits(dy[i]) == bits(dy[0])
+                };
+                let bases = std::array::from_fn(|i| if i == 0 || same(i) { b0 } else { one(i) });
+                (bases, std::array::from_fn(|i| Some((dx[i], dy[i]))))
+            }
+            LodMode::Implicit { fine, .. } => {
+                if self.hw || (!fine && !self.cube) {
+                    let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
+                    let (dx, dy) = (d(1), d(2));
+                    let b = if self.dims == 2 && !self.cube {
+                        self.lod_from_derivs_2d(dx, dy, true)
+                    } else {
+                        self.lod_from_derivs(&coords[0], dx, dy)
+                    };
+                    ([b; 4], [Some((dx, dy)); 4])
+                } else {
+                    let d = quad_derivs(coords, fine);
+                    let bases =
+                        std::array::from_fn(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1));
+                    (bases, d.map(Some))
+                }
+            }
+        }
+    }
+
+    /// λ′ (biased, unclamped) and λ (clamped, snapped in hardware precision) of one lane.
+    #[inline(always)]
+    pub fn lambdas(&self, base: f32, shader_bias: f32, shader_min_lod: f32) -> (f32, f32) {
+        let p = self.cfg.policy;
+        let l1 = biased(p, base, self.sampler.mip_lod_bias, shader_bias);
+        (
+            l1,
+            snap_lod(&self.cfg, clamped(p, l1, &self.sampler, shader_min_lod)),
+        )
+    }
+
+    /// The texel filter and levels of a lane with λ_base `base`, shader bias and `MinLod`
+    /// (`−∞`: none); `None`: the D3D out-of-range-MinLod result. Integer formats take the
+    /// nearest level.
+    #[inline(always)]
+    pub fn select<R: Recorder>(
+        &self,
+        base: f32,
+        bias: f32,
+        min_lod: f32,
+        rec: &R,
+    ) -> Option<Selection> {
+        let s = &self.sampler;
+        let q = self.view.level_count - 1;
+        let oor = self.cfg.policy == Policy::D3D && min_lod > q as f32;
+        let (l1, lambda) = if s.unnormalized_coordinates {
+            (0.0, 0.0)
+        } else {
+            self.lambdas(base, bias, min_lod)
+        };
+        let minify = lambda > 0.0;
+        let filter = if minify { s.min_filter } else { s.mag_filter };
+        let mode = if self.integer {
+            MipmapMode::Nearest
+        } else {
+            s.mipmap_mode
+        };
+        let sel = Selection {
+            linear: filter == Filter::Linear,
+            levels: select_levels(lambda, self.view.level_count, mode),
+        };
+        if R::ON {
+            rec.lod(&|l| {
+                l.shader_bias = bias;
+                l.sampler_bias = s.mip_lod_bias;
+                l.lambda_biased = l1;
+                l.sampler_min_lod = s.min_lod;
+                l.shader_min_lod = (min_lod != f32::NEG_INFINITY).then_some(min_lod);
+                l.sampler_max_lod = s.max_lod;
+                l.lambda = lambda;
+                l.minified = minify;
+                l.filter = if self.integer { Filter::Nearest } else { filter };
+                l.mipmap_mode = mode;
+                l.levels = sel.levels.l[..sel.levels.n].to_vec();
+                l.out_of_range = oor;
+            });
+        }
+        (!oor).then_some(sel)
+    }
+
+    /// `OpImageQueryLod` / `CalculateLevelOfDetail[Unclamped]` for a quad (implicit
+    /// derivatives): per lane, Vulkan: `(d_l − level_base, λ′)` with `d_l` the clamped level
+    /// (rounded for NEAREST mip mode); D3D: `(max(MinLOD, min(MaxLOD, λ′)), λ′)` (no
+    /// per-sample clamp). λ′ includes the sampler bias; anisotropic samplers report the
+    /// minor-axis LOD.
+    pub fn query_lod<R: Recorder>(
+        &self,
+        coords: &[[f32; 4]; 4],
+        fine: bool,
+        rec: &R,
+    ) -> [[f32; 2]; 4] {
+        let lod = LodMode::Implicit {
+            bias: [0.0; 4],
+            fine,
+        };
+        let (bases, derivs) = self.lod_bases(coords, &lod);
+        std::array::from_fn(|l| {
+            let r = self.query_lod_lane(bases[l].lambda);
+            if R::ON {
+                let b = &bases[l];
+                rec.lane(l, coords[l]);
+                rec.lod_base(derivs[l], b.rho, (b.lambda, b.probes, b.major));
+                let _ = self.select(b.lambda, 0.0, f32::NEG_INFINITY, rec);
+                rec.result([r[0].to_bits(), r[1].to_bits(), 0, 0]);
+            }
+            r
+        })
+    }
+
+    fn query_lod_lane(&self, base: f32) -> [f32; 2] {
+        let (l1, l) = self.lambdas(base, 0.0, f32::NEG_INFINITY);
+        match self.cfg.policy {
+            Policy::Vulkan => {
+                let q = (self.view.level_count - 1) as f32;
+                let d = if l.is_nan() { 0.0 } else { l.clamp(0.0, q) };
+                let d = match self.sampler.mipmap_mode {
+                    MipmapMode::Nearest => (d + 0.5).floor().min(q),
+                    MipmapMode::Linear => d,
+                };
+                [d, l1]
+            }
+            Policy::D3D => [l, l1],
         }
     }
 }

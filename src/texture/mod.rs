@@ -88,19 +88,28 @@
 //!   texel coordinates snapped to 1/256 (RNE), hence 8-bit weights — for GPU comparisons.
 
 mod address;
+mod batch;
+mod binding;
 mod cube;
+pub mod explain;
+mod fetch;
+mod filter;
+mod gather;
+mod lanes;
+mod sample;
+mod source;
 mod fast;
 mod fast_aniso;
 mod fast_cube;
 mod fast_gather;
 mod fast_plane;
 mod fast_wide;
-mod filter;
+mod old_filter;
 mod format;
-mod gather;
+mod old_gather;
 mod image;
 mod lod;
-mod sample;
+mod old_sample;
 mod sampler;
 
 #[cfg(test)]
@@ -115,13 +124,15 @@ pub use format::{
     decode_ufloat, encode_e5b9g9r9, encode_ufloat, linear_to_srgb, srgb_to_linear, Aspect, Decoder,
     Format, NumKind,
 };
-pub use gather::{
-    fetch_quad, out_of_range_texel, query_levels, query_samples, query_size, BatchGatherOffsets,
-    FetchArgs, GatherArgs, GatherBatchArgs, GatherOffsets,
+pub use fetch::{
+    explain_fetch, fetch_quad, out_of_range_texel, query_levels, query_samples, query_size,
+    FetchArgs,
 };
+pub use gather::{BatchGatherOffsets, GatherArgs, GatherBatchArgs, GatherOffsets};
 pub use image::{mip_size, Image, ImageDim, ImageView, ViewType};
 pub use lod::LodMode;
-pub use sample::{Kernel, SampleArgs};
+pub use old_sample::Kernel;
+pub use sample::SampleArgs;
 pub use sampler::{
     AddressMode, BorderColor, CompareOp, Config, Filter, LodPrecision, MipmapMode, Policy, Sampler,
     LOD_CLAMP_NONE, MAX_SAMPLER_LOD_BIAS,

@@ -1877,3 +1877,241 @@ mod batch_routes {
         assert!(served > 3000, "the plane route served only {served} quads");
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// Transition: the new kernel's general path against the old one, bit for bit.
+
+mod transition {
+    use super::super::fast::tests::{
+        coord, image, lane4, nan_as_one, random_2d_args, random_2d_view, random_config,
+        random_lod, random_modes, random_sampler, Rng, FORMATS,
+    };
+    use super::*;
+
+    fn check(seed: u64, img: &Image, view: &ImageView, s: &Sampler, cfg: Config, a: &SampleArgs) {
+        let Ok(k) = Kernel::new(img, view, s, cfg) else {
+            return;
+        };
+        let old = k.sample_general(img, a);
+        let new = k.sample_new_general(img, a);
+        match (old, new) {
+            (Ok(o), Ok(n)) => {
+                assert_eq!(
+                    nan_as_one(o),
+                    nan_as_one(n),
+                    "seed {seed}: {:?} {view:?} {s:?} {cfg:?} {a:?}",
+                    img.format()
+                );
+                let e = k.explain_sample(img, a).unwrap();
+                assert_eq!(e.result, n, "seed {seed}: explain");
+            }
+            (Err(_), Err(_)) => {}
+            (o, n) => panic!("seed {seed}: {o:?} vs {n:?}"),
+        }
+        if let (Ok(o), Ok(n)) = (k.sample_general(img, a), k.sample(img, a)) {
+            assert_eq!(
+                nan_as_one(o),
+                nan_as_one(n),
+                "seed {seed}: route {:?} {view:?} {s:?} {cfg:?} {a:?}",
+                img.format()
+            );
+        }
+        let g = GatherArgs {
+            coords: a.coords,
+            component: (seed >> 7) as u32 & 3,
+            offsets: match seed % 3 {
+                0 => GatherOffsets::None,
+                1 => GatherOffsets::Offset(a.offsets.map(|o| [o[0], o[1]])),
+                _ => GatherOffsets::Four([[1, -2], [0, 3], [-4, 0], [2, 2]]),
+            },
+            dref: a.dref,
+            mask: a.mask,
+        };
+        if matches!(view.view_type, ViewType::D2 | ViewType::D2Array | ViewType::Cube | ViewType::CubeArray) {
+            let old = k.gather_general(img, &g);
+            let new = k.explain_gather(img, &g).map(|e| e.result);
+            match (old, new) {
+                (Ok(o), Ok(n)) => assert_eq!(nan_as_one(o), nan_as_one(n), "seed {seed}: gather {g:?}"),
+                (Err(_), Err(_)) => {}
+                (o, n) => panic!("seed {seed}: gather {o:?} vs {n:?}"),
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
+        #[test]
+        fn new_general_path_is_the_old_one(c in case()) {
+            let img = build(&c);
+            let view = sub_view(&img, &c);
+            let a = SampleArgs {
+                coords: c.coords,
+                lod: c.lod,
+                min_lod: c.min_lod,
+                offsets: [c.offset; 4],
+                dref: c.dref.map(|d| [d, d + 0.1, d - 0.1, d]),
+                mask: 0xf,
+            };
+            for cfg in [EXACT, D3D, Config { precision: LodPrecision::Hardware, ..EXACT }] {
+                check(c.seed, &img, &view, &c.sampler, cfg, &a);
+            }
+        }
+
+        #[test]
+        fn new_general_path_is_the_old_one_2d(seed in any::<u64>()) {
+            let mut r = Rng(seed | 1);
+            let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
+            let (img, view) = random_2d_view(&mut r, fmt);
+            let modes = random_modes(&mut r);
+            let sampler = random_sampler(&mut r, fmt, modes, 20);
+            let cfg = random_config(&mut r);
+            let c0 = [coord(&mut r), coord(&mut r), r.f(-1.0, 4.0), 0.0];
+            let step = r.f(-0.5, 0.5) * r.f(0.0, 1.0).powi(3);
+            let mut coords = [c0; 4];
+            for (lane, c) in coords.iter_mut().enumerate() {
+                c[0] += (lane & 1) as f32 * step;
+                c[1] += (lane >> 1) as f32 * step * r.f(0.2, 2.0);
+            }
+            let lod = random_lod(&mut r, 2);
+            let a = random_2d_args(&mut r, coords, lod, &sampler);
+            check(seed, &img, &view, &sampler, cfg, &a);
+            let _ = (image, lane4);
+        }
+    }
+}
+
+// ------------------------------------------------------------------------------------------
+// `Kernel::explain_*`: the record of the general path, checked by hand.
+
+mod explain_records {
+    use super::*;
+    use explain::{Operation, Texel};
+
+    #[test]
+    fn bilinear_taps_weights_and_lod_by_hand() {
+        // v(x, y) = x + 10y on a 4×4 R32 level; s = 1.75/4, t = 2.5/4 → u = 1.75, v = 2.5:
+        // x = 1.25 → i0 = 1, a = 0.25; y = 2 → j0 = 2, b = 0; taps (1,2) (2,2) (1,3) (2,3)
+        // with weights 0.75, 0.25, 0, 0: 21·0.75 + 22·0.25 = 21.25
+        let img = r32(4, 4, 1, |_, x, y| x as f32 + 10.0 * y as f32);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let s = Sampler {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            address_mode: [AddressMode::ClampToEdge; 3],
+            ..Sampler::default()
+        };
+        let k = Kernel::new(&img, &view, &s, EXACT).unwrap();
+        let mut a = explicit([1.75 / 4.0, 2.5 / 4.0], 0.0);
+        a.mask = 0b0101;
+        let e = k.explain_sample(&img, &a).unwrap();
+        assert_eq!(e.op, Operation::Sample);
+        assert_eq!(e.result, k.sample(&img, &a).unwrap());
+        assert!(!e.lanes[1].active && e.lanes[1].footprints.is_empty());
+        let l = &e.lanes[0];
+        assert_eq!(f32::from_bits(l.result[0]), 21.25);
+        let lod = l.lod.as_ref().unwrap();
+        assert_eq!(lod.derivatives, None);
+        assert_eq!((lod.lambda_base, lod.lambda, lod.minified), (0.0, 0.0, false));
+        assert_eq!((lod.filter, lod.levels.clone()), (Filter::Linear, vec![(0, 1.0)]));
+        assert_eq!(l.footprints.len(), 1);
+        let f = &l.footprints[0];
+        assert_eq!((f.level, f.weight, f.position[0], f.position[1]), (0, 1.0, 1.75, 2.5));
+        assert_eq!(&f.fractions[..2], &[0.25, 0.0]);
+        let taps: Vec<_> = f
+            .taps
+            .iter()
+            .map(|t| (t.texel, t.weight, f32::from_bits(t.value[0])))
+            .collect();
+        let at = |i, j| Texel::At {
+            layer: 0,
+            face: None,
+            ijk: [i, j, 0],
+        };
+        assert_eq!(
+            taps,
+            vec![
+                (at(1, 2), 0.75, 21.0),
+                (at(2, 2), 0.25, 22.0),
+                (at(1, 3), 0.0, 31.0),
+                (at(2, 3), 0.0, 32.0)
+            ]
+        );
+        assert_eq!(f.value[0], 21.25);
+    }
+
+    #[test]
+    fn shadow_grad_lod_and_compares_by_hand() {
+        // D32 8×8, 4 levels; Grad dx = (2/8, 0), dy = (0, 1/8): ρ = (2, 1) texels, λ = 1
+        // exactly, so linear mipmapping reads level 1 alone (4×4). (s, t) = (0.5, 0.5): u = v
+        // = 2, x = y = 1.5 → i0 = j0 = 1, a = b = 0.5. Level 1 holds d(i, j) = (i + 4j)/16:
+        // taps 5/16, 6/16, 9/16, 10/16 against Dref 0.5 with LESS_OR_EQUAL → 0, 0, 1, 1 →
+        // 0.5
+        let mut img = Image::new_2d(Format::D32_SFLOAT, 8, 8, 1, 4).unwrap();
+        for l in 0..4 {
+            let e = img.level_extent(l);
+            let d: Vec<[f32; 4]> = (0..e[0] * e[1])
+                .map(|i| [(i % e[0] + e[0] * (i / e[0])) as f32 / 16.0, 0.0, 0.0, 1.0])
+                .collect();
+            img.upload_f32(l, &d).unwrap();
+        }
+        let view = ImageView::whole(&img, ViewType::D2);
+        let s = Sampler {
+            compare_enable: true,
+            compare_op: CompareOp::LessOrEqual,
+            ..Sampler::trilinear(AddressMode::ClampToEdge)
+        };
+        let k = Kernel::new(&img, &view, &s, EXACT).unwrap();
+        let a = SampleArgs {
+            lod: grad([2.0 / 8.0, 0.0], [0.0, 1.0 / 8.0]),
+            dref: Some([0.5; 4]),
+            ..SampleArgs::new(same([0.5, 0.5, 0.0, 0.0]))
+        };
+        let e = k.explain_sample(&img, &a).unwrap();
+        assert_eq!(e.result, k.sample(&img, &a).unwrap());
+        let l = &e.lanes[3];
+        let lod = l.lod.as_ref().unwrap();
+        assert_eq!(lod.derivatives, Some(([0.25, 0.0, 0.0], [0.0, 0.125, 0.0])));
+        assert_eq!((lod.rho, lod.lambda_base, lod.lambda), ([2.0, 1.0], 1.0, 1.0));
+        assert_eq!(lod.levels, vec![(1, 1.0)]);
+        assert_eq!(l.dref, Some(0.5));
+        let f = &l.footprints[0];
+        assert_eq!((f.level, &f.fractions[..2]), (1, &[0.5, 0.5][..]));
+        let got: Vec<_> = f
+            .taps
+            .iter()
+            .map(|t| (f32::from_bits(t.value[0]), t.compare))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (5.0 / 16.0, Some(false)),
+                (6.0 / 16.0, Some(false)),
+                (9.0 / 16.0, Some(true)),
+                (10.0 / 16.0, Some(true))
+            ]
+        );
+        assert_eq!(quad_f32(&e.result)[3], [0.5, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn gather_fetch_and_query_records_match_their_operations() {
+        let img = xy_uint(4, 4);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let k = Kernel::new(&img, &view, &Sampler::default(), EXACT).unwrap();
+        let g = GatherArgs::new(same([0.3, 0.6, 0.0, 0.0]), 1);
+        let e = k.explain_gather(&img, &g).unwrap();
+        assert_eq!(e.op, Operation::Gather { component: 1 });
+        assert_eq!(e.result, k.gather(&img, &g).unwrap());
+        assert_eq!(e.lanes[0].footprints[0].taps.len(), 4);
+        let f = FetchArgs::new([[1, 2, 0, 0], [5, 0, 0, 0], [0, 0, 0, 0], [3, 3, 0, 0]]);
+        let e = explain_fetch(&img, &view, &f).unwrap();
+        assert_eq!(e.result, fetch_quad(&img, &view, &f).unwrap());
+        assert_eq!(e.lanes[1].footprints[0].taps[0].texel, Texel::OutOfRange);
+        let c = same([0.3, 0.6, 0.0, 0.0]);
+        let e = k.explain_query_lod(&img, &c, false).unwrap();
+        let q = k.query_lod(&img, &c, false).unwrap();
+        for l in 0..4 {
+            assert_eq!(e.result[l][..2], q[l].map(f32::to_bits));
+        }
+    }
+}

@@ -1,0 +1,549 @@
+//! The batch entry ([`Kernel::sample_batch`](super::Kernel::sample_batch)): a batch of
+//! quads in the interpreter's structure-of-arrays rows (one `&[u32]` row of f32 bits per
+//! operand component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad), one RGBA
+//! result per active lane.
+//!
+//! This is the layer above the kernel that reuses work between quads, once for every route:
+//! λ from a quad's coarse (lane-0) differences is reused while the differences repeat bit
+//! for bit (neighbouring quads of a draw usually have the same), and the level selection,
+//! with the kernel's level slots built for it, while λ and the bias repeat; the first
+//! selection of a call comes from a per-thread memo keyed by the kernel's id and those
+//! differences, since consecutive calls of a draw usually open with the same. λ and the
+//! selection are functions of the kernel and of those bits alone (not of texels, threads or
+//! history), so reuse gives the bits computing would. Then the quads go through the kernel
+//! ([`filter::group`](super::filter::group)) in units of lanes: with AVX2, eight lanes —
+//! two whole quads on one level, or one quad on both levels of a linear-mipmap selection —
+//! else four. A quad whose lanes disagree on λ (per-lane explicit LOD or bias) goes through
+//! the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
+
+use super::binding::{layer_index, Binding};
+use super::cube::faces;
+use super::explain::NoRecord;
+use super::filter::{group, Fast, Input, Slot, Spec};
+use super::image::{Image, ViewType};
+use super::lanes::{F, I};
+use super::lod::{LodMode, Selection};
+use super::sample::{quad_lanes, SampleArgs};
+use super::source::Plane;
+use std::cell::Cell;
+use wide::f32x4;
+
+/// Quads per call the interpreter's glue hands over at most: the rasterizer's fragment batch
+/// (`QUAD_BATCH`), so a batch's sample is one call (every call pays its entry and first
+/// selection; from 16 to 64 quads a call, per quad in the sampler bench: nearest 81.0 →
+/// 59.4, trilinear 282.1 → 240.9).
+pub const WIDE_QUADS: usize = 64;
+
+/// The LOD operand of a batch, as rows of f32 bits (lane `4q + i` is quad `q`'s lane `i`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum BatchLod<'a> {
+    /// Implicit LOD from coarse (lane-0) derivatives, plus a per-lane shader bias row (empty:
+    /// no `Bias` operand).
+    Implicit(&'a [u32]),
+    /// Explicit per-lane λ_base (`Lod` operand); an empty row reads as zeros.
+    Explicit(&'a [u32]),
+    /// λ_base = 0 (what an absent LOD operand means outside fragment shaders).
+    Zero,
+}
+
+/// A batch of quads in structure-of-arrays form for [`Kernel::sample_batch`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BatchArgs<'a> {
+    /// Coordinate component rows (f32 bits), in [`SampleArgs::coords`] order (`s, t` then the
+    /// layer for 2D arrays): `coords[k][4q + i]` is component `k` of quad `q`'s lane `i`. An
+    /// empty row reads as zeros; others need at least `4 · masks.len()` lanes.
+    pub coords: [&'a [u32]; 4],
+    /// Lanes that need results, per quad (bit `i` = lane `4q + i`); its length is the quad
+    /// count.
+    pub masks: &'a [u8],
+    /// The LOD operand.
+    pub lod: BatchLod<'a>,
+    /// The depth reference per lane (f32 bits, before the UNORM clamp); empty: no Dref
+    /// operand.
+    pub dref: &'a [u32],
+    /// Texel offsets `u`, `v` per lane (i32 bits, `ConstOffset`/`Offset`); empty rows: zero.
+    pub offsets: [&'a [u32]; 2],
+}
+
+impl BatchArgs<'_> {
+    /// Quad `q`'s [`SampleArgs`]: what the per-quad path is given for it.
+    pub fn quad_args(&self, q: usize) -> SampleArgs {
+        let row4 = |r: &[u32]| -> [f32; 4] {
+            match r.get(4 * q..4 * q + 4) {
+                Some(s) => [s[0], s[1], s[2], s[3]].map(f32::from_bits),
+                None => [0.0; 4],
+            }
+        };
+        let c = self.coords.map(row4);
+        let mut a = SampleArgs::new(std::array::from_fn(|l| {
+            [c[0][l], c[1][l], c[2][l], c[3][l]]
+        }));
+        a.lod = match self.lod {
+            BatchLod::Implicit(b) => LodMode::Implicit {
+                bias: row4(b),
+                fine: false,
+            },
+            BatchLod::Explicit(r) => LodMode::Explicit(row4(r)),
+            BatchLod::Zero => LodMode::Zero,
+        };
+        a.mask = self.masks.get(q).copied().unwrap_or(0) & 0xf;
+        if !self.dref.is_empty() {
+            a.dref = Some(row4(self.dref));
+        }
+        let off = self.offsets.map(|r| match r.get(4 * q..4 * q + 4) {
+            Some(s) => [s[0], s[1], s[2], s[3]].map(|x| x as i32),
+            None => [0; 4],
+        });
+        a.offsets = std::array::from_fn(|l| [off[0][l], off[1][l], 0]);
+        a
+    }
+}
+
+
+/// A batch route, chosen once per kernel: samples every quad of the batch (whose operands
+/// the caller has checked) into `out`.
+pub(super) type BatchFn = fn(&Binding, &Image, &BatchArgs, &mut [[u32; 4]]);
+
+/// Lanes `l0..l0 + W` of `row` as f32 (zeros past its end: an empty row reads as zeros).
+#[inline(always)]
+fn lanes<const W: usize>(row: &[u32], l0: usize) -> F<W> {
+    match row.get(l0..l0 + W) {
+        Some(r) => F::of(|l| f32::from_bits(r[l])),
+        None => F([0.0; W]),
+    }
+}
+
+/// The bits of lanes 1 and 2 of `c − c₀` for `s` and `t`: a quad's coarse differences.
+#[inline(always)]
+fn diffs(s: F<4>, t: F<4>) -> [u32; 4] {
+    [
+        (s.0[1] - s.0[0]).to_bits(),
+        (s.0[2] - s.0[0]).to_bits(),
+        (t.0[1] - t.0[0]).to_bits(),
+        (t.0[2] - t.0[0]).to_bits(),
+    ]
+}
+
+/// λ_base of coarse differences `d` on a 2D view (isotropic: the batch routes' kernels
+/// have no anisotropy), as `lod_bases` gives coarse implicit LOD. Out of line: once per
+/// new difference.
+#[inline(never)]
+fn lambda_2d(b: &Binding, d: [u32; 4]) -> f32 {
+    let d = d.map(f32::from_bits);
+    b.lod_from_derivs_2d([d[0], d[2], 0.0], [d[1], d[3], 0.0], false)
+        .lambda
+}
+
+thread_local! {
+    /// The last first selection of a call on this thread: (kernel id, differences, λ bits).
+    /// A plain `Cell` without destructor: a `%fs`-relative access.
+    static MEMO: Cell<(u64, [u32; 4], u32)> = const { Cell::new((0, [0; 4], 0)) };
+}
+
+/// λ_base of a call's first quad: this thread's memo when it holds this kernel's λ for
+/// these differences, bit for bit (ids are never reused: a clone draws a new one), else
+/// computed and memoised.
+#[inline(always)]
+fn first_lambda(b: &Binding, d: [u32; 4]) -> f32 {
+    let (id, md, lam) = MEMO.with(Cell::get);
+    if id == b.id.0 && md == d {
+        #[cfg(test)]
+        MEMO_HITS.with(|h| h.set(h.get() + 1));
+        return f32::from_bits(lam);
+    }
+    let lam = lambda_2d(b, d);
+    MEMO.with(|m| m.set((b.id.0, d, lam.to_bits())));
+    lam
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Memo hits on this thread (tests).
+    pub(super) static MEMO_HITS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// A selection with the slots its units read: `W` lanes on one level (`two`: false) or four
+/// lanes on each of two levels (`two`), and the weights.
+#[derive(Clone, Copy)]
+struct Units<const W: usize> {
+    sel: Selection,
+    slot: [Slot<W>; 2],
+    two: bool,
+    weight: [f32; 2],
+}
+
+impl<const W: usize> Units<W> {
+    #[inline(never)]
+    fn new(b: &Binding, sel: Selection) -> Units<W> {
+        let lv = sel.levels;
+        let level = |k: usize| b.view.base_level + lv.l[k.min(lv.n - 1)].0;
+        let layer = b.view.base_layer;
+        let two = lv.n == 2 && W == 8;
+        let slot = |k: usize| -> Slot<W> {
+            if two {
+                Slot::new(b, std::array::from_fn(|l| level(l / 4)), layer)
+            } else {
+                Slot::new(b, [level(k); W], layer)
+            }
+        };
+        Units {
+            sel,
+            slot: [slot(0), slot(1)],
+            two,
+            weight: [lv.l[0].1, lv.l[1].1],
+        }
+    }
+}
+
+/// The batch route of a plane kernel's 2D or 2D-array view, address mode `M`: compiled for
+/// AVX2 (eight-lane units) when the CPU has it.
+pub(super) fn plane_2d<const M: u8>(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32; 4]]) {
+    let Some(p) = img.plane() else {
+        return per_quad(b, img, a, out);
+    };
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { plane_2d_avx2::<M>(b, &p.texels, a, out) };
+    }
+    run::<Fast<M, false, false>, 4>(b, &p.texels, a, out)
+}
+
+/// [`plane_2d`] compiled for AVX2 (no FMA: the same roundings).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn plane_2d_avx2<const M: u8>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
+    run::<Fast<M, false, true>, 8>(b, plane, a, out)
+}
+
+/// The batch route of a cube or cube-array plane kernel whose selection cannot depend on λ
+/// (one level, equal minification and magnification filters): compiled for AVX2 when the
+/// CPU has it.
+pub(super) fn plane_cube(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32; 4]]) {
+    let Some(p) = img.plane() else {
+        return per_quad(b, img, a, out);
+    };
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { plane_cube_avx2(b, &p.texels, a, out) };
+    }
+    run::<Fast<{ super::address::CLAMP }, true, false>, 4>(b, &p.texels, a, out)
+}
+
+/// [`plane_cube`] compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn plane_cube_avx2(b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
+    run::<Fast<{ super::address::CLAMP }, true, true>, 8>(b, plane, a, out)
+}
+
+/// Every quad of the batch through the kernel's per-quad route.
+pub(super) fn per_quad(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32; 4]]) {
+    let route = super::sample::pick(b);
+    for q in 0..a.masks.len() {
+        let mask = a.masks[q] & 0xf;
+        if mask != 0 {
+            let r = route(b, img, &a.quad_args(q));
+            super::merge_lanes(&mut out[4 * q..4 * q + 4], &r, mask);
+        }
+    }
+}
+
+/// The batch loop on the plane (see the module doc), units of `W` lanes (4 or 8): a run of
+/// whole quads with the same λ key goes unit after unit straight from the rows; any other
+/// quad (a partial mask, offsets, per-lane LOD operands) alone, its inactive lanes taking
+/// the first active lane's operands.
+#[inline(always)]
+fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
+    let src = Plane(plane);
+    let n = a.masks.len().min(out.len() / 4);
+    let (masks, out) = (&a.masks[..n], &mut out[..4 * n]);
+    let (implicit, lod_row) = match a.lod {
+        BatchLod::Implicit(r) => (true, r),
+        BatchLod::Explicit(r) => (false, r),
+        BatchLod::Zero => (false, &[][..]),
+    };
+    let cube = K::cube(b);
+    // every quad's λ comes from its coarse differences alone (or none matters): runs apply
+    let simple = lod_row.is_empty() && a.offsets.iter().all(|r| r.is_empty());
+    let by_diffs = implicit && !cube;
+    // the previous quad's differences and λ; the selection's key and units
+    let mut prev_d: Option<([u32; 4], f32)> = None;
+    let mut cur: Option<((u32, u32), Units<W>)> = None;
+    let mut q = 0;
+    while q < n {
+        let mask = masks[q] & 0xf;
+        if mask == 0 {
+            q += 1;
+            continue;
+        }
+        let l0 = 4 * q;
+        let first = mask.trailing_zeros() as usize;
+        // λ_base and bias (or explicit λ) of the quad, and whether its lanes share them
+        let row = lanes::<4>(lod_row, l0);
+        let (lam, bias) = if cube {
+            (0.0, 0.0) // a fixed selection (`pick`): λ selects nothing
+        } else if implicit {
+            let d = diffs(lanes(a.coords[0], l0), lanes(a.coords[1], l0));
+            let lam = match prev_d {
+                Some((pd, l)) if pd == d => l,
+                None => first_lambda(b, d),
+                _ => lambda_2d(b, d),
+            };
+            prev_d = Some((d, lam));
+            (lam, row.0[first])
+        } else {
+            (row.0[first], 0.0)
+        };
+        let same = |l: usize| mask >> l & 1 == 0 || row.0[l].to_bits() == row.0[first].to_bits();
+        if !(0..4).all(same) {
+            let r = quad_lanes::<K, _>(b, &src, plane, &a.quad_args(q));
+            super::merge_lanes(&mut out[l0..l0 + 4], &r, mask);
+            q += 1;
+            continue;
+        }
+        let key = (lam.to_bits(), bias.to_bits());
+        if cur.as_ref().is_none_or(|c| c.0 != key) {
+            // without a shader MinLod the selection always succeeds
+            let sel = b.select(lam, bias, f32::NEG_INFINITY, &NoRecord).unwrap_or(FALLBACK);
+            cur = Some((key, Units::new(b, sel)));
+        }
+        let Some((_, u)) = &cur else { break };
+        // a run of units of whole quads with the same key, straight from the rows
+        let per = if u.two { 1 } else { W / 4 };
+        let start = q;
+        if simple && mask == 0xf {
+            let d0 = prev_d.map_or([0; 4], |p| p.0);
+            q = if u.two {
+                run_units::<K, W, true>(b, plane, a, u, q, d0, by_diffs, out)
+            } else {
+                run_units::<K, W, false>(b, plane, a, u, q, d0, by_diffs, out)
+            };
+        }
+        if q == start {
+            // this quad alone: inactive lanes take the first active lane's operands
+            let idx: [usize; W] = super::lanes::each(|l| l0 + if mask >> (l % 4) & 1 != 0 { l % 4 } else { first });
+            let ld = |row: &[u32]| -> [u32; W] { super::lanes::each(|l| row.get(idx[l]).copied().unwrap_or(0)) };
+            let i = inputs::<K, W>(b, a, 4, ld);
+            let r = unit::<K, W>(b, plane, u, &i, !a.dref.is_empty());
+            super::merge_lanes(&mut out[l0..l0 + 4], &[r[0], r[1], r[2], r[3]], mask);
+            q += 1;
+        }
+    }
+}
+
+/// A run of units from quad `q` on: while a unit's quads — `W / 4` of them, or one whose
+/// lanes fill both halves (`DUP`: a two-slot unit) — are whole and have the differences
+/// `d0` (`by_diffs`; other keys cannot change within the batch's simple rows), their
+/// inputs straight from the rows, through the kernel, into `out`. Returns the quad that
+/// ended the run.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn run_units<K: Spec, const W: usize, const DUP: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    u: &Units<W>,
+    mut q: usize,
+    d0: [u32; 4],
+    by_diffs: bool,
+    out: &mut [[u32; 4]],
+) -> usize {
+    let per = if DUP { 1 } else { W / 4 };
+    let n = a.masks.len().min(out.len() / 4);
+    let cmp = !a.dref.is_empty();
+    while q + per <= n && a.masks[q..q + per].iter().fold(true, |ok, &m| ok & (m & 0xf == 0xf)) {
+        let l0 = 4 * q;
+        let i = inputs::<K, W>(b, a, 4, |row| run_lanes::<W, DUP>(row, l0));
+        if by_diffs && !same_diffs::<W>(&i, d0, per) {
+            break;
+        }
+        let r = unit::<K, W>(b, plane, u, &i, cmp);
+        for k in 0..per {
+            let o: &mut [[u32; 4]; 4] = (&mut out[l0 + 4 * k..l0 + 4 * k + 4]).try_into().unwrap_or_else(|_| unreachable!());
+            *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
+        }
+        q += per;
+    }
+    q
+}
+
+/// Lanes `l0..l0 + W` of `row` (`DUP`: lanes `l0..l0 + 4` twice); an empty row reads as
+/// zeros.
+#[inline(always)]
+pub(super) fn run_lanes<const W: usize, const DUP: bool>(row: &[u32], l0: usize) -> [u32; W] {
+    let span = if DUP { 4 } else { W };
+    match row.get(l0..l0 + span) {
+        Some(r) => super::lanes::each(|l| r[l % span]),
+        None => [0; W],
+    }
+}
+
+/// Whether each of the unit's `per` quads has the coarse differences `d`.
+#[inline(always)]
+fn same_diffs<const W: usize>(i: &Input<W>, d: [u32; 4], per: usize) -> bool {
+    let base = |v: F<W>| F::<W>::of(|l| v.0[l & !3]);
+    let (ds, dt) = (i.s - base(i.s), i.t - base(i.t));
+    let want = |l: usize| match l & 3 {
+        1 => (d[0], d[2]),
+        2 => (d[1], d[3]),
+        _ => (ds.0[l].to_bits(), dt.0[l].to_bits()),
+    };
+    (0..4 * per).fold(true, |ok, l| {
+        let (a, c) = want(l);
+        ok & (ds.0[l].to_bits() == a) & (dt.0[l].to_bits() == c)
+    })
+}
+
+/// A unit's inputs from the batch's rows (`ld`: a row's lanes for the unit; rows the
+/// caller has checked: empty or covering the batch): the coordinates (cube views: the
+/// direction's face and face coordinates, the layer `6·cube + face`), array layers,
+/// offsets (D3D: their low `bits` bits), Dref after its clamp.
+#[inline(always)]
+pub(super) fn inputs<K: Spec, const W: usize>(
+    b: &Binding,
+    a: &BatchArgs,
+    bits: u32,
+    ld: impl Fn(&[u32]) -> [u32; W],
+) -> Input<W> {
+    let view = &b.view;
+    let pick = |row: &[u32]| -> F<W> { F(ld(row).map(f32::from_bits)) };
+    let (mut s, mut t) = (pick(a.coords[0]), pick(a.coords[1]));
+    let mut face = I([0; W]);
+    let layer = if K::cube(b) {
+        let f = faces(s, t, pick(a.coords[2]));
+        (s, t) = f.st();
+        face = f.face;
+        let c = pick(a.coords[3]);
+        let arr = view.view_type == ViewType::CubeArray;
+        Some(I::of(|l| {
+            let cube = if arr {
+                6 * layer_index(c.0[l], view.layer_count / 6) as i32
+            } else {
+                0
+            };
+            cube + face.0[l]
+        }))
+    } else if view.view_type == ViewType::D2Array {
+        let c = pick(a.coords[2]);
+        Some(I::of(|l| layer_index(c.0[l], view.layer_count) as i32))
+    } else {
+        None
+    };
+    let off = (!K::cube(b) && a.offsets.iter().any(|r| !r.is_empty())).then(|| {
+        let o = a.offsets.map(|r| {
+            let x = ld(r);
+            F::<W>::of(|l| b.offset_bits([x[l] as i32, 0, 0], bits)[0] as f32)
+        });
+        (o[0], o[1])
+    });
+    let dref = if a.dref.is_empty() {
+        F([0.0; W])
+    } else {
+        pick(a.dref).map(|r| b.dref_value(r))
+    };
+    Input {
+        s,
+        t,
+        off,
+        layer,
+        face,
+        dref,
+    }
+}
+
+/// A selection nothing selects (the batch has no MinLod, so `select` never declines).
+const FALLBACK: Selection = Selection {
+    linear: false,
+    levels: super::lod::Levels {
+        l: [(0, 1.0), (0, 0.0)],
+        n: 1,
+    },
+};
+
+/// One unit through the kernel: each slot's group, the levels summed as `0 + w·v` (two
+/// slots in one unit: lane `l`'s second level is lane `l + 4`), SNORM results clamped;
+/// the results' bits, lane by lane of the unit (two-slot units: the first four).
+#[inline(always)]
+fn unit<K: Spec, const W: usize>(
+    b: &Binding,
+    plane: &[f32x4],
+    u: &Units<W>,
+    q: &Input<W>,
+    cmp: bool,
+) -> [[u32; 4]; W] {
+    let v = filtered::<K, W>(b, plane, u.sel.linear, cmp, &u.slot[0], q);
+    let mut acc = [[0f32; 4]; W];
+    for l in 0..W {
+        for c in 0..4 {
+            acc[l][c] = 0.0 + u.weight[0] * v[l][c];
+        }
+    }
+    if u.two {
+        for l in 0..4 {
+            for c in 0..4 {
+                acc[l][c] += u.weight[1] * v[l + 4][c];
+            }
+        }
+    } else if u.sel.levels.n == 2 {
+        let v = filtered::<K, W>(b, plane, u.sel.linear, cmp, &u.slot[1], q);
+        for l in 0..W {
+            for c in 0..4 {
+                acc[l][c] += u.weight[1] * v[l][c];
+            }
+        }
+    }
+    let mut r = [[0u32; 4]; W];
+    for l in 0..W {
+        for c in 0..4 {
+            let x = if b.snorm { acc[l][c].max(-1.0) } else { acc[l][c] };
+            r[l][c] = x.to_bits();
+        }
+    }
+    r
+}
+
+/// A group on `slot` with the selection's texel filter, compared if `cmp`.
+#[inline(always)]
+fn filtered<K: Spec, const W: usize>(
+    b: &Binding,
+    plane: &[f32x4],
+    linear: bool,
+    cmp: bool,
+    slot: &Slot<W>,
+    q: &Input<W>,
+) -> [[f32; 4]; W] {
+    let src = Plane(plane);
+    match (linear, cmp) {
+        (false, false) => group::<W, K, _, false, false>(b, &src, plane, slot, q),
+        (true, false) => group::<W, K, _, true, false>(b, &src, plane, slot, q),
+        (false, true) => group::<W, K, _, false, true>(b, &src, plane, slot, q),
+        (true, true) => group::<W, K, _, true, true>(b, &src, plane, slot, q),
+    }
+}
+
+/// The batch route of a binding: the batch loop on the plane for exact, normalized,
+/// isotropic float-kind 2D and 2D-array views (one instantiation per address mode of both
+/// axes, others read at run time) and cube views whose selection cannot depend on λ, else
+/// every quad through the per-quad route.
+pub(super) fn pick(b: &Binding) -> BatchFn {
+    use super::address::{CLAMP, DYN, MIRRORED, REPEAT};
+    if b.hw || b.sampler.unnormalized_coordinates || b.aniso.is_some() || !b.plane {
+        return per_quad;
+    }
+    if b.cube {
+        let s = &b.sampler;
+        let fixed = b.view.level_count == 1 && s.min_filter == s.mag_filter;
+        return if fixed { plane_cube } else { per_quad };
+    }
+    if !matches!(b.view.view_type, ViewType::D2 | ViewType::D2Array) {
+        return per_quad;
+    }
+    match (b.modes[0], b.modes[0] == b.modes[1]) {
+        (REPEAT, true) => plane_2d::<REPEAT>,
+        (MIRRORED, true) => plane_2d::<MIRRORED>,
+        (CLAMP, true) => plane_2d::<CLAMP>,
+        _ => plane_2d::<DYN>,
+    }
+}

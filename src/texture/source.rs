@@ -1,0 +1,123 @@
+//! Texel sources: where the kernel's reads come from. [`Bytes`] reads the image's bytes and
+//! decodes each texel as it is read (every format; integer formats and images over the
+//! plane bound have nothing else); [`Plane`] reads the image's decoded plane, every texel
+//! already decoded to f32 RGBA by the same decoder, one aligned 16-byte load for any format.
+//! Both give the same bits for a float-kind format, so the source is a type parameter of the
+//! kernel, not a rule of it.
+//!
+//! A source addresses texels in its own unit (bytes, or plane texels): [`Source::level`]
+//! gives where a (level, layer) starts and its row, slice and texel steps in that unit, so
+//! the footprint code forms one offset per tap and never asks which source it reads.
+
+use super::binding::{Binding, Level, FC_ANY, FC_R32F, FC_RGBA8};
+use super::format::UNORM8;
+use wide::f32x4;
+
+/// Where a (level, layer) starts in a source, and its steps, in the source's unit.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Addr {
+    pub base: usize,
+    pub row: usize,
+    pub slice: usize,
+    pub step: usize,
+    /// One layer (a cube's neighbouring face is `f − face` layers on).
+    pub layer: usize,
+}
+
+/// A texel source (see the module doc).
+pub(super) trait Source: Copy {
+    /// Reads are unchecked after one range check per group (the plane): the lane-wide
+    /// branches of the kernel apply.
+    const PLANE: bool;
+    /// Addressing of absolute level `lv` on absolute `layer`.
+    fn level(&self, b: &Binding, lv: &Level, layer: u32) -> Addr;
+    /// The decoded texel (f32 RGBA; 0, 0, 0, 1 for missing components) at `at`.
+    fn texel(&self, b: &Binding, at: usize) -> [f32; 4];
+    /// The raw result bits of the texel at `at` (integers for UINT/SINT formats).
+    fn raw(&self, b: &Binding, at: usize) -> [u32; 4];
+    /// The number of units readable: a read at `at` needs `at < len()` (bytes: the last
+    /// texel's first byte; a texel starts on its size's multiple).
+    fn len(&self, b: &Binding) -> usize;
+}
+
+/// The image's bytes, decoded per read; format class `FC` (`FC_RGBA8`, `FC_R32F` inline,
+/// `FC_ANY` through the decoder, `DYN`: the binding's class at run time).
+#[derive(Clone, Copy)]
+pub(super) struct Bytes<'a, const FC: u8>(pub &'a [u8]);
+
+/// The image's decoded plane.
+#[derive(Clone, Copy)]
+pub(super) struct Plane<'a>(pub &'a [f32x4]);
+
+impl<const FC: u8> Source for Bytes<'_, FC> {
+    const PLANE: bool = false;
+    #[inline(always)]
+    fn level(&self, b: &Binding, lv: &Level, layer: u32) -> Addr {
+        Addr {
+            base: lv.base + layer as usize * lv.layer,
+            row: lv.row,
+            slice: lv.slice,
+            step: b.texel_size,
+            layer: lv.layer,
+        }
+    }
+    #[inline(always)]
+    fn texel(&self, b: &Binding, at: usize) -> [f32; 4] {
+        let fc = if FC == super::address::DYN {
+            b.class
+        } else {
+            FC
+        };
+        match fc {
+            FC_RGBA8 => {
+                let t = &self.0[at..at + 4];
+                [t[0], t[1], t[2], t[3]].map(|x| UNORM8[x as usize])
+            }
+            // the inline class reads 4 bytes (D32_SFLOAT_S8_UINT: depth first)
+            FC_R32F => {
+                let t = &self.0[at..at + 4];
+                [f32::from_le_bytes([t[0], t[1], t[2], t[3]]), 0.0, 0.0, 1.0]
+            }
+            _ => (b.dec.f32)(&self.0[at..at + b.texel_size]),
+        }
+    }
+    #[inline(always)]
+    fn raw(&self, b: &Binding, at: usize) -> [u32; 4] {
+        if FC == FC_RGBA8 || (FC == super::address::DYN && b.class == FC_RGBA8) {
+            let t = &self.0[at..at + 4];
+            return [t[0], t[1], t[2], t[3]].map(|x| UNORM8[x as usize].to_bits());
+        }
+        let _ = FC_ANY;
+        (b.dec.raw)(&self.0[at..at + b.texel_size])
+    }
+    #[inline(always)]
+    fn len(&self, b: &Binding) -> usize {
+        (self.0.len() + 1).saturating_sub(b.texel_size)
+    }
+}
+
+impl Source for Plane<'_> {
+    const PLANE: bool = true;
+    #[inline(always)]
+    fn level(&self, _: &Binding, lv: &Level, layer: u32) -> Addr {
+        Addr {
+            base: lv.tbase + layer as usize * lv.tlayer,
+            row: lv.size[0] as usize,
+            slice: lv.size[0] as usize * lv.size[1] as usize,
+            step: 1,
+            layer: lv.tlayer,
+        }
+    }
+    #[inline(always)]
+    fn texel(&self, _: &Binding, at: usize) -> [f32; 4] {
+        self.0[at].to_array()
+    }
+    #[inline(always)]
+    fn raw(&self, _: &Binding, at: usize) -> [u32; 4] {
+        self.0[at].to_array().map(f32::to_bits)
+    }
+    #[inline(always)]
+    fn len(&self, _: &Binding) -> usize {
+        self.0.len()
+    }
+}
