@@ -76,41 +76,6 @@ pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
     }
 }
 
-/// [`wrap`] on four lanes, the same value lane for lane. Repeat and mirrored repeat over
-/// power-of-two sizes (`pow2`: every lane's size is one) and clamp-to-edge are straight
-/// lane-wise integer operations the compiler vectorises: the mask form of `rem_euclid`
-/// holds for every i32, and both formulas are the identity inside the level, so the
-/// `contains` shortcut is not needed. Other modes and sizes take the scalar [`wrap`] per
-/// lane. Why: a texture repeated 45 times across the fullscreen trilinear frame puts every
-/// footprint outside the first period, and the sixteen scalar wraps per quad (each with its
-/// range test and power-of-two test) were ~300 instructions per quad under callgrind.
-#[inline(always)]
-pub fn wrap4<const M: u8>(i: [i32; 4], size: [i32; 4], pow2: bool) -> [i32; 4] {
-    let mut o = [0i32; 4];
-    if M == REPEAT && pow2 {
-        for l in 0..4 {
-            o[l] = i[l] & (size[l] - 1);
-        }
-    } else if M == MIRRORED && pow2 {
-        for l in 0..4 {
-            // (n − 1) − mirror((i mod 2n) − n), with mirror(x) = x ^ (x >> 31) (= −(1 + x)
-            // for x < 0)
-            let n = size[l];
-            let x = (i[l] & (2 * n - 1)) - n;
-            o[l] = (n - 1) - (x ^ (x >> 31));
-        }
-    } else if M == CLAMP {
-        for l in 0..4 {
-            o[l] = i[l].max(0).min(size[l] - 1);
-        }
-    } else {
-        for l in 0..4 {
-            o[l] = wrap::<M>(i[l], size[l], M);
-        }
-    }
-    o
-}
-
 /// [`wrap`] on `W` lanes, the same value lane for lane. Repeat and mirrored repeat over
 /// power-of-two sizes (`pow2`: every lane's size is one) and clamp-to-edge are straight
 /// lane-wise integer operations: the mask form of `rem_euclid` holds for every i32, and both
@@ -187,8 +152,13 @@ mod tests {
         }
     }
 
+    /// [`wrap_lanes`] on four lanes.
+    fn wrap4<const M: u8>(i: [i32; 4], size: [i32; 4], pow2: bool) -> [i32; 4] {
+        wrap_lanes::<M, 4>(I(i), I(size), pow2).0
+    }
+
     #[test]
-    fn wrap4_is_wrap_lane_for_lane() {
+    fn wrap_lanes_is_wrap_lane_for_lane() {
         // every mode, sizes 1..=70 (powers of two take the mask forms), coordinates in a
         // window around 0, around multiples of the size, and at the i32 extremes
         let mut is: Vec<i32> = (-300..300).collect();

@@ -99,7 +99,6 @@ impl BatchArgs<'_> {
     }
 }
 
-
 /// A batch route, chosen once per kernel: samples every quad of the batch (whose operands
 /// the caller has checked) into `out`.
 pub(super) type BatchFn = fn(&Binding, &Image, &BatchArgs, &mut [[u32; 4]]);
@@ -306,12 +305,13 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         let key = (lam.to_bits(), bias.to_bits());
         if cur.as_ref().is_none_or(|c| c.0 != key) {
             // without a shader MinLod the selection always succeeds
-            let sel = b.select(lam, bias, f32::NEG_INFINITY, &NoRecord).unwrap_or(FALLBACK);
+            let sel = b
+                .select(lam, bias, f32::NEG_INFINITY, &NoRecord)
+                .unwrap_or(FALLBACK);
             cur = Some((key, Units::new(b, sel)));
         }
         let Some((_, u)) = &cur else { break };
         // a run of units of whole quads with the same key, straight from the rows
-        let per = if u.two { 1 } else { W / 4 };
         let start = q;
         if simple && mask == 0xf {
             let d0 = prev_d.map_or([0; 4], |p| p.0);
@@ -323,8 +323,16 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         }
         if q == start {
             // this quad alone: inactive lanes take the first active lane's operands
-            let idx: [usize; W] = super::lanes::each(|l| l0 + if mask >> (l % 4) & 1 != 0 { l % 4 } else { first });
-            let ld = |row: &[u32]| -> [u32; W] { super::lanes::each(|l| row.get(idx[l]).copied().unwrap_or(0)) };
+            let idx: [usize; W] = super::lanes::each(|l| {
+                l0 + if mask >> (l % 4) & 1 != 0 {
+                    l % 4
+                } else {
+                    first
+                }
+            });
+            let ld = |row: &[u32]| -> [u32; W] {
+                super::lanes::each(|l| row.get(idx[l]).copied().unwrap_or(0))
+            };
             let i = inputs::<K, W>(b, a, 4, ld);
             let r = unit::<K, W>(b, plane, u, &i, !a.dref.is_empty());
             super::merge_lanes(&mut out[l0..l0 + 4], &[r[0], r[1], r[2], r[3]], mask);
@@ -353,7 +361,11 @@ fn run_units<K: Spec, const W: usize, const DUP: bool>(
     let per = if DUP { 1 } else { W / 4 };
     let n = a.masks.len().min(out.len() / 4);
     let cmp = !a.dref.is_empty();
-    while q + per <= n && a.masks[q..q + per].iter().fold(true, |ok, &m| ok & (m & 0xf == 0xf)) {
+    while q + per <= n
+        && a.masks[q..q + per]
+            .iter()
+            .fold(true, |ok, &m| ok & (m & 0xf == 0xf))
+    {
         let l0 = 4 * q;
         let i = inputs::<K, W>(b, a, 4, |row| run_lanes::<W, DUP>(row, l0));
         if by_diffs && !same_diffs::<W>(&i, d0, per) {
@@ -361,7 +373,9 @@ fn run_units<K: Spec, const W: usize, const DUP: bool>(
         }
         let r = unit::<K, W>(b, plane, u, &i, cmp);
         for k in 0..per {
-            let o: &mut [[u32; 4]; 4] = (&mut out[l0 + 4 * k..l0 + 4 * k + 4]).try_into().unwrap_or_else(|_| unreachable!());
+            let o: &mut [[u32; 4]; 4] = (&mut out[l0 + 4 * k..l0 + 4 * k + 4])
+                .try_into()
+                .unwrap_or_else(|_| unreachable!());
             *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
         }
         q += per;
@@ -497,7 +511,11 @@ fn unit<K: Spec, const W: usize>(
     let mut r = [[0u32; 4]; W];
     for l in 0..W {
         for c in 0..4 {
-            let x = if b.snorm { acc[l][c].max(-1.0) } else { acc[l][c] };
+            let x = if b.snorm {
+                acc[l][c].max(-1.0)
+            } else {
+                acc[l][c]
+            };
             r[l][c] = x.to_bits();
         }
     }

@@ -301,11 +301,6 @@ impl Binding {
         }
     }
 
-    /// Whether [`Binding::dref_value`] is the identity (no UNORM depth).
-    pub fn dref_raw(&self) -> bool {
-        self.dref_unorm_bits.is_none()
-    }
-
     /// Normalized → texel space at absolute `level`, plus offsets (cube faces: square, no
     /// offsets; unnormalized coordinates are texel space already).
     #[inline(always)]

@@ -184,7 +184,13 @@ pub(super) trait Recorder {
     /// Where the lane landed: cube face and absolute layer, Dref after its clamp.
     fn located(&self, _face: Option<u32>, _layer: u32, _dref: Option<f32>) {}
     /// The lane's derivatives (`None`: explicit or zero LOD) and λ_base.
-    fn lod_base(&self, _d: Option<([f32; 3], [f32; 3])>, _rho: [f32; 2], _base: (f32, u32, [f32; 2])) {}
+    fn lod_base(
+        &self,
+        _d: Option<([f32; 3], [f32; 3])>,
+        _rho: [f32; 2],
+        _base: (f32, u32, [f32; 2]),
+    ) {
+    }
     /// The lane's λ steps and selection (everything of [`LodExplain`] after λ_base).
     fn lod(&self, _f: &dyn Fn(&mut LodExplain)) {}
     /// A footprint begins.

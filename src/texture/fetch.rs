@@ -113,7 +113,9 @@ fn fetch<R: Recorder>(img: &Image, view: &ImageView, a: &FetchArgs, rec: &R) -> 
             None => view.base_layer,
         };
         let level = view.base_level + lod.max(0) as u32;
-        let at = img.texel_offset(level, layer, xyz, a.sample[lane]).filter(|_| ok);
+        let at = img
+            .texel_offset(level, layer, xyz, a.sample[lane])
+            .filter(|_| ok);
         *res = match at {
             Some(o) => (dec.raw)(&img.bytes()[o..o + ts]),
             None => oob,

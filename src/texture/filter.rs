@@ -3,7 +3,7 @@
 //! corners), read, compare (Dref), lerp — written once (sampling.md §4.3, §7, §8, §10).
 //!
 //! Shape: every instantiation is this code. What an instantiation knows at compile time is
-//! a [`Spec`] (address mode, texel filter, cube or not, dimensions, compare, AVX2), whose
+//! a [`Spec`] (address mode, cube or not, dimensions, precision), whose
 //! constants fold the branches away; [`General`] knows nothing and reads every mode from the
 //! [`Binding`] at run time, which is the general path. The lane count `W` is a parameter
 //! ([`lanes`](super::lanes)): one lane at a time ([`lane`], every rule), or a group of `W`
@@ -32,8 +32,6 @@ pub(super) trait Spec {
     const DIMS: u8;
     /// Exact precision and normalized coordinates: nothing to snap (else the binding says).
     const EXACT: bool;
-    /// Compiled for AVX2 (the caller has detected it).
-    const AVX: bool;
 
     /// The address mode of `axis`.
     #[inline(always)]
@@ -83,11 +81,11 @@ impl Spec for General {
     const CUBE: u8 = DYN;
     const DIMS: u8 = DYN;
     const EXACT: bool = false;
-    const AVX: bool = false;
 }
 
 /// A 2D or cube view at exact precision with normalized coordinates, address mode `M` (or
-/// `DYN`) on both axes, compiled for AVX2 if `AVX`.
+/// `DYN`) on both axes. `AVX` marks the instantiations made inside the AVX2 twins, so that
+/// no out-of-line piece of them is shared with the baseline build.
 pub(super) struct Fast<const M: u8, const CUBE: bool, const AVX: bool>;
 
 impl<const M: u8, const CUBE: bool, const AVX: bool> Spec for Fast<M, CUBE, AVX> {
@@ -95,7 +93,6 @@ impl<const M: u8, const CUBE: bool, const AVX: bool> Spec for Fast<M, CUBE, AVX>
     const CUBE: u8 = CUBE as u8;
     const DIMS: u8 = 2;
     const EXACT: bool = true;
-    const AVX: bool = AVX;
 }
 
 /// Where one lane's footprint reads: its absolute level, layer and cube face, the level's
@@ -226,7 +223,10 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
             ijk[d] = super::lanes::fl(K::snap(b, u[d]));
         }
         let t = if cube {
-            Some((at.face, [ijk[0].clamp(0, n[0] - 1), ijk[1].clamp(0, n[0] - 1), 0]))
+            Some((
+                at.face,
+                [ijk[0].clamp(0, n[0] - 1), ijk[1].clamp(0, n[0] - 1), 0],
+            ))
         } else {
             wrapped(ijk)
         };
@@ -254,11 +254,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         };
         let weight = |t: usize| -> f32 {
             (0..dims).fold(1.0, |w, d| {
-                w * if t >> d & 1 != 0 {
-                    fr[d]
-                } else {
-                    1.0 - fr[d]
-                }
+                w * if t >> d & 1 != 0 { fr[d] } else { 1.0 - fr[d] }
             })
         };
         let mut v = [[0f32; 4]; 8];
@@ -315,10 +311,10 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         }
         // x first, then y, then z: pairs of neighbours lerped axis by axis
         let mut m = taps;
-        for d in 0..dims {
+        for &f in &fr[..dims] {
             m /= 2;
             for k in 0..m {
-                v[k] = lerp(v[2 * k], v[2 * k + 1], fr[d]);
+                v[k] = lerp(v[2 * k], v[2 * k + 1], f);
             }
         }
         v[0]
@@ -528,9 +524,17 @@ pub(super) fn plane_taps<const W: usize, K: Spec, const LIN: bool>(
             let c = |i: I<W>, n: I<W>| i.zip(n, |i, n| i.clamp(0, n - 1));
             (c(i, w), c(j, h), small)
         } else if lanewise {
-            (wrap_mode::<K, W>(i, w, slot.pow2), wrap_mode::<K, W>(j, h, slot.pow2), small)
+            (
+                wrap_mode::<K, W>(i, w, slot.pow2),
+                wrap_mode::<K, W>(j, h, slot.pow2),
+                small,
+            )
         } else {
-            (i, j, small & bits(in_level::<W>(i, w, 0)) & bits(in_level::<W>(j, h, 0)))
+            (
+                i,
+                j,
+                small & bits(in_level::<W>(i, w, 0)) & bits(in_level::<W>(j, h, 0)),
+            )
         };
         (o, hi, row, fa, fb, rest) = (base + j * w + i, None, w, F::splat(0.0), F::splat(0.0), !ok);
     } else {
@@ -570,10 +574,17 @@ pub(super) fn plane_taps<const W: usize, K: Spec, const LIN: bool>(
             }
             (o, hi, row, rest) = (t[0], Some([t[1], t[2], t[3]]), w, left);
         } else if lanewise {
-            let (i0, i1) = (wrap_mode::<K, W>(i0, w, slot.pow2), wrap_mode::<K, W>(i0 + one, w, slot.pow2));
-            let (j0, j1) = (wrap_mode::<K, W>(j0, h, slot.pow2), wrap_mode::<K, W>(j0 + one, h, slot.pow2));
+            let (i0, i1) = (
+                wrap_mode::<K, W>(i0, w, slot.pow2),
+                wrap_mode::<K, W>(i0 + one, w, slot.pow2),
+            );
+            let (j0, j1) = (
+                wrap_mode::<K, W>(j0, h, slot.pow2),
+                wrap_mode::<K, W>(j0 + one, h, slot.pow2),
+            );
             let (r0, r1) = (base + j0 * w, base + j1 * w);
-            let adjacent = all(i1.test(i0, |a, b| a == b + 1)) && all(j1.test(j0, |a, b| a == b + 1));
+            let adjacent =
+                all(i1.test(i0, |a, b| a == b + 1)) && all(j1.test(j0, |a, b| a == b + 1));
             o = r0 + i0;
             hi = (!adjacent).then_some([r0 + i1, r1 + i0, r1 + i1]);
             (row, rest) = (w, !small);
@@ -615,11 +626,11 @@ pub(super) fn plane_taps<const W: usize, K: Spec, const LIN: bool>(
 #[inline(always)]
 pub(super) fn reads<const W: usize>(texels: &[wide::f32x4], o: I<W>) -> [[f32; 4]; W] {
     let mut r = [[0f32; 4]; W];
-    for l in 0..W {
+    for (rl, &i) in r.iter_mut().zip(&o.0) {
         // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and the
         // greatest of every lane's taps (the adjacent form: `o` and `o + row + 1`, which bound
         // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`)
-        r[l] = unsafe { texels.get_unchecked(o.0[l] as usize) }.to_array();
+        *rl = unsafe { texels.get_unchecked(i as usize) }.to_array();
     }
     r
 }
@@ -628,7 +639,13 @@ pub(super) fn reads<const W: usize>(texels: &[wide::f32x4], o: I<W>) -> [[f32; 4
 #[inline(always)]
 fn pass<const W: usize>(plane: &[wide::f32x4], op: CompareOp, dref: F<W>, o: I<W>) -> F<W> {
     let d = reads(plane, o);
-    F::of(|l| if op.test(dref.0[l], d[l][0]) { 1.0 } else { 0.0 })
+    F::of(|l| {
+        if op.test(dref.0[l], d[l][0]) {
+            1.0
+        } else {
+            0.0
+        }
+    })
 }
 
 /// `a + (c − a)·w` lane-wise (one channel of many lanes: the compare route's lerps).
@@ -662,14 +679,22 @@ pub(super) fn group<const W: usize, K: Spec, S: Source, const LIN: bool, const C
                 // the compare route: channel 0 of the lanes at once
                 let op = b.sampler.compare_op;
                 let c = if LIN {
-                    let top = lerp_lanes(pass(plane, op, q.dref, t.o), pass(plane, op, q.dref, o10), t.fa);
-                    let bot = lerp_lanes(pass(plane, op, q.dref, o01), pass(plane, op, q.dref, o11), t.fa);
+                    let top = lerp_lanes(
+                        pass(plane, op, q.dref, t.o),
+                        pass(plane, op, q.dref, o10),
+                        t.fa,
+                    );
+                    let bot = lerp_lanes(
+                        pass(plane, op, q.dref, o01),
+                        pass(plane, op, q.dref, o11),
+                        t.fa,
+                    );
                     lerp_lanes(top, bot, t.fb)
                 } else {
                     pass(plane, op, q.dref, t.o)
                 };
-                for l in 0..W {
-                    r[l] = [c.0[l], 0.0, 0.0, 1.0];
+                for (rl, c) in r.iter_mut().zip(c.0) {
+                    *rl = [c, 0.0, 0.0, 1.0];
                 }
             } else if LIN {
                 let t00 = reads(plane, t.o);

@@ -6,19 +6,19 @@
 //! [`quad`] is the general path (one lane at a time, every rule at run time), generic over
 //! the [`Recorder`] that `Kernel::explain_gather` fills.
 
+use super::batch::{inputs, run_lanes, BatchArgs, BatchLod};
 use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::filter::{plane_taps, reads, At, Fast, Input, Slot, Spec};
-use super::image::ViewType;
-use super::batch::{inputs, run_lanes, BatchArgs, BatchLod};
-use super::lanes::{each, F, I};
-use wide::f32x4;
 use super::format::NumKind;
 use super::image::Image;
+use super::image::ViewType;
 use super::lanes::fl;
+use super::lanes::{each, F, I};
 use super::source::{Bytes, Plane, Source};
 use super::{address, QuadBits};
+use wide::f32x4;
 
 /// Gather offsets.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -120,11 +120,10 @@ impl GatherBatchArgs<'_> {
     }
 }
 
-
 /// The general path of a gather: the quad lane by lane from the image's bytes (the operand
 /// checks are the caller's; a Dref operand here compares).
 pub(super) fn quad<R: Recorder>(b: &Binding, img: &Image, a: &GatherArgs, rec: &R) -> QuadBits {
-    let src = Bytes::<{ address::DYN }>(img.bytes());
+    let src = Bytes(img.bytes());
     let mut out = [[0u32; 4]; 4];
     for (l, o) in out.iter_mut().enumerate() {
         if a.mask & (1 << l) != 0 {
@@ -336,7 +335,8 @@ fn input(b: &Binding, a: &GatherArgs) -> Input<4> {
     }
     let off = match a.offsets {
         GatherOffsets::Offset(o) => {
-            let o: [[i32; 3]; 4] = std::array::from_fn(|l| b.offset_bits([o[lane(l)][0], o[lane(l)][1], 0], 6));
+            let o: [[i32; 3]; 4] =
+                std::array::from_fn(|l| b.offset_bits([o[lane(l)][0], o[lane(l)][1], 0], 6));
             Some((F(o.map(|o| o[0] as f32)), F(o.map(|o| o[1] as f32))))
         }
         _ => None,
@@ -347,7 +347,9 @@ fn input(b: &Binding, a: &GatherArgs) -> Input<4> {
         off,
         layer: (b.view.view_type != ViewType::D2).then_some(layer),
         face,
-        dref: F(std::array::from_fn(|l| a.dref.map_or(0.0, |d| b.dref_value(d[lane(l)])))),
+        dref: F(std::array::from_fn(|l| {
+            a.dref.map_or(0.0, |d| b.dref_value(d[lane(l)]))
+        })),
     }
 }
 
@@ -449,7 +451,10 @@ pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
     a: &GatherBatchArgs,
     out: &mut [[u32; 4]],
 ) {
-    let Some(p) = img.plane().filter(|_| !matches!(a.offsets, BatchGatherOffsets::Four(_))) else {
+    let Some(p) = img
+        .plane()
+        .filter(|_| !matches!(a.offsets, BatchGatherOffsets::Four(_)))
+    else {
         return per_quad(b, img, a, out);
     };
     #[cfg(target_arch = "x86_64")]
@@ -475,7 +480,7 @@ fn plane_batch_avx2<const M: u8, const CUBE: bool>(
 /// The batch gather route of a binding ([`pick`]'s kernels on the plane, else per quad).
 pub(super) fn pick_batch(b: &Binding) -> BatchFn {
     use super::address::{CLAMP, DYN, MIRRORED, REPEAT};
-    if pick(b) == general as GatherFn {
+    if std::ptr::fn_addr_eq(pick(b), general as GatherFn) {
         return per_quad;
     }
     if b.cube {
@@ -526,11 +531,18 @@ fn batch_in<const M: u8, const CUBE: bool, const W: usize, const AVX: bool>(
         let c = comp(q);
         let run = q + per <= n && (0..per).all(|k| a.masks[q + k] & 0xf == 0xf && comp(q + k) == c);
         let (i, quads) = if run {
-            let i = inputs::<Fast<M, CUBE, AVX>, W>(b, &rows, 6, |row| run_lanes::<W, false>(row, l0));
+            let i =
+                inputs::<Fast<M, CUBE, AVX>, W>(b, &rows, 6, |row| run_lanes::<W, false>(row, l0));
             (i, per)
         } else {
             let first = mask.trailing_zeros() as usize;
-            let idx: [usize; W] = each(|l| l0 + if mask >> (l % 4) & 1 != 0 { l % 4 } else { first });
+            let idx: [usize; W] = each(|l| {
+                l0 + if mask >> (l % 4) & 1 != 0 {
+                    l % 4
+                } else {
+                    first
+                }
+            });
             let ld = |row: &[u32]| -> [u32; W] { each(|l| row.get(idx[l]).copied().unwrap_or(0)) };
             (inputs::<Fast<M, CUBE, AVX>, W>(b, &rows, 6, ld), 1)
         };
@@ -539,7 +551,11 @@ fn batch_in<const M: u8, const CUBE: bool, const W: usize, const AVX: bool>(
         });
         for k in 0..quads {
             let m = a.masks[q + k] & 0xf;
-            super::merge_lanes(&mut out[l0 + 4 * k..l0 + 4 * k + 4], &[r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]], m);
+            super::merge_lanes(
+                &mut out[l0 + 4 * k..l0 + 4 * k + 4],
+                &[r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]],
+                m,
+            );
         }
         q += quads;
     }

@@ -4,9 +4,9 @@
 //! `offset(L) + ((((layer·D_L + z)·H_L + y)·W_L + x)·samples + s)·texel_size`.
 //! Texel read/write are public and cheap so render targets and storage images can reuse them.
 //!
-//! An image also carries its decoded-texel plane ([`Plane`]), the sampler's fast paths'
-//! source: every texel of a filterable (float-kind) single-sampled image decoded once to
-//! f32 RGBA — exactly the format decoder's output bits, in the storage order, one 16-byte
+//! An image also carries its decoded-texel plane ([`Plane`]), the sampling kernel's texel
+//! source for float-kind images: every texel of a filterable single-sampled image decoded
+//! once to f32 RGBA — exactly the format decoder's output bits, in the storage order, one 16-byte
 //! `f32x4` per texel — built on the first sample that asks for it and dropped or patched by
 //! every `&mut` method, so a sample always sees the bytes. It is a cache: `PartialEq`
 //! ignores it, clones share it. Why: decoding is per texel and per sample otherwise (an
@@ -27,55 +27,20 @@ pub const PLANE_MAX_TEXELS: usize = 1 << 22;
 #[derive(Debug)]
 pub(crate) struct Plane {
     pub texels: Box<[f32x4]>,
-    /// The same texels component by component, built on first use (see [`Plane::components`]).
-    components: OnceLock<Box<[u32]>>,
 }
 
 impl Plane {
     pub(crate) fn new(texels: Box<[f32x4]>) -> Plane {
-        Plane {
-            texels,
-            components: OnceLock::new(),
-        }
+        Plane { texels }
     }
 
-    /// Texel `i` takes the value `v`, in the plane and in its component copy if that is built
-    /// (the two must not disagree: the gather route reads the copy); false if there is no
-    /// texel `i`.
+    /// Texel `i` takes the value `v`; false if there is no texel `i`.
     fn set(&mut self, i: usize, v: f32x4) -> bool {
-        let n = self.texels.len();
         let Some(t) = self.texels.get_mut(i) else {
             return false;
         };
         *t = v;
-        if let Some(c) = self.components.get_mut() {
-            for (k, f) in v.to_array().into_iter().enumerate() {
-                c[k * n + i] = f.to_bits();
-                c[8 * n - (k * n + i)] = f.to_bits();
-            }
-        }
         true
-    }
-
-    /// Every texel's bits component by component, forward and then backward: component `c`
-    /// of texel `t` is word `f = c·n + t` (`n = texels.len()`) and again word `8n − f`,
-    /// with zero words at `4n` and `8n + 1`. So a component of two texels side by side on a
-    /// row is one 64-bit word, in either order: word `f` holds `(f, f + 1)`, word
-    /// `8n − 1 − f` holds `(f + 1, f)` (the gather route's two taps of a row, one load each,
-    /// already in the spec's `i0j1 i1j1 i1j0 i0j0` order: `fast_gather::plane_gather_lanes`).
-    /// Built on the first call (twice as many bytes as the plane), once per image.
-    pub(crate) fn components(&self) -> &[u32] {
-        self.components.get_or_init(|| {
-            let n = self.texels.len();
-            let mut v = vec![0u32; 8 * n + 2];
-            for (t, x) in self.texels.iter().enumerate() {
-                for (c, f) in x.to_array().into_iter().enumerate() {
-                    v[c * n + t] = f.to_bits();
-                    v[8 * n - (c * n + t)] = f.to_bits();
-                }
-            }
-            v.into_boxed_slice()
-        })
     }
 }
 

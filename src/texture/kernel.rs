@@ -218,7 +218,12 @@ impl Kernel {
     /// derivatives). Vulkan: `(d_l − level_base, λ')` with d_l the clamped level (rounded for
     /// NEAREST mip mode). D3D: `(max(MinLOD, min(MaxLOD, λ')), λ')` (no per-sample clamp).
     /// λ' includes the sampler bias; anisotropic samplers report the minor-axis LOD.
-    pub fn query_lod(&self, img: &Image, coords: &[[f32; 4]; 4], fine: bool) -> Result<[[f32; 2]; 4]> {
+    pub fn query_lod(
+        &self,
+        img: &Image,
+        coords: &[[f32; 4]; 4],
+        fine: bool,
+    ) -> Result<[[f32; 2]; 4]> {
         self.b.check(img)?;
         Ok(self.b.query_lod(coords, fine, &NoRecord))
     }
@@ -253,12 +258,6 @@ impl Kernel {
     pub(super) fn gather_general(&self, img: &Image, a: &GatherArgs) -> Result<QuadBits> {
         let a = self.gather_args(img, a)?;
         Ok(gather::general(&self.b, img, &a))
-    }
-
-    /// The binding (tests).
-    #[cfg(test)]
-    pub(super) fn binding(&self) -> &Binding {
-        &self.b
     }
 }
 

@@ -60,8 +60,8 @@ impl<const W: usize> F<W> {
     #[inline(always)]
     pub fn zip(self, b: F<W>, f: impl Fn(f32, f32) -> f32) -> F<W> {
         let mut o = self.0;
-        for l in 0..W {
-            o[l] = f(o[l], b.0[l]);
+        for (x, y) in o.iter_mut().zip(b.0) {
+            *x = f(*x, y);
         }
         F(o)
     }
@@ -69,8 +69,8 @@ impl<const W: usize> F<W> {
     #[inline(always)]
     pub fn test(self, b: F<W>, f: impl Fn(f32, f32) -> bool) -> M<W> {
         let mut o = [false; W];
-        for l in 0..W {
-            o[l] = f(self.0[l], b.0[l]);
+        for ((m, x), y) in o.iter_mut().zip(self.0).zip(b.0) {
+            *m = f(x, y);
         }
         o
     }
@@ -100,8 +100,8 @@ impl<const W: usize> I<W> {
     #[inline(always)]
     pub fn zip(self, b: I<W>, f: impl Fn(i32, i32) -> i32) -> I<W> {
         let mut o = self.0;
-        for l in 0..W {
-            o[l] = f(o[l], b.0[l]);
+        for (x, y) in o.iter_mut().zip(b.0) {
+            *x = f(*x, y);
         }
         I(o)
     }
@@ -109,19 +109,10 @@ impl<const W: usize> I<W> {
     #[inline(always)]
     pub fn test(self, b: I<W>, f: impl Fn(i32, i32) -> bool) -> M<W> {
         let mut o = [false; W];
-        for l in 0..W {
-            o[l] = f(self.0[l], b.0[l]);
+        for ((m, x), y) in o.iter_mut().zip(self.0).zip(b.0) {
+            *m = f(x, y);
         }
         o
-    }
-    /// The lanes as f32 (exact below 2²⁴).
-    #[inline(always)]
-    pub fn to_f(self) -> F<W> {
-        let mut o = [0f32; W];
-        for l in 0..W {
-            o[l] = self.0[l] as f32;
-        }
-        F(o)
     }
 }
 
@@ -158,12 +149,6 @@ impl<const W: usize> Shr<u32> for I<W> {
 #[inline(always)]
 pub(super) fn all<const W: usize>(m: M<W>) -> bool {
     m.iter().fold(true, |a, &b| a & b)
-}
-
-/// Whether some lane holds.
-#[inline(always)]
-pub(super) fn any<const W: usize>(m: M<W>) -> bool {
-    m.iter().fold(false, |a, &b| a | b)
 }
 
 /// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
@@ -209,12 +194,6 @@ pub(super) fn split<const W: usize>(x: F<W>) -> (I<W>, F<W>, M<W>) {
         }
     }
     (I(i), F(f), small)
-}
-
-/// `floor(x)` lane-wise ([`split`]'s integer part).
-#[inline(always)]
-pub(super) fn floor<const W: usize>(x: F<W>) -> I<W> {
-    split(x).0
 }
 
 /// `a + (b − a)·w` per channel: the linear filter's one operation, in the order every

@@ -5,8 +5,8 @@ use super::binding::Binding;
 use super::cube::{select_face, transform_deriv};
 use super::explain::Recorder;
 use super::sampler::{
-    Config, Filter, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS,
-    D3D_MIN_LOD_BIAS, MAX_SAMPLER_LOD_BIAS,
+    Config, Filter, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS, D3D_MIN_LOD_BIAS,
+    MAX_SAMPLER_LOD_BIAS,
 };
 
 /// Where a sample's LOD comes from.
@@ -375,7 +375,11 @@ impl Binding {
                 l.sampler_max_lod = s.max_lod;
                 l.lambda = lambda;
                 l.minified = minify;
-                l.filter = if self.integer { Filter::Nearest } else { filter };
+                l.filter = if self.integer {
+                    Filter::Nearest
+                } else {
+                    filter
+                };
                 l.mipmap_mode = mode;
                 l.levels = sel.levels.l[..sel.levels.n].to_vec();
                 l.out_of_range = oor;

@@ -9,62 +9,46 @@
 //! `[[u32; 4]; 4]` raw bits (f32 bits for float/normalized/depth formats, integers for
 //! UINT/SINT), so integer results stay exact.
 //!
-//! Shape: a [`Kernel`] is built once per (image shape, view, sampler, [`Config`]) — it
-//! validates everything, precomputes every level's extent and byte addressing, and picks one
-//! monomorphised quad routine per (format class, dimensionality/cube, address mode) holding
-//! the whole lane loop with both level filters (nearest, linear) inlined: R8G8B8A8_UNORM and
-//! single-f32 formats decode inline, every other format through a per-format monomorphised
-//! `fn` pointer; mixed address modes use a run-time-mode instantiation. One indirect call per
-//! quad; no per-sample branch looks at the format or wrap mode, and border checks exist only
-//! in border-mode instantiations. Lanes with equal (λ_base, bias, MinLod) — the usual quad —
-//! share level selection. [`KernelCache`] memoises kernels by key.
+//! Shape: one sampling kernel, written once, and the layers around it.
+//! - `filter` is the kernel: one footprint from its texel-space position to its filtered
+//!   value — floor (or the linear split), wrap per axis (border, cube seams and corners),
+//!   read, compare (Dref), lerp. It is generic over what an instantiation knows at compile
+//!   time (a `Spec`: address mode, cube or not, dimensions, precision; the general path,
+//!   `General`, reads every mode from the binding at run time), over the lane count (1, 4 or
+//!   8, `lanes`), over the texel source (`source`: the image's bytes, decoded per read, or
+//!   its decoded plane) and over a recorder (`explain`: a zero-sized no-op in normal runs).
+//!   Beside it: `address` (wrap rules), `cube` (faces, seams, the derivative transform),
+//!   `lod` (derivatives, ρ, λ, bias, clamps, level selection), `binding` (everything derived
+//!   once from image shape, view, sampler and config).
+//! - The operations call it: `sample` (a quad: λ and levels per lane, anisotropic probes,
+//!   the sum of footprints), `gather`, `fetch` (sampler-free fetch and queries), and `batch`
+//!   (a batch of quads as operand rows: the one place that reuses λ and level selection
+//!   between quads, with a per-thread memo of the last batch's first selection).
+//! - `kernel` is the dispatcher: [`Kernel::new`] validates, binds and picks one route per
+//!   operation — an instantiation of the kernel for the binding's address mode and view
+//!   (compiled twice, plain and for AVX2 with no FMA, chosen at run time), or the general
+//!   path. Nothing it picks imports it. Every instantiation does the general path's
+//!   operations in its order, so each gives the general path's bits; one property test holds
+//!   every route to the general path, and the general path is held to an f64 reference.
 //!
-//! Why (callgrind instructions per quad, `benches/sampler.rs` driver, see there): the first
-//! version called a `fn` pointer per lane and level that re-derived the level extent (`max(1,
-//! x >> l)`) and byte offsets, called libm `floorf` for level selection, averaged cube corners
-//! even when no tap left the face and allocated a `Vec` per gather lane. Removing those took
-//! nearest 2232 → 1499, bilinear 3000 → 2063, trilinear 4612 → 3036, aniso 16:1 27782 →
-//! 18234, Dref PCF 3167 → 2091, cube trilinear 7050 → 5540, gather 4962 → 2449. What is left
-//! (~250 instructions per lane outside texel reads) is the generic lane loop testing run-time
-//! view/sampler flags (cube, array, hardware snapping, offsets, Dref, probes).
+//! Why generics rather than hand-written variants: each rule (a wrap, a weight, a compare)
+//! exists once, and the compiler makes the specialised code — constant modes fold their
+//! branches away, four or eight lanes become SSE2 or AVX2 operations, the plane makes a texel
+//! one aligned 16-byte load for any float-kind format. [`Image`] keeps that plane (every
+//! texel of a float-kind image decoded to f32 RGBA, built on first sample, patched or
+//! dropped by every `&mut` method, at most 2²² texels); integer formats and larger images are
+//! read from their bytes by the general path. [`KernelCache`] memoises kernels by key.
 //!
-//! Fast paths, chosen in [`Kernel::new`] next to the general routine and held to its bits
-//! by property tests (they do the general path's operations in its order):
-//! - **Decoded plane** ([`Image`] caches every texel of a float-kind image decoded to f32
-//!   RGBA, one `f32x4` each, built on first sample, patched or dropped by every `&mut`
-//!   method, at most 2²² texels). The plane routes (`fast_plane.rs`) serve every float-kind
-//!   format — 2D, 2D-array, cube and cube-array views, one address mode out of repeat,
-//!   mirrored repeat, clamp-to-edge, Dref (2×2 PCF), offsets — with SSE2 lane operations for
-//!   the four lanes' footprints and `f32x4` RGBA lerps per lane, and are also compiled for
-//!   AVX2 (VEX encoding, no FMA), chosen at run time. Why: decoding per texel per sample
-//!   (a `divps` per 8-bit UNORM texel, a table load per sRGB channel) was the bulk of the
-//!   byte routes; with the plane a texel is one aligned load for every format.
-//! - **Byte routes** (`fast.rs`, images over the plane bound): R8G8B8A8/B8G8R8A8 UNORM/SRGB
-//!   and single-f32 formats decoded per texel in `[f32; 4]` lane loops.
-//! - **Gather** (`fast_gather.rs`): 2D / 2D-array views of the byte formats (Dref for
-//!   depth), any address modes, every offset form; four lanes' footprints in
-//!   structure-of-arrays form, the gathered component read from its byte through one table.
-//! - **Anisotropic** (`fast_aniso.rs`): 2D / 2D-array views of the byte formats, one of four
-//!   address modes; lane by lane, probes four at a time.
-//! - **Batch** (`fast_wide.rs`, [`Kernel::sample_batch`]): a batch of quads in the
-//!   interpreter's structure-of-arrays rows (coordinates, masks, implicit/explicit/zero LOD,
-//!   Dref, offsets); checks once per batch, λ, level selection and looked-up levels reused
-//!   while the quads' inputs repeat bit for bit, then the quad routines. Cube and
-//!   cube-array views (`fast_cube.rs`): face selection, the derivative transform and λ
-//!   lane-wise, seamless edge lanes on the plane (lavapipe's cube scene per quad 2415 → 883).
-//!   Gathers: [`Kernel::gather_batch`] (plane route in `fast_gather.rs`; lavapipe's gather
-//!   scene end to end 604 → 341 instructions per sample, cube bilinear 843 → 410).
-//!
-//! Callgrind instructions per quad (`benches/sampler.rs` driver), general lane loop → fast
-//! path: nearest 1499 → 691 (batch 167), bilinear 2063 → 804 (batch 235), trilinear 3036 →
-//! 1006 (batch 370), Dref PCF 2091 → 799 (batch 284), cube trilinear 5540 → 2029, gather
-//! 2449 → 669, aniso 16:1 18181 → 6726. The per-quad entry's remainder is
-//! [`Kernel::sample`]'s own λ, level selection and clamps per quad; the cube's, its per-lane
-//! cube LOD (four `log2f` and derivative transforms).
+//! The debugger's view: [`Kernel::explain_sample`], [`Kernel::explain_gather`],
+//! [`Kernel::explain_query_lod`] and [`explain_fetch`] run the general path with a recording
+//! recorder and return [`explain::QuadExplain`]: per lane the derivatives, ρ and λ through
+//! bias and clamps, the filter and levels with their weights, every texel (wrapped
+//! coordinates or border), its value, its comparison and its weight, and the result, which is
+//! the operation's result bit for bit.
 //!
 //! Operations:
 //! [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`], [`Kernel::gather_batch`],
-//! [`Kernel::query_lod`]; sampler-free
+//! [`Kernel::query_lod`] and their `explain_*` forms; sampler-free
 //! [`fetch_quad`], [`query_size`], [`query_levels`], [`query_samples`].
 //!
 //! Conventions (decided once, see sampling.md §16/§17):
@@ -94,44 +78,38 @@ mod cube;
 pub mod explain;
 mod fetch;
 mod filter;
-mod gather;
-mod lanes;
-mod sample;
-mod source;
-mod fast;
-mod fast_aniso;
-mod fast_cube;
-mod fast_gather;
-mod fast_plane;
-mod fast_wide;
-mod old_filter;
 mod format;
-mod old_gather;
+mod gather;
 mod image;
+mod kernel;
+mod lanes;
 mod lod;
-mod old_sample;
+mod sample;
 mod sampler;
+mod source;
 
 #[cfg(test)]
 mod reference;
 #[cfg(test)]
+mod testgen;
+#[cfg(test)]
 mod tests;
 
 pub use address::wrap_mode;
+pub use batch::{BatchArgs, BatchLod, WIDE_QUADS};
 pub use cube::{select_face, FaceCoord};
-pub use fast_wide::{BatchArgs, BatchLod, WIDE_QUADS};
-pub use format::{
-    decode_ufloat, encode_e5b9g9r9, encode_ufloat, linear_to_srgb, srgb_to_linear, Aspect, Decoder,
-    Format, NumKind,
-};
 pub use fetch::{
     explain_fetch, fetch_quad, out_of_range_texel, query_levels, query_samples, query_size,
     FetchArgs,
 };
+pub use format::{
+    decode_ufloat, encode_e5b9g9r9, encode_ufloat, linear_to_srgb, srgb_to_linear, Aspect, Decoder,
+    Format, NumKind,
+};
 pub use gather::{BatchGatherOffsets, GatherArgs, GatherBatchArgs, GatherOffsets};
 pub use image::{mip_size, Image, ImageDim, ImageView, ViewType};
+pub use kernel::Kernel;
 pub use lod::LodMode;
-pub use old_sample::Kernel;
 pub use sample::SampleArgs;
 pub use sampler::{
     AddressMode, BorderColor, CompareOp, Config, Filter, LodPrecision, MipmapMode, Policy, Sampler,

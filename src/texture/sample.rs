@@ -79,7 +79,7 @@ pub(super) fn quad<R: Recorder>(b: &Binding, img: &Image, a: &SampleArgs, rec: &
     } else {
         b.lod_bases(&a.coords, &a.lod)
     };
-    let src = Bytes::<DYN>(img.bytes());
+    let src = Bytes(img.bytes());
     let mut out = [[0u32; 4]; 4];
     // level selection depends only on (λ_base, bias, MinLod), which usually agree across
     // the quad (coarse implicit LOD, no per-lane operands): the previous lane's is reused
@@ -117,7 +117,7 @@ pub(super) fn quad<R: Recorder>(b: &Binding, img: &Image, a: &SampleArgs, rec: &
 #[inline(always)]
 fn lane_sample<R: Recorder>(
     b: &Binding,
-    src: &Bytes<DYN>,
+    src: &Bytes,
     a: &SampleArgs,
     l: usize,
     base: &LodBase,
@@ -150,7 +150,10 @@ fn lane_sample<R: Recorder>(
             let at = At::new(b, src, level, layer, face);
             let u = b.to_texel(level, pst, off);
             let w = wl / n as f32;
-            let note = Note { probe: p, weight: w };
+            let note = Note {
+                probe: p,
+                weight: w,
+            };
             let v = lane::<General, _, R>(b, src, &at, u, dref, sel.linear, note, rec);
             for c in 0..4 {
                 acc[c] += w * v[c];
@@ -204,7 +207,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source>(
         return out;
     }
     let lead = live.trailing_zeros() as usize;
-    let lead_sel = sel[lead].unwrap_or_else(|| unreachable_selection());
+    let lead_sel = sel[lead].unwrap_or_else(unreachable_selection);
     // inactive lanes take the leading lane's coordinate and selection (their results are
     // dropped; they must not send the group lane by lane)
     let c: [[f32; 4]; 4] = each(|l| a.coords[if live & (1 << l) != 0 { l } else { lead }]);
@@ -212,8 +215,8 @@ pub(super) fn quad_lanes<K: Spec, S: Source>(
     let view = &b.view;
     let (mut s, mut t) = (F([0f32; 4]), F([0f32; 4]));
     let (mut layer, mut face) = (I([0i32; 4]), I([0i32; 4]));
-    for l in 0..4 {
-        let (st, lay, f) = b.locate(&c[l]);
+    for (l, c) in c.iter().enumerate() {
+        let (st, lay, f) = b.locate(c);
         (s.0[l], t.0[l]) = (st[0], st[1]);
         layer.0[l] = (lay - view.base_layer) as i32;
         face.0[l] = f as i32;
@@ -233,13 +236,17 @@ pub(super) fn quad_lanes<K: Spec, S: Source>(
         face,
         dref: dref.unwrap_or(F([0.0; 4])),
     };
-    let slots = if sel.iter().any(|s| s.levels.n == 2) { 2 } else { 1 };
+    let slots = if sel.iter().any(|s| s.levels.n == 2) {
+        2
+    } else {
+        1
+    };
     let mut acc = [[0f32; 4]; 4];
     // by texel filter: one group, or two when the lanes disagree
     for lin in [false, true] {
         let mut part = 0u8;
-        for l in 0..4 {
-            if live & (1 << l) != 0 && sel[l].linear == lin {
+        for (l, s) in sel.iter().enumerate() {
+            if live & (1 << l) != 0 && s.linear == lin {
                 part |= 1 << l;
             }
         }

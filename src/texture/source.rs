@@ -9,7 +9,7 @@
 //! gives where a (level, layer) starts and its row, slice and texel steps in that unit, so
 //! the footprint code forms one offset per tap and never asks which source it reads.
 
-use super::binding::{Binding, Level, FC_ANY, FC_R32F, FC_RGBA8};
+use super::binding::{Binding, Level, FC_R32F, FC_RGBA8};
 use super::format::UNORM8;
 use wide::f32x4;
 
@@ -35,21 +35,18 @@ pub(super) trait Source: Copy {
     fn texel(&self, b: &Binding, at: usize) -> [f32; 4];
     /// The raw result bits of the texel at `at` (integers for UINT/SINT formats).
     fn raw(&self, b: &Binding, at: usize) -> [u32; 4];
-    /// The number of units readable: a read at `at` needs `at < len()` (bytes: the last
-    /// texel's first byte; a texel starts on its size's multiple).
-    fn len(&self, b: &Binding) -> usize;
 }
 
-/// The image's bytes, decoded per read; format class `FC` (`FC_RGBA8`, `FC_R32F` inline,
-/// `FC_ANY` through the decoder, `DYN`: the binding's class at run time).
+/// The image's bytes, decoded per read: the binding's format class ([`FC_RGBA8`] and
+/// [`FC_R32F`] inline, every other format through its decoder).
 #[derive(Clone, Copy)]
-pub(super) struct Bytes<'a, const FC: u8>(pub &'a [u8]);
+pub(super) struct Bytes<'a>(pub &'a [u8]);
 
 /// The image's decoded plane.
 #[derive(Clone, Copy)]
 pub(super) struct Plane<'a>(pub &'a [f32x4]);
 
-impl<const FC: u8> Source for Bytes<'_, FC> {
+impl Source for Bytes<'_> {
     const PLANE: bool = false;
     #[inline(always)]
     fn level(&self, b: &Binding, lv: &Level, layer: u32) -> Addr {
@@ -63,12 +60,7 @@ impl<const FC: u8> Source for Bytes<'_, FC> {
     }
     #[inline(always)]
     fn texel(&self, b: &Binding, at: usize) -> [f32; 4] {
-        let fc = if FC == super::address::DYN {
-            b.class
-        } else {
-            FC
-        };
-        match fc {
+        match b.class {
             FC_RGBA8 => {
                 let t = &self.0[at..at + 4];
                 [t[0], t[1], t[2], t[3]].map(|x| UNORM8[x as usize])
@@ -83,16 +75,11 @@ impl<const FC: u8> Source for Bytes<'_, FC> {
     }
     #[inline(always)]
     fn raw(&self, b: &Binding, at: usize) -> [u32; 4] {
-        if FC == FC_RGBA8 || (FC == super::address::DYN && b.class == FC_RGBA8) {
+        if b.class == FC_RGBA8 {
             let t = &self.0[at..at + 4];
             return [t[0], t[1], t[2], t[3]].map(|x| UNORM8[x as usize].to_bits());
         }
-        let _ = FC_ANY;
         (b.dec.raw)(&self.0[at..at + b.texel_size])
-    }
-    #[inline(always)]
-    fn len(&self, b: &Binding) -> usize {
-        (self.0.len() + 1).saturating_sub(b.texel_size)
     }
 }
 
@@ -115,9 +102,5 @@ impl Source for Plane<'_> {
     #[inline(always)]
     fn raw(&self, _: &Binding, at: usize) -> [u32; 4] {
         self.0[at].to_array().map(f32::to_bits)
-    }
-    #[inline(always)]
-    fn len(&self, _: &Binding) -> usize {
-        self.0.len()
     }
 }

@@ -213,7 +213,12 @@ pub(super) fn modes(r: &mut Rng) -> [AddressMode; 3] {
 
 /// A random sampler for `fmt` with the given address modes; anisotropy in `aniso_pct` %
 /// of the cases, a comparison mostly on depth and R32 formats.
-pub(super) fn sampler(r: &mut Rng, fmt: Format, address_mode: [AddressMode; 3], aniso_pct: u64) -> Sampler {
+pub(super) fn sampler(
+    r: &mut Rng,
+    fmt: Format,
+    address_mode: [AddressMode; 3],
+    aniso_pct: u64,
+) -> Sampler {
     let filt = |r: &mut Rng| {
         if r.chance(50) {
             Filter::Linear

@@ -1290,17 +1290,15 @@ fn kernels_and_images_are_shareable_across_threads() {
 }
 
 /// The texel (3, 2) of level `l` (8×8, 4 levels, R8G8B8A8_UNORM) through a nearest sampler
-/// at explicit LOD `l`, on the fast path, the batch path and the general path (which must
-/// agree); returns the fast path's lane 0.
+/// at explicit LOD `l`, on the kernel's route, the batch route and the general path (which
+/// must agree); returns lane 0.
 fn texel_3_2(img: &Image, l: u32) -> [u32; 4] {
     let view = ImageView::whole(img, ViewType::D2);
     let k = Kernel::new(img, &view, &Sampler::default(), EXACT).unwrap();
     let e = img.level_extent(l);
     let c = [(3.5 / e[0] as f32).min(0.99), (2.5 / e[1] as f32).min(0.99)];
     let a = explicit(c, l as f32);
-    let fast = k
-        .sample_fast_only(img, &a)
-        .expect("the plane path serves it");
+    let fast = k.sample(img, &a).unwrap();
     assert_eq!(fast, k.sample_general(img, &a).unwrap());
     let s = [c[0].to_bits(); 4];
     let t = [c[1].to_bits(); 4];
@@ -1329,7 +1327,7 @@ fn writes_after_sampling_are_seen_by_the_next_sample() {
     let view = ImageView::whole(&img, ViewType::D2);
     assert!(Kernel::new(&img, &view, &Sampler::default(), EXACT)
         .unwrap()
-        .has_fast_path());
+        .has_wide_path());
     assert_eq!(texel_3_2(&img, 0), unorm_bits([0; 4]));
     // bytes_mut
     let o = img.texel_offset(0, 0, [3, 2, 0], 0).unwrap();
@@ -1370,7 +1368,7 @@ fn writes_after_sampling_are_seen_by_the_next_sample() {
 #[test]
 fn images_over_the_plane_bound_sample_from_their_bytes() {
     // R8_UNORM 2100×2000 = 4 200 000 texels > PLANE_MAX_TEXELS (2²² = 4 194 304): no plane,
-    // the general path; RGBA8 of the same size: the 8-bit fast path on its bytes
+    // the general path on the bytes, for an 8-bit format of one or four channels
     for fmt in [Format::R8_UNORM, Format::R8G8B8A8_UNORM] {
         let mut img = Image::new_2d(fmt, 2100, 2000, 1, 1).unwrap();
         assert!(img.level_texels(0) > super::image::PLANE_MAX_TEXELS);
@@ -1400,13 +1398,10 @@ fn images_over_the_plane_bound_sample_from_their_bytes() {
 }
 
 // ------------------------------------------------------------------------------------------
-// The batch routes of cube views (`fast_cube.rs`) against the per-quad path.
+// Every kernel instantiation against the general path, bit for bit.
 
-mod batch_routes {
-    use super::super::fast::tests::{
-        coord, image, lane4, nan_as_one, random_2d_view, random_config, random_modes,
-        random_sampler, Rng, FORMATS,
-    };
+mod routes {
+    use super::super::testgen::{self as gen, nan_as_one, Rng};
     use super::*;
 
     const UNTOUCHED: [u32; 4] = [0xdead_beef; 4];
@@ -1416,7 +1411,7 @@ mod batch_routes {
         std::array::from_fn(|l| out[4 * q + l])
     }
 
-    /// `want` (the per-quad result) with the lanes outside `mask` left untouched.
+    /// `want` on the lanes of `mask`, the others untouched (what a batch leaves).
     fn masked(want: QuadBits, mask: u8) -> QuadBits {
         std::array::from_fn(|l| {
             if mask & (1 << l) != 0 {
@@ -1427,159 +1422,126 @@ mod batch_routes {
         })
     }
 
-    /// The quads (bit `q` of chunk `q0 / WIDE_QUADS`) the kernel's wide routine served.
-    fn served(k: &Kernel, img: &Image, b: &BatchArgs) -> usize {
-        let Some(w) = k.wide else { return 0 };
-        let quads = b.masks.len();
-        let mut scratch = vec![[0u32; 4]; 4 * quads];
-        let mut n = 0;
-        for q0 in (0..quads).step_by(WIDE_QUADS) {
-            let nq = (quads - q0).min(WIDE_QUADS);
-            let rest = (w.0)(k, img, b, q0, nq, &mut scratch);
-            n += (0..nq)
-                .filter(|&q| rest & (1 << q) == 0 && b.masks[q0 + q] & 0xf != 0)
-                .count();
-        }
-        n
-    }
-
-    /// A direction: moderate, near a face edge or corner (a minor component close to ±the
-    /// major), exactly on an edge or corner (ties), lavapipe's `(fract(uv)·2 − 1, 1)`, huge,
-    /// tiny, zero or with a NaN.
-    fn dir(r: &mut Rng) -> [f32; 3] {
-        let mut d = [r.f(-1.0, 1.0), r.f(-1.0, 1.0), r.f(-1.0, 1.0)];
-        let major = r.below(3) as usize;
-        let sign = if r.chance(50) { 1.0 } else { -1.0 };
-        d[major] = sign * r.f(0.5, 2.0);
-        let pm = |r: &mut Rng| if r.chance(50) { 1.0 } else { -1.0 };
-        match r.below(14) {
-            0..=2 => {
-                let m = (major + 1 + r.below(2) as usize) % 3;
-                d[m] = d[major].abs() * r.f(0.9, 1.0) * pm(r);
-            }
-            3 | 4 => {
-                for m in [(major + 1) % 3, (major + 2) % 3] {
-                    d[m] = d[major].abs() * r.f(0.9, 1.0) * pm(r);
-                }
-            }
-            5 => d[(major + 1) % 3] = d[major],
-            6 => d = [d[major]; 3].map(|x| x * pm(r)),
-            7 => d = [r.f(-1.0, 1.0), r.f(-1.0, 1.0), 1.0],
-            8 => d = d.map(|x| x * 1e30),
-            9 => d = d.map(|x| x * 1e-30),
-            10 if r.chance(30) => d[r.below(3) as usize] = f32::NAN,
-            11 if r.chance(30) => d = [0.0, -0.0, 0.0],
-            _ => {}
-        }
-        d
-    }
-
-    /// A random cube or cube-array view (any base level, base layer and cube count) of a
-    /// random image of a random format.
-    fn random_cube_view(r: &mut Rng) -> (Format, Image, ImageView) {
-        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
-        let nmax = if r.chance(30) { 33 } else { 9 };
-        let n = 1 + r.below(nmax) as u32;
-        let cubes = 1 + r.below(2) as u32;
-        let layers = 6 * cubes + r.below(2) as u32;
-        let levels = 1 + r.below((32 - n.leading_zeros()) as u64) as u32;
-        let img = image(r, fmt, n, n, layers, levels);
-        let array = r.chance(40);
-        let base_level = r.below(levels as u64) as u32;
-        let layer_count = if array {
-            6 * (1 + r.below(cubes as u64) as u32)
+    /// A random kernel: a 2D, 2D-array, cube or cube-array view of one of the test formats,
+    /// random address modes, filters, anisotropy (2D), comparison, policy and precision.
+    fn kernel(r: &mut Rng) -> Option<(Image, ImageView, Sampler, Config, Kernel)> {
+        let fmt = r.pick(&gen::FORMATS);
+        let (img, view) = if r.chance(35) {
+            gen::view_cube(r, fmt)
         } else {
-            6
+            gen::view_2d(r, fmt)
         };
-        let view = ImageView {
-            view_type: if array {
-                ViewType::CubeArray
-            } else {
-                ViewType::Cube
-            },
-            base_level,
-            level_count: 1 + r.below((levels - base_level) as u64) as u32,
-            base_layer: r.below((layers - layer_count + 1) as u64) as u32,
-            layer_count,
-            aspect: if fmt.has_depth() {
-                Aspect::Depth
-            } else {
-                Aspect::Color
-            },
-        };
-        (fmt, img, view)
+        let modes = gen::modes(r);
+        let mut s = gen::sampler(r, fmt, modes, 25);
+        if r.chance(20) {
+            s.min_filter = s.mag_filter;
+        }
+        let cfg = gen::config(r);
+        let k = Kernel::new(&img, &view, &s, cfg).ok()?;
+        Some((img, view, s, cfg, k))
     }
 
-    /// One random cube batch through [`Kernel::sample_batch`] against [`Kernel::sample`] on
-    /// each quad; `Ok((quads the wide routine served, quads))`.
-    fn one_cube_batch(seed: u64) -> std::result::Result<(usize, usize), String> {
-        let mut r = Rng(seed | 1);
-        let (fmt, img, view) = random_cube_view(&mut r);
-        let modes = [AddressMode::Repeat, AddressMode::ClampToBorder][r.below(2) as usize];
-        let mut sampler = random_sampler(&mut r, fmt, [modes; 3], 10);
-        if r.chance(30) {
-            sampler.min_filter = sampler.mag_filter; // λ-independent with one level
+    /// Both results, or both errors.
+    fn agree(what: &str, got: Result<QuadBits>, want: &Result<QuadBits>) -> Result<(), String> {
+        match (got, want) {
+            (Ok(g), Ok(w)) if nan_as_one(g) == nan_as_one(*w) => Ok(()),
+            (Err(_), Err(_)) => Ok(()),
+            (g, w) => Err(format!("{what}: route {g:08x?}, general path {w:08x?}")),
         }
-        let cfg = random_config(&mut r);
-        let quads = if r.chance(80) {
-            1 + r.below(WIDE_QUADS as u64) as usize
-        } else {
-            1 + r.below(40) as usize
+    }
+
+    /// One random kernel, a run of random quads through every operation of it: per-quad
+    /// sample and gather (and their records), batch sample and batch gather, each against
+    /// the general path on the same quad.
+    fn one(seed: u64) -> Result<(), String> {
+        let mut r = Rng::new(seed);
+        let Some((img, view, s, cfg, k)) = kernel(&mut r) else {
+            return Ok(());
         };
-        let lod_kind = r.below(4); // implicit, implicit + bias, explicit, zero
+        let ctx = || format!("seed {seed}: {:?} {view:?} {s:?} {cfg:?}", img.format());
+        let cube = view.view_type.is_cube();
+        // per quad: sample and gather
+        for i in 0..4 {
+            let a = gen::sample_args(&mut r, &view, &s);
+            let want = k.sample_general(&img, &a);
+            agree("sample", k.sample(&img, &a), &want)
+                .map_err(|e| format!("{e} {a:?} {}", ctx()))?;
+            if i == 0 {
+                let e = k.explain_sample(&img, &a).map(|e| e.result);
+                agree("explain_sample", e, &want).map_err(|e| format!("{e} {}", ctx()))?;
+            }
+            let off = |r: &mut Rng| [r.below(16) as i32 - 8, r.below(16) as i32 - 8];
+            let g = GatherArgs {
+                coords: a.coords,
+                component: r.below(4) as u32,
+                offsets: match r.below(3) {
+                    _ if cube => GatherOffsets::None,
+                    0 => GatherOffsets::None,
+                    1 => GatherOffsets::Offset(std::array::from_fn(|_| off(&mut r))),
+                    _ => GatherOffsets::Four(std::array::from_fn(|_| off(&mut r))),
+                },
+                dref: a.dref,
+                mask: a.mask,
+            };
+            let want = k.gather_general(&img, &g);
+            agree("gather", k.gather(&img, &g), &want)
+                .map_err(|e| format!("{e} {g:?} {}", ctx()))?;
+            if i == 0 {
+                let e = k.explain_gather(&img, &g).map(|e| e.result);
+                agree("explain_gather", e, &want).map_err(|e| format!("{e} {}", ctx()))?;
+            }
+        }
+        // a batch: neighbouring quads (sometimes the previous one bit for bit, or shifted
+        // with the same differences), the LOD forms of a batch, offsets, Dref
+        let most = if r.chance(30) { 2 * WIDE_QUADS } else { 12 };
+        let quads = 1 + r.below(most as u64) as usize;
+        let lod_kind = r.below(4);
         let mut rows: [Vec<u32>; 4] = Default::default();
-        let (mut lod_row, mut dref_row, mut masks) = (Vec::new(), Vec::new(), Vec::new());
-        let mut d0 = dir(&mut r);
-        let cube_index = r.f(-1.0, 3.0);
+        let (mut lod_row, mut dref_row, mut comp_row) = (Vec::new(), Vec::new(), Vec::new());
+        let mut masks: Vec<u8> = Vec::new();
+        let mut off_rows: [Vec<u32>; 2] = Default::default();
+        let mut c = gen::coords(&mut r, &view);
         for _ in 0..quads {
-            if r.chance(40) {
-                d0 = dir(&mut r);
-            } else {
-                // a neighbouring quad (sometimes the same differences, bit for bit)
-                d0[0] += [0.0, 0.03, r.f(-0.1, 0.1)][r.below(3) as usize];
+            match r.below(10) {
+                0..=2 => {}
+                3..=5 => {
+                    let d = r.f(-0.05, 0.05);
+                    c.iter_mut().for_each(|l| l[0] += d);
+                }
+                _ => c = gen::coords(&mut r, &view),
             }
-            let scale = d0.iter().fold(0.0f32, |m, x| m.max(x.abs()));
-            let step = r.f(-0.3, 0.3) * r.f(0.0, 1.0).powi(3) * scale;
-            let bend = [r.f(0.2, 2.0), r.f(-1.0, 1.0)];
-            for lane in 0..4 {
-                let (x, y) = ((lane & 1) as f32, (lane >> 1) as f32);
-                let mut c = [d0[0] + x * step, d0[1] + y * step * bend[0], d0[2]];
-                c[2] += x * step * bend[1];
-                if r.chance(4) {
-                    c = dir(&mut r);
-                }
-                for k in 0..3 {
-                    rows[k].push(c[k].to_bits());
-                }
-                let ci = if r.chance(90) {
-                    cube_index
-                } else {
-                    r.f(-1.0, 3.0)
-                };
-                rows[3].push(ci.to_bits());
+            for (k, row) in rows.iter_mut().enumerate() {
+                row.extend(c.map(|l| l[k].to_bits()));
             }
             let v = match lod_kind {
-                1 => lane4(&mut r, -3.0, 3.0),
-                2 => lane4(&mut r, -1.0, 6.0),
+                1 => gen::lane4(&mut r, -3.0, 3.0),
+                2 => gen::lane4(&mut r, -1.0, 6.0),
                 _ => [0.0; 4],
             };
             lod_row.extend(v.map(f32::to_bits));
-            dref_row.extend(lane4(&mut r, -0.2, 1.2).map(f32::to_bits));
+            dref_row.extend(gen::lane4(&mut r, -0.2, 1.2).map(f32::to_bits));
+            let o = [r.below(16) as i32 - 8, r.below(16) as i32 - 8];
+            for (row, o) in off_rows.iter_mut().zip(o) {
+                row.extend([o as u32; 4]);
+            }
+            comp_row.extend([r.below(4) as u32; 4]);
             let m = if r.chance(70) { 0xf } else { r.below(16) as u8 };
             masks.push(m | if r.chance(10) { 0xf0 } else { 0 });
         }
-        if view.view_type != ViewType::CubeArray && r.chance(50) {
-            rows[3].clear();
-        }
-        if lod_kind == 0 {
+        if lod_kind == 0 && r.chance(50) {
             lod_row.clear();
         }
-        if !sampler.compare_enable {
+        if !s.compare_enable && r.chance(90) {
             dref_row.clear();
         }
-        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
-            return Ok((0, 0));
-        };
+        if cube || r.chance(60) {
+            off_rows = Default::default();
+        }
+        for row in rows.iter_mut() {
+            if r.chance(10) {
+                row.clear();
+            }
+        }
         let b = BatchArgs {
             coords: [&rows[0], &rows[1], &rows[2], &rows[3]],
             masks: &masks,
@@ -1589,393 +1551,95 @@ mod batch_routes {
                 _ => BatchLod::Zero,
             },
             dref: &dref_row,
-            offsets: [&[], &[]],
+            offsets: [&off_rows[0], &off_rows[1]],
         };
         let mut out = vec![UNTOUCHED; 4 * quads];
-        k.sample_batch(&img, &b, &mut out).unwrap();
-        for q in 0..quads {
-            let a = b.quad_args(q);
-            let want = if a.mask == 0 {
-                [UNTOUCHED; 4]
-            } else {
-                masked(k.sample(&img, &a).unwrap(), a.mask)
-            };
-            let have = quad_of(&out, q);
-            if nan_as_one(have) != nan_as_one(want) {
-                return Err(format!(
-                    "seed {seed}: quad {q} of {quads}: batch {have:08x?} per quad {want:08x?}\n\
-                     {fmt:?} {:?}x{} L{} {view:?} {sampler:?} {cfg:?} {a:?}",
-                    img.extent(),
-                    img.layers(),
-                    img.levels()
-                ));
-            }
-        }
-        Ok((served(&k, &img, &b), quads))
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
-        #[test]
-        fn cube_batches_equal_the_per_quad_path(seed in any::<u64>()) {
-            if let Err(e) = one_cube_batch(seed) {
-                panic!("{e}");
-            }
-        }
-    }
-
-    #[test]
-    fn most_random_cube_batches_take_the_cube_route() {
-        let (mut served, mut quads) = (0, 0);
-        for s in 1..=1500u64 {
-            let (a, b) = one_cube_batch(s.wrapping_mul(0x9e37_79b9_7f4a_7c15)).unwrap();
-            served += a;
-            quads += b;
-        }
-        assert!(
-            served * 2 > quads,
-            "the cube route served only {served} of {quads} quads"
-        );
-    }
-
-    #[test]
-    fn cube_faces_edges_and_corners_on_a_grid() {
-        // every face of 1×1, 2×2, 3×3 and 8×8 cubes (two cubes, the second viewed) on a grid
-        // of directions reaching each face's edges and corners, bilinear and trilinear, colour
-        // and depth compare: the route serves every quad (seamless lanes included) with the
-        // per-quad bits
-        let mut r = Rng(0x00c0_ffee);
-        for n in [1u32, 2, 3, 8] {
-            for fmt in [Format::R8G8B8A8_UNORM, Format::D32_SFLOAT] {
-                let levels = 32 - n.leading_zeros();
-                let img = super::super::fast::tests::image(&mut r, fmt, n, n, 12, levels);
-                let view = ImageView {
-                    view_type: ViewType::CubeArray,
-                    base_layer: 6,
-                    layer_count: 6,
-                    ..ImageView::whole(&img, ViewType::CubeArray)
-                };
-                let cmp = fmt.has_depth();
-                for s in [
-                    Sampler {
-                        mag_filter: Filter::Linear,
-                        min_filter: Filter::Linear,
-                        ..Sampler::default()
-                    },
-                    Sampler::trilinear(AddressMode::ClampToEdge),
-                ] {
-                    let s = Sampler {
-                        compare_enable: cmp,
-                        compare_op: CompareOp::Less,
-                        ..s
-                    };
-                    let k = Kernel::new(&img, &view, &s, EXACT).unwrap();
-                    assert!(k.has_wide_path());
-                    let (mut rows, mut masks): ([Vec<u32>; 4], Vec<u8>) = Default::default();
-                    let g = 9;
-                    let step = 2.0 / g as f32 * 0.2;
-                    for face in 0..6 {
-                        for gi in 0..=g {
-                            for gj in 0..=g {
-                                let (a, b) = (
-                                    -1.0 + 2.0 * gi as f32 / g as f32,
-                                    -1.0 + 2.0 * gj as f32 / g as f32,
-                                );
-                                for lane in 0..4 {
-                                    let (x, y) = ((lane & 1) as f32, (lane >> 1) as f32);
-                                    let (a, b) = (a + x * step, b + y * step);
-                                    let d = match face {
-                                        0 => [1.0, -b, -a],
-                                        1 => [-1.0, -b, a],
-                                        2 => [a, 1.0, b],
-                                        3 => [a, -1.0, -b],
-                                        4 => [a, -b, 1.0],
-                                        _ => [-a, -b, -1.0],
-                                    };
-                                    for c in 0..3 {
-                                        rows[c].push(f32::to_bits(d[c]));
-                                    }
-                                    rows[3].push(0.0f32.to_bits());
-                                }
-                                masks.push(0xf);
-                            }
-                        }
-                    }
-                    let dref: Vec<u32> = if cmp {
-                        (0..rows[0].len())
-                            .map(|i| (i as f32 * 0.37).fract().to_bits())
-                            .collect()
-                    } else {
-                        Vec::new()
-                    };
-                    let b = BatchArgs {
-                        coords: [&rows[0], &rows[1], &rows[2], &rows[3]],
-                        masks: &masks,
-                        lod: BatchLod::Implicit(&[]),
-                        dref: &dref,
-                        offsets: [&[], &[]],
-                    };
-                    let mut out = vec![UNTOUCHED; rows[0].len()];
-                    k.sample_batch(&img, &b, &mut out).unwrap();
-                    for q in 0..masks.len() {
-                        let a = b.quad_args(q);
-                        let want = k.sample(&img, &a).unwrap();
-                        assert_eq!(quad_of(&out, q), want, "{n} {fmt:?} {s:?} {a:?}");
-                        assert_eq!(want, k.sample_general(&img, &a).unwrap());
-                    }
-                    assert_eq!(served(&k, &img, &b), masks.len(), "{n} {fmt:?} {s:?}");
-                }
-            }
-        }
-    }
-
-    /// One random gather batch through [`Kernel::gather_batch`] against [`Kernel::gather`]
-    /// on each quad (2D and 2D-array views of every format, every address mode, policy and
-    /// offset form, Dref); `Ok(quads the plane route could serve)`.
-    fn one_gather_batch(seed: u64) -> std::result::Result<usize, String> {
-        let mut r = Rng(seed | 1);
-        let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
-        let (img, view) = random_2d_view(&mut r, fmt);
-        let modes = random_modes(&mut r);
-        let sampler = random_sampler(&mut r, fmt, modes, 5);
-        let cfg = random_config(&mut r);
-        let quads = 1 + r.below(24) as usize;
-        let mut rows: [Vec<u32>; 4] = Default::default();
-        let (mut comp_row, mut dref_row, mut masks) = (Vec::new(), Vec::new(), Vec::new());
-        let mut off_rows: [Vec<u32>; 2] = Default::default();
-        let wide_range = r.chance(10);
-        let off = |r: &mut Rng| {
-            if wide_range {
-                r.below(80) as i32 - 40
-            } else {
-                r.below(16) as i32 - 8
-            }
-        };
-        let component = r.below(4) as u32;
-        let mut c0 = [coord(&mut r), coord(&mut r), r.f(-1.0, 4.0)];
-        for _ in 0..quads {
-            if r.chance(30) {
-                c0 = [coord(&mut r), coord(&mut r), r.f(-1.0, 4.0)];
-            } else {
-                c0[0] += r.f(-0.1, 0.1);
-            }
-            let step = r.f(-0.3, 0.3) * r.f(0.0, 1.0).powi(2);
-            let q_off = [off(&mut r), off(&mut r)];
-            let per_lane = r.chance(30);
-            let comp = if r.chance(10) {
-                let n = if r.chance(10) { 6 } else { 4 };
-                r.below(n) as u32
-            } else {
-                component
-            };
-            for lane in 0..4 {
-                let mut c = [
-                    c0[0] + (lane & 1) as f32 * step,
-                    c0[1] + (lane >> 1) as f32 * step,
-                    c0[2],
-                ];
-                if r.chance(5) {
-                    c[0] = coord(&mut r);
-                }
-                for k in 0..3 {
-                    rows[k].push(c[k].to_bits());
-                }
-                let o = if per_lane {
-                    [off(&mut r), off(&mut r)]
-                } else {
-                    q_off
-                };
-                off_rows[0].push(o[0] as u32);
-                off_rows[1].push(o[1] as u32);
-                // lane 0 names the quad's component; the others are ignored
-                comp_row.push(if lane == 0 { comp } else { r.below(8) as u32 });
-            }
-            dref_row.extend(lane4(&mut r, -0.2, 1.2).map(f32::to_bits));
-            masks.push(if r.chance(70) { 0xf } else { r.below(16) as u8 });
-        }
-        if r.chance(10) {
-            comp_row.clear();
-        }
-        let with_dref = if sampler.compare_enable {
-            r.chance(95)
-        } else {
-            r.chance(10)
-        };
-        if !with_dref {
-            dref_row.clear();
-        }
-        if r.chance(20) {
-            off_rows[1].clear();
-        }
-        let four: [[i32; 2]; 4] = std::array::from_fn(|_| [off(&mut r), off(&mut r)]);
-        let offsets = match r.below(3) {
-            0 => BatchGatherOffsets::None,
-            1 => BatchGatherOffsets::Offset([&off_rows[0], &off_rows[1]]),
-            _ => BatchGatherOffsets::Four(four),
-        };
-        let Ok(k) = Kernel::new(&img, &view, &sampler, cfg) else {
-            return Ok(0);
-        };
-        let b = GatherBatchArgs {
-            coords: [&rows[0], &rows[1], &rows[2], &[]],
+        let got = k.sample_batch(&img, &b, &mut out);
+        let want: Vec<_> = (0..quads)
+            .map(|q| {
+                let a = b.quad_args(q);
+                (a.mask != 0).then(|| (k.sample_general(&img, &a), a))
+            })
+            .collect();
+        batch_agree("sample_batch", got, &out, &want).map_err(|e| format!("{e} {}", ctx()))?;
+        let g = GatherBatchArgs {
+            coords: b.coords,
             masks: &masks,
             component: &comp_row,
-            offsets,
+            offsets: match r.below(3) {
+                0 => BatchGatherOffsets::None,
+                1 => BatchGatherOffsets::Offset(b.offsets),
+                _ if cube => BatchGatherOffsets::None,
+                _ => BatchGatherOffsets::Four([[1, -2], [0, 3], [-4, 0], [2, 2]]),
+            },
             dref: &dref_row,
         };
         let mut out = vec![UNTOUCHED; 4 * quads];
-        let got = k.gather_batch(&img, &b, &mut out);
-        let per_quad: Vec<_> = (0..quads)
-            .filter(|&q| masks[q] & 0xf != 0)
-            .map(|q| (q, k.gather(&img, &b.quad_args(q))))
+        let got = k.gather_batch(&img, &g, &mut out);
+        let want: Vec<_> = (0..quads)
+            .map(|q| {
+                let a = g.quad_args(q);
+                (a.mask != 0).then(|| (k.gather_general(&img, &a), a))
+            })
             .collect();
-        if per_quad.iter().any(|(_, w)| w.is_err()) {
-            // an operand the per-quad path refuses: an error in the batch too
+        batch_agree("gather_batch", got, &out, &want).map_err(|e| format!("{e} {}", ctx()))
+    }
+
+    /// A batch's results against the general path's per quad (`None`: an empty mask, the
+    /// lanes untouched); an error in any quad must be the batch's error.
+    fn batch_agree<A: Operands>(
+        what: &str,
+        got: Result<()>,
+        out: &[[u32; 4]],
+        want: &[Option<(Result<QuadBits>, A)>],
+    ) -> Result<(), String> {
+        if want.iter().flatten().any(|(w, _)| w.is_err()) {
             return match got {
-                Err(_) => Ok(0),
-                Ok(()) => Err(format!(
-                    "seed {seed}: the batch accepted what a quad refuses"
-                )),
+                Err(_) => Ok(()),
+                Ok(()) => Err(format!("{what}: the batch accepted what a quad refuses")),
             };
         }
-        got.map_err(|e| format!("seed {seed}: {e}"))?;
-        for (q, &m) in masks.iter().enumerate() {
-            let want = match per_quad.iter().find(|(p, _)| *p == q) {
-                Some((_, w)) => masked(*w.as_ref().unwrap(), m & 0xf),
-                None => [UNTOUCHED; 4],
+        got.map_err(|e| format!("{what}: {e}"))?;
+        for (q, w) in want.iter().enumerate() {
+            let (expect, a) = match w {
+                Some((Ok(w), a)) => (masked(*w, a.mask()), Some(a)),
+                _ => ([UNTOUCHED; 4], None),
             };
-            let have = quad_of(&out, q);
-            if have != want {
+            let have = quad_of(out, q);
+            if nan_as_one(have) != nan_as_one(expect) {
                 return Err(format!(
-                    "seed {seed}: quad {q} of {quads}: batch {have:08x?} per quad {want:08x?}\n\
-                     {fmt:?} {:?}x{} L{} {view:?} {sampler:?} {cfg:?} {:?}",
-                    img.extent(),
-                    img.layers(),
-                    img.levels(),
-                    b.quad_args(q)
+                    "{what}: quad {q} of {}: route {have:08x?}, general path {expect:08x?} {a:?}",
+                    want.len()
                 ));
             }
         }
-        Ok(if k.plane_gather() { quads } else { 0 })
+        Ok(())
+    }
+
+    /// A quad's operands (sample or gather): its lane mask.
+    trait Operands: std::fmt::Debug {
+        fn mask(&self) -> u8;
+    }
+
+    impl Operands for SampleArgs {
+        fn mask(&self) -> u8 {
+            self.mask
+        }
+    }
+
+    impl Operands for GatherArgs {
+        fn mask(&self) -> u8 {
+            self.mask
+        }
     }
 
     proptest! {
-        #![proptest_config(ProptestConfig::with_cases(3000))]
+        #![proptest_config(ProptestConfig { cases: 4000, failure_persistence: None, ..ProptestConfig::default() })]
         #[test]
-        fn gather_batches_equal_the_per_quad_path(seed in any::<u64>()) {
-            if let Err(e) = one_gather_batch(seed) {
+        fn every_route_is_the_general_path(seed in any::<u64>()) {
+            if let Err(e) = one(seed) {
                 panic!("{e}");
             }
-        }
-    }
-
-    #[test]
-    fn many_random_gather_batches_take_the_plane_route() {
-        let served: usize = (1..=1000u64)
-            .map(|s| one_gather_batch(s.wrapping_mul(0x9e37_79b9_7f4a_7c15)).unwrap())
-            .sum();
-        assert!(served > 3000, "the plane route served only {served} quads");
-    }
-}
-
-// ------------------------------------------------------------------------------------------
-// Transition: the new kernel's general path against the old one, bit for bit.
-
-mod transition {
-    use super::super::fast::tests::{
-        coord, image, lane4, nan_as_one, random_2d_args, random_2d_view, random_config,
-        random_lod, random_modes, random_sampler, Rng, FORMATS,
-    };
-    use super::*;
-
-    fn check(seed: u64, img: &Image, view: &ImageView, s: &Sampler, cfg: Config, a: &SampleArgs) {
-        let Ok(k) = Kernel::new(img, view, s, cfg) else {
-            return;
-        };
-        let old = k.sample_general(img, a);
-        let new = k.sample_new_general(img, a);
-        match (old, new) {
-            (Ok(o), Ok(n)) => {
-                assert_eq!(
-                    nan_as_one(o),
-                    nan_as_one(n),
-                    "seed {seed}: {:?} {view:?} {s:?} {cfg:?} {a:?}",
-                    img.format()
-                );
-                let e = k.explain_sample(img, a).unwrap();
-                assert_eq!(e.result, n, "seed {seed}: explain");
-            }
-            (Err(_), Err(_)) => {}
-            (o, n) => panic!("seed {seed}: {o:?} vs {n:?}"),
-        }
-        if let (Ok(o), Ok(n)) = (k.sample_general(img, a), k.sample(img, a)) {
-            assert_eq!(
-                nan_as_one(o),
-                nan_as_one(n),
-                "seed {seed}: route {:?} {view:?} {s:?} {cfg:?} {a:?}",
-                img.format()
-            );
-        }
-        let g = GatherArgs {
-            coords: a.coords,
-            component: (seed >> 7) as u32 & 3,
-            offsets: match seed % 3 {
-                0 => GatherOffsets::None,
-                1 => GatherOffsets::Offset(a.offsets.map(|o| [o[0], o[1]])),
-                _ => GatherOffsets::Four([[1, -2], [0, 3], [-4, 0], [2, 2]]),
-            },
-            dref: a.dref,
-            mask: a.mask,
-        };
-        if matches!(view.view_type, ViewType::D2 | ViewType::D2Array | ViewType::Cube | ViewType::CubeArray) {
-            let old = k.gather_general(img, &g);
-            let new = k.explain_gather(img, &g).map(|e| e.result);
-            match (old, new) {
-                (Ok(o), Ok(n)) => assert_eq!(nan_as_one(o), nan_as_one(n), "seed {seed}: gather {g:?}"),
-                (Err(_), Err(_)) => {}
-                (o, n) => panic!("seed {seed}: gather {o:?} vs {n:?}"),
-            }
-        }
-    }
-
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 3000, failure_persistence: None, ..ProptestConfig::default() })]
-        #[test]
-        fn new_general_path_is_the_old_one(c in case()) {
-            let img = build(&c);
-            let view = sub_view(&img, &c);
-            let a = SampleArgs {
-                coords: c.coords,
-                lod: c.lod,
-                min_lod: c.min_lod,
-                offsets: [c.offset; 4],
-                dref: c.dref.map(|d| [d, d + 0.1, d - 0.1, d]),
-                mask: 0xf,
-            };
-            for cfg in [EXACT, D3D, Config { precision: LodPrecision::Hardware, ..EXACT }] {
-                check(c.seed, &img, &view, &c.sampler, cfg, &a);
-            }
-        }
-
-        #[test]
-        fn new_general_path_is_the_old_one_2d(seed in any::<u64>()) {
-            let mut r = Rng(seed | 1);
-            let fmt = FORMATS[r.below(FORMATS.len() as u64) as usize];
-            let (img, view) = random_2d_view(&mut r, fmt);
-            let modes = random_modes(&mut r);
-            let sampler = random_sampler(&mut r, fmt, modes, 20);
-            let cfg = random_config(&mut r);
-            let c0 = [coord(&mut r), coord(&mut r), r.f(-1.0, 4.0), 0.0];
-            let step = r.f(-0.5, 0.5) * r.f(0.0, 1.0).powi(3);
-            let mut coords = [c0; 4];
-            for (lane, c) in coords.iter_mut().enumerate() {
-                c[0] += (lane & 1) as f32 * step;
-                c[1] += (lane >> 1) as f32 * step * r.f(0.2, 2.0);
-            }
-            let lod = random_lod(&mut r, 2);
-            let a = random_2d_args(&mut r, coords, lod, &sampler);
-            check(seed, &img, &view, &sampler, cfg, &a);
-            let _ = (image, lane4);
         }
     }
 }
@@ -2011,11 +1675,20 @@ mod explain_records {
         assert_eq!(f32::from_bits(l.result[0]), 21.25);
         let lod = l.lod.as_ref().unwrap();
         assert_eq!(lod.derivatives, None);
-        assert_eq!((lod.lambda_base, lod.lambda, lod.minified), (0.0, 0.0, false));
-        assert_eq!((lod.filter, lod.levels.clone()), (Filter::Linear, vec![(0, 1.0)]));
+        assert_eq!(
+            (lod.lambda_base, lod.lambda, lod.minified),
+            (0.0, 0.0, false)
+        );
+        assert_eq!(
+            (lod.filter, lod.levels.clone()),
+            (Filter::Linear, vec![(0, 1.0)])
+        );
         assert_eq!(l.footprints.len(), 1);
         let f = &l.footprints[0];
-        assert_eq!((f.level, f.weight, f.position[0], f.position[1]), (0, 1.0, 1.75, 2.5));
+        assert_eq!(
+            (f.level, f.weight, f.position[0], f.position[1]),
+            (0, 1.0, 1.75, 2.5)
+        );
         assert_eq!(&f.fractions[..2], &[0.25, 0.0]);
         let taps: Vec<_> = f
             .taps
@@ -2071,7 +1744,10 @@ mod explain_records {
         let l = &e.lanes[3];
         let lod = l.lod.as_ref().unwrap();
         assert_eq!(lod.derivatives, Some(([0.25, 0.0, 0.0], [0.0, 0.125, 0.0])));
-        assert_eq!((lod.rho, lod.lambda_base, lod.lambda), ([2.0, 1.0], 1.0, 1.0));
+        assert_eq!(
+            (lod.rho, lod.lambda_base, lod.lambda),
+            ([2.0, 1.0], 1.0, 1.0)
+        );
         assert_eq!(lod.levels, vec![(1, 1.0)]);
         assert_eq!(l.dref, Some(0.5));
         let f = &l.footprints[0];
@@ -2110,8 +1786,8 @@ mod explain_records {
         let c = same([0.3, 0.6, 0.0, 0.0]);
         let e = k.explain_query_lod(&img, &c, false).unwrap();
         let q = k.query_lod(&img, &c, false).unwrap();
-        for l in 0..4 {
-            assert_eq!(e.result[l][..2], q[l].map(f32::to_bits));
+        for (r, q) in e.result.iter().zip(q) {
+            assert_eq!(r[..2], q.map(f32::to_bits));
         }
     }
 }
