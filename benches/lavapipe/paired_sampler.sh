@@ -9,8 +9,7 @@
 #   (needs lvp, see measure.sh, and `cargo bench --bench sampler --no-run`)
 set -euo pipefail
 cd "$(dirname "$0")"
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. ./lvp.sh
 ROUNDS=${1:-6}
 shift || true
 CASES=${*:-nearest bilinear trilinear dref_pcf cube_bilinear gather aniso16}

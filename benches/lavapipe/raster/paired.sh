@@ -8,8 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -f build/depth_scene.json ] || python3 gen.py
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. ../lvp.sh
 ROUNDS=${1:-8}
 N=${2:-20}
 shift 2 || true
