@@ -1,4 +1,4 @@
-//! Issue #3's three 1024×1024 frames through the whole pipeline (SPIR-V shaders in the
+//! The three 1024×1024 raster frames through the whole pipeline (SPIR-V shaders in the
 //! interpreter), exactly the work lavapipe is timed on: the lvp scene files built by
 //! `benches/lavapipe/raster/gen.py` — one fullscreen quad with a trilinear sample per pixel,
 //! 10 000 small triangles, and a depth-tested scene of 512 overlapping triangles — at 1 and 2

@@ -1,4 +1,4 @@
-//! The benchmark frames of issue #3 (`benches/lavapipe/raster/`) drawn by quadstep and by
+//! The raster benchmark frames (`benches/lavapipe/raster/`) drawn by quadstep and by
 //! lavapipe must agree, so the side-by-side timings in BENCHMARKS.md compare the same pictures.
 //! The same holds for the frames of `benches/lavapipe/frames/` (shaders people write: varying
 //! LOD, gradients, Dref with gradients, push constants, a lit material).

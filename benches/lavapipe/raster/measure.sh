@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Time issue #3's raster scenes on lavapipe at 1 and 2 threads (median of ITER submits).
+# Time the raster frames on lavapipe at 1 and 2 threads (median of ITER submits).
 # Usage: benches/lavapipe/raster/measure.sh [ITER]   (builds the scenes first if needed)
 set -euo pipefail
 cd "$(dirname "$0")"
