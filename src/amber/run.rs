@@ -48,6 +48,9 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
+    /// Texture rules for every shader (`None`: each shader's own, D3D for DXIL and Vulkan
+    /// for SPIR-V).
+    pub policy: Option<texture::Policy>,
 }
 
 impl Default for RunOptions {
@@ -59,6 +62,7 @@ impl Default for RunOptions {
             keep_images: false,
             raster_threads: 1,
             spirv_version: None,
+            policy: None,
         }
     }
 }
@@ -880,6 +884,9 @@ impl<'s> Runner<'s> {
         };
         let mut sh = pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?;
         sh.set_budget(self.opts.budget);
+        if let Some(policy) = self.opts.policy {
+            sh.set_policy(policy);
+        }
         let sh = Arc::new(sh);
         self.shaders.insert(key, sh.clone());
         Ok(sh)
@@ -983,7 +990,7 @@ impl<'s> Runner<'s> {
             .ok_or_else(|| Error::Amber(format!("pipeline '{}' has no compute shader", p.name)))?;
         let sh = self.shader(att)?;
         let (sets, wb) = self.descriptors(p, &[sh.ir()])?;
-        pipeline::dispatch(&sh, groups, &sets, texture::Config::default())?;
+        pipeline::dispatch(&sh, groups, &sets, sh.config())?;
         self.write_back(wb)
     }
 
@@ -1290,10 +1297,9 @@ impl<'s> Runner<'s> {
         let mut irs = vec![vs.ir()];
         irs.extend(fs.as_ref().map(|f| f.ir()));
         let (sets, wb) = self.descriptors(p, &irs)?;
-        let config = texture::Config::default();
-        let vstage = BoundStage::new(&vs, &sets, config)?;
+        let vstage = BoundStage::new(&vs, &sets, vs.config())?;
         let fstage = match &fs {
-            Some(f) => Some(BoundStage::new(f, &sets, config)?),
+            Some(f) => Some(BoundStage::new(f, &sets, f.config())?),
             None => None,
         };
         // A pipeline without a fragment shader writes no colour.

@@ -8,6 +8,7 @@
 mod amber_cmd;
 mod demo_cmd;
 mod dis_cmd;
+mod policy_arg;
 mod render_cmd;
 
 use std::process::ExitCode;
