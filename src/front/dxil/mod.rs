@@ -11,6 +11,7 @@
 
 pub mod container;
 mod error;
+pub mod lower;
 pub mod module;
 pub mod shader;
 
