@@ -9,6 +9,7 @@
 use std::path::Path;
 
 use crate::exec::{self, Program};
+use crate::front::dxil::{lower, DxilModule};
 use crate::front::spirv::{Module, SpecConstants};
 use crate::front::spvasm;
 use crate::ir::{self, Stage};
@@ -70,6 +71,15 @@ impl Shader {
     ) -> Result<Shader> {
         let ir = module.lower(entry, stage, spec)?;
         Self::from_ir(&ir)
+    }
+
+    /// Compile entry point `entry` (the first when `None`) of a read DXIL module. It samples
+    /// under the D3D policy unless [`Shader::set_policy`] says otherwise.
+    pub fn from_dxil_module(dxil: &DxilModule, entry: Option<&str>) -> Result<Shader> {
+        let ir = lower::lower(dxil, entry)?;
+        let mut sh = Self::from_ir(&ir)?;
+        sh.policy = Policy::D3D;
+        Ok(sh)
     }
 
     /// Compile lowered IR, optimised by [`ir::opt::optimize`] unless `QUADSTEP_NO_OPT=1`.
