@@ -9,6 +9,13 @@
 
 use super::shader::ShaderKind;
 
+mod digest;
+mod parse;
+mod psv;
+
+pub use digest::{md5, retail_hash};
+pub use parse::read_container;
+
 /// A part's four-character code, as it appears in the file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct FourCC(pub [u8; 4]);
@@ -173,3 +180,6 @@ impl Container {
         self.parts.iter().find(|p| p.fourcc == fourcc)
     }
 }
+
+#[cfg(test)]
+pub(crate) mod tests;
