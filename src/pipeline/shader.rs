@@ -73,6 +73,14 @@ impl Shader {
         Self::from_ir(&ir)
     }
 
+    /// Compile entry point `entry` (the first when `None`) of a DXIL container. It samples
+    /// under the D3D policy unless [`Shader::set_policy`] says otherwise.
+    pub fn from_dxil(bytes: &[u8], entry: Option<&str>) -> Result<Shader> {
+        let dxil = crate::front::dxil::read(bytes)
+            .map_err(|e| Error::Unsupported(format!("DXIL container: {e}")))?;
+        Self::from_dxil_module(&dxil, entry)
+    }
+
     /// Compile entry point `entry` (the first when `None`) of a read DXIL module. It samples
     /// under the D3D policy unless [`Shader::set_policy`] says otherwise.
     pub fn from_dxil_module(dxil: &DxilModule, entry: Option<&str>) -> Result<Shader> {

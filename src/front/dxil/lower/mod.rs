@@ -208,7 +208,7 @@ impl<'a> Lower<'a> {
             && self.uses_quads
             && workgroup_size[0].is_multiple_of(2)
             && workgroup_size[1].is_multiple_of(2))
-            .then_some(ir::DerivativeGroup::Quads);
+        .then_some(ir::DerivativeGroup::Quads);
         ir::Shader {
             name: self.ep.name.clone(),
             stage: self.stage,
