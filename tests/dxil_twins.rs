@@ -30,7 +30,13 @@ fn corpus_scripts_and_their_dxil_twins_agree() {
         return;
     };
     let dir = twins_dir();
-    let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("manifest");
+    let Ok(manifest) = std::fs::read_to_string(dir.join("MANIFEST.tsv")) else {
+        eprintln!(
+            "dxil twins: skipped: no {}",
+            dir.join("MANIFEST.tsv").display()
+        );
+        return;
+    };
     let must: BTreeSet<String> = std::fs::read_to_string(dir.join("agree.txt"))
         .unwrap_or_default()
         .lines()

@@ -12,7 +12,9 @@
 //! as a planted difference for `quadstep diff`.
 //!
 //! Each script `AMBER_ROOT/a/b.amber` gives `OUT_DIR/a/b.amber` and `OUT_DIR/a/b/<shader>.dxil`;
-//! `OUT_DIR/MANIFEST.tsv` lists every script with `twin` or the reason it has none. A script
+//! `OUT_DIR/MANIFEST.tsv` lists every script with `twin` or the reason it has none. Each
+//! script converts in a child process of this program, killed after a minute (Mesa's
+//! compiler grows without bound on a few shaders). A script
 //! has none when it is VkScript, loads other files, or a shader of it does not go through
 //! (spirv-to-dxil refuses it, it needs run-time data or specialisation, or it is not a
 //! vertex, fragment or compute shader). `PASSTHROUGH` vertex shaders stay as they are.
@@ -22,7 +24,10 @@
 
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::Read as _;
 use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::{Duration, Instant};
 
 use quadstep::amber::ast::{ShaderFormat, ShaderType};
 use quadstep::amber::run::cts_default_version;
@@ -153,17 +158,29 @@ fn twin_text(text: &str, dir_name: &str, converted: &BTreeMap<String, Vec<u8>>) 
     Ok(out)
 }
 
-fn main() -> std::process::ExitCode {
-    let args: Vec<String> = std::env::args().collect();
-    let (root, out_dir, sm) = match &args[..] {
-        [_, root, out] => (root, out, "6.8"),
-        [_, root, out, sm] => (root, out, sm.as_str()),
-        _ => {
-            eprintln!("usage: spirv2dxil AMBER_ROOT OUT_DIR [SHADER_MODEL]");
-            return std::process::ExitCode::from(2);
-        }
-    };
-    let sm = match sm {
+/// Converts one script and writes its twin; the result line for the manifest.
+fn one(root: &Path, out_dir: &Path, rel: &Path, sm: ShaderModel) -> Result<(), String> {
+    let path = root.join(rel);
+    let text = std::fs::read_to_string(&path).map_err(|e| e.to_string())?;
+    let stem = rel
+        .file_stem()
+        .map_or("x".into(), |s| s.to_string_lossy().into_owned());
+    let containers = convert(&path, &text, sm)?;
+    let twin = twin_text(&text, &stem, &containers)?;
+    let twin_path = out_dir.join(rel);
+    let dir = twin_path.with_extension("");
+    std::fs::create_dir_all(&dir)
+        .and_then(|_| std::fs::write(&twin_path, twin))
+        .and_then(|_| {
+            containers
+                .iter()
+                .try_for_each(|(n, b)| std::fs::write(dir.join(format!("{n}.dxil")), b))
+        })
+        .map_err(|e| format!("writing {}: {e}", twin_path.display()))
+}
+
+fn shader_model(sm: &str) -> Option<ShaderModel> {
+    Some(match sm {
         "6.0" => ShaderModel::ShaderModel6_0,
         "6.1" => ShaderModel::ShaderModel6_1,
         "6.2" => ShaderModel::ShaderModel6_2,
@@ -173,11 +190,79 @@ fn main() -> std::process::ExitCode {
         "6.6" => ShaderModel::ShaderModel6_6,
         "6.7" => ShaderModel::ShaderModel6_7,
         "6.8" => ShaderModel::ShaderModel6_8,
-        other => {
-            eprintln!("spirv2dxil: shader model {other}: give 6.0 … 6.8");
-            return std::process::ExitCode::from(2);
+        _ => return None,
+    })
+}
+
+/// How long one script's conversion may take: Mesa grows without bound on a few shaders.
+const SCRIPT_TIME: Duration = Duration::from_secs(60);
+
+/// Runs `--one` for a script in a child process, killed after [`SCRIPT_TIME`].
+fn in_child(root: &Path, out_dir: &Path, rel: &Path, sm: &str) -> String {
+    let exe = match std::env::current_exe() {
+        Ok(e) => e,
+        Err(e) => return format!("cannot find this program: {e}"),
+    };
+    let child = Command::new(exe)
+        .arg("--one")
+        .args([root, out_dir, rel])
+        .arg(sm)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => return format!("cannot start a child: {e}"),
+    };
+    let start = Instant::now();
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if start.elapsed() > SCRIPT_TIME => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return format!("spirv-to-dxil did not finish in {} s", SCRIPT_TIME.as_secs());
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return format!("waiting for the child: {e}"),
+        }
+    }
+    let mut line = String::new();
+    if let Some(mut o) = child.stdout.take() {
+        let _ = o.read_to_string(&mut line);
+    }
+    match line.trim() {
+        "" => "the conversion crashed".into(),
+        l => l.to_string(),
+    }
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().collect();
+    if let [_, flag, root, out, rel, sm] = &args[..] {
+        if flag == "--one" {
+            let Some(sm) = shader_model(sm) else {
+                return ExitCode::from(2);
+            };
+            match one(Path::new(root), Path::new(out), Path::new(rel), sm) {
+                Ok(()) => println!("twin"),
+                Err(why) => println!("{}", one_line(&why)),
+            }
+            return ExitCode::SUCCESS;
+        }
+    }
+    let (root, out_dir, sm) = match &args[..] {
+        [_, root, out] => (root, out, "6.8"),
+        [_, root, out, sm] => (root, out, sm.as_str()),
+        _ => {
+            eprintln!("usage: spirv2dxil AMBER_ROOT OUT_DIR [SHADER_MODEL]");
+            return ExitCode::from(2);
         }
     };
+    if shader_model(sm).is_none() {
+        eprintln!("spirv2dxil: shader model {sm}: give 6.0 … 6.8");
+        return ExitCode::from(2);
+    }
     let (root, out_dir) = (PathBuf::from(root), PathBuf::from(out_dir));
     let mut list = Vec::new();
     scripts(&root, &mut list);
@@ -185,46 +270,21 @@ fn main() -> std::process::ExitCode {
     let (mut made, mut skipped) = (0, 0);
     for path in &list {
         let rel = path.strip_prefix(&root).unwrap_or(path);
-        let text = match std::fs::read_to_string(path) {
-            Ok(t) => t,
-            Err(e) => {
-                eprintln!("{}: {e}", path.display());
-                continue;
-            }
-        };
-        let stem = rel.file_stem().map_or("x".into(), |s| s.to_string_lossy().into_owned());
-        let result = convert(path, &text, sm)
-            .and_then(|c| twin_text(&text, &stem, &c).map(|t| (c, t)));
-        match result {
-            Ok((containers, twin)) => {
-                let twin_path = out_dir.join(rel);
-                let dir = twin_path.with_extension("");
-                if let Err(e) = std::fs::create_dir_all(&dir)
-                    .and_then(|_| std::fs::write(&twin_path, twin))
-                    .and_then(|_| {
-                        containers
-                            .iter()
-                            .try_for_each(|(n, b)| std::fs::write(dir.join(format!("{n}.dxil")), b))
-                    })
-                {
-                    eprintln!("{}: {e}", twin_path.display());
-                    return std::process::ExitCode::FAILURE;
-                }
-                made += 1;
-                writeln!(manifest, "{}\ttwin", rel.display()).expect("String");
-            }
-            Err(why) => {
-                skipped += 1;
-                writeln!(manifest, "{}\t{}", rel.display(), one_line(&why)).expect("String");
-            }
+        let result = in_child(&root, &out_dir, rel, sm);
+        eprintln!("{}: {result}", rel.display());
+        if result == "twin" {
+            made += 1;
+        } else {
+            skipped += 1;
         }
+        writeln!(manifest, "{}\t{result}", rel.display()).expect("writing to a String");
     }
     if let Err(e) = std::fs::create_dir_all(&out_dir)
         .and_then(|_| std::fs::write(out_dir.join("MANIFEST.tsv"), manifest))
     {
         eprintln!("{}: {e}", out_dir.display());
-        return std::process::ExitCode::FAILURE;
+        return ExitCode::FAILURE;
     }
     println!("{made} twins, {skipped} scripts without one");
-    std::process::ExitCode::SUCCESS
+    ExitCode::SUCCESS
 }

@@ -7,7 +7,7 @@
 //! many count. What the operands mean — D3D's bias and `MinLOD` rules, offset wrapping — is
 //! the texture unit's D3D policy, which a DXIL shader samples under by default.
 
-use crate::ir::{ImageInst, ImageOpKind, Inst, Lod, Reg, ScalarTy};
+use crate::ir::{BinaryOp, ConvOp, ImageInst, ImageOpKind, Inst, Lod, Reg, ScalarTy};
 
 use super::super::module::Value;
 use super::super::shader::{ResourceClass, ResourceKind as DK};
@@ -146,7 +146,19 @@ impl<'a> Lower<'a> {
                 ii.lod = Lod::Implicit { bias: None };
                 self.uses_quads = true;
                 let out = self.image(ii, 2);
-                self.set_scalar(out[if clamped { 0 } else { 1 }]);
+                let r = if clamped {
+                    // D3D's clamped LOD stays inside the view's mip levels as well as the
+                    // sampler's range: min(lod, levels - 1)
+                    let q = image_inst(ImageOpKind::QueryLevels, &h, ScalarTy::I32);
+                    let levels = self.image(q, 1)[0];
+                    let lf = self.convert(ConvOp::SToF, ScalarTy::I32, ScalarTy::F32, levels);
+                    let one = self.kf32(1.0);
+                    let last = self.bin(BinaryOp::FSub, ScalarTy::F32, lf, one);
+                    self.bin(BinaryOp::FMin, ScalarTy::F32, out[0], last)
+                } else {
+                    out[1]
+                };
+                self.set_scalar(r);
             }
             // TextureLoad(h, mip or sample, c0, c1, c2, o0, o1, o2)
             66 => {
