@@ -198,11 +198,13 @@ fn compare_buffers(a: &[BufferDump], b: &[BufferDump], limit: usize, report: &mu
     }
 }
 
-/// Runs the Amber script at `script` twice, its `stage` shader replaced by `a` and then by
-/// `b`, and compares every buffer it ends with. The first `limit` differences are kept.
+/// Runs the Amber script at `script` twice, its `stage` shader (the one named `name`, which
+/// must be given when the script has several) replaced by `a` and then by `b`, and compares
+/// every buffer it ends with. The first `limit` differences are kept.
 pub fn scene(
     script: &Path,
     stage: Stage,
+    name: Option<&str>,
     a: &Build,
     b: &Build,
     opts: &RunOptions,
@@ -219,7 +221,7 @@ pub fn scene(
         let mut replaced = 0;
         for st in &mut s.stmts {
             if let StmtKind::Shader(sh) = &mut st.kind {
-                if sh.stage == want {
+                if sh.stage == want && name.is_none_or(|n| n == sh.name) {
                     let (format, bytes) = match build {
                         Build::Spirv(w) => (
                             ShaderFormat::SpirvBin,
@@ -236,9 +238,10 @@ pub fn scene(
         }
         if replaced != 1 {
             return Err(Error::Amber(format!(
-                "{}: the scene has {replaced} {} shaders; diff replaces exactly one",
+                "{}: the scene has {replaced} {} shaders{}; diff replaces exactly one (name it)",
                 script.display(),
-                want.keyword()
+                want.keyword(),
+                name.map(|n| format!(" named {n}")).unwrap_or_default()
             )));
         }
         let opts = RunOptions {

@@ -1,6 +1,6 @@
 //! Every pixel, vertex and compute container of `../shared/dxil/vkd3d-proton` is lowered and
 //! run: each resource it declares is bound to a small zero-filled stand-in (64 KiB buffers,
-//! 4×4 images of its shape, default samplers), compute shaders run one workgroup, pixel
+//! 4×4 images of its shape, default samplers; 64 of them for unbounded arrays), compute shaders run one workgroup, pixel
 //! shaders two quads, vertex shaders eight vertices. At least 90 % must lower and run; the
 //! rest are printed with their errors (the README lists them by reason).
 //!
@@ -104,7 +104,7 @@ fn lower_and_run(bytes: &[u8]) -> Result<(), String> {
     for r in &ir.resources {
         let d = stand_in(r)?;
         let n = match r.array_len {
-            0 => 4,
+            0 => 64,
             n => n.min(64),
         };
         let class = r.class.ok_or("a DXIL resource without a register class")?;

@@ -23,6 +23,9 @@ pub struct DiffArgs {
     /// An Amber script to run both builds in (each replaces the script's shader of its stage).
     #[arg(long, value_name = "SCRIPT.amber")]
     pub scene: Option<PathBuf>,
+    /// The scene's shader to replace, when it has several of the builds' stage.
+    #[arg(long, value_name = "NAME")]
+    pub shader: Option<String>,
     /// Without a scene: the grid of generated inputs is N×N pixels.
     #[arg(long, value_name = "N", default_value_t = 16)]
     pub grid: u32,
@@ -116,7 +119,8 @@ pub fn run(a: DiffArgs) -> ExitCode {
                     policy: a.policy.map(Into::into),
                     ..RunOptions::default()
                 };
-                diff::scene(scene, sa, &ba, &bb, &opts, a.limit).map_err(|e| e.to_string())
+                diff::scene(scene, sa, a.shader.as_deref(), &ba, &bb, &opts, a.limit)
+                    .map_err(|e| e.to_string())
             }
             None => {
                 let (x, y) = (compile(&ba, &a)?, compile(&bb, &a)?);

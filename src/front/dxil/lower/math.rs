@@ -26,6 +26,11 @@ impl<'a> Lower<'a> {
                 self.set_scalar(r);
             }
             Instruction::Cast { op, value, ty } => {
+                // pointer bitcasts (`[4 x float]*` to `float*`) keep the word address
+                if let Val::Ptr(p) = self.val(*value)? {
+                    self.set_result(Val::Ptr(p));
+                    return Ok(());
+                }
                 let from = self.ty_of(*value)?;
                 let to = self.scalar_of(*ty)?;
                 let a = self.scalar(*value)?;
@@ -396,6 +401,62 @@ impl<'a> Lower<'a> {
                 };
                 let r = self.convert(c, ScalarTy::F64, to, a);
                 self.set_scalar(r);
+            }
+            // Unpack4x8(mode: 0 unsigned, 1 signed, packed) -> four bytes extended
+            219 => {
+                let signed = self.const_u32(self.arg(args, 0)?)? == 1;
+                let pk = self.scalar(self.arg(args, 1)?)?;
+                let inst = &self.func.insts[self.at.index()];
+                let mut leaves = Vec::new();
+                self.leaves(inst.result_type().expect("a call"), &mut leaves)?;
+                let t = leaves.first().copied().unwrap_or(ScalarTy::I32);
+                let i = ScalarTy::I32;
+                let eight = self.k32(8);
+                let mut out = Vec::new();
+                for k in 0..4 {
+                    let off = self.k32(8 * k);
+                    let op = if signed {
+                        TernaryOp::BitFieldSExtract
+                    } else {
+                        TernaryOp::BitFieldUExtract
+                    };
+                    let b = self.tern(op, i, pk, off, eight);
+                    out.push(if t == i {
+                        b
+                    } else {
+                        self.convert(ConvOp::UConvert, i, t, b)
+                    });
+                }
+                self.set_result(Val::Agg(out));
+            }
+            // Pack4x8(mode: 0 truncate, 1 clamp to u8, 2 clamp to i8, x, y, z, w)
+            220 => {
+                let mode = self.const_u32(self.arg(args, 0)?)?;
+                let i = ScalarTy::I32;
+                let (lo, hi) = match mode {
+                    1 => (Some(0u32), Some(255u32)),
+                    2 => (Some(-128i32 as u32), Some(127u32)),
+                    _ => (None, None),
+                };
+                let mask = self.k32(0xFF);
+                let mut acc = self.k32(0);
+                for k in 0..4 {
+                    let v = self.arg(args, 1 + k)?;
+                    let t = self.ty_of(v)?;
+                    let mut x = self.scalar(v)?;
+                    if t != i {
+                        x = self.convert(ConvOp::SConvert, t, i, x);
+                    }
+                    if let (Some(lo), Some(hi)) = (lo, hi) {
+                        let (lo, hi) = (self.k32(lo), self.k32(hi));
+                        x = self.tern(TernaryOp::SClamp, i, x, lo, hi);
+                    }
+                    let byte = self.bin(B::And, i, x, mask);
+                    let sh = self.k32(8 * k as u32);
+                    let placed = self.bin(B::Shl, i, byte, sh);
+                    acc = self.bin(B::Or, i, acc, placed);
+                }
+                self.set_scalar(acc);
             }
             _ => return Ok(false),
         }
