@@ -38,7 +38,7 @@ fn load_arity(kind: DK) -> usize {
 }
 
 /// The IR instruction template for an image op on `h`.
-fn image_inst(kind: ImageOpKind, h: &Handle, result_ty: ScalarTy) -> ImageInst {
+pub(crate) fn image_inst(kind: ImageOpKind, h: &Handle, result_ty: ScalarTy) -> ImageInst {
     ImageInst {
         kind,
         image: Lower::res_ref(h),

@@ -13,8 +13,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    self, AtomicOp, BinaryOp, ImageDim, ImageInst, ImageOpKind, ImageType, Inst, Lod, Ptr, Reg,
-    RegisterClass, ResRef, ResourceKind as RK, ScalarTy, Space,
+    self, AtomicOp, BinaryOp, ImageDim, ImageOpKind, ImageType, Inst, Ptr, Reg, RegisterClass,
+    ResRef, ResourceKind as RK, ScalarTy, Space,
 };
 
 use super::super::module::{ConstKind, Value};
@@ -466,23 +466,11 @@ impl<'a> Lower<'a> {
             (false, ResourceClass::Uav) => ImageOpKind::Read,
             (false, _) => ImageOpKind::Fetch,
         };
-        self.emit(Inst::Image(Box::new(ImageInst {
-            kind,
-            image: Self::res_ref(h),
-            sampler: None,
-            coords: vec![i],
-            proj: None,
-            dref: None,
-            lod: Lod::None,
-            offset: Vec::new(),
-            offsets4: None,
-            min_lod: None,
-            sample: None,
-            component: None,
-            texel: texel.unwrap_or_default(),
-            dst: dst.clone(),
-            result_ty: t,
-        })));
+        let mut ii = super::image::image_inst(kind, h, t);
+        ii.coords = vec![i];
+        ii.texel = texel.unwrap_or_default();
+        ii.dst = dst.clone();
+        self.emit(Inst::Image(Box::new(ii)));
         Ok(dst)
     }
 }
