@@ -20,6 +20,21 @@ pub const MIRROR_CLAMP: u8 = 4;
 /// Mode chosen at run time.
 pub const DYN: u8 = 255;
 
+/// `$f::<M, …>` for the run-time mode code `$m`: its own instantiation for repeat, mirrored
+/// repeat and clamp-to-edge (the modes a lane group wraps lane-wise), the run-time one
+/// (`DYN`) for any other code. The one place a mode code becomes a const parameter.
+macro_rules! by_mode {
+    ($m:expr, $f:ident $(, $rest:expr)*) => {
+        match $m {
+            $crate::texture::address::REPEAT => $f::<{ $crate::texture::address::REPEAT } $(, $rest)*>,
+            $crate::texture::address::MIRRORED => $f::<{ $crate::texture::address::MIRRORED } $(, $rest)*>,
+            $crate::texture::address::CLAMP => $f::<{ $crate::texture::address::CLAMP } $(, $rest)*>,
+            _ => $f::<{ $crate::texture::address::DYN } $(, $rest)*>,
+        }
+    };
+}
+pub(super) use by_mode;
+
 /// The const-generic code of a mode.
 pub fn code(m: AddressMode) -> u8 {
     match m {

@@ -11,15 +11,16 @@
 //! differences, since consecutive calls of a draw usually open with the same. λ and the
 //! selection are functions of the kernel and of those bits alone (not of texels, threads or
 //! history), so reuse gives the bits computing would. Then the quads go through the kernel
-//! ([`filter::group`](super::filter::group)) in units of lanes: with AVX2, eight lanes —
+//! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes —
 //! two whole quads on one level, or one quad on both levels of a linear-mipmap selection —
 //! else four. A quad whose lanes disagree on λ (per-lane explicit LOD or bias) goes through
 //! the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
 
+use super::address::by_mode;
 use super::binding::{layer_index, Binding};
 use super::cube::faces;
 use super::explain::NoRecord;
-use super::filter::{group, Fast, Input, Slot, Spec};
+use super::filter::{group_of, Fast, Input, Slot, Spec};
 use super::image::{Image, ViewType};
 use super::lanes::{F, I};
 use super::lod::{LodMode, Selection};
@@ -487,7 +488,7 @@ fn unit<K: Spec, const W: usize>(
     q: &Input<W>,
     cmp: bool,
 ) -> [[u32; 4]; W] {
-    let v = filtered::<K, W>(b, plane, u.sel.linear, cmp, &u.slot[0], q);
+    let v = group_of::<W, K, _>(b, &Plane(plane), plane, u.sel.linear, cmp, &u.slot[0], q);
     let mut acc = [[0f32; 4]; W];
     for l in 0..W {
         for c in 0..4 {
@@ -501,7 +502,7 @@ fn unit<K: Spec, const W: usize>(
             }
         }
     } else if u.sel.levels.n == 2 {
-        let v = filtered::<K, W>(b, plane, u.sel.linear, cmp, &u.slot[1], q);
+        let v = group_of::<W, K, _>(b, &Plane(plane), plane, u.sel.linear, cmp, &u.slot[1], q);
         for l in 0..W {
             for c in 0..4 {
                 acc[l][c] += u.weight[1] * v[l][c];
@@ -522,46 +523,22 @@ fn unit<K: Spec, const W: usize>(
     r
 }
 
-/// A group on `slot` with the selection's texel filter, compared if `cmp`.
-#[inline(always)]
-fn filtered<K: Spec, const W: usize>(
-    b: &Binding,
-    plane: &[f32x4],
-    linear: bool,
-    cmp: bool,
-    slot: &Slot<W>,
-    q: &Input<W>,
-) -> [[f32; 4]; W] {
-    let src = Plane(plane);
-    match (linear, cmp) {
-        (false, false) => group::<W, K, _, false, false>(b, &src, plane, slot, q),
-        (true, false) => group::<W, K, _, true, false>(b, &src, plane, slot, q),
-        (false, true) => group::<W, K, _, false, true>(b, &src, plane, slot, q),
-        (true, true) => group::<W, K, _, true, true>(b, &src, plane, slot, q),
-    }
-}
-
 /// The batch route of a binding: the batch loop on the plane for exact, normalized,
 /// isotropic float-kind 2D and 2D-array views (one instantiation per address mode of both
 /// axes, others read at run time) and cube views whose selection cannot depend on λ, else
 /// every quad through the per-quad route.
 pub(super) fn pick(b: &Binding) -> BatchFn {
-    use super::address::{CLAMP, DYN, MIRRORED, REPEAT};
-    if b.hw || b.sampler.unnormalized_coordinates || b.aniso.is_some() || !b.plane {
-        return per_quad;
-    }
-    if b.cube {
+    if !b.lanewise() || b.aniso.is_some() {
+        per_quad
+    } else if b.cube {
         let s = &b.sampler;
         let fixed = b.view.level_count == 1 && s.min_filter == s.mag_filter;
-        return if fixed { plane_cube } else { per_quad };
-    }
-    if !matches!(b.view.view_type, ViewType::D2 | ViewType::D2Array) {
-        return per_quad;
-    }
-    match (b.modes[0], b.modes[0] == b.modes[1]) {
-        (REPEAT, true) => plane_2d::<REPEAT>,
-        (MIRRORED, true) => plane_2d::<MIRRORED>,
-        (CLAMP, true) => plane_2d::<CLAMP>,
-        _ => plane_2d::<DYN>,
+        if fixed {
+            plane_cube
+        } else {
+            per_quad
+        }
+    } else {
+        by_mode!(b.mode_2d(), plane_2d)
     }
 }

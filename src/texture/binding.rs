@@ -229,6 +229,24 @@ impl Binding {
         Ok(())
     }
 
+    /// Whether the lane-group kernel on the plane serves this binding: exact precision,
+    /// normalized coordinates, a decoded plane, a 2D, 2D-array or cube view.
+    pub fn lanewise(&self) -> bool {
+        !self.hw
+            && !self.sampler.unnormalized_coordinates
+            && self.plane
+            && (self.cube || matches!(self.view.view_type, ViewType::D2 | ViewType::D2Array))
+    }
+
+    /// The address mode of both axes of a 2D footprint, or `DYN` when they differ.
+    pub fn mode_2d(&self) -> u8 {
+        if self.modes[0] == self.modes[1] {
+            self.modes[0]
+        } else {
+            address::DYN
+        }
+    }
+
     /// The errors and the Vulkan fallback of a Dref operand against `compareEnable`: `Ok(true)`
     /// compares, `Ok(false)` does not (a Dref through a non-comparing sampler under the Vulkan
     /// policy: what lavapipe and SwiftShader do); `what` names the operation.

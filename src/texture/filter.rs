@@ -717,6 +717,27 @@ pub(super) fn group<const W: usize, K: Spec, S: Source, const LIN: bool, const C
     r
 }
 
+/// [`group`] with the texel filter (`linear`) and the compare (`cmp`) known at run time:
+/// its four instantiations.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+pub(super) fn group_of<const W: usize, K: Spec, S: Source>(
+    b: &Binding,
+    src: &S,
+    plane: &[wide::f32x4],
+    linear: bool,
+    cmp: bool,
+    slot: &Slot<W>,
+    q: &Input<W>,
+) -> [[f32; 4]; W] {
+    match (linear, cmp) {
+        (false, false) => group::<W, K, S, false, false>(b, src, plane, slot, q),
+        (true, false) => group::<W, K, S, true, false>(b, src, plane, slot, q),
+        (false, true) => group::<W, K, S, false, true>(b, src, plane, slot, q),
+        (true, true) => group::<W, K, S, true, true>(b, src, plane, slot, q),
+    }
+}
+
 /// The lanes `rest` (bit `l`) of a group by [`lane`]: out of the way of the group's
 /// lane-wise code.
 #[cold]

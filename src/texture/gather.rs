@@ -6,6 +6,7 @@
 //! [`quad`] is the general path (one lane at a time, every rule at run time), generic over
 //! the [`Recorder`] that `Kernel::explain_gather` fills.
 
+use super::address::{self, by_mode};
 use super::batch::{inputs, run_lanes, BatchArgs, BatchLod};
 use super::binding::Binding;
 use super::cube::remap_edge_step;
@@ -17,7 +18,7 @@ use super::image::ViewType;
 use super::lanes::fl;
 use super::lanes::{each, F, I};
 use super::source::{Bytes, Plane, Source};
-use super::{address, QuadBits};
+use super::QuadBits;
 use wide::f32x4;
 
 /// Gather offsets.
@@ -407,22 +408,12 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
 /// The per-quad gather route of a binding: [`plane_quad`] for exact, normalized
 /// float-kind 2D, 2D-array and cube views with a plane, else the general path.
 pub(super) fn pick(b: &Binding) -> GatherFn {
-    use super::address::{CLAMP, DYN, MIRRORED, REPEAT};
-    if b.hw
-        || b.sampler.unnormalized_coordinates
-        || !b.plane
-        || !(b.cube || matches!(b.view.view_type, ViewType::D2 | ViewType::D2Array))
-    {
-        return general;
-    }
-    if b.cube {
-        return plane_quad::<CLAMP, true>;
-    }
-    match (b.modes[0], b.modes[0] == b.modes[1]) {
-        (REPEAT, true) => plane_quad::<REPEAT, false>,
-        (MIRRORED, true) => plane_quad::<MIRRORED, false>,
-        (CLAMP, true) => plane_quad::<CLAMP, false>,
-        _ => plane_quad::<DYN, false>,
+    if !b.lanewise() {
+        general
+    } else if b.cube {
+        plane_quad::<{ address::CLAMP }, true>
+    } else {
+        by_mode!(b.mode_2d(), plane_quad, false)
     }
 }
 
@@ -479,18 +470,12 @@ fn plane_batch_avx2<const M: u8, const CUBE: bool>(
 
 /// The batch gather route of a binding ([`pick`]'s kernels on the plane, else per quad).
 pub(super) fn pick_batch(b: &Binding) -> BatchFn {
-    use super::address::{CLAMP, DYN, MIRRORED, REPEAT};
-    if std::ptr::fn_addr_eq(pick(b), general as GatherFn) {
-        return per_quad;
-    }
-    if b.cube {
-        return plane_batch::<CLAMP, true>;
-    }
-    match (b.modes[0], b.modes[0] == b.modes[1]) {
-        (REPEAT, true) => plane_batch::<REPEAT, false>,
-        (MIRRORED, true) => plane_batch::<MIRRORED, false>,
-        (CLAMP, true) => plane_batch::<CLAMP, false>,
-        _ => plane_batch::<DYN, false>,
+    if !b.lanewise() {
+        per_quad
+    } else if b.cube {
+        plane_batch::<{ address::CLAMP }, true>
+    } else {
+        by_mode!(b.mode_2d(), plane_batch, false)
     }
 }
 

@@ -6,15 +6,16 @@
 //! [`quad`] is the general path (one lane at a time, every rule at run time), generic over
 //! the [`Recorder`] that `Kernel::explain_sample` fills.
 
+use super::address::{self, by_mode};
 use super::binding::Binding;
 use super::explain::{NoRecord, Recorder};
-use super::filter::{group, lane, lane_raw, At, General, Input};
+use super::filter::{group_of, lane, lane_raw, At, General, Input};
 use super::filter::{Fast, Note, Slot, Spec};
 use super::image::ViewType;
 use super::lanes::{each, F, I};
 use super::lod::{LodBase, LodMode, Selection};
 use super::source::{Bytes, Plane, Source};
-use super::{address::DYN, Image, QuadBits};
+use super::{Image, QuadBits};
 use wide::f32x4;
 
 /// Inputs of one quad sampling instruction (`OpImageSample*`, `Sample*`).
@@ -259,12 +260,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source>(
                 view.base_level + lv.l[if slot < lv.n { slot } else { 0 }].0
             };
             let sl = Slot::new(b, each(level), view.base_layer);
-            let v = match (lin, dref.is_some()) {
-                (false, false) => group::<4, K, S, false, false>(b, src, plane, &sl, &q),
-                (true, false) => group::<4, K, S, true, false>(b, src, plane, &sl, &q),
-                (false, true) => group::<4, K, S, false, true>(b, src, plane, &sl, &q),
-                (true, true) => group::<4, K, S, true, true>(b, src, plane, &sl, &q),
-            };
+            let v = group_of::<4, K, S>(b, src, plane, lin, dref.is_some(), &sl, &q);
             for l in 0..4 {
                 let lv = &sel[l].levels;
                 if part & (1 << l) != 0 && slot < lv.n {
@@ -396,9 +392,9 @@ fn aniso_lanes<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &Sample
                 dref,
             };
             let cmp = a.dref.is_some();
-            let v0 = aniso_group::<K, W>(b, &src, plane, sel.linear, cmp, &slots[0], &q);
+            let v0 = group_of::<W, K, _>(b, &src, plane, sel.linear, cmp, &slots[0], &q);
             let v1 = if lv.n == 2 {
-                aniso_group::<K, W>(b, &src, plane, sel.linear, cmp, &slots[1], &q)
+                group_of::<W, K, _>(b, &src, plane, sel.linear, cmp, &slots[1], &q)
             } else {
                 v0
             };
@@ -417,25 +413,6 @@ fn aniso_lanes<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &Sample
         *o = acc.map(f32::to_bits);
     }
     out
-}
-
-/// A group of probes with the selection's texel filter, compared if `cmp`.
-#[inline(always)]
-fn aniso_group<K: Spec, const W: usize>(
-    b: &Binding,
-    src: &Plane,
-    plane: &[f32x4],
-    linear: bool,
-    cmp: bool,
-    slot: &Slot<W>,
-    q: &Input<W>,
-) -> [[f32; 4]; W] {
-    match (linear, cmp) {
-        (false, false) => group::<W, K, _, false, false>(b, src, plane, slot, q),
-        (true, false) => group::<W, K, _, true, false>(b, src, plane, slot, q),
-        (false, true) => group::<W, K, _, false, true>(b, src, plane, slot, q),
-        (true, true) => group::<W, K, _, true, true>(b, src, plane, slot, q),
-    }
 }
 
 /// [`aniso_lanes`] on the image's plane, compiled for AVX2 (eight probes a group) when the
@@ -464,31 +441,13 @@ fn plane_aniso_avx2<const M: u8>(b: &Binding, texels: &[f32x4], a: &SampleArgs) 
 /// mode instantiated per mode of both axes, others read at run time), else the general
 /// path.
 pub(super) fn pick(b: &Binding) -> QuadFn {
-    use super::address::{CLAMP, MIRRORED, REPEAT};
-    let vt = b.view.view_type;
-    if b.hw
-        || b.sampler.unnormalized_coordinates
-        || !b.plane
-        || !(b.cube || matches!(vt, ViewType::D2 | ViewType::D2Array))
-    {
-        return general;
-    }
-    if b.cube {
-        return plane_quad::<CLAMP, true>;
-    }
-    let m = (b.modes[0] == b.modes[1]).then_some(b.modes[0]);
-    if b.aniso.is_some() {
-        return match m {
-            Some(REPEAT) => plane_aniso::<REPEAT>,
-            Some(MIRRORED) => plane_aniso::<MIRRORED>,
-            Some(CLAMP) => plane_aniso::<CLAMP>,
-            _ => plane_aniso::<DYN>,
-        };
-    }
-    match m {
-        Some(REPEAT) => plane_quad::<REPEAT, false>,
-        Some(MIRRORED) => plane_quad::<MIRRORED, false>,
-        Some(CLAMP) => plane_quad::<CLAMP, false>,
-        _ => plane_quad::<DYN, false>,
+    if !b.lanewise() {
+        general
+    } else if b.cube {
+        plane_quad::<{ address::CLAMP }, true>
+    } else if b.aniso.is_some() {
+        by_mode!(b.mode_2d(), plane_aniso)
+    } else {
+        by_mode!(b.mode_2d(), plane_quad, false)
     }
 }

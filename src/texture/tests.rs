@@ -908,16 +908,7 @@ fn case() -> impl Strategy<Value = Case> {
                 let dref =
                     if fmt == Format::D32_SFLOAT && !matches!(vt, ViewType::D3) && dref.is_some() {
                         sampler.compare_enable = true;
-                        sampler.compare_op = [
-                            CompareOp::Never,
-                            CompareOp::Less,
-                            CompareOp::Equal,
-                            CompareOp::LessOrEqual,
-                            CompareOp::Greater,
-                            CompareOp::NotEqual,
-                            CompareOp::GreaterOrEqual,
-                            CompareOp::Always,
-                        ][op as usize];
+                        sampler.compare_op = super::testgen::OPS[op as usize];
                         dref
                     } else {
                         if fmt == Format::D32_SFLOAT {
