@@ -3,11 +3,14 @@
 //!   the golden scenes rendered, compared with their golden PNGs and written out;
 //! - `quadstep amber PATH...`: run Amber scripts, PASS / FAIL / SKIP per script (`amber_cmd.rs`);
 //! - `quadstep render SCRIPT --out IMG.png`: run one script, write its framebuffer (`render_cmd.rs`);
-//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`).
+//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`);
+//! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
+//!   (`inspect_cmd.rs`).
 
 mod amber_cmd;
 mod demo_cmd;
 mod dis_cmd;
+mod inspect_cmd;
 mod render_cmd;
 
 use std::process::ExitCode;
@@ -37,6 +40,9 @@ enum Cmd {
     /// Disassemble a shader (SPIR-V binary, SPIR-V assembly, or GLSL/HLSL through
     /// glslangValidator) and print the IR quadstep runs for each entry point.
     Dis(dis_cmd::DisArgs),
+    /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
+    /// what its code requires; exits 1 where they differ.
+    Inspect(inspect_cmd::InspectArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +51,7 @@ fn main() -> ExitCode {
         Some(Cmd::Amber(a)) => amber_cmd::run(a),
         Some(Cmd::Render(a)) => render_cmd::run(a),
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
+        Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         None => demo_cmd::run(),
     }
 }
