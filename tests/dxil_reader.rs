@@ -1,8 +1,7 @@
 //! The DXIL reader on the vkd3d-proton corpus: every container reads (container, bitcode,
 //! `dx.*` metadata), shader kinds that quadstep does not run included; the container digests
 //! and `HASH` parts, written by DXC's validator, verify (an independent check of the
-//! container layer); what the metadata says agrees with the manifest and the container's own
-//! parts. Then the same containers truncated and bit-flipped at many places must read as
+//! container layer); the metadata's shader model agrees with the manifest. Then the same containers truncated and bit-flipped at many places must read as
 //! `Ok` or `Err`, never panic (the `cargo fuzz` target `fuzz/fuzz_targets/dxil_reader.rs` does
 //! this with coverage guidance).
 
@@ -61,26 +60,11 @@ fn every_corpus_container_reads() {
                 );
             }
         }
-        // Non-library shaders: one entry point naming a function, whose signature counts
-        // agree with the container's signature parts.
+        // Non-library shaders: one entry point, naming a function.
         if m.shader.shader_model.kind != ShaderKind::Library {
             assert_eq!(m.shader.entry_points.len(), 1, "{rel}");
             let e = &m.shader.entry_points[0];
             assert!(e.function.is_some(), "{rel}");
-            if let Some(isg) = &m.container.input_signature {
-                let rows: usize = e
-                    .signatures
-                    .inputs
-                    .iter()
-                    .filter(|s| s.start_row >= 0)
-                    .map(|s| s.rows as usize)
-                    .sum();
-                assert_eq!(
-                    isg.len(),
-                    rows,
-                    "{rel}: ISG1 has one element per allocated row"
-                );
-            }
         }
         *kinds
             .entry(m.shader.shader_model.kind.name().into_owned())

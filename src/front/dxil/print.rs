@@ -1337,9 +1337,9 @@ fn ordering_name(o: AtomicOrdering) -> &'static str {
     }
 }
 
-/// LLVM 3.7's attribute kind numbers → names.
+/// LLVM 3.7's attribute kind numbers (`ATTR_KIND_*` of DXC's `LLVMBitCodes.h`) → names.
 fn attribute_text(a: &Attribute) -> String {
-    const NAMES: [&str; 42] = [
+    const NAMES: [&str; 46] = [
         "",
         "align",
         "alwaysinline",
@@ -1369,6 +1369,10 @@ fn attribute_text(a: &Attribute) -> String {
         "ssp",
         "sspreq",
         "sspstrong",
+        "sret",
+        "sanitize_address",
+        "sanitize_thread",
+        "sanitize_memory",
         "uwtable",
         "zeroext",
         "builtin",
