@@ -526,16 +526,26 @@ pub fn report_text(d: &DxilModule, r: &Report) -> String {
             } else {
                 res.range_size.to_string()
             };
+            let mut detail = String::new();
+            if let Some(t) = res.element_type {
+                let _ = write!(detail, " of {}", t.name());
+            }
+            if let Some(k) = res.sampler_kind {
+                let _ = write!(detail, " ({})", k.name());
+            }
+            if res.class == ResourceClass::Cbv {
+                let _ = write!(detail, " of {} bytes", res.cbuffer_size);
+            }
+            if !res.name.is_empty() {
+                let _ = write!(detail, " \"{}\"", res.name);
+            }
             let _ = writeln!(
                 s,
-                "  resource {}{} space {} (x{range}) {} {}{}",
+                "  resource {}{} space {} (x{range}) {}{detail}",
                 res.class.register_letter(),
                 res.lower_bound,
                 res.space,
                 res.kind.name(),
-                res.name,
-                res.element_type
-                    .map_or(String::new(), |t| format!(" of {}", t.name()))
             );
         }
     }

@@ -252,6 +252,15 @@ impl Printer<'_> {
         }
     }
 
+    /// `keyword type a, type b, ...`.
+    fn keyword_typed(&mut self, f: &Function, slots: &Slots, keyword: &str, operands: &[Value]) {
+        self.out.push_str(keyword);
+        for (i, v) in operands.iter().enumerate() {
+            self.out.push_str(if i == 0 { " " } else { ", " });
+            self.typed(f, *v, slots);
+        }
+    }
+
     /// `type value`.
     fn typed(&mut self, f: &Function, v: Value, slots: &Slots) {
         self.ty(self.m.value_type(f, v));
@@ -779,19 +788,11 @@ impl Printer<'_> {
                 if_true,
                 if_false,
                 ..
-            } => {
-                self.out.push_str("select ");
-                self.typed(f, *cond, s);
-                self.out.push_str(", ");
-                self.typed(f, *if_true, s);
-                self.out.push_str(", ");
-                self.typed(f, *if_false, s);
-            }
+            } => self.keyword_typed(f, s, "select", &[*cond, *if_true, *if_false]),
             ExtractValue {
                 aggregate, indices, ..
             } => {
-                self.out.push_str("extractvalue ");
-                self.typed(f, *aggregate, s);
+                self.keyword_typed(f, s, "extractvalue", &[*aggregate]);
                 for i in indices {
                     let _ = write!(self.out, ", {i}");
                 }
@@ -802,40 +803,22 @@ impl Printer<'_> {
                 indices,
                 ..
             } => {
-                self.out.push_str("insertvalue ");
-                self.typed(f, *aggregate, s);
-                self.out.push_str(", ");
-                self.typed(f, *value, s);
+                self.keyword_typed(f, s, "insertvalue", &[*aggregate, *value]);
                 for i in indices {
                     let _ = write!(self.out, ", {i}");
                 }
             }
             ExtractElement { vector, index, .. } => {
-                self.out.push_str("extractelement ");
-                self.typed(f, *vector, s);
-                self.out.push_str(", ");
-                self.typed(f, *index, s);
+                self.keyword_typed(f, s, "extractelement", &[*vector, *index])
             }
             InsertElement {
                 vector,
                 value,
                 index,
                 ..
-            } => {
-                self.out.push_str("insertelement ");
-                self.typed(f, *vector, s);
-                self.out.push_str(", ");
-                self.typed(f, *value, s);
-                self.out.push_str(", ");
-                self.typed(f, *index, s);
-            }
+            } => self.keyword_typed(f, s, "insertelement", &[*vector, *value, *index]),
             ShuffleVector { a, b, mask, .. } => {
-                self.out.push_str("shufflevector ");
-                self.typed(f, *a, s);
-                self.out.push_str(", ");
-                self.typed(f, *b, s);
-                self.out.push_str(", ");
-                self.typed(f, *mask, s);
+                self.keyword_typed(f, s, "shufflevector", &[*a, *b, *mask])
             }
             Gep {
                 inbounds,
