@@ -67,3 +67,34 @@ pub fn amber_dir_or_skip(test: &str) -> Option<PathBuf> {
         }
     }
 }
+
+/// The DXIL containers of `shared/dxil/vkd3d-proton` (sorted), with the folder, or `None`
+/// after printing `"<test>: skipped: ..."`: looked for beside the crate, inside it, and at
+/// `/work/shared`.
+#[allow(dead_code)]
+pub fn dxil_corpus_or_skip(test: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        manifest.join("../shared/dxil/vkd3d-proton"),
+        manifest.join("shared/dxil/vkd3d-proton"),
+        PathBuf::from("/work/shared/dxil/vkd3d-proton"),
+    ];
+    let Some(root) = candidates.iter().find(|p| p.join("MANIFEST.tsv").is_file()) else {
+        eprintln!("{test}: skipped: no DXIL corpus (shared/dxil/vkd3d-proton) found");
+        return None;
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).ok()?.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxil") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    Some((root.clone(), files))
+}
