@@ -26,8 +26,8 @@ pub enum Tool {
 }
 
 impl Tool {
-    /// The program: a name looked up on the `PATH`; for lvp, `$LVP` or the build that
-    /// `benches/paired.py` makes in `target/lvp`.
+    /// The program: a name looked up on the `PATH`; for lvp, `$LVP` or the build in
+    /// `target/lvp` that the lavapipe bench scripts make (`benches/lavapipe/lvp.sh`).
     pub fn program(self) -> PathBuf {
         match self {
             Tool::Glslang => "glslangValidator".into(),
@@ -45,13 +45,20 @@ impl Tool {
         match self {
             Tool::Glslang => "Debian package glslang-tools",
             Tool::SpirvAs | Tool::SpirvDis => "Debian package spirv-tools",
-            Tool::Lvp => "built into target/lvp by benches/paired.py, or named by $LVP",
+            Tool::Lvp => "built into target/lvp by benches/lavapipe/lvp.sh, or named by $LVP",
         }
     }
 
-    /// A command that runs the tool.
+    /// A command that runs the tool (lvp with the Vulkan loader pointed at lavapipe).
     pub fn command(self) -> Command {
-        Command::new(self.program())
+        let mut c = Command::new(self.program());
+        if self == Tool::Lvp {
+            c.env(
+                "VK_ICD_FILENAMES",
+                "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
+            );
+        }
+        c
     }
 
     /// Whether the tool runs here: `--version` succeeds (lvp has no such option: its file is
@@ -109,14 +116,14 @@ impl Tool {
 pub fn missing(tools: &[Tool]) -> Option<String> {
     let t = tools.iter().find(|t| !t.present())?;
     Some(format!(
-        "{} is not installed ({})",
+        "{} not found ({})",
         t.program().display(),
         t.origin()
     ))
 }
 
 /// Whether every tool of `tools` runs here; if not, prints `"<test>: skipped: <reason>"` (shown
-/// with `--nocapture`, and by the harness on stderr) and returns false.
+/// with `--nocapture`) and returns false.
 pub fn have(test: &str, tools: &[Tool]) -> bool {
     match missing(tools) {
         None => true,
