@@ -1423,8 +1423,9 @@ mod tests {
     ];
     const LANES: usize = 64;
 
-    /// Random input rows, a quarter of them special values (NaNs with payloads, infinities,
-    /// signed zeros, extremes; f16 ones in the low half of a 32-bit word).
+    /// Random input rows: a quarter special values (NaNs with payloads, infinities, signed
+    /// zeros, extremes; f16 ones in the low half of a 32-bit word), a quarter small integers,
+    /// the rest any bits; and random lane masks.
     struct Inputs(fastrand::Rng);
     impl Inputs {
         fn n(&mut self) -> u32 {
