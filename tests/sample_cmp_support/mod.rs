@@ -575,9 +575,11 @@ pub fn grid(base: [f32; 4], dx: [f32; 4], dy: [f32; 4], refs: [f32; 4]) -> [L; 4
 }
 
 /// `lanes` with `f(lane, value)` applied lane by lane (per-lane bias, LOD, clamp, offset).
-pub fn per_lane<T>(lanes: [L; 4], f: impl Fn(L, T) -> L, values: [T; 4]) -> [L; 4] {
-    let mut values = values.into_iter();
-    lanes.map(|l| f(l, values.next().unwrap()))
+pub fn per_lane<T>(mut lanes: [L; 4], f: impl Fn(L, T) -> L, values: [T; 4]) -> [L; 4] {
+    for (l, v) in lanes.iter_mut().zip(values) {
+        *l = f(*l, v);
+    }
+    lanes
 }
 
 /// Checks every case (names unique), failing with the list of those that do not give what
