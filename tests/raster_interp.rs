@@ -75,9 +75,8 @@ fn check_clipped(v: [[f64; 4]; 3], st: &PipelineState) {
             if inside {
                 n_in += 1;
                 let (b, zw, s) = r.unwrap();
-                let weights = got.map(f64::from);
                 assert!(
-                    abs_diff_eq!(weights[..3], b[..], epsilon = 2e-4),
+                    abs_diff_eq!(got.map(f64::from)[..3], b[..], epsilon = 2e-4),
                     "({px}, {py}) weights {got:?} vs {b:?}"
                 );
                 assert!(abs_diff_eq!(got[3], 1.0, epsilon = 1e-5), "{got:?}");
@@ -190,20 +189,16 @@ fn perspective_and_noperspective_weights() {
             }
             n += 1;
             let (b, _, _) = ref_homogeneous(W, H, v, px, py).unwrap();
-            let smooth = rt.color[0].read_f32(px, py);
-            let linear = rt.color[1].read_f32(px, py);
-            for i in 0..3 {
-                assert!(
-                    abs_diff_eq!(smooth[i] as f64, b[i], epsilon = 2e-4),
-                    "smooth ({px}, {py})"
-                );
-                assert!(
-                    abs_diff_eq!(linear[i] as f64, s[i], epsilon = 2e-4),
-                    "noperspective ({px}, {py}) {} vs {}",
-                    linear[i],
-                    s[i]
-                );
-            }
+            let smooth = rt.color[0].read_f32(px, py).map(f64::from);
+            let linear = rt.color[1].read_f32(px, py).map(f64::from);
+            assert!(
+                abs_diff_eq!(smooth[..3], b[..], epsilon = 2e-4),
+                "smooth ({px}, {py}) {smooth:?} vs {b:?}"
+            );
+            assert!(
+                abs_diff_eq!(linear[..3], s[..], epsilon = 2e-4),
+                "noperspective ({px}, {py}) {linear:?} vs {s:?}"
+            );
         }
     }
     assert!(n > 300);
