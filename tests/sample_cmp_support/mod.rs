@@ -529,7 +529,7 @@ impl Case {
         }
         let images = ShaderImages::new(
             shader.ir(),
-            |s, b| sets.get(s, b),
+            |r| sets.lookup(r),
             texture::Config { policy, precision },
         )
         .map_err(|e| format!("images: {e}"))?;
