@@ -1,6 +1,6 @@
 //! The external programs tests use as compilers and oracles — `glslangValidator`, `spirv-as`,
-//! `spirv-dis` and the `lvp` Vulkan runner: where each one is, whether it runs here, the skip
-//! when it does not, and running one on a scratch file.
+//! `spirv-dis`, `spirv-opt` and the `lvp` Vulkan runner: where each one is, whether it runs
+//! here, the skip when it does not, and running one on a scratch file.
 //!
 //! The integration tests reach it as `common::tools`; the library's unit tests include this file
 //! with `#[path]`, so it uses nothing from quadstep. A missing tool skips a test with one message
@@ -21,6 +21,8 @@ pub enum Tool {
     SpirvAs,
     /// `spirv-dis`: SPIRV-Tools' disassembler.
     SpirvDis,
+    /// `spirv-opt`: SPIRV-Tools' optimiser.
+    SpirvOpt,
     /// `lvp` (`../shared/tools/lvp`): renders a scene file with Mesa's lavapipe.
     Lvp,
 }
@@ -33,6 +35,7 @@ impl Tool {
             Tool::Glslang => "glslangValidator".into(),
             Tool::SpirvAs => "spirv-as".into(),
             Tool::SpirvDis => "spirv-dis".into(),
+            Tool::SpirvOpt => "spirv-opt".into(),
             Tool::Lvp => std::env::var_os("LVP").map_or_else(
                 || concat!(env!("CARGO_MANIFEST_DIR"), "/target/lvp/release/lvp").into(),
                 PathBuf::from,
@@ -44,7 +47,7 @@ impl Tool {
     fn origin(self) -> &'static str {
         match self {
             Tool::Glslang => "Debian package glslang-tools",
-            Tool::SpirvAs | Tool::SpirvDis => "Debian package spirv-tools",
+            Tool::SpirvAs | Tool::SpirvDis | Tool::SpirvOpt => "Debian package spirv-tools",
             Tool::Lvp => "built into target/lvp by benches/lavapipe/lvp.sh, or named by $LVP",
         }
     }
