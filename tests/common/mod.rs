@@ -1,7 +1,12 @@
-//! Helpers shared by the integration tests (each test file that needs one says `mod common;`).
+//! Helpers shared by the integration tests (each test file that needs one says `mod common;`):
+//! where the Amber corpus is (here), the external tools tests run ([`tools`]) and random
+//! mutations of SPIR-V binaries ([`mutate`]).
 //!
-//! Only the lookup of the Amber corpus lives here: five test files read it and used to search
-//! for it each in their own order, under two environment variable names.
+//! Each test file is its own crate and uses a part of this module, so unused items are allowed.
+#![allow(dead_code)]
+
+pub mod mutate;
+pub mod tools;
 
 use std::path::{Path, PathBuf};
 
