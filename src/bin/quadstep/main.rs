@@ -6,12 +6,15 @@
 //! - `quadstep dis SHADER`: SPIR-V disassembly (or the DXIL container's metadata) and the
 //!   lowered IR of each entry point (`dis_cmd.rs`);
 //! - `quadstep diff A B`: two builds of one shader on the same inputs, the first differing
-//!   values (`diff_cmd.rs`).
+//!   values (`diff_cmd.rs`);
+//! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
+//!   (`inspect_cmd.rs`).
 
 mod amber_cmd;
 mod demo_cmd;
 mod diff_cmd;
 mod dis_cmd;
+mod inspect_cmd;
 mod policy_arg;
 mod render_cmd;
 
@@ -45,6 +48,9 @@ enum Cmd {
     /// Run two builds of one shader (DXIL vs SPIR-V, or two SPIR-V binaries) on the same
     /// inputs and report the first values whose outputs differ, with their ULP distance.
     Diff(diff_cmd::DiffArgs),
+    /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
+    /// what its code requires; exits 1 where they differ.
+    Inspect(inspect_cmd::InspectArgs),
 }
 
 fn main() -> ExitCode {
@@ -54,6 +60,7 @@ fn main() -> ExitCode {
         Some(Cmd::Render(a)) => render_cmd::run(a),
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
+        Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         None => demo_cmd::run(),
     }
 }
