@@ -6,33 +6,34 @@
 
 use super::*;
 
-/// xorshift64: the one seeded generator of the texture unit's random tests.
-pub(super) struct Rng(pub u64);
+/// The texture unit's random tests' draws, from the project's one seeded generator
+/// (fastrand).
+pub(super) struct Rng(fastrand::Rng);
 
 impl Rng {
-    /// A generator for `seed` (any value; 0 is mapped away).
+    /// A generator for `seed`.
     pub fn new(seed: u64) -> Rng {
-        Rng(seed | 1)
+        Rng(fastrand::Rng::with_seed(seed))
     }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
+    /// Uniform in [0, n).
     pub fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.u64(0..n)
     }
     /// Uniform in [lo, hi).
     pub fn f(&mut self, lo: f32, hi: f32) -> f32 {
-        lo + (hi - lo) * (self.below(1 << 24) as f32 / (1u32 << 24) as f32)
+        lo + (hi - lo) * self.0.f32()
     }
+    /// True in `pct` % of the draws.
     pub fn chance(&mut self, pct: u64) -> bool {
         self.below(100) < pct
     }
     /// One of `xs`.
     pub fn pick<T: Copy>(&mut self, xs: &[T]) -> T {
-        xs[self.below(xs.len() as u64) as usize]
+        xs[self.0.usize(0..xs.len())]
+    }
+    /// A random byte.
+    pub fn byte(&mut self) -> u8 {
+        self.0.u8(..)
     }
 }
 
@@ -104,7 +105,7 @@ pub(super) fn image(r: &mut Rng, fmt: Format, w: u32, h: u32, layers: u32, level
         }
     } else {
         for b in bytes.iter_mut() {
-            *b = r.next() as u8;
+            *b = r.byte();
         }
     }
     img
