@@ -15,7 +15,9 @@
 //! `*_wide` cases sample the same quads as their namesakes through `Kernel::sample_batch`
 //! (the interpreter's rows, 16 quads per call; `dref_pcf2x2_d32_wide` with its Dref row,
 //! the cube cases with the direction's third row), `gather_rgba8_2d_wide` through
-//! `Kernel::gather_batch`. `cube_bilinear_rgba8*` are lavapipe's cube scene's quads.
+//! `Kernel::gather_batch`. A cube view whose level selection depends on λ has no batch route
+//! (its λ is per lane), so `cube_trilinear_rgba8_wide` measures `sample_batch` going quad by
+//! quad. `cube_bilinear_rgba8*` are lavapipe's cube scene's quads.
 
 use criterion::measurement::{Measurement, ValueFormatter};
 use criterion::{black_box, criterion_group, Criterion, SamplingMode, Throughput};
@@ -125,16 +127,20 @@ fn sample_case<'a>(
 
 /// [`sample_case`] through [`Kernel::sample_batch`]: the quads of `args` (implicit LOD, no
 /// other operands) as the interpreter's rows (`s`, `t`: lane `4q + i` is quad `q`'s lane
-/// `i`), sampled a batch of [`WIDE_QUADS`] quads at a time.
+/// `i`), sampled a batch of [`WIDE_QUADS`] quads at a time. `batch_route`: whether the
+/// kernel has a batch route ([`Kernel::has_wide_path`]; else `sample_batch` goes quad by
+/// quad), checked.
 fn wide_case<'a>(
     name: &'static str,
     img: &'a Image,
     view: &ImageView,
     s: &Sampler,
     args: &[SampleArgs],
+    batch_route: bool,
 ) -> Case<'a> {
     let k = Kernel::new(img, view, s, Config::default()).unwrap();
-    assert!(k.has_wide_path() && args.iter().all(|a| a.lod == LodMode::IMPLICIT));
+    assert_eq!(k.has_wide_path(), batch_route, "{name}: batch route");
+    assert!(args.iter().all(|a| a.lod == LodMode::IMPLICIT));
     let row = |c: usize| -> Vec<u32> {
         args.iter()
             .flat_map(|a| a.coords.map(|l| l[c].to_bits()))
@@ -228,9 +234,9 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
         sample_case("bilinear_rgba8_2d", rgba, &v2, &bilinear, mag.clone()),
         sample_case("trilinear_rgba8_2d", rgba, &v2, &tri, minify.clone()),
         // the same quads through the batch-wide path (`Kernel::sample_batch`)
-        wide_case("nearest_rgba8_2d_wide", rgba, &v2, &nearest, &mag),
-        wide_case("bilinear_rgba8_2d_wide", rgba, &v2, &bilinear, &mag),
-        wide_case("trilinear_rgba8_2d_wide", rgba, &v2, &tri, &minify),
+        wide_case("nearest_rgba8_2d_wide", rgba, &v2, &nearest, &mag, true),
+        wide_case("bilinear_rgba8_2d_wide", rgba, &v2, &bilinear, &mag, true),
+        wide_case("trilinear_rgba8_2d_wide", rgba, &v2, &tri, &minify, true),
     ];
 
     let aniso = Sampler {
@@ -272,7 +278,14 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
     for a in &mut dq {
         a.dref = Some([0.5; 4]);
     }
-    v.push(wide_case("dref_pcf2x2_d32_wide", &im.depth, &vd, &pcf, &dq));
+    v.push(wide_case(
+        "dref_pcf2x2_d32_wide",
+        &im.depth,
+        &vd,
+        &pcf,
+        &dq,
+        true,
+    ));
     v.push(sample_case("dref_pcf2x2_d32", &im.depth, &vd, &pcf, dq));
 
     let vc = ImageView::whole(&im.cube, ViewType::Cube);
@@ -297,6 +310,7 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
         &vc,
         &tri,
         &cq,
+        false,
     ));
     v.push(sample_case("cube_trilinear_rgba8", &im.cube, &vc, &tri, cq));
 
@@ -325,6 +339,7 @@ fn cases(im: &Images) -> Vec<Case<'_>> {
         &v8,
         &tri,
         &cb,
+        true,
     ));
     v.push(sample_case("cube_bilinear_rgba8", &im.cube8, &v8, &tri, cb));
 

@@ -20,12 +20,21 @@ pub const MIRROR_CLAMP: u8 = 4;
 /// Mode chosen at run time.
 pub const DYN: u8 = 255;
 
-/// `$f::<M, …>` for the run-time mode code `$m`: its own instantiation for repeat, mirrored
-/// repeat and clamp-to-edge (the modes a lane group wraps lane-wise), the run-time one
-/// (`DYN`) for any other code. The one place a mode code becomes a const parameter.
+/// The instantiation a run-time mode code gets: its own for repeat, mirrored repeat and
+/// clamp-to-edge (the modes a lane group wraps lane-wise), the run-time one (`DYN`) for any
+/// other code.
+pub const fn instance(m: u8) -> u8 {
+    match m {
+        REPEAT | MIRRORED | CLAMP => m,
+        _ => DYN,
+    }
+}
+
+/// `$f::<M, …>` for the run-time mode code `$m`, `M` being its [`instance`]. The one place a
+/// mode code becomes a const parameter.
 macro_rules! by_mode {
     ($m:expr, $f:ident $(, $rest:expr)*) => {
-        match $m {
+        match $crate::texture::address::instance($m) {
             $crate::texture::address::REPEAT => $f::<{ $crate::texture::address::REPEAT } $(, $rest)*>,
             $crate::texture::address::MIRRORED => $f::<{ $crate::texture::address::MIRRORED } $(, $rest)*>,
             $crate::texture::address::CLAMP => $f::<{ $crate::texture::address::CLAMP } $(, $rest)*>,

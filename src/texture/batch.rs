@@ -17,7 +17,7 @@
 //! the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
 
 use super::address::by_mode;
-use super::binding::{layer_index, Binding};
+use super::binding::{layer_index, Binding, Route};
 use super::cube::faces;
 use super::explain::NoRecord;
 use super::filter::{group_of, Fast, Input, Slot, Spec};
@@ -240,7 +240,7 @@ fn plane_cube_avx2(b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32;
 
 /// Every quad of the batch through the kernel's per-quad route.
 pub(super) fn per_quad(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32; 4]]) {
-    let route = super::sample::pick(b);
+    let (route, _) = super::sample::pick(b);
     for q in 0..a.masks.len() {
         let mask = a.masks[q] & 0xf;
         if mask != 0 {
@@ -527,18 +527,22 @@ fn unit<K: Spec, const W: usize>(
 /// isotropic float-kind 2D and 2D-array views (one instantiation per address mode of both
 /// axes, others read at run time) and cube views whose selection cannot depend on λ, else
 /// every quad through the per-quad route.
-pub(super) fn pick(b: &Binding) -> BatchFn {
+pub(super) fn pick(b: &Binding) -> (BatchFn, Route) {
+    let m = b.mode_2d();
     if !b.lanewise() || b.aniso.is_some() {
-        per_quad
+        (per_quad, Route::General)
     } else if b.cube {
         let s = &b.sampler;
         let fixed = b.view.level_count == 1 && s.min_filter == s.mag_filter;
         if fixed {
-            plane_cube
+            (plane_cube, Route::Cube)
         } else {
-            per_quad
+            (per_quad, Route::General)
         }
     } else {
-        by_mode!(b.mode_2d(), plane_2d)
+        (
+            by_mode!(m, plane_2d),
+            Route::Plane(super::address::instance(m)),
+        )
     }
 }

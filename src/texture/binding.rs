@@ -84,6 +84,22 @@ impl Clone for KernelId {
 }
 
 /// The bound state (see the module doc).
+/// The instantiation an operation's `pick` (in `sample`, `batch`, `gather`) chose for a
+/// binding, by name: what the [`Kernel`](super::Kernel) reports and the tests count. A name,
+/// not a comparison of function addresses (which the compiler may merge or duplicate).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(super) enum Route {
+    /// The general path; for a batch, quad after quad through the per-quad route.
+    General,
+    /// The plane kernel of a 2D or 2D-array view, address-mode instantiation `M`
+    /// ([`address::instance`]).
+    Plane(u8),
+    /// The plane kernel with anisotropy, address-mode instantiation `M`.
+    Aniso(u8),
+    /// The plane kernel of a cube or cube-array view.
+    Cube,
+}
+
 #[derive(Clone, Debug)]
 pub(super) struct Binding {
     pub view: ImageView,

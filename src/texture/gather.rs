@@ -8,7 +8,7 @@
 
 use super::address::{self, by_mode};
 use super::batch::{inputs, run_lanes, BatchArgs, BatchLod};
-use super::binding::Binding;
+use super::binding::{Binding, Route};
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::filter::{plane_taps, reads, At, Fast, Input, Slot, Spec};
@@ -407,13 +407,17 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
 
 /// The per-quad gather route of a binding: [`plane_quad`] for exact, normalized
 /// float-kind 2D, 2D-array and cube views with a plane, else the general path.
-pub(super) fn pick(b: &Binding) -> GatherFn {
+pub(super) fn pick(b: &Binding) -> (GatherFn, Route) {
+    let m = b.mode_2d();
     if !b.lanewise() {
-        general
+        (general, Route::General)
     } else if b.cube {
-        plane_quad::<{ address::CLAMP }, true>
+        (plane_quad::<{ address::CLAMP }, true>, Route::Cube)
     } else {
-        by_mode!(b.mode_2d(), plane_quad, false)
+        (
+            by_mode!(m, plane_quad, false),
+            Route::Plane(address::instance(m)),
+        )
     }
 }
 
@@ -423,7 +427,7 @@ pub(super) type BatchFn = fn(&Binding, &Image, &GatherBatchArgs, &mut [[u32; 4]]
 
 /// Every quad of a batch through the kernel's per-quad route.
 pub(super) fn per_quad(b: &Binding, img: &Image, a: &GatherBatchArgs, out: &mut [[u32; 4]]) {
-    let route = pick(b);
+    let (route, _) = pick(b);
     for q in 0..a.masks.len() {
         let mask = a.masks[q] & 0xf;
         if mask != 0 {
@@ -469,13 +473,17 @@ fn plane_batch_avx2<const M: u8, const CUBE: bool>(
 }
 
 /// The batch gather route of a binding ([`pick`]'s kernels on the plane, else per quad).
-pub(super) fn pick_batch(b: &Binding) -> BatchFn {
+pub(super) fn pick_batch(b: &Binding) -> (BatchFn, Route) {
+    let m = b.mode_2d();
     if !b.lanewise() {
-        per_quad
+        (per_quad, Route::General)
     } else if b.cube {
-        plane_batch::<{ address::CLAMP }, true>
+        (plane_batch::<{ address::CLAMP }, true>, Route::Cube)
     } else {
-        by_mode!(b.mode_2d(), plane_batch, false)
+        (
+            by_mode!(m, plane_batch, false),
+            Route::Plane(address::instance(m)),
+        )
     }
 }
 

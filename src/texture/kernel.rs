@@ -7,7 +7,7 @@
 //! modes, anisotropy), each route module offering its `pick`. Nothing it picks imports it.
 
 use super::batch::{self, BatchArgs, BatchFn, BatchLod};
-use super::binding::Binding;
+use super::binding::{Binding, Route};
 use super::explain::{Log, NoRecord, Operation, QuadExplain};
 use super::gather::{self, GatherArgs, GatherBatchArgs, GatherFn};
 use super::image::{Image, ImageView};
@@ -26,6 +26,16 @@ pub struct Kernel {
     batch: BatchFn,
     gather: GatherFn,
     gather_batch: gather::BatchFn,
+    routes: Routes,
+}
+
+/// The routes a kernel's operations take, by name (see [`Route`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(super) struct Routes {
+    pub sample: Route,
+    pub batch: Route,
+    pub gather: Route,
+    pub gather_batch: Route,
 }
 
 impl std::fmt::Debug for Kernel {
@@ -42,11 +52,21 @@ impl Kernel {
     /// Validates the view and sampler against the image and picks the routes.
     pub fn new(img: &Image, view: &ImageView, sampler: &Sampler, cfg: Config) -> Result<Kernel> {
         let b = Binding::new(img, view, sampler, cfg)?;
+        let (sample, sample_route) = sample::pick(&b);
+        let (batch, batch_route) = batch::pick(&b);
+        let (gather, gather_route) = gather::pick(&b);
+        let (gather_batch, gather_batch_route) = gather::pick_batch(&b);
         Ok(Kernel {
-            sample: sample::pick(&b),
-            batch: batch::pick(&b),
-            gather: gather::pick(&b),
-            gather_batch: gather::pick_batch(&b),
+            sample,
+            batch,
+            gather,
+            gather_batch,
+            routes: Routes {
+                sample: sample_route,
+                batch: batch_route,
+                gather: gather_route,
+                gather_batch: gather_batch_route,
+            },
             b,
         })
     }
@@ -59,7 +79,13 @@ impl Kernel {
     /// Whether [`Kernel::sample_batch`] takes whole batches through the batch loop
     /// (otherwise it samples quad by quad, as a caller could).
     pub fn has_wide_path(&self) -> bool {
-        !std::ptr::fn_addr_eq(self.batch, batch::per_quad as BatchFn)
+        self.routes.batch != Route::General
+    }
+
+    /// The routes this kernel's operations take.
+    #[cfg(test)]
+    pub(super) fn routes(&self) -> Routes {
+        self.routes
     }
 
     /// The operand rule of a Dref operand against `compareEnable` (`what`: the operation):

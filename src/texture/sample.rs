@@ -7,7 +7,7 @@
 //! the [`Recorder`] that `Kernel::explain_sample` fills.
 
 use super::address::{self, by_mode};
-use super::binding::Binding;
+use super::binding::{Binding, Route};
 use super::explain::{NoRecord, Recorder};
 use super::filter::{group_of, lane, lane_raw, At, General, Input};
 use super::filter::{Fast, Note, Slot, Spec};
@@ -440,14 +440,18 @@ fn plane_aniso_avx2<const M: u8>(b: &Binding, texels: &[f32x4], a: &SampleArgs) 
 /// normalized, isotropic float-kind 2D, 2D-array, cube and cube-array views (one address
 /// mode instantiated per mode of both axes, others read at run time), else the general
 /// path.
-pub(super) fn pick(b: &Binding) -> QuadFn {
+pub(super) fn pick(b: &Binding) -> (QuadFn, Route) {
+    let m = b.mode_2d();
     if !b.lanewise() {
-        general
+        (general, Route::General)
     } else if b.cube {
-        plane_quad::<{ address::CLAMP }, true>
+        (plane_quad::<{ address::CLAMP }, true>, Route::Cube)
     } else if b.aniso.is_some() {
-        by_mode!(b.mode_2d(), plane_aniso)
+        (by_mode!(m, plane_aniso), Route::Aniso(address::instance(m)))
     } else {
-        by_mode!(b.mode_2d(), plane_quad, false)
+        (
+            by_mode!(m, plane_quad, false),
+            Route::Plane(address::instance(m)),
+        )
     }
 }

@@ -1392,6 +1392,8 @@ fn images_over_the_plane_bound_sample_from_their_bytes() {
 // Every kernel instantiation against the general path, bit for bit.
 
 mod routes {
+    use super::super::binding::Route;
+    use super::super::kernel::Routes;
     use super::super::testgen::{self as gen, nan_as_one, Rng};
     use super::*;
 
@@ -1444,10 +1446,10 @@ mod routes {
     /// One random kernel, a run of random quads through every operation of it: per-quad
     /// sample and gather (and their records), batch sample and batch gather, each against
     /// the general path on the same quad.
-    fn one(seed: u64) -> Result<(), String> {
+    fn one(seed: u64) -> Result<Option<Routes>, String> {
         let mut r = Rng::new(seed);
         let Some((img, view, s, cfg, k)) = kernel(&mut r) else {
-            return Ok(());
+            return Ok(None);
         };
         let ctx = || format!("seed {seed}: {:?} {view:?} {s:?} {cfg:?}", img.format());
         let cube = view.view_type.is_cube();
@@ -1573,7 +1575,8 @@ mod routes {
                 (a.mask != 0).then(|| (k.gather_general(&img, &a), a))
             })
             .collect();
-        batch_agree("gather_batch", got, &out, &want).map_err(|e| format!("{e} {}", ctx()))
+        batch_agree("gather_batch", got, &out, &want).map_err(|e| format!("{e} {}", ctx()))?;
+        Ok(Some(k.routes()))
     }
 
     /// A batch's results against the general path's per quad (`None`: an empty mask, the
@@ -1624,14 +1627,50 @@ mod routes {
         }
     }
 
-    proptest! {
-        #![proptest_config(ProptestConfig { cases: 4000, failure_persistence: None, ..ProptestConfig::default() })]
-        #[test]
-        fn every_route_is_the_general_path(seed in any::<u64>()) {
-            if let Err(e) = one(seed) {
-                panic!("{e}");
+    /// Kernels drawn per route of each operation at least: the comparisons prove something
+    /// of a route only if it is taken.
+    const PER_ROUTE: usize = 20;
+
+    /// [`one`] on seeds `0..4000`, counting the kernels each operation's route took; every
+    /// route must be drawn [`PER_ROUTE`] times: the per-quad sample's general, plane (each
+    /// address-mode instantiation), anisotropic (each) and cube routes, the batch sample's
+    /// general (quad by quad), plane (each) and cube routes, and the gathers' general, plane
+    /// (each) and cube routes.
+    #[test]
+    fn every_route_is_the_general_path() {
+        let mut seen: std::collections::BTreeMap<(&str, Route), usize> = Default::default();
+        for seed in 0..4000 {
+            let routes = one(seed).unwrap_or_else(|e| panic!("{e}"));
+            if let Some(r) = routes {
+                for key in [
+                    ("sample", r.sample),
+                    ("sample_batch", r.batch),
+                    ("gather", r.gather),
+                    ("gather_batch", r.gather_batch),
+                ] {
+                    *seen.entry(key).or_default() += 1;
+                }
             }
         }
+        let modes = [
+            address::REPEAT,
+            address::MIRRORED,
+            address::CLAMP,
+            address::DYN,
+        ];
+        let mut want = vec![];
+        for op in ["sample", "sample_batch", "gather", "gather_batch"] {
+            want.extend([(op, Route::General), (op, Route::Cube)]);
+            want.extend(modes.map(|m| (op, Route::Plane(m))));
+        }
+        want.extend(modes.map(|m| ("sample", Route::Aniso(m))));
+        want.sort();
+        let taken: Vec<_> = seen.keys().copied().collect();
+        assert_eq!(taken, want, "routes taken: {seen:?}");
+        for (key, n) in &seen {
+            assert!(*n >= PER_ROUTE, "{key:?} drawn {n} times: {seen:?}");
+        }
+        eprintln!("kernels per route: {seen:?}");
     }
 }
 
