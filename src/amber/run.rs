@@ -48,6 +48,8 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
+    /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
+    pub discard: exec::Discard,
 }
 
 impl Default for RunOptions {
@@ -59,6 +61,7 @@ impl Default for RunOptions {
             keep_images: false,
             raster_threads: 1,
             spirv_version: None,
+            discard: exec::Discard::default(),
         }
     }
 }
@@ -880,6 +883,7 @@ impl<'s> Runner<'s> {
         };
         let mut sh = pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?;
         sh.set_budget(self.opts.budget);
+        sh.set_discard(self.opts.discard);
         let sh = Arc::new(sh);
         self.shaders.insert(key, sh.clone());
         Ok(sh)

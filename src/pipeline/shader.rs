@@ -97,4 +97,9 @@ impl Shader {
     pub fn set_budget(&mut self, budget: u64) {
         self.program.set_budget(budget);
     }
+
+    /// What a lane that executes `OpKill` does ([`exec::Discard::Helper`] unless set).
+    pub fn set_discard(&mut self, discard: exec::Discard) {
+        self.program.set_discard(discard);
+    }
 }

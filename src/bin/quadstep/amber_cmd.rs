@@ -41,6 +41,9 @@ pub struct AmberArgs {
     /// Parallel scripts (0 = one per core).
     #[arg(long, short, default_value_t = 0)]
     pub jobs: usize,
+    /// What a lane does after `OpKill` (GLSL `discard`).
+    #[arg(long, value_enum, default_value_t)]
+    pub discard: super::DiscardArg,
 }
 
 pub fn detail(r: &ScriptResult) -> String {
@@ -152,6 +155,7 @@ pub fn run(a: AmberArgs) -> ExitCode {
         budget: a.budget,
         time_limit: Duration::from_secs(a.time_limit),
         keep_images: a.dump_images.is_some(),
+        discard: a.discard.into(),
         ..RunOptions::default()
     };
     let any_dir = a.paths.iter().any(|p| p.is_dir());

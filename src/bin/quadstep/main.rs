@@ -39,6 +39,25 @@ enum Cmd {
     Dis(dis_cmd::DisArgs),
 }
 
+/// `--discard`: what a lane that executes `OpKill` (GLSL `discard`) does.
+#[derive(Clone, Copy, Debug, Default, clap::ValueEnum)]
+pub enum DiscardArg {
+    /// It goes on as a helper for its quad's derivatives and quad ops (lavapipe, D3D).
+    #[default]
+    Helper,
+    /// It stops and its values freeze (Vulkan's reading: derivatives across it undefined).
+    Strict,
+}
+
+impl From<DiscardArg> for quadstep::exec::Discard {
+    fn from(d: DiscardArg) -> Self {
+        match d {
+            DiscardArg::Helper => quadstep::exec::Discard::Helper,
+            DiscardArg::Strict => quadstep::exec::Discard::Strict,
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {

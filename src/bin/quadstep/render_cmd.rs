@@ -22,6 +22,9 @@ pub struct RenderArgs {
     /// Rasterizer threads (0 = one per core). The image does not depend on it.
     #[arg(long, short = 'j', default_value_t = 0)]
     pub threads: usize,
+    /// What a lane does after `OpKill` (GLSL `discard`).
+    #[arg(long, value_enum, default_value_t)]
+    pub discard: super::DiscardArg,
 }
 
 fn pick<'a>(r: &'a ScriptResult, want: Option<&str>) -> Result<&'a Picture, String> {
@@ -54,6 +57,7 @@ pub fn run(a: RenderArgs) -> ExitCode {
     let opts = RunOptions {
         keep_images: true,
         raster_threads: threads,
+        discard: a.discard.into(),
         ..RunOptions::default()
     };
     let r = run_file(&a.script, &opts);

@@ -168,6 +168,7 @@ impl Module {
         l.read_derivative_group();
         l.declare_globals()?;
         l.inline_function(e.func, Vec::new(), true)?;
+        l.resolve_kills();
         let workgroup_size = l.workgroup_size()?;
         let (origin_upper_left, early_fragment_tests, depth_replacing) = l.modes();
         Ok(ir::Shader {
