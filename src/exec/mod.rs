@@ -139,10 +139,11 @@ mod run;
 mod tests;
 
 pub use entry::{
-    fragment_row_layout, fragment_rows_run_nothing, location_stride, run_compute,
-    run_compute_observed, run_fragment_quads, run_fragment_quads_observed, run_fragment_rows,
-    run_vertex, run_vertex_observed, BatchState, FragQuadInput, FragQuadOutput, VertexIds,
-    VertexOutputs, FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES, VERTEX_LANES_PER_BATCH,
+    compute_lane, compute_local_id, fragment_row_layout, fragment_rows_run_nothing,
+    location_stride, run_compute, run_compute_observed, run_compute_watching, run_fragment_quads,
+    run_fragment_quads_observed, run_fragment_rows, run_fragment_rows_observed, run_vertex,
+    run_vertex_observed, BatchState, FragQuadInput, FragQuadOutput, VertexIds, VertexOutputs,
+    FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES, VERTEX_LANES_PER_BATCH,
 };
 pub use image::{image_per_quad, BatchOperands, ImageUnit, NoImages, QuadLod, QuadOperands};
 pub use memory::{Bindings, Buffer};

@@ -574,6 +574,8 @@ impl Batch {
                         inst,
                         active: &self.active,
                         helper: &self.helper,
+                        demoted: &self.demoted,
+                        killed: &self.killed,
                         regs: RegView {
                             slots: &prog.slots,
                             r32: &self.r32,

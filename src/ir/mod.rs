@@ -30,7 +30,7 @@ pub mod opt;
 mod print;
 mod verify;
 
-pub use print::print_function;
+pub use print::{print_function, print_inst};
 pub use verify::verify;
 
 /// A virtual register: one scalar per lane. Index into [`Function::regs`].

@@ -1,6 +1,7 @@
 //! A compiled shader: SPIR-V (binary or text) → IR → the interpreter's pre-decoded program.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::exec::{self, Program};
 use crate::front::spirv::{Module, SpecConstants};
@@ -11,6 +12,8 @@ use crate::{Error, Result};
 /// One entry point, lowered and compiled, ready to run.
 pub struct Shader {
     program: Program,
+    /// The SPIR-V module it came from (what the debugger names instructions from).
+    spirv: Option<Arc<[u32]>>,
 }
 
 impl Shader {
@@ -61,7 +64,9 @@ impl Shader {
         spec: &SpecConstants,
     ) -> Result<Shader> {
         let ir = module.lower(entry, stage, spec)?;
-        Self::from_ir(&ir)
+        let mut shader = Self::from_ir(&ir)?;
+        shader.spirv = Some(module.words().into());
+        Ok(shader)
     }
 
     /// Compile lowered IR, optimised by [`ir::opt::optimize`] unless `QUADSTEP_NO_OPT=1`.
@@ -69,13 +74,21 @@ impl Shader {
         if ir::opt::disabled_by_env() {
             return Ok(Shader {
                 program: exec::compile(shader)?,
+                spirv: None,
             });
         }
         let mut opt = shader.clone();
         ir::opt::optimize(&mut opt);
         Ok(Shader {
             program: exec::compile(&opt)?,
+            spirv: None,
         })
+    }
+
+    /// The SPIR-V module the shader was compiled from (None for one made from IR), whose word
+    /// offsets the IR's `Source` markers give.
+    pub fn spirv(&self) -> Option<&[u32]> {
+        self.spirv.as_deref()
     }
 
     /// The lowered entry point (interface, resources, body).

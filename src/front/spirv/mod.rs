@@ -110,6 +110,11 @@ impl Module {
         Module::load(&words)
     }
 
+    /// The module's words (host order).
+    pub fn words(&self) -> &[u32] {
+        &self.p.words
+    }
+
     /// SPIR-V version (major, minor) from the header.
     pub fn spirv_version(&self) -> (u8, u8) {
         self.p.version
