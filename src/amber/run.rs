@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::ast::{self, *};
 use super::formats;
+use super::hook::{Command as HookCommand, HookStages, RunHook};
 use super::run_expect;
 use super::run_shaders;
 use crate::exec;
@@ -50,6 +51,11 @@ pub struct RunOptions {
     pub spirv_version: Option<(u8, u8)>,
     /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
     pub discard: exec::Discard,
+    /// Compile GLSL/HLSL with debug information (`glslangValidator -g`: `OpLine`s and the
+    /// source text, which the shader debugger shows).
+    pub debug_info: bool,
+    /// A tool watching the draws and dispatches (the shader debugger).
+    pub hook: Option<Arc<dyn RunHook>>,
 }
 
 impl Default for RunOptions {
@@ -62,6 +68,8 @@ impl Default for RunOptions {
             raster_threads: 1,
             spirv_version: None,
             discard: exec::Discard::default(),
+            debug_info: false,
+            hook: None,
         }
     }
 }
@@ -383,6 +391,8 @@ pub(crate) struct Runner<'s> {
     line: usize,
     /// The first failed expectation ("line: message").
     failure: Option<String>,
+    /// Draw and dispatch commands started so far (`hook::Command::index`).
+    commands: usize,
 }
 
 fn stage_name(s: ShaderType) -> &'static str {
@@ -404,6 +414,7 @@ impl<'s> Runner<'s> {
             attachments: Vec::new(),
             line: 0,
             failure: None,
+            commands: 0,
         };
         for st in &script.stmts {
             r.line = st.line;
@@ -872,6 +883,7 @@ impl<'s> Runner<'s> {
             &att.entry_point,
             self.opts.spirv_version,
             &self.opts.cache_dir,
+            self.opts.debug_info,
         )?;
         let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
         let module = Module::load(&words)?;
@@ -987,8 +999,30 @@ impl<'s> Runner<'s> {
             .ok_or_else(|| Error::Amber(format!("pipeline '{}' has no compute shader", p.name)))?;
         let sh = self.shader(att)?;
         let (sets, wb) = self.descriptors(p, &[sh.ir()])?;
-        pipeline::dispatch(&sh, groups, &sets, texture::Config::default())?;
+        let config = texture::Config::default();
+        let command = self.hook_command(p, Vec::new());
+        let opts: &'s RunOptions = self.opts;
+        let hooked = opts
+            .hook
+            .as_ref()
+            .and_then(|h| h.dispatch(&command, &sh, groups, &sets, config));
+        match hooked {
+            Some(r) => r?,
+            None => pipeline::dispatch(&sh, groups, &sets, config)?,
+        }
         self.write_back(wb)
+    }
+
+    /// The next draw or dispatch command, as a hook sees it.
+    fn hook_command(&mut self, p: &Pipeline, attachments: Vec<Option<String>>) -> HookCommand {
+        self.commands += 1;
+        HookCommand {
+            index: self.commands - 1,
+            line: self.line,
+            pipeline: p.name.clone(),
+            framebuffer: p.framebuffer_size,
+            attachments,
+        }
     }
 
     /// Descriptor sets for the pipeline's `BIND`s, and what to copy back afterwards.
@@ -1451,9 +1485,24 @@ impl<'s> Runner<'s> {
             _ => None,
         };
 
+        let names = color_names.iter().map(|n| n.as_ref().map(|n| n.0.clone()));
+        let command = self.hook_command(p, names.collect());
+        let opts: &'s RunOptions = self.opts;
+        let hooked = match &opts.hook {
+            Some(h) => h.stages(&command, &vstage, fstage.as_ref()),
+            None => HookStages::default(),
+        };
+        let vertex: &dyn raster::VertexStage = match &hooked.vertex {
+            Some(v) => v.as_ref(),
+            None => &vstage,
+        };
+        let fragment: &dyn raster::FragmentStage = match &hooked.fragment {
+            Some(f) => f.as_ref(),
+            None => fragment,
+        };
         let pipe = raster::Pipeline {
             state,
-            vertex: &vstage,
+            vertex,
             fragment,
         };
         {
@@ -1497,6 +1546,10 @@ impl<'s> Runner<'s> {
             }
         }
         drop(pipe);
+        drop(hooked);
+        if let Some(h) = &opts.hook {
+            h.after_draw(&command, &targets);
+        }
         drop(vstage);
         drop(fstage);
         for ((n, t), e) in color_names.iter().zip(targets.color).zip(emulated) {

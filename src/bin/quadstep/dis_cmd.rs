@@ -222,6 +222,7 @@ fn glslang(
         entry.unwrap_or("main"),
         None,
         &run_shaders::default_cache_dir(),
+        false,
     )
     .map_err(|e| format!("{}: {e}", path.display()))
 }
