@@ -3,9 +3,12 @@
 //!   the golden scenes rendered, compared with their golden PNGs and written out;
 //! - `quadstep amber PATH...`: run Amber scripts, PASS / FAIL / SKIP per script (`amber_cmd.rs`);
 //! - `quadstep render SCRIPT --out IMG.png`: run one script, write its framebuffer (`render_cmd.rs`);
-//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`).
+//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`);
+//! - `quadstep debug SCRIPT --pixel X,Y`: the shader debugger's trace of one pixel's quad
+//!   (`debug_cmd.rs`).
 
 mod amber_cmd;
+mod debug_cmd;
 mod demo_cmd;
 mod dis_cmd;
 mod render_cmd;
@@ -37,6 +40,9 @@ enum Cmd {
     /// Disassemble a shader (SPIR-V binary, SPIR-V assembly, or GLSL/HLSL through
     /// glslangValidator) and print the IR quadstep runs for each entry point.
     Dis(dis_cmd::DisArgs),
+    /// Trace one pixel's quad (or a compute invocation's, or a vertex's) through a script:
+    /// every instruction, the four lanes' values, what the sampler read, warnings.
+    Debug(debug_cmd::DebugArgs),
 }
 
 /// `--discard`: what a lane that executes `OpKill` (GLSL `discard`) does.
@@ -64,6 +70,7 @@ fn main() -> ExitCode {
         Some(Cmd::Amber(a)) => amber_cmd::run(a),
         Some(Cmd::Render(a)) => render_cmd::run(a),
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
+        Some(Cmd::Debug(a)) => debug_cmd::run(a),
         None => demo_cmd::run(),
     }
 }
