@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # What the shader debugger costs, in instructions (callgrind: independent of the machine's
-# load): benches/debug/frame.amber (a 1024x1024 trilinear frame) rendered by `quadstep render`,
-# and traced at one pixel by `quadstep debug`, on one rasterizer thread. With a second
-# binary (a main build), its `render` too, to check that a frame without the debugger is not
-# slower than before.
+# load): benches/debug/frame.amber (a 1024x1024 trilinear frame) run by `quadstep amber`, and
+# traced at one pixel by `quadstep debug`, both on one rasterizer thread and writing no image.
+# With a second binary (a main build), its `amber` run too, to check that a frame without the
+# debugger is not slower than before.
 #
 #   benches/debug/cost.sh [QUADSTEP_BEFORE]      # QUADSTEP (default target/release/quadstep)
 set -euo pipefail
@@ -19,15 +19,14 @@ count() {
   valgrind --tool=callgrind --callgrind-out-file="$out/cg" "$@" >/dev/null 2>"$out/log"
   sed -n 's/.*Collected : \([0-9]*\).*/\1/p' "$out/log"
 }
-"$after" render "$scene" --out "$out/warm.png" -j 1 >/dev/null
+"$after" amber "$scene" >/dev/null
 "$after" debug "$scene" --pixel 300,700 -j 1 >/dev/null
-render=$(count "$after" render "$scene" --out "$out/a.png" -j 1)
+frame=$(count "$after" amber "$scene")
 debug=$(count "$after" debug "$scene" --pixel 300,700 -j 1)
-echo "render (after):       $render"
-echo "debug --pixel 300,700: $debug  ($(echo "scale=3; $debug / $render" | bc)x the render)"
+echo "frame (after):         $frame"
+echo "debug --pixel 300,700: $debug  ($(echo "scale=3; $debug / $frame" | bc)x the frame)"
 if [ -n "$before" ]; then
-  "$before" render "$scene" --out "$out/warm.png" -j 1 >/dev/null
-  b=$(count "$before" render "$scene" --out "$out/b.png" -j 1)
-  echo "render (before):      $b  (after / before $(echo "scale=4; $render / $b" | bc))"
-  cmp "$out/a.png" "$out/b.png" && echo "the two renders are the same PNG"
+  "$before" amber "$scene" >/dev/null
+  b=$(count "$before" amber "$scene")
+  echo "frame (before):        $b  (after / before $(echo "scale=4; $frame / $b" | bc))"
 fi

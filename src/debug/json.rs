@@ -114,7 +114,7 @@ pub fn header(report: &Report, trace: &Trace) -> Json {
         "kind": "trace",
         "script": report.script.path.display().to_string(),
         "script_status": report.script.status.word(),
-        "target": format!("{:?}", trace.target),
+        "target": trace.target.to_string(),
         "draw": trace.draw,
         "line": trace.line,
         "pipeline": trace.pipeline,

@@ -49,12 +49,7 @@ pub fn place(p: &LanePlace) -> String {
 /// The header lines of a trace.
 pub fn header(report: &Report, trace: &Trace) -> String {
     let mut out = String::new();
-    let what = match trace.target {
-        super::Target::Pixel { x, y } => format!("pixel ({x}, {y})"),
-        super::Target::Invocation { x, y, z } => format!("invocation ({x}, {y}, {z})"),
-        super::Target::Vertex { index } => format!("vertex {index}"),
-    };
-    let _ = writeln!(out, "{}: {what}", report.script.path.display());
+    let _ = writeln!(out, "{}: {}", report.script.path.display(), trace.target);
     let _ = writeln!(
         out,
         "draw {} (line {}, pipeline `{}`): {:?} shader `{}`, discard: {}",
@@ -209,7 +204,12 @@ pub fn image_lines(img: &ImageStep, lanes: &[super::LaneState; 4]) -> Vec<String
 /// One step, several lines (its source line is printed by the caller when it changes).
 pub fn step(out: &mut String, s: &Step, traced: usize) {
     let lanes: String = s.lanes.iter().map(|l| l.letter()).collect();
-    let _ = writeln!(out, "{:>5} {lanes} {}", s.index, s.text);
+    let folded = if s.ir.is_empty() {
+        "   (no IR: folded)"
+    } else {
+        ""
+    };
+    let _ = writeln!(out, "{:>5} {lanes} {}{folded}", s.index, s.text);
     if !s.values.is_empty() {
         let v = lane_values(&s.values);
         let cells: Vec<String> = (0..4)

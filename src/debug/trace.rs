@@ -25,6 +25,16 @@ pub enum Target {
     Vertex { index: u32 },
 }
 
+impl std::fmt::Display for Target {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Target::Pixel { x, y } => write!(f, "pixel ({x}, {y})"),
+            Target::Invocation { x, y, z } => write!(f, "invocation ({x}, {y}, {z})"),
+            Target::Vertex { index } => write!(f, "vertex {index}"),
+        }
+    }
+}
+
 /// A lane's state when an instruction ran.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LaneState {
@@ -172,7 +182,8 @@ pub struct Step {
     pub lanes: [LaneState; 4],
     /// The values it produced, one per result component (a store: the stored value).
     pub values: Vec<Value>,
-    /// The IR instructions it ran, as `ir::print_inst` prints them.
+    /// The IR instructions it ran, as `ir::print_inst` prints them (none: the optimiser
+    /// folded the instruction into others, or it needs no work, such as a constant's load).
     pub ir: Vec<String>,
     pub image: Option<ImageStep>,
     pub warnings: Vec<Warning>,

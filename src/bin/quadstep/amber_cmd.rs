@@ -173,11 +173,7 @@ pub fn run(a: AmberArgs) -> ExitCode {
     // Scripts run on plain threads pulling from a shared index, not on a rayon pool: a draw
     // installs work on its rasterizer's own pool, and a rayon worker waiting on another pool
     // steals further scripts meanwhile, which would stretch each script's measured time.
-    let jobs = if a.jobs == 0 {
-        std::thread::available_parallelism().map_or(2, |n| n.get())
-    } else {
-        a.jobs
-    };
+    let jobs = super::threads_or_cores(a.jobs);
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<ScriptResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {

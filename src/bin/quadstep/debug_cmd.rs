@@ -89,11 +89,7 @@ pub fn run(a: DebugArgs) -> ExitCode {
         eprintln!("quadstep debug: {} is not a file", a.script.display());
         return ExitCode::from(2);
     }
-    let threads = if a.threads == 0 {
-        std::thread::available_parallelism().map_or(2, |n| n.get())
-    } else {
-        a.threads
-    };
+    let threads = super::threads_or_cores(a.threads);
     let request = Request {
         draw: a.draw,
         max_steps: a.max_steps,
@@ -109,7 +105,7 @@ pub fn run(a: DebugArgs) -> ExitCode {
     if report.traces.is_empty() {
         let st = &report.script.status;
         eprintln!(
-            "quadstep debug: {}: no draw or dispatch{} reached {target:?} (the script: {}{})",
+            "quadstep debug: {}: no draw or dispatch{} reached {target} (the script: {}{})",
             a.script.display(),
             a.draw.map(|d| format!(" numbered {d}")).unwrap_or_default(),
             st.word(),

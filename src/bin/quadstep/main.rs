@@ -64,6 +64,15 @@ impl From<DiscardArg> for quadstep::exec::Discard {
     }
 }
 
+/// `n` threads, or one per core for 0 (`-j` / `--jobs`).
+pub fn threads_or_cores(n: usize) -> usize {
+    if n == 0 {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    } else {
+        n
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.cmd {

@@ -49,11 +49,7 @@ pub fn run(a: RenderArgs) -> ExitCode {
         eprintln!("quadstep render: {} is not a file", a.script.display());
         return ExitCode::from(2);
     }
-    let threads = if a.threads == 0 {
-        std::thread::available_parallelism().map_or(2, |n| n.get())
-    } else {
-        a.threads
-    };
+    let threads = super::threads_or_cores(a.threads);
     let opts = RunOptions {
         keep_images: true,
         raster_threads: threads,
