@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::ast::{Shader, ShaderFormat, ShaderSource, ShaderType};
+use super::ast::{Attachment, Shader, ShaderFormat, ShaderSource, ShaderType};
 use crate::front::spvasm;
 use crate::{Error, Result};
 
@@ -281,10 +281,58 @@ pub fn optimize(words: &[u32], passes: &[String], cache: &Path) -> Result<Vec<u3
     words_from_bytes(&out, "spirv-opt output")
 }
 
+/// A `DXIL FILE` shader (the quadstep extension) compiled for the attachment: its entry
+/// point (`main`, Amber's default, means the container's only or first one), checked to be of
+/// the pipeline's stage. Specialisation constants and `spirv-opt` passes do not apply to DXIL.
+pub fn dxil_shader(
+    shader: &Shader,
+    att: &Attachment,
+    stage: crate::ir::Stage,
+) -> Result<crate::pipeline::Shader> {
+    let ShaderSource::Binary(bytes) = &shader.source else {
+        return Err(Error::Amber(format!(
+            "DXIL shader '{}' has no container loaded",
+            shader.name
+        )));
+    };
+    if !att.specializations.is_empty() || !att.optimizations.is_empty() {
+        return Err(Error::Unsupported(format!(
+            "specialisation constants or spirv-opt passes on DXIL shader '{}'",
+            shader.name
+        )));
+    }
+    let name = shader
+        .file
+        .as_ref()
+        .map_or(shader.name.clone(), |p| p.display().to_string());
+    let entry = (att.entry_point != "main").then_some(att.entry_point.as_str());
+    let sh = crate::pipeline::Shader::from_dxil(bytes, entry)
+        .map_err(|e| Error::Amber(format!("{name}: {e}")))?;
+    if sh.stage() != stage {
+        return Err(Error::Amber(format!(
+            "{name}: a {:?} shader attached as {:?}",
+            sh.stage(),
+            stage
+        )));
+    }
+    Ok(sh)
+}
+
 /// SPIR-V words of `shader` compiled for `stage` with entry point `entry`.
-/// `default_version` is the SPIR-V version for assembly without `TARGET_ENV`; `debug_info`
-/// compiles GLSL/HLSL with `OpLine`s and the source text (`glslangValidator -g`).
+/// `default_version` is the SPIR-V version for assembly without `TARGET_ENV`.
 pub fn shader_words(
+    shader: &Shader,
+    stage: ShaderType,
+    entry: &str,
+    default_version: Option<(u8, u8)>,
+    cache: &Path,
+) -> Result<Vec<u32>> {
+    shader_words_debug(shader, stage, entry, default_version, cache, false)
+}
+
+/// [`shader_words`], GLSL/HLSL compiled with `OpLine`s and the source text when `debug_info`
+/// (`glslangValidator -g`).
+pub fn shader_words_debug(
     shader: &Shader,
     stage: ShaderType,
     entry: &str,

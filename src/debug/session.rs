@@ -73,7 +73,7 @@ pub struct Session {
 /// Bytes of the buffer bound at (resource slot, element) of `shader` in `sets`.
 fn buffer_len(shader: &Shader, sets: &DescriptorSets, slot: u32, index: u32) -> Option<u64> {
     let r = shader.ir().resources.get(slot as usize)?;
-    match sets.get(r.set, r.binding)?.get(index as usize)? {
+    match sets.lookup(r)?.get(index as usize)? {
         Descriptor::Buffer(b) => Some(b.len() as u64),
         _ => None,
     }
@@ -395,7 +395,7 @@ impl RunHook for Session {
             + wg[1] as u64 * groups[0] as u64
             + wg[2] as u64 * groups[0] as u64 * groups[1] as u64;
         let run = || -> Result<Trace> {
-            let images = ShaderImages::new(shader.ir(), |s, b| sets.get(s, b), config)?;
+            let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
             let max = self.max_events();
             let mut rec = super::record::Recorder::new(&[lane / 4], Some(&images), max);
             pipeline::dispatch_observed(shader, groups, sets, &images, watched, &mut rec)?;

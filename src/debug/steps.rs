@@ -80,7 +80,7 @@ fn new_step(index: usize, rec: &Rec, offset: Option<u32>, n: &Naming<'_>) -> Ste
     let listed = offset.and_then(|o| n.listing?.get(o));
     let text = match (listed, offset) {
         (Some(l), _) => l.text.clone(),
-        (None, Some(o)) => format!("(SPIR-V word {o})"),
+        (None, Some(o)) => format!("(source instruction {o})"),
         (None, None) => "(no source instruction)".to_string(),
     };
     Step {

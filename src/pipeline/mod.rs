@@ -30,7 +30,7 @@ pub fn dispatch(
     sets: &DescriptorSets,
     config: Config,
 ) -> Result<()> {
-    let images = ShaderImages::new(shader.ir(), |s, b| sets.get(s, b), config)?;
+    let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
     dispatch_observed(
         shader,
         groups,

@@ -43,7 +43,11 @@ pub struct AmberArgs {
     pub jobs: usize,
     /// What a lane does after `OpKill` (GLSL `discard`).
     #[arg(long, value_enum, default_value_t)]
-    pub discard: super::DiscardArg,
+    pub discard: super::discard_arg::DiscardArg,
+    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
+    /// Vulkan for SPIR-V).
+    #[arg(long, value_enum)]
+    pub policy: Option<super::policy_arg::PolicyArg>,
 }
 
 pub fn detail(r: &ScriptResult) -> String {
@@ -156,6 +160,7 @@ pub fn run(a: AmberArgs) -> ExitCode {
         time_limit: Duration::from_secs(a.time_limit),
         keep_images: a.dump_images.is_some(),
         discard: a.discard.into(),
+        policy: a.policy.map(Into::into),
         ..RunOptions::default()
     };
     let any_dir = a.paths.iter().any(|p| p.is_dir());

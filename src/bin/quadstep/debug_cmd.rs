@@ -46,7 +46,7 @@ pub struct DebugArgs {
     pub max_steps: usize,
     /// What a lane does after `OpKill` (GLSL `discard`).
     #[arg(long, value_enum, default_value_t)]
-    pub discard: super::DiscardArg,
+    pub discard: super::discard_arg::DiscardArg,
     /// Rasterizer threads (0 = one per core). The trace does not depend on it.
     #[arg(long, short = 'j', default_value_t = 0)]
     pub threads: usize,

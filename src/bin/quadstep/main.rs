@@ -3,14 +3,20 @@
 //!   the golden scenes rendered, compared with their golden PNGs and written out;
 //! - `quadstep amber PATH...`: run Amber scripts, PASS / FAIL / SKIP per script (`amber_cmd.rs`);
 //! - `quadstep render SCRIPT --out IMG.png`: run one script, write its framebuffer (`render_cmd.rs`);
-//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`);
+//! - `quadstep dis SHADER`: SPIR-V disassembly (or the DXIL container's metadata) and the
+//!   lowered IR of each entry point (`dis_cmd.rs`);
+//! - `quadstep diff A B`: two builds of one shader on the same inputs, the first differing
+//!   values (`diff_cmd.rs`);
 //! - `quadstep debug SCRIPT --pixel X,Y`: the shader debugger's trace of one pixel's quad
 //!   (`debug_cmd.rs`).
 
 mod amber_cmd;
 mod debug_cmd;
 mod demo_cmd;
+mod diff_cmd;
 mod dis_cmd;
+mod discard_arg;
+mod policy_arg;
 mod render_cmd;
 
 use std::process::ExitCode;
@@ -21,8 +27,8 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "quadstep",
     version,
-    about = "CPU rasterizer and SPIR-V interpreter running 2x2 quads in lock-step",
-    long_about = "CPU rasterizer and SPIR-V interpreter running 2x2 quads in lock-step.\n\
+    about = "CPU rasterizer and SPIR-V/DXIL interpreter running 2x2 quads in lock-step",
+    long_about = "CPU rasterizer and SPIR-V/DXIL interpreter running 2x2 quads in lock-step.\n\
                   Without a subcommand, runs the built-in demo: renders the golden scenes, \
                   compares them with their golden PNGs and prints where the PNGs went."
 )]
@@ -40,28 +46,12 @@ enum Cmd {
     /// Disassemble a shader (SPIR-V binary, SPIR-V assembly, or GLSL/HLSL through
     /// glslangValidator) and print the IR quadstep runs for each entry point.
     Dis(dis_cmd::DisArgs),
+    /// Run two builds of one shader (DXIL vs SPIR-V, or two SPIR-V binaries) on the same
+    /// inputs and report the first values whose outputs differ, with their ULP distance.
+    Diff(diff_cmd::DiffArgs),
     /// Trace one pixel's quad (or a compute invocation's, or a vertex's) through a script:
     /// every instruction, the four lanes' values, what the sampler read, warnings.
     Debug(debug_cmd::DebugArgs),
-}
-
-/// `--discard`: what a lane that executes `OpKill` (GLSL `discard`) does.
-#[derive(Clone, Copy, Debug, Default, clap::ValueEnum)]
-pub enum DiscardArg {
-    /// It goes on as a helper for its quad's derivatives and quad ops (lavapipe, D3D).
-    #[default]
-    Helper,
-    /// It stops and its values freeze (Vulkan's reading: derivatives across it undefined).
-    Strict,
-}
-
-impl From<DiscardArg> for quadstep::exec::Discard {
-    fn from(d: DiscardArg) -> Self {
-        match d {
-            DiscardArg::Helper => quadstep::exec::Discard::Helper,
-            DiscardArg::Strict => quadstep::exec::Discard::Strict,
-        }
-    }
 }
 
 /// `n` threads, or one per core for 0 (`-j` / `--jobs`).
@@ -80,6 +70,7 @@ fn main() -> ExitCode {
         Some(Cmd::Render(a)) => render_cmd::run(a),
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
         Some(Cmd::Debug(a)) => debug_cmd::run(a),
+        Some(Cmd::Diff(a)) => diff_cmd::run(a),
         None => demo_cmd::run(),
     }
 }

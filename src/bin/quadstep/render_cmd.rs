@@ -24,7 +24,11 @@ pub struct RenderArgs {
     pub threads: usize,
     /// What a lane does after `OpKill` (GLSL `discard`).
     #[arg(long, value_enum, default_value_t)]
-    pub discard: super::DiscardArg,
+    pub discard: super::discard_arg::DiscardArg,
+    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
+    /// Vulkan for SPIR-V).
+    #[arg(long, value_enum)]
+    pub policy: Option<super::policy_arg::PolicyArg>,
 }
 
 fn pick<'a>(r: &'a ScriptResult, want: Option<&str>) -> Result<&'a Picture, String> {
@@ -54,6 +58,7 @@ pub fn run(a: RenderArgs) -> ExitCode {
         keep_images: true,
         raster_threads: threads,
         discard: a.discard.into(),
+        policy: a.policy.map(Into::into),
         ..RunOptions::default()
     };
     let r = run_file(&a.script, &opts);
