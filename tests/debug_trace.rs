@@ -371,3 +371,27 @@ fn the_html_page_renders_in_headless_chromium() {
     assert!(img.pixels().any(|p| p != first), "a blank screenshot");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_dxil_shader_is_traced_by_its_dxil_instructions() {
+    // the script's own EXPECTs: nearest magnification of a 2x2 chessboard leaves pixel
+    // (81, 81) red and (129, 81) blue
+    let script = root().join("tests/data/dxil_twins/cases/magfilter_nearest.amber");
+    for ((x, y), want) in [
+        ((81, 81), [1.0, 0.0, 0.0, 1.0]),
+        ((129, 81), [0.0, 0.0, 1.0, 1.0]),
+    ] {
+        let r = run(&script, Target::Pixel { x, y }, Discard::Helper);
+        let t = r.traces.last().unwrap();
+        let s = step(t, "@dx.op.sample.f32(i32 60,");
+        assert!(s.text.starts_with('%'), "{}", s.text);
+        assert_eq!(floats(s, t.lane), want, "pixel ({x}, {y})");
+        assert_eq!(
+            t.steps
+                .iter()
+                .filter(|s| s.text.contains("@dx.op.loadInput.f32"))
+                .count(),
+            2
+        );
+    }
+}

@@ -1,7 +1,9 @@
 //! What the IR's `Source { offset }` markers point at: for each SPIR-V instruction (keyed by
 //! its word offset), the disassembler's text with `OpName`s in place of numeric ids, its
 //! result's name, the named variables it writes, and its `OpLine` position with the source
-//! line's text when the module embeds its source (`glslangValidator -g`).
+//! line's text when the module embeds its source (`glslangValidator -g`). For a DXIL shader
+//! (markers hold the instruction's number in its function), each instruction's LLVM text as
+//! `quadstep dis` prints it, and its result's slot name.
 //!
 //! Built from the module's words alone, after the fact, so the front end and the
 //! interpreter carry no debug information: the trace names each step by looking its marker
@@ -328,6 +330,35 @@ impl Listing {
                 line = None;
             }
         }
+        Ok(Listing { insts })
+    }
+
+    /// The listing of the function of entry point `entry` (the first when `None`) of a DXIL
+    /// container: each instruction's `llvm-dis` text by its number, what the lowering's
+    /// `Source` markers hold. A result is named by its slot (`%12`), which is what it writes.
+    pub fn from_dxil(bytes: &[u8], entry: Option<&str>) -> Result<Listing> {
+        let dxil = crate::front::dxil::read(bytes)
+            .map_err(|e| crate::Error::Unsupported(format!("DXIL container: {e}")))?;
+        let function = crate::front::dxil::lower::entry_point(&dxil, entry)
+            .and_then(|e| e.function)
+            .ok_or_else(|| crate::Error::Unsupported("DXIL: no such entry point".into()))?;
+        let insts = crate::front::dxil::print::print_instructions(&dxil.module, function)
+            .into_iter()
+            .map(|(offset, text)| {
+                let text = text.trim().to_string();
+                let name = text
+                    .split_once(" = ")
+                    .map(|(r, _)| r.trim_start_matches('%').to_string());
+                let inst = ListedInst {
+                    offset,
+                    text,
+                    writes: name.iter().cloned().collect(),
+                    name,
+                    ..ListedInst::default()
+                };
+                (offset, inst)
+            })
+            .collect();
         Ok(Listing { insts })
     }
 

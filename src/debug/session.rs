@@ -65,7 +65,7 @@ struct State {
 /// A debugging run in progress (see the module documentation).
 pub struct Session {
     request: Request,
-    /// Listings by the address of the shader's SPIR-V.
+    /// Listings by the address of the shader's SPIR-V words or DXIL container.
     listings: Mutex<HashMap<usize, Arc<Listing>>>,
     state: Mutex<State>,
 }
@@ -105,13 +105,21 @@ impl Session {
     }
 
     fn listing(&self, shader: &Shader) -> Option<Arc<Listing>> {
-        let words = shader.spirv()?;
+        let key = match (shader.spirv(), shader.dxil()) {
+            (Some(words), _) => words.as_ptr() as usize,
+            (None, Some((bytes, _))) => bytes.as_ptr() as usize,
+            (None, None) => return None,
+        };
         let mut cache = self.listings.lock().ok()?;
-        let key = words.as_ptr() as usize;
         if let Some(l) = cache.get(&key) {
             return Some(l.clone());
         }
-        let l = Arc::new(Listing::new(words).ok()?);
+        let listed = match (shader.spirv(), shader.dxil()) {
+            (Some(words), _) => Listing::new(words),
+            (None, Some((bytes, entry))) => Listing::from_dxil(bytes, entry),
+            (None, None) => return None,
+        };
+        let l = Arc::new(listed.ok()?);
         cache.insert(key, l.clone());
         Some(l)
     }

@@ -22,6 +22,8 @@ pub struct Shader {
     program: Program,
     /// The SPIR-V module it came from (what the debugger names instructions from).
     spirv: Option<Arc<[u32]>>,
+    /// The DXIL container and entry name it came from (the same, for DXIL).
+    dxil: Option<(Arc<[u8]>, Option<String>)>,
     policy: Policy,
 }
 
@@ -83,7 +85,9 @@ impl Shader {
     pub fn from_dxil(bytes: &[u8], entry: Option<&str>) -> Result<Shader> {
         let dxil = crate::front::dxil::read(bytes)
             .map_err(|e| Error::Unsupported(format!("DXIL container: {e}")))?;
-        Self::from_dxil_module(&dxil, entry)
+        let mut sh = Self::from_dxil_module(&dxil, entry)?;
+        sh.dxil = Some((bytes.into(), entry.map(str::to_string)));
+        Ok(sh)
     }
 
     /// Compile entry point `entry` (the first when `None`) of a read DXIL module. It samples
@@ -107,6 +111,7 @@ impl Shader {
         Ok(Shader {
             program,
             spirv: None,
+            dxil: None,
             policy: Policy::Vulkan,
         })
     }
@@ -115,6 +120,11 @@ impl Shader {
     /// offsets the IR's `Source` markers give.
     pub fn spirv(&self) -> Option<&[u32]> {
         self.spirv.as_deref()
+    }
+    /// The DXIL container and entry name the shader was compiled from (`from_dxil` only),
+    /// whose instruction numbers the IR's `Source` markers give.
+    pub fn dxil(&self) -> Option<(&[u8], Option<&str>)> {
+        self.dxil.as_ref().map(|(b, e)| (&b[..], e.as_deref()))
     }
     /// The texture unit's rules this shader samples under: [`Policy::D3D`] for DXIL,
     /// [`Policy::Vulkan`] otherwise, unless [`Shader::set_policy`] chose.
