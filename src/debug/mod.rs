@@ -12,7 +12,8 @@
 //! - [`record`]: the `exec` observer that records the watched quads (lane states, values
 //!   written, operands read, image operands and bindings);
 //! - [`listing`]: SPIR-V text, names and source lines by word offset (from the module's
-//!   words, through the disassembler), which names the IR's `Source` markers;
+//!   words, through the disassembler), or a DXIL function's instructions by number (through
+//!   the DXIL printer), which names the IR's `Source` markers;
 //! - [`steps`] and [`warn`]: recorded instructions grouped into source steps, and checked;
 //! - [`trace`]: the public result types;
 //! - [`text`], [`json`], [`html`]: what `quadstep debug` prints or writes.
