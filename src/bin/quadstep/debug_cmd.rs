@@ -47,6 +47,10 @@ pub struct DebugArgs {
     /// What a lane does after `OpKill` (GLSL `discard`).
     #[arg(long, value_enum, default_value_t)]
     pub discard: super::discard_arg::DiscardArg,
+    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
+    /// Vulkan for SPIR-V).
+    #[arg(long, value_enum)]
+    pub policy: Option<super::policy_arg::PolicyArg>,
     /// Rasterizer threads (0 = one per core). The trace does not depend on it.
     #[arg(long, short = 'j', default_value_t = 0)]
     pub threads: usize,
@@ -98,6 +102,7 @@ pub fn run(a: DebugArgs) -> ExitCode {
     let opts = RunOptions {
         raster_threads: threads,
         discard: a.discard.into(),
+        policy: a.policy.map(Into::into),
         keep_images: false,
         ..RunOptions::default()
     };
