@@ -8,7 +8,9 @@
 //! - `quadstep diff A B`: two builds of one shader on the same inputs, the first differing
 //!   values (`diff_cmd.rs`);
 //! - `quadstep debug SCRIPT --pixel X,Y`: the shader debugger's trace of one pixel's quad
-//!   (`debug_cmd.rs`).
+//!   (`debug_cmd.rs`);
+//! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
+//!   (`inspect_cmd.rs`).
 
 mod amber_cmd;
 mod debug_cmd;
@@ -16,6 +18,7 @@ mod demo_cmd;
 mod diff_cmd;
 mod dis_cmd;
 mod discard_arg;
+mod inspect_cmd;
 mod policy_arg;
 mod render_cmd;
 
@@ -49,6 +52,9 @@ enum Cmd {
     /// Run two builds of one shader (DXIL vs SPIR-V, or two SPIR-V binaries) on the same
     /// inputs and report the first values whose outputs differ, with their ULP distance.
     Diff(diff_cmd::DiffArgs),
+    /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
+    /// what its code requires; exits 1 where they differ.
+    Inspect(inspect_cmd::InspectArgs),
     /// Trace one pixel's quad (or a compute invocation's, or a vertex's) through a script:
     /// every instruction, the four lanes' values, what the sampler read, warnings.
     Debug(debug_cmd::DebugArgs),
@@ -71,6 +77,7 @@ fn main() -> ExitCode {
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
         Some(Cmd::Debug(a)) => debug_cmd::run(a),
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
+        Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         None => demo_cmd::run(),
     }
 }
