@@ -241,8 +241,7 @@ fn debug(args: &[&str]) -> (Option<i32>, String, String) {
 
 #[test]
 fn debug_prints_the_quad_swap_its_json_lines_and_the_watched_steps() {
-    if !quadstep::amber::run_shaders::glslang_available() {
-        eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools)");
+    if !tools::have("cli", &[Tool::Glslang]) {
         return;
     }
     // Pixel (20, 64) is lane 0 of its quad in the QuadReadAcrossY band: it gets lane 2's
@@ -296,7 +295,7 @@ fn debug_says_what_is_wrong_with_its_arguments() {
     let (code, _, err) = debug(&["--pixel", "3"]);
     assert_eq!(code, Some(2), "{err}");
     assert!(err.contains("expected 2 comma-separated integers"), "{err}");
-    if !quadstep::amber::run_shaders::glslang_available() {
+    if !tools::have("cli", &[Tool::Glslang]) {
         return;
     }
     // a pixel outside the 128x128 framebuffer: no draw reaches it

@@ -4,7 +4,11 @@
 //! the golden image. Also the HTML page, rendered by headless Chromium when it is installed.
 //! The scripts are GLSL: without `glslangValidator` the tests say so and pass.
 
+mod common;
+
 use std::path::{Path, PathBuf};
+
+use common::tools::{self, Tool};
 
 use quadstep::amber::RunOptions;
 use quadstep::debug::{self, LaneState, Report, Request, Target, Trace, WarningKind};
@@ -15,11 +19,7 @@ fn root() -> PathBuf {
 }
 
 fn glslang() -> bool {
-    let ok = quadstep::amber::run_shaders::glslang_available();
-    if !ok {
-        eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools)");
-    }
-    ok
+    tools::have("debug_trace", &[Tool::Glslang])
 }
 
 fn trace(script: &Path, target: Target, discard: Discard) -> Report {
@@ -327,7 +327,7 @@ fn the_html_page_renders_in_headless_chromium() {
     }
     let Some(chrome) = chromium() else {
         eprintln!(
-            "SKIPPED: no chromium on the PATH (Debian package chromium); .ci/run installs it"
+            "debug_trace: skipped: no chromium on the PATH (Debian package chromium); .ci/run installs it"
         );
         return;
     };

@@ -4,7 +4,11 @@
 //! function that discards. With the strict reading (`Discard::Strict`) the lane stops and its
 //! quad reads its frozen registers instead: the first probe then sees 0 - P(1, 0) = -2.8125.
 
+mod common;
+
 use std::path::Path;
+
+use common::tools::{self, Tool};
 
 use quadstep::amber::{run_file, RunOptions, Status};
 use quadstep::exec::Discard;
@@ -20,8 +24,7 @@ fn run(discard: Discard) -> Status {
 
 #[test]
 fn discarded_lanes_feed_derivatives_as_helpers() {
-    if !quadstep::amber::run_shaders::glslang_available() {
-        eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools)");
+    if !tools::have("discard_resume", &[Tool::Glslang]) {
         return;
     }
     assert_eq!(run(Discard::Helper), Status::Pass);
