@@ -24,8 +24,10 @@ pub use ast::Script;
 pub use parse::{parse, parse_file};
 
 pub mod formats;
+pub mod hook;
 pub mod run;
 mod run_expect;
 pub mod run_shaders;
 
+pub use hook::{Command, HookStages, RunHook};
 pub use run::{run_file, run_script, RunOptions, ScriptResult, Status};

@@ -19,6 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::ast::{self, *};
 use super::formats;
+use super::hook::{Command as HookCommand, HookStages, RunHook};
 use super::run_expect;
 use super::run_shaders;
 use crate::exec;
@@ -48,6 +49,13 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
+    /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
+    pub discard: exec::Discard,
+    /// Compile GLSL/HLSL with debug information (`glslangValidator -g`: `OpLine`s and the
+    /// source text, which the shader debugger shows).
+    pub debug_info: bool,
+    /// A tool watching the draws and dispatches (the shader debugger).
+    pub hook: Option<Arc<dyn RunHook>>,
     /// Texture rules for every shader (`None`: each shader's own, D3D for DXIL and Vulkan
     /// for SPIR-V).
     pub policy: Option<texture::Policy>,
@@ -62,6 +70,9 @@ impl Default for RunOptions {
             keep_images: false,
             raster_threads: 1,
             spirv_version: None,
+            discard: exec::Discard::default(),
+            debug_info: false,
+            hook: None,
             policy: None,
         }
     }
@@ -406,6 +417,8 @@ pub(crate) struct Runner<'s> {
     line: usize,
     /// The first failed expectation ("line: message").
     failure: Option<String>,
+    /// Draw and dispatch commands started so far (`hook::Command::index`).
+    commands: usize,
 }
 
 fn stage_name(s: ShaderType) -> &'static str {
@@ -427,6 +440,7 @@ impl<'s> Runner<'s> {
             attachments: Vec::new(),
             line: 0,
             failure: None,
+            commands: 0,
         };
         for st in &script.stmts {
             r.line = st.line;
@@ -892,12 +906,13 @@ impl<'s> Runner<'s> {
         let mut sh = if decl.format == ShaderFormat::Dxil {
             run_shaders::dxil_shader(decl, att, stage)?
         } else {
-            let words = run_shaders::shader_words(
+            let words = run_shaders::shader_words_debug(
                 decl,
                 att.stage,
                 &att.entry_point,
                 self.opts.spirv_version,
                 &self.opts.cache_dir,
+                self.opts.debug_info,
             )?;
             let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
             let module = Module::load(&words)?;
@@ -910,6 +925,7 @@ impl<'s> Runner<'s> {
             pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?
         };
         sh.set_budget(self.opts.budget);
+        sh.set_discard(self.opts.discard);
         if let Some(policy) = self.opts.policy {
             sh.set_policy(policy);
         }
@@ -1016,8 +1032,30 @@ impl<'s> Runner<'s> {
             .ok_or_else(|| Error::Amber(format!("pipeline '{}' has no compute shader", p.name)))?;
         let sh = self.shader(att)?;
         let (sets, wb) = self.descriptors(p, &[sh.ir()])?;
-        pipeline::dispatch(&sh, groups, &sets, sh.config())?;
+        let config = sh.config();
+        let command = self.hook_command(p, Vec::new());
+        let opts: &'s RunOptions = self.opts;
+        let hooked = opts
+            .hook
+            .as_ref()
+            .and_then(|h| h.dispatch(&command, &sh, groups, &sets, config));
+        match hooked {
+            Some(r) => r?,
+            None => pipeline::dispatch(&sh, groups, &sets, config)?,
+        }
         self.write_back(wb)
+    }
+
+    /// The next draw or dispatch command, as a hook sees it.
+    fn hook_command(&mut self, p: &Pipeline, attachments: Vec<Option<String>>) -> HookCommand {
+        self.commands += 1;
+        HookCommand {
+            index: self.commands - 1,
+            line: self.line,
+            pipeline: p.name.clone(),
+            framebuffer: p.framebuffer_size,
+            attachments,
+        }
     }
 
     /// Descriptor sets for the pipeline's `BIND`s, and what to copy back afterwards.
@@ -1479,9 +1517,24 @@ impl<'s> Runner<'s> {
             _ => None,
         };
 
+        let names = color_names.iter().map(|n| n.as_ref().map(|n| n.0.clone()));
+        let command = self.hook_command(p, names.collect());
+        let opts: &'s RunOptions = self.opts;
+        let hooked = match &opts.hook {
+            Some(h) => h.stages(&command, &vstage, fstage.as_ref()),
+            None => HookStages::default(),
+        };
+        let vertex: &dyn raster::VertexStage = match &hooked.vertex {
+            Some(v) => v.as_ref(),
+            None => &vstage,
+        };
+        let fragment: &dyn raster::FragmentStage = match &hooked.fragment {
+            Some(f) => f.as_ref(),
+            None => fragment,
+        };
         let pipe = raster::Pipeline {
             state,
-            vertex: &vstage,
+            vertex,
             fragment,
         };
         {
@@ -1525,6 +1578,10 @@ impl<'s> Runner<'s> {
             }
         }
         drop(pipe);
+        drop(hooked);
+        if let Some(h) = &opts.hook {
+            h.after_draw(&command, &targets);
+        }
         drop(vstage);
         drop(fstage);
         for ((n, t), e) in color_names.iter().zip(targets.color).zip(emulated) {

@@ -139,13 +139,51 @@ fn local_id(size: [u32; 3], quads: bool, l: usize) -> Option<[u32; 3]> {
 /// barriers in uniform control flow hold by construction); workgroups run in parallel on
 /// rayon. Results are deterministic for shaders without races between workgroups.
 pub fn run_compute(program: &Program, workgroups: [u32; 3], bindings: &Bindings) -> Result<()> {
+    run_compute_watching(program, workgroups, bindings, u64::MAX, &mut NoObserver)
+}
+
+/// [`run_compute`] with one workgroup (index `x + y * X + z * X * Y`) run under `observer`:
+/// the same parallel run, the watched workgroup on whichever thread takes it.
+pub fn run_compute_watching<O: Observer + Send>(
+    program: &Program,
+    workgroups: [u32; 3],
+    bindings: &Bindings,
+    watched: u64,
+    observer: &mut O,
+) -> Result<()> {
     compute_prepare(program)?;
     let total = workgroups.iter().map(|&v| v as u64).product::<u64>();
+    let observer = std::sync::Mutex::new(observer);
     (0..total)
         .into_par_iter()
         .try_for_each_init(Batch::new, |batch, i| {
-            run_workgroup(program, workgroups, i, bindings, batch, &mut NoObserver)
+            if i != watched {
+                return run_workgroup(program, workgroups, i, bindings, batch, &mut NoObserver);
+            }
+            let mut o = observer
+                .lock()
+                .map_err(|_| Error::Exec("compute observer poisoned by a panic".into()))?;
+            run_workgroup(program, workgroups, i, bindings, batch, &mut **o)
         })
+}
+
+/// The local invocation id batch lane `lane` of a workgroup of `program` runs (None for a
+/// padding lane): lanes follow `LocalInvocationIndex`, or 2×2 tiles of local ids with
+/// `DerivativeGroupQuadsKHR`.
+pub fn compute_local_id(program: &Program, lane: usize) -> Option<[u32; 3]> {
+    let size = program.shader.workgroup_size;
+    let quads = program.shader.derivative_group == Some(DerivativeGroup::Quads)
+        && size[0].is_multiple_of(2)
+        && size[1].is_multiple_of(2);
+    local_id(size, quads, lane)
+}
+
+/// The batch lane that runs local invocation `local` (None when `local` is outside the
+/// workgroup size): the inverse of [`compute_local_id`].
+pub fn compute_lane(program: &Program, local: [u32; 3]) -> Option<usize> {
+    let lanes = program.shader.workgroup_size.iter().map(|&v| v as usize);
+    let lanes = lanes.product::<usize>().min(MAX_WORKGROUP_LANES as usize);
+    (0..lanes).find(|&l| compute_local_id(program, l) == Some(local))
 }
 
 /// [`run_compute`] with an observer: workgroups run one after another.
@@ -462,6 +500,17 @@ pub fn run_fragment_rows(
     batch: &mut RowBatch,
     bindings: &Bindings,
 ) -> Result<()> {
+    run_fragment_rows_observed(program, batch, bindings, &mut NoObserver)
+}
+
+/// [`run_fragment_rows`] with an observer (which sees every instruction run, also where a
+/// pass-through shader's row form would run none).
+pub fn run_fragment_rows_observed<O: Observer>(
+    program: &Program,
+    batch: &mut RowBatch,
+    bindings: &Bindings,
+    observer: &mut O,
+) -> Result<()> {
     check_stage(program, Stage::Fragment)?;
     let (quads, lanes) = (batch.quads, batch.lanes());
     let short = batch.frag_coord.len() < lanes
@@ -484,7 +533,7 @@ pub fn run_fragment_rows(
             batch.rows.len()
         )));
     }
-    if fragment_rows_run_nothing(program) {
+    if !observer.wants_insts() && fragment_rows_run_nothing(program) {
         // Nothing to run (a pass-through shader whose outputs are read from its inputs'
         // rows): only the words the run would have zeroed, and no scratch batch to borrow
         // (reset, run and the rest were ~420 instructions per batch, the thread-local
@@ -497,9 +546,9 @@ pub fn run_fragment_rows(
         return Ok(());
     }
     FRAG_SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut b) => frag_rows(program, batch, bindings, &mut b),
+        Ok(mut b) => frag_rows(program, batch, bindings, &mut b, observer),
         // Re-entered on this thread (an image unit shading fragments?): a private batch.
-        Err(_) => frag_rows(program, batch, bindings, &mut Batch::new()),
+        Err(_) => frag_rows(program, batch, bindings, &mut Batch::new(), observer),
     })
 }
 
@@ -513,7 +562,13 @@ pub fn fragment_rows_run_nothing(program: &Program) -> bool {
 }
 
 /// [`run_fragment_rows`] on `b`, with `batch.rows` as its Local memory for the run.
-fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Batch) -> Result<()> {
+fn frag_rows<O: Observer>(
+    p: &Program,
+    batch: &mut RowBatch,
+    bindings: &Bindings,
+    b: &mut Batch,
+    observer: &mut O,
+) -> Result<()> {
     let (quads, n) = (batch.quads, batch.lanes());
     let coverage = &batch.coverage[..quads];
     // every quad has a covered (non-helper) lane (a branch-free fold: `all` stops early and
@@ -522,17 +577,18 @@ fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Bat
     b.reset_frag(p, n, live);
     std::mem::swap(&mut b.local, &mut batch.rows);
     b.row_form = true;
-    let result = frag_rows_run(p, batch, bindings, b);
+    let result = frag_rows_run(p, batch, bindings, b, observer);
     b.row_form = false;
     std::mem::swap(&mut b.local, &mut batch.rows);
     result
 }
 
-fn frag_rows_run(
+fn frag_rows_run<O: Observer>(
     p: &Program,
     batch: &mut RowBatch,
     bindings: &Bindings,
     b: &mut Batch,
+    observer: &mut O,
 ) -> Result<()> {
     let sh = &p.shader;
     let (quads, n, lw) = (batch.quads, b.n, b.local_words);
@@ -556,7 +612,7 @@ fn frag_rows_run(
         None
     };
 
-    b.run(p, bindings, &mut NoObserver)?;
+    b.run(p, bindings, observer)?;
 
     // The last FragDepth output declared (as the per-quad path reads them).
     match frag_depth {

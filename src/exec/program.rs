@@ -162,8 +162,25 @@ pub(crate) enum CTerm {
         default: u32,
     },
     Return,
-    Kill,
+    /// The lanes are killed; they go on as helpers at this schedule index (`DONE`: they
+    /// stop), see [`Discard`].
+    Kill(u32),
     Unreachable,
+}
+
+/// What a lane does after `OpKill` / `OpTerminateInvocation` (the IR's
+/// [`Terminator::Kill`]). Its outputs, stores and atomics are dropped either way; the
+/// choice only shows in the quad's derivatives and quad operations, which read it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Discard {
+    /// It goes on as a helper from the kill's `resume` block, so a neighbour's derivative
+    /// sees the values it goes on computing: what lavapipe and D3D's `discard` do, and what
+    /// GPUs do in practice.
+    #[default]
+    Helper,
+    /// It stops at the kill and its registers stay frozen: a neighbour's derivative reads
+    /// its last values (Vulkan leaves such a derivative undefined).
+    Strict,
 }
 
 pub(crate) struct CBlock {
@@ -233,6 +250,7 @@ pub struct Program {
     pub(crate) row_noop_cost: Option<u64>,
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
+    pub(crate) discard: Discard,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
     /// killed or demoted lanes to report.
     pub(crate) discards: bool,
@@ -265,6 +283,30 @@ impl Program {
     }
     pub fn set_budget(&mut self, budget: u64) {
         self.budget = budget;
+    }
+    /// What killed lanes do ([`Discard::Helper`] unless set).
+    pub fn discard(&self) -> Discard {
+        self.discard
+    }
+    pub fn set_discard(&mut self, discard: Discard) {
+        self.discard = discard;
+        let mut index = vec![DONE; self.shader.body.blocks.len()];
+        for (i, b) in self.blocks.iter().enumerate() {
+            index[b.id as usize] = i as u32;
+        }
+        for b in &mut self.blocks {
+            if let ir::Terminator::Kill { resume } = self.shader.body.blocks[b.id as usize].term {
+                b.term = CTerm::Kill(kill_target(resume, discard, &index));
+            }
+        }
+    }
+}
+
+/// The schedule index a killed lane goes on at (`index`: IR block → schedule index).
+fn kill_target(resume: Option<BlockId>, discard: Discard, index: &[u32]) -> u32 {
+    match (discard, resume) {
+        (Discard::Helper, Some(b)) => index.get(b as usize).copied().unwrap_or(DONE),
+        _ => DONE,
     }
 }
 
@@ -606,10 +648,12 @@ pub fn compile(shader: &Shader) -> Result<Program> {
                 default: t(*default),
             },
             Terminator::Return => CTerm::Return,
-            Terminator::Kill => CTerm::Kill,
+            Terminator::Kill { resume } => {
+                CTerm::Kill(kill_target(*resume, Discard::default(), &rpo_index))
+            }
             Terminator::Unreachable => CTerm::Unreachable,
         };
-        let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill)
+        let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill(_))
             || code.iter().any(|c| matches!(c, Code::Demote));
         let ops = code
             .iter()
@@ -645,7 +689,8 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         CTerm::Switch { cases, default, .. } => {
             cases.iter().map(|c| c.1).chain([*default]).collect()
         }
-        CTerm::Return | CTerm::Kill | CTerm::Unreachable => Vec::new(),
+        CTerm::Kill(t) => vec![*t],
+        CTerm::Return | CTerm::Unreachable => Vec::new(),
     };
     let rejoins = (0..blocks.len())
         .filter(|&i| !chain[i])
@@ -653,9 +698,9 @@ pub fn compile(shader: &Shader) -> Result<Program> {
     if rejoins {
         (start, start_cost) = (0, 0);
     }
-    let discards = blocks
-        .iter()
-        .any(|b| matches!(b.term, CTerm::Kill) || b.code.iter().any(|c| matches!(c, Code::Demote)));
+    let discards = blocks.iter().any(|b| {
+        matches!(b.term, CTerm::Kill(_)) || b.code.iter().any(|c| matches!(c, Code::Demote))
+    });
     let RowForm {
         zero_rows,
         ops: row_ops,
@@ -698,6 +743,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         row_noop_cost,
         images,
         budget: DEFAULT_BUDGET,
+        discard: Discard::default(),
     })
 }
 

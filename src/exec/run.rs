@@ -574,6 +574,8 @@ impl Batch {
                         inst,
                         active: &self.active,
                         helper: &self.helper,
+                        demoted: &self.demoted,
+                        killed: &self.killed,
                         regs: RegView {
                             slots: &prog.slots,
                             r32: &self.r32,
@@ -584,8 +586,9 @@ impl Batch {
                 }
             }
             let uniform = self.terminate(&blk.term, blk.id, full, full && !blk.ends_lanes)?;
-            if full && matches!(blk.term, CTerm::Return | CTerm::Kill) {
-                // every lane was here and has finished
+            if full && matches!(blk.term, CTerm::Return | CTerm::Kill(_)) {
+                // every lane was here and has finished (or, killed, is a helper in a quad
+                // without live lanes)
                 return Ok(());
             }
             // Only finishing, killed or demoted lanes can leave a quad without live lanes.
@@ -683,12 +686,15 @@ impl Batch {
                     *p = if a != 0 { DONE } else { *p };
                 }
             }
-            CTerm::Kill => {
+            &CTerm::Kill(resume) => {
+                // `resume` is DONE (the lane stops) or where it goes on as a helper
                 self.marked = true;
-                for ((p, k), &a) in self.pc.iter_mut().zip(self.killed.iter_mut()).zip(act) {
+                let lanes = self.pc.iter_mut().zip(self.killed.iter_mut());
+                for (((p, k), h), &a) in lanes.zip(self.helper.iter_mut()).zip(act) {
                     if a != 0 {
-                        *p = DONE;
+                        *p = resume;
                         *k = true;
+                        *h |= resume != DONE;
                     }
                 }
             }
@@ -1323,7 +1329,7 @@ mod tests {
         let is1 = b.bin(BinaryOp::IEq, I32, k, one);
         b.branch(is1, kill, next);
         b.at(kill);
-        b.term(Terminator::Kill);
+        b.term(Terminator::Kill { resume: None });
         b.at(next);
         let is2 = b.bin(BinaryOp::IEq, I32, k, two);
         b.branch(is2, dem, join);

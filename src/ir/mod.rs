@@ -30,7 +30,7 @@ pub mod opt;
 mod print;
 mod verify;
 
-pub use print::print_function;
+pub use print::{print_function, print_inst};
 pub use verify::verify;
 
 /// A virtual register: one scalar per lane. Index into [`Function::regs`].
@@ -688,9 +688,15 @@ pub enum Terminator {
     },
     /// The entry point returns for these lanes (outputs written so far stand).
     Return,
-    /// `OpKill`/`OpTerminateInvocation`: the lane stops and its outputs are discarded; its
-    /// registers stay frozen for neighbours' derivatives.
-    Kill,
+    /// `OpKill`/`OpTerminateInvocation`: the lane's outputs are discarded. It goes on as a
+    /// helper at `resume` (the merge of the innermost selection construct around the kill,
+    /// the continue target of a loop body, a callee's call continuation; `None`: nowhere left
+    /// to go), feeding its quad's derivatives and quad operations as lavapipe and D3D's
+    /// `discard` do; with the interpreter's strict discard it stops there instead and its
+    /// registers stay frozen (`exec::Discard`).
+    Kill {
+        resume: Option<BlockId>,
+    },
     /// `OpUnreachable`: reaching it is an error.
     Unreachable,
 }
@@ -709,7 +715,8 @@ impl Terminator {
                 v.push(*default);
                 v
             }
-            Terminator::Return | Terminator::Kill | Terminator::Unreachable => vec![],
+            Terminator::Kill { resume } => resume.iter().copied().collect(),
+            Terminator::Return | Terminator::Unreachable => vec![],
         }
     }
 }

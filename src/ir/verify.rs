@@ -98,7 +98,12 @@ pub fn verify(shader: &Shader) -> Result<()> {
                     v.block(*c)?;
                 }
             }
-            Terminator::Return | Terminator::Kill | Terminator::Unreachable => {}
+            Terminator::Kill { resume } => {
+                if let Some(t) = resume {
+                    v.block(*t)?;
+                }
+            }
+            Terminator::Return | Terminator::Unreachable => {}
         }
     }
     Ok(())

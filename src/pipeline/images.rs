@@ -485,6 +485,76 @@ fn lod_mode(q: &QuadOperands) -> LodMode {
     }
 }
 
+/// What is bound where one image instruction of one quad reads (the debugger's question to
+/// the image glue, [`ShaderImages::explain`]): one entry per group of active lanes naming the
+/// same descriptor elements, usually one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageExplain {
+    pub groups: Vec<BoundExplain>,
+}
+
+/// The descriptors a group of lanes reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundExplain {
+    /// Bit `i`: quad lane `i`.
+    pub lanes: u8,
+    pub image_index: u32,
+    pub sampler_index: u32,
+    /// The image (None for a texel buffer or an element nothing is bound at).
+    pub image: Option<BoundImageInfo>,
+    /// The sampler the lanes sample with (combined or separate), if any.
+    pub sampler: Option<Sampler>,
+}
+
+/// A bound image view as the debugger shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundImageInfo {
+    pub format: crate::texture::Format,
+    pub view: crate::texture::ImageView,
+    /// Extent of each level of the view, from its base level.
+    pub levels: Vec<[u32; 3]>,
+}
+
+impl ShaderImages {
+    /// What `inst` reads for quad `q`'s active lanes: per group of lanes, the bound view and
+    /// sampler. Reads nothing but the bindings; never writes.
+    pub fn explain(&self, inst: &ImageInst, q: &QuadOperands) -> Result<ImageExplain> {
+        let (groups, n) = groups(q.active, q.image_index, q.sampler_index);
+        let mut out = Vec::with_capacity(n);
+        for &(image_index, sampler_index, lanes) in &groups[..n] {
+            let bound = self.image(inst.image.slot, image_index).ok();
+            let image = bound.map(|b| {
+                let img = b.read();
+                let view = b.view;
+                BoundImageInfo {
+                    format: img.format(),
+                    view,
+                    levels: (0..view.level_count)
+                        .map(|l| view.level_extent(&img, l))
+                        .collect(),
+                }
+            });
+            let sampler = match inst.sampler {
+                Some(s) => self
+                    .samplers
+                    .get(s.slot as usize)
+                    .and_then(|v| v.get(sampler_index as usize))
+                    .copied()
+                    .flatten(),
+                None => bound.and_then(|b| b.sampler),
+            };
+            out.push(BoundExplain {
+                lanes,
+                image_index,
+                sampler_index,
+                image,
+                sampler,
+            });
+        }
+        Ok(ImageExplain { groups: out })
+    }
+}
+
 impl ImageUnit for ShaderImages {
     fn image_op(&self, inst: &ImageInst, q: &QuadOperands, out: &mut [[u32; 4]; 4]) -> Result<()> {
         let (groups, n) = groups(q.active, q.image_index, q.sampler_index);

@@ -14,7 +14,7 @@ mod stages;
 pub use descriptors::{
     Descriptor, DescriptorSets, ImageRead, ImageResource, ImageWrite, TexelBufferView,
 };
-pub use images::ShaderImages;
+pub use images::{BoundExplain, BoundImageInfo, ImageExplain, ShaderImages};
 pub use shader::Shader;
 pub use stages::BoundStage;
 
@@ -30,6 +30,28 @@ pub fn dispatch(
     sets: &DescriptorSets,
     config: Config,
 ) -> Result<()> {
+    let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
+    dispatch_observed(
+        shader,
+        groups,
+        sets,
+        &images,
+        u64::MAX,
+        &mut exec::NoObserver,
+    )
+}
+
+/// [`dispatch`] through the image unit `images` (made for `shader` from `sets`), with
+/// workgroup `watched` (index `x + y * X + z * X * Y`) run under `observer`: the debugger's
+/// form, whose observer asks `images` to explain image instructions.
+pub fn dispatch_observed<O: exec::Observer + Send>(
+    shader: &Shader,
+    groups: [u32; 3],
+    sets: &DescriptorSets,
+    images: &ShaderImages,
+    watched: u64,
+    observer: &mut O,
+) -> Result<()> {
     if shader.stage() != Stage::Compute {
         return Err(Error::Pipeline(format!(
             "dispatch needs a compute shader; '{}' is a {:?} shader",
@@ -37,7 +59,6 @@ pub fn dispatch(
             shader.stage()
         )));
     }
-    let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
-    let bindings = sets.bindings(shader.ir(), &images)?;
-    exec::run_compute(shader.program(), groups, &bindings)
+    let bindings = sets.bindings(shader.ir(), images)?;
+    exec::run_compute_watching(shader.program(), groups, &bindings, watched, observer)
 }

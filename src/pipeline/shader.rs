@@ -7,6 +7,7 @@
 //! rules too. Nothing below the pipeline learns which front end a shader came from.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::exec::{self, Program};
 use crate::front::dxil::{lower, DxilModule};
@@ -19,6 +20,10 @@ use crate::{Error, Result};
 /// One entry point, lowered and compiled, ready to run.
 pub struct Shader {
     program: Program,
+    /// The SPIR-V module it came from (what the debugger names instructions from).
+    spirv: Option<Arc<[u32]>>,
+    /// The DXIL container and entry name it came from (the same, for DXIL).
+    dxil: Option<(Arc<[u8]>, Option<String>)>,
     policy: Policy,
 }
 
@@ -70,7 +75,9 @@ impl Shader {
         spec: &SpecConstants,
     ) -> Result<Shader> {
         let ir = module.lower(entry, stage, spec)?;
-        Self::from_ir(&ir)
+        let mut shader = Self::from_ir(&ir)?;
+        shader.spirv = Some(module.words().into());
+        Ok(shader)
     }
 
     /// Compile entry point `entry` (the first when `None`) of a DXIL container. It samples
@@ -78,7 +85,9 @@ impl Shader {
     pub fn from_dxil(bytes: &[u8], entry: Option<&str>) -> Result<Shader> {
         let dxil = crate::front::dxil::read(bytes)
             .map_err(|e| Error::Unsupported(format!("DXIL container: {e}")))?;
-        Self::from_dxil_module(&dxil, entry)
+        let mut sh = Self::from_dxil_module(&dxil, entry)?;
+        sh.dxil = Some((bytes.into(), entry.map(str::to_string)));
+        Ok(sh)
     }
 
     /// Compile entry point `entry` (the first when `None`) of a read DXIL module. It samples
@@ -101,10 +110,22 @@ impl Shader {
         };
         Ok(Shader {
             program,
+            spirv: None,
+            dxil: None,
             policy: Policy::Vulkan,
         })
     }
 
+    /// The SPIR-V module the shader was compiled from (None for DXIL or IR), whose word
+    /// offsets the IR's `Source` markers give.
+    pub fn spirv(&self) -> Option<&[u32]> {
+        self.spirv.as_deref()
+    }
+    /// The DXIL container and entry name the shader was compiled from (`from_dxil` only),
+    /// whose instruction numbers the IR's `Source` markers give.
+    pub fn dxil(&self) -> Option<(&[u8], Option<&str>)> {
+        self.dxil.as_ref().map(|(b, e)| (&b[..], e.as_deref()))
+    }
     /// The texture unit's rules this shader samples under: [`Policy::D3D`] for DXIL,
     /// [`Policy::Vulkan`] otherwise, unless [`Shader::set_policy`] chose.
     pub fn policy(&self) -> Policy {
@@ -142,5 +163,10 @@ impl Shader {
     /// Set the instruction budget per batch (a runaway shader stops with an error there).
     pub fn set_budget(&mut self, budget: u64) {
         self.program.set_budget(budget);
+    }
+
+    /// What a lane that executes `OpKill` does ([`exec::Discard::Helper`] unless set).
+    pub fn set_discard(&mut self, discard: exec::Discard) {
+        self.program.set_discard(discard);
     }
 }

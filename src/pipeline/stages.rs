@@ -8,7 +8,7 @@
 use super::descriptors::DescriptorSets;
 use super::images::ShaderImages;
 use super::shader::Shader;
-use crate::exec::{self, location_stride, VertexIds};
+use crate::exec::{self, location_stride, NoObserver, Observer, VertexIds};
 use crate::ir::{BuiltIn, Interp, IoBinding, Stage};
 use crate::raster::stage::{RowBatch, RowLayout};
 use crate::raster::{
@@ -67,24 +67,46 @@ impl<'a> BoundStage<'a> {
         })
     }
 
-    fn expect(&self, stage: Stage) -> Result<()> {
-        if self.shader.stage() != stage {
-            return Err(Error::Pipeline(format!(
-                "shader '{}' is a {:?} shader, used as a {stage:?} stage",
-                self.shader.ir().name,
-                self.shader.stage()
-            )));
-        }
-        Ok(())
-    }
-}
-
-impl VertexStage for BoundStage<'_> {
-    fn varying_count(&self) -> usize {
-        self.out_stride / 4
+    /// The bound shader.
+    pub fn shader(&self) -> &'a Shader {
+        self.shader
     }
 
-    fn run(&self, input: &VertexBatch, output: &mut VertexOutputs) -> Result<()> {
+    /// The descriptor sets it reads.
+    pub fn sets(&self) -> &'a DescriptorSets {
+        self.sets
+    }
+
+    /// Its image unit (what the debugger asks to explain an image instruction).
+    pub fn images(&self) -> &ShaderImages {
+        &self.images
+    }
+
+    /// [`FragmentStage::run_rows`] with an interpreter observer (the debugger): the same run,
+    /// every instruction observed.
+    pub fn run_rows_observed<O: Observer>(&self, batch: &mut RowBatch, obs: &mut O) -> Result<()> {
+        self.expect(Stage::Fragment)?;
+        let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
+        exec::run_fragment_rows_observed(self.shader.program(), batch, &bindings, obs)
+    }
+
+    /// [`VertexStage::run`] with an interpreter observer (the debugger).
+    pub fn run_vertices_observed<O: Observer>(
+        &self,
+        input: &VertexBatch,
+        output: &mut VertexOutputs,
+        obs: &mut O,
+    ) -> Result<()> {
+        self.vertices(input, output, Some(obs))
+    }
+
+    /// The vertex stage, observed by `obs` if there is one.
+    fn vertices<O: Observer>(
+        &self,
+        input: &VertexBatch,
+        output: &mut VertexOutputs,
+        obs: Option<&mut O>,
+    ) -> Result<()> {
         self.expect(Stage::Vertex)?;
         let n = input.len();
         let ids: Vec<VertexIds> = (0..n)
@@ -106,7 +128,11 @@ impl VertexStage for BoundStage<'_> {
             }
         }
         let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
-        let out = exec::run_vertex(self.shader.program(), &ids, &attrs, stride, &bindings)?;
+        let program = self.shader.program();
+        let out = match obs {
+            Some(o) => exec::run_vertex_observed(program, &ids, &attrs, stride, &bindings, o)?,
+            None => exec::run_vertex(program, &ids, &attrs, stride, &bindings)?,
+        };
         output.position.copy_from_slice(&out.position[..n]);
         output.point_size.copy_from_slice(&out.point_size[..n]);
         for (loc, dst) in output.varyings.iter_mut().enumerate() {
@@ -118,6 +144,27 @@ impl VertexStage for BoundStage<'_> {
             }
         }
         Ok(())
+    }
+
+    fn expect(&self, stage: Stage) -> Result<()> {
+        if self.shader.stage() != stage {
+            return Err(Error::Pipeline(format!(
+                "shader '{}' is a {:?} shader, used as a {stage:?} stage",
+                self.shader.ir().name,
+                self.shader.stage()
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl VertexStage for BoundStage<'_> {
+    fn varying_count(&self) -> usize {
+        self.out_stride / 4
+    }
+
+    fn run(&self, input: &VertexBatch, output: &mut VertexOutputs) -> Result<()> {
+        self.vertices(input, output, None::<&mut NoObserver>)
     }
 }
 

@@ -41,6 +41,9 @@ pub struct AmberArgs {
     /// Parallel scripts (0 = one per core).
     #[arg(long, short, default_value_t = 0)]
     pub jobs: usize,
+    /// What a lane does after `OpKill` (GLSL `discard`).
+    #[arg(long, value_enum, default_value_t)]
+    pub discard: super::discard_arg::DiscardArg,
     /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
     /// Vulkan for SPIR-V).
     #[arg(long, value_enum)]
@@ -156,6 +159,7 @@ pub fn run(a: AmberArgs) -> ExitCode {
         budget: a.budget,
         time_limit: Duration::from_secs(a.time_limit),
         keep_images: a.dump_images.is_some(),
+        discard: a.discard.into(),
         policy: a.policy.map(Into::into),
         ..RunOptions::default()
     };
@@ -174,11 +178,7 @@ pub fn run(a: AmberArgs) -> ExitCode {
     // Scripts run on plain threads pulling from a shared index, not on a rayon pool: a draw
     // installs work on its rasterizer's own pool, and a rayon worker waiting on another pool
     // steals further scripts meanwhile, which would stretch each script's measured time.
-    let jobs = if a.jobs == 0 {
-        std::thread::available_parallelism().map_or(2, |n| n.get())
-    } else {
-        a.jobs
-    };
+    let jobs = super::threads_or_cores(a.jobs);
     let next = AtomicUsize::new(0);
     let slots: Vec<Mutex<Option<ScriptResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
     std::thread::scope(|s| {

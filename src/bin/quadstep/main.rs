@@ -7,13 +7,17 @@
 //!   lowered IR of each entry point (`dis_cmd.rs`);
 //! - `quadstep diff A B`: two builds of one shader on the same inputs, the first differing
 //!   values (`diff_cmd.rs`);
+//! - `quadstep debug SCRIPT --pixel X,Y`: the shader debugger's trace of one pixel's quad
+//!   (`debug_cmd.rs`);
 //! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
 //!   (`inspect_cmd.rs`).
 
 mod amber_cmd;
+mod debug_cmd;
 mod demo_cmd;
 mod diff_cmd;
 mod dis_cmd;
+mod discard_arg;
 mod inspect_cmd;
 mod policy_arg;
 mod render_cmd;
@@ -51,6 +55,18 @@ enum Cmd {
     /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
     /// what its code requires; exits 1 where they differ.
     Inspect(inspect_cmd::InspectArgs),
+    /// Trace one pixel's quad (or a compute invocation's, or a vertex's) through a script:
+    /// every instruction, the four lanes' values, what the sampler read, warnings.
+    Debug(debug_cmd::DebugArgs),
+}
+
+/// `n` threads, or one per core for 0 (`-j` / `--jobs`).
+pub fn threads_or_cores(n: usize) -> usize {
+    if n == 0 {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    } else {
+        n
+    }
 }
 
 fn main() -> ExitCode {
@@ -59,6 +75,7 @@ fn main() -> ExitCode {
         Some(Cmd::Amber(a)) => amber_cmd::run(a),
         Some(Cmd::Render(a)) => render_cmd::run(a),
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
+        Some(Cmd::Debug(a)) => debug_cmd::run(a),
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
         Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         None => demo_cmd::run(),

@@ -22,6 +22,9 @@ pub struct RenderArgs {
     /// Rasterizer threads (0 = one per core). The image does not depend on it.
     #[arg(long, short = 'j', default_value_t = 0)]
     pub threads: usize,
+    /// What a lane does after `OpKill` (GLSL `discard`).
+    #[arg(long, value_enum, default_value_t)]
+    pub discard: super::discard_arg::DiscardArg,
     /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
     /// Vulkan for SPIR-V).
     #[arg(long, value_enum)]
@@ -50,14 +53,11 @@ pub fn run(a: RenderArgs) -> ExitCode {
         eprintln!("quadstep render: {} is not a file", a.script.display());
         return ExitCode::from(2);
     }
-    let threads = if a.threads == 0 {
-        std::thread::available_parallelism().map_or(2, |n| n.get())
-    } else {
-        a.threads
-    };
+    let threads = super::threads_or_cores(a.threads);
     let opts = RunOptions {
         keep_images: true,
         raster_threads: threads,
+        discard: a.discard.into(),
         policy: a.policy.map(Into::into),
         ..RunOptions::default()
     };

@@ -90,8 +90,27 @@ pub(crate) struct PhiInfo {
 /// One inlined function's return point.
 pub(crate) struct Frame {
     pub func: u32,
+    /// Which inlined instance of `func` this is (numbers every `inline_function` call).
+    pub instance: u32,
     pub ret_block: Option<BlockId>,
     pub ret_regs: Vec<Reg>,
+}
+
+/// A structured construct of one inlined function instance, as IR blocks: its header, its
+/// merge block and, for a loop, its continue target.
+pub(crate) struct Construct {
+    pub instance: u32,
+    pub header: BlockId,
+    pub merge: BlockId,
+    pub cont: Option<BlockId>,
+}
+
+/// An `OpKill` / `OpTerminateInvocation` block of an inlined function instance, and where its
+/// lanes go on if no construct of the instance holds it (the call's continuation).
+pub(crate) struct KillSite {
+    pub instance: u32,
+    pub block: BlockId,
+    pub ret: Option<BlockId>,
 }
 
 pub(crate) struct Lower<'m> {
@@ -125,6 +144,11 @@ pub(crate) struct Lower<'m> {
     pub can_discard: bool,
     /// Interface ids of the entry point.
     pub interface: Vec<u32>,
+    /// Inlined function instances so far, and their structured constructs and kills (the
+    /// kills' resume blocks are found once the whole body is lowered: `resolve_kills`).
+    pub instances: u32,
+    pub constructs: Vec<Construct>,
+    pub kills: Vec<KillSite>,
     /// Every id mentioned by the functions the entry point can reach (over-approximation:
     /// literal words count too), to skip globals the entry point never uses.
     pub used: HashSet<u32>,
@@ -164,6 +188,9 @@ impl<'m> Lower<'m> {
             writes_depth: false,
             can_discard: false,
             interface: Vec::new(),
+            instances: 0,
+            constructs: Vec::new(),
+            kills: Vec::new(),
             used: HashSet::new(),
         }
     }

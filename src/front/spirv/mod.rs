@@ -110,6 +110,11 @@ impl Module {
         Module::load(&words)
     }
 
+    /// The module's words (host order).
+    pub fn words(&self) -> &[u32] {
+        &self.p.words
+    }
+
     /// SPIR-V version (major, minor) from the header.
     pub fn spirv_version(&self) -> (u8, u8) {
         self.p.version
@@ -168,6 +173,7 @@ impl Module {
         l.read_derivative_group();
         l.declare_globals()?;
         l.inline_function(e.func, Vec::new(), true)?;
+        l.resolve_kills();
         let workgroup_size = l.workgroup_size()?;
         let (origin_upper_left, early_fragment_tests, depth_replacing) = l.modes();
         Ok(ir::Shader {
