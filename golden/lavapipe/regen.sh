@@ -1,12 +1,11 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Re-render the lavapipe twins of the golden scenes: golden/lavapipe/<scene>/lavapipe.png.
 # Usage: golden/lavapipe/regen.sh [scene...]      (default: every scene in gen.py)
-# Needs glslangValidator, python3, lavapipe (mesa-vulkan-drivers) and an lvp release build
-# (LVP, default /work/lvp/target/release/lvp; see /work/shared/tools/lvp/README.md).
+# Needs glslangValidator, python3 and lavapipe (mesa-vulkan-drivers); lvp (LVP, or built into
+# target/lvp on first use by benches/lavapipe/lvp.sh, which also points the loader at lavapipe).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. "$HERE/../../benches/lavapipe/lvp.sh"
 python3 "$HERE/gen.py" "$@"
 if [ $# -eq 0 ]; then
     set -- $(cd "$HERE" && ls -d */ | tr -d /)

@@ -151,7 +151,7 @@ impl ScriptResult {
 }
 
 /// The SPIR-V version the Vulkan CTS assembles a script's shaders with when the script does not
-/// say (`/work/shared/amber/README.md`): 1.4 for `spirv1p4` and `workgroup_memory_explicit_layout`
+/// say (`../shared/amber/README.md`): 1.4 for `spirv1p4` and `workgroup_memory_explicit_layout`
 /// folders, 1.3 for the terminate-invocation subgroup scripts.
 pub fn cts_default_version(path: &Path) -> Option<(u8, u8)> {
     let p = path.to_string_lossy();

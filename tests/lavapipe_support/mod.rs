@@ -1,5 +1,5 @@
 //! Builds and renders one `tests/lavapipe/scenes/<scene>.json` (the lvp tool's scene format,
-//! /work/shared/tools/lvp/README.md) with quadstep, with lvp's fixed state: viewport = whole
+//! ../shared/tools/lvp/README.md) with quadstep, with lvp's fixed state: viewport = whole
 //! framebuffer with depth 0..1, no culling, no blending, triangle list, textures as combined
 //! image samplers whose views cover every level and layer. Also reads lavapipe's raw outputs.
 //!
