@@ -41,7 +41,8 @@ pub use error::{Error, Result};
 pub use exec::Buffer;
 pub use limits::{Cancel, Guards, Limit, Limits, MemoryBudget};
 pub use pipeline::{
-    dispatch, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader, TexelBufferView,
+    dispatch, dispatch_with, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader,
+    TexelBufferView,
 };
 pub use raster::{
     ColorTarget, DepthStencilTarget, Pipeline as GraphicsPipeline, PipelineState, Rasterizer,

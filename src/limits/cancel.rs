@@ -56,6 +56,12 @@ impl std::fmt::Debug for Cancel {
 }
 
 impl Cancel {
+    /// The token that is never stopped (what `Cancel::default()` gives), usable in a
+    /// `static`.
+    pub const fn never() -> Cancel {
+        Cancel(None)
+    }
+
     /// A token that only [`Cancel::cancel`] stops.
     pub fn new() -> Cancel {
         Cancel::make(None, None, false)

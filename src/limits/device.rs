@@ -226,19 +226,15 @@ impl Limits {
         }
     }
 
-    /// The workgroup count rows, x y z.
-    pub fn workgroup_count(&self) -> [Limit; 3] {
-        [
-            Limit::MaxComputeWorkGroupCountX,
-            Limit::MaxComputeWorkGroupCountY,
-            Limit::MaxComputeWorkGroupCountZ,
-        ]
-    }
-
     /// Check a dispatch's workgroup counts and a compute shader's workgroup size.
     pub fn check_dispatch(&self, groups: [u32; 3], size: [u32; 3]) -> Result<()> {
         let axes = ["x", "y", "z"];
-        for ((&g, l), axis) in groups.iter().zip(self.workgroup_count()).zip(axes) {
+        let count_rows = [
+            Limit::MaxComputeWorkGroupCountX,
+            Limit::MaxComputeWorkGroupCountY,
+            Limit::MaxComputeWorkGroupCountZ,
+        ];
+        for ((&g, l), axis) in groups.iter().zip(count_rows).zip(axes) {
             self.check(l, g as u64, format_args!("workgroup count along {axis}"))?;
         }
         let size_rows = [

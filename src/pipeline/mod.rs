@@ -20,15 +20,29 @@ pub use stages::BoundStage;
 
 use crate::exec;
 use crate::ir::Stage;
+use crate::limits::Limits;
 use crate::texture::Config;
 use crate::{Error, Result};
 
-/// Run a compute shader over `groups` workgroups with the given descriptors.
+/// Run a compute shader over `groups` workgroups with the given descriptors, within the
+/// default [`Limits`] (lavapipe's). A dispatch stops early when the shader's cancel token
+/// ([`Shader::set_cancel`]) is stopped.
 pub fn dispatch(
     shader: &Shader,
     groups: [u32; 3],
     sets: &DescriptorSets,
     config: Config,
+) -> Result<()> {
+    dispatch_with(shader, groups, sets, config, &Limits::default())
+}
+
+/// [`dispatch`] within `limits` (workgroup counts and sizes).
+pub fn dispatch_with(
+    shader: &Shader,
+    groups: [u32; 3],
+    sets: &DescriptorSets,
+    config: Config,
+    limits: &Limits,
 ) -> Result<()> {
     if shader.stage() != Stage::Compute {
         return Err(Error::Pipeline(format!(
@@ -37,6 +51,7 @@ pub fn dispatch(
             shader.stage()
         )));
     }
+    limits.check_dispatch(groups, shader.ir().workgroup_size)?;
     let images = ShaderImages::new(shader.ir(), |s, b| sets.get(s, b), config)?;
     let bindings = sets.bindings(shader.ir(), &images)?;
     exec::run_compute(shader.program(), groups, &bindings)

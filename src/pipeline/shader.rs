@@ -6,6 +6,7 @@ use crate::exec::{self, Program};
 use crate::front::spirv::{Module, SpecConstants};
 use crate::front::spvasm;
 use crate::ir::{self, Stage};
+use crate::limits::Cancel;
 use crate::{Error, Result};
 
 /// One entry point, lowered and compiled, ready to run.
@@ -96,5 +97,11 @@ impl Shader {
     /// Set the instruction budget per batch (a runaway shader stops with an error there).
     pub fn set_budget(&mut self, budget: u64) {
         self.program.set_budget(budget);
+    }
+
+    /// Make dispatches and draws running this shader stop with the token's error
+    /// ([`Error::Timeout`], [`Error::Cancelled`]) soon after `cancel` is stopped.
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.program.set_cancel(cancel);
     }
 }
