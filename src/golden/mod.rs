@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 
 pub use image::RgbaImage;
 
+use crate::limits::{Limit, Limits};
 use crate::{Error, Result};
 
 /// How different two images may be and still match.
@@ -169,9 +170,26 @@ pub fn diff_image(expected: &RgbaImage, actual: &RgbaImage, tol: Tolerance) -> R
 /// Load a PNG as RGBA8. Any failure (missing file, bad or truncated PNG) is `Error::Io` naming
 /// the path.
 pub fn load_png(path: &Path) -> Result<RgbaImage> {
-    let bytes = std::fs::read(path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-        .map_err(|e| Error::Io(format!("{}: not a readable PNG: {e}", path.display())))?;
+    let limits = Limits::default();
+    let bytes = limits.read_file(path)?;
+    decode_png(&bytes, &limits).map_err(|e| Error::Io(format!("{}: {e}", path.display())))
+}
+
+/// Decode PNG bytes as RGBA8, within `limits`: the picture no wider or taller than
+/// `maxImageDimension2D`, the decoder's allocations within `maxMemoryAllocationSize`.
+/// Errors (`Error::Io`) say why the bytes are not a readable PNG.
+pub fn decode_png(bytes: &[u8], limits: &Limits) -> Result<RgbaImage> {
+    let side = limits.get(Limit::MaxImageDimension2D).min(u32::MAX as u64) as u32;
+    let mut decoder_limits = image::Limits::default();
+    decoder_limits.max_image_width = Some(side);
+    decoder_limits.max_image_height = Some(side);
+    decoder_limits.max_alloc = Some(limits.get(Limit::MaxMemoryAllocationSize));
+    let mut reader =
+        image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png);
+    reader.limits(decoder_limits);
+    let img = reader
+        .decode()
+        .map_err(|e| Error::Io(format!("not a readable PNG: {e}")))?;
     Ok(img.to_rgba8())
 }
 

@@ -38,6 +38,12 @@ struct Shared {
     /// No watchdog watches `deadline` (the thread could not be started): polls read the
     /// clock.
     unwatched: bool,
+    progress: Arc<Progress>,
+}
+
+/// Units of work done and in all, of the command running under a token.
+#[derive(Default)]
+struct Progress {
     done: AtomicU64,
     total: AtomicU64,
 }
@@ -67,12 +73,14 @@ impl Cancel {
         Cancel::make(None, None, false)
     }
 
-    /// A token stopped when `self` is, or by its own [`Cancel::cancel`].
+    /// A token stopped when `self` is, or by its own [`Cancel::cancel`], with progress of
+    /// its own.
     pub fn child(&self) -> Cancel {
         Cancel::make(Some(self.clone()), None, false)
     }
 
-    /// A child of `self` that also stops `limit` after now.
+    /// A child of `self` that also stops `limit` after now. It shares `self`'s progress, so
+    /// the holder of `self` sees the progress of what runs under the time limit.
     pub fn with_time_limit(&self, limit: Duration) -> Cancel {
         let deadline = Instant::now().checked_add(limit).map(|at| (limit, at));
         let watched = deadline.is_some() && watchdog::running();
@@ -88,13 +96,16 @@ impl Cancel {
         deadline: Option<(Duration, Instant)>,
         unwatched: bool,
     ) -> Cancel {
+        let progress = match (&parent, deadline) {
+            (Some(Cancel(Some(p))), Some(_)) => p.progress.clone(),
+            _ => Arc::default(),
+        };
         Cancel(Some(Arc::new(Shared {
             state: AtomicU8::new(0),
             parent,
             deadline,
             unwatched,
-            done: AtomicU64::new(0),
-            total: AtomicU64::new(0),
+            progress,
         })))
     }
 
@@ -165,8 +176,8 @@ impl Cancel {
     /// Start a command of `total` units of work (progress 0 of `total`).
     pub fn begin_work(&self, total: u64) {
         if let Some(s) = &self.0 {
-            s.done.store(0, Ordering::Relaxed);
-            s.total.store(total, Ordering::Relaxed);
+            s.progress.done.store(0, Ordering::Relaxed);
+            s.progress.total.store(total, Ordering::Relaxed);
         }
     }
 
@@ -174,7 +185,7 @@ impl Cancel {
     #[inline]
     pub fn advance(&self, units: u64) {
         if let Some(s) = &self.0 {
-            s.done.fetch_add(units, Ordering::Relaxed);
+            s.progress.done.fetch_add(units, Ordering::Relaxed);
         }
     }
 
@@ -182,10 +193,13 @@ impl Cancel {
     pub fn progress(&self) -> (u64, u64) {
         match &self.0 {
             None => (0, 0),
-            Some(s) => (
-                s.done.load(Ordering::Relaxed),
-                s.total.load(Ordering::Relaxed),
-            ),
+            Some(s) => {
+                let p = &s.progress;
+                (
+                    p.done.load(Ordering::Relaxed),
+                    p.total.load(Ordering::Relaxed),
+                )
+            }
         }
     }
 }
@@ -315,11 +329,14 @@ mod tests {
     }
 
     #[test]
-    fn progress_counts_units() {
-        let c = Cancel::new();
-        c.begin_work(10);
-        c.advance(3);
-        c.advance(4);
-        assert_eq!(c.progress(), (7, 10));
+    fn progress_counts_units_and_is_seen_through_a_time_limit() {
+        let script = Cancel::new().child();
+        let run = script.with_time_limit(Duration::from_secs(60));
+        run.begin_work(10);
+        run.advance(3);
+        run.advance(4);
+        assert_eq!(run.progress(), (7, 10));
+        assert_eq!(script.progress(), (7, 10));
+        assert_eq!(script.child().progress(), (0, 0));
     }
 }

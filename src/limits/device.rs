@@ -272,6 +272,26 @@ impl Limits {
         )
     }
 
+    /// The bytes of a file a script or a caller names, if it is at most `maxFileBytes`
+    /// long ([`Error::Io`] naming the path when it cannot be read, [`Error::Limit`] when it
+    /// is longer).
+    pub fn read_file(&self, path: &std::path::Path) -> Result<Vec<u8>> {
+        use std::io::Read;
+        let io = |e: std::io::Error| Error::Io(format!("{}: {e}", path.display()));
+        let max = self.get(Limit::MaxFileBytes);
+        let file = std::fs::File::open(path).map_err(io)?;
+        let mut bytes = Vec::new();
+        file.take(max.saturating_add(1))
+            .read_to_end(&mut bytes)
+            .map_err(io)?;
+        self.check(
+            Limit::MaxFileBytes,
+            bytes.len() as u64,
+            format_args!("{}: bytes read", path.display()),
+        )?;
+        Ok(bytes)
+    }
+
     /// The table as text: name, value, origin, meaning; one row a line.
     pub fn table(&self) -> String {
         let w = Limit::ALL.iter().map(|l| l.name().len()).max().unwrap_or(0);

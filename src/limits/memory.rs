@@ -35,9 +35,9 @@ impl fmt::Debug for MemoryBudget {
 }
 
 impl Default for MemoryBudget {
-    /// Half of the machine's memory ([`machine_memory`]).
+    /// Half of the memory this process may have ([`memory_available`]).
     fn default() -> Self {
-        MemoryBudget::new(machine_memory() / 2)
+        MemoryBudget::new(memory_available() / 2)
     }
 }
 
@@ -182,6 +182,20 @@ pub fn machine_memory() -> u64 {
         .unwrap_or(FALLBACK)
 }
 
+/// The memory this process may have: the machine's ([`machine_memory`]), or less when the
+/// process has an address-space limit (`ulimit -v`, the soft limit of `RLIMIT_AS`, read
+/// from `/proc/self/limits`).
+pub fn memory_available() -> u64 {
+    let address_space = std::fs::read_to_string("/proc/self/limits")
+        .ok()
+        .and_then(|s| {
+            let line = s.lines().find(|l| l.starts_with("Max address space"))?;
+            line.split_whitespace().nth(3)?.parse::<u64>().ok()
+        })
+        .unwrap_or(u64::MAX);
+    machine_memory().min(address_space)
+}
+
 /// `1.5 GiB`, `12 KiB`, `300 bytes`: a size for messages.
 pub(crate) fn show_bytes(b: u64) -> String {
     const UNITS: [(&str, u32); 3] = [("GiB", 30), ("MiB", 20), ("KiB", 10)];
@@ -228,6 +242,12 @@ mod tests {
         assert_eq!(try_zeroed::<u32>(3, "x").unwrap(), vec![0; 3]);
         let e = try_zeroed::<u64>(usize::MAX / 4, "a huge buffer").unwrap_err();
         assert!(matches!(e, Error::Memory(_)), "{e}");
+    }
+
+    #[test]
+    fn the_memory_available_is_some_of_the_machines() {
+        let m = memory_available();
+        assert!(m > 0 && m <= machine_memory());
     }
 
     #[test]

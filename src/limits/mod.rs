@@ -26,7 +26,7 @@ mod memory;
 
 pub use cancel::{Cancel, StopReason};
 pub use device::{Limit, Limits, Origin};
-pub use memory::{machine_memory, try_zeroed, Charge, MemoryBudget};
+pub use memory::{machine_memory, memory_available, try_zeroed, Charge, MemoryBudget};
 
 /// The three guards together, for calls that take all of them.
 #[derive(Clone, Debug, Default)]

@@ -3,11 +3,17 @@
 //!   the golden scenes rendered, compared with their golden PNGs and written out;
 //! - `quadstep amber PATH...`: run Amber scripts, PASS / FAIL / SKIP per script (`amber_cmd.rs`);
 //! - `quadstep render SCRIPT --out IMG.png`: run one script, write its framebuffer (`render_cmd.rs`);
-//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`).
+//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`);
+//! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
+//!
+//! `guard_args.rs` holds the guards `amber` and `render` share (time limit, memory budget,
+//! device limits, Ctrl-C).
 
 mod amber_cmd;
 mod demo_cmd;
 mod dis_cmd;
+mod guard_args;
+mod limits_cmd;
 mod render_cmd;
 
 use std::process::ExitCode;
@@ -31,12 +37,16 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run Amber scripts (.amber, .vkscript) and report PASS / FAIL / SKIP for each.
+    #[command(after_help = amber_cmd::EXIT_STATUS)]
     Amber(amber_cmd::AmberArgs),
     /// Run one Amber script and write a colour attachment as PNG.
     Render(render_cmd::RenderArgs),
     /// Disassemble a shader (SPIR-V binary, SPIR-V assembly, or GLSL/HLSL through
     /// glslangValidator) and print the IR quadstep runs for each entry point.
     Dis(dis_cmd::DisArgs),
+    /// Print the device limits scripts are held to (lavapipe's by default) and the default
+    /// memory budget.
+    Limits(limits_cmd::LimitsArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +55,7 @@ fn main() -> ExitCode {
         Some(Cmd::Amber(a)) => amber_cmd::run(a),
         Some(Cmd::Render(a)) => render_cmd::run(a),
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
+        Some(Cmd::Limits(a)) => limits_cmd::run(a),
         None => demo_cmd::run(),
     }
 }
