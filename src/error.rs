@@ -67,10 +67,12 @@ pub fn quote(s: &str) -> String {
     out
 }
 
-/// `msg` with every whitespace-separated piece longer than [`QUOTE_CHARS`] characters cut
-/// there (`…`), for messages built from input where the pieces are not quoted one by one.
+/// `msg` with every whitespace-separated piece longer than [`QUOTE_CHARS`] characters (and
+/// room for a [`quote`]'s quotes and `…`) cut there, for messages built from input where the
+/// pieces are not quoted one by one.
 pub fn clip(msg: &str) -> String {
-    if msg.len() <= QUOTE_CHARS {
+    const MAX: usize = QUOTE_CHARS + 3;
+    if msg.len() <= MAX {
         return msg.to_string();
     }
     let mut out = String::with_capacity(msg.len().min(4096));
@@ -80,8 +82,8 @@ pub fn clip(msg: &str) -> String {
             run = 0;
         } else {
             run += 1;
-            if run > QUOTE_CHARS {
-                if run == QUOTE_CHARS + 1 {
+            if run > MAX {
+                if run == MAX + 1 {
                     out.push('…');
                 }
                 continue;

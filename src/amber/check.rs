@@ -5,7 +5,7 @@
 //! count the script itself writes: buffer and image sizes and extents, mip levels,
 //! framebuffer sizes, attachment locations, descriptor sets and array lengths, vertex input,
 //! workgroup counts, grid cells, the offsets of VkScript buffer writes. Each error is an
-//! [`Error::Limit`] naming `file:line` of the statement, what asked, the value and the limit.
+//! [`Error::Limit`] naming what asked, the value and the limit, with the statement's line.
 //! Sizes known only while running (a draw's vertex count, a bound range, a shader's
 //! workgroup size) are checked where they are used, by the runner, the rasterizer and
 //! `pipeline::dispatch_with`, against the same [`Limits`]. The parser itself stays
@@ -15,25 +15,23 @@ use super::ast::*;
 use crate::limits::{Limit, Limits};
 use crate::{Error, Result};
 
-/// Check `script` against `limits`; the first violation, at its statement's line.
-pub fn check(script: &Script, limits: &Limits) -> Result<()> {
-    let file = script.path.display().to_string();
-    for st in &script.stmts {
-        stmt(&st.kind, limits).map_err(|e| match e {
-            Error::Limit(m) => Error::Limit(format!("{file}:{}: {m}", st.line)),
-            other => other,
-        })?;
-    }
-    Ok(())
+/// Check `script` against `limits`: the first violation and its statement's line.
+pub fn check(script: &Script, limits: &Limits) -> Result<(), (Error, usize)> {
+    stmts(&script.stmts, limits)
 }
 
-fn stmt(kind: &StmtKind, l: &Limits) -> Result<()> {
-    match kind {
-        StmtKind::Buffer(b) => buffer(b, l),
-        StmtKind::Pipeline(p) => pipeline(p, l),
-        StmtKind::Command(c) => command(c, l),
-        _ => Ok(()),
-    }
+/// Statements in order (and the bodies of `REPEAT`, at their own lines).
+fn stmts(list: &[Stmt], l: &Limits) -> Result<(), (Error, usize)> {
+    list.iter().try_for_each(|st| {
+        let at = |e| (e, st.line);
+        match &st.kind {
+            StmtKind::Buffer(b) => buffer(b, l).map_err(at),
+            StmtKind::Pipeline(p) => pipeline(p, l).map_err(at),
+            StmtKind::Command(Command::Repeat { body, .. }) => stmts(body, l),
+            StmtKind::Command(c) => command(c, l).map_err(at),
+            _ => Ok(()),
+        }
+    })
 }
 
 fn buffer(b: &Buffer, l: &Limits) -> Result<()> {
@@ -68,8 +66,9 @@ fn buffer(b: &Buffer, l: &Limits) -> Result<()> {
         }
     }
     // Vulkan's rule (VUID-VkImageCreateInfo-mipLevels-00958): at most the levels of a full
-    // mip chain of the largest extent.
-    if b.mip_levels > 1 {
+    // mip chain of the largest extent (a buffer without an extent gets its framebuffer's,
+    // checked when the image is made).
+    if b.mip_levels > 1 && (w, h, d) != (None, None, None) {
         let extent = [w, h, d]
             .iter()
             .map(|v| v.unwrap_or(1))
@@ -164,7 +163,6 @@ fn command(c: &Command, l: &Limits) -> Result<()> {
     match c {
         Command::Run(r) => run(r, l),
         Command::Debug(d) => run(&d.run, l),
-        Command::Repeat { body, .. } => body.iter().try_for_each(|s| stmt(&s.kind, l)),
         Command::SetBufferData { buffer, offset, .. } => l.check(
             Limit::MaxMemoryAllocationSize,
             *offset,
@@ -208,10 +206,11 @@ mod tests {
     use super::*;
     use std::path::Path;
 
+    /// The limit error's line and message.
     fn err(text: &str) -> String {
         let s = crate::amber::parse(text, Path::new("t.amber")).expect("parses");
         match check(&s, &Limits::default()) {
-            Err(Error::Limit(m)) => m,
+            Err((Error::Limit(m), line)) => format!("{line}: {m}"),
             r => panic!("expected a limit error, got {r:?}"),
         }
     }
@@ -225,7 +224,7 @@ mod tests {
         let m = err(&format!(
             "{PIPE}PIPELINE graphics p\nATTACH v\nATTACH f\nFRAMEBUFFER_SIZE 4000000000 64\nEND\n"
         ));
-        assert!(m.starts_with("t.amber:7: PIPELINE 'p' FRAMEBUFFER_SIZE width: 4000000000 exceeds the device limit maxFramebufferWidth = 16384"), "{m}");
+        assert!(m.starts_with("7: PIPELINE 'p' FRAMEBUFFER_SIZE width: 4000000000 exceeds the device limit maxFramebufferWidth = 16384"), "{m}");
         let m = err(&format!(
             "{PIPE}PIPELINE graphics p\nATTACH v\nATTACH f\nBIND BUFFER fb AS color LOCATION 4000000000\nEND\n"
         ));
@@ -239,7 +238,7 @@ mod tests {
             "{PIPE}PIPELINE graphics p\nATTACH v\nATTACH f\nEND\nRUN p DRAW_GRID POS 0 0 SIZE 250 250 CELLS 100000 100000\n"
         ));
         assert!(
-            m.starts_with("t.amber:11: RUN p DRAW_GRID CELLS 100000 100000: 10000000000 exceeds"),
+            m.starts_with("11: RUN p DRAW_GRID CELLS 100000 100000: 10000000000 exceeds"),
             "{m}"
         );
     }
@@ -250,7 +249,7 @@ mod tests {
             "{PIPE}SHADER compute c GLSL\nvoid main() {{}}\nEND\nPIPELINE compute p\nATTACH c\nEND\n\
              REPEAT 2\nRUN p 1 2147483647 1\nEND\n"
         ));
-        assert!(m.contains("t.amber:14: RUN p: workgroup count along y: 2147483647 exceeds the device limit maxComputeWorkGroupCount[1] = 65535"), "{m}");
+        assert!(m.contains("14: RUN p: workgroup count along y: 2147483647 exceeds the device limit maxComputeWorkGroupCount[1] = 65535"), "{m}");
     }
 
     #[test]

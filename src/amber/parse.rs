@@ -303,7 +303,7 @@ impl<'a> Parser<'a> {
             }
             _ => match self.command(w)? {
                 Some(c) => StmtKind::Command(c),
-                None => return Err(format!("unknown command '{w}'")),
+                None => return Err(format!("unknown command {}", crate::error::quote(w))),
             },
         };
         self.push(line, kind);

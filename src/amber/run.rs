@@ -171,7 +171,7 @@ pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
     let start = Instant::now();
     let file = script.path.display().to_string();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        super::check::check(script, &opts.limits).map_err(|e| (e, 0))?;
+        super::check::check(script, &opts.limits)?;
         let mut r = Runner::new(script, opts)?;
         let st = r.run_all();
         let images = if opts.keep_images {
@@ -183,7 +183,6 @@ pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
     }));
     let (status, images) = match outcome {
         Ok(Ok((st, imgs))) => (st, imgs),
-        // limit errors carry their own `file:line`
         Ok(Err((e, 0))) => (Status::of_error(e, &file), Vec::new()),
         Ok(Err((e, line))) => (Status::of_error(e, &format!("{file}:{line}")), Vec::new()),
         Err(p) => (

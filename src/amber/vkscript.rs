@@ -810,7 +810,10 @@ impl Lowering {
             r = &r[1..];
         }
         if r.first() != Some(&"probe") {
-            return Err(format!("unknown command '{}'", w.join(" ")));
+            return Err(format!(
+                "unknown command {}",
+                crate::error::quote(&w.join(" "))
+            ));
         }
         r = &r[1..];
         let (mut all, mut rect) = (false, false);
