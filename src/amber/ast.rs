@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use crate::limits::{Limit, Limits};
+use crate::limits::{Cancel, Limit, Limits};
 use crate::{Error, Result};
 
 pub use super::types::{
@@ -164,14 +164,15 @@ impl Buffer {
     /// the default `maxMemoryAllocationSize` (use [`Buffer::try_layout_bytes`] to be told).
     pub fn layout_bytes(&self) -> Vec<u8> {
         let max = Limits::default().get(Limit::MaxMemoryAllocationSize);
-        self.try_layout_bytes(max).unwrap_or_default()
+        self.try_layout_bytes(max, &Cancel::never())
+            .unwrap_or_default()
     }
 
     /// [`Buffer::layout_bytes`], or an error when the contents would pass `max_bytes`
-    /// ([`Error::Limit`]) or cannot be allocated ([`Error::Memory`]). `FILL` and
-    /// `SERIES_FROM` are laid out an element (a few thousand) at a time, so nothing but the
-    /// bytes themselves is allocated.
-    pub fn try_layout_bytes(&self, max_bytes: u64) -> Result<Vec<u8>> {
+    /// ([`Error::Limit`]), cannot be allocated ([`Error::Memory`]), or `cancel` stops the
+    /// work. `FILL` and `SERIES_FROM` are laid out a few thousand elements at a time
+    /// (polling `cancel` between), so nothing but the bytes themselves is allocated.
+    pub fn try_layout_bytes(&self, max_bytes: u64, cancel: &Cancel) -> Result<Vec<u8>> {
         let comps = self.elem.components().max(1) as u64;
         let stride = self.elem.stride(self.layout) as u64;
         let elements = match &self.init {
@@ -199,13 +200,17 @@ impl Buffer {
                 let one = self
                     .elem
                     .layout_values(self.layout, &vec![*x; comps as usize]);
-                for _ in 0..elements {
+                for k in 0..elements {
+                    if k % STEP == 0 {
+                        cancel.check()?;
+                    }
                     out.extend_from_slice(&one);
                 }
             }
             BufferInit::Series { start, inc } => {
                 let mut first = 0;
                 while first < elements {
+                    cancel.check()?;
                     let n = STEP.min(elements - first);
                     let vals: Vec<Number> = (first * comps..(first + n) * comps)
                         .map(|i| match (start, inc) {

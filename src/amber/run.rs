@@ -174,7 +174,8 @@ pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
         super::check::check(script, &opts.limits)?;
         let mut r = Runner::new(script, opts)?;
         let st = r.run_all();
-        let images = if opts.keep_images {
+        // (no pictures of a script that was stopped: it is late already)
+        let images = if opts.keep_images && !r.cancel.is_cancelled() {
             r.pictures()
         } else {
             Vec::new()
@@ -253,6 +254,10 @@ const EXTENSIONS: &[&str] = &[
     "VK_KHR_workgroup_memory_explicit_layout",
     "VK_KHR_get_physical_device_properties2",
 ];
+
+/// Items (bytes copied, texels converted) of the runner's own bulk work between two polls
+/// of the cancel token ([`Runner::polled`]): a few milliseconds.
+const POLL_ITEMS: usize = 1 << 22;
 
 /// A script buffer: its declaration, its bytes, and its extent when used as an image.
 #[derive(Debug)]
@@ -415,12 +420,13 @@ impl<'s> Runner<'s> {
         let want = b.element_count().saturating_mul(stride);
         let charge = self.mem.charge(want, &what)?;
         let max = self.opts.limits.get(Limit::MaxMemoryAllocationSize);
-        let mut bytes = b.try_layout_bytes(max)?;
+        let mut bytes = b.try_layout_bytes(max, &self.cancel)?;
         if (bytes.len() as u64) < want {
+            let (laid, want) = (bytes.len(), want as usize);
             bytes
-                .try_reserve_exact(want as usize - bytes.len())
+                .try_reserve_exact(want - laid)
                 .map_err(|_| Error::Memory(format!("{what}: {want} bytes")))?;
-            bytes.resize(want as usize, 0);
+            self.polled(want - laid, |r| bytes.resize(laid + r.end, 0))?;
         }
         let (width, height) = match (b.width, b.height) {
             (Some(w), h) => (w, h.unwrap_or(1)),
@@ -452,14 +458,48 @@ impl<'s> Runner<'s> {
         Ok(())
     }
 
-    /// A copy of `bytes`, counted against the budget for as long as the charge lives.
-    fn copy(&self, bytes: &[u8], what: impl std::fmt::Display) -> Result<(Vec<u8>, Charge)> {
-        let c = self.mem.charge(bytes.len() as u64, &what)?;
+    /// `f` over `0..n` in runs of [`POLL_ITEMS`], polling the script's cancel token before
+    /// each: the runner's own bulk work (copies, fills, texel conversions) stops with the
+    /// time limit like the shaders do.
+    fn polled(&self, n: usize, mut f: impl FnMut(std::ops::Range<usize>)) -> Result<()> {
+        let mut at = 0;
+        while at < n {
+            self.cancel.check()?;
+            let end = at.saturating_add(POLL_ITEMS).min(n);
+            f(at..end);
+            at = end;
+        }
+        Ok(())
+    }
+
+    /// `len` bytes counted against the budget for as long as the charge lives: `src`'s
+    /// bytes, then zeros (written in polled runs).
+    fn bytes(
+        &self,
+        len: usize,
+        src: &[u8],
+        what: impl std::fmt::Display,
+    ) -> Result<(Vec<u8>, Charge)> {
+        let charge = self.mem.charge(len as u64, &what)?;
         let mut v = Vec::new();
-        v.try_reserve_exact(bytes.len())
-            .map_err(|_| Error::Memory(format!("{what}: {} bytes", bytes.len())))?;
-        v.extend_from_slice(bytes);
-        Ok((v, c))
+        v.try_reserve_exact(len)
+            .map_err(|_| Error::Memory(format!("{what}: {len} bytes")))?;
+        self.polled(len, |r| {
+            let copied = r.end.min(src.len());
+            v.extend_from_slice(&src[r.start.min(copied)..copied]);
+            v.resize(r.end, 0);
+        })?;
+        Ok((v, charge))
+    }
+
+    /// `len` zero bytes, charged ([`Runner::bytes`]).
+    fn zeroed(&self, len: usize, what: impl std::fmt::Display) -> Result<(Vec<u8>, Charge)> {
+        self.bytes(len, &[], what)
+    }
+
+    /// A copy of `src`, charged ([`Runner::bytes`]).
+    fn copy(&self, src: &[u8], what: impl std::fmt::Display) -> Result<(Vec<u8>, Charge)> {
+        self.bytes(src.len(), src, what)
     }
 
     /// Size attachments to the framebuffer, refuse pipeline kinds we cannot run.
@@ -498,7 +538,7 @@ impl<'s> Runner<'s> {
             let need = w as usize * h as usize * texel;
             if st.width != w || st.height != h || st.bytes.len() < need {
                 let what = format!("attachment {} of {w}x{h}", crate::error::quote(name));
-                let (bytes, fresh) = self.mem.zeroed(need, what)?;
+                let (bytes, fresh) = self.zeroed(need, what)?;
                 let st = self.bufs.get_mut(name).ok_or_else(|| no_buffer(name))?;
                 st.width = w;
                 st.height = h;
@@ -549,7 +589,7 @@ impl<'s> Runner<'s> {
         let need = w as usize * h as usize * texel;
         if st.mips.get(&level).map(Vec::len) != Some(need) {
             let what = format!("level {level} of attachment {}", crate::error::quote(name));
-            let (bytes, fresh) = self.mem.zeroed(need, what)?;
+            let (bytes, fresh) = self.zeroed(need, what)?;
             let st = self.bufs.get_mut(name).ok_or_else(|| no_buffer(name))?;
             st.mips.insert(level, bytes);
             drop(fresh);
@@ -739,18 +779,23 @@ impl<'s> Runner<'s> {
         } else {
             st.mips.get(&level).map(Vec::as_slice).unwrap_or(&[])
         };
-        let target = |format: raster::ColorFormat| {
+        // the attachment's bytes: `from` when it has exactly their size, else zeros
+        let target = |format: raster::ColorFormat, from: &[u8]| {
             let what = format!("colour attachment {}", crate::error::quote(name));
-            let bytes = width as u64 * height as u64 * format.bytes_per_texel() as u64;
-            let charge = self.mem.charge(bytes, &what)?;
-            Ok::<_, Error>((ColorTarget::try_new(format, width, height)?, charge))
+            let len = width as usize * height as usize * format.bytes_per_texel();
+            let from = if from.len() == len { from } else { &[] };
+            let (data, charge) = self.bytes(len, from, what)?;
+            let t = ColorTarget {
+                format,
+                width,
+                height,
+                data,
+            };
+            Ok::<_, Error>((t, charge))
         };
         match formats::color_format(&fname) {
             Ok(format) => {
-                let (mut t, charge) = target(format)?;
-                if src.len() == t.data.len() {
-                    t.data.copy_from_slice(src);
-                }
+                let (t, charge) = target(format, src)?;
                 Ok((t, None, charge))
             }
             Err(e) => {
@@ -765,14 +810,16 @@ impl<'s> Runner<'s> {
                     texture::NumKind::Uint => raster::ColorFormat::R32G32B32A32Uint,
                     texture::NumKind::Sint => raster::ColorFormat::R32G32B32A32Sint,
                 };
-                let (mut t, charge) = target(wide)?;
+                let (mut t, charge) = target(wide, &[])?;
                 let ts = tf.texel_size();
                 let n = width as usize * height as usize;
                 if src.len() >= n * ts {
-                    for i in 0..n {
-                        let raw = tf.decode_raw(&src[i * ts..i * ts + ts]);
-                        wide.encode_raw(raw, &mut t.data[i * 16..i * 16 + 16]);
-                    }
+                    self.polled(n, |texels| {
+                        for i in texels {
+                            let raw = tf.decode_raw(&src[i * ts..i * ts + ts]);
+                            wide.encode_raw(raw, &mut t.data[i * 16..i * 16 + 16]);
+                        }
+                    })?;
                 }
                 Ok((t, Some(tf), charge))
             }
@@ -796,15 +843,17 @@ impl<'s> Runner<'s> {
                 let bpp = t.format.bytes_per_texel();
                 let n = t.width as usize * t.height as usize;
                 let what = format!("colour attachment {}", crate::error::quote(name));
-                let (mut out, c) = self.mem.zeroed::<u8>(n * ts, what)?;
+                let (mut out, c) = self.zeroed(n * ts, what)?;
                 let saturate = integer_saturation(tf);
-                for i in 0..n {
-                    let mut raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
-                    if let Some(sat) = &saturate {
-                        raw = sat(raw);
+                self.polled(n, |texels| {
+                    for i in texels {
+                        let mut raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
+                        if let Some(sat) = &saturate {
+                            raw = sat(raw);
+                        }
+                        tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
                     }
-                    tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
-                }
+                })?;
                 (out, Some(c))
             }
         };
@@ -832,16 +881,21 @@ impl<'s> Runner<'s> {
             Some((t, _)) => (t.width, t.height),
             None => (st.width, st.height),
         };
-        let per_texel = format.depth_bytes() as u64 + format.has_stencil() as u64;
-        let charge = self.mem.charge(w as u64 * h as u64 * per_texel, &what)?;
-        let t = match self.depth_targets.get(name) {
-            Some((t, _)) => {
-                let mut c = DepthStencilTarget::try_new(t.format, t.width, t.height)?;
-                c.depth.copy_from_slice(&t.depth);
-                c.stencil.copy_from_slice(&t.stencil);
-                c
-            }
-            None => DepthStencilTarget::try_new(format, w, h)?,
+        let n = w as usize * h as usize;
+        let stencil = if format.has_stencil() { n } else { 0 };
+        let (kept_depth, kept_stencil): (&[u8], &[u8]) = match self.depth_targets.get(name) {
+            Some((t, _)) => (&t.depth, &t.stencil),
+            None => (&[], &[]),
+        };
+        let (depth, mut charge) = self.bytes(n * format.depth_bytes(), kept_depth, &what)?;
+        let (stencil, more) = self.bytes(stencil, kept_stencil, &what)?;
+        charge.absorb(more);
+        let t = DepthStencilTarget {
+            format,
+            width: w,
+            height: h,
+            depth,
+            stencil,
         };
         Ok((t, charge))
     }
@@ -859,15 +913,17 @@ impl<'s> Runner<'s> {
             _ => (db, None),
         };
         let what = format!("depth attachment {}", crate::error::quote(name));
-        let (mut bytes, fresh) = self.mem.zeroed::<u8>(n * ts, what)?;
-        for i in 0..n {
-            let o = i * ts;
-            let k = db.min(ts);
-            bytes[o..o + k].copy_from_slice(&t.depth[i * db..i * db + k]);
-            if let (Some(s), Some(&v)) = (s_at, t.stencil.get(i)) {
-                bytes[o + s] = v;
+        let (mut bytes, fresh) = self.zeroed(n * ts, what)?;
+        self.polled(n, |texels| {
+            for i in texels {
+                let o = i * ts;
+                let k = db.min(ts);
+                bytes[o..o + k].copy_from_slice(&t.depth[i * db..i * db + k]);
+                if let (Some(s), Some(&v)) = (s_at, t.stencil.get(i)) {
+                    bytes[o + s] = v;
+                }
             }
-        }
+        })?;
         if let Some(st) = self.bufs.get_mut(name) {
             st.bytes = bytes;
         }
@@ -975,6 +1031,7 @@ impl<'s> Runner<'s> {
                 v.try_reserve_exact(floats as usize)
                     .map_err(|_| Error::Memory("the DRAW_GRID vertices".into()))?;
                 for j in 0..cy {
+                    self.cancel.check()?;
                     for i in 0..cx {
                         let x0 = x + cw * i as f32;
                         let y0 = y + ch * j as f32;
@@ -1036,6 +1093,7 @@ impl<'s> Runner<'s> {
             .ok_or_else(|| Error::Amber(format!("pipeline '{}' has no compute shader", p.name)))?;
         let sh = self.shader(att)?;
         let (sets, wb, _copies) = self.descriptors(p, &[sh.ir()])?;
+        self.cancel.check()?;
         let config = texture::Config::default();
         pipeline::dispatch_with(&sh, groups, &sets, config, &self.opts.limits)?;
         self.write_back(wb)
@@ -1313,11 +1371,10 @@ impl<'s> Runner<'s> {
         let charge = self.mem.charge(bytes, &what)?;
         let mut img = texture::Image::new(format, dim, extent, layers, levels, 1)?;
         let n = img.level_texels(0) * format.texel_size();
-        let mut bytes = crate::limits::try_zeroed::<u8>(n, &what)?;
-        let k = n.min(st.bytes.len());
-        bytes[..k].copy_from_slice(&st.bytes[..k]);
+        let (bytes, _padded) = self.bytes(n, &st.bytes[..n.min(st.bytes.len())], &what)?;
         img.upload_bytes(0, &bytes)?;
         if levels > 1 {
+            self.cancel.check()?;
             img.generate_mips()?;
             // Levels rendered as attachments replace the generated ones.
             for (&l, bytes) in st.mips.range(1..levels) {
@@ -1350,11 +1407,20 @@ impl<'s> Runner<'s> {
                     let _copy = self.mem.charge(buf.len() as u64, what)?;
                     let data = buf.to_bytes();
                     let old = before.get(&name).map(|(b, _)| b);
-                    if let (Some(st), Some(old)) = (self.bufs.get_mut(&name), old) {
+                    if let (Some(st), Some(old)) = (self.bufs.get(&name), old) {
                         let end = (offset + data.len()).min(st.bytes.len());
-                        for i in offset..end {
-                            let b = data[i - offset];
-                            if old.get(i) != Some(&b) {
+                        // the bytes this binding changed
+                        let mut changed = Vec::new();
+                        self.polled(end.saturating_sub(offset), |r| {
+                            for i in r.start + offset..r.end + offset {
+                                let b = data[i - offset];
+                                if old.get(i) != Some(&b) {
+                                    changed.push((i, b));
+                                }
+                            }
+                        })?;
+                        if let Some(st) = self.bufs.get_mut(&name) {
+                            for (i, b) in changed {
                                 st.bytes[i] = b;
                             }
                         }
