@@ -1,4 +1,4 @@
-//! Issue #3's three 1024×1024 frames through the whole pipeline (SPIR-V shaders in the
+//! The three 1024×1024 raster frames through the whole pipeline (SPIR-V shaders in the
 //! interpreter), exactly the work lavapipe is timed on: the lvp scene files built by
 //! `benches/lavapipe/raster/gen.py` — one fullscreen quad with a trilinear sample per pixel,
 //! 10 000 small triangles, and a depth-tested scene of 512 overlapping triangles — at 1 and 2
@@ -65,6 +65,14 @@ fn once(which: &str) {
         dir.join(format!("{name}.json"))
     };
     let scene = lvp_scene::Scene::load_file(&file).unwrap_or_else(|e| panic!("{e}"));
+    // QS_SCENE_PNG=path writes the frame as an RGBA8 PNG, to hold it beside lvp's `--out-png`
+    if let Some(png) = std::env::var_os("QS_SCENE_PNG") {
+        let frame = scene.render(threads).unwrap_or_else(|e| panic!("{e}"));
+        frame
+            .to_rgba8()
+            .save(&png)
+            .unwrap_or_else(|e| panic!("{}: {e}", Path::new(&png).display()));
+    }
     let prepared = scene.prepare().unwrap_or_else(|e| panic!("{e}"));
     let raster = Rasterizer::new(threads).unwrap();
     // QS_SCENE_REPEAT=n draws it n times (for a sampling profiler such as `perf record`)

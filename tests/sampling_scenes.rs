@@ -8,7 +8,7 @@
 //! channel may differ by 2/255, no pixel by more. Measured when committed (2026-11-30): largest
 //! channel difference 0 (nearest, gather) or 1 (bilinear, trilinear, Dref PCF, cube).
 //! The anisotropic scene is only timed, not compared: lavapipe's anisotropic filter is its own
-//! (issue #5) and the spec leaves the footprint to the implementation.
+//! and the spec leaves the footprint to the implementation.
 
 use std::path::Path;
 

@@ -3,8 +3,7 @@
 # (median(N=16) - median(N=0)) / (16 * 512 * 512). Usage: benches/lavapipe/measure.sh [ITER]
 set -euo pipefail
 cd "$(dirname "$0")"
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. ./lvp.sh
 IT=${1:-10}
 for s in nearest bilinear trilinear aniso16 dref_pcf cube_bilinear gather; do
     t0=$(LP_NUM_THREADS=1 "$LVP" "scenes/$s.0.json" --warmup 2 --iterations "$IT" | sed 's/.*"median_ms":\([0-9.]*\).*/\1/')

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #5's side-by-side figure with the host's drift paired out: for each case, ROUNDS rounds,
+# The sampler's side-by-side figure with the host's drift paired out: for each case, ROUNDS rounds,
 # each timing lavapipe's sampling scene (N=0 and N=16, 512², one thread: cost per sample inside
 # its JIT-compiled shader) and quadstep's texture unit batch entry on the same kind of sample
 # (the sampler bench's `*_wide` case, or `aniso16_rgba8_2d` through `Kernel::sample`: thread CPU
@@ -9,8 +9,7 @@
 #   (needs lvp, see measure.sh, and `cargo bench --bench sampler --no-run`)
 set -euo pipefail
 cd "$(dirname "$0")"
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. ./lvp.sh
 ROUNDS=${1:-6}
 shift || true
 CASES=${*:-nearest bilinear trilinear dref_pcf cube_bilinear gather aniso16}

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The end-to-end form of issue #5's side-by-side figure: lavapipe's sampling scenes (N = 0 and
+# the end-to-end form of the sampler's side-by-side figure: lavapipe's sampling scenes (N = 0 and
 # N = 16 samples per pixel, 512², one thread) timed in lavapipe and in quadstep (the whole
 # fragment shader through the interpreter: the sampling_scenes bench's `QS_SCENE_ONCE`), round
 # by round, so both sides are "(t16 − t0) / (16 · 512²)", the in-shader cost of one sample.
@@ -9,8 +9,7 @@
 #   (needs lvp, see measure.sh, and `cargo bench --bench sampling_scenes --no-run`)
 set -euo pipefail
 cd "$(dirname "$0")"
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. ./lvp.sh
 ROUNDS=${1:-4}
 shift || true
 KINDS=${*:-nearest bilinear trilinear dref_pcf cube_bilinear gather}

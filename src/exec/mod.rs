@@ -24,25 +24,24 @@
 //!   148 M and 1508 M → 1446 M instructions by these changes):
 //!   - A batch is reused (per-thread scratch) and `Batch::reset` zeroes only the register
 //!     rows `compile` lists as possibly read before written (a must-define dataflow over the
-//!     schedule, plus every cross-lane operand); zeroing every row was 10.5 % of the textured
-//!     frame. Results are those of an all-zero start (tests poison a reused batch).
+//!     schedule, plus every cross-lane operand). Results are those of an all-zero start (tests
+//!     poison a reused batch).
 //!   - Image instructions call [`ImageUnit::image_batch`] once per batch with the operand rows in
-//!     place ([`BatchOperands`]) instead of a per-quad operand struct (about 10 % before).
+//!     place ([`BatchOperands`]) instead of a per-quad operand struct.
 //!   - Local loads/stores at a constant in-range word are row copies (`Code::LoadLocal` /
 //!     `StoreLocal`) rather than the per-lane generic memory path (the Input/Output accesses the
-//!     optimiser leaves, about 13 % before).
+//!     optimiser leaves).
 //!   - The hot `exec` handles only lane kernels, Local row copies and `Nop` (`Source` markers);
 //!     the rest is out of line in `exec_cold`, which keeps the per-instruction dispatch small.
-//! - Fixed costs per batch, measured on issue #3's 10 000 small triangles (a pass-through
-//!   fragment shader, ~5 000 batches; its fragment stage 27.8 M → 17.7 M instructions):
-//!   `reset` fills only the constants an instruction reads from a row (not the constant Local
+//! - Fixed costs per batch are kept small, because a draw of small triangles runs thousands
+//!   of nearly empty batches: `reset` fills only the constants an instruction reads from a row (not the constant Local
 //!   addresses folded into `LoadLocal` / `StoreLocal`; observers and `BatchState` see all), a
 //!   run without an observer skips `Nop`s and an instruction-free entry block that only jumps
 //!   forward, 32-bit Local row copies run in the block loop rather than through `exec`, and a
 //!   fragment batch whose quads all have a covered lane skips the first dead-quad search.
 //!   In row form an image instruction whose four results only feed one store each to a
-//!   colour word writes those Local rows itself (`Code::ImageLocal`, the stores dropped): the
-//!   fullscreen trilinear frame 221.1 M → 214.2 M instructions (four row copies a batch).
+//!   colour word writes those Local rows itself (`Code::ImageLocal`, the stores dropped),
+//!   saving four row copies a batch.
 //!
 //! # Masks and lane states
 //! - *active*: the lanes executing the current block. Inactive lanes' registers never change.

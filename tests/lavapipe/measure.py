@@ -12,7 +12,7 @@ import sys
 import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-LVP = os.environ.get("LVP", "/work/lvp/target/release/lvp")
+LVP = os.environ.get("LVP", os.path.join(os.path.dirname(os.path.abspath(__file__)), "../../target/lvp/release/lvp"))
 ENV = dict(os.environ)
 ENV.setdefault("VK_ICD_FILENAMES", "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json")
 DEFAULT = ["trilinear", "addr_repeat", "addr_border_opaque_white", "dref_less_or_equal",

@@ -5,8 +5,7 @@
 # LVP=path/to/lvp overrides the lvp binary.
 set -euo pipefail
 cd "$(dirname "$0")"
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. ../../benches/lavapipe/lvp.sh
 
 mkdir -p spv data scenes expected png
 # Plain Vulkan 1.0 / SPIR-V 1.0 for every shader except the subgroup quad one (SPIR-V 1.3).

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What this host allows issue #3's 2-thread speed-up to be, next to what quadstep gets: per
+# What this host allows the raster frames' 2-thread speed-up to be, next to what quadstep gets: per
 # round and scene, the median frame of one 1-thread process alone (solo), of two 1-thread
 # processes at once (each renders its own copy: no shared memory, so the host's cores, caches
 # and memory are all that is shared), and of one 2-thread process. ceiling = 2 * solo /

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the raster scenes of issue #3 as lvp scene files (build/*.json), so the same work runs
+"""Build the raster frames as lvp scene files (build/*.json), so the same work runs
 on lavapipe (measure.sh) and on quadstep (`cargo bench --bench raster_scenes`).
 
 The geometry is benches/raster.rs's: the same LCG and the same formulas (here in f64, so

@@ -1,11 +1,10 @@
 #!/usr/bin/env bash
-# Time issue #3's raster scenes on lavapipe at 1 and 2 threads (median of ITER submits).
+# Time the raster frames on lavapipe at 1 and 2 threads (median of ITER submits).
 # Usage: benches/lavapipe/raster/measure.sh [ITER]   (builds the scenes first if needed)
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -f build/depth_scene.json ] || python3 gen.py
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. ../lvp.sh
 IT=${1:-10}
 for s in fullscreen_trilinear small_triangles depth_scene; do
     for t in 1 2; do

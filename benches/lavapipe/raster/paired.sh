@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue #3's ratios with the drift paired out: for each scene, ROUNDS rounds, each timing N frames
+# The raster frames' ratios with the drift paired out: for each scene, ROUNDS rounds, each timing N frames
 # of lavapipe and of quadstep at 1 and 2 threads back to back (the order turned round every other
 # round), so every ratio compares figures taken seconds apart; prints each round's ratios and
 # their medians over the rounds.
@@ -8,8 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 [ -f build/depth_scene.json ] || python3 gen.py
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. ../lvp.sh
 ROUNDS=${1:-8}
 N=${2:-20}
 shift 2 || true

@@ -29,13 +29,10 @@
 //!   tile cuts (odd framebuffer sizes) and CPUs without AVX2 take the portable per-quad
 //!   form.
 //!
-//! Measured (callgrind, issue #3's frames, one thread): the depth scene's colour side (quad
-//! pushes, batch flushes with their interpolation, conversion and writes) had been ~87 M
-//! instructions for its ~405 k surviving quads (~215 a quad, ~100 of them per-batch and
-//! per-quad bookkeeping); written directly it is ~30 M (the kernel ~65 a quad, partly
-//! covered quad rows included): the whole run 142.3 -> 82.2 M. The small triangles' walk
-//! 38.3 -> 30.8 M (run 195.1 -> 187.1 M). The fullscreen frame samples a texture, so its
-//! stage runs and it keeps the batch.
+//! Why: through a batch, a pass-through quad pays per-batch and per-quad bookkeeping that is
+//! larger than the work itself; written directly, a quad costs about 65 instructions
+//! (callgrind, the depth frame of `benches/raster_scenes.rs`), partly covered quad rows
+//! included. A stage that samples or computes anything keeps the batch.
 
 use super::*;
 

@@ -66,24 +66,15 @@
 //!   composition (which quads, in which order, where it is flushed) is what the per-quad
 //!   walk made, so subgroup-visible batching is unchanged too.
 //!
-//! Measured (callgrind, `benches/raster_scenes.rs`, issue #3's frames, one thread, draw
-//! only): the depth scene's walk, masks, early tests and batching take ~55 M instructions
-//! (`depth_block` 22 M for ~2.8 M tested pixels, quad pushes ~18 M for ~400 k quads, the
-//! walk itself ~11 M); the per-quad walk it replaced took ~130 M (its float early test ~60
-//! M, the per-quad edge and rectangle masks ~15 M, the occupancy bits and depth stores of
-//! each quad ~10 M). Small triangles: ~19 M for 10 000 triangles (33 k block visits); the
-//! fullscreen quad ~12 M. Callgrind totals of two builds of one source can differ by a few
-//! M from codegen-unit partitioning alone (`flush`'s array closures in or out of line), so
+//! Cost (callgrind, the depth frame of `benches/raster_scenes.rs`, one thread): the walk,
+//! masks, early tests and batching come to about 80 instructions per depth-tested quad, of
+//! which `depth_block`'s tests are about 8 per tested pixel. Callgrind totals of two builds of one
+//! source can differ by a few million instructions from codegen-unit partitioning alone, so
 //! compare the functions involved, not only totals.
 //!
-//! Tried and dropped: a hierarchical depth bound per 8x8 block (on the depth scene, ~2.5
-//! layers of overdraw, it rejected 29 % of block visits, but keeping the bounds cost more
-//! than it saved); per-lane edge values OR-ed with one sign test per lane (the scalar loop
-//! stayed over the edges: +4 M); the walk, block tests and batch push inlined into one
-//! function (LLVM hoisted the cold paths' set-up into every block row and spilled the
-//! quad loop's state: +3-6 M); the walk compiled for AVX2 (+0.3 M: its work is scalar and
-//! i64x2, VEX forms gain nothing); the quad pushes as one `extend` from a `Range` map (its
-//! `fold` stayed out of line: +2 M).
+//! Deliberately not here: a hierarchical depth bound per block (keeping the bounds costs
+//! more than the rejected blocks save at the overdraw of typical scenes), and AVX2 forms of
+//! the walk (its work is scalar and i64x2, which VEX encodings do not speed up).
 //!
 //! The shading side (interpolation, the row-form stage run, colour writes) is `shade.rs`,
 //! whose doc holds its figures. A pass-through stage (`color = v`: its row form runs

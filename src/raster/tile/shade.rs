@@ -27,13 +27,10 @@
 //! - A batch mixes quads of several primitives; the planes are combined once per primitive
 //!   run and location.
 //!
-//! Measured (callgrind, issue #3's frames, one thread, this module with the fragment stage it
-//! calls): the depth scene's shading went from 186 M to 100 M instructions with the row form
-//! and the SSE2 kernels, then to 72 M with the AVX2 ones (the vec4 interpolation ~98 -> ~53
-//! instructions per quad: the SSE2 two-operand forms spilled; the RGBA8 conversion ~30 ->
-//! ~16 per quad); the small triangles' from 40 M to 20 M, the fullscreen frame's outside the
-//! texture unit from 135 M to ~66 M. What is left is mostly the interpolation, the colour
-//! writes (~30 per quad: row offsets and length checks), then the per-run plane setup.
+//! Cost (callgrind, `benches/raster_scenes.rs`, one thread): a vec4 varying's interpolation
+//! is about 53 instructions per quad with the AVX2 kernels (the SSE2 two-operand forms spill,
+//! which is why both exist), the RGBA8 conversion about 16 and the colour writes about 30
+//! (row offsets and length checks); the per-run plane setup comes after.
 
 use super::*;
 use crate::raster::stage::RowLayout;
