@@ -73,7 +73,6 @@ fn run(shader: &Shader) -> Result<()> {
             };
             draw(&vs, &fs, Vec::new())
         }
-        _ => Ok(()),
     }
 }
 

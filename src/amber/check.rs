@@ -175,19 +175,7 @@ fn command(c: &Command, l: &Limits) -> Result<()> {
 fn run(r: &Run, l: &Limits) -> Result<()> {
     match &r.kind {
         RunKind::Compute { groups } => {
-            let rows = [
-                Limit::MaxComputeWorkGroupCountX,
-                Limit::MaxComputeWorkGroupCountY,
-                Limit::MaxComputeWorkGroupCountZ,
-            ];
-            for ((g, row), axis) in groups.iter().zip(rows).zip(["x", "y", "z"]) {
-                l.check(
-                    row,
-                    *g as u64,
-                    format_args!("RUN {}: workgroup count along {axis}", r.pipeline),
-                )?;
-            }
-            Ok(())
+            l.check_workgroup_counts(*groups, &format!("RUN {}: ", r.pipeline))
         }
         RunKind::DrawGrid { cells, .. } => l.check(
             Limit::MaxDrawGridCells,

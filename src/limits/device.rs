@@ -226,25 +226,33 @@ impl Limits {
         }
     }
 
-    /// Check a dispatch's workgroup counts and a compute shader's workgroup size.
-    pub fn check_dispatch(&self, groups: [u32; 3], size: [u32; 3]) -> Result<()> {
-        let axes = ["x", "y", "z"];
-        let count_rows = [
+    /// Check a value per axis (x, y, z) against three rows.
+    fn check_axes(&self, rows: [Limit; 3], values: [u32; 3], what: &str) -> Result<()> {
+        for ((&v, l), axis) in values.iter().zip(rows).zip(["x", "y", "z"]) {
+            self.check(l, v as u64, format_args!("{what} along {axis}"))?;
+        }
+        Ok(())
+    }
+
+    /// Check a dispatch's workgroup counts; `who` starts the message (`RUN p: `, or empty).
+    pub fn check_workgroup_counts(&self, groups: [u32; 3], who: &str) -> Result<()> {
+        let rows = [
             Limit::MaxComputeWorkGroupCountX,
             Limit::MaxComputeWorkGroupCountY,
             Limit::MaxComputeWorkGroupCountZ,
         ];
-        for ((&g, l), axis) in groups.iter().zip(count_rows).zip(axes) {
-            self.check(l, g as u64, format_args!("workgroup count along {axis}"))?;
-        }
-        let size_rows = [
+        self.check_axes(rows, groups, &format!("{who}workgroup count"))
+    }
+
+    /// Check a dispatch's workgroup counts and a compute shader's workgroup size.
+    pub fn check_dispatch(&self, groups: [u32; 3], size: [u32; 3]) -> Result<()> {
+        self.check_workgroup_counts(groups, "")?;
+        let rows = [
             Limit::MaxComputeWorkGroupSizeX,
             Limit::MaxComputeWorkGroupSizeY,
             Limit::MaxComputeWorkGroupSizeZ,
         ];
-        for ((&s, l), axis) in size.iter().zip(size_rows).zip(axes) {
-            self.check(l, s as u64, format_args!("workgroup size along {axis}"))?;
-        }
+        self.check_axes(rows, size, "workgroup size")?;
         let invocations = size.iter().map(|&s| s as u64).product::<u64>();
         self.check(
             Limit::MaxComputeWorkGroupInvocations,
