@@ -30,5 +30,5 @@ pub mod run;
 mod run_expect;
 pub mod run_shaders;
 
-pub use outcome::{FailKind, ScriptResult, Status};
+pub use outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
 pub use run::{run_file, run_script, RunOptions};

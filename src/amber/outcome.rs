@@ -167,6 +167,20 @@ pub struct ScriptResult {
     pub elapsed: Duration,
     /// Final colour attachments when [`super::RunOptions::keep_images`] is set.
     pub images: Vec<Picture>,
+    /// Every buffer's final bytes when [`super::RunOptions::keep_images`] is set (what
+    /// `quadstep diff` compares), in name order.
+    pub buffers: Vec<BufferDump>,
+}
+
+/// A buffer's final contents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferDump {
+    pub name: String,
+    /// The Vulkan format name of its elements, if it has one.
+    pub format: Option<String>,
+    /// Texels per row for images (0 for plain buffers).
+    pub width: u32,
+    pub bytes: Vec<u8>,
 }
 
 impl ScriptResult {

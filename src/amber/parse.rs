@@ -437,8 +437,11 @@ impl<'a> Parser<'a> {
         }
         self.end_of_stmt("SHADER")?;
         if !file_source {
-            if format == ShaderFormat::SpirvBin {
-                return Err("SPIRV-BIN shaders must be loaded with FILE".into());
+            if matches!(format, ShaderFormat::SpirvBin | ShaderFormat::Dxil) {
+                return Err(format!(
+                    "{} shaders must be loaded with FILE",
+                    format.keyword()
+                ));
             }
             let start = self.line;
             let body = self
@@ -473,7 +476,7 @@ impl<'a> Parser<'a> {
             .limits
             .read_file(&full)
             .map_err(|e| format!("cannot read shader file: {e}"))?;
-        if format == ShaderFormat::SpirvBin {
+        if matches!(format, ShaderFormat::SpirvBin | ShaderFormat::Dxil) {
             Ok(ShaderSource::Binary(bytes))
         } else {
             utf8(bytes, &full.display().to_string())

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 
 use super::ast::{self, *};
 use super::formats;
-pub use super::outcome::{FailKind, Picture, ScriptResult, Status};
+pub use super::outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
 use super::run_expect;
 use super::run_shaders;
 use crate::exec;
@@ -59,6 +59,9 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
+    /// Texture rules for every shader (`None`: each shader's own, D3D for DXIL and Vulkan
+    /// for SPIR-V).
+    pub policy: Option<texture::Policy>,
 }
 
 impl Default for RunOptions {
@@ -73,6 +76,7 @@ impl Default for RunOptions {
             keep_images: false,
             raster_threads: 1,
             spirv_version: None,
+            policy: None,
         }
     }
 }
@@ -116,6 +120,7 @@ pub fn run_file(path: &Path, opts: &RunOptions) -> ScriptResult {
             note: String::new(),
             elapsed: Duration::ZERO,
             images: Vec::new(),
+            buffers: Vec::new(),
         },
         Err(p) => ScriptResult {
             path: path.to_path_buf(),
@@ -126,6 +131,7 @@ pub fn run_file(path: &Path, opts: &RunOptions) -> ScriptResult {
             note: String::new(),
             elapsed: Duration::ZERO,
             images: Vec::new(),
+            buffers: Vec::new(),
         },
     };
     r.path = path.to_path_buf();
@@ -175,22 +181,27 @@ pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
         let mut r = Runner::new(script, opts)?;
         let st = r.run_all();
         // (no pictures of a script that was stopped: it is late already)
-        let images = if opts.keep_images && !r.cancel.is_cancelled() {
-            r.pictures()
+        let (images, buffers) = if opts.keep_images && !r.cancel.is_cancelled() {
+            (r.pictures(), r.buffer_dumps())
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
-        Ok::<_, (Error, usize)>((st, images))
+        Ok::<_, (Error, usize)>((st, images, buffers))
     }));
-    let (status, images) = match outcome {
-        Ok(Ok((st, imgs))) => (st, imgs),
-        Ok(Err((e, 0))) => (Status::of_error(e, &file), Vec::new()),
-        Ok(Err((e, line))) => (Status::of_error(e, &format!("{file}:{line}")), Vec::new()),
+    let (status, images, buffers) = match outcome {
+        Ok(Ok(x)) => x,
+        Ok(Err((e, 0))) => (Status::of_error(e, &file), Vec::new(), Vec::new()),
+        Ok(Err((e, line))) => (
+            Status::of_error(e, &format!("{file}:{line}")),
+            Vec::new(),
+            Vec::new(),
+        ),
         Err(p) => (
             Status::Fail {
                 kind: FailKind::Internal,
                 message: format!("{file}: panic while running: {}", panic_text(&p)),
             },
+            Vec::new(),
             Vec::new(),
         ),
     };
@@ -200,6 +211,7 @@ pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
         note: String::new(),
         elapsed: start.elapsed(),
         images,
+        buffers,
     }
 }
 
@@ -966,24 +978,31 @@ impl<'s> Runner<'s> {
             .script
             .shader(&att.shader)
             .ok_or_else(|| Error::Amber(format!("no shader '{}'", att.shader)))?;
-        let words = run_shaders::shader_words(
-            decl,
-            att.stage,
-            &att.entry_point,
-            self.opts.spirv_version,
-            &self.opts.cache_dir,
-        )?;
-        let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
-        let module = Module::load(&words)?;
-        let spec_map: SpecConstants = spec.into_iter().collect();
-        let entry = if decl.format == ShaderFormat::Passthrough {
-            "main"
+        let mut sh = if decl.format == ShaderFormat::Dxil {
+            run_shaders::dxil_shader(decl, att, stage)?
         } else {
-            att.entry_point.as_str()
+            let words = run_shaders::shader_words(
+                decl,
+                att.stage,
+                &att.entry_point,
+                self.opts.spirv_version,
+                &self.opts.cache_dir,
+            )?;
+            let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
+            let module = Module::load(&words)?;
+            let spec_map: SpecConstants = spec.into_iter().collect();
+            let entry = if decl.format == ShaderFormat::Passthrough {
+                "main"
+            } else {
+                att.entry_point.as_str()
+            };
+            pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?
         };
-        let mut sh = pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?;
         sh.set_budget(self.opts.budget);
         sh.set_cancel(self.cancel.clone());
+        if let Some(policy) = self.opts.policy {
+            sh.set_policy(policy);
+        }
         let sh = Arc::new(sh);
         self.shaders.insert(key, sh.clone());
         Ok(sh)
@@ -1094,8 +1113,7 @@ impl<'s> Runner<'s> {
         let sh = self.shader(att)?;
         let (sets, wb, _copies) = self.descriptors(p, &[sh.ir()])?;
         self.cancel.check()?;
-        let config = texture::Config::default();
-        pipeline::dispatch_with(&sh, groups, &sets, config, &self.opts.limits)?;
+        pipeline::dispatch_with(&sh, groups, &sets, sh.config(), &self.opts.limits)?;
         self.write_back(wb)
     }
 
@@ -1475,10 +1493,9 @@ impl<'s> Runner<'s> {
         let mut irs = vec![vs.ir()];
         irs.extend(fs.as_ref().map(|f| f.ir()));
         let (sets, wb, _copies) = self.descriptors(p, &irs)?;
-        let config = texture::Config::default();
-        let vstage = BoundStage::new(&vs, &sets, config)?;
+        let vstage = BoundStage::new(&vs, &sets, vs.config())?;
         let fstage = match &fs {
-            Some(f) => Some(BoundStage::new(f, &sets, config)?),
+            Some(f) => Some(BoundStage::new(f, &sets, f.config())?),
             None => None,
         };
         // A pipeline without a fragment shader writes no colour.
@@ -1711,6 +1728,24 @@ impl<'s> Runner<'s> {
             self.store_depth(&n, d, c)?;
         }
         self.write_back(wb)
+    }
+
+    /// Every buffer's final bytes, in name order.
+    fn buffer_dumps(&self) -> Vec<BufferDump> {
+        let mut names: Vec<&String> = self.bufs.keys().collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|n| {
+                let b = &self.bufs[n];
+                BufferDump {
+                    name: n.clone(),
+                    format: b.format_name(),
+                    width: b.width,
+                    bytes: b.bytes.clone(),
+                }
+            })
+            .collect()
     }
 
     /// RGBA8 pictures of every colour attachment.

@@ -52,7 +52,7 @@ pub fn dispatch_with(
         )));
     }
     limits.check_dispatch(groups, shader.ir().workgroup_size)?;
-    let images = ShaderImages::new(shader.ir(), |s, b| sets.get(s, b), config)?;
+    let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
     let bindings = sets.bindings(shader.ir(), &images)?;
     exec::run_compute(shader.program(), groups, &bindings)
 }

@@ -38,6 +38,10 @@ pub struct AmberArgs {
     /// Parallel scripts (0 = one per core).
     #[arg(long, short, default_value_t = 0)]
     pub jobs: usize,
+    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
+    /// Vulkan for SPIR-V).
+    #[arg(long, value_enum)]
+    pub policy: Option<super::policy_arg::PolicyArg>,
 }
 
 pub fn detail(r: &ScriptResult) -> String {
@@ -174,6 +178,7 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
         }
     };
     opts.keep_images = a.dump_images.is_some();
+    opts.policy = a.policy.map(Into::into);
     let interrupted = opts.cancel.clone();
     a.jobs = jobs;
     let any_dir = a.paths.iter().any(|p| p.is_dir());

@@ -24,6 +24,10 @@ pub struct RenderArgs {
     /// Rasterizer threads (0 = one per core). The image does not depend on it.
     #[arg(long, short = 'j', default_value_t = 0)]
     pub threads: usize,
+    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
+    /// Vulkan for SPIR-V).
+    #[arg(long, value_enum)]
+    pub policy: Option<super::policy_arg::PolicyArg>,
     #[command(flatten)]
     pub guards: super::guard_args::GuardArgs,
 }
@@ -64,6 +68,7 @@ pub fn run(a: RenderArgs) -> ExitCode {
     };
     opts.keep_images = true;
     opts.raster_threads = threads;
+    opts.policy = a.policy.map(Into::into);
     let r = run_file(&a.script, &opts);
     println!(
         "{} {}{}",
