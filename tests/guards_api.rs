@@ -189,3 +189,70 @@ fn attachments_and_buffers_the_system_cannot_allocate_are_errors() {
         vec![1, 2, 3]
     );
 }
+
+/// A shader with one `vec4` input and one `vec4` output at the given locations, copying one
+/// to the other.
+fn passthrough(stage: &str, input: u32, output: u32) -> quadstep::Result<Shader> {
+    let mode = if stage == "Fragment" {
+        "OpExecutionMode %main OriginUpperLeft"
+    } else {
+        ""
+    };
+    let text = format!(
+        "OpCapability Shader
+         OpMemoryModel Logical GLSL450
+         OpEntryPoint {stage} %main \"main\" %in %out
+         {mode}
+         OpDecorate %in Location {input}
+         OpDecorate %out Location {output}
+         %void = OpTypeVoid
+         %func = OpTypeFunction %void
+         %float = OpTypeFloat 32
+         %vec4 = OpTypeVector %float 4
+         %pin = OpTypePointer Input %vec4
+         %pout = OpTypePointer Output %vec4
+         %in = OpVariable %pin Input
+         %out = OpVariable %pout Output
+         %main = OpFunction %void None %func
+         %entry = OpLabel
+         %v = OpLoad %vec4 %in
+         OpStore %out %v
+         OpReturn
+         OpFunctionEnd"
+    );
+    Shader::from_spirv_asm(&text, "passthrough", "main", &Default::default())
+}
+
+/// The interpreter sizes a stage's rows by its highest location; the fuzz target found
+/// vertex and fragment shaders at location 16777216 taking seconds and gigabytes. Locations
+/// are held to lavapipe's limits when the shader is created: vertex inputs below 32,
+/// vertex outputs and fragment inputs within 128 components (32 locations), fragment
+/// outputs below 8.
+#[test]
+fn shader_interfaces_are_held_to_the_location_limits() {
+    let cases = [
+        ("Vertex", 31, 31, None),
+        ("Vertex", 32, 0, Some("maxVertexInputAttributes = 32")),
+        ("Vertex", 0, 32, Some("maxVertexOutputComponents = 128")),
+        ("Vertex", 0, 16_777_216, Some(": 67108868 exceeds")),
+        ("Fragment", 31, 7, None),
+        ("Fragment", 32, 0, Some("maxFragmentInputComponents = 128")),
+        ("Fragment", 0, 8, Some("maxFragmentOutputAttachments = 8")),
+        ("Fragment", 0, 16_777_216, Some(": 16777217 exceeds")),
+    ];
+    for (stage, input, output, want) in cases {
+        let start = Instant::now();
+        let r = passthrough(stage, input, output);
+        assert!(
+            start.elapsed() < Duration::from_secs(1),
+            "{stage} {input} {output}"
+        );
+        match (r, want) {
+            (Ok(_), None) => {}
+            (Err(e @ Error::Limit(_)), Some(w)) => {
+                assert!(e.to_string().contains(w), "{stage} {input} {output}: {e}")
+            }
+            (r, w) => panic!("{stage} {input} {output}: {:?}, wanted {w:?}", r.err()),
+        }
+    }
+}

@@ -7,6 +7,7 @@
 //! the `QUADSTEP_UPDATE_GOLDEN=1` switch. None of that knows about Amber or the rasterizer;
 //! [`scenes`] alone ties golden PNGs to the Amber scripts of `shaders/golden/` that draw them.
 
+mod png_chunks;
 pub mod scenes;
 
 use std::path::{Path, PathBuf};
@@ -179,6 +180,7 @@ pub fn load_png(path: &Path) -> Result<RgbaImage> {
 /// `maxImageDimension2D`, the decoder's allocations within `maxMemoryAllocationSize`.
 /// Errors (`Error::Io`) say why the bytes are not a readable PNG.
 pub fn decode_png(bytes: &[u8], limits: &Limits) -> Result<RgbaImage> {
+    png_chunks::check(bytes)?;
     let side = limits.get(Limit::MaxImageDimension2D).min(u32::MAX as u64) as u32;
     let mut decoder_limits = image::Limits::default();
     decoder_limits.max_image_width = Some(side);
@@ -284,6 +286,20 @@ pub fn check_golden_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fuzz target found a paletted PNG whose 25-byte `PLTE` made the decoder panic; it
+    /// is an error now, and a well-formed paletted seed still decodes.
+    #[test]
+    fn a_palette_of_partial_entries_is_an_error_not_a_panic() {
+        let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/png");
+        let limits = Limits::default();
+        let bad = std::fs::read(seeds.join("palette-25-byte-plte.png")).unwrap();
+        let e = decode_png(&bad, &limits).unwrap_err().to_string();
+        assert!(e.contains("PLTE chunk is 25 bytes"), "{e}");
+        let good = std::fs::read(seeds.join("palette4_4x1.png")).unwrap();
+        let img = decode_png(&good, &limits).unwrap();
+        assert_eq!(img.dimensions(), (4, 1));
+    }
 
     fn img(w: u32, h: u32, px: &[[u8; 4]]) -> RgbaImage {
         RgbaImage::from_raw(w, h, px.concat()).unwrap()

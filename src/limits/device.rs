@@ -80,6 +80,12 @@ limits! {
         "descriptors in one binding's array";
     MaxVertexInputAttributes = "maxVertexInputAttributes", 32, Lavapipe,
         "vertex attributes (locations are below it)";
+    MaxVertexOutputComponents = "maxVertexOutputComponents", 128, Lavapipe,
+        "components a vertex shader writes to locations (4 a location)";
+    MaxFragmentInputComponents = "maxFragmentInputComponents", 128, Lavapipe,
+        "components a fragment shader reads from locations (4 a location)";
+    MaxFragmentOutputAttachments = "maxFragmentOutputAttachments", 8, Lavapipe,
+        "colour outputs of a fragment shader (locations are below it)";
     MaxVertexInputBindings = "maxVertexInputBindings", 32, Lavapipe,
         "vertex buffer bindings";
     MaxVertexInputAttributeOffset = "maxVertexInputAttributeOffset", 2047, Lavapipe,
