@@ -93,8 +93,7 @@ impl Shader {
 
     /// Compile lowered IR, optimised by [`ir::opt::optimize`] unless `QUADSTEP_NO_OPT=1`.
     /// Its interface is first held to the default device limits (the locations and components
-    /// of its inputs and outputs), since the interpreter sizes its rows by
-    /// the highest location.
+    /// of its inputs and outputs), since the interpreter sizes its rows by the highest location.
     pub fn from_ir(shader: &ir::Shader) -> Result<Shader> {
         check_interface(shader, &Limits::default())?;
         let program = if ir::opt::disabled_by_env() {
