@@ -7,10 +7,12 @@
 //! scene ends with, not anything the diff computes itself.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
+mod common;
+
+use common::tools::{self, Tool};
 use quadstep::amber::ast::{ShaderSource, ShaderType};
-use quadstep::amber::run_shaders::{default_cache_dir, glslang_available, shader_words};
+use quadstep::amber::run_shaders::{default_cache_dir, shader_words};
 use quadstep::amber::RunOptions;
 use quadstep::diff::{scene, Build};
 use quadstep::ir::Stage;
@@ -82,8 +84,7 @@ fn differing_in(name: &str, shader: Option<&str>, a: &Build, b: &Build) -> usize
 
 #[test]
 fn planted_differences_are_found() {
-    if !glslang_available() {
-        eprintln!("diff: skipped: no glslangValidator");
+    if !tools::have("diff", &[Tool::Glslang]) {
         return;
     }
     let same = |t: &str| t.to_string();
@@ -115,8 +116,7 @@ fn planted_differences_are_found() {
 
 #[test]
 fn spirv_opt_builds_of_the_golden_scenes_differ_nowhere() {
-    if !glslang_available() || Command::new("spirv-opt").arg("--version").output().is_err() {
-        eprintln!("diff: skipped: no glslangValidator or spirv-opt");
+    if !tools::have("diff", &[Tool::Glslang, Tool::SpirvOpt]) {
         return;
     }
     for name in [

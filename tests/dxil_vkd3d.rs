@@ -10,6 +10,8 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
+use approx::abs_diff_eq;
+
 use quadstep::ir::RegisterClass;
 use quadstep::pipeline::Shader;
 use quadstep::raster::{ColorFormat, ColorTarget};
@@ -302,11 +304,11 @@ fn ps_sample_cmp_grad_bias() {
         assert_eq!(got[0], want[0], "row {i}: SampleCmpBias, args {args:?}");
         assert_eq!(got[1], want[1], "row {i}: SampleCmpGrad, args {args:?}");
         assert!(
-            (got[2] - want[2]).abs() < 0.5,
+            abs_diff_eq!(got[2], want[2], epsilon = 0.5),
             "row {i}: LOD {got:?}, want {want:?}"
         );
         assert!(
-            (got[3] - want[3]).abs() < 0.5,
+            abs_diff_eq!(got[3], want[3], epsilon = 0.5),
             "row {i}: unclamped LOD {got:?}, want {want:?}"
         );
     }

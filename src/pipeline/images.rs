@@ -1226,13 +1226,8 @@ mod tests {
         // Registers r0..r40, 16 lanes (4 quads). r0-r3 coordinates, r4 bias/LOD, r5 proj,
         // r6 dref, r7 min_lod, r8-r9 offsets, r10 descriptor index, r11-r14 gradients.
         let n = 16;
-        let mut seed = 0x1234_5678u32;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut rng = fastrand::Rng::with_seed(0x1234_5678);
+        let mut rnd = move || rng.f32();
         let mut r32 = vec![0u32; 40 * n];
         for l in 0..n {
             let mut set = |r: usize, v: u32| r32[r * n + l] = v;
@@ -1374,13 +1369,8 @@ mod tests {
         .unwrap();
         // r0-r1 coordinates, r6 dref, r8-r9 offsets, r10 descriptor index, r15 component
         let n = 32;
-        let mut seed = 0x9abc_def1u32;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut rng = fastrand::Rng::with_seed(0x9abc_def1);
+        let mut rnd = move || rng.f32();
         let mut r32 = vec![0u32; 40 * n];
         for l in 0..n {
             let mut set = |r: usize, v: u32| r32[r * n + l] = v;

@@ -7,6 +7,8 @@
 //!   lowered IR of each entry point (`dis_cmd.rs`);
 //! - `quadstep diff A B`: two builds of one shader on the same inputs, the first differing
 //!   values (`diff_cmd.rs`);
+//! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
+//!   (`inspect_cmd.rs`);
 //! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
 //!
 //! `guard_args.rs` holds the guards `amber` and `render` share (time limit, memory budget,
@@ -17,6 +19,7 @@ mod demo_cmd;
 mod diff_cmd;
 mod dis_cmd;
 mod guard_args;
+mod inspect_cmd;
 mod limits_cmd;
 mod policy_arg;
 mod render_cmd;
@@ -55,6 +58,9 @@ enum Cmd {
     /// Print the device limits scripts are held to (lavapipe's by default) and the default
     /// memory budget.
     Limits(limits_cmd::LimitsArgs),
+    /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
+    /// what its code requires; exits 1 where they differ.
+    Inspect(inspect_cmd::InspectArgs),
 }
 
 fn main() -> ExitCode {
@@ -65,6 +71,7 @@ fn main() -> ExitCode {
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
         Some(Cmd::Limits(a)) => limits_cmd::run(a),
+        Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         None => demo_cmd::run(),
     }
 }

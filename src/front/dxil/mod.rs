@@ -8,7 +8,11 @@
 //!   their instructions, metadata), operands resolved to typed references;
 //! - [`shader`]: what the `dx.*` metadata declares (shader model, entry points, signatures,
 //!   resources, raw shader flags);
-//! - [`print`]: the module in `llvm-dis` syntax.
+//! - [`print`]: the module in `llvm-dis` syntax;
+//! - [`ops`]: the dx.op table (opcode → name, class, shader model, stages, arguments);
+//! - [`handle`]: what a resource handle operand refers to;
+//! - [`flags`] and [`inspect`]: the shader-flag bits, and the check of declared flags and
+//!   availability rules against the code (`quadstep inspect`).
 //!
 //! Inside, `bitstream` reads LLVM's bitstream as records, `decode` turns the records into
 //! the module (the LLVM 3.7 subset DXC writes: relative value ids, forward references, typed
@@ -18,9 +22,13 @@ mod bitstream;
 pub mod container;
 mod decode;
 mod error;
+pub mod flags;
+pub mod handle;
+pub mod inspect;
 pub mod lower;
 mod meta;
 pub mod module;
+pub mod ops;
 pub mod print;
 pub mod shader;
 

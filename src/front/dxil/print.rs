@@ -82,33 +82,10 @@ fn write_type(m: &Module, t: TypeId, out: &mut String) {
         }
         Type::Struct {
             name: None,
-            fields,
-            packed,
-            opaque,
-        } => {
-            if *opaque {
-                out.push_str("opaque");
-                return;
-            }
-            if *packed {
-                out.push('<');
-            }
-            if fields.is_empty() {
-                out.push_str("{}");
-            } else {
-                out.push_str("{ ");
-                for (i, f) in fields.iter().enumerate() {
-                    if i > 0 {
-                        out.push_str(", ");
-                    }
-                    write_type(m, *f, out);
-                }
-                out.push_str(" }");
-            }
-            if *packed {
-                out.push('>');
-            }
-        }
+            opaque: true,
+            ..
+        } => out.push_str("opaque"),
+        body @ Type::Struct { name: None, .. } => write_struct_body(m, body, out),
         Type::Array { len, elem } => {
             let _ = write!(out, "[{len} x ");
             write_type(m, *elem, out);
@@ -207,6 +184,12 @@ impl Slots {
     }
 }
 
+/// The name each instruction's result prints as (`14` for `%14`, or its own name), `None`
+/// for instructions without a result.
+pub fn inst_slot_names(m: &Module, f: &Function) -> Vec<Option<String>> {
+    Slots::new(m, f).insts
+}
+
 struct Printer<'m> {
     m: &'m Module,
     out: String,
@@ -269,6 +252,15 @@ impl Printer<'_> {
         }
     }
 
+    /// `keyword type a, type b, ...`.
+    fn keyword_typed(&mut self, f: &Function, slots: &Slots, keyword: &str, operands: &[Value]) {
+        self.out.push_str(keyword);
+        for (i, v) in operands.iter().enumerate() {
+            self.out.push_str(if i == 0 { " " } else { ", " });
+            self.typed(f, *v, slots);
+        }
+    }
+
     /// `type value`.
     fn typed(&mut self, f: &Function, v: Value, slots: &Slots) {
         self.ty(self.m.value_type(f, v));
@@ -314,6 +306,7 @@ impl Printer<'_> {
                 self.out.push_str(&t);
             }
             ConstKind::Null => match m.ty(ty) {
+                Type::Int(1) => self.out.push_str("false"),
                 Type::Int(_) => self.out.push('0'),
                 Type::Half | Type::Float | Type::Double => {
                     let t = float_text(m, ty, 0);
@@ -534,12 +527,11 @@ impl Printer<'_> {
             let _ = writeln!(self.out, "target triple = \"{}\"", m.triple);
         }
         let mut named = false;
-        for (i, t) in m.types.iter().enumerate() {
+        for t in &m.types {
             if let Type::Struct {
                 name: Some(name),
-                fields,
-                packed,
                 opaque,
+                ..
             } = t
             {
                 if !named {
@@ -553,16 +545,7 @@ impl Printer<'_> {
                     self.out.push_str("opaque\n");
                     continue;
                 }
-                let anon = Type::Struct {
-                    name: None,
-                    fields: fields.clone(),
-                    packed: *packed,
-                    opaque: false,
-                };
-                let _ = i;
-                let mut s = String::new();
-                write_struct_body(m, &anon, &mut s);
-                self.out.push_str(&s);
+                write_struct_body(m, t, &mut self.out);
                 self.out.push('\n');
             }
         }
@@ -700,6 +683,8 @@ impl Printer<'_> {
                 self.out.push_str(", ");
             }
             self.ty(a.ty);
+            let attrs = position_attrs(m, f.attributes, i as u32 + 1, true);
+            self.out.push_str(attrs.trim_end());
             if !f.is_declaration {
                 let _ = write!(self.out, " %{}", slots.args[i]);
             }
@@ -803,19 +788,11 @@ impl Printer<'_> {
                 if_true,
                 if_false,
                 ..
-            } => {
-                self.out.push_str("select ");
-                self.typed(f, *cond, s);
-                self.out.push_str(", ");
-                self.typed(f, *if_true, s);
-                self.out.push_str(", ");
-                self.typed(f, *if_false, s);
-            }
+            } => self.keyword_typed(f, s, "select", &[*cond, *if_true, *if_false]),
             ExtractValue {
                 aggregate, indices, ..
             } => {
-                self.out.push_str("extractvalue ");
-                self.typed(f, *aggregate, s);
+                self.keyword_typed(f, s, "extractvalue", &[*aggregate]);
                 for i in indices {
                     let _ = write!(self.out, ", {i}");
                 }
@@ -826,40 +803,22 @@ impl Printer<'_> {
                 indices,
                 ..
             } => {
-                self.out.push_str("insertvalue ");
-                self.typed(f, *aggregate, s);
-                self.out.push_str(", ");
-                self.typed(f, *value, s);
+                self.keyword_typed(f, s, "insertvalue", &[*aggregate, *value]);
                 for i in indices {
                     let _ = write!(self.out, ", {i}");
                 }
             }
             ExtractElement { vector, index, .. } => {
-                self.out.push_str("extractelement ");
-                self.typed(f, *vector, s);
-                self.out.push_str(", ");
-                self.typed(f, *index, s);
+                self.keyword_typed(f, s, "extractelement", &[*vector, *index])
             }
             InsertElement {
                 vector,
                 value,
                 index,
                 ..
-            } => {
-                self.out.push_str("insertelement ");
-                self.typed(f, *vector, s);
-                self.out.push_str(", ");
-                self.typed(f, *value, s);
-                self.out.push_str(", ");
-                self.typed(f, *index, s);
-            }
+            } => self.keyword_typed(f, s, "insertelement", &[*vector, *value, *index]),
             ShuffleVector { a, b, mask, .. } => {
-                self.out.push_str("shufflevector ");
-                self.typed(f, *a, s);
-                self.out.push_str(", ");
-                self.typed(f, *b, s);
-                self.out.push_str(", ");
-                self.typed(f, *mask, s);
+                self.keyword_typed(f, s, "shufflevector", &[*a, *b, *mask])
             }
             Gep {
                 inbounds,
@@ -903,9 +862,12 @@ impl Printer<'_> {
                 if atomic {
                     self.scope_and_ordering(*scope, *ordering);
                 }
-                if *align != 0 {
-                    let _ = write!(self.out, ", align {align}");
-                }
+                let align = if *align != 0 {
+                    *align
+                } else {
+                    abi_align(m, *ty)
+                };
+                let _ = write!(self.out, ", align {align}");
             }
             Store {
                 ptr,
@@ -929,9 +891,12 @@ impl Printer<'_> {
                 if atomic {
                     self.scope_and_ordering(*scope, *ordering);
                 }
-                if *align != 0 {
-                    let _ = write!(self.out, ", align {align}");
-                }
+                let align = if *align != 0 {
+                    *align
+                } else {
+                    abi_align(m, m.value_type(f, *value))
+                };
+                let _ = write!(self.out, ", align {align}");
             }
             Alloca {
                 allocated_type,
@@ -966,6 +931,8 @@ impl Printer<'_> {
                 if attrs.calling_conv != 0 {
                     let _ = write!(self.out, "cc{} ", attrs.calling_conv);
                 }
+                self.out
+                    .push_str(&position_attrs(m, attrs.attributes, 0, false));
                 let vararg = matches!(m.ty(*fn_type), Type::Function { vararg: true, .. });
                 self.ty(if vararg { *fn_type } else { *ty });
                 self.out.push(' ');
@@ -975,7 +942,11 @@ impl Printer<'_> {
                     if i > 0 {
                         self.out.push_str(", ");
                     }
-                    self.typed(f, *a, s);
+                    self.ty(m.value_type(f, *a));
+                    self.out.push(' ');
+                    self.out
+                        .push_str(&position_attrs(m, attrs.attributes, i as u32 + 1, false));
+                    self.value(*a, Some(s));
                 }
                 self.out.push(')');
                 if attrs.attributes != 0 {
@@ -1133,6 +1104,76 @@ fn predecessors(f: &Function) -> Vec<Vec<BlockId>> {
     preds
 }
 
+/// The attributes of one position (`index`: 0 the return value, n the n-th parameter) of
+/// attribute list `list` (1-based), each followed by a space; with `leading`, preceded by
+/// one instead.
+fn position_attrs(m: &Module, list: u32, index: u32, leading: bool) -> String {
+    let Some(groups) = list
+        .checked_sub(1)
+        .and_then(|l| m.attribute_lists.get(l as usize))
+    else {
+        return String::new();
+    };
+    let mut out = String::new();
+    for g in groups {
+        for group in m
+            .attribute_groups
+            .iter()
+            .filter(|a| a.id == *g && a.index == index)
+        {
+            for a in &group.attrs {
+                if leading {
+                    out.push(' ');
+                }
+                out.push_str(&attribute_text(a));
+                if !leading {
+                    out.push(' ');
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The ABI alignment of `t` under the module's data layout (what LLVM gives a load or store
+/// written without one): `iN`, `fN` and `p` entries of the layout, LLVM's defaults otherwise;
+/// vectors by their size, arrays by their element, structs by their largest field.
+fn abi_align(m: &Module, t: TypeId) -> u64 {
+    let entry = |prefix: char, bits: u32| -> Option<u64> {
+        m.datalayout.split('-').find_map(|spec| {
+            let mut parts = spec.split(':');
+            let head = parts.next()?;
+            let rest = head.strip_prefix(prefix)?;
+            let matches = if prefix == 'p' {
+                rest.is_empty() || rest == "0"
+            } else {
+                rest.parse::<u32>().ok()? == bits
+            };
+            if !matches {
+                return None;
+            }
+            if prefix == 'p' {
+                parts.next()?;
+            }
+            parts.next()?.parse::<u64>().ok().map(|a| a / 8)
+        })
+    };
+    match m.ty(t) {
+        Type::Int(w) => {
+            entry('i', *w).unwrap_or_else(|| u64::from(w.div_ceil(8)).next_power_of_two().min(8))
+        }
+        Type::Half => entry('f', 16).unwrap_or(2),
+        Type::Float => entry('f', 32).unwrap_or(4),
+        Type::Double => entry('f', 64).unwrap_or(8),
+        Type::Pointer { .. } => entry('p', 0).unwrap_or(8),
+        Type::Vector { len, elem } => (u64::from(*len) * store_size(m, *elem)).next_power_of_two(),
+        Type::Array { elem, .. } => abi_align(m, *elem),
+        Type::Struct { packed: true, .. } => 1,
+        Type::Struct { fields, .. } => fields.iter().map(|&f| abi_align(m, f)).max().unwrap_or(1),
+        _ => 1,
+    }
+}
+
 /// Bytes a value of `t` stores (LLVM's default alignment of atomics without one).
 fn store_size(m: &Module, t: TypeId) -> u64 {
     match m.ty(t) {
@@ -1279,9 +1320,9 @@ fn ordering_name(o: AtomicOrdering) -> &'static str {
     }
 }
 
-/// LLVM 3.7's attribute kind numbers → names.
+/// LLVM 3.7's attribute kind numbers (`ATTR_KIND_*` of DXC's `LLVMBitCodes.h`) → names.
 fn attribute_text(a: &Attribute) -> String {
-    const NAMES: [&str; 42] = [
+    const NAMES: [&str; 46] = [
         "",
         "align",
         "alwaysinline",
@@ -1311,6 +1352,10 @@ fn attribute_text(a: &Attribute) -> String {
         "ssp",
         "sspreq",
         "sspstrong",
+        "sret",
+        "sanitize_address",
+        "sanitize_thread",
+        "sanitize_memory",
         "uwtable",
         "zeroext",
         "builtin",

@@ -59,53 +59,53 @@ fn finish(state: [u32; 4]) -> [u8; 16] {
     out
 }
 
-/// Plain MD5 (the `HASH` part's digest).
-pub fn md5(data: &[u8]) -> [u8; 16] {
+/// MD5's compression over the whole 64-byte blocks of `data`, then over the one or two final
+/// blocks that `finish_blocks` lays out from the remaining tail (it returns 64 or 128).
+fn hash(data: &[u8], finish_blocks: impl FnOnce(&[u8], &mut [u8; 128]) -> usize) -> [u8; 16] {
     let mut state = INIT;
     let mut blocks = data.chunks_exact(64);
     for block in &mut blocks {
         compress(&mut state, block.try_into().expect("64-byte chunk"));
     }
-    let tail = blocks.remainder();
     let mut last = [0u8; 128];
-    last[..tail.len()].copy_from_slice(tail);
-    last[tail.len()] = 0x80;
-    let len = if tail.len() < 56 { 64 } else { 128 };
-    last[len - 8..len].copy_from_slice(&(data.len() as u64 * 8).to_le_bytes());
+    let len = finish_blocks(blocks.remainder(), &mut last);
     for block in last[..len].chunks_exact(64) {
         compress(&mut state, block.try_into().expect("64-byte chunk"));
     }
     finish(state)
 }
 
+/// Plain MD5 (the `HASH` part's digest).
+pub fn md5(data: &[u8]) -> [u8; 16] {
+    hash(data, |tail, last| {
+        last[..tail.len()].copy_from_slice(tail);
+        last[tail.len()] = 0x80;
+        let len = if tail.len() < 56 { 64 } else { 128 };
+        last[len - 8..len].copy_from_slice(&(data.len() as u64 * 8).to_le_bytes());
+        len
+    })
+}
+
 /// DXC's container digest (`ComputeHashRetail`) of `data`: the lengths are 32-bit, as DXC's.
 pub fn retail_hash(data: &[u8]) -> [u8; 16] {
     let n = data.len() as u32;
-    let mut state = INIT;
-    let mut blocks = data.chunks_exact(64);
-    for block in &mut blocks {
-        compress(&mut state, block.try_into().expect("64-byte chunk"));
-    }
-    let tail = blocks.remainder();
-    let mut last = [0u8; 128];
-    let len = if tail.len() < 56 {
-        // One final block: bit length, tail, padding, `1 | 2n`.
-        last[..4].copy_from_slice(&n.wrapping_shl(3).to_le_bytes());
-        last[4..4 + tail.len()].copy_from_slice(tail);
-        last[4 + tail.len()] = 0x80;
-        64
-    } else {
-        // Two: tail and padding, then bit length, the rest of the padding (zeros), `1 | 2n`.
-        last[..tail.len()].copy_from_slice(tail);
-        last[tail.len()] = 0x80;
-        last[64..68].copy_from_slice(&n.wrapping_shl(3).to_le_bytes());
-        128
-    };
-    last[len - 4..len].copy_from_slice(&(1 | n.wrapping_shl(1)).to_le_bytes());
-    for block in last[..len].chunks_exact(64) {
-        compress(&mut state, block.try_into().expect("64-byte chunk"));
-    }
-    finish(state)
+    hash(data, |tail, last| {
+        let len = if tail.len() < 56 {
+            // One final block: bit length, tail, padding, `1 | 2n`.
+            last[..4].copy_from_slice(&n.wrapping_shl(3).to_le_bytes());
+            last[4..4 + tail.len()].copy_from_slice(tail);
+            last[4 + tail.len()] = 0x80;
+            64
+        } else {
+            // Two: tail and padding, then bit length, zeros, `1 | 2n`.
+            last[..tail.len()].copy_from_slice(tail);
+            last[tail.len()] = 0x80;
+            last[64..68].copy_from_slice(&n.wrapping_shl(3).to_le_bytes());
+            128
+        };
+        last[len - 4..len].copy_from_slice(&(1 | n.wrapping_shl(1)).to_le_bytes());
+        len
+    })
 }
 
 #[cfg(test)]

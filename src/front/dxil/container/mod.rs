@@ -180,6 +180,3 @@ impl Container {
         self.parts.iter().find(|p| p.fourcc == fourcc)
     }
 }
-
-#[cfg(test)]
-pub(crate) mod tests;

@@ -301,6 +301,18 @@ impl Decoder {
         })
     }
 
+    /// The `align, vol[, ordering, scope]` that ends load and store records.
+    fn memory_tail(o: &mut Ops, atomic: bool) -> Result<(u64, bool, AtomicOrdering, SyncScope)> {
+        let align = alignment(o.r, o.raw()?)?;
+        let volatile = o.raw()? != 0;
+        let (ordering, scope) = if atomic {
+            (Self::ordering(o.r, o.raw()?)?, Self::scope(o.r, o.raw()?)?)
+        } else {
+            (AtomicOrdering::NotAtomic, SyncScope::System)
+        };
+        Ok((align, volatile, ordering, scope))
+    }
+
     fn scope(r: &Rec, v: u64) -> Result<SyncScope> {
         match v {
             0 => Ok(SyncScope::SingleThread),
@@ -591,13 +603,7 @@ impl Decoder {
                 if ty != pointee {
                     return r.err("load's explicit type is not the pointer's pointee type");
                 }
-                let align = alignment(r, o.raw()?)?;
-                let volatile = o.raw()? != 0;
-                let (ordering, scope) = if r.code == 41 {
-                    (Self::ordering(r, o.raw()?)?, Self::scope(r, o.raw()?)?)
-                } else {
-                    (AtomicOrdering::NotAtomic, SyncScope::System)
-                };
+                let (align, volatile, ordering, scope) = Self::memory_tail(o, r.code == 41)?;
                 Instruction::Load {
                     ptr,
                     ty,
@@ -619,13 +625,7 @@ impl Decoder {
                     }
                     v
                 };
-                let align = alignment(r, o.raw()?)?;
-                let volatile = o.raw()? != 0;
-                let (ordering, scope) = if r.code == 45 {
-                    (Self::ordering(r, o.raw()?)?, Self::scope(r, o.raw()?)?)
-                } else {
-                    (AtomicOrdering::NotAtomic, SyncScope::System)
-                };
+                let (align, volatile, ordering, scope) = Self::memory_tail(o, r.code == 45)?;
                 Instruction::Store {
                     ptr,
                     value,

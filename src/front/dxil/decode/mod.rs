@@ -484,26 +484,3 @@ fn linkage(v: u64) -> Linkage {
         _ => Linkage::External,
     }
 }
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn corpus_reads() {
-        let Some(files) = crate::front::dxil::container::tests::corpus() else {
-            return;
-        };
-        let mut failed = Vec::new();
-        for f in &files {
-            let bytes = std::fs::read(f).unwrap();
-            if let Err(e) = crate::front::dxil::read(&bytes) {
-                failed.push(format!("{}: {e}", f.display()));
-            }
-        }
-        assert!(
-            failed.is_empty(),
-            "{} failed:\n{}",
-            failed.len(),
-            failed.join("\n")
-        );
-    }
-}

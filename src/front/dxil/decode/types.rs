@@ -112,23 +112,12 @@ impl Decoder {
                     pending_name = Some(r.string_from(0)?);
                     continue;
                 }
-                21 => {
+                // FUNCTION: [vararg, retty, params...]; FUNCTION_OLD: [vararg, attrid, retty, params...]
+                9 | 21 => {
+                    let ret_at = if r.code == 21 { 1 } else { 2 };
                     let vararg = r.op(0)? != 0;
-                    let ret = ty_op(&r, 1)?;
-                    let params = (2..r.len())
-                        .map(|i| ty_op(&r, i))
-                        .collect::<Result<Vec<_>>>()?;
-                    Type::Function {
-                        ret,
-                        params,
-                        vararg,
-                    }
-                }
-                9 => {
-                    // FUNCTION_OLD: [vararg, attrid, retty, params...]
-                    let vararg = r.op(0)? != 0;
-                    let ret = ty_op(&r, 2)?;
-                    let params = (3..r.len())
+                    let ret = ty_op(&r, ret_at)?;
+                    let params = (ret_at + 1..r.len())
                         .map(|i| ty_op(&r, i))
                         .collect::<Result<Vec<_>>>()?;
                     Type::Function {
