@@ -143,6 +143,16 @@ fn draws_are_held_to_the_limits_and_the_memory_budget() {
         ),
         r => panic!("{r:?}"),
     }
+    // 4e9 vertices: refused before anything per vertex is allocated (the mutation test
+    // found VkScript `draw arrays TRIANGLE_LIST 0 4000000000` aborting on 16 GB of indices)
+    let start = Instant::now();
+    match draw(Guards::default(), 16, 4_000_000_000, 1) {
+        Err(Error::Limit(m)) => assert!(m.contains("4000000000 exceeds"), "{m}"),
+        r => panic!("{r:?}"),
+    }
+    assert!(start.elapsed() < Duration::from_secs(1));
+    // no instances: nothing to run, whatever the vertex count
+    assert!(draw(Guards::default(), 16, 4_000_000_000, 0).is_ok());
     let mut narrow = Guards::default();
     narrow.limits.set(Limit::MaxFramebufferWidth, 8);
     match draw(narrow, 16, 3, 1) {

@@ -358,6 +358,12 @@ impl<'a> RenderPass<'a> {
         first_vertex: u32,
         first_instance: u32,
     ) -> Result<()> {
+        // (checked before the stream of vertex indices is built, which holds one per vertex)
+        check_invocations(
+            &self.raster.guards.limits,
+            vertex_count as u64,
+            instance_count,
+        )?;
         let stream = assemble::linear_stream(first_vertex, vertex_count);
         self.run(&stream, first_instance, instance_count)
     }
@@ -415,11 +421,10 @@ impl<'a> RenderPass<'a> {
         if instance_count == 0 || stream.vertex_index.is_empty() {
             return Ok(times);
         }
-        let slots = stream.vertex_index.len() as u64 * instance_count as u64;
-        guards.limits.check(
-            Limit::MaxDrawVertices,
-            slots,
-            "vertex shader invocations of the draw (vertices times instances)",
+        let slots = check_invocations(
+            &guards.limits,
+            stream.vertex_index.len() as u64,
+            instance_count,
         )?;
         let n_vary = pipeline.vertex.varying_count();
         let _arrays = guards.memory.charge(
@@ -522,6 +527,18 @@ impl<'a> RenderPass<'a> {
         }
         drawn.map(|()| times)
     }
+}
+
+/// Hold a draw's vertex shader invocations (vertices times instances) to the limits; the
+/// count, when it passes.
+fn check_invocations(limits: &Limits, vertices: u64, instances: u32) -> Result<u64> {
+    let slots = vertices * instances as u64;
+    limits.check(
+        Limit::MaxDrawVertices,
+        slots,
+        "vertex shader invocations of the draw (vertices times instances)",
+    )?;
+    Ok(slots)
 }
 
 fn no_pipeline() -> Error {
