@@ -29,7 +29,7 @@ fn discarded_lanes_feed_derivatives_as_helpers() {
     }
     assert_eq!(run(Discard::Helper), Status::Pass);
     match run(Discard::Strict) {
-        Status::Fail { message } => {
+        Status::Fail { message, .. } => {
             assert!(
                 message.contains("got -2.8125, expected == 4.5"),
                 "{message}"

@@ -3,6 +3,7 @@
 //! one dispatch itself, and reads the attachments after a draw. The runner numbers draw and
 //! dispatch commands in the order it runs them ([`Command::index`]).
 
+use crate::limits::Limits;
 use crate::pipeline::{BoundStage, DescriptorSets, Shader};
 use crate::raster::{FragmentStage, RenderTargets, VertexStage};
 use crate::texture::Config;
@@ -55,6 +56,7 @@ pub trait RunHook: Send + Sync {
         _groups: [u32; 3],
         _sets: &DescriptorSets,
         _config: Config,
+        _limits: &Limits,
     ) -> Option<Result<()>> {
         None
     }

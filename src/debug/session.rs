@@ -19,6 +19,7 @@ use super::trace::{Crop, FragmentResult, LanePlace, Target, Trace};
 use crate::amber::{Command, HookStages, RunHook};
 use crate::exec::{self, Discard};
 use crate::ir::{IoBinding, ScalarTy, Stage};
+use crate::limits::Limits;
 use crate::pipeline::{self, BoundStage, Descriptor, DescriptorSets, Shader, ShaderImages};
 use crate::raster::stage::{RowBatch, RowLayout};
 use crate::raster::{ColorClass, ColorCodec, RenderTargets, VertexBatch};
@@ -384,6 +385,7 @@ impl RunHook for Session {
         groups: [u32; 3],
         sets: &DescriptorSets,
         config: Config,
+        limits: &Limits,
     ) -> Option<Result<()>> {
         let Target::Invocation { x, y, z } = self.request.target else {
             return None;
@@ -406,7 +408,7 @@ impl RunHook for Session {
             let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
             let max = self.max_events();
             let mut rec = super::record::Recorder::new(&[lane / 4], Some(&images), max);
-            pipeline::dispatch_observed(shader, groups, sets, &images, watched, &mut rec)?;
+            pipeline::dispatch_observed(shader, groups, sets, &images, limits, watched, &mut rec)?;
             let recorded = rec.finish().pop().unwrap_or_default();
             let places = std::array::from_fn(|i| {
                 let id = exec::compute_local_id(shader.program(), lane / 4 * 4 + i);

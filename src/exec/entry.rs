@@ -138,6 +138,10 @@ fn local_id(size: [u32; 3], quads: bool, l: usize) -> Option<[u32; 3]> {
 /// Run a compute dispatch of `workgroups` workgroups. Each workgroup is one batch (so
 /// barriers in uniform control flow hold by construction); workgroups run in parallel on
 /// rayon. Results are deterministic for shaders without races between workgroups.
+///
+/// The program's [`Cancel`](crate::limits::Cancel) token is polled before every workgroup
+/// and gets the dispatch's progress in workgroups (counted in steps of [`PROGRESS_STEP`]
+/// per thread, so the shared counter is not written for every small workgroup).
 pub fn run_compute(program: &Program, workgroups: [u32; 3], bindings: &Bindings) -> Result<()> {
     run_compute_watching(program, workgroups, bindings, u64::MAX, &mut NoObserver)
 }
@@ -153,19 +157,33 @@ pub fn run_compute_watching<O: Observer + Send>(
 ) -> Result<()> {
     compute_prepare(program)?;
     let total = workgroups.iter().map(|&v| v as u64).product::<u64>();
+    let cancel = program.cancel();
+    cancel.begin_work(total);
     let observer = std::sync::Mutex::new(observer);
-    (0..total)
-        .into_par_iter()
-        .try_for_each_init(Batch::new, |batch, i| {
-            if i != watched {
-                return run_workgroup(program, workgroups, i, bindings, batch, &mut NoObserver);
+    (0..total).into_par_iter().try_for_each_init(
+        || (Batch::new(), 0),
+        |(batch, since), i| {
+            cancel.check()?;
+            if i == watched {
+                let mut o = observer
+                    .lock()
+                    .map_err(|_| Error::Exec("compute observer poisoned by a panic".into()))?;
+                run_workgroup(program, workgroups, i, bindings, batch, &mut **o)?;
+            } else {
+                run_workgroup(program, workgroups, i, bindings, batch, &mut NoObserver)?;
             }
-            let mut o = observer
-                .lock()
-                .map_err(|_| Error::Exec("compute observer poisoned by a panic".into()))?;
-            run_workgroup(program, workgroups, i, bindings, batch, &mut **o)
-        })
+            *since += 1;
+            if *since == PROGRESS_STEP {
+                cancel.advance(PROGRESS_STEP);
+                *since = 0;
+            }
+            Ok(())
+        },
+    )
 }
+
+/// Workgroups a thread runs between two updates of a dispatch's progress.
+const PROGRESS_STEP: u64 = 64;
 
 /// The local invocation id batch lane `lane` of a workgroup of `program` runs (None for a
 /// padding lane): lanes follow `LocalInvocationIndex`, or 2×2 tiles of local ids with

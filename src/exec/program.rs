@@ -8,10 +8,14 @@ use crate::ir::{
     self, AtomicOp, BallotQuery, BlockId, GroupArith, GroupOp, GroupScan, ImageInst, Inst,
     LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
 };
+use crate::limits::Cancel;
 use crate::{Error, Result};
 
 /// Default instruction budget per batch (instructions executed, counted once per batch).
 pub const DEFAULT_BUDGET: u64 = 50_000_000;
+/// Instructions a batch executes between two polls of its program's [`Cancel`] token (with
+/// a 1024-lane workgroup, a few milliseconds).
+pub const CANCEL_POLL: u64 = 1 << 14;
 /// Largest per-lane memory (words per lane) and workgroup memory (words) a shader may declare.
 pub const MAX_LOCAL_WORDS: u32 = 1 << 16;
 pub const MAX_WORKGROUP_WORDS: u32 = 1 << 22;
@@ -251,6 +255,8 @@ pub struct Program {
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
     pub(crate) discard: Discard,
+    /// Polled between workgroups and every [`CANCEL_POLL`] instructions of a batch.
+    pub(crate) cancel: Cancel,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
     /// killed or demoted lanes to report.
     pub(crate) discards: bool,
@@ -283,6 +289,14 @@ impl Program {
     }
     pub fn set_budget(&mut self, budget: u64) {
         self.budget = budget;
+    }
+    /// The token runs of this program poll ([`Cancel::default`]: never stopped).
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
+    }
+    /// Make runs of this program stop (with the token's error) once `cancel` is stopped.
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
     }
     /// What killed lanes do ([`Discard::Helper`] unless set).
     pub fn discard(&self) -> Discard {
@@ -744,6 +758,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         images,
         budget: DEFAULT_BUDGET,
         discard: Discard::default(),
+        cancel: Cancel::default(),
     })
 }
 

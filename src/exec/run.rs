@@ -5,7 +5,7 @@ use super::image::BatchOperands;
 use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
 use super::memory::Bindings;
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
-use super::program::{CSpace, CTerm, Code, Program, DONE};
+use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
 use crate::ir::{AtomicOp, BlockId, LaneInfo, ScalarTy};
 use crate::{Error, Result};
 
@@ -495,6 +495,8 @@ impl Batch {
         // block is the lowest waiting one and every lane is active again (`active` is still all
         // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
         let mut next: Option<u32> = live.then_some(0);
+        // the budget and the cancel token are looked at when `executed` passes this
+        let mut poll_at = self.executed.saturating_add(CANCEL_POLL).min(prog.budget);
         loop {
             let (cur, full) = match next.take() {
                 Some(t) => (t, true),
@@ -522,13 +524,17 @@ impl Batch {
             };
             let blk = &prog.blocks[cur as usize];
             self.executed += blk.code.len() as u64 + 1;
-            if self.executed > prog.budget {
-                return Err(Error::Exec(format!(
-                    "shader '{}': instruction budget of {} instructions per batch exceeded \
-                     (at block b{}); raise it with Program::set_budget if the shader is not \
-                     looping forever",
-                    prog.shader.name, prog.budget, blk.id
-                )));
+            if self.executed > poll_at {
+                if self.executed > prog.budget {
+                    return Err(Error::Exec(format!(
+                        "shader '{}': instruction budget of {} instructions per batch exceeded \
+                         (at block b{}); raise it with Program::set_budget if the shader is not \
+                         looping forever",
+                        prog.shader.name, prog.budget, blk.id
+                    )));
+                }
+                prog.cancel.check()?;
+                poll_at = self.executed.saturating_add(CANCEL_POLL).min(prog.budget);
             }
             obs.block(blk.id, &self.active);
             if !obs.wants_insts() {

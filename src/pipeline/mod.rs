@@ -20,15 +20,29 @@ pub use stages::BoundStage;
 
 use crate::exec;
 use crate::ir::Stage;
+use crate::limits::Limits;
 use crate::texture::Config;
 use crate::{Error, Result};
 
-/// Run a compute shader over `groups` workgroups with the given descriptors.
+/// Run a compute shader over `groups` workgroups with the given descriptors, within the
+/// default [`Limits`] (lavapipe's). A dispatch stops early when the shader's cancel token
+/// ([`Shader::set_cancel`]) is stopped.
 pub fn dispatch(
     shader: &Shader,
     groups: [u32; 3],
     sets: &DescriptorSets,
     config: Config,
+) -> Result<()> {
+    dispatch_with(shader, groups, sets, config, &Limits::default())
+}
+
+/// [`dispatch`] within `limits` (workgroup counts and sizes).
+pub fn dispatch_with(
+    shader: &Shader,
+    groups: [u32; 3],
+    sets: &DescriptorSets,
+    config: Config,
+    limits: &Limits,
 ) -> Result<()> {
     let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
     dispatch_observed(
@@ -36,12 +50,13 @@ pub fn dispatch(
         groups,
         sets,
         &images,
+        limits,
         u64::MAX,
         &mut exec::NoObserver,
     )
 }
 
-/// [`dispatch`] through the image unit `images` (made for `shader` from `sets`), with
+/// [`dispatch_with`] through the image unit `images` (made for `shader` from `sets`), with
 /// workgroup `watched` (index `x + y * X + z * X * Y`) run under `observer`: the debugger's
 /// form, whose observer asks `images` to explain image instructions.
 pub fn dispatch_observed<O: exec::Observer + Send>(
@@ -49,6 +64,7 @@ pub fn dispatch_observed<O: exec::Observer + Send>(
     groups: [u32; 3],
     sets: &DescriptorSets,
     images: &ShaderImages,
+    limits: &Limits,
     watched: u64,
     observer: &mut O,
 ) -> Result<()> {
@@ -59,6 +75,7 @@ pub fn dispatch_observed<O: exec::Observer + Send>(
             shader.stage()
         )));
     }
+    limits.check_dispatch(groups, shader.ir().workgroup_size)?;
     let bindings = sets.bindings(shader.ir(), images)?;
     exec::run_compute_watching(shader.program(), groups, &bindings, watched, observer)
 }

@@ -14,6 +14,7 @@ use crate::front::dxil::{lower, DxilModule};
 use crate::front::spirv::{Module, SpecConstants};
 use crate::front::spvasm;
 use crate::ir::{self, Stage};
+use crate::limits::{Cancel, Limit, Limits};
 use crate::texture::{Config, Policy};
 use crate::{Error, Result};
 
@@ -100,7 +101,10 @@ impl Shader {
     }
 
     /// Compile lowered IR, optimised by [`ir::opt::optimize`] unless `QUADSTEP_NO_OPT=1`.
+    /// Its interface is first held to the default device limits (the locations and components
+    /// of its inputs and outputs), since the interpreter sizes its rows by the highest location.
     pub fn from_ir(shader: &ir::Shader) -> Result<Shader> {
+        check_interface(shader, &Limits::default())?;
         let program = if ir::opt::disabled_by_env() {
             exec::compile(shader)?
         } else {
@@ -169,4 +173,44 @@ impl Shader {
     pub fn set_discard(&mut self, discard: exec::Discard) {
         self.program.set_discard(discard);
     }
+    /// Make dispatches and draws running this shader stop with the token's error
+    /// ([`Error::Timeout`], [`Error::Cancelled`]) soon after `cancel` is stopped.
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.program.set_cancel(cancel);
+    }
+}
+
+/// Hold a shader's location-bound inputs and outputs to `limits`: vertex inputs to
+/// `maxVertexInputAttributes` locations, vertex outputs and fragment inputs to their
+/// component counts, fragment outputs to `maxFragmentOutputAttachments` locations (a
+/// location is 4 components; arrays and 64-bit types span several).
+fn check_interface(shader: &ir::Shader, limits: &Limits) -> Result<()> {
+    let inputs = exec::location_stride(&shader.inputs) as u64;
+    let outputs = exec::location_stride(&shader.outputs) as u64;
+    let name = crate::error::quote(&shader.name);
+    let (input_row, input_value, output_row, output_value) = match shader.stage {
+        Stage::Vertex => (
+            Limit::MaxVertexInputAttributes,
+            inputs / 4,
+            Limit::MaxVertexOutputComponents,
+            outputs,
+        ),
+        Stage::Fragment => (
+            Limit::MaxFragmentInputComponents,
+            inputs,
+            Limit::MaxFragmentOutputAttachments,
+            outputs / 4,
+        ),
+        _ => return Ok(()),
+    };
+    limits.check(
+        input_row,
+        input_value,
+        format_args!("shader {name}: its inputs through the highest location"),
+    )?;
+    limits.check(
+        output_row,
+        output_value,
+        format_args!("shader {name}: its outputs through the highest location"),
+    )
 }

@@ -16,6 +16,7 @@ use super::fetch::{fetch, VertexBuffer};
 use super::setup::{self, area2, snap, PixRect, PrimInfo, RasterPrim, SetupCtx, WinVert};
 use super::stage::{VertexBatch, VertexOutputs, VertexStage, VERTEX_BATCH};
 use super::state::{CullMode, FrontFace, PipelineState, PolygonMode, Topology, Viewport};
+use crate::limits::Cancel;
 use crate::{Error, Result};
 
 /// Shaded vertices of a whole draw (all instances), indexed by slot.
@@ -26,6 +27,20 @@ pub(crate) struct Shaded {
     /// `varyings[slot * n_vary + location]`.
     pub varyings: Vec<[u32; 4]>,
     pub n_vary: usize,
+}
+
+/// An estimate of the bytes a draw of `slots` vertex invocations with `n_vary` varyings
+/// holds in its vertex arrays ([`Shaded`]), its primitives and their bounding boxes (one
+/// primitive per slot for strips, fans and points, fewer for lists; clipping rarely adds
+/// any), for the draw's charge to the memory budget.
+pub(crate) fn draw_bytes(slots: u64, n_vary: usize, topology: Topology) -> u64 {
+    let per_slot =
+        (size_of::<[f32; 4]>() + size_of::<f32>() + n_vary * size_of::<[u32; 4]>()) as u64;
+    let prims = slots / list_size(topology).unwrap_or(1) as u64;
+    let per_prim = (size_of::<RasterPrim>() + size_of::<PixRect>() + size_of::<Assembled>()) as u64;
+    slots
+        .saturating_mul(per_slot)
+        .saturating_add(prims.saturating_mul(per_prim))
 }
 
 /// Primitives per setup chunk: one output `Vec` per chunk rather than one per primitive
@@ -40,6 +55,8 @@ pub(crate) struct VertexWork<'a> {
     pub stream: &'a Stream,
     /// (first instance, instance count)
     pub instances: (u32, u32),
+    /// Polled before every batch.
+    pub cancel: &'a Cancel,
 }
 
 impl VertexWork<'_> {
@@ -52,6 +69,7 @@ impl VertexWork<'_> {
         input: &mut VertexBatch,
         out: &mut VertexOutputs,
     ) -> Result<()> {
+        self.cancel.check()?;
         let (n, n_vary) = (self.stream.vertex_index.len(), self.vs.varying_count());
         let start = b * VERTEX_BATCH;
         let len = pos.len();
@@ -618,6 +636,8 @@ mod tests {
             .unwrap()
     }
 
+    static NEVER: Cancel = Cancel::never();
+
     fn work<'a>(
         state: &'a PipelineState,
         vs: &'a dyn VertexStage,
@@ -630,6 +650,7 @@ mod tests {
             buffers: &[],
             stream,
             instances,
+            cancel: &NEVER,
         }
     }
 

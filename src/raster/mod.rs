@@ -89,6 +89,7 @@ pub use target::{
     ClearColor, ColorClass, ColorCodec, ColorFormat, ColorTarget, DepthFormat, DepthStencilTarget,
 };
 
+use crate::limits::{Guards, Limit, Limits};
 use crate::{Error, Result};
 use assemble::Stream;
 use setup::PixRect;
@@ -128,13 +129,16 @@ pub struct Pipeline<'a> {
     pub fragment: &'a dyn FragmentStage,
 }
 
-/// Owns the worker threads draws run on.
+/// Owns the worker threads draws run on, and the guards draws run under.
 #[derive(Clone)]
 pub struct Rasterizer {
     pool: Arc<ThreadPool>,
     /// The last draw's primitive chunks and vertex arrays, reused by the next
     /// (`geometry::Spare`).
     spare: Arc<Mutex<geometry::Spare>>,
+    /// Limits on framebuffers, vertex input and draw sizes; the budget a draw's vertex and
+    /// primitive arrays are charged to; the token polled between vertex batches and tiles.
+    guards: Guards,
 }
 
 /// Most bytes of buffers a rasterizer keeps between draws.
@@ -155,7 +159,19 @@ impl Rasterizer {
         Rasterizer {
             pool,
             spare: Arc::default(),
+            guards: Guards::default(),
         }
+    }
+
+    /// Draws check their sizes against `guards.limits`, charge their vertex and primitive
+    /// arrays to `guards.memory`, and stop soon after `guards.cancel` is stopped.
+    pub fn set_guards(&mut self, guards: Guards) {
+        self.guards = guards;
+    }
+
+    /// The guards draws run under ([`Guards::default`] unless set).
+    pub fn guards(&self) -> &Guards {
+        &self.guards
     }
 
     fn spare_lock(&self) -> MutexGuard<'_, geometry::Spare> {
@@ -342,6 +358,12 @@ impl<'a> RenderPass<'a> {
         first_vertex: u32,
         first_instance: u32,
     ) -> Result<()> {
+        // (checked before the stream of vertex indices is built, which holds one per vertex)
+        check_invocations(
+            &self.raster.guards.limits,
+            vertex_count as u64,
+            instance_count,
+        )?;
         let stream = assemble::linear_stream(first_vertex, vertex_count);
         self.run(&stream, first_instance, instance_count)
     }
@@ -394,10 +416,21 @@ impl<'a> RenderPass<'a> {
         let mut times = DrawTimes::default();
         let pipeline = self.pipeline.ok_or_else(no_pipeline)?;
         let state = &pipeline.state;
-        validate(state, self.targets)?;
+        let guards = &self.raster.guards;
+        validate(state, self.targets, &guards.limits)?;
         if instance_count == 0 || stream.vertex_index.is_empty() {
             return Ok(times);
         }
+        let slots = check_invocations(
+            &guards.limits,
+            stream.vertex_index.len() as u64,
+            instance_count,
+        )?;
+        let n_vary = pipeline.vertex.varying_count();
+        let _arrays = guards.memory.charge(
+            geometry::draw_bytes(slots, n_vary, state.topology),
+            "the draw's vertex and primitive arrays",
+        )?;
         let (w, h) = self.targets.size()?;
         let pool = &self.raster.pool;
         let viewport = state.viewport.unwrap_or_else(|| Viewport::full(w, h));
@@ -423,6 +456,7 @@ impl<'a> RenderPass<'a> {
             buffers: &self.vertex_buffers,
             stream,
             instances,
+            cancel: &guards.cancel,
         };
         let fused = ctx.as_ref().filter(|_| {
             !state.rasterization.rasterizer_discard
@@ -475,6 +509,7 @@ impl<'a> RenderPass<'a> {
                 .rasterization
                 .depth_clamp
                 .then_some((lo.min(hi), lo.max(hi))),
+            cancel: &guards.cancel,
         };
         // the tile pass writes the pending clears, every tile its own (even when the draw
         // fails: every tile is still taken)
@@ -494,12 +529,56 @@ impl<'a> RenderPass<'a> {
     }
 }
 
+/// Hold a draw's vertex shader invocations (vertices times instances) to the limits; the
+/// count, when it passes.
+fn check_invocations(limits: &Limits, vertices: u64, instances: u32) -> Result<u64> {
+    let slots = vertices * instances as u64;
+    limits.check(
+        Limit::MaxDrawVertices,
+        slots,
+        "vertex shader invocations of the draw (vertices times instances)",
+    )?;
+    Ok(slots)
+}
+
 fn no_pipeline() -> Error {
     Error::Pipeline("raster: draw without a bound pipeline".into())
 }
 
-/// Reject state the rasterizer does not implement, with the reason.
-fn validate(state: &PipelineState, targets: &RenderTargets) -> Result<()> {
+/// Reject state the rasterizer does not implement, with the reason, and sizes above the
+/// limits.
+fn validate(state: &PipelineState, targets: &RenderTargets, limits: &Limits) -> Result<()> {
+    let (w, h) = targets.size()?;
+    limits.check_framebuffer(w, h, targets.color.len())?;
+    limits.check(
+        Limit::MaxVertexInputBindings,
+        state.vertex_bindings.len() as u64,
+        "vertex buffer bindings",
+    )?;
+    limits.check(
+        Limit::MaxVertexInputAttributes,
+        state.vertex_attributes.len() as u64,
+        "vertex attributes",
+    )?;
+    for b in &state.vertex_bindings {
+        limits.check(
+            Limit::MaxVertexInputBindingStride,
+            b.stride as u64,
+            format_args!("the stride of vertex binding {}", b.binding),
+        )?;
+    }
+    for a in &state.vertex_attributes {
+        limits.check_index(
+            Limit::MaxVertexInputAttributes,
+            a.location as u64,
+            "the location of a vertex attribute",
+        )?;
+        limits.check(
+            Limit::MaxVertexInputAttributeOffset,
+            a.offset as u64,
+            format_args!("the offset of vertex attribute {}", a.location),
+        )?;
+    }
     if state.samples > 1 {
         return Err(Error::Unsupported(format!(
             "multisampling: rasterizationSamples = {} (only 1 sample is implemented)",

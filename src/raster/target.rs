@@ -183,7 +183,7 @@ pub struct ColorTarget {
 }
 
 impl ColorTarget {
-    /// A zero-filled target.
+    /// A zero-filled target (sizes from outside go through [`ColorTarget::try_new`]).
     pub fn new(format: ColorFormat, width: u32, height: u32) -> Self {
         let len = width as usize * height as usize * format.bytes_per_texel();
         ColorTarget {
@@ -192,6 +192,21 @@ impl ColorTarget {
             height,
             data: vec![0; len],
         }
+    }
+
+    /// A zero-filled target, or an error instead of an abort when its bytes cannot be
+    /// allocated ([`Error::Memory`](crate::Error::Memory)).
+    pub fn try_new(format: ColorFormat, width: u32, height: u32) -> Result<Self> {
+        let len = (width as usize)
+            .saturating_mul(height as usize)
+            .saturating_mul(format.bytes_per_texel());
+        let what = format!("a {width}x{height} {format:?} colour attachment");
+        Ok(ColorTarget {
+            format,
+            width,
+            height,
+            data: crate::limits::try_zeroed(len, what)?,
+        })
     }
 
     /// Bytes per row.
@@ -417,7 +432,8 @@ pub struct DepthStencilTarget {
 }
 
 impl DepthStencilTarget {
-    /// A target cleared to depth 0, stencil 0.
+    /// A target cleared to depth 0, stencil 0 (sizes from outside go through
+    /// [`DepthStencilTarget::try_new`]).
     pub fn new(format: DepthFormat, width: u32, height: u32) -> Self {
         let n = width as usize * height as usize;
         let s = if format.has_stencil() { n } else { 0 };
@@ -428,6 +444,21 @@ impl DepthStencilTarget {
             depth: vec![0; n * format.depth_bytes()],
             stencil: vec![0; s],
         }
+    }
+
+    /// [`DepthStencilTarget::new`], or an error instead of an abort when its bytes cannot
+    /// be allocated ([`Error::Memory`](crate::Error::Memory)).
+    pub fn try_new(format: DepthFormat, width: u32, height: u32) -> Result<Self> {
+        let n = (width as usize).saturating_mul(height as usize);
+        let s = if format.has_stencil() { n } else { 0 };
+        let what = format!("a {width}x{height} {format:?} depth/stencil attachment");
+        Ok(DepthStencilTarget {
+            format,
+            width,
+            height,
+            depth: crate::limits::try_zeroed(n.saturating_mul(format.depth_bytes()), &what)?,
+            stencil: crate::limits::try_zeroed(s, &what)?,
+        })
     }
 
     /// The stored bytes of one depth texel holding `depth` (quantized to the format).

@@ -10,7 +10,11 @@
 //! - `quadstep debug SCRIPT --pixel X,Y`: the shader debugger's trace of one pixel's quad
 //!   (`debug_cmd.rs`);
 //! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
-//!   (`inspect_cmd.rs`).
+//!   (`inspect_cmd.rs`);
+//! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
+//!
+//! `guard_args.rs` holds the guards `amber` and `render` share (time limit, memory budget,
+//! device limits, Ctrl-C).
 
 mod amber_cmd;
 mod debug_cmd;
@@ -18,7 +22,9 @@ mod demo_cmd;
 mod diff_cmd;
 mod dis_cmd;
 mod discard_arg;
+mod guard_args;
 mod inspect_cmd;
+mod limits_cmd;
 mod policy_arg;
 mod render_cmd;
 
@@ -43,6 +49,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run Amber scripts (.amber, .vkscript) and report PASS / FAIL / SKIP for each.
+    #[command(after_help = amber_cmd::EXIT_STATUS)]
     Amber(amber_cmd::AmberArgs),
     /// Run one Amber script and write a colour attachment as PNG.
     Render(render_cmd::RenderArgs),
@@ -52,6 +59,9 @@ enum Cmd {
     /// Run two builds of one shader (DXIL vs SPIR-V, or two SPIR-V binaries) on the same
     /// inputs and report the first values whose outputs differ, with their ULP distance.
     Diff(diff_cmd::DiffArgs),
+    /// Print the device limits scripts are held to (lavapipe's by default) and the default
+    /// memory budget.
+    Limits(limits_cmd::LimitsArgs),
     /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
     /// what its code requires; exits 1 where they differ.
     Inspect(inspect_cmd::InspectArgs),
@@ -77,6 +87,7 @@ fn main() -> ExitCode {
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
         Some(Cmd::Debug(a)) => debug_cmd::run(a),
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
+        Some(Cmd::Limits(a)) => limits_cmd::run(a),
         Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         None => demo_cmd::run(),
     }

@@ -94,6 +94,7 @@ use super::state::PipelineState;
 use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
 use super::{Clears, RenderTargets};
 use crate::cpu::Cache;
+use crate::limits::Cancel;
 use crate::{Error, Result};
 
 /// How many primitives ahead of the one being rasterised a tile prefetches (see `shade`).
@@ -190,6 +191,8 @@ pub(crate) struct Scene<'a> {
     pub fs: &'a dyn FragmentStage,
     /// Depth clamp range, when depth clamp is on.
     pub depth_clamp: Option<(f32, f32)>,
+    /// Polled before every tile; its progress counts tiles.
+    pub cancel: &'a Cancel,
 }
 
 /// A tile's pixels, borrowed in place from the attachments: one slice per row (the tile's
@@ -441,6 +444,7 @@ pub(crate) fn render(
     let tx = tiles_x as usize;
     work.sort_by_key(|(t, _)| (std::cmp::Reverse(costs[*t]), *t % tx, *t / tx));
     // One lock per claim (a few hundred per frame); `queue` says why claims look at neighbours.
+    scene.cancel.begin_work(work.len() as u64);
     let queue = Mutex::new(TileQueue::new(work, tx, tiles_y as usize));
     let failures: Vec<Option<(usize, Error)>> = pool.broadcast(|ctx| {
         let mut sh = TileShader::new(scene, &atts, ds_format);
@@ -461,7 +465,12 @@ pub(crate) fn render(
             }
             ahead = claim(done);
             done = Some(t);
+            scene.cancel.advance(1);
             if bins[t].is_empty() {
+                continue;
+            }
+            if let Err(e) = scene.cancel.check() {
+                first.get_or_insert((t, e));
                 continue;
             }
             let mut next_rows = ahead.as_ref().map(|(_, view)| Ahead::new(view));
