@@ -226,6 +226,7 @@ fn alu_program() -> (Program, usize) {
         word,
         count,
         interp: Interp::Smooth,
+        sampling: Default::default(),
         name: String::new(),
     };
     let sh = shader(
@@ -336,6 +337,7 @@ fn loop_program() -> (Program, usize) {
         word: 0,
         count: 3,
         interp: Interp::Flat,
+        sampling: Default::default(),
         name: String::new(),
     };
     (

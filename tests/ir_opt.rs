@@ -38,6 +38,7 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
             word: 0,
             count: 1,
             interp: Interp::Smooth,
+            sampling: Default::default(),
             name: "x".into(),
         }],
         outputs: vec![IoVar {
@@ -49,6 +50,7 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
             word: 1,
             count: 1,
             interp: Interp::Smooth,
+            sampling: Default::default(),
             name: "o".into(),
         }],
         resources: vec![],

@@ -521,10 +521,13 @@ fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Bat
     let live = coverage.iter().fold(true, |l, &cov| l & (cov & 0xf != 0));
     b.reset_frag(p, n, live);
     std::mem::swap(&mut b.local, &mut batch.rows);
+    std::mem::swap(&mut b.planes, &mut batch.planes);
+    b.samples = batch.samples;
     b.row_form = true;
     let result = frag_rows_run(p, batch, bindings, b);
     b.row_form = false;
     std::mem::swap(&mut b.local, &mut batch.rows);
+    std::mem::swap(&mut b.planes, &mut batch.planes);
     result
 }
 
@@ -558,6 +561,15 @@ fn frag_rows_run(
 
     b.run(p, bindings, &mut NoObserver)?;
 
+    // The SampleMask output (its first word: up to 32 samples), for the rasterizer.
+    let mask_word = sh.outputs.iter().rev().find_map(|v| {
+        (v.count > 0 && v.binding == IoBinding::BuiltIn(BuiltIn::SampleMask))
+            .then_some(v.word as usize)
+    });
+    if let Some(w) = mask_word.filter(|&w| w < lw) {
+        batch.sample_mask_out.resize(n, 0);
+        batch.sample_mask_out[..n].copy_from_slice(&b.local[w * n..][..n]);
+    }
     // The last FragDepth output declared (as the per-quad path reads them).
     match frag_depth {
         Some(w) if w < lw => {
@@ -605,6 +617,7 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                 | BuiltIn::PointCoord
                 | BuiltIn::SampleId
                 | BuiltIn::SampleMask
+                | BuiltIn::SamplePosition
         ) {
             continue;
         }
@@ -621,7 +634,14 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                     (BuiltIn::FrontFacing, 0) => batch.front_facing[quad_lane0] as u32,
                     (BuiltIn::PrimitiveId, 0) => batch.primitive_id[quad_lane0],
                     (BuiltIn::PointCoord, 0 | 1) => batch.point_coord[l][i].to_bits(),
-                    (BuiltIn::SampleMask, 0) => 1,
+                    // the per-sample path fills these; a single-sample pixel batch has one
+                    // sample, 0, covered by every covered lane
+                    (BuiltIn::SampleId, 0) => batch.sample_id.get(l).copied().unwrap_or(0),
+                    (BuiltIn::SampleMask, 0) => batch.sample_mask.get(l).copied().unwrap_or(1),
+                    (BuiltIn::SamplePosition, 0 | 1) => {
+                        let s = batch.sample_id.get(l).copied().unwrap_or(0);
+                        crate::raster::samples::location(batch.samples, s)[i].to_bits()
+                    }
                     _ => 0,
                 };
             }
@@ -643,7 +663,12 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                     *d = fc[2].to_bits();
                 }
             }
-            IoBinding::BuiltIn(BuiltIn::SampleMask) => dst.fill(1),
+            // the samples the invocation covers (the mask is undefined until written)
+            IoBinding::BuiltIn(BuiltIn::SampleMask) => {
+                for (l, d) in dst.iter_mut().enumerate() {
+                    *d = batch.sample_mask.get(l).copied().unwrap_or(1);
+                }
+            }
             _ => {}
         }
     }

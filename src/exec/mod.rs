@@ -143,4 +143,4 @@ pub use image::{image_per_quad, BatchOperands, ImageUnit, NoImages, QuadLod, Qua
 pub use memory::{Bindings, Buffer};
 pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegView};
 pub use program::{compile, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS};
-pub use run::SUBGROUP_SIZE;
+pub use run::{atomic_new, SUBGROUP_SIZE};

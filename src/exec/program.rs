@@ -6,7 +6,7 @@
 use super::kernels::{self, K1, K2, K3, K4};
 use crate::ir::{
     self, AtomicOp, BallotQuery, BlockId, GroupArith, GroupOp, GroupScan, ImageInst, Inst,
-    LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
+    InterpAt, LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
 };
 use crate::{Error, Result};
 
@@ -136,6 +136,12 @@ pub(crate) enum Code {
     },
     IsHelper {
         dst: u32,
+    },
+    /// [`Inst::InterpolateAt`], its registers as slots.
+    InterpolateAt {
+        at: InterpAt,
+        dst: u32,
+        addr: u32,
     },
     LaneInfo {
         what: LaneInfo,
@@ -1013,6 +1019,8 @@ fn unread_inputs(shader: &ir::Shader, fixed: &[Option<u64>]) -> Vec<u32> {
         let (ptr, n) = match inst {
             Inst::Load { ptr, ty, .. } => (ptr, if ty.is_wide() { 2 } else { 1 }),
             Inst::Atomic { ptr, .. } if matches!(ptr.space, Space::Local) => return Vec::new(),
+            // reads an input word at any address
+            Inst::InterpolateAt { .. } => return Vec::new(),
             _ => continue,
         };
         if !matches!(ptr.space, Space::Local) {
@@ -1438,6 +1446,15 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             }
         }
         Inst::IsHelper { dst } => Code::IsHelper { dst: cx.n(*dst)? },
+        Inst::InterpolateAt { at, dst, addr } => Code::InterpolateAt {
+            at: match *at {
+                InterpAt::Centroid => InterpAt::Centroid,
+                InterpAt::Sample(i) => InterpAt::Sample(cx.n(i)?),
+                InterpAt::Offset(x, y) => InterpAt::Offset(cx.n(x)?, cx.n(y)?),
+            },
+            dst: cx.n(*dst)?,
+            addr: cx.n(*addr)?,
+        },
         Inst::LaneInfo { what, dst } => Code::LaneInfo {
             what: *what,
             dst: cx.n(*dst)?,

@@ -453,6 +453,10 @@ pub enum ImageOpKind {
     QuerySize,
     QueryLevels,
     QuerySamples,
+    /// An atomic on a storage image texel (`OpImageTexelPointer` + `OpAtomic*`): `texel[0]`
+    /// is the operand, `texel[1]` a compare-exchange's comparator; `dst[0]` gets the old
+    /// value (32-bit integer texels).
+    Atomic(AtomicOp),
 }
 
 /// How the level of detail is chosen.
@@ -577,6 +581,14 @@ pub enum Inst {
         dst: Reg,
         a: Reg,
     },
+    /// `InterpolateAtCentroid` / `AtSample` / `AtOffset`: the fragment input scalar at Local
+    /// word `addr` (an input variable's word) evaluated at another point of the lane's pixel
+    /// (F32 result; a flat input gives its value).
+    InterpolateAt {
+        at: InterpAt,
+        dst: Reg,
+        addr: Reg,
+    },
     /// Value of the quad lane `lane ^ (direction + 1)`: 0 = across X, 1 = across Y, 2 = diagonal.
     QuadSwap {
         direction: u8,
@@ -670,6 +682,17 @@ pub enum LaneInfo {
     SubgroupLtMask(u8),
 }
 
+/// Where [`Inst::InterpolateAt`] evaluates an input, in the lane's pixel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InterpAt {
+    /// The centroid of the pixel's covered samples.
+    Centroid,
+    /// The location of sample `index` (I32 register).
+    Sample(Reg),
+    /// The pixel centre plus an offset in pixels (two F32 registers, x and y).
+    Offset(Reg, Reg),
+}
+
 /// How a block ends.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Terminator {
@@ -755,6 +778,8 @@ pub enum BuiltIn {
     FragDepth,
     SampleId,
     SampleMask,
+    /// Fragment input: the sample's location in the pixel, (0, 0) to (1, 1).
+    SamplePosition,
     LocalInvocationId,
     GlobalInvocationId,
     WorkgroupId,
@@ -780,6 +805,18 @@ pub enum Interp {
     Flat,
 }
 
+/// Where a fragment input is evaluated in its pixel when the framebuffer has several samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Sampling {
+    /// The pixel centre (the invocation's sample under sample shading).
+    #[default]
+    Center,
+    /// `Centroid`: inside the covered part of the pixel.
+    Centroid,
+    /// `Sample`: the invocation's sample (the shader runs per sample).
+    Sample,
+}
+
 /// What an interface variable is bound to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IoBinding {
@@ -798,6 +835,8 @@ pub struct IoVar {
     /// `word + i * words_per_scalar`). Arrays of vectors use consecutive locations.
     pub count: u32,
     pub interp: Interp,
+    /// Fragment inputs: `Centroid` / `Sample` qualification.
+    pub sampling: Sampling,
     pub name: String,
 }
 

@@ -9,8 +9,8 @@ use super::descriptors::DescriptorSets;
 use super::images::ShaderImages;
 use super::shader::Shader;
 use crate::exec::{self, location_stride, VertexIds};
-use crate::ir::{BuiltIn, Interp, IoBinding, Stage};
-use crate::raster::stage::{RowBatch, RowLayout};
+use crate::ir::{self, BuiltIn, Interp, IoBinding, Stage};
+use crate::raster::stage::{RowBatch, RowLayout, SampleUse, Sampling};
 use crate::raster::{
     FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs,
     VertexStage,
@@ -150,6 +150,46 @@ impl FragmentStage for BoundStage<'_> {
             front_facing: reads(BuiltIn::FrontFacing),
             primitive_id: reads(BuiltIn::PrimitiveId),
             point_coord: reads(BuiltIn::PointCoord),
+        }
+    }
+
+    fn sample_use(&self) -> SampleUse {
+        let ir = self.shader.ir();
+        let reads = |b: BuiltIn| ir.inputs.iter().any(|v| v.binding == IoBinding::BuiltIn(b));
+        let mut sampling = vec![Sampling::Center; self.interpolation.len()];
+        for v in &ir.inputs {
+            if let IoBinding::Location { location, .. } = v.binding {
+                let at = match v.sampling {
+                    ir::Sampling::Center => continue,
+                    ir::Sampling::Centroid => Sampling::Centroid,
+                    ir::Sampling::Sample => Sampling::Sample,
+                };
+                let span = (v.count as usize).div_ceil(4).max(1);
+                for l in location as usize..(location as usize + span).min(sampling.len()) {
+                    sampling[l] = at;
+                }
+            }
+        }
+        if sampling.iter().all(|&s| s == Sampling::Center) {
+            sampling.clear();
+        }
+        let interpolate_at = ir
+            .body
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(|i| matches!(i, ir::Inst::InterpolateAt { .. }));
+        SampleUse {
+            per_sample: reads(BuiltIn::SampleId)
+                || reads(BuiltIn::SamplePosition)
+                || sampling.contains(&Sampling::Sample),
+            mask_in: reads(BuiltIn::SampleMask),
+            mask_out: ir
+                .outputs
+                .iter()
+                .any(|v| v.binding == IoBinding::BuiltIn(BuiltIn::SampleMask)),
+            interpolate_at,
+            sampling,
         }
     }
 

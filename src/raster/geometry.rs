@@ -672,6 +672,7 @@ mod tests {
                 },
                 depth_bias: None,
                 depth_unorm_bits: None,
+                multisample: false,
             },
         }
     }

@@ -66,6 +66,7 @@ pub mod clip;
 pub mod fetch;
 pub mod geometry;
 pub mod output;
+pub mod samples;
 pub mod setup;
 pub mod stage;
 pub mod state;
@@ -81,8 +82,9 @@ use rayon::ThreadPool;
 pub use assemble::{IndexBuffer, IndexType};
 pub use fetch::{VertexBuffer, VertexFormat};
 pub use stage::{
-    AttributeStream, FragInputs, FragmentFn, FragmentStage, Interpolation, QuadBatch, QuadOutputs,
-    VertexBatch, VertexFn, VertexOutputs, VertexStage, QUAD_BATCH, VERTEX_BATCH,
+    AttributeStream, FragInputs, FragmentFn, FragmentStage, InterpPlanes, Interpolation, QuadBatch,
+    QuadOutputs, SampleUse, Sampling, VertexBatch, VertexFn, VertexOutputs, VertexStage,
+    QUAD_BATCH, VERTEX_BATCH,
 };
 pub use state::*;
 pub use target::{
@@ -316,7 +318,7 @@ impl<'a> RenderPass<'a> {
             }
         }
         if let Some(ds) = &mut self.targets.depth_stencil {
-            let band = ds.width as usize * rows;
+            let band = ds.width as usize * ds.samples as usize * rows;
             if let Some(fill) = &clears.depth {
                 let band = band * ds.format.depth_bytes();
                 target::fill_texels_parallel(pool, &mut ds.depth, fill, band);
@@ -414,6 +416,7 @@ impl<'a> RenderPass<'a> {
                     .depth_stencil
                     .as_ref()
                     .and_then(|d| d.format.unorm_bits()),
+                multisample: state.samples > 1,
             },
         });
         let instances = (first_instance, instance_count);
@@ -500,17 +503,24 @@ fn no_pipeline() -> Error {
 
 /// Reject state the rasterizer does not implement, with the reason.
 fn validate(state: &PipelineState, targets: &RenderTargets) -> Result<()> {
-    if state.samples > 1 {
+    let n = state.samples;
+    if !samples::supported(n) {
         return Err(Error::Unsupported(format!(
-            "multisampling: rasterizationSamples = {} (only 1 sample is implemented)",
-            state.samples
+            "multisampling: rasterizationSamples = {n} (1, 2, 4, 8 and 16 are implemented)"
         )));
     }
     for (i, c) in targets.color.iter().enumerate() {
-        let want = c.width as usize * c.height as usize * c.format.bytes_per_texel();
+        if c.samples != n {
+            return Err(Error::Pipeline(format!(
+                "raster: colour attachment {i} has {} samples, the pipeline rasterizes {n}",
+                c.samples
+            )));
+        }
+        let want = c.height as usize * c.row_pitch();
         if c.data.len() != want {
             return Err(Error::Pipeline(format!(
-                "raster: colour attachment {i} holds {} bytes, {}x{} {:?} needs {want}",
+                "raster: colour attachment {i} holds {} bytes, {}x{} {:?} with {n} samples \
+                 needs {want}",
                 c.data.len(),
                 c.width,
                 c.height,
@@ -519,11 +529,19 @@ fn validate(state: &PipelineState, targets: &RenderTargets) -> Result<()> {
         }
     }
     if let Some(d) = &targets.depth_stencil {
-        let n = d.width as usize * d.height as usize;
-        let s = if d.format.has_stencil() { n } else { 0 };
-        if d.depth.len() != n * d.format.depth_bytes() || d.stencil.len() != s {
+        if d.samples != n {
             return Err(Error::Pipeline(format!(
-                "raster: depth/stencil attachment buffers do not match {}x{} {:?}",
+                "raster: the depth/stencil attachment has {} samples, the pipeline \
+                 rasterizes {n}",
+                d.samples
+            )));
+        }
+        let texels = d.width as usize * d.height as usize * n as usize;
+        let s = if d.format.has_stencil() { texels } else { 0 };
+        if d.depth.len() != texels * d.format.depth_bytes() || d.stencil.len() != s {
+            return Err(Error::Pipeline(format!(
+                "raster: depth/stencil attachment buffers do not match {}x{} {:?} with {n} \
+                 samples",
                 d.width, d.height, d.format
             )));
         }

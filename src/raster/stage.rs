@@ -87,6 +87,93 @@ pub enum Interpolation {
     Flat,
 }
 
+/// Where in its pixel a fragment input is evaluated when there are several samples (with one
+/// sample, every input is evaluated at the pixel centre).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Sampling {
+    /// The pixel centre, or the invocation's sample when shading per sample.
+    #[default]
+    Center,
+    /// `Centroid`: the centre when every sample of the pixel is covered, else the covered
+    /// sample of lowest index (llvmpipe's choice), or the invocation's sample when shading per
+    /// sample.
+    Centroid,
+    /// `Sample`: the invocation's sample (the stage then runs once per sample).
+    Sample,
+}
+
+/// What a fragment stage reads and writes of multisampling: any of it sends its draws down
+/// the rasterizer's per-sample path (`tile::samples`), whatever the sample count.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SampleUse {
+    /// The stage runs once per covered sample: it reads `SampleId` or `SamplePosition`, or
+    /// has a `Sample`-qualified input.
+    pub per_sample: bool,
+    /// It reads the `SampleMask` input ([`RowBatch::sample_mask`]).
+    pub mask_in: bool,
+    /// It writes `SampleMask` ([`RowBatch::sample_mask_out`]).
+    pub mask_out: bool,
+    /// It evaluates inputs elsewhere in the pixel (`InterpolateAtCentroid`, `AtSample`,
+    /// `AtOffset`): it needs [`RowBatch::planes`].
+    pub interpolate_at: bool,
+    /// Per input location, where it is evaluated (locations past the end: the centre).
+    pub sampling: Vec<Sampling>,
+}
+
+impl SampleUse {
+    /// Whether anything here needs the per-sample path.
+    pub fn any(&self) -> bool {
+        self.per_sample
+            || self.mask_in
+            || self.mask_out
+            || self.interpolate_at
+            || self.sampling.iter().any(|&s| s != Sampling::Center)
+    }
+}
+
+/// What `InterpolateAtCentroid`, `InterpolateAtSample` and `InterpolateAtOffset` need to
+/// evaluate an input anywhere in a lane's pixel: per quad, the numerator plane of every input
+/// row and each mode's denominator, as values at the quad's lane 0 pixel centre with their
+/// steps per pixel in x and y, and per lane its centroid's offset from the pixel centre. A
+/// value at offset (ox, oy) from lane k's centre is `N / D` with `N = a + dx (kx + ox) + dy
+/// (ky + oy)` (`kx = k & 1`, `ky = k >> 1`), `D` the same of the row's mode (1 where 0),
+/// rounded to f32; a flat row's `N` is its value and its `D` 1.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InterpPlanes {
+    /// Per layout row: its entry among a quad's planes (`None`: no input there).
+    pub rows: Vec<Option<u32>>,
+    /// Planes per quad: [`InterpPlanes::DENOMINATORS`] denominators (smooth, noperspective,
+    /// flat), then one numerator per named row.
+    pub per_quad: usize,
+    /// `(a, dx, dy)`, quad after quad.
+    pub values: Vec<[f64; 3]>,
+    /// Per named row, which denominator it divides by (0 smooth, 1 noperspective, 2 flat).
+    pub modes: Vec<u8>,
+    /// Per lane: the centroid's offset from the pixel centre, in pixels.
+    pub centroid: Vec<[f32; 2]>,
+}
+
+impl InterpPlanes {
+    /// Denominator planes at the start of each quad's planes.
+    pub const DENOMINATORS: usize = 3;
+
+    /// Row `row` (a Local word) of `lane` at offset (ox, oy) from the lane's pixel centre, as
+    /// f32 bits; `None` when no input lives in that row.
+    pub fn at(&self, row: u32, lane: usize, ox: f64, oy: f64) -> Option<u32> {
+        let e = (*self.rows.get(row as usize)?)? as usize;
+        let (q, k) = (lane / 4, lane % 4);
+        let quad = self
+            .values
+            .get(q * self.per_quad..(q + 1) * self.per_quad)?;
+        let (kx, ky) = ((k & 1) as f64 + ox, (k >> 1) as f64 + oy);
+        let eval = |p: &[f64; 3]| p[0] + p[1] * kx + p[2] * ky;
+        let num = eval(quad.get(Self::DENOMINATORS + e)?);
+        let den = eval(quad.get(*self.modes.get(e)? as usize)?);
+        let den = if den == 0.0 { 1.0 } else { den };
+        Some(((num * (1.0 / den)) as f32).to_bits())
+    }
+}
+
 /// Input of one fragment-stage call: `quads` 2x2 quads, lanes `4q..4q+4` laid out `0 1 / 2 3`
 /// (x right, y down); quad origins are at even x and y.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -106,6 +193,10 @@ pub struct QuadBatch {
     /// `varyings[location][lane]` as raw bits (f32 bits unless flat), one per
     /// `FragmentStage::interpolation()` entry.
     pub varyings: Vec<Vec<[u32; 4]>>,
+    /// `SampleId` per lane (empty unless the rasterizer took its per-sample path).
+    pub sample_id: Vec<u32>,
+    /// The `SampleMask` input per lane (the same).
+    pub sample_mask: Vec<u32>,
 }
 
 /// Output of one fragment-stage call; sized by the rasterizer, colours and `killed` zero-filled
@@ -121,6 +212,9 @@ pub struct QuadOutputs {
     pub depth: Vec<f32>,
     /// Per quad: bit k set = lane 4q+k was discarded (read only if `can_discard()`).
     pub killed: Vec<u8>,
+    /// The `SampleMask` output per lane: pre-filled with the input mask, read only if the
+    /// stage says it writes it ([`SampleUse::mask_out`]).
+    pub sample_mask: Vec<u32>,
 }
 
 /// Where a fragment batch's interface words live in [`RowBatch::rows`]: one row of lanes per
@@ -189,6 +283,17 @@ pub struct RowBatch {
     /// Per quad: bit k set = lane 4q+k was discarded (zero before the run; read only if
     /// `can_discard()`).
     pub killed: Vec<u8>,
+    /// Samples per pixel of the draw (`SamplePosition`, `InterpolateAtSample`).
+    pub samples: u32,
+    /// `SampleId` per lane (filled on the per-sample path: see [`SampleUse`]).
+    pub sample_id: Vec<u32>,
+    /// The `SampleMask` input per lane: the samples the invocation covers (per-sample path).
+    pub sample_mask: Vec<u32>,
+    /// The `SampleMask` output per lane, read after the run when the stage writes it
+    /// ([`SampleUse::mask_out`]).
+    pub sample_mask_out: Vec<u32>,
+    /// The planes of `InterpolateAt*` ([`SampleUse::interpolate_at`]).
+    pub planes: InterpPlanes,
 }
 
 impl RowBatch {
@@ -244,6 +349,18 @@ impl RowBatch {
             rows,
             depth: output.depth[..lanes].to_vec(),
             killed: output.killed[..quads].to_vec(),
+            samples: 1,
+            sample_id: lanes_or(&input.sample_id, lanes, 0),
+            sample_mask: match input.sample_mask.len() >= lanes {
+                true => input.sample_mask[..lanes].to_vec(),
+                false => input
+                    .coverage
+                    .iter()
+                    .flat_map(|&c| (0..4).map(move |k| (c >> k & 1) as u32))
+                    .collect(),
+            },
+            sample_mask_out: lanes_or(&output.sample_mask, lanes, 0),
+            planes: InterpPlanes::default(),
         })
     }
 
@@ -267,6 +384,7 @@ impl RowBatch {
         output.depth[..n].copy_from_slice(&self.depth[..n]);
         let q = self.quads.min(output.killed.len()).min(self.killed.len());
         output.killed[..q].copy_from_slice(&self.killed[..q]);
+        output.sample_mask.clone_from(&self.sample_mask_out);
     }
 
     /// The inputs in [`QuadBatch`] form for `locations` locations (varyings from the layout's
@@ -294,7 +412,17 @@ impl RowBatch {
             point_coord: self.point_coord.clone(),
             coverage: self.coverage.clone(),
             varyings,
+            sample_id: self.sample_id.clone(),
+            sample_mask: self.sample_mask.clone(),
         }
+    }
+}
+
+/// The first `lanes` values of `v`, or `lanes` copies of `or` when it is shorter.
+fn lanes_or(v: &[u32], lanes: usize, or: u32) -> Vec<u32> {
+    match v.get(..lanes) {
+        Some(v) => v.to_vec(),
+        None => vec![or; lanes],
     }
 }
 
@@ -337,6 +465,10 @@ pub trait FragmentStage: Sync {
     fn built_ins(&self) -> FragInputs {
         FragInputs::ALL
     }
+    /// What the stage reads and writes of multisampling (nothing unless it says otherwise).
+    fn sample_use(&self) -> SampleUse {
+        SampleUse::default()
+    }
     /// Whether [`FragmentStage::run_rows`] (with this stage's [`FragmentStage::layout`])
     /// only passes its inputs through: it never fails, kills no lane, writes no depth and
     /// changes no row the layout names as an input or a colour, so every colour it leaves
@@ -364,6 +496,7 @@ pub trait FragmentStage: Sync {
             color1: vec![[0; 4]; lanes],
             depth: batch.depth.clone(),
             killed: vec![0; batch.quads],
+            sample_mask: batch.sample_mask_out.clone(),
         };
         self.run(&input, &mut output)?;
         let bad = output.color.iter().any(|c| c.len() != lanes)
@@ -385,6 +518,9 @@ pub trait FragmentStage: Sync {
         put_rows(&mut batch.rows, lanes, &layout.color1, &output.color1);
         batch.depth.clone_from(&output.depth);
         batch.killed.clone_from(&output.killed);
+        if output.sample_mask.len() == batch.sample_mask_out.len() {
+            batch.sample_mask_out.clone_from(&output.sample_mask);
+        }
         Ok(())
     }
 }

@@ -298,8 +298,22 @@ pub struct PipelineState {
     pub viewport: Option<Viewport>,
     /// `None` = the whole framebuffer.
     pub scissor: Option<Rect2D>,
-    /// `rasterizationSamples`; only 1 is supported.
+    /// `rasterizationSamples`: 1, 2, 4, 8 or 16, at the standard sample locations
+    /// ([`super::samples`]); every attachment must have this many samples.
     pub samples: u32,
+    /// `sampleShadingEnable` with its `minSampleShading`: `Some(min)`. The fragment stage runs
+    /// once per covered sample when `min * samples > 1` (Vulkan asks for at least
+    /// `ceil(min * samples)` invocations per pixel; one per sample is the most it can be), and
+    /// whenever the fragment shader reads `SampleId` or `SamplePosition` or has a
+    /// `Sample`-qualified input.
+    pub sample_shading: Option<f32>,
+    /// `pSampleMask`: bit s keeps sample s (all ones by default).
+    pub sample_mask: u32,
+    /// `alphaToCoverageEnable`: sample s of a fragment is kept when colour 0's alpha is
+    /// above `s / samples` (llvmpipe's mapping).
+    pub alpha_to_coverage: bool,
+    /// `alphaToOneEnable`: colour outputs' alpha is replaced by 1 before blending.
+    pub alpha_to_one: bool,
     pub depth_stencil: DepthStencilState,
     /// One entry per colour attachment; missing entries mean blending off, all channels written.
     pub blend_attachments: Vec<ColorBlendAttachment>,
@@ -317,6 +331,10 @@ impl Default for PipelineState {
             viewport: None,
             scissor: None,
             samples: 1,
+            sample_shading: None,
+            sample_mask: u32::MAX,
+            alpha_to_coverage: false,
+            alpha_to_one: false,
             depth_stencil: DepthStencilState::default(),
             blend_attachments: Vec::new(),
             blend_constants: [0.0; 4],

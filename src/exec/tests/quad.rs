@@ -369,6 +369,7 @@ fn fragment_entry_point_io() {
         word,
         count,
         interp: Interp::Smooth,
+        sampling: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![
@@ -561,6 +562,7 @@ fn row_form_image_writes_its_colour_rows() {
         word,
         count: 4,
         interp: Interp::Flat,
+        sampling: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![io(0)];
@@ -588,6 +590,7 @@ fn row_form_image_writes_its_colour_rows() {
             rows: vec![0xdead_beef; layout.rows * lanes],
             depth: vec![0.0; lanes],
             killed: vec![0; quads],
+            ..Default::default()
         };
         let r = layout.inputs[0].1[0].expect("x has a row") as usize;
         for l in 0..lanes {

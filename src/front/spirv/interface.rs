@@ -5,7 +5,7 @@
 
 use spirv::{BuiltIn, Decoration};
 
-use crate::ir::{self, Interp, IoBinding, IoVar, ResourceKind};
+use crate::ir::{self, Interp, IoBinding, IoVar, ResourceKind, Sampling};
 use crate::Result;
 
 use super::lower::{Lower, PSpace, PtrVal, Special};
@@ -35,6 +35,7 @@ fn map_builtin(b: BuiltIn) -> Option<ir::BuiltIn> {
         BuiltIn::FragDepth => B::FragDepth,
         BuiltIn::SampleId => B::SampleId,
         BuiltIn::SampleMask => B::SampleMask,
+        BuiltIn::SamplePosition => B::SamplePosition,
         BuiltIn::LocalInvocationId => B::LocalInvocationId,
         BuiltIn::GlobalInvocationId => B::GlobalInvocationId,
         BuiltIn::WorkgroupId => B::WorkgroupId,
@@ -69,18 +70,28 @@ fn special_builtin(b: BuiltIn) -> Option<Special> {
 }
 
 impl Lower<'_> {
-    fn interp_of(&self, id: u32, member: Option<u32>) -> Interp {
+    /// The interpolation decorations of variable `id` (or its member): the mode, and where
+    /// in the pixel (`Centroid`, `Sample`).
+    fn interp_of(&self, id: u32, member: Option<u32>) -> (Interp, Sampling) {
         let has = |d: Decoration| match member {
             None => self.m.deco(id, d).is_some(),
             Some(k) => self.m.member_deco(id, k, d).is_some(),
         };
-        if has(Decoration::Flat) {
+        let mode = if has(Decoration::Flat) {
             Interp::Flat
         } else if has(Decoration::NoPerspective) {
             Interp::NoPerspective
         } else {
             Interp::Smooth
-        }
+        };
+        let at = if has(Decoration::Sample) {
+            Sampling::Sample
+        } else if has(Decoration::Centroid) {
+            Sampling::Centroid
+        } else {
+            Sampling::Center
+        };
+        (mode, at)
     }
 
     fn push_io(&mut self, input: bool, v: IoVar) {
@@ -110,6 +121,7 @@ impl Lower<'_> {
                 word,
                 count: leaves.len() as u32,
                 interp: Interp::Flat,
+                sampling: Sampling::Center,
                 name,
             },
         );
@@ -125,7 +137,7 @@ impl Lower<'_> {
         word: u32,
         loc: u32,
         comp: u32,
-        interp: Interp,
+        (interp, sampling): (Interp, Sampling),
         input: bool,
         name: &str,
     ) -> Result<u32> {
@@ -133,10 +145,10 @@ impl Lower<'_> {
             Type::Bool | Type::Int { .. } | Type::Float { .. } | Type::Vector { .. } => {
                 let leaves = self.leaves(ty)?;
                 let st = leaves[0];
-                let interp = if st.is_int() || st.is_wide() {
-                    Interp::Flat
+                let (interp, sampling) = if st.is_int() || st.is_wide() {
+                    (Interp::Flat, Sampling::Center)
                 } else {
-                    interp
+                    (interp, sampling)
                 };
                 self.push_io(
                     input,
@@ -149,6 +161,7 @@ impl Lower<'_> {
                         word,
                         count: leaves.len() as u32,
                         interp,
+                        sampling,
                         name: name.to_string(),
                     },
                 );
@@ -163,7 +176,8 @@ impl Lower<'_> {
                 let cw = self.words(col)?;
                 let mut l = loc;
                 for c in 0..n {
-                    l = self.located_io(col, word + c * cw, l, 0, interp, input, name)?;
+                    l =
+                        self.located_io(col, word + c * cw, l, 0, (interp, sampling), input, name)?;
                 }
                 Ok(l)
             }
@@ -171,7 +185,15 @@ impl Lower<'_> {
                 let ew = self.words(elem)?;
                 let mut l = loc;
                 for e in 0..len {
-                    l = self.located_io(elem, word + e * ew, l, comp, interp, input, name)?;
+                    l = self.located_io(
+                        elem,
+                        word + e * ew,
+                        l,
+                        comp,
+                        (interp, sampling),
+                        input,
+                        name,
+                    )?;
                 }
                 Ok(l)
             }
@@ -182,11 +204,11 @@ impl Lower<'_> {
                     if let Some(ml) = self.m.member_deco(ty, k, Decoration::Location) {
                         l = ml.first().copied().unwrap_or(l);
                     }
-                    let mi = if self.interp_of(ty, Some(k)) != Interp::Smooth {
-                        self.interp_of(ty, Some(k))
-                    } else {
-                        interp
-                    };
+                    let (mm, ms) = self.interp_of(ty, Some(k));
+                    let mi = (
+                        if mm != Interp::Smooth { mm } else { interp },
+                        if ms != Sampling::Center { ms } else { sampling },
+                    );
                     l = self.located_io(m, word + o, l, 0, mi, input, name)?;
                 }
                 Ok(l)

@@ -77,6 +77,18 @@ pub(crate) enum Val {
     Res(ResVal),
     /// An extended instruction set (true: GLSL.std.450).
     ExtSet(bool),
+    /// An `OpImageTexelPointer`: the storage image texel an atomic works on.
+    Texel(TexelPtr),
+}
+
+/// The texel of an `OpImageTexelPointer`: image, integer coordinates (array layer last) and
+/// sample, and the texel's scalar type.
+#[derive(Clone, Debug)]
+pub(crate) struct TexelPtr {
+    pub image: ir::ResRef,
+    pub coords: Vec<Reg>,
+    pub sample: Reg,
+    pub ty: ScalarTy,
 }
 
 /// A phi to resolve on the edges into a block.
@@ -351,7 +363,9 @@ impl<'m> Lower<'m> {
     pub(crate) fn vty(&self, id: u32) -> Result<u32> {
         match self.val(id)? {
             Val::Regs { ty, .. } => Ok(*ty),
-            Val::Ptr(_) => Err(self.err(&format!("%{id} is a pointer, a value was expected"))),
+            Val::Ptr(_) | Val::Texel(_) => {
+                Err(self.err(&format!("%{id} is a pointer, a value was expected")))
+            }
             Val::Res(r) => Ok(r.ty),
             Val::ExtSet(_) => Err(self.err(&format!("%{id} is an instruction set"))),
         }
@@ -500,6 +514,7 @@ impl<'m> Lower<'m> {
             | Op::AtomicAnd
             | Op::AtomicOr
             | Op::AtomicXor => self.atomic(i),
+            Op::ImageTexelPointer => self.texel_pointer(i),
             Op::FunctionCall => self.call(i),
             Op::ExtInst => self.ext_inst(i),
             Op::SampledImage

@@ -373,6 +373,7 @@ fn cap_supported(c: Capability) -> bool {
             | C::ComputeDerivativeGroupLinearKHR
             | C::DrawParameters
             | C::SampleRateShading
+            | C::InterpolationFunction
             | C::ClipDistance
             | C::CullDistance
             | C::ImageMSArray
@@ -495,6 +496,7 @@ fn op_supported(op: Op) -> bool {
             | ImageDrefGather
             | ImageRead
             | ImageWrite
+            | ImageTexelPointer
             | Image
             | ImageQuerySizeLod
             | ImageQuerySize
