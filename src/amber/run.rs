@@ -278,6 +278,9 @@ const FEATURES: &[&str] = &[
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
     // Depth is always clamped to [0, 1] before the depth test (raster::target::quantize).
     "DepthClampZeroOneFeatures.depthClampZeroOne",
+    // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
+    "sampleRateShading",
+    "shaderStorageImageMultisample",
 ];
 
 /// Device extensions quadstep provides.
@@ -442,6 +445,21 @@ impl<'s> Runner<'s> {
         if (bytes.len() as u64) < want {
             bytes.resize(want as usize, 0);
         }
+        if b.samples > 1 && b.width.is_some() {
+            // a multisampled image: every pixel's samples hold what the pixel was given
+            let n = b.samples as usize;
+            if want.saturating_mul(n as u64) > 1 << 30 {
+                return Err(Error::Unsupported(format!(
+                    "image '{}' of {want} bytes x {n} samples",
+                    b.name
+                )));
+            }
+            let stride = (stride as usize).max(1);
+            bytes = bytes
+                .chunks(stride)
+                .flat_map(|t| std::iter::repeat_n(t, n).flatten().copied())
+                .collect();
+        }
         let (width, height) = match (b.width, b.height) {
             (Some(w), h) => (w, h.unwrap_or(1)),
             _ => (b.element_count() as u32, 1),
@@ -486,13 +504,15 @@ impl<'s> Runner<'s> {
                 continue;
             }
             let name = match b {
-                Binding::Color { buffer, .. } | Binding::DepthStencil { buffer } => buffer,
+                Binding::Color { buffer, .. }
+                | Binding::DepthStencil { buffer }
+                | Binding::Resolve { buffer } => buffer,
                 _ => continue,
             };
             let st = self.bufs.get_mut(name).ok_or_else(|| {
                 Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name))
             })?;
-            let texel = st.texel_bytes();
+            let texel = st.texel_bytes() * st.decl.samples.max(1) as usize;
             let need = w as usize * h as usize * texel;
             if st.width != w || st.height != h || st.bytes.len() < need {
                 st.width = w;
@@ -722,9 +742,15 @@ impl<'s> Runner<'s> {
         } else {
             st.mips.get(&level).map(Vec::as_slice).unwrap_or(&[])
         };
+        let samples = st.decl.samples.max(1);
+        if samples > 1 && level > 0 {
+            return Err(Error::Amber(format!(
+                "multisampled image '{name}' bound at BASE_MIP_LEVEL {level}"
+            )));
+        }
         match formats::color_format(&fname) {
             Ok(format) => {
-                let mut t = ColorTarget::new(format, width, height);
+                let mut t = ColorTarget::multisampled(format, width, height, samples);
                 if src.len() == t.data.len() {
                     t.data.copy_from_slice(src);
                 }
@@ -742,9 +768,9 @@ impl<'s> Runner<'s> {
                     texture::NumKind::Uint => raster::ColorFormat::R32G32B32A32Uint,
                     texture::NumKind::Sint => raster::ColorFormat::R32G32B32A32Sint,
                 };
-                let mut t = ColorTarget::new(wide, width, height);
+                let mut t = ColorTarget::multisampled(wide, width, height, samples);
                 let ts = tf.texel_size();
-                let n = width as usize * height as usize;
+                let n = width as usize * height as usize * samples as usize;
                 if src.len() >= n * ts {
                     for i in 0..n {
                         let raw = tf.decode_raw(&src[i * ts..i * ts + ts]);
@@ -769,7 +795,7 @@ impl<'s> Runner<'s> {
             Some(tf) => {
                 let ts = tf.texel_size();
                 let bpp = t.format.bytes_per_texel();
-                let n = t.width as usize * t.height as usize;
+                let n = t.width as usize * t.height as usize * t.samples as usize;
                 let mut out = vec![0u8; n * ts];
                 let saturate = integer_saturation(tf);
                 for i in 0..n {
@@ -800,7 +826,10 @@ impl<'s> Runner<'s> {
             Error::Unsupported(format!("depth attachment '{name}' without a format"))
         })?;
         let format = formats::depth_format(&fname)?;
-        Ok(DepthStencilTarget::new(format, st.width, st.height))
+        let samples = st.decl.samples.max(1);
+        Ok(DepthStencilTarget::multisampled(
+            format, st.width, st.height, samples,
+        ))
     }
 
     /// Keep the depth target and mirror it into the buffer's bytes in the texture unit's
@@ -808,7 +837,7 @@ impl<'s> Runner<'s> {
     /// attachment can be sampled or compared later.
     fn store_depth(&mut self, name: &str, t: DepthStencilTarget) {
         let db = t.format.depth_bytes();
-        let n = t.width as usize * t.height as usize;
+        let n = t.width as usize * t.height as usize * t.samples as usize;
         let (ts, s_at) = match t.format {
             raster::DepthFormat::D24UnormS8Uint => (4, Some(3)),
             raster::DepthFormat::D32SfloatS8Uint => (8, Some(4)),
@@ -1148,12 +1177,7 @@ impl<'s> Runner<'s> {
                 Binding::Kernel { .. } => {
                     return Err(Error::Unsupported("OpenCL kernel arguments".into()))
                 }
-                Binding::Color { .. } | Binding::DepthStencil { .. } => {}
-                Binding::Resolve { .. } => {
-                    return Err(Error::Unsupported(
-                        "resolve attachments (multisampling)".into(),
-                    ))
-                }
+                Binding::Color { .. } | Binding::DepthStencil { .. } | Binding::Resolve { .. } => {}
             }
         }
         Ok((sets, wb))
@@ -1174,12 +1198,7 @@ impl<'s> Runner<'s> {
             .format_name()
             .ok_or_else(|| Error::Amber(format!("image '{name}' has no format")))?;
         let format = formats::texture_format(&fname)?;
-        if st.decl.samples > 1 {
-            return Err(Error::Unsupported(format!(
-                "multisampled image '{name}' ({} samples)",
-                st.decl.samples
-            )));
-        }
+        let samples = st.decl.samples.max(1);
         let mut layers = 1;
         let (dim, extent) = match st.decl.dim {
             Some(ImageDim::Cube) => {
@@ -1200,7 +1219,7 @@ impl<'s> Runner<'s> {
             ),
         };
         let levels = st.decl.mip_levels.max(1);
-        let mut img = texture::Image::new(format, dim, extent, layers, levels, 1)?;
+        let mut img = texture::Image::new(format, dim, extent, layers, levels, samples)?;
         let n = img.level_texels(0) * format.texel_size();
         let mut bytes = st.bytes.clone();
         bytes.resize(n, 0);
@@ -1354,6 +1373,13 @@ impl<'s> Runner<'s> {
         }
 
         let mut state = pipeline_state(p, targets.color.len());
+        // the attachments' sample count (the raster checks that they agree)
+        state.samples = targets
+            .color
+            .first()
+            .map(|c| c.samples)
+            .or(targets.depth_stencil.as_ref().map(|d| d.samples))
+            .unwrap_or(1);
         // Vertex input.
         let mut vdata: Vec<Vec<u8>> = Vec::new();
         let mut vertex_count = u32::MAX;
@@ -1495,6 +1521,15 @@ impl<'s> Runner<'s> {
         drop(pipe);
         drop(vstage);
         drop(fstage);
+        // `BIND BUFFER … AS resolve`: the i-th resolve attachment receives colour attachment
+        // i resolved, at the end of the render pass (each draw is one)
+        let resolves = p.bindings.iter().filter_map(|b| match b {
+            Binding::Resolve { buffer } => Some(buffer),
+            _ => None,
+        });
+        for ((name, t), e) in resolves.zip(&targets.color).zip(&emulated) {
+            self.store_color(name, 0, t.resolve(), *e);
+        }
         for ((n, t), e) in color_names.iter().zip(targets.color).zip(emulated) {
             if let Some((n, level)) = n {
                 self.store_color(n, *level, t, e);
