@@ -71,6 +71,7 @@ pub mod setup;
 pub mod stage;
 pub mod state;
 pub mod target;
+pub mod tessellator;
 pub mod tile;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};

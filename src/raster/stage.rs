@@ -580,3 +580,231 @@ where
         (self.f)(input, output)
     }
 }
+
+/// Vertices between the vertex stage and rasterization: what a vertex stage outputs and what
+/// the tessellation and geometry stages read and make. Vertex `v`'s output location `l` is
+/// `varyings[v * n_vary + l]` (raw bits).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Vertices {
+    pub position: Vec<[f32; 4]>,
+    pub point_size: Vec<f32>,
+    pub varyings: Vec<[u32; 4]>,
+    pub n_vary: usize,
+}
+
+impl Vertices {
+    /// Number of vertices.
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+
+    /// `n` fresh vertices (zeros, point size 1.0) of `n_vary` locations.
+    pub fn fresh(n: usize, n_vary: usize) -> Vertices {
+        Vertices {
+            position: vec![[0.0; 4]; n],
+            point_size: vec![1.0; n],
+            varyings: vec![[0; 4]; n * n_vary],
+            n_vary,
+        }
+    }
+
+    /// Location `l` of vertex `v` (zeros past the varyings).
+    pub fn varying(&self, v: usize, l: usize) -> [u32; 4] {
+        match l < self.n_vary {
+            true => self
+                .varyings
+                .get(v * self.n_vary + l)
+                .copied()
+                .unwrap_or([0; 4]),
+            false => [0; 4],
+        }
+    }
+
+    /// Whether the arrays agree with each other.
+    pub fn consistent(&self) -> bool {
+        let n = self.position.len();
+        self.point_size.len() == n && self.varyings.len() == n * self.n_vary
+    }
+}
+
+/// Input of one tessellation control call: `patches` patches of `patch_size` control points,
+/// patch `p`'s point `i` being vertex `slots[p * patch_size + i]` of `vertices`.
+#[derive(Clone, Copy, Debug)]
+pub struct PatchBatch<'a> {
+    pub vertices: &'a Vertices,
+    pub slots: &'a [u32],
+    pub patch_size: usize,
+    /// `PrimitiveId` per patch.
+    pub primitive_id: &'a [u32],
+}
+
+impl PatchBatch<'_> {
+    /// Number of patches.
+    pub fn patches(&self) -> usize {
+        self.primitive_id.len()
+    }
+}
+
+/// Output of a tessellation control stage: per patch, its output control points (the stage's
+/// `output_vertices()` each, in `points`), its tessellation levels and its per-patch outputs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Patches {
+    pub points: Vertices,
+    /// `TessLevelOuter[0..4]`, then `TessLevelInner[0..2]`.
+    pub levels: Vec<[f32; 6]>,
+    /// Per-patch output location `l` of patch `p`: `patch[p * n_patch + l]`.
+    pub patch: Vec<[u32; 4]>,
+    pub n_patch: usize,
+}
+
+/// A tessellation control shader.
+pub trait TessControlStage: Sync {
+    /// Output control points per patch (`OutputVertices`).
+    fn output_vertices(&self) -> usize;
+    /// Per-vertex output locations (`0..n`).
+    fn varying_count(&self) -> usize;
+    /// Per-patch output locations (`0..n`).
+    fn patch_count(&self) -> usize;
+    /// The domain, spacing, winding and point mode the shader declares (the pipeline takes
+    /// these from either tessellation stage).
+    fn modes(&self) -> TessModes {
+        TessModes::default()
+    }
+    /// Shade a batch of patches; `output` comes empty and is filled with every patch in
+    /// order.
+    fn run(&self, input: &PatchBatch, output: &mut Patches) -> Result<()>;
+}
+
+/// A tessellation domain, as declared by the evaluation (or control) shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Domain {
+    #[default]
+    Triangles,
+    Quads,
+    Isolines,
+}
+
+/// Tessellation spacing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Spacing {
+    #[default]
+    Equal,
+    FractionalEven,
+    FractionalOdd,
+}
+
+/// The fixed-function tessellator's settings: each `None` leaves it to the other stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TessModes {
+    pub domain: Option<Domain>,
+    pub spacing: Option<Spacing>,
+    /// Triangles counter-clockwise in (u, v) space (`VertexOrderCcw`).
+    pub ccw: Option<bool>,
+    pub point_mode: bool,
+}
+
+impl TessModes {
+    /// These, with what `other` declares where these do not.
+    pub fn or(self, other: TessModes) -> TessModes {
+        TessModes {
+            domain: self.domain.or(other.domain),
+            spacing: self.spacing.or(other.spacing),
+            ccw: self.ccw.or(other.ccw),
+            point_mode: self.point_mode || other.point_mode,
+        }
+    }
+}
+
+/// Input of one tessellation evaluation call: one invocation per domain point.
+#[derive(Clone, Copy, Debug)]
+pub struct DomainBatch<'a> {
+    /// The control stage's output (every patch of the draw).
+    pub patches: &'a Patches,
+    /// Control points per patch.
+    pub patch_vertices: usize,
+    /// Per point: its patch and `TessCoord`.
+    pub patch: &'a [u32],
+    pub coord: &'a [[f32; 3]],
+    /// `PrimitiveId` per patch.
+    pub primitive_id: &'a [u32],
+}
+
+/// A tessellation evaluation shader.
+pub trait TessEvalStage: Sync {
+    /// The tessellator's settings the shader declares.
+    fn modes(&self) -> TessModes;
+    /// Output locations (`0..n`).
+    fn varying_count(&self) -> usize;
+    /// Shade one vertex per domain point; `output` comes sized to the points (fresh).
+    fn run(&self, input: &DomainBatch, output: &mut Vertices) -> Result<()>;
+}
+
+/// A geometry shader's input and output primitives and limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeometryModes {
+    /// Vertices per input primitive: 1, 2, 3, 4 (lines with adjacency), 6 (triangles with
+    /// adjacency).
+    pub input_vertices: usize,
+    pub output: GeometryOutput,
+    /// The most vertices one invocation emits (further emits are dropped).
+    pub max_vertices: usize,
+    /// Invocations per input primitive.
+    pub invocations: usize,
+}
+
+/// A geometry shader's output primitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeometryOutput {
+    Points,
+    LineStrip,
+    TriangleStrip,
+}
+
+/// Input of one geometry call: `primitive_id.len()` primitives of `per_primitive` vertices,
+/// primitive `p`'s vertex `i` being `vertices` slot `slots[p * per_primitive + i]`; each runs
+/// `invocations` times.
+#[derive(Clone, Copy, Debug)]
+pub struct PrimitiveBatch<'a> {
+    pub vertices: &'a Vertices,
+    pub slots: &'a [u32],
+    pub per_primitive: usize,
+    /// `PrimitiveIdIn` per primitive.
+    pub primitive_id: &'a [u32],
+    pub invocations: usize,
+}
+
+/// What a geometry call emitted, invocation after invocation (primitive-major, then
+/// invocation): the vertices and, in order, every emit and cut.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Emitted {
+    pub vertices: Vertices,
+    /// Per emitted vertex: `Layer`, `ViewportIndex` and the `PrimitiveId` output (`None`: not
+    /// written by the shader).
+    pub layer: Vec<u32>,
+    pub viewport: Vec<u32>,
+    pub primitive_id: Vec<Option<u32>>,
+    pub events: Vec<GeometryEvent>,
+}
+
+/// One emit or cut of a geometry invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeometryEvent {
+    /// The invocation: `primitive * invocations + invocation` within the call.
+    pub invocation: u32,
+    pub stream: u32,
+    /// `Some(v)`: vertex `v` of [`Emitted::vertices`] was emitted; `None`: `EndPrimitive`.
+    pub vertex: Option<u32>,
+}
+
+/// A geometry shader.
+pub trait GeometryStage: Sync {
+    fn modes(&self) -> GeometryModes;
+    /// Output locations (`0..n`).
+    fn varying_count(&self) -> usize;
+    /// Shade a batch of primitives; `output` comes empty.
+    fn run(&self, input: &PrimitiveBatch, output: &mut Emitted) -> Result<()>;
+}
