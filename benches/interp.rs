@@ -149,6 +149,7 @@ fn shader(f: Function, stage: Stage, inputs: Vec<IoVar>, outputs: Vec<IoVar>) ->
         early_fragment_tests: false,
         origin_upper_left: true,
         derivative_group: None,
+        modes: Default::default(),
     }
 }
 
@@ -227,6 +228,7 @@ fn alu_program() -> (Program, usize) {
         count,
         interp: Interp::Smooth,
         sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     let sh = shader(
@@ -338,6 +340,7 @@ fn loop_program() -> (Program, usize) {
         count: 3,
         interp: Interp::Flat,
         sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     (

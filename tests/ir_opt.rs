@@ -39,6 +39,7 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
             count: 1,
             interp: Interp::Smooth,
             sampling: Default::default(),
+            per: Default::default(),
             name: "x".into(),
         }],
         outputs: vec![IoVar {
@@ -51,6 +52,7 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
             count: 1,
             interp: Interp::Smooth,
             sampling: Default::default(),
+            per: Default::default(),
             name: "o".into(),
         }],
         resources: vec![],
@@ -60,6 +62,7 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
         early_fragment_tests: false,
         origin_upper_left: true,
         derivative_group: None,
+        modes: Default::default(),
     }
 }
 
@@ -656,7 +659,9 @@ fn run_shader(sh: &Shader, seed: u64) -> Result<Vec<u32>, String> {
             exec::run_compute_observed(&p, [2, 1, 1], &bind, &mut NoObserver)
                 .map_err(|e| e.to_string())?;
         }
-        Stage::Vertex => return Err("vertex: not compared".into()),
+        Stage::Vertex | Stage::TessControl | Stage::TessEval | Stage::Geometry => {
+            return Err("vertex processing stages: not compared".into())
+        }
     }
     for v in &bufs {
         for b in v {
@@ -678,7 +683,8 @@ struct Tally {
 
 /// Compare one lowered shader, optimised vs not. Shaders with image resources are skipped.
 fn compare(sh: &Shader, what: &str, t: &mut Tally) {
-    if sh.resources.iter().any(|r| !buffer_resource(r.kind)) || sh.stage == Stage::Vertex {
+    let fragment_or_compute = matches!(sh.stage, Stage::Fragment | Stage::Compute);
+    if sh.resources.iter().any(|r| !buffer_resource(r.kind)) || !fragment_or_compute {
         t.skipped += 1;
         return;
     }

@@ -25,7 +25,7 @@ pub const VERTEX_LANES_PER_BATCH: usize = 64;
 /// Largest compute workgroup (lanes in one batch).
 pub const MAX_WORKGROUP_LANES: u32 = 4096;
 
-fn words_per_scalar(v: &IoVar) -> usize {
+pub(super) fn words_per_scalar(v: &IoVar) -> usize {
     if v.ty.is_wide() {
         2
     } else {
@@ -35,7 +35,7 @@ fn words_per_scalar(v: &IoVar) -> usize {
 
 /// Write `vals` to the words of `var` for lane `l` (extra values and words beyond local memory
 /// are ignored).
-fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = u32>) {
+pub(super) fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = u32>) {
     let total = var.count as usize * words_per_scalar(var);
     for (i, v) in vals.into_iter().take(total).enumerate() {
         let w = var.word as usize + i;
@@ -44,7 +44,7 @@ fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = 
         }
     }
 }
-fn get_var<'a>(b: &'a Batch, var: &IoVar, l: usize) -> impl Iterator<Item = u32> + 'a {
+pub(super) fn get_var<'a>(b: &'a Batch, var: &IoVar, l: usize) -> impl Iterator<Item = u32> + 'a {
     let total = var.count as usize * words_per_scalar(var);
     let (word, n, lw) = (var.word as usize, b.n, b.local_words);
     (0..total).map(move |i| {
@@ -105,7 +105,7 @@ fn read_locations(b: &Batch, vars: &[IoVar], l: usize, dst: &mut [u32]) {
     }
 }
 
-fn check_stage(p: &Program, s: Stage) -> Result<()> {
+pub(super) fn check_stage(p: &Program, s: Stage) -> Result<()> {
     if p.shader.stage != s {
         return Err(Error::Exec(format!(
             "shader '{}' is a {:?} shader, not {s:?}",

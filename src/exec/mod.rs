@@ -129,6 +129,7 @@ mod memory;
 mod observe;
 mod program;
 mod run;
+mod stages;
 
 #[cfg(test)]
 mod tests;
@@ -144,3 +145,4 @@ pub use memory::{Bindings, Buffer};
 pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegView};
 pub use program::{compile, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS};
 pub use run::{atomic_new, SUBGROUP_SIZE};
+pub use stages::{run_geometry, run_tess_control, run_tess_eval};

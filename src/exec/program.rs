@@ -137,6 +137,11 @@ pub(crate) enum Code {
     IsHelper {
         dst: u32,
     },
+    /// Geometry `EmitVertex` / `EndPrimitive` on `stream` (`vertex`: an emit).
+    Emit {
+        stream: u32,
+        vertex: bool,
+    },
     /// [`Inst::InterpolateAt`], its registers as slots.
     InterpolateAt {
         at: InterpAt,
@@ -233,6 +238,8 @@ pub struct Program {
     pub(crate) row_alias: Vec<(u32, u32)>,
     /// Location input words no instruction loads: the row form's caller need not fill them.
     pub(crate) row_unread: Vec<u32>,
+    /// The Local words a geometry `Emit` copies: every output's, in declaration order.
+    pub(crate) emit_words: Vec<u32>,
     /// A fragment shader whose row form runs nothing (`row_ops` empty for the one block, no
     /// built-in interface, no kill): a run would only count this many instructions against
     /// the budget, and `exec::run_fragment_rows` skips it while that is within the budget.
@@ -668,6 +675,15 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         alias: row_alias,
     } = row_form(shader, &blocks, start, &fixed, zero_local.as_deref());
     let row_unread = unread_inputs(shader, &fixed);
+    let emit_words = shader
+        .outputs
+        .iter()
+        .flat_map(|v| {
+            let per = if v.ty.is_wide() { 2 } else { 1 };
+            v.word..v.word.saturating_add(v.count.saturating_mul(per))
+        })
+        .filter(|&w| w < shader.local_words)
+        .collect();
     let location = |v: &ir::IoVar| matches!(v.binding, ir::IoBinding::Location { .. });
     let row_noop_cost = match (&row_ops, blocks.get(start as usize)) {
         (Some((b, ops)), Some(blk))
@@ -701,6 +717,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         row_ops,
         row_alias,
         row_unread,
+        emit_words,
         row_noop_cost,
         images,
         budget: DEFAULT_BUDGET,
@@ -1446,6 +1463,14 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             }
         }
         Inst::IsHelper { dst } => Code::IsHelper { dst: cx.n(*dst)? },
+        Inst::Emit { stream } => Code::Emit {
+            stream: *stream,
+            vertex: true,
+        },
+        Inst::EndPrimitive { stream } => Code::Emit {
+            stream: *stream,
+            vertex: false,
+        },
         Inst::InterpolateAt { at, dst, addr } => Code::InterpolateAt {
             at: match *at {
                 InterpAt::Centroid => InterpAt::Centroid,

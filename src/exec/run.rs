@@ -56,6 +56,18 @@ pub(crate) struct Batch {
     /// rasterizer's batch for the run, like the rows).
     pub samples: u32,
     pub planes: InterpPlanes,
+    /// A geometry run's emits and cuts in the order lanes made them, and each emitted
+    /// vertex's output words ([`Program::emit_words`], consecutively); cleared by the caller.
+    pub emits: Vec<EmitEvent>,
+    pub emitted: Vec<u32>,
+}
+
+/// A geometry shader's `EmitVertex` (`vertex`) or `EndPrimitive` in one lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmitEvent {
+    pub lane: u32,
+    pub stream: u32,
+    pub vertex: bool,
 }
 
 #[inline(always)]
@@ -316,6 +328,8 @@ impl Batch {
             finished: false,
             samples: 1,
             planes: InterpPlanes::default(),
+            emits: Vec::new(),
+            emitted: Vec::new(),
         }
     }
 
@@ -1107,6 +1121,23 @@ impl Batch {
                 }
             }
             Code::InterpolateAt { at, dst, addr } => self.interpolate_at(*at, *dst, *addr),
+            &Code::Emit { stream, vertex } => {
+                for l in 0..n {
+                    if !self.is_active(l) {
+                        continue;
+                    }
+                    self.emits.push(EmitEvent {
+                        lane: l as u32,
+                        stream,
+                        vertex,
+                    });
+                    if vertex {
+                        let words = prog.emit_words.iter();
+                        self.emitted
+                            .extend(words.map(|&w| self.local[w as usize * n + l]));
+                    }
+                }
+            }
             Code::LaneInfo { what, dst } => {
                 for l in 0..n {
                     if !self.is_active(l) {

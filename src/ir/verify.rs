@@ -308,6 +308,7 @@ fn check_inst(v: &V, inst: &Inst, nres: u32) -> Result<()> {
             }
         }
         Inst::IsHelper { dst } => v.is(*dst, ScalarTy::Bool)?,
+        Inst::Emit { .. } | Inst::EndPrimitive { .. } => {}
         Inst::InterpolateAt { at, dst, addr } => {
             v.is(*dst, ScalarTy::F32)?;
             v.is(*addr, ScalarTy::I32)?;

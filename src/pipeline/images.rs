@@ -1205,6 +1205,7 @@ mod tests {
             early_fragment_tests: false,
             origin_upper_left: true,
             derivative_group: None,
+            modes: Default::default(),
         }
     }
 

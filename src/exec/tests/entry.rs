@@ -42,6 +42,7 @@ fn vertex_batches() {
         count,
         interp: Interp::Smooth,
         sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![
@@ -148,6 +149,7 @@ fn frag_io(b: &B) -> Program {
         count: 4,
         interp: Interp::Smooth,
         sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![io(0)];

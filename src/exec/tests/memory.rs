@@ -176,6 +176,7 @@ fn compute_atomics_across_parallel_workgroups() {
         count: 3,
         interp: Interp::Flat,
         sampling: Default::default(),
+        per: Default::default(),
         name: "gid".into(),
     });
     let p = compile(&sh).unwrap();
@@ -239,6 +240,7 @@ fn compute_builtins_and_workgroup_barrier() {
         count,
         interp: Interp::Flat,
         sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![
@@ -360,6 +362,7 @@ fn compute_derivative_groups() {
             count,
             interp: Interp::Flat,
             sampling: Default::default(),
+            per: Default::default(),
             name: String::new(),
         };
         sh.inputs = vec![
@@ -407,6 +410,7 @@ fn workgroup_atomics_and_oversized_memory() {
         count: 1,
         interp: Interp::Flat,
         sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     });
     let p = compile(&sh).unwrap();

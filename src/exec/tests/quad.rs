@@ -370,6 +370,7 @@ fn fragment_entry_point_io() {
         count,
         interp: Interp::Smooth,
         sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![
@@ -563,6 +564,7 @@ fn row_form_image_writes_its_colour_rows() {
         count: 4,
         interp: Interp::Flat,
         sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![io(0)];

@@ -135,6 +135,8 @@ pub(crate) struct Lower<'m> {
     pub resources: Vec<ir::Resource>,
     pub writes_depth: bool,
     pub can_discard: bool,
+    /// Whose value the interface variable being declared is (`IoVar::per` of what it adds).
+    pub io_per: ir::IoPer,
     /// Interface ids of the entry point.
     pub interface: Vec<u32>,
     /// Every id mentioned by the functions the entry point can reach (over-approximation:
@@ -175,6 +177,7 @@ impl<'m> Lower<'m> {
             resources: Vec::new(),
             writes_depth: false,
             can_discard: false,
+            io_per: ir::IoPer::Invocation,
             interface: Vec::new(),
             used: HashSet::new(),
         }
@@ -215,6 +218,14 @@ impl<'m> Lower<'m> {
 
     pub(crate) fn k32(&mut self, v: u32) -> Reg {
         self.konst(ScalarTy::I32, v as u64)
+    }
+
+    /// A geometry shader's `EmitVertex` (`vertex`) or `EndPrimitive` on `stream`.
+    pub(crate) fn emit_geometry(&mut self, vertex: bool, stream: u32) {
+        self.emit(match vertex {
+            true => Inst::Emit { stream },
+            false => Inst::EndPrimitive { stream },
+        });
     }
 
     pub(crate) fn emit(&mut self, inst: Inst) {
@@ -515,6 +526,17 @@ impl<'m> Lower<'m> {
             | Op::AtomicOr
             | Op::AtomicXor => self.atomic(i),
             Op::ImageTexelPointer => self.texel_pointer(i),
+            Op::EmitVertex | Op::EndPrimitive => {
+                self.emit_geometry(i.op == Op::EmitVertex, 0);
+                Ok(())
+            }
+            Op::EmitStreamVertex | Op::EndStreamPrimitive => {
+                let stream = self
+                    .const_u64(i.w(0)?)
+                    .ok_or_else(|| i.err("the stream of a geometry emit is not a constant"))?;
+                self.emit_geometry(i.op == Op::EmitStreamVertex, stream as u32);
+                Ok(())
+            }
             Op::FunctionCall => self.call(i),
             Op::ExtInst => self.ext_inst(i),
             Op::SampledImage

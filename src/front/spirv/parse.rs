@@ -374,6 +374,11 @@ fn cap_supported(c: Capability) -> bool {
             | C::DrawParameters
             | C::SampleRateShading
             | C::InterpolationFunction
+            | C::Tessellation
+            | C::TessellationPointSize
+            | C::GeometryPointSize
+            | C::GeometryStreams
+            | C::MultiViewport
             | C::ClipDistance
             | C::CullDistance
             | C::ImageMSArray
@@ -497,6 +502,10 @@ fn op_supported(op: Op) -> bool {
             | ImageRead
             | ImageWrite
             | ImageTexelPointer
+            | EmitVertex
+            | EndPrimitive
+            | EmitStreamVertex
+            | EndStreamPrimitive
             | Image
             | ImageQuerySizeLod
             | ImageQuerySize

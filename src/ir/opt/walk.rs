@@ -109,6 +109,8 @@ pub fn for_each_use(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg, bool)) {
         | Inst::LaneInfo { .. }
         | Inst::Demote
         | Inst::Barrier
+        | Inst::Emit { .. }
+        | Inst::EndPrimitive { .. }
         | Inst::Source { .. } => {}
     }
 }
@@ -145,7 +147,12 @@ pub fn defs(inst: &Inst) -> Vec<Reg> {
         | Inst::InterpolateAt { dst, .. }
         | Inst::LaneInfo { dst, .. } => vec![*dst],
         Inst::Image(im) => im.dst.clone(),
-        Inst::Store { .. } | Inst::Demote | Inst::Barrier | Inst::Source { .. } => vec![],
+        Inst::Store { .. }
+        | Inst::Demote
+        | Inst::Barrier
+        | Inst::Emit { .. }
+        | Inst::EndPrimitive { .. }
+        | Inst::Source { .. } => vec![],
     }
 }
 
