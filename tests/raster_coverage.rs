@@ -218,6 +218,7 @@ fn draw_prims(
         state: st,
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut rt = RenderTargets {
         color: vec![ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h)],
@@ -378,6 +379,7 @@ fn culling_and_front_facing() {
             state: st,
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let data = bytes(&tri.iter().flatten().copied().collect::<Vec<_>>());
         let mut rt = RenderTargets {
@@ -456,6 +458,7 @@ fn helper_lanes_are_shaded_but_never_written() {
         state: state_vec4s(1),
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let data = bytes(&tri.iter().flatten().copied().collect::<Vec<_>>());
     let mut rt = RenderTargets {
@@ -527,6 +530,7 @@ fn sample_counts_must_be_supported_and_match_the_attachments() {
             state: st,
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let mut rt = RenderTargets {
             color: vec![ColorTarget::multisampled(
@@ -566,6 +570,7 @@ fn stage_errors_propagate() {
         state: PipelineState::default(),
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut rt = RenderTargets {
         color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 4, 4)],
@@ -683,6 +688,7 @@ fn primitive_ids_count_per_instance() {
         state: st,
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut rt = RenderTargets {
         color: vec![ColorTarget::new(ColorFormat::R32Uint, w, h)],

@@ -281,6 +281,10 @@ const FEATURES: &[&str] = &[
     // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
     "sampleRateShading",
     "shaderStorageImageMultisample",
+    // tessellation control and evaluation, geometry shaders with their point sizes
+    "tessellationShader",
+    "geometryShader",
+    "shaderTessellationAndGeometryPointSize",
 ];
 
 /// Device extensions quadstep provides.
@@ -865,6 +869,9 @@ impl<'s> Runner<'s> {
             ShaderType::Vertex => ir::Stage::Vertex,
             ShaderType::Fragment => ir::Stage::Fragment,
             ShaderType::Compute => ir::Stage::Compute,
+            ShaderType::Geometry => ir::Stage::Geometry,
+            ShaderType::TessellationControl => ir::Stage::TessControl,
+            ShaderType::TessellationEvaluation => ir::Stage::TessEval,
             other => {
                 return Err(Error::Unsupported(format!(
                     "{} shaders (shader '{}')",
@@ -924,11 +931,6 @@ impl<'s> Runner<'s> {
                 ortho,
                 patch,
             } => {
-                if *patch {
-                    return Err(Error::Unsupported(
-                        "DRAW_RECT as a patch list (tessellation)".into(),
-                    ));
-                }
                 let (fw, fh) = (p.framebuffer_size.0 as f32, p.framebuffer_size.1 as f32);
                 let (mut x, mut y, mut w, mut h) = (pos[0], pos[1], size[0], size[1]);
                 if *ortho {
@@ -939,7 +941,11 @@ impl<'s> Runner<'s> {
                 }
                 // Amber's order: bottom-left, top-left, bottom-right, top-right; a strip.
                 let v = [x, y + h, x, y, x + w, y + h, x + w, y];
-                self.draw(p, Draw::Rect(v.to_vec(), raster::Topology::TriangleStrip))
+                let topo = match patch {
+                    true => raster::Topology::PatchList,
+                    false => raster::Topology::TriangleStrip,
+                };
+                self.draw(p, Draw::Rect(v.to_vec(), topo))
             }
             RunKind::DrawGrid { pos, size, cells } => {
                 let (fw, fh) = (p.framebuffer_size.0 as f32, p.framebuffer_size.1 as f32);
@@ -978,9 +984,15 @@ impl<'s> Runner<'s> {
                     Topology::TriangleList => raster::Topology::TriangleList,
                     Topology::TriangleStrip => raster::Topology::TriangleStrip,
                     Topology::TriangleFan => raster::Topology::TriangleFan,
-                    other => {
-                        return Err(Error::Unsupported(format!("topology {}", other.keyword())))
+                    Topology::LineListWithAdjacency => raster::Topology::LineListWithAdjacency,
+                    Topology::LineStripWithAdjacency => raster::Topology::LineStripWithAdjacency,
+                    Topology::TriangleListWithAdjacency => {
+                        raster::Topology::TriangleListWithAdjacency
                     }
+                    Topology::TriangleStripWithAdjacency => {
+                        raster::Topology::TriangleStripWithAdjacency
+                    }
+                    Topology::PatchList => raster::Topology::PatchList,
                 };
                 self.draw(
                     p,
@@ -1283,7 +1295,14 @@ impl<'s> Runner<'s> {
             )));
         }
         for a in &p.shaders {
-            if !matches!(a.stage, ShaderType::Vertex | ShaderType::Fragment) {
+            if !matches!(
+                a.stage,
+                ShaderType::Vertex
+                    | ShaderType::Fragment
+                    | ShaderType::Geometry
+                    | ShaderType::TessellationControl
+                    | ShaderType::TessellationEvaluation
+            ) {
                 return Err(Error::Unsupported(format!(
                     "{} shaders (shader '{}')",
                     stage_name(a.stage),
@@ -1306,14 +1325,48 @@ impl<'s> Runner<'s> {
             Some(a) => Some(self.shader(a)?),
             None => None,
         };
+        // the optional stages: tessellation control, tessellation evaluation, geometry
+        let mut middle = Vec::new();
+        for st in [
+            ShaderType::TessellationControl,
+            ShaderType::TessellationEvaluation,
+            ShaderType::Geometry,
+        ] {
+            middle.push(match p.shaders.iter().find(|a| a.stage == st) {
+                Some(a) => Some(self.shader(a)?),
+                None => None,
+            });
+        }
         let mut irs = vec![vs.ir()];
         irs.extend(fs.as_ref().map(|f| f.ir()));
+        irs.extend(middle.iter().flatten().map(|s| s.ir()));
         let (sets, wb) = self.descriptors(p, &irs)?;
         let config = texture::Config::default();
         let vstage = BoundStage::new(&vs, &sets, config)?;
         let fstage = match &fs {
             Some(f) => Some(BoundStage::new(f, &sets, config)?),
             None => None,
+        };
+        let bound = middle
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .map(|s| BoundStage::new(s, &sets, config))
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let stages = raster::Stages {
+            tessellation: match (&bound[0], &bound[1]) {
+                (Some(c), Some(e)) => Some((c as &dyn raster::TessControlStage, e as _)),
+                (None, None) => None,
+                _ => {
+                    return Err(Error::Amber(format!(
+                        "pipeline '{}' has one of the two tessellation shaders",
+                        p.name
+                    )))
+                }
+            },
+            geometry: bound[2].as_ref().map(|g| g as &dyn raster::GeometryStage),
         };
         // A pipeline without a fragment shader writes no colour.
         let no_fragment = raster::FragmentFn {
@@ -1386,6 +1439,8 @@ impl<'s> Runner<'s> {
         match &what {
             Draw::Rect(v, topo) => {
                 state.topology = *topo;
+                // VkScript's `draw rect patch`: the rectangle's 4 vertices are one patch
+                state.patch_control_points = 4;
                 let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
                 vdata.push(bytes);
                 state.vertex_bindings.push(raster::VertexBinding {
@@ -1403,6 +1458,9 @@ impl<'s> Runner<'s> {
             }
             Draw::Array { topo, .. } => {
                 state.topology = *topo;
+                if let Some(n) = p.patch_control_points {
+                    state.patch_control_points = n;
+                }
                 for (i, vd) in p.vertex_data.iter().enumerate() {
                     let st = self.buf(&vd.buffer)?;
                     let fname = match &vd.format {
@@ -1477,6 +1535,7 @@ impl<'s> Runner<'s> {
             state,
             vertex: &vstage,
             fragment,
+            stages,
         };
         {
             let mut pass = self.raster.begin(&mut targets);
@@ -1521,6 +1580,7 @@ impl<'s> Runner<'s> {
         drop(pipe);
         drop(vstage);
         drop(fstage);
+        drop(bound);
         // `BIND BUFFER … AS resolve`: the i-th resolve attachment receives colour attachment
         // i resolved, at the end of the render pass (each draw is one)
         let resolves = p.bindings.iter().filter_map(|b| match b {

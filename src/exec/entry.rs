@@ -618,6 +618,8 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                 | BuiltIn::SampleId
                 | BuiltIn::SampleMask
                 | BuiltIn::SamplePosition
+                | BuiltIn::Layer
+                | BuiltIn::ViewportIndex
         ) {
             continue;
         }
@@ -638,6 +640,8 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                     // sample, 0, covered by every covered lane
                     (BuiltIn::SampleId, 0) => batch.sample_id.get(l).copied().unwrap_or(0),
                     (BuiltIn::SampleMask, 0) => batch.sample_mask.get(l).copied().unwrap_or(1),
+                    (BuiltIn::Layer, 0) => batch.layer.get(l).copied().unwrap_or(0),
+                    (BuiltIn::ViewportIndex, 0) => batch.viewport.get(l).copied().unwrap_or(0),
                     (BuiltIn::SamplePosition, 0 | 1) => {
                         let s = batch.sample_id.get(l).copied().unwrap_or(0);
                         crate::raster::samples::location(batch.samples, s)[i].to_bits()

@@ -154,6 +154,7 @@ impl FragmentStage for BoundStage<'_> {
             front_facing: reads(BuiltIn::FrontFacing),
             primitive_id: reads(BuiltIn::PrimitiveId),
             point_coord: reads(BuiltIn::PointCoord),
+            layer: reads(BuiltIn::Layer) || reads(BuiltIn::ViewportIndex),
         }
     }
 
@@ -411,6 +412,7 @@ mod tests {
             state: PipelineState::default(),
             vertex: vs,
             fragment: fs,
+            stages: Default::default(),
         };
         let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, size, size);
         color.clear_f32([0.0, 0.0, 0.0, 1.0]);

@@ -47,7 +47,12 @@
 //!         Ok(())
 //!     },
 //! };
-//! let pipeline = Pipeline { state: PipelineState::default(), vertex: &vs, fragment: &fs };
+//! let pipeline = Pipeline {
+//!     state: PipelineState::default(),
+//!     vertex: &vs,
+//!     fragment: &fs,
+//!     stages: Default::default(),
+//! };
 //! let mut targets = RenderTargets {
 //!     color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 16, 16)],
 //!     depth_stencil: None,
@@ -69,6 +74,7 @@ pub mod output;
 pub mod samples;
 pub mod setup;
 pub mod stage;
+pub mod stages;
 pub mod state;
 pub mod target;
 pub mod tessellator;
@@ -83,9 +89,11 @@ use rayon::ThreadPool;
 pub use assemble::{IndexBuffer, IndexType};
 pub use fetch::{VertexBuffer, VertexFormat};
 pub use stage::{
-    AttributeStream, FragInputs, FragmentFn, FragmentStage, InterpPlanes, Interpolation, QuadBatch,
-    QuadOutputs, SampleUse, Sampling, VertexBatch, VertexFn, VertexOutputs, VertexStage,
-    QUAD_BATCH, VERTEX_BATCH,
+    AttributeStream, Domain, DomainBatch, Emitted, FragInputs, FragmentFn, FragmentStage,
+    GeometryEvent, GeometryModes, GeometryOutput, GeometryStage, InterpPlanes, Interpolation,
+    PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, SampleUse, Sampling, Spacing,
+    TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn, VertexOutputs, VertexStage,
+    Vertices, QUAD_BATCH, VERTEX_BATCH,
 };
 pub use state::*;
 pub use target::{
@@ -124,11 +132,30 @@ impl RenderTargets {
     }
 }
 
-/// A graphics pipeline: fixed-function state plus the two shader stages.
+/// A graphics pipeline: fixed-function state plus the shader stages.
 pub struct Pipeline<'a> {
     pub state: PipelineState,
     pub vertex: &'a dyn VertexStage,
     pub fragment: &'a dyn FragmentStage,
+    /// Tessellation and geometry shaders, if any.
+    pub stages: Stages<'a>,
+}
+
+/// The optional stages between vertex shading and rasterization (`Default`: none). With
+/// tessellation the pipeline's topology must be `PatchList`; a geometry shader's input
+/// primitive must be what the topology (or the tessellator) makes.
+#[derive(Clone, Copy, Default)]
+pub struct Stages<'a> {
+    /// Tessellation control and evaluation: both or neither.
+    pub tessellation: Option<(&'a dyn TessControlStage, &'a dyn TessEvalStage)>,
+    pub geometry: Option<&'a dyn GeometryStage>,
+}
+
+impl Stages<'_> {
+    /// Whether there are any.
+    pub fn any(&self) -> bool {
+        self.tessellation.is_some() || self.geometry.is_some()
+    }
 }
 
 /// Owns the worker threads draws run on.
@@ -430,6 +457,7 @@ impl<'a> RenderPass<'a> {
         };
         let fused = ctx.as_ref().filter(|_| {
             !state.rasterization.rasterizer_discard
+                && !pipeline.stages.any()
                 && geometry::fusable(state.topology, stream, instances)
         });
         let spare = std::mem::take(&mut *self.raster.spare_lock());
@@ -439,12 +467,33 @@ impl<'a> RenderPass<'a> {
             times.vertex = start.elapsed();
             (shaded, prims, boxes)
         } else {
-            // primitive assembly (serial) runs beside the vertex batches
-            let (shaded, assembled) = rayon::join(
-                || geometry::shade_vertices(pool, &work, spare.vertices),
-                || geometry::assemble_all(state.topology, stream, instance_count),
-            );
-            let shaded = shaded?;
+            let (shaded, assembled) = if pipeline.stages.any() {
+                // tessellation and geometry shading make the primitives (`stages`)
+                let shaded = geometry::shade_vertices(pool, &work, spare.vertices)?;
+                let (topology, patch) = (state.topology, state.patch_control_points);
+                let stages = &pipeline.stages;
+                stages::run(
+                    pool,
+                    stages,
+                    topology,
+                    patch,
+                    stream,
+                    instance_count,
+                    shaded,
+                )?
+            } else {
+                if state.topology == Topology::PatchList {
+                    return Err(Error::Pipeline(
+                        "raster: a patch list draw without tessellation shaders".into(),
+                    ));
+                }
+                // primitive assembly (serial) runs beside the vertex batches
+                let (shaded, assembled) = rayon::join(
+                    || geometry::shade_vertices(pool, &work, spare.vertices),
+                    || geometry::assemble_all(state.topology, stream, instance_count),
+                );
+                (shaded?, assembled)
+            };
             let shaded_at = Instant::now();
             times.vertex = shaded_at - start;
             let Some(ctx) = ctx
@@ -665,6 +714,7 @@ mod tests {
                     state: state.clone(),
                     vertex: vs,
                     fragment: fs,
+                    stages: Default::default(),
                 })
             })
             .collect();
@@ -785,11 +835,13 @@ mod tests {
             state: state.clone(),
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let small = Pipeline {
             state: state.clone(),
             vertex: &vs2,
             fragment: &fs2,
+            stages: Default::default(),
         };
         for threads in [1, 2, 8] {
             let raster = Rasterizer::new(threads).unwrap();
@@ -828,12 +880,14 @@ mod tests {
             state: state.clone(),
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let (vs_bad, fs_bad, _) = stages(0.5, 0.25, false, false, true, false);
         let bad = Pipeline {
             state: state.clone(),
             vertex: &vs_bad,
             fragment: &fs_bad,
+            stages: Default::default(),
         };
         let (vs_off, fs_off, _) = stages(0.5, 0.25, false, false, false, true);
         let discard = Pipeline {
@@ -846,6 +900,7 @@ mod tests {
             },
             vertex: &vs_off,
             fragment: &fs_off,
+            stages: Default::default(),
         };
         for threads in [1, 2] {
             let raster = Rasterizer::new(threads).unwrap();

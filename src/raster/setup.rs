@@ -162,6 +162,9 @@ pub(crate) struct PrimInfo {
     pub orig_w: [f64; 3],
     pub primitive_id: u32,
     pub front: bool,
+    /// A geometry shader's `Layer` and `ViewportIndex` (fit in what was padding).
+    pub layer: u16,
+    pub viewport: u8,
 }
 
 /// A primitive ready for the tiles.

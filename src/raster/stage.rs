@@ -274,6 +274,9 @@ pub struct RowBatch {
     pub front_facing: Vec<bool>,
     pub primitive_id: Vec<u32>,
     pub point_coord: Vec<[f32; 2]>,
+    /// `Layer` and `ViewportIndex` per lane (a geometry shader's; 0 without one).
+    pub layer: Vec<u32>,
+    pub viewport: Vec<u32>,
     /// `rows[row * lanes + lane]`, `layout.rows * lanes` words: the layout's input rows are
     /// written before the run, its colour rows read after it; other rows are the stage's.
     pub rows: Vec<u32>,
@@ -346,6 +349,8 @@ impl RowBatch {
             front_facing: input.front_facing[..lanes].to_vec(),
             primitive_id: input.primitive_id[..lanes].to_vec(),
             point_coord: input.point_coord[..lanes].to_vec(),
+            layer: vec![0; lanes],
+            viewport: vec![0; lanes],
             rows,
             depth: output.depth[..lanes].to_vec(),
             killed: output.killed[..quads].to_vec(),
@@ -436,6 +441,8 @@ pub struct FragInputs {
     pub front_facing: bool,
     pub primitive_id: bool,
     pub point_coord: bool,
+    /// `layer` and `viewport` (`Layer`, `ViewportIndex`).
+    pub layer: bool,
 }
 
 impl FragInputs {
@@ -445,6 +452,7 @@ impl FragInputs {
         front_facing: true,
         primitive_id: true,
         point_coord: true,
+        layer: true,
     };
 }
 

@@ -29,7 +29,9 @@ pub struct VertexAttribute {
     pub offset: u32,
 }
 
-/// `VkPrimitiveTopology` (the non-adjacency, non-patch ones).
+/// `VkPrimitiveTopology`. Without a geometry shader the adjacency topologies draw their
+/// lines and triangles (the adjacent vertices are not drawn); `PatchList` needs
+/// tessellation (`PipelineState::patch_control_points` vertices a patch).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Topology {
     PointList,
@@ -39,6 +41,11 @@ pub enum Topology {
     TriangleList,
     TriangleStrip,
     TriangleFan,
+    LineListWithAdjacency,
+    LineStripWithAdjacency,
+    TriangleListWithAdjacency,
+    TriangleStripWithAdjacency,
+    PatchList,
 }
 
 /// `VkPolygonMode`. `Line` draws the triangle's edges as lines and `Point` its vertices as
@@ -293,6 +300,8 @@ pub struct PipelineState {
     pub vertex_attributes: Vec<VertexAttribute>,
     pub topology: Topology,
     pub primitive_restart: bool,
+    /// `patchControlPoints` of a `PatchList` topology (1..=32).
+    pub patch_control_points: u32,
     pub rasterization: RasterizationState,
     /// `None` = the whole framebuffer with depth range 0..1.
     pub viewport: Option<Viewport>,
@@ -327,6 +336,7 @@ impl Default for PipelineState {
             vertex_attributes: Vec::new(),
             topology: Topology::TriangleList,
             primitive_restart: false,
+            patch_control_points: 3,
             rasterization: RasterizationState::default(),
             viewport: None,
             scissor: None,

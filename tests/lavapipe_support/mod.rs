@@ -566,6 +566,7 @@ impl Prepared {
             state: self.state.clone(),
             vertex: &vstage,
             fragment: &fstage,
+            stages: Default::default(),
         };
         {
             let mut pass = raster.begin(targets);

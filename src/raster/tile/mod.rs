@@ -1131,6 +1131,8 @@ pub(in crate::raster) mod tests {
                 orig_w: [1.0; 3],
                 primitive_id: id,
                 front: true,
+                layer: 0,
+                viewport: 0,
             },
             point: None,
         }
@@ -1326,6 +1328,7 @@ pub(in crate::raster) mod tests {
             state,
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let raster = Rasterizer::new(threads).unwrap();
         let mut pass = raster.begin(rt);
@@ -1560,6 +1563,7 @@ pub(in crate::raster) mod tests {
                 front_facing: false,
                 primitive_id: false,
                 point_coord: false,
+                layer: false,
             }
         }
         fn layout(&self, attachments: usize) -> RowLayout {
@@ -1778,6 +1782,7 @@ pub(in crate::raster) mod tests {
                     state,
                     vertex: &vs,
                     fragment: &fs,
+                    stages: Default::default(),
                 };
                 let raster = Rasterizer::new(threads).unwrap();
                 let mut pass = raster.begin(&mut rt);

@@ -446,11 +446,15 @@ impl<'a> SampleShader<'a> {
         b.front_facing.resize(n, false);
         b.primitive_id.resize(n, 0);
         b.point_coord.resize(n, [0.0; 2]);
+        b.layer.clear();
+        b.viewport.clear();
         b.sample_id.clear();
         b.sample_mask.clear();
         for e in &self.entries {
             let id = e.sample.unwrap_or(0) as u32;
             b.sample_id.extend([id; 4]);
+            b.layer.extend([e.p.info.layer as u32; 4]);
+            b.viewport.extend([e.p.info.viewport as u32; 4]);
             b.sample_mask.extend(e.cover);
         }
         b.sample_mask_out.clone_from(&b.sample_mask);
@@ -831,6 +835,7 @@ mod tests {
                     state,
                     vertex: &vs,
                     fragment: &fs,
+                    stages: Default::default(),
                 };
                 let raster = Rasterizer::new(threads).unwrap();
                 let mut pass = raster.begin(&mut rt);
@@ -945,6 +950,7 @@ mod tests {
                 state,
                 vertex: &vs,
                 fragment: &fs,
+                stages: Default::default(),
             };
             let mut rt = RenderTargets {
                 color: vec![ColorTarget::multisampled(
@@ -1041,6 +1047,7 @@ mod tests {
             },
             vertex: &vs,
             fragment: fs,
+            stages: Default::default(),
         };
         let mut rt = RenderTargets {
             color: vec![ColorTarget::multisampled(
