@@ -448,7 +448,7 @@ pub fn try_run_opts(
     }
     let images = ShaderImages::new(
         shader.ir(),
-        |s, b| sets.get(s, b),
+        |r| sets.lookup(r),
         texture::Config { policy, precision },
     )
     .map_err(|e| format!("images: {e}"))?;
