@@ -32,7 +32,7 @@ fn golden_scenes_match_their_pngs() {
         return;
     }
     let all = all_scenes();
-    assert_eq!(all.len(), 6, "the six golden scenes in shaders/golden");
+    assert_eq!(all.len(), 7, "the seven golden scenes in shaders/golden");
     let mut failures = Vec::new();
     for scene in &all {
         let r = scenes::render(scene, 2);
@@ -73,10 +73,12 @@ fn lavapipe_tolerance(name: &str) -> LvpTolerance {
         max_differing_pixels,
     };
     match name {
-        "quad_read_across" | "discard_helpers" | "shadow_cmp" => LvpTolerance {
-            tol: Tolerance::EXACT,
-            masked: &[],
-        },
+        "quad_read_across" | "discard_helpers" | "shadow_cmp" | "geometry_sprites" => {
+            LvpTolerance {
+                tol: Tolerance::EXACT,
+                masked: &[],
+            }
+        }
         "fwidth_edges" => LvpTolerance {
             tol: t(1, 0),
             masked: &[],
@@ -149,7 +151,7 @@ fn goldens_agree_with_lavapipe() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The lavapipe twins were rendered from the scripts' own GLSL: each `<shader>.vert/.frag` in
+/// The lavapipe twins were rendered from the scripts' own GLSL: each `<shader>.vert/.geom/.frag` in
 /// `golden/lavapipe/<scene>/` is the script's shader text (plus, for shadow_cmp, the
 /// `#define LAVAPIPE_TWIN 1` line gen.py inserts), so a twin cannot silently go stale.
 #[test]
@@ -171,7 +173,10 @@ fn lavapipe_twins_use_the_scripts_shaders() {
         let mut seen = 0;
         for e in std::fs::read_dir(&dir).expect("twin folder") {
             let p = e.expect("entry").path();
-            if !p.extension().is_some_and(|x| x == "vert" || x == "frag") {
+            if !p
+                .extension()
+                .is_some_and(|x| x == "vert" || x == "geom" || x == "frag")
+            {
                 continue;
             }
             let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
@@ -190,9 +195,10 @@ fn lavapipe_twins_use_the_scripts_shaders() {
             );
             seen += 1;
         }
+        let shaders = text.lines().filter(|l| l.starts_with("SHADER ")).count();
         assert_eq!(
-            seen, 2,
-            "{name}: expected a vertex and a fragment shader in the twin"
+            seen, shaders,
+            "{name}: expected each of the script's shaders in the twin"
         );
     }
 }
