@@ -551,7 +551,8 @@ impl<'s> Runner<'s> {
                 st.mips.clear();
                 self.depth_targets.remove(name);
             }
-            if matches!(b, Binding::Color { .. }) && !self.attachments.contains(name) {
+            let colour = matches!(b, Binding::Color { .. } | Binding::Resolve { .. });
+            if colour && !self.attachments.contains(name) {
                 self.attachments.push(name.clone());
             }
         }
@@ -1651,13 +1652,14 @@ impl<'s> Runner<'s> {
             .collect()
     }
 
-    /// RGBA8 pictures of every colour attachment.
+    /// RGBA8 pictures of every colour and resolve attachment (a multisampled one resolved).
     fn pictures(&self) -> Vec<Picture> {
         let mut out = Vec::new();
         for name in &self.attachments {
             let Ok((t, _)) = self.color_target(name, 0) else {
                 continue;
             };
+            let t = t.resolve();
             let mut rgba = Vec::with_capacity(t.width as usize * t.height as usize * 4);
             for y in 0..t.height {
                 for x in 0..t.width {
