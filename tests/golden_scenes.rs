@@ -32,7 +32,7 @@ fn golden_scenes_match_their_pngs() {
         return;
     }
     let all = all_scenes();
-    assert_eq!(all.len(), 7, "the seven golden scenes in shaders/golden");
+    assert_eq!(all.len(), 8, "the eight golden scenes in shaders/golden");
     let mut failures = Vec::new();
     for scene in &all {
         let r = scenes::render(scene, 2);
@@ -73,12 +73,11 @@ fn lavapipe_tolerance(name: &str) -> LvpTolerance {
         max_differing_pixels,
     };
     match name {
-        "quad_read_across" | "discard_helpers" | "shadow_cmp" | "geometry_sprites" => {
-            LvpTolerance {
-                tol: Tolerance::EXACT,
-                masked: &[],
-            }
-        }
+        "quad_read_across" | "discard_helpers" | "shadow_cmp" | "geometry_sprites"
+        | "msaa_edges" => LvpTolerance {
+            tol: Tolerance::EXACT,
+            masked: &[],
+        },
         "fwidth_edges" => LvpTolerance {
             tol: t(1, 0),
             masked: &[],

@@ -172,6 +172,11 @@ SCENE_SPECS = {
     "geometry_sprites": dict(
         vert="vert", geom="geom", frag="frag", size=128, vertices=sprite_points(),
         attributes=[4], topology="POINT_LIST", clear=rgb255(0, 0, 0), textures=[], data={}),
+    "msaa_edges": dict(
+        vert="vert", frag="frag", size=128, attributes=[4], samples=4,
+        vertices=[[0, -0.875, 0, 1], [0.875, 0, 0, 1], [-0.875, 0, 0, 1],
+                  [-0.875, 0, 0, 1], [0.875, 0, 0, 1], [0, 0.875, 0, 1]],
+        clear=rgb255(0, 0, 0), textures=[], data={}),
     "cube_map": dict(
         vert="vert", frag="frag", size=128, vertices=FULLSCREEN, attributes=[4],
         clear=rgb255(0, 0, 0),
@@ -223,6 +228,8 @@ def main(names):
         }
         if "geom" in spec:
             scene["geometry_spv"] = "%s.geom.spv" % spec["geom"]
+        if "samples" in spec:
+            scene["samples"] = spec["samples"]
         if "topology" in spec:
             scene["topology"] = spec["topology"]
         with open(os.path.join(out, "scene.json"), "w") as f:
