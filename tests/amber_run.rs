@@ -267,10 +267,10 @@ fn bad_scripts_fail_or_skip_with_file_and_line() {
         other => panic!("{other:?}"),
     }
     // An unsupported feature: UNSUPPORTED naming it and the line.
-    match run("#!amber\nDEVICE_FEATURE geometryShader\n") {
+    match run("#!amber\nDEVICE_FEATURE sparseBinding\n") {
         Status::Unsupported { reason } => {
             assert!(reason.contains("inline.amber:2"), "{reason}");
-            assert!(reason.contains("geometryShader"), "{reason}");
+            assert!(reason.contains("sparseBinding"), "{reason}");
         }
         other => panic!("{other:?}"),
     }

@@ -145,6 +145,10 @@ fn lower_and_run(bytes: &[u8]) -> Result<(), String> {
                 .map(|_| ())
                 .map_err(|e| e.to_string())
         }
+        // the DXIL lowering makes pixel, vertex and compute shaders only
+        Stage::TessControl | Stage::TessEval | Stage::Geometry => {
+            Err(format!("a {:?} shader from DXIL", ir.stage))
+        }
     }
 }
 

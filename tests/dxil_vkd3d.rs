@@ -275,6 +275,7 @@ fn ps_sample_cmp_grad_bias() {
             state: PipelineState::default(),
             vertex: &vstage,
             fragment: &fstage,
+            stages: Default::default(),
         };
         let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, 16, 16);
         color.clear_f32([-1.0; 4]);

@@ -116,6 +116,7 @@ fn draw(guards: Guards, size: u32, vertices: u32, instances: u32) -> quadstep::R
         state: PipelineState::default(),
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut targets = RenderTargets {
         color: vec![ColorTarget::try_new(

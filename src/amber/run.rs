@@ -259,6 +259,13 @@ const FEATURES: &[&str] = &[
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
     // Depth is always clamped to [0, 1] before the depth test (raster::target::quantize).
     "DepthClampZeroOneFeatures.depthClampZeroOne",
+    // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
+    "sampleRateShading",
+    "shaderStorageImageMultisample",
+    // tessellation control and evaluation, geometry shaders with their point sizes
+    "tessellationShader",
+    "geometryShader",
+    "shaderTessellationAndGeometryPointSize",
 ];
 
 /// Device extensions quadstep provides.
@@ -455,6 +462,21 @@ impl<'s> Runner<'s> {
                 .map_err(|_| Error::Memory(format!("{what}: {want} bytes")))?;
             self.polled(want - laid, |r| bytes.resize(laid + r.end, 0))?;
         }
+        if b.samples > 1 && b.width.is_some() {
+            // a multisampled image: every pixel's samples hold what the pixel was given
+            let n = b.samples as usize;
+            if want.saturating_mul(n as u64) > 1 << 30 {
+                return Err(Error::Unsupported(format!(
+                    "image '{}' of {want} bytes x {n} samples",
+                    b.name
+                )));
+            }
+            let stride = (stride as usize).max(1);
+            bytes = bytes
+                .chunks(stride)
+                .flat_map(|t| std::iter::repeat_n(t, n).flatten().copied())
+                .collect();
+        }
         let (width, height) = match (b.width, b.height) {
             (Some(w), h) => (w, h.unwrap_or(1)),
             _ => (b.element_count() as u32, 1),
@@ -555,13 +577,15 @@ impl<'s> Runner<'s> {
                 continue;
             }
             let name = match b {
-                Binding::Color { buffer, .. } | Binding::DepthStencil { buffer } => buffer,
+                Binding::Color { buffer, .. }
+                | Binding::DepthStencil { buffer }
+                | Binding::Resolve { buffer } => buffer,
                 _ => continue,
             };
             let st = self.bufs.get_mut(name).ok_or_else(|| {
                 Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name))
             })?;
-            let texel = st.texel_bytes();
+            let texel = st.texel_bytes() * st.decl.samples.max(1) as usize;
             let need = w as usize * h as usize * texel;
             if st.width != w || st.height != h || st.bytes.len() < need {
                 let what = format!("attachment {} of {w}x{h}", crate::error::quote(name));
@@ -575,7 +599,8 @@ impl<'s> Runner<'s> {
                 self.settle(name)?;
                 self.depth_targets.remove(name);
             }
-            if matches!(b, Binding::Color { .. }) && !self.attachments.contains(name) {
+            let colour = matches!(b, Binding::Color { .. } | Binding::Resolve { .. });
+            if colour && !self.attachments.contains(name) {
                 self.attachments.push(name.clone());
             }
         }
@@ -806,16 +831,24 @@ impl<'s> Runner<'s> {
         } else {
             st.mips.get(&level).map(Vec::as_slice).unwrap_or(&[])
         };
+        let samples = st.decl.samples.max(1);
+        if samples > 1 && level > 0 {
+            return Err(Error::Amber(format!(
+                "multisampled image '{name}' bound at BASE_MIP_LEVEL {level}"
+            )));
+        }
         // the attachment's bytes: `from` when it has exactly their size, else zeros
         let target = |format: raster::ColorFormat, from: &[u8]| {
             let what = format!("colour attachment {}", crate::error::quote(name));
-            let len = width as usize * height as usize * format.bytes_per_texel();
+            let len =
+                width as usize * height as usize * samples as usize * format.bytes_per_texel();
             let from = if from.len() == len { from } else { &[] };
             let (data, charge) = self.bytes(len, from, what)?;
             let t = ColorTarget {
                 format,
                 width,
                 height,
+                samples,
                 data,
             };
             Ok::<_, Error>((t, charge))
@@ -839,7 +872,7 @@ impl<'s> Runner<'s> {
                 };
                 let (mut t, charge) = target(wide, &[])?;
                 let ts = tf.texel_size();
-                let n = width as usize * height as usize;
+                let n = width as usize * height as usize * samples as usize;
                 if src.len() >= n * ts {
                     self.polled(n, |texels| {
                         for i in texels {
@@ -868,7 +901,7 @@ impl<'s> Runner<'s> {
             Some(tf) => {
                 let ts = tf.texel_size();
                 let bpp = t.format.bytes_per_texel();
-                let n = t.width as usize * t.height as usize;
+                let n = t.width as usize * t.height as usize * t.samples as usize;
                 let what = format!("colour attachment {}", crate::error::quote(name));
                 let (mut out, c) = self.zeroed(n * ts, what)?;
                 let saturate = integer_saturation(tf);
@@ -904,11 +937,11 @@ impl<'s> Runner<'s> {
             Error::Unsupported(format!("depth attachment '{name}' without a format"))
         })?;
         let format = formats::depth_format(&fname)?;
-        let (w, h) = match self.depth_targets.get(name) {
-            Some((t, _)) => (t.width, t.height),
-            None => (st.width, st.height),
+        let (w, h, samples) = match self.depth_targets.get(name) {
+            Some((t, _)) => (t.width, t.height, t.samples),
+            None => (st.width, st.height, st.decl.samples.max(1)),
         };
-        let n = w as usize * h as usize;
+        let n = w as usize * h as usize * samples as usize;
         let stencil = if format.has_stencil() { n } else { 0 };
         let (kept_depth, kept_stencil): (&[u8], &[u8]) = match self.depth_targets.get(name) {
             Some((t, _)) => (&t.depth, &t.stencil),
@@ -921,6 +954,7 @@ impl<'s> Runner<'s> {
             format,
             width: w,
             height: h,
+            samples,
             depth,
             stencil,
         };
@@ -932,7 +966,7 @@ impl<'s> Runner<'s> {
     /// attachment can be sampled or compared later.
     fn store_depth(&mut self, name: &str, t: DepthStencilTarget, charge: Charge) -> Result<()> {
         let db = t.format.depth_bytes();
-        let n = t.width as usize * t.height as usize;
+        let n = t.width as usize * t.height as usize * t.samples as usize;
         let (ts, s_at) = match t.format {
             raster::DepthFormat::D24UnormS8Uint => (4, Some(3)),
             raster::DepthFormat::D32SfloatS8Uint => (8, Some(4)),
@@ -966,6 +1000,9 @@ impl<'s> Runner<'s> {
             ShaderType::Vertex => ir::Stage::Vertex,
             ShaderType::Fragment => ir::Stage::Fragment,
             ShaderType::Compute => ir::Stage::Compute,
+            ShaderType::Geometry => ir::Stage::Geometry,
+            ShaderType::TessellationControl => ir::Stage::TessControl,
+            ShaderType::TessellationEvaluation => ir::Stage::TessEval,
             other => {
                 return Err(Error::Unsupported(format!(
                     "{} shaders (shader '{}')",
@@ -1035,11 +1072,6 @@ impl<'s> Runner<'s> {
                 ortho,
                 patch,
             } => {
-                if *patch {
-                    return Err(Error::Unsupported(
-                        "DRAW_RECT as a patch list (tessellation)".into(),
-                    ));
-                }
                 let (fw, fh) = (p.framebuffer_size.0 as f32, p.framebuffer_size.1 as f32);
                 let (mut x, mut y, mut w, mut h) = (pos[0], pos[1], size[0], size[1]);
                 if *ortho {
@@ -1050,7 +1082,11 @@ impl<'s> Runner<'s> {
                 }
                 // Amber's order: bottom-left, top-left, bottom-right, top-right; a strip.
                 let v = [x, y + h, x, y, x + w, y + h, x + w, y];
-                self.draw(p, Draw::Rect(v.to_vec(), raster::Topology::TriangleStrip))
+                let topo = match patch {
+                    true => raster::Topology::PatchList,
+                    false => raster::Topology::TriangleStrip,
+                };
+                self.draw(p, Draw::Rect(v.to_vec(), topo))
             }
             RunKind::DrawGrid { pos, size, cells } => {
                 let (fw, fh) = (p.framebuffer_size.0 as f32, p.framebuffer_size.1 as f32);
@@ -1095,9 +1131,15 @@ impl<'s> Runner<'s> {
                     Topology::TriangleList => raster::Topology::TriangleList,
                     Topology::TriangleStrip => raster::Topology::TriangleStrip,
                     Topology::TriangleFan => raster::Topology::TriangleFan,
-                    other => {
-                        return Err(Error::Unsupported(format!("topology {}", other.keyword())))
+                    Topology::LineListWithAdjacency => raster::Topology::LineListWithAdjacency,
+                    Topology::LineStripWithAdjacency => raster::Topology::LineStripWithAdjacency,
+                    Topology::TriangleListWithAdjacency => {
+                        raster::Topology::TriangleListWithAdjacency
                     }
+                    Topology::TriangleStripWithAdjacency => {
+                        raster::Topology::TriangleStripWithAdjacency
+                    }
+                    Topology::PatchList => raster::Topology::PatchList,
                 };
                 self.draw(
                     p,
@@ -1343,12 +1385,7 @@ impl<'s> Runner<'s> {
                 Binding::Kernel { .. } => {
                     return Err(Error::Unsupported("OpenCL kernel arguments".into()))
                 }
-                Binding::Color { .. } | Binding::DepthStencil { .. } => {}
-                Binding::Resolve { .. } => {
-                    return Err(Error::Unsupported(
-                        "resolve attachments (multisampling)".into(),
-                    ))
-                }
+                Binding::Color { .. } | Binding::DepthStencil { .. } | Binding::Resolve { .. } => {}
             }
         }
         Ok((sets, wb, charges))
@@ -1369,12 +1406,7 @@ impl<'s> Runner<'s> {
             .format_name()
             .ok_or_else(|| Error::Amber(format!("image '{name}' has no format")))?;
         let format = formats::texture_format(&fname)?;
-        if st.decl.samples > 1 {
-            return Err(Error::Unsupported(format!(
-                "multisampled image '{name}' ({} samples)",
-                st.decl.samples
-            )));
-        }
+        let samples = st.decl.samples.max(1);
         let mut layers = 1;
         let (dim, extent) = match st.decl.dim {
             Some(ImageDim::Cube) => {
@@ -1418,15 +1450,19 @@ impl<'s> Runner<'s> {
                     .product::<u64>()
             })
             .sum::<u64>()
-            * layers as u64;
-        let level0 = extent.map(|e| e as u64).iter().product::<u64>() * layers as u64 * texel;
+            * layers as u64
+            * samples as u64;
+        let level0 = extent.map(|e| e as u64).iter().product::<u64>()
+            * layers as u64
+            * samples as u64
+            * texel;
         let decoded = texels.min(1 << 22) * 48;
         let bytes = (texels * texel)
             .saturating_add(level0)
             .saturating_add(decoded);
         l.check(Limit::MaxMemoryAllocationSize, texels * texel, &what)?;
         let charge = self.mem.charge(bytes, &what)?;
-        let mut img = texture::Image::new(format, dim, extent, layers, levels, 1)?;
+        let mut img = texture::Image::new(format, dim, extent, layers, levels, samples)?;
         let n = img.level_texels(0) * format.texel_size();
         let (bytes, _padded) = self.bytes(n, &st.bytes[..n.min(st.bytes.len())], &what)?;
         img.upload_bytes(0, &bytes)?;
@@ -1506,7 +1542,14 @@ impl<'s> Runner<'s> {
             )));
         }
         for a in &p.shaders {
-            if !matches!(a.stage, ShaderType::Vertex | ShaderType::Fragment) {
+            if !matches!(
+                a.stage,
+                ShaderType::Vertex
+                    | ShaderType::Fragment
+                    | ShaderType::Geometry
+                    | ShaderType::TessellationControl
+                    | ShaderType::TessellationEvaluation
+            ) {
                 return Err(Error::Unsupported(format!(
                     "{} shaders (shader '{}')",
                     stage_name(a.stage),
@@ -1529,13 +1572,47 @@ impl<'s> Runner<'s> {
             Some(a) => Some(self.shader(a)?),
             None => None,
         };
+        // the optional stages: tessellation control, tessellation evaluation, geometry
+        let mut middle = Vec::new();
+        for st in [
+            ShaderType::TessellationControl,
+            ShaderType::TessellationEvaluation,
+            ShaderType::Geometry,
+        ] {
+            middle.push(match p.shaders.iter().find(|a| a.stage == st) {
+                Some(a) => Some(self.shader(a)?),
+                None => None,
+            });
+        }
         let mut irs = vec![vs.ir()];
         irs.extend(fs.as_ref().map(|f| f.ir()));
+        irs.extend(middle.iter().flatten().map(|s| s.ir()));
         let (sets, wb, _copies) = self.descriptors(p, &irs)?;
         let vstage = BoundStage::new(&vs, &sets, vs.config())?;
         let fstage = match &fs {
             Some(f) => Some(BoundStage::new(f, &sets, f.config())?),
             None => None,
+        };
+        let bound = middle
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .map(|s| BoundStage::new(s, &sets, s.config()))
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let stages = raster::Stages {
+            tessellation: match (&bound[0], &bound[1]) {
+                (Some(c), Some(e)) => Some((c as &dyn raster::TessControlStage, e as _)),
+                (None, None) => None,
+                _ => {
+                    return Err(Error::Amber(format!(
+                        "pipeline '{}' has one of the two tessellation shaders",
+                        p.name
+                    )))
+                }
+            },
+            geometry: bound[2].as_ref().map(|g| g as &dyn raster::GeometryStage),
         };
         // A pipeline without a fragment shader writes no colour.
         let no_fragment = raster::FragmentFn {
@@ -1602,6 +1679,13 @@ impl<'s> Runner<'s> {
         }
 
         let mut state = pipeline_state(p, targets.color.len());
+        // the attachments' sample count (the raster checks that they agree)
+        state.samples = targets
+            .color
+            .first()
+            .map(|c| c.samples)
+            .or(targets.depth_stencil.as_ref().map(|d| d.samples))
+            .unwrap_or(1);
         // Vertex input.
         let mut vdata: Vec<Vec<u8>> = Vec::new();
         let mut vdata_charges = Vec::new();
@@ -1609,6 +1693,8 @@ impl<'s> Runner<'s> {
         match &what {
             Draw::Rect(v, topo) => {
                 state.topology = *topo;
+                // VkScript's `draw rect patch`: the rectangle's 4 vertices are one patch
+                state.patch_control_points = 4;
                 let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
                 vdata.push(bytes);
                 state.vertex_bindings.push(raster::VertexBinding {
@@ -1626,6 +1712,9 @@ impl<'s> Runner<'s> {
             }
             Draw::Array { topo, .. } => {
                 state.topology = *topo;
+                if let Some(n) = p.patch_control_points {
+                    state.patch_control_points = n;
+                }
                 for (i, vd) in p.vertex_data.iter().enumerate() {
                     let st = self.buf(&vd.buffer)?;
                     let fname = match &vd.format {
@@ -1728,6 +1817,7 @@ impl<'s> Runner<'s> {
             state,
             vertex,
             fragment,
+            stages,
         };
         {
             let mut pass = self.raster.begin(&mut targets);
@@ -1777,6 +1867,20 @@ impl<'s> Runner<'s> {
         drop(vstage);
         drop(fstage);
         drop(vdata_charges);
+        drop(bound);
+        // `BIND BUFFER … AS resolve`: the i-th resolve attachment receives colour attachment
+        // i resolved, at the end of the render pass (each draw is one)
+        let resolves = p.bindings.iter().filter_map(|b| match b {
+            Binding::Resolve { buffer } => Some(buffer),
+            _ => None,
+        });
+        for ((name, t), (e, _)) in resolves.zip(&targets.color).zip(&emulated) {
+            let r = t.resolve();
+            let charge = self
+                .mem
+                .charge(r.data.len() as u64, "a resolve attachment")?;
+            self.store_color(name, 0, r, *e, charge)?;
+        }
         for ((n, t), (e, c)) in color_names.iter().zip(targets.color).zip(emulated) {
             if let Some((n, level)) = n {
                 self.store_color(n, *level, t, e, c)?;
@@ -1806,13 +1910,14 @@ impl<'s> Runner<'s> {
             .collect()
     }
 
-    /// RGBA8 pictures of every colour attachment.
+    /// RGBA8 pictures of every colour and resolve attachment (a multisampled one resolved).
     fn pictures(&self) -> Vec<Picture> {
         let mut out = Vec::new();
         for name in &self.attachments {
             let Ok((t, _, _charge)) = self.color_target(name, 0) else {
                 continue;
             };
+            let t = t.resolve();
             let mut rgba = Vec::with_capacity(t.width as usize * t.height as usize * 4);
             for y in 0..t.height {
                 for x in 0..t.width {

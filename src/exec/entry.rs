@@ -25,7 +25,7 @@ pub const VERTEX_LANES_PER_BATCH: usize = 64;
 /// Largest compute workgroup (lanes in one batch).
 pub const MAX_WORKGROUP_LANES: u32 = 4096;
 
-fn words_per_scalar(v: &IoVar) -> usize {
+pub(super) fn words_per_scalar(v: &IoVar) -> usize {
     if v.ty.is_wide() {
         2
     } else {
@@ -35,7 +35,7 @@ fn words_per_scalar(v: &IoVar) -> usize {
 
 /// Write `vals` to the words of `var` for lane `l` (extra values and words beyond local memory
 /// are ignored).
-fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = u32>) {
+pub(super) fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = u32>) {
     let total = var.count as usize * words_per_scalar(var);
     for (i, v) in vals.into_iter().take(total).enumerate() {
         let w = var.word as usize + i;
@@ -44,7 +44,7 @@ fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = 
         }
     }
 }
-fn get_var<'a>(b: &'a Batch, var: &IoVar, l: usize) -> impl Iterator<Item = u32> + 'a {
+pub(super) fn get_var<'a>(b: &'a Batch, var: &IoVar, l: usize) -> impl Iterator<Item = u32> + 'a {
     let total = var.count as usize * words_per_scalar(var);
     let (word, n, lw) = (var.word as usize, b.n, b.local_words);
     (0..total).map(move |i| {
@@ -105,7 +105,7 @@ fn read_locations(b: &Batch, vars: &[IoVar], l: usize, dst: &mut [u32]) {
     }
 }
 
-fn check_stage(p: &Program, s: Stage) -> Result<()> {
+pub(super) fn check_stage(p: &Program, s: Stage) -> Result<()> {
     if p.shader.stage != s {
         return Err(Error::Exec(format!(
             "shader '{}' is a {:?} shader, not {s:?}",
@@ -594,10 +594,13 @@ fn frag_rows<O: Observer>(
     let live = coverage.iter().fold(true, |l, &cov| l & (cov & 0xf != 0));
     b.reset_frag(p, n, live);
     std::mem::swap(&mut b.local, &mut batch.rows);
+    std::mem::swap(&mut b.planes, &mut batch.planes);
+    b.samples = batch.samples;
     b.row_form = true;
     let result = frag_rows_run(p, batch, bindings, b, observer);
     b.row_form = false;
     std::mem::swap(&mut b.local, &mut batch.rows);
+    std::mem::swap(&mut b.planes, &mut batch.planes);
     result
 }
 
@@ -632,6 +635,15 @@ fn frag_rows_run<O: Observer>(
 
     b.run(p, bindings, observer)?;
 
+    // The SampleMask output (its first word: up to 32 samples), for the rasterizer.
+    let mask_word = sh.outputs.iter().rev().find_map(|v| {
+        (v.count > 0 && v.binding == IoBinding::BuiltIn(BuiltIn::SampleMask))
+            .then_some(v.word as usize)
+    });
+    if let Some(w) = mask_word.filter(|&w| w < lw) {
+        batch.sample_mask_out.resize(n, 0);
+        batch.sample_mask_out[..n].copy_from_slice(&b.local[w * n..][..n]);
+    }
     // The last FragDepth output declared (as the per-quad path reads them).
     match frag_depth {
         Some(w) if w < lw => {
@@ -679,6 +691,9 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                 | BuiltIn::PointCoord
                 | BuiltIn::SampleId
                 | BuiltIn::SampleMask
+                | BuiltIn::SamplePosition
+                | BuiltIn::Layer
+                | BuiltIn::ViewportIndex
         ) {
             continue;
         }
@@ -695,7 +710,16 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                     (BuiltIn::FrontFacing, 0) => batch.front_facing[quad_lane0] as u32,
                     (BuiltIn::PrimitiveId, 0) => batch.primitive_id[quad_lane0],
                     (BuiltIn::PointCoord, 0 | 1) => batch.point_coord[l][i].to_bits(),
-                    (BuiltIn::SampleMask, 0) => 1,
+                    // the per-sample path fills these; a single-sample pixel batch has one
+                    // sample, 0, covered by every covered lane
+                    (BuiltIn::SampleId, 0) => batch.sample_id.get(l).copied().unwrap_or(0),
+                    (BuiltIn::SampleMask, 0) => batch.sample_mask.get(l).copied().unwrap_or(1),
+                    (BuiltIn::Layer, 0) => batch.layer.get(l).copied().unwrap_or(0),
+                    (BuiltIn::ViewportIndex, 0) => batch.viewport.get(l).copied().unwrap_or(0),
+                    (BuiltIn::SamplePosition, 0 | 1) => {
+                        let s = batch.sample_id.get(l).copied().unwrap_or(0);
+                        crate::raster::samples::location(batch.samples, s)[i].to_bits()
+                    }
                     _ => 0,
                 };
             }
@@ -717,7 +741,12 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                     *d = fc[2].to_bits();
                 }
             }
-            IoBinding::BuiltIn(BuiltIn::SampleMask) => dst.fill(1),
+            // the samples the invocation covers (the mask is undefined until written)
+            IoBinding::BuiltIn(BuiltIn::SampleMask) => {
+                for (l, d) in dst.iter_mut().enumerate() {
+                    *d = batch.sample_mask.get(l).copied().unwrap_or(1);
+                }
+            }
             _ => {}
         }
     }

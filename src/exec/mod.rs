@@ -133,6 +133,7 @@ mod memory;
 mod observe;
 mod program;
 mod run;
+mod stages;
 
 #[cfg(test)]
 mod tests;
@@ -150,4 +151,5 @@ pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegVi
 pub use program::{
     compile, Discard, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS,
 };
-pub use run::SUBGROUP_SIZE;
+pub use run::{atomic_new, SUBGROUP_SIZE};
+pub use stages::{run_geometry, run_tess_control, run_tess_eval};

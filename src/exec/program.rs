@@ -6,7 +6,7 @@
 use super::kernels::{self, K1, K2, K3, K4};
 use crate::ir::{
     self, AtomicOp, BallotQuery, BlockId, GroupArith, GroupOp, GroupScan, ImageInst, Inst,
-    LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
+    InterpAt, LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
 };
 use crate::limits::Cancel;
 use crate::{Error, Result};
@@ -141,6 +141,17 @@ pub(crate) enum Code {
     IsHelper {
         dst: u32,
     },
+    /// Geometry `EmitVertex` / `EndPrimitive` on `stream` (`vertex`: an emit).
+    Emit {
+        stream: u32,
+        vertex: bool,
+    },
+    /// [`Inst::InterpolateAt`], its registers as slots.
+    InterpolateAt {
+        at: InterpAt,
+        dst: u32,
+        addr: u32,
+    },
     LaneInfo {
         what: LaneInfo,
         dst: u32,
@@ -248,6 +259,8 @@ pub struct Program {
     pub(crate) row_alias: Vec<(u32, u32)>,
     /// Location input words no instruction loads: the row form's caller need not fill them.
     pub(crate) row_unread: Vec<u32>,
+    /// The Local words a geometry `Emit` copies: every output's, in declaration order.
+    pub(crate) emit_words: Vec<u32>,
     /// A fragment shader whose row form runs nothing (`row_ops` empty for the one block, no
     /// built-in interface, no kill): a run would only count this many instructions against
     /// the budget, and `exec::run_fragment_rows` skips it while that is within the budget.
@@ -721,6 +734,15 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         alias: row_alias,
     } = row_form(shader, &blocks, start, &fixed, zero_local.as_deref());
     let row_unread = unread_inputs(shader, &fixed);
+    let emit_words = shader
+        .outputs
+        .iter()
+        .flat_map(|v| {
+            let per = if v.ty.is_wide() { 2 } else { 1 };
+            v.word..v.word.saturating_add(v.count.saturating_mul(per))
+        })
+        .filter(|&w| w < shader.local_words)
+        .collect();
     let location = |v: &ir::IoVar| matches!(v.binding, ir::IoBinding::Location { .. });
     let row_noop_cost = match (&row_ops, blocks.get(start as usize)) {
         (Some((b, ops)), Some(blk))
@@ -754,6 +776,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         row_ops,
         row_alias,
         row_unread,
+        emit_words,
         row_noop_cost,
         images,
         budget: DEFAULT_BUDGET,
@@ -1074,6 +1097,8 @@ fn unread_inputs(shader: &ir::Shader, fixed: &[Option<u64>]) -> Vec<u32> {
         let (ptr, n) = match inst {
             Inst::Load { ptr, ty, .. } => (ptr, if ty.is_wide() { 2 } else { 1 }),
             Inst::Atomic { ptr, .. } if matches!(ptr.space, Space::Local) => return Vec::new(),
+            // reads an input word at any address
+            Inst::InterpolateAt { .. } => return Vec::new(),
             _ => continue,
         };
         if !matches!(ptr.space, Space::Local) {
@@ -1499,6 +1524,23 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             }
         }
         Inst::IsHelper { dst } => Code::IsHelper { dst: cx.n(*dst)? },
+        Inst::Emit { stream } => Code::Emit {
+            stream: *stream,
+            vertex: true,
+        },
+        Inst::EndPrimitive { stream } => Code::Emit {
+            stream: *stream,
+            vertex: false,
+        },
+        Inst::InterpolateAt { at, dst, addr } => Code::InterpolateAt {
+            at: match *at {
+                InterpAt::Centroid => InterpAt::Centroid,
+                InterpAt::Sample(i) => InterpAt::Sample(cx.n(i)?),
+                InterpAt::Offset(x, y) => InterpAt::Offset(cx.n(x)?, cx.n(y)?),
+            },
+            dst: cx.n(*dst)?,
+            addr: cx.n(*addr)?,
+        },
         Inst::LaneInfo { what, dst } => Code::LaneInfo {
             what: *what,
             dst: cx.n(*dst)?,

@@ -6,7 +6,8 @@ use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
 use super::memory::Bindings;
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
-use crate::ir::{AtomicOp, BlockId, LaneInfo, ScalarTy};
+use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
+use crate::raster::stage::InterpPlanes;
 use crate::{Error, Result};
 
 /// Lanes per subgroup (4 quads).
@@ -51,6 +52,22 @@ pub(crate) struct Batch {
     /// Every lane has finished (the last block returned on all of them, without filling
     /// `pc`); cleared by `reset`.
     finished: bool,
+    /// A fragment batch's samples per pixel and `InterpolateAt` planes (swapped in from the
+    /// rasterizer's batch for the run, like the rows).
+    pub samples: u32,
+    pub planes: InterpPlanes,
+    /// A geometry run's emits and cuts in the order lanes made them, and each emitted
+    /// vertex's output words ([`Program::emit_words`], consecutively); cleared by the caller.
+    pub emits: Vec<EmitEvent>,
+    pub emitted: Vec<u32>,
+}
+
+/// A geometry shader's `EmitVertex` (`vertex`) or `EndPrimitive` in one lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmitEvent {
+    pub lane: u32,
+    pub stream: u32,
+    pub vertex: bool,
 }
 
 #[inline(always)]
@@ -220,8 +237,10 @@ fn blend64(d: &mut [u64], s: &[u64], m: &[u32], full: bool) {
     }
 }
 
-/// The new value of an atomic (None: no write), on raw bits of width `bits`.
-pub(crate) fn atomic_new(op: AtomicOp, bits: u32, old: u64, a: u64, b: u64) -> Option<u64> {
+/// The new value of an atomic (None: no write), on raw bits of width `bits` (`a` the
+/// operand, `b` the comparator of a compare-exchange). Buffer, workgroup and image atomics
+/// all compute here.
+pub fn atomic_new(op: AtomicOp, bits: u32, old: u64, a: u64, b: u64) -> Option<u64> {
     let m = raw_mask(bits);
     let (sa, so) = (raw_sext(bits, a & m), raw_sext(bits, old & m));
     let v = match op {
@@ -307,6 +326,48 @@ impl Batch {
             active_ones: false,
             row_form: false,
             finished: false,
+            samples: 1,
+            planes: InterpPlanes::default(),
+            emits: Vec::new(),
+            emitted: Vec::new(),
+        }
+    }
+
+    /// `InterpolateAt` over the active lanes: the planes the rasterizer gave the batch, at the
+    /// centroid, a sample's location or an offset from the pixel centre; without planes (a
+    /// batch from elsewhere), the input's own value.
+    fn interpolate_at(&mut self, at: InterpAt, dst: u32, addr: u32) {
+        let n = self.n;
+        for l in 0..n {
+            if !self.is_active(l) {
+                continue;
+            }
+            let reg = |r: u32| self.r32[r as usize * n + l];
+            let (ox, oy) = match at {
+                InterpAt::Centroid => self
+                    .planes
+                    .centroid
+                    .get(l)
+                    .map_or((0.0, 0.0), |c| (c[0], c[1])),
+                InterpAt::Sample(i) => {
+                    let [x, y] = crate::raster::samples::location(self.samples, reg(i));
+                    (x - 0.5, y - 0.5)
+                }
+                InterpAt::Offset(x, y) => (f32::from_bits(reg(x)), f32::from_bits(reg(y))),
+            };
+            let row = reg(addr);
+            let v = self
+                .planes
+                .at(row, l, ox as f64, oy as f64)
+                .unwrap_or_else(|| {
+                    let w = row as usize;
+                    if w < self.local_words {
+                        self.local[w * n + l]
+                    } else {
+                        0
+                    }
+                });
+            self.r32[dst as usize * n + l] = v;
         }
     }
 
@@ -1068,6 +1129,24 @@ impl Batch {
                 for l in 0..n {
                     if self.is_active(l) {
                         self.r32[*dst as usize * n + l] = self.helper[l] as u32;
+                    }
+                }
+            }
+            Code::InterpolateAt { at, dst, addr } => self.interpolate_at(*at, *dst, *addr),
+            &Code::Emit { stream, vertex } => {
+                for l in 0..n {
+                    if !self.is_active(l) {
+                        continue;
+                    }
+                    self.emits.push(EmitEvent {
+                        lane: l as u32,
+                        stream,
+                        vertex,
+                    });
+                    if vertex {
+                        let words = prog.emit_words.iter();
+                        self.emitted
+                            .extend(words.map(|&w| self.local[w as usize * n + l]));
                     }
                 }
             }

@@ -313,6 +313,19 @@ fn check_inst(v: &V, inst: &Inst, nres: u32) -> Result<()> {
             }
         }
         Inst::IsHelper { dst } => v.is(*dst, ScalarTy::Bool)?,
+        Inst::Emit { .. } | Inst::EndPrimitive { .. } => {}
+        Inst::InterpolateAt { at, dst, addr } => {
+            v.is(*dst, ScalarTy::F32)?;
+            v.is(*addr, ScalarTy::I32)?;
+            match *at {
+                InterpAt::Centroid => {}
+                InterpAt::Sample(i) => v.is(i, ScalarTy::I32)?,
+                InterpAt::Offset(x, y) => {
+                    v.is(x, ScalarTy::F32)?;
+                    v.is(y, ScalarTy::F32)?;
+                }
+            }
+        }
         Inst::LaneInfo { dst, .. } => v.is(*dst, ScalarTy::I32)?,
         Inst::Demote | Inst::Barrier | Inst::Source { .. } => {}
     }

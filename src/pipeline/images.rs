@@ -1026,9 +1026,51 @@ impl ShaderImages {
                         continue;
                     }
                     let layer = bound.view.base_layer + layer;
-                    let _ = img.write_texel(bound.view.base_level, layer, xyz, q.texel[lane]);
+                    let _ = match q.sample {
+                        // a multisampled storage image (single-level: base level 0)
+                        Some(s) => img.write_sample(layer, xyz, s[lane], q.texel[lane]),
+                        None => img.write_texel(bound.view.base_level, layer, xyz, q.texel[lane]),
+                    };
                 }
                 Ok([[0; 4]; 4])
+            }
+            ImageOpKind::Atomic(op) => {
+                let bound = self.image(inst.image.slot, image_index)?;
+                let (sdims, arrayed) = int_dims(bound.view.view_type);
+                let mut img = bound.image.write();
+                let level = bound.view.base_level;
+                let mut res = [[0u32; 4]; 4];
+                // lane by lane in quad order (the batch's quads come in order): helper lanes
+                // change nothing and read 0, as for buffer atomics; a texel out of range is
+                // neither read nor written
+                for lane in (0..4).filter(|&l| mask & (1 << l) != 0 && !q.helper[l]) {
+                    let c = q.coords[lane];
+                    let mut xyz = [0u32; 3];
+                    xyz[..sdims].copy_from_slice(&c[..sdims]);
+                    let layer = if arrayed { c[sdims] } else { 0 };
+                    if layer >= bound.view.layer_count {
+                        continue;
+                    }
+                    let layer = bound.view.base_layer + layer;
+                    let sample = q.sample.map_or(0, |s| s[lane]);
+                    let format = img.format();
+                    let Some(old) = img
+                        .texel(level, layer, xyz, sample)
+                        .map(|t| format.decode_raw(t)[0])
+                    else {
+                        continue;
+                    };
+                    let [a, b] = [q.texel[lane][0], q.texel[lane][1]].map(u64::from);
+                    if let Some(new) = crate::exec::atomic_new(op, 32, old as u64, a, b) {
+                        let v = [new as u32, 0, 0, 0];
+                        let _ = match img.samples() {
+                            1 => img.write_texel(level, layer, xyz, v),
+                            _ => img.write_sample(layer, xyz, sample, v),
+                        };
+                    }
+                    res[lane][0] = old;
+                }
+                Ok(res)
             }
             ImageOpKind::QueryLod => {
                 let bound = self.image(inst.image.slot, image_index)?;
@@ -1241,6 +1283,7 @@ mod tests {
             early_fragment_tests: false,
             origin_upper_left: true,
             derivative_group: None,
+            modes: Default::default(),
         }
     }
 

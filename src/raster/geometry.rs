@@ -19,15 +19,9 @@ use super::state::{CullMode, FrontFace, PipelineState, PolygonMode, Topology, Vi
 use crate::limits::Cancel;
 use crate::{Error, Result};
 
-/// Shaded vertices of a whole draw (all instances), indexed by slot.
-#[derive(Default)]
-pub(crate) struct Shaded {
-    pub position: Vec<[f32; 4]>,
-    pub point_size: Vec<f32>,
-    /// `varyings[slot * n_vary + location]`.
-    pub varyings: Vec<[u32; 4]>,
-    pub n_vary: usize,
-}
+/// Shaded vertices of a whole draw (all instances), indexed by slot: the vertex stage's
+/// outputs, or the last of the tessellation and geometry stages'.
+pub(crate) type Shaded = super::stage::Vertices;
 
 /// An estimate of the bytes a draw of `slots` vertex invocations with `n_vary` varyings
 /// holds in its vertex arrays ([`Shaded`]), its primitives and their bounding boxes (one
@@ -361,7 +355,7 @@ pub(crate) struct VertexView<'a> {
 
 impl Shaded {
     /// All of the draw's vertices.
-    pub fn view(&self) -> VertexView<'_> {
+    pub(crate) fn view(&self) -> VertexView<'_> {
         VertexView {
             position: &self.position,
             point_size: &self.point_size,
@@ -495,6 +489,8 @@ pub(crate) fn setup_primitive(
         orig_w: [w(0), w(1), w(2)],
         primitive_id: a.primitive_id,
         front: true,
+        layer: a.layer,
+        viewport: a.viewport,
     };
     match n {
         1 => {
@@ -693,6 +689,7 @@ mod tests {
                 },
                 depth_bias: None,
                 depth_unorm_bits: None,
+                multisample: false,
             },
         }
     }
@@ -784,8 +781,7 @@ mod tests {
                 let vs = scattered(fail_at);
                 let w = work(&state, &vs, &stream, (0, 1));
                 let e = shade_and_set_up(&pool(threads), &ctx, &w, Default::default())
-                    .err()
-                    .expect("an error");
+                    .expect_err("an error");
                 assert_eq!(
                     e.to_string(),
                     Error::Exec(format!("batch at {fail_at} failed")).to_string()
@@ -880,8 +876,7 @@ mod tests {
                 &work(&state, &vs, &stream, (0, 1)),
                 Default::default(),
             )
-            .err()
-            .expect("an error");
+            .expect_err("an error");
             assert_eq!(
                 e.to_string(),
                 Error::Exec("batch 3 failed".into()).to_string()
@@ -905,8 +900,7 @@ mod tests {
             &work(&state, &vs, &stream, (0, 1)),
             Default::default(),
         )
-        .err()
-        .expect("an error");
+        .expect_err("an error");
         assert!(e.to_string().contains("resized its outputs"), "{e}");
     }
 }

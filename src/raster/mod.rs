@@ -47,7 +47,12 @@
 //!         Ok(())
 //!     },
 //! };
-//! let pipeline = Pipeline { state: PipelineState::default(), vertex: &vs, fragment: &fs };
+//! let pipeline = Pipeline {
+//!     state: PipelineState::default(),
+//!     vertex: &vs,
+//!     fragment: &fs,
+//!     stages: Default::default(),
+//! };
 //! let mut targets = RenderTargets {
 //!     color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 16, 16)],
 //!     depth_stencil: None,
@@ -66,10 +71,13 @@ pub mod clip;
 pub mod fetch;
 pub mod geometry;
 pub mod output;
+pub mod samples;
 pub mod setup;
 pub mod stage;
+pub mod stages;
 pub mod state;
 pub mod target;
+pub mod tessellator;
 pub mod tile;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -81,8 +89,11 @@ use rayon::ThreadPool;
 pub use assemble::{IndexBuffer, IndexType};
 pub use fetch::{VertexBuffer, VertexFormat};
 pub use stage::{
-    AttributeStream, FragInputs, FragmentFn, FragmentStage, Interpolation, QuadBatch, QuadOutputs,
-    VertexBatch, VertexFn, VertexOutputs, VertexStage, QUAD_BATCH, VERTEX_BATCH,
+    AttributeStream, Domain, DomainBatch, Emitted, FragInputs, FragmentFn, FragmentStage,
+    GeometryEvent, GeometryModes, GeometryOutput, GeometryStage, InterpPlanes, Interpolation,
+    PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, SampleUse, Sampling, Spacing,
+    TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn, VertexOutputs, VertexStage,
+    Vertices, QUAD_BATCH, VERTEX_BATCH,
 };
 pub use state::*;
 pub use target::{
@@ -122,11 +133,30 @@ impl RenderTargets {
     }
 }
 
-/// A graphics pipeline: fixed-function state plus the two shader stages.
+/// A graphics pipeline: fixed-function state plus the shader stages.
 pub struct Pipeline<'a> {
     pub state: PipelineState,
     pub vertex: &'a dyn VertexStage,
     pub fragment: &'a dyn FragmentStage,
+    /// Tessellation and geometry shaders, if any.
+    pub stages: Stages<'a>,
+}
+
+/// The optional stages between vertex shading and rasterization (`Default`: none). With
+/// tessellation the pipeline's topology must be `PatchList`; a geometry shader's input
+/// primitive must be what the topology (or the tessellator) makes.
+#[derive(Clone, Copy, Default)]
+pub struct Stages<'a> {
+    /// Tessellation control and evaluation: both or neither.
+    pub tessellation: Option<(&'a dyn TessControlStage, &'a dyn TessEvalStage)>,
+    pub geometry: Option<&'a dyn GeometryStage>,
+}
+
+impl Stages<'_> {
+    /// Whether there are any.
+    pub fn any(&self) -> bool {
+        self.tessellation.is_some() || self.geometry.is_some()
+    }
 }
 
 /// Owns the worker threads draws run on, and the guards draws run under.
@@ -332,7 +362,7 @@ impl<'a> RenderPass<'a> {
             }
         }
         if let Some(ds) = &mut self.targets.depth_stencil {
-            let band = ds.width as usize * rows;
+            let band = ds.width as usize * ds.samples as usize * rows;
             if let Some(fill) = &clears.depth {
                 let band = band * ds.format.depth_bytes();
                 target::fill_texels_parallel(pool, &mut ds.depth, fill, band);
@@ -447,6 +477,7 @@ impl<'a> RenderPass<'a> {
                     .depth_stencil
                     .as_ref()
                     .and_then(|d| d.format.unorm_bits()),
+                multisample: state.samples > 1,
             },
         });
         let instances = (first_instance, instance_count);
@@ -460,6 +491,7 @@ impl<'a> RenderPass<'a> {
         };
         let fused = ctx.as_ref().filter(|_| {
             !state.rasterization.rasterizer_discard
+                && !pipeline.stages.any()
                 && geometry::fusable(state.topology, stream, instances)
         });
         let spare = std::mem::take(&mut *self.raster.spare_lock());
@@ -469,12 +501,33 @@ impl<'a> RenderPass<'a> {
             times.vertex = start.elapsed();
             (shaded, prims, boxes)
         } else {
-            // primitive assembly (serial) runs beside the vertex batches
-            let (shaded, assembled) = rayon::join(
-                || geometry::shade_vertices(pool, &work, spare.vertices),
-                || geometry::assemble_all(state.topology, stream, instance_count),
-            );
-            let shaded = shaded?;
+            let (shaded, assembled) = if pipeline.stages.any() {
+                // tessellation and geometry shading make the primitives (`stages`)
+                let shaded = geometry::shade_vertices(pool, &work, spare.vertices)?;
+                let (topology, patch) = (state.topology, state.patch_control_points);
+                let stages = &pipeline.stages;
+                stages::run(
+                    pool,
+                    stages,
+                    topology,
+                    patch,
+                    stream,
+                    instance_count,
+                    shaded,
+                )?
+            } else {
+                if state.topology == Topology::PatchList {
+                    return Err(Error::Pipeline(
+                        "raster: a patch list draw without tessellation shaders".into(),
+                    ));
+                }
+                // primitive assembly (serial) runs beside the vertex batches
+                let (shaded, assembled) = rayon::join(
+                    || geometry::shade_vertices(pool, &work, spare.vertices),
+                    || geometry::assemble_all(state.topology, stream, instance_count),
+                );
+                (shaded?, assembled)
+            };
             let shaded_at = Instant::now();
             times.vertex = shaded_at - start;
             let Some(ctx) = ctx
@@ -579,17 +632,24 @@ fn validate(state: &PipelineState, targets: &RenderTargets, limits: &Limits) -> 
             format_args!("the offset of vertex attribute {}", a.location),
         )?;
     }
-    if state.samples > 1 {
+    let n = state.samples;
+    if !samples::supported(n) {
         return Err(Error::Unsupported(format!(
-            "multisampling: rasterizationSamples = {} (only 1 sample is implemented)",
-            state.samples
+            "multisampling: rasterizationSamples = {n} (1, 2, 4, 8 and 16 are implemented)"
         )));
     }
     for (i, c) in targets.color.iter().enumerate() {
-        let want = c.width as usize * c.height as usize * c.format.bytes_per_texel();
+        if c.samples != n {
+            return Err(Error::Pipeline(format!(
+                "raster: colour attachment {i} has {} samples, the pipeline rasterizes {n}",
+                c.samples
+            )));
+        }
+        let want = c.height as usize * c.row_pitch();
         if c.data.len() != want {
             return Err(Error::Pipeline(format!(
-                "raster: colour attachment {i} holds {} bytes, {}x{} {:?} needs {want}",
+                "raster: colour attachment {i} holds {} bytes, {}x{} {:?} with {n} samples \
+                 needs {want}",
                 c.data.len(),
                 c.width,
                 c.height,
@@ -598,16 +658,23 @@ fn validate(state: &PipelineState, targets: &RenderTargets, limits: &Limits) -> 
         }
     }
     if let Some(d) = &targets.depth_stencil {
-        let n = d.width as usize * d.height as usize;
-        let s = if d.format.has_stencil() { n } else { 0 };
-        if d.depth.len() != n * d.format.depth_bytes() || d.stencil.len() != s {
+        if d.samples != n {
             return Err(Error::Pipeline(format!(
-                "raster: depth/stencil attachment buffers do not match {}x{} {:?}",
+                "raster: the depth/stencil attachment has {} samples, the pipeline \
+                 rasterizes {n}",
+                d.samples
+            )));
+        }
+        let texels = d.width as usize * d.height as usize * n as usize;
+        let s = if d.format.has_stencil() { texels } else { 0 };
+        if d.depth.len() != texels * d.format.depth_bytes() || d.stencil.len() != s {
+            return Err(Error::Pipeline(format!(
+                "raster: depth/stencil attachment buffers do not match {}x{} {:?} with {n} \
+                 samples",
                 d.width, d.height, d.format
             )));
         }
     }
-    targets.size()?;
     Ok(())
 }
 
@@ -725,6 +792,7 @@ mod tests {
                     state: state.clone(),
                     vertex: vs,
                     fragment: fs,
+                    stages: Default::default(),
                 })
             })
             .collect();
@@ -845,11 +913,13 @@ mod tests {
             state: state.clone(),
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let small = Pipeline {
             state: state.clone(),
             vertex: &vs2,
             fragment: &fs2,
+            stages: Default::default(),
         };
         for threads in [1, 2, 8] {
             let raster = Rasterizer::new(threads).unwrap();
@@ -888,12 +958,14 @@ mod tests {
             state: state.clone(),
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let (vs_bad, fs_bad, _) = stages(0.5, 0.25, false, false, true, false);
         let bad = Pipeline {
             state: state.clone(),
             vertex: &vs_bad,
             fragment: &fs_bad,
+            stages: Default::default(),
         };
         let (vs_off, fs_off, _) = stages(0.5, 0.25, false, false, false, true);
         let discard = Pipeline {
@@ -906,6 +978,7 @@ mod tests {
             },
             vertex: &vs_off,
             fragment: &fs_off,
+            stages: Default::default(),
         };
         for threads in [1, 2] {
             let raster = Rasterizer::new(threads).unwrap();

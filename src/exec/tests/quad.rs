@@ -395,6 +395,8 @@ fn fragment_entry_point_io() {
         word,
         count,
         interp: Interp::Smooth,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![
@@ -587,6 +589,8 @@ fn row_form_image_writes_its_colour_rows() {
         word,
         count: 4,
         interp: Interp::Flat,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![io(0)];
@@ -614,6 +618,7 @@ fn row_form_image_writes_its_colour_rows() {
             rows: vec![0xdead_beef; layout.rows * lanes],
             depth: vec![0.0; lanes],
             killed: vec![0; quads],
+            ..Default::default()
         };
         let r = layout.inputs[0].1[0].expect("x has a row") as usize;
         for l in 0..lanes {

@@ -229,6 +229,8 @@ impl<'a> Lower<'a> {
             can_discard: self.can_discard,
             // raw shader flag 3: ForceEarlyDepthStencil ([earlydepthstencil])
             early_fragment_tests: self.ep.properties.shader_flags & (1 << 3) != 0,
+            // pixel, vertex and compute shaders have no tessellation or geometry modes
+            modes: ir::StageModes::default(),
             origin_upper_left: true,
             derivative_group,
         }
