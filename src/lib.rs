@@ -30,6 +30,7 @@ pub mod exec;
 pub mod front;
 pub mod golden;
 pub mod ir;
+mod math;
 pub mod pipeline;
 pub mod raster;
 pub mod texture;
