@@ -496,7 +496,7 @@ type X8<T> = <<T as FTy>::F as Fl>::X8;
 /// Values cross as their encodings, so f32 and f64 rows are loaded in place and f16 rows are
 /// widened to f32 lane by lane.
 macro_rules! vec_loop {
-    ($name:ident, $avx:ident, $body:ident, $op:ident, $($a:ident),*) => {
+    ($name:ident, $avx:ident, $body:ident, $group:ident, $op:ident, $($a:ident),*) => {
         #[inline(always)]
         fn $name<T: FTy, M: math::ops::$op<X4<T>> + math::ops::$op<X8<T>>>(
             $($a: &[T::S],)*
@@ -523,6 +523,10 @@ macro_rules! vec_loop {
             unsafe { $body::<T, X8<T>, M>($($a,)* o, mk) }
         }
 
+        /// Whole groups of `L::N` lanes, then the rest. (No closures here or in `$group`:
+        /// a closure is compiled without the AVX2 form's target features, so the vector
+        /// instructions inside it would become calls.)
+        ///
         /// # Safety
         /// The CPU runs `L`'s instructions (`Float::load`).
         #[inline(always)]
@@ -533,50 +537,75 @@ macro_rules! vec_loop {
         ) {
             let len = o.len();
             $(let $a = &$a[..len];)*
-            let zero = <T::F as Scalar>::Bits::default();
-            let mut r = [zero; 8];
-            // the encodings of `n` lanes from `i` in, `M` on them, `n` results out
-            let mut group = |i: usize, n: usize| {
-                $(
-                    let $a = {
-                        let mut v = [zero; 8];
-                        for k in 0..n {
-                            v[k] = T::get($a[i + k]).to_bits();
-                        }
-                        // SAFETY: the caller's promise
-                        unsafe { L::load_bits(&v) }
-                    };
-                )*
-                M::apply($($a),*).store_bits(&mut r);
-                let o = &mut o[i..i + n];
-                match mk {
-                    None => {
-                        for k in 0..n {
-                            o[k] = T::set(Scalar::from_bits(r[k]));
-                        }
-                    }
-                    Some(m) => {
-                        let m = &m[i..i + n];
-                        for k in 0..n {
-                            let v = T::set(Scalar::from_bits(r[k]));
-                            o[k] = if m[k] != 0 { v } else { o[k] };
-                        }
-                    }
-                }
+            let mk = match mk {
+                Some(m) => Some(&m[..len]),
+                None => None,
             };
             let mut i = 0;
             while i + L::N <= len {
-                group(i, L::N);
-                i += L::N;
+                let j = i + L::N;
+                let m = match mk {
+                    Some(m) => Some(&m[i..j]),
+                    None => None,
+                };
+                // SAFETY: the caller's promise
+                unsafe { $group::<T, L, M>($(&$a[i..j],)* &mut o[i..j], m) };
+                i = j;
             }
             if i < len {
-                group(i, len - i);
+                let m = match mk {
+                    Some(m) => Some(&m[i..]),
+                    None => None,
+                };
+                // SAFETY: the caller's promise
+                unsafe { $group::<T, L, M>($(&$a[i..],)* &mut o[i..], m) };
+            }
+        }
+
+        /// `M` on one group of up to `L::N` lanes (`o.len()`): the encodings in, the results
+        /// out under the mask; a partial group's missing lanes are zeros, their results
+        /// dropped.
+        ///
+        /// # Safety
+        /// As `$body`.
+        #[inline(always)]
+        unsafe fn $group<T: FTy, L: Float<S = T::F>, M: math::ops::$op<L>>(
+            $($a: &[T::S],)*
+            o: &mut [T::S],
+            mk: Option<&[u32]>,
+        ) {
+            let n = o.len();
+            let zero = <T::F as Scalar>::Bits::default();
+            $(
+                let $a = {
+                    let mut v = [zero; 8];
+                    for k in 0..n {
+                        v[k] = T::get($a[k]).to_bits();
+                    }
+                    // SAFETY: the caller's promise
+                    unsafe { L::load_bits(&v) }
+                };
+            )*
+            let mut r = [zero; 8];
+            M::apply($($a),*).store_bits(&mut r);
+            match mk {
+                None => {
+                    for k in 0..n {
+                        o[k] = T::set(Scalar::from_bits(r[k]));
+                    }
+                }
+                Some(m) => {
+                    for k in 0..n {
+                        let v = T::set(Scalar::from_bits(r[k]));
+                        o[k] = if m[k] != 0 { v } else { o[k] };
+                    }
+                }
             }
         }
     };
 }
-vec_loop!(v1, v1_avx2, v1_body, Unary, a);
-vec_loop!(v2, v2_avx2, v2_body, Binary, a, b);
+vec_loop!(v1, v1_avx2, v1_body, v1_group, Unary, a);
+vec_loop!(v2, v2_avx2, v2_body, v2_group, Binary, a, b);
 
 /// The kernel of unary `crate::math` function `M` on register type `T`.
 fn vec1<T: FTy, M: math::ops::Unary<X4<T>> + math::ops::Unary<X8<T>>>() -> K1 {
@@ -1913,5 +1942,62 @@ mod tests {
             }
         }
         PLAIN.with(|p| p.set(false));
+    }
+
+    /// Instructions per lane of float kernels, for callgrind (`valgrind --tool=callgrind
+    /// target/release/deps/quadstep-<hash> exec::kernels::tests::kernel_costs --ignored
+    /// --exact`): each `probe_*` function's inclusive count / (1000 · 256) is that kernel's
+    /// cost per lane over 256-lane rows of values shaders use (|x| < 10; positive for log).
+    #[test]
+    #[ignore = "a callgrind probe, not a check"]
+    fn kernel_costs() {
+        const N: usize = 256;
+        let mut r = Rng(0x1234_5678_9abc_def1);
+        let a: Vec<u32> = (0..N)
+            .map(|_| ((r.next() % 2000) as f32 / 100.0 - 10.0).to_bits())
+            .collect();
+        let p: Vec<u32> = (0..N)
+            .map(|_| ((r.next() % 2000) as f32 / 100.0 + 0.01).to_bits())
+            .collect();
+        macro_rules! probes {
+            ($($name:ident: $k:expr, $x:ident $(, $y:ident)?;)*) => {
+                $(
+                    #[inline(never)]
+                    fn $name(k: &dyn Fn(&mut [u32])) {
+                        let mut o = vec![0u32; N];
+                        for _ in 0..1000 {
+                            k(&mut o);
+                        }
+                        std::hint::black_box(&o);
+                    }
+                    $name(&|o: &mut [u32]| probes!(@call $k, o, $x $(, $y)?));
+                )*
+            };
+            (@call $k:expr, $o:ident, $x:ident) => {{
+                let K1::NN(f) = $k else { unreachable!() };
+                f(&$x, $o, None)
+            }};
+            (@call $k:expr, $o:ident, $x:ident, $y:ident) => {{
+                let K2::NNN(f) = $k else { unreachable!() };
+                f(&$x, &$y, $o, None)
+            }};
+        }
+        probes!(
+            probe_sin: unary(U::Sin, T::F32).unwrap(), a;
+            probe_cos: unary(U::Cos, T::F32).unwrap(), a;
+            probe_tan: unary(U::Tan, T::F32).unwrap(), a;
+            probe_exp2: unary(U::Exp2, T::F32).unwrap(), a;
+            probe_exp: unary(U::Exp, T::F32).unwrap(), a;
+            probe_log2: unary(U::Log2, T::F32).unwrap(), p;
+            probe_log: unary(U::Log, T::F32).unwrap(), p;
+            probe_atan: unary(U::Atan, T::F32).unwrap(), a;
+            probe_asin: unary(U::Asin, T::F32).unwrap(), a;
+            probe_tanh: unary(U::Tanh, T::F32).unwrap(), a;
+            probe_sqrt: unary(U::Sqrt, T::F32).unwrap(), p;
+            probe_floor: unary(U::Floor, T::F32).unwrap(), a;
+            probe_fract: unary(U::Fract, T::F32).unwrap(), a;
+            probe_pow: binary(B::Pow, T::F32).unwrap(), p, a;
+            probe_atan2: binary(B::Atan2, T::F32).unwrap(), a, p;
+        );
     }
 }

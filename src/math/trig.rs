@@ -72,6 +72,7 @@ fn finish<L: Lanes>(x: L, v: L, scalar: fn(f32) -> f32) -> L {
     let rest = x.abs().lt(x.splat(LIMIT));
     if x.splat(LIMIT).le(x.abs()).or(x.is_nan()).any() {
         let w = x.map(|e| match e {
+            _ if e.abs() < LIMIT => 0.0, // the vector result stands
             _ if e.is_finite() => scalar(e),
             _ if e.is_nan() => e + e,
             _ => f32::NAN,
