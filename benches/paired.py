@@ -214,4 +214,5 @@ def main():
             f.write(head + begin + "\n" + markdown(results, command) + "\n" + end + tail)
 
 
-main()
+if __name__ == "__main__":
+    main()

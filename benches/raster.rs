@@ -70,6 +70,9 @@ fn bytes(v: &[[f32; 4]]) -> Vec<u8> {
     v.iter().flatten().flat_map(|f| f.to_le_bytes()).collect()
 }
 
+/// The stream the frames' geometry is drawn from, which `benches/lavapipe/raster/gen.py`
+/// reproduces in Python so that lavapipe draws the same triangles: Knuth's 64-bit LCG, its top
+/// 24 bits as an f32 in [0, 1).
 struct Lcg(u64);
 impl Lcg {
     fn next(&mut self) -> f32 {

@@ -86,13 +86,7 @@ impl ValueFormatter for NsFormatter {
 }
 
 fn noise_image(img: &mut Image) {
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    for b in img.bytes_mut() {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        *b = x as u8;
-    }
+    fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15).fill(img.bytes_mut());
 }
 
 /// Quads of coordinates with the given per-pixel step (in normalized units).

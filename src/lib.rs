@@ -25,6 +25,7 @@ pub mod amber;
 mod cpu;
 pub mod debug;
 pub mod demo;
+pub mod diff;
 pub mod error;
 pub mod exec;
 pub mod front;

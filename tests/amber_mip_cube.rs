@@ -5,6 +5,9 @@
 
 use std::path::Path;
 
+mod common;
+
+use common::tools::{self, Tool};
 use quadstep::amber::{self, ast::ImageDim, RunOptions, Status};
 
 fn run(text: &str) -> Status {
@@ -16,12 +19,9 @@ fn run(text: &str) -> Status {
     }
 }
 
+/// Whether glslangValidator is here to compile the scripts' GLSL (else the skip message).
 fn glslang() -> bool {
-    let ok = amber::run_shaders::glslang_available();
-    if !ok {
-        eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools)");
-    }
-    ok
+    tools::have("amber_mip_cube", &[Tool::Glslang])
 }
 
 #[test]

@@ -998,19 +998,6 @@ fn errors_name_file_and_line() {
 
 // ---- mini-fuzz -------------------------------------------------------------------------------
 
-struct XorShift(u64);
-impl XorShift {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 const PIECES: &[&str] = &[
     "END",
     "\n",
@@ -1055,7 +1042,7 @@ fn mutated_scripts_never_panic() {
 }
 
 fn fuzz(script: &str, name: &str) {
-    let mut rng = XorShift(0x9e37_79b9_7f4a_7c15);
+    let mut rng = fastrand::Rng::with_seed(0x9e37_79b9_7f4a_7c15);
     let base = script.as_bytes();
     // Every truncation point.
     for cut in 0..base.len() {
@@ -1066,22 +1053,22 @@ fn fuzz(script: &str, name: &str) {
     // Random edits: delete a span, insert a piece, duplicate a span.
     for _ in 0..3000 {
         let mut s = script.to_string();
-        for _ in 0..1 + rng.below(4) {
-            let mut at = rng.below(s.len() + 1);
+        for _ in 0..1 + rng.usize(..4) {
+            let mut at = rng.usize(..s.len() + 1);
             while !s.is_char_boundary(at) {
                 at -= 1;
             }
-            match rng.below(3) {
+            match rng.usize(..3) {
                 0 => {
-                    let mut end = (at + 1 + rng.below(20)).min(s.len());
+                    let mut end = (at + 1 + rng.usize(..20)).min(s.len());
                     while !s.is_char_boundary(end) {
                         end += 1;
                     }
                     s.replace_range(at..end, "");
                 }
-                1 => s.insert_str(at, PIECES[rng.below(PIECES.len())]),
+                1 => s.insert_str(at, PIECES[rng.usize(..PIECES.len())]),
                 _ => {
-                    let mut end = (at + rng.below(40)).min(s.len());
+                    let mut end = (at + rng.usize(..40)).min(s.len());
                     while !s.is_char_boundary(end) {
                         end += 1;
                     }

@@ -5,6 +5,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+mod common;
+
+use common::tools::{self, Tool};
+
 fn quadstep() -> Command {
     Command::new(env!("CARGO_BIN_EXE_quadstep"))
 }
@@ -195,8 +199,7 @@ fn dis_rejects_bad_input_with_the_file_name() {
 
 #[test]
 fn dis_compiles_glsl_through_the_runners_glslang_call() {
-    if !quadstep::amber::run_shaders::glslang_available() {
-        eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools)");
+    if !tools::have("cli", &[Tool::Glslang]) {
         return;
     }
     let src = tmp("q.frag");

@@ -4,6 +4,7 @@
 //! ../shared/tools/lvp on examples/textured.json at 128×128), and determinism across thread
 //! counts.
 
+use approx::abs_diff_eq;
 use quadstep::demo;
 use quadstep::raster::Rasterizer;
 
@@ -28,12 +29,10 @@ fn quad_swap_bands_match_the_swap_formula() {
             };
             let want = [(px % 8) as f32 / 7.0, (py % 8) as f32 / 7.0, band, 1.0];
             let got = img.read_f32(x, y);
-            for c in 0..4 {
-                assert!(
-                    (got[c] - want[c]).abs() < 1e-6,
-                    "pixel ({x},{y}) channel {c}: got {got:?}, want {want:?}"
-                );
-            }
+            assert!(
+                abs_diff_eq!(got[..], want[..], epsilon = 1e-6),
+                "pixel ({x},{y}): got {got:?}, want {want:?}"
+            );
         }
     }
 }

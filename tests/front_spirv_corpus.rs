@@ -10,12 +10,13 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use quadstep::front::spirv::{Module, SpecConstants};
 use quadstep::ir;
 
 mod common;
+
+use common::tools::{self, Tool};
 
 #[derive(Debug)]
 struct ShaderSrc {
@@ -106,10 +107,6 @@ fn extract(path: &Path, text: &str) -> Vec<ShaderSrc> {
     out
 }
 
-fn tool(name: &str) -> bool {
-    Command::new(name).arg("--version").output().is_ok()
-}
-
 fn amber_files(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
         return;
@@ -129,40 +126,19 @@ fn amber_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 /// Compiles one shader to a SPIR-V binary; Err(reason) when the tool rejects it.
-fn compile(s: &ShaderSrc, dir: &Path, n: usize) -> Result<Vec<u8>, String> {
-    let src = dir.join(format!(
-        "s{n}.{}",
-        if s.lang == "asm" { "spvasm" } else { s.stage }
-    ));
-    let out = dir.join(format!("s{n}.spv"));
-    std::fs::write(&src, &s.text).map_err(|e| e.to_string())?;
-    let mut cmd;
-    if s.lang == "asm" {
-        cmd = Command::new("spirv-as");
-        let env = s.target.clone().unwrap_or_else(|| "spv1.0".into());
-        cmd.arg("--target-env")
-            .arg(env)
-            .arg("--preserve-numeric-ids");
-        cmd.arg("-o").arg(&out).arg(&src);
+fn compile(s: &ShaderSrc) -> Result<Vec<u8>, String> {
+    let r = if s.lang == "asm" {
+        let env = s.target.as_deref().unwrap_or("spv1.0");
+        let args = ["--target-env", env, "--preserve-numeric-ids"];
+        Tool::SpirvAs.compile(&args, "spvasm", &s.text)
     } else {
-        cmd = Command::new("glslangValidator");
-        cmd.arg("-V").arg("-S").arg(s.stage);
+        let mut args = vec!["-V".to_string(), "-S".into(), s.stage.into()];
         if let Some(t) = &s.target {
-            let t = t.replace("spv", "spirv");
-            cmd.arg("--target-env").arg(t);
+            args.extend(["--target-env".into(), t.replace("spv", "spirv")]);
         }
-        cmd.arg("-o").arg(&out).arg(&src);
-    }
-    let r = cmd.output().map_err(|e| e.to_string())?;
-    if !r.status.success() {
-        let msg = format!(
-            "{}{}",
-            String::from_utf8_lossy(&r.stdout),
-            String::from_utf8_lossy(&r.stderr)
-        );
-        return Err(msg.lines().take(2).collect::<Vec<_>>().join(" | "));
-    }
-    std::fs::read(&out).map_err(|e| e.to_string())
+        Tool::Glslang.compile(&args, s.stage, &s.text)
+    };
+    r.map_err(|msg| msg.lines().take(2).collect::<Vec<_>>().join(" | "))
 }
 
 /// With `QUADSTEP_CORPUS_FUZZ=N`, also lowers N deterministic word mutations of each compiled
@@ -174,31 +150,14 @@ fn fuzz(bytes: &[u8], seed: u64) {
     else {
         return;
     };
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
+    let words = tools::words(bytes);
     if words.len() < 6 {
         return;
     }
-    let mut state = seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
-    let mut next = move || {
-        state = state
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (state >> 33) as u32
-    };
+    let mut rng = fastrand::Rng::with_seed(seed);
     for _ in 0..n {
         let mut w = words.clone();
-        for _ in 0..(1 + next() % 3) {
-            let k = 5 + (next() as usize) % (w.len() - 5);
-            w[k] = match next() % 4 {
-                0 => next(),
-                1 => next() % 64,
-                2 => w[k] ^ (1 << (next() % 32)),
-                _ => (w[k] & 0xffff_0000) | (next() % 400),
-            };
-        }
+        common::mutate::words(&mut rng, &mut w);
         if let Ok(m) = Module::load(&w) {
             for (name, stage) in m.entry_points() {
                 if let Ok(sh) = m.lower(&name, Some(stage), &SpecConstants::new()) {
@@ -214,14 +173,11 @@ fn amber_corpus_lowers() {
     let Some(amber) = common::amber_dir_or_skip("front_spirv_corpus") else {
         return;
     };
-    if !tool("spirv-as") || !tool("glslangValidator") {
-        println!("skipped: spirv-as or glslangValidator is not installed");
+    if !tools::have("front_spirv_corpus", &[Tool::SpirvAs, Tool::Glslang]) {
         return;
     }
     let mut files = Vec::new();
     amber_files(&amber, &mut files);
-    let dir = std::env::temp_dir().join(format!("quadstep-front-corpus-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
     let (mut compiled, mut tool_failed, mut lowered, mut entries) = (0, 0, 0, 0);
     let mut reasons: BTreeMap<String, (usize, String)> = BTreeMap::new();
     let mut panics = Vec::new();
@@ -231,7 +187,7 @@ fn amber_corpus_lowers() {
         let text = std::fs::read_to_string(f).unwrap_or_default();
         for s in extract(f, &text) {
             n += 1;
-            let bytes = match compile(&s, &dir, n) {
+            let bytes = match compile(&s) {
                 Ok(b) => b,
                 Err(e) => {
                     if std::env::var("QUADSTEP_CORPUS_VERBOSE").is_ok() {
@@ -291,7 +247,6 @@ fn amber_corpus_lowers() {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&dir);
     println!(
         "shaders found {n}, compiled {compiled} (tool failures {tool_failed}), entry points {entries}, lowered {lowered}"
     );

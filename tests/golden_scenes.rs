@@ -8,6 +8,9 @@
 
 use std::path::PathBuf;
 
+mod common;
+
+use common::tools::{self, Tool};
 use quadstep::golden::scenes::{self, GoldenScene};
 use quadstep::golden::Tolerance;
 use quadstep::golden::{check_golden, compare, load_png, RgbaImage};
@@ -21,14 +24,10 @@ fn all_scenes() -> Vec<GoldenScene> {
     scenes::list(&scenes::scenes_dir()).expect("shaders/golden")
 }
 
-fn glslang_present() -> bool {
-    quadstep::amber::run_shaders::glslang_available()
-}
-
 #[test]
 fn golden_scenes_match_their_pngs() {
-    if !glslang_present() {
-        eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools); the golden scenes are GLSL");
+    // The golden scenes are GLSL.
+    if !tools::have("golden_scenes", &[Tool::Glslang]) {
         return;
     }
     let all = all_scenes();

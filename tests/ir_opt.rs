@@ -7,6 +7,8 @@
 mod common;
 mod lavapipe_support;
 
+use common::tools::{self, Tool};
+
 use std::path::{Path, PathBuf};
 
 use quadstep::amber::ast::{ShaderFormat, ShaderSource, ShaderType};
@@ -560,24 +562,14 @@ fn loop_invariant_moves_out_and_copies_fold_but_cross_lane_stays() {
 // ---------------------------------------------------------------------------------------------
 // Differential runs.
 
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-    /// Small ints and small floats, mixed: loop bounds stay small, arithmetic is exercised.
-    fn word(&mut self) -> u32 {
-        let r = self.next();
-        match r % 4 {
-            0 => r >> 2 & 7,
-            1 => ((r >> 2) as f32 / (1u32 << 30) as f32 * 4.0 - 2.0).to_bits(),
-            2 => ((r >> 2 & 0xff) as f32).to_bits(),
-            _ => self.next(),
-        }
+/// An input word: small ints and small floats, mixed, so loop bounds stay small and arithmetic
+/// is exercised.
+fn word(rng: &mut fastrand::Rng) -> u32 {
+    match rng.u32(..4) {
+        0 => rng.u32(..8),
+        1 => (rng.f32() * 4.0 - 2.0).to_bits(),
+        2 => (rng.u32(..256) as f32).to_bits(),
+        _ => rng.u32(..),
     }
 }
 
@@ -594,14 +586,14 @@ fn run_shader(sh: &Shader, seed: u64) -> Result<Vec<u32>, String> {
     let mut p = exec::compile(sh).map_err(|e| e.to_string())?;
     // Corpus shaders are run on made-up inputs: some loop forever on them.
     p.set_budget(2_000_000);
-    let mut rng = Rng(seed);
+    let mut rng = fastrand::Rng::with_seed(seed);
     let bufs: Vec<Vec<Buffer>> = sh
         .resources
         .iter()
         .map(|r| {
             let n = r.array_len.clamp(1, 4);
             (0..n)
-                .map(|_| Buffer::from_u32s(&(0..1024).map(|_| rng.word()).collect::<Vec<_>>()))
+                .map(|_| Buffer::from_u32s(&(0..1024).map(|_| word(&mut rng)).collect::<Vec<_>>()))
                 .collect()
         })
         .collect();
@@ -620,14 +612,14 @@ fn run_shader(sh: &Shader, seed: u64) -> Result<Vec<u32>, String> {
                     let (qx, qy) = ((q % 4) as f32 * 2.0, (q / 4) as f32 * 2.0);
                     let mut helper = [false; 4];
                     if q % 3 == 1 {
-                        helper[(rng.next() % 4) as usize] = true;
+                        helper[rng.usize(..4)] = true;
                     }
                     FragQuadInput {
                         frag_coord: [0, 1, 2, 3].map(|i| {
                             [
                                 qx + (i % 2) as f32 + 0.5,
                                 qy + (i / 2) as f32 + 0.5,
-                                (rng.next() % 1000) as f32 / 1000.0,
+                                rng.u32(..1000) as f32 / 1000.0,
                                 1.0,
                             ]
                         }),
@@ -637,7 +629,7 @@ fn run_shader(sh: &Shader, seed: u64) -> Result<Vec<u32>, String> {
                         primitive_id: q,
                         sample_id: 0,
                         sample_mask: [1; 4],
-                        varyings: (0..stride * 4).map(|_| rng.word()).collect(),
+                        varyings: (0..stride * 4).map(|_| word(&mut rng)).collect(),
                     }
                 })
                 .collect();
@@ -776,11 +768,7 @@ fn differential_repo_spirv() {
     collect(&root.join("tests/lavapipe/spv"), &["spv"], &mut files);
     let mut t = Tally::default();
     for f in &files {
-        let bytes = std::fs::read(f).unwrap();
-        let words: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect();
+        let words = tools::words(&std::fs::read(f).unwrap());
         compare_module(&words, &f.display().to_string(), &mut t);
     }
     report("repo SPIR-V", &t);
@@ -790,33 +778,10 @@ fn differential_repo_spirv() {
 
 /// GLSL to SPIR-V with `glslangValidator` (None when it is missing or rejects the shader).
 fn glslang(text: &str, compute: bool) -> Option<Vec<u32>> {
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    static N: AtomicUsize = AtomicUsize::new(0);
     let stage = if compute { "comp" } else { "frag" };
-    let dir = std::env::temp_dir().join(format!("quadstep-iropt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let n = N.fetch_add(1, Ordering::Relaxed);
-    let src = dir.join(format!("s{n}.{stage}"));
-    let out = dir.join(format!("s{n}.spv"));
-    std::fs::write(&src, text).ok()?;
-    let st = std::process::Command::new("glslangValidator")
-        .args(["-V", "--target-env", "vulkan1.1", "-S", stage, "-o"])
-        .arg(&out)
-        .arg(&src)
-        .output()
-        .ok()?;
-    let bytes = std::fs::read(&out).ok();
-    let _ = std::fs::remove_file(&src);
-    let _ = std::fs::remove_file(&out);
-    if !st.status.success() {
-        return None;
-    }
-    Some(
-        bytes?
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect(),
-    )
+    let args = ["-V", "--target-env", "vulkan1.1", "-S", stage];
+    let bytes = Tool::Glslang.compile(&args, stage, text).ok()?;
+    Some(tools::words(&bytes))
 }
 
 #[test]

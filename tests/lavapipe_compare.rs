@@ -26,6 +26,7 @@
 
 mod lavapipe_support;
 
+use approx::relative_eq;
 use lavapipe_support::{expected, scene_names, Rgba, Scene};
 use std::path::PathBuf;
 
@@ -637,12 +638,10 @@ fn push_constant_shift_moves_the_image() {
     for y in 0..scene.height {
         for x in 0..scene.width - 16 {
             let (g, w) = (got.at(x, y), lvp.at(x + 16, y));
-            for c in 0..4 {
-                assert!(
-                    (g[c] - w[c]).abs() <= FLOAT * w[c].abs().max(1.0),
-                    "pixel ({x}, {y}) channel {c}: shifted {g:?}, lavapipe at x+16 {w:?}"
-                );
-            }
+            assert!(
+                relative_eq!(g[..], w[..], epsilon = FLOAT, max_relative = FLOAT),
+                "pixel ({x}, {y}): shifted {g:?}, lavapipe at x+16 {w:?}"
+            );
             moved += (got.at(x, y) != lvp.at(x, y)) as usize;
         }
     }

@@ -10,19 +10,14 @@
 
 use std::path::Path;
 
-use quadstep::amber::{self, RunOptions, Status};
+mod common;
 
-fn glslang_present() -> bool {
-    std::process::Command::new("glslangValidator")
-        .arg("--version")
-        .output()
-        .is_ok()
-}
+use common::tools::{self, Tool};
+use quadstep::amber::{self, RunOptions, Status};
 
 #[test]
 fn point_coord_spans_the_point_left_to_right_and_top_to_bottom() {
-    if !glslang_present() {
-        eprintln!("glslangValidator not installed: skipped (CI installs glslang-tools)");
+    if !tools::have("point_coord", &[Tool::Glslang]) {
         return;
     }
     let unorm = [32, 96, 159, 223];

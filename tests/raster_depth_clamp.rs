@@ -5,6 +5,7 @@
 
 mod raster_support;
 
+use approx::abs_diff_eq;
 use quadstep::raster::*;
 use raster_support::*;
 
@@ -38,7 +39,7 @@ fn fragcoord_z_is_unclamped_and_the_stored_depth_is_clamped() {
     rt.depth_stencil.as_mut().unwrap().clear(1.0, 0);
     run_draw(&st, &verts, 2, &fs_fragcoord(), &mut rt, 1).unwrap();
     let z = rt.color[0].read_f32(1, 1)[2];
-    assert!((z - 1.7).abs() < 1e-6, "FragCoord.z {z}");
+    assert!(abs_diff_eq!(z, 1.7, epsilon = 1e-6), "FragCoord.z {z}");
     // The test ran on the clamped 0.9 < 1.0, so the fragment passed and 0.9 is stored.
     assert_eq!(rt.depth_stencil.as_ref().unwrap().read_depth(1, 1), 0.9);
 }

@@ -5,6 +5,7 @@
 
 mod raster_support;
 
+use approx::{abs_diff_eq, relative_eq};
 use quadstep::raster::*;
 use quadstep::Result;
 use raster_support::*;
@@ -74,22 +75,18 @@ fn check_clipped(v: [[f64; 4]; 3], st: &PipelineState) {
             if inside {
                 n_in += 1;
                 let (b, zw, s) = r.unwrap();
-                for i in 0..3 {
-                    assert!(
-                        (got[i] as f64 - b[i]).abs() < 2e-4,
-                        "({px}, {py}) weight {i}: {} vs {}",
-                        got[i],
-                        b[i]
-                    );
-                }
-                assert!((got[3] - 1.0).abs() < 1e-5);
                 assert!(
-                    (fc[2] as f64 - zw).abs() < 1e-4,
+                    abs_diff_eq!(got.map(f64::from)[..3], b[..], epsilon = 2e-4),
+                    "({px}, {py}) weights {got:?} vs {b:?}"
+                );
+                assert!(abs_diff_eq!(got[3], 1.0, epsilon = 1e-5), "{got:?}");
+                assert!(
+                    abs_diff_eq!(fc[2] as f64, zw, epsilon = 1e-4),
                     "({px}, {py}) z {} vs {zw}",
                     fc[2]
                 );
                 assert!(
-                    (fc[3] as f64 - s).abs() < 1e-4 * s.max(1.0),
+                    relative_eq!(fc[3] as f64, s, epsilon = 1e-4, max_relative = 1e-4),
                     "({px}, {py}) 1/w {} vs {s}",
                     fc[3]
                 );
@@ -141,7 +138,7 @@ fn triangle_crossing_the_far_plane() {
                 if b.iter().all(|&x| x > 0.01) {
                     let fc = rt.color[2].read_f32(px, py);
                     assert!(
-                        (fc[2] as f64 - zw).abs() < 1e-4 * zw.max(1.0),
+                        relative_eq!(fc[2] as f64, zw, epsilon = 1e-4, max_relative = 1e-4),
                         "({px}, {py}) {} vs {zw}",
                         fc[2]
                     );
@@ -192,20 +189,16 @@ fn perspective_and_noperspective_weights() {
             }
             n += 1;
             let (b, _, _) = ref_homogeneous(W, H, v, px, py).unwrap();
-            let smooth = rt.color[0].read_f32(px, py);
-            let linear = rt.color[1].read_f32(px, py);
-            for i in 0..3 {
-                assert!(
-                    (smooth[i] as f64 - b[i]).abs() < 2e-4,
-                    "smooth ({px}, {py})"
-                );
-                assert!(
-                    (linear[i] as f64 - s[i]).abs() < 2e-4,
-                    "noperspective ({px}, {py}) {} vs {}",
-                    linear[i],
-                    s[i]
-                );
-            }
+            let smooth = rt.color[0].read_f32(px, py).map(f64::from);
+            let linear = rt.color[1].read_f32(px, py).map(f64::from);
+            assert!(
+                abs_diff_eq!(smooth[..3], b[..], epsilon = 2e-4),
+                "smooth ({px}, {py}) {smooth:?} vs {b:?}"
+            );
+            assert!(
+                abs_diff_eq!(linear[..3], s[..], epsilon = 2e-4),
+                "noperspective ({px}, {py}) {linear:?} vs {s:?}"
+            );
         }
     }
     assert!(n > 300);
@@ -267,10 +260,10 @@ fn lines_interpolate_along_the_segment() {
         let ts = (px as f64 + 0.5 - 2.0) / 28.0;
         let t = (ts / 3.0) / ((1.0 - ts) + ts / 3.0);
         let got = rt.color[0].read_f32(px, 4)[0] as f64;
-        assert!((got - t).abs() < 1e-4, "x {px}: {got} vs {t}");
+        assert!(abs_diff_eq!(got, t, epsilon = 1e-4), "x {px}: {got} vs {t}");
         let lin = rt.color[1].read_f32(px, 4)[0] as f64;
         assert!(
-            (lin - ts).abs() < 1e-4,
+            abs_diff_eq!(lin, ts, epsilon = 1e-4),
             "noperspective x {px}: {lin} vs {ts}"
         );
         assert_eq!(rt.color[0].read_f32(px, 3), [0.0; 4]);
@@ -304,9 +297,13 @@ fn line_crossing_w0_is_clipped_and_interpolated() {
             if y == 3 && x >= 4 {
                 let nx = (x as f64 + 0.5) / 16.0 - 1.0;
                 let t = (nx + 0.75) / (1.75 + 2.0 * nx);
-                assert!((got[0] as f64 - t).abs() < 1e-4, "x {x}: {} vs {t}", got[0]);
+                assert!(
+                    abs_diff_eq!(got[0] as f64, t, epsilon = 1e-4),
+                    "x {x}: {} vs {t}",
+                    got[0]
+                );
                 let fc = rt.color[2].read_f32(x, y);
-                assert!((fc[2] - 0.5).abs() < 1e-6);
+                assert!(abs_diff_eq!(fc[2], 0.5, epsilon = 1e-6), "{fc:?}");
             } else {
                 assert_eq!(got, [-1.0; 4], "({x}, {y})");
             }

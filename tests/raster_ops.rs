@@ -5,6 +5,7 @@
 
 mod raster_support;
 
+use approx::abs_diff_eq;
 use quadstep::raster::*;
 use quadstep::Result;
 use raster_support::*;
@@ -66,7 +67,7 @@ fn depth_compare_ops_and_writes() {
                         assert_eq!(written, want[k], "{fmt:?} {op:?} z {z}");
                         let d = if want[k] && write { z } else { 0.5 };
                         assert!(
-                            (ds.read_depth(x, y) - d).abs() < 1e-4,
+                            abs_diff_eq!(ds.read_depth(x, y), d, epsilon = 1e-4),
                             "{fmt:?} {op:?} z {z} write {write}"
                         );
                     }
@@ -108,7 +109,10 @@ fn depth_test_along_a_slope_and_depth_bounds() {
         let pass = z < 0.5;
         assert_eq!(rt.color[0].read_f32(x, 0)[0] == 1.0, pass, "x {x}");
         let d = rt.depth_stencil.as_ref().unwrap().read_depth(x, 0);
-        assert!((d - if pass { z } else { 0.5 }).abs() < 1e-6);
+        assert!(
+            abs_diff_eq!(d, if pass { z } else { 0.5 }, epsilon = 1e-6),
+            "x {x}: {d}"
+        );
     }
     // Depth bounds test the *stored* depth: store x/32 first, then bounds [0.25, 0.5].
     let mut st2 = state_vec4s(2);
@@ -217,7 +221,7 @@ fn depth_bias_constant_slope_and_clamp() {
             let want = (x as f32 + 0.5) / 100.0 + add;
             let got = rt.depth_stencil.as_ref().unwrap().read_depth(x, 0);
             assert!(
-                (got - want).abs() < 1e-6,
+                abs_diff_eq!(got, want, epsilon = 1e-6),
                 "clamp {clamp} x {x}: {got} vs {want}"
             );
         }
@@ -513,12 +517,10 @@ fn every_blend_factor_and_op_against_the_formula() {
                 let a = spec_blend(af, df, op, s, s1, d, k)[3];
                 let want = [rgb[0], rgb[1], rgb[2], a];
                 let got = rt.color[0].read_f32(1, 1);
-                for c in 0..4 {
-                    assert!(
-                        (got[c] - want[c]).abs() < 1e-6,
-                        "{sf:?} {df:?} {op:?} alpha {af:?}: {got:?} vs {want:?}"
-                    );
-                }
+                assert!(
+                    abs_diff_eq!(got[..], want[..], epsilon = 1e-6),
+                    "{sf:?} {df:?} {op:?} alpha {af:?}: {got:?} vs {want:?}"
+                );
                 n += 1;
             }
         }
@@ -781,13 +783,8 @@ fn vertex_fetch_instances_indices_and_restart() {
 /// Many overlapping triangles with order-dependent blending and a depth test.
 fn busy_scene(threads: usize) -> RenderTargets {
     let (w, h) = (200u32, 150u32);
-    let mut seed = 12345u64;
-    let mut rnd = || {
-        seed = seed
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (seed >> 11) as f32 / (1u64 << 53) as f32
-    };
+    let mut rng = fastrand::Rng::with_seed(12345);
+    let mut rnd = || rng.f32();
     let mut verts = Vec::new();
     for _ in 0..400 {
         let (cx, cy) = (rnd() * 2.4 - 1.2, rnd() * 2.4 - 1.2);

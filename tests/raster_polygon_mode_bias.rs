@@ -4,6 +4,7 @@
 
 mod raster_support;
 
+use approx::abs_diff_eq;
 use quadstep::raster::*;
 use raster_support::*;
 
@@ -51,7 +52,7 @@ fn line_mode_edges_get_the_triangles_slope_bias() {
     };
     for x in [4, 7, 10] {
         let d = depth_at(PolygonMode::Line, slope, x, 2);
-        assert!((d - 0.35).abs() < 1e-6, "x {x}: {d}");
+        assert!(abs_diff_eq!(d, 0.35, epsilon = 1e-6), "x {x}: {d}");
     }
     // Clamped to 0.04.
     let clamped = DepthBias {
@@ -59,7 +60,7 @@ fn line_mode_edges_get_the_triangles_slope_bias() {
         ..slope
     };
     let d = depth_at(PolygonMode::Line, clamped, 6, 2);
-    assert!((d - 0.29).abs() < 1e-6, "{d}");
+    assert!(abs_diff_eq!(d, 0.29, epsilon = 1e-6), "{d}");
     // The interior is not drawn in line mode.
     assert_eq!(depth_at(PolygonMode::Line, slope, 5, 5), 1.0);
 }

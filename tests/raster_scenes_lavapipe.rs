@@ -7,28 +7,28 @@
 //! cargo test --release --test raster_scenes_lavapipe -- --ignored` (lvp built into
 //! `target/lvp` by `benches/paired.py`, or `LVP=/path/to/lvp`).
 
+mod common;
 mod lavapipe_support;
 
+use common::tools::{self, Tool};
 use lavapipe_support::{read_f32s, Scene};
 use std::path::Path;
-use std::process::Command;
 
-fn lvp() -> String {
-    std::env::var("LVP")
-        .unwrap_or_else(|_| concat!(env!("CARGO_MANIFEST_DIR"), "/target/lvp/release/lvp").into())
+/// Fails (these tests run only when asked for) unless lvp is built.
+fn need_lvp() {
+    if let Some(why) = tools::missing(&[Tool::Lvp]) {
+        panic!("{why}");
+    }
 }
 
 /// lvp's raw f32 RGBA of one scene file.
-fn lavapipe_frame(lvp: &str, file: &Path, name: &str) -> Vec<f32> {
+fn lavapipe_frame(file: &Path, name: &str) -> Vec<f32> {
     let raw = std::env::temp_dir().join(format!("quadstep-frame-{name}.f32"));
-    let st = Command::new(lvp)
+    let st = Tool::Lvp
+        .command()
         .arg(file)
         .arg("--out-raw")
         .arg(&raw)
-        .env(
-            "VK_ICD_FILENAMES",
-            "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
-        )
         .status()
         .expect("run lvp");
     assert!(st.success(), "lvp failed on {name}");
@@ -38,7 +38,7 @@ fn lavapipe_frame(lvp: &str, file: &Path, name: &str) -> Vec<f32> {
 #[test]
 #[ignore = "needs lvp and lavapipe; see the module comment"]
 fn benchmark_frames_match_lavapipe() {
-    let lvp = lvp();
+    need_lvp();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/bench-frames");
     // Largest difference allowed per channel, in 1/255 steps. Where LOD decides the colour,
     // lavapipe quantises λ to 4 fractional bits and the filter weights to 8 (its limits
@@ -56,7 +56,7 @@ fn benchmark_frames_match_lavapipe() {
         ("material", 2),
     ] {
         let file = dir.join(format!("{name}.json"));
-        let theirs = lavapipe_frame(&lvp, &file, name);
+        let theirs = lavapipe_frame(&file, name);
         let ours = Scene::load_file(&file).unwrap().render(2).unwrap();
         let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as i32;
         let worst = ours
@@ -75,24 +75,11 @@ fn benchmark_frames_match_lavapipe() {
 #[test]
 #[ignore = "needs lvp and lavapipe; see the module comment"]
 fn raster_benchmark_scenes_match_lavapipe() {
-    let lvp = lvp();
+    need_lvp();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/lavapipe/raster/build");
-    let tmp = std::env::temp_dir();
     for name in ["fullscreen_trilinear", "small_triangles", "depth_scene"] {
         let file = dir.join(format!("{name}.json"));
-        let raw = tmp.join(format!("quadstep-raster-{name}.f32"));
-        let st = Command::new(&lvp)
-            .arg(&file)
-            .arg("--out-raw")
-            .arg(&raw)
-            .env(
-                "VK_ICD_FILENAMES",
-                "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json",
-            )
-            .status()
-            .expect("run lvp");
-        assert!(st.success(), "lvp failed on {name}");
-        let theirs = read_f32s(&raw);
+        let theirs = lavapipe_frame(&file, name);
         let ours = Scene::load_file(&file).unwrap().render(2).unwrap();
         // both renderers store R8G8B8A8_UNORM: compare in 1/255 steps
         let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as i32;

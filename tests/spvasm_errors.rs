@@ -98,21 +98,6 @@ fn disassembler_errors_name_word_offset_and_rule() {
         .contains("not a known scalar integer or float type"));
 }
 
-/// A tiny deterministic generator (64-bit LCG, Knuth's constants).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
-
 /// If `text` assembles, its disassembly must come back to the same words. Returns whether it
 /// assembled.
 fn check(text: &str) -> bool {
@@ -208,28 +193,28 @@ fn mutated_and_random_text_never_panics() {
         "OpTypeInt 64 1",
         "OpTypeFloat 16",
     ];
-    let mut rng = Rng(0x5eed);
+    let mut rng = fastrand::Rng::with_seed(0x5eed);
     let lines: Vec<&str> = TOUR.lines().collect();
     let mut ok = 0;
     for _ in 0..3000 {
         let mut text: String = TOUR.to_string();
-        for _ in 0..1 + rng.below(4) {
+        for _ in 0..1 + rng.usize(..4) {
             let cuts: Vec<usize> = text
                 .char_indices()
                 .map(|(i, _)| i)
                 .chain([text.len()])
                 .collect();
-            let a = cuts[rng.below(cuts.len())];
-            let b = cuts[rng.below(cuts.len())].max(a).min(a + 40);
+            let a = cuts[rng.usize(..cuts.len())];
+            let b = cuts[rng.usize(..cuts.len())].max(a).min(a + 40);
             let b = *cuts.iter().find(|&&c| c >= b).unwrap_or(&text.len());
-            match rng.below(4) {
+            match rng.usize(..4) {
                 0 => text.replace_range(a..b, ""),
-                1 => text.insert_str(a, PIECES[rng.below(PIECES.len())]),
+                1 => text.insert_str(a, PIECES[rng.usize(..PIECES.len())]),
                 2 => {
-                    let l = lines[rng.below(lines.len())];
+                    let l = lines[rng.usize(..lines.len())];
                     text.insert_str(a, &format!("\n{l}\n"));
                 }
-                _ => text.replace_range(a..b, PIECES[rng.below(PIECES.len())]),
+                _ => text.replace_range(a..b, PIECES[rng.usize(..PIECES.len())]),
             }
         }
         ok += check(&text) as usize;
@@ -242,11 +227,11 @@ fn mutated_and_random_text_never_panics() {
     // Pure garbage: random printable ASCII and pieces.
     for _ in 0..500 {
         let mut text = String::new();
-        for _ in 0..rng.below(60) {
-            if rng.below(2) == 0 {
-                text.push(char::from(32 + rng.below(95) as u8));
+        for _ in 0..rng.usize(..60) {
+            if rng.bool() {
+                text.push(char::from(32 + rng.usize(..95) as u8));
             } else {
-                text.push_str(PIECES[rng.below(PIECES.len())]);
+                text.push_str(PIECES[rng.usize(..PIECES.len())]);
             }
         }
         check(&text);
@@ -256,18 +241,18 @@ fn mutated_and_random_text_never_panics() {
 #[test]
 fn mutated_words_never_panic() {
     let words = assemble(TOUR, "tour").unwrap();
-    let mut rng = Rng(42);
+    let mut rng = fastrand::Rng::with_seed(42);
     for n in 0..=words.len() {
         let _ = disassemble(&words[..n]);
     }
     for _ in 0..5000 {
         let mut w = words.clone();
-        for _ in 0..1 + rng.below(3) {
-            let i = 5 + rng.below(w.len() - 5);
-            match rng.below(3) {
-                0 => w[i] ^= 1 << rng.below(32),
-                1 => w[i] = rng.next() as u32,
-                _ => w[i] = (w[i] & 0xffff) | ((rng.below(12) as u32) << 16),
+        for _ in 0..1 + rng.usize(..3) {
+            let i = 5 + rng.usize(..w.len() - 5);
+            match rng.usize(..3) {
+                0 => w[i] ^= 1 << rng.usize(..32),
+                1 => w[i] = rng.u32(..),
+                _ => w[i] = (w[i] & 0xffff) | ((rng.usize(..12) as u32) << 16),
             }
         }
         if let Ok(text) = disassemble(&w) {

@@ -5,8 +5,9 @@
 use quadstep::front::spvasm::{
     assemble, assemble_preserving_ids, assemble_with, disassemble, target_env_version,
 };
+use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::Stdio;
 
 struct Block {
     name: String,
@@ -17,13 +18,7 @@ struct Block {
 
 mod common;
 
-fn tool(name: &str) -> bool {
-    Command::new(name)
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
-}
+use common::tools::{self, Tool};
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
     let Ok(rd) = std::fs::read_dir(dir) else {
@@ -92,45 +87,28 @@ fn blocks_of(root: &Path, lang: &str) -> Vec<Block> {
     out
 }
 
-/// A scratch directory per test (tests run in parallel threads of one process).
-fn scratch(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("quadstep-spvasm-{}-{tag}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
-
-fn read_words(p: &Path) -> Vec<u32> {
-    let b = std::fs::read(p).unwrap();
-    b.chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
 /// Runs `spirv-as --target-env env` on `text`; `None` if it rejects it.
-fn spirv_as(dir: &Path, text: &str, env: &str) -> Option<Vec<u32>> {
-    spirv_as_args(dir, text, env, &[])
+fn spirv_as(text: &str, env: &str) -> Option<Vec<u32>> {
+    spirv_as_args(text, env, &[])
 }
 
-fn spirv_as_args(dir: &Path, text: &str, env: &str, extra: &[&str]) -> Option<Vec<u32>> {
-    let src = dir.join("in.spvasm");
-    let out = dir.join("out.spv");
-    std::fs::write(&src, text).unwrap();
-    let _ = std::fs::remove_file(&out);
-    let st = Command::new("spirv-as")
-        .args(extra)
-        .args(["--target-env", env, "-o"])
-        .arg(&out)
-        .arg(&src)
-        .output()
-        .ok()?;
-    st.status.success().then(|| read_words(&out))
+fn spirv_as_args(text: &str, env: &str, extra: &[&str]) -> Option<Vec<u32>> {
+    let args = [extra, &["--target-env", env]].concat();
+    let bytes = Tool::SpirvAs.compile(&args, "spvasm", text).ok()?;
+    Some(tools::words(&bytes))
 }
 
-fn spirv_dis(dir: &Path, words: &[u32]) -> String {
-    let p = dir.join("dis.spv");
+fn spirv_dis(words: &[u32]) -> String {
     let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-    std::fs::write(&p, bytes).unwrap();
-    let o = Command::new("spirv-dis").arg(&p).output().unwrap();
+    let mut child = Tool::SpirvDis
+        .command()
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(&bytes).unwrap();
+    let o = child.wait_with_output().unwrap();
     assert!(
         o.status.success(),
         "spirv-dis failed: {}",
@@ -150,25 +128,23 @@ fn same(a: &[u32], b: &[u32]) -> Result<(), String> {
     }
 }
 
-fn setup(tag: &str) -> Option<(Vec<Block>, PathBuf)> {
+/// The corpus's `SPIRV-ASM` blocks, or `None` (after the skip message) without the corpus or
+/// SPIRV-Tools.
+fn setup() -> Option<Vec<Block>> {
     let root = common::amber_dir_or_skip("spvasm_oracle")?;
-    if !tool("spirv-as") || !tool("spirv-dis") {
-        println!("SKIP: spirv-as / spirv-dis (Debian package spirv-tools) not installed");
-        return None;
-    }
-    Some((blocks(&root), scratch(tag)))
+    tools::have("spvasm_oracle", &[Tool::SpirvAs, Tool::SpirvDis]).then(|| blocks(&root))
 }
 
 #[test]
 fn amber_blocks_match_spirv_as() {
-    let Some((blocks, dir)) = setup("match") else {
+    let Some(blocks) = setup() else {
         return;
     };
     let mut matched = 0;
     let mut fails = Vec::new();
     for b in &blocks {
         let version = target_env_version(&b.env).unwrap_or((1, 0));
-        let oracle = spirv_as(&dir, &b.text, &b.env).expect("spirv-as rejects a corpus block");
+        let oracle = spirv_as(&b.text, &b.env).expect("spirv-as rejects a corpus block");
         match assemble_with(&b.text, &b.name, version) {
             Ok(ours) => match same(&ours, &oracle) {
                 Ok(()) => matched += 1,
@@ -200,7 +176,7 @@ fn amber_blocks_match_spirv_as() {
 /// its float format), fed to us, gives what spirv-as makes of it.
 #[test]
 fn disassembly_agrees_with_spirv_tools() {
-    let Some((blocks, dir)) = setup("dis") else {
+    let Some(blocks) = setup() else {
         return;
     };
     let mut checked = 0;
@@ -209,12 +185,12 @@ fn disassembly_agrees_with_spirv_tools() {
         let env = format!("spv{}.{}", version.0, version.1);
         let ours = assemble_with(&b.text, &b.name, version).unwrap();
         let text = disassemble(&ours).unwrap();
-        let back = spirv_as(&dir, &text, &env)
+        let back = spirv_as(&text, &env)
             .unwrap_or_else(|| panic!("spirv-as rejects our disassembly of {}:\n{text}", b.name));
         same(&back, &ours)
             .unwrap_or_else(|e| panic!("{}: spirv-as(disassemble(x)) != x: {e}", b.name));
-        let dis = spirv_dis(&dir, &ours);
-        let theirs = spirv_as(&dir, &dis, &env).unwrap();
+        let dis = spirv_dis(&ours);
+        let theirs = spirv_as(&dis, &env).unwrap();
         let mine = assemble_with(&dis, "spirv-dis output", version).unwrap();
         same(&mine, &theirs)
             .unwrap_or_else(|e| panic!("{}: assembling spirv-dis text: {e}", b.name));
@@ -246,13 +222,13 @@ fn amber_blocks_round_trip() {
 /// and back through our disassembler: ids in any order survive the round trip exactly.
 #[test]
 fn amber_blocks_match_spirv_as_preserving_ids() {
-    let Some((blocks, dir)) = setup("preserve") else {
+    let Some(blocks) = setup() else {
         return;
     };
     let mut fails = Vec::new();
     for b in &blocks {
         let version = target_env_version(&b.env).unwrap_or((1, 0));
-        let oracle = spirv_as_args(&dir, &b.text, &b.env, &["--preserve-numeric-ids"]).unwrap();
+        let oracle = spirv_as_args(&b.text, &b.env, &["--preserve-numeric-ids"]).unwrap();
         let ours = match assemble_preserving_ids(&b.text, &b.name, Some(version)) {
             Ok(w) => w,
             Err(e) => {
@@ -285,11 +261,11 @@ fn amber_blocks_match_spirv_as_preserving_ids() {
 /// operands split across lines) against spirv-as, then through our disassembler and back.
 #[test]
 fn feature_tour_matches_spirv_as() {
-    let Some((_, dir)) = setup("tour") else {
+    if !tools::have("spvasm_oracle", &[Tool::SpirvAs, Tool::SpirvDis]) {
         return;
-    };
+    }
     let text = include_str!("spvasm_tour.spvasm");
-    let oracle = spirv_as(&dir, text, "spv1.4").expect("spirv-as rejects the tour");
+    let oracle = spirv_as(text, "spv1.4").expect("spirv-as rejects the tour");
     let ours = assemble(text, "spvasm_tour.spvasm").unwrap();
     assert_eq!(
         ours[1], 0x0001_0400,
@@ -298,28 +274,13 @@ fn feature_tour_matches_spirv_as() {
     same(&ours, &oracle).unwrap();
     let dis = disassemble(&ours).unwrap();
     same(&assemble(&dis, "tour round trip").unwrap(), &oracle).unwrap();
-    same(&spirv_as(&dir, &dis, "spv1.4").unwrap(), &oracle).unwrap();
-    let theirs = spirv_dis(&dir, &oracle);
+    same(&spirv_as(&dis, "spv1.4").unwrap(), &oracle).unwrap();
+    let theirs = spirv_dis(&oracle);
     same(
         &assemble_with(&theirs, "spirv-dis tour", (1, 4)).unwrap(),
-        &spirv_as(&dir, &theirs, "spv1.4").unwrap(),
+        &spirv_as(&theirs, "spv1.4").unwrap(),
     )
     .unwrap();
-}
-
-/// A tiny deterministic generator (64-bit LCG, Knuth's constants).
-struct Rng(u64);
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
 }
 
 /// Differential fuzz: token-level mutations of the tour (numbers, dropped / swapped / inserted
@@ -329,9 +290,9 @@ impl Rng {
 /// numbers for enumerants (so unknown enumerant values disassemble and read back).
 #[test]
 fn mutations_agree_with_spirv_as() {
-    let Some((_, dir)) = setup("mutate") else {
+    if !tools::have("spvasm_oracle", &[Tool::SpirvAs]) {
         return;
-    };
+    }
     const LITERALS: &[&str] = &[
         "-1",
         "0x10",
@@ -387,13 +348,13 @@ fn mutations_agree_with_spirv_as() {
     ];
     let tour = include_str!("spvasm_tour.spvasm");
     let toks: Vec<&str> = tour.split_whitespace().collect();
-    let mut rng = Rng(7);
+    let mut rng = fastrand::Rng::with_seed(7);
     let (mut both, mut disagree) = (0, Vec::new());
     for it in 0..800 {
         let mut lines: Vec<String> = tour.lines().map(str::to_string).collect();
         {
             // Mostly lines with numbers: the literal rules are where assemblers differ.
-            let mut l = rng.below(lines.len());
+            let mut l = rng.usize(..lines.len());
             for _ in 0..8 {
                 if lines[l]
                     .split_whitespace()
@@ -401,7 +362,7 @@ fn mutations_agree_with_spirv_as() {
                 {
                     break;
                 }
-                l = rng.below(lines.len());
+                l = rng.usize(..lines.len());
             }
             let mut w: Vec<String> = lines[l].split_whitespace().map(str::to_string).collect();
             if w.is_empty() {
@@ -410,22 +371,22 @@ fn mutations_agree_with_spirv_as() {
             let numeric: Vec<usize> = (0..w.len())
                 .filter(|&i| w[i].starts_with(|c: char| c.is_ascii_digit() || c == '-'))
                 .collect();
-            let i = rng.below(w.len());
-            match rng.below(6) {
+            let i = rng.usize(..w.len());
+            match rng.usize(..6) {
                 0 => drop(w.remove(i)),
-                1 => w.insert(i, toks[rng.below(toks.len())].to_string()),
-                2 => w[i] = toks[rng.below(toks.len())].to_string(),
-                3 => w[i] = LITERALS[rng.below(LITERALS.len())].to_string(),
+                1 => w.insert(i, toks[rng.usize(..toks.len())].to_string()),
+                2 => w[i] = toks[rng.usize(..toks.len())].to_string(),
+                3 => w[i] = LITERALS[rng.usize(..LITERALS.len())].to_string(),
                 _ if numeric.is_empty() => {}
                 _ => {
-                    w[numeric[rng.below(numeric.len())]] =
-                        LITERALS[rng.below(LITERALS.len())].to_string()
+                    w[numeric[rng.usize(..numeric.len())]] =
+                        LITERALS[rng.usize(..LITERALS.len())].to_string()
                 }
             }
             lines[l] = w.join(" ");
         }
         let text = lines.join("\n");
-        let theirs = spirv_as(&dir, &text, "spv1.4");
+        let theirs = spirv_as(&text, "spv1.4");
         let ours = assemble_with(&text, "mutant", (1, 4));
         match (theirs, ours) {
             (Some(t), Ok(u)) => {
@@ -474,11 +435,9 @@ fn glslang_binaries_round_trip() {
     let Some(root) = common::amber_dir_or_skip("spvasm_oracle") else {
         return;
     };
-    if !tool("glslangValidator") || !tool("spirv-as") {
-        println!("SKIP: glslangValidator / spirv-as not installed");
+    if !tools::have("spvasm_oracle", &[Tool::Glslang, Tool::SpirvAs]) {
         return;
     }
-    let dir = scratch("glslang");
     let mut done = 0;
     for (n, b) in blocks_of(&root, "GLSL").iter().enumerate().step_by(8) {
         let ext = match b.stage.as_str() {
@@ -490,28 +449,18 @@ fn glslang_binaries_round_trip() {
             "tessellation_evaluation" => "tese",
             _ => continue,
         };
-        let src = dir.join(format!("s.{ext}"));
-        let out = dir.join("g.spv");
-        std::fs::write(&src, &b.text).unwrap();
-        let _ = std::fs::remove_file(&out);
         let debug = if n % 16 == 0 { "-gVS" } else { "-g" };
-        let ok = Command::new("glslangValidator")
-            .args(["-V", debug, "-o"])
-            .arg(&out)
-            .arg(&src)
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !ok {
+        let Ok(bytes) = Tool::Glslang.compile(&["-V", debug], ext, &b.text) else {
             continue; // not every block is standalone GLSL glslang accepts
-        }
-        let words = read_words(&out);
+        };
+        let words = tools::words(&bytes);
         let text = disassemble(&words).unwrap_or_else(|e| panic!("{}: {e}", b.name));
         let back = assemble_preserving_ids(&text, &b.name, None)
             .unwrap_or_else(|e| panic!("{}: {e}", b.name));
         same(&back, &words).unwrap_or_else(|e| panic!("{}: round trip: {e}\n{text}", b.name));
         let version = (words[1] >> 16, words[1] >> 8 & 0xff);
         let env = format!("spv{}.{}", version.0, version.1);
-        let theirs = spirv_as_args(&dir, &text, &env, &["--preserve-numeric-ids"])
+        let theirs = spirv_as_args(&text, &env, &["--preserve-numeric-ids"])
             .unwrap_or_else(|| panic!("{}: spirv-as rejects our disassembly", b.name));
         same(&theirs, &words)
             .unwrap_or_else(|e| panic!("{}: spirv-as reads our text differently: {e}", b.name));

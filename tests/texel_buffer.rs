@@ -6,6 +6,9 @@
 
 use std::path::Path;
 
+mod common;
+
+use common::tools::{self, Tool};
 use quadstep::amber::{self, RunOptions, Status};
 
 fn run(text: &str) -> Status {
@@ -17,12 +20,9 @@ fn run(text: &str) -> Status {
     }
 }
 
+/// Whether glslangValidator is here to compile the scripts' GLSL (else the skip message).
 fn glslang() -> bool {
-    let ok = amber::run_shaders::glslang_available();
-    if !ok {
-        eprintln!("SKIPPED: glslangValidator is not on the PATH (Debian package glslang-tools)");
-    }
-    ok
+    tools::have("texel_buffer", &[Tool::Glslang])
 }
 
 /// The message of a failed or skipped run (panics on a pass).

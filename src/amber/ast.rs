@@ -57,6 +57,7 @@ keywords!(
         SpirvAsm = "SPIRV-ASM",
         SpirvHex = "SPIRV-HEX",
         SpirvBin = "SPIRV-BIN",
+        Dxil = "DXIL",
         OpenClC = "OPENCL-C",
         Passthrough = "PASSTHROUGH",
     }
@@ -69,7 +70,7 @@ pub enum ShaderSource {
     Passthrough,
     /// Inline or loaded text.
     Text(String),
-    /// Loaded binary (`SPIRV-BIN FILE`).
+    /// Loaded binary (`SPIRV-BIN FILE`, `DXIL FILE`).
     Binary(Vec<u8>),
 }
 

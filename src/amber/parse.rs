@@ -406,8 +406,11 @@ impl<'a> Parser<'a> {
         }
         self.end_of_stmt("SHADER")?;
         if !file_source {
-            if format == ShaderFormat::SpirvBin {
-                return Err("SPIRV-BIN shaders must be loaded with FILE".into());
+            if matches!(format, ShaderFormat::SpirvBin | ShaderFormat::Dxil) {
+                return Err(format!(
+                    "{} shaders must be loaded with FILE",
+                    format.keyword()
+                ));
             }
             let start = self.line;
             let body = self
@@ -440,7 +443,7 @@ impl<'a> Parser<'a> {
         let full = self.resolve(p);
         let bytes = std::fs::read(&full)
             .map_err(|e| format!("cannot read shader file {}: {e}", full.display()))?;
-        if format == ShaderFormat::SpirvBin {
+        if matches!(format, ShaderFormat::SpirvBin | ShaderFormat::Dxil) {
             Ok(ShaderSource::Binary(bytes))
         } else {
             String::from_utf8(bytes)

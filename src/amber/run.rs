@@ -48,6 +48,9 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
+    /// Texture rules for every shader (`None`: each shader's own, D3D for DXIL and Vulkan
+    /// for SPIR-V).
+    pub policy: Option<texture::Policy>,
 }
 
 impl Default for RunOptions {
@@ -59,6 +62,7 @@ impl Default for RunOptions {
             keep_images: false,
             raster_threads: 1,
             spirv_version: None,
+            policy: None,
         }
     }
 }
@@ -109,6 +113,20 @@ pub struct ScriptResult {
     pub elapsed: Duration,
     /// Final colour attachments when [`RunOptions::keep_images`] is set.
     pub images: Vec<Picture>,
+    /// Every buffer's final bytes when [`RunOptions::keep_images`] is set (what `quadstep
+    /// diff` compares), in name order.
+    pub buffers: Vec<BufferDump>,
+}
+
+/// A buffer's final contents.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BufferDump {
+    pub name: String,
+    /// The Vulkan format name of its elements, if it has one.
+    pub format: Option<String>,
+    /// Texels per row for images (0 for plain buffers).
+    pub width: u32,
+    pub bytes: Vec<u8>,
 }
 
 impl ScriptResult {
@@ -160,6 +178,7 @@ pub fn run_file(path: &Path, opts: &RunOptions) -> ScriptResult {
             note: String::new(),
             elapsed: Duration::ZERO,
             images: Vec::new(),
+            buffers: Vec::new(),
         },
         Err(p) => ScriptResult {
             path: path.to_path_buf(),
@@ -169,6 +188,7 @@ pub fn run_file(path: &Path, opts: &RunOptions) -> ScriptResult {
             note: String::new(),
             elapsed: Duration::ZERO,
             images: Vec::new(),
+            buffers: Vec::new(),
         },
     };
     r.path = path.to_path_buf();
@@ -220,20 +240,25 @@ pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let mut r = Runner::new(script, opts)?;
         let st = r.run_all();
-        let images = if opts.keep_images {
-            r.pictures()
+        let (images, buffers) = if opts.keep_images {
+            (r.pictures(), r.buffer_dumps())
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
-        Ok::<_, (Error, usize)>((st, images))
+        Ok::<_, (Error, usize)>((st, images, buffers))
     }));
-    let (status, images) = match outcome {
-        Ok(Ok((st, imgs))) => (st, imgs),
-        Ok(Err((e, line))) => (status_of(e, &format!("{file}:{line}")), Vec::new()),
+    let (status, images, buffers) = match outcome {
+        Ok(Ok(x)) => x,
+        Ok(Err((e, line))) => (
+            status_of(e, &format!("{file}:{line}")),
+            Vec::new(),
+            Vec::new(),
+        ),
         Err(p) => (
             Status::Fail {
                 message: format!("{file}: panic while running: {}", panic_text(&p)),
             },
+            Vec::new(),
             Vec::new(),
         ),
     };
@@ -243,6 +268,7 @@ pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
         note: String::new(),
         elapsed: start.elapsed(),
         images,
+        buffers,
     }
 }
 
@@ -863,23 +889,30 @@ impl<'s> Runner<'s> {
             .script
             .shader(&att.shader)
             .ok_or_else(|| Error::Amber(format!("no shader '{}'", att.shader)))?;
-        let words = run_shaders::shader_words(
-            decl,
-            att.stage,
-            &att.entry_point,
-            self.opts.spirv_version,
-            &self.opts.cache_dir,
-        )?;
-        let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
-        let module = Module::load(&words)?;
-        let spec_map: SpecConstants = spec.into_iter().collect();
-        let entry = if decl.format == ShaderFormat::Passthrough {
-            "main"
+        let mut sh = if decl.format == ShaderFormat::Dxil {
+            run_shaders::dxil_shader(decl, att, stage)?
         } else {
-            att.entry_point.as_str()
+            let words = run_shaders::shader_words(
+                decl,
+                att.stage,
+                &att.entry_point,
+                self.opts.spirv_version,
+                &self.opts.cache_dir,
+            )?;
+            let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
+            let module = Module::load(&words)?;
+            let spec_map: SpecConstants = spec.into_iter().collect();
+            let entry = if decl.format == ShaderFormat::Passthrough {
+                "main"
+            } else {
+                att.entry_point.as_str()
+            };
+            pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?
         };
-        let mut sh = pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?;
         sh.set_budget(self.opts.budget);
+        if let Some(policy) = self.opts.policy {
+            sh.set_policy(policy);
+        }
         let sh = Arc::new(sh);
         self.shaders.insert(key, sh.clone());
         Ok(sh)
@@ -983,7 +1016,7 @@ impl<'s> Runner<'s> {
             .ok_or_else(|| Error::Amber(format!("pipeline '{}' has no compute shader", p.name)))?;
         let sh = self.shader(att)?;
         let (sets, wb) = self.descriptors(p, &[sh.ir()])?;
-        pipeline::dispatch(&sh, groups, &sets, texture::Config::default())?;
+        pipeline::dispatch(&sh, groups, &sets, sh.config())?;
         self.write_back(wb)
     }
 
@@ -1290,10 +1323,9 @@ impl<'s> Runner<'s> {
         let mut irs = vec![vs.ir()];
         irs.extend(fs.as_ref().map(|f| f.ir()));
         let (sets, wb) = self.descriptors(p, &irs)?;
-        let config = texture::Config::default();
-        let vstage = BoundStage::new(&vs, &sets, config)?;
+        let vstage = BoundStage::new(&vs, &sets, vs.config())?;
         let fstage = match &fs {
-            Some(f) => Some(BoundStage::new(f, &sets, config)?),
+            Some(f) => Some(BoundStage::new(f, &sets, f.config())?),
             None => None,
         };
         // A pipeline without a fragment shader writes no colour.
@@ -1504,6 +1536,24 @@ impl<'s> Runner<'s> {
             self.store_depth(&n, d);
         }
         self.write_back(wb)
+    }
+
+    /// Every buffer's final bytes, in name order.
+    fn buffer_dumps(&self) -> Vec<BufferDump> {
+        let mut names: Vec<&String> = self.bufs.keys().collect();
+        names.sort();
+        names
+            .into_iter()
+            .map(|n| {
+                let b = &self.bufs[n];
+                BufferDump {
+                    name: n.clone(),
+                    format: b.format_name(),
+                    width: b.width,
+                    bytes: b.bytes.clone(),
+                }
+            })
+            .collect()
     }
 
     /// RGBA8 pictures of every colour attachment.

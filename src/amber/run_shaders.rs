@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use super::ast::{Shader, ShaderFormat, ShaderSource, ShaderType};
+use super::ast::{Attachment, Shader, ShaderFormat, ShaderSource, ShaderType};
 use crate::front::spvasm;
 use crate::{Error, Result};
 
@@ -250,6 +250,43 @@ pub fn optimize(words: &[u32], passes: &[String], cache: &Path) -> Result<Vec<u3
     }
     let out = out.map_err(|e| Error::Io(format!("{}: {e}", dst.display())))?;
     words_from_bytes(&out, "spirv-opt output")
+}
+
+/// A `DXIL FILE` shader (the quadstep extension) compiled for the attachment: its entry
+/// point (`main`, Amber's default, means the container's only or first one), checked to be of
+/// the pipeline's stage. Specialisation constants and `spirv-opt` passes do not apply to DXIL.
+pub fn dxil_shader(
+    shader: &Shader,
+    att: &Attachment,
+    stage: crate::ir::Stage,
+) -> Result<crate::pipeline::Shader> {
+    let ShaderSource::Binary(bytes) = &shader.source else {
+        return Err(Error::Amber(format!(
+            "DXIL shader '{}' has no container loaded",
+            shader.name
+        )));
+    };
+    if !att.specializations.is_empty() || !att.optimizations.is_empty() {
+        return Err(Error::Unsupported(format!(
+            "specialisation constants or spirv-opt passes on DXIL shader '{}'",
+            shader.name
+        )));
+    }
+    let name = shader
+        .file
+        .as_ref()
+        .map_or(shader.name.clone(), |p| p.display().to_string());
+    let entry = (att.entry_point != "main").then_some(att.entry_point.as_str());
+    let sh = crate::pipeline::Shader::from_dxil(bytes, entry)
+        .map_err(|e| Error::Amber(format!("{name}: {e}")))?;
+    if sh.stage() != stage {
+        return Err(Error::Amber(format!(
+            "{name}: a {:?} shader attached as {:?}",
+            sh.stage(),
+            stage
+        )));
+    }
+    Ok(sh)
 }
 
 /// SPIR-V words of `shader` compiled for `stage` with entry point `entry`.

@@ -1,3 +1,4 @@
-//! Front ends: SPIR-V (and later DXIL) lowered into [`crate::ir`].
+//! Front ends: SPIR-V and DXIL read and lowered into [`crate::ir`].
+pub mod dxil;
 pub mod spirv;
 pub mod spvasm;

@@ -849,6 +849,35 @@ pub struct Resource {
     pub array_len: u32,
     pub image: Option<ImageType>,
     pub name: String,
+    /// The D3D register class a DXIL resource was declared in (`None` for SPIR-V). D3D's
+    /// `tM`/`sM`/`bM`/`uM` in `spaceN` all sit at (`set` N, `binding` M); the class tells the
+    /// descriptor sets which of several descriptors bound there by class this one reads.
+    pub class: Option<RegisterClass>,
+}
+
+/// D3D's register classes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum RegisterClass {
+    /// `t`: shader resource views (textures, buffers read by the shader).
+    T,
+    /// `s`: samplers.
+    S,
+    /// `b`: constant buffers.
+    B,
+    /// `u`: unordered access views (read-write textures and buffers).
+    U,
+}
+
+impl RegisterClass {
+    /// The register letter.
+    pub fn letter(self) -> char {
+        match self {
+            RegisterClass::T => 't',
+            RegisterClass::S => 's',
+            RegisterClass::B => 'b',
+            RegisterClass::U => 'u',
+        }
+    }
 }
 
 /// A lowered entry point: everything the interpreter and the pipeline need.

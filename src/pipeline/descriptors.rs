@@ -4,6 +4,13 @@
 //! threads). Images sit behind a read/write lock because storage-image writes from fragment
 //! shaders can come from any tile thread; sampling takes the (uncontended) read lock.
 //!
+//! D3D registers sit on the same sets: register M of class `t`, `s`, `b` or `u` in space N is
+//! set N, binding M. A descriptor bound plainly at (N, M) serves every class there (a combined
+//! image sampler is both `tM` and `sM`, as spirv-to-dxil compiles a combined sampler), so a
+//! SPIR-V shader and its DXIL translation read the same sets. Where a D3D shader uses two
+//! classes of one register number (`t0` and `u0`), [`DescriptorSets::bind_register`] binds a
+//! descriptor for one class, which that class reads before the plain binding.
+//!
 //! Texel buffers ([`TexelBufferView`], Vulkan's `VkBufferView`) are a window of a [`Buffer`]
 //! read and written in place, texel by texel, through the texture unit's format codecs: no
 //! copy into an image, so storage texel buffer writes land in the very buffer a storage
@@ -14,7 +21,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
 use crate::exec::{Bindings, Buffer, ImageUnit};
-use crate::ir::{ResourceKind, Shader};
+use crate::ir::{RegisterClass, Resource, ResourceKind, Shader};
 use crate::texture::{out_of_range_texel, Aspect, Decoder, Format, Image, ImageView, Sampler};
 use crate::{Error, Result};
 
@@ -242,6 +249,8 @@ fn access_size(off: u64, ts: usize) -> usize {
 #[derive(Clone, Debug, Default)]
 pub struct DescriptorSets {
     map: BTreeMap<(u32, u32), Vec<Descriptor>>,
+    /// Descriptors bound for one D3D register class: (class, space, register).
+    classed: BTreeMap<(RegisterClass, u32, u32), Vec<Descriptor>>,
     push_constants: Option<Arc<Buffer>>,
 }
 
@@ -260,6 +269,29 @@ impl DescriptorSets {
         self.map.insert((set, binding), ds);
         self
     }
+    /// Bind a single descriptor to D3D register `class` `register` in `space` (set `space`,
+    /// binding `register`, read by resources of that class only).
+    pub fn bind_register(
+        &mut self,
+        class: RegisterClass,
+        space: u32,
+        register: u32,
+        d: Descriptor,
+    ) -> &mut Self {
+        self.classed.insert((class, space, register), vec![d]);
+        self
+    }
+    /// Bind a descriptor array to D3D registers `class` `register..` in `space`.
+    pub fn bind_register_array(
+        &mut self,
+        class: RegisterClass,
+        space: u32,
+        register: u32,
+        ds: Vec<Descriptor>,
+    ) -> &mut Self {
+        self.classed.insert((class, space, register), ds);
+        self
+    }
     /// Set the push-constant block's bytes.
     pub fn set_push_constants(&mut self, bytes: &[u8]) -> &mut Self {
         self.push_constants = Some(Arc::new(Buffer::from_bytes(bytes)));
@@ -268,6 +300,14 @@ impl DescriptorSets {
     /// The descriptors at (set, binding).
     pub fn get(&self, set: u32, binding: u32) -> Option<&[Descriptor]> {
         self.map.get(&(set, binding)).map(|v| v.as_slice())
+    }
+    /// The descriptors resource `r` reads: those bound for its register class, if it has one
+    /// and any are, else those at its (set, binding).
+    pub fn lookup(&self, r: &Resource) -> Option<&[Descriptor]> {
+        r.class
+            .and_then(|c| self.classed.get(&(c, r.set, r.binding)))
+            .or_else(|| self.map.get(&(r.set, r.binding)))
+            .map(|v| v.as_slice())
     }
 
     /// The interpreter's bindings for `shader`: every buffer slot resolved. A buffer the
@@ -290,7 +330,7 @@ impl DescriptorSets {
                     b.bind_buffer(slot, 0, buf);
                 }
                 ResourceKind::UniformBuffer | ResourceKind::StorageBuffer => {
-                    let descs = self.get(r.set, r.binding).ok_or_else(|| {
+                    let descs = self.lookup(r).ok_or_else(|| {
                         Error::Pipeline(format!(
                             "shader '{}' uses a buffer at set {} binding {} ('{}') but none is bound",
                             shader.name, r.set, r.binding, r.name
@@ -332,6 +372,43 @@ fn kind_name(d: &Descriptor) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn res(kind: ResourceKind, set: u32, binding: u32, class: Option<RegisterClass>) -> Resource {
+        Resource {
+            kind,
+            set,
+            binding,
+            array_len: 1,
+            image: None,
+            name: String::new(),
+            class,
+        }
+    }
+
+    #[test]
+    fn a_register_class_reads_its_own_binding_before_the_plain_one() {
+        let (plain, t0, u0) = (
+            Arc::new(Buffer::new(4)),
+            Arc::new(Buffer::new(8)),
+            Arc::new(Buffer::new(12)),
+        );
+        let mut sets = DescriptorSets::new();
+        sets.bind(2, 0, Descriptor::Buffer(plain))
+            .bind_register(RegisterClass::T, 2, 0, Descriptor::Buffer(t0))
+            .bind_register(RegisterClass::U, 2, 0, Descriptor::Buffer(u0));
+        let len = |r: &Resource| match sets.lookup(r) {
+            Some([Descriptor::Buffer(b)]) => b.len(),
+            _ => 0,
+        };
+        let sb = ResourceKind::StorageBuffer;
+        assert_eq!(len(&res(sb, 2, 0, Some(RegisterClass::T))), 8);
+        assert_eq!(len(&res(sb, 2, 0, Some(RegisterClass::U))), 12);
+        // no class-specific binding for b0: the plain one; SPIR-V resources: the plain one
+        assert_eq!(len(&res(sb, 2, 0, Some(RegisterClass::B))), 4);
+        assert_eq!(len(&res(sb, 2, 0, None)), 4);
+        // another space is another set
+        assert_eq!(len(&res(sb, 1, 0, Some(RegisterClass::T))), 0);
+    }
 
     #[test]
     fn texel_buffer_view_reads_and_writes_its_window_of_the_buffer() {

@@ -40,7 +40,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::descriptors::{Descriptor, ImageRead, ImageResource, TexelBufferView};
 use crate::exec::{image_per_quad, BatchOperands, ImageUnit, QuadLod, QuadOperands};
-use crate::ir::{ImageInst, ImageOpKind, Lod, Reg, ResourceKind, Shader};
+use crate::ir::{ImageInst, ImageOpKind, Lod, Reg, Resource, ResourceKind, Shader};
 use crate::texture::merge_lanes;
 use crate::texture::{
     fetch_quad, query_levels, query_samples, query_size, BatchArgs, BatchGatherOffsets, BatchLod,
@@ -138,18 +138,18 @@ fn bases<T>(v: &[Vec<T>]) -> (Vec<usize>, usize) {
 }
 
 impl ShaderImages {
-    /// Resolve the shader's image, sampler and texel-buffer slots against `lookup` (set,
-    /// binding → descriptor array). Missing descriptors are only an error when used.
+    /// Resolve the shader's image, sampler and texel-buffer slots against `lookup` (resource
+    /// → descriptor array). Missing descriptors are only an error when used.
     pub fn new<'d>(
         shader: &Shader,
-        lookup: impl Fn(u32, u32) -> Option<&'d [Descriptor]>,
+        lookup: impl Fn(&Resource) -> Option<&'d [Descriptor]>,
         config: Config,
     ) -> Result<ShaderImages> {
         let mut images = Vec::with_capacity(shader.resources.len());
         let mut samplers = Vec::with_capacity(shader.resources.len());
         let mut texel_buffers = Vec::with_capacity(shader.resources.len());
         for r in &shader.resources {
-            let descs = lookup(r.set, r.binding).unwrap_or(&[]);
+            let descs = lookup(r).unwrap_or(&[]);
             texel_buffers.push(texel_buffer_views(r, descs)?);
             let mut imgs = Vec::new();
             let mut smps = Vec::new();
@@ -201,6 +201,13 @@ impl ShaderImages {
                     Descriptor::Sampler(s) => {
                         imgs.push(None);
                         smps.push(Some(*s));
+                    }
+                    // a separate sampler (D3D `sM`) reads a combined descriptor's sampler
+                    Descriptor::CombinedImageSampler { sampler, .. }
+                        if r.kind == ResourceKind::Sampler =>
+                    {
+                        imgs.push(None);
+                        smps.push(Some(*sampler));
                     }
                     _ => {
                         imgs.push(None);
@@ -1138,6 +1145,7 @@ mod tests {
                 signed: false,
             }),
             name: format!("t{binding}"),
+            class: None,
         }
     }
 
@@ -1204,7 +1212,13 @@ mod tests {
         let shadow = [combined(depth(), cmp)];
         let images = ShaderImages::new(
             &shader,
-            |_, b| Some(if b == 0 { &arr[..] } else { &shadow[..] }),
+            |r| {
+                Some(if r.binding == 0 {
+                    &arr[..]
+                } else {
+                    &shadow[..]
+                })
+            },
             Config::default(),
         )
         .unwrap();
@@ -1212,13 +1226,8 @@ mod tests {
         // Registers r0..r40, 16 lanes (4 quads). r0-r3 coordinates, r4 bias/LOD, r5 proj,
         // r6 dref, r7 min_lod, r8-r9 offsets, r10 descriptor index, r11-r14 gradients.
         let n = 16;
-        let mut seed = 0x1234_5678u32;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut rng = fastrand::Rng::with_seed(0x1234_5678);
+        let mut rnd = move || rng.f32();
         let mut r32 = vec![0u32; 40 * n];
         for l in 0..n {
             let mut set = |r: usize, v: u32| r32[r * n + l] = v;
@@ -1348,19 +1357,20 @@ mod tests {
         let shadow = [combined(depth(), cmp)];
         let images = ShaderImages::new(
             &shader,
-            |_, b| Some(if b == 0 { &arr[..] } else { &shadow[..] }),
+            |r| {
+                Some(if r.binding == 0 {
+                    &arr[..]
+                } else {
+                    &shadow[..]
+                })
+            },
             Config::default(),
         )
         .unwrap();
         // r0-r1 coordinates, r6 dref, r8-r9 offsets, r10 descriptor index, r15 component
         let n = 32;
-        let mut seed = 0x9abc_def1u32;
-        let mut rnd = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 17;
-            seed ^= seed << 5;
-            (seed >> 8) as f32 / (1u32 << 24) as f32
-        };
+        let mut rng = fastrand::Rng::with_seed(0x9abc_def1);
+        let mut rnd = move || rng.f32();
         let mut r32 = vec![0u32; 40 * n];
         for l in 0..n {
             let mut set = |r: usize, v: u32| r32[r * n + l] = v;
@@ -1456,8 +1466,7 @@ mod tests {
             view,
             sampler: sampler(Filter::Nearest, AddressMode::ClampToEdge),
         }];
-        let images =
-            ShaderImages::new(&shader, |_, _| Some(&descs[..]), Config::default()).unwrap();
+        let images = ShaderImages::new(&shader, |_| Some(&descs[..]), Config::default()).unwrap();
         // one quad, every lane at texel (1, 0)'s centre: (0.75, 0.25)
         let n = 4;
         let mut r32 = vec![0u32; 40 * n];

@@ -37,7 +37,7 @@ pub fn dispatch(
             shader.stage()
         )));
     }
-    let images = ShaderImages::new(shader.ir(), |s, b| sets.get(s, b), config)?;
+    let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
     let bindings = sets.bindings(shader.ir(), &images)?;
     exec::run_compute(shader.program(), groups, &bindings)
 }

@@ -34,7 +34,7 @@ impl<'a> BoundStage<'a> {
     /// Bind `shader` to `sets` (image kernels are built here, once per draw).
     pub fn new(shader: &'a Shader, sets: &'a DescriptorSets, config: Config) -> Result<Self> {
         let ir = shader.ir();
-        let images = ShaderImages::new(ir, |s, b| sets.get(s, b), config)?;
+        let images = ShaderImages::new(ir, |r| sets.lookup(r), config)?;
         let in_stride = location_stride(&ir.inputs);
         let out_stride = location_stride(&ir.outputs);
         let mut interpolation = vec![Interpolation::Smooth; in_stride / 4];

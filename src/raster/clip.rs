@@ -304,6 +304,7 @@ pub(crate) fn point_inside(v: &[f64; 4], planes: &[Plane]) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use approx::abs_diff_eq;
 
     fn cv(pos: [f64; 4], i: usize) -> ClipVert {
         let mut bary = [0.0; 3];
@@ -315,13 +316,8 @@ mod tests {
     fn outcode_test_matches_the_plane_by_plane_test() {
         // Expected: the same planes without their structure-of-arrays rows, which takes the
         // plane-by-plane path; triangles inside, crossing and outside every plane.
-        let mut seed = 11u64;
-        let mut next = |scale: f64| {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * scale
-        };
+        let mut rng = fastrand::Rng::with_seed(11);
+        let mut next = |scale: f64| (rng.f64() - 0.5) * scale;
         for vp in [Viewport::full(64, 64), Viewport::full(1024, 1024)] {
             for clamp in [false, true] {
                 let fast = PlaneSet::new(planes(&vp, clamp));
@@ -414,7 +410,7 @@ mod tests {
         for v in out.iter() {
             assert!(v.pos[2] >= -1e-12);
             let s: f64 = v.bary.iter().sum();
-            assert!((s - 1.0).abs() < 1e-12);
+            assert!(abs_diff_eq!(s, 1.0, epsilon = 1e-12), "{s}");
         }
         // The new vertices on edge 0-1 and 2-0 are the midpoints.
         assert!(out.iter().any(|v| v.bary == [0.5, 0.5, 0.0]));

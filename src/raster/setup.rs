@@ -428,6 +428,7 @@ pub(crate) fn point(v: &WinVert, size: f64, info: PrimInfo, ctx: &SetupCtx) -> O
 #[cfg(test)]
 mod tests {
     use super::*;
+    use approx::abs_diff_eq;
 
     #[test]
     fn combine_of_three_planes_is_the_plain_sum() {
@@ -497,13 +498,10 @@ mod tests {
             let h = k as f64 / (2 * ONE) as f64;
             special.extend([h, h.next_up(), h.next_down()]);
         }
-        let mut seed = 3u64;
+        let mut rng = fastrand::Rng::with_seed(3);
         for _ in 0..20000 {
-            seed = seed
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            special.push(f64::from_bits(seed));
-            special.push(((seed >> 11) as f64 / (1u64 << 53) as f64 - 0.5) * 70000.0);
+            special.push(f64::from_bits(rng.u64(..)));
+            special.push((rng.f64() - 0.5) * 70000.0);
         }
         for v in special {
             assert_eq!(snap(v), want(v), "{v:e}");
@@ -583,7 +581,7 @@ mod tests {
             }),
             depth_unorm_bits: bits,
         };
-        let near = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        let near = |a: f64, b: f64| abs_diff_eq!(a, b, epsilon = 1e-12);
         // D16: r = 2^-16; o = 2 * 0.02 + 3 * 2^-16.
         let o = polygon_depth_bias(&poly, &ctx(Some(16), 3.0, 2.0, 0.0));
         assert!(near(o, 0.04 + 3.0 / 65536.0), "{o}");

@@ -1,7 +1,12 @@
-//! Helpers shared by the integration tests (each test file that needs one says `mod common;`).
+//! Helpers shared by the integration tests (each test file that needs one says `mod common;`):
+//! where the Amber corpus is (here), the external tools tests run ([`tools`]) and random
+//! mutations of SPIR-V binaries ([`mutate`]).
 //!
-//! Only the lookup of the Amber corpus lives here: five test files read it and used to search
-//! for it each in their own order, under two environment variable names.
+//! Each test file is its own crate and uses a part of this module, so unused items are allowed.
+#![allow(dead_code)]
+
+pub mod mutate;
+pub mod tools;
 
 use std::path::{Path, PathBuf};
 
@@ -66,4 +71,35 @@ pub fn amber_dir_or_skip(test: &str) -> Option<PathBuf> {
             None
         }
     }
+}
+
+/// The DXIL containers of `shared/dxil/vkd3d-proton` (sorted), with the folder, or `None`
+/// after printing `"<test>: skipped: ..."`: looked for beside the crate, inside it, and at
+/// `/work/shared`.
+#[allow(dead_code)]
+pub fn dxil_corpus_or_skip(test: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [
+        manifest.join("../shared/dxil/vkd3d-proton"),
+        manifest.join("shared/dxil/vkd3d-proton"),
+        PathBuf::from("/work/shared/dxil/vkd3d-proton"),
+    ];
+    let Some(root) = candidates.iter().find(|p| p.join("MANIFEST.tsv").is_file()) else {
+        eprintln!("{test}: skipped: no DXIL corpus (shared/dxil/vkd3d-proton) found");
+        return None;
+    };
+    let mut files = Vec::new();
+    let mut stack = vec![root.clone()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(dir).ok()?.flatten() {
+            let p = entry.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else if p.extension().is_some_and(|x| x == "dxil") {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    Some((root.clone(), files))
 }

@@ -1,6 +1,7 @@
-//! Shader generation, textures and the quad runner for `tests/sample_cmp_family.rs`.
-#![allow(dead_code)]
+//! Shader generation, textures, lane operands and the case runner for the hand-computed table
+//! of `tests/sample_cmp_family.rs`.
 
+use approx::abs_diff_eq;
 use quadstep::exec::{run_fragment_quads, FragQuadInput};
 use quadstep::pipeline::{Descriptor, DescriptorSets, ImageResource, Shader, ShaderImages};
 pub use quadstep::texture::LodPrecision;
@@ -385,101 +386,182 @@ impl L {
     }
 }
 
-/// Runs the key's shader on one quad with the given lanes, image and sampler, returns the four
-/// results.
-pub fn run(key: Key, img: Image, sampler: Sampler, policy: Policy, lanes: [L; 4]) -> [f32; 4] {
-    run_opts(
-        key,
-        img,
-        sampler,
-        policy,
-        LodPrecision::Exact,
-        [false; 4],
-        lanes,
-    )
+/// What a case expects.
+#[derive(Clone, Copy, Debug)]
+pub enum Want {
+    /// The four lanes' results, within 1e-6 (every expectation is a dyadic fraction, or a sum
+    /// of them with a third of one).
+    Results([f32; 4]),
+    /// An error at load, bind or run time whose message contains this text (`""`: any error).
+    Error(&'static str),
 }
 
-/// [`run`] with a LOD/weight precision and per-lane helper flags (helper lanes run and feed
-/// derivatives; their results are returned too but mean nothing).
-pub fn run_opts(
-    key: Key,
-    img: Image,
-    sampler: Sampler,
-    policy: Policy,
-    precision: LodPrecision,
-    helper: [bool; 4],
-    lanes: [L; 4],
-) -> [f32; 4] {
-    try_run_opts(key, img, sampler, policy, precision, helper, lanes)
-        .unwrap_or_else(|e| panic!("{e}\n{}", shader_text(&key)))
+/// The texture a case samples, made for the case's receiver.
+#[derive(Clone, Copy, Debug)]
+pub enum Tex {
+    /// [`level_tex`]: one depth per level and layer.
+    Levels,
+    /// [`ramp_tex`]: one level, one depth per texel.
+    Ramp,
+    /// [`ramp_mip_tex`]: the 2D ramp with a second level.
+    RampMip,
+    /// [`const_tex`]: one level of a format holding one value.
+    Const(Format, f32),
 }
 
-/// [`run_opts`] returning load/bind/run errors instead of panicking.
-pub fn try_run_opts(
-    key: Key,
-    img: Image,
-    sampler: Sampler,
-    policy: Policy,
-    precision: LodPrecision,
-    helper: [bool; 4],
-    lanes: [L; 4],
-) -> Result<[f32; 4], String> {
-    let text = shader_text(&key);
-    let words = quadstep::front::spvasm::assemble_with(&text, "sample_cmp.spvasm", (1, 3))
-        .unwrap_or_else(|e| panic!("assemble {key:?}: {e}\n{text}"));
-    let shader = Shader::from_spirv(&words, "main", &Default::default())
-        .map_err(|e| format!("load {key:?}: {e}"))?;
-    let view = ImageView::whole(&img, key.recv.view_type());
-    let image = ImageResource::new(img);
-    let mut sets = DescriptorSets::new();
-    if key.separate {
-        sets.bind(0, 0, Descriptor::Image { image, view });
-        sets.bind(0, 1, Descriptor::Sampler(sampler));
-    } else {
-        sets.bind(
-            0,
-            0,
-            Descriptor::CombinedImageSampler {
-                image,
-                view,
-                sampler,
-            },
-        );
-    }
-    let images = ShaderImages::new(
-        shader.ir(),
-        |s, b| sets.get(s, b),
-        texture::Config { policy, precision },
-    )
-    .map_err(|e| format!("images: {e}"))?;
-    let bindings = sets
-        .bindings(shader.ir(), &images)
-        .map_err(|e| format!("bindings: {e}"))?;
-    let mut fq = FragQuadInput {
-        sample_mask: [1; 4],
-        varyings: vec![0; 64],
-        helper,
-        ..Default::default()
-    };
-    for (i, l) in lanes.iter().enumerate() {
-        fq.frag_coord[i] = [(i & 1) as f32 + 0.5, (i >> 1) as f32 + 0.5, 0.0, 1.0];
-        let words: [[f32; 4]; 4] = [
-            l.c,
-            [l.dref, l.lb, l.cl, 0.0],
-            [l.gx[0], l.gx[1], l.gx[2], f32::from_bits(l.off[0] as u32)],
-            [l.gy[0], l.gy[1], l.gy[2], f32::from_bits(l.off[1] as u32)],
-        ];
-        for (loc, w) in words.iter().enumerate() {
-            for (c, v) in w.iter().enumerate() {
-                fq.varyings[i * 16 + loc * 4 + c] = v.to_bits();
-            }
+impl Tex {
+    fn image(self, recv: Recv) -> Image {
+        match self {
+            Tex::Levels => level_tex(recv),
+            Tex::Ramp => ramp_tex(recv),
+            Tex::RampMip => ramp_mip_tex(),
+            Tex::Const(format, value) => const_tex(recv, format, value),
         }
     }
-    let out = run_fragment_quads(shader.program(), &[fq], &bindings)
-        .map_err(|e| format!("run {key:?}: {e}"))?;
-    let o = &out[0].outputs;
-    let stride = o.len() / 4;
-    Ok([0, 1, 2, 3].map(|i| f32::from_bits(o[i * stride])))
+}
+
+/// One hand-computed case: a shader variant sampling a texture through a sampler under a
+/// policy, on one quad of four lanes, and what it must give.
+#[derive(Clone, Copy, Debug)]
+pub struct Case {
+    pub name: &'static str,
+    pub key: Key,
+    pub tex: Tex,
+    pub sampler: Sampler,
+    pub policy: Policy,
+    pub precision: LodPrecision,
+    /// Helper lanes run and feed derivatives; their results are checked too.
+    pub helper: [bool; 4],
+    pub lanes: [L; 4],
+    pub want: Want,
+}
+
+/// A case with exact LOD arithmetic and no helper lanes, expecting `want`.
+pub fn case(
+    name: &'static str,
+    key: Key,
+    tex: Tex,
+    sampler: Sampler,
+    policy: Policy,
+    lanes: [L; 4],
+    want: [f32; 4],
+) -> Case {
+    Case {
+        name,
+        key,
+        tex,
+        sampler,
+        policy,
+        precision: LodPrecision::Exact,
+        helper: [false; 4],
+        lanes,
+        want: Want::Results(want),
+    }
+}
+
+impl Case {
+    /// The case with another LOD/weight precision.
+    pub fn precision(self, precision: LodPrecision) -> Case {
+        Case { precision, ..self }
+    }
+
+    /// The case with helper lanes.
+    pub fn helper(self, helper: [bool; 4]) -> Case {
+        Case { helper, ..self }
+    }
+
+    /// The case expecting an error whose message contains `text`.
+    pub fn error(self, text: &'static str) -> Case {
+        Case {
+            want: Want::Error(text),
+            ..self
+        }
+    }
+
+    /// Runs the case: `Err` says how it failed.
+    pub fn check(&self) -> Result<(), String> {
+        let (name, got) = (self.name, self.run());
+        match (self.want, got) {
+            (Want::Results(want), Ok(got)) if abs_diff_eq!(got[..], want[..], epsilon = 1e-6) => {
+                Ok(())
+            }
+            (Want::Results(want), Ok(got)) => Err(format!("{name}: got {got:?}, want {want:?}")),
+            (Want::Results(_), Err(e)) => Err(format!("{name}: {e}\n{}", shader_text(&self.key))),
+            (Want::Error(text), Err(e)) if e.contains(text) => Ok(()),
+            (Want::Error(text), Err(e)) => Err(format!("{name}: error {e:?} lacks {text:?}")),
+            (Want::Error(_), Ok(got)) => Err(format!("{name}: accepted, results {got:?}")),
+        }
+    }
+
+    /// The four lane results, or the load/bind/run error.
+    fn run(&self) -> Result<[f32; 4], String> {
+        let Case {
+            key,
+            sampler,
+            policy,
+            precision,
+            helper,
+            lanes,
+            ..
+        } = *self;
+        let img = self.tex.image(key.recv);
+        let text = shader_text(&key);
+        let words = quadstep::front::spvasm::assemble_with(&text, "sample_cmp.spvasm", (1, 3))
+            .unwrap_or_else(|e| panic!("assemble {key:?}: {e}\n{text}"));
+        let shader = Shader::from_spirv(&words, "main", &Default::default())
+            .map_err(|e| format!("load {key:?}: {e}"))?;
+        let view = ImageView::whole(&img, key.recv.view_type());
+        let image = ImageResource::new(img);
+        let mut sets = DescriptorSets::new();
+        if key.separate {
+            sets.bind(0, 0, Descriptor::Image { image, view });
+            sets.bind(0, 1, Descriptor::Sampler(sampler));
+        } else {
+            sets.bind(
+                0,
+                0,
+                Descriptor::CombinedImageSampler {
+                    image,
+                    view,
+                    sampler,
+                },
+            );
+        }
+        let images = ShaderImages::new(
+            shader.ir(),
+            |r| sets.lookup(r),
+            texture::Config { policy, precision },
+        )
+        .map_err(|e| format!("images: {e}"))?;
+        let bindings = sets
+            .bindings(shader.ir(), &images)
+            .map_err(|e| format!("bindings: {e}"))?;
+        let mut fq = FragQuadInput {
+            sample_mask: [1; 4],
+            varyings: vec![0; 64],
+            helper,
+            ..Default::default()
+        };
+        for (i, l) in lanes.iter().enumerate() {
+            fq.frag_coord[i] = [(i & 1) as f32 + 0.5, (i >> 1) as f32 + 0.5, 0.0, 1.0];
+            let words: [[f32; 4]; 4] = [
+                l.c,
+                [l.dref, l.lb, l.cl, 0.0],
+                [l.gx[0], l.gx[1], l.gx[2], f32::from_bits(l.off[0] as u32)],
+                [l.gy[0], l.gy[1], l.gy[2], f32::from_bits(l.off[1] as u32)],
+            ];
+            for (loc, w) in words.iter().enumerate() {
+                for (c, v) in w.iter().enumerate() {
+                    fq.varyings[i * 16 + loc * 4 + c] = v.to_bits();
+                }
+            }
+        }
+        let out = run_fragment_quads(shader.program(), &[fq], &bindings)
+            .map_err(|e| format!("run {key:?}: {e}"))?;
+        let o = &out[0].outputs;
+        let stride = o.len() / 4;
+        Ok([0, 1, 2, 3].map(|i| f32::from_bits(o[i * stride])))
+    }
 }
 
 /// Lane i at `base + (i & 1)·dx + (i >> 1)·dy` (so coarse dX = dx, dY = dy) with ref `refs[i]`.
@@ -492,14 +574,28 @@ pub fn grid(base: [f32; 4], dx: [f32; 4], dy: [f32; 4], refs: [f32; 4]) -> [L; 4
     })
 }
 
-/// Asserts the four lane results (tolerance 1e-6: every expectation is a dyadic fraction).
-pub fn check(name: &str, got: [f32; 4], want: [f32; 4]) {
-    for lane in 0..4 {
-        assert!(
-            (got[lane] - want[lane]).abs() <= 1e-6,
-            "{name}: lane {lane}: got {} want {} (all lanes: got {got:?} want {want:?})",
-            got[lane],
-            want[lane]
-        );
+/// `lanes` with `f(lane, value)` applied lane by lane (per-lane bias, LOD, clamp, offset).
+pub fn per_lane<T>(mut lanes: [L; 4], f: impl Fn(L, T) -> L, values: [T; 4]) -> [L; 4] {
+    for (l, v) in lanes.iter_mut().zip(values) {
+        *l = f(*l, v);
     }
+    lanes
+}
+
+/// Checks every case (names unique), failing with the list of those that do not give what
+/// they expect.
+pub fn check_all(cases: &[Case]) {
+    let mut names: Vec<&str> = cases.iter().map(|c| c.name).collect();
+    names.sort_unstable();
+    if let Some(w) = names.windows(2).find(|w| w[0] == w[1]) {
+        panic!("two cases named {}", w[0]);
+    }
+    let failures: Vec<String> = cases.iter().filter_map(|c| c.check().err()).collect();
+    assert!(
+        failures.is_empty(),
+        "{} of {} cases fail:\n{}",
+        failures.len(),
+        cases.len(),
+        failures.join("\n")
+    );
 }

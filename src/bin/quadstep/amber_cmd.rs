@@ -41,6 +41,10 @@ pub struct AmberArgs {
     /// Parallel scripts (0 = one per core).
     #[arg(long, short, default_value_t = 0)]
     pub jobs: usize,
+    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
+    /// Vulkan for SPIR-V).
+    #[arg(long, value_enum)]
+    pub policy: Option<super::policy_arg::PolicyArg>,
 }
 
 pub fn detail(r: &ScriptResult) -> String {
@@ -152,6 +156,7 @@ pub fn run(a: AmberArgs) -> ExitCode {
         budget: a.budget,
         time_limit: Duration::from_secs(a.time_limit),
         keep_images: a.dump_images.is_some(),
+        policy: a.policy.map(Into::into),
         ..RunOptions::default()
     };
     let any_dir = a.paths.iter().any(|p| p.is_dir());

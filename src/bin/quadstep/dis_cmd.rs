@@ -1,8 +1,9 @@
 //! `quadstep dis SHADER`: what quadstep makes of a shader. Prints the SPIR-V disassembly (our
-//! own disassembler, `spirv-dis` syntax), then for each entry point the interface and the IR
-//! the interpreter runs (after the optimiser unless `--no-opt`). Accepts a SPIR-V binary, SPIR-V
-//! assembly text, or GLSL/HLSL, which it compiles through the Amber runner's
-//! `glslangValidator` call and shader cache (Debian package `glslang-tools`).
+//! own disassembler, `spirv-dis` syntax) or, for a DXIL container, its shader model and entry
+//! points, then for each entry point the interface and the IR the interpreter runs (after the
+//! optimiser unless `--no-opt`) and the texture policy it samples under. Accepts a SPIR-V
+//! binary, SPIR-V assembly text, a DXIL container, or GLSL/HLSL, which it compiles through the
+//! Amber runner's `glslangValidator` call and shader cache (Debian package `glslang-tools`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -10,6 +11,7 @@ use std::process::ExitCode;
 use quadstep::amber::ast::{Shader as AmberShader, ShaderFormat, ShaderSource, ShaderType};
 use quadstep::amber::run_shaders;
 
+use quadstep::front::dxil::lower;
 use quadstep::front::spirv::{Module, SpecConstants};
 use quadstep::front::spvasm;
 use quadstep::ir;
@@ -30,6 +32,10 @@ pub struct DisArgs {
     /// Skip the SPIR-V disassembly.
     #[arg(long)]
     pub ir_only: bool,
+    /// The texture rules to report (default: the shader's own, D3D for DXIL, Vulkan for
+    /// SPIR-V).
+    #[arg(long, value_enum)]
+    pub policy: Option<super::policy_arg::PolicyArg>,
 }
 
 const MAGIC: u32 = 0x0723_0203;
@@ -47,8 +53,74 @@ pub fn run(a: DisArgs) -> ExitCode {
     }
 }
 
+/// The policy line of an entry point.
+fn policy_line(a: &DisArgs, own: quadstep::texture::Policy) -> String {
+    match a.policy {
+        Some(p) => format!(
+            "; texture policy {:?} (--policy)\n",
+            quadstep::texture::Policy::from(p)
+        ),
+        None => format!("; texture policy {own:?} (the shader's own)\n"),
+    }
+}
+
+/// A DXIL container: its shader model and entry points, then each entry point's interface
+/// and IR.
+fn dis_dxil(a: &DisArgs, bytes: &[u8]) -> Result<String, String> {
+    let path = &a.shader;
+    let dxil =
+        quadstep::front::dxil::read(bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = String::new();
+    let entries = lower::entry_points(&dxil);
+    if !a.ir_only {
+        out += &format!(
+            "; DXIL of {} ({} bytes): {}, entry points: {}\n",
+            path.display(),
+            bytes.len(),
+            dxil.shader.shader_model,
+            entries
+                .iter()
+                .map(|e| e.0.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
+    for (name, stage) in &entries {
+        if a.entry.as_ref().is_some_and(|w| w != name) {
+            continue;
+        }
+        let mut sh = lower::lower(&dxil, Some(name))
+            .map_err(|e| format!("{}: entry point {name:?}: {e}", path.display()))?;
+        out += &ir_text(a, name, *stage, &mut sh);
+        out += &policy_line(a, quadstep::texture::Policy::D3D);
+    }
+    Ok(out)
+}
+
+/// The IR of one entry point with its interface.
+fn ir_text(a: &DisArgs, name: &str, stage: ir::Stage, sh: &mut ir::Shader) -> String {
+    let note = if a.no_opt {
+        "before the optimiser".to_string()
+    } else {
+        let s = ir::opt::optimize(sh);
+        format!(
+            "after the optimiser: {} -> {} instructions",
+            s.insts_before, s.insts_after
+        )
+    };
+    let mut out = format!("\n; IR of entry point {name:?} ({stage:?}), {note}\n");
+    out += &interface(sh);
+    out += &ir::print_function(&sh.body);
+    out
+}
+
 fn dis(a: &DisArgs) -> Result<String, String> {
     let path = &a.shader;
+    if let Ok(bytes) = std::fs::read(path) {
+        if bytes.starts_with(b"DXBC") {
+            return dis_dxil(a, &bytes);
+        }
+    }
     let words = load_words(path, a.stage.as_deref(), a.entry.as_deref())?;
     let mut out = String::new();
     if !a.ir_only {
@@ -78,18 +150,8 @@ fn dis(a: &DisArgs) -> Result<String, String> {
         let mut sh = module
             .lower(name, Some(*stage), &SpecConstants::default())
             .map_err(|e| format!("{}: entry point {name:?}: {e}", path.display()))?;
-        let note = if a.no_opt {
-            "before the optimiser".to_string()
-        } else {
-            let s = ir::opt::optimize(&mut sh);
-            format!(
-                "after the optimiser: {} -> {} instructions",
-                s.insts_before, s.insts_after
-            )
-        };
-        out += &format!("\n; IR of entry point {name:?} ({stage:?}), {note}\n");
-        out += &interface(&sh);
-        out += &ir::print_function(&sh.body);
+        out += &ir_text(a, name, *stage, &mut sh);
+        out += &policy_line(a, quadstep::texture::Policy::Vulkan);
     }
     Ok(out)
 }
@@ -124,9 +186,12 @@ fn interface(sh: &ir::Shader) -> String {
     io("output", &sh.outputs, &mut out);
     for r in &sh.resources {
         out.push_str(&format!(
-            "; resource set {} binding {}: {:?}{}{}\n",
+            "; resource set {} binding {}{}: {:?}{}{}\n",
             r.set,
             r.binding,
+            r.class
+                .map(|c| format!(" (D3D {}{} space {})", c.letter(), r.binding, r.set))
+                .unwrap_or_default(),
             r.kind,
             r.image.map(|i| format!(" {i:?}")).unwrap_or_default(),
             if r.name.is_empty() {
@@ -147,7 +212,11 @@ fn interface(sh: &ir::Shader) -> String {
 }
 
 /// The module's words: read a binary, assemble text, or compile GLSL/HLSL with glslang.
-fn load_words(path: &Path, stage: Option<&str>, entry: Option<&str>) -> Result<Vec<u32>, String> {
+pub(crate) fn load_words(
+    path: &Path,
+    stage: Option<&str>,
+    entry: Option<&str>,
+) -> Result<Vec<u32>, String> {
     let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
     if bytes.len() >= 4 && u32::from_le_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]) == MAGIC {
         if bytes.len() % 4 != 0 {

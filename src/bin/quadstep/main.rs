@@ -3,11 +3,19 @@
 //!   the golden scenes rendered, compared with their golden PNGs and written out;
 //! - `quadstep amber PATH...`: run Amber scripts, PASS / FAIL / SKIP per script (`amber_cmd.rs`);
 //! - `quadstep render SCRIPT --out IMG.png`: run one script, write its framebuffer (`render_cmd.rs`);
-//! - `quadstep dis SHADER`: SPIR-V disassembly and the lowered IR of each entry point (`dis_cmd.rs`).
+//! - `quadstep dis SHADER`: SPIR-V disassembly (or the DXIL container's metadata) and the
+//!   lowered IR of each entry point (`dis_cmd.rs`);
+//! - `quadstep diff A B`: two builds of one shader on the same inputs, the first differing
+//!   values (`diff_cmd.rs`);
+//! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
+//!   (`inspect_cmd.rs`).
 
 mod amber_cmd;
 mod demo_cmd;
+mod diff_cmd;
 mod dis_cmd;
+mod inspect_cmd;
+mod policy_arg;
 mod render_cmd;
 
 use std::process::ExitCode;
@@ -18,8 +26,8 @@ use clap::{Parser, Subcommand};
 #[command(
     name = "quadstep",
     version,
-    about = "CPU rasterizer and SPIR-V interpreter running 2x2 quads in lock-step",
-    long_about = "CPU rasterizer and SPIR-V interpreter running 2x2 quads in lock-step.\n\
+    about = "CPU rasterizer and SPIR-V/DXIL interpreter running 2x2 quads in lock-step",
+    long_about = "CPU rasterizer and SPIR-V/DXIL interpreter running 2x2 quads in lock-step.\n\
                   Without a subcommand, runs the built-in demo: renders the golden scenes, \
                   compares them with their golden PNGs and prints where the PNGs went."
 )]
@@ -37,6 +45,12 @@ enum Cmd {
     /// Disassemble a shader (SPIR-V binary, SPIR-V assembly, or GLSL/HLSL through
     /// glslangValidator) and print the IR quadstep runs for each entry point.
     Dis(dis_cmd::DisArgs),
+    /// Run two builds of one shader (DXIL vs SPIR-V, or two SPIR-V binaries) on the same
+    /// inputs and report the first values whose outputs differ, with their ULP distance.
+    Diff(diff_cmd::DiffArgs),
+    /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
+    /// what its code requires; exits 1 where they differ.
+    Inspect(inspect_cmd::InspectArgs),
 }
 
 fn main() -> ExitCode {
@@ -45,6 +59,8 @@ fn main() -> ExitCode {
         Some(Cmd::Amber(a)) => amber_cmd::run(a),
         Some(Cmd::Render(a)) => render_cmd::run(a),
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
+        Some(Cmd::Diff(a)) => diff_cmd::run(a),
+        Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         None => demo_cmd::run(),
     }
 }

@@ -22,6 +22,10 @@ pub struct RenderArgs {
     /// Rasterizer threads (0 = one per core). The image does not depend on it.
     #[arg(long, short = 'j', default_value_t = 0)]
     pub threads: usize,
+    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
+    /// Vulkan for SPIR-V).
+    #[arg(long, value_enum)]
+    pub policy: Option<super::policy_arg::PolicyArg>,
 }
 
 fn pick<'a>(r: &'a ScriptResult, want: Option<&str>) -> Result<&'a Picture, String> {
@@ -54,6 +58,7 @@ pub fn run(a: RenderArgs) -> ExitCode {
     let opts = RunOptions {
         keep_images: true,
         raster_threads: threads,
+        policy: a.policy.map(Into::into),
         ..RunOptions::default()
     };
     let r = run_file(&a.script, &opts);

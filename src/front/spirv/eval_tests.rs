@@ -5,6 +5,8 @@
 
 use std::collections::HashMap;
 
+use approx::abs_diff_eq;
+
 use super::tests::{asm, glsl};
 use super::*;
 use crate::ir::{BinaryOp, ConvOp, Inst, ScalarTy, Space, Terminator, TernaryOp, UnaryOp};
@@ -208,7 +210,7 @@ fn close(a: &[f32], b: &[f64]) {
     assert_eq!(a.len(), b.len());
     for (x, y) in a.iter().zip(b) {
         assert!(
-            (*x as f64 - y).abs() <= 1e-4 * (1.0 + y.abs()),
+            abs_diff_eq!(*x as f64, *y, epsilon = 1e-4 * (1.0 + y.abs())),
             "got {a:?}, expected {b:?}"
         );
     }
@@ -325,7 +327,7 @@ void main() {{
         // The CTS allows 2^-24 for results in [0.25, 0.5) and the same absolute error on the
         // smaller ones of this matrix.
         assert!(
-            (out[k] as f64 - want).abs() <= 2f64.powi(-24),
+            abs_diff_eq!(out[k] as f64, want, epsilon = 2f64.powi(-24)),
             "inverse[{}][{}] = {}, want {want}",
             k / 3,
             k % 3,

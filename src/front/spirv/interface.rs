@@ -316,6 +316,7 @@ impl Lower<'_> {
             array_len: if arrayed { array_len } else { 1 },
             image,
             name: self.m.names.get(&id).cloned().unwrap_or_default(),
+            class: None,
         });
         let space = if sc == SC_UNIFORM_CONSTANT {
             PSpace::Res { slot, index: None }

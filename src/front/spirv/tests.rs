@@ -6,11 +6,17 @@
 //! counts, std430 offsets computed from the layout rules, stride arithmetic).
 
 use std::collections::HashMap;
-use std::process::Command;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::*;
 use crate::ir::{BinaryOp, Inst, Reg, ScalarTy, Space, Terminator};
+
+// Test support shared with the integration tests (`tests/common`), one definition each.
+#[path = "../../../tests/common/mutate.rs"]
+mod mutate;
+#[path = "../../../tests/common/tools.rs"]
+#[allow(dead_code)] // this crate uses a part of it
+mod tools;
+use tools::Tool;
 
 // ---- hand-assembled modules ----
 
@@ -172,17 +178,6 @@ fn wrong_kind_of_id() {
 
 // ---- fuzz: never panics, never hangs ----
 
-struct Lcg(u64);
-impl Lcg {
-    fn next(&mut self) -> u32 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        (self.0 >> 33) as u32
-    }
-}
-
 fn fuzz_one(words: &[u32]) {
     if let Ok(m) = Module::load(words) {
         for (name, stage) in m.entry_points() {
@@ -196,16 +191,11 @@ fn fuzz_one(words: &[u32]) {
 #[test]
 fn fuzz_mutations_never_panic() {
     let mut seeds = vec![minimal()];
-    let words = |b: Vec<u8>| -> Vec<u32> {
-        b.chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
-    };
     if let Some(b) = glsl("comp", FUZZ_SEED_GLSL) {
-        seeds.push(words(b));
+        seeds.push(tools::words(&b));
     }
     if let Some(b) = glsl("frag", FUZZ_SEED_FRAG) {
-        seeds.push(words(b));
+        seeds.push(tools::words(&b));
     }
     println!(
         "fuzz seeds: {:?} words",
@@ -215,7 +205,7 @@ fn fuzz_mutations_never_panic() {
         .ok()
         .and_then(|v| v.parse().ok())
         .unwrap_or(0x5eed);
-    let mut rng = Lcg(seed);
+    let mut rng = fastrand::Rng::with_seed(seed);
     let start = std::time::Instant::now();
     let mut runs = 0;
     for seed in &seeds {
@@ -231,15 +221,7 @@ fn fuzz_mutations_never_panic() {
             .unwrap_or(4000);
         for _ in 0..iters {
             let mut w = seed.clone();
-            for _ in 0..(1 + rng.next() % 3) {
-                let k = 5 + (rng.next() as usize) % (w.len() - 5);
-                w[k] = match rng.next() % 4 {
-                    0 => rng.next(),
-                    1 => rng.next() % 64,
-                    2 => w[k] ^ (1 << (rng.next() % 32)),
-                    _ => (w[k] & 0xffff_0000) | (rng.next() % 400),
-                };
-            }
+            mutate::words(&mut rng, &mut w);
             fuzz_one(&w);
             runs += 1;
         }
@@ -282,43 +264,22 @@ void main() {
 
 // ---- tool-based structural tests ----
 
-static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-fn compile(tool: &str, args: &[&str], ext: &str, src: &str) -> Option<Vec<u8>> {
-    if Command::new(tool).arg("--version").output().is_err() {
-        println!("skipped: {tool} is not installed");
+/// `tool` run on `src` (a scratch file `*.ext`); `None` (after the skip message) when the tool
+/// is not installed. The tool must accept the source.
+fn compile(tool: Tool, args: &[&str], ext: &str, src: &str) -> Option<Vec<u8>> {
+    if !tools::have("front::spirv::tests", &[tool]) {
         return None;
     }
-    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("quadstep-front-{}-{n}", std::process::id()));
-    std::fs::create_dir_all(&dir).ok()?;
-    let input = dir.join(format!("in.{ext}"));
-    let out = dir.join("out.spv");
-    std::fs::write(&input, src).ok()?;
-    let r = Command::new(tool)
-        .args(args)
-        .arg("-o")
-        .arg(&out)
-        .arg(&input)
-        .output()
-        .ok()?;
-    assert!(
-        r.status.success(),
-        "{tool} failed: {}{}",
-        String::from_utf8_lossy(&r.stdout),
-        String::from_utf8_lossy(&r.stderr)
-    );
-    let b = std::fs::read(&out).ok();
-    let _ = std::fs::remove_dir_all(&dir);
-    b
+    let bytes = tool.compile(args, ext, src);
+    Some(bytes.unwrap_or_else(|e| panic!("{} failed: {e}", tool.program().display())))
 }
 
 pub(super) fn glsl(stage: &str, src: &str) -> Option<Vec<u8>> {
-    compile("glslangValidator", &["-V", "-S", stage], stage, src)
+    compile(Tool::Glslang, &["-V", "-S", stage], stage, src)
 }
 
 pub(super) fn asm(src: &str) -> Option<Vec<u8>> {
-    compile("spirv-as", &["--target-env", "spv1.3"], "spvasm", src)
+    compile(Tool::SpirvAs, &["--target-env", "spv1.3"], "spvasm", src)
 }
 
 fn lower_bytes(b: &[u8], spec: &SpecConstants) -> crate::Result<ir::Shader> {
@@ -572,7 +533,7 @@ fn spec_constants_fold_with_overrides() {
                OpReturn
                OpFunctionEnd
 "#;
-    let Some(b) = compile("spirv-as", &["--target-env", "spv1.3"], "spvasm", src) else {
+    let Some(b) = asm(src) else {
         return;
     };
     let stored = |sh: &ir::Shader| {
@@ -676,7 +637,7 @@ void main() {
 }
 "#;
     let Some(b) = compile(
-        "glslangValidator",
+        Tool::Glslang,
         &["-V", "-S", "frag", "--target-env", "vulkan1.1"],
         "frag",
         src,
@@ -826,7 +787,7 @@ void main() {
 }
 "#;
     let Some(b) = compile(
-        "glslangValidator",
+        Tool::Glslang,
         &["-V", "-S", "frag", "--target-env", "vulkan1.1"],
         "frag",
         src,
@@ -978,12 +939,7 @@ layout(location = 0) in vec2 uv;
 float f(float x) { return x * 2.0; }
 void main() { o = vec4(f(uv.x), uv.y, 0.0, 1.0); }
 "#;
-    let Some(b) = compile(
-        "glslangValidator",
-        &["-V", "-gVS", "-S", "frag"],
-        "frag",
-        src,
-    ) else {
+    let Some(b) = compile(Tool::Glslang, &["-V", "-gVS", "-S", "frag"], "frag", src) else {
         return;
     };
     let sh = lower_bytes(&b, &SpecConstants::new()).unwrap();

@@ -194,10 +194,10 @@ mod tests {
 
     #[test]
     fn quads_of_a_mask() {
-        let mut r = Lcg(9);
+        let mut r = fastrand::Rng::with_seed(9);
         for case in 0..10_000 {
             let m = match case % 3 {
-                0 => r.next() << 31 ^ r.next(),
+                0 => r.u64(..),
                 1 => 0xf << (4 * (case % 16)),
                 _ => 1 << (case % 64),
             };
@@ -208,36 +208,22 @@ mod tests {
         assert_eq!(quads(u64::MAX), 0xffff);
     }
 
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            self.0 >> 33
-        }
-        fn range(&mut self, lo: i64, hi: i64) -> i64 {
-            lo + (self.next() as i64) % (hi - lo + 1)
-        }
-    }
-
     /// Edges through a block at random slopes (from flat to near the i32 limit) against the
     /// per-pixel sign of `Edge::at` in i64; the i64 form against the same reference.
     #[test]
     fn edge_masks_match_per_pixel_signs() {
-        let mut r = Lcg(5);
+        let mut r = fastrand::Rng::with_seed(5);
         let mut fits = 0;
         for case in 0..20_000 {
             let scale = [1i64, 256, 1 << 16, 1 << 24, 1 << 27, 3 << 27][case % 6];
             let n = 1 + case % 4;
-            let (bx, by) = (8 * r.range(-40, 40) as i32, 8 * r.range(-40, 40) as i32);
+            let (bx, by) = (8 * r.i64(-40..=40) as i32, 8 * r.i64(-40..=40) as i32);
             let edges: Vec<Edge> = (0..n)
                 .map(|_| {
-                    let (ex, ey) = (r.range(-scale, scale), r.range(-scale, scale));
+                    let (ex, ey) = (r.i64(-scale..=scale), r.i64(-scale..=scale));
                     // a value at a pixel of the block near zero, so the edge crosses it
-                    let (px, py) = (bx as i64 + r.range(0, 7), by as i64 + r.range(0, 7));
-                    let v = r.range(-2 * scale, 2 * scale);
+                    let (px, py) = (bx as i64 + r.i64(0..=7), by as i64 + r.i64(0..=7));
+                    let v = r.i64(-2 * scale..=2 * scale);
                     Edge {
                         e0: v - ex * px - ey * py,
                         ex,

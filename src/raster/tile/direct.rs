@@ -295,25 +295,14 @@ fn block_rgba8_avx2(
 mod tests {
     use super::*;
 
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 11) as f64 / (1u64 << 53) as f64
-        }
-    }
-
     /// A plane of random size, sometimes a special one (zero, -0, huge, NaN).
-    fn plane(r: &mut Lcg, x0: f64, y0: f64, scale: f64) -> Plane {
-        let mut v = |s: f64| match (r.next() * 16.0) as u32 {
+    fn plane(r: &mut fastrand::Rng, x0: f64, y0: f64, scale: f64) -> Plane {
+        let mut v = |s: f64| match (r.f64() * 16.0) as u32 {
             0 => 0.0,
             1 => -0.0,
-            2 => 1e300 * (r.next() - 0.5),
-            3 if r.next() < 0.2 => f64::NAN,
-            _ => (r.next() - 0.3) * s,
+            2 => 1e300 * (r.f64() - 0.5),
+            3 if r.f64() < 0.2 => f64::NAN,
+            _ => (r.f64() - 0.3) * s,
         };
         Plane {
             x0,
@@ -330,11 +319,11 @@ mod tests {
     /// included), random, full, empty and half coverage; uncovered bytes stay as they were.
     #[test]
     fn block_kernels_match_the_per_lane_expressions() {
-        let mut r = Lcg(3);
+        let mut r = fastrand::Rng::with_seed(3);
         #[cfg(target_arch = "x86_64")]
         let avx2 = std::is_x86_feature_detected!("avx2");
         for case in 0..4000 {
-            let (x0, y0) = (r.next() * 200.0, r.next() * 200.0);
+            let (x0, y0) = (r.f64() * 200.0, r.f64() * 200.0);
             let scale = [1e-2, 1e-3, 1.0][case % 3];
             let den = match case % 9 {
                 0 => Plane::constant(0.0),
@@ -351,12 +340,12 @@ mod tests {
                 x0,
                 y0,
             };
-            let (bx, by) = (8 * (r.next() * 4.0) as i32, 8 * (r.next() * 4.0) as i32);
+            let (bx, by) = (8 * (r.f64() * 4.0) as i32, 8 * (r.f64() * 4.0) as i32);
             let cov = match case % 5 {
                 0 => u64::MAX,
                 1 => 0,
                 2 => 0x0000_ffff_ffff_0000,
-                _ => ((r.next() * 2f64.powi(32)) as u64) << 32 | (r.next() * 2f64.powi(32)) as u64,
+                _ => r.u64(..),
             };
             // a 40x40 tile at (rx, ry), pre-filled
             let (rx, ry) = (0, 0);

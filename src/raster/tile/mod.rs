@@ -1075,6 +1075,7 @@ use wide::i64x2;
 pub(in crate::raster) mod tests {
     use super::*;
     use crate::raster::*;
+    use approx::abs_diff_eq;
     use std::cmp::Ordering;
 
     /// Every depth compare op.
@@ -1167,7 +1168,7 @@ pub(in crate::raster) mod tests {
     /// whose bounding box meets it, and its cost is the area of those boxes inside it.
     #[test]
     fn bins_hold_every_overlapping_primitive_in_submission_order() {
-        let mut rng = Lcg(7);
+        let mut rng = fastrand::Rng::with_seed(7);
         let (tiles_x, tiles_y) = (5, 3);
         for (chunk_lens, threads) in [
             (vec![3usize, 0, 7, 1, 0, 256, 5], 1),
@@ -1183,9 +1184,9 @@ pub(in crate::raster) mod tests {
                         .map(|_| {
                             let mut p = dummy(next);
                             next += 1;
-                            let x0 = (rng.next() * 320.0) as i32;
-                            let y0 = (rng.next() * 192.0) as i32;
-                            let (w, h) = ((rng.next() * 90.0) as i32, (rng.next() * 90.0) as i32);
+                            let x0 = (rng.f32() * 320.0) as i32;
+                            let y0 = (rng.f32() * 192.0) as i32;
+                            let (w, h) = ((rng.f32() * 90.0) as i32, (rng.f32() * 90.0) as i32);
                             p.bbox = PixRect {
                                 x0,
                                 y0,
@@ -1226,17 +1227,6 @@ pub(in crate::raster) mod tests {
         }
     }
 
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-    }
-
     /// Overlapping triangles at random depths and perspective w (rasterization state `raster`:
     /// depth clamp, depth bias), with colours out of [0, 1]
     /// (so the conversion clamps), drawn into an odd-sized target (partial quads at the edges).
@@ -1251,18 +1241,18 @@ pub(in crate::raster) mod tests {
         threads: usize,
         redraw: bool,
     ) {
-        let mut r = Lcg(7);
+        let mut r = fastrand::Rng::with_seed(7);
         let mut pos = Vec::new();
         let mut col = Vec::new();
         for _ in 0..60 {
-            let (cx, cy, z) = (r.next() * 2.0 - 1.0, r.next() * 2.0 - 1.0, r.next());
-            let mut c = [r.next() * 1.4 - 0.2, r.next(), r.next() * 1.2, 1.0];
+            let (cx, cy, z) = (r.f32() * 2.0 - 1.0, r.f32() * 2.0 - 1.0, r.f32());
+            let mut c = [r.f32() * 1.4 - 0.2, r.f32(), r.f32() * 1.2, 1.0];
             if redraw {
                 c[1] = 1.0 - c[1];
             }
             for _ in 0..3 {
-                let w = 1.0 + r.next();
-                let (x, y) = (r.next() - 0.5, r.next() - 0.5);
+                let w = 1.0 + r.f32();
+                let (x, y) = (r.f32() - 0.5, r.f32() - 0.5);
                 pos.push([(cx + x) * w, (cy + y) * w, z * w, w]);
                 col.push(c.map(f32::to_bits));
             }
@@ -1374,7 +1364,7 @@ pub(in crate::raster) mod tests {
     /// subnormal depths.
     #[test]
     fn depth_block_matches_a_per_lane_reference() {
-        let mut r = Lcg(11);
+        let mut r = fastrand::Rng::with_seed(11);
         let special = [
             f32::NAN,
             -f32::NAN,
@@ -1404,11 +1394,11 @@ pub(in crate::raster) mod tests {
             };
             let scale = [1.0, 1e-3, 1e3, 1e-300][case % 4];
             let mut pl = Plane {
-                x0: r.next() as f64 * 300.0,
-                y0: r.next() as f64 * 300.0,
-                a: r.next() as f64 * 1.4 - 0.2,
-                dx: (r.next() as f64 - 0.5) * 0.01 * scale,
-                dy: (r.next() as f64 - 0.5) * 0.01 * scale,
+                x0: r.f32() as f64 * 300.0,
+                y0: r.f32() as f64 * 300.0,
+                a: r.f32() as f64 * 1.4 - 0.2,
+                dx: (r.f32() as f64 - 0.5) * 0.01 * scale,
+                dy: (r.f32() as f64 - 0.5) * 0.01 * scale,
             };
             match case % 23 {
                 0 => pl.a = f64::NAN,
@@ -1420,16 +1410,16 @@ pub(in crate::raster) mod tests {
                 _ => {}
             }
             let z_offset = match case % 4 {
-                0 => r.next() as f64 * 1e-3,
+                0 => r.f32() as f64 * 1e-3,
                 1 => -0.0,
                 _ => 0.0,
             };
-            let (bx, by) = (8 * (r.next() * 40.0) as i32, 8 * (r.next() * 40.0) as i32);
+            let (bx, by) = (8 * (r.f32() * 40.0) as i32, 8 * (r.f32() * 40.0) as i32);
             let cov = match case % 7 {
                 0 => u64::MAX,
                 1 => 0,
                 2 => 0xffff_0000_ffff_0000,
-                _ => (r.next().to_bits() as u64) << 32 | r.next().to_bits() as u64,
+                _ => r.u64(..),
             };
             // The reference depth of a pixel: its quad's lane 0 at the pixel centre, stepped.
             let depth = |px: i32, py: i32| {
@@ -1450,10 +1440,10 @@ pub(in crate::raster) mod tests {
                 .map(|py| {
                     let mut row = vec![0xa5u8; lx0 + 32 + 8];
                     for px in 0..8 {
-                        let v = match (r.next() * 3.0) as u32 {
-                            0 => special[(r.next() * special.len() as f32) as usize % 13],
+                        let v = match (r.f32() * 3.0) as u32 {
+                            0 => special[(r.f32() * special.len() as f32) as usize % 13],
                             1 => fmt.dequantize(fmt.quantize(depth(bx + px, by + py))),
-                            _ => r.next(),
+                            _ => r.f32(),
                         };
                         let t = lx0 + 4 * px as usize;
                         row[t..t + 4].copy_from_slice(&v.to_bits().to_le_bytes());
@@ -1577,16 +1567,16 @@ pub(in crate::raster) mod tests {
     /// wrong for blending) and the draw goes through the batch as before.
     #[test]
     fn direct_writes_match_the_batch_path() {
-        let mut r = Lcg(23);
+        let mut r = fastrand::Rng::with_seed(23);
         let mut pos = Vec::new();
         let mut col = Vec::new();
         for _ in 0..90 {
-            let (cx, cy, z) = (r.next() * 2.0 - 1.0, r.next() * 2.0 - 1.0, r.next());
-            let c = [r.next() * 1.4 - 0.2, r.next(), r.next() * 1.2, 1.0];
-            let c2 = [r.next(), 1.0 - c[0], 0.25, r.next()];
+            let (cx, cy, z) = (r.f32() * 2.0 - 1.0, r.f32() * 2.0 - 1.0, r.f32());
+            let c = [r.f32() * 1.4 - 0.2, r.f32(), r.f32() * 1.2, 1.0];
+            let c2 = [r.f32(), 1.0 - c[0], 0.25, r.f32()];
             for _ in 0..3 {
-                let w = 1.0 + r.next();
-                let (x, y) = (r.next() - 0.5, r.next() - 0.5);
+                let w = 1.0 + r.f32();
+                let (x, y) = (r.f32() - 0.5, r.f32() - 0.5);
                 pos.push([(cx + x) * w, (cy + y) * w, z * w, w]);
                 col.push([c.map(f32::to_bits), c2.map(f32::to_bits)]);
             }
@@ -1858,7 +1848,10 @@ pub(in crate::raster) mod tests {
                     match fmt {
                         DepthFormat::D32Sfloat => assert_eq!(a.to_bits(), b.to_bits(), "{what}"),
                         // D16 and D24 quantise differently: compare to D16's precision.
-                        _ => assert!((a - b).abs() <= 0.5 / 65535.0 + 1e-7, "{what}: {a} {b}"),
+                        _ => assert!(
+                            abs_diff_eq!(a, b, epsilon = 0.5 / 65535.0 + 1e-7),
+                            "{what}: {a} {b}"
+                        ),
                     }
                 }
             }

@@ -1004,26 +1004,15 @@ mod tests {
         }
     }
 
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 11) as f64 / (1u64 << 53) as f64
-        }
-    }
-
     /// A plane of random size and sign, sometimes a special one (zero, -0, huge, tiny, NaN).
-    fn plane(r: &mut Lcg, x0: f64, y0: f64) -> Plane {
-        let mut v = || match (r.next() * 12.0) as u32 {
+    fn plane(r: &mut fastrand::Rng, x0: f64, y0: f64) -> Plane {
+        let mut v = || match (r.f64() * 12.0) as u32 {
             0 => 0.0,
             1 => -0.0,
-            2 => 1e300 * (r.next() - 0.5),
-            3 => 1e-300 * (r.next() - 0.5),
-            4 if r.next() < 0.1 => f64::NAN,
-            _ => (r.next() - 0.5) * 10f64.powi((r.next() * 8.0) as i32 - 4),
+            2 => 1e300 * (r.f64() - 0.5),
+            3 => 1e-300 * (r.f64() - 0.5),
+            4 if r.f64() < 0.1 => f64::NAN,
+            _ => (r.f64() - 0.5) * 10f64.powi((r.f64() * 8.0) as i32 - 4),
         };
         Plane {
             x0,
@@ -1039,21 +1028,21 @@ mod tests {
     /// denominator's (1 where d is 0), rounded to f32, bit for bit.
     #[test]
     fn row_interpolation_matches_the_per_lane_expressions() {
-        let mut r = Lcg(5);
+        let mut r = fastrand::Rng::with_seed(5);
         let prim = super::super::tests::dummy(0);
         for case in 0..3000 {
-            let (x0, y0) = (r.next() * 900.0, r.next() * 900.0);
+            let (x0, y0) = (r.f64() * 900.0, r.f64() * 900.0);
             let den = if case % 7 == 0 {
                 Plane::constant(0.0)
             } else {
                 plane(&mut r, x0, y0)
             };
             let num: [Plane; 4] = std::array::from_fn(|_| plane(&mut r, x0, y0));
-            let nq = 1 + (r.next() * QUAD_BATCH as f64) as usize % QUAD_BATCH;
+            let nq = 1 + (r.f64() * QUAD_BATCH as f64) as usize % QUAD_BATCH;
             let quads: Vec<Quad> = (0..nq)
                 .map(|_| Quad {
-                    x: 2 * (r.next() * 500.0) as i32,
-                    y: 2 * (r.next() * 500.0) as i32,
+                    x: 2 * (r.f64() * 500.0) as i32,
+                    y: 2 * (r.f64() * 500.0) as i32,
                     mask: 0xf,
                     prim: 0,
                     p: &prim,
@@ -1180,7 +1169,7 @@ mod tests {
     /// and a block with a partly covered quad.
     #[test]
     fn rgba8_writes_match_a_per_pixel_write() {
-        let mut r = Lcg(9);
+        let mut r = fastrand::Rng::with_seed(9);
         let prim = super::super::tests::dummy(0);
         // a full batch of whole blocks at distinct places in a 64x64 tile (11 is prime to
         // the 64 block places), some blocks with two quads swapped or one partly covered
@@ -1211,7 +1200,7 @@ mod tests {
             let src: Vec<Vec<u32>> = (0..4)
                 .map(|_| {
                     (0..lanes)
-                        .map(|_| ((r.next() * 1.4 - 0.2) as f32).to_bits())
+                        .map(|_| ((r.f64() * 1.4 - 0.2) as f32).to_bits())
                         .collect()
                 })
                 .collect();
