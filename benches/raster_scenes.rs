@@ -16,7 +16,7 @@
 //! `QS_SCENE_PHASES=1` the median of each phase, from `RenderPass::last_draw_times`).
 //!
 //! This machine's speed drifts by tens of per cent within minutes, so a ratio of two figures
-//! taken minutes apart can be off by that much. `benches/lavapipe/raster/paired.sh` alternates
+//! taken minutes apart can be off by that much. `benches/paired.py` alternates
 //! lavapipe and quadstep, at one and two threads, in short blocks and reports each ratio as the
 //! median over the rounds of ratios taken seconds apart.
 
@@ -82,7 +82,7 @@ fn once(which: &str) {
         .unwrap_or(1);
     let mut targets = prepared.targets();
     // QS_SCENE_TIMES=1 prints the median of the frames' wall times (what lvp's `median_ms`
-    // is), for `benches/lavapipe/raster/paired.sh`, which alternates the two renderers
+    // is), for `benches/paired.py`, which alternates the two renderers
     let mut times = Vec::with_capacity(repeat);
     let mut phases: Vec<[f64; 4]> = Vec::with_capacity(repeat);
     for _ in 0..repeat {

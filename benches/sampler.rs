@@ -11,7 +11,7 @@
 //! `QS_CALLGRIND_CASE=bilinear_rgba8_2d valgrind --tool=callgrind --toggle-collect='*drive*'
 //! target/release/deps/sampler-<hash>`; Ir / (64 · iters) = instructions per quad (with
 //! `QS_SAMPLER_TIME=1` and no valgrind it prints the thread CPU time per sample instead, which
-//! `benches/lavapipe/paired_sampler.sh` sets beside lavapipe's figure, seconds apart). The
+//! `benches/paired.py sampler` sets beside lavapipe's figure, seconds apart). The
 //! `*_wide` cases sample the same quads as their namesakes through `Kernel::sample_batch`
 //! (the interpreter's rows, 16 quads per call; `dref_pcf2x2_d32_wide` with its Dref row,
 //! the cube cases with the direction's third row), `gather_rgba8_2d_wide` through
@@ -407,7 +407,7 @@ fn main() {
         let t0 = thread_cpu_ns();
         drive(run.as_ref(), iters);
         if std::env::var_os("QS_SAMPLER_TIME").is_some() {
-            // thread CPU time per sample (`benches/lavapipe/paired_sampler.sh`)
+            // thread CPU time per sample (`benches/paired.py sampler`)
             let ns = (thread_cpu_ns() - t0) as f64 / (iters as f64 * 4.0 * QUADS as f64);
             println!("{name} ns_per_sample {ns:.3}");
         }

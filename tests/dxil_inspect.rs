@@ -5,7 +5,6 @@
 //! version, the metadata shader model, a resource's component type), must break exactly the
 //! rule the patch breaks.
 
-#[allow(dead_code)]
 mod common;
 
 use std::collections::BTreeSet;

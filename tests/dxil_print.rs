@@ -8,8 +8,9 @@
 //! which the suffix-free 3.7 name in the bitcode does not have. Where `llvm-dis-14` is
 //! installed (`.ci/run` installs it), every corpus container is compared the same way.
 
-#[allow(dead_code)]
 mod common;
+
+use common::tools::{self, Tool};
 
 use std::path::{Path, PathBuf};
 
@@ -116,12 +117,7 @@ fn goldens_match_llvm_dis() {
 
 #[test]
 fn whole_corpus_matches_llvm_dis() {
-    if std::process::Command::new("llvm-dis-14")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        eprintln!("skipped: no llvm-dis-14 (Debian package llvm-14)");
+    if !tools::have("whole_corpus_matches_llvm_dis", &[Tool::LlvmDis]) {
         return;
     }
     let Some((_, files)) = common::dxil_corpus_or_skip("whole_corpus_matches_llvm_dis") else {
@@ -135,7 +131,8 @@ fn whole_corpus_matches_llvm_dis() {
         let m = dxil::read(&container).unwrap();
         let bc = tmp.join("x.bc");
         std::fs::write(&bc, m.bitcode(&container)).unwrap();
-        let out = std::process::Command::new("llvm-dis-14")
+        let out = Tool::LlvmDis
+            .command()
             .arg(&bc)
             .arg("-o")
             .arg("-")

@@ -5,7 +5,6 @@
 //! `Ok` or `Err`, never panic (the `cargo fuzz` target `fuzz/fuzz_targets/dxil_reader.rs` does
 //! this with coverage guidance).
 
-#[allow(dead_code)]
 mod common;
 
 use std::collections::BTreeMap;

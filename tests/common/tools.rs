@@ -1,5 +1,5 @@
 //! The external programs tests use as compilers and oracles — `glslangValidator`, `spirv-as`,
-//! `spirv-dis`, `spirv-opt` and the `lvp` Vulkan runner: where each one is, whether it runs
+//! `spirv-dis`, `spirv-opt`, `llvm-dis-14` and the `lvp` Vulkan runner: where each one is, whether it runs
 //! here, the skip when it does not, and running one on a scratch file.
 //!
 //! The integration tests reach it as `common::tools`; the library's unit tests include this file
@@ -23,6 +23,8 @@ pub enum Tool {
     SpirvDis,
     /// `spirv-opt`: SPIRV-Tools' optimiser.
     SpirvOpt,
+    /// `llvm-dis-14`: LLVM's disassembler, reading DXIL's bitcode.
+    LlvmDis,
     /// `lvp` (`../shared/tools/lvp`): renders a scene file with Mesa's lavapipe.
     Lvp,
 }
@@ -36,6 +38,7 @@ impl Tool {
             Tool::SpirvAs => "spirv-as".into(),
             Tool::SpirvDis => "spirv-dis".into(),
             Tool::SpirvOpt => "spirv-opt".into(),
+            Tool::LlvmDis => "llvm-dis-14".into(),
             Tool::Lvp => std::env::var_os("LVP").map_or_else(
                 || concat!(env!("CARGO_MANIFEST_DIR"), "/target/lvp/release/lvp").into(),
                 PathBuf::from,
@@ -48,6 +51,7 @@ impl Tool {
         match self {
             Tool::Glslang => "Debian package glslang-tools",
             Tool::SpirvAs | Tool::SpirvDis | Tool::SpirvOpt => "Debian package spirv-tools",
+            Tool::LlvmDis => "Debian package llvm-14",
             Tool::Lvp => "built into target/lvp by benches/lavapipe/lvp.sh, or named by $LVP",
         }
     }

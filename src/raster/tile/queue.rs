@@ -6,20 +6,17 @@
 //! cache line at each segment boundary belongs to two horizontally adjacent tiles (with
 //! any alignment, for formats whose 64-pixel segment is not a whole number of lines).
 //! Two threads shading such neighbours at once pass those lines back and forth on every
-//! quad row they write, and with tiles of equal cost queued in row order and both threads
-//! walking their rows at the same pace, they did exactly that: the fullscreen trilinear
-//! frame's 2-thread speed-up was 1.72-1.77 where two concurrent one-thread processes (no
-//! shared lines) ran at full speed on the same host (a ceiling of 2.0-2.06,
-//! `benches/lavapipe/raster/ceiling.sh`).
+//! quad row they write; with tiles of equal cost queued in row order, both threads walk
+//! their rows at the same pace and do exactly that, which keeps a 2-thread frame well
+//! below the speed-up two independent processes reach on the same host
+//! (`benches/lavapipe/raster/ceiling.sh` measures that ceiling).
 //!
 //! So equal costs are queued column by column (`super::render`; consecutive claims are
 //! vertical neighbours, which share no lines while the row pitch is a multiple of 64
 //! bytes), and since unequal costs can still put neighbours side by side, a claim skips
 //! every tile beside one another thread holds (its current and its prefetched tile) while
 //! a tile elsewhere is free. One lock per claim, a few hundred claims per frame (0.02-0.04 ms
-//! per thread per frame). Fullscreen frame, interleaved runs of the old and new builds
-//! (`benches/lavapipe/raster/paired.sh`-style rounds): speed-up 1.72 -> 1.90-1.93; the depth
-//! scene 1.76-1.78 -> 1.81-1.84; the small triangles (costs all different) unchanged.
+//! per thread per frame).
 //! The order only moves work between threads: every tile's bytes are its own, so the image
 //! is the same whichever thread shades which tile.
 
