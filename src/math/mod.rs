@@ -43,7 +43,18 @@
 //! functions, < 1 ULP, plain Rust compiled without FMA: the same bits on every machine),
 //! lane by lane. The f64 rounding functions are here, as above.
 //!
-//! PRECISION_TABLE
+//! **Precision** (`tests::within_stated_ulps_over_a_dense_sample`, which prints each function's
+//! worst case with `--nocapture`; pow and atan2 on 2M random pairs):
+//!
+//! | function | max error against f64 libm rounded to f32 (dense sample, ~1.4M inputs over every exponent and sign) |
+//! | --- | --- |
+//! | sqrt, floor, ceil, trunc, round, round_even, fract | 0 ULP (correctly rounded / exact) |
+//! | exp2, exp, log2, log, sin, cos, inversesqrt, pow | ≤ 1 ULP |
+//! | tan, asin, acos, atan, atan2, sinh, cosh, tanh, asinh, acosh, atanh | ≤ 2 ULP |
+//!
+//! `tests::within_the_vulkan_precision_requirements` checks Vulkan's own bounds (sin and cos
+//! within 2^-11 absolute on [-π, π], log and log2 within 2^-21 absolute on [0.5, 2], …). The
+//! `#[ignore]`d `tests::exhaustive` asserts the ULP bounds above on all 2^32 inputs.
 
 pub(crate) mod lanes;
 pub(crate) mod ops;

@@ -174,6 +174,8 @@ fn sample(start: u32, step: u32) -> impl Iterator<Item = f32> {
     (0..u32::MAX / step).map(move |i| f32::from_bits(start.wrapping_add(i * step)))
 }
 
+/// Each unary function within its stated ULPs of the reference on ~1.4M inputs; `--nocapture`
+/// prints each one's worst case.
 #[test]
 fn within_stated_ulps_over_a_dense_sample() {
     let mut bad = vec![];
@@ -182,6 +184,10 @@ fn within_stated_ulps_over_a_dense_sample() {
         let (e, x) = worst(case, sample(12_345, 4093));
         let (e2, x2) = worst(case, sample(0x3f00_0000, 61).take(400_000));
         let (e, x) = if e2 > e { (e2, x2) } else { (e, x) };
+        println!(
+            "{:12} max {e} ULP at {x:e} (stated {})",
+            case.name, case.ulp
+        );
         if e > case.ulp {
             bad.push(format!(
                 "{}: {e} ULPs at {x:e} ({:#010x}): got {:e}, want {:e}",
@@ -285,6 +291,13 @@ fn pow_and_atan2_within_stated_ulps() {
             wa = (e, x, y);
         }
     }
+    println!(
+        "pow          max {} ULP at {:?}; atan2 max {} ULP at {:?}",
+        wp.0,
+        (wp.1, wp.2),
+        wa.0,
+        (wa.1, wa.2)
+    );
     assert!(wp.0 <= 1, "pow: {wp:?}");
     assert!(wa.0 <= 2, "atan2: {wa:?}");
 }
