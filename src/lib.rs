@@ -34,6 +34,7 @@ pub mod front;
 pub mod golden;
 pub mod ir;
 pub mod limits;
+mod math;
 pub mod pipeline;
 pub mod raster;
 pub mod texture;
