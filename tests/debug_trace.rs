@@ -265,8 +265,15 @@ fn the_traced_pixel_is_the_golden_pixel_on_every_golden_scene() {
         return;
     }
     let scenes = quadstep::golden::scenes::list(&quadstep::golden::scenes::scenes_dir()).unwrap();
-    assert_eq!(scenes.len(), 6);
+    assert!(scenes.len() >= 6, "{} golden scenes", scenes.len());
     for scene in &scenes {
+        // A multisampled scene's golden is the resolve of several samples' shading, where
+        // a pixel's trace follows one fragment: those scenes are compared per sample by
+        // their own EXPECTs, not here.
+        let text = std::fs::read_to_string(&scene.script).unwrap();
+        if text.contains(" SAMPLES ") {
+            continue;
+        }
         let golden =
             quadstep::golden::load_png(&root().join("golden").join(format!("{}.png", scene.name)))
                 .unwrap();
