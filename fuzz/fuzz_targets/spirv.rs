@@ -1,7 +1,10 @@
 //! The SPIR-V front end and the interpreter, every stage: any bytes as a SPIR-V module,
 //! loaded, lowered (each entry point), compiled and run. Compute shaders are dispatched over
 //! two workgroups; vertex shaders draw two triangles (a do-nothing fragment stage behind
-//! them); fragment shaders shade a 16x16 framebuffer behind a closure vertex stage. Every
+//! them); fragment shaders shade a 16x16 framebuffer behind a closure vertex stage; geometry
+//! shaders run between that vertex stage and a do-nothing fragment stage. Tessellation
+//! control and evaluation shaders are loaded, lowered and compiled but not run (a draw needs
+//! the pair, and the fuzzer gives one shader at a time). Every
 //! resource a shader declares gets something bound: small buffers, 4x4 images of the
 //! declared dimensionality (RGBA8, RGBA32 int/uint, or D32 for depth images), default
 //! samplers, texel buffer views. A 20 000-instruction batch budget keeps runaway shaders
@@ -19,7 +22,7 @@ use quadstep::raster::{
 };
 use quadstep::texture::{self, Format, Image, ImageView, Sampler, ViewType};
 use quadstep::{BoundStage, Buffer, Descriptor, DescriptorSets, ImageResource, Shader};
-use quadstep::{TexelBufferView, Result};
+use quadstep::{Result, TexelBufferView};
 
 const BUDGET: u64 = 20_000;
 const SIZE: u32 = 16;
@@ -47,32 +50,57 @@ fn run(shader: &Shader) -> Result<()> {
         Stage::Compute => quadstep::dispatch(shader, [2, 1, 1], &sets, config),
         Stage::Vertex => {
             let vs = BoundStage::new(shader, &sets, config)?;
-            let fs = FragmentFn {
-                interpolation: Vec::new(),
-                writes_depth: false,
-                can_discard: false,
-                f: |_: &QuadBatch, _: &mut QuadOutputs| Ok(()),
-            };
-            draw(&vs, &fs, vertex_inputs(shader.ir()))
+            draw(
+                &vs,
+                &nothing(),
+                vertex_inputs(shader.ir()),
+                raster::Stages::default(),
+            )
         }
         Stage::Fragment => {
             let fs = BoundStage::new(shader, &sets, config)?;
-            let varyings = fs.interpolation().len();
-            let vs = VertexFn {
-                varyings,
-                f: move |i: &VertexBatch, o: &mut VertexOutputs| {
-                    for (v, &idx) in i.vertex_index.iter().enumerate() {
-                        let corner = [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]][idx as usize % 3];
-                        o.position[v] = [corner[0], corner[1], 0.5, 1.0];
-                        for (l, row) in o.varyings.iter_mut().enumerate() {
-                            row[v] = [idx, l as u32, 0x3f80_0000, 0xbf00_0000];
-                        }
-                    }
-                    Ok(())
-                },
-            };
-            draw(&vs, &fs, Vec::new())
+            let vs = corners(fs.interpolation().len());
+            draw(&vs, &fs, Vec::new(), raster::Stages::default())
         }
+        Stage::Geometry => {
+            let gs = BoundStage::new(shader, &sets, config)?;
+            let stages = raster::Stages {
+                tessellation: None,
+                geometry: Some(&gs),
+            };
+            draw(&corners(8), &nothing(), Vec::new(), stages)
+        }
+        Stage::TessControl | Stage::TessEval => Ok(()),
+    }
+}
+
+/// A closure vertex stage: a triangle covering the framebuffer, `varyings` locations of
+/// made-up words.
+fn corners(
+    varyings: usize,
+) -> VertexFn<impl Fn(&VertexBatch, &mut VertexOutputs) -> Result<()> + Sync> {
+    VertexFn {
+        varyings,
+        f: move |i: &VertexBatch, o: &mut VertexOutputs| {
+            for (v, &idx) in i.vertex_index.iter().enumerate() {
+                let corner = [[-1.0, -1.0], [3.0, -1.0], [-1.0, 3.0]][idx as usize % 3];
+                o.position[v] = [corner[0], corner[1], 0.5, 1.0];
+                for (l, row) in o.varyings.iter_mut().enumerate() {
+                    row[v] = [idx, l as u32, 0x3f80_0000, 0xbf00_0000];
+                }
+            }
+            Ok(())
+        },
+    }
+}
+
+/// A fragment stage that writes nothing.
+fn nothing() -> FragmentFn<impl Fn(&QuadBatch, &mut QuadOutputs) -> Result<()> + Sync> {
+    FragmentFn {
+        interpolation: Vec::new(),
+        writes_depth: false,
+        can_discard: false,
+        f: |_: &QuadBatch, _: &mut QuadOutputs| Ok(()),
     }
 }
 
@@ -82,9 +110,12 @@ fn draw(
     vs: &dyn raster::VertexStage,
     fs: &dyn FragmentStage,
     attributes: Vec<(u32, raster::VertexFormat)>,
+    stages: raster::Stages,
 ) -> Result<()> {
     let mut state = PipelineState::default();
-    let data: Vec<u8> = (0..6 * 16u32).flat_map(|i| (i as f32 / 7.0).to_le_bytes()).collect();
+    let data: Vec<u8> = (0..6 * 16u32)
+        .flat_map(|i| (i as f32 / 7.0).to_le_bytes())
+        .collect();
     for (i, &(location, format)) in attributes.iter().enumerate() {
         state.vertex_bindings.push(raster::VertexBinding {
             binding: i as u32,
@@ -119,6 +150,7 @@ fn draw(
         state,
         vertex: vs,
         fragment: fs,
+        stages,
     };
     let r = Rasterizer::new(1)?;
     let mut pass = r.begin(&mut targets);
@@ -209,20 +241,32 @@ fn image(t: Option<&ir::ImageType>, storage: bool) -> Result<(Arc<ImageResource>
             texture::ImageDim::D1,
             [4, 1, 1],
             if arrayed { 2 } else { 1 },
-            if arrayed { ViewType::D1Array } else { ViewType::D1 },
+            if arrayed {
+                ViewType::D1Array
+            } else {
+                ViewType::D1
+            },
         ),
         Some(ImageDim::D3) => (texture::ImageDim::D3, [4, 4, 4], 1, ViewType::D3),
         Some(ImageDim::Cube) => (
             texture::ImageDim::D2,
             [4, 4, 1],
             if arrayed { 12 } else { 6 },
-            if arrayed { ViewType::CubeArray } else { ViewType::Cube },
+            if arrayed {
+                ViewType::CubeArray
+            } else {
+                ViewType::Cube
+            },
         ),
         _ => (
             texture::ImageDim::D2,
             [4, 4, 1],
             if arrayed { 2 } else { 1 },
-            if arrayed { ViewType::D2Array } else { ViewType::D2 },
+            if arrayed {
+                ViewType::D2Array
+            } else {
+                ViewType::D2
+            },
         ),
     };
     let mut img = Image::new(format, dim, extent, layers, 2, 1)?;
