@@ -149,6 +149,7 @@ fn shader(f: Function, stage: Stage, inputs: Vec<IoVar>, outputs: Vec<IoVar>) ->
         early_fragment_tests: false,
         origin_upper_left: true,
         derivative_group: None,
+        modes: Default::default(),
     }
 }
 
@@ -226,6 +227,8 @@ fn alu_program() -> (Program, usize) {
         word,
         count,
         interp: Interp::Smooth,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     let sh = shader(
@@ -336,6 +339,8 @@ fn loop_program() -> (Program, usize) {
         word: 0,
         count: 3,
         interp: Interp::Flat,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     (

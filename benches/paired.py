@@ -23,13 +23,13 @@ CASE is a frame name (see FRAMES), `sampler:NAME` (see SAMPLER), or `frames`, `r
 `sampler` for a whole group; the default is every case. `--markdown BENCHMARKS.md` rewrites
 the table between that file's `<!-- paired:begin -->` and `<!-- paired:end -->` lines.
 
-It builds what it needs inside the repository: lvp into target/lvp (from ../shared/tools/lvp),
+It builds what it needs inside the repository: lvp into target/lvp (from tools/lvp),
 the frame scenes (benches/lavapipe/frames/gen.py, benches/lavapipe/raster/gen.py) and the two
 bench binaries. Needs glslangValidator, python3 and lavapipe (mesa-vulkan-drivers)."""
 import argparse, datetime, json, os, platform, re, statistics as st, subprocess, sys
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-LVP_SRC = os.path.join(ROOT, "..", "shared", "tools", "lvp")
+LVP_SRC = os.path.join(ROOT, "tools", "lvp")
 LVP = os.path.join(ROOT, "target", "lvp", "release", "lvp")
 ICD = "/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
 FRAME_DIR = os.path.join(ROOT, "target", "bench-frames")
@@ -45,12 +45,14 @@ FRAMES = {
     "dref_grad": (FRAME_DIR, "1024², two Dref textureGrad (2×2 PCF) per pixel"),
     "uniforms": (FRAME_DIR, "1024², push-constant reads in a 16-step loop"),
     "material": (FRAME_DIR, "1024², normal-mapped Blinn-Phong, pow, 3×3 PCF shadow (11 samples)"),
+    "msaa4": (FRAME_DIR, "1024², 4× MSAA: a 256-triangle fan, interpolated colour, resolve"),
     "fullscreen_trilinear": (RASTER_DIR, "1024², one trilinear texture() per pixel"),
     "small_triangles": (RASTER_DIR, "1024², 10 000 small triangles, interpolated colour"),
     "depth_scene": (RASTER_DIR, "1024², 512 triangles with perspective, depth test"),
 }
 GROUPS = {
-    "frames": ["textured", "alu", "varying_lod", "grad", "dref_grad", "uniforms", "material"],
+    "frames": ["textured", "alu", "varying_lod", "grad", "dref_grad", "uniforms", "material",
+               "msaa4"],
     "raster": ["fullscreen_trilinear", "small_triangles", "depth_scene"],
 }
 # lavapipe sampling scene -> (quadstep sampler case, iterations of its 64-quad loop)

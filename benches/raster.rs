@@ -149,6 +149,7 @@ fn bench(c: &mut Criterion) {
                 state: state(*depth),
                 vertex: &vs,
                 fragment: &fs,
+                stages: Default::default(),
             };
             let mut rt = RenderTargets {
                 color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, W, H)],
@@ -191,6 +192,7 @@ fn once(which: &str) {
         state: state(depth),
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut rt = RenderTargets {
         color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, W, H)],

@@ -175,6 +175,7 @@ pub fn render(scene: &Scene, raster: &Rasterizer) -> Result<ColorTarget> {
         state: PipelineState::default(),
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, scene.width, scene.height);
     color.clear_f32([0.0, 0.0, 0.0, 1.0]);

@@ -215,6 +215,9 @@ pub fn scene(
         Stage::Vertex => ShaderType::Vertex,
         Stage::Fragment => ShaderType::Fragment,
         Stage::Compute => ShaderType::Compute,
+        Stage::TessControl => ShaderType::TessellationControl,
+        Stage::TessEval => ShaderType::TessellationEvaluation,
+        Stage::Geometry => ShaderType::Geometry,
     };
     let run = |build: &Build| -> Result<ScriptResult> {
         let mut s = parsed.clone();

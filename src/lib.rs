@@ -8,6 +8,8 @@
 //! - compute: [`dispatch`];
 //! - graphics: a [`Rasterizer`] draws into [`RenderTargets`] with a [`GraphicsPipeline`]
 //!   (fixed-function [`PipelineState`] + two [`BoundStage`]s);
+//! - guards: [`Limits`] (sizes and counts), [`MemoryBudget`] (bytes), [`Cancel`] (time limits,
+//!   Ctrl-C), together [`Guards`] (see [`limits`]);
 //! - tools: [`amber`] scripts, [`golden`] image comparison, the [`exec`] observer hook.
 //!
 //! ```no_run
@@ -31,14 +33,18 @@ pub mod exec;
 pub mod front;
 pub mod golden;
 pub mod ir;
+pub mod limits;
+mod math;
 pub mod pipeline;
 pub mod raster;
 pub mod texture;
 
 pub use error::{Error, Result};
 pub use exec::Buffer;
+pub use limits::{Cancel, Guards, Limit, Limits, MemoryBudget};
 pub use pipeline::{
-    dispatch, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader, TexelBufferView,
+    dispatch, dispatch_with, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader,
+    TexelBufferView,
 };
 pub use raster::{
     ColorTarget, DepthStencilTarget, Pipeline as GraphicsPipeline, PipelineState, Rasterizer,

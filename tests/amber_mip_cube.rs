@@ -8,12 +8,13 @@ use std::path::Path;
 mod common;
 
 use common::tools::{self, Tool};
-use quadstep::amber::{self, ast::ImageDim, RunOptions, Status};
+use quadstep::amber::{self, ast::ImageDim, FailKind, RunOptions, Status};
 
 fn run(text: &str) -> Status {
     match amber::parse(text, Path::new("inline.amber")) {
         Ok(s) => amber::run_script(&s, &RunOptions::default()).status,
         Err(e) => Status::Fail {
+            kind: FailKind::of(&e),
             message: e.to_string(),
         },
     }
@@ -95,7 +96,7 @@ EXPECT fb IDX 2 0 SIZE 1 4 EQ_RGBA 255 255 0 255
     // A level past the image's levels is a script error naming the level.
     let bad = text.replace("BASE_MIP_LEVEL 2", "BASE_MIP_LEVEL 3");
     match run(&bad) {
-        Status::Fail { message } => assert!(message.contains("BASE_MIP_LEVEL 3"), "{message}"),
+        Status::Fail { message, .. } => assert!(message.contains("BASE_MIP_LEVEL 3"), "{message}"),
         other => panic!("expected FAIL, got {other:?}"),
     }
 }

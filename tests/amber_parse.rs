@@ -992,8 +992,15 @@ fn errors_name_file_and_line() {
         "{m}"
     );
 
-    let m = err("#!amber\nBUFFER b DATA_TYPE int32 SIZE 100000000000 FILL 0\n");
-    assert!(m.contains("too large"), "{m}");
+    // Sizes parse; the device limits refuse them before the script runs (amber::check).
+    let s = p("#!amber\nBUFFER b DATA_TYPE int32 SIZE 100000000000 FILL 0\n");
+    match quadstep::amber::check::check(&s, &Default::default()) {
+        Err((Error::Limit(m), 2)) => assert!(
+            m.contains("400000000000 exceeds the device limit maxBufferSize = 4294967295"),
+            "{m}"
+        ),
+        other => panic!("expected a limit error at line 2, got {other:?}"),
+    }
 }
 
 // ---- mini-fuzz -------------------------------------------------------------------------------

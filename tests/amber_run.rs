@@ -6,13 +6,14 @@
 
 use std::path::Path;
 
-use quadstep::amber::{self, RunOptions, Status};
+use quadstep::amber::{self, FailKind, RunOptions, Status};
 
 fn run(text: &str) -> Status {
     let script = match amber::parse(text, Path::new("inline.amber")) {
         Ok(s) => s,
         Err(e) => {
             return Status::Fail {
+                kind: FailKind::of(&e),
                 message: e.to_string(),
             }
         }
@@ -27,7 +28,7 @@ fn assert_pass(text: &str) {
 
 fn assert_fail(text: &str) -> String {
     match run(text) {
-        Status::Fail { message } => message,
+        Status::Fail { message, .. } => message,
         other => panic!("expected FAIL, got {other:?} for\n{text}"),
     }
 }
@@ -262,14 +263,14 @@ RUN p 2 1 1
 fn bad_scripts_fail_or_skip_with_file_and_line() {
     // A parse error: FAIL naming the file and line.
     match run("#!amber\nBUFFER b DATA_TYPE float DATA 1 2\nNOT_A_COMMAND\n") {
-        Status::Fail { message } => assert!(message.contains("inline.amber:"), "{message}"),
+        Status::Fail { message, .. } => assert!(message.contains("inline.amber:"), "{message}"),
         other => panic!("{other:?}"),
     }
     // An unsupported feature: UNSUPPORTED naming it and the line.
-    match run("#!amber\nDEVICE_FEATURE geometryShader\n") {
+    match run("#!amber\nDEVICE_FEATURE sparseBinding\n") {
         Status::Unsupported { reason } => {
             assert!(reason.contains("inline.amber:2"), "{reason}");
-            assert!(reason.contains("geometryShader"), "{reason}");
+            assert!(reason.contains("sparseBinding"), "{reason}");
         }
         other => panic!("{other:?}"),
     }
@@ -292,7 +293,7 @@ END
 RUN p 1 1 1
 "#;
     match run(unbound) {
-        Status::Fail { message } => assert!(message.contains("inline.amber:11"), "{message}"),
+        Status::Fail { message, .. } => assert!(message.contains("inline.amber:11"), "{message}"),
         // Without glslangValidator the GLSL shader is UNSUPPORTED, also with file:line.
         Status::Unsupported { reason } => assert!(reason.contains("inline.amber:11"), "{reason}"),
         Status::Pass => panic!("an unbound buffer cannot pass"),

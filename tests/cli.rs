@@ -224,3 +224,82 @@ fn dis_compiles_glsl_through_the_runners_glslang_call() {
         .unwrap();
     assert!(String::from_utf8_lossy(&o.stderr).contains("--stage vert|frag|comp"));
 }
+
+/// `quadstep debug` on the golden QuadReadAcross scene, with the exit status and the stdout.
+fn debug(args: &[&str]) -> (Option<i32>, String, String) {
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders/golden/quad_read_across.amber");
+    let o = quadstep()
+        .arg("debug")
+        .arg(&script)
+        .args(args)
+        .output()
+        .unwrap();
+    let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+    (o.status.code(), text(&o.stdout), text(&o.stderr))
+}
+
+#[test]
+fn debug_prints_the_quad_swap_its_json_lines_and_the_watched_steps() {
+    if !tools::have("cli", &[Tool::Glslang]) {
+        return;
+    }
+    // Pixel (20, 64) is lane 0 of its quad in the QuadReadAcrossY band: it gets lane 2's
+    // colour, (0, 0, 62/255, 1) (the script's palette and brightness, by hand).
+    let (code, out, err) = debug(&["--pixel", "20,64"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("pixel (20, 64)"), "{out}");
+    assert!(
+        out.contains("quad lanes: 0 (20, 64) <- traced | 1 (21, 64)"),
+        "{out}"
+    );
+    assert!(out.contains("0*: (0, 0, 0.24313726, 1)"), "{out}");
+    // the same as JSON lines: a header, the steps, a result
+    let (code, out, err) = debug(&["--pixel", "20,64", "--json"]);
+    assert_eq!(code, Some(0), "{err}");
+    let objects: Vec<serde_json::Value> = out
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("one JSON object per line"))
+        .collect();
+    let kinds: Vec<&str> = objects
+        .iter()
+        .map(|o| o["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds.first(), Some(&"trace"));
+    assert_eq!(kinds.last(), Some(&"result"));
+    let steps = kinds.iter().filter(|k| **k == "step").count();
+    assert_eq!(
+        steps as u64,
+        objects.last().unwrap()["steps"].as_u64().unwrap()
+    );
+    // --watch y: the quad swap that makes y and the store into y, nothing else
+    let (code, out, _) = debug(&["--pixel", "20,64", "--json", "--watch", "y"]);
+    assert_eq!(code, Some(0));
+    let texts: Vec<String> = out
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter(|o| o["kind"] == "step")
+        .map(|o| o["text"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(texts.len(), 2, "{texts:?}");
+    assert!(texts[0].contains("OpGroupNonUniformQuadSwap"), "{texts:?}");
+    assert!(texts[1].starts_with("OpStore %y "), "{texts:?}");
+}
+
+#[test]
+fn debug_says_what_is_wrong_with_its_arguments() {
+    // nothing to trace, a malformed pixel: usage errors
+    let (code, _, err) = debug(&[]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("--pixel X,Y"), "{err}");
+    let (code, _, err) = debug(&["--pixel", "3"]);
+    assert_eq!(code, Some(2), "{err}");
+    assert!(err.contains("expected 2 comma-separated integers"), "{err}");
+    if !tools::have("cli", &[Tool::Glslang]) {
+        return;
+    }
+    // a pixel outside the 128x128 framebuffer: no draw reaches it
+    let (code, _, err) = debug(&["--pixel", "500,2"]);
+    assert_eq!(code, Some(1), "{err}");
+    assert!(err.contains("no draw or dispatch reached"), "{err}");
+}

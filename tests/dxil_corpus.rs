@@ -8,7 +8,8 @@
 //! "Runs" means the interpreter finished without an error; what the shaders compute from
 //! zeros is not checked here (`dxil_vkd3d.rs` checks vkd3d-proton's expected values).
 
-use std::path::PathBuf;
+mod common;
+
 use std::sync::Arc;
 
 use quadstep::exec::{run_compute, run_fragment_quads, run_vertex, FragQuadInput, VertexIds};
@@ -18,16 +19,6 @@ use quadstep::texture::{Config, ViewType};
 use quadstep::{
     Buffer, Descriptor, DescriptorSets, Format, Image, ImageResource, ImageView, Sampler,
 };
-
-fn corpus() -> Option<PathBuf> {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    [
-        manifest.join("../shared/dxil/vkd3d-proton"),
-        PathBuf::from("/work/shared/dxil/vkd3d-proton"),
-    ]
-    .into_iter()
-    .find(|p| p.join("MANIFEST.tsv").is_file())
-}
 
 /// A stand-in descriptor for a resource of this kind.
 fn stand_in(r: &quadstep::ir::Resource) -> Result<Descriptor, String> {
@@ -154,6 +145,10 @@ fn lower_and_run(bytes: &[u8]) -> Result<(), String> {
                 .map(|_| ())
                 .map_err(|e| e.to_string())
         }
+        // the DXIL lowering makes pixel, vertex and compute shaders only
+        Stage::TessControl | Stage::TessEval | Stage::Geometry => {
+            Err(format!("a {:?} shader from DXIL", ir.stage))
+        }
     }
 }
 
@@ -162,8 +157,8 @@ const RUN_AT_LEAST: usize = 200;
 
 #[test]
 fn pixel_vertex_and_compute_containers_lower_and_run() {
-    let Some(dir) = corpus() else {
-        eprintln!("dxil corpus: skipped: no ../shared/dxil/vkd3d-proton");
+    let Some(dir) = common::dxil_dir_or_skip("pixel_vertex_and_compute_containers_lower_and_run")
+    else {
         return;
     };
     let manifest = std::fs::read_to_string(dir.join("MANIFEST.tsv")).expect("manifest");

@@ -7,7 +7,8 @@
 //! D3D registers bind as the README's binding model says: `tN`, `sN`, `uN`, `bN` of space 0 at
 //! set 0, binding N, each class bound for itself with `bind_register`.
 
-use std::path::PathBuf;
+mod common;
+
 use std::sync::Arc;
 
 use approx::abs_diff_eq;
@@ -21,23 +22,9 @@ use quadstep::{
     ImageResource, ImageView, PipelineState, Rasterizer, RenderTargets, Sampler,
 };
 
-/// The corpus folder: `../shared/dxil/vkd3d-proton` beside the crate, or `/work/shared/…`.
-fn corpus() -> Option<PathBuf> {
-    let manifest = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    [
-        manifest.join("../shared/dxil/vkd3d-proton"),
-        PathBuf::from("/work/shared/dxil/vkd3d-proton"),
-    ]
-    .into_iter()
-    .find(|p| p.join("MANIFEST.tsv").is_file())
-}
-
 /// A container of the corpus compiled to a shader, or `None` (with a note) without the corpus.
 fn shader(rel: &str) -> Option<Shader> {
-    let Some(dir) = corpus() else {
-        eprintln!("{rel}: skipped: no ../shared/dxil/vkd3d-proton corpus");
-        return None;
-    };
+    let dir = common::dxil_dir_or_skip(rel)?;
     let bytes = std::fs::read(dir.join(rel)).expect("container readable");
     Some(Shader::from_dxil(&bytes, None).unwrap_or_else(|e| panic!("{rel}: {e}")))
 }
@@ -288,6 +275,7 @@ fn ps_sample_cmp_grad_bias() {
             state: PipelineState::default(),
             vertex: &vstage,
             fragment: &fstage,
+            stages: Default::default(),
         };
         let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, 16, 16);
         color.clear_f32([-1.0; 4]);

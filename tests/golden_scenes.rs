@@ -31,7 +31,7 @@ fn golden_scenes_match_their_pngs() {
         return;
     }
     let all = all_scenes();
-    assert_eq!(all.len(), 6, "the six golden scenes in shaders/golden");
+    assert_eq!(all.len(), 8, "the eight golden scenes in shaders/golden");
     let mut failures = Vec::new();
     for scene in &all {
         let r = scenes::render(scene, 2);
@@ -72,7 +72,8 @@ fn lavapipe_tolerance(name: &str) -> LvpTolerance {
         max_differing_pixels,
     };
     match name {
-        "quad_read_across" | "discard_helpers" | "shadow_cmp" => LvpTolerance {
+        "quad_read_across" | "discard_helpers" | "shadow_cmp" | "geometry_sprites"
+        | "msaa_edges" => LvpTolerance {
             tol: Tolerance::EXACT,
             masked: &[],
         },
@@ -148,7 +149,7 @@ fn goldens_agree_with_lavapipe() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The lavapipe twins were rendered from the scripts' own GLSL: each `<shader>.vert/.frag` in
+/// The lavapipe twins were rendered from the scripts' own GLSL: each `<shader>.vert/.geom/.frag` in
 /// `golden/lavapipe/<scene>/` is the script's shader text (plus, for shadow_cmp, the
 /// `#define LAVAPIPE_TWIN 1` line gen.py inserts), so a twin cannot silently go stale.
 #[test]
@@ -170,7 +171,10 @@ fn lavapipe_twins_use_the_scripts_shaders() {
         let mut seen = 0;
         for e in std::fs::read_dir(&dir).expect("twin folder") {
             let p = e.expect("entry").path();
-            if !p.extension().is_some_and(|x| x == "vert" || x == "frag") {
+            if !p
+                .extension()
+                .is_some_and(|x| x == "vert" || x == "geom" || x == "frag")
+            {
                 continue;
             }
             let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
@@ -189,9 +193,11 @@ fn lavapipe_twins_use_the_scripts_shaders() {
             );
             seen += 1;
         }
+        // a vertex and a fragment shader, and the geometry shader when the script has one
+        let shaders = 2 + usize::from(text.contains("\nSHADER geometry "));
         assert_eq!(
-            seen, 2,
-            "{name}: expected a vertex and a fragment shader in the twin"
+            seen, shaders,
+            "{name}: expected the script's vertex, fragment (and geometry) shaders in the twin"
         );
     }
 }

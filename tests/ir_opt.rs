@@ -40,6 +40,8 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
             word: 0,
             count: 1,
             interp: Interp::Smooth,
+            sampling: Default::default(),
+            per: Default::default(),
             name: "x".into(),
         }],
         outputs: vec![IoVar {
@@ -51,6 +53,8 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
             word: 1,
             count: 1,
             interp: Interp::Smooth,
+            sampling: Default::default(),
+            per: Default::default(),
             name: "o".into(),
         }],
         resources: vec![],
@@ -60,6 +64,7 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
         early_fragment_tests: false,
         origin_upper_left: true,
         derivative_group: None,
+        modes: Default::default(),
     }
 }
 
@@ -646,7 +651,9 @@ fn run_shader(sh: &Shader, seed: u64) -> Result<Vec<u32>, String> {
             exec::run_compute_observed(&p, [2, 1, 1], &bind, &mut NoObserver)
                 .map_err(|e| e.to_string())?;
         }
-        Stage::Vertex => return Err("vertex: not compared".into()),
+        Stage::Vertex | Stage::TessControl | Stage::TessEval | Stage::Geometry => {
+            return Err("vertex processing stages: not compared".into())
+        }
     }
     for v in &bufs {
         for b in v {
@@ -668,7 +675,8 @@ struct Tally {
 
 /// Compare one lowered shader, optimised vs not. Shaders with image resources are skipped.
 fn compare(sh: &Shader, what: &str, t: &mut Tally) {
-    if sh.resources.iter().any(|r| !buffer_resource(r.kind)) || sh.stage == Stage::Vertex {
+    let fragment_or_compute = matches!(sh.stage, Stage::Fragment | Stage::Compute);
+    if sh.resources.iter().any(|r| !buffer_resource(r.kind)) || !fragment_or_compute {
         t.skipped += 1;
         return;
     }

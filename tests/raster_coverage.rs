@@ -206,6 +206,7 @@ fn draw_prims(
         state: st,
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut rt = RenderTargets {
         color: vec![ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h)],
@@ -366,6 +367,7 @@ fn culling_and_front_facing() {
             state: st,
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let data = bytes(&tri.iter().flatten().copied().collect::<Vec<_>>());
         let mut rt = RenderTargets {
@@ -444,6 +446,7 @@ fn helper_lanes_are_shaded_but_never_written() {
         state: state_vec4s(1),
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let data = bytes(&tri.iter().flatten().copied().collect::<Vec<_>>());
     let mut rt = RenderTargets {
@@ -502,30 +505,43 @@ fn helper_lanes_are_shaded_but_never_written() {
 }
 
 #[test]
-fn multisampling_is_rejected() {
+fn sample_counts_must_be_supported_and_match_the_attachments() {
     let vs = PassVs {
         varyings: 0,
         point_size: 1.0,
     };
     let fs = fs_const([0.0; 4]);
-    let mut st = state_vec4s(1);
-    st.samples = 4;
-    let pipe = Pipeline {
-        state: st,
-        vertex: &vs,
-        fragment: &fs,
-    };
-    let mut rt = RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 4, 4)],
-        depth_stencil: None,
-    };
-    let r = Rasterizer::new(1).unwrap();
-    let mut pass = r.begin(&mut rt);
-    pass.bind_pipeline(&pipe);
-    let e = pass.draw(3, 1, 0, 0).unwrap_err();
-    match e {
-        quadstep::Error::Unsupported(m) => assert!(m.starts_with("multisampling"), "{m}"),
-        other => panic!("{other:?}"),
+    for (samples, attachment, unsupported) in [(3, 3, true), (32, 32, true), (4, 1, false)] {
+        let mut st = state_vec4s(1);
+        st.samples = samples;
+        let pipe = Pipeline {
+            state: st,
+            vertex: &vs,
+            fragment: &fs,
+            stages: Default::default(),
+        };
+        let mut rt = RenderTargets {
+            color: vec![ColorTarget::multisampled(
+                ColorFormat::R8G8B8A8Unorm,
+                4,
+                4,
+                attachment,
+            )],
+            depth_stencil: None,
+        };
+        let r = Rasterizer::new(1).unwrap();
+        let mut pass = r.begin(&mut rt);
+        pass.bind_pipeline(&pipe);
+        let e = pass.draw(3, 1, 0, 0).unwrap_err();
+        match e {
+            quadstep::Error::Unsupported(m) if unsupported => {
+                assert!(m.starts_with("multisampling"), "{m}")
+            }
+            quadstep::Error::Pipeline(m) if !unsupported => {
+                assert!(m.contains("1 samples, the pipeline rasterizes 4"), "{m}")
+            }
+            other => panic!("{samples}: {other:?}"),
+        }
     }
 }
 
@@ -542,6 +558,7 @@ fn stage_errors_propagate() {
         state: PipelineState::default(),
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut rt = RenderTargets {
         color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 4, 4)],
@@ -659,6 +676,7 @@ fn primitive_ids_count_per_instance() {
         state: st,
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut rt = RenderTargets {
         color: vec![ColorTarget::new(ColorFormat::R32Uint, w, h)],

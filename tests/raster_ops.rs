@@ -500,6 +500,7 @@ fn every_blend_factor_and_op_against_the_formula() {
                     state: st,
                     vertex: &vs,
                     fragment: &fs,
+                    stages: Default::default(),
                 };
                 let mut rt = targets(2, 2, None);
                 rt.color[0].clear_f32(d);
@@ -691,6 +692,7 @@ fn vertex_fetch_instances_indices_and_restart() {
         state: st,
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     for ty in [IndexType::U8, IndexType::U16, IndexType::U32] {
         // strip 0,1,2 | restart | 3,1,2 (the second triangle, on its own), vertex offset -1

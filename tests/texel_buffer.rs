@@ -9,12 +9,13 @@ use std::path::Path;
 mod common;
 
 use common::tools::{self, Tool};
-use quadstep::amber::{self, RunOptions, Status};
+use quadstep::amber::{self, FailKind, RunOptions, Status};
 
 fn run(text: &str) -> Status {
     match amber::parse(text, Path::new("inline.amber")) {
         Ok(s) => amber::run_script(&s, &RunOptions::default()).status,
         Err(e) => Status::Fail {
+            kind: FailKind::of(&e),
             message: e.to_string(),
         },
     }
@@ -29,7 +30,7 @@ fn glslang() -> bool {
 fn message(s: Status) -> String {
     match s {
         Status::Pass => panic!("the script passed; an error was expected"),
-        Status::Fail { message } => message,
+        Status::Fail { message, .. } => message,
         Status::Unsupported { reason } => reason,
     }
 }

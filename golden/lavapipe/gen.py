@@ -123,6 +123,14 @@ def fwidth_vertices():
 # ----------------------------------------------------------------------------------------------
 # scenes: (script, vertex shader, fragment shader, lvp fields, textures {file: values})
 
+def sprite_points():
+    """geometry_sprites' POINT_LIST: the cell centres of a 4x4 grid, red and green by column
+    and row (the script's `position` buffer)."""
+    level = [60 / 255, 125 / 255, 190 / 255, 1.0]
+    return [[-0.75 + 0.5 * c, -0.75 + 0.5 * r, level[c], level[r]]
+            for r in range(4) for c in range(4)]
+
+
 def rgb255(r, g, b, a=255):
     return [r / 255.0, g / 255.0, b / 255.0, a / 255.0]
 
@@ -161,6 +169,14 @@ SCENE_SPECS = {
         # lavapipe has no shaderResourceMinLod: the twin replaces the MinLod panels by the
         # explicit-LOD sample the clamp must produce (see the script's LAVAPIPE_TWIN define).
         defines=["LAVAPIPE_TWIN"]),
+    "geometry_sprites": dict(
+        vert="vert", geom="geom", frag="frag", size=128, vertices=sprite_points(),
+        attributes=[4], topology="POINT_LIST", clear=rgb255(0, 0, 0), textures=[], data={}),
+    "msaa_edges": dict(
+        vert="vert", frag="frag", size=128, attributes=[4], samples=4,
+        vertices=[[0, -0.875, 0, 1], [0.875, 0, 0, 1], [-0.875, 0, 0, 1],
+                  [-0.875, 0, 0, 1], [0.875, 0, 0, 1], [0, 0.875, 0, 1]],
+        clear=rgb255(0, 0, 0), textures=[], data={}),
     "cube_map": dict(
         vert="vert", frag="frag", size=128, vertices=FULLSCREEN, attributes=[4],
         clear=rgb255(0, 0, 0),
@@ -184,7 +200,9 @@ def main(names):
         os.makedirs(out, exist_ok=True)
         shaders = shaders_of(name)
         envs = {}
-        for key, ext in (("vert", "vert"), ("frag", "frag")):
+        for key, ext in (("vert", "vert"), ("geom", "geom"), ("frag", "frag")):
+            if key not in spec:
+                continue
             stage, env, text = shaders[spec[key]]
             defines = "".join("#define %s 1\n" % d for d in spec.get("defines", []))
             if defines:
@@ -195,7 +213,8 @@ def main(names):
                 f.write(text)
             envs[ext] = env
         with open(os.path.join(out, "target_env"), "w") as f:
-            f.write("%s\n%s\n" % (envs["vert"] or "", envs["frag"] or ""))
+            f.write("%s\n%s\n%s\n" % (envs["vert"] or "", envs["frag"] or "",
+                                         envs.get("geom") or ""))
         for fname, fn in spec["data"].items():
             write_f32(os.path.join(out, fname), fn())
         vertices = spec["vertices"] if spec["vertices"] is not None else fwidth_vertices()
@@ -207,6 +226,12 @@ def main(names):
             "color_format": "R8G8B8A8_UNORM", "clear_color": spec["clear"],
             "textures": spec["textures"],
         }
+        if "geom" in spec:
+            scene["geometry_spv"] = "%s.geom.spv" % spec["geom"]
+        if "samples" in spec:
+            scene["samples"] = spec["samples"]
+        if "topology" in spec:
+            scene["topology"] = spec["topology"]
         with open(os.path.join(out, "scene.json"), "w") as f:
             json.dump(scene, f, indent=1)
             f.write("\n")

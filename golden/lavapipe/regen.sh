@@ -1,12 +1,12 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # Re-render the lavapipe twins of the golden scenes: golden/lavapipe/<scene>/lavapipe.png.
 # Usage: golden/lavapipe/regen.sh [scene...]      (default: every scene in gen.py)
-# Needs glslangValidator, python3, lavapipe (mesa-vulkan-drivers) and an lvp release build
-# (LVP, default /work/lvp/target/release/lvp; see /work/shared/tools/lvp/README.md).
+# Needs glslangValidator, python3 and lavapipe (mesa-vulkan-drivers); lvp (LVP, or built from
+# tools/lvp into target/lvp on first use by benches/lavapipe/lvp.sh, which also points the
+# loader at lavapipe).
 set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
-LVP=${LVP:-/work/lvp/target/release/lvp}
-export VK_ICD_FILENAMES=${VK_ICD_FILENAMES:-/usr/share/vulkan/icd.d/lvp_icd.x86_64.json}
+. "$HERE/../../benches/lavapipe/lvp.sh"
 python3 "$HERE/gen.py" "$@"
 if [ $# -eq 0 ]; then
     set -- $(cd "$HERE" && ls -d */ | tr -d /)
@@ -16,9 +16,11 @@ for s in "$@"; do
     [ -f "$d/scene.json" ] || continue
     vert_env=$(sed -n 1p "$d/target_env")
     frag_env=$(sed -n 2p "$d/target_env")
-    for stage in vert frag; do
+    geom_env=$(sed -n 3p "$d/target_env")
+    for stage in vert geom frag; do
         env=$vert_env
         [ $stage = frag ] && env=$frag_env
+        [ $stage = geom ] && env=$geom_env
         # The Amber runner maps TARGET_ENV spvX.Y to glslang's --target-env spirvX.Y.
         case "$env" in
             "") target=vulkan1.0 ;;
@@ -26,6 +28,7 @@ for s in "$@"; do
             *) target=$env ;;
         esac
         for src in "$d"/*.$stage; do
+            [ -f "$src" ] || continue
             glslangValidator -V --target-env "$target" -S $stage -o "$src.spv" "$src" || { echo "glslangValidator failed on $src" >&2; exit 1; }
         done
     done

@@ -5,6 +5,9 @@
 
 use std::path::PathBuf;
 
+use crate::limits::{Cancel, Limit, Limits};
+use crate::{Error, Result};
+
 pub use super::types::{
     DataType, ElemType, Format, Layout, Member, MemberType, Number, Scalar, StructType,
 };
@@ -158,31 +161,72 @@ impl Buffer {
 
     /// The initial contents laid out by Amber's rules (see [`super::types`]): `DATA` values
     /// element by element, `FILL`/`SERIES_FROM` expanded over `SIZE` (or the image extent),
-    /// file bytes as loaded; empty for uninitialised buffers.
+    /// file bytes as loaded; empty for uninitialised buffers, and for buffers larger than
+    /// the default `maxMemoryAllocationSize` (use [`Buffer::try_layout_bytes`] to be told).
     pub fn layout_bytes(&self) -> Vec<u8> {
-        let comps = self.elem.components() as u64;
+        let max = Limits::default().get(Limit::MaxMemoryAllocationSize);
+        self.try_layout_bytes(max, &Cancel::never())
+            .unwrap_or_default()
+    }
+
+    /// [`Buffer::layout_bytes`], or an error when the contents would pass `max_bytes`
+    /// ([`Error::Limit`]), cannot be allocated ([`Error::Memory`]), or `cancel` stops the
+    /// work. `FILL` and `SERIES_FROM` are laid out a few thousand elements at a time
+    /// (polling `cancel` between), so nothing but the bytes themselves is allocated.
+    pub fn try_layout_bytes(&self, max_bytes: u64, cancel: &Cancel) -> Result<Vec<u8>> {
+        let comps = self.elem.components().max(1) as u64;
+        let stride = self.elem.stride(self.layout) as u64;
+        let elements = match &self.init {
+            BufferInit::None => 0,
+            BufferInit::Bytes(b) => b.len() as u64 / stride.max(1),
+            BufferInit::Data(v) => (v.len() as u64).div_ceil(comps),
+            BufferInit::Fill(_) | BufferInit::Series { .. } => self.element_count(),
+        };
+        let bytes = elements.saturating_mul(stride);
+        if bytes > max_bytes {
+            return Err(Error::Limit(format!(
+                "the contents of buffer {}: {bytes} bytes exceed {max_bytes}",
+                crate::error::quote(&self.name)
+            )));
+        }
+        let mut out = Vec::new();
+        out.try_reserve_exact(bytes as usize)
+            .map_err(|_| Error::Memory(format!("the contents of buffer '{}'", self.name)))?;
+        const STEP: u64 = 4096;
         match &self.init {
-            BufferInit::None => Vec::new(),
-            BufferInit::Bytes(b) => b.clone(),
-            BufferInit::Data(v) => self.elem.layout_values(self.layout, v),
+            BufferInit::None => {}
+            BufferInit::Bytes(b) => out.extend_from_slice(b),
+            BufferInit::Data(v) => out.extend(self.elem.layout_values(self.layout, v)),
             BufferInit::Fill(x) => {
-                let n = self.element_count().saturating_mul(comps).min(1 << 28);
-                let vals = vec![*x; n as usize];
-                self.elem.layout_values(self.layout, &vals)
+                let one = self
+                    .elem
+                    .layout_values(self.layout, &vec![*x; comps as usize]);
+                for k in 0..elements {
+                    if k % STEP == 0 {
+                        cancel.check()?;
+                    }
+                    out.extend_from_slice(&one);
+                }
             }
             BufferInit::Series { start, inc } => {
-                let n = self.element_count().saturating_mul(comps).min(1 << 28) as usize;
-                let vals: Vec<Number> = (0..n)
-                    .map(|i| match (start, inc) {
-                        (Number::Int(s), Number::Int(d)) => {
-                            Number::Int(s.wrapping_add(d.wrapping_mul(i as i128)))
-                        }
-                        _ => Number::Float(start.as_f64() + inc.as_f64() * i as f64),
-                    })
-                    .collect();
-                self.elem.layout_values(self.layout, &vals)
+                let mut first = 0;
+                while first < elements {
+                    cancel.check()?;
+                    let n = STEP.min(elements - first);
+                    let vals: Vec<Number> = (first * comps..(first + n) * comps)
+                        .map(|i| match (start, inc) {
+                            (Number::Int(s), Number::Int(d)) => {
+                                Number::Int(s.wrapping_add(d.wrapping_mul(i as i128)))
+                            }
+                            _ => Number::Float(start.as_f64() + inc.as_f64() * i as f64),
+                        })
+                        .collect();
+                    out.extend(self.elem.layout_values(self.layout, &vals));
+                    first += n;
+                }
             }
         }
+        Ok(out)
     }
 }
 

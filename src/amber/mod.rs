@@ -15,17 +15,22 @@
 //! uploads them in place of generated mips when the image is sampled.
 
 pub mod ast;
+pub mod check;
 pub mod parse;
 pub mod token;
 pub mod types;
 pub mod vkscript;
 
 pub use ast::Script;
-pub use parse::{parse, parse_file};
+pub use parse::{parse, parse_file, parse_file_with, parse_with};
 
 pub mod formats;
+pub mod hook;
+pub mod outcome;
 pub mod run;
 mod run_expect;
 pub mod run_shaders;
 
-pub use run::{run_file, run_script, RunOptions, ScriptResult, Status};
+pub use hook::{Command, HookStages, RunHook};
+pub use outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
+pub use run::{run_file, run_script, RunOptions};

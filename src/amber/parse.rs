@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::ast::*;
 use super::token::{Tok, Token, Tokenizer};
+use crate::limits::Limits;
 use crate::{Error, Result};
 
 mod commands;
@@ -16,10 +17,16 @@ mod pipeline;
 /// `FILE` paths. Errors are `Error::Amber("file:line: message")`. VkScript input (no
 /// `#!amber` line, `[section]` headers) is lowered into the same AST by [`super::vkscript`].
 pub fn parse(text: &str, path: &Path) -> Result<Script> {
+    parse_with(text, path, &Limits::default())
+}
+
+/// [`parse`], reading the files the script names only up to `limits`' `maxFileBytes`.
+pub fn parse_with(text: &str, path: &Path, limits: &Limits) -> Result<Script> {
     if is_vkscript(text) {
         return super::vkscript::parse_vkscript(text, path);
     }
     let mut p = Parser {
+        limits: limits.clone(),
         tk: Tokenizer::new(text),
         file: path.display().to_string(),
         dir: path.parent().map(Path::to_path_buf).unwrap_or_default(),
@@ -42,9 +49,32 @@ pub fn parse(text: &str, path: &Path) -> Result<Script> {
 
 /// Read and parse a script file.
 pub fn parse_file(path: &Path) -> Result<Script> {
-    let text =
-        std::fs::read_to_string(path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    parse(&text, path)
+    parse_file_with(path, &Limits::default())
+}
+
+/// [`parse_file`] within `limits`' `maxFileBytes` (for the script and the files it names).
+pub fn parse_file_with(path: &Path, limits: &Limits) -> Result<Script> {
+    let text = utf8(limits.read_file(path)?, &path.display().to_string())?;
+    parse_with(&text, path, limits)
+}
+
+/// The text of a file's bytes, or an error at the line and column of the first byte that is
+/// not UTF-8.
+pub fn utf8(bytes: Vec<u8>, file: &str) -> Result<String> {
+    String::from_utf8(bytes).map_err(|e| {
+        let bytes = e.as_bytes();
+        let at = e.utf8_error().valid_up_to();
+        let line = 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count();
+        let start = bytes[..at]
+            .iter()
+            .rposition(|&b| b == b'\n')
+            .map_or(0, |i| i + 1);
+        Error::Amber(format!(
+            "{file}:{line}: not UTF-8 text (byte 0x{:02x} at column {})",
+            bytes[at],
+            at - start + 1
+        ))
+    })
 }
 
 /// VkScript files have no `#!amber` first line and their first line that is neither blank nor a
@@ -62,6 +92,8 @@ pub fn is_vkscript(text: &str) -> bool {
 }
 
 struct Parser<'a> {
+    /// Only `maxFileBytes` is used here (the rest: [`super::check`]).
+    limits: Limits,
     tk: Tokenizer<'a>,
     file: String,
     dir: PathBuf,
@@ -80,10 +112,6 @@ struct Parser<'a> {
 
 type R<T> = std::result::Result<T, String>;
 
-/// Largest buffer a script may declare (bytes), so hostile input cannot exhaust memory.
-pub const MAX_BUFFER_BYTES: u64 = 1 << 30;
-const MAX_STRIDE: u64 = 1 << 24;
-
 fn on_off(w: &str) -> R<bool> {
     match w {
         "on" => Ok(true),
@@ -99,7 +127,10 @@ fn keyword<T>(w: &str, what: &str, f: fn(&str) -> Option<T>, all: &[&str]) -> R<
 impl<'a> Parser<'a> {
     // ---- token helpers -------------------------------------------------------------------
 
+    /// The error at the current line; pieces of input in `msg` longer than
+    /// [`crate::error::QUOTE_CHARS`] are cut.
     fn err(&self, msg: impl std::fmt::Display) -> Error {
+        let msg = crate::error::clip(&msg.to_string());
         Error::Amber(format!("{}:{}: {msg}", self.file, self.line))
     }
 
@@ -272,7 +303,7 @@ impl<'a> Parser<'a> {
             }
             _ => match self.command(w)? {
                 Some(c) => StmtKind::Command(c),
-                None => return Err(format!("unknown command '{w}'")),
+                None => return Err(format!("unknown command {}", crate::error::quote(w))),
             },
         };
         self.push(line, kind);
@@ -441,14 +472,16 @@ impl<'a> Parser<'a> {
             return Err(format!("unknown VIRTUAL_FILE '{p}'"));
         }
         let full = self.resolve(p);
-        let bytes = std::fs::read(&full)
-            .map_err(|e| format!("cannot read shader file {}: {e}", full.display()))?;
+        let bytes = self
+            .limits
+            .read_file(&full)
+            .map_err(|e| format!("cannot read shader file: {e}"))?;
         if matches!(format, ShaderFormat::SpirvBin | ShaderFormat::Dxil) {
             Ok(ShaderSource::Binary(bytes))
         } else {
-            String::from_utf8(bytes)
+            utf8(bytes, &full.display().to_string())
                 .map(ShaderSource::Text)
-                .map_err(|_| format!("shader file {} is not UTF-8 text", full.display()))
+                .map_err(|e| format!("shader file {e}"))
         }
     }
 
@@ -585,13 +618,6 @@ impl<'a> Parser<'a> {
                 "{what} '{name}': FILL and SERIES_FROM need a SIZE (or WIDTH)"
             ));
         }
-        let stride = b.elem.stride(b.layout) as u64;
-        let bytes = stride.saturating_mul(b.element_count());
-        if stride > MAX_STRIDE || bytes > MAX_BUFFER_BYTES {
-            return Err(format!(
-                "{what} '{name}' is too large ({bytes} bytes, element stride {stride}; limit {MAX_BUFFER_BYTES})"
-            ));
-        }
         self.buffers.insert(name, is_image);
         Ok(b)
     }
@@ -615,14 +641,12 @@ impl<'a> Parser<'a> {
     }
 
     fn load_buffer_file(&self, full: &Path, kind: FileKind, b: &mut Buffer) -> R<BufferInit> {
-        let cant =
-            |e: &dyn std::fmt::Display| format!("cannot read buffer file {}: {e}", full.display());
+        let cant = |e: Error| format!("cannot read buffer file: {e}");
+        let bytes = self.limits.read_file(full).map_err(cant)?;
         match kind {
-            FileKind::Binary => Ok(BufferInit::Bytes(
-                std::fs::read(full).map_err(|e| cant(&e))?,
-            )),
+            FileKind::Binary => Ok(BufferInit::Bytes(bytes)),
             FileKind::Text => {
-                let text = std::fs::read_to_string(full).map_err(|e| cant(&e))?;
+                let text = utf8(bytes, &full.display().to_string()).map_err(cant)?;
                 let mut tk = Tokenizer::new(&text);
                 let mut v = Vec::new();
                 loop {
@@ -645,10 +669,8 @@ impl<'a> Parser<'a> {
                 Ok(BufferInit::Data(v))
             }
             FileKind::Png => {
-                let bytes = std::fs::read(full).map_err(|e| cant(&e))?;
-                let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-                    .map_err(|e| cant(&e))?
-                    .to_rgba8();
+                let img = crate::golden::decode_png(&bytes, &self.limits)
+                    .map_err(|e| cant(Error::Io(format!("{}: {e}", full.display()))))?;
                 b.width = Some(img.width());
                 b.height = Some(img.height());
                 Ok(BufferInit::Bytes(img.into_raw()))

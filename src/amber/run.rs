@@ -19,11 +19,14 @@ use std::time::{Duration, Instant};
 
 use super::ast::{self, *};
 use super::formats;
+use super::hook::{Command as HookCommand, HookStages, RunHook};
+pub use super::outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
 use super::run_expect;
 use super::run_shaders;
 use crate::exec;
 use crate::front::spirv::{Module, SpecConstants};
 use crate::ir::{self, ResourceKind};
+use crate::limits::{Cancel, Charge, Guards, Limit, Limits, MemoryBudget};
 use crate::pipeline::{self, BoundStage, Descriptor, DescriptorSets, ImageResource};
 use crate::raster::{
     self, ColorClass, ColorCodec, ColorTarget, DepthStencilTarget, IndexBuffer, IndexType,
@@ -37,8 +40,17 @@ use crate::{Error, Result};
 pub struct RunOptions {
     /// Interpreter instruction budget per batch (a runaway shader stops there).
     pub budget: u64,
-    /// Wall-clock cap per script, checked between commands.
+    /// Wall-clock cap per script: draws and dispatches stop within milliseconds of it.
     pub time_limit: Duration,
+    /// The sizes and counts a script may ask for ([`super::check`] before it runs, and the
+    /// draws and dispatches while it runs).
+    pub limits: Limits,
+    /// Bytes a script may hold at once: its buffers and images, the copies a command makes
+    /// of them, attachments, a draw's vertex and primitive arrays.
+    pub memory_limit: u64,
+    /// The token scripts poll; each script runs under a child of it that also stops at
+    /// `time_limit`, so cancelling this stops every script (Ctrl-C).
+    pub cancel: Cancel,
     /// Directory of compiled GLSL/HLSL.
     pub cache_dir: PathBuf,
     /// Keep every colour attachment's final contents in [`ScriptResult::images`].
@@ -48,6 +60,13 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
+    /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
+    pub discard: exec::Discard,
+    /// Compile GLSL/HLSL with debug information (`glslangValidator -g`: `OpLine`s and the
+    /// source text, which the shader debugger shows).
+    pub debug_info: bool,
+    /// A tool watching the draws and dispatches (the shader debugger).
+    pub hook: Option<Arc<dyn RunHook>>,
     /// Texture rules for every shader (`None`: each shader's own, D3D for DXIL and Vulkan
     /// for SPIR-V).
     pub policy: Option<texture::Policy>,
@@ -58,89 +77,23 @@ impl Default for RunOptions {
         RunOptions {
             budget: 20_000_000,
             time_limit: Duration::from_secs(30),
+            limits: Limits::default(),
+            memory_limit: MemoryBudget::default().limit(),
+            cancel: Cancel::default(),
             cache_dir: run_shaders::default_cache_dir(),
             keep_images: false,
             raster_threads: 1,
             spirv_version: None,
+            discard: exec::Discard::default(),
+            debug_info: false,
+            hook: None,
             policy: None,
         }
     }
 }
 
-/// Outcome of one script.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Status {
-    Pass,
-    Fail { message: String },
-    Unsupported { reason: String },
-}
-
-impl Status {
-    /// `PASS`, `FAIL` or `SKIP`.
-    pub fn word(&self) -> &'static str {
-        match self {
-            Status::Pass => "PASS",
-            Status::Fail { .. } => "FAIL",
-            Status::Unsupported { .. } => "SKIP",
-        }
-    }
-    /// The message or reason ("" for a pass).
-    pub fn detail(&self) -> &str {
-        match self {
-            Status::Pass => "",
-            Status::Fail { message } => message,
-            Status::Unsupported { reason } => reason,
-        }
-    }
-}
-
-/// An RGBA8 picture of a colour attachment.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Picture {
-    pub buffer: String,
-    pub width: u32,
-    pub height: u32,
-    pub rgba: Vec<u8>,
-}
-
-/// The result of running one script.
-#[derive(Clone, Debug)]
-pub struct ScriptResult {
-    pub path: PathBuf,
-    pub status: Status,
-    /// A note for passes (e.g. "expected failure").
-    pub note: String,
-    pub elapsed: Duration,
-    /// Final colour attachments when [`RunOptions::keep_images`] is set.
-    pub images: Vec<Picture>,
-    /// Every buffer's final bytes when [`RunOptions::keep_images`] is set (what `quadstep
-    /// diff` compares), in name order.
-    pub buffers: Vec<BufferDump>,
-}
-
-/// A buffer's final contents.
-#[derive(Clone, Debug, PartialEq)]
-pub struct BufferDump {
-    pub name: String,
-    /// The Vulkan format name of its elements, if it has one.
-    pub format: Option<String>,
-    /// Texels per row for images (0 for plain buffers).
-    pub width: u32,
-    pub bytes: Vec<u8>,
-}
-
-impl ScriptResult {
-    /// The script's main picture: its only colour attachment, else the one named
-    /// `framebuffer` (Amber's conventional name).
-    pub fn framebuffer(&self) -> Option<&Picture> {
-        self.images
-            .iter()
-            .find(|p| self.images.len() == 1 || p.buffer == "framebuffer")
-    }
-}
-
 /// The SPIR-V version the Vulkan CTS assembles a script's shaders with when the script does not
-/// say (`/work/shared/amber/README.md`): 1.4 for `spirv1p4` and `workgroup_memory_explicit_layout`
+/// say (`../shared/amber/README.md`): 1.4 for `spirv1p4` and `workgroup_memory_explicit_layout`
 /// folders, 1.3 for the terminate-invocation subgroup scripts.
 pub fn cts_default_version(path: &Path) -> Option<(u8, u8)> {
     let p = path.to_string_lossy();
@@ -163,7 +116,8 @@ pub fn expects_failure(path: &Path) -> bool {
 /// Parse and run a script file, applying the `*.expect_fail.*` convention.
 pub fn run_file(path: &Path, opts: &RunOptions) -> ScriptResult {
     let start = Instant::now();
-    let parsed = std::panic::catch_unwind(|| super::parse_file(path));
+    let limits = &opts.limits;
+    let parsed = std::panic::catch_unwind(|| super::parse_file_with(path, limits));
     let mut r = match parsed {
         Ok(Ok(script)) => {
             let mut o = opts.clone();
@@ -174,7 +128,7 @@ pub fn run_file(path: &Path, opts: &RunOptions) -> ScriptResult {
         }
         Ok(Err(e)) => ScriptResult {
             path: path.to_path_buf(),
-            status: status_of(e, &path.display().to_string()),
+            status: Status::of_error(e, &path.display().to_string()),
             note: String::new(),
             elapsed: Duration::ZERO,
             images: Vec::new(),
@@ -183,6 +137,7 @@ pub fn run_file(path: &Path, opts: &RunOptions) -> ScriptResult {
         Err(p) => ScriptResult {
             path: path.to_path_buf(),
             status: Status::Fail {
+                kind: FailKind::Internal,
                 message: format!("{}: parser panicked: {}", path.display(), panic_text(&p)),
             },
             note: String::new(),
@@ -194,11 +149,15 @@ pub fn run_file(path: &Path, opts: &RunOptions) -> ScriptResult {
     r.path = path.to_path_buf();
     if expects_failure(path) {
         r.status = match r.status {
-            Status::Fail { message } => {
+            // a cancelled run or quadstep's own failure is not the failure the script expects
+            Status::Fail { kind, message }
+                if !matches!(kind, FailKind::Cancelled | FailKind::Internal) =>
+            {
                 r.note = format!("expected failure: {message}");
                 Status::Pass
             }
             Status::Pass => Status::Fail {
+                kind: FailKind::Expect,
                 message: format!(
                     "{}: an expect_fail script passed (it must fail)",
                     path.display()
@@ -221,26 +180,20 @@ fn panic_text(p: &Box<dyn std::any::Any + Send>) -> String {
     }
 }
 
-/// `Error::Unsupported` → UNSUPPORTED, anything else → FAIL, prefixed with `at`.
-fn status_of(e: Error, at: &str) -> Status {
-    match e {
-        Error::Unsupported(m) => Status::Unsupported {
-            reason: format!("{at}: {m}"),
-        },
-        other => Status::Fail {
-            message: format!("{at}: {other}"),
-        },
-    }
-}
-
 /// Run a parsed script (no `expect_fail` inversion: see [`run_file`]).
+///
+/// The script is first held against `opts.limits` ([`super::check`]); it then runs under a
+/// child of `opts.cancel` that stops at `opts.time_limit`, with a memory budget of
+/// `opts.memory_limit` bytes.
 pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
     let start = Instant::now();
     let file = script.path.display().to_string();
     let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        super::check::check(script, &opts.limits)?;
         let mut r = Runner::new(script, opts)?;
         let st = r.run_all();
-        let (images, buffers) = if opts.keep_images {
+        // (no pictures of a script that was stopped: it is late already)
+        let (images, buffers) = if opts.keep_images && !r.cancel.is_cancelled() {
             (r.pictures(), r.buffer_dumps())
         } else {
             (Vec::new(), Vec::new())
@@ -249,13 +202,15 @@ pub fn run_script(script: &Script, opts: &RunOptions) -> ScriptResult {
     }));
     let (status, images, buffers) = match outcome {
         Ok(Ok(x)) => x,
+        Ok(Err((e, 0))) => (Status::of_error(e, &file), Vec::new(), Vec::new()),
         Ok(Err((e, line))) => (
-            status_of(e, &format!("{file}:{line}")),
+            Status::of_error(e, &format!("{file}:{line}")),
             Vec::new(),
             Vec::new(),
         ),
         Err(p) => (
             Status::Fail {
+                kind: FailKind::Internal,
                 message: format!("{file}: panic while running: {}", panic_text(&p)),
             },
             Vec::new(),
@@ -304,6 +259,13 @@ const FEATURES: &[&str] = &[
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
     // Depth is always clamped to [0, 1] before the depth test (raster::target::quantize).
     "DepthClampZeroOneFeatures.depthClampZeroOne",
+    // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
+    "sampleRateShading",
+    "shaderStorageImageMultisample",
+    // tessellation control and evaluation, geometry shaders with their point sizes
+    "tessellationShader",
+    "geometryShader",
+    "shaderTessellationAndGeometryPointSize",
 ];
 
 /// Device extensions quadstep provides.
@@ -324,8 +286,12 @@ const EXTENSIONS: &[&str] = &[
     "VK_KHR_get_physical_device_properties2",
 ];
 
+/// Items (bytes copied, texels converted) of the runner's own bulk work between two polls
+/// of the cancel token ([`Runner::polled`]): a few milliseconds.
+const POLL_ITEMS: usize = 1 << 22;
+
 /// A script buffer: its declaration, its bytes, and its extent when used as an image.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(crate) struct BufState {
     pub decl: Buffer,
     pub bytes: Vec<u8>,
@@ -337,9 +303,17 @@ pub(crate) struct BufState {
     /// texels in the attachment's byte layout. They replace the generated levels when the
     /// buffer is sampled.
     pub mips: BTreeMap<u32, Vec<u8>>,
+    /// What `bytes` and `mips` hold, counted against the script's memory budget
+    /// ([`Runner::settle`]).
+    charge: Charge,
 }
 
 impl BufState {
+    /// Bytes it holds (level 0 and rendered levels).
+    fn held(&self) -> u64 {
+        (self.bytes.len() + self.mips.values().map(Vec::len).sum::<usize>()) as u64
+    }
+
     /// Bytes per texel (or per element, for a buffer without an image format).
     pub(crate) fn texel_bytes(&self) -> usize {
         match self
@@ -395,17 +369,27 @@ pub(crate) struct Runner<'s> {
     script: &'s Script,
     opts: &'s RunOptions,
     pub bufs: HashMap<String, BufState>,
-    depth_targets: HashMap<String, DepthStencilTarget>,
+    /// Depth/stencil attachments kept between commands, with their charges.
+    depth_targets: HashMap<String, (DepthStencilTarget, Charge)>,
     shaders: HashMap<ShaderKey, Arc<pipeline::Shader>>,
     clear: HashMap<String, ClearValues>,
     raster: raster::Rasterizer,
-    deadline: Instant,
+    /// Stops at the script's time limit, or with the caller's token (Ctrl-C).
+    cancel: Cancel,
+    /// What the script's buffers, images, attachments and commands hold.
+    pub(super) mem: MemoryBudget,
     /// Buffers used as colour attachments (for pictures).
     attachments: Vec<String>,
     /// The line of the statement being run.
     line: usize,
     /// The first failed expectation ("line: message").
     failure: Option<String>,
+    /// Draw and dispatch commands started so far (`hook::Command::index`).
+    commands: usize,
+}
+
+fn no_buffer(name: &str) -> Error {
+    Error::Amber(format!("no buffer {}", crate::error::quote(name)))
 }
 
 fn stage_name(s: ShaderType) -> &'static str {
@@ -414,7 +398,14 @@ fn stage_name(s: ShaderType) -> &'static str {
 
 impl<'s> Runner<'s> {
     fn new(script: &'s Script, opts: &'s RunOptions) -> Result<Self, (Error, usize)> {
-        let raster = raster::Rasterizer::new(opts.raster_threads.max(1)).map_err(|e| (e, 0))?;
+        let cancel = opts.cancel.with_time_limit(opts.time_limit);
+        let mem = MemoryBudget::new(opts.memory_limit);
+        let mut raster = raster::Rasterizer::new(opts.raster_threads.max(1)).map_err(|e| (e, 0))?;
+        raster.set_guards(Guards {
+            limits: opts.limits.clone(),
+            memory: mem.clone(),
+            cancel: cancel.clone(),
+        });
         let mut r = Runner {
             script,
             opts,
@@ -423,10 +414,12 @@ impl<'s> Runner<'s> {
             shaders: HashMap::new(),
             clear: HashMap::new(),
             raster,
-            deadline: Instant::now() + opts.time_limit,
+            cancel,
+            mem,
             attachments: Vec::new(),
             line: 0,
             failure: None,
+            commands: 0,
         };
         for st in &script.stmts {
             r.line = st.line;
@@ -456,17 +449,33 @@ impl<'s> Runner<'s> {
     }
 
     fn declare_buffer(&mut self, b: &Buffer) -> Result<()> {
-        let mut bytes = b.layout_bytes();
+        let what = format!("buffer {}", crate::error::quote(&b.name));
         let stride = b.elem.stride(b.layout) as u64;
         let want = b.element_count().saturating_mul(stride);
-        if want > 1 << 30 {
-            return Err(Error::Unsupported(format!(
-                "buffer '{}' of {want} bytes",
-                b.name
-            )));
-        }
+        let charge = self.mem.charge(want, &what)?;
+        let max = self.opts.limits.get(Limit::MaxMemoryAllocationSize);
+        let mut bytes = b.try_layout_bytes(max, &self.cancel)?;
         if (bytes.len() as u64) < want {
-            bytes.resize(want as usize, 0);
+            let (laid, want) = (bytes.len(), want as usize);
+            bytes
+                .try_reserve_exact(want - laid)
+                .map_err(|_| Error::Memory(format!("{what}: {want} bytes")))?;
+            self.polled(want - laid, |r| bytes.resize(laid + r.end, 0))?;
+        }
+        if b.samples > 1 && b.width.is_some() {
+            // a multisampled image: every pixel's samples hold what the pixel was given
+            let n = b.samples as usize;
+            if want.saturating_mul(n as u64) > 1 << 30 {
+                return Err(Error::Unsupported(format!(
+                    "image '{}' of {want} bytes x {n} samples",
+                    b.name
+                )));
+            }
+            let stride = (stride as usize).max(1);
+            bytes = bytes
+                .chunks(stride)
+                .flat_map(|t| std::iter::repeat_n(t, n).flatten().copied())
+                .collect();
         }
         let (width, height) = match (b.width, b.height) {
             (Some(w), h) => (w, h.unwrap_or(1)),
@@ -481,9 +490,65 @@ impl<'s> Runner<'s> {
                 height,
                 depth: b.depth.unwrap_or(1),
                 mips: BTreeMap::new(),
+                charge,
             },
         );
+        self.settle(&b.name)
+    }
+
+    /// After a change to `name`'s bytes: its charge is what it holds now (an error when
+    /// that passes the budget).
+    fn settle(&mut self, name: &str) -> Result<()> {
+        if let Some(st) = self.bufs.get_mut(name) {
+            let held = st.held();
+            let what = format_args!("buffer {}", crate::error::quote(name));
+            st.charge.resize(held, what)?;
+        }
         Ok(())
+    }
+
+    /// `f` over `0..n` in runs of [`POLL_ITEMS`], polling the script's cancel token before
+    /// each: the runner's own bulk work (copies, fills, texel conversions) stops with the
+    /// time limit like the shaders do.
+    fn polled(&self, n: usize, mut f: impl FnMut(std::ops::Range<usize>)) -> Result<()> {
+        let mut at = 0;
+        while at < n {
+            self.cancel.check()?;
+            let end = at.saturating_add(POLL_ITEMS).min(n);
+            f(at..end);
+            at = end;
+        }
+        Ok(())
+    }
+
+    /// `len` bytes counted against the budget for as long as the charge lives: `src`'s
+    /// bytes, then zeros (written in polled runs).
+    fn bytes(
+        &self,
+        len: usize,
+        src: &[u8],
+        what: impl std::fmt::Display,
+    ) -> Result<(Vec<u8>, Charge)> {
+        let charge = self.mem.charge(len as u64, &what)?;
+        let mut v = Vec::new();
+        v.try_reserve_exact(len)
+            .map_err(|_| Error::Memory(format!("{what}: {len} bytes")))?;
+        self.polled(len, |r| {
+            let copied = r.end.min(src.len());
+            v.extend_from_slice(&src[r.start.min(copied)..copied]);
+            v.resize(r.end, 0);
+        })?;
+        Ok((v, charge))
+    }
+
+    /// `len` zero bytes, charged ([`Runner::bytes`]).
+    fn zeroed(&self, len: usize, what: impl std::fmt::Display) -> Result<(Vec<u8>, Charge)> {
+        self.bytes(len, &[], what)
+    }
+
+    /// A copy of `src`, charged ([`Runner::bytes`]).
+    fn copy(&self, src: &[u8], what: impl std::fmt::Display) -> Result<(Vec<u8>, Charge)> {
+        self.bytes(src.len(), src, what)
     }
 
     /// Size attachments to the framebuffer, refuse pipeline kinds we cannot run.
@@ -512,22 +577,30 @@ impl<'s> Runner<'s> {
                 continue;
             }
             let name = match b {
-                Binding::Color { buffer, .. } | Binding::DepthStencil { buffer } => buffer,
+                Binding::Color { buffer, .. }
+                | Binding::DepthStencil { buffer }
+                | Binding::Resolve { buffer } => buffer,
                 _ => continue,
             };
             let st = self.bufs.get_mut(name).ok_or_else(|| {
                 Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name))
             })?;
-            let texel = st.texel_bytes();
+            let texel = st.texel_bytes() * st.decl.samples.max(1) as usize;
             let need = w as usize * h as usize * texel;
             if st.width != w || st.height != h || st.bytes.len() < need {
+                let what = format!("attachment {} of {w}x{h}", crate::error::quote(name));
+                let (bytes, fresh) = self.zeroed(need, what)?;
+                let st = self.bufs.get_mut(name).ok_or_else(|| no_buffer(name))?;
                 st.width = w;
                 st.height = h;
-                st.bytes = vec![0; need];
+                st.bytes = bytes;
                 st.mips.clear();
+                drop(fresh);
+                self.settle(name)?;
                 self.depth_targets.remove(name);
             }
-            if matches!(b, Binding::Color { .. }) && !self.attachments.contains(name) {
+            let colour = matches!(b, Binding::Color { .. } | Binding::Resolve { .. });
+            if colour && !self.attachments.contains(name) {
                 self.attachments.push(name.clone());
             }
         }
@@ -566,9 +639,13 @@ impl<'s> Runner<'s> {
         }
         let texel = st.texel_bytes();
         let need = w as usize * h as usize * texel;
-        let m = st.mips.entry(level).or_default();
-        if m.len() != need {
-            *m = vec![0; need];
+        if st.mips.get(&level).map(Vec::len) != Some(need) {
+            let what = format!("level {level} of attachment {}", crate::error::quote(name));
+            let (bytes, fresh) = self.zeroed(need, what)?;
+            let st = self.bufs.get_mut(name).ok_or_else(|| no_buffer(name))?;
+            st.mips.insert(level, bytes);
+            drop(fresh);
+            self.settle(name)?;
         }
         Ok(())
     }
@@ -580,26 +657,17 @@ impl<'s> Runner<'s> {
             if let StmtKind::Command(c) = &st.kind {
                 if let Err(e) = self.command(st.line, c) {
                     let line = if self.line == 0 { st.line } else { self.line };
-                    return status_of(e, &format!("{file}:{line}"));
+                    return Status::of_error(e, &format!("{file}:{line}"));
                 }
                 if let Some(msg) = self.failure.take() {
                     return Status::Fail {
+                        kind: FailKind::Expect,
                         message: format!("{file}:{msg}"),
                     };
                 }
             }
         }
         Status::Pass
-    }
-
-    fn check_time(&self) -> Result<()> {
-        if Instant::now() > self.deadline {
-            return Err(Error::Exec(format!(
-                "time limit of {:?} per script exceeded",
-                self.opts.time_limit
-            )));
-        }
-        Ok(())
     }
 
     /// The script is VkScript (probe tolerances are in 0..1 units there).
@@ -617,14 +685,12 @@ impl<'s> Runner<'s> {
     }
 
     pub fn buf(&self, name: &str) -> Result<&BufState> {
-        self.bufs
-            .get(name)
-            .ok_or_else(|| Error::Amber(format!("no buffer '{name}'")))
+        self.bufs.get(name).ok_or_else(|| no_buffer(name))
     }
 
     fn command(&mut self, line: usize, c: &Command) -> Result<()> {
         self.line = line;
-        self.check_time()?;
+        self.cancel.check()?;
         match c {
             Command::Run(run) => self.run(run),
             Command::Debug(d) => self.run(&d.run),
@@ -642,17 +708,25 @@ impl<'s> Runner<'s> {
                 Ok(())
             }
             Command::Copy { from, to } => {
-                let src = self.buf(from)?.clone();
-                let dst = self
-                    .bufs
-                    .get_mut(to)
-                    .ok_or_else(|| Error::Amber(format!("no buffer '{to}'")))?;
-                dst.bytes = src.bytes;
-                dst.width = src.width;
-                dst.height = src.height;
-                dst.depth = src.depth;
-                dst.mips = src.mips;
-                Ok(())
+                let src = self.buf(from)?;
+                let what = format!("COPY to {}", crate::error::quote(to));
+                let (bytes, fresh) = self.copy(&src.bytes, &what)?;
+                let mut mips = BTreeMap::new();
+                let mut charges = vec![fresh];
+                for (&l, m) in &src.mips {
+                    let (m, c) = self.copy(m, &what)?;
+                    mips.insert(l, m);
+                    charges.push(c);
+                }
+                let (width, height, depth) = (src.width, src.height, src.depth);
+                let dst = self.bufs.get_mut(to).ok_or_else(|| no_buffer(to))?;
+                dst.bytes = bytes;
+                dst.width = width;
+                dst.height = height;
+                dst.depth = depth;
+                dst.mips = mips;
+                drop(charges);
+                self.settle(to)
             }
             Command::SetBufferData {
                 buffer,
@@ -662,16 +736,24 @@ impl<'s> Runner<'s> {
                 values,
             } => {
                 let data = ElemType::Data(*ty).layout_values(*layout, values);
-                let st = self
-                    .bufs
-                    .get_mut(buffer)
-                    .ok_or_else(|| Error::Amber(format!("no buffer '{buffer}'")))?;
-                let end = *offset as usize + data.len();
+                let end = offset.saturating_add(data.len() as u64);
+                let what = format!("a write to {}", crate::error::quote(buffer));
+                self.opts
+                    .limits
+                    .check(Limit::MaxMemoryAllocationSize, end, &what)?;
+                let grow = end.saturating_sub(self.buf(buffer)?.bytes.len() as u64);
+                let fresh = self.mem.charge(grow, &what)?;
+                let st = self.bufs.get_mut(buffer).ok_or_else(|| no_buffer(buffer))?;
+                let (offset, end) = (*offset as usize, end as usize);
                 if st.bytes.len() < end {
+                    st.bytes
+                        .try_reserve_exact(end - st.bytes.len())
+                        .map_err(|_| Error::Memory(format!("{what}: {end} bytes")))?;
                     st.bytes.resize(end, 0);
                 }
-                st.bytes[*offset as usize..end].copy_from_slice(&data);
-                Ok(())
+                st.bytes[offset..end].copy_from_slice(&data);
+                drop(fresh);
+                self.settle(buffer)
             }
             Command::Repeat { count, body } => {
                 for _ in 0..*count {
@@ -706,19 +788,19 @@ impl<'s> Runner<'s> {
                     base_mip_level,
                     ..
                 } => {
-                    let (mut t, emulated) = self.color_target(buffer, *base_mip_level)?;
+                    let (mut t, emulated, charge) = self.color_target(buffer, *base_mip_level)?;
                     let c = cv.color.map(|v| v as f32);
                     if t.format.class().is_integer() {
                         t.clear_raw(cv.color.map(|v| (v * 255.0).round() as i64 as u32));
                     } else {
                         t.clear_f32(c);
                     }
-                    self.store_color(buffer, *base_mip_level, t, emulated);
+                    self.store_color(buffer, *base_mip_level, t, emulated, charge)?;
                 }
                 Binding::DepthStencil { buffer } => {
-                    let mut t = self.depth_target(buffer)?;
+                    let (mut t, charge) = self.depth_target(buffer)?;
                     t.clear(cv.depth, cv.stencil as u8);
-                    self.store_depth(buffer, t);
+                    self.store_depth(buffer, t, charge)?;
                 }
                 _ => {}
             }
@@ -728,12 +810,13 @@ impl<'s> Runner<'s> {
 
     /// The colour attachment for a buffer. Formats the rasterizer cannot render to but the
     /// texture unit can encode are emulated: drawn into a 32-bit RGBA target of the same
-    /// numeric kind and converted back by [`Runner::store_color`] (the second value).
+    /// numeric kind and converted back by [`Runner::store_color`] (the second value). The
+    /// third counts the target against the budget.
     fn color_target(
         &self,
         name: &str,
         level: u32,
-    ) -> Result<(ColorTarget, Option<texture::Format>)> {
+    ) -> Result<(ColorTarget, Option<texture::Format>, Charge)> {
         let st = self.buf(name)?;
         let fname = st.format_name().ok_or_else(|| {
             Error::Unsupported(format!("colour attachment '{name}' without a format"))
@@ -748,13 +831,32 @@ impl<'s> Runner<'s> {
         } else {
             st.mips.get(&level).map(Vec::as_slice).unwrap_or(&[])
         };
+        let samples = st.decl.samples.max(1);
+        if samples > 1 && level > 0 {
+            return Err(Error::Amber(format!(
+                "multisampled image '{name}' bound at BASE_MIP_LEVEL {level}"
+            )));
+        }
+        // the attachment's bytes: `from` when it has exactly their size, else zeros
+        let target = |format: raster::ColorFormat, from: &[u8]| {
+            let what = format!("colour attachment {}", crate::error::quote(name));
+            let len =
+                width as usize * height as usize * samples as usize * format.bytes_per_texel();
+            let from = if from.len() == len { from } else { &[] };
+            let (data, charge) = self.bytes(len, from, what)?;
+            let t = ColorTarget {
+                format,
+                width,
+                height,
+                samples,
+                data,
+            };
+            Ok::<_, Error>((t, charge))
+        };
         match formats::color_format(&fname) {
             Ok(format) => {
-                let mut t = ColorTarget::new(format, width, height);
-                if src.len() == t.data.len() {
-                    t.data.copy_from_slice(src);
-                }
-                Ok((t, None))
+                let (t, charge) = target(format, src)?;
+                Ok((t, None, charge))
             }
             Err(e) => {
                 let Ok(tf) = formats::texture_format(&fname) else {
@@ -768,44 +870,51 @@ impl<'s> Runner<'s> {
                     texture::NumKind::Uint => raster::ColorFormat::R32G32B32A32Uint,
                     texture::NumKind::Sint => raster::ColorFormat::R32G32B32A32Sint,
                 };
-                let mut t = ColorTarget::new(wide, width, height);
+                let (mut t, charge) = target(wide, &[])?;
                 let ts = tf.texel_size();
-                let n = width as usize * height as usize;
+                let n = width as usize * height as usize * samples as usize;
                 if src.len() >= n * ts {
-                    for i in 0..n {
-                        let raw = tf.decode_raw(&src[i * ts..i * ts + ts]);
-                        wide.encode_raw(raw, &mut t.data[i * 16..i * 16 + 16]);
-                    }
+                    self.polled(n, |texels| {
+                        for i in texels {
+                            let raw = tf.decode_raw(&src[i * ts..i * ts + ts]);
+                            wide.encode_raw(raw, &mut t.data[i * 16..i * 16 + 16]);
+                        }
+                    })?;
                 }
-                Ok((t, Some(tf)))
+                Ok((t, Some(tf), charge))
             }
         }
     }
 
-    /// Put a colour attachment's texels back into its buffer (converting emulated formats).
+    /// Put a colour attachment's texels back into its buffer (converting emulated formats);
+    /// `charge` counted the target.
     fn store_color(
         &mut self,
         name: &str,
         level: u32,
         t: ColorTarget,
         emulated: Option<texture::Format>,
-    ) {
-        let bytes = match emulated {
-            None => t.data,
+        charge: Charge,
+    ) -> Result<()> {
+        let (bytes, _converted) = match emulated {
+            None => (t.data, None),
             Some(tf) => {
                 let ts = tf.texel_size();
                 let bpp = t.format.bytes_per_texel();
-                let n = t.width as usize * t.height as usize;
-                let mut out = vec![0u8; n * ts];
+                let n = t.width as usize * t.height as usize * t.samples as usize;
+                let what = format!("colour attachment {}", crate::error::quote(name));
+                let (mut out, c) = self.zeroed(n * ts, what)?;
                 let saturate = integer_saturation(tf);
-                for i in 0..n {
-                    let mut raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
-                    if let Some(sat) = &saturate {
-                        raw = sat(raw);
+                self.polled(n, |texels| {
+                    for i in texels {
+                        let mut raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
+                        if let Some(sat) = &saturate {
+                            raw = sat(raw);
+                        }
+                        tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
                     }
-                    tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
-                }
-                out
+                })?;
+                (out, Some(c))
             }
         };
         if let Some(st) = self.bufs.get_mut(name) {
@@ -815,45 +924,74 @@ impl<'s> Runner<'s> {
                 st.mips.insert(level, bytes);
             }
         }
+        drop(charge);
+        self.settle(name)
     }
 
-    fn depth_target(&self, name: &str) -> Result<DepthStencilTarget> {
-        if let Some(t) = self.depth_targets.get(name) {
-            return Ok(t.clone());
-        }
+    /// The depth/stencil attachment for a buffer (the one kept from the last command, or a
+    /// new one), and its charge against the budget.
+    fn depth_target(&self, name: &str) -> Result<(DepthStencilTarget, Charge)> {
+        let what = format!("depth attachment {}", crate::error::quote(name));
         let st = self.buf(name)?;
         let fname = st.format_name().ok_or_else(|| {
             Error::Unsupported(format!("depth attachment '{name}' without a format"))
         })?;
         let format = formats::depth_format(&fname)?;
-        Ok(DepthStencilTarget::new(format, st.width, st.height))
+        let (w, h, samples) = match self.depth_targets.get(name) {
+            Some((t, _)) => (t.width, t.height, t.samples),
+            None => (st.width, st.height, st.decl.samples.max(1)),
+        };
+        let n = w as usize * h as usize * samples as usize;
+        let stencil = if format.has_stencil() { n } else { 0 };
+        let (kept_depth, kept_stencil): (&[u8], &[u8]) = match self.depth_targets.get(name) {
+            Some((t, _)) => (&t.depth, &t.stencil),
+            None => (&[], &[]),
+        };
+        let (depth, mut charge) = self.bytes(n * format.depth_bytes(), kept_depth, &what)?;
+        let (stencil, more) = self.bytes(stencil, kept_stencil, &what)?;
+        charge.absorb(more);
+        let t = DepthStencilTarget {
+            format,
+            width: w,
+            height: h,
+            samples,
+            depth,
+            stencil,
+        };
+        Ok((t, charge))
     }
 
     /// Keep the depth target and mirror it into the buffer's bytes in the texture unit's
     /// texel layout (depth bytes, stencil byte at 3 for D24S8 and at 4 for D32FS8), so the
     /// attachment can be sampled or compared later.
-    fn store_depth(&mut self, name: &str, t: DepthStencilTarget) {
+    fn store_depth(&mut self, name: &str, t: DepthStencilTarget, charge: Charge) -> Result<()> {
         let db = t.format.depth_bytes();
-        let n = t.width as usize * t.height as usize;
+        let n = t.width as usize * t.height as usize * t.samples as usize;
         let (ts, s_at) = match t.format {
             raster::DepthFormat::D24UnormS8Uint => (4, Some(3)),
             raster::DepthFormat::D32SfloatS8Uint => (8, Some(4)),
             raster::DepthFormat::S8Uint => (1, Some(0)),
             _ => (db, None),
         };
-        let mut bytes = vec![0u8; n * ts];
-        for i in 0..n {
-            let o = i * ts;
-            let k = db.min(ts);
-            bytes[o..o + k].copy_from_slice(&t.depth[i * db..i * db + k]);
-            if let (Some(s), Some(&v)) = (s_at, t.stencil.get(i)) {
-                bytes[o + s] = v;
+        let what = format!("depth attachment {}", crate::error::quote(name));
+        let (mut bytes, fresh) = self.zeroed(n * ts, what)?;
+        self.polled(n, |texels| {
+            for i in texels {
+                let o = i * ts;
+                let k = db.min(ts);
+                bytes[o..o + k].copy_from_slice(&t.depth[i * db..i * db + k]);
+                if let (Some(s), Some(&v)) = (s_at, t.stencil.get(i)) {
+                    bytes[o + s] = v;
+                }
             }
-        }
+        })?;
         if let Some(st) = self.bufs.get_mut(name) {
             st.bytes = bytes;
         }
-        self.depth_targets.insert(name.to_string(), t);
+        drop(fresh);
+        self.settle(name)?;
+        self.depth_targets.insert(name.to_string(), (t, charge));
+        Ok(())
     }
 
     /// Compile (once) the shader attached for `stage`.
@@ -862,6 +1000,9 @@ impl<'s> Runner<'s> {
             ShaderType::Vertex => ir::Stage::Vertex,
             ShaderType::Fragment => ir::Stage::Fragment,
             ShaderType::Compute => ir::Stage::Compute,
+            ShaderType::Geometry => ir::Stage::Geometry,
+            ShaderType::TessellationControl => ir::Stage::TessControl,
+            ShaderType::TessellationEvaluation => ir::Stage::TessEval,
             other => {
                 return Err(Error::Unsupported(format!(
                     "{} shaders (shader '{}')",
@@ -892,12 +1033,13 @@ impl<'s> Runner<'s> {
         let mut sh = if decl.format == ShaderFormat::Dxil {
             run_shaders::dxil_shader(decl, att, stage)?
         } else {
-            let words = run_shaders::shader_words(
+            let words = run_shaders::shader_words_debug(
                 decl,
                 att.stage,
                 &att.entry_point,
                 self.opts.spirv_version,
                 &self.opts.cache_dir,
+                self.opts.debug_info,
             )?;
             let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
             let module = Module::load(&words)?;
@@ -910,6 +1052,8 @@ impl<'s> Runner<'s> {
             pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?
         };
         sh.set_budget(self.opts.budget);
+        sh.set_discard(self.opts.discard);
+        sh.set_cancel(self.cancel.clone());
         if let Some(policy) = self.opts.policy {
             sh.set_policy(policy);
         }
@@ -928,11 +1072,6 @@ impl<'s> Runner<'s> {
                 ortho,
                 patch,
             } => {
-                if *patch {
-                    return Err(Error::Unsupported(
-                        "DRAW_RECT as a patch list (tessellation)".into(),
-                    ));
-                }
                 let (fw, fh) = (p.framebuffer_size.0 as f32, p.framebuffer_size.1 as f32);
                 let (mut x, mut y, mut w, mut h) = (pos[0], pos[1], size[0], size[1]);
                 if *ortho {
@@ -943,7 +1082,11 @@ impl<'s> Runner<'s> {
                 }
                 // Amber's order: bottom-left, top-left, bottom-right, top-right; a strip.
                 let v = [x, y + h, x, y, x + w, y + h, x + w, y];
-                self.draw(p, Draw::Rect(v.to_vec(), raster::Topology::TriangleStrip))
+                let topo = match patch {
+                    true => raster::Topology::PatchList,
+                    false => raster::Topology::TriangleStrip,
+                };
+                self.draw(p, Draw::Rect(v.to_vec(), topo))
             }
             RunKind::DrawGrid { pos, size, cells } => {
                 let (fw, fh) = (p.framebuffer_size.0 as f32, p.framebuffer_size.1 as f32);
@@ -953,8 +1096,14 @@ impl<'s> Runner<'s> {
                 let h = size[1] / fh * 2.0;
                 let (cx, cy) = (cells[0].max(1), cells[1].max(1));
                 let (cw, ch) = (w / cx as f32, h / cy as f32);
+                // 12 floats a cell, and their bytes for the vertex buffer
+                let floats = cx as u64 * cy as u64 * 12;
+                let _grid = self.mem.charge(floats * 8, "the DRAW_GRID vertices")?;
                 let mut v = Vec::new();
+                v.try_reserve_exact(floats as usize)
+                    .map_err(|_| Error::Memory("the DRAW_GRID vertices".into()))?;
                 for j in 0..cy {
+                    self.cancel.check()?;
                     for i in 0..cx {
                         let x0 = x + cw * i as f32;
                         let y0 = y + ch * j as f32;
@@ -982,9 +1131,15 @@ impl<'s> Runner<'s> {
                     Topology::TriangleList => raster::Topology::TriangleList,
                     Topology::TriangleStrip => raster::Topology::TriangleStrip,
                     Topology::TriangleFan => raster::Topology::TriangleFan,
-                    other => {
-                        return Err(Error::Unsupported(format!("topology {}", other.keyword())))
+                    Topology::LineListWithAdjacency => raster::Topology::LineListWithAdjacency,
+                    Topology::LineStripWithAdjacency => raster::Topology::LineStripWithAdjacency,
+                    Topology::TriangleListWithAdjacency => {
+                        raster::Topology::TriangleListWithAdjacency
                     }
+                    Topology::TriangleStripWithAdjacency => {
+                        raster::Topology::TriangleStripWithAdjacency
+                    }
+                    Topology::PatchList => raster::Topology::PatchList,
                 };
                 self.draw(
                     p,
@@ -1015,19 +1170,44 @@ impl<'s> Runner<'s> {
             .find(|a| a.stage == ShaderType::Compute)
             .ok_or_else(|| Error::Amber(format!("pipeline '{}' has no compute shader", p.name)))?;
         let sh = self.shader(att)?;
-        let (sets, wb) = self.descriptors(p, &[sh.ir()])?;
-        pipeline::dispatch(&sh, groups, &sets, sh.config())?;
+        let (sets, wb, _copies) = self.descriptors(p, &[sh.ir()])?;
+        self.cancel.check()?;
+        let config = sh.config();
+        let command = self.hook_command(p, Vec::new());
+        let opts: &'s RunOptions = self.opts;
+        let hooked = opts
+            .hook
+            .as_ref()
+            .and_then(|h| h.dispatch(&command, &sh, groups, &sets, config, &opts.limits));
+        match hooked {
+            Some(r) => r?,
+            None => pipeline::dispatch_with(&sh, groups, &sets, config, &opts.limits)?,
+        }
         self.write_back(wb)
     }
 
-    /// Descriptor sets for the pipeline's `BIND`s, and what to copy back afterwards.
+    /// The next draw or dispatch command, as a hook sees it.
+    fn hook_command(&mut self, p: &Pipeline, attachments: Vec<Option<String>>) -> HookCommand {
+        self.commands += 1;
+        HookCommand {
+            index: self.commands - 1,
+            line: self.line,
+            pipeline: p.name.clone(),
+            framebuffer: p.framebuffer_size,
+            attachments,
+        }
+    }
+
+    /// Descriptor sets for the pipeline's `BIND`s, what to copy back afterwards, and the
+    /// charges of the copies and images made (to hold until the command ends).
     fn descriptors(
         &self,
         p: &Pipeline,
         shaders: &[&ir::Shader],
-    ) -> Result<(DescriptorSets, Vec<WriteBack>)> {
+    ) -> Result<(DescriptorSets, Vec<WriteBack>, Vec<Charge>)> {
         let mut sets = DescriptorSets::new();
         let mut wb = Vec::new();
+        let mut charges = Vec::new();
         let mut buf_cache: HashMap<(String, usize, usize), Arc<exec::Buffer>> = HashMap::new();
         let mut img_cache: HashMap<String, Arc<ImageResource>> = HashMap::new();
         let resource = |set: u32, binding: u32| {
@@ -1041,7 +1221,13 @@ impl<'s> Runner<'s> {
         for b in &p.bindings {
             match b {
                 Binding::PushConstant { buffer } => {
-                    sets.set_push_constants(&self.buf(buffer)?.bytes);
+                    let bytes = &self.buf(buffer)?.bytes;
+                    self.opts.limits.check(
+                        Limit::MaxPushConstantsSize,
+                        bytes.len() as u64,
+                        format_args!("push constant buffer {}", crate::error::quote(buffer)),
+                    )?;
+                    sets.set_push_constants(bytes);
                 }
                 Binding::Descriptor {
                     buffers,
@@ -1076,15 +1262,31 @@ impl<'s> Runner<'s> {
                                         }
                                     })
                                     .unwrap_or(len);
+                                let (row, what) = match kind {
+                                    DescriptorKind::Uniform | DescriptorKind::UniformDynamic => {
+                                        (Limit::MaxUniformBufferRange, "uniform buffer")
+                                    }
+                                    _ => (Limit::MaxStorageBufferRange, "storage buffer"),
+                                };
+                                let what = format!(
+                                    "the range of {what} {} at DESCRIPTOR_SET {set} BINDING \
+                                     {binding}",
+                                    crate::error::quote(name)
+                                );
+                                self.opts.limits.check(row, range as u64, &what)?;
                                 let key = (name.clone(), off, range);
-                                let buf = buf_cache
-                                    .entry(key)
-                                    .or_insert_with(|| {
+                                let buf = match buf_cache.get(&key) {
+                                    Some(b) => b.clone(),
+                                    None => {
                                         let end = (off + range).min(st.bytes.len());
                                         let start = off.min(end);
-                                        Arc::new(exec::Buffer::from_bytes(&st.bytes[start..end]))
-                                    })
-                                    .clone();
+                                        let bytes = &st.bytes[start..end];
+                                        charges.push(self.mem.charge(bytes.len() as u64, &what)?);
+                                        let b = Arc::new(exec::Buffer::try_from_bytes(bytes)?);
+                                        buf_cache.insert(key, b.clone());
+                                        b
+                                    }
+                                };
                                 if matches!(
                                     kind,
                                     DescriptorKind::Storage | DescriptorKind::StorageDynamic
@@ -1109,6 +1311,7 @@ impl<'s> Runner<'s> {
                                     descriptor_offsets.get(i).copied().unwrap_or(0),
                                     descriptor_ranges.get(i).copied(),
                                     &mut buf_cache,
+                                    (&self.opts.limits, &self.mem, &mut charges),
                                 )
                                 .map_err(|e| match e {
                                     Error::Unsupported(m) => {
@@ -1131,7 +1334,8 @@ impl<'s> Runner<'s> {
                                 let img = match img_cache.get(name) {
                                     Some(i) => i.clone(),
                                     None => {
-                                        let i = self.make_image(name)?;
+                                        let (i, c) = self.make_image(name)?;
+                                        charges.push(c);
                                         img_cache.insert(name.clone(), i.clone());
                                         if *kind == DescriptorKind::StorageImage {
                                             wb.push(WriteBack::Image {
@@ -1181,15 +1385,10 @@ impl<'s> Runner<'s> {
                 Binding::Kernel { .. } => {
                     return Err(Error::Unsupported("OpenCL kernel arguments".into()))
                 }
-                Binding::Color { .. } | Binding::DepthStencil { .. } => {}
-                Binding::Resolve { .. } => {
-                    return Err(Error::Unsupported(
-                        "resolve attachments (multisampling)".into(),
-                    ))
-                }
+                Binding::Color { .. } | Binding::DepthStencil { .. } | Binding::Resolve { .. } => {}
             }
         }
-        Ok((sets, wb))
+        Ok((sets, wb, charges))
     }
 
     fn sampler(&self, name: &str) -> Result<texture::Sampler> {
@@ -1201,18 +1400,13 @@ impl<'s> Runner<'s> {
     }
 
     /// A texture-unit image holding a buffer's bytes (mip levels generated from level 0).
-    fn make_image(&self, name: &str) -> Result<Arc<ImageResource>> {
+    fn make_image(&self, name: &str) -> Result<(Arc<ImageResource>, Charge)> {
         let st = self.buf(name)?;
         let fname = st
             .format_name()
             .ok_or_else(|| Error::Amber(format!("image '{name}' has no format")))?;
         let format = formats::texture_format(&fname)?;
-        if st.decl.samples > 1 {
-            return Err(Error::Unsupported(format!(
-                "multisampled image '{name}' ({} samples)",
-                st.decl.samples
-            )));
-        }
+        let samples = st.decl.samples.max(1);
         let mut layers = 1;
         let (dim, extent) = match st.decl.dim {
             Some(ImageDim::Cube) => {
@@ -1233,12 +1427,47 @@ impl<'s> Runner<'s> {
             ),
         };
         let levels = st.decl.mip_levels.max(1);
-        let mut img = texture::Image::new(format, dim, extent, layers, levels, 1)?;
+        let what = format!("image {}", crate::error::quote(name));
+        let l = &self.opts.limits;
+        let (row, edge) = match st.decl.dim {
+            Some(ImageDim::D1) => (Limit::MaxImageDimension1D, extent[0]),
+            Some(ImageDim::D3) => (
+                Limit::MaxImageDimension3D,
+                extent.into_iter().max().unwrap_or(1),
+            ),
+            Some(ImageDim::Cube) => (Limit::MaxImageDimensionCube, extent[0].max(extent[1])),
+            _ => (Limit::MaxImageDimension2D, extent[0].max(extent[1])),
+        };
+        l.check(row, edge as u64, format_args!("{what}: extent"))?;
+        // the levels, a padded copy of the buffer's bytes, and the texture unit's decoded
+        // copies (16 bytes a texel, up to 2^22 texels, twice more for gathers)
+        let texel = format.texel_size() as u64;
+        let texels: u64 = (0..levels)
+            .map(|k| {
+                extent
+                    .map(|e| (e >> k).max(1) as u64)
+                    .iter()
+                    .product::<u64>()
+            })
+            .sum::<u64>()
+            * layers as u64
+            * samples as u64;
+        let level0 = extent.map(|e| e as u64).iter().product::<u64>()
+            * layers as u64
+            * samples as u64
+            * texel;
+        let decoded = texels.min(1 << 22) * 48;
+        let bytes = (texels * texel)
+            .saturating_add(level0)
+            .saturating_add(decoded);
+        l.check(Limit::MaxMemoryAllocationSize, texels * texel, &what)?;
+        let charge = self.mem.charge(bytes, &what)?;
+        let mut img = texture::Image::new(format, dim, extent, layers, levels, samples)?;
         let n = img.level_texels(0) * format.texel_size();
-        let mut bytes = st.bytes.clone();
-        bytes.resize(n, 0);
+        let (bytes, _padded) = self.bytes(n, &st.bytes[..n.min(st.bytes.len())], &what)?;
         img.upload_bytes(0, &bytes)?;
         if levels > 1 {
+            self.cancel.check()?;
             img.generate_mips()?;
             // Levels rendered as attachments replace the generated ones.
             for (&l, bytes) in st.mips.range(1..levels) {
@@ -1247,7 +1476,7 @@ impl<'s> Runner<'s> {
                 img.upload_bytes(l, &b)?;
             }
         }
-        Ok(ImageResource::new(img))
+        Ok((ImageResource::new(img), charge))
     }
 
     /// Copy what the command wrote back into the script's buffers. A buffer bound several
@@ -1255,23 +1484,36 @@ impl<'s> Runner<'s> {
     /// one interpreter buffer per binding; each copies back only the bytes it changed, so an
     /// untouched copy never overwrites what another binding wrote.
     fn write_back(&mut self, wb: Vec<WriteBack>) -> Result<()> {
-        let mut before: HashMap<String, Vec<u8>> = HashMap::new();
+        let mut before: HashMap<String, (Vec<u8>, Charge)> = HashMap::new();
         for w in &wb {
             if let WriteBack::Buffer { name, .. } = w {
                 if let (false, Some(st)) = (before.contains_key(name), self.bufs.get(name)) {
-                    before.insert(name.clone(), st.bytes.clone());
+                    let what = format!("a copy of buffer {}", crate::error::quote(name));
+                    before.insert(name.clone(), self.copy(&st.bytes, what)?);
                 }
             }
         }
         for w in wb {
             match w {
                 WriteBack::Buffer { name, offset, buf } => {
+                    let what = format!("a copy of buffer {}", crate::error::quote(&name));
+                    let _copy = self.mem.charge(buf.len() as u64, what)?;
                     let data = buf.to_bytes();
-                    if let (Some(st), Some(old)) = (self.bufs.get_mut(&name), before.get(&name)) {
+                    let old = before.get(&name).map(|(b, _)| b);
+                    if let (Some(st), Some(old)) = (self.bufs.get(&name), old) {
                         let end = (offset + data.len()).min(st.bytes.len());
-                        for i in offset..end {
-                            let b = data[i - offset];
-                            if old.get(i) != Some(&b) {
+                        // the bytes this binding changed
+                        let mut changed = Vec::new();
+                        self.polled(end.saturating_sub(offset), |r| {
+                            for i in r.start + offset..r.end + offset {
+                                let b = data[i - offset];
+                                if old.get(i) != Some(&b) {
+                                    changed.push((i, b));
+                                }
+                            }
+                        })?;
+                        if let Some(st) = self.bufs.get_mut(&name) {
+                            for (i, b) in changed {
                                 st.bytes[i] = b;
                             }
                         }
@@ -1279,10 +1521,13 @@ impl<'s> Runner<'s> {
                 }
                 WriteBack::Image { name, image } => {
                     let img = image.read();
-                    let bytes = img.level_bytes(0)?.to_vec();
+                    let what = format!("storage image {}", crate::error::quote(&name));
+                    let (bytes, fresh) = self.copy(img.level_bytes(0)?, what)?;
                     if let Some(st) = self.bufs.get_mut(&name) {
                         st.bytes = bytes;
                     }
+                    drop(fresh);
+                    self.settle(&name)?;
                 }
             }
         }
@@ -1297,7 +1542,14 @@ impl<'s> Runner<'s> {
             )));
         }
         for a in &p.shaders {
-            if !matches!(a.stage, ShaderType::Vertex | ShaderType::Fragment) {
+            if !matches!(
+                a.stage,
+                ShaderType::Vertex
+                    | ShaderType::Fragment
+                    | ShaderType::Geometry
+                    | ShaderType::TessellationControl
+                    | ShaderType::TessellationEvaluation
+            ) {
                 return Err(Error::Unsupported(format!(
                     "{} shaders (shader '{}')",
                     stage_name(a.stage),
@@ -1320,13 +1572,47 @@ impl<'s> Runner<'s> {
             Some(a) => Some(self.shader(a)?),
             None => None,
         };
+        // the optional stages: tessellation control, tessellation evaluation, geometry
+        let mut middle = Vec::new();
+        for st in [
+            ShaderType::TessellationControl,
+            ShaderType::TessellationEvaluation,
+            ShaderType::Geometry,
+        ] {
+            middle.push(match p.shaders.iter().find(|a| a.stage == st) {
+                Some(a) => Some(self.shader(a)?),
+                None => None,
+            });
+        }
         let mut irs = vec![vs.ir()];
         irs.extend(fs.as_ref().map(|f| f.ir()));
-        let (sets, wb) = self.descriptors(p, &irs)?;
+        irs.extend(middle.iter().flatten().map(|s| s.ir()));
+        let (sets, wb, _copies) = self.descriptors(p, &irs)?;
         let vstage = BoundStage::new(&vs, &sets, vs.config())?;
         let fstage = match &fs {
             Some(f) => Some(BoundStage::new(f, &sets, f.config())?),
             None => None,
+        };
+        let bound = middle
+            .iter()
+            .map(|s| {
+                s.as_ref()
+                    .map(|s| BoundStage::new(s, &sets, s.config()))
+                    .transpose()
+            })
+            .collect::<Result<Vec<_>>>()?;
+        let stages = raster::Stages {
+            tessellation: match (&bound[0], &bound[1]) {
+                (Some(c), Some(e)) => Some((c as &dyn raster::TessControlStage, e as _)),
+                (None, None) => None,
+                _ => {
+                    return Err(Error::Amber(format!(
+                        "pipeline '{}' has one of the two tessellation shaders",
+                        p.name
+                    )))
+                }
+            },
+            geometry: bound[2].as_ref().map(|g| g as &dyn raster::GeometryStage),
         };
         // A pipeline without a fragment shader writes no colour.
         let no_fragment = raster::FragmentFn {
@@ -1362,36 +1648,53 @@ impl<'s> Runner<'s> {
         }
         let (fw, fh) = p.framebuffer_size;
         let mut targets = RenderTargets::default();
+        // (emulated format, charge) per colour target
         let mut emulated = Vec::new();
+        let scratch = || {
+            let charge = self
+                .mem
+                .charge(fw as u64 * fh as u64 * 4, "a scratch attachment")?;
+            let t = ColorTarget::try_new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh)?;
+            Ok::<_, Error>((t, None, charge))
+        };
         for n in &color_names {
-            let (t, e) = match n {
+            let (t, e, c) = match n {
                 Some((n, level)) => self.color_target(n, *level)?,
-                None => (
-                    ColorTarget::new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh),
-                    None,
-                ),
+                None => scratch()?,
             };
             targets.color.push(t);
-            emulated.push(e);
+            emulated.push((e, c));
         }
+        let mut depth_charge = None;
         if let Some(d) = &depth_name {
-            targets.depth_stencil = Some(self.depth_target(d)?);
+            let (t, c) = self.depth_target(d)?;
+            targets.depth_stencil = Some(t);
+            depth_charge = Some(c);
         }
         if targets.color.is_empty() && targets.depth_stencil.is_none() {
-            targets
-                .color
-                .push(ColorTarget::new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh));
+            let (t, e, c) = scratch()?;
+            targets.color.push(t);
             color_names.push(None);
-            emulated.push(None);
+            emulated.push((e, c));
         }
 
         let mut state = pipeline_state(p, targets.color.len());
+        // the attachments' sample count (the raster checks that they agree)
+        state.samples = targets
+            .color
+            .first()
+            .map(|c| c.samples)
+            .or(targets.depth_stencil.as_ref().map(|d| d.samples))
+            .unwrap_or(1);
         // Vertex input.
         let mut vdata: Vec<Vec<u8>> = Vec::new();
+        let mut vdata_charges = Vec::new();
         let mut vertex_count = u32::MAX;
         match &what {
             Draw::Rect(v, topo) => {
                 state.topology = *topo;
+                // VkScript's `draw rect patch`: the rectangle's 4 vertices are one patch
+                state.patch_control_points = 4;
                 let bytes: Vec<u8> = v.iter().flat_map(|f| f.to_le_bytes()).collect();
                 vdata.push(bytes);
                 state.vertex_bindings.push(raster::VertexBinding {
@@ -1409,6 +1712,9 @@ impl<'s> Runner<'s> {
             }
             Draw::Array { topo, .. } => {
                 state.topology = *topo;
+                if let Some(n) = p.patch_control_points {
+                    state.patch_control_points = n;
+                }
                 for (i, vd) in p.vertex_data.iter().enumerate() {
                     let st = self.buf(&vd.buffer)?;
                     let fname = match &vd.format {
@@ -1423,9 +1729,19 @@ impl<'s> Runner<'s> {
                     let stride = vd
                         .stride
                         .unwrap_or_else(|| st.decl.elem.stride(st.decl.layout));
+                    let what = format!("vertex data {}", crate::error::quote(&vd.buffer));
                     let (format, data, stride, offset) = match formats::vertex_format(&fname) {
-                        Ok(f) => (f, st.bytes.clone(), stride, vd.offset),
-                        Err(e) => widen_vertices(&fname, &st.bytes, stride, vd.offset).ok_or(e)?,
+                        Ok(f) => {
+                            let (data, c) = self.copy(&st.bytes, &what)?;
+                            vdata_charges.push(c);
+                            (f, data, stride, vd.offset)
+                        }
+                        Err(e) => {
+                            // widened to 16 bytes a vertex
+                            let n = st.bytes.len() as u64 / stride.max(1) as u64 + 1;
+                            vdata_charges.push(self.mem.charge(n * 16, &what)?);
+                            widen_vertices(&fname, &st.bytes, stride, vd.offset).ok_or(e)?
+                        }
                     };
                     let rate = match vd.rate {
                         ast::InputRate::Vertex => raster::InputRate::Vertex,
@@ -1474,15 +1790,34 @@ impl<'s> Runner<'s> {
                     IndexType::U16 => 2,
                     IndexType::U32 => 4,
                 };
-                Some((st.bytes.clone(), it, (st.bytes.len() / size) as u32))
+                let what = format!("index data {}", crate::error::quote(name));
+                let (bytes, c) = self.copy(&st.bytes, what)?;
+                vdata_charges.push(c);
+                Some((bytes, it, (st.bytes.len() / size) as u32))
             }
             _ => None,
         };
 
+        let names = color_names.iter().map(|n| n.as_ref().map(|n| n.0.clone()));
+        let command = self.hook_command(p, names.collect());
+        let opts: &'s RunOptions = self.opts;
+        let hooked = match &opts.hook {
+            Some(h) => h.stages(&command, &vstage, fstage.as_ref()),
+            None => HookStages::default(),
+        };
+        let vertex: &dyn raster::VertexStage = match &hooked.vertex {
+            Some(v) => v.as_ref(),
+            None => &vstage,
+        };
+        let fragment: &dyn raster::FragmentStage = match &hooked.fragment {
+            Some(f) => f.as_ref(),
+            None => fragment,
+        };
         let pipe = raster::Pipeline {
             state,
-            vertex: &vstage,
+            vertex,
             fragment,
+            stages,
         };
         {
             let mut pass = self.raster.begin(&mut targets);
@@ -1525,15 +1860,34 @@ impl<'s> Runner<'s> {
             }
         }
         drop(pipe);
+        drop(hooked);
+        if let Some(h) = &opts.hook {
+            h.after_draw(&command, &targets);
+        }
         drop(vstage);
         drop(fstage);
-        for ((n, t), e) in color_names.iter().zip(targets.color).zip(emulated) {
+        drop(vdata_charges);
+        drop(bound);
+        // `BIND BUFFER … AS resolve`: the i-th resolve attachment receives colour attachment
+        // i resolved, at the end of the render pass (each draw is one)
+        let resolves = p.bindings.iter().filter_map(|b| match b {
+            Binding::Resolve { buffer } => Some(buffer),
+            _ => None,
+        });
+        for ((name, t), (e, _)) in resolves.zip(&targets.color).zip(&emulated) {
+            let r = t.resolve();
+            let charge = self
+                .mem
+                .charge(r.data.len() as u64, "a resolve attachment")?;
+            self.store_color(name, 0, r, *e, charge)?;
+        }
+        for ((n, t), (e, c)) in color_names.iter().zip(targets.color).zip(emulated) {
             if let Some((n, level)) = n {
-                self.store_color(n, *level, t, e);
+                self.store_color(n, *level, t, e, c)?;
             }
         }
-        if let (Some(n), Some(d)) = (depth_name, targets.depth_stencil) {
-            self.store_depth(&n, d);
+        if let (Some(n), Some(d), Some(c)) = (depth_name, targets.depth_stencil, depth_charge) {
+            self.store_depth(&n, d, c)?;
         }
         self.write_back(wb)
     }
@@ -1556,13 +1910,14 @@ impl<'s> Runner<'s> {
             .collect()
     }
 
-    /// RGBA8 pictures of every colour attachment.
+    /// RGBA8 pictures of every colour and resolve attachment (a multisampled one resolved).
     fn pictures(&self) -> Vec<Picture> {
         let mut out = Vec::new();
         for name in &self.attachments {
-            let Ok((t, _)) = self.color_target(name, 0) else {
+            let Ok((t, _, _charge)) = self.color_target(name, 0) else {
                 continue;
             };
+            let t = t.resolve();
             let mut rgba = Vec::with_capacity(t.width as usize * t.height as usize * 4);
             for y in 0..t.height {
                 for x in 0..t.width {
@@ -1879,12 +2234,14 @@ fn convert_sampler(s: &ast::Sampler) -> texture::Sampler {
 /// the end). The view reads and writes the interpreter buffer holding the whole of `name`
 /// (shared through `cache` with storage-buffer bindings of the same bytes), so what a
 /// storage texel buffer write stores is what the write-back copies to the script's buffer.
+/// The view is held to the limits, and a new copy charged to the budget (kept in `charges`).
 fn texel_buffer_view(
     name: &str,
     st: &BufState,
     offset: u64,
     range: Option<u64>,
     cache: &mut HashMap<(String, usize, usize), Arc<exec::Buffer>>,
+    (limits, mem, charges): (&Limits, &MemoryBudget, &mut Vec<Charge>),
 ) -> Result<pipeline::TexelBufferView> {
     let fname = st.format_name().ok_or_else(|| {
         Error::Amber(format!(
@@ -1914,12 +2271,24 @@ fn texel_buffer_view(
         }
         Some(r) => r,
     };
+    limits.check(
+        Limit::MaxTexelBufferElements,
+        bytes / ts,
+        "the texels of the view",
+    )?;
     let texels = u32::try_from(bytes / ts)
         .map_err(|_| Error::Amber(format!("{} texels do not fit a buffer view", bytes / ts)))?;
-    let buf = cache
-        .entry((name.to_string(), 0, st.bytes.len()))
-        .or_insert_with(|| Arc::new(exec::Buffer::from_bytes(&st.bytes)))
-        .clone();
+    let key = (name.to_string(), 0, st.bytes.len());
+    let buf = match cache.get(&key) {
+        Some(b) => b.clone(),
+        None => {
+            let what = format!("texel buffer {}", crate::error::quote(name));
+            charges.push(mem.charge(st.bytes.len() as u64, what)?);
+            let b = Arc::new(exec::Buffer::try_from_bytes(&st.bytes)?);
+            cache.insert(key, b.clone());
+            b
+        }
+    };
     pipeline::TexelBufferView::new(buf, format, offset, texels)
 }
 

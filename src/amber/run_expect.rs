@@ -9,6 +9,7 @@ use super::ast::{Comparator, Expect, Number, Tolerance};
 use super::formats::{self, ScalarRead};
 use super::run::{BufState, Runner};
 use super::types::{self, NumMode};
+use crate::limits::Charge;
 use crate::{Error, Result};
 
 const DEFAULT_TEXEL_TOLERANCE: f64 = 0.002;
@@ -99,7 +100,7 @@ pub(crate) fn check(r: &Runner, e: &Expect) -> Result<Option<String>> {
             other,
             tolerance,
         } => {
-            let (a, b) = (scalars(r.buf(buffer)?)?, scalars(r.buf(other)?)?);
+            let ((a, _a), (b, _b)) = (scalars(r, buffer)?, scalars(r, other)?);
             if a.len() != b.len() || a.is_empty() {
                 return Ok(Some(format!(
                     "RMSE_BUFFER: '{buffer}' has {} values, '{other}' has {}",
@@ -129,8 +130,10 @@ pub(crate) fn check(r: &Runner, e: &Expect) -> Result<Option<String>> {
     }
 }
 
-/// Every component of a buffer as a number (raw integers for integer and normalized formats).
-fn scalars(st: &BufState) -> Result<Vec<f64>> {
+/// Every component of a buffer as a number (raw integers for integer and normalized
+/// formats), and their charge to the script's memory budget.
+fn scalars(r: &Runner, name: &str) -> Result<(Vec<f64>, Charge)> {
+    let st = r.buf(name)?;
     let sr = formats::scalar_of(&st.decl.elem).ok_or_else(|| {
         Error::Unsupported(format!(
             "buffer '{}' of a struct or packed type",
@@ -138,11 +141,18 @@ fn scalars(st: &BufState) -> Result<Vec<f64>> {
         ))
     })?;
     let n = sr.bytes as usize;
-    Ok(st
-        .bytes
-        .chunks_exact(n)
-        .map(|c| read_scalar(c, sr).as_f64())
-        .collect())
+    let count = st.bytes.len() / n;
+    let what = format!("the values of buffer {}", crate::error::quote(name));
+    let charge = r.mem.charge(count as u64 * 8, &what)?;
+    let mut v = Vec::new();
+    v.try_reserve_exact(count)
+        .map_err(|_| Error::Memory(what.clone()))?;
+    v.extend(
+        st.bytes
+            .chunks_exact(n)
+            .map(|c| read_scalar(c, sr).as_f64()),
+    );
+    Ok((v, charge))
 }
 
 /// Per-channel (R, G, B, A) 256-bin histograms of two 8-bit-per-channel images: the largest

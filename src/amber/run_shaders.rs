@@ -133,6 +133,7 @@ fn compile_glsl(
     entry: &str,
     text: &str,
     cache: &Path,
+    debug_info: bool,
 ) -> Result<Vec<u32>> {
     let hlsl = shader.format == ShaderFormat::Hlsl;
     let env = glslang_env(shader.target_env.as_deref());
@@ -142,7 +143,7 @@ fn compile_glsl(
         st.as_bytes(),
         env.as_bytes(),
         entry.as_bytes(),
-        &[hlsl as u8],
+        &[hlsl as u8 | (debug_info as u8) << 1],
     ]);
     let out = cache.join(format!("{key:016x}.spv"));
     if let Ok(bytes) = std::fs::read(&out) {
@@ -162,15 +163,36 @@ fn compile_glsl(
     static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     let tag = format!("{key:016x}.{}.{seq}", std::process::id());
-    let tmp_src = cache.join(format!("{tag}.{ext}"));
-    let tmp_out = cache.join(format!("{tag}.spv"));
+    // With debug information glslang names the source by the path it was given: a directory
+    // of its own holds it under the shader's name, and glslang runs there.
+    let dir = cache.join(format!("{tag}.d"));
+    let src_name = if debug_info {
+        let name: String = shader
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        std::fs::create_dir_all(&dir).map_err(|e| Error::Io(format!("{}: {e}", dir.display())))?;
+        format!("{name}.{ext}")
+    } else {
+        format!("{tag}.{ext}")
+    };
+    let tmp_src = if debug_info { &dir } else { cache }.join(&src_name);
+    let tmp_out = std::path::absolute(cache.join(format!("{tag}.spv")))
+        .map_err(|e| Error::Io(format!("{}: {e}", cache.display())))?;
     std::fs::write(&tmp_src, text).map_err(|e| Error::Io(format!("{}: {e}", tmp_src.display())))?;
     let mut cmd = Command::new("glslangValidator");
-    cmd.arg("-V")
-        .arg("--target-env")
-        .arg(&env)
-        .arg("-S")
-        .arg(st);
+    cmd.arg("-V");
+    if debug_info {
+        cmd.arg("-g");
+    }
+    cmd.arg("--target-env").arg(&env).arg("-S").arg(st);
     if hlsl {
         cmd.arg("-D").arg("-e").arg(entry);
     } else if entry != "main" {
@@ -179,11 +201,18 @@ fn compile_glsl(
             .arg("--source-entrypoint")
             .arg("main");
     }
-    cmd.arg("-o").arg(&tmp_out).arg(&tmp_src);
+    if debug_info {
+        cmd.current_dir(&dir).arg("-o").arg(&tmp_out).arg(&src_name);
+    } else {
+        cmd.arg("-o").arg(&tmp_out).arg(&tmp_src);
+    }
     let res = cmd
         .output()
         .map_err(|e| Error::Io(format!("glslangValidator: {e}")));
     let _ = std::fs::remove_file(&tmp_src);
+    if debug_info {
+        let _ = std::fs::remove_dir(&dir);
+    }
     let res = res?;
     if !res.status.success() {
         let _ = std::fs::remove_file(&tmp_out);
@@ -298,6 +327,19 @@ pub fn shader_words(
     default_version: Option<(u8, u8)>,
     cache: &Path,
 ) -> Result<Vec<u32>> {
+    shader_words_debug(shader, stage, entry, default_version, cache, false)
+}
+
+/// [`shader_words`], GLSL/HLSL compiled with `OpLine`s and the source text when `debug_info`
+/// (`glslangValidator -g`).
+pub fn shader_words_debug(
+    shader: &Shader,
+    stage: ShaderType,
+    entry: &str,
+    default_version: Option<(u8, u8)>,
+    cache: &Path,
+    debug_info: bool,
+) -> Result<Vec<u32>> {
     let name = shader
         .file
         .as_ref()
@@ -319,7 +361,7 @@ pub fn shader_words(
         (ShaderFormat::SpirvHex, ShaderSource::Text(t)) => hex_words(t),
         (ShaderFormat::SpirvBin, ShaderSource::Binary(b)) => words_from_bytes(b, &name),
         (ShaderFormat::Glsl | ShaderFormat::Hlsl, ShaderSource::Text(t)) => {
-            compile_glsl(shader, stage, entry, t, cache)
+            compile_glsl(shader, stage, entry, t, cache, debug_info)
         }
         (f, _) => Err(Error::Unsupported(format!(
             "{} shaders (shader '{}')",

@@ -30,7 +30,7 @@ impl Tok {
     /// A short description for error messages.
     pub fn describe(&self) -> String {
         match self {
-            Tok::Word(w) => format!("'{w}'"),
+            Tok::Word(w) => crate::error::quote(w),
             Tok::Int(i) => format!("integer {i}"),
             Tok::Float(f) => format!("number {f}"),
             Tok::Eol => "end of line".to_string(),

@@ -22,7 +22,7 @@ pub fn parse_vkscript(text: &str, path: &Path) -> Result<Script> {
     let file = path.display().to_string();
     let mut v = Lowering::default();
     v.run(text)
-        .map_err(|(line, m)| Error::Amber(format!("{file}:{line}: {m}")))?;
+        .map_err(|(line, m)| Error::Amber(format!("{file}:{line}: {}", crate::error::clip(&m))))?;
     Ok(Script {
         path: path.to_path_buf(),
         stmts: v.finish(),
@@ -810,7 +810,10 @@ impl Lowering {
             r = &r[1..];
         }
         if r.first() != Some(&"probe") {
-            return Err(format!("unknown command '{}'", w.join(" ")));
+            return Err(format!(
+                "unknown command {}",
+                crate::error::quote(&w.join(" "))
+            ));
         }
         r = &r[1..];
         let (mut all, mut rect) = (false, false);

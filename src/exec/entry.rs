@@ -25,7 +25,7 @@ pub const VERTEX_LANES_PER_BATCH: usize = 64;
 /// Largest compute workgroup (lanes in one batch).
 pub const MAX_WORKGROUP_LANES: u32 = 4096;
 
-fn words_per_scalar(v: &IoVar) -> usize {
+pub(super) fn words_per_scalar(v: &IoVar) -> usize {
     if v.ty.is_wide() {
         2
     } else {
@@ -35,7 +35,7 @@ fn words_per_scalar(v: &IoVar) -> usize {
 
 /// Write `vals` to the words of `var` for lane `l` (extra values and words beyond local memory
 /// are ignored).
-fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = u32>) {
+pub(super) fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = u32>) {
     let total = var.count as usize * words_per_scalar(var);
     for (i, v) in vals.into_iter().take(total).enumerate() {
         let w = var.word as usize + i;
@@ -44,7 +44,7 @@ fn put_var(b: &mut Batch, var: &IoVar, l: usize, vals: impl IntoIterator<Item = 
         }
     }
 }
-fn get_var<'a>(b: &'a Batch, var: &IoVar, l: usize) -> impl Iterator<Item = u32> + 'a {
+pub(super) fn get_var<'a>(b: &'a Batch, var: &IoVar, l: usize) -> impl Iterator<Item = u32> + 'a {
     let total = var.count as usize * words_per_scalar(var);
     let (word, n, lw) = (var.word as usize, b.n, b.local_words);
     (0..total).map(move |i| {
@@ -105,7 +105,7 @@ fn read_locations(b: &Batch, vars: &[IoVar], l: usize, dst: &mut [u32]) {
     }
 }
 
-fn check_stage(p: &Program, s: Stage) -> Result<()> {
+pub(super) fn check_stage(p: &Program, s: Stage) -> Result<()> {
     if p.shader.stage != s {
         return Err(Error::Exec(format!(
             "shader '{}' is a {:?} shader, not {s:?}",
@@ -138,14 +138,70 @@ fn local_id(size: [u32; 3], quads: bool, l: usize) -> Option<[u32; 3]> {
 /// Run a compute dispatch of `workgroups` workgroups. Each workgroup is one batch (so
 /// barriers in uniform control flow hold by construction); workgroups run in parallel on
 /// rayon. Results are deterministic for shaders without races between workgroups.
+///
+/// The program's [`Cancel`](crate::limits::Cancel) token is polled before every workgroup
+/// and gets the dispatch's progress in workgroups (counted in steps of [`PROGRESS_STEP`]
+/// per thread, so the shared counter is not written for every small workgroup).
 pub fn run_compute(program: &Program, workgroups: [u32; 3], bindings: &Bindings) -> Result<()> {
+    run_compute_watching(program, workgroups, bindings, u64::MAX, &mut NoObserver)
+}
+
+/// [`run_compute`] with one workgroup (index `x + y * X + z * X * Y`) run under `observer`:
+/// the same parallel run, the watched workgroup on whichever thread takes it.
+pub fn run_compute_watching<O: Observer + Send>(
+    program: &Program,
+    workgroups: [u32; 3],
+    bindings: &Bindings,
+    watched: u64,
+    observer: &mut O,
+) -> Result<()> {
     compute_prepare(program)?;
     let total = workgroups.iter().map(|&v| v as u64).product::<u64>();
-    (0..total)
-        .into_par_iter()
-        .try_for_each_init(Batch::new, |batch, i| {
-            run_workgroup(program, workgroups, i, bindings, batch, &mut NoObserver)
-        })
+    let cancel = program.cancel();
+    cancel.begin_work(total);
+    let observer = std::sync::Mutex::new(observer);
+    (0..total).into_par_iter().try_for_each_init(
+        || (Batch::new(), 0),
+        |(batch, since), i| {
+            cancel.check()?;
+            if i == watched {
+                let mut o = observer
+                    .lock()
+                    .map_err(|_| Error::Exec("compute observer poisoned by a panic".into()))?;
+                run_workgroup(program, workgroups, i, bindings, batch, &mut **o)?;
+            } else {
+                run_workgroup(program, workgroups, i, bindings, batch, &mut NoObserver)?;
+            }
+            *since += 1;
+            if *since == PROGRESS_STEP {
+                cancel.advance(PROGRESS_STEP);
+                *since = 0;
+            }
+            Ok(())
+        },
+    )
+}
+
+/// Workgroups a thread runs between two updates of a dispatch's progress.
+const PROGRESS_STEP: u64 = 64;
+
+/// The local invocation id batch lane `lane` of a workgroup of `program` runs (None for a
+/// padding lane): lanes follow `LocalInvocationIndex`, or 2×2 tiles of local ids with
+/// `DerivativeGroupQuadsKHR`.
+pub fn compute_local_id(program: &Program, lane: usize) -> Option<[u32; 3]> {
+    let size = program.shader.workgroup_size;
+    let quads = program.shader.derivative_group == Some(DerivativeGroup::Quads)
+        && size[0].is_multiple_of(2)
+        && size[1].is_multiple_of(2);
+    local_id(size, quads, lane)
+}
+
+/// The batch lane that runs local invocation `local` (None when `local` is outside the
+/// workgroup size): the inverse of [`compute_local_id`].
+pub fn compute_lane(program: &Program, local: [u32; 3]) -> Option<usize> {
+    let lanes = program.shader.workgroup_size.iter().map(|&v| v as usize);
+    let lanes = lanes.product::<usize>().min(MAX_WORKGROUP_LANES as usize);
+    (0..lanes).find(|&l| compute_local_id(program, l) == Some(local))
 }
 
 /// [`run_compute`] with an observer: workgroups run one after another.
@@ -462,6 +518,17 @@ pub fn run_fragment_rows(
     batch: &mut RowBatch,
     bindings: &Bindings,
 ) -> Result<()> {
+    run_fragment_rows_observed(program, batch, bindings, &mut NoObserver)
+}
+
+/// [`run_fragment_rows`] with an observer (which sees every instruction run, also where a
+/// pass-through shader's row form would run none).
+pub fn run_fragment_rows_observed<O: Observer>(
+    program: &Program,
+    batch: &mut RowBatch,
+    bindings: &Bindings,
+    observer: &mut O,
+) -> Result<()> {
     check_stage(program, Stage::Fragment)?;
     let (quads, lanes) = (batch.quads, batch.lanes());
     let short = batch.frag_coord.len() < lanes
@@ -484,7 +551,7 @@ pub fn run_fragment_rows(
             batch.rows.len()
         )));
     }
-    if fragment_rows_run_nothing(program) {
+    if !observer.wants_insts() && fragment_rows_run_nothing(program) {
         // Nothing to run (a pass-through shader whose outputs are read from its inputs'
         // rows): only the words the run would have zeroed, and no scratch batch to borrow
         // (reset, run and the rest were ~420 instructions per batch, the thread-local
@@ -497,9 +564,9 @@ pub fn run_fragment_rows(
         return Ok(());
     }
     FRAG_SCRATCH.with(|cell| match cell.try_borrow_mut() {
-        Ok(mut b) => frag_rows(program, batch, bindings, &mut b),
+        Ok(mut b) => frag_rows(program, batch, bindings, &mut b, observer),
         // Re-entered on this thread (an image unit shading fragments?): a private batch.
-        Err(_) => frag_rows(program, batch, bindings, &mut Batch::new()),
+        Err(_) => frag_rows(program, batch, bindings, &mut Batch::new(), observer),
     })
 }
 
@@ -513,7 +580,13 @@ pub fn fragment_rows_run_nothing(program: &Program) -> bool {
 }
 
 /// [`run_fragment_rows`] on `b`, with `batch.rows` as its Local memory for the run.
-fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Batch) -> Result<()> {
+fn frag_rows<O: Observer>(
+    p: &Program,
+    batch: &mut RowBatch,
+    bindings: &Bindings,
+    b: &mut Batch,
+    observer: &mut O,
+) -> Result<()> {
     let (quads, n) = (batch.quads, batch.lanes());
     let coverage = &batch.coverage[..quads];
     // every quad has a covered (non-helper) lane (a branch-free fold: `all` stops early and
@@ -521,18 +594,22 @@ fn frag_rows(p: &Program, batch: &mut RowBatch, bindings: &Bindings, b: &mut Bat
     let live = coverage.iter().fold(true, |l, &cov| l & (cov & 0xf != 0));
     b.reset_frag(p, n, live);
     std::mem::swap(&mut b.local, &mut batch.rows);
+    std::mem::swap(&mut b.planes, &mut batch.planes);
+    b.samples = batch.samples;
     b.row_form = true;
-    let result = frag_rows_run(p, batch, bindings, b);
+    let result = frag_rows_run(p, batch, bindings, b, observer);
     b.row_form = false;
     std::mem::swap(&mut b.local, &mut batch.rows);
+    std::mem::swap(&mut b.planes, &mut batch.planes);
     result
 }
 
-fn frag_rows_run(
+fn frag_rows_run<O: Observer>(
     p: &Program,
     batch: &mut RowBatch,
     bindings: &Bindings,
     b: &mut Batch,
+    observer: &mut O,
 ) -> Result<()> {
     let sh = &p.shader;
     let (quads, n, lw) = (batch.quads, b.n, b.local_words);
@@ -556,8 +633,17 @@ fn frag_rows_run(
         None
     };
 
-    b.run(p, bindings, &mut NoObserver)?;
+    b.run(p, bindings, observer)?;
 
+    // The SampleMask output (its first word: up to 32 samples), for the rasterizer.
+    let mask_word = sh.outputs.iter().rev().find_map(|v| {
+        (v.count > 0 && v.binding == IoBinding::BuiltIn(BuiltIn::SampleMask))
+            .then_some(v.word as usize)
+    });
+    if let Some(w) = mask_word.filter(|&w| w < lw) {
+        batch.sample_mask_out.resize(n, 0);
+        batch.sample_mask_out[..n].copy_from_slice(&b.local[w * n..][..n]);
+    }
     // The last FragDepth output declared (as the per-quad path reads them).
     match frag_depth {
         Some(w) if w < lw => {
@@ -605,6 +691,9 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                 | BuiltIn::PointCoord
                 | BuiltIn::SampleId
                 | BuiltIn::SampleMask
+                | BuiltIn::SamplePosition
+                | BuiltIn::Layer
+                | BuiltIn::ViewportIndex
         ) {
             continue;
         }
@@ -621,7 +710,16 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                     (BuiltIn::FrontFacing, 0) => batch.front_facing[quad_lane0] as u32,
                     (BuiltIn::PrimitiveId, 0) => batch.primitive_id[quad_lane0],
                     (BuiltIn::PointCoord, 0 | 1) => batch.point_coord[l][i].to_bits(),
-                    (BuiltIn::SampleMask, 0) => 1,
+                    // the per-sample path fills these; a single-sample pixel batch has one
+                    // sample, 0, covered by every covered lane
+                    (BuiltIn::SampleId, 0) => batch.sample_id.get(l).copied().unwrap_or(0),
+                    (BuiltIn::SampleMask, 0) => batch.sample_mask.get(l).copied().unwrap_or(1),
+                    (BuiltIn::Layer, 0) => batch.layer.get(l).copied().unwrap_or(0),
+                    (BuiltIn::ViewportIndex, 0) => batch.viewport.get(l).copied().unwrap_or(0),
+                    (BuiltIn::SamplePosition, 0 | 1) => {
+                        let s = batch.sample_id.get(l).copied().unwrap_or(0);
+                        crate::raster::samples::location(batch.samples, s)[i].to_bits()
+                    }
                     _ => 0,
                 };
             }
@@ -643,7 +741,12 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                     *d = fc[2].to_bits();
                 }
             }
-            IoBinding::BuiltIn(BuiltIn::SampleMask) => dst.fill(1),
+            // the samples the invocation covers (the mask is undefined until written)
+            IoBinding::BuiltIn(BuiltIn::SampleMask) => {
+                for (l, d) in dst.iter_mut().enumerate() {
+                    *d = batch.sample_mask.get(l).copied().unwrap_or(1);
+                }
+            }
             _ => {}
         }
     }

@@ -7,6 +7,9 @@
 #![allow(clippy::upper_case_acronyms)] // kernel shapes: N = 32-bit, W = 64-bit operands
 
 use crate::ir::{BinaryOp, ConvOp, ScalarTy, TernaryOp, UnaryOp};
+#[cfg(target_arch = "x86_64")]
+use crate::math::x86;
+use crate::math::{self, lanes::Scalar, Float};
 use half::f16;
 
 /// Kernels take the destination row and an optional lane mask (nonzero = write the lane;
@@ -274,7 +277,8 @@ int_ty!(I16, u32, 16, u16, i16);
 int_ty!(I32, u32, 32, u32, i32);
 int_ty!(I64, u64, 64, u64, i64);
 
-/// The float operations the kernels need, for the two compute types f32 and f64.
+/// The float operations the kernels need, for the two compute types f32 and f64, and the
+/// lane types (`crate::math`) their vector loops run on.
 pub(crate) trait Fl:
     Copy
     + PartialOrd
@@ -284,213 +288,334 @@ pub(crate) trait Fl:
     + std::ops::Div<Output = Self>
     + std::ops::Rem<Output = Self>
     + std::ops::Neg<Output = Self>
+    + Scalar
 {
+    /// The plain form's lanes (SSE2) and the AVX2 form's.
+    type X4: Float<S = Self>;
+    type X8: Float<S = Self>;
     fn c(v: f64) -> Self;
     fn to64(self) -> f64;
-    fn floor(self) -> Self;
-    fn ceil(self) -> Self;
-    fn trunc(self) -> Self;
-    fn round(self) -> Self;
-    fn round_even(self) -> Self;
     fn abs(self) -> Self;
-    fn sqrt(self) -> Self;
-    fn exp(self) -> Self;
-    fn exp2(self) -> Self;
-    fn ln(self) -> Self;
-    fn log2(self) -> Self;
-    fn sin(self) -> Self;
-    fn cos(self) -> Self;
-    fn tan(self) -> Self;
-    fn asin(self) -> Self;
-    fn acos(self) -> Self;
-    fn atan(self) -> Self;
-    fn sinh(self) -> Self;
-    fn cosh(self) -> Self;
-    fn tanh(self) -> Self;
-    fn asinh(self) -> Self;
-    fn acosh(self) -> Self;
-    fn atanh(self) -> Self;
     fn is_nan(self) -> bool;
     fn is_inf(self) -> bool;
     fn min_num(self, o: Self) -> Self;
     fn max_num(self, o: Self) -> Self;
-    fn pow(self, o: Self) -> Self;
-    fn atan2(self, o: Self) -> Self;
     fn fma(self, b: Self, c: Self) -> Self;
     fn ldexp(self, e: i32) -> Self;
     /// (significand in [0.5, 1), exponent); 0/Inf/NaN give (x, 0).
     fn frexp(self) -> (Self, i32);
+    /// The kernel of `exp` … `atanh` (the unary transcendentals) on register type `T`.
+    fn transcendental<T: FTy<F = Self>>(op: UnaryOp) -> Option<K1>;
+    /// The kernel of `pow` or `atan2` on register type `T`.
+    fn transcendental2<T: FTy<F = Self>>(op: BinaryOp) -> Option<K2>;
 }
 macro_rules! fl_impl {
-    ($t:ty, $bits:ty, $int:ty, $mbits:expr, $ebias:expr, $fma:expr) => {
-        impl Fl for $t {
-            #[inline(always)]
-            fn c(v: f64) -> Self {
-                v as $t
+    ($t:ty, $bits:ty, $mbits:expr, $ebias:expr, $fma:expr) => {
+        #[inline(always)]
+        fn c(v: f64) -> Self {
+            v as $t
+        }
+        #[inline(always)]
+        fn to64(self) -> f64 {
+            self as f64
+        }
+        #[inline(always)]
+        fn abs(self) -> Self {
+            <$t>::abs(self)
+        }
+        #[inline(always)]
+        fn is_nan(self) -> bool {
+            <$t>::is_nan(self)
+        }
+        #[inline(always)]
+        fn is_inf(self) -> bool {
+            <$t>::is_infinite(self)
+        }
+        #[inline(always)]
+        fn min_num(self, o: Self) -> Self {
+            <$t>::min(self, o)
+        }
+        #[inline(always)]
+        fn max_num(self, o: Self) -> Self {
+            <$t>::max(self, o)
+        }
+        #[inline(always)]
+        fn fma(self, b: Self, c: Self) -> Self {
+            ($fma)(self, b, c)
+        }
+        fn ldexp(self, e: i32) -> Self {
+            // Scale in steps of at most 2^±60 so every factor is an exact normal number;
+            // the final step does the (single) rounding in all non-degenerate cases.
+            let mut x = self;
+            let mut e = e.clamp(-2300, 2300);
+            while e > 0 {
+                let s = e.min(60);
+                x *= 2.0f64.powi(s) as $t;
+                e -= s;
             }
-            #[inline(always)]
-            fn to64(self) -> f64 {
-                self as f64
+            while e < 0 {
+                let s = (-e).min(60);
+                x *= 2.0f64.powi(-s) as $t;
+                e += s;
             }
-            #[inline(always)]
-            fn floor(self) -> Self {
-                // `Fl::trunc`, not the inherent (libm) `trunc`.
-                let t = Fl::trunc(self);
-                (if t > self { t - 1.0 } else { t }).copysign(self)
+            x
+        }
+        fn frexp(self) -> (Self, i32) {
+            if self == 0.0 || self.is_nan() || self.is_infinite() {
+                return (self, 0);
             }
-            #[inline(always)]
-            fn ceil(self) -> Self {
-                let t = Fl::trunc(self);
-                (if t < self { t + 1.0 } else { t }).copysign(self)
+            let bits = self.to_bits();
+            let e = ((bits >> $mbits) & ((1 << (<$bits>::BITS - 1 - $mbits)) - 1)) as i32;
+            if e == 0 {
+                // Subnormal: normalise first.
+                let (m, e2) = (self * (2.0 as $t).powi(64)).frexp();
+                return (m, e2 - 64);
             }
-            /// Branch-free truncation (vectorises without SSE4.1): values of magnitude >= 2^mant
-            /// (and NaN, Inf) are already integers and pass through.
-            #[inline(always)]
-            fn trunc(self) -> Self {
-                let big = (1u64 << $mbits) as $t;
-                if self.abs() < big {
-                    ((self as $int) as $t).copysign(self)
-                } else {
-                    self
+            let mbits = (bits & !(((1 << (<$bits>::BITS - 1 - $mbits)) - 1) << $mbits))
+                | (($ebias - 1) << $mbits);
+            (<$t>::from_bits(mbits), e - $ebias + 1)
+        }
+    };
+}
+impl Fl for f32 {
+    #[cfg(target_arch = "x86_64")]
+    type X4 = x86::F4;
+    #[cfg(target_arch = "x86_64")]
+    type X8 = x86::F8;
+    #[cfg(not(target_arch = "x86_64"))]
+    type X4 = f32;
+    #[cfg(not(target_arch = "x86_64"))]
+    type X8 = f32;
+    // f32 fma: the product is exact in f64 and the sum is rounded once to f64, then to f32.
+    // This equals the fused result except in rare double-rounding ties, is vectorisable, and
+    // is more precise than Vulkan requires (an OpFMul followed by an OpFAdd).
+    fl_impl!(
+        f32,
+        u32,
+        23,
+        127,
+        |a: f32, b: f32, c: f32| (a as f64 * b as f64 + c as f64) as f32
+    );
+    /// `crate::math`'s functions, four or eight lanes at a time.
+    fn transcendental<T: FTy<F = f32>>(op: UnaryOp) -> Option<K1> {
+        use crate::math::ops;
+        use UnaryOp::*;
+        Some(match op {
+            Exp => vec1::<T, ops::Exp>(),
+            Exp2 => vec1::<T, ops::Exp2>(),
+            Log => vec1::<T, ops::Log>(),
+            Log2 => vec1::<T, ops::Log2>(),
+            Sin => vec1::<T, ops::Sin>(),
+            Cos => vec1::<T, ops::Cos>(),
+            Tan => vec1::<T, ops::Tan>(),
+            Asin => vec1::<T, ops::Asin>(),
+            Acos => vec1::<T, ops::Acos>(),
+            Atan => vec1::<T, ops::Atan>(),
+            Sinh => vec1::<T, ops::Sinh>(),
+            Cosh => vec1::<T, ops::Cosh>(),
+            Tanh => vec1::<T, ops::Tanh>(),
+            Asinh => vec1::<T, ops::Asinh>(),
+            Acosh => vec1::<T, ops::Acosh>(),
+            Atanh => vec1::<T, ops::Atanh>(),
+            _ => return None,
+        })
+    }
+    fn transcendental2<T: FTy<F = f32>>(op: BinaryOp) -> Option<K2> {
+        use crate::math::ops;
+        Some(match op {
+            BinaryOp::Pow => vec2::<T, ops::Pow>(),
+            BinaryOp::Atan2 => vec2::<T, ops::Atan2>(),
+            _ => return None,
+        })
+    }
+}
+impl Fl for f64 {
+    #[cfg(target_arch = "x86_64")]
+    type X4 = x86::D2;
+    #[cfg(target_arch = "x86_64")]
+    type X8 = x86::D4;
+    #[cfg(not(target_arch = "x86_64"))]
+    type X4 = f64;
+    #[cfg(not(target_arch = "x86_64"))]
+    type X8 = f64;
+    fl_impl!(f64, u64, 52, 1023, f64::mul_add);
+    /// GLSL.std.450 has these for 16- and 32-bit floats only; an f64 one that reaches the
+    /// interpreter anyway goes through the `libm` crate (musl's functions: < 1 ULP, plain Rust
+    /// without FMA, so the same bits on every machine), lane by lane.
+    fn transcendental<T: FTy<F = f64>>(op: UnaryOp) -> Option<K1> {
+        use UnaryOp::*;
+        macro_rules! per_lane {
+            ($f:path) => {
+                T::S::k1::<T::S>(|a, o, mk| m1(a, o, mk, |s| T::set($f(T::get(s)))))
+            };
+        }
+        Some(match op {
+            Exp => per_lane!(libm::exp),
+            Exp2 => per_lane!(libm::exp2),
+            Log => per_lane!(libm::log),
+            Log2 => per_lane!(libm::log2),
+            Sin => per_lane!(libm::sin),
+            Cos => per_lane!(libm::cos),
+            Tan => per_lane!(libm::tan),
+            Asin => per_lane!(libm::asin),
+            Acos => per_lane!(libm::acos),
+            Atan => per_lane!(libm::atan),
+            Sinh => per_lane!(libm::sinh),
+            Cosh => per_lane!(libm::cosh),
+            Tanh => per_lane!(libm::tanh),
+            Asinh => per_lane!(libm::asinh),
+            Acosh => per_lane!(libm::acosh),
+            Atanh => per_lane!(libm::atanh),
+            _ => return None,
+        })
+    }
+    fn transcendental2<T: FTy<F = f64>>(op: BinaryOp) -> Option<K2> {
+        macro_rules! per_lane {
+            ($f:path) => {
+                T::S::k2_same(|a, b, o, mk| {
+                    m2(a, b, o, mk, |p, q| T::set($f(T::get(p), T::get(q))))
+                })
+            };
+        }
+        Some(match op {
+            BinaryOp::Pow => per_lane!(libm::pow),
+            BinaryOp::Atan2 => per_lane!(libm::atan2),
+            _ => return None,
+        })
+    }
+}
+
+/// The lane types of register type `T`'s vector loops: plain (SSE2) and AVX2.
+type X4<T> = <<T as FTy>::F as Fl>::X4;
+type X8<T> = <<T as FTy>::F as Fl>::X8;
+
+/// The vector lane loops: `o[i] = M(a[i], ...)` for a `crate::math` function `M`, `L::N` lanes
+/// at a time (the last group padded with stale lanes, whose results are dropped), under the
+/// mask as [`lane_loop!`]'s loops. The plain form runs `X4` (four SSE2 lanes), the AVX2 form
+/// `X8` (eight), chosen as the closure loops' forms are; `math` makes them give the same bits.
+/// Values cross as their encodings, so f32 and f64 rows are loaded in place and f16 rows are
+/// widened to f32 lane by lane.
+macro_rules! vec_loop {
+    ($name:ident, $avx:ident, $body:ident, $group:ident, $op:ident, $($a:ident),*) => {
+        #[inline(always)]
+        fn $name<T: FTy, M: math::ops::$op<X4<T>> + math::ops::$op<X8<T>>>(
+            $($a: &[T::S],)*
+            o: &mut [T::S],
+            mk: Option<&[u32]>,
+        ) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2_loops() {
+                // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+                return unsafe { $avx::<T, M>($($a,)* o, mk) };
+            }
+            // SAFETY: `X4` is SSE2 lanes, which every x86-64 CPU has (or scalars elsewhere)
+            unsafe { $body::<T, X4<T>, M>($($a,)* o, mk) }
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        unsafe fn $avx<T: FTy, M: math::ops::$op<X8<T>>>(
+            $($a: &[T::S],)*
+            o: &mut [T::S],
+            mk: Option<&[u32]>,
+        ) {
+            // SAFETY: the caller checked AVX2
+            unsafe { $body::<T, X8<T>, M>($($a,)* o, mk) }
+        }
+
+        /// Whole groups of `L::N` lanes, then the rest. (No closures here or in `$group`:
+        /// a closure is compiled without the AVX2 form's target features, so the vector
+        /// instructions inside it would become calls.)
+        ///
+        /// # Safety
+        /// The CPU runs `L`'s instructions (`Float::load`).
+        #[inline(always)]
+        unsafe fn $body<T: FTy, L: Float<S = T::F>, M: math::ops::$op<L>>(
+            $($a: &[T::S],)*
+            o: &mut [T::S],
+            mk: Option<&[u32]>,
+        ) {
+            let len = o.len();
+            $(let $a = &$a[..len];)*
+            let mk = match mk {
+                Some(m) => Some(&m[..len]),
+                None => None,
+            };
+            let mut i = 0;
+            while i + L::N <= len {
+                let j = i + L::N;
+                let m = match mk {
+                    Some(m) => Some(&m[i..j]),
+                    None => None,
+                };
+                // SAFETY: the caller's promise
+                unsafe { $group::<T, L, M>($(&$a[i..j],)* &mut o[i..j], m) };
+                i = j;
+            }
+            if i < len {
+                let m = match mk {
+                    Some(m) => Some(&m[i..]),
+                    None => None,
+                };
+                // SAFETY: the caller's promise
+                unsafe { $group::<T, L, M>($(&$a[i..],)* &mut o[i..], m) };
+            }
+        }
+
+        /// `M` on one group of up to `L::N` lanes (`o.len()`): the encodings in, the results
+        /// out under the mask; a partial group's missing lanes are zeros, their results
+        /// dropped.
+        ///
+        /// # Safety
+        /// As `$body`.
+        #[inline(always)]
+        unsafe fn $group<T: FTy, L: Float<S = T::F>, M: math::ops::$op<L>>(
+            $($a: &[T::S],)*
+            o: &mut [T::S],
+            mk: Option<&[u32]>,
+        ) {
+            let n = o.len();
+            let zero = <T::F as Scalar>::Bits::default();
+            $(
+                let $a = {
+                    let mut v = [zero; 8];
+                    for k in 0..n {
+                        v[k] = T::get($a[k]).to_bits();
+                    }
+                    // SAFETY: the caller's promise
+                    unsafe { L::load_bits(&v) }
+                };
+            )*
+            let mut r = [zero; 8];
+            M::apply($($a),*).store_bits(&mut r);
+            match mk {
+                None => {
+                    for k in 0..n {
+                        o[k] = T::set(Scalar::from_bits(r[k]));
+                    }
                 }
-            }
-            #[inline(always)]
-            fn round(self) -> Self {
-                <$t>::round(self)
-            }
-            #[inline(always)]
-            fn round_even(self) -> Self {
-                <$t>::round_ties_even(self)
-            }
-            #[inline(always)]
-            fn abs(self) -> Self {
-                <$t>::abs(self)
-            }
-            #[inline(always)]
-            fn sqrt(self) -> Self {
-                <$t>::sqrt(self)
-            }
-            fn exp(self) -> Self {
-                <$t>::exp(self)
-            }
-            fn exp2(self) -> Self {
-                <$t>::exp2(self)
-            }
-            fn ln(self) -> Self {
-                <$t>::ln(self)
-            }
-            fn log2(self) -> Self {
-                <$t>::log2(self)
-            }
-            fn sin(self) -> Self {
-                <$t>::sin(self)
-            }
-            fn cos(self) -> Self {
-                <$t>::cos(self)
-            }
-            fn tan(self) -> Self {
-                <$t>::tan(self)
-            }
-            fn asin(self) -> Self {
-                <$t>::asin(self)
-            }
-            fn acos(self) -> Self {
-                <$t>::acos(self)
-            }
-            fn atan(self) -> Self {
-                <$t>::atan(self)
-            }
-            fn sinh(self) -> Self {
-                <$t>::sinh(self)
-            }
-            fn cosh(self) -> Self {
-                <$t>::cosh(self)
-            }
-            fn tanh(self) -> Self {
-                <$t>::tanh(self)
-            }
-            fn asinh(self) -> Self {
-                <$t>::asinh(self)
-            }
-            fn acosh(self) -> Self {
-                <$t>::acosh(self)
-            }
-            fn atanh(self) -> Self {
-                <$t>::atanh(self)
-            }
-            #[inline(always)]
-            fn is_nan(self) -> bool {
-                <$t>::is_nan(self)
-            }
-            #[inline(always)]
-            fn is_inf(self) -> bool {
-                <$t>::is_infinite(self)
-            }
-            #[inline(always)]
-            fn min_num(self, o: Self) -> Self {
-                <$t>::min(self, o)
-            }
-            #[inline(always)]
-            fn max_num(self, o: Self) -> Self {
-                <$t>::max(self, o)
-            }
-            fn pow(self, o: Self) -> Self {
-                <$t>::powf(self, o)
-            }
-            fn atan2(self, o: Self) -> Self {
-                <$t>::atan2(self, o)
-            }
-            #[inline(always)]
-            fn fma(self, b: Self, c: Self) -> Self {
-                ($fma)(self, b, c)
-            }
-            fn ldexp(self, e: i32) -> Self {
-                // Scale in steps of at most 2^±60 so every factor is an exact normal number;
-                // the final step does the (single) rounding in all non-degenerate cases.
-                let mut x = self;
-                let mut e = e.clamp(-2300, 2300);
-                while e > 0 {
-                    let s = e.min(60);
-                    x *= 2.0f64.powi(s) as $t;
-                    e -= s;
+                Some(m) => {
+                    for k in 0..n {
+                        let v = T::set(Scalar::from_bits(r[k]));
+                        o[k] = if m[k] != 0 { v } else { o[k] };
+                    }
                 }
-                while e < 0 {
-                    let s = (-e).min(60);
-                    x *= 2.0f64.powi(-s) as $t;
-                    e += s;
-                }
-                x
-            }
-            fn frexp(self) -> (Self, i32) {
-                if self == 0.0 || self.is_nan() || self.is_infinite() {
-                    return (self, 0);
-                }
-                let bits = self.to_bits();
-                let e = ((bits >> $mbits) & ((1 << (<$bits>::BITS - 1 - $mbits)) - 1)) as i32;
-                if e == 0 {
-                    // Subnormal: normalise first.
-                    let (m, e2) = (self * (2.0 as $t).powi(64)).frexp();
-                    return (m, e2 - 64);
-                }
-                let mbits = (bits & !(((1 << (<$bits>::BITS - 1 - $mbits)) - 1) << $mbits))
-                    | (($ebias - 1) << $mbits);
-                (<$t>::from_bits(mbits), e - $ebias + 1)
             }
         }
     };
 }
-// f32 fma: the product is exact in f64 and the sum is rounded once to f64, then to f32.
-// This equals the fused result except in rare double-rounding ties, is vectorisable, and is
-// more precise than Vulkan requires (an OpFMul followed by an OpFAdd).
-fl_impl!(
-    f32,
-    u32,
-    i32,
-    23,
-    127,
-    |a: f32, b: f32, c: f32| (a as f64 * b as f64 + c as f64) as f32
-);
-fl_impl!(f64, u64, i64, 52, 1023, f64::mul_add);
+vec_loop!(v1, v1_avx2, v1_body, v1_group, Unary, a);
+vec_loop!(v2, v2_avx2, v2_body, v2_group, Binary, a, b);
+
+/// The kernel of unary `crate::math` function `M` on register type `T`.
+fn vec1<T: FTy, M: math::ops::Unary<X4<T>> + math::ops::Unary<X8<T>>>() -> K1 {
+    T::S::k1::<T::S>(|a, o, mk| v1::<T, M>(a, o, mk))
+}
+
+/// The kernel of binary `crate::math` function `M` on register type `T`.
+fn vec2<T: FTy, M: math::ops::Binary<X4<T>> + math::ops::Binary<X8<T>>>() -> K2 {
+    T::S::k2_same(|a, b, o, mk| v2::<T, M>(a, b, o, mk))
+}
 
 /// A float register type: storage and compute type. F16 computes in f32 and rounds the result
 /// of every operation back to f16 (exact for + - * / sqrt: f32 has more than 2·11+2 bits).
@@ -844,30 +969,16 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
         } else {
             x
         }),
-        Floor => fu!(|x| x.floor()),
-        Ceil => fu!(|x| x.ceil()),
-        Trunc => fu!(|x| x.trunc()),
-        Round => fu!(|x| x.round()),
-        RoundEven => fu!(|x| x.round_even()),
-        Fract => fu!(|x| x - x.floor()),
-        Sqrt => fu!(|x| x.sqrt()),
-        InverseSqrt => fu!(|x| F::<T>::c(1.0) / x.sqrt()),
-        Exp => fu!(|x| x.exp()),
-        Exp2 => fu!(|x| x.exp2()),
-        Log => fu!(|x| x.ln()),
-        Log2 => fu!(|x| x.log2()),
-        Sin => fu!(|x| x.sin()),
-        Cos => fu!(|x| x.cos()),
-        Tan => fu!(|x| x.tan()),
-        Asin => fu!(|x| x.asin()),
-        Acos => fu!(|x| x.acos()),
-        Atan => fu!(|x| x.atan()),
-        Sinh => fu!(|x| x.sinh()),
-        Cosh => fu!(|x| x.cosh()),
-        Tanh => fu!(|x| x.tanh()),
-        Asinh => fu!(|x| x.asinh()),
-        Acosh => fu!(|x| x.acosh()),
-        Atanh => fu!(|x| x.atanh()),
+        Floor => vec1::<T, math::ops::Floor>(),
+        Ceil => vec1::<T, math::ops::Ceil>(),
+        Trunc => vec1::<T, math::ops::Trunc>(),
+        Round => vec1::<T, math::ops::Round>(),
+        RoundEven => vec1::<T, math::ops::RoundEven>(),
+        Fract => vec1::<T, math::ops::Fract>(),
+        Sqrt => vec1::<T, math::ops::Sqrt>(),
+        InverseSqrt => vec1::<T, math::ops::InverseSqrt>(),
+        Exp | Exp2 | Log | Log2 | Sin | Cos | Tan | Asin | Acos | Atan | Sinh | Cosh | Tanh
+        | Asinh | Acosh | Atanh => return F::<T>::transcendental::<T>(op),
         Radians => fu!(|x| x * F::<T>::c(std::f64::consts::PI / 180.0)),
         Degrees => fu!(|x| x * F::<T>::c(180.0 / std::f64::consts::PI)),
         FrexpMant => fu!(|x| x.frexp().0),
@@ -1034,6 +1145,15 @@ fn int_binary<T: Ty>(op: BinaryOp) -> Option<K2> {
     })
 }
 
+/// GLSL's `mod`: x - y·floor(x/y), floor as `crate::math`'s.
+struct Mod;
+impl<L: Float> math::ops::Binary<L> for Mod {
+    #[inline(always)]
+    fn apply(x: L, y: L) -> L {
+        x.sub(y.mul(math::floor(x.div(y))))
+    }
+}
+
 fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
     use std::cmp::Ordering::{Equal, Greater, Less};
     use BinaryOp::*;
@@ -1065,11 +1185,10 @@ fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
         FMul => fb!(|x, y| x * y),
         FDiv => fb!(|x, y| x / y),
         FRem => fb!(|x, y| x % y),
-        FMod => fb!(|x, y| x - y * (x / y).floor()),
+        FMod => vec2::<T, Mod>(),
         FMin | NMin => fb!(|x, y| x.min_num(y)),
         FMax | NMax => fb!(|x, y| x.max_num(y)),
-        Pow => fb!(|x, y| x.pow(y)),
-        Atan2 => fb!(|x, y| x.atan2(y)),
+        Pow | Atan2 => return F::<T>::transcendental2::<T>(op),
         Step => fb!(|x, y| if y < x {
             F::<T>::c(0.0)
         } else {
@@ -1750,5 +1869,126 @@ mod tests {
             }
         }
         assert!(checked > 20 * 300, "only {checked} kernels checked");
+    }
+
+    /// The vector loops over rows of every length from 1 to 19 (whole groups of four or eight
+    /// and a partial one), with and without a mask: each written lane is the scalar `math`
+    /// function of its operands (f16 through f32, rounded once), each masked-off lane keeps
+    /// its old value, in both forms.
+    #[test]
+    fn vector_loops_cover_every_lane_once() {
+        let mut r = Inputs(fastrand::Rng::with_seed(0x5851_f42d_4c95_7f2d));
+        for plain in [true, false] {
+            PLAIN.with(|p| p.set(plain));
+            for len in 1..20 {
+                let a: Vec<u32> = (0..len).map(|_| r.n()).collect();
+                let b: Vec<u32> = (0..len).map(|_| r.n()).collect();
+                let w: Vec<u64> = (0..len).map(|_| r.w()).collect();
+                for mk in [
+                    None,
+                    Some((0..len).map(|i| (i % 3 != 1) as u32).collect::<Vec<_>>()),
+                ] {
+                    let on = |i: usize| mk.as_ref().is_none_or(|m| m[i] != 0);
+                    let start = vec![7u32; len];
+                    let K1::NN(sin) = unary(U::Sin, T::F32).unwrap() else {
+                        panic!()
+                    };
+                    let mut o = start.clone();
+                    sin(&a, &mut o, mk.as_deref());
+                    let K2::NNN(pow) = binary(B::Pow, T::F32).unwrap() else {
+                        panic!()
+                    };
+                    let mut p = start.clone();
+                    pow(&a, &b, &mut p, mk.as_deref());
+                    let K1::NN(exp_h) = unary(U::Exp, T::F16).unwrap() else {
+                        panic!()
+                    };
+                    let mut h = start.clone();
+                    exp_h(&a, &mut h, mk.as_deref());
+                    let K1::WW(floor_d) = unary(U::Floor, T::F64).unwrap() else {
+                        panic!()
+                    };
+                    let mut d = vec![7u64; len];
+                    floor_d(&w, &mut d, mk.as_deref());
+                    for i in 0..len {
+                        let f = |v: u32| f32::from_bits(v);
+                        let half = |v: u32| f16::from_bits(v as u16).to_f32();
+                        let (ws, wp, wh, wd) = if on(i) {
+                            (
+                                math::sin(f(a[i])).to_bits(),
+                                math::pow(f(a[i]), f(b[i])).to_bits(),
+                                f16::from_f32(math::exp(half(a[i]))).to_bits() as u32,
+                                math::floor(f64::from_bits(w[i])).to_bits(),
+                            )
+                        } else {
+                            (7, 7, 7, 7)
+                        };
+                        let what = format!("plain {plain}, len {len}, lane {i}, mask {mk:?}");
+                        assert_eq!(o[i], ws, "sin: {what}");
+                        assert_eq!(p[i], wp, "pow: {what}");
+                        assert_eq!(h[i], wh, "exp f16: {what}");
+                        assert_eq!(d[i], wd, "floor f64: {what}");
+                    }
+                }
+            }
+        }
+        PLAIN.with(|p| p.set(false));
+    }
+
+    /// Instructions per lane of float kernels, for callgrind (`valgrind --tool=callgrind
+    /// target/release/deps/quadstep-<hash> exec::kernels::tests::kernel_costs --ignored
+    /// --exact`): each `probe_*` function's inclusive count / (1000 · 256) is that kernel's
+    /// cost per lane over 256-lane rows of values shaders use (|x| < 10; positive for log).
+    #[test]
+    #[ignore = "a callgrind probe, not a check"]
+    fn kernel_costs() {
+        const N: usize = 256;
+        let mut r = fastrand::Rng::with_seed(0x1234_5678_9abc_def1);
+        let a: Vec<u32> = (0..N)
+            .map(|_| (r.u32(..2000) as f32 / 100.0 - 10.0).to_bits())
+            .collect();
+        let p: Vec<u32> = (0..N)
+            .map(|_| (r.u32(..2000) as f32 / 100.0 + 0.01).to_bits())
+            .collect();
+        macro_rules! probes {
+            ($($name:ident: $k:expr, $x:ident $(, $y:ident)?;)*) => {
+                $(
+                    #[inline(never)]
+                    fn $name(k: &dyn Fn(&mut [u32])) {
+                        let mut o = vec![0u32; N];
+                        for _ in 0..1000 {
+                            k(&mut o);
+                        }
+                        std::hint::black_box(&o);
+                    }
+                    $name(&|o: &mut [u32]| probes!(@call $k, o, $x $(, $y)?));
+                )*
+            };
+            (@call $k:expr, $o:ident, $x:ident) => {{
+                let K1::NN(f) = $k else { unreachable!() };
+                f(&$x, $o, None)
+            }};
+            (@call $k:expr, $o:ident, $x:ident, $y:ident) => {{
+                let K2::NNN(f) = $k else { unreachable!() };
+                f(&$x, &$y, $o, None)
+            }};
+        }
+        probes!(
+            probe_sin: unary(U::Sin, T::F32).unwrap(), a;
+            probe_cos: unary(U::Cos, T::F32).unwrap(), a;
+            probe_tan: unary(U::Tan, T::F32).unwrap(), a;
+            probe_exp2: unary(U::Exp2, T::F32).unwrap(), a;
+            probe_exp: unary(U::Exp, T::F32).unwrap(), a;
+            probe_log2: unary(U::Log2, T::F32).unwrap(), p;
+            probe_log: unary(U::Log, T::F32).unwrap(), p;
+            probe_atan: unary(U::Atan, T::F32).unwrap(), a;
+            probe_asin: unary(U::Asin, T::F32).unwrap(), a;
+            probe_tanh: unary(U::Tanh, T::F32).unwrap(), a;
+            probe_sqrt: unary(U::Sqrt, T::F32).unwrap(), p;
+            probe_floor: unary(U::Floor, T::F32).unwrap(), a;
+            probe_fract: unary(U::Fract, T::F32).unwrap(), a;
+            probe_pow: binary(B::Pow, T::F32).unwrap(), p, a;
+            probe_atan2: binary(B::Atan2, T::F32).unwrap(), a, p;
+        );
     }
 }

@@ -51,6 +51,22 @@ impl Buffer {
         b.write_bytes(0, bytes);
         b
     }
+    /// [`Buffer::from_bytes`], or [`Error::Memory`] instead of an abort when the system
+    /// refuses the allocation.
+    pub fn try_from_bytes(bytes: &[u8]) -> Result<Self> {
+        let n = bytes.len().div_ceil(8);
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(n)
+            .map_err(|_| Error::Memory(format!("a buffer of {} bytes", bytes.len())))?;
+        words.extend((0..n).map(|_| AtomicU64::new(0)));
+        let b = Buffer {
+            words,
+            len: bytes.len(),
+        };
+        b.write_bytes(0, bytes);
+        Ok(b)
+    }
     pub fn from_u32s(words: &[u32]) -> Self {
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
         Buffer::from_bytes(&bytes)

@@ -50,9 +50,13 @@
 //!   (they get 0 as the atomic result). They do write their own per-lane (Local) memory —
 //!   Function/Private variables must work for their derivatives to be right; their Output
 //!   words are ignored by the caller, who gets the helper/discarded flags.
-//! - *terminated*: `Kill` terminator: the lane stops for good and its registers stay frozen.
-//!   Derivatives and quad ops read every lane of the quad whatever its state, so a terminated
-//!   neighbour contributes its last (frozen) value (sampling.md §3.3).
+//! - *killed*: `Kill` terminator (`OpKill`, `OpTerminateInvocation`): the lane's outputs are
+//!   dropped and it goes on as a helper from the kill's `resume` block (the merge of the
+//!   selection around the `discard`), so a neighbour's derivative or quad op after the
+//!   `discard` reads what the lane goes on computing, as on lavapipe and under D3D's
+//!   `discard` ([`Discard::Helper`], the default). With [`Discard::Strict`] it stops there
+//!   for good and its registers stay frozen: derivatives and quad ops read every lane of the
+//!   quad whatever its state, so it contributes its last value (sampling.md §3.3: undefined).
 //! - *returned*: `Return`: the lane is finished; outputs written so far stand.
 //! - A quad stops as soon as none of its lanes is both still running and not a helper
 //!   (helpers only exist to feed derivatives of live lanes).
@@ -129,18 +133,23 @@ mod memory;
 mod observe;
 mod program;
 mod run;
+mod stages;
 
 #[cfg(test)]
 mod tests;
 
 pub use entry::{
-    fragment_row_layout, fragment_rows_run_nothing, location_stride, run_compute,
-    run_compute_observed, run_fragment_quads, run_fragment_quads_observed, run_fragment_rows,
-    run_vertex, run_vertex_observed, BatchState, FragQuadInput, FragQuadOutput, VertexIds,
-    VertexOutputs, FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES, VERTEX_LANES_PER_BATCH,
+    compute_lane, compute_local_id, fragment_row_layout, fragment_rows_run_nothing,
+    location_stride, run_compute, run_compute_observed, run_compute_watching, run_fragment_quads,
+    run_fragment_quads_observed, run_fragment_rows, run_fragment_rows_observed, run_vertex,
+    run_vertex_observed, BatchState, FragQuadInput, FragQuadOutput, VertexIds, VertexOutputs,
+    FRAG_QUADS_PER_BATCH, MAX_WORKGROUP_LANES, VERTEX_LANES_PER_BATCH,
 };
 pub use image::{image_per_quad, BatchOperands, ImageUnit, NoImages, QuadLod, QuadOperands};
 pub use memory::{Bindings, Buffer};
 pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegView};
-pub use program::{compile, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS};
-pub use run::SUBGROUP_SIZE;
+pub use program::{
+    compile, Discard, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS,
+};
+pub use run::{atomic_new, SUBGROUP_SIZE};
+pub use stages::{run_geometry, run_tess_control, run_tess_eval};

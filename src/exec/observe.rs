@@ -44,8 +44,12 @@ pub struct InstEvent<'a> {
     pub inst: &'a Inst,
     /// Per lane: executing this instruction (nonzero = active).
     pub active: &'a [u32],
-    /// Per lane: helper (not covered or demoted).
+    /// Per lane: helper (not covered, demoted or killed).
     pub helper: &'a [bool],
+    /// Per lane: demoted (`OpDemoteToHelperInvocation`) / killed (`OpKill`: with
+    /// [`crate::exec::Discard::Helper`] the lane goes on as a helper).
+    pub demoted: &'a [bool],
+    pub killed: &'a [bool],
     /// Registers after the instruction (the destination holds its new values).
     pub regs: RegView<'a>,
 }

@@ -6,12 +6,16 @@
 use super::kernels::{self, K1, K2, K3, K4};
 use crate::ir::{
     self, AtomicOp, BallotQuery, BlockId, GroupArith, GroupOp, GroupScan, ImageInst, Inst,
-    LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
+    InterpAt, LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
 };
+use crate::limits::Cancel;
 use crate::{Error, Result};
 
 /// Default instruction budget per batch (instructions executed, counted once per batch).
 pub const DEFAULT_BUDGET: u64 = 50_000_000;
+/// Instructions a batch executes between two polls of its program's [`Cancel`] token (with
+/// a 1024-lane workgroup, a few milliseconds).
+pub const CANCEL_POLL: u64 = 1 << 14;
 /// Largest per-lane memory (words per lane) and workgroup memory (words) a shader may declare.
 pub const MAX_LOCAL_WORDS: u32 = 1 << 16;
 pub const MAX_WORKGROUP_WORDS: u32 = 1 << 22;
@@ -137,6 +141,17 @@ pub(crate) enum Code {
     IsHelper {
         dst: u32,
     },
+    /// Geometry `EmitVertex` / `EndPrimitive` on `stream` (`vertex`: an emit).
+    Emit {
+        stream: u32,
+        vertex: bool,
+    },
+    /// [`Inst::InterpolateAt`], its registers as slots.
+    InterpolateAt {
+        at: InterpAt,
+        dst: u32,
+        addr: u32,
+    },
     LaneInfo {
         what: LaneInfo,
         dst: u32,
@@ -162,8 +177,25 @@ pub(crate) enum CTerm {
         default: u32,
     },
     Return,
-    Kill,
+    /// The lanes are killed; they go on as helpers at this schedule index (`DONE`: they
+    /// stop), see [`Discard`].
+    Kill(u32),
     Unreachable,
+}
+
+/// What a lane does after `OpKill` / `OpTerminateInvocation` (the IR's
+/// [`Terminator::Kill`]). Its outputs, stores and atomics are dropped either way; the
+/// choice only shows in the quad's derivatives and quad operations, which read it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Discard {
+    /// It goes on as a helper from the kill's `resume` block, so a neighbour's derivative
+    /// sees the values it goes on computing: what lavapipe and D3D's `discard` do, and what
+    /// GPUs do in practice.
+    #[default]
+    Helper,
+    /// It stops at the kill and its registers stay frozen: a neighbour's derivative reads
+    /// its last values (Vulkan leaves such a derivative undefined).
+    Strict,
 }
 
 pub(crate) struct CBlock {
@@ -227,12 +259,17 @@ pub struct Program {
     pub(crate) row_alias: Vec<(u32, u32)>,
     /// Location input words no instruction loads: the row form's caller need not fill them.
     pub(crate) row_unread: Vec<u32>,
+    /// The Local words a geometry `Emit` copies: every output's, in declaration order.
+    pub(crate) emit_words: Vec<u32>,
     /// A fragment shader whose row form runs nothing (`row_ops` empty for the one block, no
     /// built-in interface, no kill): a run would only count this many instructions against
     /// the budget, and `exec::run_fragment_rows` skips it while that is within the budget.
     pub(crate) row_noop_cost: Option<u64>,
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
+    pub(crate) discard: Discard,
+    /// Polled between workgroups and every [`CANCEL_POLL`] instructions of a batch.
+    pub(crate) cancel: Cancel,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
     /// killed or demoted lanes to report.
     pub(crate) discards: bool,
@@ -265,6 +302,38 @@ impl Program {
     }
     pub fn set_budget(&mut self, budget: u64) {
         self.budget = budget;
+    }
+    /// The token runs of this program poll ([`Cancel::default`]: never stopped).
+    pub fn cancel(&self) -> &Cancel {
+        &self.cancel
+    }
+    /// Make runs of this program stop (with the token's error) once `cancel` is stopped.
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
+    }
+    /// What killed lanes do ([`Discard::Helper`] unless set).
+    pub fn discard(&self) -> Discard {
+        self.discard
+    }
+    pub fn set_discard(&mut self, discard: Discard) {
+        self.discard = discard;
+        let mut index = vec![DONE; self.shader.body.blocks.len()];
+        for (i, b) in self.blocks.iter().enumerate() {
+            index[b.id as usize] = i as u32;
+        }
+        for b in &mut self.blocks {
+            if let ir::Terminator::Kill { resume } = self.shader.body.blocks[b.id as usize].term {
+                b.term = CTerm::Kill(kill_target(resume, discard, &index));
+            }
+        }
+    }
+}
+
+/// The schedule index a killed lane goes on at (`index`: IR block → schedule index).
+fn kill_target(resume: Option<BlockId>, discard: Discard, index: &[u32]) -> u32 {
+    match (discard, resume) {
+        (Discard::Helper, Some(b)) => index.get(b as usize).copied().unwrap_or(DONE),
+        _ => DONE,
     }
 }
 
@@ -606,10 +675,12 @@ pub fn compile(shader: &Shader) -> Result<Program> {
                 default: t(*default),
             },
             Terminator::Return => CTerm::Return,
-            Terminator::Kill => CTerm::Kill,
+            Terminator::Kill { resume } => {
+                CTerm::Kill(kill_target(*resume, Discard::default(), &rpo_index))
+            }
             Terminator::Unreachable => CTerm::Unreachable,
         };
-        let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill)
+        let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill(_))
             || code.iter().any(|c| matches!(c, Code::Demote));
         let ops = code
             .iter()
@@ -645,7 +716,8 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         CTerm::Switch { cases, default, .. } => {
             cases.iter().map(|c| c.1).chain([*default]).collect()
         }
-        CTerm::Return | CTerm::Kill | CTerm::Unreachable => Vec::new(),
+        CTerm::Kill(t) => vec![*t],
+        CTerm::Return | CTerm::Unreachable => Vec::new(),
     };
     let rejoins = (0..blocks.len())
         .filter(|&i| !chain[i])
@@ -653,15 +725,24 @@ pub fn compile(shader: &Shader) -> Result<Program> {
     if rejoins {
         (start, start_cost) = (0, 0);
     }
-    let discards = blocks
-        .iter()
-        .any(|b| matches!(b.term, CTerm::Kill) || b.code.iter().any(|c| matches!(c, Code::Demote)));
+    let discards = blocks.iter().any(|b| {
+        matches!(b.term, CTerm::Kill(_)) || b.code.iter().any(|c| matches!(c, Code::Demote))
+    });
     let RowForm {
         zero_rows,
         ops: row_ops,
         alias: row_alias,
     } = row_form(shader, &blocks, start, &fixed, zero_local.as_deref());
     let row_unread = unread_inputs(shader, &fixed);
+    let emit_words = shader
+        .outputs
+        .iter()
+        .flat_map(|v| {
+            let per = if v.ty.is_wide() { 2 } else { 1 };
+            v.word..v.word.saturating_add(v.count.saturating_mul(per))
+        })
+        .filter(|&w| w < shader.local_words)
+        .collect();
     let location = |v: &ir::IoVar| matches!(v.binding, ir::IoBinding::Location { .. });
     let row_noop_cost = match (&row_ops, blocks.get(start as usize)) {
         (Some((b, ops)), Some(blk))
@@ -695,9 +776,12 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         row_ops,
         row_alias,
         row_unread,
+        emit_words,
         row_noop_cost,
         images,
         budget: DEFAULT_BUDGET,
+        discard: Discard::default(),
+        cancel: Cancel::default(),
     })
 }
 
@@ -1013,6 +1097,8 @@ fn unread_inputs(shader: &ir::Shader, fixed: &[Option<u64>]) -> Vec<u32> {
         let (ptr, n) = match inst {
             Inst::Load { ptr, ty, .. } => (ptr, if ty.is_wide() { 2 } else { 1 }),
             Inst::Atomic { ptr, .. } if matches!(ptr.space, Space::Local) => return Vec::new(),
+            // reads an input word at any address
+            Inst::InterpolateAt { .. } => return Vec::new(),
             _ => continue,
         };
         if !matches!(ptr.space, Space::Local) {
@@ -1438,6 +1524,23 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             }
         }
         Inst::IsHelper { dst } => Code::IsHelper { dst: cx.n(*dst)? },
+        Inst::Emit { stream } => Code::Emit {
+            stream: *stream,
+            vertex: true,
+        },
+        Inst::EndPrimitive { stream } => Code::Emit {
+            stream: *stream,
+            vertex: false,
+        },
+        Inst::InterpolateAt { at, dst, addr } => Code::InterpolateAt {
+            at: match *at {
+                InterpAt::Centroid => InterpAt::Centroid,
+                InterpAt::Sample(i) => InterpAt::Sample(cx.n(i)?),
+                InterpAt::Offset(x, y) => InterpAt::Offset(cx.n(x)?, cx.n(y)?),
+            },
+            dst: cx.n(*dst)?,
+            addr: cx.n(*addr)?,
+        },
         Inst::LaneInfo { what, dst } => Code::LaneInfo {
             what: *what,
             dst: cx.n(*dst)?,

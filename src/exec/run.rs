@@ -5,8 +5,9 @@ use super::image::BatchOperands;
 use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
 use super::memory::Bindings;
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
-use super::program::{CSpace, CTerm, Code, Program, DONE};
-use crate::ir::{AtomicOp, BlockId, LaneInfo, ScalarTy};
+use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
+use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
+use crate::raster::stage::InterpPlanes;
 use crate::{Error, Result};
 
 /// Lanes per subgroup (4 quads).
@@ -51,6 +52,22 @@ pub(crate) struct Batch {
     /// Every lane has finished (the last block returned on all of them, without filling
     /// `pc`); cleared by `reset`.
     finished: bool,
+    /// A fragment batch's samples per pixel and `InterpolateAt` planes (swapped in from the
+    /// rasterizer's batch for the run, like the rows).
+    pub samples: u32,
+    pub planes: InterpPlanes,
+    /// A geometry run's emits and cuts in the order lanes made them, and each emitted
+    /// vertex's output words ([`Program::emit_words`], consecutively); cleared by the caller.
+    pub emits: Vec<EmitEvent>,
+    pub emitted: Vec<u32>,
+}
+
+/// A geometry shader's `EmitVertex` (`vertex`) or `EndPrimitive` in one lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmitEvent {
+    pub lane: u32,
+    pub stream: u32,
+    pub vertex: bool,
 }
 
 #[inline(always)]
@@ -220,8 +237,10 @@ fn blend64(d: &mut [u64], s: &[u64], m: &[u32], full: bool) {
     }
 }
 
-/// The new value of an atomic (None: no write), on raw bits of width `bits`.
-pub(crate) fn atomic_new(op: AtomicOp, bits: u32, old: u64, a: u64, b: u64) -> Option<u64> {
+/// The new value of an atomic (None: no write), on raw bits of width `bits` (`a` the
+/// operand, `b` the comparator of a compare-exchange). Buffer, workgroup and image atomics
+/// all compute here.
+pub fn atomic_new(op: AtomicOp, bits: u32, old: u64, a: u64, b: u64) -> Option<u64> {
     let m = raw_mask(bits);
     let (sa, so) = (raw_sext(bits, a & m), raw_sext(bits, old & m));
     let v = match op {
@@ -307,6 +326,48 @@ impl Batch {
             active_ones: false,
             row_form: false,
             finished: false,
+            samples: 1,
+            planes: InterpPlanes::default(),
+            emits: Vec::new(),
+            emitted: Vec::new(),
+        }
+    }
+
+    /// `InterpolateAt` over the active lanes: the planes the rasterizer gave the batch, at the
+    /// centroid, a sample's location or an offset from the pixel centre; without planes (a
+    /// batch from elsewhere), the input's own value.
+    fn interpolate_at(&mut self, at: InterpAt, dst: u32, addr: u32) {
+        let n = self.n;
+        for l in 0..n {
+            if !self.is_active(l) {
+                continue;
+            }
+            let reg = |r: u32| self.r32[r as usize * n + l];
+            let (ox, oy) = match at {
+                InterpAt::Centroid => self
+                    .planes
+                    .centroid
+                    .get(l)
+                    .map_or((0.0, 0.0), |c| (c[0], c[1])),
+                InterpAt::Sample(i) => {
+                    let [x, y] = crate::raster::samples::location(self.samples, reg(i));
+                    (x - 0.5, y - 0.5)
+                }
+                InterpAt::Offset(x, y) => (f32::from_bits(reg(x)), f32::from_bits(reg(y))),
+            };
+            let row = reg(addr);
+            let v = self
+                .planes
+                .at(row, l, ox as f64, oy as f64)
+                .unwrap_or_else(|| {
+                    let w = row as usize;
+                    if w < self.local_words {
+                        self.local[w * n + l]
+                    } else {
+                        0
+                    }
+                });
+            self.r32[dst as usize * n + l] = v;
         }
     }
 
@@ -495,6 +556,8 @@ impl Batch {
         // block is the lowest waiting one and every lane is active again (`active` is still all
         // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
         let mut next: Option<u32> = live.then_some(0);
+        // the budget and the cancel token are looked at when `executed` passes this
+        let mut poll_at = self.executed.saturating_add(CANCEL_POLL).min(prog.budget);
         loop {
             let (cur, full) = match next.take() {
                 Some(t) => (t, true),
@@ -522,13 +585,17 @@ impl Batch {
             };
             let blk = &prog.blocks[cur as usize];
             self.executed += blk.code.len() as u64 + 1;
-            if self.executed > prog.budget {
-                return Err(Error::Exec(format!(
-                    "shader '{}': instruction budget of {} instructions per batch exceeded \
-                     (at block b{}); raise it with Program::set_budget if the shader is not \
-                     looping forever",
-                    prog.shader.name, prog.budget, blk.id
-                )));
+            if self.executed > poll_at {
+                if self.executed > prog.budget {
+                    return Err(Error::Exec(format!(
+                        "shader '{}': instruction budget of {} instructions per batch exceeded \
+                         (at block b{}); raise it with Program::set_budget if the shader is not \
+                         looping forever",
+                        prog.shader.name, prog.budget, blk.id
+                    )));
+                }
+                prog.cancel.check()?;
+                poll_at = self.executed.saturating_add(CANCEL_POLL).min(prog.budget);
             }
             obs.block(blk.id, &self.active);
             if !obs.wants_insts() {
@@ -574,6 +641,8 @@ impl Batch {
                         inst,
                         active: &self.active,
                         helper: &self.helper,
+                        demoted: &self.demoted,
+                        killed: &self.killed,
                         regs: RegView {
                             slots: &prog.slots,
                             r32: &self.r32,
@@ -584,8 +653,9 @@ impl Batch {
                 }
             }
             let uniform = self.terminate(&blk.term, blk.id, full, full && !blk.ends_lanes)?;
-            if full && matches!(blk.term, CTerm::Return | CTerm::Kill) {
-                // every lane was here and has finished
+            if full && matches!(blk.term, CTerm::Return | CTerm::Kill(_)) {
+                // every lane was here and has finished (or, killed, is a helper in a quad
+                // without live lanes)
                 return Ok(());
             }
             // Only finishing, killed or demoted lanes can leave a quad without live lanes.
@@ -683,12 +753,15 @@ impl Batch {
                     *p = if a != 0 { DONE } else { *p };
                 }
             }
-            CTerm::Kill => {
+            &CTerm::Kill(resume) => {
+                // `resume` is DONE (the lane stops) or where it goes on as a helper
                 self.marked = true;
-                for ((p, k), &a) in self.pc.iter_mut().zip(self.killed.iter_mut()).zip(act) {
+                let lanes = self.pc.iter_mut().zip(self.killed.iter_mut());
+                for (((p, k), h), &a) in lanes.zip(self.helper.iter_mut()).zip(act) {
                     if a != 0 {
-                        *p = DONE;
+                        *p = resume;
                         *k = true;
+                        *h |= resume != DONE;
                     }
                 }
             }
@@ -1059,6 +1132,24 @@ impl Batch {
                     }
                 }
             }
+            Code::InterpolateAt { at, dst, addr } => self.interpolate_at(*at, *dst, *addr),
+            &Code::Emit { stream, vertex } => {
+                for l in 0..n {
+                    if !self.is_active(l) {
+                        continue;
+                    }
+                    self.emits.push(EmitEvent {
+                        lane: l as u32,
+                        stream,
+                        vertex,
+                    });
+                    if vertex {
+                        let words = prog.emit_words.iter();
+                        self.emitted
+                            .extend(words.map(|&w| self.local[w as usize * n + l]));
+                    }
+                }
+            }
             Code::LaneInfo { what, dst } => {
                 for l in 0..n {
                     if !self.is_active(l) {
@@ -1323,7 +1414,7 @@ mod tests {
         let is1 = b.bin(BinaryOp::IEq, I32, k, one);
         b.branch(is1, kill, next);
         b.at(kill);
-        b.term(Terminator::Kill);
+        b.term(Terminator::Kill { resume: None });
         b.at(next);
         let is2 = b.bin(BinaryOp::IEq, I32, k, two);
         b.branch(is2, dem, join);

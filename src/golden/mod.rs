@@ -7,12 +7,14 @@
 //! the `QUADSTEP_UPDATE_GOLDEN=1` switch. None of that knows about Amber or the rasterizer;
 //! [`scenes`] alone ties golden PNGs to the Amber scripts of `shaders/golden/` that draw them.
 
+mod png_chunks;
 pub mod scenes;
 
 use std::path::{Path, PathBuf};
 
 pub use image::RgbaImage;
 
+use crate::limits::{Limit, Limits};
 use crate::{Error, Result};
 
 /// How different two images may be and still match.
@@ -169,9 +171,27 @@ pub fn diff_image(expected: &RgbaImage, actual: &RgbaImage, tol: Tolerance) -> R
 /// Load a PNG as RGBA8. Any failure (missing file, bad or truncated PNG) is `Error::Io` naming
 /// the path.
 pub fn load_png(path: &Path) -> Result<RgbaImage> {
-    let bytes = std::fs::read(path).map_err(|e| Error::Io(format!("{}: {e}", path.display())))?;
-    let img = image::load_from_memory_with_format(&bytes, image::ImageFormat::Png)
-        .map_err(|e| Error::Io(format!("{}: not a readable PNG: {e}", path.display())))?;
+    let limits = Limits::default();
+    let bytes = limits.read_file(path)?;
+    decode_png(&bytes, &limits).map_err(|e| Error::Io(format!("{}: {e}", path.display())))
+}
+
+/// Decode PNG bytes as RGBA8, within `limits`: the picture no wider or taller than
+/// `maxImageDimension2D`, the decoder's allocations within `maxMemoryAllocationSize`.
+/// Errors (`Error::Io`) say why the bytes are not a readable PNG.
+pub fn decode_png(bytes: &[u8], limits: &Limits) -> Result<RgbaImage> {
+    png_chunks::check(bytes)?;
+    let side = limits.get(Limit::MaxImageDimension2D).min(u32::MAX as u64) as u32;
+    let mut decoder_limits = image::Limits::default();
+    decoder_limits.max_image_width = Some(side);
+    decoder_limits.max_image_height = Some(side);
+    decoder_limits.max_alloc = Some(limits.get(Limit::MaxMemoryAllocationSize));
+    let mut reader =
+        image::ImageReader::with_format(std::io::Cursor::new(bytes), image::ImageFormat::Png);
+    reader.limits(decoder_limits);
+    let img = reader
+        .decode()
+        .map_err(|e| Error::Io(format!("not a readable PNG: {e}")))?;
     Ok(img.to_rgba8())
 }
 
@@ -266,6 +286,20 @@ pub fn check_golden_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The fuzz target found a paletted PNG whose 25-byte `PLTE` made the decoder panic; it
+    /// is an error now, and a well-formed paletted seed still decodes.
+    #[test]
+    fn a_palette_of_partial_entries_is_an_error_not_a_panic() {
+        let seeds = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/png");
+        let limits = Limits::default();
+        let bad = std::fs::read(seeds.join("palette-25-byte-plte.png")).unwrap();
+        let e = decode_png(&bad, &limits).unwrap_err().to_string();
+        assert!(e.contains("PLTE chunk is 25 bytes"), "{e}");
+        let good = std::fs::read(seeds.join("palette4_4x1.png")).unwrap();
+        let img = decode_png(&good, &limits).unwrap();
+        assert_eq!(img.dimensions(), (4, 1));
+    }
 
     fn img(w: u32, h: u32, px: &[[u8; 4]]) -> RgbaImage {
         RgbaImage::from_raw(w, h, px.concat()).unwrap()

@@ -30,7 +30,7 @@ pub mod opt;
 mod print;
 mod verify;
 
-pub use print::print_function;
+pub use print::{print_function, print_inst};
 pub use verify::verify;
 
 /// A virtual register: one scalar per lane. Index into [`Function::regs`].
@@ -453,6 +453,10 @@ pub enum ImageOpKind {
     QuerySize,
     QueryLevels,
     QuerySamples,
+    /// An atomic on a storage image texel (`OpImageTexelPointer` + `OpAtomic*`): `texel[0]`
+    /// is the operand, `texel[1]` a compare-exchange's comparator; `dst[0]` gets the old
+    /// value (32-bit integer texels).
+    Atomic(AtomicOp),
 }
 
 /// How the level of detail is chosen.
@@ -577,6 +581,24 @@ pub enum Inst {
         dst: Reg,
         a: Reg,
     },
+    /// `InterpolateAtCentroid` / `AtSample` / `AtOffset`: the fragment input scalar at Local
+    /// word `addr` (an input variable's word) evaluated at another point of the lane's pixel
+    /// (F32 result; a flat input gives its value).
+    InterpolateAt {
+        at: InterpAt,
+        dst: Reg,
+        addr: Reg,
+    },
+    /// Geometry `EmitVertex` / `EmitStreamVertex`: the lane's output words become a vertex of
+    /// `stream`.
+    Emit {
+        stream: u32,
+    },
+    /// Geometry `EndPrimitive` / `EndStreamPrimitive`: the lane's current strip on `stream`
+    /// ends.
+    EndPrimitive {
+        stream: u32,
+    },
     /// Value of the quad lane `lane ^ (direction + 1)`: 0 = across X, 1 = across Y, 2 = diagonal.
     QuadSwap {
         direction: u8,
@@ -670,6 +692,17 @@ pub enum LaneInfo {
     SubgroupLtMask(u8),
 }
 
+/// Where [`Inst::InterpolateAt`] evaluates an input, in the lane's pixel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum InterpAt {
+    /// The centroid of the pixel's covered samples.
+    Centroid,
+    /// The location of sample `index` (I32 register).
+    Sample(Reg),
+    /// The pixel centre plus an offset in pixels (two F32 registers, x and y).
+    Offset(Reg, Reg),
+}
+
 /// How a block ends.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Terminator {
@@ -688,9 +721,15 @@ pub enum Terminator {
     },
     /// The entry point returns for these lanes (outputs written so far stand).
     Return,
-    /// `OpKill`/`OpTerminateInvocation`: the lane stops and its outputs are discarded; its
-    /// registers stay frozen for neighbours' derivatives.
-    Kill,
+    /// `OpKill`/`OpTerminateInvocation`: the lane's outputs are discarded. It goes on as a
+    /// helper at `resume` (the merge of the innermost selection construct around the kill,
+    /// the continue target of a loop body, a callee's call continuation; `None`: nowhere left
+    /// to go), feeding its quad's derivatives and quad operations as lavapipe and D3D's
+    /// `discard` do; with the interpreter's strict discard it stops there instead and its
+    /// registers stay frozen (`exec::Discard`).
+    Kill {
+        resume: Option<BlockId>,
+    },
     /// `OpUnreachable`: reaching it is an error.
     Unreachable,
 }
@@ -709,7 +748,8 @@ impl Terminator {
                 v.push(*default);
                 v
             }
-            Terminator::Return | Terminator::Kill | Terminator::Unreachable => vec![],
+            Terminator::Kill { resume } => resume.iter().copied().collect(),
+            Terminator::Return | Terminator::Unreachable => vec![],
         }
     }
 }
@@ -737,6 +777,9 @@ pub enum Stage {
     Vertex,
     Fragment,
     Compute,
+    TessControl,
+    TessEval,
+    Geometry,
 }
 
 /// Built-in variables the caller provides or reads.
@@ -755,6 +798,18 @@ pub enum BuiltIn {
     FragDepth,
     SampleId,
     SampleMask,
+    /// Fragment input: the sample's location in the pixel, (0, 0) to (1, 1).
+    SamplePosition,
+    /// Tessellation control / geometry input: the invocation's index in its patch or
+    /// primitive.
+    InvocationId,
+    /// Tessellation evaluation input: the point's (u, v, w) in its domain.
+    TessCoord,
+    /// Tessellation control output, evaluation input (per patch): 4 and 2 floats.
+    TessLevelOuter,
+    TessLevelInner,
+    /// Tessellation input: the input patch's vertex count.
+    PatchVertices,
     LocalInvocationId,
     GlobalInvocationId,
     WorkgroupId,
@@ -780,6 +835,31 @@ pub enum Interp {
     Flat,
 }
 
+/// Whose value an interface variable of a tessellation or geometry stage is: the
+/// invocation's own (every variable of the other stages), one vertex's of a per-vertex
+/// array (`in T x[]`, `gl_in[]`; the tessellation control stage's `out T x[]`, `gl_out[]`),
+/// or the patch's (`Patch`-decorated variables, `TessLevelOuter` / `TessLevelInner`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum IoPer {
+    #[default]
+    Invocation,
+    /// Element `i` of a per-vertex array: vertex `i` of the patch or primitive.
+    Vertex(u32),
+    Patch,
+}
+
+/// Where a fragment input is evaluated in its pixel when the framebuffer has several samples.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum Sampling {
+    /// The pixel centre (the invocation's sample under sample shading).
+    #[default]
+    Center,
+    /// `Centroid`: inside the covered part of the pixel.
+    Centroid,
+    /// `Sample`: the invocation's sample (the shader runs per sample).
+    Sample,
+}
+
 /// What an interface variable is bound to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum IoBinding {
@@ -798,6 +878,12 @@ pub struct IoVar {
     /// `word + i * words_per_scalar`). Arrays of vectors use consecutive locations.
     pub count: u32,
     pub interp: Interp,
+    /// Fragment inputs: `Centroid` / `Sample` qualification.
+    pub sampling: Sampling,
+    /// Tessellation and geometry stages: per vertex, per patch or the invocation's own. (A
+    /// tessellation control shader's outputs, shared by a patch's invocations, are words of
+    /// workgroup memory; every other variable's words are per-lane memory.)
+    pub per: IoPer,
     pub name: String,
 }
 
@@ -904,6 +990,75 @@ pub struct Shader {
     pub origin_upper_left: bool,
     /// Compute with derivatives: quads from `DerivativeGroupQuadsKHR` / `...LinearKHR`.
     pub derivative_group: Option<DerivativeGroup>,
+    /// Tessellation and geometry execution modes (default elsewhere).
+    pub modes: StageModes,
+}
+
+/// The execution modes of the tessellation and geometry stages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct StageModes {
+    /// Tessellation control: `OutputVertices` (the output patch size); geometry: the most
+    /// vertices an invocation emits.
+    pub output_vertices: u32,
+    /// Geometry: `Invocations` per input primitive (0: not given, one).
+    pub invocations: u32,
+    /// Geometry: the input primitive.
+    pub input: Option<GeomInput>,
+    /// Geometry: the output primitive.
+    pub output: Option<GeomOutput>,
+    /// Tessellation (either stage may give these; the pipeline takes the union).
+    pub domain: Option<TessDomain>,
+    pub spacing: Option<TessSpacing>,
+    /// `VertexOrderCcw` (`Some(true)`) or `VertexOrderCw`.
+    pub ccw: Option<bool>,
+    pub point_mode: bool,
+}
+
+/// A geometry shader's input primitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GeomInput {
+    Points,
+    Lines,
+    LinesAdjacency,
+    Triangles,
+    TrianglesAdjacency,
+}
+
+impl GeomInput {
+    /// Vertices per input primitive.
+    pub fn vertices(self) -> usize {
+        match self {
+            GeomInput::Points => 1,
+            GeomInput::Lines => 2,
+            GeomInput::LinesAdjacency => 4,
+            GeomInput::Triangles => 3,
+            GeomInput::TrianglesAdjacency => 6,
+        }
+    }
+}
+
+/// A geometry shader's output primitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GeomOutput {
+    Points,
+    LineStrip,
+    TriangleStrip,
+}
+
+/// The tessellation domain.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TessDomain {
+    Triangles,
+    Quads,
+    Isolines,
+}
+
+/// Tessellation spacing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum TessSpacing {
+    Equal,
+    FractionalEven,
+    FractionalOdd,
 }
 
 /// How compute invocations form quads for derivatives.

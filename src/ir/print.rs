@@ -82,7 +82,8 @@ fn print_term(t: &Terminator) -> String {
             )
         }
         Terminator::Return => "return".into(),
-        Terminator::Kill => "kill".into(),
+        Terminator::Kill { resume: None } => "kill".into(),
+        Terminator::Kill { resume: Some(b) } => format!("kill (helper resumes at b{b})"),
         Terminator::Unreachable => "unreachable".into(),
     }
 }

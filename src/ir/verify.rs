@@ -98,7 +98,12 @@ pub fn verify(shader: &Shader) -> Result<()> {
                     v.block(*c)?;
                 }
             }
-            Terminator::Return | Terminator::Kill | Terminator::Unreachable => {}
+            Terminator::Kill { resume } => {
+                if let Some(t) = resume {
+                    v.block(*t)?;
+                }
+            }
+            Terminator::Return | Terminator::Unreachable => {}
         }
     }
     Ok(())
@@ -308,6 +313,19 @@ fn check_inst(v: &V, inst: &Inst, nres: u32) -> Result<()> {
             }
         }
         Inst::IsHelper { dst } => v.is(*dst, ScalarTy::Bool)?,
+        Inst::Emit { .. } | Inst::EndPrimitive { .. } => {}
+        Inst::InterpolateAt { at, dst, addr } => {
+            v.is(*dst, ScalarTy::F32)?;
+            v.is(*addr, ScalarTy::I32)?;
+            match *at {
+                InterpAt::Centroid => {}
+                InterpAt::Sample(i) => v.is(i, ScalarTy::I32)?,
+                InterpAt::Offset(x, y) => {
+                    v.is(x, ScalarTy::F32)?;
+                    v.is(y, ScalarTy::F32)?;
+                }
+            }
+        }
         Inst::LaneInfo { dst, .. } => v.is(*dst, ScalarTy::I32)?,
         Inst::Demote | Inst::Barrier | Inst::Source { .. } => {}
     }

@@ -485,6 +485,76 @@ fn lod_mode(q: &QuadOperands) -> LodMode {
     }
 }
 
+/// What is bound where one image instruction of one quad reads (the debugger's question to
+/// the image glue, [`ShaderImages::explain`]): one entry per group of active lanes naming the
+/// same descriptor elements, usually one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageExplain {
+    pub groups: Vec<BoundExplain>,
+}
+
+/// The descriptors a group of lanes reads.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundExplain {
+    /// Bit `i`: quad lane `i`.
+    pub lanes: u8,
+    pub image_index: u32,
+    pub sampler_index: u32,
+    /// The image (None for a texel buffer or an element nothing is bound at).
+    pub image: Option<BoundImageInfo>,
+    /// The sampler the lanes sample with (combined or separate), if any.
+    pub sampler: Option<Sampler>,
+}
+
+/// A bound image view as the debugger shows it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BoundImageInfo {
+    pub format: crate::texture::Format,
+    pub view: crate::texture::ImageView,
+    /// Extent of each level of the view, from its base level.
+    pub levels: Vec<[u32; 3]>,
+}
+
+impl ShaderImages {
+    /// What `inst` reads for quad `q`'s active lanes: per group of lanes, the bound view and
+    /// sampler. Reads nothing but the bindings; never writes.
+    pub fn explain(&self, inst: &ImageInst, q: &QuadOperands) -> Result<ImageExplain> {
+        let (groups, n) = groups(q.active, q.image_index, q.sampler_index);
+        let mut out = Vec::with_capacity(n);
+        for &(image_index, sampler_index, lanes) in &groups[..n] {
+            let bound = self.image(inst.image.slot, image_index).ok();
+            let image = bound.map(|b| {
+                let img = b.read();
+                let view = b.view;
+                BoundImageInfo {
+                    format: img.format(),
+                    view,
+                    levels: (0..view.level_count)
+                        .map(|l| view.level_extent(&img, l))
+                        .collect(),
+                }
+            });
+            let sampler = match inst.sampler {
+                Some(s) => self
+                    .samplers
+                    .get(s.slot as usize)
+                    .and_then(|v| v.get(sampler_index as usize))
+                    .copied()
+                    .flatten(),
+                None => bound.and_then(|b| b.sampler),
+            };
+            out.push(BoundExplain {
+                lanes,
+                image_index,
+                sampler_index,
+                image,
+                sampler,
+            });
+        }
+        Ok(ImageExplain { groups: out })
+    }
+}
+
 impl ImageUnit for ShaderImages {
     fn image_op(&self, inst: &ImageInst, q: &QuadOperands, out: &mut [[u32; 4]; 4]) -> Result<()> {
         let (groups, n) = groups(q.active, q.image_index, q.sampler_index);
@@ -956,9 +1026,51 @@ impl ShaderImages {
                         continue;
                     }
                     let layer = bound.view.base_layer + layer;
-                    let _ = img.write_texel(bound.view.base_level, layer, xyz, q.texel[lane]);
+                    let _ = match q.sample {
+                        // a multisampled storage image (single-level: base level 0)
+                        Some(s) => img.write_sample(layer, xyz, s[lane], q.texel[lane]),
+                        None => img.write_texel(bound.view.base_level, layer, xyz, q.texel[lane]),
+                    };
                 }
                 Ok([[0; 4]; 4])
+            }
+            ImageOpKind::Atomic(op) => {
+                let bound = self.image(inst.image.slot, image_index)?;
+                let (sdims, arrayed) = int_dims(bound.view.view_type);
+                let mut img = bound.image.write();
+                let level = bound.view.base_level;
+                let mut res = [[0u32; 4]; 4];
+                // lane by lane in quad order (the batch's quads come in order): helper lanes
+                // change nothing and read 0, as for buffer atomics; a texel out of range is
+                // neither read nor written
+                for lane in (0..4).filter(|&l| mask & (1 << l) != 0 && !q.helper[l]) {
+                    let c = q.coords[lane];
+                    let mut xyz = [0u32; 3];
+                    xyz[..sdims].copy_from_slice(&c[..sdims]);
+                    let layer = if arrayed { c[sdims] } else { 0 };
+                    if layer >= bound.view.layer_count {
+                        continue;
+                    }
+                    let layer = bound.view.base_layer + layer;
+                    let sample = q.sample.map_or(0, |s| s[lane]);
+                    let format = img.format();
+                    let Some(old) = img
+                        .texel(level, layer, xyz, sample)
+                        .map(|t| format.decode_raw(t)[0])
+                    else {
+                        continue;
+                    };
+                    let [a, b] = [q.texel[lane][0], q.texel[lane][1]].map(u64::from);
+                    if let Some(new) = crate::exec::atomic_new(op, 32, old as u64, a, b) {
+                        let v = [new as u32, 0, 0, 0];
+                        let _ = match img.samples() {
+                            1 => img.write_texel(level, layer, xyz, v),
+                            _ => img.write_sample(layer, xyz, sample, v),
+                        };
+                    }
+                    res[lane][0] = old;
+                }
+                Ok(res)
             }
             ImageOpKind::QueryLod => {
                 let bound = self.image(inst.image.slot, image_index)?;
@@ -1171,6 +1283,7 @@ mod tests {
             early_fragment_tests: false,
             origin_upper_left: true,
             derivative_group: None,
+            modes: Default::default(),
         }
     }
 

@@ -14,21 +14,59 @@ mod stages;
 pub use descriptors::{
     Descriptor, DescriptorSets, ImageRead, ImageResource, ImageWrite, TexelBufferView,
 };
-pub use images::ShaderImages;
+pub use images::{BoundExplain, BoundImageInfo, ImageExplain, ShaderImages};
 pub use shader::Shader;
 pub use stages::BoundStage;
 
 use crate::exec;
 use crate::ir::Stage;
+use crate::limits::Limits;
 use crate::texture::Config;
 use crate::{Error, Result};
 
-/// Run a compute shader over `groups` workgroups with the given descriptors.
+/// Run a compute shader over `groups` workgroups with the given descriptors, within the
+/// default [`Limits`] (lavapipe's). A dispatch stops early when the shader's cancel token
+/// ([`Shader::set_cancel`]) is stopped.
 pub fn dispatch(
     shader: &Shader,
     groups: [u32; 3],
     sets: &DescriptorSets,
     config: Config,
+) -> Result<()> {
+    dispatch_with(shader, groups, sets, config, &Limits::default())
+}
+
+/// [`dispatch`] within `limits` (workgroup counts and sizes).
+pub fn dispatch_with(
+    shader: &Shader,
+    groups: [u32; 3],
+    sets: &DescriptorSets,
+    config: Config,
+    limits: &Limits,
+) -> Result<()> {
+    let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
+    dispatch_observed(
+        shader,
+        groups,
+        sets,
+        &images,
+        limits,
+        u64::MAX,
+        &mut exec::NoObserver,
+    )
+}
+
+/// [`dispatch_with`] through the image unit `images` (made for `shader` from `sets`), with
+/// workgroup `watched` (index `x + y * X + z * X * Y`) run under `observer`: the debugger's
+/// form, whose observer asks `images` to explain image instructions.
+pub fn dispatch_observed<O: exec::Observer + Send>(
+    shader: &Shader,
+    groups: [u32; 3],
+    sets: &DescriptorSets,
+    images: &ShaderImages,
+    limits: &Limits,
+    watched: u64,
+    observer: &mut O,
 ) -> Result<()> {
     if shader.stage() != Stage::Compute {
         return Err(Error::Pipeline(format!(
@@ -37,7 +75,7 @@ pub fn dispatch(
             shader.stage()
         )));
     }
-    let images = ShaderImages::new(shader.ir(), |r| sets.lookup(r), config)?;
-    let bindings = sets.bindings(shader.ir(), &images)?;
-    exec::run_compute(shader.program(), groups, &bindings)
+    limits.check_dispatch(groups, shader.ir().workgroup_size)?;
+    let bindings = sets.bindings(shader.ir(), images)?;
+    exec::run_compute_watching(shader.program(), groups, &bindings, watched, observer)
 }

@@ -7,18 +7,24 @@
 //! rules too. Nothing below the pipeline learns which front end a shader came from.
 
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::exec::{self, Program};
 use crate::front::dxil::{lower, DxilModule};
 use crate::front::spirv::{Module, SpecConstants};
 use crate::front::spvasm;
 use crate::ir::{self, Stage};
+use crate::limits::{Cancel, Limit, Limits};
 use crate::texture::{Config, Policy};
 use crate::{Error, Result};
 
 /// One entry point, lowered and compiled, ready to run.
 pub struct Shader {
     program: Program,
+    /// The SPIR-V module it came from (what the debugger names instructions from).
+    spirv: Option<Arc<[u32]>>,
+    /// The DXIL container and entry name it came from (the same, for DXIL).
+    dxil: Option<(Arc<[u8]>, Option<String>)>,
     policy: Policy,
 }
 
@@ -70,7 +76,9 @@ impl Shader {
         spec: &SpecConstants,
     ) -> Result<Shader> {
         let ir = module.lower(entry, stage, spec)?;
-        Self::from_ir(&ir)
+        let mut shader = Self::from_ir(&ir)?;
+        shader.spirv = Some(module.words().into());
+        Ok(shader)
     }
 
     /// Compile entry point `entry` (the first when `None`) of a DXIL container. It samples
@@ -78,7 +86,9 @@ impl Shader {
     pub fn from_dxil(bytes: &[u8], entry: Option<&str>) -> Result<Shader> {
         let dxil = crate::front::dxil::read(bytes)
             .map_err(|e| Error::Unsupported(format!("DXIL container: {e}")))?;
-        Self::from_dxil_module(&dxil, entry)
+        let mut sh = Self::from_dxil_module(&dxil, entry)?;
+        sh.dxil = Some((bytes.into(), entry.map(str::to_string)));
+        Ok(sh)
     }
 
     /// Compile entry point `entry` (the first when `None`) of a read DXIL module. It samples
@@ -91,7 +101,10 @@ impl Shader {
     }
 
     /// Compile lowered IR, optimised by [`ir::opt::optimize`] unless `QUADSTEP_NO_OPT=1`.
+    /// Its interface is first held to the default device limits (the locations and components
+    /// of its inputs and outputs), since the interpreter sizes its rows by the highest location.
     pub fn from_ir(shader: &ir::Shader) -> Result<Shader> {
+        check_interface(shader, &Limits::default())?;
         let program = if ir::opt::disabled_by_env() {
             exec::compile(shader)?
         } else {
@@ -101,10 +114,22 @@ impl Shader {
         };
         Ok(Shader {
             program,
+            spirv: None,
+            dxil: None,
             policy: Policy::Vulkan,
         })
     }
 
+    /// The SPIR-V module the shader was compiled from (None for DXIL or IR), whose word
+    /// offsets the IR's `Source` markers give.
+    pub fn spirv(&self) -> Option<&[u32]> {
+        self.spirv.as_deref()
+    }
+    /// The DXIL container and entry name the shader was compiled from (`from_dxil` only),
+    /// whose instruction numbers the IR's `Source` markers give.
+    pub fn dxil(&self) -> Option<(&[u8], Option<&str>)> {
+        self.dxil.as_ref().map(|(b, e)| (&b[..], e.as_deref()))
+    }
     /// The texture unit's rules this shader samples under: [`Policy::D3D`] for DXIL,
     /// [`Policy::Vulkan`] otherwise, unless [`Shader::set_policy`] chose.
     pub fn policy(&self) -> Policy {
@@ -143,4 +168,49 @@ impl Shader {
     pub fn set_budget(&mut self, budget: u64) {
         self.program.set_budget(budget);
     }
+
+    /// What a lane that executes `OpKill` does ([`exec::Discard::Helper`] unless set).
+    pub fn set_discard(&mut self, discard: exec::Discard) {
+        self.program.set_discard(discard);
+    }
+    /// Make dispatches and draws running this shader stop with the token's error
+    /// ([`Error::Timeout`], [`Error::Cancelled`]) soon after `cancel` is stopped.
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.program.set_cancel(cancel);
+    }
+}
+
+/// Hold a shader's location-bound inputs and outputs to `limits`: vertex inputs to
+/// `maxVertexInputAttributes` locations, vertex outputs and fragment inputs to their
+/// component counts, fragment outputs to `maxFragmentOutputAttachments` locations (a
+/// location is 4 components; arrays and 64-bit types span several).
+fn check_interface(shader: &ir::Shader, limits: &Limits) -> Result<()> {
+    let inputs = exec::location_stride(&shader.inputs) as u64;
+    let outputs = exec::location_stride(&shader.outputs) as u64;
+    let name = crate::error::quote(&shader.name);
+    let (input_row, input_value, output_row, output_value) = match shader.stage {
+        Stage::Vertex => (
+            Limit::MaxVertexInputAttributes,
+            inputs / 4,
+            Limit::MaxVertexOutputComponents,
+            outputs,
+        ),
+        Stage::Fragment => (
+            Limit::MaxFragmentInputComponents,
+            inputs,
+            Limit::MaxFragmentOutputAttachments,
+            outputs / 4,
+        ),
+        _ => return Ok(()),
+    };
+    limits.check(
+        input_row,
+        input_value,
+        format_args!("shader {name}: its inputs through the highest location"),
+    )?;
+    limits.check(
+        output_row,
+        output_value,
+        format_args!("shader {name}: its outputs through the highest location"),
+    )
 }

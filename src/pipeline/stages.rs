@@ -8,9 +8,13 @@
 use super::descriptors::DescriptorSets;
 use super::images::ShaderImages;
 use super::shader::Shader;
-use crate::exec::{self, location_stride, VertexIds};
-use crate::ir::{BuiltIn, Interp, IoBinding, Stage};
-use crate::raster::stage::{RowBatch, RowLayout};
+use crate::exec::{self, location_stride, NoObserver, Observer, VertexIds};
+use crate::ir::{self, BuiltIn, Interp, IoBinding, Stage};
+use crate::raster::stage::{
+    Domain, DomainBatch, Emitted, GeometryModes, GeometryOutput, GeometryStage, PatchBatch,
+    Patches, PrimitiveBatch, RowBatch, RowLayout, SampleUse, Sampling, Spacing, TessControlStage,
+    TessEvalStage, TessModes, Vertices,
+};
 use crate::raster::{
     FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs,
     VertexStage,
@@ -67,24 +71,46 @@ impl<'a> BoundStage<'a> {
         })
     }
 
-    fn expect(&self, stage: Stage) -> Result<()> {
-        if self.shader.stage() != stage {
-            return Err(Error::Pipeline(format!(
-                "shader '{}' is a {:?} shader, used as a {stage:?} stage",
-                self.shader.ir().name,
-                self.shader.stage()
-            )));
-        }
-        Ok(())
-    }
-}
-
-impl VertexStage for BoundStage<'_> {
-    fn varying_count(&self) -> usize {
-        self.out_stride / 4
+    /// The bound shader.
+    pub fn shader(&self) -> &'a Shader {
+        self.shader
     }
 
-    fn run(&self, input: &VertexBatch, output: &mut VertexOutputs) -> Result<()> {
+    /// The descriptor sets it reads.
+    pub fn sets(&self) -> &'a DescriptorSets {
+        self.sets
+    }
+
+    /// Its image unit (what the debugger asks to explain an image instruction).
+    pub fn images(&self) -> &ShaderImages {
+        &self.images
+    }
+
+    /// [`FragmentStage::run_rows`] with an interpreter observer (the debugger): the same run,
+    /// every instruction observed.
+    pub fn run_rows_observed<O: Observer>(&self, batch: &mut RowBatch, obs: &mut O) -> Result<()> {
+        self.expect(Stage::Fragment)?;
+        let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
+        exec::run_fragment_rows_observed(self.shader.program(), batch, &bindings, obs)
+    }
+
+    /// [`VertexStage::run`] with an interpreter observer (the debugger).
+    pub fn run_vertices_observed<O: Observer>(
+        &self,
+        input: &VertexBatch,
+        output: &mut VertexOutputs,
+        obs: &mut O,
+    ) -> Result<()> {
+        self.vertices(input, output, Some(obs))
+    }
+
+    /// The vertex stage, observed by `obs` if there is one.
+    fn vertices<O: Observer>(
+        &self,
+        input: &VertexBatch,
+        output: &mut VertexOutputs,
+        obs: Option<&mut O>,
+    ) -> Result<()> {
         self.expect(Stage::Vertex)?;
         let n = input.len();
         let ids: Vec<VertexIds> = (0..n)
@@ -106,7 +132,11 @@ impl VertexStage for BoundStage<'_> {
             }
         }
         let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
-        let out = exec::run_vertex(self.shader.program(), &ids, &attrs, stride, &bindings)?;
+        let program = self.shader.program();
+        let out = match obs {
+            Some(o) => exec::run_vertex_observed(program, &ids, &attrs, stride, &bindings, o)?,
+            None => exec::run_vertex(program, &ids, &attrs, stride, &bindings)?,
+        };
         output.position.copy_from_slice(&out.position[..n]);
         output.point_size.copy_from_slice(&out.point_size[..n]);
         for (loc, dst) in output.varyings.iter_mut().enumerate() {
@@ -118,6 +148,27 @@ impl VertexStage for BoundStage<'_> {
             }
         }
         Ok(())
+    }
+
+    fn expect(&self, stage: Stage) -> Result<()> {
+        if self.shader.stage() != stage {
+            return Err(Error::Pipeline(format!(
+                "shader '{}' is a {:?} shader, used as a {stage:?} stage",
+                self.shader.ir().name,
+                self.shader.stage()
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl VertexStage for BoundStage<'_> {
+    fn varying_count(&self) -> usize {
+        self.out_stride / 4
+    }
+
+    fn run(&self, input: &VertexBatch, output: &mut VertexOutputs) -> Result<()> {
+        self.vertices(input, output, None::<&mut NoObserver>)
     }
 }
 
@@ -150,6 +201,47 @@ impl FragmentStage for BoundStage<'_> {
             front_facing: reads(BuiltIn::FrontFacing),
             primitive_id: reads(BuiltIn::PrimitiveId),
             point_coord: reads(BuiltIn::PointCoord),
+            layer: reads(BuiltIn::Layer) || reads(BuiltIn::ViewportIndex),
+        }
+    }
+
+    fn sample_use(&self) -> SampleUse {
+        let ir = self.shader.ir();
+        let reads = |b: BuiltIn| ir.inputs.iter().any(|v| v.binding == IoBinding::BuiltIn(b));
+        let mut sampling = vec![Sampling::Center; self.interpolation.len()];
+        for v in &ir.inputs {
+            if let IoBinding::Location { location, .. } = v.binding {
+                let at = match v.sampling {
+                    ir::Sampling::Center => continue,
+                    ir::Sampling::Centroid => Sampling::Centroid,
+                    ir::Sampling::Sample => Sampling::Sample,
+                };
+                let span = (v.count as usize).div_ceil(4).max(1);
+                for l in location as usize..(location as usize + span).min(sampling.len()) {
+                    sampling[l] = at;
+                }
+            }
+        }
+        if sampling.iter().all(|&s| s == Sampling::Center) {
+            sampling.clear();
+        }
+        let interpolate_at = ir
+            .body
+            .blocks
+            .iter()
+            .flat_map(|b| &b.insts)
+            .any(|i| matches!(i, ir::Inst::InterpolateAt { .. }));
+        SampleUse {
+            per_sample: reads(BuiltIn::SampleId)
+                || reads(BuiltIn::SamplePosition)
+                || sampling.contains(&Sampling::Sample),
+            mask_in: reads(BuiltIn::SampleMask),
+            mask_out: ir
+                .outputs
+                .iter()
+                .any(|v| v.binding == IoBinding::BuiltIn(BuiltIn::SampleMask)),
+            interpolate_at,
+            sampling,
         }
     }
 
@@ -197,6 +289,97 @@ impl FragmentStage for BoundStage<'_> {
         }
         let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
         exec::run_fragment_rows(program, batch, &bindings)
+    }
+}
+
+/// Locations `0..n` of the Location variables of `vars` whose `per` is (or is not, `!patch`)
+/// per patch: the vertex and patch location counts of a tessellation or geometry stage.
+fn locations(vars: &[ir::IoVar], patch: bool) -> usize {
+    let vars: Vec<ir::IoVar> = vars
+        .iter()
+        .filter(|v| (v.per == ir::IoPer::Patch) == patch)
+        .cloned()
+        .collect();
+    location_stride(&vars) / 4
+}
+
+/// The tessellator settings a shader declares.
+fn tess_modes(m: &ir::StageModes) -> TessModes {
+    TessModes {
+        domain: m.domain.map(|d| match d {
+            ir::TessDomain::Triangles => Domain::Triangles,
+            ir::TessDomain::Quads => Domain::Quads,
+            ir::TessDomain::Isolines => Domain::Isolines,
+        }),
+        spacing: m.spacing.map(|s| match s {
+            ir::TessSpacing::Equal => Spacing::Equal,
+            ir::TessSpacing::FractionalEven => Spacing::FractionalEven,
+            ir::TessSpacing::FractionalOdd => Spacing::FractionalOdd,
+        }),
+        ccw: m.ccw,
+        point_mode: m.point_mode,
+    }
+}
+
+impl TessControlStage for BoundStage<'_> {
+    fn output_vertices(&self) -> usize {
+        self.shader.ir().modes.output_vertices as usize
+    }
+    fn varying_count(&self) -> usize {
+        locations(&self.shader.ir().outputs, false)
+    }
+    fn patch_count(&self) -> usize {
+        locations(&self.shader.ir().outputs, true)
+    }
+    fn modes(&self) -> TessModes {
+        tess_modes(&self.shader.ir().modes)
+    }
+    fn run(&self, input: &PatchBatch, output: &mut Patches) -> Result<()> {
+        self.expect(Stage::TessControl)?;
+        output.points.n_vary = TessControlStage::varying_count(self);
+        output.n_patch = self.patch_count();
+        let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
+        exec::run_tess_control(self.shader.program(), input, &bindings, output)
+    }
+}
+
+impl TessEvalStage for BoundStage<'_> {
+    fn modes(&self) -> TessModes {
+        tess_modes(&self.shader.ir().modes)
+    }
+    fn varying_count(&self) -> usize {
+        locations(&self.shader.ir().outputs, false)
+    }
+    fn run(&self, input: &DomainBatch, output: &mut Vertices) -> Result<()> {
+        self.expect(Stage::TessEval)?;
+        let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
+        exec::run_tess_eval(self.shader.program(), input, &bindings, output)
+    }
+}
+
+impl GeometryStage for BoundStage<'_> {
+    fn modes(&self) -> GeometryModes {
+        let m = &self.shader.ir().modes;
+        GeometryModes {
+            input_vertices: m.input.map_or(1, |i| i.vertices()),
+            output: match m.output {
+                Some(ir::GeomOutput::Points) | None => GeometryOutput::Points,
+                Some(ir::GeomOutput::LineStrip) => GeometryOutput::LineStrip,
+                Some(ir::GeomOutput::TriangleStrip) => GeometryOutput::TriangleStrip,
+            },
+            max_vertices: m.output_vertices as usize,
+            invocations: m.invocations.max(1) as usize,
+        }
+    }
+    fn varying_count(&self) -> usize {
+        locations(&self.shader.ir().outputs, false)
+    }
+    fn run(&self, input: &PrimitiveBatch, output: &mut Emitted) -> Result<()> {
+        self.expect(Stage::Geometry)?;
+        output.vertices.n_vary = GeometryStage::varying_count(self);
+        let max = GeometryStage::modes(self).max_vertices;
+        let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
+        exec::run_geometry(self.shader.program(), input, max, &bindings, output)
     }
 }
 
@@ -276,6 +459,7 @@ mod tests {
             state: PipelineState::default(),
             vertex: vs,
             fragment: fs,
+            stages: Default::default(),
         };
         let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, size, size);
         color.clear_f32([0.0, 0.0, 0.0, 1.0]);

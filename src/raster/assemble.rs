@@ -94,12 +94,15 @@ pub(crate) fn indexed_stream(
     Ok(s)
 }
 
-/// One assembled primitive: 1, 2 or 3 slots; `slots[0]` is the provoking vertex.
+/// One assembled primitive: 1, 2 or 3 slots; `slots[0]` is the provoking vertex. `layer`
+/// and `viewport` are a geometry shader's `Layer` and `ViewportIndex` (0 without one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Assembled {
     pub slots: [u32; 3],
     pub count: u8,
     pub primitive_id: u32,
+    pub layer: u16,
+    pub viewport: u8,
 }
 
 /// Primitives `range` of a list topology of `size` vertices per primitive drawn as one run
@@ -120,6 +123,8 @@ pub(crate) fn list_primitives(
             slots,
             count: size as u8,
             primitive_id: i as u32,
+            layer: 0,
+            viewport: 0,
         }
     }));
 }
@@ -134,6 +139,8 @@ pub(crate) fn assemble(topology: Topology, stream: &Stream, base: u32) -> Vec<As
             slots: slots.map(|s| s as u32 + base),
             count,
             primitive_id: id,
+            layer: 0,
+            viewport: 0,
         });
         id += 1;
     };
@@ -155,9 +162,117 @@ pub(crate) fn assemble(topology: Topology, stream: &Stream, base: u32) -> Vec<As
             Topology::TriangleFan => {
                 (0..n.saturating_sub(2)).for_each(|i| push([s + i + 1, s + i + 2, s], 3, &mut out))
             }
+            // the adjacency topologies' own lines and triangles
+            Topology::LineListWithAdjacency => {
+                (0..n / 4).for_each(|i| push([s + 4 * i + 1, s + 4 * i + 2, 0], 2, &mut out))
+            }
+            Topology::LineStripWithAdjacency => {
+                (1..n.saturating_sub(2)).for_each(|i| push([s + i, s + i + 1, 0], 2, &mut out))
+            }
+            Topology::TriangleListWithAdjacency => (0..n / 6)
+                .for_each(|i| push([s + 6 * i, s + 6 * i + 2, s + 6 * i + 4], 3, &mut out)),
+            Topology::TriangleStripWithAdjacency => {
+                for_strip_with_adjacency(n, |v| push([s + v[0], s + v[2], s + v[4]], 3, &mut out))
+            }
+            // patches are tessellated, never drawn as they are (`stages`)
+            Topology::PatchList => {}
         }
     }
     out
+}
+
+/// Each triangle of a triangle strip with adjacency of `n` vertices, as the six vertex
+/// positions a geometry shader receives (the triangle at 0, 2, 4, the adjacent vertices at
+/// 1, 3, 5), in the order of Vulkan's (and OpenGL's) table: triangle i is vertices 2i, 2i +
+/// 2, 2i + 4, every other one with its first two swapped to keep the winding; the first
+/// triangle's adjacent vertex before it is vertex 1, the last's after it vertex 2i + 5.
+pub(crate) fn for_strip_with_adjacency(n: usize, mut f: impl FnMut([usize; 6])) {
+    if n < 6 {
+        return;
+    }
+    let mut idx = [1usize, 0, 0, 4, 2, 0];
+    let mut i = 0;
+    while i + 5 < n {
+        idx[1] = idx[0];
+        idx[0] = idx[2];
+        idx[2] = idx[4];
+        idx[4] = idx[3];
+        idx[3] = i + if i + 7 < n { 6 } else { 5 };
+        idx[5] = i + 3;
+        if i & 2 != 0 {
+            f([idx[0], idx[5], idx[4], idx[3], idx[2], idx[1]]);
+        } else {
+            f(idx);
+        }
+        i += 2;
+    }
+}
+
+/// The input primitives of a geometry shader: every primitive of `topology` over `stream`,
+/// with all its vertices (adjacent ones included), `base` added to every slot; `per` slots
+/// each in `slots`, one id each in `ids`.
+pub(crate) fn assemble_full(
+    topology: Topology,
+    stream: &Stream,
+    base: u32,
+    per: usize,
+    slots: &mut Vec<u32>,
+    ids: &mut Vec<u32>,
+) {
+    let mut id = 0;
+    let mut push = |vs: &[usize], slots: &mut Vec<u32>| {
+        slots.extend(vs.iter().map(|&v| v as u32 + base));
+        ids.push(id);
+        id += 1;
+    };
+    for &(s, n) in &stream.runs {
+        match topology {
+            Topology::LineListWithAdjacency => {
+                (0..n / 4).for_each(|i| push(&[0, 1, 2, 3].map(|k| s + 4 * i + k), slots))
+            }
+            Topology::LineStripWithAdjacency => {
+                (0..n.saturating_sub(3)).for_each(|i| push(&[0, 1, 2, 3].map(|k| s + i + k), slots))
+            }
+            Topology::TriangleListWithAdjacency => (0..n / 6)
+                .for_each(|i| push(&std::array::from_fn::<_, 6, _>(|k| s + 6 * i + k), slots)),
+            Topology::TriangleStripWithAdjacency => {
+                for_strip_with_adjacency(n, |v| push(&v.map(|k| s + k), slots))
+            }
+            Topology::PatchList => (0..n / per.max(1)).for_each(|i| {
+                push(
+                    &(0..per).map(|k| s + per * i + k).collect::<Vec<_>>(),
+                    slots,
+                )
+            }),
+            _ => {
+                let run = Stream {
+                    vertex_index: Vec::new(),
+                    runs: vec![(s, n)],
+                };
+                for a in assemble(topology, &run, 0) {
+                    push(
+                        &a.slots[..a.count as usize]
+                            .iter()
+                            .map(|&v| v as usize)
+                            .collect::<Vec<_>>(),
+                        slots,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Vertices per primitive `assemble_full` makes of `topology` (`patch`: a patch's).
+pub(crate) fn full_size(topology: Topology, patch: usize) -> usize {
+    match topology {
+        Topology::PointList => 1,
+        Topology::LineList | Topology::LineStrip => 2,
+        Topology::TriangleList | Topology::TriangleStrip | Topology::TriangleFan => 3,
+        Topology::LineListWithAdjacency | Topology::LineStripWithAdjacency => 4,
+        Topology::TriangleListWithAdjacency | Topology::TriangleStripWithAdjacency => 6,
+        Topology::PatchList => patch,
+    }
 }
 
 #[cfg(test)]
@@ -204,6 +319,8 @@ mod tests {
                     slots: [9; 3],
                     count: 9,
                     primitive_id: 9,
+                    layer: 9,
+                    viewport: 9,
                 }];
                 list_primitives(size, 0..all.len(), &mut got);
                 assert_eq!(got, all, "{t:?} {n}");

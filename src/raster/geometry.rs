@@ -16,16 +16,25 @@ use super::fetch::{fetch, VertexBuffer};
 use super::setup::{self, area2, snap, PixRect, PrimInfo, RasterPrim, SetupCtx, WinVert};
 use super::stage::{VertexBatch, VertexOutputs, VertexStage, VERTEX_BATCH};
 use super::state::{CullMode, FrontFace, PipelineState, PolygonMode, Topology, Viewport};
+use crate::limits::Cancel;
 use crate::{Error, Result};
 
-/// Shaded vertices of a whole draw (all instances), indexed by slot.
-#[derive(Default)]
-pub(crate) struct Shaded {
-    pub position: Vec<[f32; 4]>,
-    pub point_size: Vec<f32>,
-    /// `varyings[slot * n_vary + location]`.
-    pub varyings: Vec<[u32; 4]>,
-    pub n_vary: usize,
+/// Shaded vertices of a whole draw (all instances), indexed by slot: the vertex stage's
+/// outputs, or the last of the tessellation and geometry stages'.
+pub(crate) type Shaded = super::stage::Vertices;
+
+/// An estimate of the bytes a draw of `slots` vertex invocations with `n_vary` varyings
+/// holds in its vertex arrays ([`Shaded`]), its primitives and their bounding boxes (one
+/// primitive per slot for strips, fans and points, fewer for lists; clipping rarely adds
+/// any), for the draw's charge to the memory budget.
+pub(crate) fn draw_bytes(slots: u64, n_vary: usize, topology: Topology) -> u64 {
+    let per_slot =
+        (size_of::<[f32; 4]>() + size_of::<f32>() + n_vary * size_of::<[u32; 4]>()) as u64;
+    let prims = slots / list_size(topology).unwrap_or(1) as u64;
+    let per_prim = (size_of::<RasterPrim>() + size_of::<PixRect>() + size_of::<Assembled>()) as u64;
+    slots
+        .saturating_mul(per_slot)
+        .saturating_add(prims.saturating_mul(per_prim))
 }
 
 /// Primitives per setup chunk: one output `Vec` per chunk rather than one per primitive
@@ -40,6 +49,8 @@ pub(crate) struct VertexWork<'a> {
     pub stream: &'a Stream,
     /// (first instance, instance count)
     pub instances: (u32, u32),
+    /// Polled before every batch.
+    pub cancel: &'a Cancel,
 }
 
 impl VertexWork<'_> {
@@ -52,6 +63,7 @@ impl VertexWork<'_> {
         input: &mut VertexBatch,
         out: &mut VertexOutputs,
     ) -> Result<()> {
+        self.cancel.check()?;
         let (n, n_vary) = (self.stream.vertex_index.len(), self.vs.varying_count());
         let start = b * VERTEX_BATCH;
         let len = pos.len();
@@ -343,7 +355,7 @@ pub(crate) struct VertexView<'a> {
 
 impl Shaded {
     /// All of the draw's vertices.
-    pub fn view(&self) -> VertexView<'_> {
+    pub(crate) fn view(&self) -> VertexView<'_> {
         VertexView {
             position: &self.position,
             point_size: &self.point_size,
@@ -477,6 +489,8 @@ pub(crate) fn setup_primitive(
         orig_w: [w(0), w(1), w(2)],
         primitive_id: a.primitive_id,
         front: true,
+        layer: a.layer,
+        viewport: a.viewport,
     };
     match n {
         1 => {
@@ -618,6 +632,8 @@ mod tests {
             .unwrap()
     }
 
+    static NEVER: Cancel = Cancel::never();
+
     fn work<'a>(
         state: &'a PipelineState,
         vs: &'a dyn VertexStage,
@@ -630,6 +646,7 @@ mod tests {
             buffers: &[],
             stream,
             instances,
+            cancel: &NEVER,
         }
     }
 
@@ -672,6 +689,7 @@ mod tests {
                 },
                 depth_bias: None,
                 depth_unorm_bits: None,
+                multisample: false,
             },
         }
     }
@@ -763,8 +781,7 @@ mod tests {
                 let vs = scattered(fail_at);
                 let w = work(&state, &vs, &stream, (0, 1));
                 let e = shade_and_set_up(&pool(threads), &ctx, &w, Default::default())
-                    .err()
-                    .expect("an error");
+                    .expect_err("an error");
                 assert_eq!(
                     e.to_string(),
                     Error::Exec(format!("batch at {fail_at} failed")).to_string()
@@ -859,8 +876,7 @@ mod tests {
                 &work(&state, &vs, &stream, (0, 1)),
                 Default::default(),
             )
-            .err()
-            .expect("an error");
+            .expect_err("an error");
             assert_eq!(
                 e.to_string(),
                 Error::Exec("batch 3 failed".into()).to_string()
@@ -884,8 +900,7 @@ mod tests {
             &work(&state, &vs, &stream, (0, 1)),
             Default::default(),
         )
-        .err()
-        .expect("an error");
+        .expect_err("an error");
         assert!(e.to_string().contains("resized its outputs"), "{e}");
     }
 }

@@ -47,7 +47,12 @@
 //!         Ok(())
 //!     },
 //! };
-//! let pipeline = Pipeline { state: PipelineState::default(), vertex: &vs, fragment: &fs };
+//! let pipeline = Pipeline {
+//!     state: PipelineState::default(),
+//!     vertex: &vs,
+//!     fragment: &fs,
+//!     stages: Default::default(),
+//! };
 //! let mut targets = RenderTargets {
 //!     color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 16, 16)],
 //!     depth_stencil: None,
@@ -66,10 +71,13 @@ pub mod clip;
 pub mod fetch;
 pub mod geometry;
 pub mod output;
+pub mod samples;
 pub mod setup;
 pub mod stage;
+pub mod stages;
 pub mod state;
 pub mod target;
+pub mod tessellator;
 pub mod tile;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -81,14 +89,18 @@ use rayon::ThreadPool;
 pub use assemble::{IndexBuffer, IndexType};
 pub use fetch::{VertexBuffer, VertexFormat};
 pub use stage::{
-    AttributeStream, FragInputs, FragmentFn, FragmentStage, Interpolation, QuadBatch, QuadOutputs,
-    VertexBatch, VertexFn, VertexOutputs, VertexStage, QUAD_BATCH, VERTEX_BATCH,
+    AttributeStream, Domain, DomainBatch, Emitted, FragInputs, FragmentFn, FragmentStage,
+    GeometryEvent, GeometryModes, GeometryOutput, GeometryStage, InterpPlanes, Interpolation,
+    PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, SampleUse, Sampling, Spacing,
+    TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn, VertexOutputs, VertexStage,
+    Vertices, QUAD_BATCH, VERTEX_BATCH,
 };
 pub use state::*;
 pub use target::{
     ClearColor, ColorClass, ColorCodec, ColorFormat, ColorTarget, DepthFormat, DepthStencilTarget,
 };
 
+use crate::limits::{Guards, Limit, Limits};
 use crate::{Error, Result};
 use assemble::Stream;
 use setup::PixRect;
@@ -121,20 +133,42 @@ impl RenderTargets {
     }
 }
 
-/// A graphics pipeline: fixed-function state plus the two shader stages.
+/// A graphics pipeline: fixed-function state plus the shader stages.
 pub struct Pipeline<'a> {
     pub state: PipelineState,
     pub vertex: &'a dyn VertexStage,
     pub fragment: &'a dyn FragmentStage,
+    /// Tessellation and geometry shaders, if any.
+    pub stages: Stages<'a>,
 }
 
-/// Owns the worker threads draws run on.
+/// The optional stages between vertex shading and rasterization (`Default`: none). With
+/// tessellation the pipeline's topology must be `PatchList`; a geometry shader's input
+/// primitive must be what the topology (or the tessellator) makes.
+#[derive(Clone, Copy, Default)]
+pub struct Stages<'a> {
+    /// Tessellation control and evaluation: both or neither.
+    pub tessellation: Option<(&'a dyn TessControlStage, &'a dyn TessEvalStage)>,
+    pub geometry: Option<&'a dyn GeometryStage>,
+}
+
+impl Stages<'_> {
+    /// Whether there are any.
+    pub fn any(&self) -> bool {
+        self.tessellation.is_some() || self.geometry.is_some()
+    }
+}
+
+/// Owns the worker threads draws run on, and the guards draws run under.
 #[derive(Clone)]
 pub struct Rasterizer {
     pool: Arc<ThreadPool>,
     /// The last draw's primitive chunks and vertex arrays, reused by the next
     /// (`geometry::Spare`).
     spare: Arc<Mutex<geometry::Spare>>,
+    /// Limits on framebuffers, vertex input and draw sizes; the budget a draw's vertex and
+    /// primitive arrays are charged to; the token polled between vertex batches and tiles.
+    guards: Guards,
 }
 
 /// Most bytes of buffers a rasterizer keeps between draws.
@@ -155,7 +189,19 @@ impl Rasterizer {
         Rasterizer {
             pool,
             spare: Arc::default(),
+            guards: Guards::default(),
         }
+    }
+
+    /// Draws check their sizes against `guards.limits`, charge their vertex and primitive
+    /// arrays to `guards.memory`, and stop soon after `guards.cancel` is stopped.
+    pub fn set_guards(&mut self, guards: Guards) {
+        self.guards = guards;
+    }
+
+    /// The guards draws run under ([`Guards::default`] unless set).
+    pub fn guards(&self) -> &Guards {
+        &self.guards
     }
 
     fn spare_lock(&self) -> MutexGuard<'_, geometry::Spare> {
@@ -316,7 +362,7 @@ impl<'a> RenderPass<'a> {
             }
         }
         if let Some(ds) = &mut self.targets.depth_stencil {
-            let band = ds.width as usize * rows;
+            let band = ds.width as usize * ds.samples as usize * rows;
             if let Some(fill) = &clears.depth {
                 let band = band * ds.format.depth_bytes();
                 target::fill_texels_parallel(pool, &mut ds.depth, fill, band);
@@ -342,6 +388,12 @@ impl<'a> RenderPass<'a> {
         first_vertex: u32,
         first_instance: u32,
     ) -> Result<()> {
+        // (checked before the stream of vertex indices is built, which holds one per vertex)
+        check_invocations(
+            &self.raster.guards.limits,
+            vertex_count as u64,
+            instance_count,
+        )?;
         let stream = assemble::linear_stream(first_vertex, vertex_count);
         self.run(&stream, first_instance, instance_count)
     }
@@ -394,10 +446,21 @@ impl<'a> RenderPass<'a> {
         let mut times = DrawTimes::default();
         let pipeline = self.pipeline.ok_or_else(no_pipeline)?;
         let state = &pipeline.state;
-        validate(state, self.targets)?;
+        let guards = &self.raster.guards;
+        validate(state, self.targets, &guards.limits)?;
         if instance_count == 0 || stream.vertex_index.is_empty() {
             return Ok(times);
         }
+        let slots = check_invocations(
+            &guards.limits,
+            stream.vertex_index.len() as u64,
+            instance_count,
+        )?;
+        let n_vary = pipeline.vertex.varying_count();
+        let _arrays = guards.memory.charge(
+            geometry::draw_bytes(slots, n_vary, state.topology),
+            "the draw's vertex and primitive arrays",
+        )?;
         let (w, h) = self.targets.size()?;
         let pool = &self.raster.pool;
         let viewport = state.viewport.unwrap_or_else(|| Viewport::full(w, h));
@@ -414,6 +477,7 @@ impl<'a> RenderPass<'a> {
                     .depth_stencil
                     .as_ref()
                     .and_then(|d| d.format.unorm_bits()),
+                multisample: state.samples > 1,
             },
         });
         let instances = (first_instance, instance_count);
@@ -423,9 +487,11 @@ impl<'a> RenderPass<'a> {
             buffers: &self.vertex_buffers,
             stream,
             instances,
+            cancel: &guards.cancel,
         };
         let fused = ctx.as_ref().filter(|_| {
             !state.rasterization.rasterizer_discard
+                && !pipeline.stages.any()
                 && geometry::fusable(state.topology, stream, instances)
         });
         let spare = std::mem::take(&mut *self.raster.spare_lock());
@@ -435,12 +501,33 @@ impl<'a> RenderPass<'a> {
             times.vertex = start.elapsed();
             (shaded, prims, boxes)
         } else {
-            // primitive assembly (serial) runs beside the vertex batches
-            let (shaded, assembled) = rayon::join(
-                || geometry::shade_vertices(pool, &work, spare.vertices),
-                || geometry::assemble_all(state.topology, stream, instance_count),
-            );
-            let shaded = shaded?;
+            let (shaded, assembled) = if pipeline.stages.any() {
+                // tessellation and geometry shading make the primitives (`stages`)
+                let shaded = geometry::shade_vertices(pool, &work, spare.vertices)?;
+                let (topology, patch) = (state.topology, state.patch_control_points);
+                let stages = &pipeline.stages;
+                stages::run(
+                    pool,
+                    stages,
+                    topology,
+                    patch,
+                    stream,
+                    instance_count,
+                    shaded,
+                )?
+            } else {
+                if state.topology == Topology::PatchList {
+                    return Err(Error::Pipeline(
+                        "raster: a patch list draw without tessellation shaders".into(),
+                    ));
+                }
+                // primitive assembly (serial) runs beside the vertex batches
+                let (shaded, assembled) = rayon::join(
+                    || geometry::shade_vertices(pool, &work, spare.vertices),
+                    || geometry::assemble_all(state.topology, stream, instance_count),
+                );
+                (shaded?, assembled)
+            };
             let shaded_at = Instant::now();
             times.vertex = shaded_at - start;
             let Some(ctx) = ctx
@@ -475,6 +562,7 @@ impl<'a> RenderPass<'a> {
                 .rasterization
                 .depth_clamp
                 .then_some((lo.min(hi), lo.max(hi))),
+            cancel: &guards.cancel,
         };
         // the tile pass writes the pending clears, every tile its own (even when the draw
         // fails: every tile is still taken)
@@ -494,23 +582,74 @@ impl<'a> RenderPass<'a> {
     }
 }
 
+/// Hold a draw's vertex shader invocations (vertices times instances) to the limits; the
+/// count, when it passes.
+fn check_invocations(limits: &Limits, vertices: u64, instances: u32) -> Result<u64> {
+    let slots = vertices * instances as u64;
+    limits.check(
+        Limit::MaxDrawVertices,
+        slots,
+        "vertex shader invocations of the draw (vertices times instances)",
+    )?;
+    Ok(slots)
+}
+
 fn no_pipeline() -> Error {
     Error::Pipeline("raster: draw without a bound pipeline".into())
 }
 
-/// Reject state the rasterizer does not implement, with the reason.
-fn validate(state: &PipelineState, targets: &RenderTargets) -> Result<()> {
-    if state.samples > 1 {
+/// Reject state the rasterizer does not implement, with the reason, and sizes above the
+/// limits.
+fn validate(state: &PipelineState, targets: &RenderTargets, limits: &Limits) -> Result<()> {
+    let (w, h) = targets.size()?;
+    limits.check_framebuffer(w, h, targets.color.len())?;
+    limits.check(
+        Limit::MaxVertexInputBindings,
+        state.vertex_bindings.len() as u64,
+        "vertex buffer bindings",
+    )?;
+    limits.check(
+        Limit::MaxVertexInputAttributes,
+        state.vertex_attributes.len() as u64,
+        "vertex attributes",
+    )?;
+    for b in &state.vertex_bindings {
+        limits.check(
+            Limit::MaxVertexInputBindingStride,
+            b.stride as u64,
+            format_args!("the stride of vertex binding {}", b.binding),
+        )?;
+    }
+    for a in &state.vertex_attributes {
+        limits.check_index(
+            Limit::MaxVertexInputAttributes,
+            a.location as u64,
+            "the location of a vertex attribute",
+        )?;
+        limits.check(
+            Limit::MaxVertexInputAttributeOffset,
+            a.offset as u64,
+            format_args!("the offset of vertex attribute {}", a.location),
+        )?;
+    }
+    let n = state.samples;
+    if !samples::supported(n) {
         return Err(Error::Unsupported(format!(
-            "multisampling: rasterizationSamples = {} (only 1 sample is implemented)",
-            state.samples
+            "multisampling: rasterizationSamples = {n} (1, 2, 4, 8 and 16 are implemented)"
         )));
     }
     for (i, c) in targets.color.iter().enumerate() {
-        let want = c.width as usize * c.height as usize * c.format.bytes_per_texel();
+        if c.samples != n {
+            return Err(Error::Pipeline(format!(
+                "raster: colour attachment {i} has {} samples, the pipeline rasterizes {n}",
+                c.samples
+            )));
+        }
+        let want = c.height as usize * c.row_pitch();
         if c.data.len() != want {
             return Err(Error::Pipeline(format!(
-                "raster: colour attachment {i} holds {} bytes, {}x{} {:?} needs {want}",
+                "raster: colour attachment {i} holds {} bytes, {}x{} {:?} with {n} samples \
+                 needs {want}",
                 c.data.len(),
                 c.width,
                 c.height,
@@ -519,16 +658,23 @@ fn validate(state: &PipelineState, targets: &RenderTargets) -> Result<()> {
         }
     }
     if let Some(d) = &targets.depth_stencil {
-        let n = d.width as usize * d.height as usize;
-        let s = if d.format.has_stencil() { n } else { 0 };
-        if d.depth.len() != n * d.format.depth_bytes() || d.stencil.len() != s {
+        if d.samples != n {
             return Err(Error::Pipeline(format!(
-                "raster: depth/stencil attachment buffers do not match {}x{} {:?}",
+                "raster: the depth/stencil attachment has {} samples, the pipeline \
+                 rasterizes {n}",
+                d.samples
+            )));
+        }
+        let texels = d.width as usize * d.height as usize * n as usize;
+        let s = if d.format.has_stencil() { texels } else { 0 };
+        if d.depth.len() != texels * d.format.depth_bytes() || d.stencil.len() != s {
+            return Err(Error::Pipeline(format!(
+                "raster: depth/stencil attachment buffers do not match {}x{} {:?} with {n} \
+                 samples",
                 d.width, d.height, d.format
             )));
         }
     }
-    targets.size()?;
     Ok(())
 }
 
@@ -646,6 +792,7 @@ mod tests {
                     state: state.clone(),
                     vertex: vs,
                     fragment: fs,
+                    stages: Default::default(),
                 })
             })
             .collect();
@@ -766,11 +913,13 @@ mod tests {
             state: state.clone(),
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let small = Pipeline {
             state: state.clone(),
             vertex: &vs2,
             fragment: &fs2,
+            stages: Default::default(),
         };
         for threads in [1, 2, 8] {
             let raster = Rasterizer::new(threads).unwrap();
@@ -809,12 +958,14 @@ mod tests {
             state: state.clone(),
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let (vs_bad, fs_bad, _) = stages(0.5, 0.25, false, false, true, false);
         let bad = Pipeline {
             state: state.clone(),
             vertex: &vs_bad,
             fragment: &fs_bad,
+            stages: Default::default(),
         };
         let (vs_off, fs_off, _) = stages(0.5, 0.25, false, false, false, true);
         let discard = Pipeline {
@@ -827,6 +978,7 @@ mod tests {
             },
             vertex: &vs_off,
             fragment: &fs_off,
+            stages: Default::default(),
         };
         for threads in [1, 2] {
             let raster = Rasterizer::new(threads).unwrap();

@@ -162,6 +162,9 @@ pub(crate) struct PrimInfo {
     pub orig_w: [f64; 3],
     pub primitive_id: u32,
     pub front: bool,
+    /// A geometry shader's `Layer` and `ViewportIndex` (fit in what was padding).
+    pub layer: u16,
+    pub viewport: u8,
 }
 
 /// A primitive ready for the tiles.
@@ -219,16 +222,17 @@ pub(crate) fn area2(p: &[(i64, i64)]) -> i64 {
 }
 
 /// Edges and pixel bounds of a convex fixed-point polygon (3 or 4 vertices); `None` when it has
-/// no area or misses `clip`.
-fn polygon(p: &[(i64, i64)], clip: &PixRect) -> Option<([Edge; 4], usize, PixRect)> {
-    polygon_with_area(p, area2(p), clip)
+/// no area or misses the context's clip rectangle. The bounds hold every pixel whose centre
+/// can be inside, or under multisampling every pixel any of whose sample locations can be.
+fn polygon(p: &[(i64, i64)], ctx: &SetupCtx) -> Option<([Edge; 4], usize, PixRect)> {
+    polygon_with_area(p, area2(p), ctx)
 }
 
 /// [`polygon`] with `a = area2(p)` already known.
 fn polygon_with_area(
     p: &[(i64, i64)],
     a: i64,
-    clip: &PixRect,
+    ctx: &SetupCtx,
 ) -> Option<([Edge; 4], usize, PixRect)> {
     if a == 0 {
         return None;
@@ -251,16 +255,22 @@ fn polygon_with_area(
         (minx, maxx) = (minx.min(v.0), maxx.max(v.0));
         (miny, maxy) = (miny.min(v.1), maxy.max(v.1));
     }
-    // pixel centres px * ONE + HALF within [min, max]
-    let lo = |m: i64| (m - HALF + ONE - 1).div_euclid(ONE);
-    let hi = |m: i64| (m - HALF).div_euclid(ONE);
+    // pixel centres px * ONE + HALF within [min, max]; with several samples, any of the
+    // sample locations px * ONE + k ONE / 16, k = 0..16 (`samples`)
+    let (lo_at, hi_at) = if ctx.multisample {
+        (ONE - ONE / 16, 0)
+    } else {
+        (HALF, HALF)
+    };
+    let lo = |m: i64| (m - lo_at + ONE - 1).div_euclid(ONE);
+    let hi = |m: i64| (m - hi_at).div_euclid(ONE);
     let b = PixRect {
         x0: lo(minx).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
         y0: lo(miny).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
         x1: hi(maxx).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
         y1: hi(maxy).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
     };
-    let bbox = b.intersect(clip)?;
+    let bbox = b.intersect(&ctx.clip)?;
     Some((edges, q.len(), bbox))
 }
 
@@ -270,6 +280,9 @@ pub(crate) struct SetupCtx {
     pub depth_bias: Option<super::state::DepthBias>,
     /// `Some(bits)` for normalized depth formats, `None` for float (or no) depth.
     pub depth_unorm_bits: Option<u32>,
+    /// More than one sample per pixel: bounding boxes take every pixel a sample of which may
+    /// be covered.
+    pub multisample: bool,
 }
 
 /// The depth bias `o` of a polygon (Vulkan "Depth Bias") whose window depth is the plane `z`
@@ -343,7 +356,7 @@ pub(crate) fn triangle_snapped(
     info: PrimInfo,
     ctx: &SetupCtx,
 ) -> Option<RasterPrim> {
-    let (edges, n_edges, bbox) = polygon_with_area(fixed, area, &ctx.clip)?;
+    let (edges, n_edges, bbox) = polygon_with_area(fixed, area, ctx)?;
     // written out, not `map`s, whose closures were not always inlined
     let u = |f: (i64, i64)| (unsnap(f.0), unsnap(f.1));
     let pts = [u(fixed[0]), u(fixed[1]), u(fixed[2])];
@@ -388,7 +401,7 @@ pub(crate) fn line(a: &WinVert, b: &WinVert, info: PrimInfo, ctx: &SetupCtx) -> 
         (fb.0 + ox, fb.1 + oy),
         (fa.0 + ox, fa.1 + oy),
     ];
-    let (edges, n_edges, bbox) = polygon(&quad, &ctx.clip)?;
+    let (edges, n_edges, bbox) = polygon(&quad, ctx)?;
     let (pa, pb) = ((unsnap(fa.0), unsnap(fa.1)), (unsnap(fb.0), unsnap(fb.1)));
     let z = Plane::line(pa, pb, a.z, b.z);
     let inv_w = Plane::line(pa, pb, a.inv_w, b.inv_w);
@@ -411,7 +424,7 @@ pub(crate) fn point(v: &WinVert, size: f64, info: PrimInfo, ctx: &SetupCtx) -> O
     let h = size / 2.0;
     let (l, t, r, bt) = (snap(v.x - h), snap(v.y - h), snap(v.x + h), snap(v.y + h));
     let quad = [(l, t), (r, t), (r, bt), (l, bt)];
-    let (edges, n_edges, bbox) = polygon(&quad, &ctx.clip)?;
+    let (edges, n_edges, bbox) = polygon(&quad, ctx)?;
     Some(RasterPrim {
         edges,
         n_edges,
@@ -513,11 +526,16 @@ mod tests {
         // An axis-aligned 2x2 square from (1, 1) to (3, 3): centres (1.5..2.5) are inside;
         // a square from (0.5, 0.5) to (2.5, 2.5) has centres on the edges: left/top edges
         // include theirs (x = 0, y = 0 pixels), right/bottom exclude (x = 2, y = 2).
-        let clip = PixRect {
-            x0: -10,
-            y0: -10,
-            x1: 10,
-            y1: 10,
+        let clip = SetupCtx {
+            clip: PixRect {
+                x0: -10,
+                y0: -10,
+                x1: 10,
+                y1: 10,
+            },
+            depth_bias: None,
+            depth_unorm_bits: None,
+            multisample: false,
         };
         let sq = |a: f64, b: f64| {
             let q = [
@@ -580,6 +598,7 @@ mod tests {
                 slope_factor: s,
             }),
             depth_unorm_bits: bits,
+            multisample: false,
         };
         let near = |a: f64, b: f64| abs_diff_eq!(a, b, epsilon = 1e-12);
         // D16: r = 2^-16; o = 2 * 0.02 + 3 * 2^-16.

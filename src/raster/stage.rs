@@ -87,6 +87,93 @@ pub enum Interpolation {
     Flat,
 }
 
+/// Where in its pixel a fragment input is evaluated when there are several samples (with one
+/// sample, every input is evaluated at the pixel centre).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Sampling {
+    /// The pixel centre, or the invocation's sample when shading per sample.
+    #[default]
+    Center,
+    /// `Centroid`: the centre when every sample of the pixel is covered, else the covered
+    /// sample of lowest index (llvmpipe's choice), or the invocation's sample when shading per
+    /// sample.
+    Centroid,
+    /// `Sample`: the invocation's sample (the stage then runs once per sample).
+    Sample,
+}
+
+/// What a fragment stage reads and writes of multisampling: any of it sends its draws down
+/// the rasterizer's per-sample path (`tile::samples`), whatever the sample count.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct SampleUse {
+    /// The stage runs once per covered sample: it reads `SampleId` or `SamplePosition`, or
+    /// has a `Sample`-qualified input.
+    pub per_sample: bool,
+    /// It reads the `SampleMask` input ([`RowBatch::sample_mask`]).
+    pub mask_in: bool,
+    /// It writes `SampleMask` ([`RowBatch::sample_mask_out`]).
+    pub mask_out: bool,
+    /// It evaluates inputs elsewhere in the pixel (`InterpolateAtCentroid`, `AtSample`,
+    /// `AtOffset`): it needs [`RowBatch::planes`].
+    pub interpolate_at: bool,
+    /// Per input location, where it is evaluated (locations past the end: the centre).
+    pub sampling: Vec<Sampling>,
+}
+
+impl SampleUse {
+    /// Whether anything here needs the per-sample path.
+    pub fn any(&self) -> bool {
+        self.per_sample
+            || self.mask_in
+            || self.mask_out
+            || self.interpolate_at
+            || self.sampling.iter().any(|&s| s != Sampling::Center)
+    }
+}
+
+/// What `InterpolateAtCentroid`, `InterpolateAtSample` and `InterpolateAtOffset` need to
+/// evaluate an input anywhere in a lane's pixel: per quad, the numerator plane of every input
+/// row and each mode's denominator, as values at the quad's lane 0 pixel centre with their
+/// steps per pixel in x and y, and per lane its centroid's offset from the pixel centre. A
+/// value at offset (ox, oy) from lane k's centre is `N / D` with `N = a + dx (kx + ox) + dy
+/// (ky + oy)` (`kx = k & 1`, `ky = k >> 1`), `D` the same of the row's mode (1 where 0),
+/// rounded to f32; a flat row's `N` is its value and its `D` 1.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct InterpPlanes {
+    /// Per layout row: its entry among a quad's planes (`None`: no input there).
+    pub rows: Vec<Option<u32>>,
+    /// Planes per quad: [`InterpPlanes::DENOMINATORS`] denominators (smooth, noperspective,
+    /// flat), then one numerator per named row.
+    pub per_quad: usize,
+    /// `(a, dx, dy)`, quad after quad.
+    pub values: Vec<[f64; 3]>,
+    /// Per named row, which denominator it divides by (0 smooth, 1 noperspective, 2 flat).
+    pub modes: Vec<u8>,
+    /// Per lane: the centroid's offset from the pixel centre, in pixels.
+    pub centroid: Vec<[f32; 2]>,
+}
+
+impl InterpPlanes {
+    /// Denominator planes at the start of each quad's planes.
+    pub const DENOMINATORS: usize = 3;
+
+    /// Row `row` (a Local word) of `lane` at offset (ox, oy) from the lane's pixel centre, as
+    /// f32 bits; `None` when no input lives in that row.
+    pub fn at(&self, row: u32, lane: usize, ox: f64, oy: f64) -> Option<u32> {
+        let e = (*self.rows.get(row as usize)?)? as usize;
+        let (q, k) = (lane / 4, lane % 4);
+        let quad = self
+            .values
+            .get(q * self.per_quad..(q + 1) * self.per_quad)?;
+        let (kx, ky) = ((k & 1) as f64 + ox, (k >> 1) as f64 + oy);
+        let eval = |p: &[f64; 3]| p[0] + p[1] * kx + p[2] * ky;
+        let num = eval(quad.get(Self::DENOMINATORS + e)?);
+        let den = eval(quad.get(*self.modes.get(e)? as usize)?);
+        let den = if den == 0.0 { 1.0 } else { den };
+        Some(((num * (1.0 / den)) as f32).to_bits())
+    }
+}
+
 /// Input of one fragment-stage call: `quads` 2x2 quads, lanes `4q..4q+4` laid out `0 1 / 2 3`
 /// (x right, y down); quad origins are at even x and y.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -106,6 +193,10 @@ pub struct QuadBatch {
     /// `varyings[location][lane]` as raw bits (f32 bits unless flat), one per
     /// `FragmentStage::interpolation()` entry.
     pub varyings: Vec<Vec<[u32; 4]>>,
+    /// `SampleId` per lane (empty unless the rasterizer took its per-sample path).
+    pub sample_id: Vec<u32>,
+    /// The `SampleMask` input per lane (the same).
+    pub sample_mask: Vec<u32>,
 }
 
 /// Output of one fragment-stage call; sized by the rasterizer, colours and `killed` zero-filled
@@ -121,6 +212,9 @@ pub struct QuadOutputs {
     pub depth: Vec<f32>,
     /// Per quad: bit k set = lane 4q+k was discarded (read only if `can_discard()`).
     pub killed: Vec<u8>,
+    /// The `SampleMask` output per lane: pre-filled with the input mask, read only if the
+    /// stage says it writes it ([`SampleUse::mask_out`]).
+    pub sample_mask: Vec<u32>,
 }
 
 /// Where a fragment batch's interface words live in [`RowBatch::rows`]: one row of lanes per
@@ -180,6 +274,9 @@ pub struct RowBatch {
     pub front_facing: Vec<bool>,
     pub primitive_id: Vec<u32>,
     pub point_coord: Vec<[f32; 2]>,
+    /// `Layer` and `ViewportIndex` per lane (a geometry shader's; 0 without one).
+    pub layer: Vec<u32>,
+    pub viewport: Vec<u32>,
     /// `rows[row * lanes + lane]`, `layout.rows * lanes` words: the layout's input rows are
     /// written before the run, its colour rows read after it; other rows are the stage's.
     pub rows: Vec<u32>,
@@ -189,6 +286,17 @@ pub struct RowBatch {
     /// Per quad: bit k set = lane 4q+k was discarded (zero before the run; read only if
     /// `can_discard()`).
     pub killed: Vec<u8>,
+    /// Samples per pixel of the draw (`SamplePosition`, `InterpolateAtSample`).
+    pub samples: u32,
+    /// `SampleId` per lane (filled on the per-sample path: see [`SampleUse`]).
+    pub sample_id: Vec<u32>,
+    /// The `SampleMask` input per lane: the samples the invocation covers (per-sample path).
+    pub sample_mask: Vec<u32>,
+    /// The `SampleMask` output per lane, read after the run when the stage writes it
+    /// ([`SampleUse::mask_out`]).
+    pub sample_mask_out: Vec<u32>,
+    /// The planes of `InterpolateAt*` ([`SampleUse::interpolate_at`]).
+    pub planes: InterpPlanes,
 }
 
 impl RowBatch {
@@ -241,9 +349,23 @@ impl RowBatch {
             front_facing: input.front_facing[..lanes].to_vec(),
             primitive_id: input.primitive_id[..lanes].to_vec(),
             point_coord: input.point_coord[..lanes].to_vec(),
+            layer: vec![0; lanes],
+            viewport: vec![0; lanes],
             rows,
             depth: output.depth[..lanes].to_vec(),
             killed: output.killed[..quads].to_vec(),
+            samples: 1,
+            sample_id: lanes_or(&input.sample_id, lanes, 0),
+            sample_mask: match input.sample_mask.len() >= lanes {
+                true => input.sample_mask[..lanes].to_vec(),
+                false => input
+                    .coverage
+                    .iter()
+                    .flat_map(|&c| (0..4).map(move |k| (c >> k & 1) as u32))
+                    .collect(),
+            },
+            sample_mask_out: lanes_or(&output.sample_mask, lanes, 0),
+            planes: InterpPlanes::default(),
         })
     }
 
@@ -267,6 +389,7 @@ impl RowBatch {
         output.depth[..n].copy_from_slice(&self.depth[..n]);
         let q = self.quads.min(output.killed.len()).min(self.killed.len());
         output.killed[..q].copy_from_slice(&self.killed[..q]);
+        output.sample_mask.clone_from(&self.sample_mask_out);
     }
 
     /// The inputs in [`QuadBatch`] form for `locations` locations (varyings from the layout's
@@ -294,7 +417,17 @@ impl RowBatch {
             point_coord: self.point_coord.clone(),
             coverage: self.coverage.clone(),
             varyings,
+            sample_id: self.sample_id.clone(),
+            sample_mask: self.sample_mask.clone(),
         }
+    }
+}
+
+/// The first `lanes` values of `v`, or `lanes` copies of `or` when it is shorter.
+fn lanes_or(v: &[u32], lanes: usize, or: u32) -> Vec<u32> {
+    match v.get(..lanes) {
+        Some(v) => v.to_vec(),
+        None => vec![or; lanes],
     }
 }
 
@@ -308,6 +441,8 @@ pub struct FragInputs {
     pub front_facing: bool,
     pub primitive_id: bool,
     pub point_coord: bool,
+    /// `layer` and `viewport` (`Layer`, `ViewportIndex`).
+    pub layer: bool,
 }
 
 impl FragInputs {
@@ -317,6 +452,7 @@ impl FragInputs {
         front_facing: true,
         primitive_id: true,
         point_coord: true,
+        layer: true,
     };
 }
 
@@ -336,6 +472,10 @@ pub trait FragmentStage: Sync {
     /// The built-in inputs the stage reads (all unless it says otherwise).
     fn built_ins(&self) -> FragInputs {
         FragInputs::ALL
+    }
+    /// What the stage reads and writes of multisampling (nothing unless it says otherwise).
+    fn sample_use(&self) -> SampleUse {
+        SampleUse::default()
     }
     /// Whether [`FragmentStage::run_rows`] (with this stage's [`FragmentStage::layout`])
     /// only passes its inputs through: it never fails, kills no lane, writes no depth and
@@ -364,6 +504,7 @@ pub trait FragmentStage: Sync {
             color1: vec![[0; 4]; lanes],
             depth: batch.depth.clone(),
             killed: vec![0; batch.quads],
+            sample_mask: batch.sample_mask_out.clone(),
         };
         self.run(&input, &mut output)?;
         let bad = output.color.iter().any(|c| c.len() != lanes)
@@ -385,6 +526,9 @@ pub trait FragmentStage: Sync {
         put_rows(&mut batch.rows, lanes, &layout.color1, &output.color1);
         batch.depth.clone_from(&output.depth);
         batch.killed.clone_from(&output.killed);
+        if output.sample_mask.len() == batch.sample_mask_out.len() {
+            batch.sample_mask_out.clone_from(&output.sample_mask);
+        }
         Ok(())
     }
 }
@@ -443,4 +587,232 @@ where
     fn run(&self, input: &QuadBatch, output: &mut QuadOutputs) -> Result<()> {
         (self.f)(input, output)
     }
+}
+
+/// Vertices between the vertex stage and rasterization: what a vertex stage outputs and what
+/// the tessellation and geometry stages read and make. Vertex `v`'s output location `l` is
+/// `varyings[v * n_vary + l]` (raw bits).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Vertices {
+    pub position: Vec<[f32; 4]>,
+    pub point_size: Vec<f32>,
+    pub varyings: Vec<[u32; 4]>,
+    pub n_vary: usize,
+}
+
+impl Vertices {
+    /// Number of vertices.
+    pub fn len(&self) -> usize {
+        self.position.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.position.is_empty()
+    }
+
+    /// `n` fresh vertices (zeros, point size 1.0) of `n_vary` locations.
+    pub fn fresh(n: usize, n_vary: usize) -> Vertices {
+        Vertices {
+            position: vec![[0.0; 4]; n],
+            point_size: vec![1.0; n],
+            varyings: vec![[0; 4]; n * n_vary],
+            n_vary,
+        }
+    }
+
+    /// Location `l` of vertex `v` (zeros past the varyings).
+    pub fn varying(&self, v: usize, l: usize) -> [u32; 4] {
+        match l < self.n_vary {
+            true => self
+                .varyings
+                .get(v * self.n_vary + l)
+                .copied()
+                .unwrap_or([0; 4]),
+            false => [0; 4],
+        }
+    }
+
+    /// Whether the arrays agree with each other.
+    pub fn consistent(&self) -> bool {
+        let n = self.position.len();
+        self.point_size.len() == n && self.varyings.len() == n * self.n_vary
+    }
+}
+
+/// Input of one tessellation control call: `patches` patches of `patch_size` control points,
+/// patch `p`'s point `i` being vertex `slots[p * patch_size + i]` of `vertices`.
+#[derive(Clone, Copy, Debug)]
+pub struct PatchBatch<'a> {
+    pub vertices: &'a Vertices,
+    pub slots: &'a [u32],
+    pub patch_size: usize,
+    /// `PrimitiveId` per patch.
+    pub primitive_id: &'a [u32],
+}
+
+impl PatchBatch<'_> {
+    /// Number of patches.
+    pub fn patches(&self) -> usize {
+        self.primitive_id.len()
+    }
+}
+
+/// Output of a tessellation control stage: per patch, its output control points (the stage's
+/// `output_vertices()` each, in `points`), its tessellation levels and its per-patch outputs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Patches {
+    pub points: Vertices,
+    /// `TessLevelOuter[0..4]`, then `TessLevelInner[0..2]`.
+    pub levels: Vec<[f32; 6]>,
+    /// Per-patch output location `l` of patch `p`: `patch[p * n_patch + l]`.
+    pub patch: Vec<[u32; 4]>,
+    pub n_patch: usize,
+}
+
+/// A tessellation control shader.
+pub trait TessControlStage: Sync {
+    /// Output control points per patch (`OutputVertices`).
+    fn output_vertices(&self) -> usize;
+    /// Per-vertex output locations (`0..n`).
+    fn varying_count(&self) -> usize;
+    /// Per-patch output locations (`0..n`).
+    fn patch_count(&self) -> usize;
+    /// The domain, spacing, winding and point mode the shader declares (the pipeline takes
+    /// these from either tessellation stage).
+    fn modes(&self) -> TessModes {
+        TessModes::default()
+    }
+    /// Shade a batch of patches; `output` comes empty and is filled with every patch in
+    /// order.
+    fn run(&self, input: &PatchBatch, output: &mut Patches) -> Result<()>;
+}
+
+/// A tessellation domain, as declared by the evaluation (or control) shader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Domain {
+    #[default]
+    Triangles,
+    Quads,
+    Isolines,
+}
+
+/// Tessellation spacing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Spacing {
+    #[default]
+    Equal,
+    FractionalEven,
+    FractionalOdd,
+}
+
+/// The fixed-function tessellator's settings: each `None` leaves it to the other stage.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct TessModes {
+    pub domain: Option<Domain>,
+    pub spacing: Option<Spacing>,
+    /// Triangles counter-clockwise in (u, v) space (`VertexOrderCcw`).
+    pub ccw: Option<bool>,
+    pub point_mode: bool,
+}
+
+impl TessModes {
+    /// These, with what `other` declares where these do not.
+    pub fn or(self, other: TessModes) -> TessModes {
+        TessModes {
+            domain: self.domain.or(other.domain),
+            spacing: self.spacing.or(other.spacing),
+            ccw: self.ccw.or(other.ccw),
+            point_mode: self.point_mode || other.point_mode,
+        }
+    }
+}
+
+/// Input of one tessellation evaluation call: one invocation per domain point.
+#[derive(Clone, Copy, Debug)]
+pub struct DomainBatch<'a> {
+    /// The control stage's output (every patch of the draw).
+    pub patches: &'a Patches,
+    /// Control points per patch.
+    pub patch_vertices: usize,
+    /// Per point: its patch and `TessCoord`.
+    pub patch: &'a [u32],
+    pub coord: &'a [[f32; 3]],
+    /// `PrimitiveId` per patch.
+    pub primitive_id: &'a [u32],
+}
+
+/// A tessellation evaluation shader.
+pub trait TessEvalStage: Sync {
+    /// The tessellator's settings the shader declares.
+    fn modes(&self) -> TessModes;
+    /// Output locations (`0..n`).
+    fn varying_count(&self) -> usize;
+    /// Shade one vertex per domain point; `output` comes sized to the points (fresh).
+    fn run(&self, input: &DomainBatch, output: &mut Vertices) -> Result<()>;
+}
+
+/// A geometry shader's input and output primitives and limits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeometryModes {
+    /// Vertices per input primitive: 1, 2, 3, 4 (lines with adjacency), 6 (triangles with
+    /// adjacency).
+    pub input_vertices: usize,
+    pub output: GeometryOutput,
+    /// The most vertices one invocation emits (further emits are dropped).
+    pub max_vertices: usize,
+    /// Invocations per input primitive.
+    pub invocations: usize,
+}
+
+/// A geometry shader's output primitive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GeometryOutput {
+    Points,
+    LineStrip,
+    TriangleStrip,
+}
+
+/// Input of one geometry call: `primitive_id.len()` primitives of `per_primitive` vertices,
+/// primitive `p`'s vertex `i` being `vertices` slot `slots[p * per_primitive + i]`; each runs
+/// `invocations` times.
+#[derive(Clone, Copy, Debug)]
+pub struct PrimitiveBatch<'a> {
+    pub vertices: &'a Vertices,
+    pub slots: &'a [u32],
+    pub per_primitive: usize,
+    /// `PrimitiveIdIn` per primitive.
+    pub primitive_id: &'a [u32],
+    pub invocations: usize,
+}
+
+/// What a geometry call emitted, invocation after invocation (primitive-major, then
+/// invocation): the vertices and, in order, every emit and cut.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Emitted {
+    pub vertices: Vertices,
+    /// Per emitted vertex: `Layer`, `ViewportIndex` and the `PrimitiveId` output (`None`: not
+    /// written by the shader).
+    pub layer: Vec<u32>,
+    pub viewport: Vec<u32>,
+    pub primitive_id: Vec<Option<u32>>,
+    pub events: Vec<GeometryEvent>,
+}
+
+/// One emit or cut of a geometry invocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GeometryEvent {
+    /// The invocation: `primitive * invocations + invocation` within the call.
+    pub invocation: u32,
+    pub stream: u32,
+    /// `Some(v)`: vertex `v` of [`Emitted::vertices`] was emitted; `None`: `EndPrimitive`.
+    pub vertex: Option<u32>,
+}
+
+/// A geometry shader.
+pub trait GeometryStage: Sync {
+    fn modes(&self) -> GeometryModes;
+    /// Output locations (`0..n`).
+    fn varying_count(&self) -> usize;
+    /// Shade a batch of primitives; `output` comes empty.
+    fn run(&self, input: &PrimitiveBatch, output: &mut Emitted) -> Result<()>;
 }

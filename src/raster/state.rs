@@ -29,7 +29,9 @@ pub struct VertexAttribute {
     pub offset: u32,
 }
 
-/// `VkPrimitiveTopology` (the non-adjacency, non-patch ones).
+/// `VkPrimitiveTopology`. Without a geometry shader the adjacency topologies draw their
+/// lines and triangles (the adjacent vertices are not drawn); `PatchList` needs
+/// tessellation (`PipelineState::patch_control_points` vertices a patch).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Topology {
     PointList,
@@ -39,6 +41,11 @@ pub enum Topology {
     TriangleList,
     TriangleStrip,
     TriangleFan,
+    LineListWithAdjacency,
+    LineStripWithAdjacency,
+    TriangleListWithAdjacency,
+    TriangleStripWithAdjacency,
+    PatchList,
 }
 
 /// `VkPolygonMode`. `Line` draws the triangle's edges as lines and `Point` its vertices as
@@ -293,13 +300,29 @@ pub struct PipelineState {
     pub vertex_attributes: Vec<VertexAttribute>,
     pub topology: Topology,
     pub primitive_restart: bool,
+    /// `patchControlPoints` of a `PatchList` topology (1..=32).
+    pub patch_control_points: u32,
     pub rasterization: RasterizationState,
     /// `None` = the whole framebuffer with depth range 0..1.
     pub viewport: Option<Viewport>,
     /// `None` = the whole framebuffer.
     pub scissor: Option<Rect2D>,
-    /// `rasterizationSamples`; only 1 is supported.
+    /// `rasterizationSamples`: 1, 2, 4, 8 or 16, at the standard sample locations
+    /// ([`super::samples`]); every attachment must have this many samples.
     pub samples: u32,
+    /// `sampleShadingEnable` with its `minSampleShading`: `Some(min)`. The fragment stage runs
+    /// once per covered sample when `min * samples > 1` (Vulkan asks for at least
+    /// `ceil(min * samples)` invocations per pixel; one per sample is the most it can be), and
+    /// whenever the fragment shader reads `SampleId` or `SamplePosition` or has a
+    /// `Sample`-qualified input.
+    pub sample_shading: Option<f32>,
+    /// `pSampleMask`: bit s keeps sample s (all ones by default).
+    pub sample_mask: u32,
+    /// `alphaToCoverageEnable`: sample s of a fragment is kept when colour 0's alpha is
+    /// above `s / samples` (llvmpipe's mapping).
+    pub alpha_to_coverage: bool,
+    /// `alphaToOneEnable`: colour outputs' alpha is replaced by 1 before blending.
+    pub alpha_to_one: bool,
     pub depth_stencil: DepthStencilState,
     /// One entry per colour attachment; missing entries mean blending off, all channels written.
     pub blend_attachments: Vec<ColorBlendAttachment>,
@@ -313,10 +336,15 @@ impl Default for PipelineState {
             vertex_attributes: Vec::new(),
             topology: Topology::TriangleList,
             primitive_restart: false,
+            patch_control_points: 3,
             rasterization: RasterizationState::default(),
             viewport: None,
             scissor: None,
             samples: 1,
+            sample_shading: None,
+            sample_mask: u32::MAX,
+            alpha_to_coverage: false,
+            alpha_to_one: false,
             depth_stencil: DepthStencilState::default(),
             blend_attachments: Vec::new(),
             blend_constants: [0.0; 4],

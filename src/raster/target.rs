@@ -173,36 +173,120 @@ impl ColorCodec for ColorFormat {
     }
 }
 
-/// A colour attachment: `width * height` texels, rows top to bottom, tightly packed.
+/// A colour attachment: `width * height` pixels of `samples` texels each, rows top to
+/// bottom, tightly packed; a pixel's samples are consecutive texels (sample `s` of pixel
+/// (x, y) is texel `(y * width + x) * samples + s`, the texture unit's multisampled layout).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColorTarget {
     pub format: ColorFormat,
     pub width: u32,
     pub height: u32,
+    /// Samples per pixel (1, 2, 4, 8 or 16).
+    pub samples: u32,
     pub data: Vec<u8>,
 }
 
 impl ColorTarget {
-    /// A zero-filled target.
+    /// A zero-filled single-sample target (sizes from outside go through
+    /// [`ColorTarget::try_new`]).
     pub fn new(format: ColorFormat, width: u32, height: u32) -> Self {
-        let len = width as usize * height as usize * format.bytes_per_texel();
+        Self::multisampled(format, width, height, 1)
+    }
+
+    /// A zero-filled target of `samples` samples per pixel.
+    pub fn multisampled(format: ColorFormat, width: u32, height: u32, samples: u32) -> Self {
+        let len = width as usize * height as usize * samples as usize * format.bytes_per_texel();
         ColorTarget {
             format,
             width,
             height,
+            samples,
             data: vec![0; len],
         }
     }
 
+    /// A zero-filled single-sample target, or an error instead of an abort when its bytes
+    /// cannot be allocated ([`Error::Memory`](crate::Error::Memory)).
+    pub fn try_new(format: ColorFormat, width: u32, height: u32) -> Result<Self> {
+        Self::try_multisampled(format, width, height, 1)
+    }
+
+    /// [`ColorTarget::multisampled`], or an error instead of an abort when its bytes cannot
+    /// be allocated.
+    pub fn try_multisampled(
+        format: ColorFormat,
+        width: u32,
+        height: u32,
+        samples: u32,
+    ) -> Result<Self> {
+        let len = (width as usize)
+            .saturating_mul(height as usize)
+            .saturating_mul(samples as usize)
+            .saturating_mul(format.bytes_per_texel());
+        let what = format!("a {width}x{height} {format:?} colour attachment");
+        Ok(ColorTarget {
+            format,
+            width,
+            height,
+            samples,
+            data: crate::limits::try_zeroed(len, what)?,
+        })
+    }
+
+    /// Bytes per pixel (all its samples).
+    pub fn pixel_bytes(&self) -> usize {
+        self.format.bytes_per_texel() * self.samples as usize
+    }
+
     /// Bytes per row.
     pub fn row_pitch(&self) -> usize {
-        self.width as usize * self.format.bytes_per_texel()
+        self.width as usize * self.pixel_bytes()
     }
 
     fn texel_range(&self, x: u32, y: u32) -> std::ops::Range<usize> {
+        self.sample_range(x, y, 0)
+    }
+
+    fn sample_range(&self, x: u32, y: u32, s: u32) -> std::ops::Range<usize> {
         let bpp = self.format.bytes_per_texel();
-        let o = (y as usize * self.width as usize + x as usize) * bpp;
+        let o =
+            (y as usize * self.width as usize + x as usize) * self.pixel_bytes() + s as usize * bpp;
         o..o + bpp
+    }
+
+    /// Sample `s` of pixel (x, y) as raw bits. Panics if out of range (readback helper).
+    pub fn read_sample_raw(&self, x: u32, y: u32, s: u32) -> [u32; 4] {
+        assert!(s < self.samples, "sample {s} of {}", self.samples);
+        self.format
+            .decode_raw(&self.data[self.sample_range(x, y, s)])
+    }
+
+    /// The single-sample image a resolve makes of this one (`vkCmdResolveImage`): per pixel
+    /// the average of its samples for float and normalized formats (summed in sample order
+    /// in f32, times `1 / samples`, then encoded with the format's rounding: what Mesa's
+    /// resolve shader computes), sample 0 for integer formats (which Vulkan resolves by
+    /// taking one sample). A single-sample target resolves to a copy.
+    pub fn resolve(&self) -> ColorTarget {
+        let mut out = ColorTarget::new(self.format, self.width, self.height);
+        let (n, bpp) = (self.samples as usize, self.format.bytes_per_texel());
+        let integer = self.format.class().is_integer();
+        let pixels = self.data.chunks_exact(self.pixel_bytes().max(1));
+        for (dst, px) in out.data.chunks_exact_mut(bpp.max(1)).zip(pixels) {
+            if integer || n == 1 {
+                dst.copy_from_slice(&px[..bpp]);
+                continue;
+            }
+            let mut sum = [0.0f32; 4];
+            for t in px.chunks_exact(bpp) {
+                let v = self.format.decode_f32(t);
+                for (s, v) in sum.iter_mut().zip(v) {
+                    *s += v;
+                }
+            }
+            let scale = 1.0 / n as f32;
+            self.format.encode_f32(sum.map(|s| s * scale), dst);
+        }
+        out
     }
 
     /// Fill every texel with a float value (float/normalized formats).
@@ -406,28 +490,67 @@ impl DepthFormat {
 
 /// A depth/stencil attachment. The depth aspect is stored in `depth` (`depth_bytes()` per texel,
 /// little endian, as a Vulkan copy of the depth aspect lays it out); stencil in `stencil`, one
-/// byte per texel (empty for formats without stencil).
+/// byte per texel (empty for formats without stencil). A pixel's `samples` texels are
+/// consecutive, as in [`ColorTarget`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthStencilTarget {
     pub format: DepthFormat,
     pub width: u32,
     pub height: u32,
+    /// Samples per pixel (1, 2, 4, 8 or 16).
+    pub samples: u32,
     pub depth: Vec<u8>,
     pub stencil: Vec<u8>,
 }
 
 impl DepthStencilTarget {
-    /// A target cleared to depth 0, stencil 0.
+    /// A single-sample target cleared to depth 0, stencil 0 (sizes from outside go through
+    /// [`DepthStencilTarget::try_new`]).
     pub fn new(format: DepthFormat, width: u32, height: u32) -> Self {
-        let n = width as usize * height as usize;
+        Self::multisampled(format, width, height, 1)
+    }
+
+    /// A target of `samples` samples per pixel cleared to depth 0, stencil 0.
+    pub fn multisampled(format: DepthFormat, width: u32, height: u32, samples: u32) -> Self {
+        let n = width as usize * height as usize * samples as usize;
         let s = if format.has_stencil() { n } else { 0 };
         DepthStencilTarget {
             format,
             width,
             height,
+            samples,
             depth: vec![0; n * format.depth_bytes()],
             stencil: vec![0; s],
         }
+    }
+
+    /// [`DepthStencilTarget::new`], or an error instead of an abort when its bytes cannot
+    /// be allocated ([`Error::Memory`](crate::Error::Memory)).
+    pub fn try_new(format: DepthFormat, width: u32, height: u32) -> Result<Self> {
+        Self::try_multisampled(format, width, height, 1)
+    }
+
+    /// [`DepthStencilTarget::multisampled`], or an error instead of an abort when its bytes
+    /// cannot be allocated.
+    pub fn try_multisampled(
+        format: DepthFormat,
+        width: u32,
+        height: u32,
+        samples: u32,
+    ) -> Result<Self> {
+        let n = (width as usize)
+            .saturating_mul(height as usize)
+            .saturating_mul(samples as usize);
+        let s = if format.has_stencil() { n } else { 0 };
+        let what = format!("a {width}x{height} {format:?} depth/stencil attachment");
+        Ok(DepthStencilTarget {
+            format,
+            width,
+            height,
+            samples,
+            depth: crate::limits::try_zeroed(n.saturating_mul(format.depth_bytes()), &what)?,
+            stencil: crate::limits::try_zeroed(s, &what)?,
+        })
     }
 
     /// The stored bytes of one depth texel holding `depth` (quantized to the format).
@@ -477,16 +600,28 @@ impl DepthStencilTarget {
         buf[i * db..i * db + db].copy_from_slice(&v.to_le_bytes()[..db]);
     }
 
-    /// Depth at (x, y) as a float. Panics if out of range (readback helper).
+    /// Depth at (x, y) (sample 0) as a float. Panics if out of range (readback helper).
     pub fn read_depth(&self, x: u32, y: u32) -> f32 {
-        let i = y as usize * self.width as usize + x as usize;
+        self.read_sample_depth(x, y, 0)
+    }
+
+    /// Depth of sample `s` at (x, y) as a float. Panics if out of range (readback helper).
+    pub fn read_sample_depth(&self, x: u32, y: u32, s: u32) -> f32 {
+        let i = self.texel_index(x, y, s);
         self.format
             .dequantize(Self::stored_depth(&self.depth, self.format, i))
     }
 
-    /// Stencil at (x, y). Panics if out of range or without stencil (readback helper).
+    /// Stencil at (x, y) (sample 0). Panics if out of range or without stencil (readback
+    /// helper).
     pub fn read_stencil(&self, x: u32, y: u32) -> u8 {
-        self.stencil[y as usize * self.width as usize + x as usize]
+        self.stencil[self.texel_index(x, y, 0)]
+    }
+
+    /// Index of sample `s` of pixel (x, y) among the texels. Panics if `s` is out of range.
+    fn texel_index(&self, x: u32, y: u32, s: u32) -> usize {
+        assert!(s < self.samples, "sample {s} of {}", self.samples);
+        (y as usize * self.width as usize + x as usize) * self.samples as usize + s as usize
     }
 }
 

@@ -1,5 +1,5 @@
 //! The texture unit: images, formats, samplers and every sampling operation on a 2×2 quad, by
-//! the Vulkan rules with a D3D policy switch (`/work/shared/docs/sampling.md`).
+//! the Vulkan rules with a D3D policy switch (`../shared/docs/sampling.md`).
 //!
 //! It owns texel storage ([`Image`], [`ImageView`]), texel formats ([`Format`]: decode/encode
 //! with the exact Vulkan conversions), sampler state ([`Sampler`]) and the quad operations.

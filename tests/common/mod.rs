@@ -23,7 +23,7 @@ fn is_corpus(dir: &Path) -> bool {
 ///
 /// An environment variable of [`AMBER_ENV`] that is set wins, and must point at the corpus (a
 /// wrong path is reported rather than silently replaced). Otherwise the first corpus of:
-/// `../shared/amber` beside the crate, `shared/amber` inside it, `/work/shared/amber`.
+/// `../shared/amber` beside the crate, or `shared/amber` inside it.
 pub fn find_amber_dir() -> Result<PathBuf, String> {
     for var in AMBER_ENV {
         if let Some(v) = std::env::var_os(var) {
@@ -42,7 +42,6 @@ pub fn find_amber_dir() -> Result<PathBuf, String> {
     let candidates = [
         manifest.join("../shared/amber"),
         manifest.join("shared/amber"),
-        PathBuf::from("/work/shared/amber"),
     ];
     candidates
         .iter()
@@ -73,21 +72,29 @@ pub fn amber_dir_or_skip(test: &str) -> Option<PathBuf> {
     }
 }
 
-/// The DXIL containers of `shared/dxil/vkd3d-proton` (sorted), with the folder, or `None`
-/// after printing `"<test>: skipped: ..."`: looked for beside the crate, inside it, and at
-/// `/work/shared`.
+/// The folder of the DXIL corpus (`shared/dxil/vkd3d-proton`, with its `MANIFEST.tsv`),
+/// looked for beside the crate and inside it, or `None` after printing
+/// `"<test>: skipped: ..."`.
 #[allow(dead_code)]
-pub fn dxil_corpus_or_skip(test: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
+pub fn dxil_dir_or_skip(test: &str) -> Option<PathBuf> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [
+    let found = [
         manifest.join("../shared/dxil/vkd3d-proton"),
         manifest.join("shared/dxil/vkd3d-proton"),
-        PathBuf::from("/work/shared/dxil/vkd3d-proton"),
-    ];
-    let Some(root) = candidates.iter().find(|p| p.join("MANIFEST.tsv").is_file()) else {
+    ]
+    .into_iter()
+    .find(|p| p.join("MANIFEST.tsv").is_file());
+    if found.is_none() {
         eprintln!("{test}: skipped: no DXIL corpus (shared/dxil/vkd3d-proton) found");
-        return None;
-    };
+    }
+    found
+}
+
+/// The DXIL containers of the corpus (sorted), with its folder, or `None` after printing
+/// `"<test>: skipped: ..."` ([`dxil_dir_or_skip`]).
+#[allow(dead_code)]
+pub fn dxil_corpus_or_skip(test: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
+    let root = dxil_dir_or_skip(test)?;
     let mut files = Vec::new();
     let mut stack = vec![root.clone()];
     while let Some(dir) = stack.pop() {

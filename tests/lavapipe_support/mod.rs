@@ -1,5 +1,5 @@
 //! Builds and renders one `tests/lavapipe/scenes/<scene>.json` (the lvp tool's scene format,
-//! /work/shared/tools/lvp/README.md) with quadstep, with lvp's fixed state: viewport = whole
+//! ../shared/tools/lvp/README.md) with quadstep, with lvp's fixed state: viewport = whole
 //! framebuffer with depth 0..1, no culling, no blending, triangle list, textures as combined
 //! image samplers whose views cover every level and layer. Also reads lavapipe's raw outputs.
 //!
@@ -113,6 +113,7 @@ const KNOWN_FIELDS: &[&str] = &[
     "clear_color",
     "depth",
     "textures",
+    "samples",
 ];
 
 const TEXTURE_FIELDS: &[&str] = &[
@@ -205,7 +206,7 @@ impl Scene {
     pub fn render(&self, threads: usize) -> Result<Rgba, String> {
         let raster = Rasterizer::new(threads).map_err(|m| format!("{}: {m}", self.name))?;
         let targets = self.prepare()?.draw(&raster)?;
-        let c = &targets.color[0];
+        let c = &targets.color[0].resolve();
         let mut px = Vec::with_capacity((self.width * self.height) as usize);
         for y in 0..self.height {
             for x in 0..self.width {
@@ -319,7 +320,14 @@ impl Scene {
             "R16G16B16A16_SFLOAT" => ColorFormat::R16G16B16A16Sfloat,
             o => return Err(format!("{}: colour format {o}", self.name)),
         };
-        let mut color = quadstep::raster::ColorTarget::new(cf, self.width, self.height);
+        // lvp renders `samples` samples a pixel and resolves them at the end of the pass
+        let samples = Self::u32_or(j, "samples", 1);
+        if !matches!(samples, 1 | 2 | 4 | 8 | 16) {
+            return Err(format!("{}: {samples} samples", self.name));
+        }
+        state.samples = samples;
+        let mut color =
+            quadstep::raster::ColorTarget::multisampled(cf, self.width, self.height, samples);
         let clear: Vec<f32> = j
             .get("clear_color")
             .and_then(Value::as_array)
@@ -338,7 +346,7 @@ impl Scene {
                 "D16_UNORM" => DepthFormat::D16Unorm,
                 o => return Err(format!("{}: depth format {o}", self.name)),
             };
-            let mut ds = DepthStencilTarget::new(format, self.width, self.height);
+            let mut ds = DepthStencilTarget::multisampled(format, self.width, self.height, samples);
             let depth = Self::f32_or(d, "clear", 1.0);
             ds.clear(depth, 0);
             clear_depth = Some(depth);
@@ -566,6 +574,7 @@ impl Prepared {
             state: self.state.clone(),
             vertex: &vstage,
             fragment: &fstage,
+            stages: Default::default(),
         };
         {
             let mut pass = raster.begin(targets);
@@ -583,7 +592,13 @@ impl Prepared {
                 }]);
             }
             pass.draw(self.vcount, 1, 0, 0).map_err(e)?;
-            Ok(pass.last_draw_times())
+            let times = pass.last_draw_times();
+            drop(pass);
+            // lvp's pass ends in the resolve
+            if targets.color[0].samples > 1 {
+                std::hint::black_box(targets.color[0].resolve());
+            }
+            Ok(times)
         }
     }
 }

@@ -131,6 +131,7 @@ pub fn hit_counts(
         state: st,
         vertex: &vs,
         fragment: &fs,
+        stages: Default::default(),
     };
     let mut rt = RenderTargets {
         color: vec![ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h)],
@@ -265,6 +266,7 @@ pub fn run_draw(
         state: st.clone(),
         vertex: &vs,
         fragment: fs,
+        stages: Default::default(),
     };
     let r = Rasterizer::new(threads)?;
     let mut pass = r.begin(rt);

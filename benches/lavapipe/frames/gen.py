@@ -10,12 +10,15 @@ Shaders people write, not the sampler's friendly cases:
   dref_grad     1024², two Dref textureGrad (2x2 PCF) per pixel, footprint and reference varying
   uniforms      1024², push-constant reads in a 16-step loop (dynamically uniform addresses)
   material      1024², normal-mapped Blinn-Phong with pow and a 3x3 PCF shadow (11 samples)
+  msaa4         1024², 4 samples a pixel: a fan of 256 thin triangles (edges everywhere), an
+                interpolated colour, resolved at the end of the pass
 Textures are generated here (standard library only), every level given explicitly."""
 import json, math, os, struct, subprocess
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "../../.."))
 OUT = os.path.join(ROOT, "target", "bench-frames")
+RASTER = os.path.join(ROOT, "benches", "lavapipe", "raster")
 
 
 def glsl(src, name):
@@ -83,11 +86,23 @@ def tex(binding, fmt, size, levels, data, **kw):
     return t
 
 
+def fan(n):
+    """n triangles around the centre, out past the corners, colours by spoke."""
+    v = []
+    for i in range(n):
+        a0, a1 = 2 * math.pi * i / n, 2 * math.pi * (i + 1) / n
+        c = [(i % 4) / 3, (i % 7) / 6, (i % 5) / 4, 1.0]
+        for x, y in [(0.0, 0.0), (1.5 * math.cos(a0), 1.5 * math.sin(a0)),
+                     (1.5 * math.cos(a1), 1.5 * math.sin(a1))]:
+            v.append([float(f"{x:.6g}"), float(f"{y:.6g}"), 0.5, 1.0] + c)
+    return v
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     demo = os.path.join(ROOT, "shaders", "demo")
     vert = glsl(os.path.join(demo, "fullscreen.vert"), "fullscreen.vert")
-    subprocess.run(["python3", os.path.join(ROOT, "..", "shared", "tools", "lvp", "examples",
+    subprocess.run(["python3", os.path.join(ROOT, "tools", "lvp", "examples",
                                             "make_textures.py"), OUT],
                    check=True, stdout=subprocess.DEVNULL)
     alb, alb_levels = mips(256, albedo)
@@ -118,6 +133,9 @@ def main():
         "dref_grad": dict(base, fragment_spv=frag("dref_grad"),
                           textures=[tex(0, "D32_SFLOAT", 512, shd_levels, "shadow512.f32", **cmp)]),
         "uniforms": dict(base, fragment_spv=frag("uniforms"), push_constants=palette),
+        "msaa4": dict(base, samples=4, attributes=[4, 4], vertices=fan(256),
+                      vertex_spv=glsl(os.path.join(RASTER, "raster.vert"), "raster.vert"),
+                      fragment_spv=glsl(os.path.join(RASTER, "colour.frag"), "colour.frag")),
         "material": dict(base, fragment_spv=frag("material"),
                          push_constants=[0.4, -0.5, 0.8, 0.0, 1.0, 0.95, 0.9, 32.0],
                          textures=[alb_t, tex(1, "R8G8B8A8_UNORM", 256, nrm_levels, "normal.f32"),

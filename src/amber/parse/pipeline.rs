@@ -222,7 +222,13 @@ impl Parser<'_> {
                     }
                     self.end_of_stmt("USE_LIBRARY")?;
                 }
-                _ => return Err(format!("unknown command '{w}' in PIPELINE '{}'", p.name)),
+                _ => {
+                    return Err(format!(
+                        "unknown command {} in PIPELINE '{}'",
+                        crate::error::quote(&w),
+                        p.name
+                    ))
+                }
             }
         }
         self.end_of_stmt("END")?;

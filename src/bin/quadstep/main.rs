@@ -7,14 +7,24 @@
 //!   lowered IR of each entry point (`dis_cmd.rs`);
 //! - `quadstep diff A B`: two builds of one shader on the same inputs, the first differing
 //!   values (`diff_cmd.rs`);
+//! - `quadstep debug SCRIPT --pixel X,Y`: the shader debugger's trace of one pixel's quad
+//!   (`debug_cmd.rs`);
 //! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
-//!   (`inspect_cmd.rs`).
+//!   (`inspect_cmd.rs`);
+//! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
+//!
+//! `guard_args.rs` holds the guards `amber` and `render` share (time limit, memory budget,
+//! device limits, Ctrl-C).
 
 mod amber_cmd;
+mod debug_cmd;
 mod demo_cmd;
 mod diff_cmd;
 mod dis_cmd;
+mod discard_arg;
+mod guard_args;
 mod inspect_cmd;
+mod limits_cmd;
 mod policy_arg;
 mod render_cmd;
 
@@ -39,6 +49,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Cmd {
     /// Run Amber scripts (.amber, .vkscript) and report PASS / FAIL / SKIP for each.
+    #[command(after_help = amber_cmd::EXIT_STATUS)]
     Amber(amber_cmd::AmberArgs),
     /// Run one Amber script and write a colour attachment as PNG.
     Render(render_cmd::RenderArgs),
@@ -48,9 +59,24 @@ enum Cmd {
     /// Run two builds of one shader (DXIL vs SPIR-V, or two SPIR-V binaries) on the same
     /// inputs and report the first values whose outputs differ, with their ULP distance.
     Diff(diff_cmd::DiffArgs),
+    /// Print the device limits scripts are held to (lavapipe's by default) and the default
+    /// memory budget.
+    Limits(limits_cmd::LimitsArgs),
     /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
     /// what its code requires; exits 1 where they differ.
     Inspect(inspect_cmd::InspectArgs),
+    /// Trace one pixel's quad (or a compute invocation's, or a vertex's) through a script:
+    /// every instruction, the four lanes' values, what the sampler read, warnings.
+    Debug(debug_cmd::DebugArgs),
+}
+
+/// `n` threads, or one per core for 0 (`-j` / `--jobs`).
+pub fn threads_or_cores(n: usize) -> usize {
+    if n == 0 {
+        std::thread::available_parallelism().map_or(2, |n| n.get())
+    } else {
+        n
+    }
 }
 
 fn main() -> ExitCode {
@@ -59,7 +85,9 @@ fn main() -> ExitCode {
         Some(Cmd::Amber(a)) => amber_cmd::run(a),
         Some(Cmd::Render(a)) => render_cmd::run(a),
         Some(Cmd::Dis(a)) => dis_cmd::run(a),
+        Some(Cmd::Debug(a)) => debug_cmd::run(a),
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
+        Some(Cmd::Limits(a)) => limits_cmd::run(a),
         Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         None => demo_cmd::run(),
     }

@@ -1,12 +1,14 @@
 //! `quadstep render SCRIPT --out IMG.png`: run one Amber script through the same runner as
 //! `quadstep amber` and write one colour attachment as an RGBA8 PNG. The image is written even
-//! when an EXPECT fails (that is when one wants to look at it); the exit code still says so.
+//! when an EXPECT fails (that is when one wants to look at it); the exit code still says so:
+//! the script's own status as `quadstep amber` gives it, 2 for an attachment that cannot be
+//! picked or written.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use quadstep::amber::run::Picture;
-use quadstep::amber::{run_file, RunOptions, ScriptResult, Status};
+use quadstep::amber::{run_file, ScriptResult, Status};
 
 #[derive(clap::Args)]
 pub struct RenderArgs {
@@ -22,10 +24,15 @@ pub struct RenderArgs {
     /// Rasterizer threads (0 = one per core). The image does not depend on it.
     #[arg(long, short = 'j', default_value_t = 0)]
     pub threads: usize,
+    /// What a lane does after `OpKill` (GLSL `discard`).
+    #[arg(long, value_enum, default_value_t)]
+    pub discard: super::discard_arg::DiscardArg,
     /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
     /// Vulkan for SPIR-V).
     #[arg(long, value_enum)]
     pub policy: Option<super::policy_arg::PolicyArg>,
+    #[command(flatten)]
+    pub guards: super::guard_args::GuardArgs,
 }
 
 fn pick<'a>(r: &'a ScriptResult, want: Option<&str>) -> Result<&'a Picture, String> {
@@ -50,17 +57,18 @@ pub fn run(a: RenderArgs) -> ExitCode {
         eprintln!("quadstep render: {} is not a file", a.script.display());
         return ExitCode::from(2);
     }
-    let threads = if a.threads == 0 {
-        std::thread::available_parallelism().map_or(2, |n| n.get())
-    } else {
-        a.threads
+    let threads = super::threads_or_cores(a.threads);
+    let mut opts = match a.guards.run_options(1) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("quadstep render: {e}");
+            return ExitCode::from(2);
+        }
     };
-    let opts = RunOptions {
-        keep_images: true,
-        raster_threads: threads,
-        policy: a.policy.map(Into::into),
-        ..RunOptions::default()
-    };
+    opts.keep_images = true;
+    opts.raster_threads = threads;
+    opts.discard = a.discard.into();
+    opts.policy = a.policy.map(Into::into);
     let r = run_file(&a.script, &opts);
     println!(
         "{} {}{}",
@@ -71,13 +79,14 @@ pub fn run(a: RenderArgs) -> ExitCode {
     if let Status::Unsupported { .. } = r.status {
         return ExitCode::from(2);
     }
+    let failed = ExitCode::from(r.status.exit_code().max(1));
     let pic = match pick(&r, a.buffer.as_deref()) {
         Ok(p) => p,
         // The script failed before any attachment existed: its message is printed above.
-        Err(_) if r.images.is_empty() && r.status != Status::Pass => return ExitCode::FAILURE,
+        Err(_) if r.images.is_empty() && r.status != Status::Pass => return failed,
         Err(e) => {
             eprintln!("quadstep render: {}: {e}", a.script.display());
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
     };
     let Some(img) = image::RgbaImage::from_raw(pic.width, pic.height, pic.rgba.clone()) else {
@@ -85,17 +94,17 @@ pub fn run(a: RenderArgs) -> ExitCode {
             "quadstep render: attachment `{}` has a wrong size",
             pic.buffer
         );
-        return ExitCode::FAILURE;
+        return ExitCode::from(3);
     };
     if let Some(dir) = a.out.parent().filter(|d| !d.as_os_str().is_empty()) {
         if let Err(e) = std::fs::create_dir_all(dir) {
             eprintln!("quadstep render: {}: {e}", dir.display());
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
     }
     if let Err(e) = quadstep::golden::save_png(&a.out, &img) {
         eprintln!("quadstep render: {e}");
-        return ExitCode::FAILURE;
+        return ExitCode::from(2);
     }
     println!(
         "wrote {} ({}x{}, attachment `{}`)",
@@ -107,6 +116,6 @@ pub fn run(a: RenderArgs) -> ExitCode {
     if r.status == Status::Pass {
         ExitCode::SUCCESS
     } else {
-        ExitCode::FAILURE
+        failed
     }
 }

@@ -231,7 +231,7 @@ fn kill_inside_loop() {
     let hit = b.bin(Bo::IEq, I32, iv, x);
     b.branch(hit, kill, step);
     b.at(kill);
-    b.term(Terminator::Kill);
+    b.term(Terminator::Kill { resume: None });
     b.at(step);
     b.bin_to(acc, Bo::IAdd, I32, acc, iv);
     b.store_local(I32, 1, acc);

@@ -41,6 +41,8 @@ fn vertex_batches() {
         word,
         count,
         interp: Interp::Smooth,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![
@@ -146,6 +148,8 @@ fn frag_io(b: &B) -> Program {
         word,
         count: 4,
         interp: Interp::Smooth,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![io(0)];
@@ -170,6 +174,7 @@ fn rows_match_per_quad(p: &Program, what: &str) {
         rows: vec![0xdead_beef; layout.rows * lanes],
         depth: vec![0.0; lanes],
         killed: vec![0; quads],
+        ..Default::default()
     };
     for &(loc, words) in &layout.inputs {
         assert_eq!(loc, 0);
@@ -245,6 +250,7 @@ fn fragment_row_form_matches_the_per_quad_path() {
         rows: vec![0; 8 * 4],
         depth: vec![0.0; 4],
         killed: vec![0],
+        ..Default::default()
     };
     assert!(run_fragment_rows(&tight, &mut batch, &Bindings::default()).is_err());
 

@@ -175,6 +175,8 @@ fn compute_atomics_across_parallel_workgroups() {
         word: 0,
         count: 3,
         interp: Interp::Flat,
+        sampling: Default::default(),
+        per: Default::default(),
         name: "gid".into(),
     });
     let p = compile(&sh).unwrap();
@@ -237,6 +239,8 @@ fn compute_builtins_and_workgroup_barrier() {
         word,
         count,
         interp: Interp::Flat,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![
@@ -357,6 +361,8 @@ fn compute_derivative_groups() {
             word,
             count,
             interp: Interp::Flat,
+            sampling: Default::default(),
+            per: Default::default(),
             name: String::new(),
         };
         sh.inputs = vec![
@@ -403,6 +409,8 @@ fn workgroup_atomics_and_oversized_memory() {
         word: 0,
         count: 1,
         interp: Interp::Flat,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     });
     let p = compile(&sh).unwrap();

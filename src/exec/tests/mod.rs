@@ -154,6 +154,7 @@ impl B {
             early_fragment_tests: false,
             origin_upper_left: true,
             derivative_group: None,
+            modes: Default::default(),
         }
     }
     pub fn program(&self) -> Program {

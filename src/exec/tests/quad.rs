@@ -116,9 +116,9 @@ fn quad_swap_broadcast_vote() {
     }
 }
 
-#[test]
-fn terminated_neighbour_is_frozen_for_derivatives() {
-    // r = P; lane 1 of each quad kills; the others do r = 2r; then ddx_fine(r).
+/// r = P; lane 1 of each quad kills, resuming at `cont`; there r = 2r, h = IsHelper, local
+/// word 2 = r; then ddx_fine(r). Returns the batch and the registers (dx, h).
+fn kill_then_derivative(discard: crate::exec::Discard) -> (BatchState, Program, Reg, Reg) {
     let mut b = B::new();
     let (kill, cont) = (b.block(), b.block());
     let pr = b.load_local(F32, 0);
@@ -127,10 +127,13 @@ fn terminated_neighbour_is_frozen_for_derivatives() {
     b.mov_to(r, F32, pr);
     b.branch(is1, kill, cont);
     b.at(kill);
-    b.term(Terminator::Kill);
+    b.term(Terminator::Kill { resume: Some(cont) });
     b.at(cont);
     let two = b.kf(2.0);
     b.bin_to(r, Bo::FMul, F32, r, two);
+    let h = b.reg(Bool);
+    b.push(Inst::IsHelper { dst: h });
+    b.store_local(F32, 2, r);
     let dx = b.reg(F32);
     b.push(Inst::Deriv {
         axis: Axis::X,
@@ -139,15 +142,38 @@ fn terminated_neighbour_is_frozen_for_derivatives() {
         dst: dx,
         a: r,
     });
-    let p = b.program();
+    let mut p = b.program();
+    p.set_discard(discard);
     let rows: Vec<Vec<u32>> = (0..4)
-        .map(|l| vec![p_of(l).to_bits(), (l == 1) as u32])
+        .map(|l| vec![p_of(l).to_bits(), (l == 1) as u32, 0])
         .collect();
-    let st = run_lanes(&p, &rows);
+    (run_lanes(&p, &rows), p, dx, h)
+}
+
+#[test]
+fn killed_neighbour_goes_on_as_a_helper() {
+    let (st, p, dx, h) = kill_then_derivative(crate::exec::Discard::Helper);
+    // Every lane doubles r, lane 1 as a helper: lane 0 dx = 2 P1 - 2 P0 = 6 - 0, lane 2
+    // 2 P3 - 2 P2 = 30 - 10 (P0..P3 = 0, 3, 5, 15).
+    assert_eq!(f32::from_bits(st.reg(&p, dx, 0) as u32), 6.0);
+    assert_eq!(f32::from_bits(st.reg(&p, dx, 2) as u32), 20.0);
+    assert!(st.killed(1) && st.helper(1) && !st.demoted(1));
+    assert_eq!(
+        (0..4).map(|l| st.reg(&p, h, l)).collect::<Vec<_>>(),
+        [0, 1, 0, 0]
+    );
+    // a helper writes its own per-lane memory
+    assert_eq!(f32::from_bits(st.local(1, 2)), 6.0);
+}
+
+#[test]
+fn strictly_killed_neighbour_is_frozen_for_derivatives() {
+    let (st, p, dx, _) = kill_then_derivative(crate::exec::Discard::Strict);
     // Lane 0: r1 (frozen P1 = 3) - r0 (2 * 0) = 3; lane 2: 2*P3 - 2*P2 = 30 - 10 = 20.
     assert_eq!(f32::from_bits(st.reg(&p, dx, 0) as u32), 3.0);
     assert_eq!(f32::from_bits(st.reg(&p, dx, 2) as u32), 20.0);
-    assert!(st.killed(1));
+    assert!(st.killed(1) && !st.helper(1));
+    assert_eq!(st.local(1, 2), 0, "lane 1 stopped before the store");
 }
 
 #[test]
@@ -354,7 +380,7 @@ fn fragment_entry_point_io() {
     let k = b.bin(Bo::IEq, I32, lane, c2);
     b.branch(k, kill, cont);
     b.at(kill);
-    b.term(Terminator::Kill);
+    b.term(Terminator::Kill { resume: None });
     b.at(cont);
     let is3 = b.bin(Bo::IEq, I32, lane, c3);
     b.branch(is3, setdepth, end);
@@ -369,6 +395,8 @@ fn fragment_entry_point_io() {
         word,
         count,
         interp: Interp::Smooth,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![
@@ -561,6 +589,8 @@ fn row_form_image_writes_its_colour_rows() {
         word,
         count: 4,
         interp: Interp::Flat,
+        sampling: Default::default(),
+        per: Default::default(),
         name: String::new(),
     };
     sh.inputs = vec![io(0)];
@@ -588,6 +618,7 @@ fn row_form_image_writes_its_colour_rows() {
             rows: vec![0xdead_beef; layout.rows * lanes],
             depth: vec![0.0; lanes],
             killed: vec![0; quads],
+            ..Default::default()
         };
         let r = layout.inputs[0].1[0].expect("x has a row") as usize;
         for l in 0..lanes {

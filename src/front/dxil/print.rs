@@ -31,6 +31,28 @@ pub fn print_function(m: &Module, f: FuncId) -> String {
     p.out
 }
 
+/// Each instruction of function `f` by its index (`InstId`), as `print_function` writes it
+/// (what the lowered IR's `Source` markers name; the shader debugger shows them).
+pub fn print_instructions(m: &Module, f: FuncId) -> Vec<(u32, String)> {
+    let Some(func) = m.functions.get(f.index()) else {
+        return Vec::new();
+    };
+    let slots = Slots::new(m, func);
+    let mut p = Printer {
+        m,
+        out: String::new(),
+    };
+    let mut out = Vec::new();
+    for block in &func.blocks {
+        for id in block.inst_ids() {
+            p.out.clear();
+            p.instruction(func, id, &slots);
+            out.push((id.0, p.out.clone()));
+        }
+    }
+    out
+}
+
 /// A type as LLVM writes it.
 pub fn type_name(m: &Module, t: TypeId) -> String {
     let mut s = String::new();

@@ -3,7 +3,8 @@
 //! edges (conditional edges into blocks with phis are split so copies run only on that edge),
 //! `OpReturn`/`OpReturnValue` of a callee jump to the call's continuation block, and
 //! `OpKill`/`OpTerminateInvocation`/`OpUnreachable` map to their terminators. Merge
-//! instructions are ignored: reconvergence is computed by the interpreter from the CFG.
+//! instructions only serve to find where a killed lane goes on as a helper
+//! ([`Lower::resolve_kills`]): reconvergence is computed by the interpreter from the CFG.
 
 use std::collections::HashSet;
 
@@ -12,7 +13,7 @@ use spirv::Op;
 use crate::ir::{BlockId, Inst, Reg, ScalarTy, Terminator, UnaryOp};
 use crate::{Error, Result};
 
-use super::lower::{Frame, Lower, PhiInfo, Val};
+use super::lower::{Construct, Frame, KillSite, Lower, PhiInfo, Val};
 use super::parse::I;
 
 impl Lower<'_> {
@@ -103,8 +104,11 @@ impl Lower<'_> {
         }
         let ret_block = if entry { None } else { Some(self.new_block()) };
         let saved_label = self.cur_label;
+        let instance = self.instances;
+        self.instances += 1;
         self.frames.push(Frame {
             func: fid,
+            instance,
             ret_block,
             ret_regs: ret_regs.clone(),
         });
@@ -116,6 +120,20 @@ impl Lower<'_> {
             self.terminated = false;
             for idx in b.first..b.end {
                 let i = m.inst(idx);
+                if matches!(i.op, Op::SelectionMerge | Op::LoopMerge) {
+                    let header = self.labels[&b.label];
+                    let merge = self.label(i.w(0)?)?;
+                    let cont = match i.op {
+                        Op::LoopMerge => Some(self.label(i.w(1)?)?),
+                        _ => None,
+                    };
+                    self.constructs.push(Construct {
+                        instance,
+                        header,
+                        merge,
+                        cont,
+                    });
+                }
                 if super::parse::is_terminator(i.op) {
                     self.terminator(&i)?;
                 } else {
@@ -313,12 +331,64 @@ impl Lower<'_> {
             }
             Op::Kill | Op::TerminateInvocation => {
                 self.can_discard = true;
-                Terminator::Kill
+                let frame = self
+                    .frames
+                    .last()
+                    .ok_or_else(|| i.err("kill outside a function"))?;
+                self.kills.push(KillSite {
+                    instance: frame.instance,
+                    block: self.cur,
+                    ret: frame.ret_block,
+                });
+                // names the kill for the debugger (a `Kill` block is often otherwise empty)
+                self.emit(Inst::Source { offset: i.off });
+                Terminator::Kill { resume: None }
             }
             Op::Unreachable => Terminator::Unreachable,
             _ => return Err(i.err("not a terminator")),
         };
         self.terminate(t);
         Ok(())
+    }
+
+    /// Where each killed lane goes on as a helper, once the whole body is lowered: what
+    /// lavapipe does with SPIR-V's structure (its `discard` ends the innermost construct's
+    /// block list, and the lane carries on after it). Resume blocks: the merge of the
+    /// innermost selection or switch construct of the same function instance around the kill;
+    /// in a loop, the continue target (the header, from the continue construct); outside any
+    /// construct, the call's continuation (the entry point: nowhere, the lane stops). A merge
+    /// that is `OpUnreachable` (both sides of the `if` end the invocation) is nowhere too.
+    /// Constructs are found on the CFG without the resume edges, as SPIR-V defines them.
+    pub(crate) fn resolve_kills(&mut self) {
+        if self.kills.is_empty() {
+            return;
+        }
+        let dom = crate::ir::opt::walk::Dom::new(&self.f);
+        let dominates = |a: BlockId, b: BlockId| dom.dominates(a as usize, b as usize);
+        for k in &self.kills {
+            let holds = |c: &&Construct| {
+                c.instance == k.instance
+                    && dominates(c.header, k.block)
+                    && !dominates(c.merge, k.block)
+            };
+            let inner = self.constructs.iter().filter(holds).reduce(|a, c| {
+                if dominates(a.header, c.header) {
+                    c
+                } else {
+                    a
+                }
+            });
+            let resume = match inner {
+                None => k.ret,
+                Some(c) => Some(match c.cont {
+                    None => c.merge,
+                    Some(t) if dominates(t, k.block) => c.header,
+                    Some(t) => t,
+                }),
+            };
+            let resume =
+                resume.filter(|&b| self.f.blocks[b as usize].term != Terminator::Unreachable);
+            self.f.blocks[k.block as usize].term = Terminator::Kill { resume };
+        }
     }
 }

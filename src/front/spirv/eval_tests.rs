@@ -172,7 +172,7 @@ fn run(sh: &ir::Shader, mut bufs: HashMap<u32, Vec<u8>>) -> HashMap<u32, Vec<u8>
                     .map(|(_, b)| *b)
                     .unwrap_or(*default) as usize
             }
-            Terminator::Return | Terminator::Kill => return bufs,
+            Terminator::Return | Terminator::Kill { .. } => return bufs,
             Terminator::Unreachable => panic!("eval: unreachable reached"),
         };
     }

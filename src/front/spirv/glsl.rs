@@ -3,10 +3,10 @@
 //! Determinant, MatrixInverse), Modf/Frexp (and their Struct forms) and the packing ones are
 //! expanded here. Instructions of NonSemantic sets are ignored.
 
-use crate::ir::{BinaryOp, ConvOp, Inst, Reg, ScalarTy, TernaryOp, UnaryOp};
+use crate::ir::{BinaryOp, ConvOp, Inst, InterpAt, Reg, ScalarTy, TernaryOp, UnaryOp};
 use crate::Result;
 
-use super::lower::{Lower, Val};
+use super::lower::{Lower, PSpace, Val};
 use super::parse::I;
 
 fn glsl_unary(n: u32) -> Option<UnaryOp> {
@@ -167,6 +167,32 @@ impl Lower<'_> {
             return self.def_checked(id, rt, out);
         }
         let out = match n {
+            // InterpolateAtCentroid / AtSample / AtOffset of an Input variable
+            76..=78 => {
+                let p = match self.val(arg(0)?)? {
+                    Val::Ptr(p) if p.space == PSpace::Local => p.clone(),
+                    _ => return Err(i.err("InterpolateAt* of something not an input variable")),
+                };
+                let at = match n {
+                    76 => InterpAt::Centroid,
+                    77 => InterpAt::Sample(self.as_i32(self.regs(arg(1)?)?[0])),
+                    _ => match self.regs(arg(1)?)?[..] {
+                        [x, y] => InterpAt::Offset(x, y),
+                        _ => return Err(i.err("InterpolateAtOffset needs a 2-component offset")),
+                    },
+                };
+                let mut out = Vec::new();
+                for (ty, o) in self.word_leaves(p.pointee)? {
+                    if ty != ScalarTy::F32 {
+                        return Err(i.unsup("InterpolateAt* of a value that is not 32-bit float"));
+                    }
+                    let addr = self.addr(&p, o);
+                    let dst = self.reg(ScalarTy::F32);
+                    self.emit(Inst::InterpolateAt { at, dst, addr });
+                    out.push(dst);
+                }
+                out
+            }
             33 => {
                 let m = arg(0)?;
                 let (c, r) = self.mat_dims(self.vty(m)?)?;

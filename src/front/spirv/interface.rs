@@ -5,7 +5,7 @@
 
 use spirv::{BuiltIn, Decoration};
 
-use crate::ir::{self, Interp, IoBinding, IoVar, ResourceKind};
+use crate::ir::{self, Interp, IoBinding, IoVar, ResourceKind, Sampling};
 use crate::Result;
 
 use super::lower::{Lower, PSpace, PtrVal, Special};
@@ -20,6 +20,24 @@ const MODE_LOCAL_SIZE: u32 = 17;
 const MODE_LOCAL_SIZE_ID: u32 = 38;
 const MODE_DERIV_QUADS: u32 = 5289;
 const MODE_DERIV_LINEAR: u32 = 5290;
+const MODE_INVOCATIONS: u32 = 0;
+const MODE_SPACING_EQUAL: u32 = 1;
+const MODE_SPACING_FRACTIONAL_EVEN: u32 = 2;
+const MODE_SPACING_FRACTIONAL_ODD: u32 = 3;
+const MODE_VERTEX_ORDER_CW: u32 = 4;
+const MODE_VERTEX_ORDER_CCW: u32 = 5;
+const MODE_POINT_MODE: u32 = 10;
+const MODE_INPUT_POINTS: u32 = 19;
+const MODE_INPUT_LINES: u32 = 20;
+const MODE_INPUT_LINES_ADJACENCY: u32 = 21;
+const MODE_TRIANGLES: u32 = 22;
+const MODE_INPUT_TRIANGLES_ADJACENCY: u32 = 23;
+const MODE_QUADS: u32 = 24;
+const MODE_ISOLINES: u32 = 25;
+const MODE_OUTPUT_VERTICES: u32 = 26;
+const MODE_OUTPUT_POINTS: u32 = 27;
+const MODE_OUTPUT_LINE_STRIP: u32 = 28;
+const MODE_OUTPUT_TRIANGLE_STRIP: u32 = 29;
 
 fn map_builtin(b: BuiltIn) -> Option<ir::BuiltIn> {
     use ir::BuiltIn as B;
@@ -35,6 +53,12 @@ fn map_builtin(b: BuiltIn) -> Option<ir::BuiltIn> {
         BuiltIn::FragDepth => B::FragDepth,
         BuiltIn::SampleId => B::SampleId,
         BuiltIn::SampleMask => B::SampleMask,
+        BuiltIn::SamplePosition => B::SamplePosition,
+        BuiltIn::InvocationId => B::InvocationId,
+        BuiltIn::TessCoord => B::TessCoord,
+        BuiltIn::TessLevelOuter => B::TessLevelOuter,
+        BuiltIn::TessLevelInner => B::TessLevelInner,
+        BuiltIn::PatchVertices => B::PatchVertices,
         BuiltIn::LocalInvocationId => B::LocalInvocationId,
         BuiltIn::GlobalInvocationId => B::GlobalInvocationId,
         BuiltIn::WorkgroupId => B::WorkgroupId,
@@ -69,21 +93,32 @@ fn special_builtin(b: BuiltIn) -> Option<Special> {
 }
 
 impl Lower<'_> {
-    fn interp_of(&self, id: u32, member: Option<u32>) -> Interp {
+    /// The interpolation decorations of variable `id` (or its member): the mode, and where
+    /// in the pixel (`Centroid`, `Sample`).
+    fn interp_of(&self, id: u32, member: Option<u32>) -> (Interp, Sampling) {
         let has = |d: Decoration| match member {
             None => self.m.deco(id, d).is_some(),
             Some(k) => self.m.member_deco(id, k, d).is_some(),
         };
-        if has(Decoration::Flat) {
+        let mode = if has(Decoration::Flat) {
             Interp::Flat
         } else if has(Decoration::NoPerspective) {
             Interp::NoPerspective
         } else {
             Interp::Smooth
-        }
+        };
+        let at = if has(Decoration::Sample) {
+            Sampling::Sample
+        } else if has(Decoration::Centroid) {
+            Sampling::Centroid
+        } else {
+            Sampling::Center
+        };
+        (mode, at)
     }
 
-    fn push_io(&mut self, input: bool, v: IoVar) {
+    fn push_io(&mut self, input: bool, mut v: IoVar) {
+        v.per = self.io_per;
         if let IoBinding::BuiltIn(ir::BuiltIn::FragDepth) = v.binding {
             if !input {
                 self.writes_depth = true;
@@ -110,6 +145,8 @@ impl Lower<'_> {
                 word,
                 count: leaves.len() as u32,
                 interp: Interp::Flat,
+                sampling: Sampling::Center,
+                per: ir::IoPer::Invocation,
                 name,
             },
         );
@@ -125,7 +162,7 @@ impl Lower<'_> {
         word: u32,
         loc: u32,
         comp: u32,
-        interp: Interp,
+        (interp, sampling): (Interp, Sampling),
         input: bool,
         name: &str,
     ) -> Result<u32> {
@@ -133,10 +170,10 @@ impl Lower<'_> {
             Type::Bool | Type::Int { .. } | Type::Float { .. } | Type::Vector { .. } => {
                 let leaves = self.leaves(ty)?;
                 let st = leaves[0];
-                let interp = if st.is_int() || st.is_wide() {
-                    Interp::Flat
+                let (interp, sampling) = if st.is_int() || st.is_wide() {
+                    (Interp::Flat, Sampling::Center)
                 } else {
-                    interp
+                    (interp, sampling)
                 };
                 self.push_io(
                     input,
@@ -149,6 +186,8 @@ impl Lower<'_> {
                         word,
                         count: leaves.len() as u32,
                         interp,
+                        sampling,
+                        per: ir::IoPer::Invocation,
                         name: name.to_string(),
                     },
                 );
@@ -163,7 +202,8 @@ impl Lower<'_> {
                 let cw = self.words(col)?;
                 let mut l = loc;
                 for c in 0..n {
-                    l = self.located_io(col, word + c * cw, l, 0, interp, input, name)?;
+                    l =
+                        self.located_io(col, word + c * cw, l, 0, (interp, sampling), input, name)?;
                 }
                 Ok(l)
             }
@@ -171,7 +211,15 @@ impl Lower<'_> {
                 let ew = self.words(elem)?;
                 let mut l = loc;
                 for e in 0..len {
-                    l = self.located_io(elem, word + e * ew, l, comp, interp, input, name)?;
+                    l = self.located_io(
+                        elem,
+                        word + e * ew,
+                        l,
+                        comp,
+                        (interp, sampling),
+                        input,
+                        name,
+                    )?;
                 }
                 Ok(l)
             }
@@ -182,11 +230,11 @@ impl Lower<'_> {
                     if let Some(ml) = self.m.member_deco(ty, k, Decoration::Location) {
                         l = ml.first().copied().unwrap_or(l);
                     }
-                    let mi = if self.interp_of(ty, Some(k)) != Interp::Smooth {
-                        self.interp_of(ty, Some(k))
-                    } else {
-                        interp
-                    };
+                    let (mm, ms) = self.interp_of(ty, Some(k));
+                    let mi = (
+                        if mm != Interp::Smooth { mm } else { interp },
+                        if ms != Sampling::Center { ms } else { sampling },
+                    );
                     l = self.located_io(m, word + o, l, 0, mi, input, name)?;
                 }
                 Ok(l)
@@ -210,32 +258,78 @@ impl Lower<'_> {
                 });
             }
         }
-        let p = self.local_ptr(pointee, false)?;
+        // A tessellation control shader's outputs are shared by its patch's invocations
+        // (each writes its own vertex, any may read them after a barrier): workgroup memory.
+        let shared = !input && self.stage == ir::Stage::TessControl;
+        let p = self.local_ptr(pointee, shared)?;
         let in_interface = self.interface.contains(&id);
         if !in_interface {
             return Ok(p);
         }
         let name = self.m.names.get(&id).cloned().unwrap_or_default();
+        let patch = self.m.deco(id, Decoration::Patch).is_some();
+        // Per-vertex arrays: the inputs of the tessellation and geometry stages and the
+        // tessellation control stage's outputs, except per-patch variables and the built-ins
+        // each invocation has one of.
+        let own = self.m.deco(id, Decoration::BuiltIn).is_some_and(|b| {
+            b.first()
+                .and_then(|&b| BuiltIn::from_u32(b))
+                .is_some_and(|b| {
+                    !matches!(
+                        b,
+                        BuiltIn::Position | BuiltIn::PointSize | BuiltIn::ClipDistance
+                    )
+                })
+        });
+        let arrayed = !patch
+            && !own
+            && match self.stage {
+                ir::Stage::TessControl => true,
+                ir::Stage::TessEval | ir::Stage::Geometry => input,
+                _ => false,
+            };
+        if arrayed {
+            let Type::Array { elem, len } = self.ty(pointee)?.clone() else {
+                return Err(self.err(&format!(
+                    "per-vertex interface variable %{id} is not an array"
+                )));
+            };
+            let ew = self.words(elem)?;
+            for v in 0..len {
+                self.io_per = ir::IoPer::Vertex(v);
+                self.io_value(id, elem, p.off + v * ew, input, &name)?;
+            }
+        } else {
+            self.io_per = if patch {
+                ir::IoPer::Patch
+            } else {
+                ir::IoPer::Invocation
+            };
+            self.io_value(id, pointee, p.off, input, &name)?;
+        }
+        self.io_per = ir::IoPer::Invocation;
+        Ok(p)
+    }
+
+    /// The IoVars of interface variable `id` (or of one element of a per-vertex array) of
+    /// type `ty` at `word`: a built-in, a block of built-ins, or located values.
+    fn io_value(&mut self, id: u32, ty: u32, word: u32, input: bool, name: &str) -> Result<()> {
         if let Some(b) = self.m.deco(id, Decoration::BuiltIn).and_then(|a| a.first()) {
-            self.builtin_io(*b, pointee, p.off, input, name)?;
-            return Ok(p);
+            return self.builtin_io(*b, ty, word, input, name.to_string());
         }
         // A block of built-ins (gl_PerVertex) or of located members.
-        if let Type::Struct { members } = self.ty(pointee)?.clone() {
-            let any_builtin = (0..members.len() as u32).any(|k| {
-                self.m
-                    .member_deco(pointee, k, Decoration::BuiltIn)
-                    .is_some()
-            });
+        if let Type::Struct { members } = self.ty(ty)?.clone() {
+            let any_builtin = (0..members.len() as u32)
+                .any(|k| self.m.member_deco(ty, k, Decoration::BuiltIn).is_some());
             if any_builtin {
                 for k in 0..members.len() as u32 {
-                    let (m, o) = self.word_child(pointee, k)?;
-                    if let Some(b) = self.m.member_deco(pointee, k, Decoration::BuiltIn) {
+                    let (m, o) = self.word_child(ty, k)?;
+                    if let Some(b) = self.m.member_deco(ty, k, Decoration::BuiltIn) {
                         let b = b.first().copied().unwrap_or(u32::MAX);
-                        self.builtin_io(b, m, p.off + o, input, name.clone())?;
+                        self.builtin_io(b, m, word + o, input, name.to_string())?;
                     }
                 }
-                return Ok(p);
+                return Ok(());
             }
         }
         let loc = self
@@ -249,12 +343,12 @@ impl Lower<'_> {
             .unwrap_or(0);
         let loc = match loc {
             Some(l) => l,
-            None if matches!(self.ty(pointee)?, Type::Struct { .. }) => 0,
+            None if matches!(self.ty(ty)?, Type::Struct { .. }) => 0,
             None => return Err(self.err(&format!("interface variable %{id} has no Location"))),
         };
         let interp = self.interp_of(id, None);
-        self.located_io(pointee, p.off, loc, comp, interp, input, &name)?;
-        Ok(p)
+        self.located_io(ty, word, loc, comp, interp, input, name)?;
+        Ok(())
     }
 
     /// A descriptor or push-constant variable.
@@ -346,6 +440,39 @@ impl Lower<'_> {
             }
         }
         f
+    }
+
+    /// The tessellation and geometry execution modes of the entry point.
+    pub(crate) fn stage_modes(&self) -> ir::StageModes {
+        use ir::{GeomInput as I, GeomOutput as O, TessDomain as D, TessSpacing as S};
+        let mut m = ir::StageModes::default();
+        let geometry = self.stage == ir::Stage::Geometry;
+        for md in self.m.modes.iter().filter(|md| md.func == self.entry_func) {
+            let arg = md.args.first().copied().unwrap_or(0);
+            match md.mode {
+                MODE_INVOCATIONS => m.invocations = arg,
+                MODE_OUTPUT_VERTICES => m.output_vertices = arg,
+                MODE_SPACING_EQUAL => m.spacing = Some(S::Equal),
+                MODE_SPACING_FRACTIONAL_EVEN => m.spacing = Some(S::FractionalEven),
+                MODE_SPACING_FRACTIONAL_ODD => m.spacing = Some(S::FractionalOdd),
+                MODE_VERTEX_ORDER_CW => m.ccw = Some(false),
+                MODE_VERTEX_ORDER_CCW => m.ccw = Some(true),
+                MODE_POINT_MODE => m.point_mode = true,
+                MODE_INPUT_POINTS => m.input = Some(I::Points),
+                MODE_INPUT_LINES => m.input = Some(I::Lines),
+                MODE_INPUT_LINES_ADJACENCY => m.input = Some(I::LinesAdjacency),
+                MODE_TRIANGLES if geometry => m.input = Some(I::Triangles),
+                MODE_TRIANGLES => m.domain = Some(D::Triangles),
+                MODE_INPUT_TRIANGLES_ADJACENCY => m.input = Some(I::TrianglesAdjacency),
+                MODE_QUADS => m.domain = Some(D::Quads),
+                MODE_ISOLINES => m.domain = Some(D::Isolines),
+                MODE_OUTPUT_POINTS => m.output = Some(O::Points),
+                MODE_OUTPUT_LINE_STRIP => m.output = Some(O::LineStrip),
+                MODE_OUTPUT_TRIANGLE_STRIP => m.output = Some(O::TriangleStrip),
+                _ => {}
+            }
+        }
+        m
     }
 
     pub(crate) fn read_derivative_group(&mut self) {

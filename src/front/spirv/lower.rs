@@ -77,6 +77,18 @@ pub(crate) enum Val {
     Res(ResVal),
     /// An extended instruction set (true: GLSL.std.450).
     ExtSet(bool),
+    /// An `OpImageTexelPointer`: the storage image texel an atomic works on.
+    Texel(TexelPtr),
+}
+
+/// The texel of an `OpImageTexelPointer`: image, integer coordinates (array layer last) and
+/// sample, and the texel's scalar type.
+#[derive(Clone, Debug)]
+pub(crate) struct TexelPtr {
+    pub image: ir::ResRef,
+    pub coords: Vec<Reg>,
+    pub sample: Reg,
+    pub ty: ScalarTy,
 }
 
 /// A phi to resolve on the edges into a block.
@@ -90,8 +102,27 @@ pub(crate) struct PhiInfo {
 /// One inlined function's return point.
 pub(crate) struct Frame {
     pub func: u32,
+    /// Which inlined instance of `func` this is (numbers every `inline_function` call).
+    pub instance: u32,
     pub ret_block: Option<BlockId>,
     pub ret_regs: Vec<Reg>,
+}
+
+/// A structured construct of one inlined function instance, as IR blocks: its header, its
+/// merge block and, for a loop, its continue target.
+pub(crate) struct Construct {
+    pub instance: u32,
+    pub header: BlockId,
+    pub merge: BlockId,
+    pub cont: Option<BlockId>,
+}
+
+/// An `OpKill` / `OpTerminateInvocation` block of an inlined function instance, and where its
+/// lanes go on if no construct of the instance holds it (the call's continuation).
+pub(crate) struct KillSite {
+    pub instance: u32,
+    pub block: BlockId,
+    pub ret: Option<BlockId>,
 }
 
 pub(crate) struct Lower<'m> {
@@ -123,8 +154,15 @@ pub(crate) struct Lower<'m> {
     pub resources: Vec<ir::Resource>,
     pub writes_depth: bool,
     pub can_discard: bool,
+    /// Whose value the interface variable being declared is (`IoVar::per` of what it adds).
+    pub io_per: ir::IoPer,
     /// Interface ids of the entry point.
     pub interface: Vec<u32>,
+    /// Inlined function instances so far, and their structured constructs and kills (the
+    /// kills' resume blocks are found once the whole body is lowered: `resolve_kills`).
+    pub instances: u32,
+    pub constructs: Vec<Construct>,
+    pub kills: Vec<KillSite>,
     /// Every id mentioned by the functions the entry point can reach (over-approximation:
     /// literal words count too), to skip globals the entry point never uses.
     pub used: HashSet<u32>,
@@ -163,7 +201,11 @@ impl<'m> Lower<'m> {
             resources: Vec::new(),
             writes_depth: false,
             can_discard: false,
+            io_per: ir::IoPer::Invocation,
             interface: Vec::new(),
+            instances: 0,
+            constructs: Vec::new(),
+            kills: Vec::new(),
             used: HashSet::new(),
         }
     }
@@ -203,6 +245,14 @@ impl<'m> Lower<'m> {
 
     pub(crate) fn k32(&mut self, v: u32) -> Reg {
         self.konst(ScalarTy::I32, v as u64)
+    }
+
+    /// A geometry shader's `EmitVertex` (`vertex`) or `EndPrimitive` on `stream`.
+    pub(crate) fn emit_geometry(&mut self, vertex: bool, stream: u32) {
+        self.emit(match vertex {
+            true => Inst::Emit { stream },
+            false => Inst::EndPrimitive { stream },
+        });
     }
 
     pub(crate) fn emit(&mut self, inst: Inst) {
@@ -351,7 +401,9 @@ impl<'m> Lower<'m> {
     pub(crate) fn vty(&self, id: u32) -> Result<u32> {
         match self.val(id)? {
             Val::Regs { ty, .. } => Ok(*ty),
-            Val::Ptr(_) => Err(self.err(&format!("%{id} is a pointer, a value was expected"))),
+            Val::Ptr(_) | Val::Texel(_) => {
+                Err(self.err(&format!("%{id} is a pointer, a value was expected")))
+            }
             Val::Res(r) => Ok(r.ty),
             Val::ExtSet(_) => Err(self.err(&format!("%{id} is an instruction set"))),
         }
@@ -500,6 +552,18 @@ impl<'m> Lower<'m> {
             | Op::AtomicAnd
             | Op::AtomicOr
             | Op::AtomicXor => self.atomic(i),
+            Op::ImageTexelPointer => self.texel_pointer(i),
+            Op::EmitVertex | Op::EndPrimitive => {
+                self.emit_geometry(i.op == Op::EmitVertex, 0);
+                Ok(())
+            }
+            Op::EmitStreamVertex | Op::EndStreamPrimitive => {
+                let stream = self
+                    .const_u64(i.w(0)?)
+                    .ok_or_else(|| i.err("the stream of a geometry emit is not a constant"))?;
+                self.emit_geometry(i.op == Op::EmitStreamVertex, stream as u32);
+                Ok(())
+            }
             Op::FunctionCall => self.call(i),
             Op::ExtInst => self.ext_inst(i),
             Op::SampledImage

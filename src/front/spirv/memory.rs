@@ -12,7 +12,7 @@ use spirv::{Decoration, Op};
 use crate::ir::{self, AtomicOp, BinaryOp, Inst, Reg, ScalarTy, Space};
 use crate::Result;
 
-use super::lower::{Lower, PSpace, PtrVal, Special, Val};
+use super::lower::{Lower, PSpace, PtrVal, Special, TexelPtr, Val};
 use super::parse::I;
 use super::types::Type;
 
@@ -456,6 +456,9 @@ impl Lower<'_> {
             Op::AtomicXor => (AtomicOp::Xor, 2),
             _ => return Err(i.err("not an atomic")),
         };
+        if let Val::Texel(t) = self.val(i.w(ptr_at)?)? {
+            return self.image_atomic(i, op, t.clone());
+        }
         let p = self.ptr(i.w(ptr_at)?)?;
         let ty = self.scalar_of(p.pointee)?;
         let float_ok = matches!(op, AtomicOp::Load | AtomicOp::Store | AtomicOp::Exchange);
@@ -480,6 +483,70 @@ impl Lower<'_> {
             a,
             b,
         });
+        if op != AtomicOp::Store {
+            self.def_checked(i.w(1)?, i.w(0)?, vec![dst])?;
+        }
+        Ok(())
+    }
+
+    /// `OpImageTexelPointer`: remembered, for the atomics that use it.
+    pub(crate) fn texel_pointer(&mut self, i: &I) -> Result<()> {
+        let (_, pointee) = self.pointee_of(i.w(0)?)?;
+        let ty = self.scalar_of(pointee)?;
+        let image = match self.ptr(i.w(2)?)?.space {
+            PSpace::Res { slot, index } => ir::ResRef { slot, index },
+            _ => return Err(i.err("OpImageTexelPointer of something not an image variable")),
+        };
+        let coords = self
+            .regs(i.w(3)?)?
+            .into_iter()
+            .map(|r| self.as_i32(r))
+            .collect();
+        let sample = self.reg1(i.w(4)?)?;
+        let sample = self.as_i32(sample);
+        self.vals.insert(
+            i.w(1)?,
+            Val::Texel(TexelPtr {
+                image,
+                coords,
+                sample,
+                ty,
+            }),
+        );
+        Ok(())
+    }
+
+    /// An atomic on an image texel: an image instruction (32-bit integer texels).
+    fn image_atomic(&mut self, i: &I, op: AtomicOp, t: TexelPtr) -> Result<()> {
+        if !matches!(t.ty, ScalarTy::I32) {
+            return Err(i.unsup(&format!("image atomic on a {:?} texel", t.ty)));
+        }
+        let zero = self.konst(t.ty, 0);
+        let (a, b) = match op {
+            AtomicOp::Store => (self.reg1(i.w(3)?)?, zero),
+            AtomicOp::Load | AtomicOp::IIncrement | AtomicOp::IDecrement => (zero, zero),
+            AtomicOp::CompareExchange => (self.reg1(i.w(6)?)?, self.reg1(i.w(7)?)?),
+            _ => (self.reg1(i.w(5)?)?, zero),
+        };
+        let dst = self.reg(t.ty);
+        let inst = ir::ImageInst {
+            kind: ir::ImageOpKind::Atomic(op),
+            image: t.image,
+            sampler: None,
+            coords: t.coords,
+            proj: None,
+            dref: None,
+            lod: ir::Lod::None,
+            offset: Vec::new(),
+            offsets4: None,
+            min_lod: None,
+            sample: Some(t.sample),
+            component: None,
+            texel: vec![a, b],
+            dst: vec![dst],
+            result_ty: t.ty,
+        };
+        self.emit(Inst::Image(Box::new(inst)));
         if op != AtomicOp::Store {
             self.def_checked(i.w(1)?, i.w(0)?, vec![dst])?;
         }

@@ -68,6 +68,9 @@ pub struct Module {
 fn stage_of(model: u32) -> Option<ir::Stage> {
     match model {
         0 => Some(ir::Stage::Vertex),
+        1 => Some(ir::Stage::TessControl),
+        2 => Some(ir::Stage::TessEval),
+        3 => Some(ir::Stage::Geometry),
         4 => Some(ir::Stage::Fragment),
         5 => Some(ir::Stage::Compute),
         _ => None,
@@ -110,12 +113,18 @@ impl Module {
         Module::load(&words)
     }
 
+    /// The module's words (host order).
+    pub fn words(&self) -> &[u32] {
+        &self.p.words
+    }
+
     /// SPIR-V version (major, minor) from the header.
     pub fn spirv_version(&self) -> (u8, u8) {
         self.p.version
     }
 
-    /// Entry points with a supported execution model (vertex, fragment, compute).
+    /// Entry points with a supported execution model (vertex, tessellation control and
+    /// evaluation, geometry, fragment, compute).
     pub fn entry_points(&self) -> Vec<(String, ir::Stage)> {
         self.p
             .entries
@@ -168,8 +177,10 @@ impl Module {
         l.read_derivative_group();
         l.declare_globals()?;
         l.inline_function(e.func, Vec::new(), true)?;
+        l.resolve_kills();
         let workgroup_size = l.workgroup_size()?;
         let (origin_upper_left, early_fragment_tests, depth_replacing) = l.modes();
+        let modes = l.stage_modes();
         Ok(ir::Shader {
             name: entry.to_string(),
             stage: st,
@@ -185,6 +196,7 @@ impl Module {
             early_fragment_tests,
             origin_upper_left,
             derivative_group: l.derivative_group,
+            modes,
         })
     }
 }

@@ -373,6 +373,12 @@ fn cap_supported(c: Capability) -> bool {
             | C::ComputeDerivativeGroupLinearKHR
             | C::DrawParameters
             | C::SampleRateShading
+            | C::InterpolationFunction
+            | C::Tessellation
+            | C::TessellationPointSize
+            | C::GeometryPointSize
+            | C::GeometryStreams
+            | C::MultiViewport
             | C::ClipDistance
             | C::CullDistance
             | C::ImageMSArray
@@ -495,6 +501,11 @@ fn op_supported(op: Op) -> bool {
             | ImageDrefGather
             | ImageRead
             | ImageWrite
+            | ImageTexelPointer
+            | EmitVertex
+            | EndPrimitive
+            | EmitStreamVertex
+            | EndStreamPrimitive
             | Image
             | ImageQuerySizeLod
             | ImageQuerySize

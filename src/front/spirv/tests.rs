@@ -668,7 +668,11 @@ void main() {
             ..
         }
     )));
-    assert!(sh.body.blocks.iter().any(|b| b.term == Terminator::Kill));
+    assert!(sh
+        .body
+        .blocks
+        .iter()
+        .any(|b| matches!(b.term, Terminator::Kill { .. })));
     // Inputs and outputs do not overlap in per-lane memory.
     let mut spans: Vec<(u32, u32)> = sh
         .inputs

@@ -21,24 +21,32 @@ fn one(kinds: &[OperandKind]) -> Vec<Operand> {
     kinds.iter().map(|&k| (k, OperandQuantifier::One)).collect()
 }
 
+/// One disassembled instruction: where it is, its opcode, its result id, and its text
+/// without the result (`OpFAdd %6 %12 %12`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DisInst {
+    /// Word offset of the instruction's first word.
+    pub offset: u32,
+    pub opcode: u32,
+    pub result: Option<u32>,
+    pub text: String,
+    /// Words of the instruction, the first included.
+    pub words: u32,
+}
+
+impl DisInst {
+    /// The operand words (after the first) of this instruction in `module`.
+    pub fn operands<'a>(&self, module: &'a [u32]) -> &'a [u32] {
+        let (at, end) = (
+            self.offset as usize + 1,
+            (self.offset + self.words) as usize,
+        );
+        module.get(at..end).unwrap_or(&[])
+    }
+}
+
 pub(super) fn disassemble(words: &[u32]) -> Result<String> {
-    if words.len() < 5 {
-        return Err(Error::Spirv(format!(
-            "module has {} words, fewer than the 5-word header",
-            words.len()
-        )));
-    }
-    if words[0] != 0x0723_0203 {
-        let why = if words[0] == 0x0302_2307 {
-            " (byte-swapped modules are not supported)"
-        } else {
-            ""
-        };
-        return Err(Error::Spirv(format!(
-            "word 0: bad magic number {:#010x}{why}",
-            words[0]
-        )));
-    }
+    let insts = instructions(words)?;
     let bound = words[3];
     let mut out = String::new();
     let _ = writeln!(out, "; SPIR-V");
@@ -58,11 +66,44 @@ pub(super) fn disassemble(words: &[u32]) -> Result<String> {
     let _ = writeln!(out, "; Schema: {}", words[4]);
     // Results right-aligned as spirv-dis does (`%N = ` ending at column 15).
     let width = (1 + bound.to_string().len()).max(12);
+    for d in insts {
+        match d.result {
+            Some(r) => {
+                let _ = writeln!(out, "{:>width$} = {}", format!("%{r}"), d.text);
+            }
+            None => {
+                let _ = writeln!(out, "{:width$}   {}", "", d.text);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// Every instruction of a module after its header, in order.
+pub(super) fn instructions(words: &[u32]) -> Result<Vec<DisInst>> {
+    if words.len() < 5 {
+        return Err(Error::Spirv(format!(
+            "module has {} words, fewer than the 5-word header",
+            words.len()
+        )));
+    }
+    if words[0] != 0x0723_0203 {
+        let why = if words[0] == 0x0302_2307 {
+            " (byte-swapped modules are not supported)"
+        } else {
+            ""
+        };
+        return Err(Error::Spirv(format!(
+            "word 0: bad magic number {:#010x}{why}",
+            words[0]
+        )));
+    }
     let mut d = Dis {
         num_types: HashMap::new(),
         value_type: HashMap::new(),
         ext_sets: HashMap::new(),
     };
+    let mut out = Vec::new();
     let mut i = 5;
     while i < words.len() {
         let wc = (words[i] >> 16) as usize;
@@ -78,14 +119,13 @@ pub(super) fn disassemble(words: &[u32]) -> Result<String> {
             )));
         }
         let (result, text) = d.instruction(i, opcode, &words[i + 1..i + wc])?;
-        match result {
-            Some(r) => {
-                let _ = writeln!(out, "{:>width$} = {text}", format!("%{r}"));
-            }
-            None => {
-                let _ = writeln!(out, "{:width$}   {text}", "");
-            }
-        }
+        out.push(DisInst {
+            offset: i as u32,
+            opcode,
+            result,
+            text,
+            words: wc as u32,
+        });
         i += wc;
     }
     Ok(out)

@@ -22,6 +22,8 @@
 mod assemble;
 mod disassemble;
 
+pub use disassemble::DisInst;
+
 use rspirv::binary::Disassemble;
 use rspirv::grammar::{Instruction, OperandKind, INSTRUCTION_TABLE};
 use rspirv::spirv;
@@ -61,6 +63,12 @@ pub fn assemble_preserving_ids(
 /// same words (ids are printed as their numbers; the header comment carries the version).
 pub fn disassemble(words: &[u32]) -> crate::Result<String> {
     disassemble::disassemble(words)
+}
+
+/// The instructions [`disassemble`] prints, one by one with their word offsets (what the IR's
+/// `Source { offset }` markers name; the debugger's listing is built on it).
+pub fn disassemble_instructions(words: &[u32]) -> crate::Result<Vec<DisInst>> {
+    disassemble::instructions(words)
 }
 
 /// The SPIR-V version a `spirv-as --target-env` / Amber `TARGET_ENV` name stands for

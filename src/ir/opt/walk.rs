@@ -38,6 +38,17 @@ pub fn for_each_use(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg, bool)) {
         }
         Inst::Pack4x8 { src, .. } => src.iter_mut().for_each(|r| f(r, false)),
         Inst::Load { ptr: p, .. } => ptr(p, f),
+        Inst::InterpolateAt { at, addr, .. } => {
+            f(addr, false);
+            match at {
+                InterpAt::Centroid => {}
+                InterpAt::Sample(i) => f(i, false),
+                InterpAt::Offset(x, y) => {
+                    f(x, false);
+                    f(y, false);
+                }
+            }
+        }
         Inst::Store { ptr: p, src, .. } => {
             ptr(p, f);
             f(src, false);
@@ -98,6 +109,8 @@ pub fn for_each_use(inst: &mut Inst, f: &mut dyn FnMut(&mut Reg, bool)) {
         | Inst::LaneInfo { .. }
         | Inst::Demote
         | Inst::Barrier
+        | Inst::Emit { .. }
+        | Inst::EndPrimitive { .. }
         | Inst::Source { .. } => {}
     }
 }
@@ -131,9 +144,15 @@ pub fn defs(inst: &Inst) -> Vec<Reg> {
         | Inst::GroupArith { dst, .. }
         | Inst::BallotQuery { dst, .. }
         | Inst::IsHelper { dst }
+        | Inst::InterpolateAt { dst, .. }
         | Inst::LaneInfo { dst, .. } => vec![*dst],
         Inst::Image(im) => im.dst.clone(),
-        Inst::Store { .. } | Inst::Demote | Inst::Barrier | Inst::Source { .. } => vec![],
+        Inst::Store { .. }
+        | Inst::Demote
+        | Inst::Barrier
+        | Inst::Emit { .. }
+        | Inst::EndPrimitive { .. }
+        | Inst::Source { .. } => vec![],
     }
 }
 
@@ -157,6 +176,7 @@ pub fn is_pure(inst: &Inst) -> bool {
         | Inst::GroupArith { .. }
         | Inst::BallotQuery { .. }
         | Inst::IsHelper { .. }
+        | Inst::InterpolateAt { .. }
         | Inst::LaneInfo { .. } => true,
         _ => false,
     }

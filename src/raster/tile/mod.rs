@@ -94,6 +94,7 @@ use super::state::PipelineState;
 use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
 use super::{Clears, RenderTargets};
 use crate::cpu::Cache;
+use crate::limits::Cancel;
 use crate::{Error, Result};
 
 /// How many primitives ahead of the one being rasterised a tile prefetches (see `shade`).
@@ -190,6 +191,8 @@ pub(crate) struct Scene<'a> {
     pub fs: &'a dyn FragmentStage,
     /// Depth clamp range, when depth clamp is on.
     pub depth_clamp: Option<(f32, f32)>,
+    /// Polled before every tile; its progress counts tiles.
+    pub cancel: &'a Cancel,
 }
 
 /// A tile's pixels, borrowed in place from the attachments: one slice per row (the tile's
@@ -290,15 +293,16 @@ fn split_tiles<'t>(
         }
     };
     for (a, c) in t.color.iter_mut().enumerate() {
-        cut(&mut c.data, c.format.bytes_per_texel(), Att::Color(a));
+        let bpp = c.pixel_bytes();
+        cut(&mut c.data, bpp, Att::Color(a));
     }
     if let Some(d) = &mut t.depth_stencil {
-        let db = d.format.depth_bytes();
+        let (db, n) = (d.format.depth_bytes(), d.samples as usize);
         if db > 0 {
-            cut(&mut d.depth, db, Att::Depth);
+            cut(&mut d.depth, db * n, Att::Depth);
         }
         if !d.stencil.is_empty() {
-            cut(&mut d.stencil, 1, Att::Stencil);
+            cut(&mut d.stencil, n, Att::Stencil);
         }
     }
     let per_band: Vec<Vec<TileView>> = bands
@@ -441,9 +445,16 @@ pub(crate) fn render(
     let tx = tiles_x as usize;
     work.sort_by_key(|(t, _)| (std::cmp::Reverse(costs[*t]), *t % tx, *t / tx));
     // One lock per claim (a few hundred per frame); `queue` says why claims look at neighbours.
+    scene.cancel.begin_work(work.len() as u64);
     let queue = Mutex::new(TileQueue::new(work, tx, tiles_y as usize));
+    // multisampled draws, and stages that use what only per-sample shading provides, take
+    // the per-sample path (`samples`)
+    let per_sample = scene.state.samples > 1 || scene.fs.sample_use().any();
     let failures: Vec<Option<(usize, Error)>> = pool.broadcast(|ctx| {
-        let mut sh = TileShader::new(scene, &atts, ds_format);
+        let mut sh = match per_sample {
+            false => Tiles::Pixels(TileShader::new(scene, &atts, ds_format)),
+            true => Tiles::Samples(samples::SampleShader::new(scene, &atts, ds_format)),
+        };
         let mut first: Option<(usize, Error)> = None;
         let who = ctx.index();
         let claim = |done| {
@@ -461,11 +472,20 @@ pub(crate) fn render(
             }
             ahead = claim(done);
             done = Some(t);
+            scene.cancel.advance(1);
             if bins[t].is_empty() {
                 continue;
             }
+            if let Err(e) = scene.cancel.check() {
+                first.get_or_insert((t, e));
+                continue;
+            }
             let mut next_rows = ahead.as_ref().map(|(_, view)| Ahead::new(view));
-            if let Err(e) = sh.shade(bins[t], &mut view, next_rows.as_mut()) {
+            let shaded = match &mut sh {
+                Tiles::Pixels(sh) => sh.shade(bins[t], &mut view, next_rows.as_mut()),
+                Tiles::Samples(sh) => sh.shade(bins[t], &mut view),
+            };
+            if let Err(e) = shaded {
                 if first.as_ref().is_none_or(|(f, _)| t < *f) {
                     first = Some((t, e));
                 }
@@ -579,6 +599,14 @@ fn prefetch_varyings(scene: &Scene, p: &RasterPrim) {
             crate::cpu::prefetch(v.as_ptr(), size_of_val(v), Cache::L1);
         }
     }
+}
+
+/// A pool thread's tile shader: the pixel path, or the per-sample path (`samples`).
+/// (One per thread for a whole tile pass, so the pixel path keeps its shader unboxed.)
+#[allow(clippy::large_enum_variant)]
+enum Tiles<'a> {
+    Pixels(TileShader<'a>),
+    Samples(samples::SampleShader<'a>),
 }
 
 /// A 2x2 quad waiting for the fragment stage.
@@ -1064,6 +1092,7 @@ mod cover;
 mod depth;
 mod direct;
 mod queue;
+mod samples;
 mod shade;
 use cover::BlockEdge;
 use depth::*;
@@ -1112,6 +1141,8 @@ pub(in crate::raster) mod tests {
                 orig_w: [1.0; 3],
                 primitive_id: id,
                 front: true,
+                layer: 0,
+                viewport: 0,
             },
             point: None,
         }
@@ -1296,6 +1327,7 @@ pub(in crate::raster) mod tests {
             state,
             vertex: &vs,
             fragment: &fs,
+            stages: Default::default(),
         };
         let raster = Rasterizer::new(threads).unwrap();
         let mut pass = raster.begin(rt);
@@ -1530,6 +1562,7 @@ pub(in crate::raster) mod tests {
                 front_facing: false,
                 primitive_id: false,
                 point_coord: false,
+                layer: false,
             }
         }
         fn layout(&self, attachments: usize) -> RowLayout {
@@ -1748,6 +1781,7 @@ pub(in crate::raster) mod tests {
                     state,
                     vertex: &vs,
                     fragment: &fs,
+                    stages: Default::default(),
                 };
                 let raster = Rasterizer::new(threads).unwrap();
                 let mut pass = raster.begin(&mut rt);

@@ -242,6 +242,9 @@ impl<'a> TileShader<'a> {
                 pid.fill(q.p.info.primitive_id);
             }
         }
+        if reads.layer {
+            fill_layers(&self.quads, b);
+        }
         // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
         // original vertices. Noperspective: the same with every term scaled by the original
         // vertex's w, which turns the weights into window-space ones. Both are ratios of
@@ -360,6 +363,22 @@ impl<'a> TileShader<'a> {
             }
             start = end;
         }
+    }
+}
+
+/// The batch's `Layer` and `ViewportIndex` per lane, from each quad's primitive.
+#[inline(never)]
+fn fill_layers(quads: &[Quad], b: &mut RowBatch) {
+    let n = 4 * quads.len();
+    b.layer.resize(n, 0);
+    b.viewport.resize(n, 0);
+    let lanes = b
+        .layer
+        .chunks_exact_mut(4)
+        .zip(b.viewport.chunks_exact_mut(4));
+    for (q, (layer, viewport)) in quads.iter().zip(lanes) {
+        layer.fill(q.p.info.layer as u32);
+        viewport.fill(q.p.info.viewport as u32);
     }
 }
 

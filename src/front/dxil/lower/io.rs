@@ -16,7 +16,8 @@
 use std::collections::HashMap;
 
 use crate::ir::{
-    BinaryOp, BuiltIn, ConvOp, Inst, Interp, IoBinding, IoVar, Ptr, Reg, ScalarTy, Space, Stage,
+    BinaryOp, BuiltIn, ConvOp, Inst, Interp, IoBinding, IoPer, IoVar, Ptr, Reg, Sampling, ScalarTy,
+    Space, Stage,
 };
 
 use super::super::module::Value;
@@ -89,6 +90,19 @@ fn interp_of(m: InterpolationMode) -> Interp {
         | InterpolationMode::LinearNoperspectiveCentroid
         | InterpolationMode::LinearNoperspectiveSample => Interp::NoPerspective,
         _ => Interp::Smooth,
+    }
+}
+
+/// Where in the pixel a pixel-shader input is evaluated (its `centroid` / `sample` qualifier).
+fn sampling_of(m: InterpolationMode) -> Sampling {
+    match m {
+        InterpolationMode::LinearCentroid | InterpolationMode::LinearNoperspectiveCentroid => {
+            Sampling::Centroid
+        }
+        InterpolationMode::LinearSample | InterpolationMode::LinearNoperspectiveSample => {
+            Sampling::Sample
+        }
+        _ => Sampling::Center,
     }
 }
 
@@ -175,6 +189,8 @@ impl<'a> Lower<'a> {
                     word,
                     count: words,
                     interp,
+                    sampling: Sampling::Center,
+                    per: IoPer::Invocation,
                     name: e.name.clone(),
                 };
                 self.push_io(input, v);
@@ -201,6 +217,8 @@ impl<'a> Lower<'a> {
                         word: word + r * cols,
                         count: cols,
                         interp,
+                        sampling: sampling_of(e.interpolation),
+                        per: IoPer::Invocation,
                         name: e.name.clone(),
                     };
                     self.push_io(input, v);
@@ -241,6 +259,8 @@ impl<'a> Lower<'a> {
             word,
             count,
             interp: Interp::Flat,
+            sampling: Sampling::Center,
+            per: IoPer::Invocation,
             name: String::new(),
         });
         self.io.built_ins.insert(b, (word, ty));

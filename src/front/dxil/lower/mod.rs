@@ -112,6 +112,17 @@ pub fn entry_points(dxil: &DxilModule) -> Vec<(String, ir::Stage)> {
         .collect()
 }
 
+/// The entry point `lower` takes: the one named `entry`, or the first with a function.
+pub fn entry_point<'a>(
+    dxil: &'a DxilModule,
+    entry: Option<&str>,
+) -> Option<&'a crate::front::dxil::shader::EntryPoint> {
+    dxil.shader
+        .entry_points
+        .iter()
+        .find(|e| e.function.is_some() && entry.is_none_or(|n| n == e.name))
+}
+
 /// Lowers entry point `entry` (the first one when `None`) of a DXIL module.
 pub fn lower(dxil: &DxilModule, entry: Option<&str>) -> LResult<ir::Shader> {
     let sm = dxil.shader.shader_model;
@@ -125,19 +136,14 @@ pub fn lower(dxil: &DxilModule, entry: Option<&str>) -> LResult<ir::Shader> {
         shader: entry.map_or(first_name.clone(), str::to_string),
         kind: sm.to_string(),
     })?;
-    let ep = dxil
-        .shader
-        .entry_points
-        .iter()
-        .find(|e| e.function.is_some() && entry.is_none_or(|n| n == e.name))
-        .ok_or_else(|| LowerError::Invalid {
-            shader: entry.unwrap_or("").to_string(),
-            at: "dx.entryPoints".into(),
-            msg: match entry {
-                Some(n) => format!("no entry point named {n:?}"),
-                None => "no entry point with a function".into(),
-            },
-        })?;
+    let ep = entry_point(dxil, entry).ok_or_else(|| LowerError::Invalid {
+        shader: entry.unwrap_or("").to_string(),
+        at: "dx.entryPoints".into(),
+        msg: match entry {
+            Some(n) => format!("no entry point named {n:?}"),
+            None => "no entry point with a function".into(),
+        },
+    })?;
     let fid = ep.function.expect("filtered above");
     let func = dxil
         .module
@@ -223,6 +229,8 @@ impl<'a> Lower<'a> {
             can_discard: self.can_discard,
             // raw shader flag 3: ForceEarlyDepthStencil ([earlydepthstencil])
             early_fragment_tests: self.ep.properties.shader_flags & (1 << 3) != 0,
+            // pixel, vertex and compute shaders have no tessellation or geometry modes
+            modes: ir::StageModes::default(),
             origin_upper_left: true,
             derivative_group,
         }

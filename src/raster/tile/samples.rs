@@ -1,0 +1,1236 @@
+//! The per-sample path of the tiles: multisampled draws, and single-sample draws whose
+//! fragment stage reads or writes what only this path provides (`SampleMask`, `SampleId`,
+//! `SamplePosition`, `InterpolateAt*`, centroid or sample inputs: [`SampleUse`]).
+//!
+//! Shape: the same tiles, bins and primitives as the pixel path, walked quad by quad. Each
+//! lane's coverage is a mask of samples, from the primitive's edges evaluated at the
+//! standard sample locations ([`crate::raster::samples`], exact integer offsets of the
+//! fixed-point edges, so the top-left rule holds per sample). A quad becomes one batch entry
+//! (one invocation per covered pixel, coverage per lane), or, when shading per sample, one
+//! entry per sample index (the quad's four pixels at that sample: derivatives are taken
+//! between pixels at one sample, as on GPUs). Depth is interpolated at every sample; early and
+//! late depth/stencil tests, `SampleMask` output, alpha-to-coverage and blending are per sample,
+//! on the attachments' `samples` consecutive texels per pixel.
+//!
+//! Ordering: an entry whose (pixel, sample) pairs meet one already in the batch flushes the
+//! batch first, so every sample sees its tests and writes in submission order; early tests run
+//! as entries are submitted, as on the pixel path.
+//!
+//! Why a path of its own: the pixel path's block masks, direct writes and SIMD interpolation
+//! are shaped for one bit per pixel, and keeping them free of per-sample branches keeps the
+//! single-sample frames as fast as they were. This path is plain scalar code. With one sample
+//! it computes what the pixel path does, bit for bit (coverage at the centre, planes evaluated
+//! at a quad's lane 0 and stepped to its other lanes; a test holds the two to the same bytes),
+//! which is what lets a single-sample draw that reads `SampleMask` or interpolates at an
+//! offset take it.
+
+use super::*;
+use crate::raster::samples::edge_offset;
+use crate::raster::stage::{InterpPlanes, SampleUse, Sampling};
+
+/// A quad of one primitive waiting for the fragment stage: one invocation per lane.
+#[derive(Clone, Copy, Debug)]
+struct Entry<'a> {
+    /// Framebuffer position of lane 0 (even x and y).
+    x: i32,
+    y: i32,
+    /// The primitive.
+    p: &'a RasterPrim,
+    /// Per lane: the samples the invocation covers (after early tests).
+    cover: [u32; 4],
+    /// Per lane: every sample of the pixel the primitive covers (where a centroid goes).
+    full: [u32; 4],
+    /// The sample this entry shades, when shading per sample.
+    sample: Option<u8>,
+}
+
+/// A shading point: offset (x, y) of lane 0 from the quad's origin pixel's corner.
+type Point = (f64, f64);
+
+/// One pool thread's state on the per-sample path, reused tile after tile.
+pub(super) struct SampleShader<'a> {
+    scene: &'a Scene<'a>,
+    atts: &'a [Attachment],
+    ds_format: Option<DepthFormat>,
+    /// Samples per pixel and their locations (sixteenths).
+    n: usize,
+    locs: &'static [[u8; 2]],
+    /// One invocation per sample rather than per pixel.
+    per_sample: bool,
+    early: bool,
+    tests: bool,
+    uses: SampleUse,
+    layout: RowLayout,
+    layout_error: Option<String>,
+    batch: RowBatch,
+    entries: Vec<Entry<'a>>,
+    /// Per tile pixel (row-major), the samples the batch's entries hold.
+    taken: Vec<u32>,
+}
+
+impl<'a> SampleShader<'a> {
+    pub(super) fn new(
+        scene: &'a Scene<'a>,
+        atts: &'a [Attachment],
+        ds_format: Option<DepthFormat>,
+    ) -> Self {
+        let fs = scene.fs;
+        let st = scene.state;
+        let n = st.samples.max(1);
+        let uses = fs.sample_use();
+        let shading = st.sample_shading.is_some_and(|m| m * n as f32 > 1.0);
+        let per_sample = n > 1 && (uses.per_sample || shading);
+        let layout = fs.layout(atts.len());
+        SampleShader {
+            scene,
+            atts,
+            ds_format,
+            n: n as usize,
+            locs: crate::raster::samples::locations(n),
+            per_sample,
+            // the shader's `SampleMask` and alpha change which samples are tested
+            early: !fs.writes_depth()
+                && !fs.can_discard()
+                && !uses.mask_out
+                && !st.alpha_to_coverage,
+            tests: tests_enabled(&st.depth_stencil, ds_format),
+            uses,
+            layout_error: shade::layout_error(&layout),
+            layout,
+            batch: RowBatch::default(),
+            entries: Vec::with_capacity(QUAD_BATCH),
+            taken: vec![0; (TILE * TILE) as usize],
+        }
+    }
+
+    pub(super) fn shade(&mut self, bin: &[u32], view: &mut TileView) -> Result<()> {
+        self.entries.clear();
+        self.taken.fill(0);
+        let scene = self.scene;
+        for &pi in bin {
+            let p = scene.prims.get(pi);
+            if let Some(r) = p.bbox.intersect(&view.rect) {
+                self.primitive(view, p, r)?;
+            }
+        }
+        self.flush(view)
+    }
+
+    /// Primitive `pi`'s pixels `r` of the tile, quad by quad.
+    fn primitive(&mut self, view: &mut TileView, p: &'a RasterPrim, r: PixRect) -> Result<()> {
+        let edges = &p.edges[..p.n_edges];
+        // per sample, what each edge gains from the pixel centre to it
+        let mut offs = [[0i64; 4]; 16];
+        for (o, &loc) in offs.iter_mut().zip(self.locs) {
+            for (v, e) in o.iter_mut().zip(edges) {
+                *v = edge_offset(e, loc);
+            }
+        }
+        let all = self.scene.state.sample_mask & sample_bits(self.n);
+        let mut qy = r.y0 & !1;
+        while qy <= r.y1 {
+            let mut qx = r.x0 & !1;
+            while qx <= r.x1 {
+                let mut full = [0u32; 4];
+                for (k, f) in full.iter_mut().enumerate() {
+                    let (px, py) = (qx + (k & 1) as i32, qy + (k >> 1) as i32);
+                    if px < r.x0 || px > r.x1 || py < r.y0 || py > r.y1 {
+                        continue;
+                    }
+                    let mut at = [0i64; 4];
+                    for (a, e) in at.iter_mut().zip(edges) {
+                        *a = e.at(px as i64, py as i64);
+                    }
+                    let mut bits = 0;
+                    for (s, o) in offs[..self.n].iter().enumerate() {
+                        if (0..edges.len()).all(|e| at[e] + o[e] >= 0) {
+                            bits |= 1 << s;
+                        }
+                    }
+                    *f = bits & all;
+                }
+                if full != [0; 4] {
+                    let e = Entry {
+                        x: qx,
+                        y: qy,
+                        p,
+                        cover: full,
+                        full,
+                        sample: None,
+                    };
+                    if self.per_sample {
+                        for s in 0..self.n {
+                            let cover = full.map(|m| m & 1 << s);
+                            if cover != [0; 4] {
+                                let sample = Some(s as u8);
+                                self.submit(view, Entry { cover, sample, ..e })?;
+                            }
+                        }
+                    } else {
+                        self.submit(view, e)?;
+                    }
+                }
+                qx += 2;
+            }
+            qy += 2;
+        }
+        Ok(())
+    }
+
+    /// An entry into the batch: the batch is flushed first if it holds one of the entry's
+    /// (pixel, sample) pairs or is full; early tests, if any, then drop the samples that fail.
+    fn submit(&mut self, view: &mut TileView, mut e: Entry<'a>) -> Result<()> {
+        let rect = view.rect;
+        let pixel = |k: usize| {
+            let (lx, ly) = (
+                e.x - rect.x0 + (k & 1) as i32,
+                e.y - rect.y0 + (k >> 1) as i32,
+            );
+            (ly * TILE + lx) as usize
+        };
+        let conflict = (0..4).any(|k| e.cover[k] != 0 && self.taken[pixel(k)] & e.cover[k] != 0);
+        if conflict || self.entries.len() == QUAD_BATCH {
+            self.flush(view)?;
+        }
+        if self.early && self.tests {
+            for k in 0..4 {
+                e.cover[k] = self.test_samples(view, &e, k, e.cover[k], None);
+            }
+            if e.cover == [0; 4] {
+                return Ok(());
+            }
+        }
+        for k in 0..4 {
+            self.taken[pixel(k)] |= e.cover[k];
+        }
+        self.entries.push(e);
+        Ok(())
+    }
+
+    /// The depth/stencil tests (and writes) of lane `k`'s samples `mask`, at the depth each
+    /// sample interpolates to, or at `frag_depth` (a `FragDepth` output) for all of them;
+    /// the samples that pass.
+    fn test_samples(
+        &self,
+        view: &mut TileView,
+        e: &Entry,
+        k: usize,
+        mask: u32,
+        frag_depth: Option<f32>,
+    ) -> u32 {
+        let Some(format) = self.ds_format else {
+            return mask;
+        };
+        let rect = view.rect;
+        let (lx, ly) = (
+            (e.x - rect.x0) as usize + (k & 1),
+            (e.y - rect.y0) as usize + (k >> 1),
+        );
+        let st = &self.scene.state.depth_stencil;
+        let mut no_stencil: [u8; 0] = [];
+        let mut ds = DepthStencilBuf {
+            format,
+            depth: match view.depth.get_mut(ly) {
+                Some(r) => r,
+                None => &mut [],
+            },
+            stencil: match view.stencil.get_mut(ly) {
+                Some(r) => r,
+                None => &mut no_stencil,
+            },
+        };
+        let mut pass = mask;
+        let mut m = mask;
+        while m != 0 {
+            let s = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let z = frag_depth.unwrap_or_else(|| {
+                let z = lane_values(&e.p.z, e, self.sample_point(s))[k];
+                (z + e.p.z_offset) as f32
+            });
+            let z = match self.scene.depth_clamp {
+                Some((lo, hi)) => z.clamp(lo, hi),
+                None => z,
+            };
+            if !depth_stencil(st, &mut ds, lx * self.n + s, z, e.p.info.front) {
+                pass &= !(1 << s);
+            }
+        }
+        pass
+    }
+
+    /// Sample `s`'s location as a shading point.
+    fn sample_point(&self, s: usize) -> Point {
+        let [x, y] = self.locs.get(s).copied().unwrap_or([8, 8]);
+        (x as f64 / 16.0, y as f64 / 16.0)
+    }
+
+    /// Where entry `e`'s invocations run: its sample, or the pixel centre.
+    fn shading_point(&self, e: &Entry) -> Point {
+        match e.sample {
+            Some(s) => self.sample_point(s as usize),
+            None => (0.5, 0.5),
+        }
+    }
+
+    /// Where lane `k` of `e` evaluates an input sampled `at`.
+    fn input_point(&self, e: &Entry, k: usize, at: Sampling) -> Point {
+        match (at, e.sample) {
+            (Sampling::Centroid, None) => self.centroid(e.full[k]),
+            _ => self.shading_point(e),
+        }
+    }
+
+    /// The centroid of a pixel whose covered samples are `full`: the centre when all are,
+    /// else the covered sample of lowest index.
+    fn centroid(&self, full: u32) -> Point {
+        if full == sample_bits(self.n) || full == 0 {
+            (0.5, 0.5)
+        } else {
+            self.sample_point(full.trailing_zeros() as usize)
+        }
+    }
+
+    /// Shade the batch's entries and write what survives.
+    pub(super) fn flush(&mut self, view: &mut TileView) -> Result<()> {
+        if self.entries.is_empty() {
+            return Ok(());
+        }
+        if let Some(e) = &self.layout_error {
+            self.entries.clear();
+            return Err(Error::Exec(e.clone()));
+        }
+        let rect = view.rect;
+        for e in &self.entries {
+            for k in 0..4i32 {
+                let (lx, ly) = (e.x - rect.x0 + (k & 1), e.y - rect.y0 + (k >> 1));
+                if let Some(t) = self.taken.get_mut((ly * TILE + lx) as usize) {
+                    *t = 0;
+                }
+            }
+        }
+        self.build_input();
+        let fs = self.scene.fs;
+        let nq = self.entries.len();
+        let lanes = 4 * nq;
+        fs.run_rows(&self.layout, &mut self.batch)?;
+        let b = &self.batch;
+        if b.rows.len() != self.layout.rows * lanes
+            || b.depth.len() != lanes
+            || b.killed.len() != nq
+            || b.sample_mask_out.len() != lanes
+        {
+            self.entries.clear();
+            return Err(Error::Exec(format!(
+                "raster/tile/samples.rs: the fragment stage resized its batch (expected {} \
+                 rows x {lanes} lanes, {nq} quads)",
+                self.layout.rows
+            )));
+        }
+        let live = self.survivors(view);
+        self.write_colors(view, &live);
+        self.entries.clear();
+        Ok(())
+    }
+
+    /// Per lane, the samples left after discard, the `SampleMask` output, alpha-to-coverage
+    /// and the late tests.
+    fn survivors(&mut self, view: &mut TileView) -> Vec<u32> {
+        let st = self.scene.state;
+        let fs = self.scene.fs;
+        let b = &self.batch;
+        let lanes = 4 * self.entries.len();
+        let alpha = st
+            .alpha_to_coverage
+            .then(|| self.layout.colors.first().and_then(|c| c[3]))
+            .flatten()
+            .and_then(|r| RowLayout::row(&b.rows, Some(r), lanes));
+        let late = !self.early && self.tests;
+        let mut live = vec![0u32; lanes];
+        for (q, e) in self.entries.iter().enumerate() {
+            for k in 0..4 {
+                let lane = 4 * q + k;
+                let mut m = e.cover[k];
+                if fs.can_discard() && b.killed[q] >> k & 1 != 0 {
+                    m = 0;
+                }
+                if self.uses.mask_out {
+                    m &= b.sample_mask_out[lane];
+                }
+                if let Some(a) = alpha {
+                    m &= alpha_coverage(f32::from_bits(a[lane]), self.n);
+                }
+                live[lane] = m;
+            }
+        }
+        if late {
+            let writes_depth = fs.writes_depth();
+            for (q, e) in self.entries.iter().enumerate() {
+                for k in 0..4 {
+                    let lane = 4 * q + k;
+                    if live[lane] != 0 {
+                        let z = writes_depth.then(|| self.batch.depth[lane]);
+                        live[lane] = self.test_samples(view, e, k, live[lane], z);
+                    }
+                }
+            }
+        }
+        live
+    }
+
+    /// The colour writes of the surviving samples `live` (per lane), per sample texel.
+    fn write_colors(&self, view: &mut TileView, live: &[u32]) {
+        let st = self.scene.state;
+        let b = &self.batch;
+        let lanes = 4 * self.entries.len();
+        let rect = view.rect;
+        let comps = |words: Option<&[Option<u32>; 4]>| -> [Option<&[u32]>; 4] {
+            let words = words.unwrap_or(&[None; 4]);
+            std::array::from_fn(|c| RowLayout::row(&b.rows, words[c], lanes))
+        };
+        let src1 = comps(Some(&self.layout.color1));
+        for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
+            let src = comps(self.layout.colors.get(a));
+            let rows = &mut view.colors[a];
+            let one = st.alpha_to_one && !format.class().is_integer();
+            for (q, e) in self.entries.iter().enumerate() {
+                for k in 0..4 {
+                    let lane = 4 * q + k;
+                    if live[lane] == 0 {
+                        continue;
+                    }
+                    let mut v = src.map(|r| r.map_or(0, |r| r[lane]));
+                    let mut v1 = match a {
+                        0 => src1.map(|r| r.map_or(0, |r| r[lane])),
+                        _ => [0; 4],
+                    };
+                    if one {
+                        v[3] = 1.0f32.to_bits();
+                        v1[3] = 1.0f32.to_bits();
+                    }
+                    let (lx, ly) = (
+                        (e.x - rect.x0) as usize + (k & 1),
+                        (e.y - rect.y0) as usize + (k >> 1),
+                    );
+                    let row = &mut rows[ly];
+                    let mut m = live[lane];
+                    while m != 0 {
+                        let s = m.trailing_zeros() as usize;
+                        m &= m - 1;
+                        let t = (lx * self.n + s) * bpp;
+                        let texel = &mut row[t..t + bpp];
+                        write_color(format, &att, st.blend_constants, v, v1, texel);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fill the batch for the entries: coverage, built-ins, the sample inputs, every input
+    /// row of the layout, and the planes when the stage interpolates at other points.
+    fn build_input(&mut self) {
+        let scene = self.scene;
+        let nq = self.entries.len();
+        let n = 4 * nq;
+        let samples = self.n as u32;
+        let b = &mut self.batch;
+        b.quads = nq;
+        b.samples = samples;
+        b.coverage.clear();
+        b.coverage.extend(
+            self.entries
+                .iter()
+                .map(|e| (0..4).fold(0u8, |m, k| m | ((e.cover[k] != 0) as u8) << k)),
+        );
+        b.frag_coord.resize(n, [0.0; 4]);
+        b.front_facing.resize(n, false);
+        b.primitive_id.resize(n, 0);
+        b.point_coord.resize(n, [0.0; 2]);
+        b.layer.clear();
+        b.viewport.clear();
+        b.sample_id.clear();
+        b.sample_mask.clear();
+        for e in &self.entries {
+            let id = e.sample.unwrap_or(0) as u32;
+            b.sample_id.extend([id; 4]);
+            b.layer.extend([e.p.info.layer as u32; 4]);
+            b.viewport.extend([e.p.info.viewport as u32; 4]);
+            b.sample_mask.extend(e.cover);
+        }
+        b.sample_mask_out.clone_from(&b.sample_mask);
+        b.killed.clear();
+        b.killed.resize(nq, 0);
+        b.rows.resize(self.layout.rows * n, 0);
+        b.depth.resize(n, 0.0);
+        let writes_depth = scene.fs.writes_depth();
+        for (q, e) in self.entries.iter().enumerate() {
+            let (sx, sy) = match e.sample {
+                Some(s) => {
+                    let [x, y] = self.locs.get(s as usize).copied().unwrap_or([8, 8]);
+                    (x as f64 / 16.0, y as f64 / 16.0)
+                }
+                None => (0.5, 0.5),
+            };
+            let z = lane_values(&e.p.z, e, (sx, sy));
+            let inv_w = lane_values(&e.p.inv_w, e, (sx, sy));
+            for k in 0..4 {
+                let lane = 4 * q + k;
+                let (x, y) = (
+                    (e.x + (k & 1) as i32) as f64 + sx,
+                    (e.y + (k >> 1) as i32) as f64 + sy,
+                );
+                let zk = (z[k] + e.p.z_offset) as f32;
+                b.frag_coord[lane] = [x as f32, y as f32, zk, inv_w[k] as f32];
+                if writes_depth {
+                    b.depth[lane] = zk;
+                }
+                b.front_facing[lane] = e.p.info.front;
+                b.primitive_id[lane] = e.p.info.primitive_id;
+                b.point_coord[lane] = match e.p.point {
+                    Some((l, t, s)) => [((x - l) / s) as f32, ((y - t) / s) as f32],
+                    None => [0.0; 2],
+                };
+            }
+        }
+        self.fill_rows();
+        if self.uses.interpolate_at {
+            self.fill_planes();
+        }
+    }
+
+    /// Every input row of the layout, lane by lane, at the point each input is evaluated.
+    fn fill_rows(&mut self) {
+        let scene = self.scene;
+        let modes = scene.fs.interpolation();
+        let n = 4 * self.entries.len();
+        let entries = std::mem::take(&mut self.entries);
+        for &(loc, words) in &self.layout.inputs {
+            let l = loc as usize;
+            let mode = modes.get(l).filter(|_| l < scene.n_vary);
+            let at = self.uses.sampling.get(l).copied().unwrap_or_default();
+            for (q, e) in entries.iter().enumerate() {
+                let p = e.p;
+                let var = |j: usize| scene.varyings[p.info.slots[j] as usize * scene.n_vary + l];
+                let vals: [[u32; 4]; 4] = match mode {
+                    None => [[0; 4]; 4],
+                    Some(Interpolation::Flat) => [var(0); 4],
+                    Some(&m) => {
+                        let (num, den) = input_planes(scene, p, l, m);
+                        std::array::from_fn(|k| {
+                            let pt = self.input_point(e, k, at);
+                            let d = lane_values(&den, e, pt)[k];
+                            let inv = if d == 0.0 { 1.0 } else { 1.0 / d };
+                            num.map(|pl| ((lane_values(&pl, e, pt)[k] * inv) as f32).to_bits())
+                        })
+                    }
+                };
+                for (c, r) in words.iter().enumerate() {
+                    let Some(r) = r else { continue };
+                    let row = &mut self.batch.rows[*r as usize * n..][..n];
+                    for k in 0..4 {
+                        row[4 * q + k] = vals[k][c];
+                    }
+                }
+            }
+        }
+        self.entries = entries;
+    }
+
+    /// [`InterpPlanes`] for the batch: per quad the three denominators and every input row's
+    /// numerator at the quad's lane 0 centre, and each lane's centroid offset.
+    fn fill_planes(&mut self) {
+        let scene = self.scene;
+        let modes = scene.fs.interpolation();
+        let mut planes = std::mem::take(&mut self.batch.planes);
+        let pl = &mut planes;
+        pl.rows.clear();
+        pl.rows.resize(self.layout.rows, None);
+        pl.modes.clear();
+        // the named rows: (row, location, component)
+        let mut named = Vec::new();
+        for &(loc, words) in &self.layout.inputs {
+            for (c, r) in words.iter().enumerate() {
+                if let Some(r) = r {
+                    if let Some(slot) = pl.rows.get_mut(*r as usize) {
+                        *slot = Some(named.len() as u32);
+                        let l = loc as usize;
+                        let mode = match modes.get(l).filter(|_| l < scene.n_vary) {
+                            Some(Interpolation::Smooth) => 0,
+                            Some(Interpolation::NoPerspective) => 1,
+                            _ => 2,
+                        };
+                        pl.modes.push(mode);
+                        named.push((l, c));
+                    }
+                }
+            }
+        }
+        pl.per_quad = InterpPlanes::DENOMINATORS + named.len();
+        pl.values.clear();
+        pl.centroid.clear();
+        for e in &self.entries {
+            let p = e.p;
+            let at0 = |plane: &Plane| {
+                let v = plane.at(e.x as f64 + 0.5, e.y as f64 + 0.5);
+                [v, plane.dx, plane.dy]
+            };
+            let dens = [Interpolation::Smooth, Interpolation::NoPerspective]
+                .map(|m| input_planes(scene, p, usize::MAX, m).1);
+            pl.values.push(at0(&dens[0]));
+            pl.values.push(at0(&dens[1]));
+            pl.values.push([1.0, 0.0, 0.0]);
+            for &(l, c) in &named {
+                let value = match modes.get(l).filter(|_| l < scene.n_vary) {
+                    None => [0.0; 3],
+                    Some(Interpolation::Flat) => {
+                        let v = scene.varyings[p.info.slots[0] as usize * scene.n_vary + l][c];
+                        [f32::from_bits(v) as f64, 0.0, 0.0]
+                    }
+                    Some(&m) => at0(&input_planes(scene, p, l, m).0[c]),
+                };
+                pl.values.push(value);
+            }
+            for k in 0..4 {
+                let (x, y) = match e.sample {
+                    Some(_) => self.shading_point(e),
+                    None => self.centroid(e.full[k]),
+                };
+                pl.centroid.push([(x - 0.5) as f32, (y - 0.5) as f32]);
+            }
+        }
+        self.batch.planes = planes;
+    }
+}
+
+/// The low `n` bits.
+fn sample_bits(n: usize) -> u32 {
+    if n >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << n) - 1
+    }
+}
+
+/// Alpha-to-coverage: sample `s` of `n` is kept when `alpha > s / n` (llvmpipe's mapping).
+fn alpha_coverage(alpha: f32, n: usize) -> u32 {
+    let step = 1.0 / n as f32;
+    (0..n).fold(0, |m, s| m | ((alpha > step * s as f32) as u32) << s)
+}
+
+/// A plane at each lane of `e` evaluated at the lane's pixel offset by `pt` from its corner:
+/// at lane 0 (`Plane::at`), stepped to the others, as the pixel path steps (its lane 0 is at
+/// `pt` = (0.5, 0.5)).
+fn lane_values(pl: &Plane, e: &Entry, (px, py): Point) -> [f64; 4] {
+    let v = pl.at(e.x as f64 + px, e.y as f64 + py);
+    let v1 = v + pl.dx;
+    [v + -0.0, v1, v + pl.dy, v1 + pl.dy]
+}
+
+/// The numerator planes of location `l` (four components) and the denominator of mode `m`
+/// over primitive `p`: what the pixel path's interpolation combines (smooth: the weights
+/// over w; noperspective: the same scaled by the vertices' w). `l` past the varyings gives
+/// zero numerators.
+fn input_planes(scene: &Scene, p: &RasterPrim, l: usize, m: Interpolation) -> ([Plane; 4], Plane) {
+    let nv = p.info.n_verts as usize;
+    let bw = &p.bw[..nv];
+    let scale: [f64; 3] = match m {
+        Interpolation::NoPerspective => p.info.orig_w,
+        _ => [1.0; 3],
+    };
+    let den = Plane::combine(bw, |j| scale[j]);
+    if l >= scene.n_vary {
+        return ([Plane::default(); 4], den);
+    }
+    let vs: [[u32; 4]; 3] = std::array::from_fn(|j| {
+        if j < nv {
+            scene.varyings[p.info.slots[j] as usize * scene.n_vary + l]
+        } else {
+            [0; 4]
+        }
+    });
+    let num =
+        std::array::from_fn(|c| Plane::combine(bw, |j| scale[j] * f32::from_bits(vs[j][c]) as f64));
+    (num, den)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::raster::*;
+    use crate::Result;
+
+    /// A closure fragment stage that says what it uses of multisampling.
+    struct Uses<F> {
+        inner: FragmentFn<F>,
+        uses: SampleUse,
+    }
+
+    impl<F> FragmentStage for Uses<F>
+    where
+        F: Fn(&QuadBatch, &mut QuadOutputs) -> Result<()> + Sync,
+    {
+        fn interpolation(&self) -> &[Interpolation] {
+            self.inner.interpolation()
+        }
+        fn writes_depth(&self) -> bool {
+            self.inner.writes_depth()
+        }
+        fn can_discard(&self) -> bool {
+            self.inner.can_discard()
+        }
+        fn sample_use(&self) -> SampleUse {
+            self.uses.clone()
+        }
+        fn run(&self, input: &QuadBatch, output: &mut QuadOutputs) -> Result<()> {
+            self.inner.run(input, output)
+        }
+    }
+
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self) -> f32 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 40) as f32 / (1u64 << 24) as f32
+        }
+    }
+
+    /// Overlapping triangles at random depths with perspective w, colours out of [0, 1], a
+    /// second (noperspective) varying.
+    fn triangles(n: usize, seed: u64) -> (Vec<[f32; 4]>, Vec<[[u32; 4]; 2]>) {
+        let mut r = Lcg(seed);
+        let (mut pos, mut col) = (Vec::new(), Vec::new());
+        for _ in 0..n {
+            let (cx, cy, z) = (r.next() * 2.0 - 1.0, r.next() * 2.0 - 1.0, r.next());
+            let c = [r.next() * 1.4 - 0.2, r.next(), r.next() * 1.2, 1.0];
+            for _ in 0..3 {
+                let w = 1.0 + r.next();
+                let (x, y) = (r.next() - 0.5, r.next() - 0.5);
+                pos.push([(cx + x) * w, (cy + y) * w, z * w, w]);
+                let c2 = [r.next(), 0.5, x, y];
+                col.push([c.map(f32::to_bits), c2.map(f32::to_bits)]);
+            }
+        }
+        (pos, col)
+    }
+
+    /// With one sample, the per-sample path (taken because the stage says it reads the
+    /// sample mask) gives the pixel path's bytes: colours, depth and stencil, over depth
+    /// tests, stencil, blending, points and lines, a scissor, an odd size, 1 and 2 threads.
+    #[test]
+    fn one_sample_equals_the_pixel_path() {
+        let (pos, col) = triangles(70, 5);
+        let vs = VertexFn {
+            varyings: 2,
+            f: |i: &VertexBatch, o: &mut VertexOutputs| {
+                for (v, &idx) in i.vertex_index.iter().enumerate() {
+                    o.position[v] = pos[idx as usize];
+                    o.point_size[v] = 1.0 + (idx % 5) as f32;
+                    o.varyings[0][v] = col[idx as usize][0];
+                    o.varyings[1][v] = col[idx as usize][1];
+                }
+                Ok(())
+            },
+        };
+        let shade = |i: &QuadBatch, o: &mut QuadOutputs| {
+            for l in 0..4 * i.quads {
+                let v = i.varyings[0][l];
+                let w = i.varyings[1][l].map(f32::from_bits);
+                o.color[0][l] = v;
+                let fc = i.frag_coord[l];
+                o.color[1][l] = [fc[0], fc[1] + w[0], fc[2], fc[3]].map(f32::to_bits);
+            }
+            Ok(())
+        };
+        let modes = vec![Interpolation::Smooth, Interpolation::NoPerspective];
+        let less = DepthStencilState {
+            depth_test: true,
+            depth_write: true,
+            depth_compare: CompareOp::LessOrEqual,
+            stencil_test: true,
+            front: StencilOpState {
+                pass_op: StencilOp::IncrementAndWrap,
+                depth_fail_op: StencilOp::Invert,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let blend = ColorBlendAttachment {
+            blend_enable: true,
+            src_color_factor: BlendFactor::SrcAlpha,
+            dst_color_factor: BlendFactor::OneMinusSrcAlpha,
+            ..Default::default()
+        };
+        for (topology, ds, blended, (w, h)) in [
+            (Topology::TriangleList, None, false, (97, 61)),
+            (
+                Topology::TriangleList,
+                Some(DepthFormat::D32SfloatS8Uint),
+                false,
+                (130, 70),
+            ),
+            (
+                Topology::TriangleList,
+                Some(DepthFormat::D16Unorm),
+                true,
+                (64, 64),
+            ),
+            (
+                Topology::LineList,
+                Some(DepthFormat::D24UnormS8Uint),
+                false,
+                (77, 50),
+            ),
+            (
+                Topology::PointList,
+                Some(DepthFormat::D32Sfloat),
+                true,
+                (80, 45),
+            ),
+        ] {
+            let mut images = Vec::new();
+            for (sampled, threads) in [(false, 1), (true, 1), (true, 2)] {
+                let inner = FragmentFn {
+                    interpolation: modes.clone(),
+                    writes_depth: false,
+                    can_discard: false,
+                    f: shade,
+                };
+                let fs = Uses {
+                    inner,
+                    uses: SampleUse {
+                        mask_in: sampled,
+                        ..Default::default()
+                    },
+                };
+                let mut rt = RenderTargets {
+                    color: vec![
+                        ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h),
+                        ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h),
+                    ],
+                    depth_stencil: ds.map(|f| {
+                        let mut d = DepthStencilTarget::new(f, w, h);
+                        d.clear(0.7, 3);
+                        d
+                    }),
+                };
+                let state = PipelineState {
+                    topology,
+                    depth_stencil: if ds.is_some() {
+                        less
+                    } else {
+                        Default::default()
+                    },
+                    blend_attachments: vec![if blended { blend } else { Default::default() }],
+                    scissor: Some(Rect2D {
+                        x: 2,
+                        y: 3,
+                        width: w - 4,
+                        height: h - 5,
+                    }),
+                    ..Default::default()
+                };
+                let pipeline = Pipeline {
+                    state,
+                    vertex: &vs,
+                    fragment: &fs,
+                    stages: Default::default(),
+                };
+                let raster = Rasterizer::new(threads).unwrap();
+                let mut pass = raster.begin(&mut rt);
+                pass.bind_pipeline(&pipeline);
+                pass.draw(pos.len() as u32, 1, 0, 0).unwrap();
+                drop(pass);
+                images.push(rt);
+            }
+            let what = format!("{topology:?} {ds:?} blend {blended}");
+            let drawn = images[0].color[0]
+                .data
+                .chunks(4)
+                .filter(|t| t[3] != 0)
+                .count();
+            assert!(drawn > 50, "{what}: {drawn} pixels drawn");
+            assert!(
+                images[1] == images[0],
+                "{what}: the per-sample path differs"
+            );
+            assert!(images[2] == images[0], "{what}: 2 threads differ");
+        }
+    }
+
+    /// Whether the sample at sub-pixel point `p` is covered by triangle `t` (sub-pixel
+    /// vertices), by the specification's rule: strictly inside, or on a top edge (horizontal,
+    /// the triangle below it) or a left edge (not horizontal, the triangle to its right).
+    fn covers(t: &[(i64, i64); 3], p: (i64, i64)) -> bool {
+        let side = |a: (i64, i64), b: (i64, i64), q: (i64, i64)| {
+            ((b.0 - a.0) * (q.1 - a.1) - (b.1 - a.1) * (q.0 - a.0)).signum()
+        };
+        for k in 0..3 {
+            let (a, b, c) = (t[k], t[(k + 1) % 3], t[(k + 2) % 3]);
+            let inner = side(a, b, c);
+            let s = side(a, b, p);
+            if s == -inner {
+                return false;
+            }
+            if s == 0 {
+                let top_or_left = if a.1 == b.1 {
+                    side(a, b, (a.0, a.1 + 1)) == inner
+                } else {
+                    side(a, b, (a.0 + 1, a.1)) == inner
+                };
+                if !top_or_left {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+
+    /// Per-sample coverage at 2, 4, 8 and 16 samples against [`covers`] at the standard
+    /// locations: triangles with vertices on the 1/256 grid (so the reference sees the very
+    /// vertices the rasterizer snaps), some with edges through sample locations, each in its
+    /// own flat colour id; the last triangle covering a sample owns it.
+    #[test]
+    fn coverage_follows_the_top_left_rule_at_every_sample() {
+        let (w, h) = (48u32, 40u32);
+        let mut r = Lcg(11);
+        let mut tris: Vec<[(i64, i64); 3]> = Vec::new();
+        for t in 0..60 {
+            // some vertices on sixteenths (edges through sample locations), the rest anywhere
+            let grid = if t % 3 == 0 { 16 } else { 1 };
+            let v = |r: &mut Lcg, n: u32| (r.next() * (n * 256) as f32) as i64 / grid * grid;
+            let (cx, cy) = (v(&mut r, w), v(&mut r, h));
+            let mut tri = [(0, 0); 3];
+            for p in &mut tri {
+                let (dx, dy) = (v(&mut r, 12) - 1536, v(&mut r, 12) - 1536);
+                *p = (cx + dx, cy + dy);
+            }
+            if t % 3 == 0 {
+                // a right triangle: a horizontal and a vertical edge on sample rows/columns
+                tri[1].1 = tri[0].1;
+                tri[2].0 = tri[0].0;
+            }
+            tris.push(tri);
+        }
+        // window x = 24 (nx + 1) for width 48: nx = x / (24 * 256) - 1, exact in f32
+        let clip = |p: (i64, i64)| {
+            [
+                p.0 as f32 / (w as f32 * 128.0) - 1.0,
+                p.1 as f32 / (h as f32 * 128.0) - 1.0,
+                0.5,
+                1.0,
+            ]
+        };
+        let vs = VertexFn {
+            varyings: 1,
+            f: |i: &VertexBatch, o: &mut VertexOutputs| {
+                for (v, &idx) in i.vertex_index.iter().enumerate() {
+                    o.position[v] = clip(tris[idx as usize / 3][idx as usize % 3]);
+                    o.varyings[0][v] = [idx / 3 + 1, 0, 0, 0];
+                }
+                Ok(())
+            },
+        };
+        let fs = FragmentFn {
+            interpolation: vec![Interpolation::Flat],
+            writes_depth: false,
+            can_discard: false,
+            f: |i: &QuadBatch, o: &mut QuadOutputs| {
+                o.color[0].copy_from_slice(&i.varyings[0]);
+                Ok(())
+            },
+        };
+        for samples in [2, 4, 8, 16] {
+            let state = PipelineState {
+                samples,
+                ..Default::default()
+            };
+            let pipeline = Pipeline {
+                state,
+                vertex: &vs,
+                fragment: &fs,
+                stages: Default::default(),
+            };
+            let mut rt = RenderTargets {
+                color: vec![ColorTarget::multisampled(
+                    ColorFormat::R32Uint,
+                    w,
+                    h,
+                    samples,
+                )],
+                depth_stencil: None,
+            };
+            let raster = Rasterizer::new(2).unwrap();
+            let mut pass = raster.begin(&mut rt);
+            pass.bind_pipeline(&pipeline);
+            pass.draw(3 * tris.len() as u32, 1, 0, 0).unwrap();
+            drop(pass);
+            let c = &rt.color[0];
+            let (mut covered, mut edges) = (0, 0);
+            for y in 0..h {
+                for x in 0..w {
+                    for s in 0..samples {
+                        let [lx, ly] = crate::raster::samples::locations(samples)[s as usize];
+                        let p = (
+                            x as i64 * 256 + lx as i64 * 16,
+                            y as i64 * 256 + ly as i64 * 16,
+                        );
+                        let want = tris.iter().rposition(|t| covers(t, p)).map_or(0, |t| t + 1);
+                        let got = c.read_sample_raw(x, y, s)[0];
+                        assert_eq!(got, want as u32, "{samples} samples: ({x}, {y}) sample {s}");
+                        covered += (want != 0) as u32;
+                        let on_edge = tris.iter().any(|t| {
+                            (0..3).any(|k| {
+                                let (a, b) = (t[k], t[(k + 1) % 3]);
+                                (b.0 - a.0) * (p.1 - a.1) == (b.1 - a.1) * (p.0 - a.0)
+                            })
+                        });
+                        edges += on_edge as u32;
+                    }
+                }
+            }
+            assert!(covered > w * h * samples / 8, "{samples}: {covered}");
+            assert!(edges > 20, "{samples}: {edges} samples on an edge's line");
+        }
+    }
+
+    #[test]
+    fn resolve_averages_float_samples_and_takes_sample_zero_of_integers() {
+        let mut c = ColorTarget::multisampled(ColorFormat::R8G8B8A8Unorm, 2, 1, 4);
+        // pixel 0: two red samples, two black; pixel 1: 0, 1, 2, 255 in red
+        c.data[..16].copy_from_slice(&[255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]);
+        c.data[16..].copy_from_slice(&[0, 9, 9, 9, 1, 9, 9, 9, 2, 9, 9, 9, 255, 9, 9, 9]);
+        let r = c.resolve();
+        assert_eq!((r.samples, r.data.len()), (1, 8));
+        // (1 + 1 + 0 + 0) / 4 = 0.5 -> 127.5 rounds to 128; (0 + 1 + 2 + 255) / 255 / 4 =
+        // 0.25294 -> 64.5 rounds to 65 (the f32 sum of k/255 lands just above); 9 stays 9
+        assert_eq!(r.data, [128, 0, 0, 255, 65, 9, 9, 9]);
+        let mut u = ColorTarget::multisampled(ColorFormat::R32Uint, 1, 1, 2);
+        u.data.copy_from_slice(&[7, 0, 0, 0, 9, 0, 0, 0]);
+        assert_eq!(u.resolve().data, [7, 0, 0, 0]);
+    }
+
+    /// A fullscreen pair of triangles at `samples` samples through `fs` into an RGBA32F
+    /// attachment (and a D32 one, cleared to `clear`, tested LESS when `depth`), with
+    /// window depth `x / 32` (so the depth of a sample is exact).
+    fn fullscreen(
+        samples: u32,
+        fs: &dyn FragmentStage,
+        state: PipelineState,
+        clear: Option<f32>,
+    ) -> RenderTargets {
+        let (w, h) = (16, 8);
+        let vs = VertexFn {
+            varyings: 0,
+            f: |i: &VertexBatch, o: &mut VertexOutputs| {
+                for (v, &idx) in i.vertex_index.iter().enumerate() {
+                    o.position[v] = [
+                        [-1.0, -1.0, 0.0, 1.0],
+                        [3.0, -1.0, 1.0, 1.0],
+                        [-1.0, 3.0, 0.0, 1.0],
+                    ][idx as usize % 3];
+                }
+                Ok(())
+            },
+        };
+        let pipeline = Pipeline {
+            state: PipelineState {
+                samples,
+                depth_stencil: DepthStencilState {
+                    depth_test: clear.is_some(),
+                    depth_write: true,
+                    depth_compare: CompareOp::Less,
+                    ..Default::default()
+                },
+                ..state
+            },
+            vertex: &vs,
+            fragment: fs,
+            stages: Default::default(),
+        };
+        let mut rt = RenderTargets {
+            color: vec![ColorTarget::multisampled(
+                ColorFormat::R32G32B32A32Sfloat,
+                w,
+                h,
+                samples,
+            )],
+            depth_stencil: clear.map(|d| {
+                let mut t = DepthStencilTarget::multisampled(DepthFormat::D32Sfloat, w, h, samples);
+                t.clear(d, 0);
+                t
+            }),
+        };
+        let raster = Rasterizer::new(2).unwrap();
+        let mut pass = raster.begin(&mut rt);
+        pass.bind_pipeline(&pipeline);
+        pass.draw(3, 1, 0, 0).unwrap();
+        drop(pass);
+        rt
+    }
+
+    /// Sample shading: every covered sample runs once, at its location (`FragCoord`), with
+    /// its index and only its bit in the input mask.
+    #[test]
+    fn sample_shading_runs_once_per_sample_at_its_location() {
+        let fs = Uses {
+            inner: FragmentFn {
+                interpolation: vec![],
+                writes_depth: false,
+                can_discard: false,
+                f: |i: &QuadBatch, o: &mut QuadOutputs| {
+                    for l in 0..4 * i.quads {
+                        let fc = i.frag_coord[l];
+                        let id = i.sample_id[l] as f32;
+                        o.color[0][l] =
+                            [id, fc[0], fc[1], i.sample_mask[l] as f32].map(f32::to_bits);
+                    }
+                    Ok(())
+                },
+            },
+            uses: SampleUse {
+                per_sample: true,
+                ..Default::default()
+            },
+        };
+        for samples in [2, 4, 8, 16] {
+            let rt = fullscreen(samples, &fs, PipelineState::default(), None);
+            let c = &rt.color[0];
+            for (y, x, s) in
+                (0..8).flat_map(|y| (0..16).flat_map(move |x| (0..samples).map(move |s| (y, x, s))))
+            {
+                let [lx, ly] = crate::raster::samples::location(samples, s);
+                let want = [s as f32, x as f32 + lx, y as f32 + ly, (1u32 << s) as f32];
+                assert_eq!(
+                    c.read_sample_raw(x, y, s),
+                    want.map(f32::to_bits),
+                    "{samples}: ({x}, {y}) {s}"
+                );
+            }
+        }
+        // the pipeline's minSampleShading asks for it too; without it, one invocation covers
+        // every sample at the centre
+        let plain = Uses {
+            inner: FragmentFn { ..fs.inner },
+            uses: SampleUse {
+                mask_in: true,
+                ..Default::default()
+            },
+        };
+        let st = |m| PipelineState {
+            sample_shading: Some(m),
+            ..Default::default()
+        };
+        let per = fullscreen(4, &plain, st(0.5), None);
+        assert_eq!(
+            per.color[0].read_sample_raw(3, 2, 1)[..2],
+            [1.0f32.to_bits(), 3.875f32.to_bits()]
+        );
+        let once = fullscreen(4, &plain, st(0.25), None);
+        let v = [0.0, 3.5, 2.5, 15.0].map(f32::to_bits);
+        assert!((0..4).all(|s| once.color[0].read_sample_raw(3, 2, s) == v));
+    }
+
+    /// The `SampleMask` output and alpha-to-coverage keep only some samples, and alpha to
+    /// one replaces the written alpha.
+    #[test]
+    fn sample_mask_output_and_alpha_to_coverage_drop_samples() {
+        let fs = |mask: u32| Uses {
+            inner: FragmentFn {
+                interpolation: vec![],
+                writes_depth: false,
+                can_discard: false,
+                f: move |i: &QuadBatch, o: &mut QuadOutputs| {
+                    for l in 0..4 * i.quads {
+                        o.color[0][l] = [1.0, 0.25, 0.5, 0.5].map(f32::to_bits);
+                        o.sample_mask[l] = mask;
+                    }
+                    Ok(())
+                },
+            },
+            uses: SampleUse {
+                mask_out: true,
+                ..Default::default()
+            },
+        };
+        let written = |rt: &RenderTargets| -> Vec<u32> {
+            (0..4)
+                .filter(|&s| rt.color[0].read_sample_raw(5, 5, s)[0] != 0)
+                .collect()
+        };
+        let rt = fullscreen(4, &fs(0b0101), PipelineState::default(), None);
+        assert_eq!(written(&rt), [0, 2]);
+        // alpha 0.5 keeps samples whose s / 4 is below it: 0 and 1
+        let a2c = PipelineState {
+            alpha_to_coverage: true,
+            ..Default::default()
+        };
+        let rt = fullscreen(4, &fs(!0), a2c.clone(), None);
+        assert_eq!(written(&rt), [0, 1]);
+        assert_eq!(rt.color[0].read_sample_raw(5, 5, 0)[3], 0.5f32.to_bits());
+        let rt = fullscreen(
+            4,
+            &fs(0b1110),
+            PipelineState {
+                alpha_to_one: true,
+                ..a2c
+            },
+            None,
+        );
+        assert_eq!(written(&rt), [1]);
+        assert_eq!(rt.color[0].read_sample_raw(5, 5, 1)[3], 1.0f32.to_bits());
+        // the pipeline's sample mask
+        let rt = fullscreen(
+            4,
+            &fs(!0),
+            PipelineState {
+                sample_mask: 0b1000,
+                ..Default::default()
+            },
+            None,
+        );
+        assert_eq!(written(&rt), [3]);
+    }
+
+    /// Depth is interpolated, tested and written per sample: with window depth `x / 32` and
+    /// the attachment cleared to `7.5 / 32`, LESS passes exactly the samples left of x = 7.5,
+    /// half of pixel 7's; early (pixel-rate shading) and late (the stage writes the mask).
+    #[test]
+    fn depth_is_tested_per_sample() {
+        for late in [false, true] {
+            let fs = Uses {
+                inner: FragmentFn {
+                    interpolation: vec![],
+                    writes_depth: false,
+                    can_discard: false,
+                    f: |i: &QuadBatch, o: &mut QuadOutputs| {
+                        for l in 0..4 * i.quads {
+                            o.color[0][l] = [1.0; 4].map(f32::to_bits);
+                        }
+                        Ok(())
+                    },
+                },
+                uses: SampleUse {
+                    mask_out: late,
+                    ..Default::default()
+                },
+            };
+            for samples in [1, 4, 8] {
+                let rt = fullscreen(samples, &fs, PipelineState::default(), Some(7.5 / 32.0));
+                let ds = rt.depth_stencil.as_ref().unwrap();
+                for x in 0..16 {
+                    for s in 0..samples {
+                        let sx = x as f32 + crate::raster::samples::location(samples, s)[0];
+                        let pass = sx < 7.5;
+                        let what = format!("late {late}, {samples} samples, x {x} sample {s}");
+                        let c = rt.color[0].read_sample_raw(x, 3, s)[0];
+                        assert_eq!(c != 0, pass, "{what}");
+                        let want = if pass { sx / 32.0 } else { 7.5 / 32.0 };
+                        assert_eq!(ds.read_sample_depth(x, 3, s), want, "{what}");
+                    }
+                }
+            }
+        }
+    }
+}
