@@ -643,9 +643,8 @@ pub(super) fn quad_in<
         // words (a power-of-two level, tightly packed): every texel read is
         // `lvl[o & (len − 1)]` with `o < len` (so the mask changes nothing), a read the
         // compiler knows to be in bounds — an `and` instead of a compare and branch per
-        // texel (Dref PCF 1094 → 978 instructions per quad; for the 8-bit formats the
-        // compiler then unrolled the lane loops into worse code: trilinear batch 986 →
-        // 1053, nearest batch 378 → 398, the fullscreen frame 472.7 → 488.6 M)
+        // texel (not for the 8-bit formats, whose lane loops the compiler then unrolls into
+        // worse code)
         let masked = if F >= R32F && UNI && q.one_layer {
             let len = pitch[0] * h[0] as usize;
             if len != 0 && len & (len - 1) == 0 {
@@ -685,7 +684,7 @@ pub(super) fn quad_in<
                     // its wrap is `i0`'s plus one unless `i0` wraps to the last column:
                     // test the wrapped `i0`, `j0` alone and wrap `i1`, `j1` only when
                     // some footprint straddles a seam (8-bit formats: D32's masked reads
-                    // need `i1`, `j1` always, and the branch cost Dref PCF 981 → 991)
+                    // need `i1`, `j1` always, and the branch costs more than it saves there)
                     let adj =
                         (0..4).fold(true, |ok, l| ok & (i0[l] != w[l] - 1) & (j0[l] != h[l] - 1));
                     if !adj {
@@ -758,9 +757,9 @@ pub(super) fn quad_in<
         } else {
             let mut i = floor4(u);
             let mut j = floor4(v);
-            // lane-wise wraps are cheaper than testing whether every texel is inside its
-            // level (nearest 757 → 756 instructions per quad; cube faces: `M` is
-            // clamp-to-edge, the general path's nearest texel on a face)
+            // lane-wise wraps are no dearer than testing whether every texel is inside its
+            // level (cube faces: `M` is clamp-to-edge, the general path's nearest texel on a
+            // face)
             if lanewise {
                 i = wrap4::<M>(i, w, true);
                 j = wrap4::<M>(j, h, true);

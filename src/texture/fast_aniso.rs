@@ -20,30 +20,15 @@
 //! LOD precision, other formats. Every quad of a covered kernel takes the route (lanes with
 //! the D3D out-of-range-MinLod result get it here as in the general loop).
 //!
-//! Why (callgrind instructions per quad, `benches/sampler.rs` driver, `aniso16_rgba8_2d`:
-//! 16 bilinear probes per lane at one level, 256 texel reads per quad): general lane loop
-//! 18181 → 10441 (this shape, first version) → 8385 (one word offset per probe plus
-//! column/row steps, the level count a constant, no zeroed footprint arrays) → 7234 (the
-//! offsets as scalar products per probe rather than 64-bit SSE2 products; `Grad` lanes with
-//! lane 0's derivatives share its λ in `lod_bases`) → 6908 (one word per texel a constant for
-//! the 8-bit formats, an unsigned in-level test) → 6726 (probe positions from a const
-//! table). What is left is ~56 instructions per bilinear probe (four word reads with their
-//! bounds checks, four decodes, three lerps, the weighted add) and ~115 per four probes
-//! (positions, coordinates, floors, in-level test). Tried and dropped: one 8-byte read per
-//! row pair (the range check cost more than it saved), the in-level steps as constants
-//! instead of loads (a branch per probe).
-//!
-//! Then the texels came from the decoded plane where the image has one (one 16-byte load a
-//! texel instead of a word and four divisions or table look-ups; `PL`): 6726 → 6195. And
-//! bilinear lanes take eight probes at a time with AVX2 ([`probes8_avx2`]: positions,
-//! floors, fractions and the in-level test eight lanes wide, one range check for all the
-//! texel loads, the lerps two probes a vector, one or two levels) wherever the eight
-//! footprints lie inside the level(s), the four-probe route otherwise: `aniso16_rgba8_2d`
-//! (one level) 6195 → 4183 instructions a quad, per sample 156 → 114 ns (`QS_SAMPLER_TIME`,
-//! five alternated runs; lavapipe 145–150 ns in its shader); `aniso16_trilinear_rgba8_2d`
-//! (two levels) 13786 → 7724, 220 → 156 ns. `tests::eight_probe_route_equals_general_path`
-//! holds it to the general path on quads generated to reach it (a swapped lerp weight or
-//! level order fails it).
+//! Per lane, the probe offsets are one word offset per probe plus column/row steps, the
+//! level count a constant and the probe positions a const table; 8-bit formats read one word
+//! per texel. Where the image has a decoded plane, texels come from it (one 16-byte load a
+//! texel, `PL`). Bilinear lanes take eight probes at a time with AVX2 ([`probes8_avx2`]:
+//! positions, floors, fractions and the in-level test eight lanes wide, one range check for
+//! all the texel loads, the lerps two probes a vector, one or two levels) wherever the eight
+//! footprints lie inside the level(s), the four-probe route otherwise.
+//! `tests::eight_probe_route_equals_general_path` holds it to the general path on quads
+//! generated to reach it (a swapped lerp weight or level order fails it).
 
 use super::address::{wrap, CLAMP, MIRRORED, MIRROR_CLAMP, REPEAT};
 use super::fast::{

@@ -15,44 +15,24 @@
 //! [`Kernel::gather_batch`]'s plane route ([`plane_gather`]): 2D / 2D-array views of every
 //! float-kind format with a decoded plane, the same steps lane by lane, each tap one f32 of
 //! a plane texel (its bits are the raw result). `tests::gather_batches_equal_the_per_quad_path`
-//! holds it to [`Kernel::gather`]. Callgrind: 735 instructions per quad
-//! (`gather_rgba8_2d_wide`; the per-quad byte route 674), but in the pipeline it replaces the
-//! per-quad hand-over (`BatchOperands::quad`, grouping, `GatherArgs`): lavapipe's gather scene
-//! 604 → 341 instructions per sample. Left: the tap loop is scalar with a run-time compare
-//! flag and a bounds check per tap.
+//! holds it to [`Kernel::gather`]. In the pipeline it replaces the per-quad hand-over
+//! (`BatchOperands::quad`, grouping, `GatherArgs`). Its tap loop is scalar, with a run-time
+//! compare flag and a bounds check per tap.
 //!
 //! The lane route ([`plane_gather_lanes`], AVX2): the common batch — 2D view, no compare, no
 //! offsets, one component — two quads at a time: the footprint arithmetic as eight-lane
-//! vector operations, the four taps as AVX2 gathers of the component's word from the plane,
-//! a transpose into the lanes' `[u32; 4]` and, for two whole quads, four stores. Lanes
-//! whose footprint needs a wrap other than power-of-two repeat, or whose coordinates are NaN
-//! or huge, leave their quad to [`plane_gather`]. Callgrind, `gather_rgba8_2d_wide`: 359 →
-//! 107 instructions per quad; lavapipe's gather scene end to end 186 → 117 per sample (bits
-//! unchanged). `tests::lane_gathers_equal_the_per_quad_path` holds it to [`Kernel::gather`].
-//! Then 82.2 → 64.3 per quad (the spread order since gave way to the 64-bit taps, below):
-//! the pair's lanes were loaded in the order 0 2 4 6 | 1 3 5 7, so the transpose was the
-//! in-lane 4×4 one (eight unpacks, no cross-lane permutes) leaving lanes 2k and 2k + 1 side
-//! by side; the row loads and stores are unchecked after the range
-//! checks on entry; the gathers are four spelled-out calls (an `array::map` over them went
-//! through memory); the one-component check is a single vectorised pass over the row. Then
-//! 64.3 → 59.2: two whole, served quads are known by two compares (the mask table and the
-//! per-quad test only otherwise) and the served bits are kept as the quads left, set on the
-//! rare paths only. The wall clock did not follow that step (per sample 1.72 ns at best
-//! either way): four `vpgatherdd` a pair (32 loads) took ~20 cycles on this host, about half
-//! the pair. So the taps now come from [`Plane::components`], the plane component by
-//! component, where a row's two taps are one 64-bit word: four `vpgatherdq` of four words a
-//! pair (16 loads), lanes in their own order and a 64-bit interleave in place of the
-//! transpose (59.3 per quad, best per sample 1.72 → 1.56 ns). Then the interleave went too:
-//! the copy also holds the plane backward, where a row's two taps are one word in the
-//! opposite order, so row j0's word comes out as `(i1,j0 · i0,j0)` and a gather of the
-//! indices `j1, j0` of two lanes side by side is those lanes' results as stored (two unpacks
-//! of the indices in place of the sixteen shuffles after the gathers): 59.3 → 53.9 per quad,
-//! best per sample 1.67 → 1.35 ns in twelve alternated runs. A pair with a lane in the last
-//! column under repeat (its row wraps) takes the four 32-bit gathers from the forward words
-//! and the 4×8 transpose. Tried and dropped before that: an AVX-512F form, four quads per step (one `vcvtps2dq` toward −∞ for
-//! floor and conversion, mask registers, masked gathers, 64-byte stores): no faster in
-//! alternated runs (1.87–3.35 against 1.80–2.65 ns a sample), so the gathers' loads (32 a
-//! pair), not the instructions around them, set the pace (hence the 64-bit taps above).
+//! vector operations, the row loads and stores unchecked after the range checks on entry.
+//! Lanes whose footprint needs a wrap other than power-of-two repeat, or whose coordinates
+//! are NaN or huge, leave their quad to [`plane_gather`].
+//! `tests::lane_gathers_equal_the_per_quad_path` holds it to [`Kernel::gather`]. Two whole,
+//! served quads are known by two compares (the mask table and the per-quad test only
+//! otherwise). The gathers' loads set the pace there, so the taps come from
+//! [`Plane::components`]: the plane component by component, forward and backward, where a
+//! row's two taps are one 64-bit word, and row j0's backward word is `(i1,j0 · i0,j0)`. So a
+//! `vpgatherdq` of the indices `j1, j0` of two lanes side by side yields those lanes'
+//! results as stored: four such gathers a pair (16 loads) and no shuffles after them. A pair
+//! with a lane in the last column under repeat (its row wraps) takes four 32-bit gathers
+//! from the forward words and a 4×8 transpose.
 
 use super::address::{wrap, DYN, REPEAT};
 use super::fast::{
@@ -273,8 +253,7 @@ pub(super) fn plane_gather(
     if four.is_none() && !cmp {
         // the common cases, no compare and the 2×2 footprint: raw bits out through two row
         // addresses and four reads per lane, without the per-tap wrap, compare and mask tests
-        // of the general loop below (batch bench ~730 → ~360 instructions per quad, lavapipe's
-        // gather scene 303 → 191 per sample). Either every lane's footprint is inside the
+        // of the general loop below. Either every lane's footprint is inside the
         // level (each wrap mode the identity) or both axes repeat over a power-of-two size.
         let inside = (0..4).fold(true, |ok, l| {
             ok & (i0[l] >= 0) & (i0[l] < w - 1) & (j0[l] >= 0) & (j0[l] < h - 1)

@@ -19,14 +19,10 @@
 //! in border-mode instantiations. Lanes with equal (λ_base, bias, MinLod) — the usual quad —
 //! share level selection. [`KernelCache`] memoises kernels by key.
 //!
-//! Why (callgrind instructions per quad, `benches/sampler.rs` driver, see there): the first
-//! version called a `fn` pointer per lane and level that re-derived the level extent (`max(1,
-//! x >> l)`) and byte offsets, called libm `floorf` for level selection, averaged cube corners
-//! even when no tap left the face and allocated a `Vec` per gather lane. Removing those took
-//! nearest 2232 → 1499, bilinear 3000 → 2063, trilinear 4612 → 3036, aniso 16:1 27782 →
-//! 18234, Dref PCF 3167 → 2091, cube trilinear 7050 → 5540, gather 4962 → 2449. What is left
-//! (~250 instructions per lane outside texel reads) is the generic lane loop testing run-time
-//! view/sampler flags (cube, array, hardware snapping, offsets, Dref, probes).
+//! The levels' extents and byte offsets are looked up, not re-derived per lane; level
+//! selection floors without libm; cube corners are averaged only when a tap leaves the face.
+//! What is left in the general lane loop is testing run-time view/sampler flags (cube, array,
+//! hardware snapping, offsets, Dref, probes), which the fast paths below compile away.
 //!
 //! Fast paths, chosen in [`Kernel::new`] next to the general routine and held to its bits
 //! by property tests (they do the general path's operations in its order):
@@ -36,9 +32,9 @@
 //!   format — 2D, 2D-array, cube and cube-array views, one address mode out of repeat,
 //!   mirrored repeat, clamp-to-edge, Dref (2×2 PCF), offsets — with SSE2 lane operations for
 //!   the four lanes' footprints and `f32x4` RGBA lerps per lane, and are also compiled for
-//!   AVX2 (VEX encoding, no FMA), chosen at run time. Why: decoding per texel per sample
-//!   (a `divps` per 8-bit UNORM texel, a table load per sRGB channel) was the bulk of the
-//!   byte routes; with the plane a texel is one aligned load for every format.
+//!   AVX2 (VEX encoding, no FMA), chosen at run time. Decoding per texel per sample (a
+//!   `divps` per 8-bit UNORM texel, a table load per sRGB channel) is the bulk of the byte
+//!   routes' work; with the plane a texel is one aligned load for every format.
 //! - **Byte routes** (`fast.rs`, images over the plane bound): R8G8B8A8/B8G8R8A8 UNORM/SRGB
 //!   and single-f32 formats decoded per texel in `[f32; 4]` lane loops.
 //! - **Gather** (`fast_gather.rs`): 2D / 2D-array views of the byte formats (Dref for
@@ -51,16 +47,12 @@
 //!   Dref, offsets); checks once per batch, λ, level selection and looked-up levels reused
 //!   while the quads' inputs repeat bit for bit, then the quad routines. Cube and
 //!   cube-array views (`fast_cube.rs`): face selection, the derivative transform and λ
-//!   lane-wise, seamless edge lanes on the plane (lavapipe's cube scene per quad 2415 → 883).
-//!   Gathers: [`Kernel::gather_batch`] (plane route in `fast_gather.rs`; lavapipe's gather
-//!   scene end to end 604 → 341 instructions per sample, cube bilinear 843 → 410).
+//!   lane-wise, seamless edge lanes on the plane.
+//!   Gathers: [`Kernel::gather_batch`] (plane route in `fast_gather.rs`).
 //!
-//! Callgrind instructions per quad (`benches/sampler.rs` driver), general lane loop → fast
-//! path: nearest 1499 → 691 (batch 167), bilinear 2063 → 804 (batch 235), trilinear 3036 →
-//! 1006 (batch 370), Dref PCF 2091 → 799 (batch 284), cube trilinear 5540 → 2029, gather
-//! 2449 → 669, aniso 16:1 18181 → 6726. The per-quad entry's remainder is
-//! [`Kernel::sample`]'s own λ, level selection and clamps per quad; the cube's, its per-lane
-//! cube LOD (four `log2f` and derivative transforms).
+//! The per-quad entry's remainder is [`Kernel::sample`]'s own λ, level selection and clamps
+//! per quad; the cube's, its per-lane cube LOD (four `log2f` and derivative transforms).
+//! BENCHMARKS.md has the instructions per quad of each case.
 //!
 //! Operations:
 //! [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`], [`Kernel::gather_batch`],
