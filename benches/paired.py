@@ -86,10 +86,10 @@ def bench_bin(name):
 
 
 def prepare(cases):
-    if not os.path.exists(LVP):
-        run(["cargo", "build", "--release", "--manifest-path",
-             os.path.join(LVP_SRC, "Cargo.toml"), "--target-dir",
-             os.path.join(ROOT, "target", "lvp")])
+    # cargo rebuilds lvp when tools/lvp changed, and does nothing when it is current
+    run(["cargo", "build", "--release", "--manifest-path",
+         os.path.join(LVP_SRC, "Cargo.toml"), "--target-dir",
+         os.path.join(ROOT, "target", "lvp")])
     if any(c in GROUPS["frames"] for c in cases):
         run(["python3", os.path.join(ROOT, "benches", "lavapipe", "frames", "gen.py")])
     if any(c in GROUPS["raster"] for c in cases):

@@ -153,3 +153,23 @@ fn truncated_and_bit_flipped_containers_never_panic() {
     }
     eprintln!("{tries} damaged containers, {reads} of them still read");
 }
+
+/// Inputs the `dxil_reader` fuzz target found (kept among its seeds, `fuzz/seeds/dxil_reader/`)
+/// read as `Ok` or `Err`, never a panic: e.g. an abbreviation whose operand count, times the
+/// four bits each operand takes at least, overflows.
+#[test]
+fn fuzz_findings_read_without_panic() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/dxil_reader");
+    let mut n = 0;
+    for entry in std::fs::read_dir(&dir).expect("fuzz/seeds/dxil_reader") {
+        let path = entry.expect("a seed").path();
+        let bytes = std::fs::read(&path).expect("a readable seed");
+        let outcome = std::panic::catch_unwind(|| {
+            let _ = dxil::read(&bytes);
+            let _ = dxil::decode_bitcode(&bytes);
+        });
+        assert!(outcome.is_ok(), "{} panicked", path.display());
+        n += 1;
+    }
+    assert!(n >= 5, "{n} seeds");
+}

@@ -9,13 +9,11 @@
 //! the descriptor each lane names and calling [`Kernel::sample`], [`Kernel::gather`],
 //! [`fetch_quad`] or a query. This is the only place that knows both the IR's image operands
 //! and the texture unit's API. (Building a `QuadOperands` per quad and then a `SampleArgs`
-//! from it, ~260 bytes each, was about 10 % of the textured demo frame under callgrind; the
-//! batch path cut the hand-over from ~19 M to ~7 M instructions.) The per-quad path stays the
+//! from it, ~260 bytes each, would cost more than many samples themselves.) The per-quad path stays the
 //! reference: a test checks the batch path against it bit for bit.
 //!
 //! Gathers whose image and sampler take no descriptor index go to [`Kernel::gather_batch`] on
-//! the rows in place (`gather_batch`: lavapipe's gather scene 604 → 341 instructions per
-//! sample end to end); `tests::batch_gathers_match_the_per_quad_path` holds them to the
+//! the rows in place (`gather_batch`); `tests::batch_gathers_match_the_per_quad_path` holds them to the
 //! per-quad path.
 //!
 //! Texel buffers (uniform and storage) take the per-quad path too: `op_for_group` hands a
@@ -32,8 +30,7 @@
 //! by descriptor element so a uniform quad makes one texture-unit call. A sample whose image
 //! and sampler take no descriptor index (the usual one) skips the grouping altogether: one
 //! kernel for the batch, the arguments updated in place from the rows the instruction has,
-//! each quad's lane mask read with one bounds check (fullscreen trilinear frame, draw-only
-//! callgrind: 733 → 661 M, ~275 instructions per quad).
+//! each quad's lane mask read with one bounds check.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};

@@ -309,7 +309,7 @@ impl<'a> Bitstream<'a> {
     fn read_abbrev_def(&mut self) -> Result<Abbrev> {
         let count = self.read_vbr(5)?;
         // Every operand takes at least 4 bits (the literal flag and a chunk or encoding).
-        if count == 0 || count * 4 > self.bits_left() {
+        if count == 0 || count > self.bits_left() / 4 {
             return self.err(format!("abbreviation with {count} operands"));
         }
         let mut ops = Vec::with_capacity(count as usize);
