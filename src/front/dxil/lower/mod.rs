@@ -34,6 +34,8 @@ mod memory;
 mod quad_wave;
 mod resources;
 
+pub use resources::{heap_binding, COUNTER_BINDING, RESOURCE_HEAP_SET, SAMPLER_HEAP_SET};
+
 use std::collections::HashMap;
 
 use crate::ir::{self, Block, BlockId, Const, Inst, Reg, ScalarTy, Terminator};
@@ -84,6 +86,8 @@ pub(crate) enum Val {
     Agg(Vec<Reg>),
     /// A resource handle.
     Handle(resources::Handle),
+    /// A descriptor-heap handle not yet annotated.
+    Heap(resources::HeapIndex),
     /// A pointer into per-lane or workgroup words.
     Ptr(memory::PtrVal),
 }
