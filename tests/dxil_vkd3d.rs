@@ -13,6 +13,8 @@ use std::sync::Arc;
 
 use approx::abs_diff_eq;
 
+use quadstep::front::dxil::lower::{heap_binding, COUNTER_BINDING};
+use quadstep::front::dxil::shader::{ResourceClass, ResourceKind};
 use quadstep::ir::RegisterClass;
 use quadstep::pipeline::Shader;
 use quadstep::raster::{ColorFormat, ColorTarget};
@@ -206,6 +208,34 @@ fn cs_sample_cmp_level() {
     }
 }
 
+/// Draws three vertices (no vertex buffers) with `vs` and `ps` into `color`, and returns it.
+fn draw3(
+    raster: &Rasterizer,
+    vs: &Shader,
+    ps: &Shader,
+    sets: &DescriptorSets,
+    color: ColorTarget,
+) -> ColorTarget {
+    let vstage = BoundStage::new(vs, sets, vs.config()).expect("vertex stage");
+    let fstage = BoundStage::new(ps, sets, ps.config()).expect("fragment stage");
+    let pipeline = GraphicsPipeline {
+        state: PipelineState::default(),
+        vertex: &vstage,
+        fragment: &fstage,
+        stages: Default::default(),
+    };
+    let mut targets = RenderTargets {
+        color: vec![color],
+        depth_stencil: None,
+    };
+    {
+        let mut pass = raster.begin(&mut targets);
+        pass.bind_pipeline(&pipeline);
+        pass.draw(3, 1, 0, 0).expect("draws");
+    }
+    targets.color.remove(0)
+}
+
 /// `test_sm68_sample_cmp_bias_grad`, tests/d3d12_sm_advanced.c:4455, with
 /// `vs_sample_cmp_grad_bias` and `ps_sample_cmp_grad_bias`: a 16×16 R32 depth texture of 5
 /// mips cleared to 0.95, 0.75, 0.55, 0.35, 0.15 (l.4526), COMPARISON_MIN_MAG_LINEAR_MIP_POINT,
@@ -269,26 +299,9 @@ fn ps_sample_cmp_grad_bias() {
                 0,
                 Descriptor::Buffer(Arc::new(Buffer::from_bytes(&bytes))),
             );
-        let vstage = BoundStage::new(&vs, &sets, vs.config()).expect("vertex stage");
-        let fstage = BoundStage::new(&ps, &sets, ps.config()).expect("fragment stage");
-        let pipeline = GraphicsPipeline {
-            state: PipelineState::default(),
-            vertex: &vstage,
-            fragment: &fstage,
-            stages: Default::default(),
-        };
         let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, 16, 16);
         color.clear_f32([-1.0; 4]);
-        let mut targets = RenderTargets {
-            color: vec![color],
-            depth_stencil: None,
-        };
-        {
-            let mut pass = raster.begin(&mut targets);
-            pass.bind_pipeline(&pipeline);
-            pass.draw(3, 1, 0, 0).expect("draws");
-        }
-        let got = targets.color[0].read_f32(0, 0);
+        let got = draw3(&raster, &vs, &ps, &sets, color).read_f32(0, 0);
         assert_eq!(got[0], want[0], "row {i}: SampleCmpBias, args {args:?}");
         assert_eq!(got[1], want[1], "row {i}: SampleCmpGrad, args {args:?}");
         assert!(
@@ -726,5 +739,61 @@ fn cs_dynamic_texture_offset() {
             (want - v).abs() <= 1.1 / 255.0,
             "coord {i}: got {v}, want {want}"
         );
+    }
+}
+
+/// `test_view_instancing`, tests/d3d12_pso.c:3171, its first draw (l.3432-3452): with view
+/// instancing off, `vs_view_id_passthrough` hands `SV_ViewID` to `ps_view_id_passthrough`,
+/// which writes it to a 32×32 R32_UINT target cleared to 65535; every pixel reads 0.
+#[test]
+fn vs_ps_view_id_passthrough() {
+    let (Some(vs), Some(ps)) = (
+        shader("pso/vs_view_id_passthrough.dxil"),
+        shader("pso/ps_view_id_passthrough.dxil"),
+    ) else {
+        return;
+    };
+    let mut color = ColorTarget::new(ColorFormat::R32Uint, 32, 32);
+    color.clear_f32([65535.0, 0.0, 0.0, 0.0]);
+    assert_ne!(color.read_raw(0, 0)[0], 0, "the clear value");
+    let raster = Rasterizer::new(1).expect("rasterizer");
+    let got = draw3(&raster, &vs, &ps, &DescriptorSets::new(), color);
+    for y in 0..32 {
+        for x in 0..32 {
+            assert_eq!(got.read_raw(x, y)[0], 0, "({x}, {y})");
+        }
+    }
+}
+
+/// `test_bindless_heap_sm66_uav_counter`, tests/d3d12_bindless.c:23: four
+/// `RWStructuredBuffer<uint>` UAVs with counters in the resource heap; dispatch `counts[i]`
+/// groups with root constant `i`, each group adding 3 to element 0 of heap UAV `i` and
+/// incrementing its counter: UAV `i` ends at `3 · counts[i]`, its counter at `counts[i]`
+/// (l.83-90). The C test places the four views and counters in one buffer; here each is its
+/// own buffer, in the heap binding of its kind (README, "DXIL").
+#[test]
+fn bindless_heap_sm66_uav_counter() {
+    let Some(sh) = shader("bindless/bindless_heap_sm66_uav_counter.dxil") else {
+        return;
+    };
+    let counts = [129u32, 234, 22, 31];
+    let uavs: Vec<Arc<Buffer>> = (0..4).map(|_| Arc::new(Buffer::new(4))).collect();
+    let counters: Vec<Arc<Buffer>> = (0..4).map(|_| Arc::new(Buffer::new(4))).collect();
+    let heap = |bufs: &[Arc<Buffer>]| -> Vec<Descriptor> {
+        bufs.iter().map(|b| Descriptor::Buffer(b.clone())).collect()
+    };
+    let (set, binding) = heap_binding(ResourceClass::Uav, ResourceKind::StructuredBuffer)
+        .expect("a heap binding for UAV buffers");
+    for (i, &n) in counts.iter().enumerate() {
+        let index = Arc::new(Buffer::from_u32s(&[i as u32]));
+        let mut sets = DescriptorSets::new();
+        sets.bind_array(set, binding, heap(&uavs))
+            .bind_array(set, binding | COUNTER_BINDING, heap(&counters))
+            .bind_register(RegisterClass::B, 0, 0, Descriptor::Buffer(index));
+        dispatch(&sh, [n, 1, 1], &sets, sh.config()).expect("runs");
+    }
+    for (i, &n) in counts.iter().enumerate() {
+        assert_eq!(uavs[i].to_u32s()[0], 3 * n, "UAV {i}");
+        assert_eq!(counters[i].to_u32s()[0], n, "counter {i}");
     }
 }

@@ -29,7 +29,7 @@ fn sample_arity(kind: DK) -> Option<(usize, usize, usize)> {
 }
 
 /// How many integer coordinates a shape takes in `TextureLoad`/`TextureStore`.
-pub(crate) fn load_arity(kind: DK) -> usize {
+fn load_arity(kind: DK) -> usize {
     match kind {
         DK::Texture1D | DK::TypedBuffer => 1,
         DK::Texture1DArray | DK::Texture2D | DK::Texture2DMS => 2,

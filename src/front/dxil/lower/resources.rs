@@ -1,8 +1,8 @@
 //! Resources: `dx.resources` ranges become [`ir::Resource`]s (on first use, so a declared but
 //! unused range needs no descriptor), handles (`createHandle`, `createHandleFromBinding`,
 //! `annotateHandle`, `createHandleFromHeap`) become a slot and an array element, and buffer
-//! access (constant, raw, structured and typed buffers, their stores and atomics, texture
-//! atomics, UAV counters) becomes IR loads, stores, atomics and image ops.
+//! access (constant, raw, structured and typed buffers, their stores and atomics, UAV
+//! counters) becomes IR loads, stores, atomics and texel-buffer image ops.
 //!
 //! The binding model (README, ARCHITECTURE): register M of space N is set N, binding M, and
 //! the resource carries its register class, so descriptors bound for one class
@@ -513,21 +513,6 @@ impl<'a> Lower<'a> {
                             a,
                             b,
                         });
-                        dst
-                    }
-                    // a texel of a read-write texture: the IR's image atomic
-                    k if k != DK::TypedBuffer && shape(k).is_some() => {
-                        let mut ii = super::image::image_inst(ImageOpKind::Atomic(o), &h, t);
-                        ii.coords = (coords..coords + super::image::load_arity(k))
-                            .map(|i| {
-                                let v = self.arg(args, i)?;
-                                self.scalar(v)
-                            })
-                            .collect::<LResult<_>>()?;
-                        ii.texel = vec![a, b];
-                        ii.dst = vec![self.reg(t)];
-                        let dst = ii.dst[0];
-                        self.emit(Inst::Image(Box::new(ii)));
                         dst
                     }
                     k => return Err(self.not_run(format!("atomics on {} resources", k.name()))),
