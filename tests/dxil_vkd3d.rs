@@ -797,3 +797,23 @@ fn bindless_heap_sm66_uav_counter() {
         assert_eq!(counters[i].to_u32s()[0], n, "counter {i}");
     }
 }
+
+/// `test_vrs_dxil`, tests/d3d12_vrs.c:115, its row of a 1×1 base rate with both combiners
+/// `PASSTHROUGH` (l.145): the 1×2 rate `vrs_vs` writes is not combined in, so `vrs_ps` sees
+/// `SV_ShadingRate` 1×1 (0) and writes 0 over the whole 32×32 R8G8B8A8_UNORM target (cleared
+/// to 1 here, to see the draw).
+#[test]
+fn vs_ps_vrs_passthrough() {
+    let (Some(vs), Some(ps)) = (shader("vrs/vrs_vs.dxil"), shader("vrs/vrs_ps.dxil")) else {
+        return;
+    };
+    let mut color = ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 32, 32);
+    color.clear_f32([1.0; 4]);
+    let raster = Rasterizer::new(1).expect("rasterizer");
+    let got = draw3(&raster, &vs, &ps, &DescriptorSets::new(), color);
+    for y in 0..32 {
+        for x in 0..32 {
+            assert_eq!(got.read_f32(x, y), [0.0; 4], "({x}, {y})");
+        }
+    }
+}
