@@ -7,6 +7,7 @@
 //! many count. What the operands mean — D3D's bias and `MinLOD` rules, offset wrapping — is
 //! the texture unit's D3D policy, which a DXIL shader samples under by default.
 
+use crate::front::build::IrBuilder;
 use crate::ir::{BinaryOp, ConvOp, ImageInst, ImageOpKind, Inst, Lod, Reg, ScalarTy};
 
 use super::super::module::Value;

@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{
     BinaryOp, BuiltIn, ConvOp, Inst, Interp, IoBinding, IoPer, IoVar, Ptr, Reg, Sampling, ScalarTy,
     Space, Stage,

@@ -8,6 +8,7 @@
 //! their width and offset modulo 32 as D3D's bit-field instructions do. LLVM's `i1` values
 //! are the IR's `Bool`: their bitwise operators become logical ones.
 
+use crate::front::build::IrBuilder;
 use crate::ir::{BinaryOp as B, ConvOp, Reg, ScalarTy, TernaryOp, UnaryOp as U};
 
 use super::super::module::{BinOp, CastOp, CmpPredicate, Instruction, Value};

@@ -7,6 +7,7 @@
 //! is unconditional. Wave ops see the interpreter's subgroup (16 lanes): helper lanes take
 //! part in quad ops and derivatives only, as D3D and Vulkan both require.
 
+use crate::front::build::IrBuilder;
 use crate::ir::{
     Axis, BallotQuery, BinaryOp, ConvOp, DerivKind, GroupArith, GroupOp, GroupScan, Inst, LaneInfo,
     Reg, ScalarTy, Terminator, TernaryOp, UnaryOp,

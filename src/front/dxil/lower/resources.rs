@@ -16,6 +16,7 @@
 
 use std::collections::HashMap;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{
     self, AtomicOp, BinaryOp, ImageDim, ImageOpKind, ImageType, Inst, Ptr, Reg, RegisterClass,
     ResRef, ResourceKind as RK, ScalarTy, Space,
