@@ -656,6 +656,16 @@ impl<'s> Runner<'s> {
         for st in stmts {
             if let StmtKind::Command(c) = &st.kind {
                 if let Err(e) = self.command(st.line, c) {
+                    // A compile error names its own place: the shader block's line plus the
+                    // compiler's.
+                    if let Error::Spirv(m) = &e {
+                        if m.starts_with(&format!("{file}:")) {
+                            return Status::Fail {
+                                kind: FailKind::Compile,
+                                message: m.clone(),
+                            };
+                        }
+                    }
                     let line = if self.line == 0 { st.line } else { self.line };
                     return Status::of_error(e, &format!("{file}:{line}"));
                 }
@@ -1040,6 +1050,7 @@ impl<'s> Runner<'s> {
                 self.opts.spirv_version,
                 &self.opts.cache_dir,
                 self.opts.debug_info,
+                Some(&self.script.path),
             )?;
             let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
             let module = Module::load(&words)?;

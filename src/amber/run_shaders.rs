@@ -134,6 +134,7 @@ fn compile_glsl(
     text: &str,
     cache: &Path,
     debug_info: bool,
+    script: Option<&Path>,
 ) -> Result<Vec<u32>> {
     let hlsl = shader.format == ShaderFormat::Hlsl;
     let env = glslang_env(shader.target_env.as_deref());
@@ -217,15 +218,19 @@ fn compile_glsl(
     if !res.status.success() {
         let _ = std::fs::remove_file(&tmp_out);
         let msg = String::from_utf8_lossy(&res.stdout);
-        let first: Vec<&str> = msg
-            .lines()
-            .filter(|l| l.contains("ERROR"))
+        let errors = glslang_errors(&msg, &[&tmp_src.display().to_string(), &src_name]);
+        let shown: Vec<String> = errors
+            .iter()
             .take(3)
+            .map(|(line, m)| match line {
+                Some(n) => format!("{}: {m}", site_of(shader, script, *n)),
+                None => m.clone(),
+            })
             .collect();
         let msg = format!(
-            "glslangValidator failed on shader '{}': {}",
-            shader.name,
-            first.join(" | ")
+            "{} (glslangValidator, shader '{}')",
+            shown.join(" | "),
+            shader.name
         );
         // An extension the installed glslang does not know is a tool limit, not a failure.
         return Err(if msg.contains("extension not supported") {
@@ -238,6 +243,40 @@ fn compile_glsl(
         std::fs::read(&tmp_out).map_err(|e| Error::Io(format!("{}: {e}", tmp_out.display())))?;
     let _ = std::fs::rename(&tmp_out, &out);
     words_from_bytes(&bytes, &shader.name)
+}
+
+/// glslang's `ERROR:` lines as (source line, message), the name it gave the source (any of
+/// `names`: the temporary file's paths) taken off so that the caller can name the user's.
+fn glslang_errors(out: &str, names: &[&str]) -> Vec<(Option<usize>, String)> {
+    let mut found: Vec<(Option<usize>, String)> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("ERROR: "))
+        .filter(|l| !l.contains("compilation errors") && !l.contains("compilation terminated"))
+        .map(|l| {
+            let rest = names
+                .iter()
+                .find_map(|n| l.strip_prefix(n).and_then(|r| r.strip_prefix(':')));
+            let located = rest.and_then(|r| {
+                let (n, m) = r.split_once(':')?;
+                Some((Some(n.trim().parse().ok()?), m.trim().to_string()))
+            });
+            located.unwrap_or((None, l.trim().to_string()))
+        })
+        .collect();
+    if found.is_empty() {
+        found.push((None, crate::error::clip(out.trim())));
+    }
+    found
+}
+
+/// Where line `n` of a shader's source is, for a message: `FILE`'s `path:n`, an inline
+/// block's line in `script` (the block's line plus `n`), else the shader's name and `n`.
+fn site_of(shader: &Shader, script: Option<&Path>, n: usize) -> String {
+    match (&shader.file, script) {
+        (Some(f), _) => format!("{}:{n}", f.display()),
+        (None, Some(s)) if shader.line > 0 => format!("{}:{}", s.display(), shader.line + n),
+        _ => format!("shader '{}' line {n}", shader.name),
+    }
 }
 
 /// Run `spirv-opt` with Amber's `SHADER_OPTIMIZATION` passes (e.g. `--graphics-robust-access`).
@@ -327,11 +366,12 @@ pub fn shader_words(
     default_version: Option<(u8, u8)>,
     cache: &Path,
 ) -> Result<Vec<u32>> {
-    shader_words_debug(shader, stage, entry, default_version, cache, false)
+    shader_words_debug(shader, stage, entry, default_version, cache, false, None)
 }
 
 /// [`shader_words`], GLSL/HLSL compiled with `OpLine`s and the source text when `debug_info`
-/// (`glslangValidator -g`).
+/// (`glslangValidator -g`); compile errors of an inline shader are placed in `script` (the
+/// shader block's line plus the compiler's).
 pub fn shader_words_debug(
     shader: &Shader,
     stage: ShaderType,
@@ -339,6 +379,7 @@ pub fn shader_words_debug(
     default_version: Option<(u8, u8)>,
     cache: &Path,
     debug_info: bool,
+    script: Option<&Path>,
 ) -> Result<Vec<u32>> {
     let name = shader
         .file
@@ -361,7 +402,7 @@ pub fn shader_words_debug(
         (ShaderFormat::SpirvHex, ShaderSource::Text(t)) => hex_words(t),
         (ShaderFormat::SpirvBin, ShaderSource::Binary(b)) => words_from_bytes(b, &name),
         (ShaderFormat::Glsl | ShaderFormat::Hlsl, ShaderSource::Text(t)) => {
-            compile_glsl(shader, stage, entry, t, cache, debug_info)
+            compile_glsl(shader, stage, entry, t, cache, debug_info, script)
         }
         (f, _) => Err(Error::Unsupported(format!(
             "{} shaders (shader '{}')",

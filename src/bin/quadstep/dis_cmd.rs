@@ -284,6 +284,7 @@ fn glslang(
         target_env: Some("spv1.3".into()),
         file: Some(path.to_path_buf()),
         source: ShaderSource::Text(text.to_string()),
+        line: 0,
     };
     run_shaders::shader_words(
         &shader,
@@ -292,5 +293,13 @@ fn glslang(
         None,
         &run_shaders::default_cache_dir(),
     )
-    .map_err(|e| format!("{}: {e}", path.display()))
+    .map_err(|e| {
+        // compile errors already name the file and line
+        let e = e.to_string();
+        if e.contains(&format!("{}:", path.display())) {
+            e
+        } else {
+            format!("{}: {e}", path.display())
+        }
+    })
 }
