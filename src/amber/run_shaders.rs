@@ -1,7 +1,9 @@
 //! Turning an Amber `SHADER` into SPIR-V words: assembly through our assembler at the
 //! `TARGET_ENV` version, hex and binary as given, Amber's built-in passthrough vertex shader,
 //! and GLSL/HLSL through `glslangValidator` (when installed) with an on-disk cache keyed by a
-//! hash of (source, language, stage, environment, entry point).
+//! hash of (source, language, stage, environment, entry point, debug information, glslang's
+//! version), kept in the user's cache directory ([`default_cache_dir`]), never in the working
+//! directory.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,9 +41,25 @@ pub const PASSTHROUGH_VS: &str = r#"
                OpFunctionEnd
 "#;
 
-/// Where compiled GLSL/HLSL is kept between runs.
+/// Where compiled GLSL/HLSL is kept between runs: `$QUADSTEP_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/quadstep`, else `~/.cache/quadstep` (the XDG default), else a folder in
+/// the system's temporary directory. Relative values are ignored, as the XDG specification
+/// says, so the cache never depends on the working directory.
 pub fn default_cache_dir() -> PathBuf {
-    PathBuf::from("target").join("amber-cache")
+    let absolute = |var: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    if let Some(d) = absolute("QUADSTEP_CACHE_DIR") {
+        d
+    } else if let Some(d) = absolute("XDG_CACHE_HOME") {
+        d.join("quadstep")
+    } else if let Some(home) = absolute("HOME") {
+        home.join(".cache").join("quadstep")
+    } else {
+        std::env::temp_dir().join("quadstep-cache")
+    }
 }
 
 /// FNV-1a, 64 bits: a stable hash for cache keys (std's hasher is not stable across builds).
@@ -118,13 +136,26 @@ fn glslang_env(env: Option<&str>) -> String {
     }
 }
 
+/// `glslangValidator --version`'s output, once per process, or `None` when it is not on the
+/// PATH. It is part of the cache key, so a new glslang never serves an old one's output.
+fn glslang_version() -> Option<&'static str> {
+    static VERSION: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let o = Command::new("glslangValidator")
+                .arg("--version")
+                .output()
+                .ok()?;
+            o.status
+                .success()
+                .then(|| String::from_utf8_lossy(&o.stdout).into_owned())
+        })
+        .as_deref()
+}
+
 /// Is `glslangValidator` on the PATH?
 pub fn glslang_available() -> bool {
-    Command::new("glslangValidator")
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
+    glslang_version().is_some()
 }
 
 fn compile_glsl(
@@ -145,6 +176,7 @@ fn compile_glsl(
         env.as_bytes(),
         entry.as_bytes(),
         &[hlsl as u8 | (debug_info as u8) << 1],
+        glslang_version().unwrap_or("").as_bytes(),
     ]);
     let out = cache.join(format!("{key:016x}.spv"));
     if let Ok(bytes) = std::fs::read(&out) {
