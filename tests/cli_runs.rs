@@ -152,3 +152,268 @@ fn sorted_prints_in_path_order_and_json_has_every_field() {
     // a malformed script is an input error: 2 outranks the failed EXPECT's 1
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// `quadstep amber` on one script with `args`.
+fn amber(script: &Path, args: &[&str]) -> Output {
+    quadstep()
+        .arg("amber")
+        .arg(script)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn every_outcome_has_its_documented_exit_status() {
+    let d = scratch("exit");
+    let code = |o: Output| o.status.code();
+    assert_eq!(code(amber(&write(&d, "pass.amber", PASSES), &[])), Some(0));
+    assert_eq!(code(amber(&write(&d, "fail.amber", FAILS), &[])), Some(1));
+    assert_eq!(
+        code(amber(&write(&d, "bad.amber", MALFORMED), &[])),
+        Some(2)
+    );
+    // a shader that does not assemble is an input error too
+    let asm = "#!amber\nSHADER compute c SPIRV-ASM\nOpCapability Nonsense\nEND\n\
+               BUFFER b DATA_TYPE uint32 DATA 1 END\nPIPELINE compute p\n  ATTACH c\n  \
+               BIND BUFFER b AS storage DESCRIPTOR_SET 0 BINDING 0\nEND\nRUN p 1 1 1\n";
+    let o = amber(&write(&d, "asm.amber", asm), &["--json"]);
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    assert_eq!(json_lines(&o.stdout)[0]["kind"], "compile");
+    assert_eq!(code(amber(&d.join("missing.amber"), &[])), Some(2));
+    assert_eq!(code(amber(&d, &["--filter", "no-such-name"])), Some(2));
+    assert_eq!(code(amber(&d, &["--jobs", "many"])), Some(2));
+    let dis = quadstep()
+        .arg("dis")
+        .arg(d.join("missing.spv"))
+        .output()
+        .unwrap();
+    assert_eq!(dis.status.code(), Some(2));
+    // every subcommand's --help says what its exit status means
+    for sub in [
+        "amber", "render", "dis", "diff", "inspect", "debug", "limits",
+    ] {
+        let help = quadstep().args([sub, "--help"]).output().unwrap();
+        let text = String::from_utf8_lossy(&help.stdout);
+        assert!(
+            text.contains("Exit status: 0") && text.contains("3 internal error"),
+            "{sub}: {text}"
+        );
+    }
+}
+
+const BAD_GLSL: &str = "#!amber
+SHADER vertex vs PASSTHROUGH
+SHADER fragment fs GLSL
+#version 430
+layout(location = 0) out vec4 c;
+void main() {
+  c = vec4(undeclared_name, 0, 0, 1);
+}
+END
+BUFFER fb FORMAT B8G8R8A8_UNORM
+PIPELINE graphics p
+  ATTACH vs
+  ATTACH fs
+  BIND BUFFER fb AS color LOCATION 0
+END
+RUN p DRAW_RECT POS 0 0 SIZE 8 8
+";
+
+#[test]
+fn compile_errors_point_at_the_users_file_and_line() {
+    if !common::tools::have(
+        "compile_errors_point_at_the_users_file_and_line",
+        &[common::tools::Tool::Glslang],
+    ) {
+        return;
+    }
+    let d = scratch("compile");
+    // line 4 of the shader block, which starts after line 3: script line 7
+    let script = write(&d, "bad.amber", BAD_GLSL);
+    let o = amber(&script, &["--json"]);
+    let l = &json_lines(&o.stdout)[0];
+    assert_eq!(
+        (l["kind"].as_str(), l["line"].as_u64()),
+        (Some("compile"), Some(7)),
+        "{l}"
+    );
+    let detail = l["detail"].as_str().unwrap();
+    assert!(
+        detail.starts_with(&format!("{}:7: ", script.display())),
+        "{detail}"
+    );
+    assert!(
+        detail.contains("undeclared_name") && !detail.contains("cache"),
+        "{detail}"
+    );
+    assert_eq!(o.status.code(), Some(2));
+    // `dis` names the user's file and its line
+    let frag = write(
+        &d,
+        "bad.frag",
+        "#version 430\nlayout(location=0) out vec4 c;\nvoid main() {\n c = vec4(nope);\n}\n",
+    );
+    let o = quadstep().arg("dis").arg(&frag).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains(&format!("{}:4: ", frag.display())) && err.contains("nope"),
+        "{err}"
+    );
+    assert!(!err.contains("cache"), "{err}");
+    assert_eq!(o.status.code(), Some(2));
+}
+
+const GOOD_GLSL: &str = "#!amber
+SHADER vertex vs PASSTHROUGH
+SHADER fragment fs GLSL
+#version 430
+layout(location = 0) out vec4 c;
+void main() {
+  c = vec4(0.0, 1.0, 0.0, 1.0);
+}
+END
+BUFFER fb FORMAT B8G8R8A8_UNORM
+PIPELINE graphics p
+  ATTACH vs
+  ATTACH fs
+  BIND BUFFER fb AS color LOCATION 0
+  FRAMEBUFFER_SIZE 8 8
+END
+RUN p DRAW_RECT POS 0 0 SIZE 8 8
+EXPECT fb IDX 0 0 SIZE 8 8 EQ_RGBA 0 255 0 255
+";
+
+/// The `.spv` files under `dir`.
+fn cached(dir: &Path) -> usize {
+    std::fs::read_dir(dir).map_or(0, |rd| {
+        rd.filter_map(Result::ok)
+            .filter(|e| e.path().extension().is_some_and(|x| x == "spv"))
+            .count()
+    })
+}
+
+#[test]
+fn the_compile_cache_is_the_users_never_the_working_directorys() {
+    if !common::tools::have(
+        "the_compile_cache_is_the_users_never_the_working_directorys",
+        &[common::tools::Tool::Glslang],
+    ) {
+        return;
+    }
+    let d = scratch("cache");
+    let script = write(&d, "good.amber", GOOD_GLSL);
+    let work = d.join("work");
+    std::fs::create_dir_all(&work).unwrap();
+    let run_in = |cmd: &mut Command| {
+        let o = cmd
+            .current_dir(&work)
+            .arg("amber")
+            .arg(&script)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+    };
+    // --cache-dir
+    let flag = d.join("flag-cache");
+    let o = quadstep()
+        .current_dir(&work)
+        .args(["amber", "--cache-dir"])
+        .arg(&flag)
+        .arg(&script)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(cached(&flag), 1);
+    // QUADSTEP_CACHE_DIR
+    let env = d.join("env-cache");
+    run_in(quadstep().env("QUADSTEP_CACHE_DIR", &env));
+    assert_eq!(cached(&env), 1);
+    // $XDG_CACHE_HOME/quadstep, then ~/.cache/quadstep
+    let xdg = d.join("xdg");
+    run_in(
+        quadstep()
+            .env_remove("QUADSTEP_CACHE_DIR")
+            .env("XDG_CACHE_HOME", &xdg),
+    );
+    assert_eq!(cached(&xdg.join("quadstep")), 1);
+    let home = d.join("home");
+    run_in(
+        quadstep()
+            .env_remove("QUADSTEP_CACHE_DIR")
+            .env_remove("XDG_CACHE_HOME")
+            .env("HOME", &home),
+    );
+    assert_eq!(cached(&home.join(".cache/quadstep")), 1);
+    // keyed by content: a second run hits the same entry, a changed shader adds one
+    run_in(quadstep().env("QUADSTEP_CACHE_DIR", &env));
+    assert_eq!(cached(&env), 1);
+    let changed = write(
+        &d,
+        "changed.amber",
+        &GOOD_GLSL.replace("0.0, 1.0, 0.0", "0.0, 1.0, 0.0 + 0.0"),
+    );
+    let o = quadstep()
+        .env("QUADSTEP_CACHE_DIR", &env)
+        .current_dir(&work)
+        .arg("amber")
+        .arg(&changed)
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(cached(&env), 2);
+    // nothing was written where quadstep ran
+    assert_eq!(std::fs::read_dir(&work).unwrap().count(), 0);
+}
+
+#[test]
+fn amber_and_render_take_the_same_switches() {
+    let d = scratch("switches");
+    let script = write(&d, "pass.amber", PASSES);
+    for sub in ["amber", "render"] {
+        let help = quadstep().args([sub, "--help"]).output().unwrap();
+        let text = String::from_utf8_lossy(&help.stdout);
+        for flag in [
+            "--policy <POLICY>",
+            "--lod-precision <LOD_PRECISION>",
+            "--threads <N>",
+            "--budget <BUDGET>",
+            "--time-limit <SECONDS>",
+            "--cache-dir <DIR>",
+            "--discard <DISCARD>",
+        ] {
+            assert!(text.contains(flag), "{sub} --help lacks {flag}: {text}");
+        }
+    }
+    let o = amber(
+        &script,
+        &[
+            "--policy",
+            "d3d",
+            "--lod-precision",
+            "hardware",
+            "--threads",
+            "2",
+            "--jobs",
+            "1",
+            "--budget",
+            "1000",
+        ],
+    );
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+}

@@ -70,6 +70,8 @@ pub struct RunOptions {
     /// Texture rules for every shader (`None`: each shader's own, D3D for DXIL and Vulkan
     /// for SPIR-V).
     pub policy: Option<texture::Policy>,
+    /// Implicit-LOD arithmetic for every shader (`None`: the texture unit's default, exact).
+    pub lod_precision: Option<texture::LodPrecision>,
 }
 
 impl Default for RunOptions {
@@ -88,6 +90,7 @@ impl Default for RunOptions {
             debug_info: false,
             hook: None,
             policy: None,
+            lod_precision: None,
         }
     }
 }
@@ -1073,6 +1076,16 @@ impl<'s> Runner<'s> {
         Ok(sh)
     }
 
+    /// The texture unit configuration `sh` runs with: its own, the LOD precision of the
+    /// options.
+    fn config(&self, sh: &pipeline::Shader) -> texture::Config {
+        let mut c = sh.config();
+        if let Some(p) = self.opts.lod_precision {
+            c.precision = p;
+        }
+        c
+    }
+
     fn run(&mut self, run: &Run) -> Result<()> {
         let p = self.pipeline(&run.pipeline)?;
         match &run.kind {
@@ -1183,7 +1196,7 @@ impl<'s> Runner<'s> {
         let sh = self.shader(att)?;
         let (sets, wb, _copies) = self.descriptors(p, &[sh.ir()])?;
         self.cancel.check()?;
-        let config = sh.config();
+        let config = self.config(&sh);
         let command = self.hook_command(p, Vec::new());
         let opts: &'s RunOptions = self.opts;
         let hooked = opts
@@ -1599,16 +1612,16 @@ impl<'s> Runner<'s> {
         irs.extend(fs.as_ref().map(|f| f.ir()));
         irs.extend(middle.iter().flatten().map(|s| s.ir()));
         let (sets, wb, _copies) = self.descriptors(p, &irs)?;
-        let vstage = BoundStage::new(&vs, &sets, vs.config())?;
+        let vstage = BoundStage::new(&vs, &sets, self.config(&vs))?;
         let fstage = match &fs {
-            Some(f) => Some(BoundStage::new(f, &sets, f.config())?),
+            Some(f) => Some(BoundStage::new(f, &sets, self.config(f))?),
             None => None,
         };
         let bound = middle
             .iter()
             .map(|s| {
                 s.as_ref()
-                    .map(|s| BoundStage::new(s, &sets, s.config()))
+                    .map(|s| BoundStage::new(s, &sets, self.config(s)))
                     .transpose()
             })
             .collect::<Result<Vec<_>>>()?;

@@ -38,18 +38,11 @@ pub struct AmberArgs {
     /// Print pass/fail/skip counts per top-level folder.
     #[arg(long)]
     pub summary: bool,
-    #[command(flatten)]
-    pub guards: super::guard_args::GuardArgs,
-    /// Parallel scripts (0 = one per core).
-    #[arg(long, short, default_value_t = 0)]
+    /// Scripts run in parallel (0 = one per core).
+    #[arg(long, short, default_value_t = 0, value_name = "N")]
     pub jobs: usize,
-    /// What a lane does after `OpKill` (GLSL `discard`).
-    #[arg(long, value_enum, default_value_t)]
-    pub discard: super::discard_arg::DiscardArg,
-    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
-    /// Vulkan for SPIR-V).
-    #[arg(long, value_enum)]
-    pub policy: Option<super::policy_arg::PolicyArg>,
+    #[command(flatten)]
+    pub run: super::run_args::RunArgs,
 }
 
 pub fn detail(r: &ScriptResult) -> String {
@@ -173,8 +166,18 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
     }
     files.sort();
     files.dedup();
+    if files.is_empty() {
+        eprintln!(
+            "quadstep amber: no scripts to run (no .amber or .vkscript file{})",
+            a.filter
+                .as_ref()
+                .map(|f| format!(" whose path contains `{f}`"))
+                .unwrap_or_default()
+        );
+        return ExitCode::from(2);
+    }
     let jobs = super::threads_or_cores(a.jobs);
-    let mut opts = match a.guards.run_options(jobs) {
+    let mut opts = match a.run.run_options(jobs, 1) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("quadstep amber: {e}");
@@ -182,8 +185,6 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
         }
     };
     opts.keep_images = a.dump_images.is_some();
-    opts.discard = a.discard.into();
-    opts.policy = a.policy.map(Into::into);
     let interrupted = opts.cancel.clone();
     a.jobs = jobs;
     let any_dir = a.paths.iter().any(|p| p.is_dir());
