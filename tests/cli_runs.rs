@@ -207,23 +207,31 @@ fn every_outcome_has_its_documented_exit_status() {
     }
 }
 
-const BAD_GLSL: &str = "#!amber
+/// A script drawing with a GLSL fragment shader whose line 4 (script line 7) is `body`,
+/// expecting green.
+fn glsl_script(body: &str) -> String {
+    format!(
+        "#!amber
 SHADER vertex vs PASSTHROUGH
 SHADER fragment fs GLSL
 #version 430
 layout(location = 0) out vec4 c;
-void main() {
-  c = vec4(undeclared_name, 0, 0, 1);
-}
+void main() {{
+  {body}
+}}
 END
 BUFFER fb FORMAT B8G8R8A8_UNORM
 PIPELINE graphics p
   ATTACH vs
   ATTACH fs
   BIND BUFFER fb AS color LOCATION 0
+  FRAMEBUFFER_SIZE 8 8
 END
 RUN p DRAW_RECT POS 0 0 SIZE 8 8
-";
+EXPECT fb IDX 0 0 SIZE 8 8 EQ_RGBA 0 255 0 255
+"
+    )
+}
 
 #[test]
 fn compile_errors_point_at_the_users_file_and_line() {
@@ -235,7 +243,11 @@ fn compile_errors_point_at_the_users_file_and_line() {
     }
     let d = scratch("compile");
     // line 4 of the shader block, which starts after line 3: script line 7
-    let script = write(&d, "bad.amber", BAD_GLSL);
+    let script = write(
+        &d,
+        "bad.amber",
+        &glsl_script("c = vec4(undeclared_name, 0, 0, 1);"),
+    );
     let o = amber(&script, &["--json"]);
     let l = &json_lines(&o.stdout)[0];
     assert_eq!(
@@ -269,25 +281,7 @@ fn compile_errors_point_at_the_users_file_and_line() {
     assert_eq!(o.status.code(), Some(2));
 }
 
-const GOOD_GLSL: &str = "#!amber
-SHADER vertex vs PASSTHROUGH
-SHADER fragment fs GLSL
-#version 430
-layout(location = 0) out vec4 c;
-void main() {
-  c = vec4(0.0, 1.0, 0.0, 1.0);
-}
-END
-BUFFER fb FORMAT B8G8R8A8_UNORM
-PIPELINE graphics p
-  ATTACH vs
-  ATTACH fs
-  BIND BUFFER fb AS color LOCATION 0
-  FRAMEBUFFER_SIZE 8 8
-END
-RUN p DRAW_RECT POS 0 0 SIZE 8 8
-EXPECT fb IDX 0 0 SIZE 8 8 EQ_RGBA 0 255 0 255
-";
+const GREEN: &str = "c = vec4(0.0, 1.0, 0.0, 1.0);";
 
 /// The `.spv` files under `dir`.
 fn cached(dir: &Path) -> usize {
@@ -307,7 +301,7 @@ fn the_compile_cache_is_the_users_never_the_working_directorys() {
         return;
     }
     let d = scratch("cache");
-    let script = write(&d, "good.amber", GOOD_GLSL);
+    let script = write(&d, "good.amber", &glsl_script(GREEN));
     let work = d.join("work");
     std::fs::create_dir_all(&work).unwrap();
     let run_in = |cmd: &mut Command| {
@@ -361,7 +355,7 @@ fn the_compile_cache_is_the_users_never_the_working_directorys() {
     let changed = write(
         &d,
         "changed.amber",
-        &GOOD_GLSL.replace("0.0, 1.0, 0.0", "0.0, 1.0, 0.0 + 0.0"),
+        &glsl_script("c = vec4(0.0, 1.0, 0.0 + 0.0, 1.0);"),
     );
     let o = quadstep()
         .env("QUADSTEP_CACHE_DIR", &env)
@@ -416,4 +410,65 @@ fn amber_and_render_take_the_same_switches() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+}
+
+/// The script file names a JSON run printed.
+fn names(o: &Output) -> Vec<String> {
+    json_lines(&o.stdout)
+        .iter()
+        .filter_map(|l| l["file"].as_str())
+        .map(|f| f.rsplit('/').next().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn shards_cover_every_script_once_and_stay_put() {
+    let d = scratch("shard");
+    let all: Vec<String> = (0..24)
+        .map(|i| {
+            let name = format!("s{i:02}.amber");
+            write(&d, &format!("sub{}/{name}", i % 3), PASSES);
+            name
+        })
+        .collect();
+    let shard = |k: u32| {
+        let spec = format!("{k}/4");
+        let o = quadstep()
+            .arg("amber")
+            .arg(&d)
+            .args(["--json", "--sorted", "--shard", &spec])
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "{spec}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        names(&o)
+    };
+    let shares: Vec<Vec<String>> = (1..=4).map(shard).collect();
+    let mut union: Vec<String> = shares.concat();
+    union.sort();
+    assert_eq!(union, all, "the shares overlap or miss scripts: {shares:?}");
+    assert!(shares.iter().all(|s| s.len() < all.len()), "{shares:?}");
+    assert_eq!(shard(2), shares[1], "a share changed between runs");
+    // the same scripts under another folder name and working directory: the same shares
+    let moved = scratch("shard-moved");
+    std::fs::rename(&d, moved.join("corpus")).unwrap();
+    let o = quadstep()
+        .current_dir(&moved)
+        .args(["amber", "corpus", "--json", "--sorted", "--shard", "3/4"])
+        .output()
+        .unwrap();
+    assert_eq!(names(&o), shares[2]);
+    for bad in ["0/4", "5/4", "x/4", "4"] {
+        let o = quadstep()
+            .arg("amber")
+            .arg(&moved)
+            .args(["--shard", bad])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "--shard {bad}");
+    }
 }

@@ -62,8 +62,9 @@ pub fn default_cache_dir() -> PathBuf {
     }
 }
 
-/// FNV-1a, 64 bits: a stable hash for cache keys (std's hasher is not stable across builds).
-fn fnv1a(parts: &[&[u8]]) -> u64 {
+/// FNV-1a, 64 bits: a stable hash for cache keys and `quadstep amber --shard` (std's hasher
+/// is not stable across builds).
+pub fn fnv1a(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for p in parts {
         for &b in *p {

@@ -35,6 +35,11 @@ pub struct AmberArgs {
     /// Only run scripts whose path contains this substring.
     #[arg(long, value_name = "SUBSTRING")]
     pub filter: Option<String>,
+    /// Run share K of N (1-based): the scripts whose path below the argument they were
+    /// found under hashes to K-1 modulo N. The N shares are disjoint, cover every script and
+    /// do not change between runs or checkouts, so N machines of a CI matrix each run one.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
     /// Print pass/fail/skip counts per top-level folder.
     #[arg(long)]
     pub summary: bool,
@@ -43,6 +48,34 @@ pub struct AmberArgs {
     pub jobs: usize,
     #[command(flatten)]
     pub run: super::run_args::RunArgs,
+}
+
+/// `K/N` with 1 ≤ K ≤ N.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("{s:?}: expected K/N with 1 <= K <= N, e.g. 2/4");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Whether script `p`, found under the argument `root`, is in share `k` of `n`: its path
+/// below `root` (its file name when `root` is the file), with `/` separators, hashed.
+fn in_shard(p: &Path, root: &Path, k: u64, n: u64) -> bool {
+    let rel = match p.strip_prefix(root) {
+        Ok(r) if !r.as_os_str().is_empty() => r,
+        _ => Path::new(p.file_name().unwrap_or(p.as_os_str())),
+    };
+    let key: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    quadstep::amber::run_shaders::fnv1a(&[key.join("/").as_bytes()]) % n == k - 1
 }
 
 pub fn detail(r: &ScriptResult) -> String {
@@ -175,6 +208,11 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
                 .unwrap_or_default()
         );
         return ExitCode::from(2);
+    }
+    // (an empty share of a non-empty selection is not an error: a small corpus over many
+    // machines leaves some without scripts)
+    if let Some((k, n)) = a.shard {
+        files.retain(|(p, root)| in_shard(p, root, k, n));
     }
     let jobs = super::threads_or_cores(a.jobs);
     let mut opts = match a.run.run_options(jobs, 1) {
