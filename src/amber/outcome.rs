@@ -184,6 +184,20 @@ pub struct BufferDump {
 }
 
 impl ScriptResult {
+    /// The script line the outcome points at (a failed `EXPECT`, the command that failed, a
+    /// compile error's line), when its message names one: the first `path:N:` in it.
+    pub fn line(&self) -> Option<usize> {
+        let path = self.path.display().to_string();
+        let msg = self.status.detail();
+        msg.match_indices(&path).find_map(|(at, _)| {
+            let rest = msg[at + path.len()..].strip_prefix(':')?;
+            let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+            (digits > 0 && rest[digits..].starts_with(':'))
+                .then(|| rest[..digits].parse().ok())
+                .flatten()
+        })
+    }
+
     /// The script's main picture: its only colour attachment, else the one named
     /// `framebuffer` (Amber's conventional name).
     pub fn framebuffer(&self) -> Option<&Picture> {
@@ -196,6 +210,25 @@ impl ScriptResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_is_the_first_place_in_the_script_the_message_names() {
+        let at = |msg: &str| ScriptResult {
+            path: PathBuf::from("d/x.amber"),
+            status: Status::Fail {
+                kind: FailKind::Parse,
+                message: msg.into(),
+            },
+            note: String::new(),
+            elapsed: Duration::ZERO,
+            images: Vec::new(),
+            buffers: Vec::new(),
+        };
+        assert_eq!(at("d/x.amber: amber: d/x.amber:16: bad").line(), Some(16));
+        assert_eq!(at("d/x.amber:7: 'foo' : undeclared").line(), Some(7));
+        assert_eq!(at("d/x.amber: no line here").line(), None);
+        assert_eq!(at("d/x.amber:12x: odd").line(), None);
+    }
 
     #[test]
     fn every_error_has_a_kind_and_every_kind_an_exit_code() {

@@ -70,6 +70,8 @@ pub struct RunOptions {
     /// Texture rules for every shader (`None`: each shader's own, D3D for DXIL and Vulkan
     /// for SPIR-V).
     pub policy: Option<texture::Policy>,
+    /// Implicit-LOD arithmetic for every shader (`None`: the texture unit's default, exact).
+    pub lod_precision: Option<texture::LodPrecision>,
 }
 
 impl Default for RunOptions {
@@ -88,6 +90,7 @@ impl Default for RunOptions {
             debug_info: false,
             hook: None,
             policy: None,
+            lod_precision: None,
         }
     }
 }
@@ -656,6 +659,16 @@ impl<'s> Runner<'s> {
         for st in stmts {
             if let StmtKind::Command(c) = &st.kind {
                 if let Err(e) = self.command(st.line, c) {
+                    // A compile error names its own place: the shader block's line plus the
+                    // compiler's.
+                    if let Error::Spirv(m) = &e {
+                        if m.starts_with(&format!("{file}:")) {
+                            return Status::Fail {
+                                kind: FailKind::Compile,
+                                message: m.clone(),
+                            };
+                        }
+                    }
                     let line = if self.line == 0 { st.line } else { self.line };
                     return Status::of_error(e, &format!("{file}:{line}"));
                 }
@@ -1040,6 +1053,7 @@ impl<'s> Runner<'s> {
                 self.opts.spirv_version,
                 &self.opts.cache_dir,
                 self.opts.debug_info,
+                Some(&self.script.path),
             )?;
             let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
             let module = Module::load(&words)?;
@@ -1060,6 +1074,16 @@ impl<'s> Runner<'s> {
         let sh = Arc::new(sh);
         self.shaders.insert(key, sh.clone());
         Ok(sh)
+    }
+
+    /// The texture unit configuration `sh` runs with: its own, the LOD precision of the
+    /// options.
+    fn config(&self, sh: &pipeline::Shader) -> texture::Config {
+        let mut c = sh.config();
+        if let Some(p) = self.opts.lod_precision {
+            c.precision = p;
+        }
+        c
     }
 
     fn run(&mut self, run: &Run) -> Result<()> {
@@ -1172,7 +1196,7 @@ impl<'s> Runner<'s> {
         let sh = self.shader(att)?;
         let (sets, wb, _copies) = self.descriptors(p, &[sh.ir()])?;
         self.cancel.check()?;
-        let config = sh.config();
+        let config = self.config(&sh);
         let command = self.hook_command(p, Vec::new());
         let opts: &'s RunOptions = self.opts;
         let hooked = opts
@@ -1588,16 +1612,16 @@ impl<'s> Runner<'s> {
         irs.extend(fs.as_ref().map(|f| f.ir()));
         irs.extend(middle.iter().flatten().map(|s| s.ir()));
         let (sets, wb, _copies) = self.descriptors(p, &irs)?;
-        let vstage = BoundStage::new(&vs, &sets, vs.config())?;
+        let vstage = BoundStage::new(&vs, &sets, self.config(&vs))?;
         let fstage = match &fs {
-            Some(f) => Some(BoundStage::new(f, &sets, f.config())?),
+            Some(f) => Some(BoundStage::new(f, &sets, self.config(f))?),
             None => None,
         };
         let bound = middle
             .iter()
             .map(|s| {
                 s.as_ref()
-                    .map(|s| BoundStage::new(s, &sets, s.config()))
+                    .map(|s| BoundStage::new(s, &sets, self.config(s)))
                     .transpose()
             })
             .collect::<Result<Vec<_>>>()?;

@@ -1,6 +1,8 @@
 //! `quadstep amber PATH...`: runs Amber scripts (files, or folders searched recursively for
 //! `.amber` and `.vkscript`) in parallel on plain threads (each draw uses its own small rayon
-//! pool) and prints one line per script in sorted order, then `N passed, N failed, N skipped`.
+//! pool) and prints one line (or JSON object) per script as it finishes (in path order with
+//! `--sorted`), then `N passed, N failed, N skipped`; on a terminal a progress bar shows the
+//! counts so far, the ETA and the script running longest.
 //! Every script runs under the guards of `guard_args` (time limit, memory budget, device
 //! limits, Ctrl-C); the exit status is the most severe of its scripts' (see `EXIT_STATUS`).
 
@@ -27,24 +29,53 @@ pub struct AmberArgs {
     /// Write every colour attachment as PNG into this folder.
     #[arg(long, value_name = "DIR")]
     pub dump_images: Option<PathBuf>,
+    /// Print the results in path order once all have run (default: each as it finishes).
+    #[arg(long)]
+    pub sorted: bool,
     /// Only run scripts whose path contains this substring.
     #[arg(long, value_name = "SUBSTRING")]
     pub filter: Option<String>,
+    /// Run share K of N (1-based): the scripts whose path below the argument they were
+    /// found under hashes to K-1 modulo N. The N shares are disjoint, cover every script and
+    /// do not change between runs or checkouts, so N machines of a CI matrix each run one.
+    #[arg(long, value_name = "K/N", value_parser = parse_shard)]
+    pub shard: Option<(u64, u64)>,
     /// Print pass/fail/skip counts per top-level folder.
     #[arg(long)]
     pub summary: bool,
-    #[command(flatten)]
-    pub guards: super::guard_args::GuardArgs,
-    /// Parallel scripts (0 = one per core).
-    #[arg(long, short, default_value_t = 0)]
+    /// Scripts run in parallel (0 = one per core).
+    #[arg(long, short, default_value_t = 0, value_name = "N")]
     pub jobs: usize,
-    /// What a lane does after `OpKill` (GLSL `discard`).
-    #[arg(long, value_enum, default_value_t)]
-    pub discard: super::discard_arg::DiscardArg,
-    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
-    /// Vulkan for SPIR-V).
-    #[arg(long, value_enum)]
-    pub policy: Option<super::policy_arg::PolicyArg>,
+    #[command(flatten)]
+    pub run: super::run_args::RunArgs,
+}
+
+/// `K/N` with 1 ≤ K ≤ N.
+fn parse_shard(s: &str) -> Result<(u64, u64), String> {
+    let bad = || format!("{s:?}: expected K/N with 1 <= K <= N, e.g. 2/4");
+    let (k, n) = s.split_once('/').ok_or_else(bad)?;
+    let (k, n): (u64, u64) = (
+        k.trim().parse().map_err(|_| bad())?,
+        n.trim().parse().map_err(|_| bad())?,
+    );
+    if k == 0 || k > n {
+        return Err(bad());
+    }
+    Ok((k, n))
+}
+
+/// Whether script `p`, found under the argument `root`, is in share `k` of `n`: its path
+/// below `root` (its file name when `root` is the file), with `/` separators, hashed.
+fn in_shard(p: &Path, root: &Path, k: u64, n: u64) -> bool {
+    let rel = match p.strip_prefix(root) {
+        Ok(r) if !r.as_os_str().is_empty() => r,
+        _ => Path::new(p.file_name().unwrap_or(p.as_os_str())),
+    };
+    let key: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    quadstep::amber::run_shaders::fnv1a(&[key.join("/").as_bytes()]) % n == k - 1
 }
 
 pub fn detail(r: &ScriptResult) -> String {
@@ -168,8 +199,23 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
     }
     files.sort();
     files.dedup();
+    if files.is_empty() {
+        eprintln!(
+            "quadstep amber: no scripts to run (no .amber or .vkscript file{})",
+            a.filter
+                .as_ref()
+                .map(|f| format!(" whose path contains `{f}`"))
+                .unwrap_or_default()
+        );
+        return ExitCode::from(2);
+    }
+    // (an empty share of a non-empty selection is not an error: a small corpus over many
+    // machines leaves some without scripts)
+    if let Some((k, n)) = a.shard {
+        files.retain(|(p, root)| in_shard(p, root, k, n));
+    }
     let jobs = super::threads_or_cores(a.jobs);
-    let mut opts = match a.guards.run_options(jobs) {
+    let mut opts = match a.run.run_options(jobs, 1) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("quadstep amber: {e}");
@@ -177,15 +223,15 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
         }
     };
     opts.keep_images = a.dump_images.is_some();
-    opts.discard = a.discard.into();
-    opts.policy = a.policy.map(Into::into);
     let interrupted = opts.cancel.clone();
     a.jobs = jobs;
     let any_dir = a.paths.iter().any(|p| p.is_dir());
     let bar = if any_dir && std::io::stderr().is_terminal() {
         let b =
             ProgressBar::with_draw_target(Some(files.len() as u64), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} {elapsed} {msg}") {
+        if let Ok(style) = ProgressStyle::with_template(
+            "{prefix} {bar:30} {pos}/{len} {elapsed} ETA {eta} {wide_msg}",
+        ) {
             b.set_style(style);
         }
         b
@@ -196,16 +242,20 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
     // Scripts run on plain threads pulling from a shared index, not on a rayon pool: a draw
     // installs work on its rasterizer's own pool, and a rayon worker waiting on another pool
     // steals further scripts meanwhile, which would stretch each script's measured time.
+    // Each result goes to this thread as it is made, which prints it at once (or, with
+    // `--sorted`, all of them in path order at the end).
     let jobs = a.jobs;
     let next = AtomicUsize::new(0);
-    let slots: Vec<Mutex<Option<ScriptResult>>> = files.iter().map(|_| Mutex::new(None)).collect();
     let workers = jobs.min(files.len().max(1));
     let running: Vec<Mutex<Option<Running>>> = (0..workers).map(|_| Mutex::new(None)).collect();
     let finished = AtomicUsize::new(0);
+    let mut tally = Tally::default();
+    let mut results: Vec<(ScriptResult, PathBuf)> = Vec::with_capacity(files.len());
     std::thread::scope(|s| {
+        let (done, results_in) = std::sync::mpsc::channel::<(usize, ScriptResult)>();
         for w in 0..workers {
             let (opts, running, finished) = (&opts, &running, &finished);
-            let (files, next, slots, bar, a) = (&files, &next, &slots, &bar, &a);
+            let (files, next, a, done) = (&files, &next, &a, done.clone());
             s.spawn(move || {
                 loop {
                     if opts.cancel.is_cancelled() {
@@ -224,70 +274,55 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
                     if let Some(dir) = &a.dump_images {
                         dump(dir, &mut r);
                     }
-                    bar.inc(1);
-                    set(&slots[i], Some(r));
+                    if done.send((i, r)).is_err() {
+                        break;
+                    }
                 }
                 finished.fetch_add(1, Ordering::Relaxed);
             });
         }
+        drop(done);
         if !bar.is_hidden() {
-            s.spawn(|| show_progress(&bar, &running, &finished, workers));
+            let (bar, running, finished) = (&bar, &running, &finished);
+            s.spawn(move || show_progress(bar, running, finished, workers));
+        }
+        for (i, r) in results_in {
+            tally.count(&r.status);
+            bar.set_prefix(tally.to_string());
+            bar.inc(1);
+            if !a.sorted {
+                bar.suspend(|| print_result(&r, a.json));
+            }
+            results.push((r, files[i].1.clone()));
         }
     });
-    let mut results: Vec<(ScriptResult, PathBuf)> = slots
-        .into_iter()
-        .zip(&files)
-        .filter_map(|(m, (_, root))| m.into_inner().ok().flatten().map(|r| (r, root.clone())))
-        .collect();
     bar.finish_and_clear();
     results.sort_by(|x, y| x.0.path.cmp(&y.0.path));
 
-    let (mut pass, mut fail, mut skip) = (0, 0, 0);
     let mut status = 0u8;
-    let mut groups: BTreeMap<String, [u32; 3]> = BTreeMap::new();
+    let mut groups: BTreeMap<String, Tally> = BTreeMap::new();
     for (r, root) in &results {
-        let g = groups.entry(group_of(&r.path, root)).or_default();
-        match r.status {
-            Status::Pass => {
-                pass += 1;
-                g[0] += 1
-            }
-            Status::Fail { .. } => {
-                fail += 1;
-                g[1] += 1;
-                status = status.max(r.status.exit_code());
-            }
-            Status::Unsupported { .. } => {
-                skip += 1;
-                g[2] += 1
-            }
-        }
-        if a.json {
-            let kind = r
-                .status
-                .kind()
-                .map_or("null".into(), |k| json_str(k.word()));
-            println!(
-                "{{\"path\":{},\"status\":{},\"kind\":{kind},\"detail\":{},\"note\":{},\"ms\":{}}}",
-                json_str(&r.path.to_string_lossy()),
-                json_str(r.status.word()),
-                json_str(r.status.detail()),
-                json_str(&r.note),
-                r.elapsed.as_millis()
-            );
-        } else {
-            println!("{} {}{}", r.status.word(), r.path.display(), detail(r));
+        groups
+            .entry(group_of(&r.path, root))
+            .or_default()
+            .count(&r.status);
+        status = status.max(r.status.exit_code());
+        if a.sorted {
+            print_result(r, a.json);
         }
     }
     if a.summary {
-        for (g, [p, f, s]) in &groups {
+        for (g, t) in &groups {
             if a.json {
                 println!(
-                    "{{\"folder\":{},\"passed\":{p},\"failed\":{f},\"skipped\":{s}}}",
-                    json_str(g)
+                    "{{\"folder\":{},\"passed\":{},\"failed\":{},\"skipped\":{}}}",
+                    json_str(g),
+                    t.passed,
+                    t.failed,
+                    t.skipped
                 );
             } else {
-                println!("{g}: {p} passed, {f} failed, {s} skipped");
+                println!("{g}: {t}");
             }
         }
     }
@@ -295,19 +330,81 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
     let not_run = files.len() - results.len();
     if a.json {
         println!(
-            "{{\"passed\":{pass},\"failed\":{fail},\"skipped\":{skip},\"not_run\":{not_run},\
+            "{{\"passed\":{},\"failed\":{},\"skipped\":{},\"not_run\":{not_run},\
              \"interrupted\":{stopped},\"seconds\":{:.1}}}",
+            tally.passed,
+            tally.failed,
+            tally.skipped,
             start.elapsed().as_secs_f64()
         );
     } else if stopped {
-        println!("{pass} passed, {fail} failed, {skip} skipped; interrupted, {not_run} not run");
+        println!("{tally}; interrupted, {not_run} not run");
     } else {
-        println!("{pass} passed, {fail} failed, {skip} skipped");
+        println!("{tally}");
     }
     if stopped {
         status = 130;
     }
     ExitCode::from(status)
+}
+
+/// Passed, failed and skipped scripts so far.
+#[derive(Default)]
+struct Tally {
+    passed: usize,
+    failed: usize,
+    skipped: usize,
+}
+
+impl Tally {
+    fn count(&mut self, s: &Status) {
+        match s {
+            Status::Pass => self.passed += 1,
+            Status::Fail { .. } => self.failed += 1,
+            Status::Unsupported { .. } => self.skipped += 1,
+        }
+    }
+}
+
+impl std::fmt::Display for Tally {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} passed, {} failed, {} skipped",
+            self.passed, self.failed, self.skipped
+        )
+    }
+}
+
+/// One script's line: `PASS|FAIL|SKIP path: detail`, or with `json` one object: `file`
+/// (and `path`, the same), `line` (where the failure or skip points in the script, or
+/// null), `status`, `kind` (the failure's kind, `unsupported` for a skip, null for a pass),
+/// `detail`, `note` and `ms` (the script's run time).
+fn print_result(r: &ScriptResult, json: bool) {
+    use std::io::Write;
+    let line = if json {
+        let kind = match &r.status {
+            Status::Pass => "null".to_string(),
+            Status::Fail { kind, .. } => json_str(kind.word()),
+            Status::Unsupported { .. } => json_str("unsupported"),
+        };
+        let file = json_str(&r.path.to_string_lossy());
+        format!(
+            "{{\"file\":{file},\"line\":{},\"status\":{},\"kind\":{kind},\"detail\":{},\
+             \"note\":{},\"ms\":{},\"path\":{file}}}",
+            r.line().map_or("null".into(), |n| n.to_string()),
+            json_str(r.status.word()),
+            json_str(r.status.detail()),
+            json_str(&r.note),
+            r.elapsed.as_millis()
+        )
+    } else {
+        format!("{} {}{}", r.status.word(), r.path.display(), detail(r))
+    };
+    // one write and a flush per line, so a reader of a pipe sees each script as it ends
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{line}");
+    let _ = out.flush();
 }
 
 /// A script being run: its path, when it started, and its token (for its progress).
@@ -318,7 +415,7 @@ fn set<T>(slot: &Mutex<Option<T>>, v: Option<T>) {
 }
 
 /// Until every worker has finished: the progress bar's message names the script that has
-/// run longest, once it has run a second, with its time and its command's progress
+/// run longest, and once it has run a second its time and its command's progress
 /// (workgroups of a dispatch, tiles of a draw).
 fn show_progress(
     bar: &ProgressBar,
@@ -333,7 +430,10 @@ fn show_progress(
             .filter_map(|m| m.lock().ok().and_then(|r| r.clone()))
             .min_by_key(|(_, at, _)| *at);
         let msg = match oldest {
-            Some((path, at, token)) if at.elapsed() >= Duration::from_secs(1) => {
+            Some((path, at, _)) if at.elapsed() < Duration::from_secs(1) => {
+                path.display().to_string()
+            }
+            Some((path, at, token)) => {
                 let (done, total) = token.progress();
                 let step = if total > 0 {
                     format!(" {done}/{total}")
