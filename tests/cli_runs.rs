@@ -923,3 +923,43 @@ fn the_readme_ci_matrix_runs_the_whole_corpus_in_four_shards() {
     sorted.sort();
     assert_eq!(sorted, [Some(0), Some(0), Some(0), Some(1)], "{statuses:?}");
 }
+
+#[test]
+fn an_interrupted_run_still_writes_the_junit_report_of_what_finished() {
+    let d = scratch("junit-interrupted");
+    write(&d, "a_fast.amber", PASSES);
+    std::fs::copy(hostile("endless_loop.amber"), d.join("b_slow.amber")).unwrap();
+    std::fs::copy(
+        hostile("forever.comp.spvasm"),
+        d.join("forever.comp.spvasm"),
+    )
+    .unwrap();
+    let xml = d.join("report.xml");
+    let mut child = quadstep()
+        .arg("amber")
+        .arg(&d)
+        .args(["--json", "-j", "2", "--budget", "1000000000000", "--junit"])
+        .arg(&xml)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("a_fast.amber"), "{first}");
+    // Ctrl-C, as a terminal sends it
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let text = std::fs::read_to_string(&xml).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let names: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .filter_map(|n| n.attribute("name"))
+        .collect();
+    assert_eq!(names, ["a_fast.amber"], "{text}");
+}
