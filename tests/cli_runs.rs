@@ -196,7 +196,7 @@ fn every_outcome_has_its_documented_exit_status() {
     assert_eq!(dis.status.code(), Some(2));
     // every subcommand's --help says what its exit status means
     for sub in [
-        "amber", "render", "dis", "diff", "inspect", "debug", "limits",
+        "amber", "render", "dis", "diff", "inspect", "debug", "limits", "compare",
     ] {
         let help = quadstep().args([sub, "--help"]).output().unwrap();
         let text = String::from_utf8_lossy(&help.stdout);
@@ -471,4 +471,495 @@ fn shards_cover_every_script_once_and_stay_put() {
             .unwrap();
         assert_eq!(o.status.code(), Some(2), "--shard {bad}");
     }
+}
+
+/// A script that is skipped (a feature quadstep lacks).
+const SKIPS: &str = "#!amber\nDEVICE_FEATURE sparseBinding\n\
+                     BUFFER b DATA_TYPE uint32 DATA 1 END\nEXPECT b IDX 0 EQ 1\n";
+
+#[test]
+fn junit_report_holds_every_script_with_its_outcome() {
+    let d = scratch("junit");
+    write(&d, "top.amber", PASSES);
+    write(&d, "sub/dir/f<&>.amber", FAILS);
+    write(&d, "sub/s.amber", SKIPS);
+    let xml = d.join("report.xml");
+    let o = quadstep()
+        .arg("amber")
+        .arg(&d)
+        .arg("--junit")
+        .arg(&xml)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let text = std::fs::read_to_string(&xml).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    let suite = doc
+        .descendants()
+        .find(|n| n.has_tag_name("testsuite"))
+        .unwrap();
+    assert_eq!(
+        ["tests", "failures", "skipped", "errors"].map(|a| suite.attribute(a)),
+        [Some("3"), Some("1"), Some("1"), Some("0")]
+    );
+    let cases: Vec<_> = suite
+        .children()
+        .filter(|n| n.has_tag_name("testcase"))
+        .map(|n| {
+            let child = n.children().find(|c| c.is_element());
+            (
+                n.attribute("classname").unwrap().to_string(),
+                n.attribute("name").unwrap().to_string(),
+                n.attribute("time").unwrap().parse::<f64>().is_ok(),
+                child.map(|c| c.tag_name().name().to_string()),
+                child.and_then(|c| c.attribute("type")).map(str::to_string),
+                child.and_then(|c| c.text()).map(str::to_string),
+            )
+        })
+        .collect();
+    assert_eq!(cases.len(), 3, "{cases:?}");
+    let (class, name, timed, tag, kind, detail) = &cases[0];
+    assert_eq!(
+        (
+            class.as_str(),
+            name.as_str(),
+            *timed,
+            tag.as_deref(),
+            kind.as_deref()
+        ),
+        (
+            "sub.dir",
+            "f<&>.amber",
+            true,
+            Some("failure"),
+            Some("expect")
+        )
+    );
+    assert!(
+        detail.as_deref().unwrap().contains("f<&>.amber:3"),
+        "{detail:?}"
+    );
+    assert_eq!(
+        (
+            cases[1].0.as_str(),
+            cases[1].1.as_str(),
+            cases[1].3.as_deref()
+        ),
+        ("sub", "s.amber", Some("skipped"))
+    );
+    assert_eq!(
+        (
+            cases[2].0.as_str(),
+            cases[2].1.as_str(),
+            cases[2].3.as_deref()
+        ),
+        ("amber", "top.amber", None)
+    );
+}
+
+/// `quadstep amber DIR` with `args`, run in `cwd`.
+fn amber_in(cwd: &Path, dir: &str, args: &[&str]) -> Output {
+    quadstep()
+        .current_dir(cwd)
+        .args(["amber", dir])
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn baseline_matches_and_names_new_failures_and_new_passes() {
+    let d = scratch("baseline");
+    write(&d, "corpus/a/pass.amber", PASSES);
+    write(&d, "corpus/a/fail.amber", FAILS);
+    write(&d, "corpus/skip.amber", SKIPS);
+    write(&d, "corpus/bad.amber", MALFORMED);
+    // the run writes its own baseline: failures and skips, by path below the argument
+    let o = amber_in(&d, "corpus", &["--write-baseline", "base.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    let written = std::fs::read_to_string(d.join("base.txt")).unwrap();
+    let lines: Vec<&str> = written.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(
+        lines,
+        ["a/fail.amber,Fail", "bad.amber,Fail", "skip.amber,Skip"]
+    );
+    // matched (from another working directory, with comments): exit 0
+    std::fs::write(
+        d.join("base.txt"),
+        format!("# known\n{written}\n# flaky: a/fail.amber,Fail\n"),
+    )
+    .unwrap();
+    let o = quadstep()
+        .current_dir(d.join("corpus"))
+        .args(["amber", ".", "--baseline", "../base.txt"])
+        .output()
+        .unwrap();
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(o.status.code(), Some(0), "{out}");
+    assert!(out.contains("results match the baseline"), "{out}");
+    // a new failure and a new pass: exit 1, both named
+    write(&d, "corpus/a/pass.amber", FAILS);
+    write(&d, "corpus/a/fail.amber", PASSES);
+    let o = amber_in(&d, "corpus", &["--baseline", "base.txt", "--json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let lines = json_lines(&o.stdout);
+    let b = &lines.iter().find(|l| l.get("baseline").is_some()).unwrap()["baseline"];
+    assert_eq!(b["new_failures"], serde_json::json!(["a/pass.amber"]));
+    assert_eq!(b["new_passes"], serde_json::json!(["a/fail.amber"]));
+    let o = amber_in(&d, "corpus", &["--baseline", "base.txt"]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains("new failures (failed, not in the baseline): 1\n  a/pass.amber")
+            && out.contains("remove from the baseline): 1\n  a/fail.amber"),
+        "{out}"
+    );
+    // a malformed baseline is an input error
+    std::fs::write(d.join("bad.txt"), "a/fail.amber,Crash\n").unwrap();
+    let o = amber_in(&d, "corpus", &["--baseline", "bad.txt"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("bad.txt:1"));
+}
+
+/// An RGBA8 PNG of `w`×`h` pixels, each `f(x, y)`.
+fn png(path: &Path, w: u32, h: u32, f: impl Fn(u32, u32) -> [u8; 4]) {
+    image::RgbaImage::from_fn(w, h, |x, y| image::Rgba(f(x, y)))
+        .save(path)
+        .unwrap();
+}
+
+fn rgba(path: &Path) -> image::RgbaImage {
+    image::open(path).unwrap().to_rgba8()
+}
+
+#[test]
+fn compare_counts_differing_pixels_and_the_largest_difference() {
+    let d = scratch("compare");
+    let (a, b, c) = (d.join("a.png"), d.join("b.png"), d.join("c.png"));
+    png(&a, 4, 3, |x, _| [10 * x as u8, 100, 200, 255]);
+    // (1,1) differs by 3 in green, (2,0) by 7 in alpha, (3,2) by 40 in red
+    png(&b, 4, 3, |x, y| {
+        let mut p = [10 * x as u8, 100, 200, 255];
+        match (x, y) {
+            (1, 1) => p[1] += 3,
+            (2, 0) => p[3] -= 7,
+            (3, 2) => p[0] += 40,
+            _ => {}
+        }
+        p
+    });
+    png(&c, 3, 3, |_, _| [0, 0, 0, 255]);
+    let cmp = |args: &[&std::ffi::OsStr]| {
+        let o = quadstep().arg("compare").args(args).output().unwrap();
+        (
+            o.status.code(),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+        )
+    };
+    let (code, out) = cmp(&[a.as_ref(), a.as_ref()]);
+    assert_eq!(code, Some(0), "{out}");
+    assert!(out.starts_with("0 of 12 pixels differ by more than 0; largest channel difference 0"));
+    let diff = d.join("out/diff.png");
+    let (code, out) = cmp(&[a.as_ref(), b.as_ref(), "--diff".as_ref(), diff.as_ref()]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.starts_with("3 of 12 pixels differ by more than 0; largest channel difference 40"),
+        "{out}"
+    );
+    let (code, out) = cmp(&[a.as_ref(), b.as_ref(), "--tolerance".as_ref(), "7".as_ref()]);
+    assert_eq!(code, Some(1));
+    assert!(
+        out.starts_with("1 of 12 pixels differ by more than 7;"),
+        "{out}"
+    );
+    assert_eq!(
+        cmp(&[a.as_ref(), b.as_ref(), "-t".as_ref(), "40".as_ref()]).0,
+        Some(0)
+    );
+    // the diff picture: the three differing pixels stand out (red at least 255), the rest
+    // is dim grey
+    let img = rgba(&diff);
+    for y in 0..3 {
+        for x in 0..4 {
+            let p = img.get_pixel(x, y).0;
+            let differs = matches!((x, y), (1, 1) | (2, 0) | (3, 2));
+            assert_eq!(p[0] == 255, differs, "({x}, {y}): {p:?}");
+            if !differs {
+                assert!(
+                    p[0] == p[1] && p[1] == p[2] && p[0] < 64,
+                    "({x}, {y}): {p:?}"
+                );
+            }
+        }
+    }
+    // sizes that differ, a missing file, a file that is not a PNG: input errors
+    assert_eq!(cmp(&[a.as_ref(), c.as_ref()]).0, Some(2));
+    assert_eq!(cmp(&[a.as_ref(), d.join("none.png").as_ref()]).0, Some(2));
+    std::fs::write(d.join("text.png"), "not a png").unwrap();
+    assert_eq!(cmp(&[d.join("text.png").as_ref(), a.as_ref()]).0, Some(2));
+}
+
+/// A script clearing an 8×4 framebuffer to `clear` and drawing `rect` (x, y, w, h) in
+/// (0, 0, 255) over it: a SPIR-V assembly shader, so no compiler is needed. Its second
+/// attachment is cleared likewise and drawn white.
+fn painted(clear: [u8; 3], rect: [u32; 4]) -> String {
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/two_colours.amber"),
+    )
+    .unwrap();
+    let shader_end = text.find("BUFFER framebuffer").unwrap();
+    let [r, g, b] = clear;
+    let [x, y, w, h] = rect;
+    format!(
+        "{}BUFFER framebuffer FORMAT B8G8R8A8_UNORM
+BUFFER second FORMAT R8G8B8A8_UNORM
+BUFFER colour DATA_TYPE vec4<float> DATA 0 0 1 1 END
+PIPELINE graphics p
+  ATTACH vs
+  ATTACH fs
+  FRAMEBUFFER_SIZE 8 4
+  BIND BUFFER framebuffer AS color LOCATION 0
+  BIND BUFFER second AS color LOCATION 1
+  BIND BUFFER colour AS push_constant
+END
+CLEAR_COLOR p {r} {g} {b} 255
+CLEAR p
+RUN p DRAW_RECT POS {x} {y} SIZE {w} {h}
+",
+        &text[..shader_end]
+    )
+}
+
+#[test]
+fn golden_dir_writes_compares_and_shows_differences() {
+    let d = scratch("golden");
+    write(
+        &d,
+        "scenes/sub/a.amber",
+        &painted([255, 0, 0], [0, 0, 4, 4]),
+    );
+    write(&d, "scenes/b.vkscript", &painted([0, 255, 0], [2, 1, 2, 2]));
+    let gold = d.join("gold");
+    let run_golden = |extra: &[&str]| {
+        let o = quadstep()
+            .arg("amber")
+            .arg(d.join("scenes"))
+            .arg("--golden-dir")
+            .arg(&gold)
+            .args(["--json", "--sorted"])
+            .args(extra)
+            .output()
+            .unwrap();
+        let lines = json_lines(&o.stdout);
+        (o.status.code(), lines)
+    };
+    // no goldens yet: both fail, kind golden, saying how to write them
+    let (code, lines) = run_golden(&[]);
+    assert_eq!(code, Some(1));
+    for l in &lines[..2] {
+        assert_eq!(l["kind"], "golden", "{l}");
+        assert!(l["detail"].as_str().unwrap().contains("--update"), "{l}");
+    }
+    // --update writes them: framebuffer and second of each script
+    let (code, _) = run_golden(&["--update"]);
+    assert_eq!(code, Some(0));
+    let a = rgba(&gold.join("sub/a/framebuffer.png"));
+    let expected_a = |x: u32, _y: u32| {
+        if x < 4 {
+            [0, 0, 255, 255]
+        } else {
+            [255, 0, 0, 255]
+        }
+    };
+    assert_eq!(a.dimensions(), (8, 4));
+    for (x, y, p) in a.enumerate_pixels() {
+        assert_eq!(p.0, expected_a(x, y), "({x}, {y})");
+    }
+    let b = rgba(&gold.join("b/framebuffer.png"));
+    for (x, y, p) in b.enumerate_pixels() {
+        let inside = (2..4).contains(&x) && (1..3).contains(&y);
+        let want = if inside {
+            [0, 0, 255, 255]
+        } else {
+            [0, 255, 0, 255]
+        };
+        assert_eq!(p.0, want, "({x}, {y})");
+    }
+    assert!(gold.join("b/second.png").exists());
+    // unchanged scenes match
+    let (code, lines) = run_golden(&[]);
+    assert_eq!(code, Some(0), "{lines:?}");
+    // a changed scene fails and leaves a diff picture beside the golden
+    write(
+        &d,
+        "scenes/sub/a.amber",
+        &painted([255, 0, 0], [0, 0, 5, 4]),
+    );
+    let (code, lines) = run_golden(&[]);
+    assert_eq!(code, Some(1));
+    let fail = lines
+        .iter()
+        .find(|l| l["file"].as_str().unwrap().ends_with("a.amber"))
+        .unwrap();
+    assert_eq!(fail["kind"], "golden");
+    let detail = fail["detail"].as_str().unwrap();
+    assert!(
+        detail.contains("`framebuffer` differs") && detail.contains("4 pixel(s) differ"),
+        "{detail}"
+    );
+    let diff = rgba(&gold.join("sub/a/framebuffer.diff.png"));
+    for (x, _, p) in diff.enumerate_pixels() {
+        assert_eq!(p.0[0] == 255 && x == 4, x == 4, "({x}): {p:?}");
+    }
+    assert!(!gold.join("b/framebuffer.diff.png").exists());
+    // a script that fails does not reach the goldens: it keeps its own failure
+    write(
+        &d,
+        "scenes/sub/a.amber",
+        &format!(
+            "{}EXPECT framebuffer IDX 0 0 SIZE 1 1 EQ_RGBA 1 2 3 4\n",
+            painted([255, 0, 0], [0, 0, 4, 4])
+        ),
+    );
+    let (_, lines) = run_golden(&[]);
+    assert_eq!(lines[1]["kind"], "expect", "{lines:?}");
+}
+
+/// The `quadstep amber` command line of the README's "Use it in CI" section, for shard `k`.
+fn readme_ci_command(k: u32) -> Vec<String> {
+    let readme =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md")).unwrap();
+    let section = &readme[readme
+        .find("### Use it in CI")
+        .expect("README: Use it in CI")..];
+    let line = section
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("- run: quadstep amber"))
+        .expect("the section's quadstep amber step");
+    let line = format!(
+        "amber{}",
+        line.replace("${{ matrix.shard }}", &k.to_string())
+    );
+    line.split_whitespace().map(str::to_string).collect()
+}
+
+#[test]
+fn the_readme_ci_matrix_runs_the_whole_corpus_in_four_shards() {
+    let d = scratch("ci");
+    let mut whole = Vec::new();
+    for i in 0..12 {
+        let (text, known) = match i % 4 {
+            0 => (FAILS, Some("Fail")),
+            1 => (SKIPS, Some("Skip")),
+            _ => (PASSES, None),
+        };
+        let rel = format!("group{}/t{i:02}.amber", i % 3);
+        write(&d, &format!("corpus/{rel}"), text);
+        whole.push((rel, known));
+    }
+    whole.sort();
+    let baseline: String = whole
+        .iter()
+        .filter_map(|(rel, k)| k.map(|k| format!("{rel},{k}\n")))
+        .collect();
+    std::fs::write(d.join("baseline.txt"), format!("# known\n{baseline}")).unwrap();
+    let mut seen: Vec<(String, String)> = Vec::new();
+    for k in 1..=4 {
+        let args = readme_ci_command(k);
+        assert!(args.contains(&"--shard".to_string()), "{args:?}");
+        let o = quadstep().current_dir(&d).args(&args).output().unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(0),
+            "shard {k} does not match the baseline: {}",
+            String::from_utf8_lossy(&o.stdout)
+        );
+        let xml = std::fs::read_to_string(d.join(format!("results-{k}.xml"))).unwrap();
+        let doc = roxmltree::Document::parse(&xml).unwrap();
+        for case in doc.descendants().filter(|n| n.has_tag_name("testcase")) {
+            let outcome = case
+                .children()
+                .find(|c| c.is_element())
+                .map_or("pass", |c| c.tag_name().name());
+            let rel = format!(
+                "{}/{}",
+                case.attribute("classname").unwrap(),
+                case.attribute("name").unwrap()
+            );
+            seen.push((rel, outcome.to_string()));
+        }
+    }
+    seen.sort();
+    let expected: Vec<(String, String)> = whole
+        .iter()
+        .map(|(rel, k)| {
+            let outcome = match k {
+                Some("Fail") => "failure",
+                Some(_) => "skipped",
+                None => "pass",
+            };
+            (rel.clone(), outcome.to_string())
+        })
+        .collect();
+    assert_eq!(seen, expected, "the shards' union is not the whole corpus");
+    // a shard with a new failure fails
+    let (rel, _) = whole.iter().find(|(_, k)| k.is_none()).unwrap();
+    write(&d, &format!("corpus/{rel}"), FAILS);
+    let statuses: Vec<Option<i32>> = (1..=4)
+        .map(|k| {
+            let o = quadstep()
+                .current_dir(&d)
+                .args(readme_ci_command(k))
+                .output()
+                .unwrap();
+            o.status.code()
+        })
+        .collect();
+    let mut sorted = statuses.clone();
+    sorted.sort();
+    assert_eq!(sorted, [Some(0), Some(0), Some(0), Some(1)], "{statuses:?}");
+}
+
+#[test]
+fn an_interrupted_run_still_writes_the_junit_report_of_what_finished() {
+    let d = scratch("junit-interrupted");
+    write(&d, "a_fast.amber", PASSES);
+    std::fs::copy(hostile("endless_loop.amber"), d.join("b_slow.amber")).unwrap();
+    std::fs::copy(
+        hostile("forever.comp.spvasm"),
+        d.join("forever.comp.spvasm"),
+    )
+    .unwrap();
+    let xml = d.join("report.xml");
+    let mut child = quadstep()
+        .arg("amber")
+        .arg(&d)
+        .args(["--json", "-j", "2", "--budget", "1000000000000", "--junit"])
+        .arg(&xml)
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first = lines.next().unwrap().unwrap();
+    assert!(first.contains("a_fast.amber"), "{first}");
+    // Ctrl-C, as a terminal sends it
+    let kill = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let text = std::fs::read_to_string(&xml).unwrap();
+    let doc = roxmltree::Document::parse(&text).unwrap();
+    let names: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .filter_map(|n| n.attribute("name"))
+        .collect();
+    assert_eq!(names, ["a_fast.amber"], "{text}");
 }

@@ -30,6 +30,9 @@ pub enum FailKind {
     Limit,
     /// A file could not be read or written (script files, dumps, outputs).
     Io,
+    /// A colour attachment differs from its golden image (or has none): `quadstep amber
+    /// --golden-dir`.
+    Golden,
     /// The run was cancelled (Ctrl-C).
     Cancelled,
     /// quadstep itself failed (a panic caught while running the script).
@@ -38,7 +41,7 @@ pub enum FailKind {
 
 impl FailKind {
     /// Every kind.
-    pub const ALL: [FailKind; 10] = [
+    pub const ALL: [FailKind; 11] = [
         FailKind::Expect,
         FailKind::Runtime,
         FailKind::Timeout,
@@ -47,6 +50,7 @@ impl FailKind {
         FailKind::Compile,
         FailKind::Limit,
         FailKind::Io,
+        FailKind::Golden,
         FailKind::Cancelled,
         FailKind::Internal,
     ];
@@ -78,6 +82,7 @@ impl FailKind {
             FailKind::Compile => "compile",
             FailKind::Limit => "limit",
             FailKind::Io => "io",
+            FailKind::Golden => "golden",
             FailKind::Cancelled => "cancelled",
             FailKind::Internal => "internal",
         }
@@ -89,7 +94,11 @@ impl FailKind {
     /// value for Ctrl-C). A run reports the largest of its scripts'.
     pub fn exit_code(self) -> u8 {
         match self {
-            FailKind::Expect | FailKind::Runtime | FailKind::Timeout | FailKind::Memory => 1,
+            FailKind::Expect
+            | FailKind::Runtime
+            | FailKind::Timeout
+            | FailKind::Memory
+            | FailKind::Golden => 1,
             FailKind::Parse | FailKind::Compile | FailKind::Limit | FailKind::Io => 2,
             FailKind::Internal => 3,
             FailKind::Cancelled => 130,

@@ -5,6 +5,9 @@
 //! counts so far, the ETA and the script running longest.
 //! Every script runs under the guards of `guard_args` (time limit, memory budget, device
 //! limits, Ctrl-C); the exit status is the most severe of its scripts' (see `EXIT_STATUS`).
+//! For CI: `--shard` picks a stable share of the scripts, `--junit` (`junit.rs`) and
+//! `--baseline` (`baseline.rs`) report on the whole run once it ends, `--golden-dir`
+//! (`golden_check.rs`) checks each script's attachments as it finishes.
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
@@ -40,9 +43,28 @@ pub struct AmberArgs {
     /// do not change between runs or checkouts, so N machines of a CI matrix each run one.
     #[arg(long, value_name = "K/N", value_parser = parse_shard)]
     pub shard: Option<(u64, u64)>,
+    /// Compare each colour attachment of every passing script with
+    /// `DIR/<script below its argument, without extension>/<buffer>.png`: a missing golden or
+    /// a difference fails the script (kind `golden`) and writes `<buffer>.diff.png` there.
+    #[arg(long, value_name = "DIR")]
+    pub golden_dir: Option<PathBuf>,
+    /// With --golden-dir: write (or overwrite) the goldens instead of comparing.
+    #[arg(long, requires = "golden_dir")]
+    pub update: bool,
     /// Print pass/fail/skip counts per top-level folder.
     #[arg(long)]
     pub summary: bool,
+    /// Write a JUnit XML report here when the run ends (also when interrupted: the scripts
+    /// that finished).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Known results, one `<script below its argument>,<Fail|Skip>` a line (`#` comments):
+    /// exit 0 when the run matches them, else list the new failures and new passes.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write this run's failures and skips as a baseline file.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
     /// Scripts run in parallel (0 = one per core).
     #[arg(long, short, default_value_t = 0, value_name = "N")]
     pub jobs: usize,
@@ -64,9 +86,10 @@ fn parse_shard(s: &str) -> Result<(u64, u64), String> {
     Ok((k, n))
 }
 
-/// Whether script `p`, found under the argument `root`, is in share `k` of `n`: its path
-/// below `root` (its file name when `root` is the file), with `/` separators, hashed.
-fn in_shard(p: &Path, root: &Path, k: u64, n: u64) -> bool {
+/// Script `p`'s name below the argument `root` it was found under (its file name when
+/// `root` is the file), with `/` separators: what shards, baselines, JUnit reports and
+/// golden folders know it by, the same from any working directory.
+pub fn rel_name(p: &Path, root: &Path) -> String {
     let rel = match p.strip_prefix(root) {
         Ok(r) if !r.as_os_str().is_empty() => r,
         _ => Path::new(p.file_name().unwrap_or(p.as_os_str())),
@@ -75,7 +98,13 @@ fn in_shard(p: &Path, root: &Path, k: u64, n: u64) -> bool {
         .components()
         .map(|c| c.as_os_str().to_string_lossy().into_owned())
         .collect();
-    quadstep::amber::run_shaders::fnv1a(&[key.join("/").as_bytes()]) % n == k - 1
+    key.join("/")
+}
+
+/// Whether script `p`, found under the argument `root`, is in share `k` of `n`: its
+/// [`rel_name`], hashed.
+fn in_shard(p: &Path, root: &Path, k: u64, n: u64) -> bool {
+    quadstep::amber::run_shaders::fnv1a(&[rel_name(p, root).as_bytes()]) % n == k - 1
 }
 
 pub fn detail(r: &ScriptResult) -> String {
@@ -159,20 +188,12 @@ fn dump(dir: &Path, r: &mut ScriptResult) {
         .trim_start_matches("./")
         .replace(['/', '\\'], "_");
     let written = r.images.iter().try_for_each(|p| {
-        let img = image::RgbaImage::from_raw(p.width, p.height, p.rgba.clone())
-            .ok_or_else(|| format!("attachment `{}` has a wrong size", p.buffer))?;
+        let img = super::golden_check::image_of(p)?;
         let path = dir.join(format!("{stem}.{}.png", p.buffer));
         quadstep::golden::save_png(&path, &img).map_err(|e| e.to_string())
     });
     if let Err(e) = written {
-        let before = match r.status.detail() {
-            "" => String::new(),
-            d => format!("{d}; and "),
-        };
-        r.status = Status::Fail {
-            kind: FailKind::Io,
-            message: format!("{before}{}: --dump-images: {e}", r.path.display()),
-        };
+        super::golden_check::fail(r, FailKind::Io, format!("--dump-images: {e}"));
     }
 }
 
@@ -181,7 +202,9 @@ pub const EXIT_STATUS: &str = "Exit status: 0 every script passed or was skipped
     script failed (an EXPECT, the shaders' run, the time limit or the memory budget); 2 usage \
     or input error (bad arguments, a malformed script, a shader that does not compile, a size \
     above the device limits, a file that cannot be read or written); 3 internal error; 130 \
-    interrupted (Ctrl-C). With several scripts, the largest of these.";
+    interrupted (Ctrl-C). With several scripts, the largest of these. With --baseline, 0 when \
+    every result matches the baseline, else the largest status of the scripts that differ \
+    from it (1 for a new pass or skip).";
 
 pub fn run(mut a: AmberArgs) -> ExitCode {
     // Script errors are reported per script; keep panics (caught per script) off stderr.
@@ -214,6 +237,13 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
     if let Some((k, n)) = a.shard {
         files.retain(|(p, root)| in_shard(p, root, k, n));
     }
+    let baseline = match a.baseline.as_deref().map(super::baseline::read).transpose() {
+        Ok(b) => b,
+        Err(e) => {
+            eprintln!("quadstep amber: {e}");
+            return ExitCode::from(2);
+        }
+    };
     let jobs = super::threads_or_cores(a.jobs);
     let mut opts = match a.run.run_options(jobs, 1) {
         Ok(o) => o,
@@ -222,7 +252,7 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    opts.keep_images = a.dump_images.is_some();
+    opts.keep_images = a.dump_images.is_some() || a.golden_dir.is_some();
     let interrupted = opts.cancel.clone();
     a.jobs = jobs;
     let any_dir = a.paths.iter().any(|p| p.is_dir());
@@ -262,7 +292,7 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
                         break;
                     }
                     let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((p, _)) = files.get(i) else { break };
+                    let Some((p, root)) = files.get(i) else { break };
                     let mut o = opts.clone();
                     o.cancel = opts.cancel.child();
                     set(
@@ -271,6 +301,9 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
                     );
                     let mut r = run_file(p, &o);
                     set(&running[w], None);
+                    if let Some(dir) = &a.golden_dir {
+                        super::golden_check::check(dir, &rel_name(p, root), a.update, &mut r);
+                    }
                     if let Some(dir) = &a.dump_images {
                         dump(dir, &mut r);
                     }
@@ -328,6 +361,32 @@ pub fn run(mut a: AmberArgs) -> ExitCode {
     }
     let stopped = interrupted.is_cancelled();
     let not_run = files.len() - results.len();
+    // what the reports and the baseline see: the scripts that finished (not those Ctrl-C
+    // stopped midway)
+    let named: Vec<(&ScriptResult, String)> = results
+        .iter()
+        .filter(|(r, _)| r.status.kind() != Some(FailKind::Cancelled))
+        .map(|(r, root)| (r, rel_name(&r.path, root)))
+        .collect();
+    if let Some(b) = &baseline {
+        // the baseline's verdict replaces the scripts' own statuses
+        let diff = super::baseline::compare(b, &named);
+        println!("{}", super::baseline::report(&diff, a.json));
+        status = diff.status;
+    }
+    if let Some(path) = &a.junit {
+        let secs = start.elapsed().as_secs_f64();
+        if let Err(e) = super::junit::write(path, &named, secs) {
+            eprintln!("quadstep amber: {e}");
+            status = status.max(2);
+        }
+    }
+    if let Some(path) = &a.write_baseline {
+        if let Err(e) = std::fs::write(path, super::baseline::format(&named)) {
+            eprintln!("quadstep amber: --write-baseline {}: {e}", path.display());
+            status = status.max(2);
+        }
+    }
     if a.json {
         println!(
             "{{\"passed\":{},\"failed\":{},\"skipped\":{},\"not_run\":{not_run},\

@@ -11,20 +11,26 @@
 //!   (`debug_cmd.rs`);
 //! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
 //!   (`inspect_cmd.rs`);
+//! - `quadstep compare A.png B.png`: two pictures channel by channel (`compare_cmd.rs`);
 //! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
 //!
 //! `run_args.rs` holds the switches `amber` and `render` share (texture rules, threads,
 //! discard, cache, and the guards of `guard_args.rs`: time limit, memory budget, device
-//! limits, Ctrl-C).
+//! limits, Ctrl-C); `junit.rs`, `baseline.rs` and `golden_check.rs` the reports and checks
+//! `amber` adds for CI (`--junit`, `--baseline`, `--golden-dir`).
 
 mod amber_cmd;
+mod baseline;
+mod compare_cmd;
 mod debug_cmd;
 mod demo_cmd;
 mod diff_cmd;
 mod dis_cmd;
 mod discard_arg;
+mod golden_check;
 mod guard_args;
 mod inspect_cmd;
+mod junit;
 mod limits_cmd;
 mod policy_arg;
 mod render_cmd;
@@ -77,6 +83,10 @@ enum Cmd {
     /// every instruction, the four lanes' values, what the sampler read, warnings.
     #[command(after_help = EXIT_STATUS)]
     Debug(debug_cmd::DebugArgs),
+    /// Compare two PNG pictures channel by channel; optionally write a picture of the
+    /// differences.
+    #[command(after_help = compare_cmd::EXIT_STATUS)]
+    Compare(compare_cmd::CompareArgs),
 }
 
 /// What the exit status says, for the `--help` of every subcommand (`amber` and `render`
@@ -104,6 +114,7 @@ fn main() -> ExitCode {
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
         Some(Cmd::Limits(a)) => limits_cmd::run(a),
         Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
+        Some(Cmd::Compare(a)) => compare_cmd::run(a),
         None => demo_cmd::run(),
     }
 }
