@@ -11,6 +11,7 @@
 //!   (`debug_cmd.rs`);
 //! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
 //!   (`inspect_cmd.rs`);
+//! - `quadstep bench SCRIPT`: times each draw and dispatch alone (`bench_cmd.rs`);
 //! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
 //!
 //! `run_args.rs` holds the switches `amber` and `render` share (texture rules, threads,
@@ -18,6 +19,7 @@
 //! limits, Ctrl-C).
 
 mod amber_cmd;
+mod bench_cmd;
 mod debug_cmd;
 mod demo_cmd;
 mod diff_cmd;
@@ -77,6 +79,9 @@ enum Cmd {
     /// every instruction, the four lanes' values, what the sampler read, warnings.
     #[command(after_help = EXIT_STATUS)]
     Debug(debug_cmd::DebugArgs),
+    /// Time a script's draws and dispatches: setup once, then warm-up and timed repetitions
+    /// of the draw or dispatch alone; min / median / max and time per pixel or invocation.
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// What the exit status says, for the `--help` of every subcommand (`amber` and `render`
@@ -104,6 +109,7 @@ fn main() -> ExitCode {
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
         Some(Cmd::Limits(a)) => limits_cmd::run(a),
         Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
+        Some(Cmd::Bench(a)) => bench_cmd::run(a),
         None => demo_cmd::run(),
     }
 }
