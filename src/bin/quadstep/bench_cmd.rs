@@ -6,7 +6,7 @@
 //! command's attachments and storage resources between repetitions, so each repetition draws
 //! into the same state). One line, or one JSON object, per (command, thread count).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -23,8 +23,9 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub run: Option<u64>,
     /// Untimed repetitions before the timed ones.
-    #[arg(long, default_value_t = 3, value_name = "W")]
-    pub warmup: usize,
+    #[arg(long, default_value_t = 3, value_name = "W",
+          value_parser = clap::value_parser!(u64).range(0..=1_000_000))]
+    pub warmup: u64,
     /// Timed repetitions.
     #[arg(long, default_value_t = 10, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
@@ -139,7 +140,7 @@ pub fn run(a: BenchArgs) -> ExitCode {
     for &t in &a.threads {
         let timer = Arc::new(Timer {
             run: a.run,
-            reps: a.warmup + a.iterations as usize,
+            reps: (a.warmup + a.iterations) as usize,
             times: Mutex::new(Vec::new()),
         });
         opts.raster_threads = super::threads_or_cores(t);
@@ -158,7 +159,7 @@ pub fn run(a: BenchArgs) -> ExitCode {
             return ExitCode::from(2);
         }
         for (c, times) in times {
-            let mut ms: Vec<f64> = times[a.warmup.min(times.len())..]
+            let mut ms: Vec<f64> = times[(a.warmup as usize).min(times.len())..]
                 .iter()
                 .map(|d| d.as_secs_f64() * 1e3)
                 .collect();
@@ -207,7 +208,7 @@ fn print_row(a: &BenchArgs, r: &Row) {
     let (min, max) = (r.ms[0], r.ms[r.ms.len() - 1]);
     if a.json {
         let o = serde_json::json!({
-            "script": script_name(&a.script),
+            "script": a.script.to_string_lossy(),
             "run": r.run,
             "command": r.command,
             "line": r.line,
@@ -240,8 +241,4 @@ fn print_row(a: &BenchArgs, r: &Row) {
             r.ms.len()
         );
     }
-}
-
-fn script_name(p: &Path) -> String {
-    p.to_string_lossy().into_owned()
 }
