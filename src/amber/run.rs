@@ -1199,8 +1199,9 @@ impl<'s> Runner<'s> {
         self.cancel.check()?;
         let config = self.config(&sh);
         let [x, y, z] = sh.ir().workgroup_size;
-        let invocations =
-            groups.iter().map(|&g| g as u64).product::<u64>() * (x as u64 * y as u64 * z as u64);
+        let invocations = [groups[0], groups[1], groups[2], x, y, z]
+            .iter()
+            .fold(1u64, |n, &g| n.saturating_mul(g as u64));
         let command = self.hook_command(p, Vec::new(), Some(invocations));
         let opts: &'s RunOptions = self.opts;
         let reps = opts.hook.as_ref().map_or(1, |h| h.repetitions(&command));

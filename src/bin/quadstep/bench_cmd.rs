@@ -30,8 +30,8 @@ pub struct BenchArgs {
     #[arg(long, default_value_t = 10, value_name = "N",
           value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
     pub iterations: u64,
-    /// Rasterizer thread counts, comma-separated (0 = one per core); the script runs once per
-    /// value. A dispatch runs on one thread whatever this says.
+    /// Thread counts, comma-separated (0 = one per core); the script runs once per value, its
+    /// draws on a rasterizer of that many threads and its dispatches on a pool of that many.
     #[arg(
         long,
         value_delimiter = ',',
@@ -145,7 +145,21 @@ pub fn run(a: BenchArgs) -> ExitCode {
         });
         opts.raster_threads = super::threads_or_cores(t);
         opts.hook = Some(timer.clone());
-        let r = run_file(&a.script, &opts);
+        // dispatches run their workgroups on the current rayon pool
+        let pool = match rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.raster_threads)
+            .build()
+        {
+            Ok(p) => p,
+            Err(e) => {
+                eprintln!(
+                    "quadstep bench: a pool of {} threads: {e}",
+                    opts.raster_threads
+                );
+                return ExitCode::from(3);
+            }
+        };
+        let r = pool.install(|| run_file(&a.script, &opts));
         let times = std::mem::take(&mut *timer.times.lock().unwrap_or_else(|e| e.into_inner()));
         if times.is_empty() && r.status == Status::Pass {
             eprintln!(
