@@ -12,6 +12,7 @@
 //! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
 //!   (`inspect_cmd.rs`);
 //! - `quadstep compare A.png B.png`: two pictures channel by channel (`compare_cmd.rs`);
+//! - `quadstep bench SCRIPT`: times each draw and dispatch alone (`bench_cmd.rs`);
 //! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
 //!
 //! `run_args.rs` holds the switches `amber` and `render` share (texture rules, threads,
@@ -22,6 +23,7 @@
 mod amber_cmd;
 mod baseline;
 mod compare_cmd;
+mod bench_cmd;
 mod debug_cmd;
 mod demo_cmd;
 mod diff_cmd;
@@ -87,6 +89,10 @@ enum Cmd {
     /// differences.
     #[command(after_help = compare_cmd::EXIT_STATUS)]
     Compare(compare_cmd::CompareArgs),
+    /// Time a script's draws and dispatches: setup once, then warm-up and timed repetitions
+    /// of the draw or dispatch alone; min / median / max and time per pixel or invocation.
+    #[command(after_help = EXIT_STATUS)]
+    Bench(bench_cmd::BenchArgs),
 }
 
 /// What the exit status says, for the `--help` of every subcommand (`amber` and `render`
@@ -115,6 +121,7 @@ fn main() -> ExitCode {
         Some(Cmd::Limits(a)) => limits_cmd::run(a),
         Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
         Some(Cmd::Compare(a)) => compare_cmd::run(a),
+        Some(Cmd::Bench(a)) => bench_cmd::run(a),
         None => demo_cmd::run(),
     }
 }
