@@ -22,8 +22,8 @@
 
 mod amber_cmd;
 mod baseline;
-mod compare_cmd;
 mod bench_cmd;
+mod compare_cmd;
 mod debug_cmd;
 mod demo_cmd;
 mod diff_cmd;
