@@ -61,16 +61,22 @@ fn run(args: &[&std::ffi::OsStr]) -> Output {
     quadstep().args(args).output().unwrap()
 }
 
-#[test]
-fn each_result_is_printed_as_its_script_ends() {
-    let d = scratch("stream");
-    write(&d, "a_fast.amber", PASSES);
+/// `a_fast.amber`, which passes at once, and `b_slow.amber`, whose shader loops for ever, in
+/// `d`.
+fn fast_and_slow(d: &Path) {
+    write(d, "a_fast.amber", PASSES);
     std::fs::copy(hostile("endless_loop.amber"), d.join("b_slow.amber")).unwrap();
     std::fs::copy(
         hostile("forever.comp.spvasm"),
         d.join("forever.comp.spvasm"),
     )
     .unwrap();
+}
+
+#[test]
+fn each_result_is_printed_as_its_script_ends() {
+    let d = scratch("stream");
+    fast_and_slow(&d);
     let start = Instant::now();
     let mut child = quadstep()
         .arg("amber")
@@ -927,13 +933,7 @@ fn the_readme_ci_matrix_runs_the_whole_corpus_in_four_shards() {
 #[test]
 fn an_interrupted_run_still_writes_the_junit_report_of_what_finished() {
     let d = scratch("junit-interrupted");
-    write(&d, "a_fast.amber", PASSES);
-    std::fs::copy(hostile("endless_loop.amber"), d.join("b_slow.amber")).unwrap();
-    std::fs::copy(
-        hostile("forever.comp.spvasm"),
-        d.join("forever.comp.spvasm"),
-    )
-    .unwrap();
+    fast_and_slow(&d);
     let xml = d.join("report.xml");
     let mut child = quadstep()
         .arg("amber")
@@ -947,11 +947,7 @@ fn an_interrupted_run_still_writes_the_junit_report_of_what_finished() {
     let first = lines.next().unwrap().unwrap();
     assert!(first.contains("a_fast.amber"), "{first}");
     // Ctrl-C, as a terminal sends it
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    common::interrupt(&child);
     let status = child.wait().unwrap();
     assert_eq!(status.code(), Some(130));
     let text = std::fs::read_to_string(&xml).unwrap();
