@@ -4,6 +4,8 @@
 //! under the memory budget. The expected limits are lavapipe's own report
 //! (`tests/data/lavapipe-limits.txt`, captured from `vulkaninfo`), not quadstep's table.
 
+mod common;
+
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
@@ -363,11 +365,7 @@ fn ctrl_c_stops_the_run_and_keeps_the_results_so_far() {
         .unwrap();
     std::thread::sleep(Duration::from_millis(1500));
     let sent = Instant::now();
-    let kill = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
-        .status()
-        .unwrap();
-    assert!(kill.success());
+    common::interrupt(&child);
     let status = child.wait().unwrap();
     let took = sent.elapsed();
     let mut out = String::new();

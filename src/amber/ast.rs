@@ -87,6 +87,10 @@ pub struct Shader {
     /// The file the source came from (`FILE` or `VIRTUAL_FILE`), if not inline.
     pub file: Option<PathBuf>,
     pub source: ShaderSource,
+    /// The script line of the `SHADER` statement (VkScript: of the section header), 0 when
+    /// unknown: line n of inline source is script line `line + n`, where compile errors are
+    /// reported.
+    pub line: usize,
 }
 
 keywords!(

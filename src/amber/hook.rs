@@ -1,7 +1,11 @@
 //! A way for a tool to watch a script's draws and dispatches as the runner performs them,
 //! without the runner knowing the tool: the shader debugger wraps one draw's stages or runs
 //! one dispatch itself, and reads the attachments after a draw. The runner numbers draw and
-//! dispatch commands in the order it runs them ([`Command::index`]).
+//! dispatch commands in the order it runs them ([`Command::index`]). A benchmark asks for a
+//! command to be repeated ([`RunHook::repetitions`]) and receives the time of each
+//! repetition's draw or dispatch alone ([`RunHook::timed`]).
+
+use std::time::Duration;
 
 use crate::limits::Limits;
 use crate::pipeline::{BoundStage, DescriptorSets, Shader};
@@ -22,6 +26,8 @@ pub struct Command {
     pub framebuffer: (u32, u32),
     /// Colour attachments by location (Amber buffer names; None: a gap).
     pub attachments: Vec<Option<String>>,
+    /// Invocations of a dispatch (workgroups times the workgroup size); None for a draw.
+    pub invocations: Option<u64>,
 }
 
 /// Stages a hook puts in place of a draw's (None: the bound stage as it is).
@@ -47,6 +53,21 @@ pub trait RunHook: Send + Sync {
     /// `command` has drawn into `targets` (colour attachments by location, as in
     /// [`Command::attachments`]).
     fn after_draw(&self, _command: &Command, _targets: &RenderTargets) {}
+
+    /// How many times to perform `command`'s draw or dispatch (default 1). Every repetition
+    /// starts from the same state: what the command may write (its attachments, storage
+    /// buffers and storage images) is copied before the first and put back before each
+    /// further one, outside the timed region; the script goes on from the last one's
+    /// results, so they are the results of a single run.
+    fn repetitions(&self, _command: &Command) -> usize {
+        1
+    }
+
+    /// Wall time of each repetition of `command`, in order: the draw alone (from the start
+    /// of the render pass through binding the pipeline and vertex buffers, the draw call and
+    /// the end of the pass, every attachment write done) or the dispatch alone. Copying
+    /// resources in and out, compiling and restoring state are outside it.
+    fn timed(&self, _command: &Command, _times: &[Duration]) {}
 
     /// Run dispatch `command` (Some: done, with its result) or leave it to the runner (None).
     fn dispatch(

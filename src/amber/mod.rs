@@ -29,6 +29,7 @@ pub mod hook;
 pub mod outcome;
 pub mod run;
 mod run_expect;
+mod run_repeat;
 pub mod run_shaders;
 
 pub use hook::{Command, HookStages, RunHook};

@@ -30,6 +30,9 @@ pub enum FailKind {
     Limit,
     /// A file could not be read or written (script files, dumps, outputs).
     Io,
+    /// A colour attachment differs from its golden image (or has none): `quadstep amber
+    /// --golden-dir`.
+    Golden,
     /// The run was cancelled (Ctrl-C).
     Cancelled,
     /// quadstep itself failed (a panic caught while running the script).
@@ -38,7 +41,7 @@ pub enum FailKind {
 
 impl FailKind {
     /// Every kind.
-    pub const ALL: [FailKind; 10] = [
+    pub const ALL: [FailKind; 11] = [
         FailKind::Expect,
         FailKind::Runtime,
         FailKind::Timeout,
@@ -47,6 +50,7 @@ impl FailKind {
         FailKind::Compile,
         FailKind::Limit,
         FailKind::Io,
+        FailKind::Golden,
         FailKind::Cancelled,
         FailKind::Internal,
     ];
@@ -78,6 +82,7 @@ impl FailKind {
             FailKind::Compile => "compile",
             FailKind::Limit => "limit",
             FailKind::Io => "io",
+            FailKind::Golden => "golden",
             FailKind::Cancelled => "cancelled",
             FailKind::Internal => "internal",
         }
@@ -89,7 +94,11 @@ impl FailKind {
     /// value for Ctrl-C). A run reports the largest of its scripts'.
     pub fn exit_code(self) -> u8 {
         match self {
-            FailKind::Expect | FailKind::Runtime | FailKind::Timeout | FailKind::Memory => 1,
+            FailKind::Expect
+            | FailKind::Runtime
+            | FailKind::Timeout
+            | FailKind::Memory
+            | FailKind::Golden => 1,
             FailKind::Parse | FailKind::Compile | FailKind::Limit | FailKind::Io => 2,
             FailKind::Internal => 3,
             FailKind::Cancelled => 130,
@@ -184,6 +193,20 @@ pub struct BufferDump {
 }
 
 impl ScriptResult {
+    /// The script line the outcome points at (a failed `EXPECT`, the command that failed, a
+    /// compile error's line), when its message names one: the first `path:N:` in it.
+    pub fn line(&self) -> Option<usize> {
+        let path = self.path.display().to_string();
+        let msg = self.status.detail();
+        msg.match_indices(&path).find_map(|(at, _)| {
+            let rest = msg[at + path.len()..].strip_prefix(':')?;
+            let digits = rest.find(|c: char| !c.is_ascii_digit())?;
+            (digits > 0 && rest[digits..].starts_with(':'))
+                .then(|| rest[..digits].parse().ok())
+                .flatten()
+        })
+    }
+
     /// The script's main picture: its only colour attachment, else the one named
     /// `framebuffer` (Amber's conventional name).
     pub fn framebuffer(&self) -> Option<&Picture> {
@@ -196,6 +219,25 @@ impl ScriptResult {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_is_the_first_place_in_the_script_the_message_names() {
+        let at = |msg: &str| ScriptResult {
+            path: PathBuf::from("d/x.amber"),
+            status: Status::Fail {
+                kind: FailKind::Parse,
+                message: msg.into(),
+            },
+            note: String::new(),
+            elapsed: Duration::ZERO,
+            images: Vec::new(),
+            buffers: Vec::new(),
+        };
+        assert_eq!(at("d/x.amber: amber: d/x.amber:16: bad").line(), Some(16));
+        assert_eq!(at("d/x.amber:7: 'foo' : undeclared").line(), Some(7));
+        assert_eq!(at("d/x.amber: no line here").line(), None);
+        assert_eq!(at("d/x.amber:12x: odd").line(), None);
+    }
 
     #[test]
     fn every_error_has_a_kind_and_every_kind_an_exit_code() {

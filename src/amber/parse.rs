@@ -398,6 +398,7 @@ impl<'a> Parser<'a> {
             target_env: None,
             file: None,
             source: ShaderSource::Passthrough,
+            line: self.line,
         };
         if format == ShaderFormat::Passthrough {
             if stage != ShaderType::Vertex {

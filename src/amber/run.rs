@@ -22,6 +22,7 @@ use super::formats;
 use super::hook::{Command as HookCommand, HookStages, RunHook};
 pub use super::outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
 use super::run_expect;
+use super::run_repeat;
 use super::run_shaders;
 use crate::exec;
 use crate::front::spirv::{Module, SpecConstants};
@@ -70,6 +71,8 @@ pub struct RunOptions {
     /// Texture rules for every shader (`None`: each shader's own, D3D for DXIL and Vulkan
     /// for SPIR-V).
     pub policy: Option<texture::Policy>,
+    /// Implicit-LOD arithmetic for every shader (`None`: the texture unit's default, exact).
+    pub lod_precision: Option<texture::LodPrecision>,
 }
 
 impl Default for RunOptions {
@@ -88,6 +91,7 @@ impl Default for RunOptions {
             debug_info: false,
             hook: None,
             policy: None,
+            lod_precision: None,
         }
     }
 }
@@ -352,7 +356,7 @@ impl Default for ClearValues {
 type ShaderKey = (String, String, &'static str, Vec<(u32, u64)>, String);
 
 /// What to copy back into the script's buffers after a command.
-enum WriteBack {
+pub(super) enum WriteBack {
     Buffer {
         name: String,
         offset: usize,
@@ -656,6 +660,16 @@ impl<'s> Runner<'s> {
         for st in stmts {
             if let StmtKind::Command(c) = &st.kind {
                 if let Err(e) = self.command(st.line, c) {
+                    // A compile error names its own place: the shader block's line plus the
+                    // compiler's.
+                    if let Error::Spirv(m) = &e {
+                        if m.starts_with(&format!("{file}:")) {
+                            return Status::Fail {
+                                kind: FailKind::Compile,
+                                message: m.clone(),
+                            };
+                        }
+                    }
                     let line = if self.line == 0 { st.line } else { self.line };
                     return Status::of_error(e, &format!("{file}:{line}"));
                 }
@@ -1040,6 +1054,7 @@ impl<'s> Runner<'s> {
                 self.opts.spirv_version,
                 &self.opts.cache_dir,
                 self.opts.debug_info,
+                Some(&self.script.path),
             )?;
             let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
             let module = Module::load(&words)?;
@@ -1060,6 +1075,16 @@ impl<'s> Runner<'s> {
         let sh = Arc::new(sh);
         self.shaders.insert(key, sh.clone());
         Ok(sh)
+    }
+
+    /// The texture unit configuration `sh` runs with: its own, the LOD precision of the
+    /// options.
+    fn config(&self, sh: &pipeline::Shader) -> texture::Config {
+        let mut c = sh.config();
+        if let Some(p) = self.opts.lod_precision {
+            c.precision = p;
+        }
+        c
     }
 
     fn run(&mut self, run: &Run) -> Result<()> {
@@ -1172,22 +1197,37 @@ impl<'s> Runner<'s> {
         let sh = self.shader(att)?;
         let (sets, wb, _copies) = self.descriptors(p, &[sh.ir()])?;
         self.cancel.check()?;
-        let config = sh.config();
-        let command = self.hook_command(p, Vec::new());
+        let config = self.config(&sh);
+        let [x, y, z] = sh.ir().workgroup_size;
+        let invocations = [groups[0], groups[1], groups[2], x, y, z]
+            .iter()
+            .fold(1u64, |n, &g| n.saturating_mul(g as u64));
+        let command = self.hook_command(p, Vec::new(), Some(invocations));
         let opts: &'s RunOptions = self.opts;
-        let hooked = opts
-            .hook
-            .as_ref()
-            .and_then(|h| h.dispatch(&command, &sh, groups, &sets, config, &opts.limits));
-        match hooked {
-            Some(r) => r?,
-            None => pipeline::dispatch_with(&sh, groups, &sets, config, &opts.limits)?,
+        let reps = opts.hook.as_ref().map_or(1, |h| h.repetitions(&command));
+        let times = run_repeat::repeat(reps, &mut (), &wb, &self.mem, &self.cancel, |_| {
+            let hooked = opts
+                .hook
+                .as_ref()
+                .and_then(|h| h.dispatch(&command, &sh, groups, &sets, config, &opts.limits));
+            match hooked {
+                Some(r) => r,
+                None => pipeline::dispatch_with(&sh, groups, &sets, config, &opts.limits),
+            }
+        })?;
+        if let Some(h) = &opts.hook {
+            h.timed(&command, &times);
         }
         self.write_back(wb)
     }
 
     /// The next draw or dispatch command, as a hook sees it.
-    fn hook_command(&mut self, p: &Pipeline, attachments: Vec<Option<String>>) -> HookCommand {
+    fn hook_command(
+        &mut self,
+        p: &Pipeline,
+        attachments: Vec<Option<String>>,
+        invocations: Option<u64>,
+    ) -> HookCommand {
         self.commands += 1;
         HookCommand {
             index: self.commands - 1,
@@ -1195,6 +1235,7 @@ impl<'s> Runner<'s> {
             pipeline: p.name.clone(),
             framebuffer: p.framebuffer_size,
             attachments,
+            invocations,
         }
     }
 
@@ -1588,16 +1629,16 @@ impl<'s> Runner<'s> {
         irs.extend(fs.as_ref().map(|f| f.ir()));
         irs.extend(middle.iter().flatten().map(|s| s.ir()));
         let (sets, wb, _copies) = self.descriptors(p, &irs)?;
-        let vstage = BoundStage::new(&vs, &sets, vs.config())?;
+        let vstage = BoundStage::new(&vs, &sets, self.config(&vs))?;
         let fstage = match &fs {
-            Some(f) => Some(BoundStage::new(f, &sets, f.config())?),
+            Some(f) => Some(BoundStage::new(f, &sets, self.config(f))?),
             None => None,
         };
         let bound = middle
             .iter()
             .map(|s| {
                 s.as_ref()
-                    .map(|s| BoundStage::new(s, &sets, s.config()))
+                    .map(|s| BoundStage::new(s, &sets, self.config(s)))
                     .transpose()
             })
             .collect::<Result<Vec<_>>>()?;
@@ -1799,7 +1840,7 @@ impl<'s> Runner<'s> {
         };
 
         let names = color_names.iter().map(|n| n.as_ref().map(|n| n.0.clone()));
-        let command = self.hook_command(p, names.collect());
+        let command = self.hook_command(p, names.collect(), None);
         let opts: &'s RunOptions = self.opts;
         let hooked = match &opts.hook {
             Some(h) => h.stages(&command, &vstage, fstage.as_ref()),
@@ -1819,49 +1860,60 @@ impl<'s> Runner<'s> {
             fragment,
             stages,
         };
-        {
-            let mut pass = self.raster.begin(&mut targets);
-            pass.bind_pipeline(&pipe);
-            let vbs: Vec<VertexBuffer> = vdata
-                .iter()
-                .enumerate()
-                .map(|(i, d)| VertexBuffer {
-                    binding: i as u32,
-                    data: d,
-                    offset: 0,
-                })
-                .collect();
-            pass.bind_vertex_buffers(&vbs);
-            match &what {
-                Draw::Rect(..) => pass.draw(vertex_count, 1, 0, 0)?,
-                Draw::Array {
-                    start,
-                    count,
-                    first_instance,
-                    instances,
-                    ..
-                } => match &index {
-                    Some((bytes, it, n)) => {
-                        pass.bind_index_buffer(IndexBuffer {
-                            data: bytes,
-                            offset: 0,
-                            index_type: *it,
-                        });
-                        // Amber draws indexed arrays from index 0 with the start as the
-                        // vertex offset (`vkCmdDrawIndexed(count, n, 0, start, first)`).
-                        let c = count.unwrap_or(*n);
-                        pass.draw_indexed(c, *instances, 0, *start as i32, *first_instance)?;
-                    }
-                    None => {
-                        let c = count.unwrap_or(vertex_count.saturating_sub(*start));
-                        pass.draw(c, *instances, *start, *first_instance)?;
-                    }
-                },
-            }
-        }
+        let reps = opts.hook.as_ref().map_or(1, |h| h.repetitions(&command));
+        let raster = &self.raster;
+        let times = run_repeat::repeat(
+            reps,
+            &mut targets,
+            &wb,
+            &self.mem,
+            &self.cancel,
+            |targets| {
+                let mut pass = raster.begin(targets);
+                pass.bind_pipeline(&pipe);
+                let vbs: Vec<VertexBuffer> = vdata
+                    .iter()
+                    .enumerate()
+                    .map(|(i, d)| VertexBuffer {
+                        binding: i as u32,
+                        data: d,
+                        offset: 0,
+                    })
+                    .collect();
+                pass.bind_vertex_buffers(&vbs);
+                match &what {
+                    Draw::Rect(..) => pass.draw(vertex_count, 1, 0, 0)?,
+                    Draw::Array {
+                        start,
+                        count,
+                        first_instance,
+                        instances,
+                        ..
+                    } => match &index {
+                        Some((bytes, it, n)) => {
+                            pass.bind_index_buffer(IndexBuffer {
+                                data: bytes,
+                                offset: 0,
+                                index_type: *it,
+                            });
+                            // Amber draws indexed arrays from index 0 with the start as the
+                            // vertex offset (`vkCmdDrawIndexed(count, n, 0, start, first)`).
+                            let c = count.unwrap_or(*n);
+                            pass.draw_indexed(c, *instances, 0, *start as i32, *first_instance)?;
+                        }
+                        None => {
+                            let c = count.unwrap_or(vertex_count.saturating_sub(*start));
+                            pass.draw(c, *instances, *start, *first_instance)?;
+                        }
+                    },
+                }
+                Ok(())
+            },
+        )?;
         drop(pipe);
         drop(hooked);
         if let Some(h) = &opts.hook {
+            h.timed(&command, &times);
             h.after_draw(&command, &targets);
         }
         drop(vstage);

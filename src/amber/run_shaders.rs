@@ -1,7 +1,9 @@
 //! Turning an Amber `SHADER` into SPIR-V words: assembly through our assembler at the
 //! `TARGET_ENV` version, hex and binary as given, Amber's built-in passthrough vertex shader,
 //! and GLSL/HLSL through `glslangValidator` (when installed) with an on-disk cache keyed by a
-//! hash of (source, language, stage, environment, entry point).
+//! hash of (source, language, stage, environment, entry point, debug information, glslang's
+//! version), kept in the user's cache directory ([`default_cache_dir`]), never in the working
+//! directory.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -39,13 +41,30 @@ pub const PASSTHROUGH_VS: &str = r#"
                OpFunctionEnd
 "#;
 
-/// Where compiled GLSL/HLSL is kept between runs.
+/// Where compiled GLSL/HLSL is kept between runs: `$QUADSTEP_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/quadstep`, else `~/.cache/quadstep` (the XDG default), else a folder in
+/// the system's temporary directory. Relative values are ignored, as the XDG specification
+/// says, so the cache never depends on the working directory.
 pub fn default_cache_dir() -> PathBuf {
-    PathBuf::from("target").join("amber-cache")
+    let absolute = |var: &str| {
+        std::env::var_os(var)
+            .map(PathBuf::from)
+            .filter(|p| p.is_absolute())
+    };
+    if let Some(d) = absolute("QUADSTEP_CACHE_DIR") {
+        d
+    } else if let Some(d) = absolute("XDG_CACHE_HOME") {
+        d.join("quadstep")
+    } else if let Some(home) = absolute("HOME") {
+        home.join(".cache").join("quadstep")
+    } else {
+        std::env::temp_dir().join("quadstep-cache")
+    }
 }
 
-/// FNV-1a, 64 bits: a stable hash for cache keys (std's hasher is not stable across builds).
-fn fnv1a(parts: &[&[u8]]) -> u64 {
+/// FNV-1a, 64 bits: a stable hash for cache keys and `quadstep amber --shard` (std's hasher
+/// is not stable across builds).
+pub fn fnv1a(parts: &[&[u8]]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for p in parts {
         for &b in *p {
@@ -118,13 +137,26 @@ fn glslang_env(env: Option<&str>) -> String {
     }
 }
 
+/// `glslangValidator --version`'s output, once per process, or `None` when it is not on the
+/// PATH. It is part of the cache key, so a new glslang never serves an old one's output.
+fn glslang_version() -> Option<&'static str> {
+    static VERSION: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    VERSION
+        .get_or_init(|| {
+            let o = Command::new("glslangValidator")
+                .arg("--version")
+                .output()
+                .ok()?;
+            o.status
+                .success()
+                .then(|| String::from_utf8_lossy(&o.stdout).into_owned())
+        })
+        .as_deref()
+}
+
 /// Is `glslangValidator` on the PATH?
 pub fn glslang_available() -> bool {
-    Command::new("glslangValidator")
-        .arg("--version")
-        .output()
-        .map(|o| o.status.success())
-        .unwrap_or(false)
+    glslang_version().is_some()
 }
 
 fn compile_glsl(
@@ -134,6 +166,7 @@ fn compile_glsl(
     text: &str,
     cache: &Path,
     debug_info: bool,
+    script: Option<&Path>,
 ) -> Result<Vec<u32>> {
     let hlsl = shader.format == ShaderFormat::Hlsl;
     let env = glslang_env(shader.target_env.as_deref());
@@ -144,6 +177,7 @@ fn compile_glsl(
         env.as_bytes(),
         entry.as_bytes(),
         &[hlsl as u8 | (debug_info as u8) << 1],
+        glslang_version().unwrap_or("").as_bytes(),
     ]);
     let out = cache.join(format!("{key:016x}.spv"));
     if let Ok(bytes) = std::fs::read(&out) {
@@ -217,15 +251,19 @@ fn compile_glsl(
     if !res.status.success() {
         let _ = std::fs::remove_file(&tmp_out);
         let msg = String::from_utf8_lossy(&res.stdout);
-        let first: Vec<&str> = msg
-            .lines()
-            .filter(|l| l.contains("ERROR"))
+        let errors = glslang_errors(&msg, &[&tmp_src.display().to_string(), &src_name]);
+        let shown: Vec<String> = errors
+            .iter()
             .take(3)
+            .map(|(line, m)| match line {
+                Some(n) => format!("{}: {m}", site_of(shader, script, *n)),
+                None => m.clone(),
+            })
             .collect();
         let msg = format!(
-            "glslangValidator failed on shader '{}': {}",
-            shader.name,
-            first.join(" | ")
+            "{} (glslangValidator, shader '{}')",
+            shown.join(" | "),
+            shader.name
         );
         // An extension the installed glslang does not know is a tool limit, not a failure.
         return Err(if msg.contains("extension not supported") {
@@ -238,6 +276,40 @@ fn compile_glsl(
         std::fs::read(&tmp_out).map_err(|e| Error::Io(format!("{}: {e}", tmp_out.display())))?;
     let _ = std::fs::rename(&tmp_out, &out);
     words_from_bytes(&bytes, &shader.name)
+}
+
+/// glslang's `ERROR:` lines as (source line, message), the name it gave the source (any of
+/// `names`: the temporary file's paths) taken off so that the caller can name the user's.
+fn glslang_errors(out: &str, names: &[&str]) -> Vec<(Option<usize>, String)> {
+    let mut found: Vec<(Option<usize>, String)> = out
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("ERROR: "))
+        .filter(|l| !l.contains("compilation errors") && !l.contains("compilation terminated"))
+        .map(|l| {
+            let rest = names
+                .iter()
+                .find_map(|n| l.strip_prefix(n).and_then(|r| r.strip_prefix(':')));
+            let located = rest.and_then(|r| {
+                let (n, m) = r.split_once(':')?;
+                Some((Some(n.trim().parse().ok()?), m.trim().to_string()))
+            });
+            located.unwrap_or((None, l.trim().to_string()))
+        })
+        .collect();
+    if found.is_empty() {
+        found.push((None, crate::error::clip(out.trim())));
+    }
+    found
+}
+
+/// Where line `n` of a shader's source is, for a message: `FILE`'s `path:n`, an inline
+/// block's line in `script` (the block's line plus `n`), else the shader's name and `n`.
+fn site_of(shader: &Shader, script: Option<&Path>, n: usize) -> String {
+    match (&shader.file, script) {
+        (Some(f), _) => format!("{}:{n}", f.display()),
+        (None, Some(s)) if shader.line > 0 => format!("{}:{}", s.display(), shader.line + n),
+        _ => format!("shader '{}' line {n}", shader.name),
+    }
 }
 
 /// Run `spirv-opt` with Amber's `SHADER_OPTIMIZATION` passes (e.g. `--graphics-robust-access`).
@@ -327,11 +399,12 @@ pub fn shader_words(
     default_version: Option<(u8, u8)>,
     cache: &Path,
 ) -> Result<Vec<u32>> {
-    shader_words_debug(shader, stage, entry, default_version, cache, false)
+    shader_words_debug(shader, stage, entry, default_version, cache, false, None)
 }
 
 /// [`shader_words`], GLSL/HLSL compiled with `OpLine`s and the source text when `debug_info`
-/// (`glslangValidator -g`).
+/// (`glslangValidator -g`); compile errors of an inline shader are placed in `script` (the
+/// shader block's line plus the compiler's).
 pub fn shader_words_debug(
     shader: &Shader,
     stage: ShaderType,
@@ -339,6 +412,7 @@ pub fn shader_words_debug(
     default_version: Option<(u8, u8)>,
     cache: &Path,
     debug_info: bool,
+    script: Option<&Path>,
 ) -> Result<Vec<u32>> {
     let name = shader
         .file
@@ -361,7 +435,7 @@ pub fn shader_words_debug(
         (ShaderFormat::SpirvHex, ShaderSource::Text(t)) => hex_words(t),
         (ShaderFormat::SpirvBin, ShaderSource::Binary(b)) => words_from_bytes(b, &name),
         (ShaderFormat::Glsl | ShaderFormat::Hlsl, ShaderSource::Text(t)) => {
-            compile_glsl(shader, stage, entry, t, cache, debug_info)
+            compile_glsl(shader, stage, entry, t, cache, debug_info, script)
         }
         (f, _) => Err(Error::Unsupported(format!(
             "{} shaders (shader '{}')",

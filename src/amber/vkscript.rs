@@ -319,6 +319,7 @@ impl Lowering {
                     target_env: None,
                     file: None,
                     source,
+                    line: start,
                 },
             ));
             return Ok(());

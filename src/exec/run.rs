@@ -3,7 +3,7 @@
 
 use super::image::BatchOperands;
 use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
-use super::memory::Bindings;
+use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
 use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
@@ -288,6 +288,20 @@ fn read_words(mem: &[u32], words: usize, stride: usize, l: usize, w: u32, wide: 
         mem[w * stride + l] as u64
     } else {
         0
+    }
+}
+/// `dst[l] = v` in every lane whose `active` is set (every lane for `None`); the others keep
+/// their values.
+fn broadcast<T: Copy>(dst: &mut [T], active: Option<&[u32]>, v: T) {
+    match active {
+        None => dst.fill(v),
+        Some(active) => {
+            for (d, &a) in dst.iter_mut().zip(active) {
+                if a != 0 {
+                    *d = v;
+                }
+            }
+        }
     }
 }
 #[inline]
@@ -966,7 +980,7 @@ impl Batch {
                 dst,
                 space,
                 addr,
-            } => self.load(*ty, *dst, *space, *addr, bind)?,
+            } => self.load(*ty, *dst, *space, *addr, full, bind)?,
             Code::Store {
                 ty,
                 space,
@@ -1200,47 +1214,106 @@ impl Batch {
         dst: u32,
         space: CSpace,
         addr: u32,
+        full: bool,
         bind: &Bindings,
     ) -> Result<()> {
         let n = self.n;
         let wide = ty.is_wide();
+        if let Some(first) = self.uniform_address(space, addr, full) {
+            // Every active lane reads the same shared word: read it once and broadcast.
+            let v = self.load_lane(ty, space, addr, bind, first, &mut None)?;
+            let active = (!full).then_some(&self.active[..n]);
+            if wide {
+                broadcast(&mut self.r64[dst as usize * n..][..n], active, v);
+            } else {
+                broadcast(&mut self.r32[dst as usize * n..][..n], active, v as u32);
+            }
+            return Ok(());
+        }
         let mut uniform = None;
         for l in 0..n {
-            if !self.is_active(l) {
-                continue;
+            if self.is_active(l) {
+                let v = self.load_lane(ty, space, addr, bind, l, &mut uniform)?;
+                self.set(wide, dst, l, v);
             }
-            let ad = self.r32[addr as usize * n + l];
-            let v = match space {
-                CSpace::Local => read_words(&self.local, self.local_words, n, l, ad, wide),
-                CSpace::Workgroup => {
-                    read_words(&self.workgroup, self.workgroup.len(), 1, 0, ad, wide)
-                }
-                CSpace::Buffer { slot, index } => {
-                    // Without an index register every lane reads the same buffer: look it up
-                    // once (at the first active lane, so errors are unchanged).
-                    let buf = match index {
-                        Some(r) => bind.buffer(slot, self.r32[r as usize * n + l])?,
-                        None => match uniform {
-                            Some(b) => b,
-                            None => *uniform.insert(bind.buffer(slot, 0)?),
-                        },
-                    };
-                    match buf {
-                        Some(b) => {
-                            let v = b.load(ad as u64, access_bytes(ty));
-                            if ty == ScalarTy::Bool {
-                                (v != 0) as u64
-                            } else {
-                                v
-                            }
-                        }
-                        None => 0,
-                    }
-                }
-            };
-            self.set(wide, dst, l, v);
         }
         Ok(())
+    }
+
+    /// The first active lane, when every active lane addresses the same shared memory:
+    /// workgroup memory, or a buffer at one descriptor index. Private memory is per lane, so
+    /// never.
+    /// `full`: every lane is active.
+    fn uniform_address(&self, space: CSpace, addr: u32, full: bool) -> Option<usize> {
+        let n = self.n;
+        let index = match space {
+            CSpace::Local => return None,
+            CSpace::Workgroup => None,
+            CSpace::Buffer { index, .. } => index,
+        };
+        let first = if full {
+            0
+        } else {
+            self.active[..n].iter().position(|&a| a != 0)?
+        };
+        let same = |r: u32| {
+            let regs = &self.r32[r as usize * n..][..n];
+            let r0 = regs[first];
+            // bitwise folds without an early exit, so the loops vectorize
+            let differ = if full {
+                regs.iter().fold(0u32, |d, &x| d | (x ^ r0))
+            } else {
+                self.active[..n].iter().zip(regs).fold(0u32, |d, (&a, &x)| {
+                    d | ((x ^ r0) & 0u32.wrapping_sub((a != 0) as u32))
+                })
+            };
+            differ == 0
+        };
+        let same_addr = same(addr);
+        let same_index = index.is_none_or(same);
+        (same_addr && same_index).then_some(first)
+    }
+
+    /// One lane's load. `uniform` caches the buffer of an access without an index register,
+    /// looked up at the first active lane so errors name the same lane as a per-lane loop.
+    fn load_lane<'b>(
+        &self,
+        ty: ScalarTy,
+        space: CSpace,
+        addr: u32,
+        bind: &Bindings<'b>,
+        l: usize,
+        uniform: &mut Option<Option<&'b Buffer>>,
+    ) -> Result<u64> {
+        let n = self.n;
+        let wide = ty.is_wide();
+        let ad = self.r32[addr as usize * n + l];
+        Ok(match space {
+            CSpace::Local => read_words(&self.local, self.local_words, n, l, ad, wide),
+            CSpace::Workgroup => read_words(&self.workgroup, self.workgroup.len(), 1, 0, ad, wide),
+            CSpace::Buffer { slot, index } => {
+                // Without an index register every lane reads the same buffer: look it up
+                // once (at the first active lane, so errors are unchanged).
+                let buf = match index {
+                    Some(r) => bind.buffer(slot, self.r32[r as usize * n + l])?,
+                    None => match *uniform {
+                        Some(b) => b,
+                        None => *uniform.insert(bind.buffer(slot, 0)?),
+                    },
+                };
+                match buf {
+                    Some(b) => {
+                        let v = b.load(ad as u64, access_bytes(ty));
+                        if ty == ScalarTy::Bool {
+                            (v != 0) as u64
+                        } else {
+                            v
+                        }
+                    }
+                    None => 0,
+                }
+            }
+        })
     }
 
     fn store(

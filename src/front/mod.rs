@@ -1,4 +1,6 @@
-//! Front ends: SPIR-V and DXIL read and lowered into [`crate::ir`].
+//! Front ends: SPIR-V and DXIL read and lowered into [`crate::ir`], both through one IR
+//! builder (`build`).
+mod build;
 pub mod dxil;
 pub mod spirv;
 pub mod spvasm;

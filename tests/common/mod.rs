@@ -110,3 +110,12 @@ pub fn dxil_corpus_or_skip(test: &str) -> Option<(PathBuf, Vec<PathBuf>)> {
     files.sort();
     Some((root.clone(), files))
 }
+
+/// Send `child` SIGINT, as Ctrl-C at a terminal does.
+pub fn interrupt(child: &std::process::Child) {
+    let kill = std::process::Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(kill.success());
+}

@@ -130,7 +130,7 @@ pub fn run(a: DebugArgs) -> ExitCode {
     if let Some(path) = &a.html {
         if let Err(e) = std::fs::write(path, debug::html::page(&report, trace)) {
             eprintln!("quadstep debug: {}: {e}", path.display());
-            return ExitCode::FAILURE;
+            return ExitCode::from(2);
         }
     }
     if a.json {

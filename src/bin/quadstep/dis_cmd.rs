@@ -36,19 +36,32 @@ pub struct DisArgs {
     /// SPIR-V).
     #[arg(long, value_enum)]
     pub policy: Option<super::policy_arg::PolicyArg>,
+    /// Where compiled GLSL/HLSL is cached (default: `$QUADSTEP_CACHE_DIR`, else
+    /// `$XDG_CACHE_HOME/quadstep`, else `~/.cache/quadstep`).
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 const MAGIC: u32 = 0x0723_0203;
 
 pub fn run(a: DisArgs) -> ExitCode {
+    if let Some(d) = &a.cache_dir {
+        // the cache `load_words` (shared with `diff`) reaches through `default_cache_dir`;
+        // set before any thread starts
+        std::env::set_var(
+            "QUADSTEP_CACHE_DIR",
+            std::path::absolute(d).unwrap_or(d.clone()),
+        );
+    }
     match dis(&a) {
         Ok(text) => {
             print!("{text}");
             ExitCode::SUCCESS
         }
+        // every error of `dis` is about its input (exit status 2, as every subcommand)
         Err(e) => {
             eprintln!("quadstep dis: {e}");
-            ExitCode::FAILURE
+            ExitCode::from(2)
         }
     }
 }
@@ -284,6 +297,7 @@ fn glslang(
         target_env: Some("spv1.3".into()),
         file: Some(path.to_path_buf()),
         source: ShaderSource::Text(text.to_string()),
+        line: 0,
     };
     run_shaders::shader_words(
         &shader,
@@ -292,5 +306,13 @@ fn glslang(
         None,
         &run_shaders::default_cache_dir(),
     )
-    .map_err(|e| format!("{}: {e}", path.display()))
+    .map_err(|e| {
+        // compile errors already name the file and line
+        let e = e.to_string();
+        if e.contains(&format!("{}:", path.display())) {
+            e
+        } else {
+            format!("{}: {e}", path.display())
+        }
+    })
 }

@@ -11,22 +11,32 @@
 //!   (`debug_cmd.rs`);
 //! - `quadstep inspect SHADER.dxil`: a DXIL container's declarations against its code
 //!   (`inspect_cmd.rs`);
+//! - `quadstep compare A.png B.png`: two pictures channel by channel (`compare_cmd.rs`);
+//! - `quadstep bench SCRIPT`: times each draw and dispatch alone (`bench_cmd.rs`);
 //! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
 //!
-//! `guard_args.rs` holds the guards `amber` and `render` share (time limit, memory budget,
-//! device limits, Ctrl-C).
+//! `run_args.rs` holds the switches `amber` and `render` share (texture rules, threads,
+//! discard, cache, and the guards of `guard_args.rs`: time limit, memory budget, device
+//! limits, Ctrl-C); `junit.rs`, `baseline.rs` and `golden_check.rs` the reports and checks
+//! `amber` adds for CI (`--junit`, `--baseline`, `--golden-dir`).
 
 mod amber_cmd;
+mod baseline;
+mod bench_cmd;
+mod compare_cmd;
 mod debug_cmd;
 mod demo_cmd;
 mod diff_cmd;
 mod dis_cmd;
 mod discard_arg;
+mod golden_check;
 mod guard_args;
 mod inspect_cmd;
+mod junit;
 mod limits_cmd;
 mod policy_arg;
 mod render_cmd;
+mod run_args;
 
 use std::process::ExitCode;
 
@@ -39,7 +49,8 @@ use clap::{Parser, Subcommand};
     about = "CPU rasterizer and SPIR-V/DXIL interpreter running 2x2 quads in lock-step",
     long_about = "CPU rasterizer and SPIR-V/DXIL interpreter running 2x2 quads in lock-step.\n\
                   Without a subcommand, runs the built-in demo: renders the golden scenes, \
-                  compares them with their golden PNGs and prints where the PNGs went."
+                  compares them with their golden PNGs and prints where the PNGs went.",
+    after_help = EXIT_STATUS
 )]
 struct Cli {
     #[command(subcommand)]
@@ -52,25 +63,45 @@ enum Cmd {
     #[command(after_help = amber_cmd::EXIT_STATUS)]
     Amber(amber_cmd::AmberArgs),
     /// Run one Amber script and write a colour attachment as PNG.
+    #[command(after_help = amber_cmd::EXIT_STATUS)]
     Render(render_cmd::RenderArgs),
     /// Disassemble a shader (SPIR-V binary, SPIR-V assembly, or GLSL/HLSL through
     /// glslangValidator) and print the IR quadstep runs for each entry point.
+    #[command(after_help = EXIT_STATUS)]
     Dis(dis_cmd::DisArgs),
     /// Run two builds of one shader (DXIL vs SPIR-V, or two SPIR-V binaries) on the same
     /// inputs and report the first values whose outputs differ, with their ULP distance.
+    #[command(after_help = EXIT_STATUS)]
     Diff(diff_cmd::DiffArgs),
     /// Print the device limits scripts are held to (lavapipe's by default) and the default
     /// memory budget.
+    #[command(after_help = EXIT_STATUS)]
     Limits(limits_cmd::LimitsArgs),
     /// Print what a DXIL container declares (shader model, flags, signatures, resources) and
     /// what its code requires; exits 1 where they differ.
+    #[command(after_help = EXIT_STATUS)]
     Inspect(inspect_cmd::InspectArgs),
     /// Trace one pixel's quad (or a compute invocation's, or a vertex's) through a script:
     /// every instruction, the four lanes' values, what the sampler read, warnings.
+    #[command(after_help = EXIT_STATUS)]
     Debug(debug_cmd::DebugArgs),
+    /// Compare two PNG pictures channel by channel; optionally write a picture of the
+    /// differences.
+    #[command(after_help = compare_cmd::EXIT_STATUS)]
+    Compare(compare_cmd::CompareArgs),
+    /// Time a script's draws and dispatches: setup once, then warm-up and timed repetitions
+    /// of the draw or dispatch alone; min / median / max and time per pixel or invocation.
+    #[command(after_help = EXIT_STATUS)]
+    Bench(bench_cmd::BenchArgs),
 }
 
-/// `n` threads, or one per core for 0 (`-j` / `--jobs`).
+/// What the exit status says, for the `--help` of every subcommand (`amber` and `render`
+/// say which outcomes of a script are which: `amber_cmd::EXIT_STATUS`).
+const EXIT_STATUS: &str = "Exit status: 0 success; 1 a check failed (the shaders differ, \
+    the container's flags disagree, the script's run failed); 2 usage or input error (bad \
+    arguments, a file that cannot be read or does not compile); 3 internal error.";
+
+/// `n` threads, or one per core for 0 (`--jobs`, `--threads`).
 pub fn threads_or_cores(n: usize) -> usize {
     if n == 0 {
         std::thread::available_parallelism().map_or(2, |n| n.get())
@@ -89,6 +120,8 @@ fn main() -> ExitCode {
         Some(Cmd::Diff(a)) => diff_cmd::run(a),
         Some(Cmd::Limits(a)) => limits_cmd::run(a),
         Some(Cmd::Inspect(a)) => inspect_cmd::run(a),
+        Some(Cmd::Compare(a)) => compare_cmd::run(a),
+        Some(Cmd::Bench(a)) => bench_cmd::run(a),
         None => demo_cmd::run(),
     }
 }

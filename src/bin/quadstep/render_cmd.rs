@@ -21,18 +21,8 @@ pub struct RenderArgs {
     /// named `framebuffer`, else the first bound.
     #[arg(long, value_name = "NAME")]
     pub buffer: Option<String>,
-    /// Rasterizer threads (0 = one per core). The image does not depend on it.
-    #[arg(long, short = 'j', default_value_t = 0)]
-    pub threads: usize,
-    /// What a lane does after `OpKill` (GLSL `discard`).
-    #[arg(long, value_enum, default_value_t)]
-    pub discard: super::discard_arg::DiscardArg,
-    /// Texture rules where Vulkan and D3D differ (default: each shader's own, D3D for DXIL,
-    /// Vulkan for SPIR-V).
-    #[arg(long, value_enum)]
-    pub policy: Option<super::policy_arg::PolicyArg>,
     #[command(flatten)]
-    pub guards: super::guard_args::GuardArgs,
+    pub run: super::run_args::RunArgs,
 }
 
 fn pick<'a>(r: &'a ScriptResult, want: Option<&str>) -> Result<&'a Picture, String> {
@@ -57,8 +47,7 @@ pub fn run(a: RenderArgs) -> ExitCode {
         eprintln!("quadstep render: {} is not a file", a.script.display());
         return ExitCode::from(2);
     }
-    let threads = super::threads_or_cores(a.threads);
-    let mut opts = match a.guards.run_options(1) {
+    let mut opts = match a.run.run_options(1, 0) {
         Ok(o) => o,
         Err(e) => {
             eprintln!("quadstep render: {e}");
@@ -66,9 +55,6 @@ pub fn run(a: RenderArgs) -> ExitCode {
         }
     };
     opts.keep_images = true;
-    opts.raster_threads = threads;
-    opts.discard = a.discard.into();
-    opts.policy = a.policy.map(Into::into);
     let r = run_file(&a.script, &opts);
     println!(
         "{} {}{}",

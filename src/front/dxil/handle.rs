@@ -19,13 +19,15 @@ pub struct HandleInfo<'a> {
     pub comparison_sampler: bool,
     /// Multisample count where known (0: not multisampled or unknown).
     pub sample_count: u32,
+    /// Structured buffers: the element stride in bytes, where known (0 otherwise).
+    pub stride: u32,
     /// The declared range, when the handle names one.
     pub resource: Option<&'a Resource>,
 }
 
 /// Decodes `%dx.types.ResourceProperties { i32 dword0, i32 dword1 }`
 /// (`DxilResourceProperties.h`).
-fn from_properties<'a>(dword0: u32, dword1: u32) -> HandleInfo<'a> {
+pub(crate) fn from_properties<'a>(dword0: u32, dword1: u32) -> HandleInfo<'a> {
     let kind = ResourceKind::from_raw(dword0 & 0xFF);
     let uav = dword0 & (1 << 12) != 0;
     let cmp_or_counter = dword0 & (1 << 15) != 0;
@@ -54,6 +56,11 @@ fn from_properties<'a>(dword0: u32, dword1: u32) -> HandleInfo<'a> {
         component_type: typed.then(|| ComponentType::from_raw(dword1 & 0xFF)),
         comparison_sampler: kind == ResourceKind::Sampler && cmp_or_counter,
         sample_count: if typed { (dword1 >> 16) & 0xFF } else { 0 },
+        stride: if kind == ResourceKind::StructuredBuffer {
+            dword1
+        } else {
+            0
+        },
         resource: None,
     }
 }
@@ -65,6 +72,7 @@ fn from_resource(r: &Resource) -> HandleInfo<'_> {
         component_type: r.element_type,
         comparison_sampler: r.sampler_kind == Some(super::shader::SamplerKind::Comparison),
         sample_count: r.sample_count,
+        stride: r.element_stride.unwrap_or(0),
         resource: Some(r),
     }
 }

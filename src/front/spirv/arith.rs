@@ -4,6 +4,7 @@
 
 use spirv::Op;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{BinaryOp, ConvOp, Inst, Reg, ScalarTy, TernaryOp, UnaryOp};
 use crate::Result;
 

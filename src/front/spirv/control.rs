@@ -10,6 +10,7 @@ use std::collections::HashSet;
 
 use spirv::Op;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{BlockId, Inst, Reg, ScalarTy, Terminator, UnaryOp};
 use crate::{Error, Result};
 

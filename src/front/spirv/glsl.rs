@@ -3,6 +3,7 @@
 //! Determinant, MatrixInverse), Modf/Frexp (and their Struct forms) and the packing ones are
 //! expanded here. Instructions of NonSemantic sets are ignored.
 
+use crate::front::build::IrBuilder;
 use crate::ir::{BinaryOp, ConvOp, Inst, InterpAt, Reg, ScalarTy, TernaryOp, UnaryOp};
 use crate::Result;
 

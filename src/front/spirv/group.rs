@@ -5,6 +5,7 @@
 
 use spirv::Op;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{
     Axis, BallotQuery, BinaryOp, DerivKind, GroupArith, GroupOp, GroupScan, Inst, Reg, ScalarTy,
     UnaryOp,

@@ -6,6 +6,7 @@
 
 use spirv::Op;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{self, ImageInst, ImageOpKind, Inst, Lod, Reg, ScalarTy};
 use crate::Result;
 

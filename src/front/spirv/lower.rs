@@ -1,12 +1,14 @@
-//! The lowering driver: the `Lower` state (IR builder, value map, type table), global
-//! declarations, and the per-instruction dispatch to the files that own each concern.
+//! The lowering driver: the `Lower` state (the function being built, through
+//! `front::build`'s builder; value map, type table), global declarations, and the
+//! per-instruction dispatch to the files that own each concern.
 
 use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 
 use spirv::Op;
 
-use crate::ir::{self, BinaryOp, Block, BlockId, Const, Inst, Reg, ScalarTy, Terminator, UnaryOp};
+use crate::front::build::IrBuilder;
+use crate::ir::{self, Block, BlockId, Const, Inst, Reg, ScalarTy, Terminator, UnaryOp};
 use crate::{Error, Result};
 
 use super::parse::{Parsed, I};
@@ -168,6 +170,8 @@ pub(crate) struct Lower<'m> {
     pub used: HashSet<u32>,
 }
 
+crate::front::build::builder_in_fields!(Lower<'_>);
+
 impl<'m> Lower<'m> {
     pub(crate) fn new(m: &'m Parsed, spec: &'m SpecConstants, stage: ir::Stage) -> Self {
         let mut f = ir::Function::default();
@@ -225,28 +229,6 @@ impl<'m> Lower<'m> {
 
     // ---- builder ----
 
-    pub(crate) fn reg(&mut self, ty: ScalarTy) -> Reg {
-        self.f.regs.push(ty);
-        (self.f.regs.len() - 1) as Reg
-    }
-
-    /// A register holding a constant (deduplicated).
-    pub(crate) fn konst(&mut self, ty: ScalarTy, bits: u64) -> Reg {
-        let bits = canon(ty, bits);
-        let c = Const { ty, bits };
-        if let Some(r) = self.const_regs.get(&c) {
-            return *r;
-        }
-        let r = self.reg(ty);
-        self.f.consts.push((r, c));
-        self.const_regs.insert(c, r);
-        r
-    }
-
-    pub(crate) fn k32(&mut self, v: u32) -> Reg {
-        self.konst(ScalarTy::I32, v as u64)
-    }
-
     /// A geometry shader's `EmitVertex` (`vertex`) or `EndPrimitive` on `stream`.
     pub(crate) fn emit_geometry(&mut self, vertex: bool, stream: u32) {
         self.emit(match vertex {
@@ -255,71 +237,10 @@ impl<'m> Lower<'m> {
         });
     }
 
-    pub(crate) fn emit(&mut self, inst: Inst) {
-        let b = self.cur as usize;
-        self.f.blocks[b].insts.push(inst);
-    }
-
-    pub(crate) fn new_block(&mut self) -> BlockId {
-        self.f.blocks.push(Block {
-            insts: Vec::new(),
-            term: Terminator::Unreachable,
-        });
-        (self.f.blocks.len() - 1) as BlockId
-    }
-
     pub(crate) fn terminate(&mut self, t: Terminator) {
         let b = self.cur as usize;
         self.f.blocks[b].term = t;
         self.terminated = true;
-    }
-
-    pub(crate) fn un(&mut self, op: UnaryOp, ty: ScalarTy, a: Reg) -> Reg {
-        let rty = match op {
-            UnaryOp::BitCount | UnaryOp::FindILsb | UnaryOp::FindSMsb | UnaryOp::FindUMsb => {
-                ScalarTy::I32
-            }
-            UnaryOp::FrexpExp | UnaryOp::Lo32 | UnaryOp::Hi32 => ScalarTy::I32,
-            UnaryOp::IsNan | UnaryOp::IsInf => ScalarTy::Bool,
-            UnaryOp::UnpackHalf2x16(_)
-            | UnaryOp::UnpackUnorm2x16(_)
-            | UnaryOp::UnpackSnorm2x16(_)
-            | UnaryOp::UnpackUnorm4x8(_)
-            | UnaryOp::UnpackSnorm4x8(_) => ScalarTy::F32,
-            _ => ty,
-        };
-        let dst = self.reg(rty);
-        self.emit(Inst::Unary { op, ty, dst, a });
-        dst
-    }
-
-    pub(crate) fn bin(&mut self, op: BinaryOp, ty: ScalarTy, a: Reg, b: Reg) -> Reg {
-        let rty = if op.is_comparison() {
-            ScalarTy::Bool
-        } else {
-            match op {
-                BinaryOp::PackHalf2x16 | BinaryOp::PackUnorm2x16 | BinaryOp::PackSnorm2x16 => {
-                    ScalarTy::I32
-                }
-                _ => ty,
-            }
-        };
-        let dst = self.reg(rty);
-        self.emit(Inst::Binary { op, ty, dst, a, b });
-        dst
-    }
-
-    pub(crate) fn tern(&mut self, op: ir::TernaryOp, ty: ScalarTy, a: Reg, b: Reg, c: Reg) -> Reg {
-        let dst = self.reg(ty);
-        self.emit(Inst::Ternary {
-            op,
-            ty,
-            dst,
-            a,
-            b,
-            c,
-        });
-        dst
     }
 
     pub(crate) fn conv(&mut self, op: ir::ConvOp, from: ScalarTy, to: ScalarTy, a: Reg) -> Reg {
@@ -630,12 +551,4 @@ impl<'m> Lower<'m> {
 }
 
 /// Canonical constant bits: zero-extended to the type's width (Bool: 0/1).
-pub(crate) fn canon(ty: ScalarTy, bits: u64) -> u64 {
-    match ty {
-        ScalarTy::Bool => (bits != 0) as u64,
-        ScalarTy::I8 => bits & 0xff,
-        ScalarTy::I16 | ScalarTy::F16 => bits & 0xffff,
-        ScalarTy::I32 | ScalarTy::F32 => bits & 0xffff_ffff,
-        ScalarTy::I64 | ScalarTy::F64 => bits,
-    }
-}
+pub(crate) use crate::front::build::canon;

@@ -9,6 +9,7 @@
 
 use spirv::{Decoration, Op};
 
+use crate::front::build::IrBuilder;
 use crate::ir::{self, AtomicOp, BinaryOp, Inst, Reg, ScalarTy, Space};
 use crate::Result;
 

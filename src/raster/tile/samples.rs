@@ -66,6 +66,8 @@ pub(super) struct SampleShader<'a> {
     entries: Vec<Entry<'a>>,
     /// Per tile pixel (row-major), the samples the batch's entries hold.
     taken: Vec<u32>,
+    /// The current row of 8x8 blocks of a primitive, classified against its edges.
+    blocks: Vec<Block>,
 }
 
 impl<'a> SampleShader<'a> {
@@ -100,6 +102,7 @@ impl<'a> SampleShader<'a> {
             batch: RowBatch::default(),
             entries: Vec::with_capacity(QUAD_BATCH),
             taken: vec![0; (TILE * TILE) as usize],
+            blocks: Vec::new(),
         }
     }
 
@@ -116,7 +119,10 @@ impl<'a> SampleShader<'a> {
         self.flush(view)
     }
 
-    /// Primitive `pi`'s pixels `r` of the tile, quad by quad.
+    /// Primitive `pi`'s pixels `r` of the tile, quad by quad in rows. Each row of 8x8 blocks
+    /// the quads cross is classified first ([`classify_block`]): quads of a block outside an
+    /// edge are skipped, pixels of a block inside every edge at every sample are covered
+    /// without per-sample tests, and only the rest are tested sample by sample.
     fn primitive(&mut self, view: &mut TileView, p: &'a RasterPrim, r: PixRect) -> Result<()> {
         let edges = &p.edges[..p.n_edges];
         // per sample, what each edge gains from the pixel centre to it
@@ -126,15 +132,43 @@ impl<'a> SampleShader<'a> {
                 *v = edge_offset(e, loc);
             }
         }
+        // per edge, the least and the greatest of those gains
+        let mut gain = [(i64::MAX, i64::MIN); 4];
+        for o in &offs[..self.n] {
+            for (g, &v) in gain.iter_mut().zip(o) {
+                *g = (g.0.min(v), g.1.max(v));
+            }
+        }
+        let gain = &gain[..edges.len()];
         let all = self.scene.state.sample_mask & sample_bits(self.n);
+        let bx_first = r.x0 & !(BLOCK - 1);
+        let mut class = std::mem::take(&mut self.blocks);
+        class.clear();
+        class.resize(((r.x1 - bx_first) / BLOCK + 1) as usize, Block::Outside);
         let mut qy = r.y0 & !1;
         while qy <= r.y1 {
+            if qy == r.y0 & !1 || qy & (BLOCK - 1) == 0 {
+                let by = qy & !(BLOCK - 1);
+                for (i, c) in class.iter_mut().enumerate() {
+                    let bx = bx_first + i as i32 * BLOCK;
+                    *c = classify_block(edges, gain, bx, by);
+                }
+            }
             let mut qx = r.x0 & !1;
             while qx <= r.x1 {
+                let block = class[((qx - bx_first) / BLOCK) as usize];
+                if block == Block::Outside {
+                    qx = (qx & !(BLOCK - 1)) + BLOCK;
+                    continue;
+                }
                 let mut full = [0u32; 4];
                 for (k, f) in full.iter_mut().enumerate() {
                     let (px, py) = (qx + (k & 1) as i32, qy + (k >> 1) as i32);
                     if px < r.x0 || px > r.x1 || py < r.y0 || py > r.y1 {
+                        continue;
+                    }
+                    if block == Block::Inside {
+                        *f = all;
                         continue;
                     }
                     let mut at = [0i64; 4];
@@ -174,6 +208,7 @@ impl<'a> SampleShader<'a> {
             }
             qy += 2;
         }
+        self.blocks = class;
         Ok(())
     }
 
@@ -393,6 +428,8 @@ impl<'a> SampleShader<'a> {
             let src = comps(self.layout.colors.get(a));
             let rows = &mut view.colors[a];
             let one = st.alpha_to_one && !format.class().is_integer();
+            let plain =
+                att.write_mask & 0xf == 0xf && (format.class().is_integer() || !att.blend_enable);
             for (q, e) in self.entries.iter().enumerate() {
                 for k in 0..4 {
                     let lane = 4 * q + k;
@@ -414,12 +451,23 @@ impl<'a> SampleShader<'a> {
                     );
                     let row = &mut rows[ly];
                     let mut m = live[lane];
+                    // without blending or a partial write mask every sample gets the same
+                    // bytes: encode them once
+                    let mut encoded = [0u8; 32];
+                    let plain = plain && bpp <= encoded.len();
+                    if plain {
+                        format.encode_raw(v, &mut encoded[..bpp]);
+                    }
                     while m != 0 {
                         let s = m.trailing_zeros() as usize;
                         m &= m - 1;
                         let t = (lx * self.n + s) * bpp;
                         let texel = &mut row[t..t + bpp];
-                        write_color(format, &att, st.blend_constants, v, v1, texel);
+                        if plain {
+                            texel.copy_from_slice(&encoded[..bpp]);
+                        } else {
+                            write_color(format, &att, st.blend_constants, v, v1, texel);
+                        }
                     }
                 }
             }
@@ -603,6 +651,38 @@ impl<'a> SampleShader<'a> {
 }
 
 /// The low `n` bits.
+/// Where an 8x8 block stands against a primitive's edges, at every sample of every pixel.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Block {
+    /// Outside one edge: nothing covered.
+    Outside,
+    /// Inside every edge: everything covered.
+    Inside,
+    /// Either: test sample by sample.
+    Partial,
+}
+
+/// The block whose top-left pixel is (bx, by) against `edges`, whose least and greatest
+/// gains from a pixel centre to a sample are `gain`: an edge is linear, so over the block's
+/// pixels it ranges from its value at (bx, by) plus the negative, to that plus the positive,
+/// of its 7-pixel steps in x and y (llvmpipe's trivial reject and accept).
+fn classify_block(edges: &[Edge], gain: &[(i64, i64)], bx: i32, by: i32) -> Block {
+    let mut inside = true;
+    for (e, &(lo, hi)) in edges.iter().zip(gain) {
+        let c = e.at(bx as i64, by as i64);
+        let (sx, sy) = (e.ex * (BLOCK - 1) as i64, e.ey * (BLOCK - 1) as i64);
+        if c + sx.max(0) + sy.max(0) + hi < 0 {
+            return Block::Outside;
+        }
+        inside &= c + sx.min(0) + sy.min(0) + lo >= 0;
+    }
+    if inside {
+        Block::Inside
+    } else {
+        Block::Partial
+    }
+}
+
 fn sample_bits(n: usize) -> u32 {
     if n >= 32 {
         u32::MAX

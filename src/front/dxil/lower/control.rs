@@ -11,6 +11,7 @@
 
 use std::collections::HashMap;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{Inst, Reg, ScalarTy, Terminator, UnaryOp};
 
 use super::super::module::{BlockId as DBlock, InstId, Instruction, Value};

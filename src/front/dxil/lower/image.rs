@@ -1,12 +1,13 @@
 //! Texture operations: every sample op (`Sample` 60 … `SampleCmpBias` 255, with offsets and
-//! the `MinLOD` clamp), gathers, `TextureLoad`/`TextureStore`, `CalculateLOD` and
-//! `GetDimensions`, each one [`ImageInst`].
+//! the `MinLOD` clamp), gathers (raw ones included), `TextureLoad`/`TextureStore`,
+//! `CalculateLOD` and `GetDimensions`, each one [`ImageInst`].
 //!
 //! DXIL passes four coordinates, three offsets and three gradient components whatever the
 //! resource's shape and leaves the unused ones `undef`; the shape (sampling.md §2) says how
 //! many count. What the operands mean — D3D's bias and `MinLOD` rules, offset wrapping — is
 //! the texture unit's D3D policy, which a DXIL shader samples under by default.
 
+use crate::front::build::IrBuilder;
 use crate::ir::{BinaryOp, ConvOp, ImageInst, ImageOpKind, Inst, Lod, Reg, ScalarTy};
 
 use super::super::module::Value;
@@ -103,6 +104,19 @@ impl<'a> Lower<'a> {
         Ok((h, arity))
     }
 
+    /// The gather of `component` that `TextureGather` and `TextureGatherRaw` (`srv, sampler,
+    /// c0..c3, o0, o1` first) make.
+    fn gather_inst(&mut self, args: &[Value], component: Reg, t: ScalarTy) -> LResult<ImageInst> {
+        let (h, (nc, no, _)) = self.texture(self.arg(args, 0)?)?;
+        let s = self.handle(self.arg(args, 1)?)?;
+        let mut ii = image_inst(ImageOpKind::Gather, &h, t);
+        ii.sampler = Some(Self::res_ref(&s));
+        ii.coords = self.operands(args, 2, nc)?;
+        ii.offset = self.offsets(args, 6, no.min(2))?;
+        ii.component = Some(component);
+        Ok(ii)
+    }
+
     /// Emits `ii` and returns its result registers.
     fn image(&mut self, mut ii: ImageInst, results: usize) -> Vec<Reg> {
         ii.dst = (0..results).map(|_| self.reg(ii.result_ty)).collect();
@@ -115,19 +129,43 @@ impl<'a> Lower<'a> {
     pub(crate) fn image_op(&mut self, op: u32, args: &[Value]) -> LResult<bool> {
         match op {
             60..=65 | 224 | 254 | 255 => self.sample(op, args)?,
+            // TextureGather(srv, sampler, c0..c3, o0, o1, channel), TextureGatherCmp(.., ref)
             73 | 74 => {
-                let (h, (nc, no, _)) = self.texture(self.arg(args, 0)?)?;
-                let s = self.handle(self.arg(args, 1)?)?;
                 let t = self.res_ret_ty()?;
-                let mut ii = image_inst(ImageOpKind::Gather, &h, t);
-                ii.sampler = Some(Self::res_ref(&s));
-                ii.coords = self.operands(args, 2, nc)?;
-                ii.offset = self.offsets(args, 6, no.min(2))?;
-                ii.component = Some(self.scalar(self.arg(args, 8)?)?);
+                let component = self.scalar(self.arg(args, 8)?)?;
+                let mut ii = self.gather_inst(args, component, t)?;
                 if op == 74 {
                     ii.dref = Some(self.scalar(self.arg(args, 9)?)?);
                 }
                 let out = self.image(ii, 4);
+                self.set_res_ret(out);
+            }
+            // TextureGatherRaw(srv, sampler, c0..c3, o0, o1): the texels' raw bits, which on
+            // the single-channel 16- and 32-bit integer views it takes are a gather of red;
+            // 64-bit texels (R32G32 views) are red | green << 32, two gathers
+            223 => {
+                let t = self.res_ret_ty()?;
+                let i32t = ScalarTy::I32;
+                let red = self.k32(0);
+                let ii = self.gather_inst(args, red, i32t)?;
+                let lo = self.image(ii, 4);
+                let out = match t {
+                    ScalarTy::I64 => {
+                        let green = self.k32(1);
+                        let ii = self.gather_inst(args, green, i32t)?;
+                        let hi = self.image(ii, 4);
+                        lo.iter()
+                            .zip(&hi)
+                            .map(|(&l, &h)| self.bin(BinaryOp::Join64, t, l, h))
+                            .collect()
+                    }
+                    ScalarTy::I32 => lo,
+                    ScalarTy::I16 => lo
+                        .iter()
+                        .map(|&l| self.convert(ConvOp::UConvert, i32t, t, l))
+                        .collect(),
+                    other => return Err(self.invalid(format!("a raw gather of {other:?}"))),
+                };
                 self.set_res_ret(out);
             }
             // CalculateLOD(srv, sampler, c0, c1, c2, clamped)

@@ -11,10 +11,13 @@
 //! Values are kept as 32-bit words (F32, I32; `i1` as `Bool`); 16-bit overloads of
 //! `loadInput`/`storeOutput` convert at the access. `SV_Position` in a pixel shader is D3D's:
 //! its `w` is the clip-space w, the reciprocal of the IR's `FragCoord.w`; `SV_InstanceID`
-//! excludes the start instance, so it is `InstanceIndex - BaseInstance`.
+//! excludes the start instance, so it is `InstanceIndex - BaseInstance`. There is one view
+//! (`ViewID` is 0) and one shading rate (`SV_ShadingRate` reads 1×1, and writes of it are
+//! dropped).
 
 use std::collections::HashMap;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{
     BinaryOp, BuiltIn, ConvOp, Inst, Interp, IoBinding, IoPer, IoVar, Ptr, Reg, Sampling, ScalarTy,
     Space, Stage,
@@ -55,6 +58,9 @@ enum Fix {
     PositionW,
     /// `SV_InstanceID` is `InstanceIndex - BaseInstance` (word of BaseInstance).
     InstanceId(u32),
+    /// Reads as 0: `SV_ShadingRate` in a pixel shader (the one rate is 1×1,
+    /// `D3D12_SHADING_RATE_1X1`).
+    Zero,
 }
 
 /// The location of a user semantic (see the module doc).
@@ -140,6 +146,23 @@ impl<'a> Lower<'a> {
         let mut ty = stored_ty(e.component_type);
         let word = self.local_words(words)?;
         let mut fix = Fix::None;
+        if e.semantic_kind == SemanticKind::ShadingRate {
+            // no variable-rate shading: every pixel is shaded at 1×1, and a rate a vertex shader
+            // writes has nothing to change (its words are bound to nothing)
+            let slot = Slot {
+                word,
+                cols,
+                ty,
+                fix: Fix::Zero,
+            };
+            let words = if input {
+                &mut self.io.input_words
+            } else {
+                &mut self.io.output_words
+            };
+            words.insert(e.id, slot);
+            return Ok(());
+        }
         let built_in = match e.semantic_kind {
             SemanticKind::Arbitrary => None,
             SemanticKind::Target if !input => None,
@@ -335,6 +358,7 @@ impl<'a> Lower<'a> {
                 let mut v = self.load_word(slot.ty, addr);
                 let c = self.const_u32(col)?;
                 match slot.fix {
+                    Fix::Zero => v = self.konst(slot.ty, 0),
                     Fix::PositionW if c == 3 => {
                         let one = self.kf32(1.0);
                         v = self.bin(BinaryOp::FDiv, ScalarTy::F32, one, v);
@@ -404,6 +428,11 @@ impl<'a> Lower<'a> {
                 let word = self.built_in_word(b, ScalarTy::I32, 1)?;
                 let a = self.k32(word);
                 let r = self.load_word(ScalarTy::I32, a);
+                self.set_scalar(r);
+            }
+            // ViewID: one view, view 0
+            138 => {
+                let r = self.k32(0);
                 self.set_scalar(r);
             }
             _ => return Ok(false),

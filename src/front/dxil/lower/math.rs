@@ -1,6 +1,6 @@
 //! Arithmetic: LLVM's binary operators, casts, comparisons and selects, and the math `dx.op`s
-//! (unary, binary and tertiary float and integer ops, dots, bit fields, half and double
-//! packing).
+//! (unary, binary and tertiary float and integer ops, dots — packed ones included —, bit
+//! fields, `Msad`, half and double packing).
 //!
 //! DXIL's own meanings win where they differ from GLSL's: `Exp` and `Log` are base 2,
 //! `FirstbitHi`/`FirstbitSHi` count from the most significant bit (DXC adds the `31 - x`),
@@ -8,6 +8,7 @@
 //! their width and offset modulo 32 as D3D's bit-field instructions do. LLVM's `i1` values
 //! are the IR's `Bool`: their bitwise operators become logical ones.
 
+use crate::front::build::IrBuilder;
 use crate::ir::{BinaryOp as B, ConvOp, Reg, ScalarTy, TernaryOp, UnaryOp as U};
 
 use super::super::module::{BinOp, CastOp, CmpPredicate, Instruction, Value};
@@ -458,9 +459,69 @@ impl<'a> Lower<'a> {
                 }
                 self.set_scalar(acc);
             }
+            // Msad(ref, src, accum): accum plus |ref byte - src byte| over the bytes where ref's
+            // byte is not 0, wrapping at 32 bits
+            50 => {
+                let i = ScalarTy::I32;
+                let r = self.scalar(self.arg(args, 0)?)?;
+                let s = self.scalar(self.arg(args, 1)?)?;
+                let mut acc = self.scalar(self.arg(args, 2)?)?;
+                let zero = self.k32(0);
+                for k in 0..4 {
+                    let [rb, sb] = self.bytes(k, false, [r, s]);
+                    let d = self.bin(B::ISub, i, rb, sb);
+                    let d = self.un(U::SAbs, i, d);
+                    let counted = self.bin(B::INe, i, rb, zero);
+                    let d = self.tern(TernaryOp::Select, i, counted, d, zero);
+                    acc = self.bin(B::IAdd, i, acc, d);
+                }
+                self.set_scalar(acc);
+            }
+            // Dot2AddHalf(acc, ax, ay, bx, by): acc + (ax·bx + ay·by), the halves widened to
+            // f32 first (their products are exact there), the dot finished before the add
+            162 => {
+                let acc = self.scalar(self.arg(args, 0)?)?;
+                let mut h = [0; 4];
+                for (k, r) in h.iter_mut().enumerate() {
+                    let v = self.scalar(self.arg(args, 1 + k)?)?;
+                    *r = self.convert(ConvOp::FConvert, ScalarTy::F16, ScalarTy::F32, v);
+                }
+                let f = ScalarTy::F32;
+                let x = self.bin(B::FMul, f, h[0], h[2]);
+                let y = self.bin(B::FMul, f, h[1], h[3]);
+                let dot = self.bin(B::FAdd, f, x, y);
+                let r = self.bin(B::FAdd, f, acc, dot);
+                self.set_scalar(r);
+            }
+            // Dot4AddI8Packed / Dot4AddU8Packed(acc, a, b): acc plus the products of the four
+            // byte pairs (signed or unsigned bytes), wrapping at 32 bits
+            163 | 164 => {
+                let i = ScalarTy::I32;
+                let mut acc = self.scalar(self.arg(args, 0)?)?;
+                let a = self.scalar(self.arg(args, 1)?)?;
+                let b = self.scalar(self.arg(args, 2)?)?;
+                for k in 0..4 {
+                    let [ab, bb] = self.bytes(k, op == 163, [a, b]);
+                    let p = self.bin(B::IMul, i, ab, bb);
+                    acc = self.bin(B::IAdd, i, acc, p);
+                }
+                self.set_scalar(acc);
+            }
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// Byte `k` of each of two packed words, sign- or zero-extended.
+    fn bytes(&mut self, k: u32, signed: bool, words: [Reg; 2]) -> [Reg; 2] {
+        let off = self.k32(8 * k);
+        let eight = self.k32(8);
+        let op = if signed {
+            TernaryOp::BitFieldSExtract
+        } else {
+            TernaryOp::BitFieldUExtract
+        };
+        words.map(|w| self.tern(op, ScalarTy::I32, w, off, eight))
     }
 
     /// D3D's `ibfe`/`ubfe`: width and offset modulo 32; width 0 gives 0; a field running past

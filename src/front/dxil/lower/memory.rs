@@ -7,6 +7,7 @@
 //! scalars two, aggregates the sum of their members, so a GEP is integer arithmetic on word
 //! counts. Constant global arrays are written into per-lane words by the prologue.
 
+use crate::front::build::IrBuilder;
 use crate::ir::{AtomicOp, BinaryOp, Inst, Ptr, Reg, ScalarTy, Space};
 
 use super::super::module::{AtomicRmwOp, ConstKind, GlobalId, Instruction, Type, TypeId, Value};

@@ -34,9 +34,12 @@ mod memory;
 mod quad_wave;
 mod resources;
 
+pub use resources::{heap_binding, COUNTER_BINDING, RESOURCE_HEAP_SET, SAMPLER_HEAP_SET};
+
 use std::collections::HashMap;
 
-use crate::ir::{self, Block, BlockId, Const, Inst, Reg, ScalarTy, Terminator};
+use crate::front::build::IrBuilder;
+use crate::ir::{self, BlockId, Const, Inst, Reg, ScalarTy, Terminator};
 
 use super::module::{
     ConstId, ConstKind, Function, InstId, Instruction, Module, Type, TypeId, Value,
@@ -84,6 +87,8 @@ pub(crate) enum Val {
     Agg(Vec<Reg>),
     /// A resource handle.
     Handle(resources::Handle),
+    /// A descriptor-heap handle not yet annotated.
+    Heap(resources::HeapIndex),
     /// A pointer into per-lane or workgroup words.
     Ptr(memory::PtrVal),
 }
@@ -159,6 +164,8 @@ pub fn lower(dxil: &DxilModule, entry: Option<&str>) -> LResult<ir::Shader> {
     l.run()?;
     Ok(l.finish())
 }
+
+crate::front::build::builder_in_fields!(Lower<'_>);
 
 /// The lowering state of one entry point.
 pub(crate) struct Lower<'a> {
@@ -269,88 +276,12 @@ impl<'a> Lower<'a> {
 
     // ---- builder ----
 
-    pub(crate) fn reg(&mut self, ty: ScalarTy) -> Reg {
-        self.f.regs.push(ty);
-        (self.f.regs.len() - 1) as Reg
-    }
-
-    /// A register holding a constant (deduplicated).
-    pub(crate) fn konst(&mut self, ty: ScalarTy, bits: u64) -> Reg {
-        let bits = match ty.bits() {
-            64 => bits,
-            w if ty == ScalarTy::Bool => (bits != 0) as u64 & ((1u64 << w) - 1),
-            w => bits & ((1u64 << w) - 1),
-        };
-        let c = Const { ty, bits };
-        if let Some(r) = self.const_regs.get(&c) {
-            return *r;
-        }
-        let r = self.reg(ty);
-        self.f.consts.push((r, c));
-        self.const_regs.insert(c, r);
-        r
-    }
-
-    pub(crate) fn k32(&mut self, v: u32) -> Reg {
-        self.konst(ScalarTy::I32, v as u64)
-    }
-
     pub(crate) fn kf32(&mut self, v: f32) -> Reg {
         self.konst(ScalarTy::F32, v.to_bits() as u64)
     }
 
-    pub(crate) fn emit(&mut self, inst: Inst) {
-        self.f.blocks[self.cur as usize].insts.push(inst);
-    }
-
-    pub(crate) fn new_block(&mut self) -> BlockId {
-        self.f.blocks.push(Block {
-            insts: Vec::new(),
-            term: Terminator::Unreachable,
-        });
-        (self.f.blocks.len() - 1) as BlockId
-    }
-
     pub(crate) fn terminate(&mut self, t: Terminator) {
         self.f.blocks[self.cur as usize].term = t;
-    }
-
-    /// `dst = op(a)` into a new register of the op's result type.
-    pub(crate) fn un(&mut self, op: ir::UnaryOp, ty: ScalarTy, a: Reg) -> Reg {
-        use ir::UnaryOp::*;
-        let rty = match op {
-            BitCount | FindILsb | FindSMsb | FindUMsb | Lo32 | Hi32 => ScalarTy::I32,
-            IsNan | IsInf => ScalarTy::Bool,
-            UnpackHalf2x16(_) => ScalarTy::F32,
-            _ => ty,
-        };
-        let dst = self.reg(rty);
-        self.emit(Inst::Unary { op, ty, dst, a });
-        dst
-    }
-
-    pub(crate) fn bin(&mut self, op: ir::BinaryOp, ty: ScalarTy, a: Reg, b: Reg) -> Reg {
-        let rty = if op.is_comparison() {
-            ScalarTy::Bool
-        } else {
-            ty
-        };
-        let dst = self.reg(rty);
-        self.emit(Inst::Binary { op, ty, dst, a, b });
-        dst
-    }
-
-    pub(crate) fn tern(&mut self, op: ir::TernaryOp, ty: ScalarTy, a: Reg, b: Reg, c: Reg) -> Reg {
-        let dst = self.reg(ty);
-        self.emit(Inst::Ternary {
-            op,
-            ty,
-            dst,
-            a,
-            b,
-            c,
-        });
-        dst
     }
 
     pub(crate) fn convert(&mut self, op: ir::ConvOp, from: ScalarTy, to: ScalarTy, a: Reg) -> Reg {

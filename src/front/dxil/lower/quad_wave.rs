@@ -1,19 +1,25 @@
 //! Cross-lane operations: derivatives (83–86), quad ops (`QuadReadLaneAt` 122, `QuadOp` 123,
-//! `QuadVote` 222), wave ops (110–121, 135, 136), `IsHelperLane` 221, `Discard` 82 and
-//! `Barrier` 80.
+//! `QuadVote` 222), wave ops (110–121, 135, 136, `WaveMatch` 165, the multi-prefix ops 166
+//! and 167), `IsHelperLane` 221, `Discard` 82 and `Barrier` 80.
 //!
 //! `Discard` demotes (SM 6.x: the lane becomes a helper and goes on, its quad's derivatives
 //! still see it); it is lowered as a branch around an [`Inst::Demote`], because the IR's demote
 //! is unconditional. Wave ops see the interpreter's subgroup (16 lanes): helper lanes take
 //! part in quad ops and derivatives only, as D3D and Vulkan both require.
 
+use crate::front::build::IrBuilder;
 use crate::ir::{
-    Axis, BallotQuery, DerivKind, GroupArith, GroupOp, GroupScan, Inst, LaneInfo, Reg, ScalarTy,
-    Terminator,
+    Axis, BallotQuery, BinaryOp, ConvOp, DerivKind, GroupArith, GroupOp, GroupScan, Inst, LaneInfo,
+    Reg, ScalarTy, Terminator, TernaryOp, UnaryOp,
 };
 
 use super::super::module::Value;
 use super::{LResult, Lower, Val};
+
+/// The most lanes a D3D wave has: `WaveMatch` and the multi-prefix ops take their masks as
+/// four 32-bit words, and are lowered lane by lane up to this count (lanes the interpreter's
+/// subgroup does not have are never active).
+const MAX_WAVE_LANES: u32 = 128;
 
 impl<'a> Lower<'a> {
     fn group(&mut self, op: GroupOp, ty: ScalarTy, a: Reg, b: Reg) -> Reg {
@@ -241,8 +247,118 @@ impl<'a> Lower<'a> {
                 });
                 self.set_scalar(dst);
             }
+            // WaveMatch(value): the mask of the active lanes holding the same bits
+            165 => {
+                let v = self.arg(args, 0)?;
+                let ty = self.ty_of(v)?;
+                let a = self.scalar(v)?;
+                let (ty, a) = self.as_bits(ty, a);
+                let active = self.active_lanes();
+                let zero = self.k32(0);
+                let mut words = [zero; 4];
+                for lane in 0..MAX_WAVE_LANES {
+                    let idx = self.k32(lane);
+                    let other = self.group(GroupOp::Shuffle, ty, a, idx);
+                    let same = self.bin(BinaryOp::IEq, ty, other, a);
+                    let bit = self.k32(1 << (lane % 32));
+                    let bit = self.tern(TernaryOp::Select, ScalarTy::I32, same, bit, zero);
+                    let w = &mut words[(lane / 32) as usize];
+                    *w = self.bin(BinaryOp::Or, ScalarTy::I32, *w, bit);
+                }
+                let out = (0..4)
+                    .map(|c| self.bin(BinaryOp::And, ScalarTy::I32, words[c], active[c]))
+                    .collect();
+                self.set_result(Val::Agg(out));
+            }
+            // WaveMultiPrefixOp(value, mask0..3, op: 0 sum, 1 and, 2 or, 3 xor, 4 product, sop):
+            // the op over the lanes below this one that are active and in its mask
+            166 => {
+                let v = self.arg(args, 0)?;
+                let ty = self.ty_of(v)?;
+                let a = self.scalar(v)?;
+                let f = ty.is_float();
+                let (op, identity) = match (self.const_u32(self.arg(args, 5)?)?, f) {
+                    (0, true) => (BinaryOp::FAdd, 0),
+                    (0, false) => (BinaryOp::IAdd, 0),
+                    (1, false) => (BinaryOp::And, u64::MAX),
+                    (2, false) => (BinaryOp::Or, 0),
+                    (3, false) => (BinaryOp::Xor, 0),
+                    (4, _) => (
+                        if f { BinaryOp::FMul } else { BinaryOp::IMul },
+                        super::math::float_one(ty),
+                    ),
+                    (k, _) => return Err(self.invalid(format!("WaveMultiPrefixOp kind {k}"))),
+                };
+                let prior = self.prior_in_mask(args)?;
+                let mut acc = self.konst(ty, identity);
+                let zero = self.k32(0);
+                for lane in 0..MAX_WAVE_LANES {
+                    let idx = self.k32(lane);
+                    let other = self.group(GroupOp::Shuffle, ty, a, idx);
+                    let next = self.bin(op, ty, acc, other);
+                    let bit = self.k32(1 << (lane % 32));
+                    let hit = self.bin(
+                        BinaryOp::And,
+                        ScalarTy::I32,
+                        prior[(lane / 32) as usize],
+                        bit,
+                    );
+                    let counted = self.bin(BinaryOp::INe, ScalarTy::I32, hit, zero);
+                    acc = self.tern(TernaryOp::Select, ty, counted, next, acc);
+                }
+                self.set_scalar(acc);
+            }
+            // WaveMultiPrefixBitCount(cond, mask0..3): how many of those lanes hold true
+            167 => {
+                let cond = self.scalar(self.arg(args, 0)?)?;
+                let prior = self.prior_in_mask(args)?;
+                let ballot = self.ballot(cond);
+                let mut total = self.k32(0);
+                for c in 0..4 {
+                    let w = self.bin(BinaryOp::And, ScalarTy::I32, ballot[c], prior[c]);
+                    let n = self.un(UnaryOp::BitCount, ScalarTy::I32, w);
+                    total = self.bin(BinaryOp::IAdd, ScalarTy::I32, total, n);
+                }
+                self.set_scalar(total);
+            }
             _ => return Ok(false),
         }
         Ok(true)
+    }
+
+    /// The wave's active lanes (helpers excluded) as four mask words.
+    fn active_lanes(&mut self) -> [Reg; 4] {
+        let yes = self.konst(ScalarTy::Bool, 1);
+        self.ballot(yes)
+    }
+
+    /// The lanes a multi-prefix op of this lane takes in: below it, active, and in the mask
+    /// operands `args[1..5]`, as four mask words.
+    fn prior_in_mask(&mut self, args: &[Value]) -> LResult<[Reg; 4]> {
+        let active = self.active_lanes();
+        let mut out = active;
+        for (c, w) in out.iter_mut().enumerate() {
+            let m = self.scalar(self.arg(args, 1 + c)?)?;
+            let below = self.lane_info(LaneInfo::SubgroupLtMask(c as u8));
+            let m = self.bin(BinaryOp::And, ScalarTy::I32, m, below);
+            *w = self.bin(BinaryOp::And, ScalarTy::I32, m, active[c]);
+        }
+        Ok(out)
+    }
+
+    /// A value as integer bits of its width, for bitwise comparison.
+    fn as_bits(&mut self, ty: ScalarTy, a: Reg) -> (ScalarTy, Reg) {
+        let int = match ty {
+            ScalarTy::F16 => ScalarTy::I16,
+            ScalarTy::F32 => ScalarTy::I32,
+            ScalarTy::F64 => ScalarTy::I64,
+            ScalarTy::Bool => {
+                let (one, zero) = (self.k32(1), self.k32(0));
+                let i = ScalarTy::I32;
+                return (i, self.tern(TernaryOp::Select, i, a, one, zero));
+            }
+            _ => return (ty, a),
+        };
+        (int, self.convert(ConvOp::Bitcast, ty, int, a))
     }
 }

@@ -1,22 +1,28 @@
 //! Resources: `dx.resources` ranges become [`ir::Resource`]s (on first use, so a declared but
 //! unused range needs no descriptor), handles (`createHandle`, `createHandleFromBinding`,
-//! `annotateHandle`) become a slot and an array element, and buffer access (constant,
-//! raw, structured and typed buffers, their stores and atomics) becomes IR loads, stores,
-//! atomics and texel-buffer image ops.
+//! `annotateHandle`, `createHandleFromHeap`) become a slot and an array element, and buffer
+//! access (constant, raw, structured and typed buffers, their stores and atomics, UAV
+//! counters) becomes IR loads, stores, atomics and texel-buffer image ops.
 //!
 //! The binding model (README, ARCHITECTURE): register M of space N is set N, binding M, and
 //! the resource carries its register class, so descriptors bound for one class
 //! ([`crate::DescriptorSets::bind_register`]) win over a plain binding shared by all.
 //! Raw buffers address bytes; a structured buffer's element `i`, byte `o` is byte
-//! `i * stride + o`.
+//! `i * stride + o`. SM 6.6's descriptor heaps are descriptor arrays in two reserved sets
+//! ([`RESOURCE_HEAP_SET`], [`SAMPLER_HEAP_SET`]), one binding per D3D descriptor type
+//! ([`heap_binding`]), indexed by the heap index: a heap handle is what its `annotateHandle`'s
+//! resource properties say it is. A UAV's hidden counter is a buffer beside it
+//! ([`COUNTER_BINDING`]).
 
 use std::collections::HashMap;
 
+use crate::front::build::IrBuilder;
 use crate::ir::{
     self, AtomicOp, BinaryOp, ImageDim, ImageOpKind, ImageType, Inst, Ptr, Reg, RegisterClass,
     ResRef, ResourceKind as RK, ScalarTy, Space,
 };
 
+use super::super::handle::from_properties;
 use super::super::module::{ConstKind, Value};
 use super::super::shader::{ComponentType, Resource, ResourceClass, ResourceKind as DK};
 use super::{LResult, Lower, Val};
@@ -34,11 +40,72 @@ pub(crate) struct Handle {
     pub elem: ScalarTy,
 }
 
+/// A `CreateHandleFromHeap` handle, before its `AnnotateHandle` says what it refers to.
+#[derive(Clone, Debug)]
+pub(crate) struct HeapIndex {
+    pub index: Reg,
+    /// From the sampler heap (`SamplerDescriptorHeap`) rather than the resource heap.
+    pub sampler: bool,
+}
+
+/// The descriptor set the resource heap (`ResourceDescriptorHeap`, SM 6.6) sits in; D3D
+/// reserves register spaces from 0xFFFFFFF0 up for the system, so no register shares it.
+pub const RESOURCE_HEAP_SET: u32 = 0xFFFF_FFF0;
+/// The descriptor set of the sampler heap (`SamplerDescriptorHeap`), binding 0.
+pub const SAMPLER_HEAP_SET: u32 = 0xFFFF_FFF1;
+
+/// Where heap descriptors of a class and kind are read: one binding per D3D descriptor type,
+/// each an array indexed by the heap index (README, "DXIL").
+pub fn heap_binding(class: ResourceClass, kind: DK) -> Option<(u32, u32)> {
+    let buffer = matches!(kind, DK::RawBuffer | DK::StructuredBuffer);
+    let typed = kind == DK::TypedBuffer;
+    let binding = match class {
+        ResourceClass::Sampler => return Some((SAMPLER_HEAP_SET, 0)),
+        ResourceClass::Cbv => 6,
+        ResourceClass::Srv if buffer => 4,
+        ResourceClass::Uav if buffer => 5,
+        ResourceClass::Srv if typed => 2,
+        ResourceClass::Uav if typed => 3,
+        _ if shape(kind).is_none() => return None,
+        ResourceClass::Srv => 0,
+        ResourceClass::Uav => 1,
+    };
+    Some((RESOURCE_HEAP_SET, binding))
+}
+
+fn register_class(c: ResourceClass) -> RegisterClass {
+    match c {
+        ResourceClass::Srv => RegisterClass::T,
+        ResourceClass::Uav => RegisterClass::U,
+        ResourceClass::Cbv => RegisterClass::B,
+        ResourceClass::Sampler => RegisterClass::S,
+    }
+}
+
+/// The bit that puts a UAV's hidden counter (`IncrementCounter`, `DecrementCounter`) beside
+/// it: the counters of `uM` in space N are the 32-bit words at byte 0 of buffers bound at set
+/// N, binding `M | COUNTER_BINDING`, one per element of the UAV's range.
+pub const COUNTER_BINDING: u32 = 1 << 31;
+
 /// The resources made so far.
 #[derive(Default)]
 pub(crate) struct Resources {
     pub list: Vec<ir::Resource>,
     by_range: HashMap<(u8, u32), u32>,
+}
+
+impl Resources {
+    /// The slot of a resource equal to `res`, made if there is none.
+    fn find_or_push(&mut self, res: ir::Resource) -> u32 {
+        let at = match self.list.iter().position(|r| *r == res) {
+            Some(s) => s,
+            None => {
+                self.list.push(res);
+                self.list.len() - 1
+            }
+        };
+        at as u32
+    }
 }
 
 fn class_code(c: ResourceClass) -> u8 {
@@ -108,16 +175,42 @@ impl<'a> Lower<'a> {
         if let Some(&s) = self.res.by_range.get(&key) {
             return Ok(s);
         }
-        let (elem, signed) = elem_scalar(r.element_type);
-        let uav = r.class == ResourceClass::Uav;
-        let (kind, image) = match (r.class, r.kind) {
+        let (kind, image) = self.ir_kind(r.class, r.kind, r.element_type, &r.name)?;
+        let slot = self.res.list.len() as u32;
+        self.res.list.push(ir::Resource {
+            kind,
+            set: r.space,
+            binding: r.lower_bound,
+            array_len: if r.range_size == u32::MAX {
+                0
+            } else {
+                r.range_size
+            },
+            image,
+            name: r.name.clone(),
+            class: Some(register_class(r.class)),
+        });
+        self.res.by_range.insert(key, slot);
+        Ok(slot)
+    }
+
+    /// The IR descriptor kind and image type of a resource of `class` and `kind`.
+    fn ir_kind(
+        &self,
+        class: ResourceClass,
+        kind: DK,
+        element: Option<ComponentType>,
+        name: &str,
+    ) -> LResult<(RK, Option<ImageType>)> {
+        let (elem, signed) = elem_scalar(element);
+        let uav = class == ResourceClass::Uav;
+        Ok(match (class, kind) {
             (ResourceClass::Cbv, _) => (RK::UniformBuffer, None),
             (ResourceClass::Sampler, _) => (RK::Sampler, None),
             (_, DK::RawBuffer | DK::StructuredBuffer) => (RK::StorageBuffer, None),
             (_, k) => {
-                let (dim, arrayed, multisampled) = shape(k).ok_or_else(|| {
-                    self.not_run(format!("{} resources ('{}')", k.name(), r.name))
-                })?;
+                let (dim, arrayed, multisampled) = shape(k)
+                    .ok_or_else(|| self.not_run(format!("{} resources ('{name}')", k.name())))?;
                 let kind = match (dim, uav) {
                     (ImageDim::Buffer, false) => RK::UniformTexelBuffer,
                     (ImageDim::Buffer, true) => RK::StorageTexelBuffer,
@@ -134,29 +227,81 @@ impl<'a> Lower<'a> {
                 };
                 (kind, Some(it))
             }
+        })
+    }
+
+    /// The handle `AnnotateHandle` makes of a descriptor-heap handle: the heap binding of the
+    /// kind its properties (`%dx.types.ResourceProperties`) name, element `heap.index`.
+    fn heap_handle(&mut self, heap: &HeapIndex, props: Value) -> LResult<Handle> {
+        let fields: Vec<u32> = match self.m.as_constant(props).map(|c| &c.kind) {
+            Some(ConstKind::Aggregate(es)) => es
+                .iter()
+                .map(|&e| self.m.const_int(e).unwrap_or(0) as u32)
+                .collect(),
+            Some(ConstKind::Null) => vec![0; 2],
+            _ => return Err(self.invalid("resource properties that are not a constant")),
         };
-        let class = match r.class {
-            ResourceClass::Srv => RegisterClass::T,
-            ResourceClass::Uav => RegisterClass::U,
-            ResourceClass::Cbv => RegisterClass::B,
-            ResourceClass::Sampler => RegisterClass::S,
+        let [dword0, dword1] = fields[..] else {
+            return Err(self.invalid("resource properties without two fields"));
         };
-        let slot = self.res.list.len() as u32;
-        self.res.list.push(ir::Resource {
+        let info = from_properties(dword0, dword1);
+        if heap.sampler != (info.class == ResourceClass::Sampler) {
+            return Err(self.invalid(format!(
+                "a handle from the {} heap annotated as a {} resource",
+                if heap.sampler { "sampler" } else { "resource" },
+                info.kind.name()
+            )));
+        }
+        let (set, binding) = heap_binding(info.class, info.kind).ok_or_else(|| {
+            self.not_run(format!(
+                "{} resources in the descriptor heap",
+                info.kind.name()
+            ))
+        })?;
+        let name = if heap.sampler {
+            "SamplerDescriptorHeap"
+        } else {
+            "ResourceDescriptorHeap"
+        };
+        let (kind, image) = self.ir_kind(info.class, info.kind, info.component_type, name)?;
+        let res = ir::Resource {
             kind,
-            set: r.space,
-            binding: r.lower_bound,
-            array_len: if r.range_size == u32::MAX {
-                0
-            } else {
-                r.range_size
-            },
+            set,
+            binding,
+            array_len: 0,
             image,
-            name: r.name.clone(),
-            class: Some(class),
-        });
-        self.res.by_range.insert(key, slot);
-        Ok(slot)
+            name: name.into(),
+            class: Some(register_class(info.class)),
+        };
+        Ok(Handle {
+            slot: self.res.find_or_push(res),
+            index: Some(heap.index),
+            kind: info.kind,
+            class: info.class,
+            stride: info.stride,
+            elem: elem_scalar(info.component_type).0,
+        })
+    }
+
+    /// The slot of the hidden counters of the UAVs in `slot`: a 4-byte buffer per element at
+    /// binding [`COUNTER_BINDING`] | the UAVs' binding, same set, same array length.
+    fn counter_slot(&mut self, slot: u32) -> LResult<u32> {
+        let uav = self
+            .res
+            .list
+            .get(slot as usize)
+            .filter(|r| r.class == Some(RegisterClass::U))
+            .ok_or_else(|| self.invalid("a counter of a resource that is not a UAV"))?;
+        let res = ir::Resource {
+            kind: RK::StorageBuffer,
+            set: uav.set,
+            binding: uav.binding | COUNTER_BINDING,
+            array_len: uav.array_len,
+            image: None,
+            name: format!("{}.counter", uav.name),
+            class: Some(RegisterClass::U),
+        };
+        Ok(self.res.find_or_push(res))
     }
 
     /// The handle for register `index` (absolute, an operand) of range `r`.
@@ -244,15 +389,19 @@ impl<'a> Lower<'a> {
                 let h = self.make_handle(r, self.arg(args, 1)?)?;
                 self.set_result(Val::Handle(h));
             }
-            // AnnotateHandle(handle, properties)
+            // AnnotateHandle(handle, properties): a heap handle takes its kind from them
             216 => {
-                let h = self.handle(self.arg(args, 0)?)?;
+                let h = match self.val(self.arg(args, 0)?)? {
+                    Val::Heap(heap) => self.heap_handle(&heap, self.arg(args, 1)?)?,
+                    _ => self.handle(self.arg(args, 0)?)?,
+                };
                 self.set_result(Val::Handle(h));
             }
+            // CreateHandleFromHeap(index, samplerHeap, nonUniform)
             218 => {
-                return Err(
-                    self.not_run("dx.op CreateHandleFromHeap (218): descriptor heap indexing")
-                )
+                let index = self.scalar(self.arg(args, 0)?)?;
+                let sampler = self.const_u32(self.arg(args, 1)?)? != 0;
+                self.set_result(Val::Heap(HeapIndex { index, sampler }));
             }
             // CBufferLoadLegacy(handle, row)
             59 => {
@@ -327,13 +476,11 @@ impl<'a> Lower<'a> {
                     }
                 }
             }
-            // AtomicBinOp(handle, op, c0, c1, c2, value)
+            // AtomicBinOp(handle, op, c0, c1, c2, value) / AtomicCompareExchange(handle, c0,
+            // c1, c2, cmp, new)
             78 | 79 => {
                 let h = self.handle(self.arg(args, 0)?)?;
-                if !matches!(h.kind, DK::RawBuffer | DK::StructuredBuffer) {
-                    return Err(self.not_run(format!("atomics on {} resources", h.kind.name())));
-                }
-                let (o, c0, c1, a, b) = if op == 78 {
+                let (o, coords, a, b) = if op == 78 {
                     let o = match self.const_u32(self.arg(args, 1)?)? {
                         0 => AtomicOp::IAdd,
                         1 => AtomicOp::And,
@@ -347,30 +494,66 @@ impl<'a> Lower<'a> {
                         n => return Err(self.invalid(format!("atomic op {n}"))),
                     };
                     let v = self.scalar(self.arg(args, 5)?)?;
-                    (o, self.arg(args, 2)?, self.arg(args, 3)?, v, v)
+                    (o, 2, v, v)
                 } else {
                     let cmp = self.scalar(self.arg(args, 4)?)?;
                     let new = self.scalar(self.arg(args, 5)?)?;
-                    (
-                        AtomicOp::CompareExchange,
-                        self.arg(args, 1)?,
-                        self.arg(args, 2)?,
-                        new,
-                        cmp,
-                    )
+                    (AtomicOp::CompareExchange, 1, new, cmp)
                 };
                 let t = self.result_ty()?;
-                let addr = self.buffer_address(&h, c0, c1)?;
-                let dst = self.reg(t);
-                self.emit(Inst::Atomic {
-                    op: o,
-                    ty: t,
-                    dst,
-                    ptr: Self::buffer_ptr(&h, addr),
-                    a,
-                    b,
-                });
+                let dst = match h.kind {
+                    DK::RawBuffer | DK::StructuredBuffer => {
+                        let (c0, c1) = (self.arg(args, coords)?, self.arg(args, coords + 1)?);
+                        let addr = self.buffer_address(&h, c0, c1)?;
+                        let dst = self.reg(t);
+                        self.emit(Inst::Atomic {
+                            op: o,
+                            ty: t,
+                            dst,
+                            ptr: Self::buffer_ptr(&h, addr),
+                            a,
+                            b,
+                        });
+                        dst
+                    }
+                    k => return Err(self.not_run(format!("atomics on {} resources", k.name()))),
+                };
                 self.set_scalar(dst);
+            }
+            // BufferUpdateCounter(handle, +1 or -1): IncrementCounter gives the count before,
+            // DecrementCounter the count after
+            70 => {
+                let h = self.handle(self.arg(args, 0)?)?;
+                let step = self.const_u32(self.arg(args, 1)?)? as u8 as i8;
+                let slot = self.counter_slot(h.slot)?;
+                let addr = self.k32(0);
+                let one = self.k32(1);
+                let before = self.reg(ScalarTy::I32);
+                let op = if step < 0 {
+                    AtomicOp::ISub
+                } else {
+                    AtomicOp::IAdd
+                };
+                self.emit(Inst::Atomic {
+                    op,
+                    ty: ScalarTy::I32,
+                    dst: before,
+                    ptr: Ptr {
+                        space: Space::Buffer {
+                            slot,
+                            index: h.index,
+                        },
+                        addr,
+                    },
+                    a: one,
+                    b: one,
+                });
+                let r = if step < 0 {
+                    self.bin(BinaryOp::ISub, ScalarTy::I32, before, one)
+                } else {
+                    before
+                };
+                self.set_scalar(r);
             }
             // CheckAccessFullyMapped(status): every access here is to mapped memory
             71 => {
