@@ -22,7 +22,7 @@ use super::cube::faces;
 use super::explain::NoRecord;
 use super::filter::{group_of, Fast, Input, Slot, Spec};
 use super::image::{Image, ViewType};
-use super::lanes::{F, I};
+use super::lanes::{all, each, F, I};
 use super::lod::{LodMode, Selection};
 use super::sample::{quad_lanes, SampleArgs};
 use super::source::Plane;
@@ -181,9 +181,9 @@ impl<const W: usize> Units<W> {
         let two = lv.n == 2 && W == 8;
         let slot = |k: usize| -> Slot<W> {
             if two {
-                Slot::new(b, std::array::from_fn(|l| level(l / 4)), layer)
+                Slot::halves(b, [level(0), level(1)], layer)
             } else {
-                Slot::new(b, [level(k); W], layer)
+                Slot::halves(b, [level(k); 2], layer)
             }
         };
         Units {
@@ -298,7 +298,7 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         };
         let same = |l: usize| mask >> l & 1 == 0 || row.0[l].to_bits() == row.0[first].to_bits();
         if !(0..4).all(same) {
-            let r = quad_lanes::<K, _>(b, &src, plane, &a.quad_args(q));
+            let r = quad_lanes::<K, _, W>(b, &src, plane, &a.quad_args(q));
             super::merge_lanes(&mut out[l0..l0 + 4], &r, mask);
             q += 1;
             continue;
@@ -362,6 +362,7 @@ fn run_units<K: Spec, const W: usize, const DUP: bool>(
     let per = if DUP { 1 } else { W / 4 };
     let n = a.masks.len().min(out.len() / 4);
     let cmp = !a.dref.is_empty();
+    let w = want::<W>(d0);
     while q + per <= n
         && a.masks[q..q + per]
             .iter()
@@ -369,7 +370,7 @@ fn run_units<K: Spec, const W: usize, const DUP: bool>(
     {
         let l0 = 4 * q;
         let i = inputs::<K, W>(b, a, 4, |row| run_lanes::<W, DUP>(row, l0));
-        if by_diffs && !same_diffs::<W>(&i, d0, per) {
+        if by_diffs && !same_diffs::<W>(&i, &w) {
             break;
         }
         let r = unit::<K, W>(b, plane, u, &i, cmp);
@@ -395,20 +396,28 @@ pub(super) fn run_lanes<const W: usize, const DUP: bool>(row: &[u32], l0: usize)
     }
 }
 
-/// Whether each of the unit's `per` quads has the coarse differences `d`.
+/// The coarse differences `d` a run's units must have, lane-wise: the bits lanes 1 and 2 of
+/// each quad must show for `s` and for `t`, and which lanes are checked.
+type Want<const W: usize> = ([u32; W], [u32; W], [bool; W]);
+
+/// [`Want`] of differences `d`.
 #[inline(always)]
-fn same_diffs<const W: usize>(i: &Input<W>, d: [u32; 4], per: usize) -> bool {
+fn want<const W: usize>(d: [u32; 4]) -> Want<W> {
+    (
+        each(|l| if l & 3 == 2 { d[1] } else { d[0] }),
+        each(|l| if l & 3 == 2 { d[3] } else { d[2] }),
+        each(|l| l & 3 == 1 || l & 3 == 2),
+    )
+}
+
+/// Whether each quad of the unit has the coarse differences of `w`.
+#[inline(always)]
+fn same_diffs<const W: usize>(i: &Input<W>, w: &Want<W>) -> bool {
     let base = |v: F<W>| F::<W>::of(|l| v.0[l & !3]);
     let (ds, dt) = (i.s - base(i.s), i.t - base(i.t));
-    let want = |l: usize| match l & 3 {
-        1 => (d[0], d[2]),
-        2 => (d[1], d[3]),
-        _ => (ds.0[l].to_bits(), dt.0[l].to_bits()),
-    };
-    (0..4 * per).fold(true, |ok, l| {
-        let (a, c) = want(l);
-        ok & (ds.0[l].to_bits() == a) & (dt.0[l].to_bits() == c)
-    })
+    all::<W>(each(|l| {
+        !w.2[l] | ((ds.0[l].to_bits() == w.0[l]) & (dt.0[l].to_bits() == w.1[l]))
+    }))
 }
 
 /// A unit's inputs from the batch's rows (`ld`: a row's lanes for the unit; rows the

@@ -17,7 +17,7 @@ use super::address::{self, wrap, wrap_lanes, DYN};
 use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
-use super::lanes::{all, lerp, split, F, I};
+use super::lanes::{all, bits, each, lerp, lerp2, pair, split, F, I};
 use super::sampler::{CompareOp, Filter};
 use super::source::{Addr, Source};
 
@@ -412,6 +412,25 @@ impl<const W: usize> Slot<W> {
             layer,
         }
     }
+
+    /// Lanes `0..4` on absolute level `levels[0]`, lanes `4..W` on `levels[1]` (a quad on
+    /// two levels, or every lane on one level when both are equal), absolute `layer`: the
+    /// slot of a level selection, its lanes' values broadcast from the two levels'.
+    #[inline(always)]
+    pub fn halves(b: &Binding, levels: [u32; 2], layer: u32) -> Slot<W> {
+        let lv = levels.map(|k| &b.lv[k as usize]);
+        let y = if b.cube { 0 } else { 1 };
+        let h = |l: usize| lv[(l >= 4) as usize];
+        Slot {
+            size: [I::of(|l| h(l).size[0]), I::of(|l| h(l).size[y])],
+            sizef: [F::of(|l| h(l).sizef[0]), F::of(|l| h(l).sizef[y])],
+            base: I::of(|l| (h(l).tbase + layer as usize * h(l).tlayer) as i32),
+            tlayer: I::of(|l| h(l).tlayer as i32),
+            pow2: lv[0].pow2 && (W <= 4 || lv[1].pow2),
+            level: each(|l| levels[(l >= 4) as usize]),
+            layer,
+        }
+    }
 }
 
 /// What varies from group to group on a slot: the lanes' normalized (cube: face)
@@ -452,12 +471,6 @@ pub(super) struct Taps<const W: usize> {
     pub rest: u32,
 }
 
-/// The lanes of a condition as bits.
-#[inline(always)]
-fn bits<const W: usize>(m: [bool; W]) -> u32 {
-    (0..W).fold(0, |b, l| b | (m[l] as u32) << l)
-}
-
 /// `v` with the lanes of `rest` replaced by lane `src`'s.
 #[inline(always)]
 fn fill<const W: usize>(v: I<W>, rest: u32, src: usize) -> I<W> {
@@ -478,15 +491,17 @@ fn wrap_mode<K: Spec, const W: usize>(i: I<W>, n: I<W>, pow2: bool) -> I<W> {
 /// The lanes with `0 ≤ i < n − d`.
 #[inline(always)]
 fn in_level<const W: usize>(i: I<W>, n: I<W>, d: i32) -> [bool; W] {
-    i.test(n, |i, n| i >= 0 && i < n - d)
+    i.test(n, |i, n| (i >= 0) & (i < n - d))
 }
 
 /// Whether every lane has `0 ≤ lo ≤ hi < len`: plane indices (< 2²²) are i32 lane
 /// arithmetic, and this check before any read is what the unchecked reads rest on (`lo ≤
-/// hi` is checked too, so an upper index that wrapped past `i32::MAX` fails).
+/// hi` is checked too, so an upper index that wrapped past `i32::MAX` fails; `len` is
+/// compared as i32, saturated, so the check is lane-wise i32 compares).
 #[inline(always)]
 fn in_plane<const W: usize>(lo: I<W>, hi: I<W>, len: usize) -> bool {
-    all(lo.test(hi, |lo, hi| lo >= 0 && hi >= lo && (hi as usize) < len))
+    let len = len.min(i32::MAX as usize) as i32;
+    all(lo.test(hi, |lo, hi| (lo >= 0) & (hi >= lo) & (hi < len)))
 }
 
 /// The lane-wise footprints of a group on the plane, [`lane`]'s operations lane for lane:
@@ -622,30 +637,57 @@ pub(super) fn plane_taps<const W: usize, K: Spec, const LIN: bool>(
     })
 }
 
+/// 16 × each lane's plane index: the byte offsets of its texels.
+#[inline(always)]
+fn bytes<const W: usize>(o: I<W>) -> I<W> {
+    o.map(|i| i << 4)
+}
+
+/// The plane's texel at byte offset `b`.
+///
+/// # Safety
+/// `b` is 16 × an index `0 ≤ i < texels.len()`.
+#[inline(always)]
+unsafe fn texel_at(texels: &[wide::f32x4], b: i32) -> [f32; 4] {
+    // SAFETY: by the contract, the 16 bytes at `b` are texel `b / 16` of `texels`: in bounds,
+    // and aligned since the slice's elements are 16-byte values
+    unsafe {
+        *texels
+            .as_ptr()
+            .cast::<u8>()
+            .add(b as u32 as usize)
+            .cast::<wide::f32x4>()
+    }
+    .to_array()
+}
+
 /// The plane's texels at indices `o` (checked by [`plane_taps`]).
 #[inline(always)]
-pub(super) fn reads<const W: usize>(texels: &[wide::f32x4], o: I<W>) -> [[f32; 4]; W] {
-    let mut r = [[0f32; 4]; W];
-    for (rl, &i) in r.iter_mut().zip(&o.0) {
-        // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and the
-        // greatest of every lane's taps (the adjacent form: `o` and `o + row + 1`, which bound
-        // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`)
-        *rl = unsafe { texels.get_unchecked(i as usize) }.to_array();
-    }
-    r
+fn reads<const W: usize>(texels: &[wide::f32x4], o: I<W>) -> [[f32; 4]; W] {
+    let b = bytes(o);
+    // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and the
+    // greatest of every lane's taps (the adjacent form: `o` and `o + row + 1`, which bound
+    // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`); every offset
+    // here is 16 × one of those taps
+    each(|l| unsafe { texel_at(texels, b.0[l]) })
+}
+
+/// Channel `c` (0 to 3) of the plane's texels at indices `o` (checked by [`plane_taps`]):
+/// one scalar load a lane.
+#[inline(always)]
+pub(super) fn reads_channel<const W: usize>(texels: &[wide::f32x4], o: I<W>, c: usize) -> [f32; W] {
+    let b = bytes(o);
+    let base = texels.as_ptr().cast::<u8>();
+    // SAFETY: as in `reads`, each `b` is 16 × a checked index, so the 16 bytes at `b` are
+    // a texel of the plane and its channel `c & 3` the f32 `4·(c & 3)` bytes on, aligned
+    each(|l| unsafe { *base.add(b.0[l] as u32 as usize + 4 * (c & 3)).cast::<f32>() })
 }
 
 /// `dref OP depth` of the plane texels at `o`, lane-wise, as 1 or 0.
 #[inline(always)]
 fn pass<const W: usize>(plane: &[wide::f32x4], op: CompareOp, dref: F<W>, o: I<W>) -> F<W> {
-    let d = reads(plane, o);
-    F::of(|l| {
-        if op.test(dref.0[l], d[l][0]) {
-            1.0
-        } else {
-            0.0
-        }
-    })
+    let d = reads_channel(plane, o, 0);
+    F::of(|l| if op.test(dref.0[l], d[l]) { 1.0 } else { 0.0 })
 }
 
 /// `a + (c − a)·w` lane-wise (one channel of many lanes: the compare route's lerps).
@@ -697,11 +739,24 @@ pub(super) fn group<const W: usize, K: Spec, S: Source, const LIN: bool, const C
                     *rl = [c, 0.0, 0.0, 1.0];
                 }
             } else if LIN {
-                let t00 = reads(plane, t.o);
-                let (t10, t01, t11) = (reads(plane, o10), reads(plane, o01), reads(plane, o11));
-                for l in 0..W {
-                    let top = lerp(t00[l], t10[l], t.fa.0[l]);
-                    let bot = lerp(t01[l], t11[l], t.fa.0[l]);
+                let ob = [t.o, o10, o01, o11].map(bytes);
+                // SAFETY: as in `reads`: every offset is 16 × a tap `plane_taps` checked
+                let tx = |k: usize, l: usize| unsafe { texel_at(plane, ob[k].0[l]) };
+                // two lanes at a time (a texel pair per operation), an odd last lane alone
+                let mut l = 0;
+                while l + 2 <= W {
+                    let p = |k: usize| pair(tx(k, l), tx(k, l + 1));
+                    let w = |f: F<W>| pair([f.0[l]; 4], [f.0[l + 1]; 4]);
+                    let top = lerp2(p(0), p(1), w(t.fa));
+                    let bot = lerp2(p(2), p(3), w(t.fa));
+                    let v = lerp2(top, bot, w(t.fb));
+                    r[l] = [v[0], v[1], v[2], v[3]];
+                    r[l + 1] = [v[4], v[5], v[6], v[7]];
+                    l += 2;
+                }
+                if l < W {
+                    let top = lerp(tx(0, l), tx(1, l), t.fa.0[l]);
+                    let bot = lerp(tx(2, l), tx(3, l), t.fa.0[l]);
                     r[l] = lerp(top, bot, t.fb.0[l]);
                 }
             } else {

@@ -11,7 +11,7 @@ use super::batch::{inputs, run_lanes, BatchArgs, BatchLod};
 use super::binding::{Binding, Route};
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
-use super::filter::{plane_taps, reads, At, Fast, Input, Slot, Spec};
+use super::filter::{plane_taps, reads_channel, At, Fast, Input, Slot, Spec};
 use super::format::NumKind;
 use super::image::Image;
 use super::image::ViewType;
@@ -279,22 +279,14 @@ pub(super) fn group<const W: usize, K: Spec>(
     let [o10, o01, o11] = t.hi.unwrap_or([t.o + one, t.o + t.row, t.o + t.row + one]);
     let c = if cmp { 0 } else { component & 3 };
     let op = b.sampler.compare_op;
-    let tap = |o: I<W>| -> [u32; W] {
-        let v = reads(plane, o);
-        super::lanes::each(|l| {
-            if cmp {
-                if op.test(q.dref.0[l], v[l][0]) {
-                    1.0f32.to_bits()
-                } else {
-                    0
-                }
-            } else {
-                v[l][c].to_bits()
-            }
-        })
-    };
+    let d = cmp.then_some((op, q.dref));
     // R = (i0, j1), G = (i1, j1), B = (i1, j0), A = (i0, j0)
-    let (x, y, z, w) = (tap(o01), tap(o11), tap(o10), tap(t.o));
+    let (x, y, z, w) = (
+        tap::<W>(plane, o01, c, d),
+        tap::<W>(plane, o11, c, d),
+        tap::<W>(plane, o10, c, d),
+        tap::<W>(plane, t.o, c, d),
+    );
     for l in 0..W {
         r[l] = if t.rest >> l & 1 != 0 {
             rest_lane(l)
@@ -303,6 +295,29 @@ pub(super) fn group<const W: usize, K: Spec>(
         };
     }
     r
+}
+
+/// The gathered value of `W` lanes' taps at plane indices `o`: channel `c`'s bits, or with
+/// `dref` each texel's comparison as 1.0 or 0.0 (a function, not a closure: closures are
+/// left out of line in the AVX2 twins).
+#[inline(always)]
+fn tap<const W: usize>(
+    plane: &[f32x4],
+    o: I<W>,
+    c: usize,
+    dref: Option<(super::sampler::CompareOp, F<W>)>,
+) -> [u32; W] {
+    let v = reads_channel(plane, o, c);
+    match dref {
+        Some((op, d)) => each(|l| {
+            if op.test(d.0[l], v[l]) {
+                1.0f32.to_bits()
+            } else {
+                0
+            }
+        }),
+        None => v.map(f32::to_bits),
+    }
 }
 
 /// Average of the real gathered values (cube corner synthesis): f64 mean for float kinds
@@ -387,7 +402,7 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
         }
         return out;
     }
-    let slot = Slot::new(b, [b.view.base_level; 4], b.view.base_layer);
+    let slot = Slot::halves(b, [b.view.base_level; 2], b.view.base_layer);
     let r = group::<4, Fast<M, CUBE, false>>(
         b,
         plane,
@@ -499,7 +514,7 @@ fn batch_in<const M: u8, const CUBE: bool, const W: usize, const AVX: bool>(
 ) {
     let src = Plane(plane);
     let n = a.masks.len().min(out.len() / 4);
-    let slot = Slot::<W>::new(b, [b.view.base_level; W], b.view.base_layer);
+    let slot = Slot::<W>::halves(b, [b.view.base_level; 2], b.view.base_layer);
     let rows = BatchArgs {
         coords: a.coords,
         masks: a.masks,

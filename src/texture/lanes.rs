@@ -145,10 +145,29 @@ impl<const W: usize> Shr<u32> for I<W> {
     }
 }
 
-/// Whether every lane holds (no short-circuit: one compare and move-mask).
+/// The lanes of a condition as bits (bit `l`: lane `l`), four lanes to a move-mask: a fold
+/// of shifted bits is left as a chain of scalar ands and ors by the compiler.
+#[inline(always)]
+pub(super) fn bits<const W: usize>(m: M<W>) -> u32 {
+    let mut r = 0u32;
+    let mut k = 0;
+    while k + 4 <= W {
+        // a true lane as all ones, its sign bit the lane's bit
+        let v: [f32; 4] = each(|i| f32::from_bits((m[k + i] as i32).wrapping_neg() as u32));
+        r |= wide::f32x4::new(v).to_bitmask() << k;
+        k += 4;
+    }
+    while k < W {
+        r |= (m[k] as u32) << k;
+        k += 1;
+    }
+    r
+}
+
+/// Whether every lane holds.
 #[inline(always)]
 pub(super) fn all<const W: usize>(m: M<W>) -> bool {
-    m.iter().fold(true, |a, &b| a & b)
+    bits(m) == (1u32 << W) - 1
 }
 
 /// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
@@ -194,6 +213,24 @@ pub(super) fn split<const W: usize>(x: F<W>) -> (I<W>, F<W>, M<W>) {
         }
     }
     (I(i), F(f), small)
+}
+
+/// [`lerp`] of two texels side by side (`a`, `b`: two texels' channels; `w`: each texel's
+/// weight four times), the same operations channel for channel: one AVX2 operation for
+/// two lanes' texels.
+#[inline(always)]
+pub(super) fn lerp2(a: [f32; 8], b: [f32; 8], w: [f32; 8]) -> [f32; 8] {
+    let mut o = a;
+    for i in 0..8 {
+        o[i] = a[i] + (b[i] - a[i]) * w[i];
+    }
+    o
+}
+
+/// Two texels side by side.
+#[inline(always)]
+pub(super) fn pair(a: [f32; 4], b: [f32; 4]) -> [f32; 8] {
+    [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]]
 }
 
 /// `a + (b − a)·w` per channel: the linear filter's one operation, in the order every

@@ -171,8 +171,10 @@ fn lane_sample<R: Recorder>(
 /// `K`: exact precision, normalized coordinates, no anisotropy), the levels of each lane
 /// its own. Lanes that disagree on the texel filter go as two groups; a lane with the D3D
 /// out-of-range-MinLod result gets it; a Dref quad whose footprints the compare route cannot
-/// take goes lane by lane with four channels. The same operations as [`quad`], in its order.
-pub(super) fn quad_lanes<K: Spec, S: Source>(
+/// take goes lane by lane with four channels. With `W = 8` (the AVX2 twin) a quad whose
+/// lanes share one two-level selection goes as one group of both levels. The same operations
+/// as [`quad`], in its order.
+pub(super) fn quad_lanes<K: Spec, S: Source, const W: usize>(
     b: &Binding,
     src: &S,
     plane: &[f32x4],
@@ -237,6 +239,42 @@ pub(super) fn quad_lanes<K: Spec, S: Source>(
         face,
         dref: dref.unwrap_or(F([0.0; 4])),
     };
+    if W == 8 && lead_sel.levels.n == 2 && sel.iter().all(|s| *s == lead_sel) {
+        // one selection of two levels for the quad: both levels' footprints as one group of
+        // eight lanes (lane l + 4 is lane l on the second level)
+        let lv = lead_sel.levels;
+        let dup = |v: F<4>| F::<W>::of(|l| v.0[l & 3]);
+        let dupi = |v: I<4>| I::<W>::of(|l| v.0[l & 3]);
+        let q8 = Input {
+            s: dup(q.s),
+            t: dup(q.t),
+            off: q.off.map(|(u, v)| (dup(u), dup(v))),
+            layer: q.layer.map(dupi),
+            face: dupi(q.face),
+            dref: dup(q.dref),
+        };
+        let level = |k: usize| view.base_level + lv.l[k].0;
+        let sl = Slot::halves(b, [level(0), level(1)], view.base_layer);
+        let v = group_of::<W, K, S>(b, src, plane, lead_sel.linear, dref.is_some(), &sl, &q8);
+        for l in 0..4 {
+            if live & (1 << l) != 0 {
+                let mut acc = [0f32; 4];
+                for ch in 0..4 {
+                    acc[ch] += lv.l[0].1 * v[l][ch];
+                }
+                for ch in 0..4 {
+                    acc[ch] += lv.l[1].1 * v[l + 4][ch];
+                }
+                let v = if b.snorm {
+                    acc.map(|x| x.max(-1.0))
+                } else {
+                    acc
+                };
+                out[l] = v.map(f32::to_bits);
+            }
+        }
+        return out;
+    }
     let slots = if sel.iter().any(|s| s.levels.n == 2) {
         2
     } else {
@@ -319,7 +357,7 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
         // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
         return unsafe { plane_quad_avx2::<M, CUBE>(b, &p.texels, a) };
     }
-    quad_lanes::<Fast<M, CUBE, false>, _>(b, &Plane(&p.texels), &p.texels, a)
+    quad_lanes::<Fast<M, CUBE, false>, _, 4>(b, &Plane(&p.texels), &p.texels, a)
 }
 
 /// [`plane_quad`] compiled for AVX2 (VEX encoding; no FMA, so the same roundings).
@@ -330,7 +368,7 @@ fn plane_quad_avx2<const M: u8, const CUBE: bool>(
     texels: &[f32x4],
     a: &SampleArgs,
 ) -> QuadBits {
-    quad_lanes::<Fast<M, CUBE, true>, _>(b, &Plane(texels), texels, a)
+    quad_lanes::<Fast<M, CUBE, true>, _, 8>(b, &Plane(texels), texels, a)
 }
 
 /// A quad of an anisotropic kernel: per lane, its probes go through the kernel `W` at a time
@@ -365,7 +403,7 @@ fn aniso_lanes<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &Sample
         let dref = F::splat(a.dref.map_or(0.0, |d| b.dref_value(d[l])));
         let lv = sel.levels;
         let slots: [Slot<W>; 2] = std::array::from_fn(|k| {
-            Slot::new(b, [b.view.base_level + lv.l[k.min(lv.n - 1)].0; W], layer)
+            Slot::halves(b, [b.view.base_level + lv.l[k.min(lv.n - 1)].0; 2], layer)
         });
         let n = base.probes.max(1);
         let nf = (n + 1) as f32;
