@@ -22,7 +22,7 @@ use super::cube::faces;
 use super::explain::NoRecord;
 use super::filter::{group_of, Fast, Input, Slot, Spec};
 use super::image::{Image, ViewType};
-use super::lanes::{all, each, F, I};
+use super::lanes::{bits, each, F, I};
 use super::lod::{LodMode, Selection};
 use super::sample::{quad_lanes, SampleArgs};
 use super::source::Plane;
@@ -317,9 +317,9 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         if simple && mask == 0xf {
             let d0 = prev_d.map_or([0; 4], |p| p.0);
             q = if u.two {
-                run_units::<K, W, true>(b, plane, a, u, q, d0, by_diffs, out)
+                run_units_of::<K, W, true>(b, plane, a, u, q, d0, by_diffs, out)
             } else {
-                run_units::<K, W, false>(b, plane, a, u, q, d0, by_diffs, out)
+                run_units_of::<K, W, false>(b, plane, a, u, q, d0, by_diffs, out)
             };
         }
         if q == start {
@@ -335,10 +335,36 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 super::lanes::each(|l| row.get(idx[l]).copied().unwrap_or(0))
             };
             let i = inputs::<K, W>(b, a, 4, ld);
-            let r = unit::<K, W>(b, plane, u, &i, !a.dref.is_empty());
+            let r = unit::<K, W>(b, plane, u, &i, u.sel.linear, !a.dref.is_empty(), u.two);
             super::merge_lanes(&mut out[l0..l0 + 4], &[r[0], r[1], r[2], r[3]], mask);
             q += 1;
         }
+    }
+}
+
+/// [`run_units`] with the selection's texel filter and the batch's compare as constants:
+/// each of its instantiations is one loop with one filter.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn run_units_of<K: Spec, const W: usize, const DUP: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    u: &Units<W>,
+    q: usize,
+    d0: [u32; 4],
+    by_diffs: bool,
+    out: &mut [[u32; 4]],
+) -> usize {
+    // direct calls, each inlined here (a function pointer would leave the loop out of line,
+    // outside the AVX2 twin)
+    match (u.sel.linear, !a.dref.is_empty()) {
+        (false, false) => {
+            run_units::<K, W, DUP, false, false>(b, plane, a, u, q, d0, by_diffs, out)
+        }
+        (true, false) => run_units::<K, W, DUP, true, false>(b, plane, a, u, q, d0, by_diffs, out),
+        (false, true) => run_units::<K, W, DUP, false, true>(b, plane, a, u, q, d0, by_diffs, out),
+        (true, true) => run_units::<K, W, DUP, true, true>(b, plane, a, u, q, d0, by_diffs, out),
     }
 }
 
@@ -349,7 +375,7 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
 /// ended the run.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units<K: Spec, const W: usize, const DUP: bool>(
+fn run_units<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -361,7 +387,6 @@ fn run_units<K: Spec, const W: usize, const DUP: bool>(
 ) -> usize {
     let per = if DUP { 1 } else { W / 4 };
     let n = a.masks.len().min(out.len() / 4);
-    let cmp = !a.dref.is_empty();
     let w = want::<W>(d0);
     while q + per <= n
         && a.masks[q..q + per]
@@ -373,7 +398,7 @@ fn run_units<K: Spec, const W: usize, const DUP: bool>(
         if by_diffs && !same_diffs::<W>(&i, &w) {
             break;
         }
-        let r = unit::<K, W>(b, plane, u, &i, cmp);
+        let r = unit::<K, W>(b, plane, u, &i, LIN, CMP, DUP);
         for k in 0..per {
             let o: &mut [[u32; 4]; 4] = (&mut out[l0 + 4 * k..l0 + 4 * k + 4])
                 .try_into()
@@ -397,8 +422,8 @@ pub(super) fn run_lanes<const W: usize, const DUP: bool>(row: &[u32], l0: usize)
 }
 
 /// The coarse differences `d` a run's units must have, lane-wise: the bits lanes 1 and 2 of
-/// each quad must show for `s` and for `t`, and which lanes are checked.
-type Want<const W: usize> = ([u32; W], [u32; W], [bool; W]);
+/// each quad must show for `s` and for `t` (lanes 0 and 3 are not compared: [`SKIP`]).
+type Want<const W: usize> = ([u32; W], [u32; W]);
 
 /// [`Want`] of differences `d`.
 #[inline(always)]
@@ -406,18 +431,23 @@ fn want<const W: usize>(d: [u32; 4]) -> Want<W> {
     (
         each(|l| if l & 3 == 2 { d[1] } else { d[0] }),
         each(|l| if l & 3 == 2 { d[3] } else { d[2] }),
-        each(|l| l & 3 == 1 || l & 3 == 2),
     )
 }
 
-/// Whether each quad of the unit has the coarse differences of `w`.
+/// The lanes [`same_diffs`] does not compare (lanes 0 and 3 of each quad), as bits.
+const SKIP: u32 = 0x9999_9999;
+
+/// Whether each quad of the unit has the coarse differences of `w`: the lanes' equalities
+/// as one move-mask, the lanes not compared set.
 #[inline(always)]
 fn same_diffs<const W: usize>(i: &Input<W>, w: &Want<W>) -> bool {
     let base = |v: F<W>| F::<W>::of(|l| v.0[l & !3]);
     let (ds, dt) = (i.s - base(i.s), i.t - base(i.t));
-    all::<W>(each(|l| {
-        !w.2[l] | ((ds.0[l].to_bits() == w.0[l]) & (dt.0[l].to_bits() == w.1[l]))
-    }))
+    let eq = bits::<W>(each(|l| {
+        (ds.0[l].to_bits() == w.0[l]) & (dt.0[l].to_bits() == w.1[l])
+    }));
+    let full = (1u32 << W) - 1;
+    (eq | SKIP) & full == full
 }
 
 /// A unit's inputs from the batch's rows (`ld`: a row's lanes for the unit; rows the
@@ -486,32 +516,37 @@ const FALLBACK: Selection = Selection {
     },
 };
 
-/// One unit through the kernel: each slot's group, the levels summed as `0 + w·v` (two
+/// One unit through the kernel: each slot's group, the levels summed as `0 + w·v` (`two`
 /// slots in one unit: lane `l`'s second level is lane `l + 4`), SNORM results clamped;
-/// the results' bits, lane by lane of the unit (two-slot units: the first four).
+/// the results' bits, lane by lane of the unit (two-slot units: the first four). `linear`
+/// is the selection's texel filter and `two` its `Units::two`, given so that a caller that
+/// knows them as constants folds them.
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn unit<K: Spec, const W: usize>(
     b: &Binding,
     plane: &[f32x4],
     u: &Units<W>,
     q: &Input<W>,
+    linear: bool,
     cmp: bool,
+    two: bool,
 ) -> [[u32; 4]; W] {
-    let v = group_of::<W, K, _>(b, &Plane(plane), plane, u.sel.linear, cmp, &u.slot[0], q);
+    let v = group_of::<W, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[0], q);
     let mut acc = [[0f32; 4]; W];
     for l in 0..W {
         for c in 0..4 {
             acc[l][c] = 0.0 + u.weight[0] * v[l][c];
         }
     }
-    if u.two {
+    if two {
         for l in 0..4 {
             for c in 0..4 {
                 acc[l][c] += u.weight[1] * v[l + 4][c];
             }
         }
     } else if u.sel.levels.n == 2 {
-        let v = group_of::<W, K, _>(b, &Plane(plane), plane, u.sel.linear, cmp, &u.slot[1], q);
+        let v = group_of::<W, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[1], q);
         for l in 0..W {
             for c in 0..4 {
                 acc[l][c] += u.weight[1] * v[l][c];

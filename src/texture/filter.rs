@@ -739,7 +739,8 @@ pub(super) fn group<const W: usize, K: Spec, S: Source, const LIN: bool, const C
                     *rl = [c, 0.0, 0.0, 1.0];
                 }
             } else if LIN {
-                let ob = [t.o, o10, o01, o11].map(bytes);
+                // (written out: an array `map` is left as an out-of-line call)
+                let ob = [bytes(t.o), bytes(o10), bytes(o01), bytes(o11)];
                 // SAFETY: as in `reads`: every offset is 16 × a tap `plane_taps` checked
                 let tx = |k: usize, l: usize| unsafe { texel_at(plane, ob[k].0[l]) };
                 // two lanes at a time (a texel pair per operation), an odd last lane alone

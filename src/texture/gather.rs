@@ -288,11 +288,14 @@ pub(super) fn group<const W: usize, K: Spec>(
         tap::<W>(plane, t.o, c, d),
     );
     for l in 0..W {
-        r[l] = if t.rest >> l & 1 != 0 {
-            rest_lane(l)
-        } else {
-            [x[l], y[l], z[l], w[l]]
-        };
+        r[l] = [x[l], y[l], z[l], w[l]];
+    }
+    if t.rest != 0 {
+        for (l, rl) in r.iter_mut().enumerate() {
+            if t.rest >> l & 1 != 0 {
+                *rl = rest_lane(l);
+            }
+        }
     }
     r
 }

@@ -127,6 +127,10 @@ pub type QuadBits = [[u32; 4]; 4];
 /// four lanes (or fewer at a batch's end).
 #[inline(always)]
 pub(crate) fn merge_lanes(out: &mut [[u32; 4]], part: &QuadBits, mask: u8) {
+    if let (0xf, Some(o)) = (mask & 0xf, out.get_mut(..4)) {
+        o.copy_from_slice(part);
+        return;
+    }
     for (lane, (o, p)) in out.iter_mut().zip(part).enumerate() {
         if mask & (1 << lane) != 0 {
             *o = *p;
