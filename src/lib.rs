@@ -10,7 +10,8 @@
 //!   (fixed-function [`PipelineState`] + two [`BoundStage`]s);
 //! - guards: [`Limits`] (sizes and counts), [`MemoryBudget`] (bytes), [`Cancel`] (time limits,
 //!   Ctrl-C), together [`Guards`] (see [`limits`]);
-//! - tools: [`amber`] scripts, [`golden`] image comparison, the [`exec`] observer hook.
+//! - tools: [`amber`] scripts, [`golden`] image comparison, the [`exec`] observer hook, the
+//!   [`bench`] cases and statistics.
 //!
 //! ```no_run
 //! use quadstep::*;
@@ -24,6 +25,7 @@
 //! ```
 
 pub mod amber;
+pub mod bench;
 mod cpu;
 pub mod debug;
 pub mod demo;

@@ -13,6 +13,9 @@
 //!   (`inspect_cmd.rs`);
 //! - `quadstep compare A.png B.png`: two pictures channel by channel (`compare_cmd.rs`);
 //! - `quadstep bench SCRIPT`: times each draw and dispatch alone (`bench_cmd.rs`);
+//!   `quadstep bench sampler`: the texture unit alone over a matrix of cases
+//!   (`bench_sampler.rs`); both compare with earlier runs and plot (`bench_report.rs`,
+//!   `bench_html.rs`);
 //! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
 //!
 //! `run_args.rs` holds the switches `amber` and `render` share (texture rules, threads,
@@ -23,6 +26,9 @@
 mod amber_cmd;
 mod baseline;
 mod bench_cmd;
+mod bench_html;
+mod bench_report;
+mod bench_sampler;
 mod compare_cmd;
 mod debug_cmd;
 mod demo_cmd;
