@@ -5,6 +5,8 @@
 //! ratio of times measured in one test, never an absolute time). The scripts' shaders are
 //! GLSL (`glslangValidator`, which `.ci/run` installs).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::Instant;
@@ -356,14 +358,7 @@ fn rounds_report_every_repetition_and_the_median_of_their_medians() {
     );
     // the page: well formed, one histogram of frame times per (command, thread count)
     let html = std::fs::read_to_string(&page).unwrap();
-    let doc = roxmltree::Document::parse_with_options(
-        &html,
-        roxmltree::ParsingOptions {
-            allow_dtd: true,
-            ..Default::default()
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e}: {html}"));
+    let doc = common::parse_page(&html);
     let charts: Vec<_> = doc
         .descendants()
         .filter(|n| n.has_tag_name("svg"))

@@ -5,6 +5,8 @@
 //! registers the same cases as `--list` prints is checked by the sampler bench itself under
 //! `cargo test` (`benches/sampler.rs`).
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -275,14 +277,7 @@ fn html_is_well_formed_with_one_chart_per_case_and_the_peer_beside() {
     let lvp = got[1]["peer_ns_per_sample"].as_f64().unwrap();
     assert!((lvp - 10.0 * 1e6 / 4194304.0).abs() < 1e-9, "{lvp}");
     let html = std::fs::read_to_string(&page).unwrap();
-    let doc = roxmltree::Document::parse_with_options(
-        &html,
-        roxmltree::ParsingOptions {
-            allow_dtd: true,
-            ..Default::default()
-        },
-    )
-    .unwrap_or_else(|e| panic!("{e}: {html}"));
+    let doc = common::parse_page(&html);
     assert!(!doc.descendants().any(|n| n.has_tag_name("script")));
     assert!(
         !html.contains("src=") && !html.contains("href="),

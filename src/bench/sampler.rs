@@ -19,7 +19,9 @@
 //! Texels are pseudo-random from a fixed seed (a splitmix64 generator here, so the library
 //! needs no random-number crate at run time): every build samples the same data.
 
+use std::cell::RefCell;
 use std::hint::black_box;
+use std::ops::Range;
 use std::rc::Rc;
 
 use crate::texture::{
@@ -107,7 +109,7 @@ fn row(coords: &[[[f32; 4]; 4]], c: usize) -> Vec<u32> {
 }
 
 /// The lanes `lanes` of a row; an empty row stays empty (it reads as zeros).
-fn lanes_of<'r>(r: &'r [u32], lanes: &std::ops::Range<usize>) -> &'r [u32] {
+fn lanes_of<'r>(r: &'r [u32], lanes: &Range<usize>) -> &'r [u32] {
     r.get(lanes.clone()).unwrap_or(&[])
 }
 
@@ -117,6 +119,56 @@ fn opt_row(rows: impl Iterator<Item = Option<[u32; 4]>> + Clone) -> Vec<u32> {
         return Vec::new();
     }
     rows.flat_map(|r| r.unwrap_or([0; 4])).collect()
+}
+
+/// What both batch entries take besides their own operands, as rows: the coordinates
+/// (lane `4q + i` is quad `q`'s lane `i`), the Dref row, the masks, and room for the results.
+struct Rows {
+    coords: Vec<Vec<u32>>,
+    dref: Vec<u32>,
+    masks: Vec<u8>,
+    out: RefCell<Vec<[u32; 4]>>,
+}
+
+/// One quad's coordinates, Dref and mask.
+type QuadOperands = ([[f32; 4]; 4], Option<[f32; 4]>, u8);
+
+impl Rows {
+    fn new(view: ViewType, quads: impl Iterator<Item = QuadOperands> + Clone) -> Rows {
+        let coords: Vec<_> = quads.clone().map(|q| q.0).collect();
+        Rows {
+            coords: (0..coord_rows(view)).map(|c| row(&coords, c)).collect(),
+            dref: opt_row(quads.clone().map(|q| q.1.map(|d| d.map(f32::to_bits)))),
+            masks: quads.map(|q| q.2).collect(),
+            out: RefCell::new(vec![[0; 4]; 4 * coords.len()]),
+        }
+    }
+
+    /// Calls `f(lanes, coordinate rows, masks, Dref row, results)` for each [`WIDE_QUADS`]
+    /// quads in turn, the rows cut to those quads' lanes.
+    fn each(
+        &self,
+        mut f: impl FnMut(&Range<usize>, [&[u32]; 4], &[u8], &[u32], &mut [[u32; 4]]) -> Result<()>,
+    ) -> Result<()> {
+        let mut out = self.out.borrow_mut();
+        for q0 in (0..self.masks.len()).step_by(WIDE_QUADS) {
+            let q1 = (q0 + WIDE_QUADS).min(self.masks.len());
+            let lanes = 4 * q0..4 * q1;
+            let coords = std::array::from_fn(|c| {
+                self.coords.get(c).map_or(&[][..], |r| lanes_of(r, &lanes))
+            });
+            let dref = lanes_of(&self.dref, &lanes);
+            f(
+                &lanes,
+                coords,
+                &self.masks[q0..q1],
+                dref,
+                &mut out[lanes.clone()],
+            )?;
+        }
+        black_box(&*out);
+        Ok(())
+    }
 }
 
 /// The quads of `args` through [`Kernel::sample`].
@@ -152,8 +204,6 @@ fn batch_case(
             "no batch path for this image, view and sampler".into(),
         ));
     }
-    let coords: Vec<_> = args.iter().map(|a| a.coords).collect();
-    let rows: Vec<Vec<u32>> = (0..coord_rows(view)).map(|c| row(&coords, c)).collect();
     let (mut bias, mut explicit) = (Vec::new(), None);
     for a in args {
         match a.lod {
@@ -177,7 +227,6 @@ fn batch_case(
     if bias.iter().all(|&b| b == 0) {
         bias.clear();
     }
-    let dref = opt_row(args.iter().map(|a| a.dref.map(|d| d.map(f32::to_bits))));
     let offset = |c: usize| {
         opt_row(args.iter().map(move |a| {
             let o = a.offsets.map(|l| l[c] as u32);
@@ -185,28 +234,22 @@ fn batch_case(
         }))
     };
     let offsets = [offset(0), offset(1)];
-    let masks: Vec<u8> = args.iter().map(|a| a.mask).collect();
-    let out = std::cell::RefCell::new(vec![[0u32; 4]; 4 * args.len()]);
+    let rows = Rows::new(view, args.iter().map(|a| (a.coords, a.dref, a.mask)));
     Ok(Case::new(name, move || {
-        let mut out = out.borrow_mut();
-        for q0 in (0..masks.len()).step_by(WIDE_QUADS) {
-            let q1 = (q0 + WIDE_QUADS).min(masks.len());
-            let lanes = 4 * q0..4 * q1;
-            let part = |r| lanes_of(r, &lanes);
+        rows.each(|lanes, coords, masks, dref, out| {
+            let part = |r| lanes_of(r, lanes);
             let b = BatchArgs {
-                coords: std::array::from_fn(|c| rows.get(c).map_or(&[][..], |r| part(r))),
-                masks: &masks[q0..q1],
+                coords,
+                masks,
                 lod: match &explicit {
                     Some(l) => BatchLod::Explicit(part(l)),
                     None => BatchLod::Implicit(part(&bias)),
                 },
-                dref: part(&dref),
+                dref,
                 offsets: [part(&offsets[0]), part(&offsets[1])],
             };
-            k.sample_batch(&img, black_box(&b), &mut out[lanes.clone()])?;
-        }
-        black_box(&*out);
-        Ok(())
+            k.sample_batch(&img, black_box(&b), out)
+        })
     }))
 }
 
@@ -236,29 +279,19 @@ fn gather_batch_case(
     args: &[GatherArgs],
 ) -> Result<Case> {
     let k = Kernel::new(&img, &ImageView::whole(&img, view), s, Config::default())?;
-    let coords: Vec<_> = args.iter().map(|a| a.coords).collect();
-    let rows: Vec<Vec<u32>> = (0..coord_rows(view)).map(|c| row(&coords, c)).collect();
     let comp: Vec<u32> = args.iter().flat_map(|a| [a.component; 4]).collect();
-    let dref = opt_row(args.iter().map(|a| a.dref.map(|d| d.map(f32::to_bits))));
-    let masks: Vec<u8> = args.iter().map(|a| a.mask).collect();
-    let out = std::cell::RefCell::new(vec![[0u32; 4]; 4 * args.len()]);
+    let rows = Rows::new(view, args.iter().map(|a| (a.coords, a.dref, a.mask)));
     Ok(Case::new(name, move || {
-        let mut out = out.borrow_mut();
-        for q0 in (0..masks.len()).step_by(WIDE_QUADS) {
-            let q1 = (q0 + WIDE_QUADS).min(masks.len());
-            let lanes = 4 * q0..4 * q1;
-            let part = |r| lanes_of(r, &lanes);
+        rows.each(|lanes, coords, masks, dref, out| {
             let b = GatherBatchArgs {
-                coords: std::array::from_fn(|c| rows.get(c).map_or(&[][..], |r| part(r))),
-                masks: &masks[q0..q1],
-                component: part(&comp),
+                coords,
+                masks,
+                component: lanes_of(&comp, lanes),
                 offsets: BatchGatherOffsets::None,
-                dref: part(&dref),
+                dref,
             };
-            k.gather_batch(&img, black_box(&b), &mut out[lanes.clone()])?;
-        }
-        black_box(&*out);
-        Ok(())
+            k.gather_batch(&img, black_box(&b), out)
+        })
     }))
 }
 
