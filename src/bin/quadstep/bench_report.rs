@@ -14,7 +14,7 @@ use quadstep::bench::rounds::{compare, Change, Spread};
 pub struct ReportArgs {
     /// Rounds: each measures every case (every thread count) once, in an order turned round
     /// every other round; figures are the medians of the per-round figures, with their
-    /// min-max spread.
+    /// min-max spread. Default: 1 for a script, 5 for `bench sampler`.
     #[arg(long, value_name = "R", value_parser = clap::value_parser!(u64).range(1..=10_000))]
     pub rounds: Option<u64>,
     /// One JSON object per line instead of text (fields: after the options).
