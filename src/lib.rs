@@ -37,6 +37,7 @@ pub mod limits;
 mod math;
 pub mod pipeline;
 pub mod raster;
+pub mod stage;
 pub mod texture;
 
 pub use error::{Error, Result};

@@ -21,8 +21,8 @@ use crate::exec::{self, Discard};
 use crate::ir::{IoBinding, ScalarTy, Stage};
 use crate::limits::Limits;
 use crate::pipeline::{self, BoundStage, Descriptor, DescriptorSets, Shader, ShaderImages};
-use crate::raster::stage::{RowBatch, RowLayout};
 use crate::raster::{ColorClass, ColorCodec, RenderTargets, VertexBatch};
+use crate::stage::{RowBatch, RowLayout};
 use crate::texture::Config;
 use crate::Result;
 

@@ -7,7 +7,7 @@ use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
 use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
-use crate::raster::stage::InterpPlanes;
+use crate::stage::InterpPlanes;
 use crate::{Error, Result};
 
 /// Lanes per subgroup (4 quads).
@@ -364,7 +364,7 @@ impl Batch {
                     .get(l)
                     .map_or((0.0, 0.0), |c| (c[0], c[1])),
                 InterpAt::Sample(i) => {
-                    let [x, y] = crate::raster::samples::location(self.samples, reg(i));
+                    let [x, y] = crate::stage::sample_locations::location(self.samples, reg(i));
                     (x - 0.5, y - 0.5)
                 }
                 InterpAt::Offset(x, y) => (f32::from_bits(reg(x)), f32::from_bits(reg(y))),

@@ -10,14 +10,14 @@ use super::images::ShaderImages;
 use super::shader::Shader;
 use crate::exec::{self, location_stride, NoObserver, Observer, VertexIds};
 use crate::ir::{self, BuiltIn, Interp, IoBinding, Stage};
-use crate::raster::stage::{
-    Domain, DomainBatch, Emitted, GeometryModes, GeometryOutput, GeometryStage, PatchBatch,
-    Patches, PrimitiveBatch, RowBatch, RowLayout, SampleUse, Sampling, Spacing, TessControlStage,
-    TessEvalStage, TessModes, Vertices,
-};
 use crate::raster::{
     FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs,
     VertexStage,
+};
+use crate::stage::{
+    Domain, DomainBatch, Emitted, GeometryModes, GeometryOutput, GeometryStage, PatchBatch,
+    Patches, PrimitiveBatch, RowBatch, RowLayout, SampleUse, Sampling, Spacing, TessControlStage,
+    TessEvalStage, TessModes, Vertices,
 };
 use crate::texture::Config;
 use crate::{Error, Result};

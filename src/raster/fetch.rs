@@ -1,7 +1,7 @@
 //! Vertex fetch: vertex buffer formats and reading attributes for a batch of vertices.
 
-use super::stage::AttributeStream;
 use super::state::{InputRate, PipelineState};
+use crate::stage::AttributeStream;
 use crate::{Error, Result};
 use half::f16;
 

@@ -73,7 +73,6 @@ pub mod geometry;
 pub mod output;
 pub mod samples;
 pub mod setup;
-pub mod stage;
 pub mod stages;
 pub mod state;
 pub mod target;
@@ -86,15 +85,15 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-pub use assemble::{IndexBuffer, IndexType};
-pub use fetch::{VertexBuffer, VertexFormat};
-pub use stage::{
+pub use crate::stage::{
     AttributeStream, Domain, DomainBatch, Emitted, FragInputs, FragmentFn, FragmentStage,
     GeometryEvent, GeometryModes, GeometryOutput, GeometryStage, InterpPlanes, Interpolation,
     PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, SampleUse, Sampling, Spacing,
     TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn, VertexOutputs, VertexStage,
     Vertices, QUAD_BATCH, VERTEX_BATCH,
 };
+pub use assemble::{IndexBuffer, IndexType};
+pub use fetch::{VertexBuffer, VertexFormat};
 pub use state::*;
 pub use target::{
     ClearColor, ColorClass, ColorCodec, ColorFormat, ColorTarget, DepthFormat, DepthStencilTarget,
@@ -633,7 +632,7 @@ fn validate(state: &PipelineState, targets: &RenderTargets, limits: &Limits) -> 
         )?;
     }
     let n = state.samples;
-    if !samples::supported(n) {
+    if !crate::stage::sample_locations::supported(n) {
         return Err(Error::Unsupported(format!(
             "multisampling: rasterizationSamples = {n} (1, 2, 4, 8 and 16 are implemented)"
         )));

@@ -88,13 +88,13 @@ use rayon::ThreadPool;
 
 use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
 use super::setup::{Edge, PixRect, Plane, RasterPrim};
-use super::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
 use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
 use super::{Clears, RenderTargets};
 use crate::cpu::Cache;
 use crate::limits::Cancel;
+use crate::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use crate::{Error, Result};
 
 /// How many primitives ahead of the one being rasterised a tile prefetches (see `shade`).

@@ -26,7 +26,7 @@
 
 use super::*;
 use crate::raster::samples::edge_offset;
-use crate::raster::stage::{InterpPlanes, SampleUse, Sampling};
+use crate::stage::{InterpPlanes, SampleUse, Sampling};
 
 /// A quad of one primitive waiting for the fragment stage: one invocation per lane.
 #[derive(Clone, Copy, Debug)]
@@ -88,7 +88,7 @@ impl<'a> SampleShader<'a> {
             atts,
             ds_format,
             n: n as usize,
-            locs: crate::raster::samples::locations(n),
+            locs: crate::stage::sample_locations::locations(n),
             per_sample,
             // the shader's `SampleMask` and alpha change which samples are tested
             early: !fs.writes_depth()
@@ -1051,7 +1051,8 @@ mod tests {
             for y in 0..h {
                 for x in 0..w {
                     for s in 0..samples {
-                        let [lx, ly] = crate::raster::samples::locations(samples)[s as usize];
+                        let [lx, ly] =
+                            crate::stage::sample_locations::locations(samples)[s as usize];
                         let p = (
                             x as i64 * 256 + lx as i64 * 16,
                             y as i64 * 256 + ly as i64 * 16,
@@ -1180,7 +1181,7 @@ mod tests {
             for (y, x, s) in
                 (0..8).flat_map(|y| (0..16).flat_map(move |x| (0..samples).map(move |s| (y, x, s))))
             {
-                let [lx, ly] = crate::raster::samples::location(samples, s);
+                let [lx, ly] = crate::stage::sample_locations::location(samples, s);
                 let want = [s as f32, x as f32 + lx, y as f32 + ly, (1u32 << s) as f32];
                 assert_eq!(
                     c.read_sample_raw(x, y, s),
@@ -1301,7 +1302,7 @@ mod tests {
                 let ds = rt.depth_stencil.as_ref().unwrap();
                 for x in 0..16 {
                     for s in 0..samples {
-                        let sx = x as f32 + crate::raster::samples::location(samples, s)[0];
+                        let sx = x as f32 + crate::stage::sample_locations::location(samples, s)[0];
                         let pass = sx < 7.5;
                         let what = format!("late {late}, {samples} samples, x {x} sample {s}");
                         let c = rt.color[0].read_sample_raw(x, 3, s)[0];

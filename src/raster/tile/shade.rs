@@ -33,7 +33,7 @@
 //! (row offsets and length checks); the per-run plane setup comes after.
 
 use super::*;
-use crate::raster::stage::RowLayout;
+use crate::stage::RowLayout;
 use wide::{f32x4, f64x2, i16x8, i32x4, i32x8, u8x16};
 
 /// Lanes of a batch at most.
