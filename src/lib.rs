@@ -30,6 +30,7 @@ pub mod demo;
 pub mod diff;
 pub mod error;
 pub mod exec;
+pub mod format;
 pub mod front;
 pub mod golden;
 pub mod ir;

@@ -71,7 +71,7 @@ pub(super) fn plan(
         .enumerate()
         .map(|(a, &(format, att, _))| {
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
-            if !plain || format != ColorFormat::R8G8B8A8Unorm {
+            if !plain || format != Format::R8G8B8A8_UNORM {
                 return None;
             }
             let words = layout.colors.get(a)?;

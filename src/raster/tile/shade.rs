@@ -132,7 +132,7 @@ impl<'a> TileShader<'a> {
             let view_rows = &mut view.colors[a];
             // What write_color does without blending, minus its dispatch.
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
-            if plain && format == ColorFormat::R8G8B8A8Unorm {
+            if plain && format == Format::R8G8B8A8_UNORM {
                 write_rgba8(&self.quads, src, view_rows, rx, ry);
                 continue;
             }
@@ -149,19 +149,19 @@ impl<'a> TileShader<'a> {
                     let v = src.map(|r| r[lane]);
                     if plain {
                         match format {
-                            ColorFormat::R8G8B8A8Unorm => {
+                            Format::R8G8B8A8_UNORM => {
                                 for (t, v) in texel.iter_mut().zip(v) {
                                     *t = unorm8(f32::from_bits(v));
                                 }
                             }
-                            ColorFormat::R32G32B32A32Sfloat
-                            | ColorFormat::R32G32B32A32Uint
-                            | ColorFormat::R32G32B32A32Sint => {
+                            Format::R32G32B32A32_SFLOAT
+                            | Format::R32G32B32A32_UINT
+                            | Format::R32G32B32A32_SINT => {
                                 for (t, v) in texel.chunks_exact_mut(4).zip(v) {
                                     t.copy_from_slice(&v.to_le_bytes());
                                 }
                             }
-                            _ => format.encode_raw(v, texel),
+                            _ => encode_output(format, v, texel),
                         }
                         continue;
                     }
