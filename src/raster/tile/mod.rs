@@ -93,7 +93,9 @@ use super::state::PipelineState;
 use super::target::{ColorClass, DepthAspect, DepthStencilTarget};
 use super::{Clears, RenderTargets};
 use crate::cpu::Cache;
-use crate::format::{unorm8, Format};
+#[cfg(target_arch = "x86_64")]
+use crate::format::unorm8_x8_avx2;
+use crate::format::{unorm8, unorm8_x4, Format};
 use crate::limits::Cancel;
 use crate::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use crate::{Error, Result};

@@ -843,13 +843,7 @@ fn whole_block_rgba8(
 #[inline]
 pub(crate) fn unorm8_rows(c: [[u32; 4]; 4]) -> [u8; 16] {
     let v = f32x4::transpose(c.map(|w| f32x4::from(w.map(f32::from_bits))));
-    let (k255, half) = (f32x4::splat(255.0), f32x4::splat(0.5));
-    let px: [i32x4; 4] = v.map(|v| {
-        (v * k255 + half)
-            .fast_max(f32x4::ZERO)
-            .fast_min(k255)
-            .fast_trunc_int()
-    });
+    let px: [i32x4; 4] = v.map(unorm8_x4);
     let lo = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[0], px[1]]));
     let hi = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[2], px[3]]));
     u8x16::narrow_i16x8(lo, hi).to_array()
@@ -861,14 +855,11 @@ pub(crate) fn unorm8_rows(c: [[u32; 4]; 4]) -> [u8; 16] {
 /// quad where the per-quad form takes ~50.
 #[inline]
 pub(crate) fn unorm8_rows4(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
-    let (k255, half) = (f32x4::splat(255.0), f32x4::splat(0.5));
     let conv = |w: &[u32; 16]| {
         let q = |i: usize| {
-            let v = f32x4::from([w[i], w[i + 1], w[i + 2], w[i + 3]].map(f32::from_bits));
-            (v * k255 + half)
-                .fast_max(f32x4::ZERO)
-                .fast_min(k255)
-                .fast_trunc_int()
+            unorm8_x4(f32x4::from(
+                [w[i], w[i + 1], w[i + 2], w[i + 3]].map(f32::from_bits),
+            ))
         };
         let lo = wide::bytemuck::cast::<[i32x4; 2], i32x8>([q(0), q(4)]);
         let hi = wide::bytemuck::cast::<[i32x4; 2], i32x8>([q(8), q(12)]);
@@ -898,16 +889,7 @@ pub(crate) fn unorm8_rows4(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
 fn unorm8_rows4_avx2(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
     use std::arch::x86_64::*;
     use wide::bytemuck::cast;
-    let (k255, half, zero) = (
-        _mm256_set1_ps(255.0),
-        _mm256_set1_ps(0.5),
-        _mm256_setzero_ps(),
-    );
-    let conv = |w: &[u32; 8]| {
-        let v = cast::<[u32; 8], __m256>(*w);
-        let v = _mm256_add_ps(_mm256_mul_ps(v, k255), half);
-        _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(v, zero), k255))
-    };
+    let conv = |w: &[u32; 8]| unorm8_x8_avx2(cast::<[u32; 8], __m256>(*w));
     // i16 lanes 0-3, 8-11 | 4-7, 12-15 of a row
     let row = |w: &[u32; 16]| {
         let [lo, hi] = cast::<[u32; 16], [[u32; 8]; 2]>(*w);
