@@ -258,10 +258,14 @@ const FEATURES: &[&str] = &[
     "SubgroupSupportedOperations.ballot",
     "SubgroupSupportedOperations.basic",
     "SubgroupSupportedOperations.quad",
+    // any power of two from 4 to 64 lanes per pipeline (`SUBGROUP … REQUIRED_SIZE`), full
+    // compute subgroups (`FULLY_POPULATED`)
+    "SubgroupSizeControl.subgroupSizeControl",
+    "SubgroupSizeControl.computeFullSubgroups",
     "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
-    // Depth is always clamped to [0, 1] before the depth test (raster::target::quantize).
+    // Depth is always clamped to [0, 1] before the depth test (raster::DepthAspect::quantize).
     "DepthClampZeroOneFeatures.depthClampZeroOne",
     // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
     "sampleRateShading",
@@ -352,8 +356,15 @@ impl Default for ClearValues {
     }
 }
 
-/// (shader, entry point, stage, specialisation, optimisation passes).
-type ShaderKey = (String, String, &'static str, Vec<(u32, u64)>, String);
+/// (shader, entry point, stage, specialisation, optimisation passes, `SUBGROUP` options).
+type ShaderKey = (
+    String,
+    String,
+    &'static str,
+    Vec<(u32, u64)>,
+    String,
+    String,
+);
 
 /// What to copy back into the script's buffers after a command.
 pub(super) enum WriteBack {
@@ -975,6 +986,7 @@ impl<'s> Runner<'s> {
             stage_name(att.stage),
             spec.clone(),
             att.optimizations.join(" "),
+            format!("{:?}", att.subgroup),
         );
         if let Some(s) = self.shaders.get(&key) {
             return Ok(s.clone());
@@ -1005,6 +1017,7 @@ impl<'s> Runner<'s> {
             };
             pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?
         };
+        subgroup_options(&mut sh, &att.subgroup)?;
         sh.set_budget(self.opts.budget);
         sh.set_discard(self.opts.discard);
         sh.set_cancel(self.cancel.clone());
@@ -1935,6 +1948,49 @@ enum Draw {
         first_instance: u32,
         instances: u32,
     },
+}
+
+/// A `SUBGROUP` block on a shader: `REQUIRED_SIZE` (a number, `MIN` = 4, `MAX` = 64) sets
+/// the shader's subgroup size; `FULLY_POPULATED on` (`requireFullSubgroups`) holds a compute
+/// shader's local size in x to a multiple of that size, or of the largest size (64) without
+/// one, as Vulkan requires of the pipeline (`VUID-VkPipelineShaderStageCreateInfo-flags-02758`
+/// and `-02759`); `VARYING_SIZE` changes nothing (the size never varies within a dispatch).
+fn subgroup_options(sh: &mut pipeline::Shader, o: &ast::SubgroupOptions) -> Result<()> {
+    let (min, max) = (
+        *crate::exec::SUBGROUP_SIZES.start() as u32,
+        *crate::exec::SUBGROUP_SIZES.end() as u32,
+    );
+    if let Some(req) = o.required_size {
+        sh.set_subgroup_size(match req {
+            ast::SubgroupSize::Exact(n) => n,
+            ast::SubgroupSize::Min => min,
+            ast::SubgroupSize::Max => max,
+        })?;
+    }
+    if o.fully_populated == Some(true) {
+        if sh.stage() != crate::ir::Stage::Compute {
+            return Err(Error::Amber(format!(
+                "FULLY_POPULATED on a {:?} shader: full subgroups are a compute pipeline option",
+                sh.stage()
+            )));
+        }
+        let x = sh.ir().workgroup_size[0];
+        let of = match o.required_size {
+            Some(_) => sh.program().subgroup_size() as u32,
+            None => max,
+        };
+        if x % of != 0 {
+            return Err(Error::Amber(format!(
+                "FULLY_POPULATED: the local size in x ({x}) is not a multiple of {of}, the {}",
+                if o.required_size.is_some() {
+                    "required subgroup size"
+                } else {
+                    "largest subgroup size (maxSubgroupSize)"
+                }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The raw bits of a specialisation constant.

@@ -11,7 +11,7 @@
 use super::memory::Bindings;
 use super::observe::{NoObserver, Observer};
 use super::program::{Program, DONE};
-use super::run::{zero, Batch, SUBGROUP_SIZE};
+use super::run::{zero, Batch};
 use crate::ir::{BuiltIn, DerivativeGroup, IoBinding, IoVar, Stage};
 use crate::stage::{RowBatch, RowLayout};
 use crate::{Error, Result};
@@ -278,8 +278,8 @@ fn run_workgroup<O: Observer>(
                 BuiltIn::LocalInvocationIndex => {
                     one(lid[0] + lid[1] * size[0] + lid[2] * size[0] * size[1])
                 }
-                BuiltIn::SubgroupId => one((l / SUBGROUP_SIZE) as u32),
-                BuiltIn::NumSubgroups => one(n.div_ceil(SUBGROUP_SIZE) as u32),
+                BuiltIn::SubgroupId => one((l / p.subgroup_size) as u32),
+                BuiltIn::NumSubgroups => one(n.div_ceil(p.subgroup_size) as u32),
                 _ => continue,
             };
             put_var(b, var, l, v);
