@@ -32,6 +32,7 @@ pub mod demo;
 pub mod diff;
 pub mod error;
 pub mod exec;
+pub mod format;
 pub mod front;
 pub mod golden;
 pub mod ir;
@@ -39,6 +40,7 @@ pub mod limits;
 mod math;
 pub mod pipeline;
 pub mod raster;
+pub mod stage;
 pub mod texture;
 
 pub use error::{Error, Result};

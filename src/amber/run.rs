@@ -30,7 +30,7 @@ use crate::ir::{self, ResourceKind};
 use crate::limits::{Cancel, Charge, Guards, Limit, Limits, MemoryBudget};
 use crate::pipeline::{self, BoundStage, Descriptor, DescriptorSets, ImageResource};
 use crate::raster::{
-    self, ColorClass, ColorCodec, ColorTarget, DepthStencilTarget, IndexBuffer, IndexType,
+    self, ColorClass, ColorTarget, DepthAspect, DepthStencilTarget, IndexBuffer, IndexType,
     RenderTargets, VertexBuffer,
 };
 use crate::texture::{self, ImageView, ViewType};
@@ -258,10 +258,14 @@ const FEATURES: &[&str] = &[
     "SubgroupSupportedOperations.ballot",
     "SubgroupSupportedOperations.basic",
     "SubgroupSupportedOperations.quad",
+    // any power of two from 4 to 64 lanes per pipeline (`SUBGROUP … REQUIRED_SIZE`), full
+    // compute subgroups (`FULLY_POPULATED`)
+    "SubgroupSizeControl.subgroupSizeControl",
+    "SubgroupSizeControl.computeFullSubgroups",
     "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
-    // Depth is always clamped to [0, 1] before the depth test (raster::target::quantize).
+    // Depth is always clamped to [0, 1] before the depth test (raster::DepthAspect::quantize).
     "DepthClampZeroOneFeatures.depthClampZeroOne",
     // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
     "sampleRateShading",
@@ -352,8 +356,15 @@ impl Default for ClearValues {
     }
 }
 
-/// (shader, entry point, stage, specialisation, optimisation passes).
-type ShaderKey = (String, String, &'static str, Vec<(u32, u64)>, String);
+/// (shader, entry point, stage, specialisation, optimisation passes, `SUBGROUP` options).
+type ShaderKey = (
+    String,
+    String,
+    &'static str,
+    Vec<(u32, u64)>,
+    String,
+    String,
+);
 
 /// What to copy back into the script's buffers after a command.
 pub(super) enum WriteBack {
@@ -802,14 +813,14 @@ impl<'s> Runner<'s> {
                     base_mip_level,
                     ..
                 } => {
-                    let (mut t, emulated, charge) = self.color_target(buffer, *base_mip_level)?;
+                    let (mut t, charge) = self.color_target(buffer, *base_mip_level)?;
                     let c = cv.color.map(|v| v as f32);
-                    if t.format.class().is_integer() {
+                    if ColorClass::of(t.format).is_integer() {
                         t.clear_raw(cv.color.map(|v| (v * 255.0).round() as i64 as u32));
                     } else {
                         t.clear_f32(c);
                     }
-                    self.store_color(buffer, *base_mip_level, t, emulated, charge)?;
+                    self.store_color(buffer, *base_mip_level, t, charge)?;
                 }
                 Binding::DepthStencil { buffer } => {
                     let (mut t, charge) = self.depth_target(buffer)?;
@@ -822,15 +833,9 @@ impl<'s> Runner<'s> {
         Ok(())
     }
 
-    /// The colour attachment for a buffer. Formats the rasterizer cannot render to but the
-    /// texture unit can encode are emulated: drawn into a 32-bit RGBA target of the same
-    /// numeric kind and converted back by [`Runner::store_color`] (the second value). The
-    /// third counts the target against the budget.
-    fn color_target(
-        &self,
-        name: &str,
-        level: u32,
-    ) -> Result<(ColorTarget, Option<texture::Format>, Charge)> {
+    /// The colour attachment for a buffer, in the buffer's own format, and its charge against
+    /// the budget.
+    fn color_target(&self, name: &str, level: u32) -> Result<(ColorTarget, Charge)> {
         let st = self.buf(name)?;
         let fname = st.format_name().ok_or_else(|| {
             Error::Unsupported(format!("colour attachment '{name}' without a format"))
@@ -851,86 +856,31 @@ impl<'s> Runner<'s> {
                 "multisampled image '{name}' bound at BASE_MIP_LEVEL {level}"
             )));
         }
-        // the attachment's bytes: `from` when it has exactly their size, else zeros
-        let target = |format: raster::ColorFormat, from: &[u8]| {
-            let what = format!("colour attachment {}", crate::error::quote(name));
-            let len =
-                width as usize * height as usize * samples as usize * format.bytes_per_texel();
-            let from = if from.len() == len { from } else { &[] };
-            let (data, charge) = self.bytes(len, from, what)?;
-            let t = ColorTarget {
-                format,
-                width,
-                height,
-                samples,
-                data,
-            };
-            Ok::<_, Error>((t, charge))
+        // the attachment's bytes: the buffer's when they have exactly their size, else zeros
+        let format = formats::color_format(&fname)?;
+        let what = format!("colour attachment {}", crate::error::quote(name));
+        let len = width as usize * height as usize * samples as usize * format.texel_size();
+        let from = if src.len() == len { src } else { &[] };
+        let (data, charge) = self.bytes(len, from, what)?;
+        let t = ColorTarget {
+            format,
+            width,
+            height,
+            samples,
+            data,
         };
-        match formats::color_format(&fname) {
-            Ok(format) => {
-                let (t, charge) = target(format, src)?;
-                Ok((t, None, charge))
-            }
-            Err(e) => {
-                let Ok(tf) = formats::texture_format(&fname) else {
-                    return Err(e);
-                };
-                if tf.has_depth() || tf.has_stencil() {
-                    return Err(e);
-                }
-                let wide = match tf.kind() {
-                    texture::NumKind::Float => raster::ColorFormat::R32G32B32A32Sfloat,
-                    texture::NumKind::Uint => raster::ColorFormat::R32G32B32A32Uint,
-                    texture::NumKind::Sint => raster::ColorFormat::R32G32B32A32Sint,
-                };
-                let (mut t, charge) = target(wide, &[])?;
-                let ts = tf.texel_size();
-                let n = width as usize * height as usize * samples as usize;
-                if src.len() >= n * ts {
-                    self.polled(n, |texels| {
-                        for i in texels {
-                            let raw = tf.decode_raw(&src[i * ts..i * ts + ts]);
-                            wide.encode_raw(raw, &mut t.data[i * 16..i * 16 + 16]);
-                        }
-                    })?;
-                }
-                Ok((t, Some(tf), charge))
-            }
-        }
+        Ok((t, charge))
     }
 
-    /// Put a colour attachment's texels back into its buffer (converting emulated formats);
-    /// `charge` counted the target.
+    /// Put a colour attachment's texels back into its buffer; `charge` counted the target.
     fn store_color(
         &mut self,
         name: &str,
         level: u32,
         t: ColorTarget,
-        emulated: Option<texture::Format>,
         charge: Charge,
     ) -> Result<()> {
-        let (bytes, _converted) = match emulated {
-            None => (t.data, None),
-            Some(tf) => {
-                let ts = tf.texel_size();
-                let bpp = t.format.bytes_per_texel();
-                let n = t.width as usize * t.height as usize * t.samples as usize;
-                let what = format!("colour attachment {}", crate::error::quote(name));
-                let (mut out, c) = self.zeroed(n * ts, what)?;
-                let saturate = integer_saturation(tf);
-                self.polled(n, |texels| {
-                    for i in texels {
-                        let mut raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
-                        if let Some(sat) = &saturate {
-                            raw = sat(raw);
-                        }
-                        tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
-                    }
-                })?;
-                (out, Some(c))
-            }
-        };
+        let bytes = t.data;
         if let Some(st) = self.bufs.get_mut(name) {
             if level == 0 {
                 st.bytes = bytes;
@@ -982,9 +932,9 @@ impl<'s> Runner<'s> {
         let db = t.format.depth_bytes();
         let n = t.width as usize * t.height as usize * t.samples as usize;
         let (ts, s_at) = match t.format {
-            raster::DepthFormat::D24UnormS8Uint => (4, Some(3)),
-            raster::DepthFormat::D32SfloatS8Uint => (8, Some(4)),
-            raster::DepthFormat::S8Uint => (1, Some(0)),
+            texture::Format::D24_UNORM_S8_UINT => (4, Some(3)),
+            texture::Format::D32_SFLOAT_S8_UINT => (8, Some(4)),
+            texture::Format::S8_UINT => (1, Some(0)),
             _ => (db, None),
         };
         let what = format!("depth attachment {}", crate::error::quote(name));
@@ -1036,6 +986,7 @@ impl<'s> Runner<'s> {
             stage_name(att.stage),
             spec.clone(),
             att.optimizations.join(" "),
+            format!("{:?}", att.subgroup),
         );
         if let Some(s) = self.shaders.get(&key) {
             return Ok(s.clone());
@@ -1066,6 +1017,7 @@ impl<'s> Runner<'s> {
             };
             pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?
         };
+        subgroup_options(&mut sh, &att.subgroup)?;
         sh.set_budget(self.opts.budget);
         sh.set_discard(self.opts.discard);
         sh.set_cancel(self.cancel.clone());
@@ -1689,22 +1641,22 @@ impl<'s> Runner<'s> {
         }
         let (fw, fh) = p.framebuffer_size;
         let mut targets = RenderTargets::default();
-        // (emulated format, charge) per colour target
-        let mut emulated = Vec::new();
+        // the charge of each colour target
+        let mut charges = Vec::new();
         let scratch = || {
             let charge = self
                 .mem
                 .charge(fw as u64 * fh as u64 * 4, "a scratch attachment")?;
-            let t = ColorTarget::try_new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh)?;
-            Ok::<_, Error>((t, None, charge))
+            let t = ColorTarget::try_new(texture::Format::R8G8B8A8_UNORM, fw, fh)?;
+            Ok::<_, Error>((t, charge))
         };
         for n in &color_names {
-            let (t, e, c) = match n {
+            let (t, c) = match n {
                 Some((n, level)) => self.color_target(n, *level)?,
                 None => scratch()?,
             };
             targets.color.push(t);
-            emulated.push((e, c));
+            charges.push(c);
         }
         let mut depth_charge = None;
         if let Some(d) = &depth_name {
@@ -1713,10 +1665,10 @@ impl<'s> Runner<'s> {
             depth_charge = Some(c);
         }
         if targets.color.is_empty() && targets.depth_stencil.is_none() {
-            let (t, e, c) = scratch()?;
+            let (t, c) = scratch()?;
             targets.color.push(t);
             color_names.push(None);
-            emulated.push((e, c));
+            charges.push(c);
         }
 
         let mut state = pipeline_state(p, targets.color.len());
@@ -1746,7 +1698,7 @@ impl<'s> Runner<'s> {
                 state.vertex_attributes.push(raster::VertexAttribute {
                     location: 0,
                     binding: 0,
-                    format: raster::VertexFormat::R32G32Sfloat,
+                    format: texture::Format::R32G32_SFLOAT,
                     offset: 0,
                 });
                 vertex_count = (v.len() / 2) as u32;
@@ -1771,26 +1723,17 @@ impl<'s> Runner<'s> {
                         .stride
                         .unwrap_or_else(|| st.decl.elem.stride(st.decl.layout));
                     let what = format!("vertex data {}", crate::error::quote(&vd.buffer));
-                    let (format, data, stride, offset) = match formats::vertex_format(&fname) {
-                        Ok(f) => {
-                            let (data, c) = self.copy(&st.bytes, &what)?;
-                            vdata_charges.push(c);
-                            (f, data, stride, vd.offset)
-                        }
-                        Err(e) => {
-                            // widened to 16 bytes a vertex
-                            let n = st.bytes.len() as u64 / stride.max(1) as u64 + 1;
-                            vdata_charges.push(self.mem.charge(n * 16, &what)?);
-                            widen_vertices(&fname, &st.bytes, stride, vd.offset).ok_or(e)?
-                        }
-                    };
+                    let format = formats::vertex_format(&fname)?;
+                    let (data, c) = self.copy(&st.bytes, &what)?;
+                    vdata_charges.push(c);
+                    let offset = vd.offset;
                     let rate = match vd.rate {
                         ast::InputRate::Vertex => raster::InputRate::Vertex,
                         ast::InputRate::Instance => raster::InputRate::Instance,
                     };
                     if rate == raster::InputRate::Vertex && stride > 0 {
                         let n = (data.len().saturating_sub(offset as usize)
-                            + (stride as usize - format.size().min(stride as usize)))
+                            + (stride as usize - format.texel_size().min(stride as usize)))
                             / stride as usize;
                         vertex_count = vertex_count.min(n as u32);
                     }
@@ -1926,16 +1869,16 @@ impl<'s> Runner<'s> {
             Binding::Resolve { buffer } => Some(buffer),
             _ => None,
         });
-        for ((name, t), (e, _)) in resolves.zip(&targets.color).zip(&emulated) {
+        for (name, t) in resolves.zip(&targets.color) {
             let r = t.resolve();
             let charge = self
                 .mem
                 .charge(r.data.len() as u64, "a resolve attachment")?;
-            self.store_color(name, 0, r, *e, charge)?;
+            self.store_color(name, 0, r, charge)?;
         }
-        for ((n, t), (e, c)) in color_names.iter().zip(targets.color).zip(emulated) {
+        for ((n, t), c) in color_names.iter().zip(targets.color).zip(charges) {
             if let Some((n, level)) = n {
-                self.store_color(n, *level, t, e, c)?;
+                self.store_color(n, *level, t, c)?;
             }
         }
         if let (Some(n), Some(d), Some(c)) = (depth_name, targets.depth_stencil, depth_charge) {
@@ -1966,16 +1909,14 @@ impl<'s> Runner<'s> {
     fn pictures(&self) -> Vec<Picture> {
         let mut out = Vec::new();
         for name in &self.attachments {
-            let Ok((t, _, _charge)) = self.color_target(name, 0) else {
+            let Ok((t, _charge)) = self.color_target(name, 0) else {
                 continue;
             };
             let t = t.resolve();
             let mut rgba = Vec::with_capacity(t.width as usize * t.height as usize * 4);
             for y in 0..t.height {
                 for x in 0..t.width {
-                    let v = if t.format.class() == ColorClass::Unorm
-                        || t.format.class() == ColorClass::Float
-                    {
+                    let v = if !ColorClass::of(t.format).is_integer() {
                         t.read_f32(x, y)
                     } else {
                         t.read_raw(x, y).map(|v| v as f32 / 255.0)
@@ -1994,47 +1935,6 @@ impl<'s> Runner<'s> {
     }
 }
 
-/// For an integer format narrower than 32 bits per channel, a function clamping raw 32-bit
-/// values into each channel's range (Vulkan leaves out-of-range integer colour writes
-/// undefined; GPUs saturate, and the CTS `R16G16B16A16_UINT` frame script expects that: it
-/// writes 65536 and probes 65535). The channel widths are found by encoding single bits.
-fn integer_saturation(tf: texture::Format) -> Option<impl Fn([u32; 4]) -> [u32; 4]> {
-    let signed = match tf.kind() {
-        texture::NumKind::Uint => false,
-        texture::NumKind::Sint => true,
-        texture::NumKind::Float => return None,
-    };
-    let mut buf = vec![0u8; tf.texel_size()];
-    let bits: [u32; 4] = std::array::from_fn(|c| {
-        (0..32)
-            .take_while(|&k| {
-                let mut v = [0u32; 4];
-                v[c] = 1 << k;
-                buf.fill(0);
-                tf.encode_raw(v, &mut buf);
-                (tf.decode_raw(&buf)[c] >> k) & 1 == 1
-            })
-            .count() as u32
-    });
-    if bits.iter().all(|&b| b == 0 || b == 32) {
-        return None;
-    }
-    Some(move |raw: [u32; 4]| {
-        std::array::from_fn(|c| {
-            let b = bits[c];
-            if b == 0 || b == 32 {
-                raw[c]
-            } else if signed {
-                let lo = -(1i64 << (b - 1));
-                let hi = (1i64 << (b - 1)) - 1;
-                (raw[c] as i32 as i64).clamp(lo, hi) as i32 as u32
-            } else {
-                raw[c].min((1u32 << b) - 1)
-            }
-        })
-    })
-}
-
 /// What a draw command draws.
 enum Draw {
     /// Vec2 positions at location 0 (DRAW_RECT, DRAW_GRID).
@@ -2050,41 +1950,47 @@ enum Draw {
     },
 }
 
-/// Decodes one texel to raw words.
-type TexelDecoder = dyn Fn(&[u8]) -> [u32; 4];
-
-/// Vertex data in a format the rasterizer does not fetch, decoded by the texture unit's codec
-/// and widened to 32-bit RGBA (float, uint or sint), so any texel format can be vertex data.
-fn widen_vertices(
-    name: &str,
-    bytes: &[u8],
-    stride: u32,
-    offset: u32,
-) -> Option<(raster::VertexFormat, Vec<u8>, u32, u32)> {
-    let (ts, kind, decode): (usize, texture::NumKind, Box<TexelDecoder>) =
-        match formats::texture_format(name) {
-            Ok(f) => (f.texel_size(), f.kind(), Box::new(move |b| f.decode_raw(b))),
-            Err(_) => {
-                let f = super::types::Format::parse(name)?;
-                let (ts, kind) = formats::plain_layout(&f)?;
-                (ts, kind, Box::new(move |b| formats::decode_plain(&f, b)))
-            }
-        };
-    let stride = (stride as usize).max(1);
-    let mut out = Vec::new();
-    let mut o = offset as usize;
-    while o + ts <= bytes.len() {
-        for w in decode(&bytes[o..o + ts]) {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        o += stride;
+/// A `SUBGROUP` block on a shader: `REQUIRED_SIZE` (a number, `MIN` = 4, `MAX` = 64) sets
+/// the shader's subgroup size; `FULLY_POPULATED on` (`requireFullSubgroups`) holds a compute
+/// shader's local size in x to a multiple of that size, or of the largest size (64) without
+/// one, as Vulkan requires of the pipeline (`VUID-VkPipelineShaderStageCreateInfo-flags-02758`
+/// and `-02759`); `VARYING_SIZE` changes nothing (the size never varies within a dispatch).
+fn subgroup_options(sh: &mut pipeline::Shader, o: &ast::SubgroupOptions) -> Result<()> {
+    let (min, max) = (
+        *crate::exec::SUBGROUP_SIZES.start() as u32,
+        *crate::exec::SUBGROUP_SIZES.end() as u32,
+    );
+    if let Some(req) = o.required_size {
+        sh.set_subgroup_size(match req {
+            ast::SubgroupSize::Exact(n) => n,
+            ast::SubgroupSize::Min => min,
+            ast::SubgroupSize::Max => max,
+        })?;
     }
-    let vf = match kind {
-        texture::NumKind::Float => raster::VertexFormat::R32G32B32A32Sfloat,
-        texture::NumKind::Uint => raster::VertexFormat::R32G32B32A32Uint,
-        texture::NumKind::Sint => raster::VertexFormat::R32G32B32A32Sint,
-    };
-    Some((vf, out, 16, 0))
+    if o.fully_populated == Some(true) {
+        if sh.stage() != crate::ir::Stage::Compute {
+            return Err(Error::Amber(format!(
+                "FULLY_POPULATED on a {:?} shader: full subgroups are a compute pipeline option",
+                sh.stage()
+            )));
+        }
+        let x = sh.ir().workgroup_size[0];
+        let of = match o.required_size {
+            Some(_) => sh.program().subgroup_size() as u32,
+            None => max,
+        };
+        if x % of != 0 {
+            return Err(Error::Amber(format!(
+                "FULLY_POPULATED: the local size in x ({x}) is not a multiple of {of}, the {}",
+                if o.required_size.is_some() {
+                    "required subgroup size"
+                } else {
+                    "largest subgroup size (maxSubgroupSize)"
+                }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The raw bits of a specialisation constant.
@@ -2389,23 +2295,4 @@ fn image_view(
     // Resource kinds matter only for the glue; unused here beyond the dimensionality.
     let _ = res.map(|r| r.kind == ResourceKind::StorageImage);
     Ok(v)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn integer_attachment_writes_saturate_to_the_channel_width() {
-        let f = |name: &str| texture::Format::from_vk_name(name).unwrap();
-        let sat = integer_saturation(f("R16G16B16A16_UINT")).expect("16-bit uint");
-        // 65536 = 2^16 does not fit: 65535; smaller values pass unchanged.
-        assert_eq!(sat([65536, 65535, 7, u32::MAX]), [65535, 65535, 7, 65535]);
-        let sat = integer_saturation(f("R8G8B8A8_SINT")).expect("8-bit sint");
-        let v = [200u32, (-200i32) as u32, (-128i32) as u32, 127];
-        assert_eq!(sat(v), [127, (-128i32) as u32, (-128i32) as u32, 127]);
-        // 32-bit channels and float formats are left alone.
-        assert!(integer_saturation(f("R32G32B32A32_UINT")).is_none());
-        assert!(integer_saturation(f("R16G16B16A16_SFLOAT")).is_none());
-    }
 }

@@ -268,6 +268,8 @@ pub struct Program {
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
     pub(crate) discard: Discard,
+    /// Lanes per subgroup ([`super::SUBGROUP_SIZE`] unless set).
+    pub(crate) subgroup_size: usize,
     /// Polled between workgroups and every [`CANCEL_POLL`] instructions of a batch.
     pub(crate) cancel: Cancel,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
@@ -302,6 +304,25 @@ impl Program {
     }
     pub fn set_budget(&mut self, budget: u64) {
         self.budget = budget;
+    }
+    /// Lanes per subgroup: `SubgroupSize`, ballots, scans, shuffles and `SubgroupId` follow it.
+    pub fn subgroup_size(&self) -> usize {
+        self.subgroup_size
+    }
+    /// Run with `size` lanes per subgroup (Vulkan's `requiredSubgroupSize`): a power of two in
+    /// [`super::SUBGROUP_SIZES`], else `Error::Unsupported`. Batches are multiples of 64
+    /// lanes (or a whole workgroup), so subgroups never straddle two batches.
+    pub fn set_subgroup_size(&mut self, size: u32) -> Result<()> {
+        let s = size as usize;
+        if !s.is_power_of_two() || !super::SUBGROUP_SIZES.contains(&s) {
+            return Err(Error::Unsupported(format!(
+                "a subgroup size of {size} (quadstep runs {} to {} lanes, powers of two)",
+                super::SUBGROUP_SIZES.start(),
+                super::SUBGROUP_SIZES.end()
+            )));
+        }
+        self.subgroup_size = s;
+        Ok(())
     }
     /// The token runs of this program poll ([`Cancel::default`]: never stopped).
     pub fn cancel(&self) -> &Cancel {
@@ -781,6 +802,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         images,
         budget: DEFAULT_BUDGET,
         discard: Discard::default(),
+        subgroup_size: super::SUBGROUP_SIZE,
         cancel: Cancel::default(),
     })
 }

@@ -7,15 +7,20 @@ use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
 use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
-use crate::raster::stage::InterpPlanes;
+use crate::stage::InterpPlanes;
 use crate::{Error, Result};
 
-/// Lanes per subgroup (4 quads).
+/// Lanes per subgroup unless a program asks for another size (4 quads).
 pub const SUBGROUP_SIZE: usize = 16;
+/// The subgroup sizes a program may ask for ([`Program::set_subgroup_size`]): powers of two
+/// from one quad to 64 lanes.
+pub const SUBGROUP_SIZES: std::ops::RangeInclusive<usize> = 4..=64;
 
 /// The state of one batch of lanes (a multiple of 4: quad k = lanes 4k..4k+3).
 pub(crate) struct Batch {
     pub n: usize,
+    /// Lanes per subgroup (the program's [`Program::subgroup_size`]).
+    pub subgroup: usize,
     /// `r32[slot * n + lane]`.
     pub r32: Vec<u32>,
     pub r64: Vec<u64>,
@@ -321,6 +326,7 @@ impl Batch {
     pub fn new() -> Self {
         Batch {
             n: 0,
+            subgroup: SUBGROUP_SIZE,
             r32: Vec::new(),
             r64: Vec::new(),
             s32: Vec::new(),
@@ -364,7 +370,7 @@ impl Batch {
                     .get(l)
                     .map_or((0.0, 0.0), |c| (c[0], c[1])),
                 InterpAt::Sample(i) => {
-                    let [x, y] = crate::raster::samples::location(self.samples, reg(i));
+                    let [x, y] = crate::stage::sample_locations::location(self.samples, reg(i));
                     (x - 0.5, y - 0.5)
                 }
                 InterpAt::Offset(x, y) => (f32::from_bits(reg(x)), f32::from_bits(reg(y))),
@@ -412,6 +418,7 @@ impl Batch {
     fn reset_lanes(&mut self, prog: &Program, n: usize, frag: Option<bool>) {
         let n = n.div_ceil(4) * 4;
         self.n = n;
+        self.subgroup = prog.subgroup_size;
         let fill32 = |v: &mut Vec<u32>, len: usize| {
             v.clear();
             v.resize(len, 0);
@@ -1169,16 +1176,18 @@ impl Batch {
                     if !self.is_active(l) {
                         continue;
                     }
-                    let i = (l % SUBGROUP_SIZE) as u32;
-                    let full_mask = (1u32 << SUBGROUP_SIZE) - 1;
-                    let comp = |c: u8, m: u32| if c == 0 { m & full_mask } else { 0 };
+                    let size = self.subgroup;
+                    let i = (l % size) as u32;
+                    // the 128-bit mask's 32-bit component `c`, within the subgroup's lanes
+                    let full = (1u128 << size) - 1;
+                    let comp = |c: u8, m: u128| ((m & full) >> (32 * c as u32)) as u32;
                     let v = match *what {
                         LaneInfo::SubgroupInvocationId => i,
-                        LaneInfo::SubgroupSize => SUBGROUP_SIZE as u32,
+                        LaneInfo::SubgroupSize => size as u32,
                         LaneInfo::SubgroupEqMask(c) => comp(c, 1 << i),
                         LaneInfo::SubgroupGeMask(c) => comp(c, !0 << i),
-                        LaneInfo::SubgroupGtMask(c) => comp(c, (!0u32 << i) << 1),
-                        LaneInfo::SubgroupLeMask(c) => comp(c, ((2u64 << i) - 1) as u32),
+                        LaneInfo::SubgroupGtMask(c) => comp(c, (!0u128 << i) << 1),
+                        LaneInfo::SubgroupLeMask(c) => comp(c, (2u128 << i) - 1),
                         LaneInfo::SubgroupLtMask(c) => comp(c, (1 << i) - 1),
                     };
                     self.r32[*dst as usize * n + l] = v;

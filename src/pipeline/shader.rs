@@ -169,6 +169,12 @@ impl Shader {
         self.program.set_budget(budget);
     }
 
+    /// Run with `size` lanes per subgroup (Vulkan's `requiredSubgroupSize`; 16 unless set): a
+    /// power of two from 4 to 64, else `Error::Unsupported`.
+    pub fn set_subgroup_size(&mut self, size: u32) -> Result<()> {
+        self.program.set_subgroup_size(size)
+    }
+
     /// What a lane that executes `OpKill` does ([`exec::Discard::Helper`] unless set).
     pub fn set_discard(&mut self, discard: exec::Discard) {
         self.program.set_discard(discard);

@@ -88,7 +88,7 @@ mod fast_gather;
 mod fast_plane;
 mod fast_wide;
 mod filter;
-mod format;
+use crate::format;
 mod gather;
 mod image;
 mod lod;
