@@ -32,6 +32,7 @@ pub mod error;
 pub mod exec;
 pub mod front;
 pub mod golden;
+pub mod image_file;
 pub mod ir;
 pub mod limits;
 mod math;

@@ -25,6 +25,7 @@ pub use super::outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
 use super::run_expect;
 use super::run_repeat;
 use super::run_shaders;
+use super::texture_of;
 use crate::exec;
 use crate::front::spirv::{Module, SpecConstants};
 use crate::ir::{self, ResourceKind};
@@ -1502,27 +1503,13 @@ impl<'s> Runner<'s> {
             .format_name()
             .ok_or_else(|| Error::Amber(format!("image '{name}' has no format")))?;
         let format = formats::texture_format(&fname)?;
-        let samples = st.decl.samples.max(1);
-        let mut layers = 1;
-        let (dim, extent) = match st.decl.dim {
-            Some(ImageDim::Cube) => {
-                layers = 6;
-                (
-                    texture::ImageDim::D2,
-                    [st.width.max(1), st.height.max(1), 1],
-                )
-            }
-            Some(ImageDim::D1) => (texture::ImageDim::D1, [st.width.max(1), 1, 1]),
-            Some(ImageDim::D3) => (
-                texture::ImageDim::D3,
-                [st.width.max(1), st.height.max(1), st.depth.max(1)],
-            ),
-            _ => (
-                texture::ImageDim::D2,
-                [st.width.max(1), st.height.max(1), 1],
-            ),
-        };
-        let levels = st.decl.mip_levels.max(1);
+        let g = texture_of::geometry(
+            st.decl.dim,
+            [st.width, st.height, st.depth],
+            st.decl.mip_levels,
+            st.decl.samples,
+        );
+        let (extent, layers, levels, samples) = (g.extent, g.layers, g.levels, g.samples);
         let what = format!("image {}", crate::error::quote(name));
         let l = &self.opts.limits;
         let (row, edge) = match st.decl.dim {
@@ -1558,20 +1545,10 @@ impl<'s> Runner<'s> {
             .saturating_add(decoded);
         l.check(Limit::MaxMemoryAllocationSize, texels * texel, &what)?;
         let charge = self.mem.charge(bytes, &what)?;
-        let mut img = texture::Image::new(format, dim, extent, layers, levels, samples)?;
+        let mut img = g.image(format)?;
         let n = img.level_texels(0) * format.texel_size();
         let (bytes, _padded) = self.bytes(n, &st.bytes[..n.min(st.bytes.len())], &what)?;
-        img.upload_bytes(0, &bytes)?;
-        if levels > 1 {
-            self.cancel.check()?;
-            img.generate_mips()?;
-            // Levels rendered as attachments replace the generated ones.
-            for (&l, bytes) in st.mips.range(1..levels) {
-                let mut b = bytes.clone();
-                b.resize(img.level_texels(l) * format.texel_size(), 0);
-                img.upload_bytes(l, &b)?;
-            }
-        }
+        texture_of::fill(&mut img, &bytes, &st.mips, || self.cancel.check())?;
         if let Some(h) = &self.opts.hook {
             h.image_uploaded(name);
         }
@@ -2014,7 +1991,13 @@ impl<'s> Runner<'s> {
                     name: n.clone(),
                     format: b.format_name(),
                     width: b.width,
+                    height: b.height,
+                    depth: b.depth,
+                    dim: b.decl.dim,
+                    mip_levels: b.decl.mip_levels,
+                    samples: b.decl.samples,
                     bytes: b.bytes.clone(),
+                    mips: b.mips.clone(),
                 }
             })
             .collect()
