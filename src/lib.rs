@@ -42,13 +42,14 @@ pub mod texture;
 
 pub use error::{Error, Result};
 pub use exec::Buffer;
+pub use image_file::{FileFormat, Pixels};
 pub use limits::{Cancel, Guards, Limit, Limits, MemoryBudget};
 pub use pipeline::{
     dispatch, dispatch_with, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader,
     TexelBufferView,
 };
 pub use raster::{
-    ColorTarget, DepthStencilTarget, Pipeline as GraphicsPipeline, PipelineState, Rasterizer,
-    RenderTargets,
+    ColorFormat, ColorTarget, DepthStencilTarget, Pipeline as GraphicsPipeline, PipelineState,
+    Rasterizer, RenderTargets,
 };
 pub use texture::{Format, Image, ImageView, Sampler};
