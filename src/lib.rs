@@ -10,7 +10,8 @@
 //!   (fixed-function [`PipelineState`] + two [`BoundStage`]s);
 //! - guards: [`Limits`] (sizes and counts), [`MemoryBudget`] (bytes), [`Cancel`] (time limits,
 //!   Ctrl-C), together [`Guards`] (see [`limits`]);
-//! - tools: [`amber`] scripts, [`golden`] image comparison, the [`exec`] observer hook.
+//! - tools: [`amber`] scripts, [`golden`] image comparison, [`image_file`] pictures as PNG
+//!   (8 or 16 bits), EXR or f32 ([`ColorTarget::save_png`]), the [`exec`] observer hook.
 //!
 //! ```no_run
 //! use quadstep::*;
