@@ -6,10 +6,12 @@
 //! itself broke", in JSON and in the exit status. Every [`Error`] maps to one kind
 //! ([`FailKind::of`]), and every kind to one exit status ([`FailKind::exit_code`]).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::Error;
+use super::ast;
+use crate::{texture, Error, Result};
 
 /// Why a script failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -189,7 +191,40 @@ pub struct BufferDump {
     pub format: Option<String>,
     /// Texels per row for images (0 for plain buffers).
     pub width: u32,
+    /// Rows and slices of an image (1 for plain buffers; 6, the faces, for a cube).
+    pub height: u32,
+    pub depth: u32,
+    /// The declared dimensionality, mip levels and samples.
+    pub dim: Option<ast::ImageDim>,
+    pub mip_levels: u32,
+    pub samples: u32,
+    /// Level 0 (each pixel's samples together for a multisampled image).
     pub bytes: Vec<u8>,
+    /// Levels above 0 rendered or cleared as colour attachments, by level.
+    pub mips: BTreeMap<u32, Vec<u8>>,
+}
+
+impl BufferDump {
+    /// The texture a shader sampling this buffer would see now: level 0 from its bytes, the
+    /// other levels generated from it except those rendered as attachments.
+    pub fn texture(&self) -> Result<texture::Image> {
+        let fname = self
+            .format
+            .as_deref()
+            .ok_or_else(|| Error::Amber(format!("buffer '{}' has no image format", self.name)))?;
+        let format = texture::Format::from_vk_name(fname)?;
+        let g = super::texture_of::geometry(
+            self.dim,
+            [self.width, self.height, self.depth],
+            self.mip_levels,
+            self.samples,
+        );
+        let mut img = g.image(format)?;
+        let mut level0 = self.bytes.clone();
+        level0.resize(img.level_texels(0) * format.texel_size(), 0);
+        super::texture_of::fill(&mut img, &level0, &self.mips, || Ok(()))?;
+        Ok(img)
+    }
 }
 
 impl ScriptResult {

@@ -12,6 +12,7 @@
 //! Errors never escape as panics: a command's error becomes FAIL (or UNSUPPORTED for
 //! [`Error::Unsupported`]) naming `file:line`.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,6 +25,7 @@ pub use super::outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
 use super::run_expect;
 use super::run_repeat;
 use super::run_shaders;
+use super::texture_of;
 use crate::exec;
 use crate::front::spirv::{Module, SpecConstants};
 use crate::ir::{self, ResourceKind};
@@ -54,6 +56,10 @@ pub struct RunOptions {
     pub cancel: Cancel,
     /// Directory of compiled GLSL/HLSL.
     pub cache_dir: PathBuf,
+    /// A folder of SPIR-V compiled ahead of time from the scripts' GLSL/HLSL (files named by
+    /// [`run_shaders::prebuilt_name`]), used before glslang: scripts that ship their SPIR-V
+    /// run where glslang is not installed.
+    pub prebuilt_spirv: Option<PathBuf>,
     /// Keep every colour attachment's final contents in [`ScriptResult::images`].
     pub keep_images: bool,
     /// Rasterizer worker threads per script (scripts themselves may run in parallel).
@@ -84,6 +90,7 @@ impl Default for RunOptions {
             memory_limit: MemoryBudget::default().limit(),
             cancel: Cancel::default(),
             cache_dir: run_shaders::default_cache_dir(),
+            prebuilt_spirv: None,
             keep_images: false,
             raster_threads: 1,
             spirv_version: None,
@@ -314,6 +321,9 @@ pub(crate) struct BufState {
     /// What `bytes` and `mips` hold, counted against the script's memory budget
     /// ([`Runner::settle`]).
     charge: Charge,
+    /// Moves on with every change ([`Runner::buf_mut`]): a texture made from the buffer is
+    /// used again while its version is the buffer's.
+    version: u64,
 }
 
 impl BufState {
@@ -379,6 +389,9 @@ pub(super) enum WriteBack {
     },
 }
 
+/// A texture made from a buffer: the buffer's version it holds, the image, its charge.
+type Texture = (u64, Arc<ImageResource>, Charge);
+
 /// Executes one script.
 pub(crate) struct Runner<'s> {
     script: &'s Script,
@@ -401,6 +414,12 @@ pub(crate) struct Runner<'s> {
     failure: Option<String>,
     /// Draw and dispatch commands started so far (`hook::Command::index`).
     commands: usize,
+    /// The last version given to a changed buffer ([`Runner::buf_mut`]).
+    version: u64,
+    /// Textures made from buffers for sampling, by buffer name, with the buffer's version
+    /// they hold and their charge: made once, not once per command, while the buffer is
+    /// unchanged.
+    textures: RefCell<HashMap<String, Texture>>,
 }
 
 fn no_buffer(name: &str) -> Error {
@@ -435,6 +454,8 @@ impl<'s> Runner<'s> {
             line: 0,
             failure: None,
             commands: 0,
+            version: 0,
+            textures: RefCell::new(HashMap::new()),
         };
         for st in &script.stmts {
             r.line = st.line;
@@ -506,15 +527,25 @@ impl<'s> Runner<'s> {
                 depth: b.depth.unwrap_or(1),
                 mips: BTreeMap::new(),
                 charge,
+                version: 0,
             },
         );
         self.settle(&b.name)
     }
 
+    /// `name`'s state, to change: its version moves on, so that no texture made from its
+    /// old contents is sampled again. The only way to a buffer's state for writing.
+    fn buf_mut(&mut self, name: &str) -> Option<&mut BufState> {
+        self.version += 1;
+        let st = self.bufs.get_mut(name)?;
+        st.version = self.version;
+        Some(st)
+    }
+
     /// After a change to `name`'s bytes: its charge is what it holds now (an error when
     /// that passes the budget).
     fn settle(&mut self, name: &str) -> Result<()> {
-        if let Some(st) = self.bufs.get_mut(name) {
+        if let Some(st) = self.buf_mut(name) {
             let held = st.held();
             let what = format_args!("buffer {}", crate::error::quote(name));
             st.charge.resize(held, what)?;
@@ -597,7 +628,7 @@ impl<'s> Runner<'s> {
                 | Binding::Resolve { buffer } => buffer,
                 _ => continue,
             };
-            let st = self.bufs.get_mut(name).ok_or_else(|| {
+            let st = self.buf_mut(name).ok_or_else(|| {
                 Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name))
             })?;
             let texel = st.texel_bytes() * st.decl.samples.max(1) as usize;
@@ -605,7 +636,7 @@ impl<'s> Runner<'s> {
             if st.width != w || st.height != h || st.bytes.len() < need {
                 let what = format!("attachment {} of {w}x{h}", crate::error::quote(name));
                 let (bytes, fresh) = self.zeroed(need, what)?;
-                let st = self.bufs.get_mut(name).ok_or_else(|| no_buffer(name))?;
+                let st = self.buf_mut(name).ok_or_else(|| no_buffer(name))?;
                 st.width = w;
                 st.height = h;
                 st.bytes = bytes;
@@ -629,8 +660,7 @@ impl<'s> Runner<'s> {
     fn size_mip_attachment(&mut self, p: &Pipeline, name: &str, level: u32) -> Result<()> {
         let (w, h) = p.framebuffer_size;
         let st = self
-            .bufs
-            .get_mut(name)
+            .buf_mut(name)
             .ok_or_else(|| Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name)))?;
         if level >= st.decl.mip_levels.max(1) {
             return Err(Error::Amber(format!(
@@ -657,7 +687,7 @@ impl<'s> Runner<'s> {
         if st.mips.get(&level).map(Vec::len) != Some(need) {
             let what = format!("level {level} of attachment {}", crate::error::quote(name));
             let (bytes, fresh) = self.zeroed(need, what)?;
-            let st = self.bufs.get_mut(name).ok_or_else(|| no_buffer(name))?;
+            let st = self.buf_mut(name).ok_or_else(|| no_buffer(name))?;
             st.mips.insert(level, bytes);
             drop(fresh);
             self.settle(name)?;
@@ -744,7 +774,7 @@ impl<'s> Runner<'s> {
                     charges.push(c);
                 }
                 let (width, height, depth) = (src.width, src.height, src.depth);
-                let dst = self.bufs.get_mut(to).ok_or_else(|| no_buffer(to))?;
+                let dst = self.buf_mut(to).ok_or_else(|| no_buffer(to))?;
                 dst.bytes = bytes;
                 dst.width = width;
                 dst.height = height;
@@ -768,7 +798,7 @@ impl<'s> Runner<'s> {
                     .check(Limit::MaxMemoryAllocationSize, end, &what)?;
                 let grow = end.saturating_sub(self.buf(buffer)?.bytes.len() as u64);
                 let fresh = self.mem.charge(grow, &what)?;
-                let st = self.bufs.get_mut(buffer).ok_or_else(|| no_buffer(buffer))?;
+                let st = self.buf_mut(buffer).ok_or_else(|| no_buffer(buffer))?;
                 let (offset, end) = (*offset as usize, end as usize);
                 if st.bytes.len() < end {
                     st.bytes
@@ -881,7 +911,7 @@ impl<'s> Runner<'s> {
         charge: Charge,
     ) -> Result<()> {
         let bytes = t.data;
-        if let Some(st) = self.bufs.get_mut(name) {
+        if let Some(st) = self.buf_mut(name) {
             if level == 0 {
                 st.bytes = bytes;
             } else {
@@ -949,7 +979,7 @@ impl<'s> Runner<'s> {
                 }
             }
         })?;
-        if let Some(st) = self.bufs.get_mut(name) {
+        if let Some(st) = self.buf_mut(name) {
             st.bytes = bytes;
         }
         drop(fresh);
@@ -998,14 +1028,18 @@ impl<'s> Runner<'s> {
         let mut sh = if decl.format == ShaderFormat::Dxil {
             run_shaders::dxil_shader(decl, att, stage)?
         } else {
-            let words = run_shaders::shader_words_debug(
+            let glsl = run_shaders::GlslOptions {
+                cache: &self.opts.cache_dir,
+                prebuilt: self.opts.prebuilt_spirv.as_deref(),
+                debug_info: self.opts.debug_info,
+                script: Some(&self.script.path),
+            };
+            let words = run_shaders::shader_words_with(
                 decl,
                 att.stage,
                 &att.entry_point,
                 self.opts.spirv_version,
-                &self.opts.cache_dir,
-                self.opts.debug_info,
-                Some(&self.script.path),
+                &glsl,
             )?;
             let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
             let module = Module::load(&words)?;
@@ -1326,6 +1360,11 @@ impl<'s> Runner<'s> {
                             | DescriptorKind::CombinedImageSampler => {
                                 let img = match img_cache.get(name) {
                                     Some(i) => i.clone(),
+                                    None if *kind != DescriptorKind::StorageImage => {
+                                        let i = self.sampled_image(name)?;
+                                        img_cache.insert(name.clone(), i.clone());
+                                        i
+                                    }
                                     None => {
                                         let (i, c) = self.make_image(name)?;
                                         charges.push(c);
@@ -1392,6 +1431,23 @@ impl<'s> Runner<'s> {
         Ok(convert_sampler(s))
     }
 
+    /// The texture for sampling buffer `name`: the one made before while the buffer has not
+    /// changed since ([`Runner::buf_mut`]), else a new one, kept for the next command.
+    fn sampled_image(&self, name: &str) -> Result<Arc<ImageResource>> {
+        let version = self.buf(name)?.version;
+        let mut textures = self.textures.borrow_mut();
+        if let Some((v, img, _)) = textures.get(name) {
+            if *v == version {
+                return Ok(img.clone());
+            }
+        }
+        // the old one's memory goes back before the new one is charged
+        textures.remove(name);
+        let (img, charge) = self.make_image(name)?;
+        textures.insert(name.to_string(), (version, img.clone(), charge));
+        Ok(img)
+    }
+
     /// A texture-unit image holding a buffer's bytes (mip levels generated from level 0).
     fn make_image(&self, name: &str) -> Result<(Arc<ImageResource>, Charge)> {
         let st = self.buf(name)?;
@@ -1399,27 +1455,13 @@ impl<'s> Runner<'s> {
             .format_name()
             .ok_or_else(|| Error::Amber(format!("image '{name}' has no format")))?;
         let format = formats::texture_format(&fname)?;
-        let samples = st.decl.samples.max(1);
-        let mut layers = 1;
-        let (dim, extent) = match st.decl.dim {
-            Some(ImageDim::Cube) => {
-                layers = 6;
-                (
-                    texture::ImageDim::D2,
-                    [st.width.max(1), st.height.max(1), 1],
-                )
-            }
-            Some(ImageDim::D1) => (texture::ImageDim::D1, [st.width.max(1), 1, 1]),
-            Some(ImageDim::D3) => (
-                texture::ImageDim::D3,
-                [st.width.max(1), st.height.max(1), st.depth.max(1)],
-            ),
-            _ => (
-                texture::ImageDim::D2,
-                [st.width.max(1), st.height.max(1), 1],
-            ),
-        };
-        let levels = st.decl.mip_levels.max(1);
+        let g = texture_of::geometry(
+            st.decl.dim,
+            [st.width, st.height, st.depth],
+            st.decl.mip_levels,
+            st.decl.samples,
+        );
+        let (extent, layers, levels, samples) = (g.extent, g.layers, g.levels, g.samples);
         let what = format!("image {}", crate::error::quote(name));
         let l = &self.opts.limits;
         let (row, edge) = match st.decl.dim {
@@ -1455,19 +1497,12 @@ impl<'s> Runner<'s> {
             .saturating_add(decoded);
         l.check(Limit::MaxMemoryAllocationSize, texels * texel, &what)?;
         let charge = self.mem.charge(bytes, &what)?;
-        let mut img = texture::Image::new(format, dim, extent, layers, levels, samples)?;
+        let mut img = g.image(format)?;
         let n = img.level_texels(0) * format.texel_size();
         let (bytes, _padded) = self.bytes(n, &st.bytes[..n.min(st.bytes.len())], &what)?;
-        img.upload_bytes(0, &bytes)?;
-        if levels > 1 {
-            self.cancel.check()?;
-            img.generate_mips()?;
-            // Levels rendered as attachments replace the generated ones.
-            for (&l, bytes) in st.mips.range(1..levels) {
-                let mut b = bytes.clone();
-                b.resize(img.level_texels(l) * format.texel_size(), 0);
-                img.upload_bytes(l, &b)?;
-            }
+        texture_of::fill(&mut img, &bytes, &st.mips, || self.cancel.check())?;
+        if let Some(h) = &self.opts.hook {
+            h.image_uploaded(name);
         }
         Ok((ImageResource::new(img), charge))
     }
@@ -1505,7 +1540,7 @@ impl<'s> Runner<'s> {
                                 }
                             }
                         })?;
-                        if let Some(st) = self.bufs.get_mut(&name) {
+                        if let Some(st) = self.buf_mut(&name) {
                             for (i, b) in changed {
                                 st.bytes[i] = b;
                             }
@@ -1516,7 +1551,7 @@ impl<'s> Runner<'s> {
                     let img = image.read();
                     let what = format!("storage image {}", crate::error::quote(&name));
                     let (bytes, fresh) = self.copy(img.level_bytes(0)?, what)?;
-                    if let Some(st) = self.bufs.get_mut(&name) {
+                    if let Some(st) = self.buf_mut(&name) {
                         st.bytes = bytes;
                     }
                     drop(fresh);
@@ -1899,7 +1934,13 @@ impl<'s> Runner<'s> {
                     name: n.clone(),
                     format: b.format_name(),
                     width: b.width,
+                    height: b.height,
+                    depth: b.depth,
+                    dim: b.decl.dim,
+                    mip_levels: b.decl.mip_levels,
+                    samples: b.decl.samples,
                     bytes: b.bytes.clone(),
+                    mips: b.mips.clone(),
                 }
             })
             .collect()

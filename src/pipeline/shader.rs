@@ -34,6 +34,17 @@ impl Shader {
         Self::from_module(&Module::load(words)?, entry, None, spec)
     }
 
+    /// Compile `entry` of a SPIR-V binary as read from a `.spv` file (either byte order),
+    /// without specialisation.
+    pub fn from_spirv_bytes(bytes: &[u8], entry: &str) -> Result<Shader> {
+        Self::from_module(
+            &Module::from_bytes(bytes)?,
+            entry,
+            None,
+            &Default::default(),
+        )
+    }
+
     /// Compile `entry` of SPIR-V assembly text (`spirv-as` syntax).
     pub fn from_spirv_asm(
         text: &str,
