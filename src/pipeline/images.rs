@@ -1281,6 +1281,7 @@ mod tests {
             origin_upper_left: true,
             derivative_group: None,
             modes: Default::default(),
+            source: Default::default(),
         }
     }
 
