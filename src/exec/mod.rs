@@ -131,6 +131,7 @@ mod image;
 mod kernels;
 mod memory;
 mod observe;
+mod place;
 mod program;
 mod run;
 mod stages;

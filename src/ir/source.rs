@@ -22,6 +22,10 @@ pub enum OffsetUnit {
 pub struct SourceFile {
     pub name: String,
     pub text: Option<String>,
+    /// Added to the module's line numbers where they are shown: a shader written inline in
+    /// a bigger file (an Amber script's `SHADER` block) starts after that file's line
+    /// `line_offset`.
+    pub line_offset: u32,
 }
 
 /// Source positions of a module's instructions.
@@ -51,15 +55,28 @@ impl SourceMap {
 
     /// `name:line` of the instruction at `offset`, when known.
     pub fn file_line(&self, offset: u32) -> Option<String> {
-        self.line(offset).map(|(f, l)| format!("{}:{l}", f.name))
+        self.line(offset)
+            .map(|(f, l)| format!("{}:{}", f.name, l.saturating_add(f.line_offset)))
     }
 
     /// The text of the source line of the instruction at `offset`, trimmed, when the module
-    /// embeds its source.
+    /// embeds its source. A `#line N` directive in the text numbers the line after it N
+    /// (glslang puts its `OpModuleProcessed` notes and a `#line 1` before the source).
     pub fn text(&self, offset: u32) -> Option<&str> {
-        let (f, l) = self.line(offset)?;
-        let text = f.text.as_deref()?.lines().nth(l.checked_sub(1)? as usize)?;
-        Some(text.trim())
+        let (f, want) = self.line(offset)?;
+        let mut n = 1u32;
+        for text in f.text.as_deref()?.lines() {
+            let directive = text.trim().strip_prefix("#line ");
+            if let Some(next) = directive.and_then(|d| d.split_whitespace().next()?.parse().ok()) {
+                n = next;
+                continue;
+            }
+            if n == want {
+                return Some(text.trim());
+            }
+            n = n.saturating_add(1);
+        }
+        None
     }
 
     /// ` file:line` of `offset` for the end of a listing line, with the line's text when it
@@ -107,6 +124,7 @@ mod tests {
             files: vec![SourceFile {
                 name: "a.frag".into(),
                 text: Some("one\n  two  \nthree".into()),
+                line_offset: 0,
             }],
             spans: vec![(10, 0, 2), (20, NO_FILE, 0), (30, 0, 3)],
         };
@@ -116,5 +134,13 @@ mod tests {
         assert_eq!(m.file_line(25), None);
         assert_eq!(m.place(31), "SPIR-V word 31 (a.frag:3)");
         assert_eq!(m.place(5), "SPIR-V word 5");
+        // a shader inline in a script from its line 40 on: script lines, the shader's text
+        let mut m = m;
+        m.files[0].line_offset = 40;
+        assert_eq!(m.file_line(10).as_deref(), Some("a.frag:42"));
+        assert_eq!(m.text(10), Some("two"));
+        // glslang's notes before a `#line 1`
+        m.files[0].text = Some("// a note\n#line 1\none\ntwo\n".into());
+        assert_eq!(m.text(10), Some("two"));
     }
 }

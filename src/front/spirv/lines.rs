@@ -88,6 +88,7 @@ pub(crate) fn source_map(p: &Parsed) -> SourceMap {
                             files.push(SourceFile {
                                 name: f,
                                 text: w(5).and_then(|t| strings.get(&t).cloned()),
+                                line_offset: 0,
                             });
                             file_of.insert(id, files.len() as u32 - 1);
                             continued = Some(files.len() - 1);
@@ -143,7 +144,11 @@ fn file_index(
         return Some(f);
     }
     let name = strings.get(&id)?.clone();
-    files.push(SourceFile { name, text: None });
+    files.push(SourceFile {
+        name,
+        text: None,
+        line_offset: 0,
+    });
     let f = files.len() as u32 - 1;
     file_of.insert(id, f);
     Some(f)

@@ -127,6 +127,11 @@ impl Module {
         &self.source
     }
 
+    /// The source map, to rename or renumber its files (a shader inline in a script).
+    pub fn source_map_mut(&mut self) -> &mut ir::SourceMap {
+        &mut self.source
+    }
+
     /// SPIR-V version (major, minor) from the header.
     pub fn spirv_version(&self) -> (u8, u8) {
         self.p.version
