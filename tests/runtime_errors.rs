@@ -54,7 +54,13 @@ fn number_after(msg: &str, key: &str) -> u32 {
 /// `(word offset, text)` of each instruction of SPIR-V assembly `asm`, from `spirv-as` and
 /// `spirv-dis --offsets` (byte offsets / 4).
 fn spirv_dis_offsets(asm: &str) -> Vec<(u32, String)> {
-    let (src, spv) = (tmp("shader.spvasm"), tmp("shader.spv"));
+    // a name per call: the tests run in parallel
+    static N: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = N.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (src, spv) = (
+        tmp(&format!("shader{n}.spvasm")),
+        tmp(&format!("shader{n}.spv")),
+    );
     std::fs::write(&src, asm).unwrap();
     let o = Command::new("spirv-as")
         .args(["--target-env", "spv1.3", "-o"])
