@@ -1193,9 +1193,9 @@ impl Batch {
             | Code::K4 { .. }
             | Code::LoadLocal { .. }
             | Code::StoreLocal { .. } => {
-                return Err(Error::Exec(format!(
-                    "internal: a lane kernel reached exec_cold"
-                )))
+                return Err(Error::Exec(
+                    "internal: a lane kernel reached exec_cold".into(),
+                ))
             }
         }
         Ok(())
