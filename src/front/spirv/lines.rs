@@ -10,7 +10,7 @@ use std::collections::HashMap;
 
 use spirv::Op;
 
-use super::parse::Parsed;
+use super::parse::{is_terminator, Parsed};
 use crate::ir::{SourceFile, SourceMap, NO_FILE};
 
 /// `NonSemantic.Shader.DebugInfo.100` instruction numbers.
@@ -114,15 +114,9 @@ pub(crate) fn source_map(p: &Parsed) -> SourceMap {
                 }
             }
             // the end of a block or function ends a position
-            Op::Branch
-            | Op::BranchConditional
-            | Op::Switch
-            | Op::Kill
-            | Op::Return
-            | Op::ReturnValue
-            | Op::Unreachable
-            | Op::TerminateInvocation
-            | Op::FunctionEnd => set_span(&mut spans, after, NO_FILE, 0),
+            op if is_terminator(op) || op == Op::FunctionEnd => {
+                set_span(&mut spans, after, NO_FILE, 0)
+            }
             _ => {}
         }
     }
