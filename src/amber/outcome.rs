@@ -145,15 +145,25 @@ impl Status {
         self.kind().map_or(0, FailKind::exit_code)
     }
     /// `Error::Unsupported` → UNSUPPORTED, anything else → a failure of its kind, the
-    /// message prefixed with `at` (`file:line`).
+    /// message prefixed with `at` (`file:line`) — unless it names a place in that file
+    /// already (a script's parse error, `file:line: …`), then it stands as it is.
     pub fn of_error(e: Error, at: &str) -> Status {
+        let file = at
+            .rsplit_once(':')
+            .filter(|(_, n)| n.parse::<usize>().is_ok())
+            .map_or(at, |(f, _)| f);
+        let placed = e.message().starts_with(&format!("{file}:"));
         match e {
             Error::Unsupported(m) => Status::Unsupported {
-                reason: format!("{at}: {m}"),
+                reason: if placed { m } else { format!("{at}: {m}") },
             },
             other => Status::Fail {
                 kind: FailKind::of(&other),
-                message: format!("{at}: {other}"),
+                message: if placed {
+                    other.message().to_string()
+                } else {
+                    format!("{at}: {other}")
+                },
             },
         }
     }
@@ -272,6 +282,16 @@ mod tests {
         assert_eq!(at("d/x.amber:7: 'foo' : undeclared").line(), Some(7));
         assert_eq!(at("d/x.amber: no line here").line(), None);
         assert_eq!(at("d/x.amber:12x: odd").line(), None);
+    }
+
+    #[test]
+    fn a_message_placed_in_the_file_is_not_prefixed_again() {
+        let st = Status::of_error(Error::Amber("d/x.amber:16: bad".into()), "d/x.amber");
+        assert_eq!(st.detail(), "d/x.amber:16: bad");
+        let st = Status::of_error(Error::Exec("boom".into()), "d/x.amber:3");
+        assert_eq!(st.detail(), "d/x.amber:3: execution: boom");
+        let st = Status::of_error(Error::Spirv("a.spvasm:2:1: bad".into()), "d/x.amber:3");
+        assert_eq!(st.detail(), "d/x.amber:3: SPIR-V: a.spvasm:2:1: bad");
     }
 
     #[test]

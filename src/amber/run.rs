@@ -70,7 +70,8 @@ pub struct RunOptions {
     /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
     pub discard: exec::Discard,
     /// Compile GLSL/HLSL with debug information (`glslangValidator -g`: `OpLine`s and the
-    /// source text, which the shader debugger shows).
+    /// source text, which the shader debugger shows and run-time errors name). On by
+    /// default: debug instructions change nothing a shader computes.
     pub debug_info: bool,
     /// A tool watching the draws and dispatches (the shader debugger).
     pub hook: Option<Arc<dyn RunHook>>,
@@ -95,7 +96,7 @@ impl Default for RunOptions {
             raster_threads: 1,
             spirv_version: None,
             discard: exec::Discard::default(),
-            debug_info: false,
+            debug_info: true,
             hook: None,
             policy: None,
             lod_precision: None,
@@ -1042,7 +1043,8 @@ impl<'s> Runner<'s> {
                 &glsl,
             )?;
             let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
-            let module = Module::load(&words)?;
+            let mut module = Module::load(&words)?;
+            run_shaders::place_source_lines(module.source_map_mut(), decl, Some(&self.script.path));
             let spec_map: SpecConstants = spec.into_iter().collect();
             let entry = if decl.format == ShaderFormat::Passthrough {
                 "main"

@@ -359,6 +359,24 @@ fn site_of(shader: &Shader, script: Option<&Path>, n: usize) -> String {
     }
 }
 
+/// Points the source lines of a GLSL/HLSL shader compiled with debug information (which name
+/// the scratch file glslang compiled) at the user's text, as [`site_of`] places compile
+/// errors: a `FILE`'s path, or an inline block's lines in `script`.
+pub fn place_source_lines(map: &mut crate::ir::SourceMap, shader: &Shader, script: Option<&Path>) {
+    if !matches!(shader.format, ShaderFormat::Glsl | ShaderFormat::Hlsl) {
+        return;
+    }
+    let (name, offset) = match (&shader.file, script) {
+        (Some(f), _) => (f.display().to_string(), 0),
+        (None, Some(s)) if shader.line > 0 => (s.display().to_string(), shader.line),
+        _ => return,
+    };
+    for f in &mut map.files {
+        f.name.clone_from(&name);
+        f.line_offset = u32::try_from(offset).unwrap_or(u32::MAX);
+    }
+}
+
 /// Run `spirv-opt` with Amber's `SHADER_OPTIMIZATION` passes (e.g. `--graphics-robust-access`).
 pub fn optimize(words: &[u32], passes: &[String], cache: &Path) -> Result<Vec<u32>> {
     if passes.is_empty() {

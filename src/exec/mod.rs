@@ -132,6 +132,7 @@ mod image;
 mod kernels;
 mod memory;
 mod observe;
+mod place;
 mod program;
 mod run;
 mod stages;

@@ -609,10 +609,11 @@ impl Batch {
             if self.executed > poll_at {
                 if self.executed > prog.budget {
                     return Err(Error::Exec(format!(
-                        "shader '{}': instruction budget of {} instructions per batch exceeded \
-                         (at block b{}); raise it with Program::set_budget if the shader is not \
-                         looping forever",
-                        prog.shader.name, prog.budget, blk.id
+                        "{}: instruction budget of {} instructions per batch exceeded; raise \
+                         it (`--budget N` on the command line, `Program::set_budget` in the \
+                         library) if the shader is not looping forever",
+                        prog.place(blk.id, None),
+                        prog.budget
                     )));
                 }
                 prog.cancel.check()?;
@@ -649,12 +650,15 @@ impl Batch {
                             &self.active,
                             full,
                         ),
-                        _ => self.exec(prog, code, full, bind, obs, blk.id, i as usize)?,
+                        _ => self
+                            .exec(prog, code, full, bind, obs, blk.id, i as usize)
+                            .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
                     }
                 }
             } else {
                 for (i, code) in blk.code.iter().enumerate() {
-                    self.exec(prog, code, full, bind, obs, blk.id, i)?;
+                    self.exec(prog, code, full, bind, obs, blk.id, i)
+                        .map_err(|e| prog.locate(e, blk.id, Some(i)))?;
                     let inst = &prog.shader.body.blocks[blk.id as usize].insts[i];
                     obs.inst(&InstEvent {
                         block: blk.id,
@@ -673,7 +677,9 @@ impl Batch {
                     });
                 }
             }
-            let uniform = self.terminate(&blk.term, blk.id, full, full && !blk.ends_lanes)?;
+            let uniform = self
+                .terminate(&blk.term, full, full && !blk.ends_lanes)
+                .map_err(|e| prog.locate(e, blk.id, None))?;
             if full && matches!(blk.term, CTerm::Return | CTerm::Kill(_)) {
                 // every lane was here and has finished (or, killed, is a helper in a quad
                 // without live lanes)
@@ -700,13 +706,7 @@ impl Batch {
     /// for the next block, [`Batch::skip_dead_quads`]) come after one of those. Saves the
     /// 64-lane `pc` loop of a uniform branch and the `pc` fill of a jump: 11.5 of the 150
     /// instructions per sample of lavapipe's bilinear scene were `terminate`.
-    fn terminate(
-        &mut self,
-        term: &CTerm,
-        id: BlockId,
-        full: bool,
-        lazy: bool,
-    ) -> Result<Option<u32>> {
+    fn terminate(&mut self, term: &CTerm, full: bool, lazy: bool) -> Result<Option<u32>> {
         let n = self.n;
         let act = &self.active;
         match term {
@@ -788,9 +788,7 @@ impl Batch {
             }
             CTerm::Unreachable => {
                 let l = act.iter().position(|&a| a != 0).unwrap_or(0);
-                return Err(Error::Exec(format!(
-                    "lane {l} reached OpUnreachable at the end of block b{id}"
-                )));
+                return Err(Error::Exec(format!("lane {l} reached OpUnreachable")));
             }
         }
         Ok(None)
@@ -1068,12 +1066,7 @@ impl Batch {
                     active: &self.active,
                     helper: &self.helper,
                 };
-                bind.images
-                    .image_batch(inst, &ops, &mut out)
-                    .map_err(|e| match e {
-                        Error::Exec(m) => Error::Exec(format!("b{block} instruction {index}: {m}")),
-                        e => e,
-                    })?;
+                bind.images.image_batch(inst, &ops, &mut out)?;
                 if obs.wants_images() {
                     for (q, res) in out.chunks_exact(4).enumerate() {
                         if ops.quad_mask(q) == 0 {
@@ -1209,9 +1202,9 @@ impl Batch {
             | Code::K4 { .. }
             | Code::LoadLocal { .. }
             | Code::StoreLocal { .. } => {
-                return Err(Error::Exec(format!(
-                    "b{block} instruction {index}: internal: a lane kernel reached exec_cold"
-                )))
+                return Err(Error::Exec(
+                    "internal: a lane kernel reached exec_cold".into(),
+                ))
             }
         }
         Ok(())

@@ -103,6 +103,8 @@ pub fn render(scene: &GoldenScene, threads: usize) -> Rendered {
         keep_images: true,
         raster_threads: threads.max(1),
         prebuilt_spirv: scene.script.parent().map(spirv_dir),
+        // the shipped SPIR-V is compiled without debug information, and serves only such builds
+        debug_info: false,
         ..RunOptions::default()
     };
     let result = run_file(&scene.script, &opts);
