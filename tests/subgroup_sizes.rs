@@ -55,7 +55,7 @@ fn script(local: u32, subgroup_block: &str, expected: &[u32]) -> String {
     format!(
         "#!amber\nDEVICE_FEATURE SubgroupSizeControl.subgroupSizeControl\n\
          DEVICE_FEATURE SubgroupSizeControl.computeFullSubgroups\n\
-         SHADER compute cs GLSL\n{}END\n\
+         SHADER compute cs GLSL TARGET_ENV spv1.3\n{}END\n\
          BUFFER out DATA_TYPE uint32 SIZE {} FILL 0\n\
          BUFFER want DATA_TYPE uint32 DATA\n{}\nEND\n\
          PIPELINE compute p\n  ATTACH cs\n{subgroup_block}  \
