@@ -811,8 +811,8 @@ const ROUND_F64: f64 = 4_503_599_627_370_496.0;
 /// away 2^52 so that [`unorm8_x4`] and [`unorm8_x8_avx2`] do the same operations on vectors.
 #[inline]
 pub fn unorm8(v: f32) -> u8 {
-    // `max` first: NaN gives 0
-    let x = v.max(0.0).min(1.0) as f64;
+    // NaN stays NaN here and converts to 0 below
+    let x = v.clamp(0.0, 1.0) as f64;
     ((x * 255.0 + ROUND_F64) - ROUND_F64) as u8
 }
 

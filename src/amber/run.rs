@@ -2023,7 +2023,7 @@ fn subgroup_options(sh: &mut pipeline::Shader, o: &ast::SubgroupOptions) -> Resu
             Some(_) => sh.program().subgroup_size() as u32,
             None => max,
         };
-        if x % of != 0 {
+        if !x.is_multiple_of(of) {
             // an invalid pipeline, which quadstep declines to run (the CTS's partial-subgroup
             // scripts ask for full subgroups of 119 invocations a row)
             return Err(Error::Unsupported(format!(
