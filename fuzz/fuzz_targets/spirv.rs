@@ -16,8 +16,11 @@ use std::sync::Arc;
 use libfuzzer_sys::fuzz_target;
 use quadstep::front::spirv::{Module, SpecConstants};
 use quadstep::ir::{self, ImageDim, IoBinding, ResourceKind, ScalarTy, Stage};
-use quadstep::raster::{self, Format, ColorTarget, FragmentFn, FragmentStage, PipelineState, QuadBatch, QuadOutputs, Rasterizer, RenderTargets, VertexBatch, VertexBuffer, VertexFn, VertexOutputs};
-use quadstep::texture::{self, Format, Image, ImageView, Sampler, ViewType};
+use quadstep::raster::{
+    self, ColorTarget, Format, FragmentFn, FragmentStage, PipelineState, QuadBatch, QuadOutputs,
+    Rasterizer, RenderTargets, VertexBatch, VertexBuffer, VertexFn, VertexOutputs,
+};
+use quadstep::texture::{self, Image, ImageView, Sampler, ViewType};
 use quadstep::{BoundStage, Buffer, Descriptor, DescriptorSets, ImageResource, Shader};
 use quadstep::{Result, TexelBufferView};
 
