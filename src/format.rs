@@ -1,4 +1,8 @@
-//! Texel formats: names (Vulkan spelling), sizes, component kinds, decode and encode.
+//! The crate's one texel format table: every format's Vulkan name (Amber's `FORMAT` names are
+//! the same), its `VkFormat` number, size, component kinds, decode and encode. The texture
+//! unit's images, the rasterizer's colour and depth attachments and vertex attributes, and the
+//! Amber runner's buffers all go through it, so a conversion rule exists once; it is a leaf
+//! (it imports nothing else of the crate but the error type).
 //!
 //! Every format gets one monomorphised decoder per aspect (`Format::decoder`) so the sampling
 //! kernels pick a plain `fn` pointer once and never branch on the format per texel.
