@@ -121,6 +121,8 @@ impl Batch {
                         (false, (m >> (32 * c as u32)) as u32 as u64)
                     }
                     GroupOp::InverseBallot => {
+                        // `a` is the ballot's first component: lanes 32 and up read 0 (the
+                        // front ends use the four-component `BallotQuery::Inverse` instead)
                         let bit = (self.r32[a as usize * n + l] as u64) >> id.min(63);
                         (false, bit & (id < 32) as u64)
                     }
