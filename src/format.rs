@@ -370,30 +370,26 @@ impl Format {
         }
     }
 
-    /// Decodes one texel of the colour/depth aspect to f32 RGBA.
-    pub fn decode_f32(self, bytes: &[u8]) -> [f32; 4] {
+    /// The decoders of the aspect a plain read sees: depth for depth formats, else colour
+    /// (the stencil byte of `S8_UINT`).
+    fn main_decoder(self) -> Decoder {
         let asp = if self.has_depth() {
             Aspect::Depth
         } else {
             Aspect::Color
         };
-        (self
-            .decoder(asp)
-            .expect("colour/depth aspect always exists")
-            .f32)(bytes)
+        self.decoder(asp)
+            .expect("every format has its colour or depth aspect")
+    }
+
+    /// Decodes one texel of the colour/depth aspect to f32 RGBA.
+    pub fn decode_f32(self, bytes: &[u8]) -> [f32; 4] {
+        (self.main_decoder().f32)(bytes)
     }
 
     /// Decodes one texel to raw result bits (f32 bits for float kinds).
     pub fn decode_raw(self, bytes: &[u8]) -> [u32; 4] {
-        let asp = if self.has_depth() {
-            Aspect::Depth
-        } else {
-            Aspect::Color
-        };
-        (self
-            .decoder(asp)
-            .expect("colour/depth aspect always exists")
-            .raw)(bytes)
+        (self.main_decoder().raw)(bytes)
     }
 
     /// Decodes an unsigned-integer texel (UINT formats; stencil of depth/stencil formats).
