@@ -150,6 +150,7 @@ fn shader(f: Function, stage: Stage, inputs: Vec<IoVar>, outputs: Vec<IoVar>) ->
         origin_upper_left: true,
         derivative_group: None,
         modes: Default::default(),
+        source: Default::default(),
     }
 }
 

@@ -46,13 +46,13 @@ fn state(depth: bool) -> PipelineState {
             VertexAttribute {
                 location: 0,
                 binding: 0,
-                format: VertexFormat::R32G32B32A32Sfloat,
+                format: Format::R32G32B32A32_SFLOAT,
                 offset: 0,
             },
             VertexAttribute {
                 location: 1,
                 binding: 0,
-                format: VertexFormat::R32G32B32A32Sfloat,
+                format: Format::R32G32B32A32_SFLOAT,
                 offset: 16,
             },
         ],
@@ -152,8 +152,8 @@ fn bench(c: &mut Criterion) {
                 stages: Default::default(),
             };
             let mut rt = RenderTargets {
-                color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, W, H)],
-                depth_stencil: depth.then(|| DepthStencilTarget::new(DepthFormat::D32Sfloat, W, H)),
+                color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, W, H)],
+                depth_stencil: depth.then(|| DepthStencilTarget::new(Format::D32_SFLOAT, W, H)),
             };
             let count = (data.len() / 32) as u32;
             c.bench_function(&format!("{name}/{threads}t"), |b| {
@@ -195,8 +195,8 @@ fn once(which: &str) {
         stages: Default::default(),
     };
     let mut rt = RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, W, H)],
-        depth_stencil: depth.then(|| DepthStencilTarget::new(DepthFormat::D32Sfloat, W, H)),
+        color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, W, H)],
+        depth_stencil: depth.then(|| DepthStencilTarget::new(Format::D32_SFLOAT, W, H)),
     };
     let reps: usize = std::env::var("RASTER_REPS").map_or(1, |r| r.parse().expect("RASTER_REPS"));
     for _ in 0..reps {

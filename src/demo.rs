@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use crate::pipeline::{BoundStage, Descriptor, DescriptorSets, ImageResource, Shader};
-use crate::raster::{ColorFormat, ColorTarget, Pipeline, PipelineState, Rasterizer, RenderTargets};
+use crate::raster::{ColorTarget, Pipeline, PipelineState, Rasterizer, RenderTargets};
 use crate::texture::{
     AddressMode, CompareOp, Config, Filter, Format, Image, ImageView, MipmapMode, Sampler, ViewType,
 };
@@ -177,7 +177,7 @@ pub fn render(scene: &Scene, raster: &Rasterizer) -> Result<ColorTarget> {
         fragment: &fs,
         stages: Default::default(),
     };
-    let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, scene.width, scene.height);
+    let mut color = ColorTarget::new(Format::R32G32B32A32_SFLOAT, scene.width, scene.height);
     color.clear_f32([0.0, 0.0, 0.0, 1.0]);
     let mut targets = RenderTargets {
         color: vec![color],

@@ -43,6 +43,25 @@ pub enum Error {
     Cancelled(String),
 }
 
+impl Error {
+    /// The message without the kind's prefix (`amber: `, `execution: `…).
+    pub fn message(&self) -> &str {
+        match self {
+            Error::Spirv(m)
+            | Error::Unsupported(m)
+            | Error::Exec(m)
+            | Error::Texture(m)
+            | Error::Pipeline(m)
+            | Error::Amber(m)
+            | Error::Io(m)
+            | Error::Limit(m)
+            | Error::Memory(m)
+            | Error::Timeout(m)
+            | Error::Cancelled(m) => m,
+        }
+    }
+}
+
 /// Longest piece of input an error message quotes, in characters.
 pub const QUOTE_CHARS: usize = 80;
 

@@ -10,7 +10,9 @@
 //!   (fixed-function [`PipelineState`] + two [`BoundStage`]s);
 //! - guards: [`Limits`] (sizes and counts), [`MemoryBudget`] (bytes), [`Cancel`] (time limits,
 //!   Ctrl-C), together [`Guards`] (see [`limits`]);
-//! - tools: [`amber`] scripts, [`golden`] image comparison, the [`exec`] observer hook.
+//! - tools: [`amber`] scripts, [`golden`] image comparison, [`image_file`] pictures as PNG
+//!   (8 or 16 bits), EXR or f32 ([`ColorTarget::save_png`]), the [`exec`] observer hook, the
+//!   [`bench`] cases and statistics.
 //!
 //! ```no_run
 //! use quadstep::*;
@@ -24,23 +26,28 @@
 //! ```
 
 pub mod amber;
+pub mod bench;
 mod cpu;
 pub mod debug;
 pub mod demo;
 pub mod diff;
 pub mod error;
 pub mod exec;
+pub mod format;
 pub mod front;
 pub mod golden;
+pub mod image_file;
 pub mod ir;
 pub mod limits;
 mod math;
 pub mod pipeline;
 pub mod raster;
+pub mod stage;
 pub mod texture;
 
 pub use error::{Error, Result};
 pub use exec::Buffer;
+pub use image_file::{FileFormat, Pixels};
 pub use limits::{Cancel, Guards, Limit, Limits, MemoryBudget};
 pub use pipeline::{
     dispatch, dispatch_with, BoundStage, Descriptor, DescriptorSets, ImageResource, Shader,

@@ -1,8 +1,11 @@
-//! `quadstep bench`: the JSON it documents, repetitions that start from the same state (an
+//! `quadstep bench`: the JSON it documents, rounds (each timed repetition reported, the
+//! median of the rounds' medians), `--compare` and `--html` on a saved run, repetitions that start from the same state (an
 //! additive blend and an atomic counter whose EXPECTs hold only if every repetition starts
 //! from the script's state before the command), and setup kept out of the timed region (a
 //! ratio of times measured in one test, never an absolute time). The scripts' shaders are
 //! GLSL (`glslangValidator`, which `.ci/run` installs).
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -113,9 +116,12 @@ fn json_has_the_documented_shape_and_repetitions_start_from_the_same_state() {
         "threads",
         "warmup",
         "iterations",
+        "rounds",
         "min_ms",
         "median_ms",
         "max_ms",
+        "round_median_ms",
+        "times_ms",
         "per_item_ns",
         "items",
         "item_kind",
@@ -131,6 +137,8 @@ fn json_has_the_documented_shape_and_repetitions_start_from_the_same_state() {
         assert_eq!(r["threads"], [1, 1, 2, 2][i]);
         assert_eq!(r["warmup"], 2);
         assert_eq!(r["iterations"], 7);
+        assert_eq!(r["rounds"], 1);
+        assert_eq!(r["times_ms"].as_array().unwrap().len(), 7);
         let (min, med, max) = (
             r["min_ms"].as_f64().unwrap(),
             r["median_ms"].as_f64().unwrap(),
@@ -224,5 +232,145 @@ fn setup_stays_outside_the_timed_region() {
         timed_ms < 0.25 * process_ms,
         "timed draws {timed_ms} ms of a {process_ms} ms process"
     );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+fn floats(v: &serde_json::Value) -> Vec<f64> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect()
+}
+
+fn median(v: &[f64]) -> f64 {
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let n = s.len();
+    if n % 2 == 1 {
+        s[n / 2]
+    } else {
+        (s[n / 2 - 1] + s[n / 2]) / 2.0
+    }
+}
+
+#[test]
+fn rounds_report_every_repetition_and_the_median_of_their_medians() {
+    let d = scratch("rounds");
+    let script = d.join("blend.amber");
+    std::fs::write(&script, BLEND_AND_COUNT).unwrap();
+    let args = [
+        "--json",
+        "--rounds",
+        "3",
+        "--warmup",
+        "1",
+        "--iterations",
+        "4",
+        "--threads",
+        "1,2",
+    ];
+    let out = bench(&script, &args);
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let rows = json_lines(&out);
+    assert_eq!(rows.len(), 4, "{rows:?}");
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r["threads"], [1, 1, 2, 2][i]);
+        assert_eq!(r["run"], [1, 2, 1, 2][i]);
+        assert_eq!(
+            (r["rounds"].clone(), r["iterations"].clone()),
+            (3.into(), 4.into())
+        );
+        // every timed repetition: 4 in each of 3 rounds, round after round
+        let times = floats(&r["times_ms"]);
+        assert_eq!(times.len(), 3 * 4);
+        let rounds = floats(&r["round_median_ms"]);
+        // (serde_json's float parsing is within an ulp or so, not exact)
+        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+        let want: Vec<f64> = times.chunks(4).map(median).collect();
+        assert_eq!(rounds.len(), 3);
+        assert!(
+            rounds.iter().zip(&want).all(|(&a, &b)| close(a, b)),
+            "{rounds:?} {want:?}"
+        );
+        assert!(
+            close(r["median_ms"].as_f64().unwrap(), median(&rounds)),
+            "{r}"
+        );
+        let (lo, hi) = times
+            .iter()
+            .fold((f64::MAX, 0.0f64), |(a, b), &t| (a.min(t), b.max(t)));
+        assert!(close(r["min_ms"].as_f64().unwrap(), lo), "{r}");
+        assert!(close(r["max_ms"].as_f64().unwrap(), hi), "{r}");
+    }
+
+    // the saved run, reported again: against itself nothing moves; against a baseline
+    // whose second draw was ten times faster, that one is flagged slower (exit status 1)
+    let run = d.join("run.json");
+    std::fs::write(&run, &text).unwrap();
+    let base = d.join("base.json");
+    let planted: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            if r["run"] == 2 && r["threads"] == 1 {
+                let v: Vec<f64> = floats(&r["round_median_ms"])
+                    .iter()
+                    .map(|x| x / 10.0)
+                    .collect();
+                r["round_median_ms"] = v.into();
+            }
+            r.to_string()
+        })
+        .collect();
+    std::fs::write(&base, planted.join("\n")).unwrap();
+    let (run_s, base_s) = (run.to_str().unwrap(), base.to_str().unwrap());
+    let same = bench(&script, &["--from", run_s, "--compare", run_s, "--json"]);
+    assert!(json_lines(&same)
+        .iter()
+        .all(|r| r["change"] == "within noise"));
+    let page = d.join("page.html");
+    let moved = bench(
+        &script,
+        &[
+            "--from",
+            run_s,
+            "--compare",
+            base_s,
+            "--json",
+            "--html",
+            page.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(moved.status.code(), Some(1));
+    let changes: Vec<String> = String::from_utf8_lossy(&moved.stdout)
+        .lines()
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap()["change"].to_string())
+        .collect();
+    assert_eq!(
+        changes,
+        [
+            "\"within noise\"",
+            "\"slower\"",
+            "\"within noise\"",
+            "\"within noise\""
+        ]
+    );
+    // the page: well formed, one histogram of frame times per (command, thread count)
+    let html = std::fs::read_to_string(&page).unwrap();
+    let doc = common::parse_page(&html);
+    let charts: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("svg"))
+        .collect();
+    assert_eq!(charts.len(), 4);
+    for c in &charts {
+        // 24 bins holding the 12 repetitions
+        let bins = c
+            .descendants()
+            .filter(|n| n.attribute("class") == Some("q"))
+            .count();
+        assert_eq!(bins, 24);
+    }
     let _ = std::fs::remove_dir_all(&d);
 }

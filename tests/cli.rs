@@ -135,7 +135,10 @@ fn dis_prints_spirv_and_ir_for_text_and_binary() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     assert!(s.contains("OpEntryPoint GLCompute"), "{s}");
     assert!(s.contains("OpFMul"), "{s}");
-    assert!(s.contains("IR of entry point \"main\" (Compute)"), "{s}");
+    assert!(
+        s.contains("IR of entry point \"main\" (compute shader)"),
+        "{s}"
+    );
     assert!(s.contains("workgroup size [4, 1, 1]"), "{s}");
     // The constant 0.5 shows with its value.
     assert!(s.contains("= const 0x3f000000 (0.5)"), "{s}");
@@ -161,7 +164,7 @@ fn dis_prints_spirv_and_ir_for_text_and_binary() {
     let s = String::from_utf8_lossy(&o.stdout);
     assert!(o.status.success());
     assert!(!s.contains("OpEntryPoint"), "{s}");
-    assert!(s.contains("(Compute), after the optimiser"), "{s}");
+    assert!(s.contains("(compute shader), after the optimiser"), "{s}");
 }
 
 #[test]
@@ -215,7 +218,7 @@ fn dis_compiles_glsl_through_the_runners_glslang_call() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     // Direction 1 = vertical (QuadReadAcrossY); SPIR-V 1.3 lets the subgroup op compile.
     assert!(s.contains("OpGroupNonUniformQuadSwap"), "{s}");
-    assert!(s.contains("(Fragment), after the optimiser"), "{s}");
+    assert!(s.contains("(fragment shader), after the optimiser"), "{s}");
     let o = quadstep()
         .arg("dis")
         .arg(&src)

@@ -115,7 +115,7 @@ fn planted_differences_are_found() {
 }
 
 #[test]
-fn spirv_opt_builds_of_the_golden_scenes_differ_nowhere() {
+fn spirv_opt_builds_of_the_golden_scenes_differ_by_at_most_a_rounding_step() {
     if !tools::have("diff", &[Tool::Glslang, Tool::SpirvOpt]) {
         return;
     }
@@ -136,15 +136,36 @@ fn spirv_opt_builds_of_the_golden_scenes_differ_nowhere() {
             )
             .expect("spirv-opt -O");
             assert_ne!(words, opt, "{name}: spirv-opt changed nothing");
-            assert_eq!(
-                differing_in(
-                    name,
-                    Some(&shader),
-                    &Build::Spirv(words),
-                    &Build::Spirv(opt)
-                ),
-                0,
-                "{name}/{shader}: the -O build differs"
+            // spirv-opt may reassociate float arithmetic (a one-ULP change of an f32 colour
+            // moves an exactly rounded 8-bit value only next to a half-way point): allow a few
+            // one-step differences in the 8-bit framebuffers, nothing more
+            let opts = RunOptions {
+                policy: Some(quadstep::texture::Policy::Vulkan),
+                ..RunOptions::default()
+            };
+            let (a, b) = (Build::Spirv(words), Build::Spirv(opt));
+            let r = scene(
+                &golden(name),
+                Stage::Fragment,
+                Some(&shader),
+                &a,
+                &b,
+                &opts,
+                5,
+            )
+            .expect("runs");
+            for d in &r.first {
+                println!("{name}: {} A {} B {} ULP {:?}", d.place, d.a, d.b, d.ulp);
+            }
+            assert!(r.notes.is_empty(), "{name}/{shader}: {:?}", r.notes);
+            assert!(
+                r.differing <= 4,
+                "{name}/{shader}: {} values differ",
+                r.differing
+            );
+            assert!(
+                r.first.iter().all(|d| d.ulp == Some(1)),
+                "{name}/{shader}: the -O build differs by more than one step"
             );
         }
     }

@@ -17,7 +17,7 @@ use quadstep::front::dxil::lower::{heap_binding, COUNTER_BINDING};
 use quadstep::front::dxil::shader::{ResourceClass, ResourceKind};
 use quadstep::ir::RegisterClass;
 use quadstep::pipeline::Shader;
-use quadstep::raster::{ColorFormat, ColorTarget};
+use quadstep::raster::ColorTarget;
 use quadstep::texture::{AddressMode, CompareOp, Filter, MipmapMode, ViewType};
 use quadstep::{
     dispatch, BoundStage, Buffer, Descriptor, DescriptorSets, Format, GraphicsPipeline, Image,
@@ -299,7 +299,7 @@ fn ps_sample_cmp_grad_bias() {
                 0,
                 Descriptor::Buffer(Arc::new(Buffer::from_bytes(&bytes))),
             );
-        let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, 16, 16);
+        let mut color = ColorTarget::new(Format::R32G32B32A32_SFLOAT, 16, 16);
         color.clear_f32([-1.0; 4]);
         let got = draw3(&raster, &vs, &ps, &sets, color).read_f32(0, 0);
         assert_eq!(got[0], want[0], "row {i}: SampleCmpBias, args {args:?}");
@@ -753,7 +753,7 @@ fn vs_ps_view_id_passthrough() {
     ) else {
         return;
     };
-    let mut color = ColorTarget::new(ColorFormat::R32Uint, 32, 32);
+    let mut color = ColorTarget::new(Format::R32_UINT, 32, 32);
     color.clear_f32([65535.0, 0.0, 0.0, 0.0]);
     assert_ne!(color.read_raw(0, 0)[0], 0, "the clear value");
     let raster = Rasterizer::new(1).expect("rasterizer");
@@ -807,7 +807,7 @@ fn vs_ps_vrs_passthrough() {
     let (Some(vs), Some(ps)) = (shader("vrs/vrs_vs.dxil"), shader("vrs/vrs_ps.dxil")) else {
         return;
     };
-    let mut color = ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 32, 32);
+    let mut color = ColorTarget::new(Format::R8G8B8A8_UNORM, 32, 32);
     color.clear_f32([1.0; 4]);
     let raster = Rasterizer::new(1).expect("rasterizer");
     let got = draw3(&raster, &vs, &ps, &DescriptorSets::new(), color);

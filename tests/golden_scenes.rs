@@ -3,14 +3,11 @@
 //! (`QUADSTEP_UPDATE_GOLDEN=1` rewrites the goldens). A second test compares each golden with
 //! the picture lavapipe rendered from the scene's twin (`golden/lavapipe/<name>/`), within the
 //! per-scene tolerances argued in `golden/README.md`. The lavapipe pictures are checked in, so
-//! that test needs no Vulkan; the scenes need `glslangValidator` and are skipped (with a
-//! message) without it.
+//! that test needs no Vulkan, and the scenes' SPIR-V is too (`shaders/golden/spirv/`), so
+//! neither needs glslang.
 
 use std::path::PathBuf;
 
-mod common;
-
-use common::tools::{self, Tool};
 use quadstep::golden::scenes::{self, GoldenScene};
 use quadstep::golden::Tolerance;
 use quadstep::golden::{check_golden, compare, load_png, RgbaImage};
@@ -26,10 +23,6 @@ fn all_scenes() -> Vec<GoldenScene> {
 
 #[test]
 fn golden_scenes_match_their_pngs() {
-    // The golden scenes are GLSL.
-    if !tools::have("golden_scenes", &[Tool::Glslang]) {
-        return;
-    }
     let all = all_scenes();
     assert_eq!(all.len(), 8, "the eight golden scenes in shaders/golden");
     let mut failures = Vec::new();

@@ -9,9 +9,8 @@ use std::time::{Duration, Instant};
 
 use quadstep::limits::{Guards, Limit, Limits, MemoryBudget};
 use quadstep::raster::{
-    ColorFormat, ColorTarget, DepthFormat, DepthStencilTarget, FragmentFn, FragmentStage,
-    PipelineState, QuadBatch, QuadOutputs, Rasterizer, RenderTargets, VertexBatch, VertexFn,
-    VertexOutputs, VertexStage,
+    ColorTarget, DepthStencilTarget, Format, FragmentFn, FragmentStage, PipelineState, QuadBatch,
+    QuadOutputs, Rasterizer, RenderTargets, VertexBatch, VertexFn, VertexOutputs, VertexStage,
 };
 use quadstep::{Buffer, Cancel, Descriptor, DescriptorSets, Error, Shader};
 
@@ -119,11 +118,7 @@ fn draw(guards: Guards, size: u32, vertices: u32, instances: u32) -> quadstep::R
         stages: Default::default(),
     };
     let mut targets = RenderTargets {
-        color: vec![ColorTarget::try_new(
-            ColorFormat::R8G8B8A8Unorm,
-            size,
-            size,
-        )?],
+        color: vec![ColorTarget::try_new(Format::R8G8B8A8_UNORM, size, size)?],
         depth_stencil: None,
     };
     let mut raster = Rasterizer::new(2)?;
@@ -191,9 +186,9 @@ fn a_cancelled_token_stops_a_draw() {
 #[test]
 fn attachments_and_buffers_the_system_cannot_allocate_are_errors() {
     // 2^32 x 2^32 texels: far beyond any machine; the error comes back, no abort
-    let r = ColorTarget::try_new(ColorFormat::R32G32B32A32Sfloat, u32::MAX, u32::MAX);
+    let r = ColorTarget::try_new(Format::R32G32B32A32_SFLOAT, u32::MAX, u32::MAX);
     assert!(matches!(r, Err(Error::Memory(_))), "{r:?}");
-    let r = DepthStencilTarget::try_new(DepthFormat::D32SfloatS8Uint, u32::MAX, u32::MAX);
+    let r = DepthStencilTarget::try_new(Format::D32_SFLOAT_S8_UINT, u32::MAX, u32::MAX);
     assert!(matches!(r, Err(Error::Memory(_))), "{r:?}");
     assert_eq!(
         Buffer::try_from_bytes(&[1, 2, 3]).unwrap().to_bytes(),

@@ -65,6 +65,7 @@ fn frag(regs: Vec<ScalarTy>, consts: Vec<(Reg, Const)>, blocks: Vec<Block>, word
         origin_upper_left: true,
         derivative_group: None,
         modes: Default::default(),
+        source: Default::default(),
     }
 }
 

@@ -209,7 +209,7 @@ fn draw_prims(
         stages: Default::default(),
     };
     let mut rt = RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h)],
+        color: vec![ColorTarget::new(Format::R32G32B32A32_SFLOAT, w, h)],
         depth_stencil: None,
     };
     let r = Rasterizer::new(1).unwrap();
@@ -371,7 +371,7 @@ fn culling_and_front_facing() {
         };
         let data = bytes(&tri.iter().flatten().copied().collect::<Vec<_>>());
         let mut rt = RenderTargets {
-            color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+            color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, w, h)],
             depth_stencil: None,
         };
         let r = Rasterizer::new(1).unwrap();
@@ -450,7 +450,7 @@ fn helper_lanes_are_shaded_but_never_written() {
     };
     let data = bytes(&tri.iter().flatten().copied().collect::<Vec<_>>());
     let mut rt = RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+        color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, w, h)],
         depth_stencil: None,
     };
     let r = Rasterizer::new(2).unwrap();
@@ -522,7 +522,7 @@ fn sample_counts_must_be_supported_and_match_the_attachments() {
         };
         let mut rt = RenderTargets {
             color: vec![ColorTarget::multisampled(
-                ColorFormat::R8G8B8A8Unorm,
+                Format::R8G8B8A8_UNORM,
                 4,
                 4,
                 attachment,
@@ -561,7 +561,7 @@ fn stage_errors_propagate() {
         stages: Default::default(),
     };
     let mut rt = RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 4, 4)],
+        color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, 4, 4)],
         depth_stencil: None,
     };
     let r = Rasterizer::new(1).unwrap();
@@ -644,7 +644,7 @@ fn primitive_ids_count_per_instance() {
         vertex_attributes: vec![VertexAttribute {
             location: 0,
             binding: 0,
-            format: VertexFormat::R32G32Sfloat,
+            format: Format::R32G32_SFLOAT,
             offset: 0,
         }],
         topology: Topology::TriangleStrip,
@@ -679,7 +679,7 @@ fn primitive_ids_count_per_instance() {
         stages: Default::default(),
     };
     let mut rt = RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R32Uint, w, h)],
+        color: vec![ColorTarget::new(Format::R32_UINT, w, h)],
         depth_stencil: None,
     };
     let r = Rasterizer::new(2).unwrap();

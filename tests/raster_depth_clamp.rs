@@ -35,7 +35,7 @@ fn fragcoord_z_is_unclamped_and_the_stored_depth_is_clamped() {
     });
     st.depth_stencil.depth_test = true;
     st.depth_stencil.depth_write = true;
-    let mut rt = targets(w, h, Some(DepthFormat::D32Sfloat));
+    let mut rt = targets(w, h, Some(Format::D32_SFLOAT));
     rt.depth_stencil.as_mut().unwrap().clear(1.0, 0);
     run_draw(&st, &verts, 2, &fs_fragcoord(), &mut rt, 1).unwrap();
     let z = rt.color[0].read_f32(1, 1)[2];

@@ -34,7 +34,7 @@ fn fs_three() -> FragmentFn<impl Fn(&QuadBatch, &mut QuadOutputs) -> Result<()> 
 fn three_targets() -> RenderTargets {
     let mut rt = RenderTargets {
         color: (0..3)
-            .map(|_| ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, W, H))
+            .map(|_| ColorTarget::new(Format::R32G32B32A32_SFLOAT, W, H))
             .collect(),
         depth_stencil: None,
     };
@@ -222,7 +222,7 @@ fn flat_uses_the_first_vertex_and_keeps_raw_bits() {
     st.topology = Topology::TriangleStrip;
     let fs = fs_varying0(Interpolation::Flat);
     let mut rt = RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R32G32B32A32Uint, 32, 32)],
+        color: vec![ColorTarget::new(Format::R32G32B32A32_UINT, 32, 32)],
         depth_stencil: None,
     };
     // vertex buffers carry the raw bits untouched (R32G32B32A32_SFLOAT fetch is a copy)
@@ -251,7 +251,7 @@ fn lines_interpolate_along_the_segment() {
     st.topology = Topology::LineList;
     let mut rt = RenderTargets {
         color: (0..3)
-            .map(|_| ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h))
+            .map(|_| ColorTarget::new(Format::R32G32B32A32_SFLOAT, w, h))
             .collect(),
         depth_stencil: None,
     };
@@ -284,7 +284,7 @@ fn line_crossing_w0_is_clipped_and_interpolated() {
     st.topology = Topology::LineList;
     let mut rt = RenderTargets {
         color: (0..3)
-            .map(|_| ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h))
+            .map(|_| ColorTarget::new(Format::R32G32B32A32_SFLOAT, w, h))
             .collect(),
         depth_stencil: None,
     };

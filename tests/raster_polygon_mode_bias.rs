@@ -28,7 +28,7 @@ fn depth_at(mode: PolygonMode, bias: DepthBias, x: u32, y: u32) -> f32 {
     st.rasterization.depth_bias = Some(bias);
     st.depth_stencil.depth_test = true;
     st.depth_stencil.depth_write = true;
-    let mut rt = targets(w, h, Some(DepthFormat::D32Sfloat));
+    let mut rt = targets(w, h, Some(Format::D32_SFLOAT));
     rt.depth_stencil.as_mut().unwrap().clear(1.0, 0);
     run_draw(
         &st,

@@ -17,10 +17,10 @@ use libfuzzer_sys::fuzz_target;
 use quadstep::front::spirv::{Module, SpecConstants};
 use quadstep::ir::{self, ImageDim, IoBinding, ResourceKind, ScalarTy, Stage};
 use quadstep::raster::{
-    self, ColorFormat, ColorTarget, FragmentFn, FragmentStage, PipelineState, QuadBatch,
-    QuadOutputs, Rasterizer, RenderTargets, VertexBatch, VertexBuffer, VertexFn, VertexOutputs,
+    self, ColorTarget, Format, FragmentFn, FragmentStage, PipelineState, QuadBatch, QuadOutputs,
+    Rasterizer, RenderTargets, VertexBatch, VertexBuffer, VertexFn, VertexOutputs,
 };
-use quadstep::texture::{self, Format, Image, ImageView, Sampler, ViewType};
+use quadstep::texture::{self, Image, ImageView, Sampler, ViewType};
 use quadstep::{BoundStage, Buffer, Descriptor, DescriptorSets, ImageResource, Shader};
 use quadstep::{Result, TexelBufferView};
 
@@ -109,7 +109,7 @@ fn nothing() -> FragmentFn<impl Fn(&QuadBatch, &mut QuadOutputs) -> Result<()> +
 fn draw(
     vs: &dyn raster::VertexStage,
     fs: &dyn FragmentStage,
-    attributes: Vec<(u32, raster::VertexFormat)>,
+    attributes: Vec<(u32, raster::Format)>,
     stages: raster::Stages,
 ) -> Result<()> {
     let mut state = PipelineState::default();
@@ -138,10 +138,10 @@ fn draw(
         .collect();
     let mut targets = RenderTargets {
         color: (0..4)
-            .map(|_| ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, SIZE, SIZE))
+            .map(|_| ColorTarget::new(Format::R32G32B32A32_SFLOAT, SIZE, SIZE))
             .collect(),
         depth_stencil: Some(raster::DepthStencilTarget::new(
-            raster::DepthFormat::D32Sfloat,
+            Format::D32_SFLOAT,
             SIZE,
             SIZE,
         )),
@@ -160,7 +160,7 @@ fn draw(
 }
 
 /// A float attribute for every input location of a vertex shader.
-fn vertex_inputs(s: &ir::Shader) -> Vec<(u32, raster::VertexFormat)> {
+fn vertex_inputs(s: &ir::Shader) -> Vec<(u32, raster::Format)> {
     let mut locations: Vec<u32> = s
         .inputs
         .iter()
@@ -173,7 +173,7 @@ fn vertex_inputs(s: &ir::Shader) -> Vec<(u32, raster::VertexFormat)> {
     locations.dedup();
     locations
         .into_iter()
-        .map(|l| (l, raster::VertexFormat::R32G32B32A32Sfloat))
+        .map(|l| (l, Format::R32G32B32A32_SFLOAT))
         .collect()
 }
 

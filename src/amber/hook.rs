@@ -3,7 +3,8 @@
 //! one dispatch itself, and reads the attachments after a draw. The runner numbers draw and
 //! dispatch commands in the order it runs them ([`Command::index`]). A benchmark asks for a
 //! command to be repeated ([`RunHook::repetitions`]) and receives the time of each
-//! repetition's draw or dispatch alone ([`RunHook::timed`]).
+//! repetition's draw or dispatch alone ([`RunHook::timed`]). A test counts the textures the
+//! runner makes from a script's buffers ([`RunHook::image_uploaded`]).
 
 use std::time::Duration;
 
@@ -81,6 +82,12 @@ pub trait RunHook: Send + Sync {
     ) -> Option<Result<()>> {
         None
     }
+
+    /// The runner has made a texture from buffer `buffer`'s contents (uploaded level 0,
+    /// generated or uploaded the other levels). It does so once for each contents a buffer
+    /// has: the commands that sample it share the texture until something writes the
+    /// buffer.
+    fn image_uploaded(&self, _buffer: &str) {}
 }
 
 impl std::fmt::Debug for dyn RunHook {

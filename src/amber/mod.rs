@@ -31,6 +31,7 @@ pub mod run;
 mod run_expect;
 mod run_repeat;
 pub mod run_shaders;
+mod texture_of;
 
 pub use hook::{Command, HookStages, RunHook};
 pub use outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};

@@ -6,10 +6,12 @@
 //! itself broke", in JSON and in the exit status. Every [`Error`] maps to one kind
 //! ([`FailKind::of`]), and every kind to one exit status ([`FailKind::exit_code`]).
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::Error;
+use super::ast;
+use crate::{texture, Error, Result};
 
 /// Why a script failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -143,15 +145,25 @@ impl Status {
         self.kind().map_or(0, FailKind::exit_code)
     }
     /// `Error::Unsupported` → UNSUPPORTED, anything else → a failure of its kind, the
-    /// message prefixed with `at` (`file:line`).
+    /// message prefixed with `at` (`file:line`) — unless it names a place in that file
+    /// already (a script's parse error, `file:line: …`), then it stands as it is.
     pub fn of_error(e: Error, at: &str) -> Status {
+        let file = at
+            .rsplit_once(':')
+            .filter(|(_, n)| n.parse::<usize>().is_ok())
+            .map_or(at, |(f, _)| f);
+        let placed = e.message().starts_with(&format!("{file}:"));
         match e {
             Error::Unsupported(m) => Status::Unsupported {
-                reason: format!("{at}: {m}"),
+                reason: if placed { m } else { format!("{at}: {m}") },
             },
             other => Status::Fail {
                 kind: FailKind::of(&other),
-                message: format!("{at}: {other}"),
+                message: if placed {
+                    other.message().to_string()
+                } else {
+                    format!("{at}: {other}")
+                },
             },
         }
     }
@@ -189,7 +201,40 @@ pub struct BufferDump {
     pub format: Option<String>,
     /// Texels per row for images (0 for plain buffers).
     pub width: u32,
+    /// Rows and slices of an image (1 for plain buffers; 6, the faces, for a cube).
+    pub height: u32,
+    pub depth: u32,
+    /// The declared dimensionality, mip levels and samples.
+    pub dim: Option<ast::ImageDim>,
+    pub mip_levels: u32,
+    pub samples: u32,
+    /// Level 0 (each pixel's samples together for a multisampled image).
     pub bytes: Vec<u8>,
+    /// Levels above 0 rendered or cleared as colour attachments, by level.
+    pub mips: BTreeMap<u32, Vec<u8>>,
+}
+
+impl BufferDump {
+    /// The texture a shader sampling this buffer would see now: level 0 from its bytes, the
+    /// other levels generated from it except those rendered as attachments.
+    pub fn texture(&self) -> Result<texture::Image> {
+        let fname = self
+            .format
+            .as_deref()
+            .ok_or_else(|| Error::Amber(format!("buffer '{}' has no image format", self.name)))?;
+        let format = texture::Format::from_vk_name(fname)?;
+        let g = super::texture_of::geometry(
+            self.dim,
+            [self.width, self.height, self.depth],
+            self.mip_levels,
+            self.samples,
+        );
+        let mut img = g.image(format)?;
+        let mut level0 = self.bytes.clone();
+        level0.resize(img.level_texels(0) * format.texel_size(), 0);
+        super::texture_of::fill(&mut img, &level0, &self.mips, || Ok(()))?;
+        Ok(img)
+    }
 }
 
 impl ScriptResult {
@@ -237,6 +282,16 @@ mod tests {
         assert_eq!(at("d/x.amber:7: 'foo' : undeclared").line(), Some(7));
         assert_eq!(at("d/x.amber: no line here").line(), None);
         assert_eq!(at("d/x.amber:12x: odd").line(), None);
+    }
+
+    #[test]
+    fn a_message_placed_in_the_file_is_not_prefixed_again() {
+        let st = Status::of_error(Error::Amber("d/x.amber:16: bad".into()), "d/x.amber");
+        assert_eq!(st.detail(), "d/x.amber:16: bad");
+        let st = Status::of_error(Error::Exec("boom".into()), "d/x.amber:3");
+        assert_eq!(st.detail(), "d/x.amber:3: execution: boom");
+        let st = Status::of_error(Error::Spirv("a.spvasm:2:1: bad".into()), "d/x.amber:3");
+        assert_eq!(st.detail(), "d/x.amber:3: SPIR-V: a.spvasm:2:1: bad");
     }
 
     #[test]

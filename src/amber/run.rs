@@ -12,6 +12,7 @@
 //! Errors never escape as panics: a command's error becomes FAIL (or UNSUPPORTED for
 //! [`Error::Unsupported`]) naming `file:line`.
 
+use std::cell::RefCell;
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -24,13 +25,14 @@ pub use super::outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
 use super::run_expect;
 use super::run_repeat;
 use super::run_shaders;
+use super::texture_of;
 use crate::exec;
 use crate::front::spirv::{Module, SpecConstants};
 use crate::ir::{self, ResourceKind};
 use crate::limits::{Cancel, Charge, Guards, Limit, Limits, MemoryBudget};
 use crate::pipeline::{self, BoundStage, Descriptor, DescriptorSets, ImageResource};
 use crate::raster::{
-    self, ColorClass, ColorCodec, ColorTarget, DepthStencilTarget, IndexBuffer, IndexType,
+    self, ColorClass, ColorTarget, DepthAspect, DepthStencilTarget, IndexBuffer, IndexType,
     RenderTargets, VertexBuffer,
 };
 use crate::texture::{self, ImageView, ViewType};
@@ -54,6 +56,10 @@ pub struct RunOptions {
     pub cancel: Cancel,
     /// Directory of compiled GLSL/HLSL.
     pub cache_dir: PathBuf,
+    /// A folder of SPIR-V compiled ahead of time from the scripts' GLSL/HLSL (files named by
+    /// [`run_shaders::prebuilt_name`]), used before glslang: scripts that ship their SPIR-V
+    /// run where glslang is not installed.
+    pub prebuilt_spirv: Option<PathBuf>,
     /// Keep every colour attachment's final contents in [`ScriptResult::images`].
     pub keep_images: bool,
     /// Rasterizer worker threads per script (scripts themselves may run in parallel).
@@ -64,7 +70,8 @@ pub struct RunOptions {
     /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
     pub discard: exec::Discard,
     /// Compile GLSL/HLSL with debug information (`glslangValidator -g`: `OpLine`s and the
-    /// source text, which the shader debugger shows).
+    /// source text, which the shader debugger shows and run-time errors name). On by
+    /// default: debug instructions change nothing a shader computes.
     pub debug_info: bool,
     /// A tool watching the draws and dispatches (the shader debugger).
     pub hook: Option<Arc<dyn RunHook>>,
@@ -84,11 +91,12 @@ impl Default for RunOptions {
             memory_limit: MemoryBudget::default().limit(),
             cancel: Cancel::default(),
             cache_dir: run_shaders::default_cache_dir(),
+            prebuilt_spirv: None,
             keep_images: false,
             raster_threads: 1,
             spirv_version: None,
             discard: exec::Discard::default(),
-            debug_info: false,
+            debug_info: true,
             hook: None,
             policy: None,
             lod_precision: None,
@@ -258,10 +266,14 @@ const FEATURES: &[&str] = &[
     "SubgroupSupportedOperations.ballot",
     "SubgroupSupportedOperations.basic",
     "SubgroupSupportedOperations.quad",
+    // any power of two from 4 to 64 lanes per pipeline (`SUBGROUP … REQUIRED_SIZE`), full
+    // compute subgroups (`FULLY_POPULATED`)
+    "SubgroupSizeControl.subgroupSizeControl",
+    "SubgroupSizeControl.computeFullSubgroups",
     "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
-    // Depth is always clamped to [0, 1] before the depth test (raster::target::quantize).
+    // Depth is always clamped to [0, 1] before the depth test (raster::DepthAspect::quantize).
     "DepthClampZeroOneFeatures.depthClampZeroOne",
     // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
     "sampleRateShading",
@@ -310,6 +322,9 @@ pub(crate) struct BufState {
     /// What `bytes` and `mips` hold, counted against the script's memory budget
     /// ([`Runner::settle`]).
     charge: Charge,
+    /// Moves on with every change ([`Runner::buf_mut`]): a texture made from the buffer is
+    /// used again while its version is the buffer's.
+    version: u64,
 }
 
 impl BufState {
@@ -352,8 +367,15 @@ impl Default for ClearValues {
     }
 }
 
-/// (shader, entry point, stage, specialisation, optimisation passes).
-type ShaderKey = (String, String, &'static str, Vec<(u32, u64)>, String);
+/// (shader, entry point, stage, specialisation, optimisation passes, `SUBGROUP` options).
+type ShaderKey = (
+    String,
+    String,
+    &'static str,
+    Vec<(u32, u64)>,
+    String,
+    String,
+);
 
 /// What to copy back into the script's buffers after a command.
 pub(super) enum WriteBack {
@@ -367,6 +389,9 @@ pub(super) enum WriteBack {
         image: Arc<ImageResource>,
     },
 }
+
+/// A texture made from a buffer: the buffer's version it holds, the image, its charge.
+type Texture = (u64, Arc<ImageResource>, Charge);
 
 /// Executes one script.
 pub(crate) struct Runner<'s> {
@@ -390,6 +415,12 @@ pub(crate) struct Runner<'s> {
     failure: Option<String>,
     /// Draw and dispatch commands started so far (`hook::Command::index`).
     commands: usize,
+    /// The last version given to a changed buffer ([`Runner::buf_mut`]).
+    version: u64,
+    /// Textures made from buffers for sampling, by buffer name, with the buffer's version
+    /// they hold and their charge: made once, not once per command, while the buffer is
+    /// unchanged.
+    textures: RefCell<HashMap<String, Texture>>,
 }
 
 fn no_buffer(name: &str) -> Error {
@@ -424,6 +455,8 @@ impl<'s> Runner<'s> {
             line: 0,
             failure: None,
             commands: 0,
+            version: 0,
+            textures: RefCell::new(HashMap::new()),
         };
         for st in &script.stmts {
             r.line = st.line;
@@ -495,15 +528,25 @@ impl<'s> Runner<'s> {
                 depth: b.depth.unwrap_or(1),
                 mips: BTreeMap::new(),
                 charge,
+                version: 0,
             },
         );
         self.settle(&b.name)
     }
 
+    /// `name`'s state, to change: its version moves on, so that no texture made from its
+    /// old contents is sampled again. The only way to a buffer's state for writing.
+    fn buf_mut(&mut self, name: &str) -> Option<&mut BufState> {
+        self.version += 1;
+        let st = self.bufs.get_mut(name)?;
+        st.version = self.version;
+        Some(st)
+    }
+
     /// After a change to `name`'s bytes: its charge is what it holds now (an error when
     /// that passes the budget).
     fn settle(&mut self, name: &str) -> Result<()> {
-        if let Some(st) = self.bufs.get_mut(name) {
+        if let Some(st) = self.buf_mut(name) {
             let held = st.held();
             let what = format_args!("buffer {}", crate::error::quote(name));
             st.charge.resize(held, what)?;
@@ -586,7 +629,7 @@ impl<'s> Runner<'s> {
                 | Binding::Resolve { buffer } => buffer,
                 _ => continue,
             };
-            let st = self.bufs.get_mut(name).ok_or_else(|| {
+            let st = self.buf_mut(name).ok_or_else(|| {
                 Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name))
             })?;
             let texel = st.texel_bytes() * st.decl.samples.max(1) as usize;
@@ -594,7 +637,7 @@ impl<'s> Runner<'s> {
             if st.width != w || st.height != h || st.bytes.len() < need {
                 let what = format!("attachment {} of {w}x{h}", crate::error::quote(name));
                 let (bytes, fresh) = self.zeroed(need, what)?;
-                let st = self.bufs.get_mut(name).ok_or_else(|| no_buffer(name))?;
+                let st = self.buf_mut(name).ok_or_else(|| no_buffer(name))?;
                 st.width = w;
                 st.height = h;
                 st.bytes = bytes;
@@ -618,8 +661,7 @@ impl<'s> Runner<'s> {
     fn size_mip_attachment(&mut self, p: &Pipeline, name: &str, level: u32) -> Result<()> {
         let (w, h) = p.framebuffer_size;
         let st = self
-            .bufs
-            .get_mut(name)
+            .buf_mut(name)
             .ok_or_else(|| Error::Amber(format!("pipeline '{}': no buffer '{name}'", p.name)))?;
         if level >= st.decl.mip_levels.max(1) {
             return Err(Error::Amber(format!(
@@ -646,7 +688,7 @@ impl<'s> Runner<'s> {
         if st.mips.get(&level).map(Vec::len) != Some(need) {
             let what = format!("level {level} of attachment {}", crate::error::quote(name));
             let (bytes, fresh) = self.zeroed(need, what)?;
-            let st = self.bufs.get_mut(name).ok_or_else(|| no_buffer(name))?;
+            let st = self.buf_mut(name).ok_or_else(|| no_buffer(name))?;
             st.mips.insert(level, bytes);
             drop(fresh);
             self.settle(name)?;
@@ -733,7 +775,7 @@ impl<'s> Runner<'s> {
                     charges.push(c);
                 }
                 let (width, height, depth) = (src.width, src.height, src.depth);
-                let dst = self.bufs.get_mut(to).ok_or_else(|| no_buffer(to))?;
+                let dst = self.buf_mut(to).ok_or_else(|| no_buffer(to))?;
                 dst.bytes = bytes;
                 dst.width = width;
                 dst.height = height;
@@ -757,7 +799,7 @@ impl<'s> Runner<'s> {
                     .check(Limit::MaxMemoryAllocationSize, end, &what)?;
                 let grow = end.saturating_sub(self.buf(buffer)?.bytes.len() as u64);
                 let fresh = self.mem.charge(grow, &what)?;
-                let st = self.bufs.get_mut(buffer).ok_or_else(|| no_buffer(buffer))?;
+                let st = self.buf_mut(buffer).ok_or_else(|| no_buffer(buffer))?;
                 let (offset, end) = (*offset as usize, end as usize);
                 if st.bytes.len() < end {
                     st.bytes
@@ -802,14 +844,14 @@ impl<'s> Runner<'s> {
                     base_mip_level,
                     ..
                 } => {
-                    let (mut t, emulated, charge) = self.color_target(buffer, *base_mip_level)?;
+                    let (mut t, charge) = self.color_target(buffer, *base_mip_level)?;
                     let c = cv.color.map(|v| v as f32);
-                    if t.format.class().is_integer() {
+                    if ColorClass::of(t.format).is_integer() {
                         t.clear_raw(cv.color.map(|v| (v * 255.0).round() as i64 as u32));
                     } else {
                         t.clear_f32(c);
                     }
-                    self.store_color(buffer, *base_mip_level, t, emulated, charge)?;
+                    self.store_color(buffer, *base_mip_level, t, charge)?;
                 }
                 Binding::DepthStencil { buffer } => {
                     let (mut t, charge) = self.depth_target(buffer)?;
@@ -822,15 +864,9 @@ impl<'s> Runner<'s> {
         Ok(())
     }
 
-    /// The colour attachment for a buffer. Formats the rasterizer cannot render to but the
-    /// texture unit can encode are emulated: drawn into a 32-bit RGBA target of the same
-    /// numeric kind and converted back by [`Runner::store_color`] (the second value). The
-    /// third counts the target against the budget.
-    fn color_target(
-        &self,
-        name: &str,
-        level: u32,
-    ) -> Result<(ColorTarget, Option<texture::Format>, Charge)> {
+    /// The colour attachment for a buffer, in the buffer's own format, and its charge against
+    /// the budget.
+    fn color_target(&self, name: &str, level: u32) -> Result<(ColorTarget, Charge)> {
         let st = self.buf(name)?;
         let fname = st.format_name().ok_or_else(|| {
             Error::Unsupported(format!("colour attachment '{name}' without a format"))
@@ -851,87 +887,32 @@ impl<'s> Runner<'s> {
                 "multisampled image '{name}' bound at BASE_MIP_LEVEL {level}"
             )));
         }
-        // the attachment's bytes: `from` when it has exactly their size, else zeros
-        let target = |format: raster::ColorFormat, from: &[u8]| {
-            let what = format!("colour attachment {}", crate::error::quote(name));
-            let len =
-                width as usize * height as usize * samples as usize * format.bytes_per_texel();
-            let from = if from.len() == len { from } else { &[] };
-            let (data, charge) = self.bytes(len, from, what)?;
-            let t = ColorTarget {
-                format,
-                width,
-                height,
-                samples,
-                data,
-            };
-            Ok::<_, Error>((t, charge))
+        // the attachment's bytes: the buffer's when they have exactly their size, else zeros
+        let format = formats::color_format(&fname)?;
+        let what = format!("colour attachment {}", crate::error::quote(name));
+        let len = width as usize * height as usize * samples as usize * format.texel_size();
+        let from = if src.len() == len { src } else { &[] };
+        let (data, charge) = self.bytes(len, from, what)?;
+        let t = ColorTarget {
+            format,
+            width,
+            height,
+            samples,
+            data,
         };
-        match formats::color_format(&fname) {
-            Ok(format) => {
-                let (t, charge) = target(format, src)?;
-                Ok((t, None, charge))
-            }
-            Err(e) => {
-                let Ok(tf) = formats::texture_format(&fname) else {
-                    return Err(e);
-                };
-                if tf.has_depth() || tf.has_stencil() {
-                    return Err(e);
-                }
-                let wide = match tf.kind() {
-                    texture::NumKind::Float => raster::ColorFormat::R32G32B32A32Sfloat,
-                    texture::NumKind::Uint => raster::ColorFormat::R32G32B32A32Uint,
-                    texture::NumKind::Sint => raster::ColorFormat::R32G32B32A32Sint,
-                };
-                let (mut t, charge) = target(wide, &[])?;
-                let ts = tf.texel_size();
-                let n = width as usize * height as usize * samples as usize;
-                if src.len() >= n * ts {
-                    self.polled(n, |texels| {
-                        for i in texels {
-                            let raw = tf.decode_raw(&src[i * ts..i * ts + ts]);
-                            wide.encode_raw(raw, &mut t.data[i * 16..i * 16 + 16]);
-                        }
-                    })?;
-                }
-                Ok((t, Some(tf), charge))
-            }
-        }
+        Ok((t, charge))
     }
 
-    /// Put a colour attachment's texels back into its buffer (converting emulated formats);
-    /// `charge` counted the target.
+    /// Put a colour attachment's texels back into its buffer; `charge` counted the target.
     fn store_color(
         &mut self,
         name: &str,
         level: u32,
         t: ColorTarget,
-        emulated: Option<texture::Format>,
         charge: Charge,
     ) -> Result<()> {
-        let (bytes, _converted) = match emulated {
-            None => (t.data, None),
-            Some(tf) => {
-                let ts = tf.texel_size();
-                let bpp = t.format.bytes_per_texel();
-                let n = t.width as usize * t.height as usize * t.samples as usize;
-                let what = format!("colour attachment {}", crate::error::quote(name));
-                let (mut out, c) = self.zeroed(n * ts, what)?;
-                let saturate = integer_saturation(tf);
-                self.polled(n, |texels| {
-                    for i in texels {
-                        let mut raw = t.format.decode_raw(&t.data[i * bpp..i * bpp + bpp]);
-                        if let Some(sat) = &saturate {
-                            raw = sat(raw);
-                        }
-                        tf.encode_raw(raw, &mut out[i * ts..i * ts + ts]);
-                    }
-                })?;
-                (out, Some(c))
-            }
-        };
-        if let Some(st) = self.bufs.get_mut(name) {
+        let bytes = t.data;
+        if let Some(st) = self.buf_mut(name) {
             if level == 0 {
                 st.bytes = bytes;
             } else {
@@ -982,9 +963,9 @@ impl<'s> Runner<'s> {
         let db = t.format.depth_bytes();
         let n = t.width as usize * t.height as usize * t.samples as usize;
         let (ts, s_at) = match t.format {
-            raster::DepthFormat::D24UnormS8Uint => (4, Some(3)),
-            raster::DepthFormat::D32SfloatS8Uint => (8, Some(4)),
-            raster::DepthFormat::S8Uint => (1, Some(0)),
+            texture::Format::D24_UNORM_S8_UINT => (4, Some(3)),
+            texture::Format::D32_SFLOAT_S8_UINT => (8, Some(4)),
+            texture::Format::S8_UINT => (1, Some(0)),
             _ => (db, None),
         };
         let what = format!("depth attachment {}", crate::error::quote(name));
@@ -999,7 +980,7 @@ impl<'s> Runner<'s> {
                 }
             }
         })?;
-        if let Some(st) = self.bufs.get_mut(name) {
+        if let Some(st) = self.buf_mut(name) {
             st.bytes = bytes;
         }
         drop(fresh);
@@ -1036,6 +1017,7 @@ impl<'s> Runner<'s> {
             stage_name(att.stage),
             spec.clone(),
             att.optimizations.join(" "),
+            format!("{:?}", att.subgroup),
         );
         if let Some(s) = self.shaders.get(&key) {
             return Ok(s.clone());
@@ -1047,17 +1029,22 @@ impl<'s> Runner<'s> {
         let mut sh = if decl.format == ShaderFormat::Dxil {
             run_shaders::dxil_shader(decl, att, stage)?
         } else {
-            let words = run_shaders::shader_words_debug(
+            let glsl = run_shaders::GlslOptions {
+                cache: &self.opts.cache_dir,
+                prebuilt: self.opts.prebuilt_spirv.as_deref(),
+                debug_info: self.opts.debug_info,
+                script: Some(&self.script.path),
+            };
+            let words = run_shaders::shader_words_with(
                 decl,
                 att.stage,
                 &att.entry_point,
                 self.opts.spirv_version,
-                &self.opts.cache_dir,
-                self.opts.debug_info,
-                Some(&self.script.path),
+                &glsl,
             )?;
             let words = run_shaders::optimize(&words, &att.optimizations, &self.opts.cache_dir)?;
-            let module = Module::load(&words)?;
+            let mut module = Module::load(&words)?;
+            run_shaders::place_source_lines(module.source_map_mut(), decl, Some(&self.script.path));
             let spec_map: SpecConstants = spec.into_iter().collect();
             let entry = if decl.format == ShaderFormat::Passthrough {
                 "main"
@@ -1066,6 +1053,7 @@ impl<'s> Runner<'s> {
             };
             pipeline::Shader::from_module(&module, entry, Some(stage), &spec_map)?
         };
+        subgroup_options(&mut sh, &att.subgroup)?;
         sh.set_budget(self.opts.budget);
         sh.set_discard(self.opts.discard);
         sh.set_cancel(self.cancel.clone());
@@ -1374,6 +1362,11 @@ impl<'s> Runner<'s> {
                             | DescriptorKind::CombinedImageSampler => {
                                 let img = match img_cache.get(name) {
                                     Some(i) => i.clone(),
+                                    None if *kind != DescriptorKind::StorageImage => {
+                                        let i = self.sampled_image(name)?;
+                                        img_cache.insert(name.clone(), i.clone());
+                                        i
+                                    }
                                     None => {
                                         let (i, c) = self.make_image(name)?;
                                         charges.push(c);
@@ -1440,6 +1433,23 @@ impl<'s> Runner<'s> {
         Ok(convert_sampler(s))
     }
 
+    /// The texture for sampling buffer `name`: the one made before while the buffer has not
+    /// changed since ([`Runner::buf_mut`]), else a new one, kept for the next command.
+    fn sampled_image(&self, name: &str) -> Result<Arc<ImageResource>> {
+        let version = self.buf(name)?.version;
+        let mut textures = self.textures.borrow_mut();
+        if let Some((v, img, _)) = textures.get(name) {
+            if *v == version {
+                return Ok(img.clone());
+            }
+        }
+        // the old one's memory goes back before the new one is charged
+        textures.remove(name);
+        let (img, charge) = self.make_image(name)?;
+        textures.insert(name.to_string(), (version, img.clone(), charge));
+        Ok(img)
+    }
+
     /// A texture-unit image holding a buffer's bytes (mip levels generated from level 0).
     fn make_image(&self, name: &str) -> Result<(Arc<ImageResource>, Charge)> {
         let st = self.buf(name)?;
@@ -1447,27 +1457,13 @@ impl<'s> Runner<'s> {
             .format_name()
             .ok_or_else(|| Error::Amber(format!("image '{name}' has no format")))?;
         let format = formats::texture_format(&fname)?;
-        let samples = st.decl.samples.max(1);
-        let mut layers = 1;
-        let (dim, extent) = match st.decl.dim {
-            Some(ImageDim::Cube) => {
-                layers = 6;
-                (
-                    texture::ImageDim::D2,
-                    [st.width.max(1), st.height.max(1), 1],
-                )
-            }
-            Some(ImageDim::D1) => (texture::ImageDim::D1, [st.width.max(1), 1, 1]),
-            Some(ImageDim::D3) => (
-                texture::ImageDim::D3,
-                [st.width.max(1), st.height.max(1), st.depth.max(1)],
-            ),
-            _ => (
-                texture::ImageDim::D2,
-                [st.width.max(1), st.height.max(1), 1],
-            ),
-        };
-        let levels = st.decl.mip_levels.max(1);
+        let g = texture_of::geometry(
+            st.decl.dim,
+            [st.width, st.height, st.depth],
+            st.decl.mip_levels,
+            st.decl.samples,
+        );
+        let (extent, layers, levels, samples) = (g.extent, g.layers, g.levels, g.samples);
         let what = format!("image {}", crate::error::quote(name));
         let l = &self.opts.limits;
         let (row, edge) = match st.decl.dim {
@@ -1503,19 +1499,12 @@ impl<'s> Runner<'s> {
             .saturating_add(decoded);
         l.check(Limit::MaxMemoryAllocationSize, texels * texel, &what)?;
         let charge = self.mem.charge(bytes, &what)?;
-        let mut img = texture::Image::new(format, dim, extent, layers, levels, samples)?;
+        let mut img = g.image(format)?;
         let n = img.level_texels(0) * format.texel_size();
         let (bytes, _padded) = self.bytes(n, &st.bytes[..n.min(st.bytes.len())], &what)?;
-        img.upload_bytes(0, &bytes)?;
-        if levels > 1 {
-            self.cancel.check()?;
-            img.generate_mips()?;
-            // Levels rendered as attachments replace the generated ones.
-            for (&l, bytes) in st.mips.range(1..levels) {
-                let mut b = bytes.clone();
-                b.resize(img.level_texels(l) * format.texel_size(), 0);
-                img.upload_bytes(l, &b)?;
-            }
+        texture_of::fill(&mut img, &bytes, &st.mips, || self.cancel.check())?;
+        if let Some(h) = &self.opts.hook {
+            h.image_uploaded(name);
         }
         Ok((ImageResource::new(img), charge))
     }
@@ -1553,7 +1542,7 @@ impl<'s> Runner<'s> {
                                 }
                             }
                         })?;
-                        if let Some(st) = self.bufs.get_mut(&name) {
+                        if let Some(st) = self.buf_mut(&name) {
                             for (i, b) in changed {
                                 st.bytes[i] = b;
                             }
@@ -1564,7 +1553,7 @@ impl<'s> Runner<'s> {
                     let img = image.read();
                     let what = format!("storage image {}", crate::error::quote(&name));
                     let (bytes, fresh) = self.copy(img.level_bytes(0)?, what)?;
-                    if let Some(st) = self.bufs.get_mut(&name) {
+                    if let Some(st) = self.buf_mut(&name) {
                         st.bytes = bytes;
                     }
                     drop(fresh);
@@ -1689,22 +1678,22 @@ impl<'s> Runner<'s> {
         }
         let (fw, fh) = p.framebuffer_size;
         let mut targets = RenderTargets::default();
-        // (emulated format, charge) per colour target
-        let mut emulated = Vec::new();
+        // the charge of each colour target
+        let mut charges = Vec::new();
         let scratch = || {
             let charge = self
                 .mem
                 .charge(fw as u64 * fh as u64 * 4, "a scratch attachment")?;
-            let t = ColorTarget::try_new(raster::ColorFormat::R8G8B8A8Unorm, fw, fh)?;
-            Ok::<_, Error>((t, None, charge))
+            let t = ColorTarget::try_new(texture::Format::R8G8B8A8_UNORM, fw, fh)?;
+            Ok::<_, Error>((t, charge))
         };
         for n in &color_names {
-            let (t, e, c) = match n {
+            let (t, c) = match n {
                 Some((n, level)) => self.color_target(n, *level)?,
                 None => scratch()?,
             };
             targets.color.push(t);
-            emulated.push((e, c));
+            charges.push(c);
         }
         let mut depth_charge = None;
         if let Some(d) = &depth_name {
@@ -1713,10 +1702,10 @@ impl<'s> Runner<'s> {
             depth_charge = Some(c);
         }
         if targets.color.is_empty() && targets.depth_stencil.is_none() {
-            let (t, e, c) = scratch()?;
+            let (t, c) = scratch()?;
             targets.color.push(t);
             color_names.push(None);
-            emulated.push((e, c));
+            charges.push(c);
         }
 
         let mut state = pipeline_state(p, targets.color.len());
@@ -1746,7 +1735,7 @@ impl<'s> Runner<'s> {
                 state.vertex_attributes.push(raster::VertexAttribute {
                     location: 0,
                     binding: 0,
-                    format: raster::VertexFormat::R32G32Sfloat,
+                    format: texture::Format::R32G32_SFLOAT,
                     offset: 0,
                 });
                 vertex_count = (v.len() / 2) as u32;
@@ -1771,26 +1760,17 @@ impl<'s> Runner<'s> {
                         .stride
                         .unwrap_or_else(|| st.decl.elem.stride(st.decl.layout));
                     let what = format!("vertex data {}", crate::error::quote(&vd.buffer));
-                    let (format, data, stride, offset) = match formats::vertex_format(&fname) {
-                        Ok(f) => {
-                            let (data, c) = self.copy(&st.bytes, &what)?;
-                            vdata_charges.push(c);
-                            (f, data, stride, vd.offset)
-                        }
-                        Err(e) => {
-                            // widened to 16 bytes a vertex
-                            let n = st.bytes.len() as u64 / stride.max(1) as u64 + 1;
-                            vdata_charges.push(self.mem.charge(n * 16, &what)?);
-                            widen_vertices(&fname, &st.bytes, stride, vd.offset).ok_or(e)?
-                        }
-                    };
+                    let format = formats::vertex_format(&fname)?;
+                    let (data, c) = self.copy(&st.bytes, &what)?;
+                    vdata_charges.push(c);
+                    let offset = vd.offset;
                     let rate = match vd.rate {
                         ast::InputRate::Vertex => raster::InputRate::Vertex,
                         ast::InputRate::Instance => raster::InputRate::Instance,
                     };
                     if rate == raster::InputRate::Vertex && stride > 0 {
                         let n = (data.len().saturating_sub(offset as usize)
-                            + (stride as usize - format.size().min(stride as usize)))
+                            + (stride as usize - format.texel_size().min(stride as usize)))
                             / stride as usize;
                         vertex_count = vertex_count.min(n as u32);
                     }
@@ -1926,16 +1906,16 @@ impl<'s> Runner<'s> {
             Binding::Resolve { buffer } => Some(buffer),
             _ => None,
         });
-        for ((name, t), (e, _)) in resolves.zip(&targets.color).zip(&emulated) {
+        for (name, t) in resolves.zip(&targets.color) {
             let r = t.resolve();
             let charge = self
                 .mem
                 .charge(r.data.len() as u64, "a resolve attachment")?;
-            self.store_color(name, 0, r, *e, charge)?;
+            self.store_color(name, 0, r, charge)?;
         }
-        for ((n, t), (e, c)) in color_names.iter().zip(targets.color).zip(emulated) {
+        for ((n, t), c) in color_names.iter().zip(targets.color).zip(charges) {
             if let Some((n, level)) = n {
-                self.store_color(n, *level, t, e, c)?;
+                self.store_color(n, *level, t, c)?;
             }
         }
         if let (Some(n), Some(d), Some(c)) = (depth_name, targets.depth_stencil, depth_charge) {
@@ -1956,7 +1936,13 @@ impl<'s> Runner<'s> {
                     name: n.clone(),
                     format: b.format_name(),
                     width: b.width,
+                    height: b.height,
+                    depth: b.depth,
+                    dim: b.decl.dim,
+                    mip_levels: b.decl.mip_levels,
+                    samples: b.decl.samples,
                     bytes: b.bytes.clone(),
+                    mips: b.mips.clone(),
                 }
             })
             .collect()
@@ -1966,16 +1952,14 @@ impl<'s> Runner<'s> {
     fn pictures(&self) -> Vec<Picture> {
         let mut out = Vec::new();
         for name in &self.attachments {
-            let Ok((t, _, _charge)) = self.color_target(name, 0) else {
+            let Ok((t, _charge)) = self.color_target(name, 0) else {
                 continue;
             };
             let t = t.resolve();
             let mut rgba = Vec::with_capacity(t.width as usize * t.height as usize * 4);
             for y in 0..t.height {
                 for x in 0..t.width {
-                    let v = if t.format.class() == ColorClass::Unorm
-                        || t.format.class() == ColorClass::Float
-                    {
+                    let v = if !ColorClass::of(t.format).is_integer() {
                         t.read_f32(x, y)
                     } else {
                         t.read_raw(x, y).map(|v| v as f32 / 255.0)
@@ -1994,47 +1978,6 @@ impl<'s> Runner<'s> {
     }
 }
 
-/// For an integer format narrower than 32 bits per channel, a function clamping raw 32-bit
-/// values into each channel's range (Vulkan leaves out-of-range integer colour writes
-/// undefined; GPUs saturate, and the CTS `R16G16B16A16_UINT` frame script expects that: it
-/// writes 65536 and probes 65535). The channel widths are found by encoding single bits.
-fn integer_saturation(tf: texture::Format) -> Option<impl Fn([u32; 4]) -> [u32; 4]> {
-    let signed = match tf.kind() {
-        texture::NumKind::Uint => false,
-        texture::NumKind::Sint => true,
-        texture::NumKind::Float => return None,
-    };
-    let mut buf = vec![0u8; tf.texel_size()];
-    let bits: [u32; 4] = std::array::from_fn(|c| {
-        (0..32)
-            .take_while(|&k| {
-                let mut v = [0u32; 4];
-                v[c] = 1 << k;
-                buf.fill(0);
-                tf.encode_raw(v, &mut buf);
-                (tf.decode_raw(&buf)[c] >> k) & 1 == 1
-            })
-            .count() as u32
-    });
-    if bits.iter().all(|&b| b == 0 || b == 32) {
-        return None;
-    }
-    Some(move |raw: [u32; 4]| {
-        std::array::from_fn(|c| {
-            let b = bits[c];
-            if b == 0 || b == 32 {
-                raw[c]
-            } else if signed {
-                let lo = -(1i64 << (b - 1));
-                let hi = (1i64 << (b - 1)) - 1;
-                (raw[c] as i32 as i64).clamp(lo, hi) as i32 as u32
-            } else {
-                raw[c].min((1u32 << b) - 1)
-            }
-        })
-    })
-}
-
 /// What a draw command draws.
 enum Draw {
     /// Vec2 positions at location 0 (DRAW_RECT, DRAW_GRID).
@@ -2050,41 +1993,50 @@ enum Draw {
     },
 }
 
-/// Decodes one texel to raw words.
-type TexelDecoder = dyn Fn(&[u8]) -> [u32; 4];
-
-/// Vertex data in a format the rasterizer does not fetch, decoded by the texture unit's codec
-/// and widened to 32-bit RGBA (float, uint or sint), so any texel format can be vertex data.
-fn widen_vertices(
-    name: &str,
-    bytes: &[u8],
-    stride: u32,
-    offset: u32,
-) -> Option<(raster::VertexFormat, Vec<u8>, u32, u32)> {
-    let (ts, kind, decode): (usize, texture::NumKind, Box<TexelDecoder>) =
-        match formats::texture_format(name) {
-            Ok(f) => (f.texel_size(), f.kind(), Box::new(move |b| f.decode_raw(b))),
-            Err(_) => {
-                let f = super::types::Format::parse(name)?;
-                let (ts, kind) = formats::plain_layout(&f)?;
-                (ts, kind, Box::new(move |b| formats::decode_plain(&f, b)))
-            }
-        };
-    let stride = (stride as usize).max(1);
-    let mut out = Vec::new();
-    let mut o = offset as usize;
-    while o + ts <= bytes.len() {
-        for w in decode(&bytes[o..o + ts]) {
-            out.extend_from_slice(&w.to_le_bytes());
-        }
-        o += stride;
+/// A `SUBGROUP` block on a shader: `REQUIRED_SIZE` (a number, `MIN` = 4, `MAX` = 64) sets
+/// the shader's subgroup size; `FULLY_POPULATED on` (`requireFullSubgroups`) holds a compute
+/// shader's local size in x to a multiple of that size, or of the largest size (64) without
+/// one, as Vulkan requires of the pipeline (`VUID-VkPipelineShaderStageCreateInfo-flags-02758`
+/// and `-02759`; otherwise the script is not run: `Error::Unsupported`); `VARYING_SIZE`
+/// changes nothing (the size never varies within a dispatch).
+fn subgroup_options(sh: &mut pipeline::Shader, o: &ast::SubgroupOptions) -> Result<()> {
+    let (min, max) = (
+        *crate::exec::SUBGROUP_SIZES.start() as u32,
+        *crate::exec::SUBGROUP_SIZES.end() as u32,
+    );
+    if let Some(req) = o.required_size {
+        sh.set_subgroup_size(match req {
+            ast::SubgroupSize::Exact(n) => n,
+            ast::SubgroupSize::Min => min,
+            ast::SubgroupSize::Max => max,
+        })?;
     }
-    let vf = match kind {
-        texture::NumKind::Float => raster::VertexFormat::R32G32B32A32Sfloat,
-        texture::NumKind::Uint => raster::VertexFormat::R32G32B32A32Uint,
-        texture::NumKind::Sint => raster::VertexFormat::R32G32B32A32Sint,
-    };
-    Some((vf, out, 16, 0))
+    if o.fully_populated == Some(true) {
+        if sh.stage() != crate::ir::Stage::Compute {
+            return Err(Error::Amber(format!(
+                "FULLY_POPULATED on a {:?} shader: full subgroups are a compute pipeline option",
+                sh.stage()
+            )));
+        }
+        let x = sh.ir().workgroup_size[0];
+        let of = match o.required_size {
+            Some(_) => sh.program().subgroup_size() as u32,
+            None => max,
+        };
+        if !x.is_multiple_of(of) {
+            // an invalid pipeline, which quadstep declines to run (the CTS's partial-subgroup
+            // scripts ask for full subgroups of 119 invocations a row)
+            return Err(Error::Unsupported(format!(
+                "FULLY_POPULATED: the local size in x ({x}) is not a multiple of {of}, the {}",
+                if o.required_size.is_some() {
+                    "required subgroup size"
+                } else {
+                    "largest subgroup size (maxSubgroupSize)"
+                }
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The raw bits of a specialisation constant.
@@ -2389,23 +2341,4 @@ fn image_view(
     // Resource kinds matter only for the glue; unused here beyond the dimensionality.
     let _ = res.map(|r| r.kind == ResourceKind::StorageImage);
     Ok(v)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn integer_attachment_writes_saturate_to_the_channel_width() {
-        let f = |name: &str| texture::Format::from_vk_name(name).unwrap();
-        let sat = integer_saturation(f("R16G16B16A16_UINT")).expect("16-bit uint");
-        // 65536 = 2^16 does not fit: 65535; smaller values pass unchanged.
-        assert_eq!(sat([65536, 65535, 7, u32::MAX]), [65535, 65535, 7, 65535]);
-        let sat = integer_saturation(f("R8G8B8A8_SINT")).expect("8-bit sint");
-        let v = [200u32, (-200i32) as u32, (-128i32) as u32, 127];
-        assert_eq!(sat(v), [127, (-128i32) as u32, (-128i32) as u32, 127]);
-        // 32-bit channels and float formats are left alone.
-        assert!(integer_saturation(f("R32G32B32A32_UINT")).is_none());
-        assert!(integer_saturation(f("R16G16B16A16_SFLOAT")).is_none());
-    }
 }

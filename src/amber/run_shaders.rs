@@ -3,7 +3,10 @@
 //! and GLSL/HLSL through `glslangValidator` (when installed) with an on-disk cache keyed by a
 //! hash of (source, language, stage, environment, entry point, debug information, glslang's
 //! version), kept in the user's cache directory ([`default_cache_dir`]), never in the working
-//! directory.
+//! directory. A folder of SPIR-V compiled ahead of time ([`RunOptions::prebuilt_spirv`](super::RunOptions::prebuilt_spirv),
+//! files named by [`prebuilt_name`]) serves GLSL/HLSL where it holds the shader, so scripts
+//! that ship their SPIR-V (the golden scenes) run without glslang; the key leaves glslang's
+//! version out, and names the source itself, so a changed shader never finds a stale file.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -159,26 +162,70 @@ pub fn glslang_available() -> bool {
     glslang_version().is_some()
 }
 
+/// What a GLSL/HLSL shader's compiled SPIR-V depends on, glslang's version aside: the source,
+/// language, stage, environment, entry point and debug information.
+fn source_key(
+    shader: &Shader,
+    stage: ShaderType,
+    entry: &str,
+    text: &str,
+    debug_info: bool,
+) -> Result<[Vec<u8>; 5]> {
+    let hlsl = shader.format == ShaderFormat::Hlsl;
+    Ok([
+        text.as_bytes().to_vec(),
+        glslang_stage(stage)?.as_bytes().to_vec(),
+        glslang_env(shader.target_env.as_deref()).into_bytes(),
+        entry.as_bytes().to_vec(),
+        vec![hlsl as u8 | (debug_info as u8) << 1],
+    ])
+}
+
+/// The file name under which a folder of SPIR-V compiled ahead of time holds a GLSL/HLSL
+/// shader (compiled without debug information) for `stage` and entry point `entry`:
+/// `<key>.spv`, the key a 64-bit FNV-1a hash of the source, language, stage, environment and
+/// entry point, in 16 hex digits. `Err` for a shader that is not GLSL/HLSL text or a stage
+/// glslang does not compile.
+pub fn prebuilt_name(shader: &Shader, stage: ShaderType, entry: &str) -> Result<String> {
+    let (ShaderFormat::Glsl | ShaderFormat::Hlsl, ShaderSource::Text(text)) =
+        (&shader.format, &shader.source)
+    else {
+        return Err(Error::Amber(format!(
+            "shader '{}' is not GLSL or HLSL text",
+            shader.name
+        )));
+    };
+    let parts = source_key(shader, stage, entry, text, false)?;
+    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    Ok(format!("{:016x}.spv", fnv1a(&parts)))
+}
+
 fn compile_glsl(
     shader: &Shader,
     stage: ShaderType,
     entry: &str,
     text: &str,
-    cache: &Path,
-    debug_info: bool,
-    script: Option<&Path>,
+    glsl: &GlslOptions,
 ) -> Result<Vec<u32>> {
+    let GlslOptions {
+        cache,
+        prebuilt,
+        debug_info,
+        script,
+    } = *glsl;
+    if let (Some(dir), false) = (prebuilt, debug_info) {
+        let path = dir.join(prebuilt_name(shader, stage, entry)?);
+        if let Ok(bytes) = std::fs::read(&path) {
+            return words_from_bytes(&bytes, &path.display().to_string());
+        }
+    }
     let hlsl = shader.format == ShaderFormat::Hlsl;
     let env = glslang_env(shader.target_env.as_deref());
     let st = glslang_stage(stage)?;
-    let key = fnv1a(&[
-        text.as_bytes(),
-        st.as_bytes(),
-        env.as_bytes(),
-        entry.as_bytes(),
-        &[hlsl as u8 | (debug_info as u8) << 1],
-        glslang_version().unwrap_or("").as_bytes(),
-    ]);
+    let mut parts = source_key(shader, stage, entry, text, debug_info)?.to_vec();
+    parts.push(glslang_version().unwrap_or("").as_bytes().to_vec());
+    let parts: Vec<&[u8]> = parts.iter().map(Vec::as_slice).collect();
+    let key = fnv1a(&parts);
     let out = cache.join(format!("{key:016x}.spv"));
     if let Ok(bytes) = std::fs::read(&out) {
         return words_from_bytes(&bytes, &out.display().to_string());
@@ -312,6 +359,24 @@ fn site_of(shader: &Shader, script: Option<&Path>, n: usize) -> String {
     }
 }
 
+/// Points the source lines of a GLSL/HLSL shader compiled with debug information (which name
+/// the scratch file glslang compiled) at the user's text, as [`site_of`] places compile
+/// errors: a `FILE`'s path, or an inline block's lines in `script`.
+pub fn place_source_lines(map: &mut crate::ir::SourceMap, shader: &Shader, script: Option<&Path>) {
+    if !matches!(shader.format, ShaderFormat::Glsl | ShaderFormat::Hlsl) {
+        return;
+    }
+    let (name, offset) = match (&shader.file, script) {
+        (Some(f), _) => (f.display().to_string(), 0),
+        (None, Some(s)) if shader.line > 0 => (s.display().to_string(), shader.line),
+        _ => return,
+    };
+    for f in &mut map.files {
+        f.name.clone_from(&name);
+        f.line_offset = u32::try_from(offset).unwrap_or(u32::MAX);
+    }
+}
+
 /// Run `spirv-opt` with Amber's `SHADER_OPTIMIZATION` passes (e.g. `--graphics-robust-access`).
 pub fn optimize(words: &[u32], passes: &[String], cache: &Path) -> Result<Vec<u32>> {
     if passes.is_empty() {
@@ -399,20 +464,37 @@ pub fn shader_words(
     default_version: Option<(u8, u8)>,
     cache: &Path,
 ) -> Result<Vec<u32>> {
-    shader_words_debug(shader, stage, entry, default_version, cache, false, None)
+    let glsl = GlslOptions {
+        cache,
+        prebuilt: None,
+        debug_info: false,
+        script: None,
+    };
+    shader_words_with(shader, stage, entry, default_version, &glsl)
 }
 
-/// [`shader_words`], GLSL/HLSL compiled with `OpLine`s and the source text when `debug_info`
-/// (`glslangValidator -g`); compile errors of an inline shader are placed in `script` (the
-/// shader block's line plus the compiler's).
-pub fn shader_words_debug(
+/// Where GLSL/HLSL comes from and how it is compiled ([`shader_words_with`]).
+#[derive(Clone, Copy, Debug)]
+pub struct GlslOptions<'a> {
+    /// Directory of compiled GLSL/HLSL kept between runs.
+    pub cache: &'a Path,
+    /// A folder of SPIR-V compiled ahead of time, files named by [`prebuilt_name`]: a shader
+    /// found there is not compiled (without debug information only).
+    pub prebuilt: Option<&'a Path>,
+    /// Compile with `OpLine`s and the source text (`glslangValidator -g`).
+    pub debug_info: bool,
+    /// The script an inline shader is in: compile errors are placed there (the shader
+    /// block's line plus the compiler's).
+    pub script: Option<&'a Path>,
+}
+
+/// [`shader_words`] with GLSL/HLSL compiled as `glsl` says.
+pub fn shader_words_with(
     shader: &Shader,
     stage: ShaderType,
     entry: &str,
     default_version: Option<(u8, u8)>,
-    cache: &Path,
-    debug_info: bool,
-    script: Option<&Path>,
+    glsl: &GlslOptions,
 ) -> Result<Vec<u32>> {
     let name = shader
         .file
@@ -435,7 +517,7 @@ pub fn shader_words_debug(
         (ShaderFormat::SpirvHex, ShaderSource::Text(t)) => hex_words(t),
         (ShaderFormat::SpirvBin, ShaderSource::Binary(b)) => words_from_bytes(b, &name),
         (ShaderFormat::Glsl | ShaderFormat::Hlsl, ShaderSource::Text(t)) => {
-            compile_glsl(shader, stage, entry, t, cache, debug_info, script)
+            compile_glsl(shader, stage, entry, t, glsl)
         }
         (f, _) => Err(Error::Unsupported(format!(
             "{} shaders (shader '{}')",

@@ -21,8 +21,8 @@ use crate::exec::{self, Discard};
 use crate::ir::{IoBinding, ScalarTy, Stage};
 use crate::limits::Limits;
 use crate::pipeline::{self, BoundStage, Descriptor, DescriptorSets, Shader, ShaderImages};
-use crate::raster::stage::{RowBatch, RowLayout};
-use crate::raster::{ColorClass, ColorCodec, RenderTargets, VertexBatch};
+use crate::raster::{ColorClass, RenderTargets, VertexBatch};
+use crate::stage::{RowBatch, RowLayout};
 use crate::texture::Config;
 use crate::Result;
 
@@ -293,7 +293,7 @@ fn read_pixel(t: &crate::raster::ColorTarget, x: u32, y: u32) -> Option<[f64; 4]
     if x >= t.width || y >= t.height {
         return None;
     }
-    Some(match t.format.class() {
+    Some(match ColorClass::of(t.format) {
         ColorClass::Uint => t.read_raw(x, y).map(|v| v as f64),
         ColorClass::Sint => t.read_raw(x, y).map(|v| v as i32 as f64),
         _ => t.read_f32(x, y).map(|v| v as f64),
@@ -310,7 +310,7 @@ fn crop(t: &crate::raster::ColorTarget, x: u32, y: u32) -> Crop {
     for py in y0..y1 {
         for px in x0..x1 {
             let v = read_pixel(t, px, py).unwrap_or_default();
-            let scale = if t.format.class().is_integer() {
+            let scale = if ColorClass::of(t.format).is_integer() {
                 1.0 / 255.0
             } else {
                 1.0

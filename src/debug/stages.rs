@@ -9,11 +9,11 @@ use super::record::Recorder;
 use super::session::Session;
 use crate::amber::Command;
 use crate::pipeline::BoundStage;
-use crate::raster::stage::{RowBatch, RowLayout};
 use crate::raster::{
     FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs,
     VertexStage,
 };
+use crate::stage::{RowBatch, RowLayout};
 use crate::Result;
 
 /// The fragment stage of a draw that may shade pixel `(x, y)`.

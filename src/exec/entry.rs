@@ -2,7 +2,7 @@
 //! batches. They fill the interface variables (IoVar words in per-lane memory) before a run
 //! and read the outputs after it.
 //!
-//! The rasterizer's fragment batches come in row form (`raster::stage::RowBatch`): the
+//! The rasterizer's fragment batches come in row form (`stage::RowBatch`): the
 //! caller's rows are the batch's per-lane memory for the run ([`run_fragment_rows`] swaps them
 //! in and out), laid out by [`fragment_row_layout`], so inputs and colours cross without a copy;
 //! [`run_fragment_quads`] fills and reads each lane's words itself and stays as the independent
@@ -11,9 +11,9 @@
 use super::memory::Bindings;
 use super::observe::{NoObserver, Observer};
 use super::program::{Program, DONE};
-use super::run::{zero, Batch, SUBGROUP_SIZE};
+use super::run::{zero, Batch};
 use crate::ir::{BuiltIn, DerivativeGroup, IoBinding, IoVar, Stage};
-use crate::raster::stage::{RowBatch, RowLayout};
+use crate::stage::{RowBatch, RowLayout};
 use crate::{Error, Result};
 use rayon::prelude::*;
 use std::cell::RefCell;
@@ -278,8 +278,8 @@ fn run_workgroup<O: Observer>(
                 BuiltIn::LocalInvocationIndex => {
                     one(lid[0] + lid[1] * size[0] + lid[2] * size[0] * size[1])
                 }
-                BuiltIn::SubgroupId => one((l / SUBGROUP_SIZE) as u32),
-                BuiltIn::NumSubgroups => one(n.div_ceil(SUBGROUP_SIZE) as u32),
+                BuiltIn::SubgroupId => one((l / p.subgroup_size) as u32),
+                BuiltIn::NumSubgroups => one(n.div_ceil(p.subgroup_size) as u32),
                 _ => continue,
             };
             put_var(b, var, l, v);
@@ -718,7 +718,7 @@ fn frag_builtins(p: &Program, batch: &RowBatch, b: &mut Batch) -> Option<usize> 
                     (BuiltIn::ViewportIndex, 0) => batch.viewport.get(l).copied().unwrap_or(0),
                     (BuiltIn::SamplePosition, 0 | 1) => {
                         let s = batch.sample_id.get(l).copied().unwrap_or(0);
-                        crate::raster::samples::location(batch.samples, s)[i].to_bits()
+                        crate::stage::sample_locations::location(batch.samples, s)[i].to_bits()
                     }
                     _ => 0,
                 };

@@ -1,9 +1,12 @@
-//! Subgroup operations. A subgroup is [`SUBGROUP_SIZE`] = 16 consecutive batch lanes (4 quads).
+//! Subgroup operations. A subgroup is the program's subgroup size of consecutive batch lanes
+//! (16, 4 quads, unless set: [`Program::set_subgroup_size`](super::Program::set_subgroup_size)).
+//! Ballots are 128-bit masks in four 32-bit components; a subgroup of up to 64 lanes fills the
+//! first two.
 //! Participating lanes are the active, non-helper lanes; helper lanes still receive a result
 //! (the value computed over the participating lanes) so their registers stay defined.
 
 use super::kernels::{raw_from_f64, raw_mask, raw_sext, raw_to_f64};
-use super::run::{Batch, SUBGROUP_SIZE};
+use super::run::Batch;
 use crate::ir::{BallotQuery, GroupArith, GroupOp, GroupScan, ScalarTy};
 
 fn identity(op: GroupArith, ty: ScalarTy) -> u64 {
@@ -57,10 +60,10 @@ impl Batch {
     }
 
     pub(crate) fn group(&mut self, op: GroupOp, ty: ScalarTy, dst: u32, a: u32, b: u32) {
-        let n = self.n;
+        let (n, size) = (self.n, self.subgroup);
         let w = ty.is_wide();
-        for g in (0..n).step_by(SUBGROUP_SIZE) {
-            let end = (g + SUBGROUP_SIZE).min(n);
+        for g in (0..n).step_by(size) {
+            let end = (g + size).min(n);
             let part: Vec<usize> = (g..end).filter(|&l| self.participates(l)).collect();
             let vals: Vec<u64> = part
                 .iter()
@@ -109,18 +112,19 @@ impl Batch {
                     GroupOp::Broadcast | GroupOp::Shuffle => (w, lane_val(bi())),
                     GroupOp::BroadcastFirst => (w, part.first().map_or(0, |&f| self.get(w, a, f))),
                     GroupOp::Ballot(c) => {
-                        let mut m = 0u64;
-                        if c == 0 {
-                            for (&pl, &v) in part.iter().zip(&vals) {
-                                if v != 0 {
-                                    m |= 1 << (pl - g);
-                                }
+                        let mut m = 0u128;
+                        for (&pl, &v) in part.iter().zip(&vals) {
+                            if v != 0 {
+                                m |= 1 << (pl - g);
                             }
                         }
-                        (false, m)
+                        (false, (m >> (32 * c as u32)) as u32 as u64)
                     }
                     GroupOp::InverseBallot => {
-                        (false, (self.r32[a as usize * n + l] >> id) as u64 & 1)
+                        // `a` is the ballot's first component: lanes 32 and up read 0 (the
+                        // front ends use the four-component `BallotQuery::Inverse` instead)
+                        let bit = (self.r32[a as usize * n + l] as u64) >> id.min(63);
+                        (false, bit & (id < 32) as u64)
                     }
                     GroupOp::ShuffleXor => (w, lane_val(id ^ bi())),
                     GroupOp::ShuffleUp => (w, id.checked_sub(bi()).map_or(0, lane_val)),
@@ -143,11 +147,12 @@ impl Batch {
         let w = ty.is_wide();
         let id0 = identity(op, ty);
         let mut out = vec![0u64; n];
-        for g in (0..n).step_by(SUBGROUP_SIZE) {
-            let end = (g + SUBGROUP_SIZE).min(n);
+        let size = self.subgroup;
+        for g in (0..n).step_by(size) {
+            let end = (g + size).min(n);
             let cluster = match scan {
-                GroupScan::Clustered(c) => (c as usize).clamp(1, SUBGROUP_SIZE),
-                _ => SUBGROUP_SIZE,
+                GroupScan::Clustered(c) => (c as usize).clamp(1, size),
+                _ => size,
             };
             for c0 in (g..end).step_by(cluster) {
                 let c1 = (c0 + cluster).min(end);
@@ -185,8 +190,8 @@ impl Batch {
             for (c, &s) in ballot.iter().enumerate() {
                 v |= (self.r32[s as usize * n + l] as u128) << (32 * c);
             }
-            v &= (1u128 << SUBGROUP_SIZE) - 1;
-            let id = (l % SUBGROUP_SIZE) as u32;
+            v &= (1u128 << self.subgroup) - 1;
+            let id = (l % self.subgroup) as u32;
             let r = match query {
                 BallotQuery::BitExtract => {
                     let bit = self.r32[b as usize * n + l];

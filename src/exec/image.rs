@@ -175,7 +175,7 @@ pub struct NoImages;
 impl ImageUnit for NoImages {
     fn image_op(&self, inst: &ImageInst, _: &QuadOperands, _: &mut [[u32; 4]; 4]) -> Result<()> {
         Err(Error::Exec(format!(
-            "image instruction {:?} on resource slot {} but no image unit is bound",
+            "Image{:?} on res{} but no image unit is bound",
             inst.kind, inst.image.slot
         )))
     }

@@ -222,9 +222,7 @@ impl<'a> Bindings<'a> {
     pub fn buffer(&self, slot: u32, index: u32) -> Result<Option<&'a Buffer>> {
         match self.buffers.get(slot as usize) {
             Some(v) if !v.is_empty() => Ok(v.get(index as usize).copied().flatten()),
-            _ => Err(Error::Exec(format!(
-                "buffer resource slot {slot} has no buffer bound"
-            ))),
+            _ => Err(Error::Exec(format!("no buffer bound at res{slot}"))),
         }
     }
 }

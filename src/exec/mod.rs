@@ -114,8 +114,9 @@
 //! - QuadSwap direction d reads quad lane `lane ^ (d + 1)` (0: horizontal, 1: vertical,
 //!   2: diagonal); QuadBroadcast reads quad lane `index & 3`. QuadVote is over the active lanes
 //!   of the quad (helpers included).
-//! - Subgroups are [`SUBGROUP_SIZE`] = 16 consecutive lanes (4 quads) in every stage (compute
-//!   workgroups are split into subgroups of 16 local invocations). Non-quad group operations
+//! - Subgroups are [`SUBGROUP_SIZE`] = 16 consecutive lanes (4 quads) in every stage unless
+//!   the program asks for another power of two from 4 to 64 ([`Program::set_subgroup_size`]);
+//!   compute workgroups are split into subgroups of that many local invocations. Non-quad group operations
 //!   consider active non-helper lanes only; reading an out-of-range shuffle lane gives 0.
 //! - Barrier: a compute workgroup is one batch run in lock-step, so a barrier reached in
 //!   uniform control flow is satisfied by construction; it is a no-op.
@@ -131,6 +132,7 @@ mod image;
 mod kernels;
 mod memory;
 mod observe;
+mod place;
 mod program;
 mod run;
 mod stages;
@@ -151,5 +153,5 @@ pub use observe::{ImageEvent, InstEvent, LaneValues, NoObserver, Observer, RegVi
 pub use program::{
     compile, Discard, Program, DEFAULT_BUDGET, MAX_LOCAL_WORDS, MAX_WORKGROUP_WORDS,
 };
-pub use run::{atomic_new, SUBGROUP_SIZE};
+pub use run::{atomic_new, SUBGROUP_SIZE, SUBGROUP_SIZES};
 pub use stages::{run_geometry, run_tess_control, run_tess_eval};

@@ -268,6 +268,8 @@ pub struct Program {
     pub(crate) images: Vec<CImage>,
     pub(crate) budget: u64,
     pub(crate) discard: Discard,
+    /// Lanes per subgroup ([`super::SUBGROUP_SIZE`] unless set).
+    pub(crate) subgroup_size: usize,
     /// Polled between workgroups and every [`CANCEL_POLL`] instructions of a batch.
     pub(crate) cancel: Cancel,
     /// Some reachable block kills (`OpKill`) or demotes lanes: only then can a batch end with
@@ -302,6 +304,25 @@ impl Program {
     }
     pub fn set_budget(&mut self, budget: u64) {
         self.budget = budget;
+    }
+    /// Lanes per subgroup: `SubgroupSize`, ballots, scans, shuffles and `SubgroupId` follow it.
+    pub fn subgroup_size(&self) -> usize {
+        self.subgroup_size
+    }
+    /// Run with `size` lanes per subgroup (Vulkan's `requiredSubgroupSize`): a power of two in
+    /// [`super::SUBGROUP_SIZES`], else `Error::Unsupported`. Batches are multiples of 64
+    /// lanes (or a whole workgroup), so subgroups never straddle two batches.
+    pub fn set_subgroup_size(&mut self, size: u32) -> Result<()> {
+        let s = size as usize;
+        if !s.is_power_of_two() || !super::SUBGROUP_SIZES.contains(&s) {
+            return Err(Error::Unsupported(format!(
+                "a subgroup size of {size} (quadstep runs {} to {} lanes, powers of two)",
+                super::SUBGROUP_SIZES.start(),
+                super::SUBGROUP_SIZES.end()
+            )));
+        }
+        self.subgroup_size = s;
+        Ok(())
     }
     /// The token runs of this program poll ([`Cancel::default`]: never stopped).
     pub fn cancel(&self) -> &Cancel {
@@ -480,6 +501,9 @@ fn schedule_order(f: &ir::Function) -> Result<Vec<BlockId>> {
 }
 
 struct Ctx<'a> {
+    /// The shader and instruction being decoded (`None`: the block's terminator), for errors.
+    shader: &'a Shader,
+    inst: Option<&'a Inst>,
     slots: &'a [(bool, u32)],
     regs: &'a [ScalarTy],
     /// Per register: its constant value when it is a constant no instruction writes.
@@ -490,17 +514,17 @@ struct Ctx<'a> {
 }
 
 impl Ctx<'_> {
-    fn err(&self, msg: impl std::fmt::Display) -> Error {
-        Error::Exec(format!(
-            "compile: b{} instruction {}: {msg}",
-            self.block, self.index
-        ))
+    fn place(&self) -> String {
+        let index = self.inst.map(|_| self.index);
+        super::place::place(self.shader, self.block, index)
     }
-    fn unsupported(&self, what: impl std::fmt::Debug) -> Error {
-        Error::Unsupported(format!(
-            "b{} instruction {}: {what:?}",
-            self.block, self.index
-        ))
+    fn err(&self, msg: impl std::fmt::Display) -> Error {
+        Error::Exec(format!("compile: {}: {msg}", self.place()))
+    }
+    /// The instruction has a type or operation the interpreter has no kernel for.
+    fn unsupported(&self) -> Error {
+        let what = self.inst.map_or_else(String::new, ir::print_inst);
+        Error::Unsupported(format!("{}: `{what}`", self.place()))
     }
     /// Slot of `r`, which must live in the 64-bit file iff `wide`.
     fn reg(&self, r: Reg, wide: bool) -> Result<u32> {
@@ -630,6 +654,8 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         let mut code = Vec::with_capacity(blk.insts.len());
         for (i, inst) in blk.insts.iter().enumerate() {
             let cx = Ctx {
+                shader,
+                inst: Some(inst),
                 slots: &slots,
                 regs: &f.regs,
                 fixed: &fixed,
@@ -640,6 +666,8 @@ pub fn compile(shader: &Shader) -> Result<Program> {
             code.push(decode(&cx, inst, &mut images)?);
         }
         let cx = Ctx {
+            shader,
+            inst: None,
             slots: &slots,
             regs: &f.regs,
             fixed: &fixed,
@@ -781,6 +809,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         images,
         budget: DEFAULT_BUDGET,
         discard: Discard::default(),
+        subgroup_size: super::SUBGROUP_SIZE,
         cancel: Cancel::default(),
     })
 }
@@ -1245,11 +1274,11 @@ pub(crate) fn read_before_write(f: &ir::Function, order: &[BlockId]) -> Vec<bool
 fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
     Ok(match inst {
         Inst::Unary { op, ty, dst, a } => {
-            let k = kernels::unary(*op, *ty).ok_or_else(|| cx.unsupported((op, ty)))?;
+            let k = kernels::unary(*op, *ty).ok_or_else(|| cx.unsupported())?;
             k1(cx, k, *dst, *a)?
         }
         Inst::Binary { op, ty, dst, a, b } => {
-            let k = kernels::binary(*op, *ty).ok_or_else(|| cx.unsupported((op, ty)))?;
+            let k = kernels::binary(*op, *ty).ok_or_else(|| cx.unsupported())?;
             let (wa, wb, wd) = match k {
                 K2::NNN(_) => (false, false, false),
                 K2::WWW(_) => (true, true, true),
@@ -1272,7 +1301,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             b,
             c,
         } => {
-            let k = kernels::ternary(*op, *ty).ok_or_else(|| cx.unsupported((op, ty)))?;
+            let k = kernels::ternary(*op, *ty).ok_or_else(|| cx.unsupported())?;
             let (wa, wb, wc, wd) = match k {
                 K3::NNNN(_) => (false, false, false, false),
                 K3::WWWW(_) => (true, true, true, true),
@@ -1295,8 +1324,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             offset,
             count,
         } => {
-            let k = kernels::bitfield_insert(*ty)
-                .ok_or_else(|| cx.unsupported(("BitFieldInsert", ty)))?;
+            let k = kernels::bitfield_insert(*ty).ok_or_else(|| cx.unsupported())?;
             let w = ty.is_wide();
             Code::K4 {
                 k,
@@ -1322,8 +1350,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             dst,
             a,
         } => {
-            let k =
-                kernels::convert(*op, *from, *to).ok_or_else(|| cx.unsupported((op, from, to)))?;
+            let k = kernels::convert(*op, *from, *to).ok_or_else(|| cx.unsupported())?;
             k1(cx, k, *dst, *a)?
         }
         Inst::Load { ty, dst, ptr } if cx.const_local(ptr, *ty).is_some() => {
@@ -1366,7 +1393,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
                 || *ty == ScalarTy::F32
                     && matches!(op, AtomicOp::Exchange | AtomicOp::Load | AtomicOp::Store))
             {
-                return Err(cx.unsupported(("atomic", op, ty)));
+                return Err(cx.unsupported());
             }
             let w = ty.is_wide();
             let uses_a = !matches!(
@@ -1404,8 +1431,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             dst,
             a,
         } => {
-            let k = kernels::deriv(*axis, *kind, *ty)
-                .ok_or_else(|| cx.unsupported(("derivative", ty)))?;
+            let k = kernels::deriv(*axis, *kind, *ty).ok_or_else(|| cx.unsupported())?;
             k1(cx, k, *dst, *a)?
         }
         Inst::QuadSwap {
@@ -1483,7 +1509,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
                 _ => ty.is_int() || *ty == ScalarTy::Bool,
             };
             if !ok {
-                return Err(cx.unsupported(("group arithmetic", op, ty)));
+                return Err(cx.unsupported());
             }
             let w = ty.is_wide();
             Code::GroupArith {
@@ -1579,7 +1605,7 @@ fn check_image(cx: &Ctx, img: &ImageInst) -> Result<()> {
     too_many("texel", img.texel.len(), 4)?;
     too_many("result", img.dst.len(), 4)?;
     if img.result_ty.is_wide() {
-        return Err(cx.unsupported(("64-bit image result", img.result_ty)));
+        return Err(cx.unsupported());
     }
     let mut regs: Vec<Reg> = Vec::new();
     regs.extend(&img.coords);

@@ -7,15 +7,20 @@ use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
 use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
-use crate::raster::stage::InterpPlanes;
+use crate::stage::InterpPlanes;
 use crate::{Error, Result};
 
-/// Lanes per subgroup (4 quads).
+/// Lanes per subgroup unless a program asks for another size (4 quads).
 pub const SUBGROUP_SIZE: usize = 16;
+/// The subgroup sizes a program may ask for ([`Program::set_subgroup_size`]): powers of two
+/// from one quad to 64 lanes.
+pub const SUBGROUP_SIZES: std::ops::RangeInclusive<usize> = 4..=64;
 
 /// The state of one batch of lanes (a multiple of 4: quad k = lanes 4k..4k+3).
 pub(crate) struct Batch {
     pub n: usize,
+    /// Lanes per subgroup (the program's [`Program::subgroup_size`]).
+    pub subgroup: usize,
     /// `r32[slot * n + lane]`.
     pub r32: Vec<u32>,
     pub r64: Vec<u64>,
@@ -321,6 +326,7 @@ impl Batch {
     pub fn new() -> Self {
         Batch {
             n: 0,
+            subgroup: SUBGROUP_SIZE,
             r32: Vec::new(),
             r64: Vec::new(),
             s32: Vec::new(),
@@ -364,7 +370,7 @@ impl Batch {
                     .get(l)
                     .map_or((0.0, 0.0), |c| (c[0], c[1])),
                 InterpAt::Sample(i) => {
-                    let [x, y] = crate::raster::samples::location(self.samples, reg(i));
+                    let [x, y] = crate::stage::sample_locations::location(self.samples, reg(i));
                     (x - 0.5, y - 0.5)
                 }
                 InterpAt::Offset(x, y) => (f32::from_bits(reg(x)), f32::from_bits(reg(y))),
@@ -412,6 +418,7 @@ impl Batch {
     fn reset_lanes(&mut self, prog: &Program, n: usize, frag: Option<bool>) {
         let n = n.div_ceil(4) * 4;
         self.n = n;
+        self.subgroup = prog.subgroup_size;
         let fill32 = |v: &mut Vec<u32>, len: usize| {
             v.clear();
             v.resize(len, 0);
@@ -602,10 +609,11 @@ impl Batch {
             if self.executed > poll_at {
                 if self.executed > prog.budget {
                     return Err(Error::Exec(format!(
-                        "shader '{}': instruction budget of {} instructions per batch exceeded \
-                         (at block b{}); raise it with Program::set_budget if the shader is not \
-                         looping forever",
-                        prog.shader.name, prog.budget, blk.id
+                        "{}: instruction budget of {} instructions per batch exceeded; raise \
+                         it (`--budget N` on the command line, `Program::set_budget` in the \
+                         library) if the shader is not looping forever",
+                        prog.place(blk.id, None),
+                        prog.budget
                     )));
                 }
                 prog.cancel.check()?;
@@ -642,12 +650,15 @@ impl Batch {
                             &self.active,
                             full,
                         ),
-                        _ => self.exec(prog, code, full, bind, obs, blk.id, i as usize)?,
+                        _ => self
+                            .exec(prog, code, full, bind, obs, blk.id, i as usize)
+                            .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
                     }
                 }
             } else {
                 for (i, code) in blk.code.iter().enumerate() {
-                    self.exec(prog, code, full, bind, obs, blk.id, i)?;
+                    self.exec(prog, code, full, bind, obs, blk.id, i)
+                        .map_err(|e| prog.locate(e, blk.id, Some(i)))?;
                     let inst = &prog.shader.body.blocks[blk.id as usize].insts[i];
                     obs.inst(&InstEvent {
                         block: blk.id,
@@ -666,7 +677,9 @@ impl Batch {
                     });
                 }
             }
-            let uniform = self.terminate(&blk.term, blk.id, full, full && !blk.ends_lanes)?;
+            let uniform = self
+                .terminate(&blk.term, full, full && !blk.ends_lanes)
+                .map_err(|e| prog.locate(e, blk.id, None))?;
             if full && matches!(blk.term, CTerm::Return | CTerm::Kill(_)) {
                 // every lane was here and has finished (or, killed, is a helper in a quad
                 // without live lanes)
@@ -693,13 +706,7 @@ impl Batch {
     /// for the next block, [`Batch::skip_dead_quads`]) come after one of those. Saves the
     /// 64-lane `pc` loop of a uniform branch and the `pc` fill of a jump: 11.5 of the 150
     /// instructions per sample of lavapipe's bilinear scene were `terminate`.
-    fn terminate(
-        &mut self,
-        term: &CTerm,
-        id: BlockId,
-        full: bool,
-        lazy: bool,
-    ) -> Result<Option<u32>> {
+    fn terminate(&mut self, term: &CTerm, full: bool, lazy: bool) -> Result<Option<u32>> {
         let n = self.n;
         let act = &self.active;
         match term {
@@ -781,9 +788,7 @@ impl Batch {
             }
             CTerm::Unreachable => {
                 let l = act.iter().position(|&a| a != 0).unwrap_or(0);
-                return Err(Error::Exec(format!(
-                    "lane {l} reached OpUnreachable at the end of block b{id}"
-                )));
+                return Err(Error::Exec(format!("lane {l} reached OpUnreachable")));
             }
         }
         Ok(None)
@@ -1061,12 +1066,7 @@ impl Batch {
                     active: &self.active,
                     helper: &self.helper,
                 };
-                bind.images
-                    .image_batch(inst, &ops, &mut out)
-                    .map_err(|e| match e {
-                        Error::Exec(m) => Error::Exec(format!("b{block} instruction {index}: {m}")),
-                        e => e,
-                    })?;
+                bind.images.image_batch(inst, &ops, &mut out)?;
                 if obs.wants_images() {
                     for (q, res) in out.chunks_exact(4).enumerate() {
                         if ops.quad_mask(q) == 0 {
@@ -1169,16 +1169,18 @@ impl Batch {
                     if !self.is_active(l) {
                         continue;
                     }
-                    let i = (l % SUBGROUP_SIZE) as u32;
-                    let full_mask = (1u32 << SUBGROUP_SIZE) - 1;
-                    let comp = |c: u8, m: u32| if c == 0 { m & full_mask } else { 0 };
+                    let size = self.subgroup;
+                    let i = (l % size) as u32;
+                    // the 128-bit mask's 32-bit component `c`, within the subgroup's lanes
+                    let full = (1u128 << size) - 1;
+                    let comp = |c: u8, m: u128| ((m & full) >> (32 * c as u32)) as u32;
                     let v = match *what {
                         LaneInfo::SubgroupInvocationId => i,
-                        LaneInfo::SubgroupSize => SUBGROUP_SIZE as u32,
+                        LaneInfo::SubgroupSize => size as u32,
                         LaneInfo::SubgroupEqMask(c) => comp(c, 1 << i),
                         LaneInfo::SubgroupGeMask(c) => comp(c, !0 << i),
-                        LaneInfo::SubgroupGtMask(c) => comp(c, (!0u32 << i) << 1),
-                        LaneInfo::SubgroupLeMask(c) => comp(c, ((2u64 << i) - 1) as u32),
+                        LaneInfo::SubgroupGtMask(c) => comp(c, (!0u128 << i) << 1),
+                        LaneInfo::SubgroupLeMask(c) => comp(c, (2u128 << i) - 1),
                         LaneInfo::SubgroupLtMask(c) => comp(c, (1 << i) - 1),
                     };
                     self.r32[*dst as usize * n + l] = v;
@@ -1200,9 +1202,9 @@ impl Batch {
             | Code::K4 { .. }
             | Code::LoadLocal { .. }
             | Code::StoreLocal { .. } => {
-                return Err(Error::Exec(format!(
-                    "b{block} instruction {index}: internal: a lane kernel reached exec_cold"
-                )))
+                return Err(Error::Exec(
+                    "internal: a lane kernel reached exec_cold".into(),
+                ))
             }
         }
         Ok(())

@@ -1,6 +1,6 @@
 //! Entry points of the stages between vertex shading and rasterization: tessellation
 //! control, tessellation evaluation and geometry. They fill the interface variables from the
-//! rasterizer's vertex records (`raster::stage::Vertices`), run, and read the results back
+//! rasterizer's vertex records (`stage::Vertices`), run, and read the results back
 //! into them.
 //!
 //! Shape, and why:
@@ -23,7 +23,7 @@ use super::observe::NoObserver;
 use super::program::{Program, DONE};
 use super::run::Batch;
 use crate::ir::{BuiltIn, IoBinding, IoPer, IoVar, Stage};
-use crate::raster::stage::{
+use crate::stage::{
     DomainBatch, Emitted, GeometryEvent, PatchBatch, Patches, PrimitiveBatch, Vertices,
 };
 use crate::Result;

@@ -2,7 +2,8 @@
 //! compared with `golden/<name>.png`. The tolerance lives in the script itself, on a comment
 //! line `# golden-tolerance: max_channel_diff N differing_pixels M` (absent: exact), so the
 //! test (`tests/golden_scenes.rs`), the demo (`quadstep` with no arguments) and a reader of the
-//! script all see the same one.
+//! script all see the same one. Each scene's GLSL ships compiled in `spirv/` beside the
+//! scripts ([`spirv_dir`]), so the scenes render where glslang is not installed.
 
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,13 @@ pub fn scenes_dir() -> PathBuf {
     std::env::var_os("QUADSTEP_SCENES_DIR")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("shaders/golden"))
+}
+
+/// The SPIR-V compiled ahead of time from the scenes in `dir` (`dir/spirv`, files named by
+/// [`crate::amber::run_shaders::prebuilt_name`]; `tools/compile-spirv` writes them, and
+/// `tests/scene_spirv.rs` checks them against a fresh glslang compile).
+pub fn spirv_dir(dir: &Path) -> PathBuf {
+    dir.join("spirv")
 }
 
 /// The `# golden-tolerance:` line of a script (exact when there is none).
@@ -94,6 +102,9 @@ pub fn render(scene: &GoldenScene, threads: usize) -> Rendered {
     let opts = RunOptions {
         keep_images: true,
         raster_threads: threads.max(1),
+        prebuilt_spirv: scene.script.parent().map(spirv_dir),
+        // the shipped SPIR-V is compiled without debug information, and serves only such builds
+        debug_info: false,
         ..RunOptions::default()
     };
     let result = run_file(&scene.script, &opts);

@@ -28,9 +28,11 @@
 
 pub mod opt;
 mod print;
+mod source;
 mod verify;
 
-pub use print::{print_function, print_inst};
+pub use print::{print_function, print_function_with, print_inst};
+pub use source::{OffsetUnit, SourceFile, SourceMap, NO_FILE};
 pub use verify::verify;
 
 /// A virtual register: one scalar per lane. Index into [`Function::regs`].
@@ -782,6 +784,20 @@ pub enum Stage {
     Geometry,
 }
 
+impl Stage {
+    /// The stage as people name it: `vertex shader`, `fragment shader`…
+    pub fn shader_name(self) -> &'static str {
+        match self {
+            Stage::Vertex => "vertex shader",
+            Stage::Fragment => "fragment shader",
+            Stage::Compute => "compute shader",
+            Stage::TessControl => "tessellation control shader",
+            Stage::TessEval => "tessellation evaluation shader",
+            Stage::Geometry => "geometry shader",
+        }
+    }
+}
+
 /// Built-in variables the caller provides or reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BuiltIn {
@@ -941,6 +957,21 @@ pub struct Resource {
     pub class: Option<RegisterClass>,
 }
 
+impl Resource {
+    /// The descriptor as people name it: `set 0 binding 1 'tex'` (D3D: `set 0 binding 1
+    /// (t1 space0) 'tex'`).
+    pub fn describe(&self) -> String {
+        let mut s = format!("set {} binding {}", self.set, self.binding);
+        if let Some(c) = self.class {
+            s += &format!(" ({}{} space{})", c.letter(), self.binding, self.set);
+        }
+        if !self.name.is_empty() {
+            s += &format!(" '{}'", self.name);
+        }
+        s
+    }
+}
+
 /// D3D's register classes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum RegisterClass {
@@ -992,6 +1023,8 @@ pub struct Shader {
     pub derivative_group: Option<DerivativeGroup>,
     /// Tessellation and geometry execution modes (default elsewhere).
     pub modes: StageModes,
+    /// What the `Source` markers' offsets count, and the source lines they come from.
+    pub source: SourceMap,
 }
 
 /// The execution modes of the tessellation and geometry stages.

@@ -332,8 +332,10 @@ impl DescriptorSets {
                 ResourceKind::UniformBuffer | ResourceKind::StorageBuffer => {
                     let descs = self.lookup(r).ok_or_else(|| {
                         Error::Pipeline(format!(
-                            "shader '{}' uses a buffer at set {} binding {} ('{}') but none is bound",
-                            shader.name, r.set, r.binding, r.name
+                            "{} '{}' uses a buffer at {} but none is bound",
+                            shader.stage.shader_name(),
+                            shader.name,
+                            r.describe()
                         ))
                     })?;
                     for (i, d) in descs.iter().enumerate() {
@@ -343,9 +345,10 @@ impl DescriptorSets {
                             }
                             _ => {
                                 return Err(Error::Pipeline(format!(
-                                    "set {} binding {}: the shader expects a buffer, a {} is bound",
-                                    r.set,
-                                    r.binding,
+                                    "{}: the {} '{}' expects a buffer, a {} is bound",
+                                    r.describe(),
+                                    shader.stage.shader_name(),
+                                    shader.name,
                                     kind_name(d)
                                 )))
                             }

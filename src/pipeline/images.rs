@@ -250,7 +250,7 @@ impl ShaderImages {
             .map(Some)
             .ok_or_else(|| {
                 Error::Exec(format!(
-                    "no texel buffer bound for resource slot {slot} element {index}"
+                    "no texel buffer bound at res{slot} element {index}"
                 ))
             })
     }
@@ -260,11 +260,7 @@ impl ShaderImages {
             .get(slot as usize)
             .and_then(|v| v.get(index as usize))
             .and_then(|o| o.as_ref())
-            .ok_or_else(|| {
-                Error::Exec(format!(
-                    "no image bound for resource slot {slot} element {index}"
-                ))
-            })
+            .ok_or_else(|| Error::Exec(format!("no image bound at res{slot} element {index}")))
     }
 
     /// The kernel for `bound` (the image of `inst` at `image_index`) with the sampler the
@@ -286,7 +282,7 @@ impl ShaderImages {
                     self.config,
                 )?))),
                 (None, None) => Err(Error::Exec(format!(
-                    "image at slot {} element {image_index} has no sampler",
+                    "the image at res{} element {image_index} has no sampler",
                     inst.image.slot
                 ))),
             };
@@ -310,7 +306,7 @@ impl ShaderImages {
             .and_then(|o| o.as_ref())
             .ok_or_else(|| {
                 Error::Exec(format!(
-                    "no sampler bound for resource slot {} element {sampler_index}",
+                    "no sampler bound at res{} element {sampler_index}",
                     sref.slot
                 ))
             })?;
@@ -1281,6 +1277,7 @@ mod tests {
             origin_upper_left: true,
             derivative_group: None,
             modes: Default::default(),
+            source: Default::default(),
         }
     }
 

@@ -34,6 +34,17 @@ impl Shader {
         Self::from_module(&Module::load(words)?, entry, None, spec)
     }
 
+    /// Compile `entry` of a SPIR-V binary as read from a `.spv` file (either byte order),
+    /// without specialisation.
+    pub fn from_spirv_bytes(bytes: &[u8], entry: &str) -> Result<Shader> {
+        Self::from_module(
+            &Module::from_bytes(bytes)?,
+            entry,
+            None,
+            &Default::default(),
+        )
+    }
+
     /// Compile `entry` of SPIR-V assembly text (`spirv-as` syntax).
     pub fn from_spirv_asm(
         text: &str,
@@ -167,6 +178,12 @@ impl Shader {
     /// Set the instruction budget per batch (a runaway shader stops with an error there).
     pub fn set_budget(&mut self, budget: u64) {
         self.program.set_budget(budget);
+    }
+
+    /// Run with `size` lanes per subgroup (Vulkan's `requiredSubgroupSize`; 16 unless set): a
+    /// power of two from 4 to 64, else `Error::Unsupported`.
+    pub fn set_subgroup_size(&mut self, size: u32) -> Result<()> {
+        self.program.set_subgroup_size(size)
     }
 
     /// What a lane that executes `OpKill` does ([`exec::Discard::Helper`] unless set).

@@ -10,14 +10,14 @@ use super::images::ShaderImages;
 use super::shader::Shader;
 use crate::exec::{self, location_stride, NoObserver, Observer, VertexIds};
 use crate::ir::{self, BuiltIn, Interp, IoBinding, Stage};
-use crate::raster::stage::{
-    Domain, DomainBatch, Emitted, GeometryModes, GeometryOutput, GeometryStage, PatchBatch,
-    Patches, PrimitiveBatch, RowBatch, RowLayout, SampleUse, Sampling, Spacing, TessControlStage,
-    TessEvalStage, TessModes, Vertices,
-};
 use crate::raster::{
     FragInputs, FragmentStage, Interpolation, QuadBatch, QuadOutputs, VertexBatch, VertexOutputs,
     VertexStage,
+};
+use crate::stage::{
+    Domain, DomainBatch, Emitted, GeometryModes, GeometryOutput, GeometryStage, PatchBatch,
+    Patches, PrimitiveBatch, RowBatch, RowLayout, SampleUse, Sampling, Spacing, TessControlStage,
+    TessEvalStage, TessModes, Vertices,
 };
 use crate::texture::Config;
 use crate::{Error, Result};
@@ -387,7 +387,7 @@ impl GeometryStage for BoundStage<'_> {
 mod tests {
     use super::*;
     use crate::exec::FragQuadInput;
-    use crate::raster::{ColorFormat, ColorTarget, Pipeline, PipelineState, Rasterizer};
+    use crate::raster::{ColorTarget, Format, Pipeline, PipelineState, Rasterizer};
     use crate::raster::{RenderTargets, VertexStage};
 
     /// The fragment stage as it was before the batch path: every quad repacked into a
@@ -461,7 +461,7 @@ mod tests {
             fragment: fs,
             stages: Default::default(),
         };
-        let mut color = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, size, size);
+        let mut color = ColorTarget::new(Format::R32G32B32A32_SFLOAT, size, size);
         color.clear_f32([0.0, 0.0, 0.0, 1.0]);
         let mut targets = RenderTargets {
             color: vec![color],
@@ -494,7 +494,7 @@ mod tests {
                 .count();
             assert_eq!(differing, 0, "scene {}: words differ", scene.name);
             // The scene is not blank: the comparison means something.
-            let mut cleared = ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, size, size);
+            let mut cleared = ColorTarget::new(Format::R32G32B32A32_SFLOAT, size, size);
             cleared.clear_f32([0.0, 0.0, 0.0, 1.0]);
             assert_ne!(batch, cleared.data, "scene {}", scene.name);
         }

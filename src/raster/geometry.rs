@@ -14,14 +14,14 @@ use super::assemble::{assemble, list_primitives, Assembled, Stream};
 use super::clip::{self, ClipVert, PlaneSet, GUARD_BAND};
 use super::fetch::{fetch, VertexBuffer};
 use super::setup::{self, area2, snap, PixRect, PrimInfo, RasterPrim, SetupCtx, WinVert};
-use super::stage::{VertexBatch, VertexOutputs, VertexStage, VERTEX_BATCH};
 use super::state::{CullMode, FrontFace, PipelineState, PolygonMode, Topology, Viewport};
 use crate::limits::Cancel;
+use crate::stage::{VertexBatch, VertexOutputs, VertexStage, VERTEX_BATCH};
 use crate::{Error, Result};
 
 /// Shaded vertices of a whole draw (all instances), indexed by slot: the vertex stage's
 /// outputs, or the last of the tessellation and geometry stages'.
-pub(crate) type Shaded = super::stage::Vertices;
+pub(crate) type Shaded = crate::stage::Vertices;
 
 /// An estimate of the bytes a draw of `slots` vertex invocations with `n_vary` varyings
 /// holds in its vertex arrays ([`Shaded`]), its primitives and their bounding boxes (one
@@ -623,7 +623,7 @@ fn point_size(size: f32) -> f64 {
 mod tests {
     use super::*;
     use crate::raster::assemble::linear_stream;
-    use crate::raster::stage::VertexFn;
+    use crate::stage::VertexFn;
 
     fn pool(threads: usize) -> ThreadPool {
         rayon::ThreadPoolBuilder::new()

@@ -54,7 +54,7 @@
 //!     stages: Default::default(),
 //! };
 //! let mut targets = RenderTargets {
-//!     color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 16, 16)],
+//!     color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, 16, 16)],
 //!     depth_stencil: None,
 //! };
 //! let raster = Rasterizer::new(2)?;
@@ -73,7 +73,6 @@ pub mod geometry;
 pub mod output;
 pub mod samples;
 pub mod setup;
-pub mod stage;
 pub mod stages;
 pub mod state;
 pub mod target;
@@ -86,18 +85,20 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-pub use assemble::{IndexBuffer, IndexType};
-pub use fetch::{VertexBuffer, VertexFormat};
-pub use stage::{
+pub use crate::format::Format;
+pub use crate::stage::{
     AttributeStream, Domain, DomainBatch, Emitted, FragInputs, FragmentFn, FragmentStage,
     GeometryEvent, GeometryModes, GeometryOutput, GeometryStage, InterpPlanes, Interpolation,
     PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, SampleUse, Sampling, Spacing,
     TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn, VertexOutputs, VertexStage,
     Vertices, QUAD_BATCH, VERTEX_BATCH,
 };
+pub use assemble::{IndexBuffer, IndexType};
+pub use fetch::{vertex_attribute, VertexBuffer};
 pub use state::*;
 pub use target::{
-    ClearColor, ColorClass, ColorCodec, ColorFormat, ColorTarget, DepthFormat, DepthStencilTarget,
+    color_attachment, depth_attachment, ClearColor, ColorClass, ColorTarget, DepthAspect,
+    DepthStencilTarget,
 };
 
 use crate::limits::{Guards, Limit, Limits};
@@ -633,7 +634,7 @@ fn validate(state: &PipelineState, targets: &RenderTargets, limits: &Limits) -> 
         )?;
     }
     let n = state.samples;
-    if !samples::supported(n) {
+    if !crate::stage::sample_locations::supported(n) {
         return Err(Error::Unsupported(format!(
             "multisampling: rasterizationSamples = {n} (1, 2, 4, 8 and 16 are implemented)"
         )));
@@ -743,12 +744,12 @@ mod tests {
 
     /// Attachments: an RGBA8 and an RGBA32 uint colour attachment, and `ds` if any; odd sizes,
     /// so some tiles are partial and some no primitive touches.
-    fn targets(ds: Option<DepthFormat>) -> RenderTargets {
+    fn targets(ds: Option<Format>) -> RenderTargets {
         let (w, h) = (150, 97);
         let mut t = RenderTargets {
             color: vec![
-                ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h),
-                ColorTarget::new(ColorFormat::R32G32B32A32Uint, w, h),
+                ColorTarget::new(Format::R8G8B8A8_UNORM, w, h),
+                ColorTarget::new(Format::R32G32B32A32_UINT, w, h),
             ],
             depth_stencil: ds.map(|f| DepthStencilTarget::new(f, w, h)),
         };
@@ -923,7 +924,7 @@ mod tests {
         };
         for threads in [1, 2, 8] {
             let raster = Rasterizer::new(threads).unwrap();
-            let mut after = targets(Some(DepthFormat::D32Sfloat));
+            let mut after = targets(Some(Format::D32_SFLOAT));
             let mut pass = raster.begin(&mut after);
             pass.clear_depth_stencil(1.0, 0).unwrap();
             pass.bind_pipeline(&big);
@@ -931,7 +932,7 @@ mod tests {
             drop(pass);
             assert_ne!(
                 after,
-                targets(Some(DepthFormat::D32Sfloat)),
+                targets(Some(Format::D32_SFLOAT)),
                 "the big draw wrote"
             );
             // a pass that clears everything and makes the small draw
@@ -944,7 +945,7 @@ mod tests {
                 pass.draw(6, 1, 0, 0).unwrap();
             };
             small_pass(&raster, &mut after);
-            let mut fresh = targets(Some(DepthFormat::D32Sfloat));
+            let mut fresh = targets(Some(Format::D32_SFLOAT));
             small_pass(&Rasterizer::new(threads).unwrap(), &mut fresh);
             assert_eq!(after, fresh, "{threads} threads");
         }
@@ -952,7 +953,7 @@ mod tests {
 
     #[test]
     fn draw_times_cover_the_phases_each_draw_ran_and_fit_inside_the_call() {
-        let mut rt = targets(Some(DepthFormat::D32Sfloat));
+        let mut rt = targets(Some(Format::D32_SFLOAT));
         let (vs, fs, state) = stages(0.5, 0.25, false, false, false, false);
         let ok = Pipeline {
             state: state.clone(),
@@ -1097,10 +1098,10 @@ mod tests {
         cases.extend(colour_only.iter().cloned());
         let formats = [
             None,
-            Some(DepthFormat::D32Sfloat),
-            Some(DepthFormat::D24UnormS8Uint),
-            Some(DepthFormat::D16Unorm),
-            Some(DepthFormat::S8Uint),
+            Some(Format::D32_SFLOAT),
+            Some(Format::D24_UNORM_S8_UINT),
+            Some(Format::D16_UNORM),
+            Some(Format::S8_UINT),
         ];
         for ds in formats {
             for (n, ops) in cases.iter().enumerate() {

@@ -2,7 +2,8 @@
 //! and the colour write mask.
 
 use super::state::{BlendFactor, BlendOp, ColorBlendAttachment, DepthStencilState, StencilOp};
-use super::target::{ColorClass, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
+use super::target::{ColorClass, DepthAspect, DepthStencilTarget};
+use crate::format::Format;
 
 /// `VkStencilOp` applied to a stencil value.
 pub(crate) fn stencil_op(op: StencilOp, cur: u8, reference: u8) -> u8 {
@@ -20,7 +21,7 @@ pub(crate) fn stencil_op(op: StencilOp, cur: u8, reference: u8) -> u8 {
 
 /// A tile's depth/stencil storage.
 pub(crate) struct DepthStencilBuf<'a> {
-    pub format: DepthFormat,
+    pub format: Format,
     pub depth: &'a mut [u8],
     pub stencil: &'a mut [u8],
 }
@@ -81,7 +82,7 @@ pub(crate) fn depth_stencil(
 }
 
 /// Whether any depth/stencil work happens for a pipeline and attachment.
-pub(crate) fn tests_enabled(st: &DepthStencilState, fmt: Option<DepthFormat>) -> bool {
+pub(crate) fn tests_enabled(st: &DepthStencilState, fmt: Option<Format>) -> bool {
     match fmt {
         None => false,
         Some(f) => {
@@ -154,10 +155,18 @@ pub(crate) fn blend(a: &ColorBlendAttachment, b: &BlendIn) -> [f32; 4] {
     out
 }
 
+/// A fragment's colour (raw output bits) into a texel as it is, without blending or a write
+/// mask: integer formats saturate to their components' ranges ([`Format::saturate_raw`]),
+/// float and normalized formats encode the f32 bits (normalized ones clamp and round).
+#[inline]
+pub(crate) fn encode_output(fmt: Format, src: [u32; 4], texel: &mut [u8]) {
+    fmt.encode_raw(fmt.saturate_raw(src), texel);
+}
+
 /// Write one fragment's colour (raw output bits) into a texel: blend if enabled and the format
 /// is not integer, then apply the write mask.
 pub(crate) fn write_color(
-    fmt: ColorFormat,
+    fmt: Format,
     att: &ColorBlendAttachment,
     constants: [f32; 4],
     src: [u32; 4],
@@ -168,9 +177,9 @@ pub(crate) fn write_color(
     if mask == 0 {
         return;
     }
-    let class = fmt.class();
+    let class = ColorClass::of(fmt);
     if mask == 0xf && (class.is_integer() || !att.blend_enable) {
-        fmt.encode_raw(src, texel);
+        encode_output(fmt, src, texel);
         return;
     }
     if class.is_integer() {
@@ -180,24 +189,17 @@ pub(crate) fn write_color(
                 *slot = src[c];
             }
         }
-        fmt.encode_raw(v, texel);
+        encode_output(fmt, v, texel);
         return;
     }
-    let clamp = |v: [f32; 4]| {
-        if class == ColorClass::Unorm {
-            v.map(|x| x.clamp(0.0, 1.0))
-        } else {
-            v
-        }
-    };
     let s = src.map(f32::from_bits);
     let dst = fmt.decode_f32(texel);
     let result = if att.blend_enable {
         let b = BlendIn {
-            src: clamp(s),
-            src1: clamp(src1.map(f32::from_bits)),
+            src: class.clamp(s),
+            src1: class.clamp(src1.map(f32::from_bits)),
             dst,
-            constant: clamp(constants),
+            constant: class.clamp(constants),
         };
         blend(att, &b)
     } else {
@@ -238,7 +240,7 @@ mod tests {
         };
         let mut texel = [0u8, 0, 255, 255];
         write_color(
-            ColorFormat::R8G8B8A8Unorm,
+            Format::R8G8B8A8_UNORM,
             &a,
             [0.0; 4],
             [1.0f32, 0.0, 0.0, 0.25].map(f32::to_bits),

@@ -21,13 +21,13 @@ use rayon::ThreadPool;
 
 use super::assemble::{assemble, assemble_full, full_size, Assembled, Stream};
 use super::geometry::Shaded;
-use super::stage::{
-    Domain, DomainBatch, Emitted, GeometryOutput, GeometryStage, PatchBatch, Patches,
-    PrimitiveBatch, Spacing, TessControlStage, TessEvalStage, Vertices,
-};
 use super::state::Topology;
 use super::tessellator::{tessellate, Output};
 use super::Stages;
+use crate::stage::{
+    Domain, DomainBatch, Emitted, GeometryOutput, GeometryStage, PatchBatch, Patches,
+    PrimitiveBatch, Spacing, TessControlStage, TessEvalStage, Vertices,
+};
 use crate::{Error, Result};
 
 /// Patches per tessellation job, primitives per geometry job.

@@ -2,7 +2,7 @@
 //! `PipelineState::default()` is a usable starting point: triangle list, no culling, depth and
 //! stencil off, blending off, every colour component written.
 
-use super::fetch::VertexFormat;
+use crate::format::Format;
 
 /// `VkVertexInputRate`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -25,7 +25,7 @@ pub struct VertexBinding {
 pub struct VertexAttribute {
     pub location: u32,
     pub binding: u32,
-    pub format: VertexFormat,
+    pub format: Format,
     pub offset: u32,
 }
 

@@ -1,19 +1,20 @@
-//! Render targets: colour and depth/stencil attachments stored as bytes in a format, and the
-//! small texel codecs the pipeline needs to read and write them.
-//!
-//! This file stands in for the texture module's formats until they exist: everything else in
-//! `raster` touches texel bytes only through [`ColorCodec`] and the [`DepthFormat`] methods, so
-//! swapping the formats later means implementing `ColorCodec` for the texture module's type.
+//! Render targets: colour and depth/stencil attachments stored as bytes in a format of the
+//! crate's one format table ([`Format`]), and what the pipeline needs of a format beyond its
+//! codec: how a colour attachment's values behave ([`ColorClass`]) and how the depth test
+//! stores and orders depth ([`DepthAspect`]).
 
-use crate::{Error, Result};
-use half::f16;
+use crate::format::{unorm_encode, Format};
+use crate::Result;
 
 /// How a colour attachment's values behave in the pipeline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ColorClass {
-    /// Unsigned normalized: shader outputs are f32 bits, clamped to [0, 1] before blending.
+    /// Unsigned normalized (and sRGB): shader outputs are f32 bits, clamped to [0, 1] before
+    /// blending.
     Unorm,
-    /// Floating point: shader outputs are f32 bits, never clamped.
+    /// Signed normalized: shader outputs are f32 bits, clamped to [-1, 1] before blending.
+    Snorm,
+    /// Floating point (and scaled integers): shader outputs are f32 bits, never clamped.
     Float,
     /// Unsigned integer: raw bits, never blended.
     Uint,
@@ -22,155 +23,53 @@ pub enum ColorClass {
 }
 
 impl ColorClass {
+    /// The class of a colour format.
+    pub fn of(format: Format) -> ColorClass {
+        match format.kind() {
+            crate::format::NumKind::Uint => ColorClass::Uint,
+            crate::format::NumKind::Sint => ColorClass::Sint,
+            crate::format::NumKind::Float if format.is_unorm() => ColorClass::Unorm,
+            crate::format::NumKind::Float if format.is_snorm() => ColorClass::Snorm,
+            crate::format::NumKind::Float => ColorClass::Float,
+        }
+    }
+
     /// Integer classes keep raw bits and are never blended.
     pub fn is_integer(self) -> bool {
         matches!(self, ColorClass::Uint | ColorClass::Sint)
     }
-}
 
-/// A colour attachment's texel codec. Float and normalized formats go through `[f32; 4]`;
-/// integer formats through raw `[u32; 4]` bits. Missing components decode as (0, 0, 0, 1).
-pub trait ColorCodec {
-    /// Bytes of one texel.
-    fn bytes_per_texel(&self) -> usize;
-    /// How values behave (clamping, blending).
-    fn class(&self) -> ColorClass;
-    /// Decode one texel (float/normalized formats).
-    fn decode_f32(&self, texel: &[u8]) -> [f32; 4];
-    /// Encode one texel (float/normalized formats); normalized values are clamped and rounded.
-    fn encode_f32(&self, value: [f32; 4], texel: &mut [u8]);
-    /// Decode one texel as raw bits: integers for integer formats, f32 bits otherwise.
-    fn decode_raw(&self, texel: &[u8]) -> [u32; 4];
-    /// Encode raw bits: integers are truncated to the component width; float/normalized
-    /// formats take f32 bits.
-    fn encode_raw(&self, value: [u32; 4], texel: &mut [u8]);
-}
-
-/// The colour formats the rasterizer can render to (Vulkan names).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ColorFormat {
-    R8G8B8A8Unorm,
-    B8G8R8A8Unorm,
-    R8G8B8A8Uint,
-    R8G8B8A8Sint,
-    R16G16B16A16Sfloat,
-    R32Sfloat,
-    R32Uint,
-    R32G32B32A32Sfloat,
-    R32G32B32A32Uint,
-    R32G32B32A32Sint,
-}
-
-impl ColorFormat {
-    /// The format with this `VkFormat` number, or `Error::Unsupported`.
-    pub fn from_vk(vk_format: u32) -> Result<Self> {
-        Ok(match vk_format {
-            37 => ColorFormat::R8G8B8A8Unorm,
-            44 => ColorFormat::B8G8R8A8Unorm,
-            41 => ColorFormat::R8G8B8A8Uint,
-            42 => ColorFormat::R8G8B8A8Sint,
-            97 => ColorFormat::R16G16B16A16Sfloat,
-            100 => ColorFormat::R32Sfloat,
-            98 => ColorFormat::R32Uint,
-            109 => ColorFormat::R32G32B32A32Sfloat,
-            107 => ColorFormat::R32G32B32A32Uint,
-            108 => ColorFormat::R32G32B32A32Sint,
-            _ => {
-                return Err(Error::Unsupported(format!(
-                    "raster/target.rs: colour attachment format VkFormat {vk_format} is not \
-                     implemented"
-                )))
-            }
-        })
-    }
-}
-
-#[inline]
-pub(crate) fn unorm8(v: f32) -> u8 {
-    // Round to nearest: `as` truncates and saturates, so below 0 (and NaN) give 0, above 1
-    // gives 255, exactly as clamping to [0, 1] first would (this is the colour write's hot path).
-    (v * 255.0 + 0.5) as u8
-}
-
-fn rd32(b: &[u8], i: usize) -> u32 {
-    u32::from_le_bytes([b[4 * i], b[4 * i + 1], b[4 * i + 2], b[4 * i + 3]])
-}
-
-fn wr32(b: &mut [u8], i: usize, v: u32) {
-    b[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
-}
-
-const ONE: u32 = 0x3f80_0000;
-
-impl ColorCodec for ColorFormat {
-    fn bytes_per_texel(&self) -> usize {
-        use ColorFormat::*;
+    /// Clamp blend inputs as the class requires (normalized formats; others unchanged).
+    pub fn clamp(self, v: [f32; 4]) -> [f32; 4] {
         match self {
-            R8G8B8A8Unorm | B8G8R8A8Unorm | R8G8B8A8Uint | R8G8B8A8Sint | R32Sfloat | R32Uint => 4,
-            R16G16B16A16Sfloat => 8,
-            R32G32B32A32Sfloat | R32G32B32A32Uint | R32G32B32A32Sint => 16,
+            ColorClass::Unorm => v.map(|x| x.clamp(0.0, 1.0)),
+            ColorClass::Snorm => v.map(|x| x.clamp(-1.0, 1.0)),
+            _ => v,
         }
     }
+}
 
-    fn class(&self) -> ColorClass {
-        use ColorFormat::*;
-        match self {
-            R8G8B8A8Unorm | B8G8R8A8Unorm => ColorClass::Unorm,
-            R16G16B16A16Sfloat | R32Sfloat | R32G32B32A32Sfloat => ColorClass::Float,
-            R8G8B8A8Uint | R32Uint | R32G32B32A32Uint => ColorClass::Uint,
-            R8G8B8A8Sint | R32G32B32A32Sint => ColorClass::Sint,
-        }
+/// Whether `format` can be a colour attachment (any colour format of the table), else
+/// `Error::Unsupported` naming it.
+pub fn color_attachment(format: Format) -> Result<Format> {
+    if format.has_depth() || format.has_stencil() {
+        return Err(crate::Error::Unsupported(format!(
+            "{} is a depth/stencil format, not a colour attachment format",
+            format.vk_name()
+        )));
     }
+    Ok(format)
+}
 
-    fn decode_f32(&self, t: &[u8]) -> [f32; 4] {
-        use ColorFormat::*;
-        match self {
-            R8G8B8A8Unorm => [0, 1, 2, 3].map(|i| t[i] as f32 / 255.0),
-            B8G8R8A8Unorm => [2, 1, 0, 3].map(|i| t[i] as f32 / 255.0),
-            R16G16B16A16Sfloat => {
-                [0, 1, 2, 3].map(|i| f16::from_le_bytes([t[2 * i], t[2 * i + 1]]).to_f32())
-            }
-            R32Sfloat => [f32::from_bits(rd32(t, 0)), 0.0, 0.0, 1.0],
-            R32G32B32A32Sfloat => [0, 1, 2, 3].map(|i| f32::from_bits(rd32(t, i))),
-            _ => self.decode_raw(t).map(f32::from_bits),
-        }
+/// Whether `format` can be a depth/stencil attachment, else `Error::Unsupported` naming it.
+pub fn depth_attachment(format: Format) -> Result<Format> {
+    if !(format.has_depth() || format.has_stencil()) {
+        return Err(crate::Error::Unsupported(format!(
+            "{} is not a depth/stencil attachment format",
+            format.vk_name()
+        )));
     }
-
-    fn encode_f32(&self, v: [f32; 4], t: &mut [u8]) {
-        use ColorFormat::*;
-        match self {
-            R8G8B8A8Unorm => t[..4].copy_from_slice(&v.map(unorm8)),
-            B8G8R8A8Unorm => t[..4].copy_from_slice(&[v[2], v[1], v[0], v[3]].map(unorm8)),
-            R16G16B16A16Sfloat => (0..4).for_each(|i| {
-                t[2 * i..2 * i + 2].copy_from_slice(&f16::from_f32(v[i]).to_le_bytes())
-            }),
-            R32Sfloat => wr32(t, 0, v[0].to_bits()),
-            R32G32B32A32Sfloat => (0..4).for_each(|i| wr32(t, i, v[i].to_bits())),
-            _ => self.encode_raw(v.map(f32::to_bits), t),
-        }
-    }
-
-    fn decode_raw(&self, t: &[u8]) -> [u32; 4] {
-        use ColorFormat::*;
-        match self {
-            R8G8B8A8Uint => [0, 1, 2, 3].map(|i| t[i] as u32),
-            R8G8B8A8Sint => [0, 1, 2, 3].map(|i| t[i] as i8 as i32 as u32),
-            R32Uint => [rd32(t, 0), 0, 0, 1],
-            R32G32B32A32Uint | R32G32B32A32Sint => [0, 1, 2, 3].map(|i| rd32(t, i)),
-            R32Sfloat => [rd32(t, 0), 0, 0, ONE],
-            _ => self.decode_f32(t).map(f32::to_bits),
-        }
-    }
-
-    fn encode_raw(&self, v: [u32; 4], t: &mut [u8]) {
-        use ColorFormat::*;
-        match self {
-            R8G8B8A8Uint | R8G8B8A8Sint => (0..4).for_each(|i| t[i] = v[i] as u8),
-            R32Uint => wr32(t, 0, v[0]),
-            R32G32B32A32Uint | R32G32B32A32Sint => (0..4).for_each(|i| wr32(t, i, v[i])),
-            _ => self.encode_f32(v.map(f32::from_bits), t),
-        }
-    }
+    Ok(format)
 }
 
 /// A colour attachment: `width * height` pixels of `samples` texels each, rows top to
@@ -178,7 +77,7 @@ impl ColorCodec for ColorFormat {
 /// (x, y) is texel `(y * width + x) * samples + s`, the texture unit's multisampled layout).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ColorTarget {
-    pub format: ColorFormat,
+    pub format: Format,
     pub width: u32,
     pub height: u32,
     /// Samples per pixel (1, 2, 4, 8 or 16).
@@ -189,13 +88,13 @@ pub struct ColorTarget {
 impl ColorTarget {
     /// A zero-filled single-sample target (sizes from outside go through
     /// [`ColorTarget::try_new`]).
-    pub fn new(format: ColorFormat, width: u32, height: u32) -> Self {
+    pub fn new(format: Format, width: u32, height: u32) -> Self {
         Self::multisampled(format, width, height, 1)
     }
 
     /// A zero-filled target of `samples` samples per pixel.
-    pub fn multisampled(format: ColorFormat, width: u32, height: u32, samples: u32) -> Self {
-        let len = width as usize * height as usize * samples as usize * format.bytes_per_texel();
+    pub fn multisampled(format: Format, width: u32, height: u32, samples: u32) -> Self {
+        let len = width as usize * height as usize * samples as usize * format.texel_size();
         ColorTarget {
             format,
             width,
@@ -207,22 +106,17 @@ impl ColorTarget {
 
     /// A zero-filled single-sample target, or an error instead of an abort when its bytes
     /// cannot be allocated ([`Error::Memory`](crate::Error::Memory)).
-    pub fn try_new(format: ColorFormat, width: u32, height: u32) -> Result<Self> {
+    pub fn try_new(format: Format, width: u32, height: u32) -> Result<Self> {
         Self::try_multisampled(format, width, height, 1)
     }
 
     /// [`ColorTarget::multisampled`], or an error instead of an abort when its bytes cannot
     /// be allocated.
-    pub fn try_multisampled(
-        format: ColorFormat,
-        width: u32,
-        height: u32,
-        samples: u32,
-    ) -> Result<Self> {
+    pub fn try_multisampled(format: Format, width: u32, height: u32, samples: u32) -> Result<Self> {
         let len = (width as usize)
             .saturating_mul(height as usize)
             .saturating_mul(samples as usize)
-            .saturating_mul(format.bytes_per_texel());
+            .saturating_mul(format.texel_size());
         let what = format!("a {width}x{height} {format:?} colour attachment");
         Ok(ColorTarget {
             format,
@@ -235,7 +129,7 @@ impl ColorTarget {
 
     /// Bytes per pixel (all its samples).
     pub fn pixel_bytes(&self) -> usize {
-        self.format.bytes_per_texel() * self.samples as usize
+        self.format.texel_size() * self.samples as usize
     }
 
     /// Bytes per row.
@@ -248,7 +142,7 @@ impl ColorTarget {
     }
 
     fn sample_range(&self, x: u32, y: u32, s: u32) -> std::ops::Range<usize> {
-        let bpp = self.format.bytes_per_texel();
+        let bpp = self.format.texel_size();
         let o =
             (y as usize * self.width as usize + x as usize) * self.pixel_bytes() + s as usize * bpp;
         o..o + bpp
@@ -268,8 +162,8 @@ impl ColorTarget {
     /// taking one sample). A single-sample target resolves to a copy.
     pub fn resolve(&self) -> ColorTarget {
         let mut out = ColorTarget::new(self.format, self.width, self.height);
-        let (n, bpp) = (self.samples as usize, self.format.bytes_per_texel());
-        let integer = self.format.class().is_integer();
+        let (n, bpp) = (self.samples as usize, self.format.texel_size());
+        let integer = ColorClass::of(self.format).is_integer();
         let pixels = self.data.chunks_exact(self.pixel_bytes().max(1));
         for (dst, px) in out.data.chunks_exact_mut(bpp.max(1)).zip(pixels) {
             if integer || n == 1 {
@@ -303,7 +197,7 @@ impl ColorTarget {
 
     /// The bytes of one texel holding a clear value.
     pub(crate) fn clear_texel(&self, value: ClearColor) -> Vec<u8> {
-        let mut texel = vec![0; self.format.bytes_per_texel()];
+        let mut texel = vec![0; self.format.texel_size()];
         match value {
             ClearColor::Float(v) => self.format.encode_f32(v, &mut texel),
             ClearColor::Raw(v) => self.format.encode_raw(v, &mut texel),
@@ -323,7 +217,7 @@ impl ColorTarget {
 }
 
 /// A colour clear value (Vulkan's `VkClearColorValue`): floats for float and normalized
-/// formats, raw bits for integer formats ([`ColorCodec::encode_raw`]'s rules).
+/// formats, raw bits for integer formats ([`Format::encode_raw`]'s rules).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum ClearColor {
     Float([f32; 4]),
@@ -398,89 +292,53 @@ fn fill_texels(data: &mut [u8], texel: &[u8]) {
     }
 }
 
-/// Depth/stencil formats (Vulkan names).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DepthFormat {
-    D16Unorm,
-    D32Sfloat,
-    /// 24-bit normalized depth in the low bits of 4 bytes, no stencil.
-    X8D24UnormPack32,
-    D24UnormS8Uint,
-    D32SfloatS8Uint,
-    S8Uint,
+/// How the depth test stores and orders a depth/stencil format's depth: the depth aspect
+/// alone, little endian (D24 in the low 24 bits of 4 bytes), as a Vulkan copy of the depth
+/// aspect lays it out; normalized depth as its integer, float depth as its f32 bits.
+pub trait DepthAspect: Copy {
+    /// Bytes of the depth aspect of one texel (0 for stencil-only formats).
+    fn depth_bytes(self) -> usize;
+    /// Bits of a normalized depth format, `None` for float depth (and stencil only).
+    fn unorm_bits(self) -> Option<u32>;
+    /// A depth value (clamped to [0, 1], NaN as 0) as stored: the format's UNORM encoding
+    /// for normalized formats, the f32 bits (-0.0 as +0.0) for float formats.
+    fn quantize(self, z: f32) -> u32;
+    /// The depth value of a stored representation (the format's decoding).
+    fn dequantize(self, bits: u32) -> f32;
+    /// Order two stored representations (both from `quantize`): unorm integers and
+    /// non-negative f32 compare alike by value.
+    fn cmp_stored(self, a: u32, b: u32) -> std::cmp::Ordering;
 }
 
-impl DepthFormat {
-    /// The format with this `VkFormat` number, or `Error::Unsupported`.
-    pub fn from_vk(vk_format: u32) -> Result<Self> {
-        Ok(match vk_format {
-            124 => DepthFormat::D16Unorm,
-            126 => DepthFormat::D32Sfloat,
-            125 => DepthFormat::X8D24UnormPack32,
-            129 => DepthFormat::D24UnormS8Uint,
-            130 => DepthFormat::D32SfloatS8Uint,
-            127 => DepthFormat::S8Uint,
-            _ => {
-                return Err(Error::Unsupported(format!(
-                    "raster/target.rs: depth/stencil format VkFormat {vk_format} is not implemented"
-                )))
-            }
-        })
-    }
-
-    pub fn has_depth(self) -> bool {
-        self != DepthFormat::S8Uint
-    }
-
-    pub fn has_stencil(self) -> bool {
-        matches!(
-            self,
-            DepthFormat::D24UnormS8Uint | DepthFormat::D32SfloatS8Uint | DepthFormat::S8Uint
-        )
-    }
-
-    /// Bytes of the depth aspect of one texel (D24 is stored in the low 24 bits of 4 bytes).
-    pub fn depth_bytes(self) -> usize {
+impl DepthAspect for Format {
+    fn depth_bytes(self) -> usize {
         match self {
-            DepthFormat::D16Unorm => 2,
-            DepthFormat::S8Uint => 0,
-            _ => 4,
+            Format::D16_UNORM => 2,
+            _ if self.has_depth() => 4,
+            _ => 0,
         }
     }
 
-    /// Bits of a normalized depth format, `None` for float depth.
-    pub fn unorm_bits(self) -> Option<u32> {
-        match self {
-            DepthFormat::D16Unorm => Some(16),
-            DepthFormat::X8D24UnormPack32 | DepthFormat::D24UnormS8Uint => Some(24),
-            _ => None,
-        }
+    fn unorm_bits(self) -> Option<u32> {
+        self.unorm_depth_bits()
     }
 
-    /// Convert a depth value (clamped to [0, 1]) to the stored representation: the integer for
-    /// normalized formats, the f32 bits for float formats.
-    pub fn quantize(self, z: f32) -> u32 {
+    fn quantize(self, z: f32) -> u32 {
         let z = if z.is_nan() { 0.0 } else { z.clamp(0.0, 1.0) };
         match self.unorm_bits() {
-            Some(n) => {
-                let max = ((1u64 << n) - 1) as f64;
-                (z as f64 * max + 0.5).floor() as u32
-            }
+            Some(n) => unorm_encode(z, ((1u64 << n) - 1) as u32),
             None => (z + 0.0).to_bits(), // + 0.0 turns -0.0 into +0.0
         }
     }
 
-    /// The depth value of a stored representation.
-    pub fn dequantize(self, bits: u32) -> f32 {
+    fn dequantize(self, bits: u32) -> f32 {
         match self.unorm_bits() {
-            Some(n) => (bits as f64 / ((1u64 << n) - 1) as f64) as f32,
+            Some(_) => self.decode_f32(&bits.to_le_bytes())[0],
             None => f32::from_bits(bits),
         }
     }
 
-    /// Order two stored representations (both from `quantize`): unorm integers and
-    /// non-negative f32 compare alike by value.
-    pub fn cmp_stored(self, a: u32, b: u32) -> std::cmp::Ordering {
+    fn cmp_stored(self, a: u32, b: u32) -> std::cmp::Ordering {
         match self.unorm_bits() {
             Some(_) => a.cmp(&b),
             None => f32::from_bits(a).total_cmp(&f32::from_bits(b)),
@@ -494,7 +352,7 @@ impl DepthFormat {
 /// consecutive, as in [`ColorTarget`].
 #[derive(Clone, Debug, PartialEq)]
 pub struct DepthStencilTarget {
-    pub format: DepthFormat,
+    pub format: Format,
     pub width: u32,
     pub height: u32,
     /// Samples per pixel (1, 2, 4, 8 or 16).
@@ -506,12 +364,12 @@ pub struct DepthStencilTarget {
 impl DepthStencilTarget {
     /// A single-sample target cleared to depth 0, stencil 0 (sizes from outside go through
     /// [`DepthStencilTarget::try_new`]).
-    pub fn new(format: DepthFormat, width: u32, height: u32) -> Self {
+    pub fn new(format: Format, width: u32, height: u32) -> Self {
         Self::multisampled(format, width, height, 1)
     }
 
     /// A target of `samples` samples per pixel cleared to depth 0, stencil 0.
-    pub fn multisampled(format: DepthFormat, width: u32, height: u32, samples: u32) -> Self {
+    pub fn multisampled(format: Format, width: u32, height: u32, samples: u32) -> Self {
         let n = width as usize * height as usize * samples as usize;
         let s = if format.has_stencil() { n } else { 0 };
         DepthStencilTarget {
@@ -526,18 +384,13 @@ impl DepthStencilTarget {
 
     /// [`DepthStencilTarget::new`], or an error instead of an abort when its bytes cannot
     /// be allocated ([`Error::Memory`](crate::Error::Memory)).
-    pub fn try_new(format: DepthFormat, width: u32, height: u32) -> Result<Self> {
+    pub fn try_new(format: Format, width: u32, height: u32) -> Result<Self> {
         Self::try_multisampled(format, width, height, 1)
     }
 
     /// [`DepthStencilTarget::multisampled`], or an error instead of an abort when its bytes
     /// cannot be allocated.
-    pub fn try_multisampled(
-        format: DepthFormat,
-        width: u32,
-        height: u32,
-        samples: u32,
-    ) -> Result<Self> {
+    pub fn try_multisampled(format: Format, width: u32, height: u32, samples: u32) -> Result<Self> {
         let n = (width as usize)
             .saturating_mul(height as usize)
             .saturating_mul(samples as usize);
@@ -578,7 +431,7 @@ impl DepthStencilTarget {
     }
 
     /// Stored depth representation at texel index `i`.
-    pub(crate) fn stored_depth(buf: &[u8], format: DepthFormat, i: usize) -> u32 {
+    pub(crate) fn stored_depth(buf: &[u8], format: Format, i: usize) -> u32 {
         let db = format.depth_bytes();
         if db == 4 {
             // Fixed-size copy: the variable-length one below is a memcpy call per texel.
@@ -591,7 +444,7 @@ impl DepthStencilTarget {
     }
 
     /// Write a stored depth representation at texel index `i`.
-    pub(crate) fn store_depth(buf: &mut [u8], format: DepthFormat, i: usize, v: u32) {
+    pub(crate) fn store_depth(buf: &mut [u8], format: Format, i: usize, v: u32) {
         let db = format.depth_bytes();
         if db == 4 {
             buf[4 * i..4 * i + 4].copy_from_slice(&v.to_le_bytes());
@@ -654,10 +507,10 @@ mod tests {
                 let raster = Rasterizer::new(threads).unwrap();
                 let mut targets = RenderTargets {
                     color: vec![
-                        ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h),
-                        ColorTarget::new(ColorFormat::R32G32B32A32Uint, w, h),
+                        ColorTarget::new(Format::R8G8B8A8_UNORM, w, h),
+                        ColorTarget::new(Format::R32G32B32A32_UINT, w, h),
                     ],
-                    depth_stencil: Some(DepthStencilTarget::new(DepthFormat::D24UnormS8Uint, w, h)),
+                    depth_stencil: Some(DepthStencilTarget::new(Format::D24_UNORM_S8_UINT, w, h)),
                 };
                 let mut pass = raster.begin(&mut targets);
                 pass.clear_color(0, ClearColor::Float([1.0, 0.5, 0.0, 0.25]))
@@ -691,7 +544,7 @@ mod tests {
         }
         let raster = Rasterizer::new(1).unwrap();
         let mut targets = RenderTargets {
-            color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, 4, 4)],
+            color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, 4, 4)],
             depth_stencil: None,
         };
         let e = raster
@@ -703,7 +556,7 @@ mod tests {
 
     #[test]
     fn unorm8_round_trip_and_rounding() {
-        let f = ColorFormat::R8G8B8A8Unorm;
+        let f = Format::R8G8B8A8_UNORM;
         let mut t = [0u8; 4];
         // 0.5 * 255 = 127.5 -> 128; values clamp; NaN -> 0.
         f.encode_f32([0.5, 2.0, -1.0, f32::NAN], &mut t);
@@ -713,48 +566,46 @@ mod tests {
             f.encode_f32(d, &mut t);
             assert_eq!(t[0], v);
         }
-        let b = ColorFormat::B8G8R8A8Unorm;
+        let b = Format::B8G8R8A8_UNORM;
         b.encode_f32([1.0, 0.0, 0.2, 1.0], &mut t);
         assert_eq!(t, [51, 0, 255, 255]);
     }
 
     #[test]
     fn half_and_int_formats() {
-        let f = ColorFormat::R16G16B16A16Sfloat;
+        let f = Format::R16G16B16A16_SFLOAT;
         let mut t = [0u8; 8];
         f.encode_f32([1.0, -2.0, 0.5, 65504.0], &mut t);
         // 1.0 = 0x3c00, -2.0 = 0xc000, 0.5 = 0x3800, 65504 = 0x7bff
         assert_eq!(t, [0x00, 0x3c, 0x00, 0xc0, 0x00, 0x38, 0xff, 0x7b]);
         assert_eq!(f.decode_f32(&t), [1.0, -2.0, 0.5, 65504.0]);
-        let u = ColorFormat::R8G8B8A8Uint;
+        let u = Format::R8G8B8A8_UINT;
         let mut t = [0u8; 4];
         u.encode_raw([1, 256 + 7, 255, 0xffff_ffff], &mut t);
         assert_eq!(t, [1, 7, 255, 255]);
-        let s = ColorFormat::R8G8B8A8Sint;
+        let s = Format::R8G8B8A8_SINT;
         s.encode_raw([(-3i32) as u32, 127, 0, 0], &mut t);
         assert_eq!(s.decode_raw(&t), [(-3i32) as u32, 127, 0, 0]);
         assert_eq!(
-            ColorFormat::R32Sfloat.decode_f32(&2.5f32.to_le_bytes()),
+            Format::R32_SFLOAT.decode_f32(&2.5f32.to_le_bytes()),
             [2.5, 0.0, 0.0, 1.0]
         );
     }
 
     #[test]
     fn depth_quantization() {
-        assert_eq!(DepthFormat::D16Unorm.quantize(1.0), 65535);
-        assert_eq!(DepthFormat::D16Unorm.quantize(0.5), 32768); // 32767.5 rounds up
-        assert_eq!(DepthFormat::D24UnormS8Uint.quantize(1.0), 0xff_ffff);
-        assert_eq!(DepthFormat::D32Sfloat.quantize(0.25), 0.25f32.to_bits());
-        assert_eq!(DepthFormat::D32Sfloat.quantize(7.0), 1.0f32.to_bits());
-        let mut t = DepthStencilTarget::new(DepthFormat::D24UnormS8Uint, 2, 1);
+        assert_eq!(Format::D16_UNORM.quantize(1.0), 65535);
+        assert_eq!(Format::D16_UNORM.quantize(0.5), 32768); // 32767.5 rounds up
+        assert_eq!(Format::D24_UNORM_S8_UINT.quantize(1.0), 0xff_ffff);
+        assert_eq!(Format::D32_SFLOAT.quantize(0.25), 0.25f32.to_bits());
+        assert_eq!(Format::D32_SFLOAT.quantize(7.0), 1.0f32.to_bits());
+        let mut t = DepthStencilTarget::new(Format::D24_UNORM_S8_UINT, 2, 1);
         t.clear(1.0, 9);
         assert_eq!(t.depth, vec![0xff, 0xff, 0xff, 0, 0xff, 0xff, 0xff, 0]);
         assert_eq!(t.read_stencil(1, 0), 9);
-        assert!(ColorFormat::from_vk(12345).is_err());
-        // X8_D24 (VkFormat 125): 24-bit depth in 4 bytes, top byte 0, no stencil;
-        // 0.3 * (2^24 - 1) = 5033164.5 rounds up to 5033165
-        let x8 = DepthFormat::from_vk(125).unwrap();
-        assert_eq!(x8, DepthFormat::X8D24UnormPack32);
+        // X8_D24: 24-bit depth in 4 bytes, top byte 0, no stencil;
+        // 0.3f32 * (2^24 - 1) = 5033164.70 rounds to 5033165
+        let x8 = Format::X8_D24_UNORM_PACK32;
         assert!(x8.has_depth() && !x8.has_stencil());
         assert_eq!((x8.depth_bytes(), x8.unorm_bits()), (4, Some(24)));
         assert_eq!(x8.quantize(0.3), 5_033_165);

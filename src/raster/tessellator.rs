@@ -112,9 +112,9 @@ const RECIPROCAL: [Fxp; 65] = [
 ];
 
 /// The tessellation domain.
-pub use super::stage::Domain;
+pub use crate::stage::Domain;
 /// Tessellation spacing.
-pub use super::stage::Spacing;
+pub use crate::stage::Spacing;
 
 /// What the tessellator outputs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

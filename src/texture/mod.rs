@@ -78,7 +78,7 @@ mod cube;
 pub mod explain;
 mod fetch;
 mod filter;
-mod format;
+use crate::format;
 mod gather;
 mod image;
 mod kernel;

@@ -119,3 +119,16 @@ pub fn interrupt(child: &std::process::Child) {
         .unwrap();
     assert!(kill.success());
 }
+
+/// An HTML page written as well-formed XML (`quadstep bench --html`), parsed; panics with the
+/// parser's message and the page when it is not well formed.
+pub fn parse_page(html: &str) -> roxmltree::Document<'_> {
+    roxmltree::Document::parse_with_options(
+        html,
+        roxmltree::ParsingOptions {
+            allow_dtd: true,
+            ..Default::default()
+        },
+    )
+    .unwrap_or_else(|e| panic!("{e}: {html}"))
+}

@@ -11,13 +11,13 @@ use std::path::{Path, PathBuf};
 
 use quadstep::pipeline::{BoundStage, Descriptor, DescriptorSets, ImageResource, Shader};
 use quadstep::raster::{
-    ClearColor, ColorFormat, CompareOp as DepthCompare, DepthFormat, DepthStencilState,
-    DepthStencilTarget, DrawTimes, Pipeline, PipelineState, Rasterizer, RenderTargets,
-    VertexAttribute, VertexBinding, VertexBuffer, VertexFormat, Viewport,
+    ClearColor, CompareOp as DepthCompare, DepthStencilState, DepthStencilTarget, DrawTimes,
+    Format, Pipeline, PipelineState, Rasterizer, RenderTargets, VertexAttribute, VertexBinding,
+    VertexBuffer, Viewport,
 };
 use quadstep::texture::{
-    AddressMode, BorderColor, CompareOp, Config, Filter, Format, Image, ImageDim, ImageView,
-    MipmapMode, Sampler, ViewType, LOD_CLAMP_NONE,
+    AddressMode, BorderColor, CompareOp, Config, Filter, Image, ImageDim, ImageView, MipmapMode,
+    Sampler, ViewType, LOD_CLAMP_NONE,
 };
 use serde_json::Value;
 
@@ -278,10 +278,10 @@ impl Scene {
             let mut offset = 0;
             for (loc, &n) in attrs.iter().enumerate() {
                 let format = match n {
-                    1 => VertexFormat::R32Sfloat,
-                    2 => VertexFormat::R32G32Sfloat,
-                    3 => VertexFormat::R32G32B32Sfloat,
-                    4 => VertexFormat::R32G32B32A32Sfloat,
+                    1 => Format::R32_SFLOAT,
+                    2 => Format::R32G32_SFLOAT,
+                    3 => Format::R32G32B32_SFLOAT,
+                    4 => Format::R32G32B32A32_SFLOAT,
                     _ => return Err(format!("{}: attribute of {n} components", self.name)),
                 };
                 state.vertex_attributes.push(VertexAttribute {
@@ -315,9 +315,9 @@ impl Scene {
 
         // Attachments.
         let cf = match Self::str_or(j, "color_format", "R32G32B32A32_SFLOAT") {
-            "R32G32B32A32_SFLOAT" => ColorFormat::R32G32B32A32Sfloat,
-            "R8G8B8A8_UNORM" => ColorFormat::R8G8B8A8Unorm,
-            "R16G16B16A16_SFLOAT" => ColorFormat::R16G16B16A16Sfloat,
+            "R32G32B32A32_SFLOAT" => Format::R32G32B32A32_SFLOAT,
+            "R8G8B8A8_UNORM" => Format::R8G8B8A8_UNORM,
+            "R16G16B16A16_SFLOAT" => Format::R16G16B16A16_SFLOAT,
             o => return Err(format!("{}: colour format {o}", self.name)),
         };
         // lvp renders `samples` samples a pixel and resolves them at the end of the pass
@@ -342,8 +342,8 @@ impl Scene {
         };
         if let Some(d) = j.get("depth") {
             let format = match Self::str_or(d, "format", "D32_SFLOAT") {
-                "D32_SFLOAT" => DepthFormat::D32Sfloat,
-                "D16_UNORM" => DepthFormat::D16Unorm,
+                "D32_SFLOAT" => Format::D32_SFLOAT,
+                "D16_UNORM" => Format::D16_UNORM,
                 o => return Err(format!("{}: depth format {o}", self.name)),
             };
             let mut ds = DepthStencilTarget::multisampled(format, self.width, self.height, samples);

@@ -43,7 +43,7 @@ pub fn state_vec4s(k: u32) -> PipelineState {
             .map(|l| VertexAttribute {
                 location: l,
                 binding: 0,
-                format: VertexFormat::R32G32B32A32Sfloat,
+                format: Format::R32G32B32A32_SFLOAT,
                 offset: 16 * l,
             })
             .collect(),
@@ -134,7 +134,7 @@ pub fn hit_counts(
         stages: Default::default(),
     };
     let mut rt = RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h)],
+        color: vec![ColorTarget::new(Format::R32G32B32A32_SFLOAT, w, h)],
         depth_stencil: None,
     };
     let r = Rasterizer::new(threads).unwrap();
@@ -280,9 +280,9 @@ pub fn run_draw(
 }
 
 /// A float colour target plus optional depth/stencil.
-pub fn targets(w: u32, h: u32, ds: Option<DepthFormat>) -> RenderTargets {
+pub fn targets(w: u32, h: u32, ds: Option<Format>) -> RenderTargets {
     RenderTargets {
-        color: vec![ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h)],
+        color: vec![ColorTarget::new(Format::R32G32B32A32_SFLOAT, w, h)],
         depth_stencil: ds.map(|f| DepthStencilTarget::new(f, w, h)),
     }
 }

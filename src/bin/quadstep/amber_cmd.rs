@@ -107,9 +107,14 @@ fn in_shard(p: &Path, root: &Path, k: u64, n: u64) -> bool {
     quadstep::amber::run_shaders::fnv1a(&[rel_name(p, root).as_bytes()]) % n == k - 1
 }
 
+/// `: detail` after a script's path; when the detail starts with the path (`path:line: …`),
+/// what follows it (`:line: …`), so that the path shows once.
 pub fn detail(r: &ScriptResult) -> String {
     let d = r.status.detail();
-    if !d.is_empty() {
+    let path = r.path.display().to_string();
+    if let Some(rest) = d.strip_prefix(&path).filter(|rest| rest.starts_with(':')) {
+        one_line(rest)
+    } else if !d.is_empty() {
         format!(": {}", one_line(d))
     } else if !r.note.is_empty() {
         format!(": {}", one_line(&r.note))

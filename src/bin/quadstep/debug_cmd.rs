@@ -110,10 +110,11 @@ pub fn run(a: DebugArgs) -> ExitCode {
     if report.traces.is_empty() {
         let st = &report.script.status;
         eprintln!(
-            "quadstep debug: {}: no draw or dispatch{} reached {target} (the script: {}{})",
+            "quadstep debug: {}: no draw or dispatch{} reached {target} (the script: {} {}{})",
             a.script.display(),
             a.draw.map(|d| format!(" numbered {d}")).unwrap_or_default(),
             st.word(),
+            report.script.path.display(),
             super::amber_cmd::detail(&report.script)
         );
         return ExitCode::FAILURE;

@@ -1,9 +1,13 @@
 //! `quadstep dis SHADER`: what quadstep makes of a shader. Prints the SPIR-V disassembly (our
-//! own disassembler, `spirv-dis` syntax) or, for a DXIL container, its shader model and entry
-//! points, then for each entry point the interface and the IR the interpreter runs (after the
-//! optimiser unless `--no-opt`) and the texture policy it samples under. Accepts a SPIR-V
-//! binary, SPIR-V assembly text, a DXIL container, or GLSL/HLSL, which it compiles through the
-//! Amber runner's `glslangValidator` call and shader cache (Debian package `glslang-tools`).
+//! own disassembler, `spirv-dis` syntax, each instruction followed by `; @N`, its word offset)
+//! or, for a DXIL container, its shader model and entry points, then for each entry point the
+//! interface and the IR the interpreter runs (after the optimiser unless `--no-opt`) and the
+//! texture policy it samples under. The IR's `; @N` markers name the instruction each run of
+//! IR came from, so the two listings line up, and run-time errors name the same offsets. When
+//! the module has `OpLine`s (or `DebugLine`s) both listings show the source file and line, and
+//! the line's text where `OpSource` embeds it. Accepts a SPIR-V binary, SPIR-V assembly text, a
+//! DXIL container, or GLSL/HLSL, which it compiles with `-g` through the Amber runner's
+//! `glslangValidator` call and shader cache (Debian package `glslang-tools`).
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -121,9 +125,12 @@ fn ir_text(a: &DisArgs, name: &str, stage: ir::Stage, sh: &mut ir::Shader) -> St
             s.insts_before, s.insts_after
         )
     };
-    let mut out = format!("\n; IR of entry point {name:?} ({stage:?}), {note}\n");
+    let mut out = format!(
+        "\n; IR of entry point {name:?} ({}), {note}\n",
+        stage.shader_name()
+    );
     out += &interface(sh);
-    out += &ir::print_function(&sh.body);
+    out += &ir::print_function_with(&sh.body, Some(&sh.source));
     out
 }
 
@@ -136,15 +143,32 @@ fn dis(a: &DisArgs) -> Result<String, String> {
     }
     let words = load_words(path, a.stage.as_deref(), a.entry.as_deref())?;
     let mut out = String::new();
+    // a module that does not load is still disassembled (then without source lines)
+    let module = Module::load(&words).map_err(|e| format!("{}: {e}", path.display()));
     if !a.ir_only {
-        let text = spvasm::disassemble(&words).map_err(|e| format!("{}: {e}", path.display()))?;
-        out += &format!("; SPIR-V of {} ({} words)\n", path.display(), words.len());
+        let empty = ir::SourceMap::default();
+        let map = module.as_ref().map_or(&empty, |m| m.source_map());
+        let mut last_line = None;
+        let text = spvasm::disassemble_with(&words, &mut |off| {
+            format!("; @{off}{}", map.note(off, &mut last_line))
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+        out += &format!(
+            "; SPIR-V of {} ({} words; @N: the word offset of the instruction{})\n",
+            path.display(),
+            words.len(),
+            if map.spans.is_empty() {
+                ""
+            } else {
+                ", then its source line"
+            }
+        );
         out += &text;
         if !text.ends_with('\n') {
             out.push('\n');
         }
     }
-    let module = Module::load(&words).map_err(|e| format!("{}: {e}", path.display()))?;
+    let module = module?;
     let entries = module.entry_points();
     if let Some(want) = &a.entry {
         if !entries.iter().any(|(n, _)| n == want) {
@@ -182,7 +206,7 @@ fn interface(sh: &ir::Shader) -> String {
                 ir::IoBinding::BuiltIn(b) => format!("built-in {b:?}"),
             };
             out.push_str(&format!(
-                "; {dir} {at}: {} x {:?} at word {} ({:?}){}\n",
+                "; {dir} {at}: {} x {:?} at Local[{}] ({:?}){}\n",
                 v.count,
                 v.ty,
                 v.word,
@@ -197,16 +221,16 @@ fn interface(sh: &ir::Shader) -> String {
     };
     io("input ", &sh.inputs, &mut out);
     io("output", &sh.outputs, &mut out);
-    for r in &sh.resources {
+    for (i, r) in sh.resources.iter().enumerate() {
         out.push_str(&format!(
-            "; resource set {} binding {}{}: {:?}{}{}\n",
+            "; res{i} = set {} binding {}{}: {:?}{}{}\n",
             r.set,
             r.binding,
             r.class
                 .map(|c| format!(" (D3D {}{} space {})", c.letter(), r.binding, r.set))
                 .unwrap_or_default(),
             r.kind,
-            r.image.map(|i| format!(" {i:?}")).unwrap_or_default(),
+            r.image.map(|i| image_type(&i)).unwrap_or_default(),
             if r.name.is_empty() {
                 String::new()
             } else {
@@ -222,6 +246,30 @@ fn interface(sh: &ir::Shader) -> String {
         sh.local_words, sh.workgroup_words
     ));
     out
+}
+
+/// An image type as ` 2D F32`, ` Cube F32 arrayed depth`, ` 2D I32 multisampled`…
+fn image_type(t: &ir::ImageType) -> String {
+    let dim = match t.dim {
+        ir::ImageDim::D1 => "1D",
+        ir::ImageDim::D2 => "2D",
+        ir::ImageDim::D3 => "3D",
+        ir::ImageDim::Cube => "Cube",
+        ir::ImageDim::Buffer => "Buffer",
+        ir::ImageDim::SubpassData => "SubpassData",
+    };
+    let mut s = format!(" {dim} {:?}", t.sampled_ty);
+    for (on, word) in [
+        (t.signed && t.sampled_ty.is_int(), " signed"),
+        (t.arrayed, " arrayed"),
+        (t.multisampled, " multisampled"),
+        (t.depth, " depth"),
+    ] {
+        if on {
+            s += word;
+        }
+    }
+    s
 }
 
 /// The module's words: read a binary, assemble text, or compile GLSL/HLSL with glslang.
@@ -266,8 +314,9 @@ pub(crate) fn load_words(
     }
 }
 
-/// GLSL/HLSL through the Amber runner's glslangValidator call (same flags, same cache), with
-/// SPIR-V 1.3 as the target so subgroup and quad operations compile.
+/// GLSL/HLSL through the Amber runner's glslangValidator call (same flags plus `-g` for the
+/// source lines, same cache), with SPIR-V 1.3 as the target so subgroup and quad operations
+/// compile.
 fn glslang(
     path: &Path,
     text: &str,
@@ -286,8 +335,10 @@ fn glslang(
             ))
         }
     };
+    // compiled with `-g`, under the file's own name: the SPIR-V names it in its `OpLine`s
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned());
     let shader = AmberShader {
-        name: path.display().to_string(),
+        name: stem.unwrap_or_else(|| path.display().to_string()),
         stage,
         format: if ext == "hlsl" {
             ShaderFormat::Hlsl
@@ -299,20 +350,22 @@ fn glslang(
         source: ShaderSource::Text(text.to_string()),
         line: 0,
     };
-    run_shaders::shader_words(
-        &shader,
-        stage,
-        entry.unwrap_or("main"),
-        None,
-        &run_shaders::default_cache_dir(),
+    let cache = run_shaders::default_cache_dir();
+    let glsl = run_shaders::GlslOptions {
+        cache: &cache,
+        prebuilt: None,
+        debug_info: true,
+        script: None,
+    };
+    run_shaders::shader_words_with(&shader, stage, entry.unwrap_or("main"), None, &glsl).map_err(
+        |e| {
+            // compile errors already name the file and line
+            let e = e.to_string();
+            if e.contains(&format!("{}:", path.display())) {
+                e
+            } else {
+                format!("{}: {e}", path.display())
+            }
+        },
     )
-    .map_err(|e| {
-        // compile errors already name the file and line
-        let e = e.to_string();
-        if e.contains(&format!("{}:", path.display())) {
-            e
-        } else {
-            format!("{}: {e}", path.display())
-        }
-    })
 }

@@ -2,7 +2,8 @@
 //! - `quadstep` (no arguments): the built-in demo (`demo_cmd.rs`): a probed Amber script, then
 //!   the golden scenes rendered, compared with their golden PNGs and written out;
 //! - `quadstep amber PATH...`: run Amber scripts, PASS / FAIL / SKIP per script (`amber_cmd.rs`);
-//! - `quadstep render SCRIPT --out IMG.png`: run one script, write its framebuffer (`render_cmd.rs`);
+//! - `quadstep render SCRIPT --out IMG`: run one script (or draw one fragment shader, `--frag`),
+//!   write an image, any level or layer, as PNG, EXR or f32 (`render_cmd.rs`);
 //! - `quadstep dis SHADER`: SPIR-V disassembly (or the DXIL container's metadata) and the
 //!   lowered IR of each entry point (`dis_cmd.rs`);
 //! - `quadstep diff A B`: two builds of one shader on the same inputs, the first differing
@@ -13,6 +14,9 @@
 //!   (`inspect_cmd.rs`);
 //! - `quadstep compare A.png B.png`: two pictures channel by channel (`compare_cmd.rs`);
 //! - `quadstep bench SCRIPT`: times each draw and dispatch alone (`bench_cmd.rs`);
+//!   `quadstep bench sampler`: the texture unit alone over a matrix of cases
+//!   (`bench_sampler.rs`); both compare with earlier runs and plot (`bench_report.rs`,
+//!   `bench_html.rs`);
 //! - `quadstep limits`: the device limits table and the default memory budget (`limits_cmd.rs`).
 //!
 //! `run_args.rs` holds the switches `amber` and `render` share (texture rules, threads,
@@ -23,6 +27,9 @@
 mod amber_cmd;
 mod baseline;
 mod bench_cmd;
+mod bench_html;
+mod bench_report;
+mod bench_sampler;
 mod compare_cmd;
 mod debug_cmd;
 mod demo_cmd;
@@ -62,8 +69,9 @@ enum Cmd {
     /// Run Amber scripts (.amber, .vkscript) and report PASS / FAIL / SKIP for each.
     #[command(after_help = amber_cmd::EXIT_STATUS)]
     Amber(amber_cmd::AmberArgs),
-    /// Run one Amber script and write a colour attachment as PNG.
-    #[command(after_help = amber_cmd::EXIT_STATUS)]
+    /// Run one Amber script (or draw one fragment shader, --frag) and write an image, any
+    /// level or layer, as PNG (8 or 16 bits), EXR or raw f32.
+    #[command(after_help = render_cmd::after_help())]
     Render(render_cmd::RenderArgs),
     /// Disassemble a shader (SPIR-V binary, SPIR-V assembly, or GLSL/HLSL through
     /// glslangValidator) and print the IR quadstep runs for each entry point.

@@ -164,7 +164,7 @@ fn rows_match_per_quad(p: &Program, what: &str) {
     let lanes = quads * 4;
     let layout = fragment_row_layout(p);
     let value = |l: usize, c: usize| (l as f32 * 1.5 - 7.0 + c as f32 * 0.25).to_bits();
-    let mut batch = crate::raster::stage::RowBatch {
+    let mut batch = crate::stage::RowBatch {
         quads,
         coverage: vec![0xf; quads],
         frag_coord: vec![[0.0; 4]; lanes],
@@ -240,7 +240,7 @@ fn fragment_row_form_matches_the_per_quad_path() {
         ..Default::default()
     };
     assert!(run_fragment_quads(&tight, &[quad], &Bindings::default()).is_err());
-    let mut batch = crate::raster::stage::RowBatch {
+    let mut batch = crate::stage::RowBatch {
         quads: 1,
         coverage: vec![0xf],
         frag_coord: vec![[0.0; 4]; 4],

@@ -155,6 +155,7 @@ impl B {
             origin_upper_left: true,
             derivative_group: None,
             modes: Default::default(),
+            source: Default::default(),
         }
     }
     pub fn program(&self) -> Program {

@@ -549,7 +549,7 @@ fn image_ops_go_through_the_unit_once_per_active_quad() {
 fn row_form_image_writes_its_colour_rows() {
     use crate::exec::program::Code;
     use crate::exec::{fragment_row_layout, run_fragment_quads, run_fragment_rows, FragQuadInput};
-    use crate::raster::stage::RowBatch;
+    use crate::stage::RowBatch;
     let mut b = B::new();
     b.local_words = 8;
     let x = b.load_local(I32, 0);

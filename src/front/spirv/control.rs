@@ -345,7 +345,11 @@ impl Lower<'_> {
                 self.emit(Inst::Source { offset: i.off });
                 Terminator::Kill { resume: None }
             }
-            Op::Unreachable => Terminator::Unreachable,
+            Op::Unreachable => {
+                // names the instruction when a lane reaches it
+                self.emit(Inst::Source { offset: i.off });
+                Terminator::Unreachable
+            }
             _ => return Err(i.err("not a terminator")),
         };
         self.terminate(t);

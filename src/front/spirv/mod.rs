@@ -17,6 +17,7 @@
 //! - `image.rs` — image handles and image instructions.
 //! - `group.rs` — derivatives, quad and subgroup operations.
 //! - `interface.rs` — interface variables, built-ins, descriptors, execution modes.
+//! - `lines.rs` — source files and lines from `OpLine` / `DebugLine`, for people.
 //!
 //! Choices the rest of the crate can rely on:
 //! - Block 0 is a prologue holding initialisers of Private/Output/Workgroup variables; it jumps
@@ -40,6 +41,7 @@ mod glsl;
 mod group;
 mod image;
 mod interface;
+mod lines;
 mod lower;
 mod memory;
 mod parse;
@@ -63,6 +65,7 @@ pub type SpecConstants = HashMap<u32, u64>;
 /// A parsed and validated SPIR-V module.
 pub struct Module {
     p: parse::Parsed,
+    source: ir::SourceMap,
 }
 
 fn stage_of(model: u32) -> Option<ir::Stage> {
@@ -80,9 +83,9 @@ fn stage_of(model: u32) -> Option<ir::Stage> {
 impl Module {
     /// Parses and validates a module given as host-order words.
     pub fn load(words: &[u32]) -> Result<Module> {
-        Ok(Module {
-            p: parse::parse(words)?,
-        })
+        let p = parse::parse(words)?;
+        let source = lines::source_map(&p);
+        Ok(Module { p, source })
     }
 
     /// Parses a module from bytes; the endianness is taken from the magic number.
@@ -116,6 +119,17 @@ impl Module {
     /// The module's words (host order).
     pub fn words(&self) -> &[u32] {
         &self.p.words
+    }
+
+    /// The source files and lines the module's debug instructions (`OpLine`, `DebugLine`)
+    /// give its word offsets.
+    pub fn source_map(&self) -> &ir::SourceMap {
+        &self.source
+    }
+
+    /// The source map, to rename or renumber its files (a shader inline in a script).
+    pub fn source_map_mut(&mut self) -> &mut ir::SourceMap {
+        &mut self.source
     }
 
     /// SPIR-V version (major, minor) from the header.
@@ -197,6 +211,7 @@ impl Module {
             origin_upper_left,
             derivative_group: l.derivative_group,
             modes,
+            source: self.source.clone(),
         })
     }
 }

@@ -914,7 +914,8 @@ pub(crate) fn parse(words: &[u32]) -> Result<Parsed> {
                             f.blocks.push(b);
                         }
                     }
-                } else if cur_func.is_some() {
+                } else if cur_func.is_some() && !matches!(i.op, Op::Line | Op::NoLine) {
+                    // (debug lines may stand between blocks: glslang -g puts OpNoLine there)
                     return Err(i.err("instruction inside a function but outside a block"));
                 } else if is_global(i.op) {
                     p.globals.push(idx);

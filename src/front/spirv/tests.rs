@@ -948,6 +948,66 @@ void main() { o = vec4(f(uv.x), uv.y, 0.0, 1.0); }
     };
     let sh = lower_bytes(&b, &SpecConstants::new()).unwrap();
     assert_eq!(count_bin(&sh, BinaryOp::FMul, ScalarTy::F32), 1);
+    // ... and their DebugLines place the multiply at line 4 of the source, `f`'s body
+    let mul = sh.body.blocks.iter().find_map(|b| {
+        let at = b.insts.iter().position(|i| {
+            matches!(
+                i,
+                Inst::Binary {
+                    op: BinaryOp::FMul,
+                    ..
+                }
+            )
+        })?;
+        b.insts[..at].iter().rev().find_map(|i| match i {
+            Inst::Source { offset } => Some(*offset),
+            _ => None,
+        })
+    });
+    let at = sh.source.file_line(mul.unwrap()).unwrap();
+    assert!(at.ends_with(".frag:4"), "{at}");
+    assert_eq!(
+        sh.source.text(mul.unwrap()),
+        Some(src.lines().nth(3).unwrap())
+    );
+}
+
+#[test]
+fn a_debug_line_between_blocks_is_accepted_and_ends_at_a_terminator() {
+    // OpLine %s 7 / OpNoLine outside a block (glslang -g puts one after a branch); an OpLine
+    // lasts to the end of its block, so the second block has no line
+    let asm = r#"
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+          %s = OpString "k.comp"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %main = OpFunction %void None %fn
+               OpNoLine
+          %a = OpLabel
+               OpLine %s 7 1
+               OpBranch %b
+               OpNoLine
+          %b = OpLabel
+               OpReturn
+               OpFunctionEnd
+"#;
+    let words = crate::front::spvasm::assemble(asm, "k").unwrap();
+    let m = Module::load(&words).unwrap();
+    let map = m.source_map();
+    let line = |op: u32| {
+        let mut at = 5;
+        while words[at] & 0xffff != op {
+            at += (words[at] >> 16) as usize;
+        }
+        map.file_line(at as u32)
+    };
+    // OpBranch (249) at k.comp:7, OpReturn (253) without a line
+    assert_eq!(line(249).as_deref(), Some("k.comp:7"));
+    assert_eq!(line(253), None);
+    m.lower("main", None, &SpecConstants::new()).unwrap();
 }
 
 #[test]

@@ -45,7 +45,11 @@ impl DisInst {
     }
 }
 
-pub(super) fn disassemble(words: &[u32]) -> Result<String> {
+/// The column where [`super::disassemble_with`]'s notes start (further right after long
+/// instructions).
+const NOTE_COLUMN: usize = 56;
+
+pub(super) fn disassemble(words: &[u32], note: &mut dyn FnMut(u32) -> String) -> Result<String> {
     let insts = instructions(words)?;
     let bound = words[3];
     let mut out = String::new();
@@ -67,14 +71,24 @@ pub(super) fn disassemble(words: &[u32]) -> Result<String> {
     // Results right-aligned as spirv-dis does (`%N = ` ending at column 15).
     let width = (1 + bound.to_string().len()).max(12);
     for d in insts {
+        let at = out.len();
         match d.result {
             Some(r) => {
-                let _ = writeln!(out, "{:>width$} = {}", format!("%{r}"), d.text);
+                let _ = write!(out, "{:>width$} = {}", format!("%{r}"), d.text);
             }
             None => {
-                let _ = writeln!(out, "{:width$}   {}", "", d.text);
+                let _ = write!(out, "{:width$}   {}", "", d.text);
             }
         }
+        let note = note(d.offset);
+        if !note.is_empty() {
+            // notes in one column where the instruction leaves room
+            let len = out[at..].chars().count();
+            let pad = NOTE_COLUMN.saturating_sub(len).max(1);
+            out.extend(std::iter::repeat_n(' ', pad));
+            out.push_str(&note);
+        }
+        out.push('\n');
     }
     Ok(out)
 }

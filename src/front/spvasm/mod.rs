@@ -62,7 +62,16 @@ pub fn assemble_preserving_ids(
 /// Disassembles a SPIR-V module into text that [`assemble_preserving_ids`] turns back into the
 /// same words (ids are printed as their numbers; the header comment carries the version).
 pub fn disassemble(words: &[u32]) -> crate::Result<String> {
-    disassemble::disassemble(words)
+    disassemble::disassemble(words, &mut |_| String::new())
+}
+
+/// [`disassemble`] with `note(offset)` (when not empty) at the end of the line of the
+/// instruction at word `offset`, e.g. a `; @offset` comment (the text stays assembly).
+pub fn disassemble_with(
+    words: &[u32],
+    note: &mut dyn FnMut(u32) -> String,
+) -> crate::Result<String> {
+    disassemble::disassemble(words, note)
 }
 
 /// The instructions [`disassemble`] prints, one by one with their word offsets (what the IR's

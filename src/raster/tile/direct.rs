@@ -71,7 +71,7 @@ pub(super) fn plan(
         .enumerate()
         .map(|(a, &(format, att, _))| {
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
-            if !plain || format != ColorFormat::R8G8B8A8Unorm {
+            if !plain || format != Format::R8G8B8A8_UNORM {
                 return None;
             }
             let words = layout.colors.get(a)?;
@@ -208,11 +208,6 @@ fn block_rgba8_avx2(
     let den_x = ax(den);
     let num_x = [ax(&num[0]), ax(&num[1]), ax(&num[2]), ax(&num[3])];
     let (zero, one) = (_mm256_setzero_pd(), _mm256_set1_pd(1.0));
-    let (k255, half, zero_ps) = (
-        _mm256_set1_ps(255.0),
-        _mm256_set1_ps(0.5),
-        _mm256_setzero_ps(),
-    );
     // the covered-pixel bits (quad-row order) of the upper and the lower pixel row's pixels
     let up_bits = _mm256_setr_epi32(1, 2, 1 << 4, 1 << 5, 1 << 8, 1 << 9, 1 << 12, 1 << 13);
     let low_bits = _mm256_slli_epi32::<2>(up_bits);
@@ -234,11 +229,7 @@ fn block_rgba8_avx2(
             )
         };
         let inv = [recip(d0), recip(d1), recip(d2), recip(d3)];
-        // unorm8's steps on eight values
-        let conv = |v: __m256| {
-            let v = _mm256_add_ps(_mm256_mul_ps(v, k255), half);
-            _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(v, zero_ps), k255))
-        };
+        let conv = |v: __m256| unorm8_x8_avx2(v);
         // component c of the upper and of the lower pixel row, as i32 in pixel order
         let comp = |c: usize| {
             let p = &num[c];

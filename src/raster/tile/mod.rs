@@ -86,15 +86,18 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
+use super::output::{depth_stencil, encode_output, tests_enabled, write_color, DepthStencilBuf};
 use super::setup::{Edge, PixRect, Plane, RasterPrim};
-use super::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
-use super::target::{unorm8, ColorCodec, ColorFormat, DepthFormat, DepthStencilTarget};
+use super::target::{ColorClass, DepthAspect, DepthStencilTarget};
 use super::{Clears, RenderTargets};
 use crate::cpu::Cache;
+#[cfg(target_arch = "x86_64")]
+use crate::format::unorm8_x8_avx2;
+use crate::format::{unorm8, unorm8_x4, Format};
 use crate::limits::Cancel;
+use crate::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use crate::{Error, Result};
 
 /// How many primitives ahead of the one being rasterised a tile prefetches (see `shade`).
@@ -370,7 +373,7 @@ fn split_rows<'t>(
 }
 
 /// Per colour attachment: format, blend state, bytes per texel.
-type Attachment = (ColorFormat, ColorBlendAttachment, usize);
+type Attachment = (Format, ColorBlendAttachment, usize);
 
 /// Bin the primitives and shade every tile that has any, in place.
 ///
@@ -422,7 +425,7 @@ pub(crate) fn render(
                 .get(a)
                 .copied()
                 .unwrap_or_default();
-            (c.format, att, c.format.bytes_per_texel())
+            (c.format, att, c.format.texel_size())
         })
         .collect();
     let ds_format = targets.depth_stencil.as_ref().map(|d| d.format);
@@ -637,7 +640,7 @@ const BLOCK: i32 = 8;
 struct TileShader<'a> {
     scene: &'a Scene<'a>,
     atts: &'a [Attachment],
-    ds_format: Option<DepthFormat>,
+    ds_format: Option<Format>,
     early: bool,
     tests: bool,
     /// Depth test (and write) only, no stencil and no bounds: the inlined path.
@@ -672,7 +675,7 @@ struct TileShader<'a> {
 }
 
 impl<'a> TileShader<'a> {
-    fn new(scene: &'a Scene<'a>, atts: &'a [Attachment], ds_format: Option<DepthFormat>) -> Self {
+    fn new(scene: &'a Scene<'a>, atts: &'a [Attachment], ds_format: Option<Format>) -> Self {
         let fs = scene.fs;
         let ds = &scene.state.depth_stencil;
         let tests = tests_enabled(ds, ds_format);
@@ -1342,8 +1345,8 @@ pub(in crate::raster) mod tests {
         for (w, h) in [(0, 5), (5, 0), (0, 0)] {
             for threads in [1, 2] {
                 let mut rt = RenderTargets {
-                    color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
-                    depth_stencil: Some(DepthStencilTarget::new(DepthFormat::D32Sfloat, w, h)),
+                    color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, w, h)],
+                    depth_stencil: Some(DepthStencilTarget::new(Format::D32_SFLOAT, w, h)),
                 };
                 scene(
                     &mut rt,
@@ -1412,7 +1415,7 @@ pub(in crate::raster) mod tests {
             f32::MIN_POSITIVE,
             1.0f32.next_down(),
         ];
-        let fmt = DepthFormat::D32Sfloat;
+        let fmt = Format::D32_SFLOAT;
         let (mut passed, mut failed) = (0, 0);
         for case in 0..6000 {
             let op = COMPARE_OPS[case % COMPARE_OPS.len()];
@@ -1648,18 +1651,18 @@ pub(in crate::raster) mod tests {
             dst_alpha_factor: BlendFactor::One,
             ..Default::default()
         };
-        let rgba = ColorFormat::R8G8B8A8Unorm;
-        let float = ColorFormat::R32G32B32A32Sfloat;
+        let rgba = Format::R8G8B8A8_UNORM;
+        let float = Format::R32G32B32A32_SFLOAT;
         type Case = (
-            Option<(DepthFormat, DepthStencilState)>,
+            Option<(Format, DepthStencilState)>,
             Topology,
             Interpolation,
             u32,
-            Vec<ColorFormat>,
+            Vec<Format>,
             bool,
             (u32, u32),
         );
-        let d32 = DepthFormat::D32Sfloat;
+        let d32 = Format::D32_SFLOAT;
         let tri = Topology::TriangleList;
         let (smooth, linear) = (Interpolation::Smooth, Interpolation::NoPerspective);
         let cases: Vec<Case> = vec![
@@ -1711,7 +1714,7 @@ pub(in crate::raster) mod tests {
                 (157, 93),
             ),
             (
-                Some((DepthFormat::D16Unorm, less)),
+                Some((Format::D16_UNORM, less)),
                 tri,
                 smooth,
                 0,
@@ -1720,7 +1723,7 @@ pub(in crate::raster) mod tests {
                 (99, 77),
             ),
             (
-                Some((DepthFormat::D32SfloatS8Uint, stencil)),
+                Some((Format::D32_SFLOAT_S8_UINT, stencil)),
                 tri,
                 smooth,
                 1,
@@ -1825,16 +1828,16 @@ pub(in crate::raster) mod tests {
             }),
             ..Default::default()
         };
-        let mut cases = vec![(DepthFormat::D16Unorm, CompareOp::Less, true, 1.0, plain)];
+        let mut cases = vec![(Format::D16_UNORM, CompareOp::Less, true, 1.0, plain)];
         for op in ops {
             for write in [true, false] {
                 // a clear in the middle of the scene's depths, so every op passes some
                 // fragments and fails others
-                cases.push((DepthFormat::D32Sfloat, op, write, 0.5, plain));
+                cases.push((Format::D32_SFLOAT, op, write, 0.5, plain));
             }
-            cases.push((DepthFormat::D32Sfloat, op, true, 0.5, adjusted));
+            cases.push((Format::D32_SFLOAT, op, true, 0.5, adjusted));
         }
-        cases.push((DepthFormat::D32Sfloat, CompareOp::Less, true, 1.0, plain));
+        cases.push((Format::D32_SFLOAT, CompareOp::Less, true, 1.0, plain));
         for (fmt, op, write, clear, raster) in cases {
             let depth = DepthStencilState {
                 depth_test: true,
@@ -1845,7 +1848,7 @@ pub(in crate::raster) mod tests {
             let what = format!("{fmt:?} {op:?} write {write} clear {clear} {raster:?}");
             // Fast: plain RGBA8 writes and the depth-only test, both whole-quad.
             let mut fast = RenderTargets {
-                color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+                color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, w, h)],
                 depth_stencil: Some(DepthStencilTarget::new(fmt, w, h)),
             };
             fast.depth_stencil.as_mut().unwrap().clear(clear, 0);
@@ -1854,11 +1857,11 @@ pub(in crate::raster) mod tests {
             // Per lane: the blend write path, and the general depth/stencil test (a stencil
             // test that always passes and keeps).
             let slow_fmt = match fmt {
-                DepthFormat::D32Sfloat => DepthFormat::D32SfloatS8Uint,
-                _ => DepthFormat::D24UnormS8Uint,
+                Format::D32_SFLOAT => Format::D32_SFLOAT_S8_UINT,
+                _ => Format::D24_UNORM_S8_UINT,
             };
             let mut slow = RenderTargets {
-                color: vec![ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h)],
+                color: vec![ColorTarget::new(Format::R8G8B8A8_UNORM, w, h)],
                 depth_stencil: Some(DepthStencilTarget::new(slow_fmt, w, h)),
             };
             slow.depth_stencil.as_mut().unwrap().clear(clear, 0);
@@ -1880,7 +1883,7 @@ pub(in crate::raster) mod tests {
                 for x in 0..w {
                     let (a, b) = (fd.read_depth(x, y), sd.read_depth(x, y));
                     match fmt {
-                        DepthFormat::D32Sfloat => assert_eq!(a.to_bits(), b.to_bits(), "{what}"),
+                        Format::D32_SFLOAT => assert_eq!(a.to_bits(), b.to_bits(), "{what}"),
                         // D16 and D24 quantise differently: compare to D16's precision.
                         _ => assert!(
                             abs_diff_eq!(a, b, epsilon = 0.5 / 65535.0 + 1e-7),

@@ -26,7 +26,7 @@
 
 use super::*;
 use crate::raster::samples::edge_offset;
-use crate::raster::stage::{InterpPlanes, SampleUse, Sampling};
+use crate::stage::{InterpPlanes, SampleUse, Sampling};
 
 /// A quad of one primitive waiting for the fragment stage: one invocation per lane.
 #[derive(Clone, Copy, Debug)]
@@ -51,7 +51,7 @@ type Point = (f64, f64);
 pub(super) struct SampleShader<'a> {
     scene: &'a Scene<'a>,
     atts: &'a [Attachment],
-    ds_format: Option<DepthFormat>,
+    ds_format: Option<Format>,
     /// Samples per pixel and their locations (sixteenths).
     n: usize,
     locs: &'static [[u8; 2]],
@@ -74,7 +74,7 @@ impl<'a> SampleShader<'a> {
     pub(super) fn new(
         scene: &'a Scene<'a>,
         atts: &'a [Attachment],
-        ds_format: Option<DepthFormat>,
+        ds_format: Option<Format>,
     ) -> Self {
         let fs = scene.fs;
         let st = scene.state;
@@ -88,7 +88,7 @@ impl<'a> SampleShader<'a> {
             atts,
             ds_format,
             n: n as usize,
-            locs: crate::raster::samples::locations(n),
+            locs: crate::stage::sample_locations::locations(n),
             per_sample,
             // the shader's `SampleMask` and alpha change which samples are tested
             early: !fs.writes_depth()
@@ -427,9 +427,9 @@ impl<'a> SampleShader<'a> {
         for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
             let src = comps(self.layout.colors.get(a));
             let rows = &mut view.colors[a];
-            let one = st.alpha_to_one && !format.class().is_integer();
-            let plain =
-                att.write_mask & 0xf == 0xf && (format.class().is_integer() || !att.blend_enable);
+            let one = st.alpha_to_one && !ColorClass::of(format).is_integer();
+            let plain = att.write_mask & 0xf == 0xf
+                && (ColorClass::of(format).is_integer() || !att.blend_enable);
             for (q, e) in self.entries.iter().enumerate() {
                 for k in 0..4 {
                     let lane = 4 * q + k;
@@ -456,7 +456,7 @@ impl<'a> SampleShader<'a> {
                     let mut encoded = [0u8; 32];
                     let plain = plain && bpp <= encoded.len();
                     if plain {
-                        format.encode_raw(v, &mut encoded[..bpp]);
+                        encode_output(format, v, &mut encoded[..bpp]);
                     }
                     while m != 0 {
                         let s = m.trailing_zeros() as usize;
@@ -846,25 +846,25 @@ mod tests {
             (Topology::TriangleList, None, false, (97, 61)),
             (
                 Topology::TriangleList,
-                Some(DepthFormat::D32SfloatS8Uint),
+                Some(Format::D32_SFLOAT_S8_UINT),
                 false,
                 (130, 70),
             ),
             (
                 Topology::TriangleList,
-                Some(DepthFormat::D16Unorm),
+                Some(Format::D16_UNORM),
                 true,
                 (64, 64),
             ),
             (
                 Topology::LineList,
-                Some(DepthFormat::D24UnormS8Uint),
+                Some(Format::D24_UNORM_S8_UINT),
                 false,
                 (77, 50),
             ),
             (
                 Topology::PointList,
-                Some(DepthFormat::D32Sfloat),
+                Some(Format::D32_SFLOAT),
                 true,
                 (80, 45),
             ),
@@ -886,8 +886,8 @@ mod tests {
                 };
                 let mut rt = RenderTargets {
                     color: vec![
-                        ColorTarget::new(ColorFormat::R8G8B8A8Unorm, w, h),
-                        ColorTarget::new(ColorFormat::R32G32B32A32Sfloat, w, h),
+                        ColorTarget::new(Format::R8G8B8A8_UNORM, w, h),
+                        ColorTarget::new(Format::R32G32B32A32_SFLOAT, w, h),
                     ],
                     depth_stencil: ds.map(|f| {
                         let mut d = DepthStencilTarget::new(f, w, h);
@@ -1033,12 +1033,7 @@ mod tests {
                 stages: Default::default(),
             };
             let mut rt = RenderTargets {
-                color: vec![ColorTarget::multisampled(
-                    ColorFormat::R32Uint,
-                    w,
-                    h,
-                    samples,
-                )],
+                color: vec![ColorTarget::multisampled(Format::R32_UINT, w, h, samples)],
                 depth_stencil: None,
             };
             let raster = Rasterizer::new(2).unwrap();
@@ -1051,7 +1046,8 @@ mod tests {
             for y in 0..h {
                 for x in 0..w {
                     for s in 0..samples {
-                        let [lx, ly] = crate::raster::samples::locations(samples)[s as usize];
+                        let [lx, ly] =
+                            crate::stage::sample_locations::locations(samples)[s as usize];
                         let p = (
                             x as i64 * 256 + lx as i64 * 16,
                             y as i64 * 256 + ly as i64 * 16,
@@ -1077,7 +1073,7 @@ mod tests {
 
     #[test]
     fn resolve_averages_float_samples_and_takes_sample_zero_of_integers() {
-        let mut c = ColorTarget::multisampled(ColorFormat::R8G8B8A8Unorm, 2, 1, 4);
+        let mut c = ColorTarget::multisampled(Format::R8G8B8A8_UNORM, 2, 1, 4);
         // pixel 0: two red samples, two black; pixel 1: 0, 1, 2, 255 in red
         c.data[..16].copy_from_slice(&[255, 0, 0, 255, 255, 0, 0, 255, 0, 0, 0, 255, 0, 0, 0, 255]);
         c.data[16..].copy_from_slice(&[0, 9, 9, 9, 1, 9, 9, 9, 2, 9, 9, 9, 255, 9, 9, 9]);
@@ -1086,7 +1082,7 @@ mod tests {
         // (1 + 1 + 0 + 0) / 4 = 0.5 -> 127.5 rounds to 128; (0 + 1 + 2 + 255) / 255 / 4 =
         // 0.25294 -> 64.5 rounds to 65 (the f32 sum of k/255 lands just above); 9 stays 9
         assert_eq!(r.data, [128, 0, 0, 255, 65, 9, 9, 9]);
-        let mut u = ColorTarget::multisampled(ColorFormat::R32Uint, 1, 1, 2);
+        let mut u = ColorTarget::multisampled(Format::R32_UINT, 1, 1, 2);
         u.data.copy_from_slice(&[7, 0, 0, 0, 9, 0, 0, 0]);
         assert_eq!(u.resolve().data, [7, 0, 0, 0]);
     }
@@ -1131,13 +1127,13 @@ mod tests {
         };
         let mut rt = RenderTargets {
             color: vec![ColorTarget::multisampled(
-                ColorFormat::R32G32B32A32Sfloat,
+                Format::R32G32B32A32_SFLOAT,
                 w,
                 h,
                 samples,
             )],
             depth_stencil: clear.map(|d| {
-                let mut t = DepthStencilTarget::multisampled(DepthFormat::D32Sfloat, w, h, samples);
+                let mut t = DepthStencilTarget::multisampled(Format::D32_SFLOAT, w, h, samples);
                 t.clear(d, 0);
                 t
             }),
@@ -1180,7 +1176,7 @@ mod tests {
             for (y, x, s) in
                 (0..8).flat_map(|y| (0..16).flat_map(move |x| (0..samples).map(move |s| (y, x, s))))
             {
-                let [lx, ly] = crate::raster::samples::location(samples, s);
+                let [lx, ly] = crate::stage::sample_locations::location(samples, s);
                 let want = [s as f32, x as f32 + lx, y as f32 + ly, (1u32 << s) as f32];
                 assert_eq!(
                     c.read_sample_raw(x, y, s),
@@ -1301,7 +1297,7 @@ mod tests {
                 let ds = rt.depth_stencil.as_ref().unwrap();
                 for x in 0..16 {
                     for s in 0..samples {
-                        let sx = x as f32 + crate::raster::samples::location(samples, s)[0];
+                        let sx = x as f32 + crate::stage::sample_locations::location(samples, s)[0];
                         let pass = sx < 7.5;
                         let what = format!("late {late}, {samples} samples, x {x} sample {s}");
                         let c = rt.color[0].read_sample_raw(x, 3, s)[0];

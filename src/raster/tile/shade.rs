@@ -33,7 +33,7 @@
 //! (row offsets and length checks); the per-run plane setup comes after.
 
 use super::*;
-use crate::raster::stage::RowLayout;
+use crate::stage::RowLayout;
 use wide::{f32x4, f64x2, i16x8, i32x4, i32x8, u8x16};
 
 /// Lanes of a batch at most.
@@ -132,7 +132,7 @@ impl<'a> TileShader<'a> {
             let view_rows = &mut view.colors[a];
             // What write_color does without blending, minus its dispatch.
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
-            if plain && format == ColorFormat::R8G8B8A8Unorm {
+            if plain && format == Format::R8G8B8A8_UNORM {
                 write_rgba8(&self.quads, src, view_rows, rx, ry);
                 continue;
             }
@@ -149,19 +149,19 @@ impl<'a> TileShader<'a> {
                     let v = src.map(|r| r[lane]);
                     if plain {
                         match format {
-                            ColorFormat::R8G8B8A8Unorm => {
+                            Format::R8G8B8A8_UNORM => {
                                 for (t, v) in texel.iter_mut().zip(v) {
                                     *t = unorm8(f32::from_bits(v));
                                 }
                             }
-                            ColorFormat::R32G32B32A32Sfloat
-                            | ColorFormat::R32G32B32A32Uint
-                            | ColorFormat::R32G32B32A32Sint => {
+                            Format::R32G32B32A32_SFLOAT
+                            | Format::R32G32B32A32_UINT
+                            | Format::R32G32B32A32_SINT => {
                                 for (t, v) in texel.chunks_exact_mut(4).zip(v) {
                                     t.copy_from_slice(&v.to_le_bytes());
                                 }
                             }
-                            _ => format.encode_raw(v, texel),
+                            _ => encode_output(format, v, texel),
                         }
                         continue;
                     }
@@ -843,13 +843,7 @@ fn whole_block_rgba8(
 #[inline]
 pub(crate) fn unorm8_rows(c: [[u32; 4]; 4]) -> [u8; 16] {
     let v = f32x4::transpose(c.map(|w| f32x4::from(w.map(f32::from_bits))));
-    let (k255, half) = (f32x4::splat(255.0), f32x4::splat(0.5));
-    let px: [i32x4; 4] = v.map(|v| {
-        (v * k255 + half)
-            .fast_max(f32x4::ZERO)
-            .fast_min(k255)
-            .fast_trunc_int()
-    });
+    let px: [i32x4; 4] = v.map(unorm8_x4);
     let lo = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[0], px[1]]));
     let hi = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[2], px[3]]));
     u8x16::narrow_i16x8(lo, hi).to_array()
@@ -861,14 +855,11 @@ pub(crate) fn unorm8_rows(c: [[u32; 4]; 4]) -> [u8; 16] {
 /// quad where the per-quad form takes ~50.
 #[inline]
 pub(crate) fn unorm8_rows4(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
-    let (k255, half) = (f32x4::splat(255.0), f32x4::splat(0.5));
     let conv = |w: &[u32; 16]| {
         let q = |i: usize| {
-            let v = f32x4::from([w[i], w[i + 1], w[i + 2], w[i + 3]].map(f32::from_bits));
-            (v * k255 + half)
-                .fast_max(f32x4::ZERO)
-                .fast_min(k255)
-                .fast_trunc_int()
+            unorm8_x4(f32x4::from(
+                [w[i], w[i + 1], w[i + 2], w[i + 3]].map(f32::from_bits),
+            ))
         };
         let lo = wide::bytemuck::cast::<[i32x4; 2], i32x8>([q(0), q(4)]);
         let hi = wide::bytemuck::cast::<[i32x4; 2], i32x8>([q(8), q(12)]);
@@ -898,16 +889,7 @@ pub(crate) fn unorm8_rows4(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
 fn unorm8_rows4_avx2(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
     use std::arch::x86_64::*;
     use wide::bytemuck::cast;
-    let (k255, half, zero) = (
-        _mm256_set1_ps(255.0),
-        _mm256_set1_ps(0.5),
-        _mm256_setzero_ps(),
-    );
-    let conv = |w: &[u32; 8]| {
-        let v = cast::<[u32; 8], __m256>(*w);
-        let v = _mm256_add_ps(_mm256_mul_ps(v, k255), half);
-        _mm256_cvttps_epi32(_mm256_min_ps(_mm256_max_ps(v, zero), k255))
-    };
+    let conv = |w: &[u32; 8]| unorm8_x8_avx2(cast::<[u32; 8], __m256>(*w));
     // i16 lanes 0-3, 8-11 | 4-7, 12-15 of a row
     let row = |w: &[u32; 16]| {
         let [lo, hi] = cast::<[u32; 16], [[u32; 8]; 2]>(*w);

@@ -238,6 +238,10 @@ impl<'a> Lower<'a> {
             early_fragment_tests: self.ep.properties.shader_flags & (1 << 3) != 0,
             // pixel, vertex and compute shaders have no tessellation or geometry modes
             modes: ir::StageModes::default(),
+            source: ir::SourceMap {
+                unit: ir::OffsetUnit::DxilInst,
+                ..Default::default()
+            },
             origin_upper_left: true,
             derivative_group,
         }

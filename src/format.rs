@@ -1,4 +1,8 @@
-//! Texel formats: names (Vulkan spelling), sizes, component kinds, decode and encode.
+//! The crate's one texel format table: every format's Vulkan name (Amber's `FORMAT` names are
+//! the same), its `VkFormat` number, size, component kinds, decode and encode. The texture
+//! unit's images, the rasterizer's colour and depth attachments and vertex attributes, and the
+//! Amber runner's buffers all go through it, so a conversion rule exists once; it is a leaf
+//! (it imports nothing else of the crate but the error type).
 //!
 //! Every format gets one monomorphised decoder per aspect (`Format::decoder`) so the sampling
 //! kernels pick a plain `fn` pointer once and never branch on the format per texel.
@@ -50,6 +54,10 @@ mod el {
     pub const U32: u8 = 10;
     pub const S32: u8 = 11;
     pub const F32: u8 = 12;
+    pub const US8: u8 = 13;
+    pub const SS8: u8 = 14;
+    pub const US16: u8 = 15;
+    pub const SS16: u8 = 16;
 }
 
 /// How a format is laid out in memory.
@@ -72,10 +80,12 @@ enum Layout {
     X8D24,
     D24S8,
     D32FS8,
+    /// Stencil only: one unsigned byte.
+    S8,
 }
 
 macro_rules! formats {
-    ($($v:ident = $name:literal => $lay:expr;)*) => {
+    ($($v:ident = $name:literal, $vk:literal => $lay:expr;)*) => {
         /// Supported texel formats (Vulkan names without the `VK_FORMAT_` prefix).
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
         #[allow(non_camel_case_types)]
@@ -85,6 +95,12 @@ macro_rules! formats {
             pub const ALL: &'static [Format] = &[$(Format::$v),*];
             /// The Vulkan name without `VK_FORMAT_`, e.g. `"R8G8B8A8_UNORM"`.
             pub fn vk_name(self) -> &'static str { match self { $(Format::$v => $name),* } }
+            /// The `VkFormat` number, e.g. 37 for `R8G8B8A8_UNORM`.
+            pub fn vk_number(self) -> u32 { match self { $(Format::$v => $vk),* } }
+            /// The format with this `VkFormat` number, if quadstep implements it.
+            pub fn from_vk_number(vk: u32) -> Option<Format> {
+                match vk { $($vk => Some(Format::$v),)* _ => None }
+            }
             fn layout(self) -> Layout { match self { $(Format::$v => $lay),* } }
         }
     };
@@ -99,78 +115,99 @@ const fn bgra(el: u8, n: u8) -> Layout {
 
 use el::*;
 formats! {
-    R8_UNORM = "R8_UNORM" => p(UN8, 1);
-    R8_SNORM = "R8_SNORM" => p(SN8, 1);
-    R8_UINT = "R8_UINT" => p(U8, 1);
-    R8_SINT = "R8_SINT" => p(S8, 1);
-    R8_SRGB = "R8_SRGB" => p(SRGB8, 1);
-    R8G8_UNORM = "R8G8_UNORM" => p(UN8, 2);
-    R8G8_SNORM = "R8G8_SNORM" => p(SN8, 2);
-    R8G8_UINT = "R8G8_UINT" => p(U8, 2);
-    R8G8_SINT = "R8G8_SINT" => p(S8, 2);
-    R8G8_SRGB = "R8G8_SRGB" => p(SRGB8, 2);
-    R8G8B8_UNORM = "R8G8B8_UNORM" => p(UN8, 3);
-    R8G8B8_SNORM = "R8G8B8_SNORM" => p(SN8, 3);
-    R8G8B8_UINT = "R8G8B8_UINT" => p(U8, 3);
-    R8G8B8_SINT = "R8G8B8_SINT" => p(S8, 3);
-    R8G8B8_SRGB = "R8G8B8_SRGB" => p(SRGB8, 3);
-    B8G8R8_UNORM = "B8G8R8_UNORM" => bgra(UN8, 3);
-    B8G8R8_SNORM = "B8G8R8_SNORM" => bgra(SN8, 3);
-    B8G8R8_UINT = "B8G8R8_UINT" => bgra(U8, 3);
-    B8G8R8_SINT = "B8G8R8_SINT" => bgra(S8, 3);
-    B8G8R8_SRGB = "B8G8R8_SRGB" => bgra(SRGB8, 3);
-    R8G8B8A8_UNORM = "R8G8B8A8_UNORM" => p(UN8, 4);
-    R8G8B8A8_SNORM = "R8G8B8A8_SNORM" => p(SN8, 4);
-    R8G8B8A8_UINT = "R8G8B8A8_UINT" => p(U8, 4);
-    R8G8B8A8_SINT = "R8G8B8A8_SINT" => p(S8, 4);
-    R8G8B8A8_SRGB = "R8G8B8A8_SRGB" => p(SRGB8, 4);
-    B8G8R8A8_UNORM = "B8G8R8A8_UNORM" => bgra(UN8, 4);
-    B8G8R8A8_SNORM = "B8G8R8A8_SNORM" => bgra(SN8, 4);
-    B8G8R8A8_UINT = "B8G8R8A8_UINT" => bgra(U8, 4);
-    B8G8R8A8_SINT = "B8G8R8A8_SINT" => bgra(S8, 4);
-    B8G8R8A8_SRGB = "B8G8R8A8_SRGB" => bgra(SRGB8, 4);
-    R16_UNORM = "R16_UNORM" => p(UN16, 1);
-    R16_SNORM = "R16_SNORM" => p(SN16, 1);
-    R16_UINT = "R16_UINT" => p(U16, 1);
-    R16_SINT = "R16_SINT" => p(S16, 1);
-    R16_SFLOAT = "R16_SFLOAT" => p(F16, 1);
-    R16G16_UNORM = "R16G16_UNORM" => p(UN16, 2);
-    R16G16_SNORM = "R16G16_SNORM" => p(SN16, 2);
-    R16G16_UINT = "R16G16_UINT" => p(U16, 2);
-    R16G16_SINT = "R16G16_SINT" => p(S16, 2);
-    R16G16_SFLOAT = "R16G16_SFLOAT" => p(F16, 2);
-    R16G16B16_UNORM = "R16G16B16_UNORM" => p(UN16, 3);
-    R16G16B16_SNORM = "R16G16B16_SNORM" => p(SN16, 3);
-    R16G16B16_UINT = "R16G16B16_UINT" => p(U16, 3);
-    R16G16B16_SINT = "R16G16B16_SINT" => p(S16, 3);
-    R16G16B16_SFLOAT = "R16G16B16_SFLOAT" => p(F16, 3);
-    R16G16B16A16_UNORM = "R16G16B16A16_UNORM" => p(UN16, 4);
-    R16G16B16A16_SNORM = "R16G16B16A16_SNORM" => p(SN16, 4);
-    R16G16B16A16_UINT = "R16G16B16A16_UINT" => p(U16, 4);
-    R16G16B16A16_SINT = "R16G16B16A16_SINT" => p(S16, 4);
-    R16G16B16A16_SFLOAT = "R16G16B16A16_SFLOAT" => p(F16, 4);
-    R32_UINT = "R32_UINT" => p(U32, 1);
-    R32_SINT = "R32_SINT" => p(S32, 1);
-    R32_SFLOAT = "R32_SFLOAT" => p(F32, 1);
-    R32G32_UINT = "R32G32_UINT" => p(U32, 2);
-    R32G32_SINT = "R32G32_SINT" => p(S32, 2);
-    R32G32_SFLOAT = "R32G32_SFLOAT" => p(F32, 2);
-    R32G32B32_UINT = "R32G32B32_UINT" => p(U32, 3);
-    R32G32B32_SINT = "R32G32B32_SINT" => p(S32, 3);
-    R32G32B32_SFLOAT = "R32G32B32_SFLOAT" => p(F32, 3);
-    R32G32B32A32_UINT = "R32G32B32A32_UINT" => p(U32, 4);
-    R32G32B32A32_SINT = "R32G32B32A32_SINT" => p(S32, 4);
-    R32G32B32A32_SFLOAT = "R32G32B32A32_SFLOAT" => p(F32, 4);
-    A2B10G10R10_UNORM_PACK32 = "A2B10G10R10_UNORM_PACK32" => Layout::A2B10G10R10Unorm;
-    A2B10G10R10_SNORM_PACK32 = "A2B10G10R10_SNORM_PACK32" => Layout::A2B10G10R10Snorm;
-    A2B10G10R10_UINT_PACK32 = "A2B10G10R10_UINT_PACK32" => Layout::A2B10G10R10Uint;
-    B10G11R11_UFLOAT_PACK32 = "B10G11R11_UFLOAT_PACK32" => Layout::B10G11R11;
-    E5B9G9R9_UFLOAT_PACK32 = "E5B9G9R9_UFLOAT_PACK32" => Layout::E5B9G9R9;
-    D16_UNORM = "D16_UNORM" => Layout::D16;
-    D32_SFLOAT = "D32_SFLOAT" => Layout::D32F;
-    X8_D24_UNORM_PACK32 = "X8_D24_UNORM_PACK32" => Layout::X8D24;
-    D24_UNORM_S8_UINT = "D24_UNORM_S8_UINT" => Layout::D24S8;
-    D32_SFLOAT_S8_UINT = "D32_SFLOAT_S8_UINT" => Layout::D32FS8;
+    R8_UNORM = "R8_UNORM", 9 => p(UN8, 1);
+    R8_SNORM = "R8_SNORM", 10 => p(SN8, 1);
+    R8_USCALED = "R8_USCALED", 11 => p(US8, 1);
+    R8_SSCALED = "R8_SSCALED", 12 => p(SS8, 1);
+    R8_UINT = "R8_UINT", 13 => p(U8, 1);
+    R8_SINT = "R8_SINT", 14 => p(S8, 1);
+    R8_SRGB = "R8_SRGB", 15 => p(SRGB8, 1);
+    R8G8_UNORM = "R8G8_UNORM", 16 => p(UN8, 2);
+    R8G8_SNORM = "R8G8_SNORM", 17 => p(SN8, 2);
+    R8G8_USCALED = "R8G8_USCALED", 18 => p(US8, 2);
+    R8G8_SSCALED = "R8G8_SSCALED", 19 => p(SS8, 2);
+    R8G8_UINT = "R8G8_UINT", 20 => p(U8, 2);
+    R8G8_SINT = "R8G8_SINT", 21 => p(S8, 2);
+    R8G8_SRGB = "R8G8_SRGB", 22 => p(SRGB8, 2);
+    R8G8B8_UNORM = "R8G8B8_UNORM", 23 => p(UN8, 3);
+    R8G8B8_SNORM = "R8G8B8_SNORM", 24 => p(SN8, 3);
+    R8G8B8_USCALED = "R8G8B8_USCALED", 25 => p(US8, 3);
+    R8G8B8_SSCALED = "R8G8B8_SSCALED", 26 => p(SS8, 3);
+    R8G8B8_UINT = "R8G8B8_UINT", 27 => p(U8, 3);
+    R8G8B8_SINT = "R8G8B8_SINT", 28 => p(S8, 3);
+    R8G8B8_SRGB = "R8G8B8_SRGB", 29 => p(SRGB8, 3);
+    B8G8R8_UNORM = "B8G8R8_UNORM", 30 => bgra(UN8, 3);
+    B8G8R8_SNORM = "B8G8R8_SNORM", 31 => bgra(SN8, 3);
+    B8G8R8_USCALED = "B8G8R8_USCALED", 32 => bgra(US8, 3);
+    B8G8R8_SSCALED = "B8G8R8_SSCALED", 33 => bgra(SS8, 3);
+    B8G8R8_UINT = "B8G8R8_UINT", 34 => bgra(U8, 3);
+    B8G8R8_SINT = "B8G8R8_SINT", 35 => bgra(S8, 3);
+    B8G8R8_SRGB = "B8G8R8_SRGB", 36 => bgra(SRGB8, 3);
+    R8G8B8A8_UNORM = "R8G8B8A8_UNORM", 37 => p(UN8, 4);
+    R8G8B8A8_SNORM = "R8G8B8A8_SNORM", 38 => p(SN8, 4);
+    R8G8B8A8_USCALED = "R8G8B8A8_USCALED", 39 => p(US8, 4);
+    R8G8B8A8_SSCALED = "R8G8B8A8_SSCALED", 40 => p(SS8, 4);
+    R8G8B8A8_UINT = "R8G8B8A8_UINT", 41 => p(U8, 4);
+    R8G8B8A8_SINT = "R8G8B8A8_SINT", 42 => p(S8, 4);
+    R8G8B8A8_SRGB = "R8G8B8A8_SRGB", 43 => p(SRGB8, 4);
+    B8G8R8A8_UNORM = "B8G8R8A8_UNORM", 44 => bgra(UN8, 4);
+    B8G8R8A8_SNORM = "B8G8R8A8_SNORM", 45 => bgra(SN8, 4);
+    B8G8R8A8_USCALED = "B8G8R8A8_USCALED", 46 => bgra(US8, 4);
+    B8G8R8A8_SSCALED = "B8G8R8A8_SSCALED", 47 => bgra(SS8, 4);
+    B8G8R8A8_UINT = "B8G8R8A8_UINT", 48 => bgra(U8, 4);
+    B8G8R8A8_SINT = "B8G8R8A8_SINT", 49 => bgra(S8, 4);
+    B8G8R8A8_SRGB = "B8G8R8A8_SRGB", 50 => bgra(SRGB8, 4);
+    R16_UNORM = "R16_UNORM", 70 => p(UN16, 1);
+    R16_SNORM = "R16_SNORM", 71 => p(SN16, 1);
+    R16_USCALED = "R16_USCALED", 72 => p(US16, 1);
+    R16_SSCALED = "R16_SSCALED", 73 => p(SS16, 1);
+    R16_UINT = "R16_UINT", 74 => p(U16, 1);
+    R16_SINT = "R16_SINT", 75 => p(S16, 1);
+    R16_SFLOAT = "R16_SFLOAT", 76 => p(F16, 1);
+    R16G16_UNORM = "R16G16_UNORM", 77 => p(UN16, 2);
+    R16G16_SNORM = "R16G16_SNORM", 78 => p(SN16, 2);
+    R16G16_USCALED = "R16G16_USCALED", 79 => p(US16, 2);
+    R16G16_SSCALED = "R16G16_SSCALED", 80 => p(SS16, 2);
+    R16G16_UINT = "R16G16_UINT", 81 => p(U16, 2);
+    R16G16_SINT = "R16G16_SINT", 82 => p(S16, 2);
+    R16G16_SFLOAT = "R16G16_SFLOAT", 83 => p(F16, 2);
+    R16G16B16_UNORM = "R16G16B16_UNORM", 84 => p(UN16, 3);
+    R16G16B16_SNORM = "R16G16B16_SNORM", 85 => p(SN16, 3);
+    R16G16B16_USCALED = "R16G16B16_USCALED", 86 => p(US16, 3);
+    R16G16B16_SSCALED = "R16G16B16_SSCALED", 87 => p(SS16, 3);
+    R16G16B16_UINT = "R16G16B16_UINT", 88 => p(U16, 3);
+    R16G16B16_SINT = "R16G16B16_SINT", 89 => p(S16, 3);
+    R16G16B16_SFLOAT = "R16G16B16_SFLOAT", 90 => p(F16, 3);
+    R16G16B16A16_UNORM = "R16G16B16A16_UNORM", 91 => p(UN16, 4);
+    R16G16B16A16_SNORM = "R16G16B16A16_SNORM", 92 => p(SN16, 4);
+    R16G16B16A16_USCALED = "R16G16B16A16_USCALED", 93 => p(US16, 4);
+    R16G16B16A16_SSCALED = "R16G16B16A16_SSCALED", 94 => p(SS16, 4);
+    R16G16B16A16_UINT = "R16G16B16A16_UINT", 95 => p(U16, 4);
+    R16G16B16A16_SINT = "R16G16B16A16_SINT", 96 => p(S16, 4);
+    R16G16B16A16_SFLOAT = "R16G16B16A16_SFLOAT", 97 => p(F16, 4);
+    R32_UINT = "R32_UINT", 98 => p(U32, 1);
+    R32_SINT = "R32_SINT", 99 => p(S32, 1);
+    R32_SFLOAT = "R32_SFLOAT", 100 => p(F32, 1);
+    R32G32_UINT = "R32G32_UINT", 101 => p(U32, 2);
+    R32G32_SINT = "R32G32_SINT", 102 => p(S32, 2);
+    R32G32_SFLOAT = "R32G32_SFLOAT", 103 => p(F32, 2);
+    R32G32B32_UINT = "R32G32B32_UINT", 104 => p(U32, 3);
+    R32G32B32_SINT = "R32G32B32_SINT", 105 => p(S32, 3);
+    R32G32B32_SFLOAT = "R32G32B32_SFLOAT", 106 => p(F32, 3);
+    R32G32B32A32_UINT = "R32G32B32A32_UINT", 107 => p(U32, 4);
+    R32G32B32A32_SINT = "R32G32B32A32_SINT", 108 => p(S32, 4);
+    R32G32B32A32_SFLOAT = "R32G32B32A32_SFLOAT", 109 => p(F32, 4);
+    A2B10G10R10_UNORM_PACK32 = "A2B10G10R10_UNORM_PACK32", 64 => Layout::A2B10G10R10Unorm;
+    A2B10G10R10_SNORM_PACK32 = "A2B10G10R10_SNORM_PACK32", 65 => Layout::A2B10G10R10Snorm;
+    A2B10G10R10_UINT_PACK32 = "A2B10G10R10_UINT_PACK32", 68 => Layout::A2B10G10R10Uint;
+    B10G11R11_UFLOAT_PACK32 = "B10G11R11_UFLOAT_PACK32", 122 => Layout::B10G11R11;
+    E5B9G9R9_UFLOAT_PACK32 = "E5B9G9R9_UFLOAT_PACK32", 123 => Layout::E5B9G9R9;
+    D16_UNORM = "D16_UNORM", 124 => Layout::D16;
+    D32_SFLOAT = "D32_SFLOAT", 126 => Layout::D32F;
+    X8_D24_UNORM_PACK32 = "X8_D24_UNORM_PACK32", 125 => Layout::X8D24;
+    D24_UNORM_S8_UINT = "D24_UNORM_S8_UINT", 129 => Layout::D24S8;
+    D32_SFLOAT_S8_UINT = "D32_SFLOAT_S8_UINT", 130 => Layout::D32FS8;
+    S8_UINT = "S8_UINT", 127 => Layout::S8;
 }
 
 /// Decoder to f32 (float-kind formats; integer formats give the integer value as f32).
@@ -213,13 +250,14 @@ impl Format {
         match self.layout() {
             Layout::Plain { el, n, .. } => {
                 let e = match el {
-                    UN8 | SN8 | U8 | S8 | SRGB8 => 1,
-                    UN16 | SN16 | U16 | S16 | F16 => 2,
+                    UN8 | SN8 | US8 | SS8 | U8 | S8 | SRGB8 => 1,
+                    UN16 | SN16 | US16 | SS16 | U16 | S16 | F16 => 2,
                     _ => 4,
                 };
                 e * n as usize
             }
             Layout::D16 => 2,
+            Layout::S8 => 1,
             Layout::D32FS8 => 8,
             _ => 4,
         }
@@ -241,7 +279,8 @@ impl Format {
             Layout::Plain {
                 el: U8 | U16 | U32, ..
             }
-            | Layout::A2B10G10R10Uint => NumKind::Uint,
+            | Layout::A2B10G10R10Uint
+            | Layout::S8 => NumKind::Uint,
             Layout::Plain {
                 el: S8 | S16 | S32, ..
             } => NumKind::Sint,
@@ -259,7 +298,7 @@ impl Format {
 
     /// True for formats with a stencil aspect.
     pub fn has_stencil(self) -> bool {
-        matches!(self.layout(), Layout::D24S8 | Layout::D32FS8)
+        matches!(self.layout(), Layout::D24S8 | Layout::D32FS8 | Layout::S8)
     }
 
     /// True for UNORM depth (Dref is clamped to [0,1]); gives the bit depth.
@@ -274,6 +313,17 @@ impl Format {
     /// True for sRGB formats.
     pub fn is_srgb(self) -> bool {
         matches!(self.layout(), Layout::Plain { el: SRGB8, .. })
+    }
+
+    /// True for UNORM colour formats, sRGB included (values in [0, 1]).
+    pub fn is_unorm(self) -> bool {
+        matches!(
+            self.layout(),
+            Layout::Plain {
+                el: UN8 | UN16 | SRGB8,
+                ..
+            } | Layout::A2B10G10R10Unorm
+        )
     }
 
     /// True for SNORM formats (filtered results are clamped to ≥ −1).
@@ -298,6 +348,13 @@ impl Format {
             ))),
             (Layout::D24S8, Aspect::Stencil) => d(dec_s8_f32::<3>, dec_s8_raw::<3>, NumKind::Uint),
             (Layout::D32FS8, Aspect::Stencil) => d(dec_s8_f32::<4>, dec_s8_raw::<4>, NumKind::Uint),
+            (Layout::S8, Aspect::Stencil | Aspect::Color) => {
+                d(dec_s8_f32::<0>, dec_s8_raw::<0>, NumKind::Uint)
+            }
+            (Layout::S8, Aspect::Depth) => Err(Error::Texture(format!(
+                "{} has no depth aspect",
+                self.vk_name()
+            ))),
             (_, Aspect::Stencil) | (Layout::Plain { .. }, Aspect::Depth) => Err(Error::Texture(
                 format!("{} has no {:?} aspect", self.vk_name(), aspect),
             )),
@@ -313,30 +370,26 @@ impl Format {
         }
     }
 
-    /// Decodes one texel of the colour/depth aspect to f32 RGBA.
-    pub fn decode_f32(self, bytes: &[u8]) -> [f32; 4] {
+    /// The decoders of the aspect a plain read sees: depth for depth formats, else colour
+    /// (the stencil byte of `S8_UINT`).
+    fn main_decoder(self) -> Decoder {
         let asp = if self.has_depth() {
             Aspect::Depth
         } else {
             Aspect::Color
         };
-        (self
-            .decoder(asp)
-            .expect("colour/depth aspect always exists")
-            .f32)(bytes)
+        self.decoder(asp)
+            .expect("every format has its colour or depth aspect")
+    }
+
+    /// Decodes one texel of the colour/depth aspect to f32 RGBA.
+    pub fn decode_f32(self, bytes: &[u8]) -> [f32; 4] {
+        (self.main_decoder().f32)(bytes)
     }
 
     /// Decodes one texel to raw result bits (f32 bits for float kinds).
     pub fn decode_raw(self, bytes: &[u8]) -> [u32; 4] {
-        let asp = if self.has_depth() {
-            Aspect::Depth
-        } else {
-            Aspect::Color
-        };
-        (self
-            .decoder(asp)
-            .expect("colour/depth aspect always exists")
-            .raw)(bytes)
+        (self.main_decoder().raw)(bytes)
     }
 
     /// Decodes an unsigned-integer texel (UINT formats; stencil of depth/stencil formats).
@@ -381,8 +434,34 @@ impl Format {
                     (v[0] & 0x3ff) | (v[1] & 0x3ff) << 10 | (v[2] & 0x3ff) << 20 | (v[3] & 3) << 30;
                 out[..4].copy_from_slice(&w.to_le_bytes());
             }
+            Layout::S8 => out[0] = v[0] as u8,
             _ => encode_float(self, v.map(f32::from_bits), out),
         }
+    }
+
+    /// Raw integer values clamped to the components' ranges (UINT `0..=max`, SINT
+    /// `min..=max` as two's complement bits); 32-bit components, float-kind formats and
+    /// missing components pass unchanged. Colour attachment writes saturate this way (Vulkan
+    /// leaves out-of-range integer colour writes undefined; GPUs saturate, and the CTS
+    /// `R16G16B16A16_UINT` frame script writes 65536 and probes 65535).
+    pub fn saturate_raw(self, v: [u32; 4]) -> [u32; 4] {
+        let (bits, signed): ([u32; 4], bool) = match self.layout() {
+            Layout::Plain { el: U8, .. } | Layout::S8 => ([8; 4], false),
+            Layout::Plain { el: S8, .. } => ([8; 4], true),
+            Layout::Plain { el: U16, .. } => ([16; 4], false),
+            Layout::Plain { el: S16, .. } => ([16; 4], true),
+            Layout::A2B10G10R10Uint => ([10, 10, 10, 2], false),
+            _ => return v,
+        };
+        std::array::from_fn(|c| {
+            let b = bits[c];
+            if signed {
+                let (lo, hi) = (-(1i64 << (b - 1)), (1i64 << (b - 1)) - 1);
+                (v[c] as i32 as i64).clamp(lo, hi) as i32 as u32
+            } else {
+                v[c].min((1u32 << b) - 1)
+            }
+        })
     }
 
     /// Writes the stencil value of a depth/stencil texel (no-op for other formats).
@@ -390,6 +469,7 @@ impl Format {
         match self.layout() {
             Layout::D24S8 => out[3] = s,
             Layout::D32FS8 => out[4] = s,
+            Layout::S8 => out[0] = s,
             _ => {}
         }
     }
@@ -430,12 +510,14 @@ fn plain_decoder(el: u8, n: u8, bgra: bool, kind: NumKind) -> Decoder {
             t
         }};
     }
-    let (f, raw) = pick!(UN8, SN8, U8, S8, SRGB8, UN16, SN16, U16, S16, F16, U32, S32, F32);
+    let (f, raw) = pick!(
+        UN8, SN8, US8, SS8, U8, S8, SRGB8, UN16, SN16, US16, SS16, U16, S16, F16, U32, S32, F32
+    );
     Decoder { f32: f, raw, kind }
 }
 
 /// sRGB → linear for all 256 codes, computed in f64 from the exact curve.
-pub(super) static SRGB_TABLE: LazyLock<[f32; 256]> = LazyLock::new(|| {
+pub(crate) static SRGB_TABLE: LazyLock<[f32; 256]> = LazyLock::new(|| {
     let mut t = [0.0f32; 256];
     for (i, e) in t.iter_mut().enumerate() {
         *e = srgb_to_linear(i as f64 / 255.0) as f32;
@@ -466,7 +548,7 @@ pub fn linear_to_srgb(l: f64) -> f64 {
 }
 
 /// `i / 255` for every 8-bit code (exact f32 division, evaluated at compile time).
-pub(super) static UNORM8: [f32; 256] = {
+pub(crate) static UNORM8: [f32; 256] = {
     let mut t = [0.0f32; 256];
     let mut i = 0;
     while i < 256 {
@@ -481,8 +563,8 @@ fn elem_f32<const E: u8>(b: &[u8], c: usize, alpha: bool) -> f32 {
     match E {
         UN8 => UNORM8[b[c] as usize],
         SN8 => (b[c] as i8 as f32 / 127.0).max(-1.0),
-        U8 => b[c] as f32,
-        S8 => b[c] as i8 as f32,
+        U8 | US8 => b[c] as f32,
+        S8 | SS8 => b[c] as i8 as f32,
         SRGB8 => {
             if alpha {
                 UNORM8[b[c] as usize]
@@ -492,8 +574,8 @@ fn elem_f32<const E: u8>(b: &[u8], c: usize, alpha: bool) -> f32 {
         }
         UN16 => u16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32 / 65535.0,
         SN16 => (i16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32 / 32767.0).max(-1.0),
-        U16 => u16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32,
-        S16 => i16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32,
+        U16 | US16 => u16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32,
+        S16 | SS16 => i16::from_le_bytes([b[2 * c], b[2 * c + 1]]) as f32,
         F16 => f16::from_bits(u16::from_le_bytes([b[2 * c], b[2 * c + 1]])).to_f32(),
         U32 => u32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()) as f32,
         S32 => i32::from_le_bytes(b[4 * c..4 * c + 4].try_into().unwrap()) as f32,
@@ -720,6 +802,55 @@ fn raw_of<const ID: u8>(b: &[u8]) -> [u32; 4] {
 // ----------------------------------------------------------------------------------------------
 // Encoding of float-kind values.
 
+/// 2^52: added to and taken from a non-negative f64 below 2^51, it rounds to an integer,
+/// ties to even (the default rounding mode), in SSE2 as in AVX2.
+const ROUND_F64: f64 = 4_503_599_627_370_496.0;
+
+/// An 8-bit UNORM component: [`unorm_encode`]'s rule (clamp to [0, 1], NaN to 0, the exact
+/// product with 255 rounded to nearest even), with the rounding done by adding and taking
+/// away 2^52 so that [`unorm8_x4`] and [`unorm8_x8_avx2`] do the same operations on vectors.
+#[inline]
+pub fn unorm8(v: f32) -> u8 {
+    // NaN stays NaN here and converts to 0 below
+    let x = v.clamp(0.0, 1.0) as f64;
+    ((x * 255.0 + ROUND_F64) - ROUND_F64) as u8
+}
+
+/// [`unorm8`] on four values (as i32 lanes in 0..=255): per pair of lanes, widened to f64,
+/// multiplied by 255 (exact) and rounded by adding and taking away 2^52.
+#[inline]
+pub(crate) fn unorm8_x4(v: wide::f32x4) -> wide::i32x4 {
+    use wide::f64x2;
+    let x = v
+        .fast_max(wide::f32x4::ZERO)
+        .fast_min(wide::f32x4::ONE)
+        .to_array();
+    let (k, magic) = (f64x2::splat(255.0), f64x2::splat(ROUND_F64));
+    let r = |a: f32, b: f32| ((f64x2::from([a as f64, b as f64]) * k + magic) - magic).to_array();
+    let (lo, hi) = (r(x[0], x[1]), r(x[2], x[3]));
+    wide::i32x4::from([lo[0] as i32, lo[1] as i32, hi[0] as i32, hi[1] as i32])
+}
+
+/// [`unorm8`] on eight values (as i32 lanes in 0..=255) with AVX2: the same operations as
+/// [`unorm8_x4`] on four f64 lanes at a time.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(crate) fn unorm8_x8_avx2(v: std::arch::x86_64::__m256) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let x = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(1.0));
+    let (k, magic) = (_mm256_set1_pd(255.0), _mm256_set1_pd(ROUND_F64));
+    let r = |d: __m256d| {
+        _mm256_cvttpd_epi32(_mm256_sub_pd(
+            _mm256_add_pd(_mm256_mul_pd(d, k), magic),
+            magic,
+        ))
+    };
+    let lo = r(_mm256_cvtps_pd(_mm256_castps256_ps128(x)));
+    let hi = r(_mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
+    _mm256_set_m128i(hi, lo)
+}
+
 /// `round(clamp(v,0,1)·max)` (NaN → 0), round-to-nearest-even on the exact product.
 pub fn unorm_encode(v: f32, max: u32) -> u32 {
     if v.is_nan() {
@@ -749,7 +880,11 @@ fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
                         // exact curve and rounding in f64 (no f32 detour)
                         out[c] = (linear_to_srgb(x as f64) * 255.0).round_ties_even() as u8;
                     }
+                    US8 => out[c] = sat_u(x).min(255.0) as u8,
+                    SS8 => out[c] = sat_i(x).clamp(-128, 127) as u8,
                     UN16 => put16(out, c, unorm_encode(x, 65535) as u16),
+                    US16 => put16(out, c, sat_u(x).min(65535.0) as u16),
+                    SS16 => put16(out, c, sat_i(x).clamp(-32768, 32767) as u16),
                     SN16 => put16(out, c, snorm_encode(x, 32767) as u16),
                     F16 => put16(out, c, f16::from_f32(x).to_bits()),
                     F32 => out[4 * c..4 * c + 4].copy_from_slice(&x.to_le_bytes()),
@@ -771,7 +906,7 @@ fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
                 | (snorm_encode(v[3], 1) as u32 & 3) << 30;
             out[..4].copy_from_slice(&w.to_le_bytes());
         }
-        Layout::A2B10G10R10Uint => unreachable!("integer format"),
+        Layout::A2B10G10R10Uint | Layout::S8 => unreachable!("integer format"),
         Layout::B10G11R11 => {
             let w = encode_ufloat(v[0], 6)
                 | encode_ufloat(v[1], 6) << 11
@@ -802,6 +937,131 @@ fn put16(out: &mut [u8], c: usize, x: u16) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `unorm8` and its vector forms against the exact rule computed here in f64
+    /// (`round(clamp(v,0,1)·255)`, ties to even), on the f32 values nearest every half-way
+    /// point `(k + 0.5) / 255` and their neighbours, where an f32 product would misround.
+    #[test]
+    fn unorm8_is_exact_at_the_half_way_points() {
+        let exact = |v: f32| -> u8 {
+            if v.is_nan() {
+                return 0;
+            }
+            let e = (v as f64).clamp(0.0, 1.0) * 255.0;
+            let f = e.floor();
+            let r = match (e - f).partial_cmp(&0.5).unwrap() {
+                std::cmp::Ordering::Less => f,
+                std::cmp::Ordering::Greater => f + 1.0,
+                std::cmp::Ordering::Equal if f % 2.0 == 0.0 => f,
+                std::cmp::Ordering::Equal => f + 1.0,
+            };
+            r as u8
+        };
+        let mut values = vec![f32::NAN, -1.0, -0.0, 0.0, 0.5, 1.0, 2.0, f32::INFINITY];
+        for k in 0..255u32 {
+            let mid = ((k as f64 + 0.5) / 255.0) as f32;
+            for d in -3i32..=3 {
+                values.push(f32::from_bits((mid.to_bits() as i32 + d) as u32));
+            }
+        }
+        // the f32 rule `v * 255 + 0.5` truncated misrounds some of these: the test can tell
+        let f32_rule = |v: f32| (v * 255.0 + 0.5) as u8;
+        assert!(values.iter().any(|&v| f32_rule(v) != exact(v)));
+        for &v in &values {
+            assert_eq!(unorm8(v), exact(v), "{v:e}");
+            assert_eq!(unorm_encode(v, 255) as u8, exact(v), "{v:e}");
+        }
+        for c in values.chunks(4).filter(|c| c.len() == 4) {
+            let got = unorm8_x4(wide::f32x4::from([c[0], c[1], c[2], c[3]])).to_array();
+            assert_eq!(got, [0, 1, 2, 3].map(|i| exact(c[i]) as i32), "{c:?}");
+        }
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx2") {
+            for c in values.chunks(8).filter(|c| c.len() == 8) {
+                let v: [f32; 8] = c.try_into().unwrap();
+                // SAFETY: AVX2 is present (checked above)
+                let got = unsafe { unorm8_x8_avx2(wide::bytemuck::cast(v)) };
+                let got: [i32; 8] = wide::bytemuck::cast(got);
+                assert_eq!(got, v.map(|x| exact(x) as i32), "{v:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn integer_values_saturate_to_the_component_width() {
+        // 65536 = 2^16 does not fit 16 bits: 65535; smaller values pass unchanged
+        let v = [65536, 65535, 7, u32::MAX];
+        let got = Format::R16G16B16A16_UINT.saturate_raw(v);
+        assert_eq!(got, [65535, 65535, 7, 65535]);
+        let v = [200u32, (-200i32) as u32, (-128i32) as u32, 127];
+        let want = [127, (-128i32) as u32, (-128i32) as u32, 127];
+        assert_eq!(Format::R8G8B8A8_SINT.saturate_raw(v), want);
+        // 10-bit colour, 2-bit alpha
+        let v = [5000, 1023, 0, 9];
+        assert_eq!(
+            Format::A2B10G10R10_UINT_PACK32.saturate_raw(v),
+            [1023, 1023, 0, 3]
+        );
+        // 32-bit components and float kinds are left alone
+        let v = [u32::MAX, 1 << 31, 3, 4];
+        assert_eq!(Format::R32G32B32A32_UINT.saturate_raw(v), v);
+        assert_eq!(Format::R16G16B16A16_SFLOAT.saturate_raw(v), v);
+    }
+
+    /// Every format's `VkFormat` number against the Vulkan headers where they are installed
+    /// (`vulkan_core.h`, Debian's libvulkan-dev), and a few by hand from the specification.
+    #[test]
+    fn vk_numbers_match_the_vulkan_headers() {
+        for (f, n) in [
+            (Format::R8_UNORM, 9),
+            (Format::R8G8B8A8_UNORM, 37),
+            (Format::B8G8R8A8_SRGB, 50),
+            (Format::R16G16B16A16_SFLOAT, 97),
+            (Format::R32G32B32A32_SFLOAT, 109),
+            (Format::B10G11R11_UFLOAT_PACK32, 122),
+            (Format::D32_SFLOAT_S8_UINT, 130),
+        ] {
+            assert_eq!(f.vk_number(), n, "{f:?}");
+            assert_eq!(Format::from_vk_number(n), Some(f));
+        }
+        assert_eq!(Format::from_vk_number(0), None);
+        let Ok(h) = std::fs::read_to_string("/usr/include/vulkan/vulkan_core.h") else {
+            eprintln!("vulkan_core.h not installed: checked the hand-written numbers only");
+            return;
+        };
+        for &f in Format::ALL {
+            let key = format!("VK_FORMAT_{} = ", f.vk_name());
+            let at = h
+                .find(&key)
+                .unwrap_or_else(|| panic!("{key} not in vulkan_core.h"));
+            let rest = &h[at + key.len()..];
+            let n: u32 = rest[..rest.find(',').unwrap()].trim().parse().unwrap();
+            assert_eq!(f.vk_number(), n, "{f:?}");
+        }
+    }
+
+    #[test]
+    fn scaled_and_stencil_formats_by_hand() {
+        // USCALED/SSCALED read the integer as a float
+        let v = Format::R8G8B8A8_SSCALED.decode_f32(&[0xff, 2, 0x80, 127]);
+        assert_eq!(v, [-1.0, 2.0, -128.0, 127.0]);
+        let v = Format::R16G16_USCALED.decode_f32(&[0xff, 0xff, 3, 0]);
+        assert_eq!(v, [65535.0, 3.0, 0.0, 1.0]);
+        let mut b = [0u8; 4];
+        Format::R8G8B8A8_USCALED.encode_f32([2.5, 300.0, -1.0, 3.5], &mut b);
+        assert_eq!(b, [2, 255, 0, 4]); // ties to even, saturated
+                                       // S8_UINT: the stencil byte, as the colour or the stencil aspect
+        let s = Format::S8_UINT;
+        assert_eq!(
+            (s.texel_size(), s.has_stencil(), s.has_depth()),
+            (1, true, false)
+        );
+        assert_eq!(
+            (s.decoder(Aspect::Stencil).unwrap().raw)(&[9]),
+            [9, 0, 0, 1]
+        );
+        assert!(s.decoder(Aspect::Depth).is_err());
+    }
 
     fn rt(f: Format, v: [f32; 4]) -> [f32; 4] {
         let mut b = vec![0u8; f.texel_size()];
