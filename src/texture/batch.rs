@@ -266,7 +266,7 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     };
     let cube = K::cube(b);
     // every quad's λ comes from its coarse differences alone (or none matters): runs apply
-    let simple = lod_row.is_empty() && a.offsets.iter().all(|r| r.is_empty());
+    let simple = a.offsets.iter().all(|r| r.is_empty());
     let by_diffs = implicit && !cube;
     // the previous quad's differences and λ; the selection's key and units
     let mut prev_d: Option<([u32; 4], f32)> = None;
@@ -303,7 +303,8 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             q += 1;
             continue;
         }
-        let key = (lam.to_bits(), bias.to_bits());
+        // the key, and the bits the LOD row's lanes must repeat for the run to go on
+        let key = (lam.to_bits(), if implicit { bias } else { lam }.to_bits());
         if cur.as_ref().is_none_or(|c| c.0 != key) {
             // without a shader MinLod the selection always succeeds
             let sel = b
@@ -311,15 +312,23 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 .unwrap_or(FALLBACK);
             cur = Some((key, Units::new(b, sel)));
         }
-        let Some((_, u)) = &cur else { break };
+        let Some(((_, lod_bits), u)) = &cur else {
+            break;
+        };
         // a run of units of whole quads with the same key, straight from the rows
         let start = q;
         if simple && mask == 0xf {
-            let d0 = prev_d.map_or([0; 4], |p| p.0);
+            let k = RunKey {
+                d0: prev_d.map_or([0; 4], |p| p.0),
+                by_diffs,
+                // a cube's fixed selection ignores the LOD operand
+                lod_row: if cube { &[] } else { lod_row },
+                lod: *lod_bits,
+            };
             q = if u.two {
-                run_units_of::<K, W, true>(b, plane, a, u, q, d0, by_diffs, out)
+                run_units_of::<K, W, true>(b, plane, a, u, q, &k, out)
             } else {
-                run_units_of::<K, W, false>(b, plane, a, u, q, d0, by_diffs, out)
+                run_units_of::<K, W, false>(b, plane, a, u, q, &k, out)
             };
         }
         if q == start {
@@ -342,6 +351,16 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     }
 }
 
+/// What keeps a run of units going: each quad's coarse differences `d0` (if λ comes from
+/// them, `by_diffs`), and the LOD operand's lanes (`lod_row`: the bias or explicit λ row,
+/// empty if none) all equal to the run's `lod` bits.
+struct RunKey<'a> {
+    d0: [u32; 4],
+    by_diffs: bool,
+    lod_row: &'a [u32],
+    lod: u32,
+}
+
 /// [`run_units`] with the selection's texel filter and the batch's compare as constants:
 /// each of its instantiations is one loop with one filter.
 #[inline(always)]
@@ -352,25 +371,74 @@ fn run_units_of<K: Spec, const W: usize, const DUP: bool>(
     a: &BatchArgs,
     u: &Units<W>,
     q: usize,
-    d0: [u32; 4],
-    by_diffs: bool,
+    k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    // direct calls, each inlined here (a function pointer would leave the loop out of line,
-    // outside the AVX2 twin)
     match (u.sel.linear, !a.dref.is_empty()) {
-        (false, false) => {
-            run_units::<K, W, DUP, false, false>(b, plane, a, u, q, d0, by_diffs, out)
-        }
-        (true, false) => run_units::<K, W, DUP, true, false>(b, plane, a, u, q, d0, by_diffs, out),
-        (false, true) => run_units::<K, W, DUP, false, true>(b, plane, a, u, q, d0, by_diffs, out),
-        (true, true) => run_units::<K, W, DUP, true, true>(b, plane, a, u, q, d0, by_diffs, out),
+        (false, false) => units::<K, W, DUP, false, false>(b, plane, a, u, q, k, out),
+        (true, false) => units::<K, W, DUP, true, false>(b, plane, a, u, q, k, out),
+        (false, true) => units::<K, W, DUP, false, true>(b, plane, a, u, q, k, out),
+        (true, true) => units::<K, W, DUP, true, true>(b, plane, a, u, q, k, out),
     }
 }
 
+/// [`run_units`] as a function of its own (compiled for AVX2 in an AVX2 instantiation): a
+/// compact loop whose lanes stay in registers, apart from the batch loop around it.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn units<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CMP: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    u: &Units<W>,
+    q: usize,
+    k: &RunKey,
+    out: &mut [[u32; 4]],
+) -> usize {
+    #[cfg(target_arch = "x86_64")]
+    if K::AVX {
+        // SAFETY: `K::AVX` instantiations are made only inside the AVX2 twins, which run
+        // only when the CPU has AVX2
+        return unsafe { run_units_avx2::<K, W, DUP, LIN, CMP>(b, plane, a, u, q, k, out) };
+    }
+    run_units_plain::<K, W, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+}
+
+/// [`run_units`] out of line.
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn run_units_plain<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CMP: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    u: &Units<W>,
+    q: usize,
+    k: &RunKey,
+    out: &mut [[u32; 4]],
+) -> usize {
+    run_units::<K, W, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+}
+
+/// [`run_units`] out of line, compiled for AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn run_units_avx2<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CMP: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    u: &Units<W>,
+    q: usize,
+    k: &RunKey,
+    out: &mut [[u32; 4]],
+) -> usize {
+    run_units::<K, W, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+}
+
 /// A run of units from quad `q` on: while a unit's quads — `W / 4` of them, or one whose
-/// lanes fill both halves (`DUP`: a two-slot unit) — are whole and have the differences
-/// `d0` (`by_diffs`; other keys cannot change within the batch's simple rows), their
+/// lanes fill both halves (`DUP`: a two-slot unit) — are whole and keep the run's key
+/// ([`RunKey`]: nothing else can change the selection in rows without offsets), their
 /// inputs straight from the rows, through the kernel, into `out`. Returns the quad that
 /// ended the run.
 #[inline(always)]
@@ -381,13 +449,13 @@ fn run_units<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CM
     a: &BatchArgs,
     u: &Units<W>,
     mut q: usize,
-    d0: [u32; 4],
-    by_diffs: bool,
+    k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
     let per = if DUP { 1 } else { W / 4 };
     let n = a.masks.len().min(out.len() / 4);
-    let w = want::<W>(d0);
+    let w = want::<W>(k.d0);
+    let full = (1u32 << W) - 1;
     while q + per <= n
         && a.masks[q..q + per]
             .iter()
@@ -395,8 +463,14 @@ fn run_units<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CM
     {
         let l0 = 4 * q;
         let i = inputs::<K, W>(b, a, 4, |row| run_lanes::<W, DUP>(row, l0));
-        if by_diffs && !same_diffs::<W>(&i, &w) {
+        if k.by_diffs && !same_diffs::<W>(&i, &w) {
             break;
+        }
+        if !k.lod_row.is_empty() {
+            let r = run_lanes::<W, DUP>(k.lod_row, l0);
+            if bits::<W>(each(|l| r[l] == k.lod)) != full {
+                break;
+            }
         }
         let r = unit::<K, W>(b, plane, u, &i, LIN, CMP, DUP);
         for k in 0..per {

@@ -32,6 +32,9 @@ pub(super) trait Spec {
     const DIMS: u8;
     /// Exact precision and normalized coordinates: nothing to snap (else the binding says).
     const EXACT: bool;
+    /// An instantiation made inside an AVX2 twin: its out-of-line loops are compiled for
+    /// AVX2 too (and are reached only when the CPU has it).
+    const AVX: bool = false;
 
     /// The address mode of `axis`.
     #[inline(always)]
@@ -93,6 +96,7 @@ impl<const M: u8, const CUBE: bool, const AVX: bool> Spec for Fast<M, CUBE, AVX>
     const CUBE: u8 = CUBE as u8;
     const DIMS: u8 = 2;
     const EXACT: bool = true;
+    const AVX: bool = AVX;
 }
 
 /// Where one lane's footprint reads: its absolute level, layer and cube face, the level's
