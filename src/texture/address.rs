@@ -4,7 +4,7 @@
 //! The mode is a const generic so each kernel instantiation is branch-free; `DYN` reads the
 //! mode at run time (mixed modes on different axes).
 
-use super::lanes::I;
+use super::lanes::{Lanes, I};
 use super::sampler::AddressMode;
 
 /// `AddressMode::Repeat` as a const-generic code.
@@ -109,18 +109,17 @@ pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
 /// period, and sixteen scalar wraps per quad (each with its range test and power-of-two
 /// test) were ~300 instructions per quad under callgrind.
 #[inline(always)]
-pub(super) fn wrap_lanes<const M: u8, const W: usize>(i: I<W>, size: I<W>, pow2: bool) -> I<W> {
+pub(super) fn wrap_lanes<const M: u8, L: Lanes>(i: I<L>, size: I<L>, pow2: bool) -> I<L> {
+    let one = i.lanes().i(1);
     if M == REPEAT && pow2 {
-        i.zip(size, |i, n| i & (n - 1))
+        i & (size - one)
     } else if M == MIRRORED && pow2 {
         // (n − 1) − mirror((i mod 2n) − n), with mirror(x) = x ^ (x >> 31) (= −(1 + x)
         // for x < 0)
-        i.zip(size, |i, n| {
-            let x = (i & (2 * n - 1)) - n;
-            (n - 1) - (x ^ (x >> 31))
-        })
+        let x = (i & (size + size - one)) - size;
+        (size - one) - (x ^ x.sign())
     } else if M == CLAMP {
-        i.zip(size, |i, n| i.max(0).min(n - 1))
+        i.max(i.lanes().i(0)).min(size - one)
     } else {
         i.zip(size, |i, n| wrap::<M>(i, n, M))
     }
@@ -178,7 +177,8 @@ mod tests {
 
     /// [`wrap_lanes`] on four lanes.
     fn wrap4<const M: u8>(i: [i32; 4], size: [i32; 4], pow2: bool) -> [i32; 4] {
-        wrap_lanes::<M, 4>(I(i), I(size), pow2).0
+        let l = crate::texture::lanes::four();
+        wrap_lanes::<M, _>(l.i_of(|k| i[k]), l.i_of(|k| size[k]), pow2).arr()
     }
 
     #[test]

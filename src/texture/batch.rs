@@ -22,7 +22,9 @@ use super::cube::faces;
 use super::explain::NoRecord;
 use super::filter::{group_of, Fast, Input, Slot, Spec};
 use super::image::{Image, ViewType};
-use super::lanes::{bits, each, F, I};
+#[cfg(target_arch = "x86_64")]
+use super::lanes::Avx;
+use super::lanes::{four, Lanes, I};
 use super::lod::{LodMode, Selection};
 use super::sample::{quad_lanes, SampleArgs};
 use super::source::Plane;
@@ -104,23 +106,23 @@ impl BatchArgs<'_> {
 /// the caller has checked) into `out`.
 pub(super) type BatchFn = fn(&Binding, &Image, &BatchArgs, &mut [[u32; 4]]);
 
-/// Lanes `l0..l0 + W` of `row` as f32 (zeros past its end: an empty row reads as zeros).
+/// Lanes `l0..l0 + 4` of `row` as f32 (zeros past its end: an empty row reads as zeros).
 #[inline(always)]
-fn lanes<const W: usize>(row: &[u32], l0: usize) -> F<W> {
-    match row.get(l0..l0 + W) {
-        Some(r) => F::of(|l| f32::from_bits(r[l])),
-        None => F([0.0; W]),
+fn row4(row: &[u32], l0: usize) -> [f32; 4] {
+    match row.get(l0..l0 + 4) {
+        Some(r) => [r[0], r[1], r[2], r[3]].map(f32::from_bits),
+        None => [0.0; 4],
     }
 }
 
 /// The bits of lanes 1 and 2 of `c − c₀` for `s` and `t`: a quad's coarse differences.
 #[inline(always)]
-fn diffs(s: F<4>, t: F<4>) -> [u32; 4] {
+fn diffs(s: [f32; 4], t: [f32; 4]) -> [u32; 4] {
     [
-        (s.0[1] - s.0[0]).to_bits(),
-        (s.0[2] - s.0[0]).to_bits(),
-        (t.0[1] - t.0[0]).to_bits(),
-        (t.0[2] - t.0[0]).to_bits(),
+        (s[1] - s[0]).to_bits(),
+        (s[2] - s[0]).to_bits(),
+        (t[1] - t[0]).to_bits(),
+        (t[2] - t[0]).to_bits(),
     ]
 }
 
@@ -162,33 +164,37 @@ thread_local! {
     pub(super) static MEMO_HITS: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A selection with the slots its units read: `W` lanes on one level (`two`: false) or four
-/// lanes on each of two levels (`two`), and the weights.
+/// A selection with the slots its units read: every lane on one level (`two`: false) or
+/// four lanes on each of two levels (`two`, eight lanes), and the weights.
 #[derive(Clone, Copy)]
-struct Units<const W: usize> {
+struct Units<L: Lanes> {
     sel: Selection,
-    slot: [Slot<W>; 2],
+    slot: [Slot<L>; 2],
     two: bool,
     weight: [f32; 2],
 }
 
-impl<const W: usize> Units<W> {
+impl<L: Lanes> Units<L> {
     #[inline(never)]
-    fn new(b: &Binding, sel: Selection) -> Units<W> {
+    fn new(l: L, b: &Binding, sel: Selection) -> Units<L> {
         let lv = sel.levels;
         let level = |k: usize| b.view.base_level + lv.l[k.min(lv.n - 1)].0;
         let layer = b.view.base_layer;
-        let two = lv.n == 2 && W == 8;
-        let slot = |k: usize| -> Slot<W> {
-            if two {
-                Slot::halves(b, [level(0), level(1)], layer)
-            } else {
-                Slot::halves(b, [level(k); 2], layer)
-            }
+        let two = lv.n == 2 && L::W == 8;
+        let first = if two {
+            Slot::halves(l, b, [level(0), level(1)], layer)
+        } else {
+            Slot::halves(l, b, [level(0); 2], layer)
+        };
+        // a second slot only for a selection of two levels in units of one level
+        let second = if lv.n == 2 && !two {
+            Slot::halves(l, b, [level(1); 2], layer)
+        } else {
+            first
         };
         Units {
             sel,
-            slot: [slot(0), slot(1)],
+            slot: [first, second],
             two,
             weight: [lv.l[0].1, lv.l[1].1],
         }
@@ -202,18 +208,24 @@ pub(super) fn plane_2d<const M: u8>(b: &Binding, img: &Image, a: &BatchArgs, out
         return per_quad(b, img, a, out);
     };
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
-        return unsafe { plane_2d_avx2::<M>(b, &p.texels, a, out) };
+    if let Some(l) = Avx::new() {
+        // SAFETY: `l` exists only when the CPU has AVX2
+        return unsafe { plane_2d_avx2::<M>(l, b, &p.texels, a, out) };
     }
-    run::<Fast<M, false, false>, 4>(b, &p.texels, a, out)
+    run::<Fast<M, false>, _>(four(), b, &p.texels, a, out)
 }
 
 /// [`plane_2d`] compiled for AVX2 (no FMA: the same roundings).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn plane_2d_avx2<const M: u8>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
-    run::<Fast<M, false, true>, 8>(b, plane, a, out)
+fn plane_2d_avx2<const M: u8>(
+    l: Avx,
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    out: &mut [[u32; 4]],
+) {
+    run::<Fast<M, false>, _>(l, b, plane, a, out)
 }
 
 /// The batch route of a cube or cube-array plane kernel whose selection cannot depend on λ
@@ -224,18 +236,18 @@ pub(super) fn plane_cube(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u3
         return per_quad(b, img, a, out);
     };
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
-        return unsafe { plane_cube_avx2(b, &p.texels, a, out) };
+    if let Some(l) = Avx::new() {
+        // SAFETY: `l` exists only when the CPU has AVX2
+        return unsafe { plane_cube_avx2(l, b, &p.texels, a, out) };
     }
-    run::<Fast<{ super::address::CLAMP }, true, false>, 4>(b, &p.texels, a, out)
+    run::<Fast<{ super::address::CLAMP }, true>, _>(four(), b, &p.texels, a, out)
 }
 
 /// [`plane_cube`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn plane_cube_avx2(b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
-    run::<Fast<{ super::address::CLAMP }, true, true>, 8>(b, plane, a, out)
+fn plane_cube_avx2(l: Avx, b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
+    run::<Fast<{ super::address::CLAMP }, true>, _>(l, b, plane, a, out)
 }
 
 /// Every quad of the batch through the kernel's per-quad route.
@@ -250,12 +262,12 @@ pub(super) fn per_quad(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32;
     }
 }
 
-/// The batch loop on the plane (see the module doc), units of `W` lanes (4 or 8): a run of
+/// The batch loop on the plane (see the module doc), units of `L` lanes (4 or 8): a run of
 /// whole quads with the same λ key goes unit after unit straight from the rows; any other
 /// quad (a partial mask, offsets, per-lane LOD operands) alone, its inactive lanes taking
 /// the first active lane's operands.
 #[inline(always)]
-fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
+fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
     let src = Plane(plane);
     let n = a.masks.len().min(out.len() / 4);
     let (masks, out) = (&a.masks[..n], &mut out[..4 * n]);
@@ -270,7 +282,7 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     let by_diffs = implicit && !cube;
     // the previous quad's differences and λ; the selection's key and units
     let mut prev_d: Option<([u32; 4], f32)> = None;
-    let mut cur: Option<((u32, u32), Units<W>)> = None;
+    let mut cur: Option<((u32, u32), Units<L>)> = None;
     let mut q = 0;
     while q < n {
         let mask = masks[q] & 0xf;
@@ -281,24 +293,24 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         let l0 = 4 * q;
         let first = mask.trailing_zeros() as usize;
         // λ_base and bias (or explicit λ) of the quad, and whether its lanes share them
-        let row = lanes::<4>(lod_row, l0);
+        let row = row4(lod_row, l0);
         let (lam, bias) = if cube {
             (0.0, 0.0) // a fixed selection (`pick`): λ selects nothing
         } else if implicit {
-            let d = diffs(lanes(a.coords[0], l0), lanes(a.coords[1], l0));
+            let d = diffs(row4(a.coords[0], l0), row4(a.coords[1], l0));
             let lam = match prev_d {
                 Some((pd, l)) if pd == d => l,
                 None => first_lambda(b, d),
                 _ => lambda_2d(b, d),
             };
             prev_d = Some((d, lam));
-            (lam, row.0[first])
+            (lam, row[first])
         } else {
-            (row.0[first], 0.0)
+            (row[first], 0.0)
         };
-        let same = |l: usize| mask >> l & 1 == 0 || row.0[l].to_bits() == row.0[first].to_bits();
+        let same = |k: usize| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits();
         if !(0..4).all(same) {
-            let r = quad_lanes::<K, _, W>(b, &src, plane, &a.quad_args(q));
+            let r = quad_lanes::<K, _, L>(l, b, &src, plane, &a.quad_args(q));
             super::merge_lanes(&mut out[l0..l0 + 4], &r, mask);
             q += 1;
             continue;
@@ -310,7 +322,7 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             let sel = b
                 .select(lam, bias, f32::NEG_INFINITY, &NoRecord)
                 .unwrap_or(FALLBACK);
-            cur = Some((key, Units::new(b, sel)));
+            cur = Some((key, Units::new(l, b, sel)));
         }
         let Some(((_, lod_bits), u)) = &cur else {
             break;
@@ -326,25 +338,23 @@ fn run<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 lod: *lod_bits,
             };
             q = if u.two {
-                run_units_of::<K, W, true>(b, plane, a, u, q, &k, out)
+                run_units_of::<K, L, true>(b, plane, a, u, q, &k, out)
             } else {
-                run_units_of::<K, W, false>(b, plane, a, u, q, &k, out)
+                run_units_of::<K, L, false>(b, plane, a, u, q, &k, out)
             };
         }
         if q == start {
             // this quad alone: inactive lanes take the first active lane's operands
-            let idx: [usize; W] = super::lanes::each(|l| {
-                l0 + if mask >> (l % 4) & 1 != 0 {
-                    l % 4
+            let idx = L::each(|k| {
+                l0 + if mask >> (k % 4) & 1 != 0 {
+                    k % 4
                 } else {
                     first
                 }
             });
-            let ld = |row: &[u32]| -> [u32; W] {
-                super::lanes::each(|l| row.get(idx[l]).copied().unwrap_or(0))
-            };
-            let i = inputs::<K, W>(b, a, 4, ld);
-            let r = unit::<K, W>(b, plane, u, &i, u.sel.linear, !a.dref.is_empty(), u.two);
+            let ld = |row: &[u32]| l.i_of(|k| row.get(idx[k]).copied().unwrap_or(0) as i32);
+            let i = inputs::<K, L>(l, b, a, 4, ld);
+            let r = unit::<K, L>(b, plane, u, &i, u.sel.linear, !a.dref.is_empty(), u.two);
             super::merge_lanes(&mut out[l0..l0 + 4], &[r[0], r[1], r[2], r[3]], mask);
             q += 1;
         }
@@ -365,58 +375,58 @@ struct RunKey<'a> {
 /// each of its instantiations is one loop with one filter.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_of<K: Spec, const W: usize, const DUP: bool>(
+fn run_units_of<K: Spec, L: Lanes, const DUP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
-    u: &Units<W>,
+    u: &Units<L>,
     q: usize,
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
     match (u.sel.linear, !a.dref.is_empty()) {
-        (false, false) => units::<K, W, DUP, false, false>(b, plane, a, u, q, k, out),
-        (true, false) => units::<K, W, DUP, true, false>(b, plane, a, u, q, k, out),
-        (false, true) => units::<K, W, DUP, false, true>(b, plane, a, u, q, k, out),
-        (true, true) => units::<K, W, DUP, true, true>(b, plane, a, u, q, k, out),
+        (false, false) => units::<K, L, DUP, false, false>(b, plane, a, u, q, k, out),
+        (true, false) => units::<K, L, DUP, true, false>(b, plane, a, u, q, k, out),
+        (false, true) => units::<K, L, DUP, false, true>(b, plane, a, u, q, k, out),
+        (true, true) => units::<K, L, DUP, true, true>(b, plane, a, u, q, k, out),
     }
 }
 
-/// [`run_units`] as a function of its own (compiled for AVX2 in an AVX2 instantiation): a
-/// compact loop whose lanes stay in registers, apart from the batch loop around it.
+/// [`run_units`] as a function of its own (compiled for AVX2 for eight lanes): a compact
+/// loop whose lanes stay in registers, apart from the batch loop around it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn units<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CMP: bool>(
+fn units<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
-    u: &Units<W>,
+    u: &Units<L>,
     q: usize,
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
-    if K::AVX {
-        // SAFETY: `K::AVX` instantiations are made only inside the AVX2 twins, which run
-        // only when the CPU has AVX2
-        return unsafe { run_units_avx2::<K, W, DUP, LIN, CMP>(b, plane, a, u, q, k, out) };
+    if L::AVX2 {
+        // SAFETY: `L::AVX2` holds only for `Avx`, whose values (the token in `u`'s slots)
+        // exist only when the CPU has AVX2
+        return unsafe { run_units_avx2::<K, L, DUP, LIN, CMP>(b, plane, a, u, q, k, out) };
     }
-    run_units_plain::<K, W, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units_plain::<K, L, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_plain<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CMP: bool>(
+fn run_units_plain<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
-    u: &Units<W>,
+    u: &Units<L>,
     q: usize,
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, W, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units::<K, L, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line, compiled for AVX2.
@@ -424,16 +434,16 @@ fn run_units_plain<K: Spec, const W: usize, const DUP: bool, const LIN: bool, co
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_avx2<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CMP: bool>(
+fn run_units_avx2<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
-    u: &Units<W>,
+    u: &Units<L>,
     q: usize,
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, W, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units::<K, L, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
 }
 
 /// A run of units from quad `q` on: while a unit's quads — `W / 4` of them, or one whose
@@ -443,36 +453,34 @@ fn run_units_avx2<K: Spec, const W: usize, const DUP: bool, const LIN: bool, con
 /// ended the run.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CMP: bool>(
+fn run_units<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
-    u: &Units<W>,
+    u: &Units<L>,
     mut q: usize,
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    let per = if DUP { 1 } else { W / 4 };
+    let l = u.slot[0].base.lanes();
+    let per = if DUP { 1 } else { L::W / 4 };
     let n = a.masks.len().min(out.len() / 4);
-    let w = want::<W>(k.d0);
-    let full = (1u32 << W) - 1;
+    let w = want(l, k.d0);
+    let lod = l.i(k.lod as i32);
     while q + per <= n
         && a.masks[q..q + per]
             .iter()
             .fold(true, |ok, &m| ok & (m & 0xf == 0xf))
     {
         let l0 = 4 * q;
-        let i = inputs::<K, W>(b, a, 4, |row| run_lanes::<W, DUP>(row, l0));
-        if k.by_diffs && !same_diffs::<W>(&i, &w) {
+        let i = inputs::<K, L>(l, b, a, 4, |row| run_lanes::<L, DUP>(l, row, l0));
+        if k.by_diffs && !same_diffs(&i, &w) {
             break;
         }
-        if !k.lod_row.is_empty() {
-            let r = run_lanes::<W, DUP>(k.lod_row, l0);
-            if bits::<W>(each(|l| r[l] == k.lod)) != full {
-                break;
-            }
+        if !k.lod_row.is_empty() && !run_lanes::<L, DUP>(l, k.lod_row, l0).eq(lod).all() {
+            break;
         }
-        let r = unit::<K, W>(b, plane, u, &i, LIN, CMP, DUP);
+        let r = unit::<K, L>(b, plane, u, &i, LIN, CMP, DUP);
         for k in 0..per {
             let o: &mut [[u32; 4]; 4] = (&mut out[l0 + 4 * k..l0 + 4 * k + 4])
                 .try_into()
@@ -487,24 +495,22 @@ fn run_units<K: Spec, const W: usize, const DUP: bool, const LIN: bool, const CM
 /// Lanes `l0..l0 + W` of `row` (`DUP`: lanes `l0..l0 + 4` twice); an empty row reads as
 /// zeros.
 #[inline(always)]
-pub(super) fn run_lanes<const W: usize, const DUP: bool>(row: &[u32], l0: usize) -> [u32; W] {
-    let span = if DUP { 4 } else { W };
+pub(super) fn run_lanes<L: Lanes, const DUP: bool>(l: L, row: &[u32], l0: usize) -> I<L> {
+    let span = if DUP { 4 } else { L::W };
     match row.get(l0..l0 + span) {
-        Some(r) => super::lanes::each(|l| r[l % span]),
-        None => [0; W],
+        Some(r) if !DUP => l.f_row(r).bits(),
+        Some(r) => l.i_of(|k| r[k % span] as i32),
+        None => l.i(0),
     }
 }
 
-/// The coarse differences `d` a run's units must have, lane-wise: the bits lanes 1 and 2 of
+/// The coarse differences a run's units must have, lane-wise: the bits lanes 1 and 2 of
 /// each quad must show for `s` and for `t` (lanes 0 and 3 are not compared: [`SKIP`]).
-type Want<const W: usize> = ([u32; W], [u32; W]);
-
-/// [`Want`] of differences `d`.
 #[inline(always)]
-fn want<const W: usize>(d: [u32; 4]) -> Want<W> {
+fn want<L: Lanes>(l: L, d: [u32; 4]) -> (I<L>, I<L>) {
     (
-        each(|l| if l & 3 == 2 { d[1] } else { d[0] }),
-        each(|l| if l & 3 == 2 { d[3] } else { d[2] }),
+        l.i_of(|k| if k & 3 == 2 { d[1] } else { d[0] } as i32),
+        l.i_of(|k| if k & 3 == 2 { d[3] } else { d[2] } as i32),
     )
 }
 
@@ -514,13 +520,10 @@ const SKIP: u32 = 0x9999_9999;
 /// Whether each quad of the unit has the coarse differences of `w`: the lanes' equalities
 /// as one move-mask, the lanes not compared set.
 #[inline(always)]
-fn same_diffs<const W: usize>(i: &Input<W>, w: &Want<W>) -> bool {
-    let base = |v: F<W>| F::<W>::of(|l| v.0[l & !3]);
-    let (ds, dt) = (i.s - base(i.s), i.t - base(i.t));
-    let eq = bits::<W>(each(|l| {
-        (ds.0[l].to_bits() == w.0[l]) & (dt.0[l].to_bits() == w.1[l])
-    }));
-    let full = (1u32 << W) - 1;
+fn same_diffs<L: Lanes>(i: &Input<L>, w: &(I<L>, I<L>)) -> bool {
+    let (ds, dt) = (i.s - i.s.quad_first(), i.t - i.t.quad_first());
+    let eq = (ds.bits().eq(w.0) & dt.bits().eq(w.1)).bits();
+    let full = (1u32 << L::W) - 1;
     (eq | SKIP) & full == full
 }
 
@@ -529,45 +532,42 @@ fn same_diffs<const W: usize>(i: &Input<W>, w: &Want<W>) -> bool {
 /// direction's face and face coordinates, the layer `6·cube + face`), array layers,
 /// offsets (D3D: their low `bits` bits), Dref after its clamp.
 #[inline(always)]
-pub(super) fn inputs<K: Spec, const W: usize>(
+pub(super) fn inputs<K: Spec, L: Lanes>(
+    l: L,
     b: &Binding,
     a: &BatchArgs,
     bits: u32,
-    ld: impl Fn(&[u32]) -> [u32; W],
-) -> Input<W> {
+    ld: impl Fn(&[u32]) -> I<L>,
+) -> Input<L> {
     let view = &b.view;
-    let pick = |row: &[u32]| -> F<W> { F(ld(row).map(f32::from_bits)) };
+    let pick = |row: &[u32]| ld(row).as_f32_bits();
     let (mut s, mut t) = (pick(a.coords[0]), pick(a.coords[1]));
-    let mut face = I([0; W]);
+    let mut face = l.i(0);
     let layer = if K::cube(b) {
         let f = faces(s, t, pick(a.coords[2]));
         (s, t) = f.st();
         face = f.face;
-        let c = pick(a.coords[3]);
-        let arr = view.view_type == ViewType::CubeArray;
-        Some(I::of(|l| {
-            let cube = if arr {
-                6 * layer_index(c.0[l], view.layer_count / 6) as i32
-            } else {
-                0
-            };
-            cube + face.0[l]
-        }))
+        if view.view_type == ViewType::CubeArray {
+            let c = pick(a.coords[3]).arr();
+            Some(l.i_of(|k| 6 * layer_index(c[k], view.layer_count / 6) as i32) + face)
+        } else {
+            Some(face)
+        }
     } else if view.view_type == ViewType::D2Array {
-        let c = pick(a.coords[2]);
-        Some(I::of(|l| layer_index(c.0[l], view.layer_count) as i32))
+        let c = pick(a.coords[2]).arr();
+        Some(l.i_of(|k| layer_index(c[k], view.layer_count) as i32))
     } else {
         None
     };
     let off = (!K::cube(b) && a.offsets.iter().any(|r| !r.is_empty())).then(|| {
         let o = a.offsets.map(|r| {
-            let x = ld(r);
-            F::<W>::of(|l| b.offset_bits([x[l] as i32, 0, 0], bits)[0] as f32)
+            let x = ld(r).arr();
+            l.f_of(|k| b.offset_bits([x[k], 0, 0], bits)[0] as f32)
         });
         (o[0], o[1])
     });
     let dref = if a.dref.is_empty() {
-        F([0.0; W])
+        l.f(0.0)
     } else {
         pick(a.dref).map(|r| b.dref_value(r))
     };
@@ -597,48 +597,32 @@ const FALLBACK: Selection = Selection {
 /// knows them as constants folds them.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn unit<K: Spec, const W: usize>(
+fn unit<K: Spec, L: Lanes>(
     b: &Binding,
     plane: &[f32x4],
-    u: &Units<W>,
-    q: &Input<W>,
+    u: &Units<L>,
+    q: &Input<L>,
     linear: bool,
     cmp: bool,
     two: bool,
-) -> [[u32; 4]; W] {
-    let v = group_of::<W, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[0], q);
-    let mut acc = [[0f32; 4]; W];
-    for l in 0..W {
-        for c in 0..4 {
-            acc[l][c] = 0.0 + u.weight[0] * v[l][c];
-        }
-    }
+) -> L::A<[u32; 4]> {
+    let v = group_of::<L, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[0], q);
+    let l = q.s.lanes();
+    let zero = L::each(|_| f32x4::splat(0.0));
+    let mut acc = l.axpy(zero, u.weight[0], v);
     if two {
-        for l in 0..4 {
-            for c in 0..4 {
-                acc[l][c] += u.weight[1] * v[l + 4][c];
-            }
-        }
+        // lane k's second level is lane k + 4 (lanes past 4 are not used)
+        acc = l.axpy(acc, u.weight[1], L::each(|k| v[(k + 4) % L::W]));
     } else if u.sel.levels.n == 2 {
-        let v = group_of::<W, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[1], q);
-        for l in 0..W {
-            for c in 0..4 {
-                acc[l][c] += u.weight[1] * v[l][c];
-            }
-        }
+        let v = group_of::<L, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[1], q);
+        acc = l.axpy(acc, u.weight[1], v);
     }
-    let mut r = [[0u32; 4]; W];
-    for l in 0..W {
-        for c in 0..4 {
-            let x = if b.snorm {
-                acc[l][c].max(-1.0)
-            } else {
-                acc[l][c]
-            };
-            r[l][c] = x.to_bits();
-        }
+    if b.snorm {
+        // `fast_max` is `maxps`: −1 for a NaN lane, as `f32::max(x, −1)`
+        let m = f32x4::splat(-1.0);
+        acc = L::each(|k| acc[k].fast_max(m));
     }
-    r
+    L::each(|k| acc[k].to_array().map(f32::to_bits))
 }
 
 /// The batch route of a binding: the batch loop on the plane for exact, normalized,

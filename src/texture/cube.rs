@@ -1,7 +1,7 @@
 //! Cube maps: face selection (ties: Z beats Y beats X), the quotient-rule derivative
 //! transform, and seamless edge remapping of taps that leave a face (sampling.md §4).
 
-use super::lanes::{F, I};
+use super::lanes::{Arr, Lanes, F, I};
 
 /// Result of face selection for one direction.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,32 +29,33 @@ impl FaceCoord {
 /// one lane.
 #[inline]
 pub fn select_face(d: [f32; 3]) -> FaceCoord {
-    let f = faces(F([d[0]]), F([d[1]]), F([d[2]]));
+    let l = Arr::<1>;
+    let f = faces(l.f(d[0]), l.f(d[1]), l.f(d[2]));
     FaceCoord {
-        face: f.face.0[0] as u32,
-        sc: f.sc.0[0],
-        tc: f.tc.0[0],
-        ma: f.ma.0[0],
+        face: f.face.at(0) as u32,
+        sc: f.sc.at(0),
+        tc: f.tc.at(0),
+        ma: f.ma.at(0),
     }
 }
 
-/// The face selection of `W` directions, lane-wise (the rule every cube path uses).
+/// The face selection of lane directions, lane-wise (the rule every cube path uses).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Faces<const W: usize> {
+pub(super) struct Faces<L: Lanes> {
     /// Face index 0..5.
-    pub face: I<W>,
+    pub face: I<L>,
     /// `s_c`, `t_c` and the signed major component `ma` of the §4.1 table.
-    pub sc: F<W>,
-    pub tc: F<W>,
-    pub ma: F<W>,
+    pub sc: F<L>,
+    pub tc: F<L>,
+    pub ma: F<L>,
 }
 
-impl<const W: usize> Faces<W> {
+impl<L: Lanes> Faces<L> {
     /// Normalized face coordinates `(0.5·s_c/|ma| + 0.5, 0.5·t_c/|ma| + 0.5)`.
     #[inline(always)]
-    pub fn st(&self) -> (F<W>, F<W>) {
-        let half = F::splat(0.5);
-        let inv = F(self.ma.0.map(|m| 0.5 / m.abs()));
+    pub fn st(&self) -> (F<L>, F<L>) {
+        let half = self.sc.lanes().f(0.5);
+        let inv = half / self.ma.abs();
         (self.sc * inv + half, self.tc * inv + half)
     }
 }
@@ -63,58 +64,24 @@ impl<const W: usize> Faces<W> {
 /// `|y| ≥ |x|`, else x (NaN compares false: x); its sign bit picks the negative face; the
 /// face table's `s_c`, `t_c` by sign flips (exact, as Rust's negation).
 #[inline(always)]
-pub(super) fn faces<const W: usize>(x: F<W>, y: F<W>, z: F<W>) -> Faces<W> {
-    let mut f = Faces {
-        face: I([0; W]),
-        sc: F([0.0; W]),
-        tc: F([0.0; W]),
-        ma: F([0.0; W]),
-    };
-    for l in 0..W {
-        let (x, y, z) = (x.0[l], y.0[l], z.0[l]);
-        let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
-        let zs = (az >= ax) & (az >= ay);
-        let ys = !zs & (ay >= ax);
-        let m = if zs {
-            z
-        } else if ys {
-            y
-        } else {
-            x
-        };
-        let neg = m.is_sign_negative();
-        f.face.0[l] = if zs {
-            4
-        } else if ys {
-            2
-        } else {
-            0
-        } + neg as i32;
-        f.sc.0[l] = if zs {
-            if neg {
-                -x
-            } else {
-                x
-            }
-        } else if ys {
-            x
-        } else if neg {
-            z
-        } else {
-            -z
-        };
-        f.tc.0[l] = if ys {
-            if neg {
-                -z
-            } else {
-                z
-            }
-        } else {
-            -y
-        };
-        f.ma.0[l] = m;
+pub(super) fn faces<L: Lanes>(x: F<L>, y: F<L>, z: F<L>) -> Faces<L> {
+    let l = x.lanes();
+    let (ax, ay, az) = (x.abs(), y.abs(), z.abs());
+    let zs = ax.le(az) & ay.le(az);
+    let ys = !zs & ax.le(ay);
+    let m = F::select(zs, z, F::select(ys, y, x));
+    // the major component's sign bit, and its complement: `x ^ s` is `−x` where set
+    let sign = l.i(i32::MIN);
+    let neg = m.bits() & sign;
+    let pos = neg ^ sign;
+    let flip = |v: F<L>, s: I<L>| (v.bits() ^ s).as_f32_bits();
+    let axis = I::select(zs, l.i(4), I::select(ys, l.i(2), l.i(0)));
+    Faces {
+        face: axis - m.bits().sign(),
+        sc: F::select(zs, flip(x, neg), F::select(ys, x, flip(z, pos))),
+        tc: F::select(ys, flip(z, neg), flip(y, sign)),
+        ma: m,
     }
-    f
 }
 
 /// Selects the same components/signs as the face table from a derivative vector:

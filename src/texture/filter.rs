@@ -17,9 +17,11 @@ use super::address::{self, wrap, wrap_lanes, DYN};
 use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
-use super::lanes::{all, bits, each, lerp, lerp2, pair, split, F, I};
+use super::image::ViewType;
+use super::lanes::{compare, lerp, split, Arr, Lanes, F, I};
 use super::sampler::{CompareOp, Filter};
 use super::source::{Addr, Source};
+use wide::f32x4;
 
 /// What a kernel instantiation knows at compile time (see the module doc). `DYN` in a code
 /// means "read it from the binding".
@@ -32,9 +34,6 @@ pub(super) trait Spec {
     const DIMS: u8;
     /// Exact precision and normalized coordinates: nothing to snap (else the binding says).
     const EXACT: bool;
-    /// An instantiation made inside an AVX2 twin: its out-of-line loops are compiled for
-    /// AVX2 too (and are reached only when the CPU has it).
-    const AVX: bool = false;
 
     /// The address mode of `axis`.
     #[inline(always)]
@@ -87,16 +86,14 @@ impl Spec for General {
 }
 
 /// A 2D or cube view at exact precision with normalized coordinates, address mode `M` (or
-/// `DYN`) on both axes. `AVX` marks the instantiations made inside the AVX2 twins, so that
-/// no out-of-line piece of them is shared with the baseline build.
-pub(super) struct Fast<const M: u8, const CUBE: bool, const AVX: bool>;
+/// `DYN`) on both axes.
+pub(super) struct Fast<const M: u8, const CUBE: bool>;
 
-impl<const M: u8, const CUBE: bool, const AVX: bool> Spec for Fast<M, CUBE, AVX> {
+impl<const M: u8, const CUBE: bool> Spec for Fast<M, CUBE> {
     const MODE: u8 = M;
     const CUBE: u8 = CUBE as u8;
     const DIMS: u8 = 2;
     const EXACT: bool = true;
-    const AVX: bool = AVX;
 }
 
 /// Where one lane's footprint reads: its absolute level, layer and cube face, the level's
@@ -240,8 +237,8 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         let mut lo = [0i32; 3];
         let mut fr = [0f32; 3];
         for d in 0..dims {
-            let (i, f, _) = split(F([K::snap(b, u[d] - 0.5)]));
-            (lo[d], fr[d]) = (i.0[0], f.0[0]);
+            let (i, f, _) = split(Arr::<1>.f(K::snap(b, u[d] - 0.5)));
+            (lo[d], fr[d]) = (i.at(0), f.at(0));
         }
         if R::ON {
             rec.fractions(fr);
@@ -318,7 +315,12 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         for &f in &fr[..dims] {
             m /= 2;
             for k in 0..m {
-                v[k] = lerp(v[2 * k], v[2 * k + 1], f);
+                v[k] = lerp(
+                    f32x4::new(v[2 * k]),
+                    f32x4::new(v[2 * k + 1]),
+                    f32x4::splat(f),
+                )
+                .to_array();
             }
         }
         v[0]
@@ -381,57 +383,74 @@ pub(super) fn lane_raw<S: Source, R: Recorder>(
     v
 }
 
-/// A level slot of a group of `W` lanes: each lane's level extent, where its texels start on
+/// A level slot of a group of lanes: each lane's level extent, where its texels start on
 /// the slot's layer (plane indices), its layer step, and its absolute level. Built once per
 /// level selection; a group's lanes may sit on other layers ([`Input::layer`]).
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Slot<const W: usize> {
-    pub size: [I<W>; 2],
-    pub sizef: [F<W>; 2],
+pub(super) struct Slot<L: Lanes> {
+    pub size: [I<L>; 2],
+    pub sizef: [F<L>; 2],
     /// Plane index of texel (0, 0) of each lane's level on the slot's layer.
-    pub base: I<W>,
+    pub base: I<L>,
     /// Plane texels per layer of each lane's level.
-    pub tlayer: I<W>,
+    pub tlayer: I<L>,
     /// Every lane's level is a power of two on both axes.
     pub pow2: bool,
     /// Each lane's absolute level, and the slot's absolute layer.
-    pub level: [u32; W],
+    pub level: L::A<u32>,
     pub layer: u32,
 }
 
-impl<const W: usize> Slot<W> {
+impl<L: Lanes> Slot<L> {
     /// Lane `l` on absolute `levels[l]`, absolute `layer`.
     #[inline(always)]
-    pub fn new(b: &Binding, levels: [u32; W], layer: u32) -> Slot<W> {
-        let lv = |l: usize| &b.lv[levels[l] as usize];
-        // a cube face is square: its rows are its width
+    pub fn new(l: L, b: &Binding, levels: L::A<u32>, layer: u32) -> Slot<L> {
+        Slot::of(l, b, |k| levels[k], layer)
+    }
+
+    /// Lanes `0..4` on absolute level `levels[0]`, lanes `4..` on `levels[1]` (a quad on
+    /// two levels, or every lane on one level when both are equal), absolute `layer`: the
+    /// slot of a level selection.
+    #[inline(always)]
+    pub fn halves(l: L, b: &Binding, levels: [u32; 2], layer: u32) -> Slot<L> {
+        // each half's values looked up once, then spread over its lanes (a cube face is
+        // square: its rows are its width)
         let y = if b.cube { 0 } else { 1 };
+        let of = |v: u32| {
+            let lv = &b.lv[v as usize];
+            let base = (lv.tbase + layer as usize * lv.tlayer) as i32;
+            let size = [lv.size[0], lv.size[y], base, lv.tlayer as i32];
+            (size, [lv.sizef[0], lv.sizef[y]], lv.pow2)
+        };
+        // (written out: an array `map` is left as an out-of-line call)
+        let half = [of(levels[0]), of(levels[1])];
+        let h = |k: usize| &half[(k >= 4) as usize];
+        let i = |c: usize| l.i_of(|k| h(k).0[c]);
+        let f = |c: usize| l.f_of(|k| h(k).1[c]);
         Slot {
-            size: [I::of(|l| lv(l).size[0]), I::of(|l| lv(l).size[y])],
-            sizef: [F::of(|l| lv(l).sizef[0]), F::of(|l| lv(l).sizef[y])],
-            base: I::of(|l| (lv(l).tbase + layer as usize * lv(l).tlayer) as i32),
-            tlayer: I::of(|l| lv(l).tlayer as i32),
-            pow2: (0..W).all(|l| lv(l).pow2),
-            level: levels,
+            size: [i(0), i(1)],
+            sizef: [f(0), f(1)],
+            base: i(2),
+            tlayer: i(3),
+            pow2: half[0].2 && (L::W <= 4 || half[1].2),
+            level: L::each(|k| levels[(k >= 4) as usize]),
             layer,
         }
     }
 
-    /// Lanes `0..4` on absolute level `levels[0]`, lanes `4..W` on `levels[1]` (a quad on
-    /// two levels, or every lane on one level when both are equal), absolute `layer`: the
-    /// slot of a level selection, its lanes' values broadcast from the two levels'.
+    /// Lane `k` on absolute level `level(k)`, absolute `layer`.
     #[inline(always)]
-    pub fn halves(b: &Binding, levels: [u32; 2], layer: u32) -> Slot<W> {
-        let lv = levels.map(|k| &b.lv[k as usize]);
+    fn of(l: L, b: &Binding, level: impl Fn(usize) -> u32, layer: u32) -> Slot<L> {
+        let lv = |k: usize| &b.lv[level(k) as usize];
+        // a cube face is square: its rows are its width
         let y = if b.cube { 0 } else { 1 };
-        let h = |l: usize| lv[(l >= 4) as usize];
         Slot {
-            size: [I::of(|l| h(l).size[0]), I::of(|l| h(l).size[y])],
-            sizef: [F::of(|l| h(l).sizef[0]), F::of(|l| h(l).sizef[y])],
-            base: I::of(|l| (h(l).tbase + layer as usize * h(l).tlayer) as i32),
-            tlayer: I::of(|l| h(l).tlayer as i32),
-            pow2: lv[0].pow2 && (W <= 4 || lv[1].pow2),
-            level: each(|l| levels[(l >= 4) as usize]),
+            size: [l.i_of(|k| lv(k).size[0]), l.i_of(|k| lv(k).size[y])],
+            sizef: [l.f_of(|k| lv(k).sizef[0]), l.f_of(|k| lv(k).sizef[y])],
+            base: l.i_of(|k| (lv(k).tbase + layer as usize * lv(k).tlayer) as i32),
+            tlayer: l.i_of(|k| lv(k).tlayer as i32),
+            pow2: (0..L::W).all(|k| lv(k).pow2),
+            level: L::each(level),
             layer,
         }
     }
@@ -441,24 +460,57 @@ impl<const W: usize> Slot<W> {
 /// coordinates, texel offsets, layers past the slot's (array layers; cube views: `6·cube +
 /// face` past the view's first layer) and cube faces, and the compare reference.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Input<const W: usize> {
-    pub s: F<W>,
-    pub t: F<W>,
+pub(super) struct Input<L: Lanes> {
+    pub s: F<L>,
+    pub t: F<L>,
     /// Texel offsets (u, v) as f32; `None`: all zero.
-    pub off: Option<(F<W>, F<W>)>,
+    pub off: Option<(F<L>, F<L>)>,
     /// Layers past the slot's; `None`: none.
-    pub layer: Option<I<W>>,
+    pub layer: Option<I<L>>,
     /// Cube faces (cube views only).
-    pub face: I<W>,
-    pub dref: F<W>,
+    pub face: I<L>,
+    pub dref: F<L>,
 }
 
-impl<const W: usize> Input<W> {
+impl<L: Lanes> Input<L> {
+    /// A quad's operands on `l`'s lanes, lane `k` being quad lane `k & 3`: each lane's
+    /// [`Binding::locate`] (`loc`), its offsets if any is not zero, its Dref after the clamp.
+    #[inline(always)]
+    pub fn quad(
+        l: L,
+        b: &Binding,
+        loc: &[([f32; 3], u32, u32); 4],
+        off: Option<[[i32; 3]; 4]>,
+        dref: [f32; 4],
+    ) -> Input<L> {
+        let view = &b.view;
+        Input {
+            s: l.f_of(|k| loc[k & 3].0[0]),
+            t: l.f_of(|k| loc[k & 3].0[1]),
+            off: off.map(|o| {
+                (
+                    l.f_of(|k| o[k & 3][0] as f32),
+                    l.f_of(|k| o[k & 3][1] as f32),
+                )
+            }),
+            layer: (view.view_type != ViewType::D2)
+                .then(|| l.i_of(|k| (loc[k & 3].1 - view.base_layer) as i32)),
+            face: l.i_of(|k| loc[k & 3].2 as i32),
+            dref: l.f_of(|k| dref[k & 3]),
+        }
+    }
+
     /// Lane `l`'s [`At`] on `slot` in source `src`: its level, layer and face.
     #[inline(always)]
-    pub fn at<S: Source>(&self, b: &Binding, src: &S, slot: &Slot<W>, l: usize) -> At {
-        let d = self.layer.map_or(0, |d| d.0[l] as u32);
-        At::new(b, src, slot.level[l], slot.layer + d, self.face.0[l] as u32)
+    pub fn at<S: Source>(&self, b: &Binding, src: &S, slot: &Slot<L>, l: usize) -> At {
+        let d = self.layer.map_or(0, |d| d.at(l) as u32);
+        At::new(
+            b,
+            src,
+            slot.level[l],
+            slot.layer + d,
+            self.face.at(l) as u32,
+        )
     }
 }
 
@@ -466,36 +518,51 @@ impl<const W: usize> Input<W> {
 /// filtering, the other three (`None`: every footprint is adjacent, the taps are `o`, `o + 1`,
 /// `o + row`, `o + row + 1`), the fractions toward them, and the lanes left to [`lane`]
 /// (bit `l`), whose indices are another lane's (every index is a checked plane index).
-pub(super) struct Taps<const W: usize> {
-    pub o: I<W>,
-    pub row: I<W>,
-    pub hi: Option<[I<W>; 3]>,
-    pub fa: F<W>,
-    pub fb: F<W>,
+pub(super) struct Taps<L: Lanes> {
+    pub o: I<L>,
+    pub row: I<L>,
+    pub hi: Option<[I<L>; 3]>,
+    pub fa: F<L>,
+    pub fb: F<L>,
     pub rest: u32,
+}
+
+impl<L: Lanes> Taps<L> {
+    /// The four taps' indices: `(i0, j0)`, `(i1, j0)`, `(i0, j1)`, `(i1, j1)`.
+    #[inline(always)]
+    pub fn four(&self) -> [I<L>; 4] {
+        let one = self.o.lanes().i(1);
+        let [o10, o01, o11] =
+            self.hi
+                .unwrap_or([self.o + one, self.o + self.row, self.o + self.row + one]);
+        [self.o, o10, o01, o11]
+    }
 }
 
 /// `v` with the lanes of `rest` replaced by lane `src`'s.
 #[inline(always)]
-fn fill<const W: usize>(v: I<W>, rest: u32, src: usize) -> I<W> {
-    I::of(|l| if rest >> l & 1 != 0 { v.0[src] } else { v.0[l] })
+fn fill<L: Lanes>(v: I<L>, rest: u32, src: usize) -> I<L> {
+    let a = v.arr();
+    v.lanes()
+        .i_of(|l| if rest >> l & 1 != 0 { a[src] } else { a[l] })
 }
 
 /// A lane-wise wrap by the spec's constant mode (`plane_taps` calls it only for the modes
 /// [`address::lanewise`] takes).
 #[inline(always)]
-fn wrap_mode<K: Spec, const W: usize>(i: I<W>, n: I<W>, pow2: bool) -> I<W> {
+fn wrap_mode<K: Spec, L: Lanes>(i: I<L>, n: I<L>, pow2: bool) -> I<L> {
     match K::MODE {
-        address::REPEAT => wrap_lanes::<{ address::REPEAT }, W>(i, n, pow2),
-        address::MIRRORED => wrap_lanes::<{ address::MIRRORED }, W>(i, n, pow2),
-        _ => wrap_lanes::<{ address::CLAMP }, W>(i, n, pow2),
+        address::REPEAT => wrap_lanes::<{ address::REPEAT }, L>(i, n, pow2),
+        address::MIRRORED => wrap_lanes::<{ address::MIRRORED }, L>(i, n, pow2),
+        _ => wrap_lanes::<{ address::CLAMP }, L>(i, n, pow2),
     }
 }
 
-/// The lanes with `0 ≤ i < n − d`.
+/// The lanes with `0 ≤ i < n − d`, as bits.
 #[inline(always)]
-fn in_level<const W: usize>(i: I<W>, n: I<W>, d: i32) -> [bool; W] {
-    i.test(n, |i, n| (i >= 0) & (i < n - d))
+fn in_level<L: Lanes>(i: I<L>, n: I<L>, d: i32) -> u32 {
+    let l = i.lanes();
+    (i.gt(l.i(-1)) & (n - l.i(d)).gt(i)).bits()
 }
 
 /// Whether every lane has `0 ≤ lo ≤ hi < len`: plane indices (< 2²²) are i32 lane
@@ -503,9 +570,10 @@ fn in_level<const W: usize>(i: I<W>, n: I<W>, d: i32) -> [bool; W] {
 /// hi` is checked too, so an upper index that wrapped past `i32::MAX` fails; `len` is
 /// compared as i32, saturated, so the check is lane-wise i32 compares).
 #[inline(always)]
-fn in_plane<const W: usize>(lo: I<W>, hi: I<W>, len: usize) -> bool {
-    let len = len.min(i32::MAX as usize) as i32;
-    all(lo.test(hi, |lo, hi| (lo >= 0) & (hi >= lo) & (hi < len)))
+fn in_plane<L: Lanes>(lo: I<L>, hi: I<L>, len: usize) -> bool {
+    let l = lo.lanes();
+    let len = l.i(len.min(i32::MAX as usize) as i32);
+    (lo.gt(l.i(-1)) & !lo.gt(hi) & len.gt(hi)).all()
 }
 
 /// The lane-wise footprints of a group on the plane, [`lane`]'s operations lane for lane:
@@ -517,118 +585,119 @@ fn in_plane<const W: usize>(lo: I<W>, hi: I<W>, len: usize) -> bool {
 /// leaving its level, a cube footprint over a corner. `None`: every lane does (or an index
 /// outside the plane, which the kernel's own image cannot give).
 #[inline(always)]
-pub(super) fn plane_taps<const W: usize, K: Spec, const LIN: bool>(
+pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
     b: &Binding,
-    slot: &Slot<W>,
-    q: &Input<W>,
+    slot: &Slot<L>,
+    q: &Input<L>,
     len: usize,
-) -> Option<Taps<W>> {
+) -> Option<Taps<L>> {
     let [w, h] = slot.size;
     let (u, v) = texel_space(slot, q);
+    let l = u.lanes();
     let mut base = slot.base;
     if let Some(d) = q.layer {
         base = base + d * slot.tlayer;
     }
     let m = K::mode(b, 0);
     let lanewise = K::MODE != DYN && address::lanewise(m, slot.pow2);
-    let one = I::splat(1);
+    let one = l.i(1);
     let cube = K::cube(b);
+    let full = (1u32 << L::W) - 1;
     // (first index, upper taps, lanes left) before the lanes left are filled in
-    let (o, hi, row, fa, fb, rest): (I<W>, Option<[I<W>; 3]>, I<W>, F<W>, F<W>, u32);
+    let (o, hi, rest): (I<L>, Option<[I<L>; 3]>, u32);
+    let (fa, fb): (F<L>, F<L>);
     if !LIN {
         let (i, _, si) = split(u);
         let (j, _, sj) = split(v);
-        let small = bits(si) & bits(sj);
+        let small = (si & sj).bits();
         let (i, j, ok) = if cube {
-            let c = |i: I<W>, n: I<W>| i.zip(n, |i, n| i.clamp(0, n - 1));
-            (c(i, w), c(j, h), small)
+            let zero = l.i(0);
+            (i.max(zero).min(w - one), j.max(zero).min(h - one), small)
         } else if lanewise {
             (
-                wrap_mode::<K, W>(i, w, slot.pow2),
-                wrap_mode::<K, W>(j, h, slot.pow2),
+                wrap_mode::<K, L>(i, w, slot.pow2),
+                wrap_mode::<K, L>(j, h, slot.pow2),
                 small,
             )
         } else {
-            (
-                i,
-                j,
-                small & bits(in_level::<W>(i, w, 0)) & bits(in_level::<W>(j, h, 0)),
-            )
+            (i, j, small & in_level(i, w, 0) & in_level(j, h, 0))
         };
-        (o, hi, row, fa, fb, rest) = (base + j * w + i, None, w, F::splat(0.0), F::splat(0.0), !ok);
+        (o, hi, fa, fb, rest) = (base + j * w + i, None, l.f(0.0), l.f(0.0), !ok);
     } else {
-        let half = F::splat(0.5);
+        let half = l.f(0.5);
         let (i0, a, sx) = split(u - half);
         let (j0, c, sy) = split(v - half);
         (fa, fb) = (a, c);
-        let small = bits(sx) & bits(sy);
+        let small = (sx & sy).bits();
         // every footprint inside its level: every wrap is the identity, the taps adjacent
-        let inside = bits(in_level::<W>(i0, w, 1)) & bits(in_level::<W>(j0, h, 1));
-        let full = (1u32 << W) - 1;
+        let inside = in_level(i0, w, 1) & in_level(j0, h, 1);
         if inside & small == full {
-            (o, hi, row, rest) = (base + j0 * w + i0, None, w, 0);
+            (o, hi, rest) = (base + j0 * w + i0, None, 0);
         } else if cube {
             // footprints over an edge: each tap off the face on the neighbouring face; a tap
             // off both axes (a corner) leaves the lane to `lane`
-            let cube0 = base - q.face * slot.tlayer;
-            let mut t = [base + j0 * w + i0, I([0; W]), I([0; W]), I([0; W])];
-            t[1] = t[0] + one;
-            t[2] = t[0] + w;
-            t[3] = t[2] + one;
+            let cube0 = (base - q.face * slot.tlayer).arr();
+            let t0 = base + j0 * w + i0;
+            let mut t = [
+                t0.arr(),
+                (t0 + one).arr(),
+                (t0 + w).arr(),
+                (t0 + w + one).arr(),
+            ];
+            let (i0a, j0a, wa, face, tl) =
+                (i0.arr(), j0.arr(), w.arr(), q.face.arr(), slot.tlayer.arr());
             let mut left = !small;
-            for l in 0..W {
-                if inside >> l & 1 != 0 || left >> l & 1 != 0 {
+            for k in 0..L::W {
+                if inside >> k & 1 != 0 || left >> k & 1 != 0 {
                     continue;
                 }
-                let n = w.0[l];
-                for (k, tk) in t.iter_mut().enumerate() {
-                    let (i, j) = (i0.0[l] + (k & 1) as i32, j0.0[l] + (k >> 1) as i32);
-                    match remap_edge_step(q.face.0[l] as u32, i, j, n) {
-                        Some((f, i, j)) => {
-                            tk.0[l] = cube0.0[l] + f as i32 * slot.tlayer.0[l] + j * n + i
-                        }
-                        None => left |= 1 << l,
+                let n = wa[k];
+                for (c, tc) in t.iter_mut().enumerate() {
+                    let (i, j) = (i0a[k] + (c & 1) as i32, j0a[k] + (c >> 1) as i32);
+                    match remap_edge_step(face[k] as u32, i, j, n) {
+                        Some((f, i, j)) => tc[k] = cube0[k] + f as i32 * tl[k] + j * n + i,
+                        None => left |= 1 << k,
                     }
                 }
             }
-            (o, hi, row, rest) = (t[0], Some([t[1], t[2], t[3]]), w, left);
+            let t = |c: usize| l.i_of(|k| t[c][k]);
+            (o, hi, rest) = (t(0), Some([t(1), t(2), t(3)]), left);
         } else if lanewise {
             let (i0, i1) = (
-                wrap_mode::<K, W>(i0, w, slot.pow2),
-                wrap_mode::<K, W>(i0 + one, w, slot.pow2),
+                wrap_mode::<K, L>(i0, w, slot.pow2),
+                wrap_mode::<K, L>(i0 + one, w, slot.pow2),
             );
             let (j0, j1) = (
-                wrap_mode::<K, W>(j0, h, slot.pow2),
-                wrap_mode::<K, W>(j0 + one, h, slot.pow2),
+                wrap_mode::<K, L>(j0, h, slot.pow2),
+                wrap_mode::<K, L>(j0 + one, h, slot.pow2),
             );
             let (r0, r1) = (base + j0 * w, base + j1 * w);
-            let adjacent =
-                all(i1.test(i0, |a, b| a == b + 1)) && all(j1.test(j0, |a, b| a == b + 1));
+            let adjacent = (i1.eq(i0 + one) & j1.eq(j0 + one)).all();
             o = r0 + i0;
             hi = (!adjacent).then_some([r0 + i1, r1 + i0, r1 + i1]);
-            (row, rest) = (w, !small);
+            rest = !small;
         } else {
-            (o, hi, row, rest) = (base + j0 * w + i0, None, w, !(inside & small));
+            (o, hi, rest) = (base + j0 * w + i0, None, !(inside & small));
         }
     }
-    let rest = rest & ((1u32 << W) - 1);
-    if rest == (1u32 << W) - 1 {
+    let rest = rest & full;
+    if rest == full {
         return None;
     }
     // the lanes left read the first taken lane's texels
     let (o, row, hi) = if rest == 0 {
-        (o, row, hi)
+        (o, w, hi)
     } else {
         let src = (!rest).trailing_zeros() as usize;
         let hi = hi.map(|h| h.map(|x| fill(x, rest, src)));
-        (fill(o, rest, src), fill(row, rest, src), hi)
+        (fill(o, rest, src), fill(w, rest, src), hi)
     };
     let ok = match hi {
-        None => in_plane::<W>(o, o + row + one, len),
+        None => in_plane(o, o + row + one, len),
         Some(h) => {
-            let lo = h.iter().fold(o, |m, x| m.zip(*x, i32::min));
-            let top = h.iter().fold(o, |m, x| m.zip(*x, i32::max));
-            in_plane::<W>(lo, top, len)
+            let lo = h.iter().fold(o, |m, x| m.min(*x));
+            let top = h.iter().fold(o, |m, x| m.max(*x));
+            in_plane(lo, top, len)
         }
     };
     ok.then_some(Taps {
@@ -641,18 +710,12 @@ pub(super) fn plane_taps<const W: usize, K: Spec, const LIN: bool>(
     })
 }
 
-/// 16 × each lane's plane index: the byte offsets of its texels.
-#[inline(always)]
-fn bytes<const W: usize>(o: I<W>) -> I<W> {
-    o.map(|i| i << 4)
-}
-
 /// The plane's texel at byte offset `b`.
 ///
 /// # Safety
 /// `b` is 16 × an index `0 ≤ i < texels.len()`.
 #[inline(always)]
-unsafe fn texel_at(texels: &[wide::f32x4], b: i32) -> [f32; 4] {
+unsafe fn texel_at(texels: &[f32x4], b: i32) -> f32x4 {
     // SAFETY: by the contract, the 16 bytes at `b` are texel `b / 16` of `texels`: in bounds,
     // and aligned since the slice's elements are 16-byte values
     unsafe {
@@ -660,73 +723,69 @@ unsafe fn texel_at(texels: &[wide::f32x4], b: i32) -> [f32; 4] {
             .as_ptr()
             .cast::<u8>()
             .add(b as u32 as usize)
-            .cast::<wide::f32x4>()
+            .cast::<f32x4>()
     }
-    .to_array()
 }
 
 /// The plane's texels at indices `o` (checked by [`plane_taps`]).
 #[inline(always)]
-fn reads<const W: usize>(texels: &[wide::f32x4], o: I<W>) -> [[f32; 4]; W] {
-    let b = bytes(o);
+fn reads<L: Lanes>(texels: &[f32x4], o: I<L>) -> L::A<f32x4> {
+    let b = o.x16().arr();
     // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and the
     // greatest of every lane's taps (the adjacent form: `o` and `o + row + 1`, which bound
     // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`); every offset
     // here is 16 × one of those taps
-    each(|l| unsafe { texel_at(texels, b.0[l]) })
+    L::each(|l| unsafe { texel_at(texels, b[l]) })
 }
 
-/// Channel `c` (0 to 3) of the plane's texels at indices `o` (checked by [`plane_taps`]):
-/// one scalar load a lane.
+/// Channel `c` (0 to 3) of the plane's texels at indices `o` (checked by [`plane_taps`]).
 #[inline(always)]
-pub(super) fn reads_channel<const W: usize>(texels: &[wide::f32x4], o: I<W>, c: usize) -> [f32; W] {
-    let b = bytes(o);
-    let base = texels.as_ptr().cast::<u8>();
-    // SAFETY: as in `reads`, each `b` is 16 × a checked index, so the 16 bytes at `b` are
-    // a texel of the plane and its channel `c & 3` the f32 `4·(c & 3)` bytes on, aligned
-    each(|l| unsafe { *base.add(b.0[l] as u32 as usize + 4 * (c & 3)).cast::<f32>() })
+pub(super) fn reads_channel<L: Lanes>(texels: &[f32x4], o: I<L>, c: usize) -> F<L> {
+    let base = texels.as_ptr().cast::<u8>().wrapping_add(4 * (c & 3));
+    // SAFETY: as in `reads`, each lane of `o` is a checked index, so the 16 bytes 16 × it
+    // on from the plane's start are a texel of the plane and its channel `c & 3` the f32
+    // `4·(c & 3)` bytes on, aligned
+    unsafe { o.lanes().gather(base, o.x16()) }
 }
 
 /// `dref OP depth` of the plane texels at `o`, lane-wise, as 1 or 0.
 #[inline(always)]
-fn pass<const W: usize>(plane: &[wide::f32x4], op: CompareOp, dref: F<W>, o: I<W>) -> F<W> {
-    let d = reads_channel(plane, o, 0);
-    F::of(|l| if op.test(dref.0[l], d[l]) { 1.0 } else { 0.0 })
+fn pass<L: Lanes>(plane: &[f32x4], op: CompareOp, dref: F<L>, o: I<L>) -> F<L> {
+    compare(op, dref, reads_channel(plane, o, 0)).one_zero()
 }
 
 /// `a + (c − a)·w` lane-wise (one channel of many lanes: the compare route's lerps).
 #[inline(always)]
-fn lerp_lanes<const W: usize>(a: F<W>, c: F<W>, w: F<W>) -> F<W> {
+fn lerp_lanes<L: Lanes>(a: F<L>, c: F<L>, w: F<L>) -> F<L> {
     a + (c - a) * w
 }
 
-/// A group of `W` lanes on one slot, filtered by `LIN`, each texel compared with the lane's
+/// A group of lanes on one slot, filtered by `LIN`, each texel compared with the lane's
 /// Dref first if `CMP` (a compared texel is `(pass, 0, 0, 1)`): the lane-wise footprints
 /// on the plane where [`plane_taps`] takes them, every other lane by [`lane`].
 #[inline(always)]
-pub(super) fn group<const W: usize, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
+pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
     b: &Binding,
     src: &S,
-    plane: &[wide::f32x4],
-    slot: &Slot<W>,
-    q: &Input<W>,
-) -> [[f32; 4]; W] {
+    plane: &[f32x4],
+    slot: &Slot<L>,
+    q: &Input<L>,
+) -> L::A<f32x4> {
     let taps = if S::PLANE {
-        plane_taps::<W, K, LIN>(b, slot, q, plane.len())
+        plane_taps::<L, K, LIN>(b, slot, q, plane.len())
     } else {
         None
     };
-    let mut r = [[0f32; 4]; W];
-    let rest = match &taps {
+    let zero = f32x4::splat(0.0);
+    let (mut r, rest) = match taps {
         Some(t) => {
-            let one = I::splat(1);
-            let [o10, o01, o11] = t.hi.unwrap_or([t.o + one, t.o + t.row, t.o + t.row + one]);
-            if CMP {
+            let [o00, o10, o01, o11] = t.four();
+            let r = if CMP {
                 // the compare route: channel 0 of the lanes at once
                 let op = b.sampler.compare_op;
                 let c = if LIN {
                     let top = lerp_lanes(
-                        pass(plane, op, q.dref, t.o),
+                        pass(plane, op, q.dref, o00),
                         pass(plane, op, q.dref, o10),
                         t.fa,
                     );
@@ -737,42 +796,33 @@ pub(super) fn group<const W: usize, K: Spec, S: Source, const LIN: bool, const C
                     );
                     lerp_lanes(top, bot, t.fb)
                 } else {
-                    pass(plane, op, q.dref, t.o)
-                };
-                for (rl, c) in r.iter_mut().zip(c.0) {
-                    *rl = [c, 0.0, 0.0, 1.0];
+                    pass(plane, op, q.dref, o00)
                 }
+                .arr();
+                L::each(|l| f32x4::new([c[l], 0.0, 0.0, 1.0]))
             } else if LIN {
                 // (written out: an array `map` is left as an out-of-line call)
-                let ob = [bytes(t.o), bytes(o10), bytes(o01), bytes(o11)];
-                // SAFETY: as in `reads`: every offset is 16 × a tap `plane_taps` checked
-                let tx = |k: usize, l: usize| unsafe { texel_at(plane, ob[k].0[l]) };
-                // two lanes at a time (a texel pair per operation), an odd last lane alone
-                let mut l = 0;
-                while l + 2 <= W {
-                    let p = |k: usize| pair(tx(k, l), tx(k, l + 1));
-                    let w = |f: F<W>| pair([f.0[l]; 4], [f.0[l + 1]; 4]);
-                    let top = lerp2(p(0), p(1), w(t.fa));
-                    let bot = lerp2(p(2), p(3), w(t.fa));
-                    let v = lerp2(top, bot, w(t.fb));
-                    r[l] = [v[0], v[1], v[2], v[3]];
-                    r[l + 1] = [v[4], v[5], v[6], v[7]];
-                    l += 2;
-                }
-                if l < W {
-                    let top = lerp(tx(0, l), tx(1, l), t.fa.0[l]);
-                    let bot = lerp(tx(2, l), tx(3, l), t.fa.0[l]);
-                    r[l] = lerp(top, bot, t.fb.0[l]);
-                }
+                let tx = [
+                    reads(plane, o00),
+                    reads(plane, o10),
+                    reads(plane, o01),
+                    reads(plane, o11),
+                ];
+                t.fa.lanes().bilerp(tx, t.fa, t.fb)
             } else {
-                r = reads(plane, t.o);
-            }
-            t.rest
+                reads(plane, o00)
+            };
+            (r, t.rest)
         }
-        None => (1u32 << W) - 1,
+        None => (L::each(|_| zero), (1u32 << L::W) - 1),
     };
     if rest != 0 {
-        rest_lanes::<W, K, S, LIN, CMP>(b, src, slot, q, rest, &mut r);
+        let x = rest_lanes::<L, K, S, LIN, CMP>(b, src, *slot, *q, rest);
+        for l in 0..L::W {
+            if rest >> l & 1 != 0 {
+                r[l] = x[l];
+            }
+        }
     }
     r
 }
@@ -781,49 +831,60 @@ pub(super) fn group<const W: usize, K: Spec, S: Source, const LIN: bool, const C
 /// its four instantiations.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-pub(super) fn group_of<const W: usize, K: Spec, S: Source>(
+pub(super) fn group_of<L: Lanes, K: Spec, S: Source>(
     b: &Binding,
     src: &S,
-    plane: &[wide::f32x4],
+    plane: &[f32x4],
     linear: bool,
     cmp: bool,
-    slot: &Slot<W>,
-    q: &Input<W>,
-) -> [[f32; 4]; W] {
+    slot: &Slot<L>,
+    q: &Input<L>,
+) -> L::A<f32x4> {
     match (linear, cmp) {
-        (false, false) => group::<W, K, S, false, false>(b, src, plane, slot, q),
-        (true, false) => group::<W, K, S, true, false>(b, src, plane, slot, q),
-        (false, true) => group::<W, K, S, false, true>(b, src, plane, slot, q),
-        (true, true) => group::<W, K, S, true, true>(b, src, plane, slot, q),
+        (false, false) => group::<L, K, S, false, false>(b, src, plane, slot, q),
+        (true, false) => group::<L, K, S, true, false>(b, src, plane, slot, q),
+        (false, true) => group::<L, K, S, false, true>(b, src, plane, slot, q),
+        (true, true) => group::<L, K, S, true, true>(b, src, plane, slot, q),
     }
 }
 
-/// The lanes `rest` (bit `l`) of a group by [`lane`]: out of the way of the group's
-/// lane-wise code.
+/// The lanes `rest` (bit `l`) of a group by [`lane`] (other lanes: zeros): out of the way
+/// of the group's lane-wise code, its operands by value so that the group's stay in
+/// registers.
 #[cold]
 #[inline(never)]
-fn rest_lanes<const W: usize, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
+fn rest_lanes<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
     b: &Binding,
     src: &S,
-    slot: &Slot<W>,
-    q: &Input<W>,
+    slot: Slot<L>,
+    q: Input<L>,
     rest: u32,
-    r: &mut [[f32; 4]; W],
-) {
-    let (u, v) = texel_space(slot, q);
-    for (l, rl) in r.iter_mut().enumerate() {
-        if rest >> l & 1 != 0 {
-            let at = q.at(b, src, slot, l);
-            let d = CMP.then_some(q.dref.0[l]);
-            let u = [u.0[l], v.0[l], 0.0];
-            *rl = lane::<K, S, NoRecord>(b, src, &at, u, d, LIN, Note::default(), &NoRecord);
+) -> L::A<f32x4> {
+    let (u, v) = texel_space(&slot, &q);
+    let (u, v, d) = (u.arr(), v.arr(), q.dref.arr());
+    L::each(|l| {
+        if rest >> l & 1 == 0 {
+            return f32x4::splat(0.0);
         }
-    }
+        let at = q.at(b, src, &slot, l);
+        let d = CMP.then_some(d[l]);
+        let u = [u[l], v[l], 0.0];
+        f32x4::new(lane::<K, S, NoRecord>(
+            b,
+            src,
+            &at,
+            u,
+            d,
+            LIN,
+            Note::default(),
+            &NoRecord,
+        ))
+    })
 }
 
 /// The group's texel-space positions `s·w (+ offset)` (cube faces: square).
 #[inline(always)]
-pub(super) fn texel_space<const W: usize>(slot: &Slot<W>, q: &Input<W>) -> (F<W>, F<W>) {
+pub(super) fn texel_space<L: Lanes>(slot: &Slot<L>, q: &Input<L>) -> (F<L>, F<L>) {
     let mut u = q.s * slot.sizef[0];
     let mut v = q.t * slot.sizef[1];
     if let Some((ou, ov)) = q.off {

@@ -14,9 +14,10 @@ use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::filter::{plane_taps, reads_channel, At, Fast, Input, Slot, Spec};
 use super::format::NumKind;
 use super::image::Image;
-use super::image::ViewType;
 use super::lanes::fl;
-use super::lanes::{each, F, I};
+#[cfg(target_arch = "x86_64")]
+use super::lanes::Avx;
+use super::lanes::{compare, four, Lanes, Quad, F, I};
 use super::source::{Bytes, Plane, Source};
 use super::QuadBits;
 use wide::f32x4;
@@ -262,36 +263,32 @@ pub(super) fn lane<S: Source, R: Recorder>(
 /// lanes the footprints leave go through [`lane`] (`a`: the lanes' operands, one quad's or
 /// a batch's, `lane_of(l)`: the quad lane of group lane `l`).
 #[inline(always)]
-pub(super) fn group<const W: usize, K: Spec>(
+pub(super) fn group<L: Lanes, K: Spec>(
     b: &Binding,
     plane: &[f32x4],
-    slot: &Slot<W>,
-    q: &Input<W>,
+    slot: &Slot<L>,
+    q: &Input<L>,
     component: usize,
     cmp: bool,
     rest_lane: impl Fn(usize) -> [u32; 4],
-) -> [[u32; 4]; W] {
-    let mut r = [[0u32; 4]; W];
-    let Some(t) = plane_taps::<W, K, true>(b, slot, q, plane.len()) else {
-        return std::array::from_fn(rest_lane);
+) -> L::A<[u32; 4]> {
+    let Some(t) = plane_taps::<L, K, true>(b, slot, q, plane.len()) else {
+        return L::each(rest_lane);
     };
-    let one = I::splat(1);
-    let [o10, o01, o11] = t.hi.unwrap_or([t.o + one, t.o + t.row, t.o + t.row + one]);
+    let [o00, o10, o01, o11] = t.four();
     let c = if cmp { 0 } else { component & 3 };
     let op = b.sampler.compare_op;
     let d = cmp.then_some((op, q.dref));
     // R = (i0, j1), G = (i1, j1), B = (i1, j0), A = (i0, j0)
     let (x, y, z, w) = (
-        tap::<W>(plane, o01, c, d),
-        tap::<W>(plane, o11, c, d),
-        tap::<W>(plane, o10, c, d),
-        tap::<W>(plane, t.o, c, d),
+        tap(plane, o01, c, d),
+        tap(plane, o11, c, d),
+        tap(plane, o10, c, d),
+        tap(plane, o00, c, d),
     );
-    for l in 0..W {
-        r[l] = [x[l], y[l], z[l], w[l]];
-    }
+    let mut r = slot.size[0].lanes().rows(x, y, z, w);
     if t.rest != 0 {
-        for (l, rl) in r.iter_mut().enumerate() {
+        for (l, rl) in r.as_mut().iter_mut().enumerate() {
             if t.rest >> l & 1 != 0 {
                 *rl = rest_lane(l);
             }
@@ -300,26 +297,19 @@ pub(super) fn group<const W: usize, K: Spec>(
     r
 }
 
-/// The gathered value of `W` lanes' taps at plane indices `o`: channel `c`'s bits, or with
-/// `dref` each texel's comparison as 1.0 or 0.0 (a function, not a closure: closures are
-/// left out of line in the AVX2 twins).
+/// The gathered value of the lanes' taps at plane indices `o`: channel `c`'s bits, or with
+/// `dref` each texel's comparison as 1.0 or 0.0.
 #[inline(always)]
-fn tap<const W: usize>(
+fn tap<L: Lanes>(
     plane: &[f32x4],
-    o: I<W>,
+    o: I<L>,
     c: usize,
-    dref: Option<(super::sampler::CompareOp, F<W>)>,
-) -> [u32; W] {
+    dref: Option<(super::sampler::CompareOp, F<L>)>,
+) -> L::Iv {
     let v = reads_channel(plane, o, c);
     match dref {
-        Some((op, d)) => each(|l| {
-            if op.test(d.0[l], v[l]) {
-                1.0f32.to_bits()
-            } else {
-                0
-            }
-        }),
-        None => v.map(f32::to_bits),
+        Some((op, d)) => compare(op, d, v).one_zero().bits().raw(),
+        None => v.bits().raw(),
     }
 }
 
@@ -340,36 +330,19 @@ fn average(b: &Binding, v: impl Iterator<Item = u32> + Clone, compare: bool) -> 
 /// the view's first, cube faces, `Offset` offsets (D3D: their low 6 bits), Dref; inactive
 /// lanes take the first active lane's.
 #[inline(always)]
-fn input(b: &Binding, a: &GatherArgs) -> Input<4> {
+fn input(b: &Binding, a: &GatherArgs) -> Input<Quad> {
     let mask = a.mask & 0xf;
     let first = mask.trailing_zeros() as usize & 3;
     let lane = |l: usize| if mask >> l & 1 != 0 { l } else { first };
-    let (mut s, mut t) = (F([0f32; 4]), F([0f32; 4]));
-    let (mut layer, mut face) = (I([0i32; 4]), I([0i32; 4]));
-    for l in 0..4 {
-        let (st, lay, f) = b.locate(&a.coords[lane(l)]);
-        (s.0[l], t.0[l]) = (st[0], st[1]);
-        layer.0[l] = (lay - b.view.base_layer) as i32;
-        face.0[l] = f as i32;
-    }
+    let loc: [_; 4] = std::array::from_fn(|l| b.locate(&a.coords[lane(l)]));
     let off = match a.offsets {
-        GatherOffsets::Offset(o) => {
-            let o: [[i32; 3]; 4] =
-                std::array::from_fn(|l| b.offset_bits([o[lane(l)][0], o[lane(l)][1], 0], 6));
-            Some((F(o.map(|o| o[0] as f32)), F(o.map(|o| o[1] as f32))))
-        }
+        GatherOffsets::Offset(o) => Some(std::array::from_fn(|l| {
+            b.offset_bits([o[lane(l)][0], o[lane(l)][1], 0], 6)
+        })),
         _ => None,
     };
-    Input {
-        s,
-        t,
-        off,
-        layer: (b.view.view_type != ViewType::D2).then_some(layer),
-        face,
-        dref: F(std::array::from_fn(|l| {
-            a.dref.map_or(0.0, |d| b.dref_value(d[lane(l)]))
-        })),
-    }
+    let dref = std::array::from_fn(|l| a.dref.map_or(0.0, |d| b.dref_value(d[lane(l)])));
+    Input::quad(four(), b, &loc, off, dref)
 }
 
 /// A per-quad gather route, chosen once per kernel.
@@ -405,8 +378,8 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
         }
         return out;
     }
-    let slot = Slot::halves(b, [b.view.base_level; 2], b.view.base_layer);
-    let r = group::<4, Fast<M, CUBE, false>>(
+    let slot = Slot::halves(four(), b, [b.view.base_level; 2], b.view.base_layer);
+    let r = group::<Quad, Fast<M, CUBE>>(
         b,
         plane,
         &slot,
@@ -471,23 +444,24 @@ pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
         return per_quad(b, img, a, out);
     };
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
-        return unsafe { plane_batch_avx2::<M, CUBE>(b, &p.texels, a, out) };
+    if let Some(l) = Avx::new() {
+        // SAFETY: `l` exists only when the CPU has AVX2
+        return unsafe { plane_batch_avx2::<M, CUBE>(l, b, &p.texels, a, out) };
     }
-    batch_in::<M, CUBE, 4, false>(b, &p.texels, a, out)
+    batch_in::<M, CUBE, _>(four(), b, &p.texels, a, out)
 }
 
 /// [`plane_batch`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn plane_batch_avx2<const M: u8, const CUBE: bool>(
+    l: Avx,
     b: &Binding,
     plane: &[f32x4],
     a: &GatherBatchArgs,
     out: &mut [[u32; 4]],
 ) {
-    batch_in::<M, CUBE, 8, true>(b, plane, a, out)
+    batch_in::<M, CUBE, _>(l, b, plane, a, out)
 }
 
 /// The batch gather route of a binding ([`pick`]'s kernels on the plane, else per quad).
@@ -509,7 +483,8 @@ pub(super) fn pick_batch(b: &Binding) -> (BatchFn, Route) {
 /// component, straight from the rows — else one quad, its inactive lanes taking the first
 /// active lane's operands.
 #[inline(always)]
-fn batch_in<const M: u8, const CUBE: bool, const W: usize, const AVX: bool>(
+fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
+    l: L,
     b: &Binding,
     plane: &[f32x4],
     a: &GatherBatchArgs,
@@ -517,7 +492,7 @@ fn batch_in<const M: u8, const CUBE: bool, const W: usize, const AVX: bool>(
 ) {
     let src = Plane(plane);
     let n = a.masks.len().min(out.len() / 4);
-    let slot = Slot::<W>::halves(b, [b.view.base_level; 2], b.view.base_layer);
+    let slot = Slot::halves(l, b, [b.view.base_level; 2], b.view.base_layer);
     let rows = BatchArgs {
         coords: a.coords,
         masks: a.masks,
@@ -530,7 +505,7 @@ fn batch_in<const M: u8, const CUBE: bool, const W: usize, const AVX: bool>(
     };
     let comp = |q: usize| a.component.get(4 * q).copied().unwrap_or(0) as usize;
     let cmp = !a.dref.is_empty();
-    let per = W / 4;
+    let per = L::W / 4;
     let mut q = 0;
     while q < n {
         let mask = a.masks[q] & 0xf;
@@ -543,23 +518,29 @@ fn batch_in<const M: u8, const CUBE: bool, const W: usize, const AVX: bool>(
         let run = q + per <= n && (0..per).all(|k| a.masks[q + k] & 0xf == 0xf && comp(q + k) == c);
         let (i, quads) = if run {
             let i =
-                inputs::<Fast<M, CUBE, AVX>, W>(b, &rows, 6, |row| run_lanes::<W, false>(row, l0));
+                inputs::<Fast<M, CUBE>, L>(l, b, &rows, 6, |row| run_lanes::<L, false>(l, row, l0));
             (i, per)
         } else {
             let first = mask.trailing_zeros() as usize;
-            let idx: [usize; W] = each(|l| {
-                l0 + if mask >> (l % 4) & 1 != 0 {
-                    l % 4
+            let idx = L::each(|k| {
+                l0 + if mask >> (k % 4) & 1 != 0 {
+                    k % 4
                 } else {
                     first
                 }
             });
-            let ld = |row: &[u32]| -> [u32; W] { each(|l| row.get(idx[l]).copied().unwrap_or(0)) };
-            (inputs::<Fast<M, CUBE, AVX>, W>(b, &rows, 6, ld), 1)
+            let ld = |row: &[u32]| l.i_of(|k| row.get(idx[k]).copied().unwrap_or(0) as i32);
+            (inputs::<Fast<M, CUBE>, L>(l, b, &rows, 6, ld), 1)
         };
-        let r = group::<W, Fast<M, CUBE, AVX>>(b, plane, &slot, &i, c, cmp, |l| {
-            lane(b, &src, &a.quad_args(q + l / 4 % quads), l % 4, &NoRecord)
+        let r = group::<L, Fast<M, CUBE>>(b, plane, &slot, &i, c, cmp, |k| {
+            lane(b, &src, &a.quad_args(q + k / 4 % quads), k % 4, &NoRecord)
         });
+        if run {
+            // whole quads: every lane of the unit
+            out[l0..l0 + L::W].copy_from_slice(r.as_ref());
+            q += quads;
+            continue;
+        }
         for k in 0..quads {
             let m = a.masks[q + k] & 0xf;
             super::merge_lanes(

@@ -1,173 +1,1005 @@
-//! Lane vectors: `W` values side by side ([`F`]: f32, [`I`]: i32), the one type every stage
-//! of the sampling kernel is written against, so that each rule (floor, wrap, lerp, compare)
-//! exists once and the lane count is a parameter: 1 (the general path, one lane at a time),
-//! 4 (a quad) or 8 (two quads, a pixel's probes, or a quad's two levels).
+//! Lane vectors: the one type every stage of the sampling kernel is written against, so
+//! that each rule (floor, wrap, lerp, compare) exists once and the lane count is a type
+//! parameter [`Lanes`]: [`Arr<1>`] (one lane at a time, the general path's footprints),
+//! [`Quad`] (four lanes: a quad; SSE2 `__m128`, always present on x86-64) or [`Avx`] (eight
+//! lanes: two quads, a pixel's probes, or a quad's two levels; an `__m256`).
 //!
-//! Shape: plain arrays with element-wise loops, always inlined. The compiler turns a loop of
-//! four into SSE2 operations and, inside a function compiled with
-//! `#[target_feature(enable = "avx2")]`, a loop of eight into AVX2 ones; no FMA is ever
-//! enabled, so every width rounds every operation alike and gives the same bits (the
-//! property the kernel's equivalence test holds). Reductions (`all`, `any`) fold without
-//! short-circuiting, which the compiler turns into one compare and move-mask instead of a
-//! branch per lane. Float-to-integer conversions go through [`split`]'s exact magic-number
-//! form, not Rust's saturating `as` (several fix-up instructions per vector).
+//! Shape: a `Lanes` value is a zero-sized token, and every vector ([`F`]: f32, [`I`]: i32,
+//! [`M`]: a condition per lane) carries its token. The eight-lane token can be made only by
+//! [`Avx::new`], which asks whether the CPU has AVX2, so every AVX2 intrinsic the [`Avx`]
+//! impl calls runs on a CPU that has it; the AVX2 twins of the kernel are entered with that
+//! token and its operations, `#[inline(always)]`, compile inside them as single AVX2
+//! instructions. The trait's operations are real vector operations, not element loops
+//! (which the compiler's vectorizer turned into two 128-bit halves and shuffles). No FMA is
+//! ever enabled and every form does the same IEEE operations in the same order, so every
+//! lane count gives the same bits (the property the kernel's equivalence test holds).
+//! Reductions ([`M::bits`], [`M::all`]) are one move-mask, not a branch per lane.
 
-use std::ops::{Add, BitAnd, BitOr, BitXor, Mul, Shr, Sub};
+use super::sampler::CompareOp;
+use std::fmt;
+use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Index, IndexMut, Mul, Not, Sub};
+use wide::f32x4;
 
-/// `W` f32 lanes.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct F<const W: usize>(pub [f32; W]);
+/// A lane count and its vector operations (see the module doc). The methods take the token
+/// (`self`): the proof that the CPU runs them.
+pub(super) trait Lanes: Copy + 'static {
+    /// The lane count.
+    const W: usize;
+    /// The eight-lane AVX2 form: the kernel's AVX2 twins are entered with it.
+    const AVX2: bool = false;
+    /// One value per lane.
+    type A<T: Copy>: Copy + AsRef<[T]> + AsMut<[T]> + Index<usize, Output = T> + IndexMut<usize>;
+    /// f32 lanes.
+    type Fv: Copy;
+    /// i32 lanes (conditions: 0 or −1 per lane).
+    type Iv: Copy;
 
-/// `W` i32 lanes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) struct I<const W: usize>(pub [i32; W]);
+    /// `[f(0), …, f(W − 1)]`.
+    fn each<T: Copy>(f: impl FnMut(usize) -> T) -> Self::A<T>;
+    fn fload(self, a: Self::A<f32>) -> Self::Fv;
+    fn fstore(self, v: Self::Fv) -> Self::A<f32>;
+    fn iload(self, a: Self::A<i32>) -> Self::Iv;
+    fn istore(self, v: Self::Iv) -> Self::A<i32>;
+    /// The first `W` words of `r` (at least `W` long).
+    fn irow(self, r: &[u32]) -> Self::Iv;
+    fn fsplat(self, x: f32) -> Self::Fv;
+    fn isplat(self, x: i32) -> Self::Iv;
+    fn fadd(self, a: Self::Fv, b: Self::Fv) -> Self::Fv;
+    fn fsub(self, a: Self::Fv, b: Self::Fv) -> Self::Fv;
+    fn fmul(self, a: Self::Fv, b: Self::Fv) -> Self::Fv;
+    fn fdiv(self, a: Self::Fv, b: Self::Fv) -> Self::Fv;
+    /// `a < b` (false with a NaN).
+    fn flt(self, a: Self::Fv, b: Self::Fv) -> Self::Iv;
+    /// `a <= b` (false with a NaN).
+    fn fle(self, a: Self::Fv, b: Self::Fv) -> Self::Iv;
+    /// `a == b` (false with a NaN).
+    fn feq(self, a: Self::Fv, b: Self::Fv) -> Self::Iv;
+    fn iadd(self, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    fn isub(self, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    /// The low 32 bits of the product (Rust's `wrapping_mul`).
+    fn imul(self, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    fn iand(self, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    fn ior(self, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    fn ixor(self, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    /// `a >> 31`, arithmetic: −1 for a negative lane, else 0.
+    fn isign(self, a: Self::Iv) -> Self::Iv;
+    /// `a << 4`: sixteen times.
+    fn ix16(self, a: Self::Iv) -> Self::Iv;
+    fn igt(self, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    fn ieq(self, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    /// `m ? a : b` lane-wise (`m`: 0 or −1 per lane).
+    fn select(self, m: Self::Iv, a: Self::Iv, b: Self::Iv) -> Self::Iv;
+    fn fbits(self, a: Self::Fv) -> Self::Iv;
+    fn ibits(self, a: Self::Iv) -> Self::Fv;
+    /// i32 to f32, rounding to nearest even (Rust's `as f32`).
+    fn cvt(self, a: Self::Iv) -> Self::Fv;
+    /// f32 to i32, truncating, for values in i32 range.
+    fn trunc(self, a: Self::Fv) -> Self::Iv;
+    /// Lane `l`'s condition as bit `l`.
+    fn movemask(self, m: Self::Iv) -> u32;
+    /// Lane `l` takes lane `l & !3` (each quad's first lane).
+    fn quad_first(self, a: Self::Fv) -> Self::Fv;
 
-/// `W` lane conditions.
-pub(super) type M<const W: usize> = [bool; W];
-
-/// `[f(0), …, f(W − 1)]` by a plain loop: `std::array::from_fn` goes through closure
-/// wrappers that the compiler left out of line in the kernel's loops (a call per lane).
-#[inline(always)]
-pub(super) fn each<T: Copy + Default, const W: usize>(f: impl Fn(usize) -> T) -> [T; W] {
-    let mut o = [T::default(); W];
-    for (l, x) in o.iter_mut().enumerate() {
-        *x = f(l);
+    /// Lane `l`'s four values `[x[l], y[l], z[l], w[l]]`: four lane vectors as the rows of
+    /// a result per lane.
+    #[inline(always)]
+    fn rows(self, x: Self::Iv, y: Self::Iv, z: Self::Iv, w: Self::Iv) -> Self::A<[u32; 4]> {
+        let (x, y, z, w) = (
+            self.istore(x),
+            self.istore(y),
+            self.istore(z),
+            self.istore(w),
+        );
+        Self::each(|l| [x[l] as u32, y[l] as u32, z[l] as u32, w[l] as u32])
     }
-    o
-}
 
-impl<const W: usize> F<W> {
+    /// `floor(x)` for lanes below 2²¹ in magnitude (others: any value): adding `1.5·2²³`
+    /// rounds `x` to the nearest integer `r` (exact in this range), and `floor = r − (r > x)`.
+    #[inline(always)]
+    fn floor_small(self, x: Self::Fv) -> Self::Fv {
+        let magic = self.fsplat(12_582_912.0); // 1.5·2²³
+        let r = self.fsub(self.fadd(x, magic), magic);
+        let one = self.fbits(self.fsplat(1.0));
+        let down = self.ibits(self.iand(self.flt(x, r), one));
+        self.fsub(r, down)
+    }
+
+    /// The bilinear filter of each lane's four texels `t` (`(i0, j0)`, `(i1, j0)`,
+    /// `(i0, j1)`, `(i1, j1)`) with fractions `fa`, `fb`: [`lerp`] along x, then along y.
+    #[inline(always)]
+    fn bilerp(self, t: [Self::A<f32x4>; 4], fa: F<Self>, fb: F<Self>) -> Self::A<f32x4> {
+        let (fa, fb) = (fa.arr(), fb.arr());
+        let w = |f: f32| f32x4::splat(f);
+        Self::each(|l| {
+            let top = lerp(t[0][l], t[1][l], w(fa[l]));
+            let bot = lerp(t[2][l], t[3][l], w(fa[l]));
+            lerp(top, bot, w(fb[l]))
+        })
+    }
+
+    /// `acc + w·v` per lane and channel (a level's or a probe's share of a sum).
+    #[inline(always)]
+    fn axpy(self, acc: Self::A<f32x4>, w: f32, v: Self::A<f32x4>) -> Self::A<f32x4> {
+        let w = f32x4::splat(w);
+        Self::each(|l| axpy(acc[l], w, v[l]))
+    }
+
+    /// The f32 at byte offset `off[l]` from `base`, lane by lane.
+    ///
+    /// # Safety
+    /// Every `base + off[l]` (`off[l]` read as unsigned) is a readable, aligned f32.
+    #[inline(always)]
+    unsafe fn gather(self, base: *const u8, off: I<Self>) -> F<Self> {
+        let o = off.arr();
+        // SAFETY: by the contract
+        self.f_of(|l| unsafe { *base.add(o[l] as u32 as usize).cast::<f32>() })
+    }
+
     /// Every lane `x`.
     #[inline(always)]
-    pub fn splat(x: f32) -> F<W> {
-        F([x; W])
+    fn f(self, x: f32) -> F<Self> {
+        F(self.fsplat(x), self)
+    }
+    /// Every lane `x`.
+    #[inline(always)]
+    fn i(self, x: i32) -> I<Self> {
+        I(self.isplat(x), self)
     }
     /// Lane `l` is `f(l)`.
     #[inline(always)]
-    pub fn of(f: impl Fn(usize) -> f32) -> F<W> {
-        F(each(f))
-    }
-    /// `f` of each lane.
-    #[inline(always)]
-    pub fn map(self, f: impl Fn(f32) -> f32) -> F<W> {
-        let mut o = self.0;
-        for x in &mut o {
-            *x = f(*x);
-        }
-        F(o)
-    }
-    /// `f` of each pair of lanes.
-    #[inline(always)]
-    pub fn zip(self, b: F<W>, f: impl Fn(f32, f32) -> f32) -> F<W> {
-        let mut o = self.0;
-        for (x, y) in o.iter_mut().zip(b.0) {
-            *x = f(*x, y);
-        }
-        F(o)
-    }
-    /// `f` of each pair of lanes, a condition.
-    #[inline(always)]
-    pub fn test(self, b: F<W>, f: impl Fn(f32, f32) -> bool) -> M<W> {
-        let mut o = [false; W];
-        for ((m, x), y) in o.iter_mut().zip(self.0).zip(b.0) {
-            *m = f(x, y);
-        }
-        o
-    }
-}
-
-impl<const W: usize> I<W> {
-    /// Every lane `x`.
-    #[inline(always)]
-    pub fn splat(x: i32) -> I<W> {
-        I([x; W])
+    fn f_of(self, f: impl FnMut(usize) -> f32) -> F<Self> {
+        F(self.fload(Self::each(f)), self)
     }
     /// Lane `l` is `f(l)`.
     #[inline(always)]
-    pub fn of(f: impl Fn(usize) -> i32) -> I<W> {
-        I(each(f))
+    fn i_of(self, f: impl FnMut(usize) -> i32) -> I<Self> {
+        I(self.iload(Self::each(f)), self)
     }
-    /// `f` of each lane.
+    /// The first `W` words of `r` as f32 bits.
     #[inline(always)]
-    pub fn map(self, f: impl Fn(i32) -> i32) -> I<W> {
-        let mut o = self.0;
-        for x in &mut o {
-            *x = f(*x);
-        }
-        I(o)
+    fn f_row(self, r: &[u32]) -> F<Self> {
+        I(self.irow(r), self).as_f32_bits()
     }
-    /// `f` of each pair of lanes.
+}
+
+/// f32 lanes.
+#[derive(Clone, Copy)]
+pub(super) struct F<L: Lanes>(L::Fv, L);
+
+/// i32 lanes.
+#[derive(Clone, Copy)]
+pub(super) struct I<L: Lanes>(L::Iv, L);
+
+/// A condition per lane.
+#[derive(Clone, Copy)]
+pub(super) struct M<L: Lanes>(L::Iv, L);
+
+impl<L: Lanes> F<L> {
+    /// The lanes' token.
     #[inline(always)]
-    pub fn zip(self, b: I<W>, f: impl Fn(i32, i32) -> i32) -> I<W> {
-        let mut o = self.0;
-        for (x, y) in o.iter_mut().zip(b.0) {
-            *x = f(*x, y);
-        }
-        I(o)
+    pub fn lanes(self) -> L {
+        self.1
     }
-    /// `f` of each pair of lanes, a condition.
+    /// The lanes as an array.
     #[inline(always)]
-    pub fn test(self, b: I<W>, f: impl Fn(i32, i32) -> bool) -> M<W> {
-        let mut o = [false; W];
-        for ((m, x), y) in o.iter_mut().zip(self.0).zip(b.0) {
-            *m = f(x, y);
-        }
-        o
+    pub fn arr(self) -> L::A<f32> {
+        self.1.fstore(self.0)
+    }
+    /// Lane `l`.
+    #[inline(always)]
+    pub fn at(self, l: usize) -> f32 {
+        self.arr()[l]
+    }
+    /// `f` of each lane, lane by lane.
+    #[inline(always)]
+    pub fn map(self, f: impl Fn(f32) -> f32) -> F<L> {
+        let a = self.arr();
+        self.1.f_of(|l| f(a[l]))
+    }
+    /// `|x|`.
+    #[inline(always)]
+    pub fn abs(self) -> F<L> {
+        (self.bits() & self.1.i(i32::MAX)).as_f32_bits()
+    }
+    /// `self < b`.
+    #[inline(always)]
+    pub fn lt(self, b: F<L>) -> M<L> {
+        M(self.1.flt(self.0, b.0), self.1)
+    }
+    /// `self <= b`.
+    #[inline(always)]
+    pub fn le(self, b: F<L>) -> M<L> {
+        M(self.1.fle(self.0, b.0), self.1)
+    }
+    /// `self == b`.
+    #[inline(always)]
+    pub fn eq(self, b: F<L>) -> M<L> {
+        M(self.1.feq(self.0, b.0), self.1)
+    }
+    /// The lanes' bits.
+    #[inline(always)]
+    pub fn bits(self) -> I<L> {
+        I(self.1.fbits(self.0), self.1)
+    }
+    /// `floor(x)` for lanes below 2²¹ in magnitude (see [`Lanes::floor_small`]).
+    #[inline(always)]
+    pub fn floor_small(self) -> F<L> {
+        F(self.1.floor_small(self.0), self.1)
+    }
+    /// Truncated to i32 (lanes in i32 range).
+    #[inline(always)]
+    pub fn trunc(self) -> I<L> {
+        I(self.1.trunc(self.0), self.1)
+    }
+    /// `m ? a : b` lane-wise.
+    #[inline(always)]
+    pub fn select(m: M<L>, a: F<L>, b: F<L>) -> F<L> {
+        I::select(m, a.bits(), b.bits()).as_f32_bits()
+    }
+    /// Lane `l` takes lane `l & !3`.
+    #[inline(always)]
+    pub fn quad_first(self) -> F<L> {
+        F(self.1.quad_first(self.0), self.1)
+    }
+}
+
+impl<L: Lanes> I<L> {
+    /// The lanes' token.
+    #[inline(always)]
+    pub fn lanes(self) -> L {
+        self.1
+    }
+    /// The lanes as an array.
+    #[inline(always)]
+    pub fn arr(self) -> L::A<i32> {
+        self.1.istore(self.0)
+    }
+    /// The lanes' vector.
+    #[inline(always)]
+    pub fn raw(self) -> L::Iv {
+        self.0
+    }
+    /// Lane `l`.
+    #[inline(always)]
+    pub fn at(self, l: usize) -> i32 {
+        self.arr()[l]
+    }
+    /// `f` of each pair of lanes, lane by lane.
+    #[inline(always)]
+    pub fn zip(self, b: I<L>, f: impl Fn(i32, i32) -> i32) -> I<L> {
+        let (x, y) = (self.arr(), b.arr());
+        self.1.i_of(|l| f(x[l], y[l]))
+    }
+    /// The lanes as f32 bits.
+    #[inline(always)]
+    pub fn as_f32_bits(self) -> F<L> {
+        F(self.1.ibits(self.0), self.1)
+    }
+    /// Converted to f32 (`as f32`).
+    #[inline(always)]
+    pub fn to_f32(self) -> F<L> {
+        F(self.1.cvt(self.0), self.1)
+    }
+    /// `self > b`.
+    #[inline(always)]
+    pub fn gt(self, b: I<L>) -> M<L> {
+        M(self.1.igt(self.0, b.0), self.1)
+    }
+    /// `self == b`.
+    #[inline(always)]
+    pub fn eq(self, b: I<L>) -> M<L> {
+        M(self.1.ieq(self.0, b.0), self.1)
+    }
+    /// `self >> 31`, arithmetic.
+    #[inline(always)]
+    pub fn sign(self) -> I<L> {
+        I(self.1.isign(self.0), self.1)
+    }
+    /// `self << 4`.
+    #[inline(always)]
+    pub fn x16(self) -> I<L> {
+        I(self.1.ix16(self.0), self.1)
+    }
+    /// The lesser lanes.
+    #[inline(always)]
+    pub fn min(self, b: I<L>) -> I<L> {
+        I::select(self.gt(b), b, self)
+    }
+    /// The greater lanes.
+    #[inline(always)]
+    pub fn max(self, b: I<L>) -> I<L> {
+        I::select(self.gt(b), self, b)
+    }
+    /// `m ? a : b` lane-wise.
+    #[inline(always)]
+    pub fn select(m: M<L>, a: I<L>, b: I<L>) -> I<L> {
+        I(m.1.select(m.0, a.0, b.0), m.1)
+    }
+}
+
+impl<L: Lanes> M<L> {
+    /// Every lane `c`.
+    #[inline(always)]
+    pub fn splat(l: L, c: bool) -> M<L> {
+        M(l.isplat(-(c as i32)), l)
+    }
+    /// 1.0 where the lane holds, else 0.0.
+    #[inline(always)]
+    pub fn one_zero(self) -> F<L> {
+        I(
+            self.1.iand(self.0, self.1.fbits(self.1.fsplat(1.0))),
+            self.1,
+        )
+        .as_f32_bits()
+    }
+    /// The lanes as bits (bit `l`: lane `l`).
+    #[inline(always)]
+    pub fn bits(self) -> u32 {
+        self.1.movemask(self.0)
+    }
+    /// Whether every lane holds.
+    #[inline(always)]
+    pub fn all(self) -> bool {
+        self.bits() == (1u32 << L::W) - 1
     }
 }
 
 macro_rules! binop {
-    ($t:ident, $tr:ident, $f:ident, $e:expr) => {
-        impl<const W: usize> $tr for $t<W> {
-            type Output = $t<W>;
+    ($t:ident, $tr:ident, $f:ident, $op:ident) => {
+        impl<L: Lanes> $tr for $t<L> {
+            type Output = $t<L>;
             #[inline(always)]
-            fn $f(self, b: $t<W>) -> $t<W> {
-                self.zip(b, $e)
+            fn $f(self, b: $t<L>) -> $t<L> {
+                $t(self.1.$op(self.0, b.0), self.1)
             }
         }
     };
 }
-binop!(F, Add, add, |a, b| a + b);
-binop!(F, Sub, sub, |a, b| a - b);
-binop!(F, Mul, mul, |a, b| a * b);
-binop!(I, Add, add, |a, b| a.wrapping_add(b));
-binop!(I, Sub, sub, |a, b| a.wrapping_sub(b));
-binop!(I, Mul, mul, |a, b| a.wrapping_mul(b));
-binop!(I, BitAnd, bitand, |a, b| a & b);
-binop!(I, BitOr, bitor, |a, b| a | b);
-binop!(I, BitXor, bitxor, |a, b| a ^ b);
+binop!(F, Add, add, fadd);
+binop!(F, Sub, sub, fsub);
+binop!(F, Mul, mul, fmul);
+binop!(F, Div, div, fdiv);
+binop!(I, Add, add, iadd);
+binop!(I, Sub, sub, isub);
+binop!(I, Mul, mul, imul);
+binop!(I, BitAnd, bitand, iand);
+binop!(I, BitOr, bitor, ior);
+binop!(I, BitXor, bitxor, ixor);
+binop!(M, BitAnd, bitand, iand);
+binop!(M, BitOr, bitor, ior);
 
-impl<const W: usize> Shr<u32> for I<W> {
-    type Output = I<W>;
+impl<L: Lanes> Not for M<L> {
+    type Output = M<L>;
     #[inline(always)]
-    fn shr(self, s: u32) -> I<W> {
-        self.map(|a| a >> s)
+    fn not(self) -> M<L> {
+        M(self.1.ixor(self.0, self.1.isplat(-1)), self.1)
     }
 }
 
-/// The lanes of a condition as bits (bit `l`: lane `l`), four lanes to a move-mask: a fold
-/// of shifted bits is left as a chain of scalar ands and ors by the compiler.
-#[inline(always)]
-pub(super) fn bits<const W: usize>(m: M<W>) -> u32 {
-    let mut r = 0u32;
-    let mut k = 0;
-    while k + 4 <= W {
-        // a true lane as all ones, its sign bit the lane's bit
-        let v: [f32; 4] = each(|i| f32::from_bits((m[k + i] as i32).wrapping_neg() as u32));
-        r |= wide::f32x4::new(v).to_bitmask() << k;
-        k += 4;
+impl<L: Lanes> fmt::Debug for F<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.arr().as_ref().fmt(f)
     }
-    while k < W {
-        r |= (m[k] as u32) << k;
-        k += 1;
-    }
-    r
 }
 
-/// Whether every lane holds.
+impl<L: Lanes> fmt::Debug for I<L> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.arr().as_ref().fmt(f)
+    }
+}
+
+/// `N` lanes as plain arrays, lane by lane: one lane (the general path's footprints), and
+/// four where x86-64's SSE2 is not there.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Arr<const N: usize>;
+
+impl<const N: usize> Arr<N> {
+    #[inline(always)]
+    fn zip<T: Copy, U: Copy>(a: [T; N], b: [T; N], f: impl Fn(T, T) -> U) -> [U; N] {
+        std::array::from_fn(|l| f(a[l], b[l]))
+    }
+}
+
+impl<const N: usize> Lanes for Arr<N> {
+    const W: usize = N;
+    type A<T: Copy> = [T; N];
+    type Fv = [f32; N];
+    type Iv = [i32; N];
+
+    #[inline(always)]
+    fn each<T: Copy>(f: impl FnMut(usize) -> T) -> [T; N] {
+        std::array::from_fn(f)
+    }
+    #[inline(always)]
+    fn fload(self, a: [f32; N]) -> [f32; N] {
+        a
+    }
+    #[inline(always)]
+    fn fstore(self, v: [f32; N]) -> [f32; N] {
+        v
+    }
+    #[inline(always)]
+    fn iload(self, a: [i32; N]) -> [i32; N] {
+        a
+    }
+    #[inline(always)]
+    fn istore(self, v: [i32; N]) -> [i32; N] {
+        v
+    }
+    #[inline(always)]
+    fn irow(self, r: &[u32]) -> [i32; N] {
+        std::array::from_fn(|l| r[l] as i32)
+    }
+    #[inline(always)]
+    fn fsplat(self, x: f32) -> [f32; N] {
+        [x; N]
+    }
+    #[inline(always)]
+    fn isplat(self, x: i32) -> [i32; N] {
+        [x; N]
+    }
+    #[inline(always)]
+    fn fadd(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
+        Self::zip(a, b, |a, b| a + b)
+    }
+    #[inline(always)]
+    fn fsub(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
+        Self::zip(a, b, |a, b| a - b)
+    }
+    #[inline(always)]
+    fn fmul(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
+        Self::zip(a, b, |a, b| a * b)
+    }
+    #[inline(always)]
+    fn fdiv(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
+        Self::zip(a, b, |a, b| a / b)
+    }
+    #[inline(always)]
+    fn flt(self, a: [f32; N], b: [f32; N]) -> [i32; N] {
+        Self::zip(a, b, |a, b| -((a < b) as i32))
+    }
+    #[inline(always)]
+    fn fle(self, a: [f32; N], b: [f32; N]) -> [i32; N] {
+        Self::zip(a, b, |a, b| -((a <= b) as i32))
+    }
+    #[inline(always)]
+    fn feq(self, a: [f32; N], b: [f32; N]) -> [i32; N] {
+        Self::zip(a, b, |a, b| -((a == b) as i32))
+    }
+    #[inline(always)]
+    fn iadd(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
+        Self::zip(a, b, i32::wrapping_add)
+    }
+    #[inline(always)]
+    fn isub(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
+        Self::zip(a, b, i32::wrapping_sub)
+    }
+    #[inline(always)]
+    fn imul(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
+        Self::zip(a, b, i32::wrapping_mul)
+    }
+    #[inline(always)]
+    fn iand(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
+        Self::zip(a, b, |a, b| a & b)
+    }
+    #[inline(always)]
+    fn ior(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
+        Self::zip(a, b, |a, b| a | b)
+    }
+    #[inline(always)]
+    fn ixor(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
+        Self::zip(a, b, |a, b| a ^ b)
+    }
+    #[inline(always)]
+    fn isign(self, a: [i32; N]) -> [i32; N] {
+        a.map(|a| a >> 31)
+    }
+    #[inline(always)]
+    fn ix16(self, a: [i32; N]) -> [i32; N] {
+        a.map(|a| a << 4)
+    }
+    #[inline(always)]
+    fn igt(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
+        Self::zip(a, b, |a, b| -((a > b) as i32))
+    }
+    #[inline(always)]
+    fn ieq(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
+        Self::zip(a, b, |a, b| -((a == b) as i32))
+    }
+    #[inline(always)]
+    fn select(self, m: [i32; N], a: [i32; N], b: [i32; N]) -> [i32; N] {
+        std::array::from_fn(|l| if m[l] != 0 { a[l] } else { b[l] })
+    }
+    #[inline(always)]
+    fn fbits(self, a: [f32; N]) -> [i32; N] {
+        a.map(|x| x.to_bits() as i32)
+    }
+    #[inline(always)]
+    fn ibits(self, a: [i32; N]) -> [f32; N] {
+        a.map(|x| f32::from_bits(x as u32))
+    }
+    #[inline(always)]
+    fn cvt(self, a: [i32; N]) -> [f32; N] {
+        a.map(|x| x as f32)
+    }
+    #[inline(always)]
+    fn trunc(self, a: [f32; N]) -> [i32; N] {
+        a.map(|x| x as i32)
+    }
+    #[inline(always)]
+    fn movemask(self, m: [i32; N]) -> u32 {
+        (0..N).fold(0, |r, l| r | ((m[l] < 0) as u32) << l)
+    }
+    #[inline(always)]
+    fn quad_first(self, a: [f32; N]) -> [f32; N] {
+        std::array::from_fn(|l| a[l & !3])
+    }
+}
+
+#[cfg(target_arch = "x86_64")]
+pub(super) use x86::{Avx, Sse};
+
+/// Four lanes: a quad.
+#[cfg(target_arch = "x86_64")]
+pub(super) type Quad = Sse;
+/// Four lanes: a quad.
+#[cfg(not(target_arch = "x86_64"))]
+pub(super) type Quad = Arr<4>;
+
+/// The four-lane token (a quad).
 #[inline(always)]
-pub(super) fn all<const W: usize>(m: M<W>) -> bool {
-    bits(m) == (1u32 << W) - 1
+pub(super) fn four() -> Quad {
+    Quad::default()
+}
+
+#[cfg(target_arch = "x86_64")]
+mod x86 {
+    use super::{axpy, lerp, Lanes, F, I};
+    use std::arch::x86_64::*;
+    use wide::f32x4;
+
+    /// Four lanes in SSE2 registers (part of x86-64).
+    #[derive(Clone, Copy, Debug, Default)]
+    pub(in super::super) struct Sse;
+
+    /// `$e` (SSE2 intrinsics) in an `unsafe` block: SSE2 is part of x86-64.
+    macro_rules! sse {
+        ($e:expr) => {
+            // SAFETY: every x86-64 CPU has SSE2; the operands are plain values
+            unsafe { $e }
+        };
+    }
+
+    impl Lanes for Sse {
+        const W: usize = 4;
+        type A<T: Copy> = [T; 4];
+        type Fv = __m128;
+        type Iv = __m128i;
+
+        #[inline(always)]
+        fn each<T: Copy>(mut f: impl FnMut(usize) -> T) -> [T; 4] {
+            [f(0), f(1), f(2), f(3)]
+        }
+        #[inline(always)]
+        fn fload(self, a: [f32; 4]) -> __m128 {
+            sse!(_mm_setr_ps(a[0], a[1], a[2], a[3]))
+        }
+        #[inline(always)]
+        fn fstore(self, v: __m128) -> [f32; 4] {
+            let mut o = [0f32; 4];
+            // SAFETY: `o` is four writable f32; the store is unaligned
+            unsafe { _mm_storeu_ps(o.as_mut_ptr(), v) };
+            o
+        }
+        #[inline(always)]
+        fn iload(self, a: [i32; 4]) -> __m128i {
+            sse!(_mm_setr_epi32(a[0], a[1], a[2], a[3]))
+        }
+        #[inline(always)]
+        fn istore(self, v: __m128i) -> [i32; 4] {
+            let mut o = [0i32; 4];
+            // SAFETY: `o` is 16 writable bytes; the store is unaligned
+            unsafe { _mm_storeu_si128(o.as_mut_ptr().cast(), v) };
+            o
+        }
+        #[inline(always)]
+        fn irow(self, r: &[u32]) -> __m128i {
+            let r = &r[..4];
+            // SAFETY: `r` is four readable u32 (16 bytes); the load is unaligned
+            unsafe { _mm_loadu_si128(r.as_ptr().cast()) }
+        }
+        #[inline(always)]
+        fn fsplat(self, x: f32) -> __m128 {
+            sse!(_mm_set1_ps(x))
+        }
+        #[inline(always)]
+        fn isplat(self, x: i32) -> __m128i {
+            sse!(_mm_set1_epi32(x))
+        }
+        #[inline(always)]
+        fn fadd(self, a: __m128, b: __m128) -> __m128 {
+            sse!(_mm_add_ps(a, b))
+        }
+        #[inline(always)]
+        fn fsub(self, a: __m128, b: __m128) -> __m128 {
+            sse!(_mm_sub_ps(a, b))
+        }
+        #[inline(always)]
+        fn fmul(self, a: __m128, b: __m128) -> __m128 {
+            sse!(_mm_mul_ps(a, b))
+        }
+        #[inline(always)]
+        fn fdiv(self, a: __m128, b: __m128) -> __m128 {
+            sse!(_mm_div_ps(a, b))
+        }
+        #[inline(always)]
+        fn flt(self, a: __m128, b: __m128) -> __m128i {
+            sse!(_mm_castps_si128(_mm_cmplt_ps(a, b)))
+        }
+        #[inline(always)]
+        fn fle(self, a: __m128, b: __m128) -> __m128i {
+            sse!(_mm_castps_si128(_mm_cmple_ps(a, b)))
+        }
+        #[inline(always)]
+        fn feq(self, a: __m128, b: __m128) -> __m128i {
+            sse!(_mm_castps_si128(_mm_cmpeq_ps(a, b)))
+        }
+        #[inline(always)]
+        fn iadd(self, a: __m128i, b: __m128i) -> __m128i {
+            sse!(_mm_add_epi32(a, b))
+        }
+        #[inline(always)]
+        fn isub(self, a: __m128i, b: __m128i) -> __m128i {
+            sse!(_mm_sub_epi32(a, b))
+        }
+        #[inline(always)]
+        fn imul(self, a: __m128i, b: __m128i) -> __m128i {
+            // SSE2 has no 32-bit low multiply: lanes 0, 2 and 1, 3 as 64-bit products
+            let even = sse!(_mm_mul_epu32(a, b));
+            let odd = sse!(_mm_mul_epu32(
+                _mm_srli_epi64::<32>(a),
+                _mm_srli_epi64::<32>(b)
+            ));
+            sse!(_mm_unpacklo_epi32(
+                _mm_shuffle_epi32::<0b1000>(even),
+                _mm_shuffle_epi32::<0b1000>(odd),
+            ))
+        }
+        #[inline(always)]
+        fn iand(self, a: __m128i, b: __m128i) -> __m128i {
+            sse!(_mm_and_si128(a, b))
+        }
+        #[inline(always)]
+        fn ior(self, a: __m128i, b: __m128i) -> __m128i {
+            sse!(_mm_or_si128(a, b))
+        }
+        #[inline(always)]
+        fn ixor(self, a: __m128i, b: __m128i) -> __m128i {
+            sse!(_mm_xor_si128(a, b))
+        }
+        #[inline(always)]
+        fn isign(self, a: __m128i) -> __m128i {
+            sse!(_mm_srai_epi32::<31>(a))
+        }
+        #[inline(always)]
+        fn ix16(self, a: __m128i) -> __m128i {
+            sse!(_mm_slli_epi32::<4>(a))
+        }
+        #[inline(always)]
+        fn igt(self, a: __m128i, b: __m128i) -> __m128i {
+            sse!(_mm_cmpgt_epi32(a, b))
+        }
+        #[inline(always)]
+        fn ieq(self, a: __m128i, b: __m128i) -> __m128i {
+            sse!(_mm_cmpeq_epi32(a, b))
+        }
+        #[inline(always)]
+        fn select(self, m: __m128i, a: __m128i, b: __m128i) -> __m128i {
+            sse!(_mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b)))
+        }
+        #[inline(always)]
+        fn fbits(self, a: __m128) -> __m128i {
+            sse!(_mm_castps_si128(a))
+        }
+        #[inline(always)]
+        fn ibits(self, a: __m128i) -> __m128 {
+            sse!(_mm_castsi128_ps(a))
+        }
+        #[inline(always)]
+        fn cvt(self, a: __m128i) -> __m128 {
+            sse!(_mm_cvtepi32_ps(a))
+        }
+        #[inline(always)]
+        fn trunc(self, a: __m128) -> __m128i {
+            sse!(_mm_cvttps_epi32(a))
+        }
+        #[inline(always)]
+        fn movemask(self, m: __m128i) -> u32 {
+            sse!(_mm_movemask_ps(_mm_castsi128_ps(m)) as u32)
+        }
+        #[inline(always)]
+        fn quad_first(self, a: __m128) -> __m128 {
+            sse!(_mm_shuffle_ps::<0>(a, a))
+        }
+    }
+
+    /// Eight lanes in AVX2 registers. A value of this type exists only if [`Avx::new`]
+    /// found AVX2 on the CPU, so each method (all take `self`) may call AVX2 intrinsics.
+    #[derive(Clone, Copy, Debug)]
+    pub(in super::super) struct Avx(());
+
+    impl Avx {
+        /// The token, if the AVX2 forms may run ([`crate::cpu::avx2`]).
+        #[inline(always)]
+        pub fn new() -> Option<Avx> {
+            crate::cpu::avx2().then_some(Avx(()))
+        }
+    }
+
+    /// `$e` (AVX2 intrinsics) in an `unsafe` block justified by the token.
+    macro_rules! avx {
+        ($e:expr) => {
+            // SAFETY: an `Avx` exists only when the CPU has AVX2 (`Avx::new`), and every
+            // method here takes one; the intrinsics' operands are plain values or, for
+            // loads and stores, the local or checked memory named at the call
+            unsafe { $e }
+        };
+    }
+
+    impl Lanes for Avx {
+        const W: usize = 8;
+        const AVX2: bool = true;
+        type A<T: Copy> = [T; 8];
+        type Fv = __m256;
+        type Iv = __m256i;
+
+        #[inline(always)]
+        fn each<T: Copy>(mut f: impl FnMut(usize) -> T) -> [T; 8] {
+            [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)]
+        }
+        #[inline(always)]
+        fn fload(self, a: [f32; 8]) -> __m256 {
+            avx!(_mm256_loadu_ps(a.as_ptr()))
+        }
+        #[inline(always)]
+        fn fstore(self, v: __m256) -> [f32; 8] {
+            let mut o = [0f32; 8];
+            avx!(_mm256_storeu_ps(o.as_mut_ptr(), v));
+            o
+        }
+        #[inline(always)]
+        fn iload(self, a: [i32; 8]) -> __m256i {
+            avx!(_mm256_loadu_si256(a.as_ptr().cast()))
+        }
+        #[inline(always)]
+        fn istore(self, v: __m256i) -> [i32; 8] {
+            let mut o = [0i32; 8];
+            avx!(_mm256_storeu_si256(o.as_mut_ptr().cast(), v));
+            o
+        }
+        #[inline(always)]
+        fn irow(self, r: &[u32]) -> __m256i {
+            let r = &r[..8];
+            // (`r`: eight readable u32, 32 bytes)
+            avx!(_mm256_loadu_si256(r.as_ptr().cast()))
+        }
+        #[inline(always)]
+        fn fsplat(self, x: f32) -> __m256 {
+            avx!(_mm256_set1_ps(x))
+        }
+        #[inline(always)]
+        fn isplat(self, x: i32) -> __m256i {
+            avx!(_mm256_set1_epi32(x))
+        }
+        #[inline(always)]
+        fn fadd(self, a: __m256, b: __m256) -> __m256 {
+            avx!(_mm256_add_ps(a, b))
+        }
+        #[inline(always)]
+        fn fsub(self, a: __m256, b: __m256) -> __m256 {
+            avx!(_mm256_sub_ps(a, b))
+        }
+        #[inline(always)]
+        fn fmul(self, a: __m256, b: __m256) -> __m256 {
+            avx!(_mm256_mul_ps(a, b))
+        }
+        #[inline(always)]
+        fn fdiv(self, a: __m256, b: __m256) -> __m256 {
+            avx!(_mm256_div_ps(a, b))
+        }
+        #[inline(always)]
+        fn flt(self, a: __m256, b: __m256) -> __m256i {
+            avx!(_mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(a, b)))
+        }
+        #[inline(always)]
+        fn fle(self, a: __m256, b: __m256) -> __m256i {
+            avx!(_mm256_castps_si256(_mm256_cmp_ps::<_CMP_LE_OQ>(a, b)))
+        }
+        #[inline(always)]
+        fn feq(self, a: __m256, b: __m256) -> __m256i {
+            avx!(_mm256_castps_si256(_mm256_cmp_ps::<_CMP_EQ_OQ>(a, b)))
+        }
+        #[inline(always)]
+        fn iadd(self, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_add_epi32(a, b))
+        }
+        #[inline(always)]
+        fn isub(self, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_sub_epi32(a, b))
+        }
+        #[inline(always)]
+        fn imul(self, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_mullo_epi32(a, b))
+        }
+        #[inline(always)]
+        fn iand(self, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_and_si256(a, b))
+        }
+        #[inline(always)]
+        fn ior(self, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_or_si256(a, b))
+        }
+        #[inline(always)]
+        fn ixor(self, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_xor_si256(a, b))
+        }
+        #[inline(always)]
+        fn isign(self, a: __m256i) -> __m256i {
+            avx!(_mm256_srai_epi32::<31>(a))
+        }
+        #[inline(always)]
+        fn ix16(self, a: __m256i) -> __m256i {
+            avx!(_mm256_slli_epi32::<4>(a))
+        }
+        #[inline(always)]
+        fn igt(self, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_cmpgt_epi32(a, b))
+        }
+        #[inline(always)]
+        fn ieq(self, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_cmpeq_epi32(a, b))
+        }
+        #[inline(always)]
+        fn select(self, m: __m256i, a: __m256i, b: __m256i) -> __m256i {
+            avx!(_mm256_blendv_epi8(b, a, m))
+        }
+        #[inline(always)]
+        fn fbits(self, a: __m256) -> __m256i {
+            avx!(_mm256_castps_si256(a))
+        }
+        #[inline(always)]
+        fn ibits(self, a: __m256i) -> __m256 {
+            avx!(_mm256_castsi256_ps(a))
+        }
+        #[inline(always)]
+        fn cvt(self, a: __m256i) -> __m256 {
+            avx!(_mm256_cvtepi32_ps(a))
+        }
+        #[inline(always)]
+        fn trunc(self, a: __m256) -> __m256i {
+            avx!(_mm256_cvttps_epi32(a))
+        }
+        #[inline(always)]
+        fn movemask(self, m: __m256i) -> u32 {
+            avx!(_mm256_movemask_ps(_mm256_castsi256_ps(m))) as u32
+        }
+        #[inline(always)]
+        fn quad_first(self, a: __m256) -> __m256 {
+            avx!(_mm256_shuffle_ps::<0>(a, a))
+        }
+        #[inline(always)]
+        fn floor_small(self, x: __m256) -> __m256 {
+            avx!(_mm256_floor_ps(x))
+        }
+        #[inline(always)]
+        fn rows(self, x: __m256i, y: __m256i, z: __m256i, w: __m256i) -> [[u32; 4]; 8] {
+            // a 4×4 transpose in each 128-bit half: register k holds lanes k and k + 4
+            let (xy0, xy1) = avx!((_mm256_unpacklo_epi32(x, y), _mm256_unpackhi_epi32(x, y)));
+            let (zw0, zw1) = avx!((_mm256_unpacklo_epi32(z, w), _mm256_unpackhi_epi32(z, w)));
+            let r = avx!([
+                _mm256_unpacklo_epi64(xy0, zw0),
+                _mm256_unpackhi_epi64(xy0, zw0),
+                _mm256_unpacklo_epi64(xy1, zw1),
+                _mm256_unpackhi_epi64(xy1, zw1),
+            ]);
+            let o = avx!([
+                _mm256_permute2x128_si256::<0x20>(r[0], r[1]),
+                _mm256_permute2x128_si256::<0x20>(r[2], r[3]),
+                _mm256_permute2x128_si256::<0x31>(r[0], r[1]),
+                _mm256_permute2x128_si256::<0x31>(r[2], r[3]),
+            ]);
+            let mut out = [[0u32; 4]; 8];
+            for (k, v) in o.iter().enumerate() {
+                // (`out[2k..2k + 2]`: 32 writable bytes, the store unaligned)
+                avx!(_mm256_storeu_si256(out[2 * k..].as_mut_ptr().cast(), *v));
+            }
+            out
+        }
+        #[inline(always)]
+        fn axpy(self, acc: [f32x4; 8], w: f32, v: [f32x4; 8]) -> [f32x4; 8] {
+            // lanes 2k and 2k + 1 side by side
+            let w = Pair(avx!(_mm256_set1_ps(w)), self);
+            let mut o = acc;
+            for k in 0..4 {
+                let p = |a: &[f32x4; 8]| Pair::of(self, a[2 * k], a[2 * k + 1]);
+                (o[2 * k], o[2 * k + 1]) = axpy(p(&acc), w, p(&v)).split();
+            }
+            o
+        }
+        #[inline(always)]
+        unsafe fn gather(self, base: *const u8, off: I<Avx>) -> F<Avx> {
+            // SAFETY: the CPU has AVX2 (the token); every lane's address is a readable f32
+            // (the caller's contract)
+            F(
+                unsafe { _mm256_i32gather_ps::<1>(base.cast(), off.0) },
+                self,
+            )
+        }
+        #[inline(always)]
+        fn bilerp(self, t: [[f32x4; 8]; 4], fa: F<Avx>, fb: F<Avx>) -> [f32x4; 8] {
+            // lanes 2k and 2k + 1 side by side: one AVX2 operation for two lanes' channels
+            let mut o = [f32x4::splat(0.0); 8];
+            for k in 0..4 {
+                let p = |c: usize| Pair::of(self, t[c][2 * k], t[c][2 * k + 1]);
+                let (wa, wb) = (Pair::weights(fa, k), Pair::weights(fb, k));
+                let top = lerp(p(0), p(1), wa);
+                let bot = lerp(p(2), p(3), wa);
+                (o[2 * k], o[2 * k + 1]) = lerp(top, bot, wb).split();
+            }
+            o
+        }
+    }
+
+    /// Two lanes' texels side by side in one AVX2 register (made from an [`Avx`] token).
+    #[derive(Clone, Copy)]
+    struct Pair(__m256, Avx);
+
+    impl Pair {
+        /// `a` in the low half, `b` in the high.
+        #[inline(always)]
+        fn of(l: Avx, a: f32x4, b: f32x4) -> Pair {
+            let (a, b): (__m128, __m128) = (a.into(), b.into());
+            Pair(avx!(_mm256_set_m128(b, a)), l)
+        }
+        /// Lane `2k` of `f` four times, then lane `2k + 1` four times.
+        #[inline(always)]
+        fn weights(f: F<Avx>, k: usize) -> Pair {
+            let k = 2 * k as i32;
+            let idx = avx!(_mm256_setr_epi32(k, k, k, k, k + 1, k + 1, k + 1, k + 1));
+            Pair(avx!(_mm256_permutevar8x32_ps(f.0, idx)), f.1)
+        }
+        /// The two texels.
+        #[inline(always)]
+        fn split(self) -> (f32x4, f32x4) {
+            let lo = avx!(_mm256_castps256_ps128(self.0));
+            let hi = avx!(_mm256_extractf128_ps::<1>(self.0));
+            (lo.into(), hi.into())
+        }
+    }
+
+    impl std::ops::Add for Pair {
+        type Output = Pair;
+        #[inline(always)]
+        fn add(self, b: Pair) -> Pair {
+            Pair(avx!(_mm256_add_ps(self.0, b.0)), self.1)
+        }
+    }
+
+    impl std::ops::Sub for Pair {
+        type Output = Pair;
+        #[inline(always)]
+        fn sub(self, b: Pair) -> Pair {
+            Pair(avx!(_mm256_sub_ps(self.0, b.0)), self.1)
+        }
+    }
+
+    impl std::ops::Mul for Pair {
+        type Output = Pair;
+        #[inline(always)]
+        fn mul(self, b: Pair) -> Pair {
+            Pair(avx!(_mm256_mul_ps(self.0, b.0)), self.1)
+        }
+    }
 }
 
 /// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
@@ -182,75 +1014,71 @@ pub(super) fn fl(x: f32) -> i32 {
     }
 }
 
-/// The bound below which [`split`] takes its exact lane-wise route: `|x| < 2²¹`.
+/// The bound below which [`split`] takes its lane-wise route: `|x| < 2²¹`.
 const SMALL: f32 = 2_097_152.0;
 
 /// `(floor(x), x − floor(x))` lane-wise, the fraction clamped to [0, 1] — [`fl`] and the
 /// clamp lane by lane — and which lanes are below 2²¹ in magnitude (not NaN).
 ///
-/// When every lane is (the usual case) it needs no float-to-integer conversion: adding
-/// `1.5·2²³` rounds `x` to the nearest integer `r` in the low mantissa bits (exact in this
-/// range), and `floor = r − (r > x)`; the fraction `x − floor` is then exact and in [0, 1),
-/// so its clamp is the identity and is skipped. Otherwise it takes the scalar saturating
-/// route of [`fl`] with the clamp for every lane.
+/// When every lane is (the usual case) the floor is exact in f32 and so is the fraction
+/// `x − floor` (the floor as the integer's f32, so −0 gives a fraction of −0 as on the
+/// scalar route), in [0, 1), so its clamp is the identity and is skipped. Otherwise it takes
+/// the scalar saturating route of [`fl`] with the clamp for every lane.
 #[inline(always)]
-pub(super) fn split<const W: usize>(x: F<W>) -> (I<W>, F<W>, M<W>) {
-    const MAGIC: f32 = 12_582_912.0; // 1.5·2²³
-    let small = x.test(F::splat(SMALL), |a, m| a.abs() < m);
-    let mut i = [0i32; W];
-    let mut f = [0f32; W];
-    if all(small) {
-        for l in 0..W {
-            let y = x.0[l] + MAGIC;
-            let r = (y.to_bits() as i32).wrapping_sub(MAGIC.to_bits() as i32);
-            i[l] = r - ((y - MAGIC > x.0[l]) as i32);
-            f[l] = x.0[l] - i[l] as f32;
-        }
-    } else {
-        for l in 0..W {
-            i[l] = fl(x.0[l]);
-            f[l] = (x.0[l] - i[l] as f32).clamp(0.0, 1.0);
-        }
+pub(super) fn split<L: Lanes>(x: F<L>) -> (I<L>, F<L>, M<L>) {
+    let l = x.lanes();
+    let small = x.abs().lt(l.f(SMALL));
+    if small.all() {
+        let i = x.floor_small().trunc();
+        return (i, x - i.to_f32(), small);
     }
-    (I(i), F(f), small)
-}
-
-/// [`lerp`] of two texels side by side (`a`, `b`: two texels' channels; `w`: each texel's
-/// weight four times), the same operations channel for channel: one AVX2 operation for
-/// two lanes' texels.
-#[inline(always)]
-pub(super) fn lerp2(a: [f32; 8], b: [f32; 8], w: [f32; 8]) -> [f32; 8] {
-    let mut o = a;
-    for i in 0..8 {
-        o[i] = a[i] + (b[i] - a[i]) * w[i];
-    }
-    o
-}
-
-/// Two texels side by side.
-#[inline(always)]
-pub(super) fn pair(a: [f32; 4], b: [f32; 4]) -> [f32; 8] {
-    [a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3]]
+    let a = x.arr();
+    let i = l.i_of(|k| fl(a[k]));
+    let ia = i.arr();
+    let f = l.f_of(|k| (a[k] - ia[k] as f32).clamp(0.0, 1.0));
+    (i, f, small)
 }
 
 /// `a + (b − a)·w` per channel: the linear filter's one operation, in the order every
-/// instantiation must keep (no FMA).
+/// instantiation must keep (no FMA), on one texel (`f32x4`) or two side by side.
 #[inline(always)]
-pub(super) fn lerp(a: [f32; 4], b: [f32; 4], w: f32) -> [f32; 4] {
-    [
-        a[0] + (b[0] - a[0]) * w,
-        a[1] + (b[1] - a[1]) * w,
-        a[2] + (b[2] - a[2]) * w,
-        a[3] + (b[3] - a[3]) * w,
-    ]
+pub(super) fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(
+    a: T,
+    b: T,
+    w: T,
+) -> T {
+    a + (b - a) * w
+}
+
+/// `acc + w·v` per channel: a weighted term of a sum, in the order every instantiation
+/// must keep (no FMA), on one texel (`f32x4`) or two side by side.
+#[inline(always)]
+pub(super) fn axpy<T: Copy + Add<Output = T> + Mul<Output = T>>(acc: T, w: T, v: T) -> T {
+    acc + w * v
+}
+
+/// `ref OP texel` lane-wise (IEEE: NaN compares false except `NotEqual`): the one form of
+/// every compare of the texture unit.
+#[inline(always)]
+pub(super) fn compare<L: Lanes>(op: CompareOp, r: F<L>, t: F<L>) -> M<L> {
+    match op {
+        CompareOp::Never => M::splat(r.lanes(), false),
+        CompareOp::Less => r.lt(t),
+        CompareOp::Equal => r.eq(t),
+        CompareOp::LessOrEqual => r.le(t),
+        CompareOp::Greater => t.lt(r),
+        CompareOp::NotEqual => !r.eq(t),
+        CompareOp::GreaterOrEqual => t.le(r),
+        CompareOp::Always => M::splat(r.lanes(), true),
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn split_is_the_scalar_floor_and_clamped_fraction() {
+    /// Inputs around the bounds of [`split`]'s routes and pseudo-random ones.
+    fn values() -> Vec<f32> {
         let mut vals = vec![0.0, -0.0, 0.5, -0.5, 1.0, -1.0, 1.5, -1.5, 2.5, f32::NAN];
         for e in [2_097_152.0f32, 4_194_304.0, 8_388_608.0, 2147483648.0] {
             for k in -3..=3 {
@@ -266,19 +1094,113 @@ mod tests {
             let scale = [1.0, 100.0, 3e6, 1e10][(x >> 60) as usize & 3];
             vals.push(((x >> 40) as f32 / (1u64 << 24) as f32 * 2.0 - 1.0) * scale);
         }
-        for (n, chunk) in vals.chunks(4).enumerate() {
-            let mut v = [0.25f32; 4];
-            v[..chunk.len()].copy_from_slice(chunk);
+        vals
+    }
+
+    /// [`split`] on `l`'s lanes against the scalar floor and clamped fraction.
+    fn check_split<L: Lanes>(l: L) {
+        for (n, chunk) in values().chunks(L::W).enumerate() {
+            let mut v = L::each(|k| chunk.get(k).copied().unwrap_or(0.25));
             if n % 2 == 0 {
-                v[3] = 0.75; // keep some chunks on the small route
+                v[L::W - 1] = 0.75; // keep some chunks on the small route
             }
-            let (i, f, _) = split(F(v));
-            for l in 0..4 {
-                let want = fl(v[l]);
-                let wf = (v[l] - want as f32).clamp(0.0, 1.0);
-                assert_eq!(i.0[l], want, "{v:?}");
-                assert_eq!(f.0[l].to_bits(), wf.to_bits(), "{v:?}");
+            let (i, f, _) = split(l.f_of(|k| v[k]));
+            for k in 0..L::W {
+                let want = fl(v[k]);
+                let wf = (v[k] - want as f32).clamp(0.0, 1.0);
+                assert_eq!(i.at(k), want, "{:?}", v.as_ref());
+                assert_eq!(f.at(k).to_bits(), wf.to_bits(), "{:?}", v.as_ref());
             }
         }
+    }
+
+    #[test]
+    fn split_is_the_scalar_floor_and_clamped_fraction() {
+        check_split(Arr::<1>);
+        check_split(Arr::<4>);
+        check_split(four());
+        #[cfg(target_arch = "x86_64")]
+        if let Some(l) = Avx::new() {
+            // SAFETY: `l` proves AVX2
+            unsafe { split_avx(l) };
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn split_avx(l: Avx) {
+        check_split(l);
+    }
+
+    /// Every operation of `l` against plain i32/f32 arithmetic, on lanes of edge values.
+    fn check_ops<L: Lanes>(l: L) {
+        let ints = [
+            0,
+            1,
+            -1,
+            7,
+            -8,
+            i32::MAX,
+            i32::MIN,
+            0x1234_5678,
+            -0x0765_4321,
+            65537,
+        ];
+        let fl32 = [
+            0.0,
+            -0.0,
+            1.5,
+            -2.25,
+            f32::NAN,
+            f32::INFINITY,
+            3e9,
+            -1e-30,
+            0.1,
+            7.0,
+        ];
+        for s in 0..ints.len() {
+            let a = L::each(|k| ints[(s + k) % ints.len()]);
+            let b = L::each(|k| ints[(s + 3 * k + 1) % ints.len()]);
+            let x = L::each(|k| fl32[(s + k) % fl32.len()]);
+            let y = L::each(|k| fl32[(s + 2 * k + 1) % fl32.len()]);
+            let (ia, ib) = (l.i_of(|k| a[k]), l.i_of(|k| b[k]));
+            let (fx, fy) = (l.f_of(|k| x[k]), l.f_of(|k| y[k]));
+            for k in 0..L::W {
+                assert_eq!((ia * ib).at(k), a[k].wrapping_mul(b[k]));
+                assert_eq!((ia + ib).at(k), a[k].wrapping_add(b[k]));
+                assert_eq!((ia - ib).at(k), a[k].wrapping_sub(b[k]));
+                assert_eq!((ia ^ ib).at(k), a[k] ^ b[k]);
+                assert_eq!(ia.min(ib).at(k), a[k].min(b[k]));
+                assert_eq!(ia.max(ib).at(k), a[k].max(b[k]));
+                assert_eq!(ia.sign().at(k), a[k] >> 31);
+                assert_eq!(ia.x16().at(k), a[k] << 4);
+                assert_eq!(ia.gt(ib).bits() >> k & 1, (a[k] > b[k]) as u32);
+                assert_eq!(ia.eq(ib).bits() >> k & 1, (a[k] == b[k]) as u32);
+                assert_eq!(ia.to_f32().at(k).to_bits(), (a[k] as f32).to_bits());
+                assert_eq!(fx.lt(fy).bits() >> k & 1, (x[k] < y[k]) as u32);
+                assert_eq!((fx * fy).at(k).to_bits(), (x[k] * y[k]).to_bits());
+                assert_eq!((fx - fy).at(k).to_bits(), (x[k] - y[k]).to_bits());
+                assert_eq!(fx.abs().at(k).to_bits(), x[k].abs().to_bits());
+                assert_eq!(fx.quad_first().at(k).to_bits(), x[k & !3].to_bits());
+            }
+        }
+    }
+
+    #[test]
+    fn every_form_is_plain_arithmetic() {
+        check_ops(Arr::<1>);
+        check_ops(Arr::<4>);
+        check_ops(four());
+        #[cfg(target_arch = "x86_64")]
+        if let Some(l) = Avx::new() {
+            // SAFETY: `l` proves AVX2
+            unsafe { ops_avx(l) };
+        }
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn ops_avx(l: Avx) {
+        check_ops(l);
     }
 }

@@ -11,8 +11,9 @@ use super::binding::{Binding, Route};
 use super::explain::{NoRecord, Recorder};
 use super::filter::{group_of, lane, lane_raw, At, General, Input};
 use super::filter::{Fast, Note, Slot, Spec};
-use super::image::ViewType;
-use super::lanes::{each, F, I};
+#[cfg(target_arch = "x86_64")]
+use super::lanes::Avx;
+use super::lanes::{four, Lanes, Quad};
 use super::lod::{LodBase, LodMode, Selection};
 use super::source::{Bytes, Plane, Source};
 use super::{Image, QuadBits};
@@ -174,7 +175,8 @@ fn lane_sample<R: Recorder>(
 /// take goes lane by lane with four channels. With `W = 8` (the AVX2 twin) a quad whose
 /// lanes share one two-level selection goes as one group of both levels. The same operations
 /// as [`quad`], in its order.
-pub(super) fn quad_lanes<K: Spec, S: Source, const W: usize>(
+pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
+    l8: L,
     b: &Binding,
     src: &S,
     plane: &[f32x4],
@@ -213,62 +215,32 @@ pub(super) fn quad_lanes<K: Spec, S: Source, const W: usize>(
     let lead_sel = sel[lead].unwrap_or_else(unreachable_selection);
     // inactive lanes take the leading lane's coordinate and selection (their results are
     // dropped; they must not send the group lane by lane)
-    let c: [[f32; 4]; 4] = each(|l| a.coords[if live & (1 << l) != 0 { l } else { lead }]);
+    let c: [[f32; 4]; 4] =
+        std::array::from_fn(|l| a.coords[if live & (1 << l) != 0 { l } else { lead }]);
     let sel: [Selection; 4] = [0, 1, 2, 3].map(|l| sel[l].unwrap_or(lead_sel));
     let view = &b.view;
-    let (mut s, mut t) = (F([0f32; 4]), F([0f32; 4]));
-    let (mut layer, mut face) = (I([0i32; 4]), I([0i32; 4]));
-    for (l, c) in c.iter().enumerate() {
-        let (st, lay, f) = b.locate(c);
-        (s.0[l], t.0[l]) = (st[0], st[1]);
-        layer.0[l] = (lay - view.base_layer) as i32;
-        face.0[l] = f as i32;
-    }
-    let off = if !b.cube && a.offsets.iter().any(|o| o[0] != 0 || o[1] != 0) {
-        let o = a.offsets.map(|o| b.offset_bits(o, 4));
-        Some((F(o.map(|o| o[0] as f32)), F(o.map(|o| o[1] as f32))))
-    } else {
-        None
-    };
-    let dref = a.dref.map(|d| F(d.map(|r| b.dref_value(r))));
-    let q = Input {
-        s,
-        t,
-        off,
-        layer: (view.view_type != ViewType::D2).then_some(layer),
-        face,
-        dref: dref.unwrap_or(F([0.0; 4])),
-    };
-    if W == 8 && lead_sel.levels.n == 2 && sel.iter().all(|s| *s == lead_sel) {
+    let loc = c.map(|c| b.locate(&c));
+    let off = (!b.cube && a.offsets.iter().any(|o| o[0] != 0 || o[1] != 0))
+        .then(|| a.offsets.map(|o| b.offset_bits(o, 4)));
+    let dref = a.dref.map_or([0.0; 4], |d| d.map(|r| b.dref_value(r)));
+    let cmp = a.dref.is_some();
+    if L::W == 8 && lead_sel.levels.n == 2 && sel.iter().all(|s| *s == lead_sel) {
         // one selection of two levels for the quad: both levels' footprints as one group of
         // eight lanes (lane l + 4 is lane l on the second level)
         let lv = lead_sel.levels;
-        let dup = |v: F<4>| F::<W>::of(|l| v.0[l & 3]);
-        let dupi = |v: I<4>| I::<W>::of(|l| v.0[l & 3]);
-        let q8 = Input {
-            s: dup(q.s),
-            t: dup(q.t),
-            off: q.off.map(|(u, v)| (dup(u), dup(v))),
-            layer: q.layer.map(dupi),
-            face: dupi(q.face),
-            dref: dup(q.dref),
-        };
+        let q8 = Input::quad(l8, b, &loc, off, dref);
         let level = |k: usize| view.base_level + lv.l[k].0;
-        let sl = Slot::halves(b, [level(0), level(1)], view.base_layer);
-        let v = group_of::<W, K, S>(b, src, plane, lead_sel.linear, dref.is_some(), &sl, &q8);
+        let sl = Slot::halves(l8, b, [level(0), level(1)], view.base_layer);
+        let v = group_of::<L, K, S>(b, src, plane, lead_sel.linear, cmp, &sl, &q8);
         for l in 0..4 {
             if live & (1 << l) != 0 {
-                let mut acc = [0f32; 4];
-                for ch in 0..4 {
-                    acc[ch] += lv.l[0].1 * v[l][ch];
-                }
-                for ch in 0..4 {
-                    acc[ch] += lv.l[1].1 * v[l + 4][ch];
-                }
+                let acc = f32x4::splat(0.0)
+                    + f32x4::splat(lv.l[0].1) * v[l]
+                    + f32x4::splat(lv.l[1].1) * v[l + 4];
                 let v = if b.snorm {
-                    acc.map(|x| x.max(-1.0))
+                    acc.to_array().map(|x| x.max(-1.0))
                 } else {
-                    acc
+                    acc.to_array()
                 };
                 out[l] = v.map(f32::to_bits);
             }
@@ -280,7 +252,8 @@ pub(super) fn quad_lanes<K: Spec, S: Source, const W: usize>(
     } else {
         1
     };
-    let mut acc = [[0f32; 4]; 4];
+    let q = Input::quad(four(), b, &loc, off, dref);
+    let mut acc = [f32x4::splat(0.0); 4];
     // by texel filter: one group, or two when the lanes disagree
     for lin in [false, true] {
         let mut part = 0u8;
@@ -297,15 +270,12 @@ pub(super) fn quad_lanes<K: Spec, S: Source, const W: usize>(
                 let lv = &sel[l].levels;
                 view.base_level + lv.l[if slot < lv.n { slot } else { 0 }].0
             };
-            let sl = Slot::new(b, each(level), view.base_layer);
-            let v = group_of::<4, K, S>(b, src, plane, lin, dref.is_some(), &sl, &q);
+            let sl = Slot::new(four(), b, Quad::each(level), view.base_layer);
+            let v = group_of::<Quad, K, S>(b, src, plane, lin, cmp, &sl, &q);
             for l in 0..4 {
                 let lv = &sel[l].levels;
                 if part & (1 << l) != 0 && slot < lv.n {
-                    let w = lv.l[slot].1;
-                    for ch in 0..4 {
-                        acc[l][ch] += w * v[l][ch];
-                    }
+                    acc[l] += f32x4::splat(lv.l[slot].1) * v[l];
                 }
             }
         }
@@ -313,9 +283,9 @@ pub(super) fn quad_lanes<K: Spec, S: Source, const W: usize>(
     for l in 0..4 {
         if live & (1 << l) != 0 {
             let v = if b.snorm {
-                acc[l].map(|x| x.max(-1.0))
+                acc[l].to_array().map(|x| x.max(-1.0))
             } else {
-                acc[l]
+                acc[l].to_array()
             };
             out[l] = v.map(f32::to_bits);
         }
@@ -353,22 +323,23 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
         return general(b, img, a);
     };
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
-        return unsafe { plane_quad_avx2::<M, CUBE>(b, &p.texels, a) };
+    if let Some(l) = Avx::new() {
+        // SAFETY: `l` exists only when the CPU has AVX2
+        return unsafe { plane_quad_avx2::<M, CUBE>(l, b, &p.texels, a) };
     }
-    quad_lanes::<Fast<M, CUBE, false>, _, 4>(b, &Plane(&p.texels), &p.texels, a)
+    quad_lanes::<Fast<M, CUBE>, _, _>(four(), b, &Plane(&p.texels), &p.texels, a)
 }
 
 /// [`plane_quad`] compiled for AVX2 (VEX encoding; no FMA, so the same roundings).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn plane_quad_avx2<const M: u8, const CUBE: bool>(
+    l: Avx,
     b: &Binding,
     texels: &[f32x4],
     a: &SampleArgs,
 ) -> QuadBits {
-    quad_lanes::<Fast<M, CUBE, true>, _, 8>(b, &Plane(texels), texels, a)
+    quad_lanes::<Fast<M, CUBE>, _, _>(l, b, &Plane(texels), texels, a)
 }
 
 /// A quad of an anisotropic kernel: per lane, its probes go through the kernel `W` at a time
@@ -376,7 +347,12 @@ fn plane_quad_avx2<const M: u8, const CUBE: bool>(
 /// within a probe, level after level, as `acc += (w_level / probes)·v` from zero — the
 /// general path's order, hence its bits.
 #[inline(always)]
-fn aniso_lanes<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &SampleArgs) -> QuadBits {
+fn aniso_lanes<K: Spec, L: Lanes>(
+    lanes: L,
+    b: &Binding,
+    plane: &[f32x4],
+    a: &SampleArgs,
+) -> QuadBits {
     let src = Plane(plane);
     let mut out = [[0u32; 4]; 4];
     let (bases, _) = b.lod_bases(&a.coords, &a.lod);
@@ -398,27 +374,30 @@ fn aniso_lanes<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &Sample
         };
         let (st, layer, _) = b.locate(&a.coords[l]);
         let off = b.offset_bits(a.offsets[l], 4);
-        let off = (off[0] != 0 || off[1] != 0)
-            .then(|| (F::splat(off[0] as f32), F::splat(off[1] as f32)));
-        let dref = F::splat(a.dref.map_or(0.0, |d| b.dref_value(d[l])));
+        let off =
+            (off[0] != 0 || off[1] != 0).then(|| (lanes.f(off[0] as f32), lanes.f(off[1] as f32)));
+        let dref = lanes.f(a.dref.map_or(0.0, |d| b.dref_value(d[l])));
         let lv = sel.levels;
-        let slots: [Slot<W>; 2] = std::array::from_fn(|k| {
-            Slot::halves(b, [b.view.base_level + lv.l[k.min(lv.n - 1)].0; 2], layer)
-        });
+        let slot = |k: usize| {
+            let level = b.view.base_level + lv.l[k].0;
+            Slot::halves(lanes, b, [level; 2], layer)
+        };
+        // (written out: an array `from_fn` is left as an out-of-line call)
+        let first = slot(0);
+        let slots = [first, if lv.n == 2 { slot(1) } else { first }];
         let n = base.probes.max(1);
-        let nf = (n + 1) as f32;
-        let mut acc = [0.0f32; 4];
-        for p0 in (0..n).step_by(W) {
+        let nf = lanes.f((n + 1) as f32);
+        let (iota, last) = (lanes.i_of(|i| i as i32), lanes.i(n as i32 - 1));
+        let mut acc = f32x4::splat(0.0);
+        for p0 in (0..n).step_by(L::W) {
             // probe positions `st + major·(−1/2 + (p + 1)/(N + 1))`; past N the last repeats
-            let k = F::<W>::of(|i| {
-                let p = (p0 as usize + i).min(n as usize - 1);
-                -0.5 + (p + 1) as f32 / nf
-            });
+            let p = (lanes.i(p0 as i32) + iota).min(last);
+            let k = lanes.f(-0.5) + (p + lanes.i(1)).to_f32() / nf;
             let shift = |c: f32, m: f32| {
                 if n > 1 {
-                    F::splat(c) + F::splat(m) * k
+                    lanes.f(c) + lanes.f(m) * k
                 } else {
-                    F::splat(c)
+                    lanes.f(c)
                 }
             };
             let q = Input {
@@ -426,25 +405,23 @@ fn aniso_lanes<K: Spec, const W: usize>(b: &Binding, plane: &[f32x4], a: &Sample
                 t: shift(st[1], base.major[1]),
                 off,
                 layer: None,
-                face: I([0; W]),
+                face: lanes.i(0),
                 dref,
             };
             let cmp = a.dref.is_some();
-            let v0 = group_of::<W, K, _>(b, &src, plane, sel.linear, cmp, &slots[0], &q);
+            let v0 = group_of::<L, K, _>(b, &src, plane, sel.linear, cmp, &slots[0], &q);
             let v1 = if lv.n == 2 {
-                group_of::<W, K, _>(b, &src, plane, sel.linear, cmp, &slots[1], &q)
+                group_of::<L, K, _>(b, &src, plane, sel.linear, cmp, &slots[1], &q)
             } else {
                 v0
             };
-            for i in 0..(n - p0).min(W as u32) as usize {
+            for i in 0..(n - p0).min(L::W as u32) as usize {
                 for (kk, v) in [v0, v1].iter().enumerate().take(lv.n) {
-                    let w = lv.l[kk].1 / n as f32;
-                    for c in 0..4 {
-                        acc[c] += w * v[i][c];
-                    }
+                    acc += f32x4::splat(lv.l[kk].1 / n as f32) * v[i];
                 }
             }
         }
+        let mut acc = acc.to_array();
         if b.snorm {
             acc = acc.map(|x| x.max(-1.0));
         }
@@ -460,18 +437,23 @@ pub(super) fn plane_aniso<const M: u8>(b: &Binding, img: &Image, a: &SampleArgs)
         return general(b, img, a);
     };
     #[cfg(target_arch = "x86_64")]
-    if crate::cpu::avx2() {
-        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
-        return unsafe { plane_aniso_avx2::<M>(b, &p.texels, a) };
+    if let Some(l) = Avx::new() {
+        // SAFETY: `l` exists only when the CPU has AVX2
+        return unsafe { plane_aniso_avx2::<M>(l, b, &p.texels, a) };
     }
-    aniso_lanes::<Fast<M, false, false>, 4>(b, &p.texels, a)
+    aniso_lanes::<Fast<M, false>, _>(four(), b, &p.texels, a)
 }
 
 /// [`plane_aniso`] compiled for AVX2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn plane_aniso_avx2<const M: u8>(b: &Binding, texels: &[f32x4], a: &SampleArgs) -> QuadBits {
-    aniso_lanes::<Fast<M, false, true>, 8>(b, texels, a)
+fn plane_aniso_avx2<const M: u8>(
+    l: Avx,
+    b: &Binding,
+    texels: &[f32x4],
+    a: &SampleArgs,
+) -> QuadBits {
+    aniso_lanes::<Fast<M, false>, _>(l, b, texels, a)
 }
 
 /// The per-quad route of a binding: the lane-wise kernel on the plane for exact,

@@ -65,18 +65,10 @@ pub enum CompareOp {
 
 impl CompareOp {
     /// Applies the comparison with IEEE rules (NaN compares false except `NotEqual`).
-    #[inline]
+    #[inline(always)]
     pub fn test(self, reference: f32, texel: f32) -> bool {
-        match self {
-            CompareOp::Never => false,
-            CompareOp::Less => reference < texel,
-            CompareOp::Equal => reference == texel,
-            CompareOp::LessOrEqual => reference <= texel,
-            CompareOp::Greater => reference > texel,
-            CompareOp::NotEqual => reference != texel,
-            CompareOp::GreaterOrEqual => reference >= texel,
-            CompareOp::Always => true,
-        }
+        use super::lanes::{compare, Arr, Lanes};
+        compare(self, Arr::<1>.f(reference), Arr::<1>.f(texel)).all()
     }
 }
 
