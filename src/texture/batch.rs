@@ -11,9 +11,8 @@
 //! differences, since consecutive calls of a draw usually open with the same. λ and the
 //! selection are functions of the kernel and of those bits alone (not of texels, threads or
 //! history), so reuse gives the bits computing would. Then the quads go through the kernel
-//! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes —
-//! two whole quads on one level, or one quad on both levels of a linear-mipmap selection —
-//! else four. A quad whose lanes disagree on λ (per-lane explicit LOD or bias) goes through
+//! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes
+//! (two whole quads), else four; a selection of two levels takes one group per level. A quad whose lanes disagree on λ (per-lane explicit LOD or bias) goes through
 //! the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
 
 use super::address::by_mode;
@@ -164,13 +163,11 @@ thread_local! {
     pub(super) static MEMO_HITS: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A selection with the slots its units read: every lane on one level (`two`: false) or
-/// four lanes on each of two levels (`two`, eight lanes), and the weights.
+/// A selection with the slots its units read (one per level) and the weights.
 #[derive(Clone, Copy)]
 struct Units<L: Lanes> {
     sel: Selection,
     slot: [Slot<L>; 2],
-    two: bool,
     weight: [f32; 2],
 }
 
@@ -180,14 +177,8 @@ impl<L: Lanes> Units<L> {
         let lv = sel.levels;
         let level = |k: usize| b.view.base_level + lv.l[k.min(lv.n - 1)].0;
         let layer = b.view.base_layer;
-        let two = lv.n == 2 && L::W == 8;
-        let first = if two {
-            Slot::halves(l, b, [level(0), level(1)], layer)
-        } else {
-            Slot::halves(l, b, [level(0); 2], layer)
-        };
-        // a second slot only for a selection of two levels in units of one level
-        let second = if lv.n == 2 && !two {
+        let first = Slot::halves(l, b, [level(0); 2], layer);
+        let second = if lv.n == 2 {
             Slot::halves(l, b, [level(1); 2], layer)
         } else {
             first
@@ -195,7 +186,6 @@ impl<L: Lanes> Units<L> {
         Units {
             sel,
             slot: [first, second],
-            two,
             weight: [lv.l[0].1, lv.l[1].1],
         }
     }
@@ -337,11 +327,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 lod_row: if cube { &[] } else { lod_row },
                 lod: *lod_bits,
             };
-            q = if u.two {
-                run_units_of::<K, L, true>(b, plane, a, u, q, &k, out)
-            } else {
-                run_units_of::<K, L, false>(b, plane, a, u, q, &k, out)
-            };
+            q = run_units_of::<K, L>(b, plane, a, u, q, &k, out);
         }
         if q == start {
             // this quad alone: inactive lanes take the first active lane's operands
@@ -354,7 +340,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             });
             let ld = |row: &[u32]| l.i_of(|k| row.get(idx[k]).copied().unwrap_or(0) as i32);
             let i = inputs::<K, L>(l, b, a, 4, ld);
-            let r = unit::<K, L>(b, plane, u, &i, u.sel.linear, !a.dref.is_empty(), u.two);
+            let r = unit::<K, L>(b, plane, u, &i, u.sel.linear, !a.dref.is_empty());
             super::merge_lanes(&mut out[l0..l0 + 4], &[r[0], r[1], r[2], r[3]], mask);
             q += 1;
         }
@@ -375,7 +361,7 @@ struct RunKey<'a> {
 /// each of its instantiations is one loop with one filter.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_of<K: Spec, L: Lanes, const DUP: bool>(
+fn run_units_of<K: Spec, L: Lanes>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -385,10 +371,10 @@ fn run_units_of<K: Spec, L: Lanes, const DUP: bool>(
     out: &mut [[u32; 4]],
 ) -> usize {
     match (u.sel.linear, !a.dref.is_empty()) {
-        (false, false) => units::<K, L, DUP, false, false>(b, plane, a, u, q, k, out),
-        (true, false) => units::<K, L, DUP, true, false>(b, plane, a, u, q, k, out),
-        (false, true) => units::<K, L, DUP, false, true>(b, plane, a, u, q, k, out),
-        (true, true) => units::<K, L, DUP, true, true>(b, plane, a, u, q, k, out),
+        (false, false) => units::<K, L, false, false>(b, plane, a, u, q, k, out),
+        (true, false) => units::<K, L, true, false>(b, plane, a, u, q, k, out),
+        (false, true) => units::<K, L, false, true>(b, plane, a, u, q, k, out),
+        (true, true) => units::<K, L, true, true>(b, plane, a, u, q, k, out),
     }
 }
 
@@ -396,7 +382,7 @@ fn run_units_of<K: Spec, L: Lanes, const DUP: bool>(
 /// loop whose lanes stay in registers, apart from the batch loop around it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn units<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
+fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -409,15 +395,15 @@ fn units<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
     if L::AVX2 {
         // SAFETY: `L::AVX2` holds only for `Avx`, whose values (the token in `u`'s slots)
         // exist only when the CPU has AVX2
-        return unsafe { run_units_avx2::<K, L, DUP, LIN, CMP>(b, plane, a, u, q, k, out) };
+        return unsafe { run_units_avx2::<K, L, LIN, CMP>(b, plane, a, u, q, k, out) };
     }
-    run_units_plain::<K, L, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units_plain::<K, L, LIN, CMP>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_plain<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
+fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -426,7 +412,7 @@ fn run_units_plain<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CM
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, L, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units::<K, L, LIN, CMP>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line, compiled for AVX2.
@@ -434,7 +420,7 @@ fn run_units_plain<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CM
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_avx2<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
+fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -443,17 +429,17 @@ fn run_units_avx2<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, L, DUP, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units::<K, L, LIN, CMP>(b, plane, a, u, q, k, out)
 }
 
-/// A run of units from quad `q` on: while a unit's quads — `W / 4` of them, or one whose
-/// lanes fill both halves (`DUP`: a two-slot unit) — are whole and keep the run's key
+/// A run of units from quad `q` on: while a unit's quads (`W / 4` of them) are whole and
+/// keep the run's key
 /// ([`RunKey`]: nothing else can change the selection in rows without offsets), their
 /// inputs straight from the rows, through the kernel, into `out`. Returns the quad that
 /// ended the run.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: bool>(
+fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -463,7 +449,7 @@ fn run_units<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: boo
     out: &mut [[u32; 4]],
 ) -> usize {
     let l = u.slot[0].base.lanes();
-    let per = if DUP { 1 } else { L::W / 4 };
+    let per = L::W / 4;
     let n = a.masks.len().min(out.len() / 4);
     let w = want(l, k.d0);
     let lod = l.i(k.lod as i32);
@@ -473,14 +459,14 @@ fn run_units<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: boo
             .fold(true, |ok, &m| ok & (m & 0xf == 0xf))
     {
         let l0 = 4 * q;
-        let i = inputs::<K, L>(l, b, a, 4, |row| run_lanes::<L, DUP>(l, row, l0));
+        let i = inputs::<K, L>(l, b, a, 4, |row| run_lanes(l, row, l0));
         if k.by_diffs && !same_diffs(&i, &w) {
             break;
         }
-        if !k.lod_row.is_empty() && !run_lanes::<L, DUP>(l, k.lod_row, l0).eq(lod).all() {
+        if !k.lod_row.is_empty() && !run_lanes(l, k.lod_row, l0).eq(lod).all() {
             break;
         }
-        let r = unit::<K, L>(b, plane, u, &i, LIN, CMP, DUP);
+        let r = unit::<K, L>(b, plane, u, &i, LIN, CMP);
         for k in 0..per {
             let o: &mut [[u32; 4]; 4] = (&mut out[l0 + 4 * k..l0 + 4 * k + 4])
                 .try_into()
@@ -492,14 +478,11 @@ fn run_units<K: Spec, L: Lanes, const DUP: bool, const LIN: bool, const CMP: boo
     q
 }
 
-/// Lanes `l0..l0 + W` of `row` (`DUP`: lanes `l0..l0 + 4` twice); an empty row reads as
-/// zeros.
+/// Lanes `l0..l0 + W` of `row`; an empty row reads as zeros.
 #[inline(always)]
-pub(super) fn run_lanes<L: Lanes, const DUP: bool>(l: L, row: &[u32], l0: usize) -> I<L> {
-    let span = if DUP { 4 } else { L::W };
-    match row.get(l0..l0 + span) {
-        Some(r) if !DUP => l.f_row(r).bits(),
-        Some(r) => l.i_of(|k| r[k % span] as i32),
+pub(super) fn run_lanes<L: Lanes>(l: L, row: &[u32], l0: usize) -> I<L> {
+    match row.get(l0..l0 + L::W) {
+        Some(r) => l.f_row(r).bits(),
         None => l.i(0),
     }
 }
@@ -590,13 +573,10 @@ const FALLBACK: Selection = Selection {
     },
 };
 
-/// One unit through the kernel: each slot's group, the levels summed as `0 + w·v` (`two`
-/// slots in one unit: lane `l`'s second level is lane `l + 4`), SNORM results clamped;
-/// the results' bits, lane by lane of the unit (two-slot units: the first four). `linear`
-/// is the selection's texel filter and `two` its `Units::two`, given so that a caller that
-/// knows them as constants folds them.
+/// One unit through the kernel: each level's group, the levels summed as `0 + w·v`, SNORM
+/// results clamped; the results' bits, lane by lane of the unit. `linear` is the
+/// selection's texel filter, given so that a caller that knows it as a constant folds it.
 #[inline(always)]
-#[allow(clippy::too_many_arguments)]
 fn unit<K: Spec, L: Lanes>(
     b: &Binding,
     plane: &[f32x4],
@@ -604,16 +584,12 @@ fn unit<K: Spec, L: Lanes>(
     q: &Input<L>,
     linear: bool,
     cmp: bool,
-    two: bool,
 ) -> L::A<[u32; 4]> {
     let v = group_of::<L, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[0], q);
     let l = q.s.lanes();
     let zero = L::each(|_| f32x4::splat(0.0));
     let mut acc = l.axpy(zero, u.weight[0], v);
-    if two {
-        // lane k's second level is lane k + 4 (lanes past 4 are not used)
-        acc = l.axpy(acc, u.weight[1], L::each(|k| v[(k + 4) % L::W]));
-    } else if u.sel.levels.n == 2 {
+    if u.sel.levels.n == 2 {
         let v = group_of::<L, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[1], q);
         acc = l.axpy(acc, u.weight[1], v);
     }

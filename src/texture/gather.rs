@@ -517,8 +517,7 @@ fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
         let c = comp(q);
         let run = q + per <= n && (0..per).all(|k| a.masks[q + k] & 0xf == 0xf && comp(q + k) == c);
         let (i, quads) = if run {
-            let i =
-                inputs::<Fast<M, CUBE>, L>(l, b, &rows, 6, |row| run_lanes::<L, false>(l, row, l0));
+            let i = inputs::<Fast<M, CUBE>, L>(l, b, &rows, 6, |row| run_lanes(l, row, l0));
             (i, per)
         } else {
             let first = mask.trailing_zeros() as usize;
