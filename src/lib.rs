@@ -26,14 +26,17 @@
 //! ```
 
 pub mod amber;
+#[doc(hidden)]
 pub mod bench;
 mod cpu;
 pub mod debug;
+#[doc(hidden)]
 pub mod demo;
 pub mod diff;
-pub mod error;
+mod error;
+#[doc(hidden)]
 pub mod exec;
-pub mod format;
+mod format;
 pub mod front;
 pub mod golden;
 pub mod image_file;
@@ -42,7 +45,7 @@ pub mod limits;
 mod math;
 pub mod pipeline;
 pub mod raster;
-pub mod stage;
+mod stage;
 pub mod texture;
 
 pub use error::{Error, Result};

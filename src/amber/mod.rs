@@ -15,24 +15,25 @@
 //! uploads them in place of generated mips when the image is sampled.
 
 pub mod ast;
-pub mod check;
-pub mod parse;
-pub mod token;
+mod check;
+mod parse;
+mod token;
 pub mod types;
-pub mod vkscript;
+mod vkscript;
 
 pub use ast::Script;
-pub use parse::{parse, parse_file, parse_file_with, parse_with};
+pub use parse::{parse, parse_bytes, parse_file, parse_file_with, parse_with};
 
-pub mod formats;
-pub mod hook;
-pub mod outcome;
-pub mod run;
+mod formats;
+mod hook;
+mod outcome;
+mod run;
 mod run_expect;
 mod run_repeat;
 pub mod run_shaders;
 mod texture_of;
 
+pub use check::check;
 pub use hook::{Command, HookStages, RunHook};
 pub use outcome::{BufferDump, FailKind, Picture, ScriptResult, Status};
 pub use run::{run_file, run_script, RunOptions};

@@ -8,6 +8,7 @@
 //! [`scenes`] alone ties golden PNGs to the Amber scripts of `shaders/golden/` that draw them.
 
 mod png_chunks;
+#[doc(hidden)]
 pub mod scenes;
 
 use std::path::{Path, PathBuf};

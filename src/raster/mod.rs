@@ -66,18 +66,19 @@
 //! # Ok::<(), quadstep::Error>(())
 //! ```
 
-pub mod assemble;
-pub mod clip;
-pub mod fetch;
-pub mod geometry;
-pub mod output;
-pub mod samples;
-pub mod setup;
-pub mod stages;
-pub mod state;
-pub mod target;
+mod assemble;
+mod clip;
+mod fetch;
+mod geometry;
+mod output;
+mod samples;
+mod setup;
+mod stages;
+mod state;
+mod target;
+#[doc(hidden)]
 pub mod tessellator;
-pub mod tile;
+mod tile;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};

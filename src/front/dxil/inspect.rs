@@ -19,7 +19,8 @@ use std::collections::BTreeSet;
 use super::flags::{self, Flag, ADVANCED_TEXTURE_OPS, SAMPLE_CMP_GRADIENT_OR_BIAS};
 use super::handle::resolve_handle;
 use super::module::{ConstKind, FuncId, Function, Instruction, Module, Type, Value};
-use super::ops::{op_info, opcode};
+use super::ops::op_info;
+use super::ops::opcode::{self, *};
 use super::shader::{ComponentType, ResourceClass, ResourceKind, ShaderKind, ShaderModel};
 use super::DxilModule;
 
@@ -103,10 +104,46 @@ impl Report {
     }
 }
 
-const IMPLICIT_DERIVATIVE_OPS: [u32; 9] = [60, 61, 64, 255, 81, 83, 84, 85, 86];
-const DYNAMIC_OFFSET_OPS: [u32; 9] = [60, 61, 62, 63, 64, 65, 254, 255, opcode::TEXTURE_LOAD];
-const COMPARISON_OPS: [u32; 5] = [64, 65, 224, 254, 255];
-const OFFSET_CHECKED_OPS: [u32; 9] = [60, 61, 62, 63, 64, 65, 224, 254, 255];
+const IMPLICIT_DERIVATIVE_OPS: [u32; 9] = [
+    SAMPLE,
+    SAMPLE_BIAS,
+    SAMPLE_CMP,
+    SAMPLE_CMP_BIAS,
+    CALCULATE_LOD,
+    DERIV_COARSE_X,
+    DERIV_COARSE_Y,
+    DERIV_FINE_X,
+    DERIV_FINE_Y,
+];
+const DYNAMIC_OFFSET_OPS: [u32; 9] = [
+    SAMPLE,
+    SAMPLE_BIAS,
+    SAMPLE_LEVEL,
+    SAMPLE_GRAD,
+    SAMPLE_CMP,
+    SAMPLE_CMP_LEVEL_ZERO,
+    SAMPLE_CMP_GRAD,
+    SAMPLE_CMP_BIAS,
+    TEXTURE_LOAD,
+];
+const COMPARISON_OPS: [u32; 5] = [
+    SAMPLE_CMP,
+    SAMPLE_CMP_LEVEL_ZERO,
+    SAMPLE_CMP_LEVEL,
+    SAMPLE_CMP_GRAD,
+    SAMPLE_CMP_BIAS,
+];
+const OFFSET_CHECKED_OPS: [u32; 9] = [
+    SAMPLE,
+    SAMPLE_BIAS,
+    SAMPLE_LEVEL,
+    SAMPLE_GRAD,
+    SAMPLE_CMP,
+    SAMPLE_CMP_LEVEL_ZERO,
+    SAMPLE_CMP_LEVEL,
+    SAMPLE_CMP_GRAD,
+    SAMPLE_CMP_BIAS,
+];
 
 /// What one function's code requires of the checked flags, with causes.
 struct Required {

@@ -23,12 +23,12 @@ pub mod container;
 mod decode;
 mod error;
 pub mod flags;
-pub mod handle;
+mod handle;
 pub mod inspect;
 pub mod lower;
 mod meta;
 pub mod module;
-pub mod ops;
+mod ops;
 pub mod print;
 pub mod shader;
 
