@@ -15,7 +15,7 @@ mod pipeline;
 
 /// Parse an AmberScript file. `path` names the file in errors and is the base for relative
 /// `FILE` paths. Errors are `Error::Amber("file:line: message")`. VkScript input (no
-/// `#!amber` line, `[section]` headers) is lowered into the same AST by [`super::vkscript`].
+/// `#!amber` line, `[section]` headers) is lowered into the same AST.
 pub fn parse(text: &str, path: &Path) -> Result<Script> {
     parse_with(text, path, &Limits::default())
 }

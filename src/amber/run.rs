@@ -105,8 +105,9 @@ impl Default for RunOptions {
 }
 
 /// The SPIR-V version the Vulkan CTS assembles a script's shaders with when the script does not
-/// say (`../shared/amber/README.md`): 1.4 for `spirv1p4` and `workgroup_memory_explicit_layout`
-/// folders, 1.3 for the terminate-invocation subgroup scripts.
+/// say, by the CTS's folder conventions: 1.4 for `spirv1p4` and
+/// `workgroup_memory_explicit_layout` folders, 1.3 for the terminate-invocation subgroup
+/// scripts.
 pub fn cts_default_version(path: &Path) -> Option<(u8, u8)> {
     let p = path.to_string_lossy();
     if p.contains("spirv1p4") || p.contains("workgroup_memory_explicit_layout") {
