@@ -67,7 +67,7 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
-    /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
+    /// What a lane that executes `OpKill` does (see [`Discard`](crate::Discard)).
     pub discard: exec::Discard,
     /// Compile GLSL/HLSL with debug information (`glslangValidator -g`: `OpLine`s and the
     /// source text, which the shader debugger shows and run-time errors name). On by

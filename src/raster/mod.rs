@@ -90,9 +90,9 @@ pub use crate::format::Format;
 pub use crate::stage::{
     AttributeStream, Domain, DomainBatch, Emitted, FragInputs, FragmentFn, FragmentStage,
     GeometryEvent, GeometryModes, GeometryOutput, GeometryStage, InterpPlanes, Interpolation,
-    PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, SampleUse, Sampling, Spacing,
-    TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn, VertexOutputs, VertexStage,
-    Vertices, QUAD_BATCH, VERTEX_BATCH,
+    PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, RowBatch, RowLayout, SampleUse,
+    Sampling, Spacing, TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn,
+    VertexOutputs, VertexStage, Vertices, QUAD_BATCH, VERTEX_BATCH,
 };
 pub use assemble::{IndexBuffer, IndexType};
 pub use fetch::{vertex_attribute, VertexBuffer};

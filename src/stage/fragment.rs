@@ -40,12 +40,12 @@ pub struct SampleUse {
     /// The stage runs once per covered sample: it reads `SampleId` or `SamplePosition`, or
     /// has a `Sample`-qualified input.
     pub per_sample: bool,
-    /// It reads the `SampleMask` input (`RowBatch::sample_mask`).
+    /// It reads the `SampleMask` input ([`RowBatch::sample_mask`]).
     pub mask_in: bool,
-    /// It writes `SampleMask` (`RowBatch::sample_mask_out`).
+    /// It writes `SampleMask` ([`RowBatch::sample_mask_out`]).
     pub mask_out: bool,
     /// It evaluates inputs elsewhere in the pixel (`InterpolateAtCentroid`, `AtSample`,
-    /// `AtOffset`): it needs `RowBatch::planes`.
+    /// `AtOffset`): it needs [`RowBatch::planes`].
     pub interpolate_at: bool,
     /// Per input location, where it is evaluated (locations past the end: the centre).
     pub sampling: Vec<Sampling>,
@@ -206,7 +206,7 @@ pub trait FragmentStage: Sync {
     fn run(&self, input: &QuadBatch, output: &mut QuadOutputs) -> Result<()>;
     /// Where [`FragmentStage::run_rows`] wants its interface words, for `attachments` colour
     /// attachments; asked once per draw. The default is the [`QuadBatch`] form's
-    /// (`RowLayout::quad_batch`).
+    /// ([`RowLayout::quad_batch`]).
     fn layout(&self, attachments: usize) -> RowLayout {
         RowLayout::quad_batch(self.interpolation().len(), attachments)
     }
