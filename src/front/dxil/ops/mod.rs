@@ -50,8 +50,6 @@ pub mod opcode {
     pub const CREATE_HANDLE: u32 = 57;
     pub const SAMPLE: u32 = 60;
     pub const SAMPLE_BIAS: u32 = 61;
-    pub const SAMPLE_LEVEL: u32 = 62;
-    pub const SAMPLE_GRAD: u32 = 63;
     pub const SAMPLE_CMP: u32 = 64;
     pub const SAMPLE_CMP_LEVEL_ZERO: u32 = 65;
     pub const TEXTURE_LOAD: u32 = 66;
