@@ -12,7 +12,7 @@ use common::tools::{self, Tool};
 
 use quadstep::amber::RunOptions;
 use quadstep::debug::{self, LaneState, Report, Request, Target, Trace, WarningKind};
-use quadstep::Discard;
+use quadstep::exec::Discard;
 
 fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
