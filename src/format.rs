@@ -301,7 +301,7 @@ impl Format {
         matches!(self.layout(), Layout::D24S8 | Layout::D32FS8 | Layout::S8)
     }
 
-    /// True for UNORM depth (Dref is clamped to [0,1]); gives the bit depth.
+    /// True for UNORM depth (Dref is clamped to [0, 1]); gives the bit depth.
     pub fn unorm_depth_bits(self) -> Option<u32> {
         match self.layout() {
             Layout::D16 => Some(16),
@@ -534,7 +534,7 @@ pub fn srgb_to_linear(c: f64) -> f64 {
     }
 }
 
-/// The exact inverse (linear → sRGB-encoded value in [0,1]).
+/// The exact inverse (linear → sRGB-encoded value in [0, 1]).
 pub fn linear_to_srgb(l: f64) -> f64 {
     if l.is_nan() || l <= 0.0 {
         0.0

@@ -994,7 +994,7 @@ fn errors_name_file_and_line() {
 
     // Sizes parse; the device limits refuse them before the script runs (amber::check).
     let s = p("#!amber\nBUFFER b DATA_TYPE int32 SIZE 100000000000 FILL 0\n");
-    match quadstep::amber::check::check(&s, &Default::default()) {
+    match quadstep::amber::check(&s, &Default::default()) {
         Err((Error::Limit(m), 2)) => assert!(
             m.contains("400000000000 exceeds the device limit maxBufferSize = 4294967295"),
             "{m}"

@@ -15,7 +15,7 @@ mod pipeline;
 
 /// Parse an AmberScript file. `path` names the file in errors and is the base for relative
 /// `FILE` paths. Errors are `Error::Amber("file:line: message")`. VkScript input (no
-/// `#!amber` line, `[section]` headers) is lowered into the same AST by [`super::vkscript`].
+/// `#!amber` line, `[section]` headers) is lowered into the same AST.
 pub fn parse(text: &str, path: &Path) -> Result<Script> {
     parse_with(text, path, &Limits::default())
 }
@@ -54,13 +54,18 @@ pub fn parse_file(path: &Path) -> Result<Script> {
 
 /// [`parse_file`] within `limits`' `maxFileBytes` (for the script and the files it names).
 pub fn parse_file_with(path: &Path, limits: &Limits) -> Result<Script> {
-    let text = utf8(limits.read_file(path)?, &path.display().to_string())?;
-    parse_with(&text, path, limits)
+    parse_bytes(limits.read_file(path)?, path, limits)
+}
+
+/// [`parse_with`] of a file's bytes as read from `path`: bytes that are not UTF-8 are an
+/// error at the line and column of the first bad byte.
+pub fn parse_bytes(bytes: Vec<u8>, path: &Path, limits: &Limits) -> Result<Script> {
+    parse_with(&utf8(bytes, &path.display().to_string())?, path, limits)
 }
 
 /// The text of a file's bytes, or an error at the line and column of the first byte that is
 /// not UTF-8.
-pub fn utf8(bytes: Vec<u8>, file: &str) -> Result<String> {
+fn utf8(bytes: Vec<u8>, file: &str) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();

@@ -67,7 +67,7 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
-    /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
+    /// What a lane that executes `OpKill` does (see [`Discard`](crate::Discard)).
     pub discard: exec::Discard,
     /// Compile GLSL/HLSL with debug information (`glslangValidator -g`: `OpLine`s and the
     /// source text, which the shader debugger shows and run-time errors name). On by
@@ -105,8 +105,9 @@ impl Default for RunOptions {
 }
 
 /// The SPIR-V version the Vulkan CTS assembles a script's shaders with when the script does not
-/// say (`../shared/amber/README.md`): 1.4 for `spirv1p4` and `workgroup_memory_explicit_layout`
-/// folders, 1.3 for the terminate-invocation subgroup scripts.
+/// say, by the CTS's folder conventions: 1.4 for `spirv1p4` and
+/// `workgroup_memory_explicit_layout` folders, 1.3 for the terminate-invocation subgroup
+/// scripts.
 pub fn cts_default_version(path: &Path) -> Option<(u8, u8)> {
     let p = path.to_string_lossy();
     if p.contains("spirv1p4") || p.contains("workgroup_memory_explicit_layout") {

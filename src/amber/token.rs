@@ -65,14 +65,6 @@ impl<'a> Tokenizer<'a> {
         }
     }
 
-    /// The line the cursor is on.
-    pub fn line(&self) -> usize {
-        match &self.peeked {
-            Some(t) => t.line,
-            None => self.line,
-        }
-    }
-
     /// Look at the next token without consuming it.
     pub fn peek(&mut self) -> &Token {
         if self.peeked.is_none() {

@@ -479,7 +479,7 @@ fn lod_mode(q: &QuadOperands) -> LodMode {
 }
 
 /// What is bound where one image instruction of one quad reads (the debugger's question to
-/// the image glue, [`ShaderImages::explain`]): one entry per group of active lanes naming the
+/// the image glue, `ShaderImages::explain`): one entry per group of active lanes naming the
 /// same descriptor elements, usually one.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageExplain {

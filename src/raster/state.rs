@@ -307,8 +307,8 @@ pub struct PipelineState {
     pub viewport: Option<Viewport>,
     /// `None` = the whole framebuffer.
     pub scissor: Option<Rect2D>,
-    /// `rasterizationSamples`: 1, 2, 4, 8 or 16, at the standard sample locations
-    /// ([`super::samples`]); every attachment must have this many samples.
+    /// `rasterizationSamples`: 1, 2, 4, 8 or 16, at Vulkan's standard sample locations; every
+    /// attachment must have this many samples.
     pub samples: u32,
     /// `sampleShadingEnable` with its `minSampleShading`: `Some(min)`. The fragment stage runs
     /// once per covered sample when `min * samples > 1` (Vulkan asks for at least
