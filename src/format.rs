@@ -71,6 +71,8 @@ enum Layout {
     },
     A2B10G10R10Unorm,
     A2B10G10R10Snorm,
+    /// `A2B10G10R10Snorm` with R and B exchanged: B in the low bits.
+    A2R10G10B10Snorm,
     A2B10G10R10Uint,
     B10G11R11,
     E5B9G9R9,
@@ -157,6 +159,14 @@ formats! {
     B8G8R8A8_UINT = "B8G8R8A8_UINT", 48 => bgra(U8, 4);
     B8G8R8A8_SINT = "B8G8R8A8_SINT", 49 => bgra(S8, 4);
     B8G8R8A8_SRGB = "B8G8R8A8_SRGB", 50 => bgra(SRGB8, 4);
+    // A packed 32-bit word with R in its low byte: on a little-endian host, R8G8B8A8's bytes.
+    A8B8G8R8_UNORM_PACK32 = "A8B8G8R8_UNORM_PACK32", 51 => p(UN8, 4);
+    A8B8G8R8_SNORM_PACK32 = "A8B8G8R8_SNORM_PACK32", 52 => p(SN8, 4);
+    A8B8G8R8_USCALED_PACK32 = "A8B8G8R8_USCALED_PACK32", 53 => p(US8, 4);
+    A8B8G8R8_SSCALED_PACK32 = "A8B8G8R8_SSCALED_PACK32", 54 => p(SS8, 4);
+    A8B8G8R8_UINT_PACK32 = "A8B8G8R8_UINT_PACK32", 55 => p(U8, 4);
+    A8B8G8R8_SINT_PACK32 = "A8B8G8R8_SINT_PACK32", 56 => p(S8, 4);
+    A8B8G8R8_SRGB_PACK32 = "A8B8G8R8_SRGB_PACK32", 57 => p(SRGB8, 4);
     R16_UNORM = "R16_UNORM", 70 => p(UN16, 1);
     R16_SNORM = "R16_SNORM", 71 => p(SN16, 1);
     R16_USCALED = "R16_USCALED", 72 => p(US16, 1);
@@ -197,6 +207,7 @@ formats! {
     R32G32B32A32_UINT = "R32G32B32A32_UINT", 107 => p(U32, 4);
     R32G32B32A32_SINT = "R32G32B32A32_SINT", 108 => p(S32, 4);
     R32G32B32A32_SFLOAT = "R32G32B32A32_SFLOAT", 109 => p(F32, 4);
+    A2R10G10B10_SNORM_PACK32 = "A2R10G10B10_SNORM_PACK32", 59 => Layout::A2R10G10B10Snorm;
     A2B10G10R10_UNORM_PACK32 = "A2B10G10R10_UNORM_PACK32", 64 => Layout::A2B10G10R10Unorm;
     A2B10G10R10_SNORM_PACK32 = "A2B10G10R10_SNORM_PACK32", 65 => Layout::A2B10G10R10Snorm;
     A2B10G10R10_UINT_PACK32 = "A2B10G10R10_UINT_PACK32", 68 => Layout::A2B10G10R10Uint;
@@ -267,7 +278,10 @@ impl Format {
     pub fn components(self) -> usize {
         match self.layout() {
             Layout::Plain { n, .. } => n as usize,
-            Layout::A2B10G10R10Unorm | Layout::A2B10G10R10Snorm | Layout::A2B10G10R10Uint => 4,
+            Layout::A2B10G10R10Unorm
+            | Layout::A2B10G10R10Snorm
+            | Layout::A2R10G10B10Snorm
+            | Layout::A2B10G10R10Uint => 4,
             Layout::B10G11R11 | Layout::E5B9G9R9 => 3,
             _ => 1,
         }
@@ -330,7 +344,9 @@ impl Format {
     pub fn is_snorm(self) -> bool {
         matches!(
             self.layout(),
-            Layout::Plain { el: SN8 | SN16, .. } | Layout::A2B10G10R10Snorm
+            Layout::Plain { el: SN8 | SN16, .. }
+                | Layout::A2B10G10R10Snorm
+                | Layout::A2R10G10B10Snorm
         )
     }
 
@@ -361,6 +377,7 @@ impl Format {
             (Layout::Plain { el, n, bgra }, _) => Ok(plain_decoder(el, n, bgra, kind)),
             (Layout::A2B10G10R10Unorm, _) => d(dec_a2_unorm, raw_of::<100>, kind),
             (Layout::A2B10G10R10Snorm, _) => d(dec_a2_snorm, raw_of::<106>, kind),
+            (Layout::A2R10G10B10Snorm, _) => d(dec_a2r_snorm, raw_of::<107>, kind),
             (Layout::A2B10G10R10Uint, _) => d(dec_a2_uint_f32, dec_a2_uint_raw, kind),
             (Layout::B10G11R11, _) => d(dec_b10g11r11, raw_of::<101>, kind),
             (Layout::E5B9G9R9, _) => d(dec_e5b9g9r9, raw_of::<102>, kind),
@@ -644,6 +661,11 @@ fn dec_a2_snorm(b: &[u8]) -> [f32; 4] {
         field(30, 2).max(-1.0),
     ]
 }
+/// A2R10G10B10_SNORM: [`dec_a2_snorm`]'s fields, the low one being B.
+fn dec_a2r_snorm(b: &[u8]) -> [f32; 4] {
+    let [b, g, r, a] = dec_a2_snorm(b);
+    [r, g, b, a]
+}
 fn dec_a2_uint_raw(b: &[u8]) -> [u32; 4] {
     let w = word(b);
     [w & 0x3ff, w >> 10 & 0x3ff, w >> 20 & 0x3ff, w >> 30]
@@ -794,6 +816,7 @@ fn raw_of<const ID: u8>(b: &[u8]) -> [u32; 4] {
         103 => dec_d16(b),
         104 => dec_d32f(b),
         106 => dec_a2_snorm(b),
+        107 => dec_a2r_snorm(b),
         _ => dec_d24(b),
     };
     f.map(f32::to_bits)
@@ -906,6 +929,11 @@ fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
                 | (snorm_encode(v[3], 1) as u32 & 3) << 30;
             out[..4].copy_from_slice(&w.to_le_bytes());
         }
+        Layout::A2R10G10B10Snorm => encode_float(
+            Format::A2B10G10R10_SNORM_PACK32,
+            [v[2], v[1], v[0], v[3]],
+            out,
+        ),
         Layout::A2B10G10R10Uint | Layout::S8 => unreachable!("integer format"),
         Layout::B10G11R11 => {
             let w = encode_ufloat(v[0], 6)
@@ -1264,6 +1292,49 @@ mod tests {
         Format::A2B10G10R10_SNORM_PACK32.encode_f32([-1.0, -2.0, 0.0, -1.0], &mut b);
         // -511 = 0x201 in 10 bits; -1 alpha = 0b11
         assert_eq!(u32::from_le_bytes(b), 0x201 | 0x201 << 10 | 3 << 30);
+    }
+
+    /// A2R10G10B10_SNORM_PACK32: the spec's layout, A in bits 30..31, R in 20..29, G in
+    /// 10..19, B in 0..9 (each field written by hand here), the SNORM rule per field.
+    #[test]
+    fn a2r10g10b10_snorm() {
+        // R = 511 -> 1, G = 1 -> 1/511, B = 0x3ff (-1) -> -1/511, A = 1 -> 1
+        let w: u32 = 511 << 20 | 1 << 10 | 0x3ff | 1 << 30;
+        let f = Format::A2R10G10B10_SNORM_PACK32;
+        assert_eq!(
+            f.decode_f32(&w.to_le_bytes()),
+            [1.0, 1.0 / 511.0, -1.0 / 511.0, 1.0]
+        );
+        assert_eq!(
+            f.decode_raw(&w.to_le_bytes()),
+            [1.0, 1.0 / 511.0, -1.0 / 511.0, 1.0].map(f32::to_bits)
+        );
+        // the CTS snorm_clamp FILL 2684879360 = 0xA0080200: every field its most negative code
+        assert_eq!(f.decode_f32(&0xA008_0200u32.to_le_bytes()), [-1.0; 4]);
+        assert!(f.is_snorm() && f.components() == 4 && f.texel_size() == 4);
+        let mut b = [0u8; 4];
+        f.encode_f32([1.0, 1.0 / 511.0, -1.0 / 511.0, 1.0], &mut b);
+        assert_eq!(u32::from_le_bytes(b), w);
+        // R = -1 -> -511 = 0x201 (bits 20..29), B = 0.5 -> round(255.5) = 256 (ties to even)
+        f.encode_f32([-1.0, 0.0, 0.5, -1.0], &mut b);
+        assert_eq!(u32::from_le_bytes(b), 0x201 << 20 | 256 | 3 << 30);
+    }
+
+    /// A8B8G8R8_*_PACK32: R in bits 0..7 of the little-endian word (byte 0), A in 24..31.
+    #[test]
+    fn a8b8g8r8_pack32() {
+        // R = 0x81 (-127) -> -1, G = 0x7f -> 1, B = 0 -> 0, A = 0xc1 (-63) -> -63/127
+        let w: u32 = 0x81 | 0x7f << 8 | 0xc1 << 24;
+        let d = Format::A8B8G8R8_SNORM_PACK32.decode_f32(&w.to_le_bytes());
+        assert_eq!(d, [-1.0, 1.0, 0.0, -63.0 / 127.0]);
+        let u = Format::A8B8G8R8_UINT_PACK32.decode_u32(&w.to_le_bytes());
+        assert_eq!(u, [0x81, 0x7f, 0, 0xc1]);
+        let i = Format::A8B8G8R8_SINT_PACK32.decode_i32(&w.to_le_bytes());
+        assert_eq!(i, [-127, 127, 0, -63]);
+        let mut b = [0u8; 4];
+        Format::A8B8G8R8_UNORM_PACK32.encode_f32([1.0, 0.0, 0.5, 0.2], &mut b);
+        // 0.5 * 255 = 127.5 -> 128 (ties to even), 0.2 * 255 = 51
+        assert_eq!(u32::from_le_bytes(b), 255 | 128 << 16 | 51 << 24);
     }
 
     #[test]

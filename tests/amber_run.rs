@@ -205,6 +205,77 @@ fn whole_buffer_comparisons() {
     assert_pass(&with("EXPECT k EQ_HISTOGRAM_EMD_BUFFER w TOLERANCE 0.997"));
 }
 
+/// `nan` and an overflowing decimal in a float buffer reach the shader as NaN and infinity:
+/// `OpIsNan` and `OpIsInf` (IEEE classes) give out[i] = isnan + 2·isinf = 1, 2, 0, 2.
+#[test]
+fn nan_and_infinity_reach_the_shader() {
+    let s = r#"#!amber
+SHADER compute cs SPIRV-ASM
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %gid
+               OpExecutionMode %main LocalSize 4 1 1
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %rtu ArrayStride 4
+               OpDecorate %rtf ArrayStride 4
+               OpMemberDecorate %Out 0 Offset 0
+               OpMemberDecorate %In 0 Offset 0
+               OpDecorate %Out BufferBlock
+               OpDecorate %In BufferBlock
+               OpDecorate %out DescriptorSet 0
+               OpDecorate %out Binding 0
+               OpDecorate %in DescriptorSet 0
+               OpDecorate %in Binding 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+     %v3uint = OpTypeVector %uint 3
+     %ptr_in = OpTypePointer Input %v3uint
+        %gid = OpVariable %ptr_in Input
+        %rtu = OpTypeRuntimeArray %uint
+        %rtf = OpTypeRuntimeArray %float
+        %Out = OpTypeStruct %rtu
+         %In = OpTypeStruct %rtf
+      %p_out = OpTypePointer Uniform %Out
+       %p_in = OpTypePointer Uniform %In
+        %out = OpVariable %p_out Uniform
+         %in = OpVariable %p_in Uniform
+        %p_u = OpTypePointer Uniform %uint
+        %p_f = OpTypePointer Uniform %float
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+          %g = OpLoad %v3uint %gid
+          %x = OpCompositeExtract %uint %g 0
+         %pf = OpAccessChain %p_f %in %uint_0 %x
+          %f = OpLoad %float %pf
+        %nan = OpIsNan %bool %f
+        %inf = OpIsInf %bool %f
+          %a = OpSelect %uint %nan %uint_1 %uint_0
+          %b = OpSelect %uint %inf %uint_2 %uint_0
+          %v = OpIAdd %uint %a %b
+         %po = OpAccessChain %p_u %out %uint_0 %x
+               OpStore %po %v
+               OpReturn
+               OpFunctionEnd
+END
+BUFFER in DATA_TYPE float DATA nan 1.0e39 0.0 -1.0e39 END
+BUFFER out DATA_TYPE uint32 SIZE 4 FILL 99
+PIPELINE compute p
+  ATTACH cs
+  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 1
+END
+RUN p 1 1 1
+"#;
+    assert_pass(&format!("{s}EXPECT out IDX 0 EQ 1 2 0 2\n"));
+    assert_fail(&format!("{s}EXPECT out IDX 0 EQ 0 2 0 2\n"));
+}
+
 #[test]
 fn compute_writes_a_storage_buffer() {
     // out[x] = 3·x for 8 invocations (2 groups of 4).

@@ -602,6 +602,26 @@ impl<'a> Parser<'a> {
         }
         self.end_of_stmt(what)?;
         b.elem = elem.ok_or_else(|| format!("{what} '{name}' needs a DATA_TYPE or FORMAT"))?;
+        // FILL and SERIES_FROM give their value(s) to every component of an element
+        let whole = |xs: &[Number]| {
+            let n = b.elem.components().max(1) as usize;
+            xs.iter().flat_map(|x| vec![*x; n]).collect()
+        };
+        let values = match &b.init {
+            BufferInit::Data(v) => v.clone(),
+            BufferInit::Fill(x) => whole(&[*x]),
+            BufferInit::Series { start, inc } => whole(&[*start, *inc]),
+            _ => Vec::new(),
+        };
+        if let Some(i) = b.elem.misplaced_nan(&values) {
+            let at = match b.init {
+                BufferInit::Data(_) => format!("value {i} of its DATA"),
+                _ => "its FILL or SERIES_FROM value".to_string(),
+            };
+            return Err(format!(
+                "{what} '{name}': {at} is nan, but that component is not a float"
+            ));
+        }
         if is_image && b.dim.is_none() {
             b.dim = Some(ImageDim::D2);
         }
@@ -640,7 +660,19 @@ impl<'a> Parser<'a> {
                 Tok::Word(w) if w == "END" => return Ok(v),
                 Tok::Eos => return Err(format!("DATA of buffer '{name}' is missing its END")),
                 Tok::Word(w) => {
-                    return Err(format!("invalid value '{w}' in DATA of buffer '{name}'"))
+                    let hint = if w
+                        .trim_start_matches(['-', '+'])
+                        .to_ascii_lowercase()
+                        .starts_with("inf")
+                    {
+                        " (Amber has no infinity literal: write a value beyond the type's range, \
+                         such as 1.0e39 for a float, or the bits in a uint buffer)"
+                    } else {
+                        ""
+                    };
+                    return Err(format!(
+                        "invalid value '{w}' in DATA of buffer '{name}'{hint}"
+                    ));
                 }
             }
         }

@@ -274,7 +274,8 @@ const FEATURES: &[&str] = &[
     "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
-    // Depth is always clamped to [0, 1] before the depth test (raster::DepthAspect::quantize).
+    // Depth is clamped to [0, 1] before the depth test (raster::DepthAspect::quantize), unless
+    // the script enables VK_EXT_depth_range_unrestricted and the attachment is float.
     "DepthClampZeroOneFeatures.depthClampZeroOne",
     // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
     "sampleRateShading",
@@ -301,7 +302,12 @@ const EXTENSIONS: &[&str] = &[
     "VK_EXT_primitive_topology_list_restart",
     "VK_KHR_workgroup_memory_explicit_layout",
     "VK_KHR_get_physical_device_properties2",
+    UNRESTRICTED_DEPTH,
 ];
+
+/// The extension under which float depth attachments keep depths outside [0, 1]
+/// (`raster::DepthStencilState::unrestricted_depth`).
+const UNRESTRICTED_DEPTH: &str = "VK_EXT_depth_range_unrestricted";
 
 /// Items (bytes copied, texels converted) of the runner's own bulk work between two polls
 /// of the cancel token ([`Runner::polled`]): a few milliseconds.
@@ -1710,6 +1716,10 @@ impl<'s> Runner<'s> {
         }
 
         let mut state = pipeline_state(p, targets.color.len());
+        state.depth_stencil.unrestricted_depth = self
+            .script
+            .device_extensions()
+            .any(|x| x == UNRESTRICTED_DEPTH);
         // the attachments' sample count (the raster checks that they agree)
         state.samples = targets
             .color

@@ -634,6 +634,51 @@ impl ElemType {
         }
     }
 
+    /// The numeric mode of each value one element takes from a data list, in order (a
+    /// packed format's one value is its whole word, unsigned).
+    pub fn value_modes(&self) -> Vec<NumMode> {
+        fn data(d: &DataType, out: &mut Vec<NumMode>) {
+            out.extend(std::iter::repeat_n(
+                d.scalar.mode(),
+                d.components() as usize,
+            ));
+        }
+        fn strukt(s: &StructType, out: &mut Vec<NumMode>) {
+            for m in &s.members {
+                match &m.ty {
+                    MemberType::Data(d) => data(d, out),
+                    MemberType::Struct(s) => strukt(s, out),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        match self {
+            ElemType::Data(d) => data(d, &mut out),
+            ElemType::Format(f) if f.pack_bits.is_some() => out.push(NumMode::Uint),
+            ElemType::Format(f) => out.extend(
+                f.components
+                    .iter()
+                    .filter(|c| c.name != 'X')
+                    .map(|c| c.mode),
+            ),
+            ElemType::Struct(s) => strukt(s, &mut out),
+        }
+        out
+    }
+
+    /// The index of the first value of `vals` (a data list of this type) that is a NaN
+    /// landing in a component that is not `SFLOAT`. Amber takes `nan` only for float
+    /// components (the `UFLOAT` ones are all inside packed formats, whose one value is the
+    /// unsigned word); quadstep also converts finite decimals for integer and normalized
+    /// components, but a NaN has no value there.
+    pub fn misplaced_nan(&self, vals: &[Number]) -> Option<usize> {
+        let modes = self.value_modes();
+        let float = |i: usize| modes.is_empty() || modes[i % modes.len()] == NumMode::Sfloat;
+        vals.iter()
+            .enumerate()
+            .position(|(i, v)| matches!(v, Number::Float(f) if f.is_nan()) && !float(i))
+    }
+
     /// Lay a flat list of values into bytes: `ceil(values / components)` elements, each at
     /// `stride` bytes; missing trailing values and padding are zero.
     pub fn layout_values(&self, layout: Layout, vals: &[Number]) -> Vec<u8> {

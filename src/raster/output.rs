@@ -64,7 +64,7 @@ pub(crate) fn depth_stencil(
         }
     }
     if st.depth_test && has_d {
-        let q = fmt.quantize(z);
+        let q = st.quantize(fmt, z);
         if !st.depth_compare.test(fmt.cmp_stored(q, stored)) {
             if stencil_on {
                 write_stencil(buf, face.depth_fail_op);

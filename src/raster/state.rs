@@ -2,6 +2,7 @@
 //! `PipelineState::default()` is a usable starting point: triangle list, no culling, depth and
 //! stencil off, blending off, every colour component written.
 
+use super::target::DepthAspect;
 use crate::format::Format;
 
 /// `VkVertexInputRate`.
@@ -213,6 +214,22 @@ pub struct DepthStencilState {
     pub stencil_test: bool,
     pub front: StencilOpState,
     pub back: StencilOpState,
+    /// `VK_EXT_depth_range_unrestricted` (with `depthClampZeroOne`): fragment depths outside
+    /// [0, 1] reach a float depth attachment's test and store unchanged. Otherwise they are
+    /// clamped to [0, 1] first (normalized formats clamp in their encoding either way).
+    pub unrestricted_depth: bool,
+}
+
+impl DepthStencilState {
+    /// A fragment depth `z` (after depth clamp) as the depth test compares and stores it
+    /// in `format`.
+    pub(crate) fn quantize(&self, format: Format, z: f32) -> u32 {
+        if self.unrestricted_depth {
+            format.quantize_unrestricted(z)
+        } else {
+            format.quantize(z)
+        }
+    }
 }
 
 /// `VkBlendFactor`.

@@ -303,6 +303,10 @@ pub trait DepthAspect: Copy {
     /// A depth value (clamped to [0, 1], NaN as 0) as stored: the format's UNORM encoding
     /// for normalized formats, the f32 bits (-0.0 as +0.0) for float formats.
     fn quantize(self, z: f32) -> u32;
+    /// [`DepthAspect::quantize`] without the clamp to [0, 1] for float formats (NaN still 0),
+    /// as a float attachment stores fragment depth under `VK_EXT_depth_range_unrestricted`;
+    /// normalized formats clamp in their encoding either way.
+    fn quantize_unrestricted(self, z: f32) -> u32;
     /// The depth value of a stored representation (the format's decoding).
     fn dequantize(self, bits: u32) -> f32;
     /// Order two stored representations (both from `quantize`): unorm integers and
@@ -324,7 +328,11 @@ impl DepthAspect for Format {
     }
 
     fn quantize(self, z: f32) -> u32 {
-        let z = if z.is_nan() { 0.0 } else { z.clamp(0.0, 1.0) };
+        self.quantize_unrestricted(z.clamp(0.0, 1.0))
+    }
+
+    fn quantize_unrestricted(self, z: f32) -> u32 {
+        let z = if z.is_nan() { 0.0 } else { z };
         match self.unorm_bits() {
             Some(n) => unorm_encode(z, ((1u64 << n) - 1) as u32),
             None => (z + 0.0).to_bits(), // + 0.0 turns -0.0 into +0.0

@@ -30,6 +30,10 @@ pub(crate) enum Special {
 pub(crate) enum PSpace {
     Local,
     Workgroup,
+    /// Workgroup memory in explicit layout (a `Block` variable, `WorkgroupMemoryExplicitLayoutKHR`):
+    /// byte offsets as in a buffer, every such variable starting at the workgroup memory's
+    /// first word, so that they alias.
+    WorkgroupBlock,
     Buffer {
         slot: u32,
         index: Option<Reg>,
@@ -49,7 +53,8 @@ pub(crate) struct PtrVal {
     pub space: PSpace,
     /// Dynamic part of the address (I32), added to `off`.
     pub base: Option<Reg>,
-    /// Constant part: words (Local/Workgroup), bytes (Buffer), leaf index (Special).
+    /// Constant part: words (Local/Workgroup), bytes (Buffer/WorkgroupBlock), leaf index
+    /// (Special).
     pub off: u32,
     /// Buffer layout context for matrices under this pointer.
     pub mat: Option<MatLayout>,
@@ -151,6 +156,9 @@ pub(crate) struct Lower<'m> {
     pub frames: Vec<Frame>,
     pub local_words: u32,
     pub workgroup_words: u32,
+    /// The Workgroup variables are `Block`s in explicit layout (they alias one another and
+    /// a module has either only those or none).
+    pub workgroup_blocks: bool,
     pub inputs: Vec<ir::IoVar>,
     pub outputs: Vec<ir::IoVar>,
     pub resources: Vec<ir::Resource>,
@@ -200,6 +208,7 @@ impl<'m> Lower<'m> {
             frames: Vec::new(),
             local_words: 0,
             workgroup_words: 0,
+            workgroup_blocks: false,
             inputs: Vec::new(),
             outputs: Vec::new(),
             resources: Vec::new(),

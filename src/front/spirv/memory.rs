@@ -6,6 +6,13 @@
 //! packed word layout of `types.rs`; buffer addresses are byte offsets in the explicit layout.
 //! A pointer keeps its constant part apart from its dynamic part so that constant access chains
 //! cost no instructions.
+//!
+//! Workgroup `Block` variables (`WorkgroupMemoryExplicitLayoutKHR`) are laid out like buffers
+//! and all start at the first word of the workgroup's memory, so they alias one another as
+//! SPV_KHR_workgroup_memory_explicit_layout says (Mesa: "shared blocks alias each other. We
+//! will have either all blocks or all non-blocks"). The IR's workgroup memory is words, so
+//! their byte addresses are divided by 4 at each access; members narrower than 32 bits
+//! (the extension's 8- and 16-bit access capabilities) are not supported.
 
 use spirv::{Decoration, Op};
 
@@ -27,6 +34,9 @@ pub(crate) const SC_FUNCTION: u32 = 7;
 pub(crate) const SC_PUSH_CONSTANT: u32 = 9;
 pub(crate) const SC_STORAGE_BUFFER: u32 = 12;
 
+const BLOCKS_AND_NOT: &str =
+    "Workgroup variables with and without the Block decoration in one module";
+
 impl Lower<'_> {
     fn pointee_of(&self, ptr_ty: u32) -> Result<(u32, u32)> {
         match self.ty(ptr_ty)? {
@@ -37,6 +47,9 @@ impl Lower<'_> {
 
     pub(crate) fn local_ptr(&mut self, pointee: u32, workgroup: bool) -> Result<PtrVal> {
         let n = self.words(pointee)?;
+        if workgroup && self.workgroup_blocks {
+            return Err(self.err(BLOCKS_AND_NOT));
+        }
         let off = if workgroup {
             let o = self.workgroup_words;
             self.workgroup_words = o
@@ -68,6 +81,40 @@ impl Lower<'_> {
         })
     }
 
+    /// A Workgroup `Block` variable: at byte 0 of the workgroup memory, which grows to hold
+    /// it.
+    fn workgroup_block_ptr(&mut self, pointee: u32) -> Result<PtrVal> {
+        if self.workgroup_words > 0 && !self.workgroup_blocks {
+            return Err(self.err(BLOCKS_AND_NOT));
+        }
+        self.workgroup_blocks = true;
+        let leaves = self.byte_leaves(pointee, None, None)?;
+        let mut end = 0u32;
+        for (ty, o) in leaves {
+            let n = Self::scalar_bytes(ty);
+            if n < 4 || o % 4 != 0 {
+                return Err(self.unsup(
+                    "a workgroup Block member narrower than 32 bits or not 4-byte aligned \
+                     (WorkgroupMemoryExplicitLayout8BitAccessKHR / 16BitAccessKHR)",
+                ));
+            }
+            end = end.max(o.saturating_add(n));
+        }
+        self.workgroup_words = self.workgroup_words.max(end.div_ceil(4));
+        if self.workgroup_words > 1 << 20 {
+            return Err(self.unsup("variables need more than 1M words of memory"));
+        }
+        Ok(PtrVal {
+            pointee,
+            space: PSpace::WorkgroupBlock,
+            base: None,
+            off: 0,
+            mat: None,
+            vec_stride: None,
+            desc_array: false,
+        })
+    }
+
     fn init_var(&mut self, p: &PtrVal, init: Option<u32>) -> Result<()> {
         if let Some(init) = init {
             let regs = self.regs(init)?;
@@ -90,6 +137,9 @@ impl Lower<'_> {
         }
         let p = match sc {
             SC_PRIVATE => self.local_ptr(pointee, false)?,
+            SC_WORKGROUP if self.m.deco(pointee, Decoration::Block).is_some() => {
+                self.workgroup_block_ptr(pointee)?
+            }
             SC_WORKGROUP => self.local_ptr(pointee, true)?,
             SC_INPUT | SC_OUTPUT => self.io_var(id, pointee, sc == SC_INPUT)?,
             SC_UNIFORM_CONSTANT | SC_UNIFORM | SC_STORAGE_BUFFER | SC_PUSH_CONSTANT => {
@@ -98,7 +148,10 @@ impl Lower<'_> {
             SC_FUNCTION => return Err(i.err("Function storage class at module scope")),
             other => return Err(i.unsup(&format!("storage class {other}"))),
         };
-        if matches!(p.space, PSpace::Local | PSpace::Workgroup) {
+        if matches!(
+            p.space,
+            PSpace::Local | PSpace::Workgroup | PSpace::WorkgroupBlock
+        ) {
             self.init_var(&p, init)?;
         }
         self.vals.insert(id, Val::Ptr(p));
@@ -120,21 +173,30 @@ impl Lower<'_> {
     pub(crate) fn ir_space(&self, p: &PtrVal) -> Result<Space> {
         Ok(match p.space {
             PSpace::Local => Space::Local,
-            PSpace::Workgroup => Space::Workgroup,
+            PSpace::Workgroup | PSpace::WorkgroupBlock => Space::Workgroup,
             PSpace::Buffer { slot, index } => Space::Buffer { slot, index },
             _ => return Err(self.err("pointer to a descriptor or built-in used as memory")),
         })
     }
 
-    /// Address register of the pointer plus a constant offset.
+    /// Address register of the pointer plus a constant offset (the word of a byte address
+    /// into a workgroup block).
     pub(crate) fn addr(&mut self, p: &PtrVal, k: u32) -> Reg {
         let c = p.off.wrapping_add(k);
+        let bytes = p.space == PSpace::WorkgroupBlock;
         match p.base {
+            None if bytes => self.k32(c / 4),
             None => self.k32(c),
-            Some(b) if c == 0 => b,
+            Some(b) if c == 0 && !bytes => b,
             Some(b) => {
                 let kc = self.k32(c);
-                self.bin(BinaryOp::IAdd, ScalarTy::I32, b, kc)
+                let a = self.bin(BinaryOp::IAdd, ScalarTy::I32, b, kc);
+                if bytes {
+                    let two = self.k32(2);
+                    self.bin(BinaryOp::ShrL, ScalarTy::I32, a, two)
+                } else {
+                    a
+                }
             }
         }
     }
@@ -143,7 +205,9 @@ impl Lower<'_> {
     fn leaf_offsets(&self, p: &PtrVal) -> Result<Vec<(ScalarTy, u32)>> {
         match p.space {
             PSpace::Local | PSpace::Workgroup => self.word_leaves(p.pointee),
-            PSpace::Buffer { .. } => self.byte_leaves(p.pointee, p.mat, p.vec_stride),
+            PSpace::Buffer { .. } | PSpace::WorkgroupBlock => {
+                self.byte_leaves(p.pointee, p.mat, p.vec_stride)
+            }
             _ => Err(self.err("not a memory pointer")),
         }
     }
@@ -302,7 +366,8 @@ impl Lower<'_> {
             }
             let unit_local = matches!(p.space, PSpace::Local | PSpace::Workgroup);
             let special = matches!(p.space, PSpace::Special(_));
-            if !unit_local && !special && !matches!(p.space, PSpace::Buffer { .. }) {
+            let bytes = matches!(p.space, PSpace::Buffer { .. } | PSpace::WorkgroupBlock);
+            if !unit_local && !special && !bytes {
                 return Err(i.err("access chain into a descriptor"));
             }
             let t = self.ty(p.pointee)?.clone();
@@ -364,6 +429,11 @@ impl Lower<'_> {
                 }
                 _ => return Err(i.err("access chain indexes into a non-composite type")),
             };
+            if p.space == PSpace::WorkgroupBlock && stride % 4 != 0 {
+                return Err(i.unsup(&format!(
+                    "a workgroup Block element stride of {stride} bytes (not a multiple of 4)"
+                )));
+            }
             match konst {
                 Some(k) => p.off = p.off.wrapping_add((k as u32).wrapping_mul(stride)),
                 None if special => return Err(i.unsup("dynamic index into a built-in")),

@@ -404,6 +404,7 @@ fn cap_supported(c: Capability) -> bool {
             | C::UniformTexelBufferArrayNonUniformIndexing
             | C::StorageTexelBufferArrayNonUniformIndexing
             | C::QuadControlKHR
+            | C::WorkgroupMemoryExplicitLayoutKHR
             // Float arithmetic is IEEE 754 without flush-to-zero or fast-math folds, so signed
             // zeros, infinities and NaNs are already preserved (the execution mode needs nothing).
             | C::SignedZeroInfNanPreserve

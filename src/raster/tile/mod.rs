@@ -689,7 +689,8 @@ impl<'a> TileShader<'a> {
         let early = !fs.writes_depth() && !fs.can_discard();
         let float_format =
             ds_format.is_some_and(|f| f.depth_bytes() == 4 && f.unorm_bits().is_none());
-        let float_depth = (depth_only && float_format).then(|| {
+        // (the hoisted float test clamps depth to [0, 1]: restricted pipelines only)
+        let float_depth = (depth_only && float_format && !ds.unrestricted_depth).then(|| {
             use std::cmp::Ordering::{Equal, Greater, Less};
             FloatDepth {
                 pass: [Less, Equal, Greater].map(|o| ds.depth_compare.test(o) as u32),
