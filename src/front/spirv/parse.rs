@@ -406,8 +406,10 @@ fn cap_supported(c: Capability) -> bool {
             | C::QuadControlKHR
             | C::WorkgroupMemoryExplicitLayoutKHR
             // Float arithmetic is IEEE 754 without flush-to-zero or fast-math folds, so signed
-            // zeros, infinities and NaNs are already preserved (the execution mode needs nothing).
+            // zeros, infinities, NaNs and denormals are already preserved (the execution modes
+            // need nothing).
             | C::SignedZeroInfNanPreserve
+            | C::DenormPreserve
     )
 }
 

@@ -153,6 +153,18 @@ fn signed_zero_inf_nan_preserve_is_accepted() {
 }
 
 #[test]
+fn denorm_preserve_is_accepted() {
+    // OpCapability DenormPreserve (4464) after Shader, and
+    // OpExecutionMode %1 DenormPreserve 32 (4459) after LocalSize.
+    let mut w = minimal();
+    w.splice(21..21, op(16, &[1, 4459, 32]));
+    w.splice(7..7, op(17, &[4464]));
+    let m = Module::load(&w).unwrap();
+    let sh = m.lower("main", None, &SpecConstants::new()).unwrap();
+    ir::verify(&sh).unwrap();
+}
+
+#[test]
 fn unsupported_opcode() {
     let mut w = minimal();
     // OpTypeEvent %5 (opcode 34) among the types; bump the bound.
