@@ -94,13 +94,24 @@ fn len(v: &[f32; 3], n: usize) -> f32 {
     }
 }
 
-/// λ_base from texel-space derivative vectors `mx`, `my` (first `n` components used).
-/// `aniso`: `Some(maxAniso)` for 2D views with anisotropy enabled; `dx`/`dy` are the
-/// normalized derivatives (probe direction). Isotropic: `log2(max(|mx|, |my|))` with Euclidean
-/// lengths. Anisotropic (D3D §7.18.11): `major = max(Lx, Ly)`, `ratio = major²/det` clamped to
-/// maxAniso (then `minor = major/ratio`, else `minor = det/major`), `minor < 1 →
-/// ratio = max(1, ratio·minor)`, λ = log2(minor), `N = ceil(ratio)` probes.
-#[inline]
+/// What one lane's λ_base came from, for the debugger's record ([`super::explain`]): the
+/// derivatives (`None`: an explicit or zero LOD) and ρ, their lengths in texels.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct LodFrom {
+    /// `(∂/∂x, ∂/∂y)` in normalized coordinates (cube views: of the direction).
+    pub derivs: Option<([f32; 3], [f32; 3])>,
+    /// ρ: the x and y lengths (non-finite lengths count as 0).
+    pub rho: [f32; 2],
+}
+
+/// λ_base from texel-space derivative vectors `mx`, `my` (first `n` components used), and ρ,
+/// their lengths. `aniso`: `Some(maxAniso)` for 2D views with anisotropy enabled; `dx`/`dy`
+/// are the normalized derivatives (probe direction). Isotropic: `log2(max(|mx|, |my|))` with
+/// Euclidean lengths. Anisotropic (D3D §7.18.11): `major = max(Lx, Ly)`, `ratio = major²/det`
+/// clamped to maxAniso (then `minor = major/ratio`, else `minor = det/major`), `minor < 1 →
+/// ratio = max(1, ratio·minor)`, λ = log2(minor), `N = ceil(ratio)` probes. Always inlined,
+/// so a caller that drops ρ computes nothing more.
+#[inline(always)]
 pub fn lod_base(
     mx: [f32; 3],
     my: [f32; 3],
@@ -108,12 +119,13 @@ pub fn lod_base(
     aniso: Option<f32>,
     dx: [f32; 3],
     dy: [f32; 3],
-) -> LodBase {
+) -> (LodBase, [f32; 2]) {
     let lx = len(&mx, n);
     let ly = len(&my, n);
+    let rho = [lx, ly];
     let major = lx.max(ly);
     let Some(max_aniso) = aniso.filter(|_| n == 2 && major > 0.0) else {
-        return LodBase::iso(major.log2());
+        return (LodBase::iso(major.log2()), rho);
     };
     let det = (mx[0] * my[1] - mx[1] * my[0]).abs();
     let mut ratio = if det > 0.0 {
@@ -137,11 +149,12 @@ pub fn lod_base(
         1
     };
     let v = if lx > ly { dx } else { dy };
-    LodBase {
+    let base = LodBase {
         lambda: minor.log2(),
         probes,
         major: [v[0], v[1]],
-    }
+    };
+    (base, rho)
 }
 
 /// Bias by policy: Vulkan clamps the sum to ±maxSamplerLodBias; D3D clamps each term to
@@ -246,7 +259,7 @@ mod tests {
     #[test]
     fn iso_lod_by_hand() {
         // |(3,4)| = 5 texels/pixel vs |(0,2)| -> log2(5)
-        let b = lod_base(
+        let (b, rho) = lod_base(
             [3.0, 4.0, 0.0],
             [0.0, 2.0, 0.0],
             2,
@@ -256,12 +269,13 @@ mod tests {
         );
         assert_eq!(b.lambda, 5f32.log2());
         assert_eq!(b.probes, 1);
+        assert_eq!(rho, [5.0, 2.0]);
     }
 
     #[test]
     fn aniso_lod_by_hand() {
         // mx = (8,0), my = (0,2): major 8, det 16, ratio 4 <= 16 -> minor = 2, λ = 1, N = 4
-        let b = lod_base(
+        let (b, rho) = lod_base(
             [8.0, 0.0, 0.0],
             [0.0, 2.0, 0.0],
             2,
@@ -270,6 +284,7 @@ mod tests {
             [0.0; 3],
         );
         assert_eq!((b.lambda, b.probes, b.major), (1.0, 4, [0.5, 0.0]));
+        assert_eq!(rho, [8.0, 2.0]);
         // maxAniso 2: ratio 2, minor = 8/2 = 4 -> λ = 2, N = 2
         let b = lod_base(
             [8.0, 0.0, 0.0],
@@ -278,7 +293,8 @@ mod tests {
             Some(2.0),
             [0.5, 0.0, 0.0],
             [0.0; 3],
-        );
+        )
+        .0;
         assert_eq!((b.lambda, b.probes), (2.0, 2));
         // minor < 1: mx = (4,0), my = (0,0.5): ratio 8, minor 0.5 -> ratio = max(1, 4) = 4
         let b = lod_base(
@@ -288,7 +304,8 @@ mod tests {
             Some(16.0),
             [1.0, 0.0, 0.0],
             [0.0; 3],
-        );
+        )
+        .0;
         assert_eq!((b.lambda, b.probes), (-1.0, 4));
     }
 
