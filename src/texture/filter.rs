@@ -462,8 +462,7 @@ pub fn level_cube<const F: u8, const LIN: bool, R: Recorder>(
             let lay = lv.layout(layer);
             Some(k.tap::<F, R>(data, &lay, [ni, nj, 0], t.dref, true, at, rec))
         };
-        let corners = [(i0, j0), (i1, j0), (i0, j1), (i1, j1)];
-        let q = corners.map(|(i, j)| fetch(i, j));
+        let q = [fetch(i0, j0), fetch(i1, j0), fetch(i0, j1), fetch(i1, j1)];
         if let [Some(t00), Some(t10), Some(t01), Some(t11)] = q {
             lerp4(lerp4(t00, t10, a), lerp4(t01, t11, a), b)
         } else {
@@ -477,6 +476,7 @@ pub fn level_cube<const F: u8, const LIN: bool, R: Recorder>(
             }
             let s = s.map(|x| (x / 3.0) as f32);
             if R::ON {
+                let corners = [(i0, j0), (i1, j0), (i0, j1), (i1, j1)];
                 for (&(i, j), v) in corners.iter().zip(&q) {
                     if v.is_none() {
                         rec.tap(TapExplain {

@@ -150,18 +150,27 @@ impl Kernel {
     /// the average of the three real texels (after compare). Filters, LOD and bias are ignored.
     /// The Dref operand's rule against `compareEnable` is [`Kernel::dref_operand`]'s.
     pub fn gather(&self, img: &Image, a: &GatherArgs) -> Result<QuadBits> {
-        let a = self.gather_operands(img, a)?;
-        if let Some(fast) = self.fast_gather_fn() {
-            return Ok(fast(self, img, &a));
+        self.gather_checks(img, a)?;
+        if a.dref.is_some() != self.sampler.compare_enable {
+            // an error, or the gather without its Dref
+            let dref = self.dref_operand(a.dref, "gather")?;
+            return self.gather(img, &GatherArgs { dref, ..*a });
         }
-        Ok(self.gather_lanes(img, &a, &NoRecord))
+        if let Some(fast) = self.fast_gather_fn() {
+            return Ok(fast(self, img, a));
+        }
+        Ok(self.gather_lanes(img, a, &NoRecord))
     }
 
     /// What [`Kernel::gather`] does for this quad, step by step: the general gather run with
     /// a recording recorder (see [`super::explain`]). The record's result is what
     /// [`Kernel::gather`] returns; the errors are its errors.
     pub fn explain_gather(&self, img: &Image, a: &GatherArgs) -> Result<QuadExplain> {
-        let a = self.gather_operands(img, a)?;
+        self.gather_checks(img, a)?;
+        let a = GatherArgs {
+            dref: self.dref_operand(a.dref, "gather")?,
+            ..*a
+        };
         let log = Log::new(Operation::Gather {
             component: a.component,
         });
@@ -169,9 +178,9 @@ impl Kernel {
         Ok(log.finish(r))
     }
 
-    /// The checks of [`Kernel::gather`], and its operands with the Dref rule applied.
-    #[inline]
-    fn gather_operands(&self, img: &Image, a: &GatherArgs) -> Result<GatherArgs> {
+    /// The image's shape and the component operand of [`Kernel::gather`].
+    #[inline(always)]
+    fn gather_checks(&self, img: &Image, a: &GatherArgs) -> Result<()> {
         self.check(img)?;
         if a.component > 3 {
             return Err(Error::Texture(format!(
@@ -179,17 +188,13 @@ impl Kernel {
                 a.component
             )));
         }
-        Ok(GatherArgs {
-            dref: self.dref_operand(a.dref, "gather")?,
-            ..*a
-        })
+        Ok(())
     }
 
     /// The general gather: lane by lane, the footprint at the base level (offsets of either
     /// form), each tap wrapped per axis (border: its raw bits) or, on a cube, moved to the
     /// neighbouring face, compared if Dref, the missing tap of a cube corner the average of
     /// the others; each step reported to `rec`.
-    #[inline(always)]
     fn gather_lanes<R: Recorder>(&self, img: &Image, a: &GatherArgs, rec: &R) -> QuadBits {
         let level = self.view.base_level;
         let lv = &self.lv[level as usize];
@@ -339,9 +344,9 @@ impl Kernel {
             return Ok(());
         }
         self.check(img)?;
-        // the Dref rule of `Kernel::gather`
-        let dref = self.dref_operand((!b.dref.is_empty()).then_some(b.dref), "gather")?;
-        if dref.is_none() && !b.dref.is_empty() {
+        if b.dref.is_empty() == self.sampler.compare_enable {
+            // the Dref rule of `Kernel::gather`: an error, or the gathers without their Dref
+            self.dref_operand((!b.dref.is_empty()).then_some(()), "gather")?;
             return self.gather_batch(img, &GatherBatchArgs { dref: &[], ..*b }, out);
         }
         let plane = if self.plane_gather() {

@@ -1,10 +1,12 @@
 //! Level of detail: quad derivatives, scale factor ρ, anisotropy, bias and clamps by policy,
 //! level selection (sampling.md §3.2, §5).
 
+use super::explain::NoRecord;
 use super::sampler::{
     Config, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS, D3D_MIN_LOD_BIAS,
     MAX_SAMPLER_LOD_BIAS,
 };
+use std::cell::Cell;
 
 /// Where a sample's LOD comes from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -104,14 +106,46 @@ pub(super) struct LodFrom {
     pub rho: [f32; 2],
 }
 
-/// λ_base from texel-space derivative vectors `mx`, `my` (first `n` components used), and ρ,
-/// their lengths. `aniso`: `Some(maxAniso)` for 2D views with anisotropy enabled; `dx`/`dy`
-/// are the normalized derivatives (probe direction). Isotropic: `log2(max(|mx|, |my|))` with
-/// Euclidean lengths. Anisotropic (D3D §7.18.11): `major = max(Lx, Ly)`, `ratio = major²/det`
-/// clamped to maxAniso (then `minor = major/ratio`, else `minor = det/major`), `minor < 1 →
-/// ratio = max(1, ratio·minor)`, λ = log2(minor), `N = ceil(ratio)` probes. Always inlined,
-/// so a caller that drops ρ computes nothing more.
+/// Where `Kernel::lod_bases_from` keeps what each lane's λ_base came from: nowhere in
+/// normal runs ([`NoRecord`]: zero-sized, so nothing is worked out or stored), per lane for
+/// the debugger's record.
+pub(super) trait LodSink {
+    /// Whether anything is kept.
+    const ON: bool;
+    /// Lane `lane`'s.
+    fn set(&self, _lane: usize, _f: LodFrom) {}
+    /// Lane `lane` shares lane 0's evaluation.
+    fn share(&self, _lane: usize) {}
+}
+
+impl LodSink for NoRecord {
+    const ON: bool = false;
+}
+
+impl LodSink for [Cell<LodFrom>; 4] {
+    const ON: bool = true;
+    fn set(&self, lane: usize, f: LodFrom) {
+        self[lane].set(f);
+    }
+    fn share(&self, lane: usize) {
+        self[lane].set(self[0].get());
+    }
+}
+
+/// ρ: the Euclidean lengths of texel-space derivative vectors `mx`, `my` (first `n`
+/// components), as [`lod_base`] measures them; non-finite lengths count as 0.
 #[inline(always)]
+pub fn rho(mx: &[f32; 3], my: &[f32; 3], n: usize) -> [f32; 2] {
+    [len(mx, n), len(my, n)]
+}
+
+/// λ_base from texel-space derivative vectors `mx`, `my` (first `n` components used).
+/// `aniso`: `Some(maxAniso)` for 2D views with anisotropy enabled; `dx`/`dy` are the
+/// normalized derivatives (probe direction). Isotropic: `log2(max(|mx|, |my|))` with Euclidean
+/// lengths ([`rho`]). Anisotropic (D3D §7.18.11): `major = max(Lx, Ly)`, `ratio = major²/det`
+/// clamped to maxAniso (then `minor = major/ratio`, else `minor = det/major`), `minor < 1 →
+/// ratio = max(1, ratio·minor)`, λ = log2(minor), `N = ceil(ratio)` probes.
+#[inline]
 pub fn lod_base(
     mx: [f32; 3],
     my: [f32; 3],
@@ -119,13 +153,11 @@ pub fn lod_base(
     aniso: Option<f32>,
     dx: [f32; 3],
     dy: [f32; 3],
-) -> (LodBase, [f32; 2]) {
-    let lx = len(&mx, n);
-    let ly = len(&my, n);
-    let rho = [lx, ly];
+) -> LodBase {
+    let [lx, ly] = rho(&mx, &my, n);
     let major = lx.max(ly);
     let Some(max_aniso) = aniso.filter(|_| n == 2 && major > 0.0) else {
-        return (LodBase::iso(major.log2()), rho);
+        return LodBase::iso(major.log2());
     };
     let det = (mx[0] * my[1] - mx[1] * my[0]).abs();
     let mut ratio = if det > 0.0 {
@@ -149,12 +181,11 @@ pub fn lod_base(
         1
     };
     let v = if lx > ly { dx } else { dy };
-    let base = LodBase {
+    LodBase {
         lambda: minor.log2(),
         probes,
         major: [v[0], v[1]],
-    };
-    (base, rho)
+    }
 }
 
 /// Bias by policy: Vulkan clamps the sum to ±maxSamplerLodBias; D3D clamps each term to
@@ -259,7 +290,7 @@ mod tests {
     #[test]
     fn iso_lod_by_hand() {
         // |(3,4)| = 5 texels/pixel vs |(0,2)| -> log2(5)
-        let (b, rho) = lod_base(
+        let b = lod_base(
             [3.0, 4.0, 0.0],
             [0.0, 2.0, 0.0],
             2,
@@ -269,13 +300,13 @@ mod tests {
         );
         assert_eq!(b.lambda, 5f32.log2());
         assert_eq!(b.probes, 1);
-        assert_eq!(rho, [5.0, 2.0]);
+        assert_eq!(rho(&[3.0, 4.0, 0.0], &[0.0, 2.0, 0.0], 2), [5.0, 2.0]);
     }
 
     #[test]
     fn aniso_lod_by_hand() {
         // mx = (8,0), my = (0,2): major 8, det 16, ratio 4 <= 16 -> minor = 2, λ = 1, N = 4
-        let (b, rho) = lod_base(
+        let b = lod_base(
             [8.0, 0.0, 0.0],
             [0.0, 2.0, 0.0],
             2,
@@ -284,7 +315,6 @@ mod tests {
             [0.0; 3],
         );
         assert_eq!((b.lambda, b.probes, b.major), (1.0, 4, [0.5, 0.0]));
-        assert_eq!(rho, [8.0, 2.0]);
         // maxAniso 2: ratio 2, minor = 8/2 = 4 -> λ = 2, N = 2
         let b = lod_base(
             [8.0, 0.0, 0.0],
@@ -293,8 +323,7 @@ mod tests {
             Some(2.0),
             [0.5, 0.0, 0.0],
             [0.0; 3],
-        )
-        .0;
+        );
         assert_eq!((b.lambda, b.probes), (2.0, 2));
         // minor < 1: mx = (4,0), my = (0,0.5): ratio 8, minor 0.5 -> ratio = max(1, 4) = 4
         let b = lod_base(
@@ -304,8 +333,7 @@ mod tests {
             Some(16.0),
             [1.0, 0.0, 0.0],
             [0.0; 3],
-        )
-        .0;
+        );
         assert_eq!((b.lambda, b.probes), (-1.0, 4));
     }
 

@@ -17,12 +17,13 @@ use super::filter::{QuadFn, Tap, FC_RGBA8};
 use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
-    biased, clamped, lod_base, quad_derivs, select_levels, snap_lod, Levels, LodBase, LodFrom,
-    LodMode,
+    biased, clamped, lod_base, quad_derivs, rho, select_levels, snap_lod, Levels, LodBase, LodFrom,
+    LodMode, LodSink,
 };
 use super::sampler::{Config, Filter, LodPrecision, MipmapMode, Policy, Sampler};
 use super::{address, QuadBits};
 use crate::{Error, Result};
+use std::cell::Cell;
 
 /// Inputs of one quad sampling instruction (`OpImageSample*`, `Sample*`).
 ///
@@ -187,6 +188,14 @@ pub(super) fn layer_index(a: f32, count: u32) -> u32 {
     } else {
         (r as u32).min(count - 1)
     }
+}
+
+/// Lane 0's λ_base in every lane (each branch of `Kernel::lod_bases_from` stores its own
+/// four: a shared tail cost a round trip through the stack per quad).
+#[inline(always)]
+fn shared<S: LodSink>(b: LodBase, from: &S) -> [LodBase; 4] {
+    (1..4).for_each(|i| from.share(i));
+    [b; 4]
 }
 
 /// Missing-component defaults after replacing the present ones (0,0,0,1 rule).
@@ -367,8 +376,7 @@ impl Kernel {
         (st, layer, 0)
     }
 
-    /// λ_base for one lane from normalized derivatives (cube: direction derivatives): the
-    /// out-of-line form of [`Kernel::lod_and_rho`] normal runs call.
+    /// λ_base for one lane from normalized derivatives (cube: direction derivatives).
     pub(super) fn lod_from_derivs(
         &self,
         c: &[f32; 4],
@@ -376,11 +384,10 @@ impl Kernel {
         dy: [f32; 3],
         aniso: bool,
     ) -> LodBase {
-        self.lod_and_rho(c, dx, dy, aniso).0
+        self.lod_texel(c, dx, dy, aniso, |_, _, _| {})
     }
 
-    /// λ_base and ρ for one lane from normalized derivatives (cube: through the face of the
-    /// lane's coordinate `c`).
+    /// [`Kernel::lod_from_derivs`] and ρ.
     #[inline(always)]
     fn lod_and_rho(
         &self,
@@ -389,12 +396,30 @@ impl Kernel {
         dy: [f32; 3],
         aniso: bool,
     ) -> (LodBase, [f32; 2]) {
+        let mut r = [0.0; 2];
+        let b = self.lod_texel(c, dx, dy, aniso, |mx, my, n| r = rho(mx, my, n));
+        (b, r)
+    }
+
+    /// The rule of [`Kernel::lod_from_derivs`]: the texel-space derivatives (cube: through
+    /// the face of the lane's coordinate `c`), shown to `texel` (the debugger's ρ), then
+    /// [`lod_base`] of them.
+    #[inline(always)]
+    fn lod_texel(
+        &self,
+        c: &[f32; 4],
+        dx: [f32; 3],
+        dy: [f32; 3],
+        aniso: bool,
+        texel: impl FnOnce(&[f32; 3], &[f32; 3], usize),
+    ) -> LodBase {
         let s = self.size0;
         if self.cube {
             let fc = select_face([c[0], c[1], c[2]]);
             let (a, b) = (transform_deriv(&fc, dx), transform_deriv(&fc, dy));
             let mx = [a[0] * s[0], a[1] * s[0], 0.0];
             let my = [b[0] * s[0], b[1] * s[0], 0.0];
+            texel(&mx, &my, 2);
             return lod_base(mx, my, 2, None, [0.0; 3], [0.0; 3]);
         }
         let mut mx = [0.0; 3];
@@ -403,6 +428,7 @@ impl Kernel {
             mx[i] = dx[i] * s[i];
             my[i] = dy[i] * s[i];
         }
+        texel(&mx, &my, self.dims);
         lod_base(
             mx,
             my,
@@ -417,90 +443,121 @@ impl Kernel {
     /// [`lod_base`], with the dimension count a constant so both inline (the common case).
     #[inline(always)]
     pub(super) fn lod_from_derivs_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> LodBase {
-        self.lod_and_rho_2d(dx, dy, aniso).0
+        self.lod_texel_2d(dx, dy, aniso, |_, _| {})
     }
 
     /// [`Kernel::lod_from_derivs_2d`] and ρ.
     #[inline(always)]
     fn lod_and_rho_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> (LodBase, [f32; 2]) {
+        let mut r = [0.0; 2];
+        let b = self.lod_texel_2d(dx, dy, aniso, |mx, my| r = rho(mx, my, 2));
+        (b, r)
+    }
+
+    /// The rule of [`Kernel::lod_from_derivs_2d`], the texel-space derivatives shown to
+    /// `texel`.
+    #[inline(always)]
+    fn lod_texel_2d(
+        &self,
+        dx: [f32; 3],
+        dy: [f32; 3],
+        aniso: bool,
+        texel: impl FnOnce(&[f32; 3], &[f32; 3]),
+    ) -> LodBase {
         let s = self.size0;
         let mx = [dx[0] * s[0], dx[1] * s[1], 0.0];
         let my = [dy[0] * s[0], dy[1] * s[1], 0.0];
+        texel(&mx, &my);
         lod_base(mx, my, 2, if aniso { self.aniso } else { None }, dx, dy)
     }
 
     /// Per-lane λ_base (+ probes) for a LOD mode; hardware precision shares lane 0's implicit λ.
+    /// Kept out of line: `sample` calls it once per quad and stays small.
+    #[inline(never)]
     pub(super) fn lod_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> [LodBase; 4] {
-        self.lod_bases_from::<NoRecord>(coords, lod).0
+        self.lod_bases_from(coords, lod, &NoRecord)
     }
 
-    /// [`Kernel::lod_bases`] and what each lane's λ_base came from; the derivatives and ρ are
-    /// only worked out for a recording `R` (normal runs drop them, and 1D, 3D and cube views
-    /// call the out-of-line [`Kernel::lod_from_derivs`]).
+    /// [`Kernel::lod_bases`], keeping what each lane's λ_base came from (its derivatives and
+    /// ρ) in `from` (normal runs keep nothing: [`NoRecord`]).
     #[inline(always)]
-    pub(super) fn lod_bases_from<R: Recorder>(
+    pub(super) fn lod_bases_from<S: LodSink>(
         &self,
         coords: &[[f32; 4]; 4],
         lod: &LodMode,
-    ) -> ([LodBase; 4], [LodFrom; 4]) {
-        // one lane's λ_base and ρ from its derivatives, through the face of coordinate `c`
-        let derived = |c: &[f32; 4], dx: [f32; 3], dy: [f32; 3]| -> (LodBase, LodFrom) {
-            let (b, rho) = if R::ON {
-                self.lod_and_rho(c, dx, dy, true)
-            } else {
-                (self.lod_from_derivs(c, dx, dy, true), [0.0; 2])
-            };
-            let derivs = Some((dx, dy));
-            (b, LodFrom { derivs, rho })
-        };
-        let derived_2d = |dx: [f32; 3], dy: [f32; 3]| -> (LodBase, LodFrom) {
-            let (b, rho) = self.lod_and_rho_2d(dx, dy, true);
-            let derivs = Some((dx, dy));
-            (b, LodFrom { derivs, rho })
-        };
-        let split = |l: [(LodBase, LodFrom); 4]| (l.map(|x| x.0), l.map(|x| x.1));
+        from: &S,
+    ) -> [LodBase; 4] {
         match *lod {
-            LodMode::Explicit(l) => (l.map(LodBase::iso), [LodFrom::default(); 4]),
-            LodMode::Zero => ([LodBase::iso(0.0); 4], [LodFrom::default(); 4]),
+            LodMode::Explicit(l) => l.map(LodBase::iso),
+            LodMode::Zero => [LodBase::iso(0.0); 4],
             LodMode::Grad { dx, dy } if !self.cube => {
                 // off cubes λ and the probes depend on the derivatives alone: lanes whose
                 // derivatives are lane 0's (bit for bit; the usual `Grad`) share its result
                 let one = |i: usize| {
                     if self.dims == 2 {
-                        derived_2d(dx[i], dy[i])
+                        self.derived_2d(i, dx[i], dy[i], from)
                     } else {
-                        derived(&coords[i], dx[i], dy[i])
+                        self.derived(i, &coords[i], dx[i], dy[i], from)
                     }
                 };
                 let b0 = one(0);
                 let bits = |v: [f32; 3]| v.map(f32::to_bits);
                 let same = |i: usize| bits(dx[i]) == bits(dx[0]) && bits(dy[i]) == bits(dy[0]);
-                split(std::array::from_fn(|i| {
-                    if i == 0 || same(i) {
-                        b0
-                    } else {
-                        one(i)
-                    }
-                }))
+                let bases = std::array::from_fn(|i| if i == 0 || same(i) { b0 } else { one(i) });
+                if S::ON {
+                    (1..4).filter(|&i| same(i)).for_each(|i| from.share(i));
+                }
+                bases
             }
             LodMode::Grad { dx, dy } => {
-                split(std::array::from_fn(|i| derived(&coords[i], dx[i], dy[i])))
+                std::array::from_fn(|i| self.derived(i, &coords[i], dx[i], dy[i], from))
             }
             LodMode::Implicit { fine, .. } => {
                 // coarse derivatives are the same in every lane and, off cubes, λ does not
                 // depend on the coordinate: per-lane evaluation would give four equal values
                 if self.dims == 2 && !self.cube && (self.hw || !fine) {
                     let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
-                    split([derived_2d(d(1), d(2)); 4])
+                    shared(self.derived_2d(0, d(1), d(2), from), from)
                 } else if self.hw || (!fine && !self.cube) {
                     let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
-                    split([derived(&coords[0], d(1), d(2)); 4])
+                    shared(self.derived(0, &coords[0], d(1), d(2), from), from)
                 } else {
                     let d = quad_derivs(coords, fine);
-                    split(std::array::from_fn(|i| derived(&coords[i], d[i].0, d[i].1)))
+                    std::array::from_fn(|i| self.derived(i, &coords[i], d[i].0, d[i].1, from))
                 }
             }
         }
+    }
+
+    /// λ_base of lane `i` from its derivatives, through the face of coordinate `c` (the
+    /// out-of-line [`Kernel::lod_from_derivs`] in normal runs); derivatives and ρ into `from`.
+    #[inline(always)]
+    fn derived<S: LodSink>(
+        &self,
+        i: usize,
+        c: &[f32; 4],
+        dx: [f32; 3],
+        dy: [f32; 3],
+        from: &S,
+    ) -> LodBase {
+        if !S::ON {
+            return self.lod_from_derivs(c, dx, dy, true);
+        }
+        let (b, rho) = self.lod_and_rho(c, dx, dy, true);
+        let derivs = Some((dx, dy));
+        from.set(i, LodFrom { derivs, rho });
+        b
+    }
+
+    /// [`Kernel::derived`] for a 2D / 2D-array view.
+    #[inline(always)]
+    fn derived_2d<S: LodSink>(&self, i: usize, dx: [f32; 3], dy: [f32; 3], from: &S) -> LodBase {
+        let (b, rho) = self.lod_and_rho_2d(dx, dy, true);
+        if S::ON {
+            let derivs = Some((dx, dy));
+            from.set(i, LodFrom { derivs, rho });
+        }
+        b
     }
 
     /// λ' (biased, unclamped) and λ (clamped) for one lane.
@@ -572,8 +629,9 @@ impl Kernel {
     /// The Dref operand's rule against `compareEnable` is [`Kernel::dref_operand`]'s.
     pub fn sample(&self, img: &Image, a: &SampleArgs) -> Result<QuadBits> {
         self.check(img)?;
-        let dref = self.dref_operand(a.dref, "sample")?;
-        if dref.is_none() && a.dref.is_some() {
+        if a.dref.is_some() != self.sampler.compare_enable {
+            // an error, or the sample without its Dref
+            let dref = self.dref_operand(a.dref, "sample")?;
             return self.sample(img, &SampleArgs { dref, ..*a });
         }
         let bases = if self.sampler.unnormalized_coordinates {
@@ -600,11 +658,13 @@ impl Kernel {
             dref: self.dref_operand(a.dref, "sample")?,
             ..*a
         };
-        let (bases, from) = if self.sampler.unnormalized_coordinates {
-            ([LodBase::iso(0.0); 4], [LodFrom::default(); 4])
+        let from: [Cell<LodFrom>; 4] = Default::default();
+        let bases = if self.sampler.unnormalized_coordinates {
+            [LodBase::iso(0.0); 4]
         } else {
-            self.lod_bases_from::<Log>(&a.coords, &a.lod)
+            self.lod_bases_from(&a.coords, &a.lod, &from)
         };
+        let from = from.map(Cell::into_inner);
         let log = Log::new(Operation::Sample);
         let run = pick_explain(
             self.dims,
@@ -980,7 +1040,13 @@ impl Kernel {
             bias: [0.0; 4],
             fine,
         };
-        let (bases, from) = self.lod_bases_from::<R>(coords, &lod);
+        let from: [Cell<LodFrom>; 4] = Default::default();
+        let bases = if R::ON {
+            self.lod_bases_from(coords, &lod, &from)
+        } else {
+            self.lod_bases(coords, &lod)
+        };
+        let from = from.map(Cell::into_inner);
         std::array::from_fn(|lane| {
             let b = &bases[lane];
             let (l1, l) = self.lambdas(b.lambda, 0.0, f32::NEG_INFINITY);
