@@ -148,7 +148,7 @@ impl Kernel {
     /// level: `R = τ(i0,j1), G = τ(i1,j1), B = τ(i1,j0), A = τ(i0,j0)`. Raw bits: values are
     /// returned untouched (f32 bits / integers); Dref results are 0.0/1.0. Cube corners get
     /// the average of the three real texels (after compare). Filters, LOD and bias are ignored.
-    /// The Dref operand's rule against `compareEnable` is [`Kernel::dref_operand`]'s.
+    /// The Dref operand's rule against `compareEnable` is `Kernel::dref_operand`'s.
     pub fn gather(&self, img: &Image, a: &GatherArgs) -> Result<QuadBits> {
         self.gather_checks(img, a)?;
         if a.dref.is_some() != self.sampler.compare_enable {

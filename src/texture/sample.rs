@@ -626,7 +626,7 @@ impl Kernel {
     /// formats, integers for UINT/SINT (integer formats use nearest texels and the nearest
     /// level whatever the filters say; they are not filterable). With Dref the result is
     /// `(c, 0, 0, 1)` with `c` the filtered pass fraction (compare each tap, then filter).
-    /// The Dref operand's rule against `compareEnable` is [`Kernel::dref_operand`]'s.
+    /// The Dref operand's rule against `compareEnable` is `Kernel::dref_operand`'s.
     pub fn sample(&self, img: &Image, a: &SampleArgs) -> Result<QuadBits> {
         self.check(img)?;
         if a.dref.is_some() != self.sampler.compare_enable {
@@ -648,7 +648,7 @@ impl Kernel {
     }
 
     /// What [`Kernel::sample`] does for this quad, step by step: the general lane loop
-    /// ([`Kernel::sample_lanes`], with the kernel's format class and view shape, every
+    /// (`Kernel::sample_lanes`, with the kernel's format class and view shape, every
     /// address mode read at run time) run with a recording recorder (see
     /// [`super::explain`]). The record's result is what [`Kernel::sample`] returns; the
     /// errors are its errors.
