@@ -221,17 +221,7 @@ impl Lower<'_> {
         let mut out = Vec::with_capacity(leaves.len());
         for (ty, o) in leaves {
             let accesses = self.accesses(p, o)?;
-            let mut vals = Vec::with_capacity(accesses.len());
-            for a in &accesses {
-                let dst = self.reg(ty);
-                self.emit(Inst::Load {
-                    ty,
-                    dst,
-                    ptr: a.ptr,
-                });
-                vals.push(dst);
-            }
-            out.push(self.pick(ty, &accesses, &vals));
+            out.push(self.emit_each(ty, &accesses, |dst, ptr| Inst::Load { ty, dst, ptr }));
         }
         Ok(out)
     }
@@ -564,20 +554,14 @@ impl Lower<'_> {
             AtomicOp::CompareExchange => (self.reg1(i.w(6)?)?, self.reg1(i.w(7)?)?),
             _ => (self.reg1(i.w(5)?)?, zero),
         };
-        let mut vals = Vec::with_capacity(accesses.len());
-        for acc in &accesses {
-            let dst = self.reg(ty);
-            self.emit(Inst::Atomic {
-                op,
-                ty,
-                dst,
-                ptr: acc.ptr,
-                a,
-                b,
-            });
-            vals.push(dst);
-        }
-        let dst = self.pick(ty, &accesses, &vals);
+        let dst = self.emit_each(ty, &accesses, |dst, ptr| Inst::Atomic {
+            op,
+            ty,
+            dst,
+            ptr,
+            a,
+            b,
+        });
         if op != AtomicOp::Store {
             self.def_checked(i.w(1)?, i.w(0)?, vec![dst])?;
         }

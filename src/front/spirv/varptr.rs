@@ -29,7 +29,7 @@
 use spirv::Op;
 
 use crate::front::build::IrBuilder;
-use crate::ir::{self, BinaryOp, Reg, ScalarTy, Space, TernaryOp};
+use crate::ir::{self, BinaryOp, Inst, Reg, ScalarTy, Space, TernaryOp};
 use crate::Result;
 
 use super::lower::{Lower, PSpace, PtrVal, Val};
@@ -217,20 +217,25 @@ impl Lower<'_> {
         Ok(out)
     }
 
-    /// The value an access through a run-time pointer produced: `vals[k]` came from
-    /// `accesses[k]` (the accesses that missed read 0; with none, a pointer of a storage class
-    /// with no memory in this shader, the value is 0).
-    pub(crate) fn pick(&mut self, ty: ScalarTy, accesses: &[Access], vals: &[Reg]) -> Reg {
-        let Some(&first) = vals.first() else {
-            return self.konst(ty, 0);
-        };
-        let mut acc = first;
-        for (a, &v) in accesses.iter().zip(vals).skip(1) {
-            if let Some(hit) = a.hit {
-                acc = self.tern(TernaryOp::Select, ty, hit, v, acc);
-            }
+    /// Emit `inst(dst, ptr)` (a load or an atomic of type `ty`) for each access and return
+    /// the value the one whose target matched produced (those that missed read 0; with no
+    /// access at all, a pointer of a storage class with no memory in this shader, 0).
+    pub(crate) fn emit_each(
+        &mut self,
+        ty: ScalarTy,
+        accesses: &[Access],
+        inst: impl Fn(Reg, ir::Ptr) -> Inst,
+    ) -> Reg {
+        let mut acc = None;
+        for a in accesses {
+            let dst = self.reg(ty);
+            self.emit(inst(dst, a.ptr));
+            acc = Some(match (acc, a.hit) {
+                (Some(prev), Some(hit)) => self.tern(TernaryOp::Select, ty, hit, dst, prev),
+                _ => dst,
+            });
         }
-        acc
+        acc.unwrap_or_else(|| self.konst(ty, 0))
     }
 
     /// The element stride of pointer type `ty` pointing at `pointee`, for `OpPtrAccessChain`
