@@ -44,6 +44,12 @@ pub(crate) enum PSpace {
         index: Option<Reg>,
     },
     Special(Special),
+    /// A pointer chosen at run time (`varptr.rs`): `target` says which space of storage class
+    /// `sc` it points into; its address is `base` + `off`.
+    Var {
+        sc: u32,
+        target: Reg,
+    },
 }
 
 /// A pointer value: an address (constant part plus optional dynamic part) into a space.
@@ -351,6 +357,9 @@ impl<'m> Lower<'m> {
     pub(crate) fn ptr(&self, id: u32) -> Result<PtrVal> {
         match self.val(id)? {
             Val::Ptr(p) => Ok(p.clone()),
+            Val::Regs { ty, regs } if matches!(self.ty(*ty), Ok(Type::Pointer { .. })) => {
+                self.var_ptr(id, *ty, regs)
+            }
             _ => Err(self.err(&format!("%{id} is not a pointer"))),
         }
     }
@@ -467,6 +476,8 @@ impl<'m> Lower<'m> {
             Op::AccessChain | Op::InBoundsAccessChain => self.access_chain(i),
             Op::ArrayLength => self.array_length(i),
             Op::PtrEqual | Op::PtrNotEqual => self.ptr_equal(i),
+            Op::PtrAccessChain | Op::InBoundsPtrAccessChain => self.ptr_access_chain(i),
+            Op::PtrDiff => self.ptr_diff(i),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange

@@ -117,7 +117,7 @@ impl Lower<'_> {
 
     fn init_var(&mut self, p: &PtrVal, init: Option<u32>) -> Result<()> {
         if let Some(init) = init {
-            let regs = self.regs(init)?;
+            let regs = self.operand_regs(init)?;
             self.store_ptr(p, &regs)?;
         }
         Ok(())
@@ -204,11 +204,9 @@ impl Lower<'_> {
     /// (leaf type, offset) of each leaf under the pointer, in its space's units.
     fn leaf_offsets(&self, p: &PtrVal) -> Result<Vec<(ScalarTy, u32)>> {
         match p.space {
-            PSpace::Local | PSpace::Workgroup => self.word_leaves(p.pointee),
-            PSpace::Buffer { .. } | PSpace::WorkgroupBlock => {
-                self.byte_leaves(p.pointee, p.mat, p.vec_stride)
-            }
-            _ => Err(self.err("not a memory pointer")),
+            PSpace::Res { .. } | PSpace::Special(_) => Err(self.err("not a memory pointer")),
+            _ if self.ptr_in_bytes(p) => self.byte_leaves(p.pointee, p.mat, p.vec_stride),
+            _ => self.word_leaves(p.pointee),
         }
     }
 
@@ -219,18 +217,11 @@ impl Lower<'_> {
                 .map(|k| self.special_leaf(s, p.off + k))
                 .collect();
         }
-        let space = self.ir_space(p)?;
         let leaves = self.leaf_offsets(p)?;
         let mut out = Vec::with_capacity(leaves.len());
         for (ty, o) in leaves {
-            let addr = self.addr(p, o);
-            let dst = self.reg(ty);
-            self.emit(Inst::Load {
-                ty,
-                dst,
-                ptr: ir::Ptr { space, addr },
-            });
-            out.push(dst);
+            let accesses = self.accesses(p, o)?;
+            out.push(self.emit_each(ty, &accesses, |dst, ptr| Inst::Load { ty, dst, ptr }));
         }
         Ok(out)
     }
@@ -239,7 +230,6 @@ impl Lower<'_> {
         if matches!(p.space, PSpace::Special(_)) {
             return Err(self.err("store to a read-only built-in"));
         }
-        let space = self.ir_space(p)?;
         let leaves = self.leaf_offsets(p)?;
         if leaves.len() != src.len() {
             return Err(self.err(&format!(
@@ -250,12 +240,13 @@ impl Lower<'_> {
             )));
         }
         for ((ty, o), &r) in leaves.into_iter().zip(src) {
-            let addr = self.addr(p, o);
-            self.emit(Inst::Store {
-                ty,
-                ptr: ir::Ptr { space, addr },
-                src: r,
-            });
+            for a in self.accesses(p, o)? {
+                self.emit(Inst::Store {
+                    ty,
+                    ptr: a.ptr,
+                    src: r,
+                });
+            }
         }
         Ok(())
     }
@@ -310,7 +301,7 @@ impl Lower<'_> {
 
     pub(crate) fn store(&mut self, i: &I) -> Result<()> {
         let p = self.ptr(i.w(0)?)?;
-        let src = self.regs(i.w(1)?)?;
+        let src = self.operand_regs(i.w(1)?)?;
         self.store_ptr(&p, &src)
     }
 
@@ -321,7 +312,7 @@ impl Lower<'_> {
         self.store_ptr(&dst, &regs)
     }
 
-    fn add_dynamic(&mut self, p: &mut PtrVal, idx: u32, stride: u32) -> Result<()> {
+    pub(crate) fn add_dynamic(&mut self, p: &mut PtrVal, idx: u32, stride: u32) -> Result<()> {
         let r = self.reg1(idx)?;
         let r = self.as_i32(r);
         let ks = self.k32(stride);
@@ -338,9 +329,15 @@ impl Lower<'_> {
     }
 
     pub(crate) fn access_chain(&mut self, i: &I) -> Result<()> {
-        let (id, base) = (i.w(1)?, i.w(2)?);
-        let mut p = self.ptr(base)?;
-        for &idx in i.rest(3) {
+        let p = self.ptr(i.w(2)?)?;
+        self.chain(i, p, 3)
+    }
+
+    /// Index pointer `p` by the operands of `i` from word `first` on (an access chain's
+    /// indexes) and define `i`'s result.
+    pub(crate) fn chain(&mut self, i: &I, mut p: PtrVal, first: usize) -> Result<()> {
+        let id = i.w(1)?;
+        for &idx in i.rest(first) {
             let konst = self.const_u64(idx);
             if p.desc_array {
                 let elem = match self.ty(p.pointee)? {
@@ -364,9 +361,10 @@ impl Lower<'_> {
                 p.desc_array = false;
                 continue;
             }
-            let unit_local = matches!(p.space, PSpace::Local | PSpace::Workgroup);
+            let memory = !matches!(p.space, PSpace::Res { .. } | PSpace::Special(_));
+            let bytes = memory && self.ptr_in_bytes(&p);
+            let unit_local = memory && !bytes;
             let special = matches!(p.space, PSpace::Special(_));
-            let bytes = matches!(p.space, PSpace::Buffer { .. } | PSpace::WorkgroupBlock);
             if !unit_local && !special && !bytes {
                 return Err(i.err("access chain into a descriptor"));
             }
@@ -429,7 +427,15 @@ impl Lower<'_> {
                 }
                 _ => return Err(i.err("access chain indexes into a non-composite type")),
             };
-            if p.space == PSpace::WorkgroupBlock && stride % 4 != 0 {
+            let block = matches!(
+                p.space,
+                PSpace::WorkgroupBlock
+                    | PSpace::Var {
+                        sc: SC_WORKGROUP,
+                        ..
+                    }
+            );
+            if bytes && block && stride % 4 != 0 {
                 return Err(i.unsup(&format!(
                     "a workgroup Block element stride of {stride} bytes (not a multiple of 4)"
                 )));
@@ -457,6 +463,10 @@ impl Lower<'_> {
         let a = self.ptr(i.w(2)?)?;
         let b = self.ptr(i.w(3)?)?;
         let eq = i.op == Op::PtrEqual;
+        if matches!(a.space, PSpace::Var { .. }) || matches!(b.space, PSpace::Var { .. }) {
+            let r = self.runtime_ptr_equal(i.op, &a, &b)?;
+            return self.def_checked(id, rt, vec![r]);
+        }
         let same_space = match (a.space, b.space) {
             (PSpace::Buffer { slot: s, index: x }, PSpace::Buffer { slot: t, index: y }) => {
                 s == t && x == y
@@ -536,8 +546,7 @@ impl Lower<'_> {
         if !(ty.is_int() || ty.is_float() && float_ok) {
             return Err(i.unsup("atomic on a non-integer type"));
         }
-        let space = self.ir_space(&p)?;
-        let addr = self.addr(&p, 0);
+        let accesses = self.accesses(&p, 0)?;
         let zero = self.konst(ty, 0);
         let (a, b) = match op {
             AtomicOp::Store => (self.reg1(i.w(3)?)?, zero),
@@ -545,12 +554,11 @@ impl Lower<'_> {
             AtomicOp::CompareExchange => (self.reg1(i.w(6)?)?, self.reg1(i.w(7)?)?),
             _ => (self.reg1(i.w(5)?)?, zero),
         };
-        let dst = self.reg(ty);
-        self.emit(Inst::Atomic {
+        let dst = self.emit_each(ty, &accesses, |dst, ptr| Inst::Atomic {
             op,
             ty,
             dst,
-            ptr: ir::Ptr { space, addr },
+            ptr,
             a,
             b,
         });
