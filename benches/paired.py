@@ -49,11 +49,12 @@ FRAMES = {
     "fullscreen_trilinear": (RASTER_DIR, "1024², one trilinear texture() per pixel"),
     "small_triangles": (RASTER_DIR, "1024², 10 000 small triangles, interpolated colour"),
     "depth_scene": (RASTER_DIR, "1024², 512 triangles with perspective, depth test"),
+    "blend_scene": (RASTER_DIR, "1024², 512 translucent triangles, alpha blending"),
 }
 GROUPS = {
     "frames": ["textured", "alu", "varying_lod", "grad", "dref_grad", "uniforms", "material",
                "msaa4"],
-    "raster": ["fullscreen_trilinear", "small_triangles", "depth_scene"],
+    "raster": ["fullscreen_trilinear", "small_triangles", "depth_scene", "blend_scene"],
 }
 # lavapipe sampling scene -> (quadstep sampler case, iterations of its 64-quad loop)
 SAMPLER = {

@@ -232,6 +232,11 @@ pub type DecodeF32 = fn(&[u8]) -> [f32; 4];
 /// Decoder to raw result bits (f32 bits for float kinds, integer bits for UINT/SINT).
 pub type DecodeRaw = fn(&[u8]) -> [u32; 4];
 
+/// Encoder of f32 RGBA into one texel of the given format (`Format::encode_f32`), chosen
+/// once by [`Format::encoder`]: a monomorphised `fn` per plain layout (the format argument
+/// unused), the layout's rule for the others.
+pub type EncodeF32 = fn(Format, [f32; 4], &mut [u8]);
+
 /// The two decoders of one (format, aspect), chosen once.
 #[derive(Clone, Copy)]
 pub struct Decoder {
@@ -395,7 +400,7 @@ impl Format {
 
     /// The decoders of the aspect a plain read sees: depth for depth formats, else colour
     /// (the stencil byte of `S8_UINT`).
-    fn main_decoder(self) -> Decoder {
+    pub(crate) fn main_decoder(self) -> Decoder {
         let asp = if self.has_depth() {
             Aspect::Depth
         } else {
@@ -429,10 +434,16 @@ impl Format {
     /// saturation and round-to-nearest-even; depth formats take R as depth). Stencil is
     /// left unchanged.
     pub fn encode_f32(self, v: [f32; 4], out: &mut [u8]) {
-        match self.kind() {
-            NumKind::Float => encode_float(self, v, out),
-            NumKind::Uint => self.encode_raw(v.map(|x| sat_u(x) as u32), out),
-            NumKind::Sint => self.encode_raw(v.map(|x| sat_i(x) as u32), out),
+        (self.encoder())(self, v, out)
+    }
+
+    /// [`Format::encode_f32`]'s encoder, for callers that encode many texels of one format:
+    /// chosen here once, so that no per-texel call branches on the format.
+    pub fn encoder(self) -> EncodeF32 {
+        match (self.kind(), self.layout()) {
+            (NumKind::Float, Layout::Plain { el, n, bgra }) => plain_encoder(el, n, bgra),
+            (NumKind::Float, _) => encode_float,
+            _ => encode_integer,
         }
     }
 
@@ -498,45 +509,87 @@ impl Format {
     }
 }
 
+/// Integer formats' encoder: each value rounded to nearest even and saturated to u32 or
+/// i32, then written as [`Format::encode_raw`] writes integers.
+fn encode_integer(f: Format, v: [f32; 4], out: &mut [u8]) {
+    match f.kind() {
+        NumKind::Sint => f.encode_raw(v.map(|x| sat_i(x) as u32), out),
+        _ => f.encode_raw(v.map(|x| sat_u(x) as u32), out),
+    }
+}
+
 fn sat_u(x: f32) -> f64 {
     if x.is_nan() {
         0.0
     } else {
-        (x as f64).round_ties_even().clamp(0.0, u32::MAX as f64)
+        round_ne((x as f64).clamp(0.0, u32::MAX as f64))
     }
 }
 fn sat_i(x: f32) -> i32 {
     if x.is_nan() {
         0
     } else {
-        (x as f64)
-            .round_ties_even()
-            .clamp(i32::MIN as f64, i32::MAX as f64) as i32
+        round_ne((x as f64).clamp(i32::MIN as f64, i32::MAX as f64)) as i32
     }
+}
+
+/// `x` rounded to the nearest integer, ties to even, for `|x| <= 2^51`: adding and taking
+/// away 1.5 · 2^52 (the sum lies in [2^52, 2^53], where f64 holds integers only). Inline,
+/// where `f64::round_ties_even` is a libm call on baseline x86-64.
+#[inline(always)]
+fn round_ne(x: f64) -> f64 {
+    const M: f64 = 6_755_399_441_055_744.0;
+    (x + M) - M
 }
 
 // ----------------------------------------------------------------------------------------------
 // Plain formats: one generic decoder per (element, count, order).
 
+/// `$f::<E, N, BGRA>` for the plain layout `($el, $n, $bgra)`, among the elements `$e`
+/// (the table's component counts and orders: 1-4 components, BGR(A) with 3 or 4), else
+/// `$other`.
+macro_rules! plain_fn {
+    ($f:ident, ($el:expr, $n:expr, $bgra:expr), $other:expr, [$($e:ident),*]) => {
+        match ($el, $n, $bgra) {
+            $( ($e, 1, false) => $f::<$e, 1, false>,
+               ($e, 2, false) => $f::<$e, 2, false>,
+               ($e, 3, false) => $f::<$e, 3, false>,
+               ($e, 3, true) => $f::<$e, 3, true>,
+               ($e, 4, false) => $f::<$e, 4, false>,
+               ($e, 4, true) => $f::<$e, 4, true>, )*
+            _ => $other,
+        }
+    };
+}
+
 fn plain_decoder(el: u8, n: u8, bgra: bool, kind: NumKind) -> Decoder {
     macro_rules! pick {
-        ($($e:ident),*) => {{
-            let t: (DecodeF32, DecodeRaw) = match (el, n, bgra) {
-                $( ($e, 1, false) => (dec_plain::<$e, 1, false>, raw_plain::<$e, 1, false>),
-                   ($e, 2, false) => (dec_plain::<$e, 2, false>, raw_plain::<$e, 2, false>),
-                   ($e, 3, false) => (dec_plain::<$e, 3, false>, raw_plain::<$e, 3, false>),
-                   ($e, 3, true) => (dec_plain::<$e, 3, true>, raw_plain::<$e, 3, true>),
-                   ($e, 4, false) => (dec_plain::<$e, 4, false>, raw_plain::<$e, 4, false>),
-                   ($e, 4, true) => (dec_plain::<$e, 4, true>, raw_plain::<$e, 4, true>), )*
-                _ => unreachable!("format table only has 1-4 components, BGR(A) with 3 or 4"),
-            };
-            t
-        }};
+        ($f:ident) => {
+            plain_fn!(
+                $f,
+                (el, n, bgra),
+                unreachable!("format table only has 1-4 components, BGR(A) with 3 or 4"),
+                [
+                    UN8, SN8, US8, SS8, U8, S8, SRGB8, UN16, SN16, US16, SS16, U16, S16, F16, U32,
+                    S32, F32
+                ]
+            )
+        };
     }
-    let (f, raw) = pick!(
-        UN8, SN8, US8, SS8, U8, S8, SRGB8, UN16, SN16, US16, SS16, U16, S16, F16, U32, S32, F32
-    );
+    let f: DecodeF32 = pick!(dec_plain);
+    let raw: DecodeRaw = pick!(raw_plain);
     Decoder { f32: f, raw, kind }
+}
+
+/// The encoder of a plain layout of float-kind elements (integer elements, which never
+/// reach here, get the integer formats' encoder).
+fn plain_encoder(el: u8, n: u8, bgra: bool) -> EncodeF32 {
+    plain_fn!(
+        enc_plain,
+        (el, n, bgra),
+        encode_integer,
+        [UN8, SN8, US8, SS8, SRGB8, UN16, SN16, US16, SS16, F16, F32]
+    )
 }
 
 /// sRGB → linear for all 256 codes, computed in f64 from the exact curve.
@@ -717,7 +770,7 @@ pub fn encode_ufloat(v: f32, m: u32) -> u32 {
     let e = ((bits >> 23) & 0xff) as i32 - 127;
     if e < -14 {
         // denormal (the carry into 1<<m is the smallest normal, as wanted)
-        return (v as f64 * 2f64.powi(14 + m as i32)).round_ties_even() as u32;
+        return round_ne(v as f64 * 2f64.powi(14 + m as i32)) as u32;
     }
     let mant = bits & 0x7f_ffff;
     let shift = 23 - m;
@@ -836,7 +889,7 @@ pub fn unorm_encode(v: f32, max: u32) -> u32 {
     if v.is_nan() {
         return 0;
     }
-    ((v as f64).clamp(0.0, 1.0) * max as f64).round_ties_even() as u32
+    round_ne((v as f64).clamp(0.0, 1.0) * max as f64) as u32
 }
 
 /// `round(clamp(v,−1,1)·max)` as two's complement (NaN → 0).
@@ -844,34 +897,47 @@ pub fn snorm_encode(v: f32, max: u32) -> i32 {
     if v.is_nan() {
         return 0;
     }
-    ((v as f64).clamp(-1.0, 1.0) * max as f64).round_ties_even() as i32
+    round_ne((v as f64).clamp(-1.0, 1.0) * max as f64) as i32
 }
 
+/// One component of a plain layout of float-kind elements `E`: component `c` (3 is alpha,
+/// linear in sRGB formats) into its bytes of `out`.
+#[inline(always)]
+fn enc_elem<const E: u8>(x: f32, c: usize, out: &mut [u8]) {
+    match E {
+        UN8 => out[c] = unorm8(x),
+        SN8 => out[c] = snorm_encode(x, 127) as u8,
+        SRGB8 if c == 3 => out[c] = unorm8(x),
+        // exact curve and rounding in f64 (no f32 detour)
+        SRGB8 => out[c] = round_ne(linear_to_srgb(x as f64) * 255.0) as u8,
+        US8 => out[c] = sat_u(x).min(255.0) as u8,
+        SS8 => out[c] = sat_i(x).clamp(-128, 127) as u8,
+        UN16 => put16(out, c, unorm_encode(x, 65535) as u16),
+        US16 => put16(out, c, sat_u(x).min(65535.0) as u16),
+        SS16 => put16(out, c, sat_i(x).clamp(-32768, 32767) as u16),
+        SN16 => put16(out, c, snorm_encode(x, 32767) as u16),
+        F16 => put16(out, c, f16::from_f32(x).to_bits()),
+        _ => out[4 * c..4 * c + 4].copy_from_slice(&x.to_le_bytes()),
+    }
+}
+
+/// A plain layout's encoder: `N` components of element `E`, in B, G, R, A order when `BGRA`.
+fn enc_plain<const E: u8, const N: usize, const BGRA: bool>(
+    _: Format,
+    v: [f32; 4],
+    out: &mut [u8],
+) {
+    let v = if BGRA { [v[2], v[1], v[0], v[3]] } else { v };
+    for (c, &x) in v.iter().enumerate().take(N) {
+        enc_elem::<E>(x, c, out);
+    }
+}
+
+/// The float-kind formats' encoding rules (the plain layouts through their monomorphised
+/// encoders).
 fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
     match f.layout() {
-        Layout::Plain { el, n, bgra } => {
-            let v = if bgra { [v[2], v[1], v[0], v[3]] } else { v };
-            for (c, &x) in v.iter().enumerate().take(n as usize) {
-                match el {
-                    UN8 => out[c] = unorm_encode(x, 255) as u8,
-                    SN8 => out[c] = snorm_encode(x, 127) as u8,
-                    SRGB8 if c == 3 => out[c] = unorm_encode(x, 255) as u8,
-                    SRGB8 => {
-                        // exact curve and rounding in f64 (no f32 detour)
-                        out[c] = (linear_to_srgb(x as f64) * 255.0).round_ties_even() as u8;
-                    }
-                    US8 => out[c] = sat_u(x).min(255.0) as u8,
-                    SS8 => out[c] = sat_i(x).clamp(-128, 127) as u8,
-                    UN16 => put16(out, c, unorm_encode(x, 65535) as u16),
-                    US16 => put16(out, c, sat_u(x).min(65535.0) as u16),
-                    SS16 => put16(out, c, sat_i(x).clamp(-32768, 32767) as u16),
-                    SN16 => put16(out, c, snorm_encode(x, 32767) as u16),
-                    F16 => put16(out, c, f16::from_f32(x).to_bits()),
-                    F32 => out[4 * c..4 * c + 4].copy_from_slice(&x.to_le_bytes()),
-                    _ => unreachable!("integer elements are encoded by encode_raw"),
-                }
-            }
-        }
+        Layout::Plain { el, n, bgra } => plain_encoder(el, n, bgra)(f, v, out),
         Layout::A2B10G10R10Unorm => {
             let w = unorm_encode(v[0], 1023)
                 | unorm_encode(v[1], 1023) << 10
@@ -997,6 +1063,110 @@ mod tests {
             [9, 0, 0, 1]
         );
         assert!(s.decoder(Aspect::Depth).is_err());
+    }
+
+    /// `round_ne` against the standard library's `round_ties_even` (a libm call), on ties,
+    /// integers, their neighbours and random values within its range.
+    #[test]
+    fn round_ne_rounds_ties_to_even() {
+        let mut r = fastrand::Rng::with_seed(52);
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            2.5,
+            -2.5,
+            2f64.powi(51),
+            -2f64.powi(51),
+        ];
+        for k in -70..70 {
+            let x = k as f64 * 0.5;
+            values.extend([x, x.next_up(), x.next_down()]);
+        }
+        values.extend((0..100_000).map(|_| (r.f64() - 0.5) * 2f64.powi(r.i32(0..=52))));
+        for x in values {
+            assert_eq!(round_ne(x), x.round_ties_even(), "{x:e}");
+        }
+    }
+
+    /// Every plain float-kind format's encoder against the Vulkan rule per element written
+    /// here from the standard library (f64 `round_ties_even`, `half`): UNORM/SNORM
+    /// `round(clamp(v)·max)`, sRGB through `linear_to_srgb` (alpha linear), scaled integers
+    /// rounded and saturated, floats converted; B, G, R order for the BGR(A) formats.
+    #[test]
+    fn plain_encoders_follow_the_element_rules() {
+        let rne = |x: f64| x.round_ties_even();
+        let reference = |el: u8, c: usize, x: f32| -> Vec<u8> {
+            let xd = x as f64;
+            let norm = |lo: f64, max: f64| {
+                if x.is_nan() {
+                    0.0
+                } else {
+                    rne(xd.clamp(lo, 1.0) * max)
+                }
+            };
+            let sat = |lo: f64, hi: f64| {
+                if x.is_nan() {
+                    0.0
+                } else {
+                    rne(xd).clamp(lo, hi)
+                }
+            };
+            match el {
+                UN8 => vec![norm(0.0, 255.0) as u8],
+                SRGB8 if c == 3 => vec![norm(0.0, 255.0) as u8],
+                SRGB8 => vec![rne(linear_to_srgb(xd) * 255.0) as u8],
+                SN8 => vec![norm(-1.0, 127.0) as i8 as u8],
+                US8 => vec![sat(0.0, 255.0) as u8],
+                SS8 => vec![sat(-128.0, 127.0) as i8 as u8],
+                UN16 => (norm(0.0, 65535.0) as u16).to_le_bytes().to_vec(),
+                SN16 => (norm(-1.0, 32767.0) as i16).to_le_bytes().to_vec(),
+                US16 => (sat(0.0, 65535.0) as u16).to_le_bytes().to_vec(),
+                SS16 => (sat(-32768.0, 32767.0) as i16).to_le_bytes().to_vec(),
+                F16 => f16::from_f32(x).to_bits().to_le_bytes().to_vec(),
+                _ => x.to_le_bytes().to_vec(),
+            }
+        };
+        let mut r = fastrand::Rng::with_seed(37);
+        let specials = [
+            f32::NAN,
+            -1.5,
+            -1.0,
+            -0.0,
+            0.0,
+            0.5,
+            1.0,
+            1.5,
+            300.0,
+            -40000.0,
+            1e30,
+        ];
+        let mut checked = 0;
+        for &f in Format::ALL {
+            let (Layout::Plain { el, n, bgra }, NumKind::Float) = (f.layout(), f.kind()) else {
+                continue;
+            };
+            for i in 0..2000 {
+                let v: [f32; 4] = std::array::from_fn(|c| match (i + c) % 7 {
+                    0 => specials[r.usize(..specials.len())],
+                    1 => r.f32() * 600.0 - 300.0,
+                    _ => r.f32() * 2.4 - 1.2,
+                });
+                let order = if bgra { [v[2], v[1], v[0], v[3]] } else { v };
+                let want: Vec<u8> = (0..n as usize)
+                    .flat_map(|c| reference(el, c, order[c]))
+                    .collect();
+                let mut got = vec![0u8; f.texel_size()];
+                f.encode_f32(v, &mut got);
+                assert_eq!(got, want, "{f:?} {v:?}");
+                (f.encoder())(f, v, &mut got);
+                assert_eq!(got, want, "{f:?} {v:?}: the encoder");
+            }
+            checked += 1;
+        }
+        assert!(checked >= 40, "{checked} plain float-kind formats");
     }
 
     fn rt(f: Format, v: [f32; 4]) -> [f32; 4] {

@@ -70,9 +70,9 @@ pub(super) fn plan(
     let modes = scene.fs.interpolation();
     atts.iter()
         .enumerate()
-        .map(|(a, &(format, att, _))| {
+        .map(|(a, &(codec, att, _))| {
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
-            if !plain || format != Format::R8G8B8A8_UNORM {
+            if !plain || codec.format != Format::R8G8B8A8_UNORM {
                 return None;
             }
             let words = layout.colors.get(a)?;

@@ -86,11 +86,11 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::output::{depth_stencil, encode_output, tests_enabled, write_color, DepthStencilBuf};
+use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
 use super::setup::{Edge, PixRect, Plane, RasterPrim};
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
-use super::target::{ColorClass, DepthAspect, DepthStencilTarget};
+use super::target::{ColorCodec, DepthAspect, DepthStencilTarget};
 use super::{Clears, RenderTargets};
 use crate::cpu::Cache;
 use crate::format::{unorm8, unorm8_redo, unorm8_x4, Format, Worst4};
@@ -372,8 +372,9 @@ fn split_rows<'t>(
     }
 }
 
-/// Per colour attachment: format, blend state, bytes per texel.
-type Attachment = (Format, ColorBlendAttachment, usize);
+/// Per colour attachment: its format's codec (resolved once per draw), blend state, bytes
+/// per texel.
+type Attachment = (ColorCodec, ColorBlendAttachment, usize);
 
 /// Bin the primitives and shade every tile that has any, in place.
 ///
@@ -425,7 +426,7 @@ pub(crate) fn render(
                 .get(a)
                 .copied()
                 .unwrap_or_default();
-            (c.format, att, c.format.texel_size())
+            (ColorCodec::of(c.format), att, c.format.texel_size())
         })
         .collect();
     let ds_format = targets.depth_stencil.as_ref().map(|d| d.format);

@@ -424,12 +424,13 @@ impl<'a> SampleShader<'a> {
             std::array::from_fn(|c| RowLayout::row(&b.rows, words[c], lanes))
         };
         let src1 = comps(Some(&self.layout.color1));
-        for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
+        for (a, (codec, att, bpp)) in self.atts.iter().enumerate() {
+            let bpp = *bpp;
             let src = comps(self.layout.colors.get(a));
             let rows = &mut view.colors[a];
-            let one = st.alpha_to_one && !ColorClass::of(format).is_integer();
-            let plain = att.write_mask & 0xf == 0xf
-                && (ColorClass::of(format).is_integer() || !att.blend_enable);
+            let one = st.alpha_to_one && !codec.class.is_integer();
+            let plain =
+                att.write_mask & 0xf == 0xf && (codec.class.is_integer() || !att.blend_enable);
             for (q, e) in self.entries.iter().enumerate() {
                 for k in 0..4 {
                     let lane = 4 * q + k;
@@ -456,7 +457,7 @@ impl<'a> SampleShader<'a> {
                     let mut encoded = [0u8; 32];
                     let plain = plain && bpp <= encoded.len();
                     if plain {
-                        encode_output(format, v, &mut encoded[..bpp]);
+                        codec.encode_output(v, &mut encoded[..bpp]);
                     }
                     while m != 0 {
                         let s = m.trailing_zeros() as usize;
@@ -466,7 +467,7 @@ impl<'a> SampleShader<'a> {
                         if plain {
                             texel.copy_from_slice(&encoded[..bpp]);
                         } else {
-                            write_color(format, &att, st.blend_constants, v, v1, texel);
+                            write_color(codec, att, st.blend_constants, v, v1, texel);
                         }
                     }
                 }

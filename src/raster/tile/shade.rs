@@ -128,7 +128,8 @@ impl<'a> TileShader<'a> {
                 RowLayout::row(rows, words[c], lanes).unwrap_or(&ZERO_ROW[..lanes])
             })
         };
-        for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
+        for (a, (codec, att, bpp)) in self.atts.iter().enumerate() {
+            let (format, bpp) = (codec.format, *bpp);
             let src = comps(self.layout.colors.get(a));
             let view_rows = &mut view.colors[a];
             // What write_color does without blending, minus its dispatch.
@@ -162,7 +163,7 @@ impl<'a> TileShader<'a> {
                                     t.copy_from_slice(&v.to_le_bytes());
                                 }
                             }
-                            _ => encode_output(format, v, texel),
+                            _ => codec.encode_output(v, texel),
                         }
                         continue;
                     }
@@ -171,7 +172,7 @@ impl<'a> TileShader<'a> {
                     } else {
                         [0; 4]
                     };
-                    write_color(format, &att, scene.state.blend_constants, v, v1, texel);
+                    write_color(codec, att, scene.state.blend_constants, v, v1, texel);
                 }
             }
         }
