@@ -77,7 +77,12 @@ fn benchmark_frames_match_lavapipe() {
 fn raster_benchmark_scenes_match_lavapipe() {
     need_lvp();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/lavapipe/raster/build");
-    for name in ["fullscreen_trilinear", "small_triangles", "depth_scene"] {
+    for name in [
+        "fullscreen_trilinear",
+        "small_triangles",
+        "depth_scene",
+        "blend_scene",
+    ] {
         let file = dir.join(format!("{name}.json"));
         let theirs = lavapipe_frame(&file, name);
         let ours = Scene::load_file(&file).unwrap().render(2).unwrap();
