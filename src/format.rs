@@ -1239,9 +1239,9 @@ mod tests {
         assert_eq!(b, [188, 0, 255, 128]);
         // code 188 = 0.737255 -> ((0.737255+0.055)/1.055)^2.4 = 0.502886
         let d = Format::R8G8B8A8_SRGB.decode_f32(&[188, 10, 255, 128]);
-        assert!((d[0] - 0.502886).abs() < 1e-5, "{}", d[0]);
+        approx::assert_abs_diff_eq!(d[0], 0.502886, epsilon = 1e-5);
         // code 10 = 0.0392157 (< 0.04045) -> /12.92 = 0.00303527
-        assert!((d[1] - 0.003_035_27).abs() < 1e-7);
+        approx::assert_abs_diff_eq!(d[1], 0.003_035_27, epsilon = 1e-7);
         assert_eq!(d[2], 1.0);
         assert_eq!(d[3], 128.0 / 255.0); // alpha is linear
     }

@@ -182,7 +182,7 @@ fn a_discarded_lane_goes_on_as_a_helper_and_feeds_derivatives() {
 
 /// `a` and `b` agree to f32 precision.
 fn close(a: f32, b: f64) -> bool {
-    (a as f64 - b).abs() <= 1e-6 * b.abs().max(1.0)
+    approx::relative_eq!(a as f64, b, epsilon = 1e-6, max_relative = 1e-6)
 }
 
 /// One lane of a 2D lookup with explicit gradients on a square mipmapped texture, worked
