@@ -12,8 +12,9 @@ on the same inputs, whatever else the machine is doing; wall-clock ratios agains
            loop), QS_CALLGRIND_ITERS=100
 
 Usage: benches/instructions.py [--markdown FILE] [CASE...]   (cases as in benches/paired.py)
-`--markdown BENCHMARKS.md` rewrites the table between `<!-- instructions:begin -->` and
-`<!-- instructions:end -->`. Needs valgrind."""
+`--markdown BENCHMARKS.md` rewrites the rows of the cases measured in the table between
+`<!-- instructions:begin -->` and `<!-- instructions:end -->` and keeps the others' rows, in
+the order of benches/paired.py's cases. Needs valgrind."""
 import argparse, json, os, re, subprocess, sys, tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -59,22 +60,34 @@ def main():
     for c in a.cases or ["frames", "raster", "sampler"]:
         cases += GROUPS.get(c, [c])
     bins = prepare(cases)
-    rows = []
+    rows = {}
     for c in cases:
         n, unit = count(c, bins)
         print(f"{c}: {n:.1f} instructions {unit}")
-        rows.append(f"| {c} | {n:,.0f} {unit} |")
+        rows[c] = f"| {c} | {n:,.0f} {unit} |"
     if a.markdown:
-        table = "\n".join(["| case | quadstep instructions (callgrind, one thread) |",
-                           "| --- | --- |"] + rows +
-                          ["", f"With `benches/instructions.py {' '.join(sys.argv[1:])}`."])
         text = open(a.markdown).read()
         begin, end = "<!-- instructions:begin -->", "<!-- instructions:end -->"
         if begin not in text or end not in text:
             sys.exit(f"instructions.py: {a.markdown} has no {begin} … {end} lines")
         head, rest = text.split(begin, 1)
+        old, tail = rest.split(end, 1)
+        # the rows of the cases this run did not measure stay as they were
+        measured = len(rows)
+        for line in old.splitlines():
+            m = re.match(r"\| (\S+) \| [0-9,]+ per ", line)
+            if m and m.group(1) not in rows:
+                rows[m.group(1)] = line
+        order = [c for g in ("frames", "raster", "sampler") for c in GROUPS[g]]
+        ordered = sorted(rows, key=lambda c: order.index(c) if c in order else len(order))
+        command = f"`benches/instructions.py {' '.join(sys.argv[1:])}`"
+        note = (f"With {command}." if measured == len(rows) else
+                f"With `benches/instructions.py --markdown BENCHMARKS.md CASE...`; the last "
+                f"run was {command}, the other rows are from earlier runs.")
+        table = "\n".join(["| case | quadstep instructions (callgrind, one thread) |",
+                           "| --- | --- |"] + [rows[c] for c in ordered] + ["", note])
         with open(a.markdown, "w") as f:
-            f.write(head + begin + "\n" + table + "\n" + end + rest.split(end, 1)[1])
+            f.write(head + begin + "\n" + table + "\n" + end + tail)
 
 
 if __name__ == "__main__":

@@ -17,11 +17,19 @@ Two kinds of case:
            over 16·512² samples (one thread); quadstep's is the `sampler` bench's thread CPU
            time per sample for the matching case.
 
+Before and after: `--baseline DIR` names another checkout of quadstep (a `git worktree` of the
+commit before a change); its bench binaries are built there and timed in the same rounds, the
+three sides in an order that turns round from round to round, and the table adds the
+baseline's ratio to lavapipe and this checkout's time over the baseline's (median of the
+per-round ratios). Scene files are this checkout's for both.
+
 Usage:
-  benches/paired.py [--rounds R] [--frames N] [--threads 1,2] [--markdown FILE] [CASE...]
+  benches/paired.py [--rounds R] [--frames N] [--threads 1,2] [--baseline DIR]
+                    [--markdown FILE [--marker NAME]] [CASE...]
 CASE is a frame name (see FRAMES), `sampler:NAME` (see SAMPLER), or `frames`, `raster`,
 `sampler` for a whole group; the default is every case. `--markdown BENCHMARKS.md` rewrites
-the table between that file's `<!-- paired:begin -->` and `<!-- paired:end -->` lines.
+the table between that file's `<!-- NAME:begin -->` and `<!-- NAME:end -->` lines (NAME is
+`paired` unless `--marker` says otherwise).
 
 It builds what it needs inside the repository: lvp into target/lvp (from tools/lvp),
 the frame scenes (benches/lavapipe/frames/gen.py, benches/lavapipe/raster/gen.py) and the two
@@ -49,11 +57,12 @@ FRAMES = {
     "fullscreen_trilinear": (RASTER_DIR, "1024², one trilinear texture() per pixel"),
     "small_triangles": (RASTER_DIR, "1024², 10 000 small triangles, interpolated colour"),
     "depth_scene": (RASTER_DIR, "1024², 512 triangles with perspective, depth test"),
+    "blend_scene": (RASTER_DIR, "1024², 512 translucent triangles, alpha blending"),
 }
 GROUPS = {
     "frames": ["textured", "alu", "varying_lod", "grad", "dref_grad", "uniforms", "material",
                "msaa4"],
-    "raster": ["fullscreen_trilinear", "small_triangles", "depth_scene"],
+    "raster": ["fullscreen_trilinear", "small_triangles", "depth_scene", "blend_scene"],
 }
 # lavapipe sampling scene -> (quadstep sampler case, iterations of its 64-quad loop)
 SAMPLER = {
@@ -76,16 +85,17 @@ def run(cmd, env=None, cwd=ROOT):
     return r.stdout
 
 
-def bench_bin(name):
-    out = subprocess.run(["cargo", "bench", "--bench", name, "--no-run"], cwd=ROOT,
+def bench_bin(name, root=ROOT):
+    out = subprocess.run(["cargo", "bench", "--bench", name, "--no-run"], cwd=root,
                          capture_output=True, text=True)
     m = re.findall(r"Executable .*\((.*)\)", out.stdout + out.stderr)
     if out.returncode != 0 or not m:
-        sys.exit(f"paired.py: cargo bench --bench {name} --no-run failed:\n{out.stderr}")
-    return os.path.join(ROOT, m[-1])
+        sys.exit(f"paired.py: cargo bench --bench {name} --no-run in {root} failed:\n"
+                 f"{out.stderr}")
+    return os.path.join(root, m[-1])
 
 
-def prepare(cases):
+def prepare(cases, root=ROOT):
     # cargo rebuilds lvp when tools/lvp changed, and does nothing when it is current
     run(["cargo", "build", "--release", "--manifest-path",
          os.path.join(LVP_SRC, "Cargo.toml"), "--target-dir",
@@ -94,11 +104,15 @@ def prepare(cases):
         run(["python3", os.path.join(ROOT, "benches", "lavapipe", "frames", "gen.py")])
     if any(c in GROUPS["raster"] for c in cases):
         run(["python3", os.path.join(ROOT, "benches", "lavapipe", "raster", "gen.py")])
+    return bench_bins(cases, root)
+
+
+def bench_bins(cases, root):
     bins = {}
     if any(not c.startswith("sampler:") for c in cases):
-        bins["frame"] = bench_bin("raster_scenes")
+        bins["frame"] = bench_bin("raster_scenes", root)
     if any(c.startswith("sampler:") for c in cases):
-        bins["sampler"] = bench_bin("sampler")
+        bins["sampler"] = bench_bin("sampler", root)
     return bins
 
 
@@ -126,8 +140,10 @@ def qs_ns(binary, name):
     return float(out.split()[2])
 
 
-def measure(case, bins, rounds, frames, threads):
-    """Rows of (lavapipe, quadstep) per thread count, one per round, order alternating."""
+def measure(case, bins, rounds, frames, threads, base=None):
+    """Rows of (lavapipe, quadstep[, baseline]) per thread count, one per round; the sides'
+    order turns round every round (reversed every other round for two sides, rotated for
+    three)."""
     if case.startswith("sampler:"):
         threads = [1]  # per-sample costs on one thread
     rows = {t: [] for t in threads}
@@ -135,36 +151,60 @@ def measure(case, bins, rounds, frames, threads):
         for t in (threads if r % 2 == 0 else threads[::-1]):
             if case.startswith("sampler:"):
                 name = case.split(":", 1)[1]
-                sides = [lambda: lvp_ns(name), lambda: qs_ns(bins["sampler"], name)]
+                sides = [lambda: lvp_ns(name)] + [
+                    lambda b=b: qs_ns(b["sampler"], name) for b in [bins] + ([base] if base else [])]
             else:
                 scene = os.path.join(FRAMES[case][0], case + ".json")
-                sides = [lambda: lvp_ms(scene, t, frames),
-                         lambda: qs_ms(bins["frame"], scene, t, frames)]
-            got = [None, None]
-            for i in ([0, 1] if r % 2 == 0 else [1, 0]):
+                sides = [lambda: lvp_ms(scene, t, frames)] + [
+                    lambda b=b: qs_ms(b["frame"], scene, t, frames)
+                    for b in [bins] + ([base] if base else [])]
+            n = len(sides)
+            order = (list(range(n)) if r % 2 == 0 else list(range(n))[::-1]) if n == 2 else \
+                [(i + r) % n for i in range(n)]
+            got = [None] * n
+            for i in order:
                 got[i] = sides[i]()
             rows[t].append(tuple(got))
-            print(f"  {case} round {r + 1} {t}t: lavapipe {got[0]:.3f}, quadstep {got[1]:.3f}, "
-                  f"ratio {got[1] / got[0]:.2f}", file=sys.stderr)
+            extra = f", baseline {got[2]:.3f}" if n == 3 else ""
+            print(f"  {case} round {r + 1} {t}t: lavapipe {got[0]:.3f}, quadstep {got[1]:.3f}"
+                  f"{extra}, ratio {got[1] / got[0]:.2f}", file=sys.stderr)
     return rows
 
 
 def summary(rows):
-    ratios = [q / l for l, q in rows]
-    return {"lavapipe": st.median(l for l, _ in rows), "quadstep": st.median(q for _, q in rows),
-            "ratio": st.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios),
-            "rounds": len(rows)}
+    ratios = [x[1] / x[0] for x in rows]
+    s = {"lavapipe": st.median(x[0] for x in rows), "quadstep": st.median(x[1] for x in rows),
+         "ratio": st.median(ratios), "ratio_min": min(ratios), "ratio_max": max(ratios),
+         "rounds": len(rows)}
+    if len(rows[0]) == 3:
+        base = [x[2] / x[0] for x in rows]
+        change = [x[1] / x[2] for x in rows]
+        s.update(baseline=st.median(x[2] for x in rows), baseline_ratio=st.median(base),
+                 change=st.median(change), change_min=min(change), change_max=max(change))
+    return s
 
 
 def markdown(results, command):
-    lines = ["| case | threads | quadstep | lavapipe | ratio (spread) | what |",
-             "| --- | --- | --- | --- | --- | --- |"]
+    based = any("change" in s for per in results.values() for s in per.values())
+    if based:
+        lines = ["| case | threads | quadstep | baseline | lavapipe | ratio | baseline's ratio "
+                 "| quadstep ÷ baseline (spread) |",
+                 "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    else:
+        lines = ["| case | threads | quadstep | lavapipe | ratio (spread) | what |",
+                 "| --- | --- | --- | --- | --- | --- |"]
     for case, per in results.items():
         sampler = case.startswith("sampler:")
         unit = "ns/sample" if sampler else "ms"
         what = ("texture unit alone vs lavapipe's in-shader cost per sample" if sampler
                 else FRAMES[case][1])
         for t, s in per.items():
+            if based:
+                lines.append(f"| {case} | {t} | {s['quadstep']:.2f} {unit} | {s['baseline']:.2f} "
+                             f"{unit} | {s['lavapipe']:.2f} {unit} | {s['ratio']:.2f}× | "
+                             f"{s['baseline_ratio']:.2f}× | **{s['change']:.2f}×** "
+                             f"({s['change_min']:.2f}–{s['change_max']:.2f}) |")
+                continue
             lines.append(f"| {case} | {t} | {s['quadstep']:.2f} {unit} | {s['lavapipe']:.2f} {unit} "
                          f"| **{s['ratio']:.2f}×** ({s['ratio_min']:.2f}–{s['ratio_max']:.2f}) | {what} |")
     load = os.getloadavg()
@@ -182,6 +222,8 @@ def main():
     ap.add_argument("--frames", type=int, default=10)
     ap.add_argument("--threads", default="1,2")
     ap.add_argument("--markdown")
+    ap.add_argument("--marker", default="paired")
+    ap.add_argument("--baseline", help="another checkout of quadstep, timed in the same rounds")
     ap.add_argument("--json")
     ap.add_argument("cases", nargs="*")
     a = ap.parse_args()
@@ -194,20 +236,23 @@ def main():
                      f"sampler:{{{','.join(SAMPLER)}}})")
     threads = [int(t) for t in a.threads.split(",")]
     bins = prepare(cases)
+    base = bench_bins(cases, os.path.abspath(a.baseline)) if a.baseline else None
     results = {}
     for c in cases:
-        rows = measure(c, bins, a.rounds, a.frames, threads)
+        rows = measure(c, bins, a.rounds, a.frames, threads, base)
         results[c] = {t: summary(r) for t, r in rows.items()}
         for t, s in results[c].items():
+            extra = (f" baseline {s['baseline']:.3f} quadstep/baseline {s['change']:.3f} "
+                     f"({s['change_min']:.3f}-{s['change_max']:.3f})" if "change" in s else "")
             print(f"{c} {t}t: quadstep {s['quadstep']:.3f} lavapipe {s['lavapipe']:.3f} "
-                  f"ratio {s['ratio']:.2f} ({s['ratio_min']:.2f}-{s['ratio_max']:.2f})")
+                  f"ratio {s['ratio']:.2f} ({s['ratio_min']:.2f}-{s['ratio_max']:.2f}){extra}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(results, f, indent=1)
     if a.markdown:
         command = "benches/paired.py " + " ".join(sys.argv[1:])
         text = open(a.markdown).read()
-        begin, end = "<!-- paired:begin -->", "<!-- paired:end -->"
+        begin, end = f"<!-- {a.marker}:begin -->", f"<!-- {a.marker}:end -->"
         if begin not in text or end not in text:
             sys.exit(f"paired.py: {a.markdown} has no {begin} … {end} lines")
         head, rest = text.split(begin, 1)

@@ -1,9 +1,10 @@
-//! The three 1024×1024 raster frames through the whole pipeline (SPIR-V shaders in the
+//! The four 1024×1024 raster frames through the whole pipeline (SPIR-V shaders in the
 //! interpreter), exactly the work lavapipe is timed on: the lvp scene files built by
 //! `benches/lavapipe/raster/gen.py` — one fullscreen quad with a trilinear sample per pixel,
-//! 10 000 small triangles, and a depth-tested scene of 512 overlapping triangles — at 1 and 2
-//! threads. Each iteration is what lvp times per submit on its persistent image: the render
-//! pass's clear (load op) plus the draw, into one set of attachments kept across iterations.
+//! 10 000 small triangles, a depth-tested scene of 512 overlapping triangles and an
+//! alpha-blended one — at 1 and 2 threads. Each iteration is what lvp times per submit on its
+//! persistent image: the render pass's clear (load op) plus the draw, into one set of
+//! attachments kept across iterations.
 //! `benches/lavapipe/raster/measure.sh` prints lavapipe's medians for the same files.
 //! (`benches/raster.rs` times the rasterizer alone, with closure shaders.)
 //!
@@ -31,7 +32,12 @@ fn raster_scenes(c: &mut Criterion) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/lavapipe/raster/build");
     let mut g = c.benchmark_group("raster_1024");
     g.sample_size(10);
-    for name in ["fullscreen_trilinear", "small_triangles", "depth_scene"] {
+    for name in [
+        "fullscreen_trilinear",
+        "small_triangles",
+        "depth_scene",
+        "blend_scene",
+    ] {
         let file = dir.join(format!("{name}.json"));
         let scene = lvp_scene::Scene::load_file(&file).unwrap_or_else(|e| {
             panic!("{e} (build the scenes with benches/lavapipe/raster/gen.py)")

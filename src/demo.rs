@@ -4,7 +4,7 @@
 //! Every scene is a fullscreen triangle (`shaders/demo/fullscreen.vert`, uv = (0,0) top-left
 //! to (1,1) bottom-right) and one fragment shader from `shaders/demo/`, with the SPIR-V built
 //! in by `include_bytes!` so the binary runs anywhere. `textured` and `alu` are the scenes of
-//! the lavapipe oracle (`../shared/tools/lvp/examples`), with the same textures, so their
+//! the lavapipe oracle (`tools/lvp/examples`), with the same textures, so their
 //! timings compare side by side with lavapipe's (BENCHMARKS.md).
 
 use std::path::Path;

@@ -17,7 +17,7 @@
 use std::path::Path;
 
 use crate::amber::ast::{ShaderFormat, ShaderSource, ShaderType, StmtKind};
-use crate::amber::run::{BufferDump, RunOptions, ScriptResult, Status};
+use crate::amber::{BufferDump, RunOptions, ScriptResult, Status};
 use crate::exec::{run_fragment_quads, Bindings, FragQuadInput};
 use crate::ir::{IoBinding, ScalarTy, Stage};
 use crate::pipeline::Shader;

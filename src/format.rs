@@ -16,6 +16,12 @@ use crate::{Error, Result};
 use half::f16;
 use std::sync::LazyLock;
 
+mod unorm8;
+pub use unorm8::unorm8;
+pub(crate) use unorm8::{unorm8_redo, unorm8_x4, Worst4};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use unorm8::{unorm8_redo_avx2, unorm8_x8_avx2, Worst8};
+
 /// How a format's components read back in a shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NumKind {
@@ -71,6 +77,8 @@ enum Layout {
     },
     A2B10G10R10Unorm,
     A2B10G10R10Snorm,
+    /// `A2B10G10R10Snorm` with R and B exchanged: B in the low bits.
+    A2R10G10B10Snorm,
     A2B10G10R10Uint,
     B10G11R11,
     E5B9G9R9,
@@ -157,6 +165,14 @@ formats! {
     B8G8R8A8_UINT = "B8G8R8A8_UINT", 48 => bgra(U8, 4);
     B8G8R8A8_SINT = "B8G8R8A8_SINT", 49 => bgra(S8, 4);
     B8G8R8A8_SRGB = "B8G8R8A8_SRGB", 50 => bgra(SRGB8, 4);
+    // A packed 32-bit word with R in its low byte: on a little-endian host, R8G8B8A8's bytes.
+    A8B8G8R8_UNORM_PACK32 = "A8B8G8R8_UNORM_PACK32", 51 => p(UN8, 4);
+    A8B8G8R8_SNORM_PACK32 = "A8B8G8R8_SNORM_PACK32", 52 => p(SN8, 4);
+    A8B8G8R8_USCALED_PACK32 = "A8B8G8R8_USCALED_PACK32", 53 => p(US8, 4);
+    A8B8G8R8_SSCALED_PACK32 = "A8B8G8R8_SSCALED_PACK32", 54 => p(SS8, 4);
+    A8B8G8R8_UINT_PACK32 = "A8B8G8R8_UINT_PACK32", 55 => p(U8, 4);
+    A8B8G8R8_SINT_PACK32 = "A8B8G8R8_SINT_PACK32", 56 => p(S8, 4);
+    A8B8G8R8_SRGB_PACK32 = "A8B8G8R8_SRGB_PACK32", 57 => p(SRGB8, 4);
     R16_UNORM = "R16_UNORM", 70 => p(UN16, 1);
     R16_SNORM = "R16_SNORM", 71 => p(SN16, 1);
     R16_USCALED = "R16_USCALED", 72 => p(US16, 1);
@@ -197,6 +213,7 @@ formats! {
     R32G32B32A32_UINT = "R32G32B32A32_UINT", 107 => p(U32, 4);
     R32G32B32A32_SINT = "R32G32B32A32_SINT", 108 => p(S32, 4);
     R32G32B32A32_SFLOAT = "R32G32B32A32_SFLOAT", 109 => p(F32, 4);
+    A2R10G10B10_SNORM_PACK32 = "A2R10G10B10_SNORM_PACK32", 59 => Layout::A2R10G10B10Snorm;
     A2B10G10R10_UNORM_PACK32 = "A2B10G10R10_UNORM_PACK32", 64 => Layout::A2B10G10R10Unorm;
     A2B10G10R10_SNORM_PACK32 = "A2B10G10R10_SNORM_PACK32", 65 => Layout::A2B10G10R10Snorm;
     A2B10G10R10_UINT_PACK32 = "A2B10G10R10_UINT_PACK32", 68 => Layout::A2B10G10R10Uint;
@@ -214,6 +231,11 @@ formats! {
 pub type DecodeF32 = fn(&[u8]) -> [f32; 4];
 /// Decoder to raw result bits (f32 bits for float kinds, integer bits for UINT/SINT).
 pub type DecodeRaw = fn(&[u8]) -> [u32; 4];
+
+/// Encoder of f32 RGBA into one texel of the given format (`Format::encode_f32`), chosen
+/// once by [`Format::encoder`]: a monomorphised `fn` per plain layout (the format argument
+/// unused), the layout's rule for the others.
+pub type EncodeF32 = fn(Format, [f32; 4], &mut [u8]);
 
 /// The two decoders of one (format, aspect), chosen once.
 #[derive(Clone, Copy)]
@@ -267,7 +289,10 @@ impl Format {
     pub fn components(self) -> usize {
         match self.layout() {
             Layout::Plain { n, .. } => n as usize,
-            Layout::A2B10G10R10Unorm | Layout::A2B10G10R10Snorm | Layout::A2B10G10R10Uint => 4,
+            Layout::A2B10G10R10Unorm
+            | Layout::A2B10G10R10Snorm
+            | Layout::A2R10G10B10Snorm
+            | Layout::A2B10G10R10Uint => 4,
             Layout::B10G11R11 | Layout::E5B9G9R9 => 3,
             _ => 1,
         }
@@ -301,7 +326,7 @@ impl Format {
         matches!(self.layout(), Layout::D24S8 | Layout::D32FS8 | Layout::S8)
     }
 
-    /// True for UNORM depth (Dref is clamped to [0,1]); gives the bit depth.
+    /// True for UNORM depth (Dref is clamped to [0, 1]); gives the bit depth.
     pub fn unorm_depth_bits(self) -> Option<u32> {
         match self.layout() {
             Layout::D16 => Some(16),
@@ -330,7 +355,9 @@ impl Format {
     pub fn is_snorm(self) -> bool {
         matches!(
             self.layout(),
-            Layout::Plain { el: SN8 | SN16, .. } | Layout::A2B10G10R10Snorm
+            Layout::Plain { el: SN8 | SN16, .. }
+                | Layout::A2B10G10R10Snorm
+                | Layout::A2R10G10B10Snorm
         )
     }
 
@@ -361,6 +388,7 @@ impl Format {
             (Layout::Plain { el, n, bgra }, _) => Ok(plain_decoder(el, n, bgra, kind)),
             (Layout::A2B10G10R10Unorm, _) => d(dec_a2_unorm, raw_of::<100>, kind),
             (Layout::A2B10G10R10Snorm, _) => d(dec_a2_snorm, raw_of::<106>, kind),
+            (Layout::A2R10G10B10Snorm, _) => d(dec_a2r_snorm, raw_of::<107>, kind),
             (Layout::A2B10G10R10Uint, _) => d(dec_a2_uint_f32, dec_a2_uint_raw, kind),
             (Layout::B10G11R11, _) => d(dec_b10g11r11, raw_of::<101>, kind),
             (Layout::E5B9G9R9, _) => d(dec_e5b9g9r9, raw_of::<102>, kind),
@@ -372,7 +400,7 @@ impl Format {
 
     /// The decoders of the aspect a plain read sees: depth for depth formats, else colour
     /// (the stencil byte of `S8_UINT`).
-    fn main_decoder(self) -> Decoder {
+    pub(crate) fn main_decoder(self) -> Decoder {
         let asp = if self.has_depth() {
             Aspect::Depth
         } else {
@@ -406,10 +434,16 @@ impl Format {
     /// saturation and round-to-nearest-even; depth formats take R as depth). Stencil is
     /// left unchanged.
     pub fn encode_f32(self, v: [f32; 4], out: &mut [u8]) {
-        match self.kind() {
-            NumKind::Float => encode_float(self, v, out),
-            NumKind::Uint => self.encode_raw(v.map(|x| sat_u(x) as u32), out),
-            NumKind::Sint => self.encode_raw(v.map(|x| sat_i(x) as u32), out),
+        (self.encoder())(self, v, out)
+    }
+
+    /// [`Format::encode_f32`]'s encoder, for callers that encode many texels of one format:
+    /// chosen here once, so that no per-texel call branches on the format.
+    pub fn encoder(self) -> EncodeF32 {
+        match (self.kind(), self.layout()) {
+            (NumKind::Float, Layout::Plain { el, n, bgra }) => plain_encoder(el, n, bgra),
+            (NumKind::Float, _) => encode_float,
+            _ => encode_integer,
         }
     }
 
@@ -475,45 +509,87 @@ impl Format {
     }
 }
 
+/// Integer formats' encoder: each value rounded to nearest even and saturated to u32 or
+/// i32, then written as [`Format::encode_raw`] writes integers.
+fn encode_integer(f: Format, v: [f32; 4], out: &mut [u8]) {
+    match f.kind() {
+        NumKind::Sint => f.encode_raw(v.map(|x| sat_i(x) as u32), out),
+        _ => f.encode_raw(v.map(|x| sat_u(x) as u32), out),
+    }
+}
+
 fn sat_u(x: f32) -> f64 {
     if x.is_nan() {
         0.0
     } else {
-        (x as f64).round_ties_even().clamp(0.0, u32::MAX as f64)
+        round_ne((x as f64).clamp(0.0, u32::MAX as f64))
     }
 }
 fn sat_i(x: f32) -> i32 {
     if x.is_nan() {
         0
     } else {
-        (x as f64)
-            .round_ties_even()
-            .clamp(i32::MIN as f64, i32::MAX as f64) as i32
+        round_ne((x as f64).clamp(i32::MIN as f64, i32::MAX as f64)) as i32
     }
+}
+
+/// `x` rounded to the nearest integer, ties to even, for `|x| <= 2^51`: adding and taking
+/// away 1.5 · 2^52 (the sum lies in [2^52, 2^53], where f64 holds integers only). Inline,
+/// where `f64::round_ties_even` is a libm call on baseline x86-64.
+#[inline(always)]
+fn round_ne(x: f64) -> f64 {
+    const M: f64 = 6_755_399_441_055_744.0;
+    (x + M) - M
 }
 
 // ----------------------------------------------------------------------------------------------
 // Plain formats: one generic decoder per (element, count, order).
 
+/// `$f::<E, N, BGRA>` for the plain layout `($el, $n, $bgra)`, among the elements `$e`
+/// (the table's component counts and orders: 1-4 components, BGR(A) with 3 or 4), else
+/// `$other`.
+macro_rules! plain_fn {
+    ($f:ident, ($el:expr, $n:expr, $bgra:expr), $other:expr, [$($e:ident),*]) => {
+        match ($el, $n, $bgra) {
+            $( ($e, 1, false) => $f::<$e, 1, false>,
+               ($e, 2, false) => $f::<$e, 2, false>,
+               ($e, 3, false) => $f::<$e, 3, false>,
+               ($e, 3, true) => $f::<$e, 3, true>,
+               ($e, 4, false) => $f::<$e, 4, false>,
+               ($e, 4, true) => $f::<$e, 4, true>, )*
+            _ => $other,
+        }
+    };
+}
+
 fn plain_decoder(el: u8, n: u8, bgra: bool, kind: NumKind) -> Decoder {
     macro_rules! pick {
-        ($($e:ident),*) => {{
-            let t: (DecodeF32, DecodeRaw) = match (el, n, bgra) {
-                $( ($e, 1, false) => (dec_plain::<$e, 1, false>, raw_plain::<$e, 1, false>),
-                   ($e, 2, false) => (dec_plain::<$e, 2, false>, raw_plain::<$e, 2, false>),
-                   ($e, 3, false) => (dec_plain::<$e, 3, false>, raw_plain::<$e, 3, false>),
-                   ($e, 3, true) => (dec_plain::<$e, 3, true>, raw_plain::<$e, 3, true>),
-                   ($e, 4, false) => (dec_plain::<$e, 4, false>, raw_plain::<$e, 4, false>),
-                   ($e, 4, true) => (dec_plain::<$e, 4, true>, raw_plain::<$e, 4, true>), )*
-                _ => unreachable!("format table only has 1-4 components, BGR(A) with 3 or 4"),
-            };
-            t
-        }};
+        ($f:ident) => {
+            plain_fn!(
+                $f,
+                (el, n, bgra),
+                unreachable!("format table only has 1-4 components, BGR(A) with 3 or 4"),
+                [
+                    UN8, SN8, US8, SS8, U8, S8, SRGB8, UN16, SN16, US16, SS16, U16, S16, F16, U32,
+                    S32, F32
+                ]
+            )
+        };
     }
-    let (f, raw) = pick!(
-        UN8, SN8, US8, SS8, U8, S8, SRGB8, UN16, SN16, US16, SS16, U16, S16, F16, U32, S32, F32
-    );
+    let f: DecodeF32 = pick!(dec_plain);
+    let raw: DecodeRaw = pick!(raw_plain);
     Decoder { f32: f, raw, kind }
+}
+
+/// The encoder of a plain layout of float-kind elements (integer elements, which never
+/// reach here, get the integer formats' encoder).
+fn plain_encoder(el: u8, n: u8, bgra: bool) -> EncodeF32 {
+    plain_fn!(
+        enc_plain,
+        (el, n, bgra),
+        encode_integer,
+        [UN8, SN8, US8, SS8, SRGB8, UN16, SN16, US16, SS16, F16, F32]
+    )
 }
 
 /// sRGB → linear for all 256 codes, computed in f64 from the exact curve.
@@ -534,7 +610,7 @@ pub fn srgb_to_linear(c: f64) -> f64 {
     }
 }
 
-/// The exact inverse (linear → sRGB-encoded value in [0,1]).
+/// The exact inverse (linear → sRGB-encoded value in [0, 1]).
 pub fn linear_to_srgb(l: f64) -> f64 {
     if l.is_nan() || l <= 0.0 {
         0.0
@@ -644,6 +720,11 @@ fn dec_a2_snorm(b: &[u8]) -> [f32; 4] {
         field(30, 2).max(-1.0),
     ]
 }
+/// A2R10G10B10_SNORM: [`dec_a2_snorm`]'s fields, the low one being B.
+fn dec_a2r_snorm(b: &[u8]) -> [f32; 4] {
+    let [b, g, r, a] = dec_a2_snorm(b);
+    [r, g, b, a]
+}
 fn dec_a2_uint_raw(b: &[u8]) -> [u32; 4] {
     let w = word(b);
     [w & 0x3ff, w >> 10 & 0x3ff, w >> 20 & 0x3ff, w >> 30]
@@ -689,7 +770,7 @@ pub fn encode_ufloat(v: f32, m: u32) -> u32 {
     let e = ((bits >> 23) & 0xff) as i32 - 127;
     if e < -14 {
         // denormal (the carry into 1<<m is the smallest normal, as wanted)
-        return (v as f64 * 2f64.powi(14 + m as i32)).round_ties_even() as u32;
+        return round_ne(v as f64 * 2f64.powi(14 + m as i32)) as u32;
     }
     let mant = bits & 0x7f_ffff;
     let shift = 23 - m;
@@ -794,6 +875,7 @@ fn raw_of<const ID: u8>(b: &[u8]) -> [u32; 4] {
         103 => dec_d16(b),
         104 => dec_d32f(b),
         106 => dec_a2_snorm(b),
+        107 => dec_a2r_snorm(b),
         _ => dec_d24(b),
     };
     f.map(f32::to_bits)
@@ -802,61 +884,12 @@ fn raw_of<const ID: u8>(b: &[u8]) -> [u32; 4] {
 // ----------------------------------------------------------------------------------------------
 // Encoding of float-kind values.
 
-/// 2^52: added to and taken from a non-negative f64 below 2^51, it rounds to an integer,
-/// ties to even (the default rounding mode), in SSE2 as in AVX2.
-const ROUND_F64: f64 = 4_503_599_627_370_496.0;
-
-/// An 8-bit UNORM component: [`unorm_encode`]'s rule (clamp to [0, 1], NaN to 0, the exact
-/// product with 255 rounded to nearest even), with the rounding done by adding and taking
-/// away 2^52 so that [`unorm8_x4`] and [`unorm8_x8_avx2`] do the same operations on vectors.
-#[inline]
-pub fn unorm8(v: f32) -> u8 {
-    // NaN stays NaN here and converts to 0 below
-    let x = v.clamp(0.0, 1.0) as f64;
-    ((x * 255.0 + ROUND_F64) - ROUND_F64) as u8
-}
-
-/// [`unorm8`] on four values (as i32 lanes in 0..=255): per pair of lanes, widened to f64,
-/// multiplied by 255 (exact) and rounded by adding and taking away 2^52.
-#[inline]
-pub(crate) fn unorm8_x4(v: wide::f32x4) -> wide::i32x4 {
-    use wide::f64x2;
-    let x = v
-        .fast_max(wide::f32x4::ZERO)
-        .fast_min(wide::f32x4::ONE)
-        .to_array();
-    let (k, magic) = (f64x2::splat(255.0), f64x2::splat(ROUND_F64));
-    let r = |a: f32, b: f32| ((f64x2::from([a as f64, b as f64]) * k + magic) - magic).to_array();
-    let (lo, hi) = (r(x[0], x[1]), r(x[2], x[3]));
-    wide::i32x4::from([lo[0] as i32, lo[1] as i32, hi[0] as i32, hi[1] as i32])
-}
-
-/// [`unorm8`] on eight values (as i32 lanes in 0..=255) with AVX2: the same operations as
-/// [`unorm8_x4`] on four f64 lanes at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(crate) fn unorm8_x8_avx2(v: std::arch::x86_64::__m256) -> std::arch::x86_64::__m256i {
-    use std::arch::x86_64::*;
-    let x = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(1.0));
-    let (k, magic) = (_mm256_set1_pd(255.0), _mm256_set1_pd(ROUND_F64));
-    let r = |d: __m256d| {
-        _mm256_cvttpd_epi32(_mm256_sub_pd(
-            _mm256_add_pd(_mm256_mul_pd(d, k), magic),
-            magic,
-        ))
-    };
-    let lo = r(_mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-    let hi = r(_mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
-    _mm256_set_m128i(hi, lo)
-}
-
 /// `round(clamp(v,0,1)·max)` (NaN → 0), round-to-nearest-even on the exact product.
 pub fn unorm_encode(v: f32, max: u32) -> u32 {
     if v.is_nan() {
         return 0;
     }
-    ((v as f64).clamp(0.0, 1.0) * max as f64).round_ties_even() as u32
+    round_ne((v as f64).clamp(0.0, 1.0) * max as f64) as u32
 }
 
 /// `round(clamp(v,−1,1)·max)` as two's complement (NaN → 0).
@@ -864,34 +897,47 @@ pub fn snorm_encode(v: f32, max: u32) -> i32 {
     if v.is_nan() {
         return 0;
     }
-    ((v as f64).clamp(-1.0, 1.0) * max as f64).round_ties_even() as i32
+    round_ne((v as f64).clamp(-1.0, 1.0) * max as f64) as i32
 }
 
+/// One component of a plain layout of float-kind elements `E`: component `c` (3 is alpha,
+/// linear in sRGB formats) into its bytes of `out`.
+#[inline(always)]
+fn enc_elem<const E: u8>(x: f32, c: usize, out: &mut [u8]) {
+    match E {
+        UN8 => out[c] = unorm8(x),
+        SN8 => out[c] = snorm_encode(x, 127) as u8,
+        SRGB8 if c == 3 => out[c] = unorm8(x),
+        // exact curve and rounding in f64 (no f32 detour)
+        SRGB8 => out[c] = round_ne(linear_to_srgb(x as f64) * 255.0) as u8,
+        US8 => out[c] = sat_u(x).min(255.0) as u8,
+        SS8 => out[c] = sat_i(x).clamp(-128, 127) as u8,
+        UN16 => put16(out, c, unorm_encode(x, 65535) as u16),
+        US16 => put16(out, c, sat_u(x).min(65535.0) as u16),
+        SS16 => put16(out, c, sat_i(x).clamp(-32768, 32767) as u16),
+        SN16 => put16(out, c, snorm_encode(x, 32767) as u16),
+        F16 => put16(out, c, f16::from_f32(x).to_bits()),
+        _ => out[4 * c..4 * c + 4].copy_from_slice(&x.to_le_bytes()),
+    }
+}
+
+/// A plain layout's encoder: `N` components of element `E`, in B, G, R, A order when `BGRA`.
+fn enc_plain<const E: u8, const N: usize, const BGRA: bool>(
+    _: Format,
+    v: [f32; 4],
+    out: &mut [u8],
+) {
+    let v = if BGRA { [v[2], v[1], v[0], v[3]] } else { v };
+    for (c, &x) in v.iter().enumerate().take(N) {
+        enc_elem::<E>(x, c, out);
+    }
+}
+
+/// The float-kind formats' encoding rules (the plain layouts through their monomorphised
+/// encoders).
 fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
     match f.layout() {
-        Layout::Plain { el, n, bgra } => {
-            let v = if bgra { [v[2], v[1], v[0], v[3]] } else { v };
-            for (c, &x) in v.iter().enumerate().take(n as usize) {
-                match el {
-                    UN8 => out[c] = unorm_encode(x, 255) as u8,
-                    SN8 => out[c] = snorm_encode(x, 127) as u8,
-                    SRGB8 if c == 3 => out[c] = unorm_encode(x, 255) as u8,
-                    SRGB8 => {
-                        // exact curve and rounding in f64 (no f32 detour)
-                        out[c] = (linear_to_srgb(x as f64) * 255.0).round_ties_even() as u8;
-                    }
-                    US8 => out[c] = sat_u(x).min(255.0) as u8,
-                    SS8 => out[c] = sat_i(x).clamp(-128, 127) as u8,
-                    UN16 => put16(out, c, unorm_encode(x, 65535) as u16),
-                    US16 => put16(out, c, sat_u(x).min(65535.0) as u16),
-                    SS16 => put16(out, c, sat_i(x).clamp(-32768, 32767) as u16),
-                    SN16 => put16(out, c, snorm_encode(x, 32767) as u16),
-                    F16 => put16(out, c, f16::from_f32(x).to_bits()),
-                    F32 => out[4 * c..4 * c + 4].copy_from_slice(&x.to_le_bytes()),
-                    _ => unreachable!("integer elements are encoded by encode_raw"),
-                }
-            }
-        }
+        Layout::Plain { el, n, bgra } => plain_encoder(el, n, bgra)(f, v, out),
         Layout::A2B10G10R10Unorm => {
             let w = unorm_encode(v[0], 1023)
                 | unorm_encode(v[1], 1023) << 10
@@ -906,6 +952,11 @@ fn encode_float(f: Format, v: [f32; 4], out: &mut [u8]) {
                 | (snorm_encode(v[3], 1) as u32 & 3) << 30;
             out[..4].copy_from_slice(&w.to_le_bytes());
         }
+        Layout::A2R10G10B10Snorm => encode_float(
+            Format::A2B10G10R10_SNORM_PACK32,
+            [v[2], v[1], v[0], v[3]],
+            out,
+        ),
         Layout::A2B10G10R10Uint | Layout::S8 => unreachable!("integer format"),
         Layout::B10G11R11 => {
             let w = encode_ufloat(v[0], 6)
@@ -937,55 +988,6 @@ fn put16(out: &mut [u8], c: usize, x: u16) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `unorm8` and its vector forms against the exact rule computed here in f64
-    /// (`round(clamp(v,0,1)·255)`, ties to even), on the f32 values nearest every half-way
-    /// point `(k + 0.5) / 255` and their neighbours, where an f32 product would misround.
-    #[test]
-    fn unorm8_is_exact_at_the_half_way_points() {
-        let exact = |v: f32| -> u8 {
-            if v.is_nan() {
-                return 0;
-            }
-            let e = (v as f64).clamp(0.0, 1.0) * 255.0;
-            let f = e.floor();
-            let r = match (e - f).partial_cmp(&0.5).unwrap() {
-                std::cmp::Ordering::Less => f,
-                std::cmp::Ordering::Greater => f + 1.0,
-                std::cmp::Ordering::Equal if f % 2.0 == 0.0 => f,
-                std::cmp::Ordering::Equal => f + 1.0,
-            };
-            r as u8
-        };
-        let mut values = vec![f32::NAN, -1.0, -0.0, 0.0, 0.5, 1.0, 2.0, f32::INFINITY];
-        for k in 0..255u32 {
-            let mid = ((k as f64 + 0.5) / 255.0) as f32;
-            for d in -3i32..=3 {
-                values.push(f32::from_bits((mid.to_bits() as i32 + d) as u32));
-            }
-        }
-        // the f32 rule `v * 255 + 0.5` truncated misrounds some of these: the test can tell
-        let f32_rule = |v: f32| (v * 255.0 + 0.5) as u8;
-        assert!(values.iter().any(|&v| f32_rule(v) != exact(v)));
-        for &v in &values {
-            assert_eq!(unorm8(v), exact(v), "{v:e}");
-            assert_eq!(unorm_encode(v, 255) as u8, exact(v), "{v:e}");
-        }
-        for c in values.chunks(4).filter(|c| c.len() == 4) {
-            let got = unorm8_x4(wide::f32x4::from([c[0], c[1], c[2], c[3]])).to_array();
-            assert_eq!(got, [0, 1, 2, 3].map(|i| exact(c[i]) as i32), "{c:?}");
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            for c in values.chunks(8).filter(|c| c.len() == 8) {
-                let v: [f32; 8] = c.try_into().unwrap();
-                // SAFETY: AVX2 is present (checked above)
-                let got = unsafe { unorm8_x8_avx2(wide::bytemuck::cast(v)) };
-                let got: [i32; 8] = wide::bytemuck::cast(got);
-                assert_eq!(got, v.map(|x| exact(x) as i32), "{v:?}");
-            }
-        }
-    }
 
     #[test]
     fn integer_values_saturate_to_the_component_width() {
@@ -1063,6 +1065,110 @@ mod tests {
         assert!(s.decoder(Aspect::Depth).is_err());
     }
 
+    /// `round_ne` against the standard library's `round_ties_even` (a libm call), on ties,
+    /// integers, their neighbours and random values within its range.
+    #[test]
+    fn round_ne_rounds_ties_to_even() {
+        let mut r = fastrand::Rng::with_seed(52);
+        let mut values = vec![
+            0.0,
+            -0.0,
+            0.5,
+            -0.5,
+            1.5,
+            2.5,
+            -2.5,
+            2f64.powi(51),
+            -2f64.powi(51),
+        ];
+        for k in -70..70 {
+            let x = k as f64 * 0.5;
+            values.extend([x, x.next_up(), x.next_down()]);
+        }
+        values.extend((0..100_000).map(|_| (r.f64() - 0.5) * 2f64.powi(r.i32(0..=52))));
+        for x in values {
+            assert_eq!(round_ne(x), x.round_ties_even(), "{x:e}");
+        }
+    }
+
+    /// Every plain float-kind format's encoder against the Vulkan rule per element written
+    /// here from the standard library (f64 `round_ties_even`, `half`): UNORM/SNORM
+    /// `round(clamp(v)·max)`, sRGB through `linear_to_srgb` (alpha linear), scaled integers
+    /// rounded and saturated, floats converted; B, G, R order for the BGR(A) formats.
+    #[test]
+    fn plain_encoders_follow_the_element_rules() {
+        let rne = |x: f64| x.round_ties_even();
+        let reference = |el: u8, c: usize, x: f32| -> Vec<u8> {
+            let xd = x as f64;
+            let norm = |lo: f64, max: f64| {
+                if x.is_nan() {
+                    0.0
+                } else {
+                    rne(xd.clamp(lo, 1.0) * max)
+                }
+            };
+            let sat = |lo: f64, hi: f64| {
+                if x.is_nan() {
+                    0.0
+                } else {
+                    rne(xd).clamp(lo, hi)
+                }
+            };
+            match el {
+                UN8 => vec![norm(0.0, 255.0) as u8],
+                SRGB8 if c == 3 => vec![norm(0.0, 255.0) as u8],
+                SRGB8 => vec![rne(linear_to_srgb(xd) * 255.0) as u8],
+                SN8 => vec![norm(-1.0, 127.0) as i8 as u8],
+                US8 => vec![sat(0.0, 255.0) as u8],
+                SS8 => vec![sat(-128.0, 127.0) as i8 as u8],
+                UN16 => (norm(0.0, 65535.0) as u16).to_le_bytes().to_vec(),
+                SN16 => (norm(-1.0, 32767.0) as i16).to_le_bytes().to_vec(),
+                US16 => (sat(0.0, 65535.0) as u16).to_le_bytes().to_vec(),
+                SS16 => (sat(-32768.0, 32767.0) as i16).to_le_bytes().to_vec(),
+                F16 => f16::from_f32(x).to_bits().to_le_bytes().to_vec(),
+                _ => x.to_le_bytes().to_vec(),
+            }
+        };
+        let mut r = fastrand::Rng::with_seed(37);
+        let specials = [
+            f32::NAN,
+            -1.5,
+            -1.0,
+            -0.0,
+            0.0,
+            0.5,
+            1.0,
+            1.5,
+            300.0,
+            -40000.0,
+            1e30,
+        ];
+        let mut checked = 0;
+        for &f in Format::ALL {
+            let (Layout::Plain { el, n, bgra }, NumKind::Float) = (f.layout(), f.kind()) else {
+                continue;
+            };
+            for i in 0..2000 {
+                let v: [f32; 4] = std::array::from_fn(|c| match (i + c) % 7 {
+                    0 => specials[r.usize(..specials.len())],
+                    1 => r.f32() * 600.0 - 300.0,
+                    _ => r.f32() * 2.4 - 1.2,
+                });
+                let order = if bgra { [v[2], v[1], v[0], v[3]] } else { v };
+                let want: Vec<u8> = (0..n as usize)
+                    .flat_map(|c| reference(el, c, order[c]))
+                    .collect();
+                let mut got = vec![0u8; f.texel_size()];
+                f.encode_f32(v, &mut got);
+                assert_eq!(got, want, "{f:?} {v:?}");
+                (f.encoder())(f, v, &mut got);
+                assert_eq!(got, want, "{f:?} {v:?}: the encoder");
+            }
+            checked += 1;
+        }
+        assert!(checked >= 40, "{checked} plain float-kind formats");
+    }
+
     fn rt(f: Format, v: [f32; 4]) -> [f32; 4] {
         let mut b = vec![0u8; f.texel_size()];
         f.encode_f32(v, &mut b);
@@ -1133,9 +1239,9 @@ mod tests {
         assert_eq!(b, [188, 0, 255, 128]);
         // code 188 = 0.737255 -> ((0.737255+0.055)/1.055)^2.4 = 0.502886
         let d = Format::R8G8B8A8_SRGB.decode_f32(&[188, 10, 255, 128]);
-        assert!((d[0] - 0.502886).abs() < 1e-5, "{}", d[0]);
+        approx::assert_abs_diff_eq!(d[0], 0.502886, epsilon = 1e-5);
         // code 10 = 0.0392157 (< 0.04045) -> /12.92 = 0.00303527
-        assert!((d[1] - 0.003_035_27).abs() < 1e-7);
+        approx::assert_abs_diff_eq!(d[1], 0.003_035_27, epsilon = 1e-7);
         assert_eq!(d[2], 1.0);
         assert_eq!(d[3], 128.0 / 255.0); // alpha is linear
     }
@@ -1264,6 +1370,49 @@ mod tests {
         Format::A2B10G10R10_SNORM_PACK32.encode_f32([-1.0, -2.0, 0.0, -1.0], &mut b);
         // -511 = 0x201 in 10 bits; -1 alpha = 0b11
         assert_eq!(u32::from_le_bytes(b), 0x201 | 0x201 << 10 | 3 << 30);
+    }
+
+    /// A2R10G10B10_SNORM_PACK32: the spec's layout, A in bits 30..31, R in 20..29, G in
+    /// 10..19, B in 0..9 (each field written by hand here), the SNORM rule per field.
+    #[test]
+    fn a2r10g10b10_snorm() {
+        // R = 511 -> 1, G = 1 -> 1/511, B = 0x3ff (-1) -> -1/511, A = 1 -> 1
+        let w: u32 = 511 << 20 | 1 << 10 | 0x3ff | 1 << 30;
+        let f = Format::A2R10G10B10_SNORM_PACK32;
+        assert_eq!(
+            f.decode_f32(&w.to_le_bytes()),
+            [1.0, 1.0 / 511.0, -1.0 / 511.0, 1.0]
+        );
+        assert_eq!(
+            f.decode_raw(&w.to_le_bytes()),
+            [1.0, 1.0 / 511.0, -1.0 / 511.0, 1.0].map(f32::to_bits)
+        );
+        // the CTS snorm_clamp FILL 2684879360 = 0xA0080200: every field its most negative code
+        assert_eq!(f.decode_f32(&0xA008_0200u32.to_le_bytes()), [-1.0; 4]);
+        assert!(f.is_snorm() && f.components() == 4 && f.texel_size() == 4);
+        let mut b = [0u8; 4];
+        f.encode_f32([1.0, 1.0 / 511.0, -1.0 / 511.0, 1.0], &mut b);
+        assert_eq!(u32::from_le_bytes(b), w);
+        // R = -1 -> -511 = 0x201 (bits 20..29), B = 0.5 -> round(255.5) = 256 (ties to even)
+        f.encode_f32([-1.0, 0.0, 0.5, -1.0], &mut b);
+        assert_eq!(u32::from_le_bytes(b), 0x201 << 20 | 256 | 3 << 30);
+    }
+
+    /// A8B8G8R8_*_PACK32: R in bits 0..7 of the little-endian word (byte 0), A in 24..31.
+    #[test]
+    fn a8b8g8r8_pack32() {
+        // R = 0x81 (-127) -> -1, G = 0x7f -> 1, B = 0 -> 0, A = 0xc1 (-63) -> -63/127
+        let w: u32 = 0x81 | 0x7f << 8 | 0xc1 << 24;
+        let d = Format::A8B8G8R8_SNORM_PACK32.decode_f32(&w.to_le_bytes());
+        assert_eq!(d, [-1.0, 1.0, 0.0, -63.0 / 127.0]);
+        let u = Format::A8B8G8R8_UINT_PACK32.decode_u32(&w.to_le_bytes());
+        assert_eq!(u, [0x81, 0x7f, 0, 0xc1]);
+        let i = Format::A8B8G8R8_SINT_PACK32.decode_i32(&w.to_le_bytes());
+        assert_eq!(i, [-127, 127, 0, -63]);
+        let mut b = [0u8; 4];
+        Format::A8B8G8R8_UNORM_PACK32.encode_f32([1.0, 0.0, 0.5, 0.2], &mut b);
+        // 0.5 * 255 = 127.5 -> 128 (ties to even), 0.2 * 255 = 51
+        assert_eq!(u32::from_le_bytes(b), 255 | 128 << 16 | 51 << 24);
     }
 
     #[test]

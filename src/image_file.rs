@@ -71,7 +71,7 @@ pub struct Pixels {
 
 /// The widest channel of a Vulkan format name's bit layout (`R8G8B8A8_UNORM` 8,
 /// `A2B10G10R10_UNORM_PACK32` 10, `R16G16B16A16_SFLOAT` 16, `D32_SFLOAT` 32).
-pub fn channel_bits(vk_name: &str) -> u32 {
+fn channel_bits(vk_name: &str) -> u32 {
     let layout = vk_name.split('_').next().unwrap_or("");
     layout
         .split(|c: char| c.is_ascii_alphabetic())

@@ -97,8 +97,7 @@ fn mutation_child() {
         let t = Instant::now();
         // The options are only read, and a panic ends this iteration's use of them.
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let text = amber::parse::utf8(bytes.clone(), &path.display().to_string())?;
-            let script = amber::parse_with(&text, path, &opts.limits)?;
+            let script = amber::parse_bytes(bytes.clone(), path, &opts.limits)?;
             Ok::<_, quadstep::Error>(amber::run_script(&script, &opts))
         }));
         let took = t.elapsed();

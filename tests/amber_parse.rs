@@ -95,6 +95,55 @@ fn scalar_encodings() {
     );
 }
 
+/// `nan` (Amber's spelling, any case) is the IEEE positive quiet NaN in every float width
+/// (bits written by hand: all-ones exponent, only the quiet bit of the fraction set), and a
+/// decimal beyond a type's range is its infinity (IEEE round-to-nearest overflows to ±∞:
+/// binary32 0x7f800000, binary16 0x7c00). `inf` is not a number to Amber, nor is `nan` in an
+/// integer component: both are errors naming the buffer.
+#[test]
+fn nan_and_infinity_in_data() {
+    assert_eq!(
+        buffer_bytes("BUFFER b DATA_TYPE float DATA nan NaN -1.0e39 END"),
+        [0x7fc0_0000u32, 0x7fc0_0000, 0xff80_0000]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        buffer_bytes("BUFFER b DATA_TYPE double DATA NAN END"),
+        0x7ff8_0000_0000_0000u64.to_le_bytes()
+    );
+    assert_eq!(
+        buffer_bytes("BUFFER b DATA_TYPE float16 DATA nan 70000.0 END"),
+        vec![0x00, 0x7e, 0x00, 0x7c]
+    );
+    assert_eq!(
+        buffer_bytes("BUFFER b DATA_TYPE vec2<float> SIZE 1 FILL nan"),
+        [0x7fc0_0000u32; 2]
+            .iter()
+            .flat_map(|w| w.to_le_bytes())
+            .collect::<Vec<_>>()
+    );
+    // a struct takes nan in its float member only
+    let st = "STRUCT s\nuint32 a\nfloat b\nEND\n";
+    let b = buffer_bytes(&format!("{st}BUFFER b DATA_TYPE s DATA 7 nan END"));
+    assert_eq!(b[4..8], 0x7fc0_0000u32.to_le_bytes());
+    let e = err(&format!(
+        "#!amber\n{st}BUFFER b DATA_TYPE s DATA nan 1.0 END\n"
+    ));
+    assert!(e.contains("value 0 of its DATA is nan"), "{e}");
+
+    let e = err("#!amber\nBUFFER b DATA_TYPE float DATA 1.0 inf END\n");
+    assert!(e.starts_with("t.amber:2:") && e.contains("'inf'"), "{e}");
+    assert!(e.contains("no infinity literal"), "{e}");
+    let e = err("#!amber\nBUFFER b DATA_TYPE float DATA -nan END\n");
+    assert!(e.contains("'-nan'"), "{e}");
+    let e = err("#!amber\nBUFFER b DATA_TYPE vec2<int32> DATA 1 2 3 nan END\n");
+    assert!(e.contains("'b': value 3 of its DATA is nan"), "{e}");
+    let e = err("#!amber\nBUFFER b DATA_TYPE R8G8B8A8_UNORM SIZE 2 FILL nan\n");
+    assert!(e.contains("FILL or SERIES_FROM value is nan"), "{e}");
+}
+
 #[test]
 fn format_data() {
     assert_eq!(
@@ -994,7 +1043,7 @@ fn errors_name_file_and_line() {
 
     // Sizes parse; the device limits refuse them before the script runs (amber::check).
     let s = p("#!amber\nBUFFER b DATA_TYPE int32 SIZE 100000000000 FILL 0\n");
-    match quadstep::amber::check::check(&s, &Default::default()) {
+    match quadstep::amber::check(&s, &Default::default()) {
         Err((Error::Limit(m), 2)) => assert!(
             m.contains("400000000000 exceeds the device limit maxBufferSize = 4294967295"),
             "{m}"

@@ -205,6 +205,160 @@ fn whole_buffer_comparisons() {
     assert_pass(&with("EXPECT k EQ_HISTOGRAM_EMD_BUFFER w TOLERANCE 0.997"));
 }
 
+/// `nan` and an overflowing decimal in a float buffer reach the shader as NaN and infinity:
+/// `OpIsNan` and `OpIsInf` (IEEE classes) give out[i] = isnan + 2·isinf = 1, 2, 0, 2.
+#[test]
+fn nan_and_infinity_reach_the_shader() {
+    let s = r#"#!amber
+SHADER compute cs SPIRV-ASM
+               OpCapability Shader
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main" %gid
+               OpExecutionMode %main LocalSize 4 1 1
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %rtu ArrayStride 4
+               OpDecorate %rtf ArrayStride 4
+               OpMemberDecorate %Out 0 Offset 0
+               OpMemberDecorate %In 0 Offset 0
+               OpDecorate %Out BufferBlock
+               OpDecorate %In BufferBlock
+               OpDecorate %out DescriptorSet 0
+               OpDecorate %out Binding 0
+               OpDecorate %in DescriptorSet 0
+               OpDecorate %in Binding 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+       %bool = OpTypeBool
+       %uint = OpTypeInt 32 0
+      %float = OpTypeFloat 32
+     %v3uint = OpTypeVector %uint 3
+     %ptr_in = OpTypePointer Input %v3uint
+        %gid = OpVariable %ptr_in Input
+        %rtu = OpTypeRuntimeArray %uint
+        %rtf = OpTypeRuntimeArray %float
+        %Out = OpTypeStruct %rtu
+         %In = OpTypeStruct %rtf
+      %p_out = OpTypePointer Uniform %Out
+       %p_in = OpTypePointer Uniform %In
+        %out = OpVariable %p_out Uniform
+         %in = OpVariable %p_in Uniform
+        %p_u = OpTypePointer Uniform %uint
+        %p_f = OpTypePointer Uniform %float
+     %uint_0 = OpConstant %uint 0
+     %uint_1 = OpConstant %uint 1
+     %uint_2 = OpConstant %uint 2
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+          %g = OpLoad %v3uint %gid
+          %x = OpCompositeExtract %uint %g 0
+         %pf = OpAccessChain %p_f %in %uint_0 %x
+          %f = OpLoad %float %pf
+        %nan = OpIsNan %bool %f
+        %inf = OpIsInf %bool %f
+          %a = OpSelect %uint %nan %uint_1 %uint_0
+          %b = OpSelect %uint %inf %uint_2 %uint_0
+          %v = OpIAdd %uint %a %b
+         %po = OpAccessChain %p_u %out %uint_0 %x
+               OpStore %po %v
+               OpReturn
+               OpFunctionEnd
+END
+BUFFER in DATA_TYPE float DATA nan 1.0e39 0.0 -1.0e39 END
+BUFFER out DATA_TYPE uint32 SIZE 4 FILL 99
+PIPELINE compute p
+  ATTACH cs
+  BIND BUFFER out AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER in AS storage DESCRIPTOR_SET 0 BINDING 1
+END
+RUN p 1 1 1
+"#;
+    assert_pass(&format!("{s}EXPECT out IDX 0 EQ 1 2 0 2\n"));
+    assert_fail(&format!("{s}EXPECT out IDX 0 EQ 0 2 0 2\n"));
+}
+
+/// Under `DenormPreserve` denormals go in and out of arithmetic unflushed (IEEE 754):
+/// f32 3·2^-149 (bits 3) times 2 is 6·2^-149 (bits 6); f16 3·2^-24 (bits 3) times 2 is bits
+/// 6, and 2^-20, an f32 normal, converts to the f16 denormal 2^-20 (bits 0x10). A
+/// flush-to-zero implementation would write 0 in all three.
+#[test]
+fn denormals_are_preserved() {
+    let s = r#"#!amber
+SHADER compute cs SPIRV-ASM
+               OpCapability Shader
+               OpCapability Float16
+               OpCapability StorageBuffer16BitAccess
+               OpCapability DenormPreserve
+               OpExtension "SPV_KHR_16bit_storage"
+               OpExtension "SPV_KHR_float_controls"
+               OpMemoryModel Logical GLSL450
+               OpEntryPoint GLCompute %main "main"
+               OpExecutionMode %main LocalSize 1 1 1
+               OpExecutionMode %main DenormPreserve 16
+               OpExecutionMode %main DenormPreserve 32
+               OpMemberDecorate %B32 0 Offset 0
+               OpMemberDecorate %B32 1 Offset 4
+               OpMemberDecorate %B32 2 Offset 8
+               OpDecorate %B32 Block
+               OpMemberDecorate %B16 0 Offset 0
+               OpMemberDecorate %B16 1 Offset 2
+               OpMemberDecorate %B16 2 Offset 4
+               OpDecorate %B16 Block
+               OpDecorate %b32 DescriptorSet 0
+               OpDecorate %b32 Binding 0
+               OpDecorate %b16 DescriptorSet 0
+               OpDecorate %b16 Binding 1
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+      %float = OpTypeFloat 32
+       %half = OpTypeFloat 16
+        %int = OpTypeInt 32 1
+        %B32 = OpTypeStruct %float %float %float
+        %B16 = OpTypeStruct %half %half %half
+      %p_b32 = OpTypePointer StorageBuffer %B32
+      %p_b16 = OpTypePointer StorageBuffer %B16
+        %b32 = OpVariable %p_b32 StorageBuffer
+        %b16 = OpVariable %p_b16 StorageBuffer
+        %p_f = OpTypePointer StorageBuffer %float
+        %p_h = OpTypePointer StorageBuffer %half
+      %int_0 = OpConstant %int 0
+      %int_1 = OpConstant %int 1
+      %int_2 = OpConstant %int 2
+        %two = OpConstant %float 2
+       %twoh = OpConstant %half 2
+       %main = OpFunction %void None %fn
+          %l = OpLabel
+        %pf0 = OpAccessChain %p_f %b32 %int_0
+        %pf1 = OpAccessChain %p_f %b32 %int_1
+        %pf2 = OpAccessChain %p_f %b32 %int_2
+         %f0 = OpLoad %float %pf0
+         %f2 = OpLoad %float %pf2
+         %m0 = OpFMul %float %f0 %two
+               OpStore %pf1 %m0
+        %ph0 = OpAccessChain %p_h %b16 %int_0
+        %ph1 = OpAccessChain %p_h %b16 %int_1
+        %ph2 = OpAccessChain %p_h %b16 %int_2
+         %h0 = OpLoad %half %ph0
+         %m1 = OpFMul %half %h0 %twoh
+               OpStore %ph1 %m1
+         %c2 = OpFConvert %half %f2
+               OpStore %ph2 %c2
+               OpReturn
+               OpFunctionEnd
+END
+BUFFER b32 DATA_TYPE uint32 DATA 3 0 0x35800000 END
+BUFFER b16 DATA_TYPE uint16 DATA 3 0 0 END
+PIPELINE compute p
+  ATTACH cs
+  BIND BUFFER b32 AS storage DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER b16 AS storage DESCRIPTOR_SET 0 BINDING 1
+END
+RUN p 1 1 1
+"#;
+    assert_pass(&format!(
+        "{s}EXPECT b32 IDX 4 EQ 6\nEXPECT b16 IDX 2 EQ 6 16\n"
+    ));
+}
+
 #[test]
 fn compute_writes_a_storage_buffer() {
     // out[x] = 3·x for 8 invocations (2 groups of 4).

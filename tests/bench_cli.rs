@@ -147,10 +147,7 @@ fn json_has_the_documented_shape_and_repetitions_start_from_the_same_state() {
         assert!(0.0 <= min && min <= med && med <= max, "{r}");
         let per = r["per_item_ns"].as_f64().unwrap();
         let items = r["items"].as_u64().unwrap() as f64;
-        assert!(
-            (per * items - med * 1e6).abs() <= 1e-6 * med * 1e6 + 1e-9,
-            "{r}"
-        );
+        approx::assert_relative_eq!(per * items, med * 1e6, epsilon = 1e-9, max_relative = 1e-6);
     }
     let (draw, dispatch) = (&rows[0], &rows[1]);
     assert_eq!(draw["run"], 1);
@@ -286,7 +283,7 @@ fn rounds_report_every_repetition_and_the_median_of_their_medians() {
         assert_eq!(times.len(), 3 * 4);
         let rounds = floats(&r["round_median_ms"]);
         // (serde_json's float parsing is within an ulp or so, not exact)
-        let close = |a: f64, b: f64| (a - b).abs() <= 1e-12 * a.abs().max(b.abs());
+        let close = |a: f64, b: f64| approx::relative_eq!(a, b, max_relative = 1e-12);
         let want: Vec<f64> = times.chunks(4).map(median).collect();
         assert_eq!(rounds.len(), 3);
         assert!(

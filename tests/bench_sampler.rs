@@ -112,13 +112,11 @@ fn json_has_the_documented_shape() {
         let mut s = round.clone();
         s.sort_by(f64::total_cmp);
         // (serde_json's float parsing is within an ulp or so, not exact)
-        assert!(
-            (lo - s[0]).abs() <= 1e-12 * lo && (hi - s[3]).abs() <= 1e-12 * hi,
-            "{r}"
-        );
-        assert!((med - (s[1] + s[2]) / 2.0).abs() <= 1e-9 * med, "{r}");
+        let close = |a: f64, b: f64, rel: f64| approx::relative_eq!(a, b, max_relative = rel);
+        assert!(close(lo, s[0], 1e-12) && close(hi, s[3], 1e-12), "{r}");
+        assert!(close(med, (s[1] + s[2]) / 2.0, 1e-9), "{r}");
         let per_s = r["samples_per_second"].as_f64().unwrap();
-        assert!((per_s * med / 1e9 - 1.0).abs() < 1e-9, "{r}");
+        approx::assert_abs_diff_eq!(per_s * med / 1e9, 1.0, epsilon = 1e-9);
     }
     let _ = std::fs::remove_dir_all(&d);
 }
@@ -223,7 +221,7 @@ fn compare_flags_a_planted_change_and_not_an_identical_run() {
         let ratio = r["ratio"].as_f64().unwrap();
         if r["case"] == "nearest_rgba8_2d" {
             assert_eq!(r["change"], "slower", "{r}");
-            assert!((ratio - 10.0).abs() < 1e-6, "{r}");
+            approx::assert_abs_diff_eq!(ratio, 10.0, epsilon = 1e-6);
         } else {
             assert_eq!(r["change"], "within noise", "{r}");
             assert_eq!(ratio, 1.0, "{r}");
@@ -275,7 +273,7 @@ fn html_is_well_formed_with_one_chart_per_case_and_the_peer_beside() {
     let got = json_lines(&String::from_utf8_lossy(&out.stdout));
     assert_eq!(got[0]["peer_ns_per_sample"], 2.5);
     let lvp = got[1]["peer_ns_per_sample"].as_f64().unwrap();
-    assert!((lvp - 10.0 * 1e6 / 4194304.0).abs() < 1e-9, "{lvp}");
+    approx::assert_abs_diff_eq!(lvp, 10.0 * 1e6 / 4194304.0, epsilon = 1e-9);
     let html = std::fs::read_to_string(&page).unwrap();
     let doc = common::parse_page(&html);
     assert!(!doc.descendants().any(|n| n.has_tag_name("script")));

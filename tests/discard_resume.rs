@@ -11,7 +11,7 @@ use std::path::Path;
 use common::tools::{self, Tool};
 
 use quadstep::amber::{run_file, RunOptions, Status};
-use quadstep::exec::Discard;
+use quadstep::Discard;
 
 fn run(discard: Discard) -> Status {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/discard_resume.amber");

@@ -736,7 +736,7 @@ fn cs_dynamic_texture_offset() {
         let want = at(lo) * (1.0 - frac) + at(hi) * frac;
         let v = f32::from_bits(got[i]);
         assert!(
-            (want - v).abs() <= 1.1 / 255.0,
+            approx::abs_diff_eq!(want, v, epsilon = 1.1 / 255.0),
             "coord {i}: got {v}, want {want}"
         );
     }

@@ -24,7 +24,7 @@ fn all_scenes() -> Vec<GoldenScene> {
 #[test]
 fn golden_scenes_match_their_pngs() {
     let all = all_scenes();
-    assert_eq!(all.len(), 8, "the eight golden scenes in shaders/golden");
+    assert_eq!(all.len(), 9, "the nine golden scenes in shaders/golden");
     let mut failures = Vec::new();
     for scene in &all {
         let r = scenes::render(scene, 2);
@@ -66,7 +66,7 @@ fn lavapipe_tolerance(name: &str) -> LvpTolerance {
     };
     match name {
         "quad_read_across" | "discard_helpers" | "shadow_cmp" | "geometry_sprites"
-        | "msaa_edges" => LvpTolerance {
+        | "msaa_edges" | "tess_patch" => LvpTolerance {
             tol: Tolerance::EXACT,
             masked: &[],
         },
@@ -142,7 +142,8 @@ fn goldens_agree_with_lavapipe() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// The lavapipe twins were rendered from the scripts' own GLSL: each `<shader>.vert/.geom/.frag` in
+/// The lavapipe twins were rendered from the scripts' own GLSL: each `<shader>.vert/.geom/.frag`
+/// (`.tesc`/`.tese`) in
 /// `golden/lavapipe/<scene>/` is the script's shader text (plus, for shadow_cmp, the
 /// `#define LAVAPIPE_TWIN 1` line gen.py inserts), so a twin cannot silently go stale.
 #[test]
@@ -164,10 +165,11 @@ fn lavapipe_twins_use_the_scripts_shaders() {
         let mut seen = 0;
         for e in std::fs::read_dir(&dir).expect("twin folder") {
             let p = e.expect("entry").path();
-            if !p
-                .extension()
-                .is_some_and(|x| x == "vert" || x == "geom" || x == "frag")
-            {
+            if !p.extension().is_some_and(|x| {
+                ["vert", "geom", "frag", "tesc", "tese"]
+                    .iter()
+                    .any(|e| x == *e)
+            }) {
                 continue;
             }
             let stem = p.file_stem().unwrap().to_string_lossy().into_owned();
@@ -186,11 +188,20 @@ fn lavapipe_twins_use_the_scripts_shaders() {
             );
             seen += 1;
         }
-        // a vertex and a fragment shader, and the geometry shader when the script has one
-        let shaders = 2 + usize::from(text.contains("\nSHADER geometry "));
+        // a vertex and a fragment shader, and the geometry and tessellation shaders when the
+        // script has them
+        let shaders = 2 + [
+            "geometry",
+            "tessellation_control",
+            "tessellation_evaluation",
+        ]
+        .iter()
+        .filter(|s| text.contains(&format!("\nSHADER {s} ")))
+        .count();
         assert_eq!(
             seen, shaders,
-            "{name}: expected the script's vertex, fragment (and geometry) shaders in the twin"
+            "{name}: expected the script's vertex, fragment (geometry, tessellation) shaders in \
+             the twin"
         );
     }
 }

@@ -803,7 +803,7 @@ fn differential_amber_corpus() {
     let mut t = Tally::default();
     let mut glsl = Tally::default();
     for f in &files {
-        let Ok(script) = quadstep::amber::parse::parse_file(f) else {
+        let Ok(script) = quadstep::amber::parse_file(f) else {
             continue;
         };
         for s in script.shaders() {

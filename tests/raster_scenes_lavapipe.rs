@@ -77,13 +77,18 @@ fn benchmark_frames_match_lavapipe() {
 fn raster_benchmark_scenes_match_lavapipe() {
     need_lvp();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("benches/lavapipe/raster/build");
-    for name in ["fullscreen_trilinear", "small_triangles", "depth_scene"] {
+    for name in [
+        "fullscreen_trilinear",
+        "small_triangles",
+        "depth_scene",
+        "blend_scene",
+    ] {
         let file = dir.join(format!("{name}.json"));
         let theirs = lavapipe_frame(&file, name);
         let ours = Scene::load_file(&file).unwrap().render(2).unwrap();
         // both renderers store R8G8B8A8_UNORM: compare in 1/255 steps
         let q = |v: f32| (v.clamp(0.0, 1.0) * 255.0).round() as i32;
-        let (mut differ, mut worst) = (0usize, 0i32);
+        let (mut differ, mut worst, mut by) = (0usize, 0i32, [0usize; 4]);
         for (i, p) in ours.px.iter().enumerate() {
             let d = (0..4)
                 .map(|c| (q(p[c]) - q(theirs[i * 4 + c])).abs())
@@ -91,7 +96,9 @@ fn raster_benchmark_scenes_match_lavapipe() {
                 .unwrap();
             differ += (d > 0) as usize;
             worst = worst.max(d);
+            by[d.min(3) as usize] += 1;
         }
+        eprintln!("{name}: pixels by largest difference 0, 1, 2, >2 (1/255): {by:?}");
         // Pixels whose colour differs by more than 1/255 are coverage differences: the pixel
         // belongs to another triangle (or to none) on the other side.
         let coverage = ours
@@ -104,16 +111,26 @@ fn raster_benchmark_scenes_match_lavapipe() {
             "{name}: {differ} pixels differ, largest difference {worst}/255, {coverage} by coverage"
         );
         // Interpolated colours agree within 1/255 and the trilinear sample within 2/255
-        // (lavapipe's approximate LOD, see golden/README.md). Coverage is exact on both sides
-        // except next to a vertex that lies exactly halfway between two sub-pixel positions:
-        // quadstep snaps with round-half-away-from-zero in f64, lavapipe with lrintf (half to
-        // even) in f32, and Vulkan leaves the tie to the implementation. That is 6 pixels in
-        // the small-triangle scene and 6 in the depth scene.
-        let limit = if name == "fullscreen_trilinear" { 2 } else { 1 };
+        // (lavapipe's approximate LOD, see golden/README.md). Blending: llvmpipe blends 8-bit
+        // colours in 8-bit fixed-point arithmetic, quadstep in f32 rounded once at the end
+        // (the precision Vulkan asks of either); a layer's step of difference is shrunk by
+        // (1 − srcA) under the next one, and the frame shows 2 steps at most (0.8% of the
+        // pixels). Coverage is exact on both sides except next to a vertex
+        // that lies exactly halfway between two sub-pixel positions: quadstep snaps with
+        // round-half-away-from-zero in f64, lavapipe with lrintf (half to even) in f32, and
+        // Vulkan leaves the tie to the implementation. That is 6 pixels in the small-triangle
+        // scene and 6 in the depth scene, where most edges are hidden, and 22 in the blended
+        // scene, where every edge shows through.
+        let (limit, ties, twos) = match name {
+            "fullscreen_trilinear" => (2, 8, usize::MAX),
+            "blend_scene" => (2, 24, 20_000),
+            _ => (1, 8, 0),
+        };
         assert!(
-            coverage <= 8,
+            coverage <= ties,
             "{name}: {coverage} pixels differ in coverage"
         );
+        assert!(by[2] <= twos, "{name}: {} pixels differ by 2/255", by[2]);
         let worst_colour = ours
             .px
             .iter()

@@ -117,6 +117,48 @@ EXPECT lanes IDX 0 EQ 0 0 0 1  1.5 0 0 1  -2.25 0 0 1  0 0 0 1
     assert_eq!(run(text), Status::Pass);
 }
 
+/// BGR-ordered SNORM views read B from byte 0 and R from byte 2, as the formats are defined
+/// ("an 8-bit B component in byte 0, ... R component in byte 2"). Expected: what lavapipe
+/// (Mesa 22.3.6) returns for the same bytes through `texelFetch` of a uniform texel buffer
+/// (a throwaway Vulkan compute program, run once): (-113, -120, -127, -106) / 127 and
+/// (-1, 0, 1, 64/127) for B8G8R8A8_SNORM bytes 81 88 8f 96 | 7f 00 81 40, the same without
+/// alpha for B8G8R8_SNORM. (The CTS scripts texture/texel_buffer/uniform/snorm/b8g8r8-snorm
+/// and b8g8r8a8-snorm expect R from byte 0: their expectations are their R8G8B8(A8) twins'.)
+#[test]
+fn bgr_snorm_views_read_b_from_byte_0() {
+    if !glslang() {
+        return;
+    }
+    let text = r#"#!amber
+SHADER compute cs GLSL
+#version 450
+layout(local_size_x = 1) in;
+layout(set = 0, binding = 0) uniform samplerBuffer bgra;
+layout(set = 0, binding = 1) uniform samplerBuffer bgr;
+layout(set = 0, binding = 2, std430) buffer F { vec4 f[4]; };
+void main() {
+  f[0] = texelFetch(bgra, 0);
+  f[1] = texelFetch(bgra, 1);
+  f[2] = texelFetch(bgr, 0);
+  f[3] = texelFetch(bgr, 1);
+}
+END
+BUFFER bgra DATA_TYPE B8G8R8A8_SNORM DATA 0x81 0x88 0x8f 0x96 0x7f 0x00 0x81 0x40 END
+BUFFER bgr DATA_TYPE B8G8R8_SNORM DATA 0x81 0x88 0x8f 0x7f 0x00 0x81 END
+BUFFER f DATA_TYPE vec4<float> SIZE 4 FILL 7.0
+PIPELINE compute p
+  ATTACH cs
+  BIND BUFFER bgra AS uniform_texel_buffer DESCRIPTOR_SET 0 BINDING 0
+  BIND BUFFER bgr AS uniform_texel_buffer DESCRIPTOR_SET 0 BINDING 1
+  BIND BUFFER f AS storage DESCRIPTOR_SET 0 BINDING 2
+END
+RUN p 1 1 1
+EXPECT f IDX 0 TOLERANCE 0.0000001 EQ -0.8897638 -0.9448819 -1 -0.8346457  -1 0 1 0.503937
+EXPECT f IDX 32 TOLERANCE 0.0000001 EQ -0.8897638 -0.9448819 -1 1  -1 0 1 1
+"#;
+    assert_eq!(run(text), Status::Pass);
+}
+
 #[test]
 fn storage_texel_buffer_writes_land_in_the_buffer() {
     if !glslang() {

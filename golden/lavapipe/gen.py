@@ -172,6 +172,12 @@ SCENE_SPECS = {
     "geometry_sprites": dict(
         vert="vert", geom="geom", frag="frag", size=128, vertices=sprite_points(),
         attributes=[4], topology="POINT_LIST", clear=rgb255(0, 0, 0), textures=[], data={}),
+    "tess_patch": dict(
+        vert="vert", tesc="tesc", tese="tese", frag="frag", size=128, attributes=[4],
+        vertices=[[-0.875, -0.5, 0, 1], [-0.125, -0.5, 0, 1], [-0.875, 0.5, 0, 1],
+                  [-0.125, 0.5, 0, 1], [0.125, -0.5, 0, 1], [0.875, -0.5, 0, 1],
+                  [0.125, 0.5, 0, 1], [0.875, 0.5, 0, 1]],
+        patch_size=4, clear=rgb255(0, 0, 0), textures=[], data={}),
     "msaa_edges": dict(
         vert="vert", frag="frag", size=128, attributes=[4], samples=4,
         vertices=[[0, -0.875, 0, 1], [0.875, 0, 0, 1], [-0.875, 0, 0, 1],
@@ -200,7 +206,8 @@ def main(names):
         os.makedirs(out, exist_ok=True)
         shaders = shaders_of(name)
         envs = {}
-        for key, ext in (("vert", "vert"), ("geom", "geom"), ("frag", "frag")):
+        for key, ext in (("vert", "vert"), ("geom", "geom"), ("frag", "frag"),
+                         ("tesc", "tesc"), ("tese", "tese")):
             if key not in spec:
                 continue
             stage, env, text = shaders[spec[key]]
@@ -213,8 +220,9 @@ def main(names):
                 f.write(text)
             envs[ext] = env
         with open(os.path.join(out, "target_env"), "w") as f:
-            f.write("%s\n%s\n%s\n" % (envs["vert"] or "", envs["frag"] or "",
-                                         envs.get("geom") or ""))
+            f.write("%s\n%s\n%s\n%s\n%s\n" % (envs["vert"] or "", envs["frag"] or "",
+                                                 envs.get("geom") or "", envs.get("tesc") or "",
+                                                 envs.get("tese") or ""))
         for fname, fn in spec["data"].items():
             write_f32(os.path.join(out, fname), fn())
         vertices = spec["vertices"] if spec["vertices"] is not None else fwidth_vertices()
@@ -228,6 +236,10 @@ def main(names):
         }
         if "geom" in spec:
             scene["geometry_spv"] = "%s.geom.spv" % spec["geom"]
+        if "tesc" in spec:
+            scene["tess_control_spv"] = "%s.tesc.spv" % spec["tesc"]
+            scene["tess_eval_spv"] = "%s.tese.spv" % spec["tese"]
+            scene["patch_size"] = spec["patch_size"]
         if "samples" in spec:
             scene["samples"] = spec["samples"]
         if "topology" in spec:

@@ -17,10 +17,14 @@ for s in "$@"; do
     vert_env=$(sed -n 1p "$d/target_env")
     frag_env=$(sed -n 2p "$d/target_env")
     geom_env=$(sed -n 3p "$d/target_env")
-    for stage in vert geom frag; do
+    tesc_env=$(sed -n 4p "$d/target_env")
+    tese_env=$(sed -n 5p "$d/target_env")
+    for stage in vert geom frag tesc tese; do
         env=$vert_env
         [ $stage = frag ] && env=$frag_env
         [ $stage = geom ] && env=$geom_env
+        [ $stage = tesc ] && env=$tesc_env
+        [ $stage = tese ] && env=$tese_env
         # The Amber runner maps TARGET_ENV spvX.Y to glslang's --target-env spirvX.Y.
         case "$env" in
             "") target=vulkan1.0 ;;

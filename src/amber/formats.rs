@@ -76,15 +76,8 @@ pub fn texture_format(name: &str) -> Result<Texel> {
 
 /// A texel buffer view format: one the texture unit decodes, and not depth/stencil
 /// (unsupported ones give `Error::Unsupported` naming the format).
-/// `A8B8G8R8_*_PACK32` reads as `R8G8B8A8_*`: on a little-endian host the packed word's
-/// low byte is R, so the two have the same bytes (the Vulkan spec says so of these formats).
 pub fn texel_buffer_format(name: &str) -> Result<Texel> {
-    let alias = name
-        .strip_prefix("A8B8G8R8_")
-        .and_then(|m| m.strip_suffix("_PACK32"))
-        .map(|mode| format!("R8G8B8A8_{mode}"));
-    let f = Texel::from_vk_name(alias.as_deref().unwrap_or(name))
-        .map_err(|_| unsupported("texel buffer", name))?;
+    let f = texture_format(name).map_err(|_| unsupported("texel buffer", name))?;
     if f.has_depth() || f.has_stencil() {
         return Err(Error::Amber(format!(
             "{name} is a depth/stencil format, not a texel buffer format"

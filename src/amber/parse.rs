@@ -15,7 +15,7 @@ mod pipeline;
 
 /// Parse an AmberScript file. `path` names the file in errors and is the base for relative
 /// `FILE` paths. Errors are `Error::Amber("file:line: message")`. VkScript input (no
-/// `#!amber` line, `[section]` headers) is lowered into the same AST by [`super::vkscript`].
+/// `#!amber` line, `[section]` headers) is lowered into the same AST.
 pub fn parse(text: &str, path: &Path) -> Result<Script> {
     parse_with(text, path, &Limits::default())
 }
@@ -54,13 +54,18 @@ pub fn parse_file(path: &Path) -> Result<Script> {
 
 /// [`parse_file`] within `limits`' `maxFileBytes` (for the script and the files it names).
 pub fn parse_file_with(path: &Path, limits: &Limits) -> Result<Script> {
-    let text = utf8(limits.read_file(path)?, &path.display().to_string())?;
-    parse_with(&text, path, limits)
+    parse_bytes(limits.read_file(path)?, path, limits)
+}
+
+/// [`parse_with`] of a file's bytes as read from `path`: bytes that are not UTF-8 are an
+/// error at the line and column of the first bad byte.
+pub fn parse_bytes(bytes: Vec<u8>, path: &Path, limits: &Limits) -> Result<Script> {
+    parse_with(&utf8(bytes, &path.display().to_string())?, path, limits)
 }
 
 /// The text of a file's bytes, or an error at the line and column of the first byte that is
 /// not UTF-8.
-pub fn utf8(bytes: Vec<u8>, file: &str) -> Result<String> {
+fn utf8(bytes: Vec<u8>, file: &str) -> Result<String> {
     String::from_utf8(bytes).map_err(|e| {
         let bytes = e.as_bytes();
         let at = e.utf8_error().valid_up_to();
@@ -597,6 +602,26 @@ impl<'a> Parser<'a> {
         }
         self.end_of_stmt(what)?;
         b.elem = elem.ok_or_else(|| format!("{what} '{name}' needs a DATA_TYPE or FORMAT"))?;
+        // FILL and SERIES_FROM give their value(s) to every component of an element
+        let whole = |xs: &[Number]| {
+            let n = b.elem.components().max(1) as usize;
+            xs.iter().flat_map(|x| vec![*x; n]).collect()
+        };
+        let values = match &b.init {
+            BufferInit::Data(v) => v.clone(),
+            BufferInit::Fill(x) => whole(&[*x]),
+            BufferInit::Series { start, inc } => whole(&[*start, *inc]),
+            _ => Vec::new(),
+        };
+        if let Some(i) = b.elem.misplaced_nan(&values) {
+            let at = match b.init {
+                BufferInit::Data(_) => format!("value {i} of its DATA"),
+                _ => "its FILL or SERIES_FROM value".to_string(),
+            };
+            return Err(format!(
+                "{what} '{name}': {at} is nan, but that component is not a float"
+            ));
+        }
         if is_image && b.dim.is_none() {
             b.dim = Some(ImageDim::D2);
         }
@@ -635,7 +660,19 @@ impl<'a> Parser<'a> {
                 Tok::Word(w) if w == "END" => return Ok(v),
                 Tok::Eos => return Err(format!("DATA of buffer '{name}' is missing its END")),
                 Tok::Word(w) => {
-                    return Err(format!("invalid value '{w}' in DATA of buffer '{name}'"))
+                    let hint = if w
+                        .trim_start_matches(['-', '+'])
+                        .to_ascii_lowercase()
+                        .starts_with("inf")
+                    {
+                        " (Amber has no infinity literal: write a value beyond the type's range, \
+                         such as 1.0e39 for a float, or the bits in a uint buffer)"
+                    } else {
+                        ""
+                    };
+                    return Err(format!(
+                        "invalid value '{w}' in DATA of buffer '{name}'{hint}"
+                    ));
                 }
             }
         }

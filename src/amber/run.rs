@@ -67,7 +67,7 @@ pub struct RunOptions {
     /// SPIR-V version of assembly without `TARGET_ENV` (`None`: SPIR-V 1.0, or the version
     /// the CTS uses for the script's folder, see [`cts_default_version`]).
     pub spirv_version: Option<(u8, u8)>,
-    /// What a lane that executes `OpKill` does (see [`exec::Discard`]).
+    /// What a lane that executes `OpKill` does (see [`Discard`](crate::Discard)).
     pub discard: exec::Discard,
     /// Compile GLSL/HLSL with debug information (`glslangValidator -g`: `OpLine`s and the
     /// source text, which the shader debugger shows and run-time errors name). On by
@@ -105,8 +105,9 @@ impl Default for RunOptions {
 }
 
 /// The SPIR-V version the Vulkan CTS assembles a script's shaders with when the script does not
-/// say (`../shared/amber/README.md`): 1.4 for `spirv1p4` and `workgroup_memory_explicit_layout`
-/// folders, 1.3 for the terminate-invocation subgroup scripts.
+/// say, by the CTS's folder conventions: 1.4 for `spirv1p4` and
+/// `workgroup_memory_explicit_layout` folders, 1.3 for the terminate-invocation subgroup
+/// scripts.
 pub fn cts_default_version(path: &Path) -> Option<(u8, u8)> {
     let p = path.to_string_lossy();
     if p.contains("spirv1p4") || p.contains("workgroup_memory_explicit_layout") {
@@ -273,7 +274,8 @@ const FEATURES: &[&str] = &[
     "VulkanMemoryModelFeatures.vulkanMemoryModel",
     "VulkanMemoryModelFeatures.vulkanMemoryModelDeviceScope",
     "ZeroInitializeWorkgroupMemoryFeatures.shaderZeroInitializeWorkgroupMemory",
-    // Depth is always clamped to [0, 1] before the depth test (raster::DepthAspect::quantize).
+    // Depth is clamped to [0, 1] before the depth test (raster::DepthAspect::quantize), unless
+    // the script enables VK_EXT_depth_range_unrestricted and the attachment is float.
     "DepthClampZeroOneFeatures.depthClampZeroOne",
     // 2 to 16 samples at the standard locations, sample shading, multisampled storage images
     "sampleRateShading",
@@ -300,7 +302,12 @@ const EXTENSIONS: &[&str] = &[
     "VK_EXT_primitive_topology_list_restart",
     "VK_KHR_workgroup_memory_explicit_layout",
     "VK_KHR_get_physical_device_properties2",
+    UNRESTRICTED_DEPTH,
 ];
+
+/// The extension under which float depth attachments keep depths outside [0, 1]
+/// (`raster::DepthStencilState::unrestricted_depth`).
+const UNRESTRICTED_DEPTH: &str = "VK_EXT_depth_range_unrestricted";
 
 /// Items (bytes copied, texels converted) of the runner's own bulk work between two polls
 /// of the cancel token ([`Runner::polled`]): a few milliseconds.
@@ -1709,6 +1716,10 @@ impl<'s> Runner<'s> {
         }
 
         let mut state = pipeline_state(p, targets.color.len());
+        state.depth_stencil.unrestricted_depth = self
+            .script
+            .device_extensions()
+            .any(|x| x == UNRESTRICTED_DEPTH);
         // the attachments' sample count (the raster checks that they agree)
         state.samples = targets
             .color

@@ -46,30 +46,34 @@ pub(crate) fn check(r: &Runner, e: &Expect) -> Result<Option<String>> {
             values,
         } => {
             let st = r.buf(buffer)?;
-            let sr = match data_type {
-                Some(d) => ScalarRead {
-                    bytes: d.scalar.bytes(),
-                    mode: d.scalar.mode(),
-                },
-                None => formats::scalar_of(&st.decl.elem).ok_or_else(|| {
-                    Error::Unsupported(format!(
-                        "EXPECT … IDX on buffer '{buffer}' of a struct or packed type"
-                    ))
-                })?,
-            };
             // Values follow one another in the buffer's own layout, skipping its padding (a
-            // std430 mat3 column is 3 values then 4 bytes), as Amber's ProbeSSBO does; an
-            // explicit EXPECT data type reads consecutive scalars.
-            let elem = match (data_type, &st.decl.elem) {
-                (None, types::ElemType::Data(d)) => Some((*d, st.decl.layout)),
-                _ => None,
+            // std430 mat3 column is 3 values then 4 bytes, a struct's members sit at their
+            // offsets), as Amber's ProbeSSBO walks the format's segments; an explicit EXPECT
+            // data type reads consecutive scalars.
+            let (slots, stride) = match data_type {
+                Some(d) => {
+                    let slot = types::Slot {
+                        offset: 0,
+                        bytes: d.scalar.bytes(),
+                        mode: d.scalar.mode(),
+                    };
+                    (vec![slot], slot.bytes)
+                }
+                None => {
+                    let slots = st.decl.elem.slots(st.decl.layout).ok_or_else(|| {
+                        Error::Unsupported(format!(
+                            "EXPECT … IDX on buffer '{buffer}' of a packed type"
+                        ))
+                    })?;
+                    (slots, st.decl.elem.stride(st.decl.layout))
+                }
             };
             Ok(compare_values(
                 &st.bytes,
                 buffer,
                 *index,
-                sr,
-                elem,
+                &slots,
+                stride,
                 tolerance,
                 *comparator,
                 values,
@@ -397,41 +401,37 @@ fn within(actual: f64, expected: f64, t: Tolerance) -> bool {
     }
 }
 
-/// Byte offset, from the start of an element, of the `i`-th value of consecutive elements of
-/// `d` laid out in `layout` (column-major, columns at the column stride).
-fn value_offset(d: &types::DataType, layout: types::Layout, i: u64) -> u64 {
-    let per = d.components().max(1) as u64;
-    let (e, k) = (i / per, i % per);
-    let (c, r) = (k / d.rows as u64, k % d.rows as u64);
-    let cs = if d.cols > 1 {
-        d.column_stride(layout) as u64
-    } else {
-        0
-    };
-    e * d.element_stride(layout) as u64 + c * cs + r * d.scalar.bytes() as u64
-}
-
 #[allow(clippy::too_many_arguments)]
 fn compare_values(
     bytes: &[u8],
     name: &str,
     index: u64,
-    sr: ScalarRead,
-    elem: Option<(types::DataType, types::Layout)>,
+    slots: &[types::Slot],
+    stride: u32,
     tolerance: &[Tolerance],
     cmp: Comparator,
     values: &[Number],
 ) -> Option<String> {
-    let n = sr.bytes as u64;
-    let at = |i: u64| match &elem {
-        Some((d, layout)) => index + value_offset(d, *layout, i),
-        None => index + i * n,
+    if slots.is_empty() {
+        return (!values.is_empty()).then(|| format!("EXPECT {name} IDX {index}: no values"));
+    }
+    // Value i is slot i mod n of element i / n.
+    let at = |i: u64| {
+        let n = slots.len() as u64;
+        let slot = slots[(i % n) as usize];
+        let read = ScalarRead {
+            bytes: slot.bytes,
+            mode: slot.mode,
+        };
+        (index + (i / n) * stride as u64 + slot.offset as u64, read)
     };
-    let end = if values.is_empty() {
-        index
-    } else {
-        at(values.len() as u64 - 1) + n
-    };
+    let end = (0..values.len() as u64)
+        .map(|i| {
+            let (o, sr) = at(i);
+            o + sr.bytes as u64
+        })
+        .max()
+        .unwrap_or(index);
     if end > bytes.len() as u64 {
         return Some(format!(
             "EXPECT {name} IDX {index}: reading {} values reaches byte {end}, the buffer has {}",
@@ -444,8 +444,9 @@ fn compare_values(
         percent: true,
     };
     for (i, v) in values.iter().enumerate() {
-        let o = at(i as u64) as usize;
-        let a = read_scalar(&bytes[o..o + n as usize], sr);
+        let (o, sr) = at(i as u64);
+        let o = o as usize;
+        let a = read_scalar(&bytes[o..o + sr.bytes as usize], sr);
         let e = cast(*v, sr);
         let int_literal = matches!(v, Number::Int(_));
         let eq = || match (a, e) {
@@ -515,7 +516,24 @@ mod tests {
         cmp: Comparator,
         vals: &[Number],
     ) -> Option<String> {
-        compare_values(b, "b", index, sr, None, tol, cmp, vals)
+        let slot = types::Slot {
+            offset: 0,
+            bytes: sr.bytes,
+            mode: sr.mode,
+        };
+        compare_values(b, "b", index, &[slot], sr.bytes, tol, cmp, vals)
+    }
+
+    /// `compare_values` over elements of `elem` laid out in `layout`.
+    fn laid_out(
+        b: &[u8],
+        elem: &types::ElemType,
+        layout: types::Layout,
+        vals: &[Number],
+    ) -> Option<String> {
+        let slots = elem.slots(layout).unwrap();
+        let stride = elem.stride(layout);
+        compare_values(b, "b", 0, &slots, stride, &[], Comparator::Eq, vals)
     }
 
     #[test]
@@ -549,17 +567,71 @@ mod tests {
         let b = f32s(&[
             1.0, 2.0, 3.0, 99.0, 4.0, 5.0, 6.0, 99.0, 7.0, 8.0, 9.0, 99.0,
         ]);
-        let mat3 = types::DataType::parse("mat3x3<float>").unwrap();
+        let mat3 = types::ElemType::Data(types::DataType::parse("mat3x3<float>").unwrap());
         let vals: Vec<Number> = (1..=9).map(|v| Number::Float(v as f64)).collect();
-        let layout = Some((mat3, types::Layout::Std430));
-        let got =
-            |vals: &[Number]| compare_values(&b, "b", 0, F32, layout, &[], Comparator::Eq, vals);
+        let got = |vals: &[Number]| laid_out(&b, &mat3, types::Layout::Std430, vals);
         assert_eq!(got(&vals), None);
         // Read back to back, the fourth value would be the padding.
         assert!(consecutive(&b, 0, F32, &[], Comparator::Eq, &vals).is_some());
         let mut wrong = vals.clone();
         wrong[8] = Number::Float(99.0);
         assert!(got(&wrong).is_some());
+    }
+
+    #[test]
+    fn struct_values_sit_at_member_offsets_with_their_own_types() {
+        // std140 { float a; int b; struct { int c; float d; } e; }: a at 0, b at 4, the
+        // nested struct rounded up to 16 bytes, so c at 16 and d at 20; 32 bytes a struct.
+        let sub = types::StructType {
+            name: "sub".into(),
+            stride: None,
+            members: vec![member("c", "int32"), member("d", "float")],
+        };
+        let outer = types::ElemType::Struct(types::StructType {
+            name: "outer".into(),
+            stride: None,
+            members: vec![
+                member("a", "float"),
+                member("b", "int32"),
+                types::Member {
+                    ty: types::MemberType::Struct(Box::new(sub)),
+                    ..member("e", "float")
+                },
+            ],
+        });
+        let mut b = vec![0xEEu8; 64];
+        let mut put = |at: usize, v: [u8; 4]| b[at..at + 4].copy_from_slice(&v);
+        put(0, 1.1f32.to_le_bytes());
+        put(4, 220i32.to_le_bytes());
+        put(16, 1024i32.to_le_bytes());
+        put(20, 2.4f32.to_le_bytes());
+        put(32, 5.5f32.to_le_bytes());
+        put(36, (-7i32).to_le_bytes());
+        let vals = [
+            Number::Float(1.1),
+            Number::Int(220),
+            Number::Int(1024),
+            Number::Float(2.4),
+            Number::Float(5.5),
+            Number::Int(-7),
+        ];
+        assert_eq!(laid_out(&b, &outer, types::Layout::Std140, &vals), None);
+        // Each member is compared as its own type.
+        let mut wrong = vals;
+        wrong[2] = Number::Int(1025);
+        assert!(laid_out(&b, &outer, types::Layout::Std140, &wrong).is_some());
+        // In std430 the nested struct starts at 8, where the padding bytes are.
+        assert!(laid_out(&b, &outer, types::Layout::Std430, &vals).is_some());
+    }
+
+    fn member(name: &str, ty: &str) -> types::Member {
+        types::Member {
+            name: name.into(),
+            ty: types::MemberType::Data(types::DataType::parse(ty).unwrap()),
+            offset: None,
+            array_stride: None,
+            matrix_stride: None,
+        }
     }
 
     #[test]

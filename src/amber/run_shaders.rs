@@ -16,7 +16,7 @@ use crate::front::spvasm;
 use crate::{Error, Result};
 
 /// Amber's `PASSTHROUGH` vertex shader: location 0 goes to `Position`, nothing else.
-pub const PASSTHROUGH_VS: &str = r#"
+pub(crate) const PASSTHROUGH_VS: &str = r#"
                OpCapability Shader
                OpMemoryModel Logical GLSL450
                OpEntryPoint Vertex %main "main" %pos_in %out
@@ -158,7 +158,7 @@ fn glslang_version() -> Option<&'static str> {
 }
 
 /// Is `glslangValidator` on the PATH?
-pub fn glslang_available() -> bool {
+pub(crate) fn glslang_available() -> bool {
     glslang_version().is_some()
 }
 
@@ -362,7 +362,11 @@ fn site_of(shader: &Shader, script: Option<&Path>, n: usize) -> String {
 /// Points the source lines of a GLSL/HLSL shader compiled with debug information (which name
 /// the scratch file glslang compiled) at the user's text, as [`site_of`] places compile
 /// errors: a `FILE`'s path, or an inline block's lines in `script`.
-pub fn place_source_lines(map: &mut crate::ir::SourceMap, shader: &Shader, script: Option<&Path>) {
+pub(crate) fn place_source_lines(
+    map: &mut crate::ir::SourceMap,
+    shader: &Shader,
+    script: Option<&Path>,
+) {
     if !matches!(shader.format, ShaderFormat::Glsl | ShaderFormat::Hlsl) {
         return;
     }
@@ -421,7 +425,7 @@ pub fn optimize(words: &[u32], passes: &[String], cache: &Path) -> Result<Vec<u3
 /// A `DXIL FILE` shader (the quadstep extension) compiled for the attachment: its entry
 /// point (`main`, Amber's default, means the container's only or first one), checked to be of
 /// the pipeline's stage. Specialisation constants and `spirv-opt` passes do not apply to DXIL.
-pub fn dxil_shader(
+pub(crate) fn dxil_shader(
     shader: &Shader,
     att: &Attachment,
     stage: crate::ir::Stage,

@@ -1,8 +1,9 @@
 //! The AmberScript tokenizer. It follows Amber's own rules: words are split on spaces, tabs and
 //! newlines (and `,` `(` `)` stand alone), `#` starts a comment to the end of the line, a lone
 //! `\` at the end of a line joins it to the next, a word starting with a digit (or `-`/`.` then a
-//! digit) is a number (`0x…` hex, with a `.` or exponent a float), and a number glued to text
-//! (`5%`) yields the number then the rest as its own word.
+//! digit) is a number (`0x…` hex, with a `.` or exponent a float), `nan` in any case is a NaN
+//! (Amber's one non-finite literal: it has no infinity), and a number glued to text (`5%`)
+//! yields the number then the rest as its own word.
 
 /// One token and the 1-based line it starts on.
 #[derive(Debug, Clone, PartialEq)]
@@ -62,14 +63,6 @@ impl<'a> Tokenizer<'a> {
             pos: 0,
             line: 1,
             peeked: None,
-        }
-    }
-
-    /// The line the cursor is on.
-    pub fn line(&self) -> usize {
-        match &self.peeked {
-            Some(t) => t.line,
-            None => self.line,
         }
     }
 
@@ -140,6 +133,13 @@ impl<'a> Tokenizer<'a> {
             let wb = word.as_bytes();
             let digit_at = |i: usize| wb.get(i).is_some_and(|c| c.is_ascii_digit());
             let signed = wb[0] == b'-' || wb[0] == b'+';
+            if nan_literal(word) {
+                self.pos = end;
+                return Token {
+                    kind: Tok::Float(f64::NAN),
+                    line,
+                };
+            }
             let numeric = digit_at(0)
                 || ((signed || wb[0] == b'.') && digit_at(1))
                 || (signed && wb.get(1) == Some(&b'.') && digit_at(2));
@@ -191,6 +191,13 @@ impl<'a> Tokenizer<'a> {
         }
         None
     }
+}
+
+/// Whether a word is Amber's NaN literal: `nan` in any mix of cases, nothing else (Amber's
+/// tokenizer, `src/tokenizer.cc`, reads exactly these three letters as the C library's
+/// positive quiet NaN; `-nan`, `inf` and `infinity` are words to it, not numbers).
+pub fn nan_literal(word: &str) -> bool {
+    word.eq_ignore_ascii_case("nan")
 }
 
 /// Parse the longest numeric prefix of `word`; returns the token and the bytes used.
@@ -286,6 +293,20 @@ mod tests {
                 Tok::Word("X".into()),
             ]
         );
+    }
+
+    #[test]
+    fn nan_in_any_case_is_a_number_and_inf_is_not() {
+        let k = kinds("nan NaN NAN -nan inf nanx");
+        // glibc's strtod("nan"), what Amber stores: positive, quiet bit only
+        let nan_bits = 0x7ff8_0000_0000_0000u64;
+        for t in &k[..3] {
+            assert!(
+                matches!(t, Tok::Float(f) if f.to_bits() == nan_bits),
+                "{t:?}"
+            );
+        }
+        assert_eq!(k[3..], ["-nan", "inf", "nanx"].map(|w| Tok::Word(w.into())));
     }
 
     #[test]

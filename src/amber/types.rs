@@ -211,24 +211,54 @@ impl DataType {
         }
     }
 
-    /// Write one element's values (column-major for matrices) at `out[base..]`.
-    fn write(&self, layout: Layout, vals: &[Number], out: &mut [u8], base: usize) {
-        let s = self.scalar.bytes() as usize;
-        let cs = if self.cols > 1 {
-            self.column_stride(layout) as usize
-        } else {
-            0
-        };
-        for c in 0..self.cols as usize {
-            for r in 0..self.rows as usize {
-                let i = c * self.rows as usize + r;
-                let v = vals.get(i).copied().unwrap_or(Number::Int(0));
-                let bits = encode(v, self.scalar.mode(), s as u32 * 8);
-                let at = base + c * cs + r * s;
-                put_le(out, at, bits, s);
+    /// Visit one element's values in data-list order (column-major for matrices, columns
+    /// `column_stride` bytes apart): each value's byte offset from `base` and its scalar.
+    fn visit(&self, base: u32, column_stride: u32, f: &mut dyn FnMut(u32, Scalar)) {
+        let s = self.scalar.bytes();
+        for c in 0..self.cols {
+            for r in 0..self.rows {
+                f(base + c * column_stride + r * s, self.scalar);
             }
         }
     }
+
+    /// The column stride of one element in `layout` (0 for scalars and vectors).
+    fn own_column_stride(&self, layout: Layout) -> u32 {
+        if self.cols > 1 {
+            self.column_stride(layout)
+        } else {
+            0
+        }
+    }
+}
+
+/// Where one value of an element lies: its byte offset in the element, and how it is encoded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Slot {
+    pub offset: u32,
+    pub bytes: u32,
+    pub mode: NumMode,
+}
+
+/// Write `vals` into the scalar slots `visit` walks, a missing value as 0.
+fn write_slots(
+    vals: &[Number],
+    out: &mut [u8],
+    base: usize,
+    visit: impl FnOnce(&mut dyn FnMut(u32, Scalar)),
+) {
+    let mut i = 0usize;
+    visit(&mut |at, scalar| {
+        let v = vals.get(i).copied().unwrap_or(Number::Int(0));
+        let s = scalar.bytes();
+        put_le(
+            out,
+            base + at as usize,
+            encode(v, scalar.mode(), s * 8),
+            s as usize,
+        );
+        i += 1;
+    });
 }
 
 /// Round `v` up to a multiple of `a` (`a` ≥ 1).
@@ -546,34 +576,22 @@ impl StructType {
         (align, round_up(off, align), offsets)
     }
 
-    fn write(&self, layout: Layout, vals: &[Number], out: &mut [u8], base: usize) {
+    /// Visit one element's values in data-list order, members at their offsets (a matrix
+    /// member's columns at its `MATRIX_STRIDE`): each value's byte offset from `base` and its
+    /// scalar.
+    fn visit(&self, layout: Layout, base: u32, f: &mut dyn FnMut(u32, Scalar)) {
         let (_, _, offsets) = self.layout(layout);
-        let mut k = 0usize;
         for (m, off) in self.members.iter().zip(offsets) {
-            let at = base + off as usize;
+            let at = base.saturating_add(off);
             match &m.ty {
                 MemberType::Data(d) => {
-                    let n = d.components() as usize;
-                    let slice = vals.get(k..(k + n).min(vals.len())).unwrap_or(&[]);
-                    match m.matrix_stride {
-                        Some(ms) if d.cols > 1 => {
-                            let col = DataType { cols: 1, ..*d };
-                            for c in 0..d.cols as usize {
-                                let r = d.rows as usize;
-                                let cv = slice.get(c * r..((c + 1) * r).min(slice.len()));
-                                col.write(layout, cv.unwrap_or(&[]), out, at + c * ms as usize);
-                            }
-                        }
-                        _ => d.write(layout, slice, out, at),
-                    }
-                    k += n;
+                    let cs = match m.matrix_stride {
+                        Some(ms) if d.cols > 1 => ms,
+                        _ => d.own_column_stride(layout),
+                    };
+                    d.visit(at, cs, f)
                 }
-                MemberType::Struct(s) => {
-                    let n = s.components() as usize;
-                    let slice = vals.get(k..(k + n).min(vals.len())).unwrap_or(&[]);
-                    s.write(layout, slice, out, at);
-                    k += n;
-                }
+                MemberType::Struct(s) => s.visit(layout, at, f),
             }
         }
     }
@@ -634,6 +652,51 @@ impl ElemType {
         }
     }
 
+    /// The numeric mode of each value one element takes from a data list, in order (a
+    /// packed format's one value is its whole word, unsigned).
+    pub fn value_modes(&self) -> Vec<NumMode> {
+        fn data(d: &DataType, out: &mut Vec<NumMode>) {
+            out.extend(std::iter::repeat_n(
+                d.scalar.mode(),
+                d.components() as usize,
+            ));
+        }
+        fn strukt(s: &StructType, out: &mut Vec<NumMode>) {
+            for m in &s.members {
+                match &m.ty {
+                    MemberType::Data(d) => data(d, out),
+                    MemberType::Struct(s) => strukt(s, out),
+                }
+            }
+        }
+        let mut out = Vec::new();
+        match self {
+            ElemType::Data(d) => data(d, &mut out),
+            ElemType::Format(f) if f.pack_bits.is_some() => out.push(NumMode::Uint),
+            ElemType::Format(f) => out.extend(
+                f.components
+                    .iter()
+                    .filter(|c| c.name != 'X')
+                    .map(|c| c.mode),
+            ),
+            ElemType::Struct(s) => strukt(s, &mut out),
+        }
+        out
+    }
+
+    /// The index of the first value of `vals` (a data list of this type) that is a NaN
+    /// landing in a component that is not `SFLOAT`. Amber takes `nan` only for float
+    /// components (the `UFLOAT` ones are all inside packed formats, whose one value is the
+    /// unsigned word); quadstep also converts finite decimals for integer and normalized
+    /// components, but a NaN has no value there.
+    pub fn misplaced_nan(&self, vals: &[Number]) -> Option<usize> {
+        let modes = self.value_modes();
+        let float = |i: usize| modes.is_empty() || modes[i % modes.len()] == NumMode::Sfloat;
+        vals.iter()
+            .enumerate()
+            .position(|(i, v)| matches!(v, Number::Float(f) if f.is_nan()) && !float(i))
+    }
+
     /// Lay a flat list of values into bytes: `ceil(values / components)` elements, each at
     /// `stride` bytes; missing trailing values and padding are zero.
     pub fn layout_values(&self, layout: Layout, vals: &[Number]) -> Vec<u8> {
@@ -644,11 +707,50 @@ impl ElemType {
         for (e, chunk) in vals.chunks(comps).enumerate() {
             let base = e * stride;
             match self {
-                ElemType::Data(d) => d.write(layout, chunk, &mut out, base),
+                ElemType::Data(d) => write_slots(chunk, &mut out, base, |f| {
+                    d.visit(0, d.own_column_stride(layout), f)
+                }),
                 ElemType::Format(f) => f.write(chunk, &mut out, base),
-                ElemType::Struct(s) => s.write(layout, chunk, &mut out, base),
+                ElemType::Struct(s) => {
+                    write_slots(chunk, &mut out, base, |f| s.visit(layout, 0, f))
+                }
             }
         }
         out
+    }
+
+    /// Where each value of one element lies, in data-list order, as Amber's verifier walks a
+    /// buffer's format segment by segment skipping padding: `None` for packed formats and
+    /// formats with components that are not whole bytes (Amber has no datum type for them).
+    pub fn slots(&self, layout: Layout) -> Option<Vec<Slot>> {
+        let mut out = Vec::new();
+        let mut push = |offset: u32, s: Scalar| {
+            out.push(Slot {
+                offset,
+                bytes: s.bytes(),
+                mode: s.mode(),
+            })
+        };
+        match self {
+            ElemType::Data(d) => d.visit(0, d.own_column_stride(layout), &mut push),
+            ElemType::Struct(s) => s.visit(layout, 0, &mut push),
+            ElemType::Format(f) => {
+                if f.pack_bits.is_some() || f.components.iter().any(|c| c.bits % 8 != 0) {
+                    return None;
+                }
+                let mut bit = 0;
+                for c in &f.components {
+                    if c.name != 'X' {
+                        out.push(Slot {
+                            offset: bit / 8,
+                            bytes: c.bits / 8,
+                            mode: c.mode,
+                        });
+                    }
+                    bit += c.bits;
+                }
+            }
+        }
+        Some(out)
     }
 }

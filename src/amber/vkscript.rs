@@ -59,6 +59,9 @@ struct Descriptor {
 }
 
 fn num(s: &str) -> Option<Number> {
+    if super::token::nan_literal(s) {
+        return Some(Number::Float(f64::NAN));
+    }
     let (neg, body) = match s.strip_prefix('-') {
         Some(b) => (true, b),
         None => (false, s),

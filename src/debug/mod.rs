@@ -8,13 +8,13 @@
 //! Shape, in the order data flows:
 //! - [`session`]: the Amber run hook: which draws and dispatches can reach the target, the
 //!   traced stages put in place for them, the pixel read back after each draw;
-//! - [`stages`]: rasterizer stages in front of a bound stage that watch the target's batch;
-//! - [`record`]: the `exec` observer that records the watched quads (lane states, values
+//! - `stages`: rasterizer stages in front of a bound stage that watch the target's batch;
+//! - `record`: the `exec` observer that records the watched quads (lane states, values
 //!   written, operands read, image operands and bindings);
 //! - [`listing`]: SPIR-V text, names and source lines by word offset (from the module's
 //!   words, through the disassembler), or a DXIL function's instructions by number (through
 //!   the DXIL printer), which names the IR's `Source` markers;
-//! - [`steps`] and [`warn`]: recorded instructions grouped into source steps, and checked;
+//! - `steps` and `warn`: recorded instructions grouped into source steps, and checked;
 //! - [`trace`]: the public result types;
 //! - [`text`], [`json`], [`html`]: what `quadstep debug` prints or writes.
 //!

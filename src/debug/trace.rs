@@ -1,5 +1,5 @@
 //! The trace as tools see it: plain public data, built after the run from what the recorder
-//! saw ([`super::record`]) and the module's listing ([`super::listing`]).
+//! saw (`super::record`) and the module's listing ([`super::listing`]).
 //!
 //! A [`Step`] is one execution of one source instruction (a SPIR-V instruction: the IR
 //! instructions between two `Source` markers of one block execution, such as the four

@@ -140,7 +140,7 @@ fn local_id(size: [u32; 3], quads: bool, l: usize) -> Option<[u32; 3]> {
 /// rayon. Results are deterministic for shaders without races between workgroups.
 ///
 /// The program's [`Cancel`](crate::limits::Cancel) token is polled before every workgroup
-/// and gets the dispatch's progress in workgroups (counted in steps of [`PROGRESS_STEP`]
+/// and gets the dispatch's progress in workgroups (counted in steps of `PROGRESS_STEP`
 /// per thread, so the shared counter is not written for every small workgroup).
 pub fn run_compute(program: &Program, workgroups: [u32; 3], bindings: &Bindings) -> Result<()> {
     run_compute_watching(program, workgroups, bindings, u64::MAX, &mut NoObserver)

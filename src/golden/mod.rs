@@ -5,9 +5,10 @@
 //! hand-made images); [`load_png`] / [`save_png`] wrap the `image` crate and turn every failure
 //! into an `Error::Io` naming the path; [`check_golden`] ties them to the `golden/` folder and
 //! the `QUADSTEP_UPDATE_GOLDEN=1` switch. None of that knows about Amber or the rasterizer;
-//! [`scenes`] alone ties golden PNGs to the Amber scripts of `shaders/golden/` that draw them.
+//! `scenes` alone ties golden PNGs to the Amber scripts of `shaders/golden/` that draw them.
 
 mod png_chunks;
+#[doc(hidden)]
 pub mod scenes;
 
 use std::path::{Path, PathBuf};

@@ -156,7 +156,10 @@ impl Drop for Charge {
 
 /// A zero-filled vector of `len` elements, or [`Error::Memory`] if the allocator refuses
 /// (`try_reserve_exact`: no abort).
-pub fn try_zeroed<T: Clone + Default>(len: usize, what: impl fmt::Display) -> Result<Vec<T>> {
+pub(crate) fn try_zeroed<T: Clone + Default>(
+    len: usize,
+    what: impl fmt::Display,
+) -> Result<Vec<T>> {
     let mut v = Vec::new();
     v.try_reserve_exact(len).map_err(|_| {
         Error::Memory(format!(

@@ -26,7 +26,8 @@ mod memory;
 
 pub use cancel::{Cancel, StopReason};
 pub use device::{Limit, Limits, Origin};
-pub use memory::{machine_memory, memory_available, try_zeroed, Charge, MemoryBudget};
+pub(crate) use memory::try_zeroed;
+pub use memory::{machine_memory, memory_available, Charge, MemoryBudget};
 
 /// The three guards together, for calls that take all of them.
 #[derive(Clone, Debug, Default)]

@@ -312,6 +312,7 @@ impl DescriptorSets {
 
     /// The interpreter's bindings for `shader`: every buffer slot resolved. A buffer the
     /// shader declares but nobody bound is an error naming its set and binding.
+    #[doc(hidden)]
     pub fn bindings<'a>(
         &'a self,
         shader: &Shader,

@@ -14,7 +14,11 @@ mod stages;
 pub use descriptors::{
     Descriptor, DescriptorSets, ImageRead, ImageResource, ImageWrite, TexelBufferView,
 };
-pub use images::{BoundExplain, BoundImageInfo, ImageExplain, ShaderImages};
+/// The interpreter's image unit over bound descriptors (for tests that run the interpreter
+/// directly).
+#[doc(hidden)]
+pub use images::ShaderImages;
+pub use images::{BoundExplain, BoundImageInfo, ImageExplain};
 pub use shader::Shader;
 pub use stages::BoundStage;
 
@@ -59,7 +63,7 @@ pub fn dispatch_with(
 /// [`dispatch_with`] through the image unit `images` (made for `shader` from `sets`), with
 /// workgroup `watched` (index `x + y * X + z * X * Y`) run under `observer`: the debugger's
 /// form, whose observer asks `images` to explain image instructions.
-pub fn dispatch_observed<O: exec::Observer + Send>(
+pub(crate) fn dispatch_observed<O: exec::Observer + Send>(
     shader: &Shader,
     groups: [u32; 3],
     sets: &DescriptorSets,

@@ -9,7 +9,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::exec::{self, Program};
+use crate::exec::{self, Discard, Program};
 use crate::front::dxil::{lower, DxilModule};
 use crate::front::spirv::{Module, SpecConstants};
 use crate::front::spvasm;
@@ -165,7 +165,9 @@ impl Shader {
         self.program.shader()
     }
 
-    /// The interpreter's program.
+    /// The interpreter's program (for tests and benchmarks that run the interpreter
+    /// directly).
+    #[doc(hidden)]
     pub fn program(&self) -> &Program {
         &self.program
     }
@@ -186,8 +188,8 @@ impl Shader {
         self.program.set_subgroup_size(size)
     }
 
-    /// What a lane that executes `OpKill` does ([`exec::Discard::Helper`] unless set).
-    pub fn set_discard(&mut self, discard: exec::Discard) {
+    /// What a lane that executes `OpKill` does ([`Discard::Helper`] unless set).
+    pub fn set_discard(&mut self, discard: Discard) {
         self.program.set_discard(discard);
     }
     /// Make dispatches and draws running this shader stop with the token's error

@@ -82,20 +82,24 @@ impl<'a> BoundStage<'a> {
     }
 
     /// Its image unit (what the debugger asks to explain an image instruction).
-    pub fn images(&self) -> &ShaderImages {
+    pub(crate) fn images(&self) -> &ShaderImages {
         &self.images
     }
 
     /// [`FragmentStage::run_rows`] with an interpreter observer (the debugger): the same run,
     /// every instruction observed.
-    pub fn run_rows_observed<O: Observer>(&self, batch: &mut RowBatch, obs: &mut O) -> Result<()> {
+    pub(crate) fn run_rows_observed<O: Observer>(
+        &self,
+        batch: &mut RowBatch,
+        obs: &mut O,
+    ) -> Result<()> {
         self.expect(Stage::Fragment)?;
         let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;
         exec::run_fragment_rows_observed(self.shader.program(), batch, &bindings, obs)
     }
 
     /// [`VertexStage::run`] with an interpreter observer (the debugger).
-    pub fn run_vertices_observed<O: Observer>(
+    pub(crate) fn run_vertices_observed<O: Observer>(
         &self,
         input: &VertexBatch,
         output: &mut VertexOutputs,

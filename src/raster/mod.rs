@@ -1,28 +1,28 @@
 //! The graphics pipeline: from vertex fetch to blended pixels, modelled on llvmpipe.
 //!
-//! `raster` owns the pipeline state and the draw: vertex fetch ([`fetch`]), vertex shading in
-//! batches, primitive assembly ([`assemble`]), clipping ([`clip`]), fixed-point setup with the
-//! top-left rule ([`setup`]), 64x64 tile bins shaded in parallel with rayon, in place in the
-//! attachments, walked in 8x8 blocks with trivial accept/reject ([`tile`]), 2x2 quads with
+//! `raster` owns the pipeline state and the draw: vertex fetch (`fetch`), vertex shading in
+//! batches, primitive assembly (`assemble`), clipping (`clip`), fixed-point setup with the
+//! top-left rule (`setup`), 64x64 tile bins shaded in parallel with rayon, in place in the
+//! attachments, walked in 8x8 blocks with trivial accept/reject (`tile`), 2x2 quads with
 //! helper lanes batched (64 quads) into the fragment stage, and the per-fragment operations
-//! ([`output`]). It knows nothing of how shaders are encoded: it talks to them through the two
-//! traits in [`stage`], which the interpreter glue implements (tests use closures). The texel
-//! codecs for attachments live in [`target`] so they can later be replaced by the texture
-//! module's formats.
+//! (`output`). It knows nothing of how shaders are encoded: it talks to them through the stage
+//! traits ([`VertexStage`], [`FragmentStage`] and the optional tessellation and geometry
+//! stages), which the interpreter glue implements (tests use closures, [`VertexFn`] and
+//! [`FragmentFn`]). Attachments are read and written through the crate's format table
+//! (`target`).
 //!
 //! Shape: a [`Rasterizer`] owns the thread pool; [`Rasterizer::begin`] opens a [`RenderPass`]
 //! on some [`RenderTargets`]; the pass takes Vulkan-like binds and `draw` / `draw_indexed`
-//! calls; its clears are recorded and written by the next draw's tiles (see [`tile`]), or
+//! calls; its clears are recorded and written by the next draw's tiles (see `tile`), or
 //! when the attachments are read back or the pass ends. The result is byte-identical at any
 //! thread count: vertex batches and geometry are
 //! gathered in order, tiles own disjoint pixels and keep primitives in submission order.
 //! Fragment inputs are interpolated in f64 from per-primitive planes (one reciprocal per lane
 //! and mode, planes stepped only within a quad): depth must hold 1e-6 (tests/raster_ops.rs),
 //! and in the profile the f64 arithmetic is a small share next to the batch bookkeeping.
-//! Per-pixel and two-thread costs, and what was done about them, are measured in [`tile`]:
-//! fully covered quads are written, depth-tested and batched whole (fullscreen quad 241 -> 149
-//! M instructions per 1024x1024 frame), and each pool thread keeps one tile shader and pulls
-//! tiles most expensive first, after parallel binning and vertex-output merging.
+//! Fully covered quads are written, depth-tested and batched whole, and each pool thread keeps
+//! one tile shader and pulls tiles most expensive first, after parallel binning and
+//! vertex-output merging (`tile`).
 //!
 //! ```
 //! use quadstep::raster::*;
@@ -66,18 +66,19 @@
 //! # Ok::<(), quadstep::Error>(())
 //! ```
 
-pub mod assemble;
-pub mod clip;
-pub mod fetch;
-pub mod geometry;
-pub mod output;
-pub mod samples;
-pub mod setup;
-pub mod stages;
-pub mod state;
-pub mod target;
+mod assemble;
+mod clip;
+mod fetch;
+mod geometry;
+mod output;
+mod samples;
+mod setup;
+mod stages;
+mod state;
+mod target;
+#[doc(hidden)]
 pub mod tessellator;
-pub mod tile;
+mod tile;
 
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
@@ -89,9 +90,9 @@ pub use crate::format::Format;
 pub use crate::stage::{
     AttributeStream, Domain, DomainBatch, Emitted, FragInputs, FragmentFn, FragmentStage,
     GeometryEvent, GeometryModes, GeometryOutput, GeometryStage, InterpPlanes, Interpolation,
-    PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, SampleUse, Sampling, Spacing,
-    TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn, VertexOutputs, VertexStage,
-    Vertices, QUAD_BATCH, VERTEX_BATCH,
+    PatchBatch, Patches, PrimitiveBatch, QuadBatch, QuadOutputs, RowBatch, RowLayout, SampleUse,
+    Sampling, Spacing, TessControlStage, TessEvalStage, TessModes, VertexBatch, VertexFn,
+    VertexOutputs, VertexStage, Vertices, QUAD_BATCH, VERTEX_BATCH,
 };
 pub use assemble::{IndexBuffer, IndexType};
 pub use fetch::{vertex_attribute, VertexBuffer};
@@ -313,7 +314,7 @@ impl<'a> RenderPass<'a> {
 
     /// A render pass's `loadOp = CLEAR` (or `vkCmdClearAttachments` over the whole area) of
     /// colour attachment `index`. Recorded, not written: the next draw's tiles write it (see
-    /// [`Clears`]), or the end of the pass or [`RenderPass::targets`] does; a later clear of
+    /// `Clears`), or the end of the pass or [`RenderPass::targets`] does; a later clear of
     /// the attachment replaces it. The result is that of filling the attachment now.
     pub fn clear_color(&mut self, index: usize, value: ClearColor) -> Result<()> {
         let n = self.targets.color.len();

@@ -2,7 +2,7 @@
 //! and the colour write mask.
 
 use super::state::{BlendFactor, BlendOp, ColorBlendAttachment, DepthStencilState, StencilOp};
-use super::target::{ColorClass, DepthAspect, DepthStencilTarget};
+use super::target::{ColorCodec, DepthAspect, DepthStencilTarget};
 use crate::format::Format;
 
 /// `VkStencilOp` applied to a stencil value.
@@ -64,7 +64,7 @@ pub(crate) fn depth_stencil(
         }
     }
     if st.depth_test && has_d {
-        let q = fmt.quantize(z);
+        let q = st.quantize(fmt, z);
         if !st.depth_compare.test(fmt.cmp_stored(q, stored)) {
             if stencil_on {
                 write_stencil(buf, face.depth_fail_op);
@@ -155,18 +155,10 @@ pub(crate) fn blend(a: &ColorBlendAttachment, b: &BlendIn) -> [f32; 4] {
     out
 }
 
-/// A fragment's colour (raw output bits) into a texel as it is, without blending or a write
-/// mask: integer formats saturate to their components' ranges ([`Format::saturate_raw`]),
-/// float and normalized formats encode the f32 bits (normalized ones clamp and round).
-#[inline]
-pub(crate) fn encode_output(fmt: Format, src: [u32; 4], texel: &mut [u8]) {
-    fmt.encode_raw(fmt.saturate_raw(src), texel);
-}
-
-/// Write one fragment's colour (raw output bits) into a texel: blend if enabled and the format
-/// is not integer, then apply the write mask.
+/// Write one fragment's colour (raw output bits) into a texel of the attachment `codec`
+/// resolves: blend if enabled and the format is not integer, then apply the write mask.
 pub(crate) fn write_color(
-    fmt: Format,
+    codec: &ColorCodec,
     att: &ColorBlendAttachment,
     constants: [f32; 4],
     src: [u32; 4],
@@ -177,23 +169,23 @@ pub(crate) fn write_color(
     if mask == 0 {
         return;
     }
-    let class = ColorClass::of(fmt);
+    let class = codec.class;
     if mask == 0xf && (class.is_integer() || !att.blend_enable) {
-        encode_output(fmt, src, texel);
+        codec.encode_output(src, texel);
         return;
     }
     if class.is_integer() {
-        let mut v = fmt.decode_raw(texel);
+        let mut v = codec.decode_raw(texel);
         for (c, slot) in v.iter_mut().enumerate() {
             if mask & (1 << c) != 0 {
                 *slot = src[c];
             }
         }
-        encode_output(fmt, v, texel);
+        codec.encode_output(v, texel);
         return;
     }
     let s = src.map(f32::from_bits);
-    let dst = fmt.decode_f32(texel);
+    let dst = codec.decode_f32(texel);
     let result = if att.blend_enable {
         let b = BlendIn {
             src: class.clamp(s),
@@ -211,7 +203,7 @@ pub(crate) fn write_color(
             *slot = result[c];
         }
     }
-    fmt.encode_f32(v, texel);
+    codec.encode_f32(v, texel);
 }
 
 #[cfg(test)]
@@ -240,7 +232,7 @@ mod tests {
         };
         let mut texel = [0u8, 0, 255, 255];
         write_color(
-            Format::R8G8B8A8_UNORM,
+            &ColorCodec::of(Format::R8G8B8A8_UNORM),
             &a,
             [0.0; 4],
             [1.0f32, 0.0, 0.0, 0.25].map(f32::to_bits),

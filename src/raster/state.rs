@@ -2,6 +2,7 @@
 //! `PipelineState::default()` is a usable starting point: triangle list, no culling, depth and
 //! stencil off, blending off, every colour component written.
 
+use super::target::DepthAspect;
 use crate::format::Format;
 
 /// `VkVertexInputRate`.
@@ -213,6 +214,22 @@ pub struct DepthStencilState {
     pub stencil_test: bool,
     pub front: StencilOpState,
     pub back: StencilOpState,
+    /// `VK_EXT_depth_range_unrestricted` (with `depthClampZeroOne`): fragment depths outside
+    /// [0, 1] reach a float depth attachment's test and store unchanged. Otherwise they are
+    /// clamped to [0, 1] first (normalized formats clamp in their encoding either way).
+    pub unrestricted_depth: bool,
+}
+
+impl DepthStencilState {
+    /// A fragment depth `z` (after depth clamp) as the depth test compares and stores it
+    /// in `format`.
+    pub(crate) fn quantize(&self, format: Format, z: f32) -> u32 {
+        if self.unrestricted_depth {
+            format.quantize_unrestricted(z)
+        } else {
+            format.quantize(z)
+        }
+    }
 }
 
 /// `VkBlendFactor`.
@@ -307,8 +324,8 @@ pub struct PipelineState {
     pub viewport: Option<Viewport>,
     /// `None` = the whole framebuffer.
     pub scissor: Option<Rect2D>,
-    /// `rasterizationSamples`: 1, 2, 4, 8 or 16, at the standard sample locations
-    /// ([`super::samples`]); every attachment must have this many samples.
+    /// `rasterizationSamples`: 1, 2, 4, 8 or 16, at Vulkan's standard sample locations; every
+    /// attachment must have this many samples.
     pub samples: u32,
     /// `sampleShadingEnable` with its `minSampleShading`: `Some(min)`. The fragment stage runs
     /// once per covered sample when `min * samples > 1` (Vulkan asks for at least

@@ -1,9 +1,10 @@
 //! Render targets: colour and depth/stencil attachments stored as bytes in a format of the
 //! crate's one format table ([`Format`]), and what the pipeline needs of a format beyond its
-//! codec: how a colour attachment's values behave ([`ColorClass`]) and how the depth test
-//! stores and orders depth ([`DepthAspect`]).
+//! codec: how a colour attachment's values behave ([`ColorClass`]), its codec resolved once
+//! per draw for the colour writes ([`ColorCodec`]), and how the depth test stores and orders
+//! depth ([`DepthAspect`]).
 
-use crate::format::{unorm_encode, Format};
+use crate::format::{unorm_encode, Decoder, EncodeF32, Format};
 use crate::Result;
 
 /// How a colour attachment's values behave in the pipeline.
@@ -45,6 +46,60 @@ impl ColorClass {
             ColorClass::Unorm => v.map(|x| x.clamp(0.0, 1.0)),
             ColorClass::Snorm => v.map(|x| x.clamp(-1.0, 1.0)),
             _ => v,
+        }
+    }
+}
+
+/// A colour attachment's format as its writes use it, resolved once per draw: its class and
+/// the format table's decoders and encoder for it (plain `fn`s, monomorphised per layout), so
+/// that blending and write masks, which read a texel back and write it again, branch on the
+/// format once per draw and not per texel.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ColorCodec {
+    pub format: Format,
+    pub class: ColorClass,
+    decoder: Decoder,
+    encoder: EncodeF32,
+}
+
+impl ColorCodec {
+    /// The codec of a colour attachment's format.
+    pub fn of(format: Format) -> ColorCodec {
+        ColorCodec {
+            format,
+            class: ColorClass::of(format),
+            decoder: format.main_decoder(),
+            encoder: format.encoder(),
+        }
+    }
+
+    /// A texel as f32 RGBA ([`Format::decode_f32`]).
+    #[inline]
+    pub fn decode_f32(&self, texel: &[u8]) -> [f32; 4] {
+        (self.decoder.f32)(texel)
+    }
+
+    /// A texel as raw bits ([`Format::decode_raw`]).
+    #[inline]
+    pub fn decode_raw(&self, texel: &[u8]) -> [u32; 4] {
+        (self.decoder.raw)(texel)
+    }
+
+    /// f32 RGBA into a texel ([`Format::encode_f32`]).
+    #[inline]
+    pub fn encode_f32(&self, v: [f32; 4], texel: &mut [u8]) {
+        (self.encoder)(self.format, v, texel)
+    }
+
+    /// A fragment's colour (raw output bits) into a texel as it is, without blending or a
+    /// write mask: integer formats saturate to their components' ranges
+    /// ([`Format::saturate_raw`]), float and normalized formats encode the f32 bits
+    /// (normalized ones clamp and round), as [`Format::encode_raw`] does.
+    #[inline]
+    pub fn encode_output(&self, src: [u32; 4], texel: &mut [u8]) {
+        match self.class.is_integer() {
+            true => (self.format).encode_raw(self.format.saturate_raw(src), texel),
+            false => self.encode_f32(src.map(f32::from_bits), texel),
         }
     }
 }
@@ -303,6 +358,10 @@ pub trait DepthAspect: Copy {
     /// A depth value (clamped to [0, 1], NaN as 0) as stored: the format's UNORM encoding
     /// for normalized formats, the f32 bits (-0.0 as +0.0) for float formats.
     fn quantize(self, z: f32) -> u32;
+    /// [`DepthAspect::quantize`] without the clamp to [0, 1] for float formats (NaN still 0),
+    /// as a float attachment stores fragment depth under `VK_EXT_depth_range_unrestricted`;
+    /// normalized formats clamp in their encoding either way.
+    fn quantize_unrestricted(self, z: f32) -> u32;
     /// The depth value of a stored representation (the format's decoding).
     fn dequantize(self, bits: u32) -> f32;
     /// Order two stored representations (both from `quantize`): unorm integers and
@@ -324,7 +383,11 @@ impl DepthAspect for Format {
     }
 
     fn quantize(self, z: f32) -> u32 {
-        let z = if z.is_nan() { 0.0 } else { z.clamp(0.0, 1.0) };
+        self.quantize_unrestricted(z.clamp(0.0, 1.0))
+    }
+
+    fn quantize_unrestricted(self, z: f32) -> u32 {
+        let z = if z.is_nan() { 0.0 } else { z };
         match self.unorm_bits() {
             Some(n) => unorm_encode(z, ((1u64 << n) - 1) as u32),
             None => (z + 0.0).to_bits(), // + 0.0 turns -0.0 into +0.0

@@ -10,12 +10,12 @@
 //! - the levels are clamped to the spacing's range (1..64 equal, 2..64 fractional-even,
 //!   1..63 fractional-odd; isoline density 1..64), rounded up for equal spacing, and
 //!   converted to fixed point;
-//! - points along an edge come from a per-level context ([`Ctx`]): for fractional spacing the
+//! - points along an edge come from a per-level context (`Ctx`): for fractional spacing the
 //!   two neighbouring integer tessellations are blended by the level's fraction, and the
 //!   points that split first are chosen by the "ruler function" order;
 //! - points go ring by ring: the outer edges, then the inner rings spiralling inwards;
-//!   connectivity stitches each ring to the next ([`Tess::stitch_transition`] between the
-//!   outer edges and the first inner ring, [`Tess::stitch_regular`] between inner rings),
+//!   connectivity stitches each ring to the next (`Tess::stitch_transition` between the
+//!   outer edges and the first inner ring, `Tess::stitch_regular` between inner rings),
 //!   with index patching where a ring wraps around to its first point.
 //!
 //! Triangles are produced clockwise in (u, v) and reversed for a counter-clockwise output;

@@ -78,14 +78,16 @@ pub struct RowBatch {
     pub killed: Vec<u8>,
     /// Samples per pixel of the draw (`SamplePosition`, `InterpolateAtSample`).
     pub samples: u32,
-    /// `SampleId` per lane (filled on the per-sample path: see [`SampleUse`]).
+    /// `SampleId` per lane (filled on the per-sample path: see
+    /// [`SampleUse`](super::SampleUse)).
     pub sample_id: Vec<u32>,
     /// The `SampleMask` input per lane: the samples the invocation covers (per-sample path).
     pub sample_mask: Vec<u32>,
     /// The `SampleMask` output per lane, read after the run when the stage writes it
-    /// ([`SampleUse::mask_out`]).
+    /// ([`SampleUse::mask_out`](super::SampleUse::mask_out)).
     pub sample_mask_out: Vec<u32>,
-    /// The planes of `InterpolateAt*` ([`SampleUse::interpolate_at`]).
+    /// The planes of `InterpolateAt*`
+    /// ([`SampleUse::interpolate_at`](super::SampleUse::interpolate_at)).
     pub planes: InterpPlanes,
 }
 

@@ -4,10 +4,10 @@
 //! wrapping, or the border), its value, the per-texel comparison of Dref operations and the
 //! filter weights.
 //!
-//! Shape: the sampling code is generic over a [`Recorder`] that it calls at each step. Normal
-//! runs use [`NoRecord`], a zero-sized recorder whose every method is empty and whose
-//! [`Recorder::ON`] is false, so the calls compile away; `Kernel::explain_*` run the general
-//! path (one lane at a time, every mode read at run time) with [`Log`], which fills the
+//! Shape: the sampling code is generic over a `Recorder` that it calls at each step. Normal
+//! runs use `NoRecord`, a zero-sized recorder whose every method is empty and whose
+//! `Recorder::ON` is false, so the calls compile away; `Kernel::explain_*` run the general
+//! path (one lane at a time, every mode read at run time) with `Log`, which fills the
 //! plain data types below. There is no second implementation of any rule: the record is of
 //! the run that makes the result, and [`QuadExplain::result`] is that run's output, bit for
 //! bit what the operation itself returns (a test holds the two equal).

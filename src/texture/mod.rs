@@ -1,5 +1,5 @@
 //! The texture unit: images, formats, samplers and every sampling operation on a 2×2 quad, by
-//! the Vulkan rules with a D3D policy switch (`../shared/docs/sampling.md`).
+//! the Vulkan rules with a D3D policy switch.
 //!
 //! It owns texel storage ([`Image`], [`ImageView`]), texel formats ([`Format`]: decode/encode
 //! with the exact Vulkan conversions), sampler state ([`Sampler`]) and the quad operations.
@@ -59,7 +59,7 @@
 //! - Nearest mip: `floor(d' + 0.5)`; array layer: RNE then clamp; cube ties Z > Y > X,
 //!   seamless with a three-texel corner average.
 //! - Compare: each tap is compared (`ref OP texel`), then filtered (PCF); UNORM depth clamps
-//!   Dref to [0,1]; D3D also quantizes it to the depth bits.
+//!   Dref to [0, 1]; D3D also quantizes it to the depth bits.
 //! - Anisotropy (2D / 2D-array views only): D3D's LOD (`ratio = major²/det`, clamped to
 //!   maxAnisotropy, `λ = log2(minor)`), then `N = ceil(ratio)` equally weighted isotropic
 //!   probes along the major-axis derivative at `−1/2 + i/(N+1)`, `i = 1..N` (the Vulkan spec's

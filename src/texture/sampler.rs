@@ -224,7 +224,7 @@ impl Sampler {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Policy {
     /// Bias sum clamped to ±16; `λ = min(max(λ', lodMin), maxLod)` (maxLod wins when
-    /// crossed); λ beyond the last level clamps to it; Dref clamped to [0,1] for UNORM depth.
+    /// crossed); λ beyond the last level clamps to it; Dref clamped to [0, 1] for UNORM depth.
     #[default]
     Vulkan,
     /// Each bias term clamped to [−16, 15.99], sum unclamped; `λ = max(lodMin, min(maxLod, λ'))`

@@ -1,7 +1,8 @@
 //! Builds and renders one `tests/lavapipe/scenes/<scene>.json` (the lvp tool's scene format,
 //! ../shared/tools/lvp/README.md) with quadstep, with lvp's fixed state: viewport = whole
-//! framebuffer with depth 0..1, no culling, no blending, triangle list, textures as combined
-//! image samplers whose views cover every level and layer. Also reads lavapipe's raw outputs.
+//! framebuffer with depth 0..1, no culling, blending only as `blend` says, triangle list,
+//! textures as combined image samplers whose views cover every level and layer. Also reads
+//! lavapipe's raw outputs.
 //!
 //! Only the scene format is interpreted here; tolerances and verdicts live in the test file.
 
@@ -11,9 +12,9 @@ use std::path::{Path, PathBuf};
 
 use quadstep::pipeline::{BoundStage, Descriptor, DescriptorSets, ImageResource, Shader};
 use quadstep::raster::{
-    ClearColor, CompareOp as DepthCompare, DepthStencilState, DepthStencilTarget, DrawTimes,
-    Format, Pipeline, PipelineState, Rasterizer, RenderTargets, VertexAttribute, VertexBinding,
-    VertexBuffer, Viewport,
+    BlendFactor, ClearColor, ColorBlendAttachment, CompareOp as DepthCompare, DepthStencilState,
+    DepthStencilTarget, DrawTimes, Format, Pipeline, PipelineState, Rasterizer, RenderTargets,
+    VertexAttribute, VertexBinding, VertexBuffer, Viewport,
 };
 use quadstep::texture::{
     AddressMode, BorderColor, CompareOp, Config, Filter, Image, ImageDim, ImageView, MipmapMode,
@@ -112,6 +113,7 @@ const KNOWN_FIELDS: &[&str] = &[
     "color_format",
     "clear_color",
     "depth",
+    "blend",
     "textures",
     "samples",
 ];
@@ -358,6 +360,22 @@ impl Scene {
                     .ok_or(format!("{}: bad depth compare_op", self.name))?,
                 ..Default::default()
             };
+        }
+
+        // lvp's `"blend": "alpha"`: colour src·srcA + dst·(1 − srcA), alpha src + dst·(1 − srcA)
+        match j.get("blend").map(|b| b.as_str()) {
+            None => {}
+            Some(Some("alpha")) => {
+                state.blend_attachments = vec![ColorBlendAttachment {
+                    blend_enable: true,
+                    src_color_factor: BlendFactor::SrcAlpha,
+                    dst_color_factor: BlendFactor::OneMinusSrcAlpha,
+                    src_alpha_factor: BlendFactor::One,
+                    dst_alpha_factor: BlendFactor::OneMinusSrcAlpha,
+                    ..Default::default()
+                }]
+            }
+            Some(b) => return Err(format!("{}: blend {b:?}", self.name)),
         }
 
         Ok(Prepared {

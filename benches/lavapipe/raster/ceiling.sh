@@ -7,7 +7,7 @@
 # Usage: benches/lavapipe/raster/ceiling.sh [ROUNDS] [N] [SCENE...]
 set -euo pipefail
 cd "$(dirname "$0")"
-[ -f build/depth_scene.json ] || python3 gen.py
+[ -f build/blend_scene.json ] || python3 gen.py
 ROUNDS=${1:-3}
 N=${2:-30}
 shift 2 || true

@@ -10,6 +10,8 @@ files, so they draw exactly the same triangles).
   small_triangles       10 000 small triangles (about 15 px across), an interpolated colour
   depth_scene           512 medium triangles at random depths with perspective w, depth test
                         LESS with writes on D32
+  blend_scene           512 medium translucent triangles (alpha 0.2-0.8), an interpolated
+                        colour alpha-blended over a grey clear ("over": lvp's `"blend": "alpha"`)
 All at 1024x1024 into R8G8B8A8_UNORM."""
 import json, os, subprocess
 
@@ -55,6 +57,18 @@ def depth_scene():
     return v
 
 
+def blend_scene():
+    g, v = Lcg(3), []
+    for _ in range(512):
+        cx, cy = g.next() * 2 - 1, g.next() * 2 - 1
+        c = [g.next(), g.next(), g.next(), 0.2 + 0.6 * g.next()]
+        for _ in range(3):
+            x = cx + (g.next() - 0.5) * 0.5
+            y = cy + (g.next() - 0.5) * 0.5
+            v.append([r(x), r(y), 0.5, 1.0] + [r(e) for e in c])
+    return v
+
+
 def fullscreen_quad(scale):
     p = [(-1, -1, 0, 0), (1, -1, scale, 0), (-1, 1, 0, scale), (1, 1, scale, scale)]
     idx = [0, 1, 2, 2, 1, 3]
@@ -80,6 +94,8 @@ def main():
                                 vertices=small_triangles(10000)),
         "depth_scene": dict(base, fragment_spv="colour.frag.spv", vertices=depth_scene(),
                             depth={"format": "D32_SFLOAT", "compare_op": "LESS"}),
+        "blend_scene": dict(base, fragment_spv="colour.frag.spv", vertices=blend_scene(),
+                            blend="alpha", clear_color=[0.25, 0.25, 0.25, 1.0]),
     }
     for name, s in scenes.items():
         with open(os.path.join(OUT, name + ".json"), "w") as f:

@@ -3,10 +3,10 @@
 # Usage: benches/lavapipe/raster/measure.sh [ITER]   (builds the scenes first if needed)
 set -euo pipefail
 cd "$(dirname "$0")"
-[ -f build/depth_scene.json ] || python3 gen.py
+[ -f build/blend_scene.json ] || python3 gen.py
 . ../lvp.sh
 IT=${1:-10}
-for s in fullscreen_trilinear small_triangles depth_scene; do
+for s in fullscreen_trilinear small_triangles depth_scene blend_scene; do
     for t in 1 2; do
         m=$(LP_NUM_THREADS=$t "$LVP" "build/$s.json" --warmup 2 --iterations "$IT" | sed 's/.*"median_ms":\([0-9.]*\).*/\1/')
         echo "$s ${t}t lavapipe median $m ms"

@@ -1,7 +1,7 @@
 //! `--discard helper|strict`, shared by the subcommands that run scripts: what a lane that
-//! executes `OpKill` (GLSL `discard`) does (`quadstep::exec::Discard`).
+//! executes `OpKill` (GLSL `discard`) does (`quadstep::Discard`).
 
-use quadstep::exec::Discard;
+use quadstep::Discard;
 
 /// The values of `--discard`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]

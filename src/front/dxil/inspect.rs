@@ -19,7 +19,8 @@ use std::collections::BTreeSet;
 use super::flags::{self, Flag, ADVANCED_TEXTURE_OPS, SAMPLE_CMP_GRADIENT_OR_BIAS};
 use super::handle::resolve_handle;
 use super::module::{ConstKind, FuncId, Function, Instruction, Module, Type, Value};
-use super::ops::{op_info, opcode};
+use super::ops::op_info;
+use super::ops::opcode::{self, *};
 use super::shader::{ComponentType, ResourceClass, ResourceKind, ShaderKind, ShaderModel};
 use super::DxilModule;
 
@@ -103,10 +104,46 @@ impl Report {
     }
 }
 
-const IMPLICIT_DERIVATIVE_OPS: [u32; 9] = [60, 61, 64, 255, 81, 83, 84, 85, 86];
-const DYNAMIC_OFFSET_OPS: [u32; 9] = [60, 61, 62, 63, 64, 65, 254, 255, opcode::TEXTURE_LOAD];
-const COMPARISON_OPS: [u32; 5] = [64, 65, 224, 254, 255];
-const OFFSET_CHECKED_OPS: [u32; 9] = [60, 61, 62, 63, 64, 65, 224, 254, 255];
+/// The operations that compute implicit derivatives.
+fn implicit_derivatives(op: u32) -> bool {
+    matches!(
+        op,
+        SAMPLE
+            | SAMPLE_BIAS
+            | SAMPLE_CMP
+            | SAMPLE_CMP_BIAS
+            | CALCULATE_LOD
+            | DERIV_COARSE_X
+            | DERIV_COARSE_Y
+            | DERIV_FINE_X
+            | DERIV_FINE_Y
+    )
+}
+
+/// The operations whose offset needs `AdvancedTextureOps` when it is not a constant (`SAMPLE` to
+/// `SAMPLE_CMP_LEVEL_ZERO`: SM 6.0's six sample operations).
+fn dynamic_offset_needs_flag(op: u32) -> bool {
+    matches!(
+        op,
+        SAMPLE..=SAMPLE_CMP_LEVEL_ZERO | SAMPLE_CMP_GRAD | SAMPLE_CMP_BIAS | TEXTURE_LOAD
+    )
+}
+
+/// The depth-comparison sample operations.
+fn comparison(op: u32) -> bool {
+    matches!(
+        op,
+        SAMPLE_CMP | SAMPLE_CMP_LEVEL_ZERO | SAMPLE_CMP_LEVEL | SAMPLE_CMP_GRAD | SAMPLE_CMP_BIAS
+    )
+}
+
+/// The sample operations whose offsets must be immediates in [-8, 7] before shader model 6.7.
+fn offset_checked(op: u32) -> bool {
+    matches!(
+        op,
+        SAMPLE..=SAMPLE_CMP_LEVEL_ZERO | SAMPLE_CMP_LEVEL | SAMPLE_CMP_GRAD | SAMPLE_CMP_BIAS
+    )
+}
 
 /// What one function's code requires of the checked flags, with causes.
 struct Required {
@@ -285,7 +322,7 @@ fn walk_function(
             | opcode::TEXTURE_STORE_SAMPLE => require(0, at.clone()),
             _ => {}
         }
-        if DYNAMIC_OFFSET_OPS.contains(&op)
+        if dynamic_offset_needs_flag(op)
             && offsets(info, args)
                 .iter()
                 .any(|&o| !matches!(o, Value::Const(_)))
@@ -316,7 +353,7 @@ fn walk_function(
                 kind,
                 ShaderKind::Compute | ShaderKind::Mesh | ShaderKind::Amplification
             );
-            if cs_like && IMPLICIT_DERIVATIVE_OPS.contains(&op) && !sm.at_least(6, 6) {
+            if cs_like && implicit_derivatives(op) && !sm.at_least(6, 6) {
                 findings.push(Finding {
                     rule: Rule::DerivativesBeforeSm66,
                     message: format!(
@@ -340,7 +377,7 @@ fn walk_function(
                 }
             }
         }
-        if OFFSET_CHECKED_OPS.contains(&op) && !sm.at_least(6, 7) {
+        if offset_checked(op) && !sm.at_least(6, 7) {
             for o in offsets(info, args) {
                 if m.is_undef(o) {
                     continue;
@@ -362,7 +399,7 @@ fn walk_function(
                 }
             }
         }
-        if COMPARISON_OPS.contains(&op) {
+        if comparison(op) {
             if let Some(why) = comparison_resource_problem(d, f, args) {
                 findings.push(Finding {
                     rule: Rule::ComparisonResource,

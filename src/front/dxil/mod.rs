@@ -8,9 +8,9 @@
 //!   their instructions, metadata), operands resolved to typed references;
 //! - [`shader`]: what the `dx.*` metadata declares (shader model, entry points, signatures,
 //!   resources, raw shader flags);
-//! - [`print`]: the module in `llvm-dis` syntax;
-//! - [`ops`]: the dx.op table (opcode → name, class, shader model, stages, arguments);
-//! - [`handle`]: what a resource handle operand refers to;
+//! - [`print`](mod@print): the module in `llvm-dis` syntax;
+//! - `ops`: the dx.op table (opcode → name, class, shader model, stages, arguments);
+//! - `handle`: what a resource handle operand refers to;
 //! - [`flags`] and [`inspect`]: the shader-flag bits, and the check of declared flags and
 //!   availability rules against the code (`quadstep inspect`).
 //!
@@ -23,12 +23,12 @@ pub mod container;
 mod decode;
 mod error;
 pub mod flags;
-pub mod handle;
+mod handle;
 pub mod inspect;
 pub mod lower;
 mod meta;
 pub mod module;
-pub mod ops;
+mod ops;
 pub mod print;
 pub mod shader;
 

@@ -33,7 +33,7 @@ pub fn print_function(m: &Module, f: FuncId) -> String {
 
 /// Each instruction of function `f` by its index (`InstId`), as `print_function` writes it
 /// (what the lowered IR's `Source` markers name; the shader debugger shows them).
-pub fn print_instructions(m: &Module, f: FuncId) -> Vec<(u32, String)> {
+pub(crate) fn print_instructions(m: &Module, f: FuncId) -> Vec<(u32, String)> {
     let Some(func) = m.functions.get(f.index()) else {
         return Vec::new();
     };
@@ -51,13 +51,6 @@ pub fn print_instructions(m: &Module, f: FuncId) -> Vec<(u32, String)> {
         }
     }
     out
-}
-
-/// A type as LLVM writes it.
-pub fn type_name(m: &Module, t: TypeId) -> String {
-    let mut s = String::new();
-    write_type(m, t, &mut s);
-    s
 }
 
 fn write_type(m: &Module, t: TypeId, out: &mut String) {
@@ -148,7 +141,7 @@ fn write_escaped(b: &[u8], out: &mut String) {
 /// A float constant as LLVM writes it: the shortest form `d.ddddd0e±XX` (six significant
 /// digits) when it reads back as the same double, else the double's bits in hex; halves
 /// always as `0xH` hex.
-pub fn float_text(m: &Module, ty: TypeId, bits: u64) -> String {
+pub(crate) fn float_text(m: &Module, ty: TypeId, bits: u64) -> String {
     let value = match m.ty(ty) {
         Type::Half => return format!("0xH{:04X}", bits & 0xFFFF),
         Type::Float => f64::from(f32::from_bits(bits as u32)),
@@ -208,7 +201,7 @@ impl Slots {
 
 /// The name each instruction's result prints as (`14` for `%14`, or its own name), `None`
 /// for instructions without a result.
-pub fn inst_slot_names(m: &Module, f: &Function) -> Vec<Option<String>> {
+pub(crate) fn inst_slot_names(m: &Module, f: &Function) -> Vec<Option<String>> {
     Slots::new(m, f).insts
 }
 
@@ -1234,7 +1227,7 @@ fn linkage_text(l: Linkage) -> &'static str {
 }
 
 /// LLVM's spelling of a binary operator.
-pub fn binop_name(op: BinOp) -> &'static str {
+pub(crate) fn binop_name(op: BinOp) -> &'static str {
     use BinOp::*;
     match op {
         Add => "add",
@@ -1259,7 +1252,7 @@ pub fn binop_name(op: BinOp) -> &'static str {
 }
 
 /// LLVM's spelling of a cast.
-pub fn cast_name(op: CastOp) -> &'static str {
+pub(crate) fn cast_name(op: CastOp) -> &'static str {
     use CastOp::*;
     match op {
         Trunc => "trunc",
@@ -1279,7 +1272,7 @@ pub fn cast_name(op: CastOp) -> &'static str {
 }
 
 /// `("icmp" | "fcmp", predicate)`.
-pub fn predicate_name(p: CmpPredicate) -> (&'static str, &'static str) {
+pub(crate) fn predicate_name(p: CmpPredicate) -> (&'static str, &'static str) {
     use CmpPredicate::*;
     let name = match p {
         FFalse => "false",

@@ -205,7 +205,7 @@ impl Lower<'_> {
             Op::CompositeConstruct => {
                 let mut out = Vec::new();
                 for &c in i.rest(2) {
-                    out.extend(self.regs(c)?);
+                    out.extend(self.operand_regs(c)?);
                 }
                 self.def_checked(id, rt, out)
             }
@@ -296,8 +296,8 @@ impl Lower<'_> {
             }
             Op::Select => {
                 let c = self.regs(i.w(2)?)?;
-                let a = self.regs(i.w(3)?)?;
-                let b = self.regs(i.w(4)?)?;
+                let a = self.operand_regs(i.w(3)?)?;
+                let b = self.operand_regs(i.w(4)?)?;
                 if a.len() != b.len() || (c.len() != 1 && c.len() != a.len()) {
                     return Err(i.err("OpSelect operands have different sizes"));
                 }

@@ -208,7 +208,7 @@ impl Lower<'_> {
                         "OpPhi in %{to} has no value for predecessor %{from}"
                     ))
                 })?;
-            let r = self.regs(v)?;
+            let r = self.operand_regs(v)?;
             if r.len() != p.regs.len() {
                 return Err(self.err("OpPhi incoming value has the wrong type"));
             }
@@ -310,7 +310,7 @@ impl Lower<'_> {
                     Some(rb) => {
                         if i.op == Op::ReturnValue {
                             let dsts = frame.ret_regs.clone();
-                            let src = self.regs(i.w(0)?)?;
+                            let src = self.operand_regs(i.w(0)?)?;
                             if src.len() != dsts.len() {
                                 return Err(
                                     i.err("returned value does not match the function type")

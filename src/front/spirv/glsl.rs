@@ -194,45 +194,26 @@ impl Lower<'_> {
                 }
                 out
             }
-            33 => {
-                let m = arg(0)?;
-                let (c, r) = self.mat_dims(self.vty(m)?)?;
-                let regs = self.regs(m)?;
-                if c != r {
-                    return Err(i.err("Determinant of a non-square matrix"));
-                }
-                let rows: Vec<usize> = (0..r).collect();
-                let cols: Vec<usize> = (0..c).collect();
-                vec![self.det(&regs, r, &rows, &cols)]
-            }
-            34 => {
+            33 | 34 => {
                 let m = arg(0)?;
                 let (c, r) = self.mat_dims(self.vty(m)?)?;
                 if c != r {
-                    return Err(i.err("MatrixInverse of a non-square matrix"));
+                    let what = if n == 33 {
+                        "Determinant"
+                    } else {
+                        "MatrixInverse"
+                    };
+                    return Err(i.err(&format!("{what} of a non-square matrix")));
                 }
                 let regs = self.regs(m)?;
-                let ty = self.rty(regs[0]);
-                let all: Vec<usize> = (0..r).collect();
-                let d = self.det(&regs, r, &all, &all);
-                let mut out = vec![0; r * r];
-                for row in 0..r {
-                    for col in 0..r {
-                        // inv(row, col) = cofactor(col, row) / det
-                        let rs: Vec<usize> = (0..r).filter(|&x| x != col).collect();
-                        let cs: Vec<usize> = (0..r).filter(|&x| x != row).collect();
-                        let mut cof = if r == 1 {
-                            self.konst_f(ty, 1.0)
-                        } else {
-                            self.det(&regs, r, &rs, &cs)
-                        };
-                        if (row + col) % 2 == 1 {
-                            cof = self.un(UnaryOp::FNeg, ty, cof);
-                        }
-                        out[col * r + row] = self.bin(BinaryOp::FDiv, ty, cof, d);
+                self.in_f32_for_f16(&regs, |l, m| {
+                    let all: Vec<usize> = (0..r).collect();
+                    if n == 33 {
+                        vec![l.det(m, r, &all, &all)]
+                    } else {
+                        l.inverse(m, r)
                     }
-                }
-                out
+                })
             }
             35 | 36 => {
                 let x = self.regs(arg(0)?)?;
@@ -453,6 +434,59 @@ impl Lower<'_> {
         }
         let d = self.dot(x, x)?;
         Ok(self.un(UnaryOp::Sqrt, ty, d))
+    }
+
+    /// `f(m)` for a matrix `m`, with f16 matrices taken to f32 and the results rounded back to
+    /// f16 once. Determinant and MatrixInverse of f16 matrices are computed so: rounding every
+    /// product and sum of the cofactor expansion to f16 loses several bits on ill-conditioned
+    /// matrices (the CTS's fp16 inverse Amber scripts expect results within an f16 ulp of the
+    /// exact inverse). A result computed in f32 and rounded once lies inside the bound the CTS
+    /// grants: it evaluates its own formula (a block inverse through the Schur complement) in
+    /// f16 interval arithmetic, which gives an interval around the exact value whose ends are
+    /// f16 values.
+    fn in_f32_for_f16(
+        &mut self,
+        m: &[Reg],
+        f: impl FnOnce(&mut Self, &[Reg]) -> Vec<Reg>,
+    ) -> Vec<Reg> {
+        if self.rty(m[0]) != ScalarTy::F16 {
+            return f(self, m);
+        }
+        let (h, s) = (ScalarTy::F16, ScalarTy::F32);
+        let wide: Vec<Reg> = m
+            .iter()
+            .map(|&x| self.conv(ConvOp::FConvert, h, s, x))
+            .collect();
+        let out = f(self, &wide);
+        out.into_iter()
+            .map(|x| self.conv(ConvOp::FConvert, s, h, x))
+            .collect()
+    }
+
+    /// The inverse of the column-major `n` × `n` matrix `m`: each cofactor over the
+    /// determinant, column-major.
+    fn inverse(&mut self, m: &[Reg], n: usize) -> Vec<Reg> {
+        let ty = self.rty(m[0]);
+        let all: Vec<usize> = (0..n).collect();
+        let d = self.det(m, n, &all, &all);
+        let mut out = vec![0; n * n];
+        for row in 0..n {
+            for col in 0..n {
+                // inv(row, col) = cofactor(col, row) / det
+                let rs: Vec<usize> = (0..n).filter(|&x| x != col).collect();
+                let cs: Vec<usize> = (0..n).filter(|&x| x != row).collect();
+                let mut cof = if n == 1 {
+                    self.konst_f(ty, 1.0)
+                } else {
+                    self.det(m, n, &rs, &cs)
+                };
+                if (row + col) % 2 == 1 {
+                    cof = self.un(UnaryOp::FNeg, ty, cof);
+                }
+                out[col * n + row] = self.bin(BinaryOp::FDiv, ty, cof, d);
+            }
+        }
+        out
     }
 
     /// Determinant of the sub-matrix of column-major `m` (n rows) on `rows` × `cols`

@@ -30,6 +30,10 @@ pub(crate) enum Special {
 pub(crate) enum PSpace {
     Local,
     Workgroup,
+    /// Workgroup memory in explicit layout (a `Block` variable, `WorkgroupMemoryExplicitLayoutKHR`):
+    /// byte offsets as in a buffer, every such variable starting at the workgroup memory's
+    /// first word, so that they alias.
+    WorkgroupBlock,
     Buffer {
         slot: u32,
         index: Option<Reg>,
@@ -40,6 +44,12 @@ pub(crate) enum PSpace {
         index: Option<Reg>,
     },
     Special(Special),
+    /// A pointer chosen at run time (`varptr.rs`): `target` says which space of storage class
+    /// `sc` it points into; its address is `base` + `off`.
+    Var {
+        sc: u32,
+        target: Reg,
+    },
 }
 
 /// A pointer value: an address (constant part plus optional dynamic part) into a space.
@@ -49,7 +59,8 @@ pub(crate) struct PtrVal {
     pub space: PSpace,
     /// Dynamic part of the address (I32), added to `off`.
     pub base: Option<Reg>,
-    /// Constant part: words (Local/Workgroup), bytes (Buffer), leaf index (Special).
+    /// Constant part: words (Local/Workgroup), bytes (Buffer/WorkgroupBlock), leaf index
+    /// (Special).
     pub off: u32,
     /// Buffer layout context for matrices under this pointer.
     pub mat: Option<MatLayout>,
@@ -151,6 +162,9 @@ pub(crate) struct Lower<'m> {
     pub frames: Vec<Frame>,
     pub local_words: u32,
     pub workgroup_words: u32,
+    /// The Workgroup variables are `Block`s in explicit layout (they alias one another and
+    /// a module has either only those or none).
+    pub workgroup_blocks: bool,
     pub inputs: Vec<ir::IoVar>,
     pub outputs: Vec<ir::IoVar>,
     pub resources: Vec<ir::Resource>,
@@ -200,6 +214,7 @@ impl<'m> Lower<'m> {
             frames: Vec::new(),
             local_words: 0,
             workgroup_words: 0,
+            workgroup_blocks: false,
             inputs: Vec::new(),
             outputs: Vec::new(),
             resources: Vec::new(),
@@ -342,6 +357,9 @@ impl<'m> Lower<'m> {
     pub(crate) fn ptr(&self, id: u32) -> Result<PtrVal> {
         match self.val(id)? {
             Val::Ptr(p) => Ok(p.clone()),
+            Val::Regs { ty, regs } if matches!(self.ty(*ty), Ok(Type::Pointer { .. })) => {
+                self.var_ptr(id, *ty, regs)
+            }
             _ => Err(self.err(&format!("%{id} is not a pointer"))),
         }
     }
@@ -458,6 +476,8 @@ impl<'m> Lower<'m> {
             Op::AccessChain | Op::InBoundsAccessChain => self.access_chain(i),
             Op::ArrayLength => self.array_length(i),
             Op::PtrEqual | Op::PtrNotEqual => self.ptr_equal(i),
+            Op::PtrAccessChain | Op::InBoundsPtrAccessChain => self.ptr_access_chain(i),
+            Op::PtrDiff => self.ptr_diff(i),
             Op::AtomicLoad
             | Op::AtomicStore
             | Op::AtomicExchange

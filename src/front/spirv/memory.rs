@@ -6,6 +6,13 @@
 //! packed word layout of `types.rs`; buffer addresses are byte offsets in the explicit layout.
 //! A pointer keeps its constant part apart from its dynamic part so that constant access chains
 //! cost no instructions.
+//!
+//! Workgroup `Block` variables (`WorkgroupMemoryExplicitLayoutKHR`) are laid out like buffers
+//! and all start at the first word of the workgroup's memory, so they alias one another as
+//! SPV_KHR_workgroup_memory_explicit_layout says (Mesa: "shared blocks alias each other. We
+//! will have either all blocks or all non-blocks"). The IR's workgroup memory is words, so
+//! their byte addresses are divided by 4 at each access; members narrower than 32 bits
+//! (the extension's 8- and 16-bit access capabilities) are not supported.
 
 use spirv::{Decoration, Op};
 
@@ -27,6 +34,9 @@ pub(crate) const SC_FUNCTION: u32 = 7;
 pub(crate) const SC_PUSH_CONSTANT: u32 = 9;
 pub(crate) const SC_STORAGE_BUFFER: u32 = 12;
 
+const BLOCKS_AND_NOT: &str =
+    "Workgroup variables with and without the Block decoration in one module";
+
 impl Lower<'_> {
     fn pointee_of(&self, ptr_ty: u32) -> Result<(u32, u32)> {
         match self.ty(ptr_ty)? {
@@ -37,6 +47,9 @@ impl Lower<'_> {
 
     pub(crate) fn local_ptr(&mut self, pointee: u32, workgroup: bool) -> Result<PtrVal> {
         let n = self.words(pointee)?;
+        if workgroup && self.workgroup_blocks {
+            return Err(self.err(BLOCKS_AND_NOT));
+        }
         let off = if workgroup {
             let o = self.workgroup_words;
             self.workgroup_words = o
@@ -68,9 +81,43 @@ impl Lower<'_> {
         })
     }
 
+    /// A Workgroup `Block` variable: at byte 0 of the workgroup memory, which grows to hold
+    /// it.
+    fn workgroup_block_ptr(&mut self, pointee: u32) -> Result<PtrVal> {
+        if self.workgroup_words > 0 && !self.workgroup_blocks {
+            return Err(self.err(BLOCKS_AND_NOT));
+        }
+        self.workgroup_blocks = true;
+        let leaves = self.byte_leaves(pointee, None, None)?;
+        let mut end = 0u32;
+        for (ty, o) in leaves {
+            let n = Self::scalar_bytes(ty);
+            if n < 4 || o % 4 != 0 {
+                return Err(self.unsup(
+                    "a workgroup Block member narrower than 32 bits or not 4-byte aligned \
+                     (WorkgroupMemoryExplicitLayout8BitAccessKHR / 16BitAccessKHR)",
+                ));
+            }
+            end = end.max(o.saturating_add(n));
+        }
+        self.workgroup_words = self.workgroup_words.max(end.div_ceil(4));
+        if self.workgroup_words > 1 << 20 {
+            return Err(self.unsup("variables need more than 1M words of memory"));
+        }
+        Ok(PtrVal {
+            pointee,
+            space: PSpace::WorkgroupBlock,
+            base: None,
+            off: 0,
+            mat: None,
+            vec_stride: None,
+            desc_array: false,
+        })
+    }
+
     fn init_var(&mut self, p: &PtrVal, init: Option<u32>) -> Result<()> {
         if let Some(init) = init {
-            let regs = self.regs(init)?;
+            let regs = self.operand_regs(init)?;
             self.store_ptr(p, &regs)?;
         }
         Ok(())
@@ -90,6 +137,9 @@ impl Lower<'_> {
         }
         let p = match sc {
             SC_PRIVATE => self.local_ptr(pointee, false)?,
+            SC_WORKGROUP if self.m.deco(pointee, Decoration::Block).is_some() => {
+                self.workgroup_block_ptr(pointee)?
+            }
             SC_WORKGROUP => self.local_ptr(pointee, true)?,
             SC_INPUT | SC_OUTPUT => self.io_var(id, pointee, sc == SC_INPUT)?,
             SC_UNIFORM_CONSTANT | SC_UNIFORM | SC_STORAGE_BUFFER | SC_PUSH_CONSTANT => {
@@ -98,7 +148,10 @@ impl Lower<'_> {
             SC_FUNCTION => return Err(i.err("Function storage class at module scope")),
             other => return Err(i.unsup(&format!("storage class {other}"))),
         };
-        if matches!(p.space, PSpace::Local | PSpace::Workgroup) {
+        if matches!(
+            p.space,
+            PSpace::Local | PSpace::Workgroup | PSpace::WorkgroupBlock
+        ) {
             self.init_var(&p, init)?;
         }
         self.vals.insert(id, Val::Ptr(p));
@@ -120,21 +173,30 @@ impl Lower<'_> {
     pub(crate) fn ir_space(&self, p: &PtrVal) -> Result<Space> {
         Ok(match p.space {
             PSpace::Local => Space::Local,
-            PSpace::Workgroup => Space::Workgroup,
+            PSpace::Workgroup | PSpace::WorkgroupBlock => Space::Workgroup,
             PSpace::Buffer { slot, index } => Space::Buffer { slot, index },
             _ => return Err(self.err("pointer to a descriptor or built-in used as memory")),
         })
     }
 
-    /// Address register of the pointer plus a constant offset.
+    /// Address register of the pointer plus a constant offset (the word of a byte address
+    /// into a workgroup block).
     pub(crate) fn addr(&mut self, p: &PtrVal, k: u32) -> Reg {
         let c = p.off.wrapping_add(k);
+        let bytes = p.space == PSpace::WorkgroupBlock;
         match p.base {
+            None if bytes => self.k32(c / 4),
             None => self.k32(c),
-            Some(b) if c == 0 => b,
+            Some(b) if c == 0 && !bytes => b,
             Some(b) => {
                 let kc = self.k32(c);
-                self.bin(BinaryOp::IAdd, ScalarTy::I32, b, kc)
+                let a = self.bin(BinaryOp::IAdd, ScalarTy::I32, b, kc);
+                if bytes {
+                    let two = self.k32(2);
+                    self.bin(BinaryOp::ShrL, ScalarTy::I32, a, two)
+                } else {
+                    a
+                }
             }
         }
     }
@@ -142,9 +204,9 @@ impl Lower<'_> {
     /// (leaf type, offset) of each leaf under the pointer, in its space's units.
     fn leaf_offsets(&self, p: &PtrVal) -> Result<Vec<(ScalarTy, u32)>> {
         match p.space {
-            PSpace::Local | PSpace::Workgroup => self.word_leaves(p.pointee),
-            PSpace::Buffer { .. } => self.byte_leaves(p.pointee, p.mat, p.vec_stride),
-            _ => Err(self.err("not a memory pointer")),
+            PSpace::Res { .. } | PSpace::Special(_) => Err(self.err("not a memory pointer")),
+            _ if self.ptr_in_bytes(p) => self.byte_leaves(p.pointee, p.mat, p.vec_stride),
+            _ => self.word_leaves(p.pointee),
         }
     }
 
@@ -155,18 +217,11 @@ impl Lower<'_> {
                 .map(|k| self.special_leaf(s, p.off + k))
                 .collect();
         }
-        let space = self.ir_space(p)?;
         let leaves = self.leaf_offsets(p)?;
         let mut out = Vec::with_capacity(leaves.len());
         for (ty, o) in leaves {
-            let addr = self.addr(p, o);
-            let dst = self.reg(ty);
-            self.emit(Inst::Load {
-                ty,
-                dst,
-                ptr: ir::Ptr { space, addr },
-            });
-            out.push(dst);
+            let accesses = self.accesses(p, o)?;
+            out.push(self.emit_each(ty, &accesses, |dst, ptr| Inst::Load { ty, dst, ptr }));
         }
         Ok(out)
     }
@@ -175,7 +230,6 @@ impl Lower<'_> {
         if matches!(p.space, PSpace::Special(_)) {
             return Err(self.err("store to a read-only built-in"));
         }
-        let space = self.ir_space(p)?;
         let leaves = self.leaf_offsets(p)?;
         if leaves.len() != src.len() {
             return Err(self.err(&format!(
@@ -186,12 +240,13 @@ impl Lower<'_> {
             )));
         }
         for ((ty, o), &r) in leaves.into_iter().zip(src) {
-            let addr = self.addr(p, o);
-            self.emit(Inst::Store {
-                ty,
-                ptr: ir::Ptr { space, addr },
-                src: r,
-            });
+            for a in self.accesses(p, o)? {
+                self.emit(Inst::Store {
+                    ty,
+                    ptr: a.ptr,
+                    src: r,
+                });
+            }
         }
         Ok(())
     }
@@ -246,7 +301,7 @@ impl Lower<'_> {
 
     pub(crate) fn store(&mut self, i: &I) -> Result<()> {
         let p = self.ptr(i.w(0)?)?;
-        let src = self.regs(i.w(1)?)?;
+        let src = self.operand_regs(i.w(1)?)?;
         self.store_ptr(&p, &src)
     }
 
@@ -257,7 +312,7 @@ impl Lower<'_> {
         self.store_ptr(&dst, &regs)
     }
 
-    fn add_dynamic(&mut self, p: &mut PtrVal, idx: u32, stride: u32) -> Result<()> {
+    pub(crate) fn add_dynamic(&mut self, p: &mut PtrVal, idx: u32, stride: u32) -> Result<()> {
         let r = self.reg1(idx)?;
         let r = self.as_i32(r);
         let ks = self.k32(stride);
@@ -274,9 +329,15 @@ impl Lower<'_> {
     }
 
     pub(crate) fn access_chain(&mut self, i: &I) -> Result<()> {
-        let (id, base) = (i.w(1)?, i.w(2)?);
-        let mut p = self.ptr(base)?;
-        for &idx in i.rest(3) {
+        let p = self.ptr(i.w(2)?)?;
+        self.chain(i, p, 3)
+    }
+
+    /// Index pointer `p` by the operands of `i` from word `first` on (an access chain's
+    /// indexes) and define `i`'s result.
+    pub(crate) fn chain(&mut self, i: &I, mut p: PtrVal, first: usize) -> Result<()> {
+        let id = i.w(1)?;
+        for &idx in i.rest(first) {
             let konst = self.const_u64(idx);
             if p.desc_array {
                 let elem = match self.ty(p.pointee)? {
@@ -300,9 +361,11 @@ impl Lower<'_> {
                 p.desc_array = false;
                 continue;
             }
-            let unit_local = matches!(p.space, PSpace::Local | PSpace::Workgroup);
+            let memory = !matches!(p.space, PSpace::Res { .. } | PSpace::Special(_));
+            let bytes = memory && self.ptr_in_bytes(&p);
+            let unit_local = memory && !bytes;
             let special = matches!(p.space, PSpace::Special(_));
-            if !unit_local && !special && !matches!(p.space, PSpace::Buffer { .. }) {
+            if !unit_local && !special && !bytes {
                 return Err(i.err("access chain into a descriptor"));
             }
             let t = self.ty(p.pointee)?.clone();
@@ -364,6 +427,19 @@ impl Lower<'_> {
                 }
                 _ => return Err(i.err("access chain indexes into a non-composite type")),
             };
+            let block = matches!(
+                p.space,
+                PSpace::WorkgroupBlock
+                    | PSpace::Var {
+                        sc: SC_WORKGROUP,
+                        ..
+                    }
+            );
+            if bytes && block && stride % 4 != 0 {
+                return Err(i.unsup(&format!(
+                    "a workgroup Block element stride of {stride} bytes (not a multiple of 4)"
+                )));
+            }
             match konst {
                 Some(k) => p.off = p.off.wrapping_add((k as u32).wrapping_mul(stride)),
                 None if special => return Err(i.unsup("dynamic index into a built-in")),
@@ -387,6 +463,10 @@ impl Lower<'_> {
         let a = self.ptr(i.w(2)?)?;
         let b = self.ptr(i.w(3)?)?;
         let eq = i.op == Op::PtrEqual;
+        if matches!(a.space, PSpace::Var { .. }) || matches!(b.space, PSpace::Var { .. }) {
+            let r = self.runtime_ptr_equal(i.op, &a, &b)?;
+            return self.def_checked(id, rt, vec![r]);
+        }
         let same_space = match (a.space, b.space) {
             (PSpace::Buffer { slot: s, index: x }, PSpace::Buffer { slot: t, index: y }) => {
                 s == t && x == y
@@ -466,8 +546,7 @@ impl Lower<'_> {
         if !(ty.is_int() || ty.is_float() && float_ok) {
             return Err(i.unsup("atomic on a non-integer type"));
         }
-        let space = self.ir_space(&p)?;
-        let addr = self.addr(&p, 0);
+        let accesses = self.accesses(&p, 0)?;
         let zero = self.konst(ty, 0);
         let (a, b) = match op {
             AtomicOp::Store => (self.reg1(i.w(3)?)?, zero),
@@ -475,12 +554,11 @@ impl Lower<'_> {
             AtomicOp::CompareExchange => (self.reg1(i.w(6)?)?, self.reg1(i.w(7)?)?),
             _ => (self.reg1(i.w(5)?)?, zero),
         };
-        let dst = self.reg(ty);
-        self.emit(Inst::Atomic {
+        let dst = self.emit_each(ty, &accesses, |dst, ptr| Inst::Atomic {
             op,
             ty,
             dst,
-            ptr: ir::Ptr { space, addr },
+            ptr,
             a,
             b,
         });

@@ -11,6 +11,8 @@
 //!   and explicit byte layout of buffers.
 //! - `spec.rs` — constants, spec constants (overridden by SpecId) and `OpSpecConstantOp` folding.
 //! - `memory.rs` — variables, access chains, loads/stores, copies, `OpArrayLength`, atomics.
+//! - `varptr.rs` — pointers as run-time values (variable pointers): selects, phis, pointers in
+//!   memory, `OpPtrAccessChain`, `OpPtrDiff`, and accesses through them.
 //! - `arith.rs` / `glsl.rs` — arithmetic, conversions, composites, matrix products, and
 //!   GLSL.std.450.
 //! - `control.rs` — CFG, phis as edge copies, inlining of calls, returns, kills.
@@ -47,6 +49,7 @@ mod memory;
 mod parse;
 mod spec;
 mod types;
+mod varptr;
 
 #[cfg(test)]
 mod eval_tests;

@@ -130,6 +130,9 @@ pub(crate) struct Parsed {
     /// Indices of global instructions (types, constants, global variables, undefs) in order.
     pub globals: Vec<usize>,
     pub funcs: HashMap<u32, FuncDef>,
+    /// Result id → result type id of the instructions that can yield a pointer (the stride of
+    /// `OpPtrAccessChain` / `OpPtrDiff` is a decoration of their operand's pointer type).
+    pub result_types: HashMap<u32, u32>,
 }
 
 impl Parsed {
@@ -404,9 +407,35 @@ fn cap_supported(c: Capability) -> bool {
             | C::UniformTexelBufferArrayNonUniformIndexing
             | C::StorageTexelBufferArrayNonUniformIndexing
             | C::QuadControlKHR
+            | C::WorkgroupMemoryExplicitLayoutKHR
+            | C::VariablePointersStorageBuffer
+            | C::VariablePointers
             // Float arithmetic is IEEE 754 without flush-to-zero or fast-math folds, so signed
-            // zeros, infinities and NaNs are already preserved (the execution mode needs nothing).
+            // zeros, infinities, NaNs and denormals are already preserved (the execution modes
+            // need nothing).
             | C::SignedZeroInfNanPreserve
+            | C::DenormPreserve
+    )
+}
+
+/// Opcodes whose result can be a pointer (all have a result type and a result id).
+fn yields_pointer(op: Op) -> bool {
+    use Op::*;
+    matches!(
+        op,
+        Variable
+            | AccessChain
+            | InBoundsAccessChain
+            | PtrAccessChain
+            | InBoundsPtrAccessChain
+            | FunctionParameter
+            | FunctionCall
+            | Phi
+            | Select
+            | Load
+            | CopyObject
+            | ConstantNull
+            | Undef
     )
 }
 
@@ -478,6 +507,9 @@ fn op_supported(op: Op) -> bool {
             | ArrayLength
             | PtrEqual
             | PtrNotEqual
+            | PtrDiff
+            | PtrAccessChain
+            | InBoundsPtrAccessChain
             | VectorExtractDynamic
             | VectorInsertDynamic
             | VectorShuffle
@@ -767,6 +799,7 @@ pub(crate) fn parse(words: &[u32]) -> Result<Parsed> {
         decos: HashMap::new(),
         globals: Vec::new(),
         funcs: HashMap::new(),
+        result_types: HashMap::new(),
     };
     let mut groups: HashMap<u32, Vec<Deco>> = HashMap::new();
     let mut cur_func: Option<(u32, FuncDef)> = None;
@@ -782,6 +815,9 @@ pub(crate) fn parse(words: &[u32]) -> Result<Parsed> {
         }
         if !op_supported(i.op) {
             return Err(i.unsup("opcode is not supported"));
+        }
+        if yields_pointer(i.op) {
+            p.result_types.insert(i.w(1)?, i.w(0)?);
         }
         match i.op {
             Op::Capability => {

@@ -6,6 +6,7 @@
 //! A composite value is the flat list of its scalar leaves in declaration order (vectors by
 //! component, matrices column by column, structs member by member, arrays element by element).
 //! In per-lane memory each leaf takes one word (two for 64-bit types), packed without padding.
+//! A pointer type has two I32 leaves, the run-time pointer of `varptr.rs`.
 
 use spirv::Decoration;
 
@@ -240,6 +241,9 @@ impl Lower<'_> {
                 }
             }
             Type::Bool | Type::Int { .. } | Type::Float { .. } => out.push(self.scalar_of(id)?),
+            // A pointer held as a value (a variable pointer): its target and its address (see
+            // `varptr.rs`).
+            Type::Pointer { .. } => out.extend([ScalarTy::I32; 2]),
             other => {
                 return Err(Error::Spirv(format!(
                     "type %{id} ({other:?}) has no scalar value{}",

@@ -5,19 +5,19 @@
 //! address computations. The passes here remove that overhead without changing any result bit,
 //! under divergence, helper lanes, kills and demotes:
 //!
-//! - [`fold::hoist_constants`]: a register written once, from constants, before all its reads
+//! - `fold::hoist_constants`: a register written once, from constants, before all its reads
 //!   becomes a constant (address arithmetic folds away).
-//! - [`promote::promote_locals`]: Local words with constant addresses become registers.
-//! - [`fold::local_copies`] / [`fold::global_copies`]: copy propagation (within a block; across
+//! - `promote::promote_locals`: Local words with constant addresses become registers.
+//! - `fold::local_copies` / `fold::global_copies`: copy propagation (within a block; across
 //!   blocks only for single-definition registers whose copy dominates every read).
-//! - [`block::cse`]: a repeated lane operation on the same operands within a block becomes a
+//! - `block::cse`: a repeated lane operation on the same operands within a block becomes a
 //!   copy of the first result.
-//! - [`block::coalesce_copies`]: `t = op(..); x = Mov t` with `t` used only there becomes
+//! - `block::coalesce_copies`: `t = op(..); x = Mov t` with `t` used only there becomes
 //!   `x = op(..)` (loop-carried `acc = acc + s` in one dispatch instead of two).
-//! - [`licm::hoist_invariants`]: lane operations whose operands the loop never writes move to
+//! - `licm::hoist_invariants`: lane operations whose operands the loop never writes move to
 //!   the loop's preheader.
-//! - [`dce::eliminate`]: removal of side-effect-free instructions whose results are dead.
-//! - [`dce::tidy_sources`]: at most one `Source` marker before each instruction.
+//! - `dce::eliminate`: removal of side-effect-free instructions whose results are dead.
+//! - `dce::tidy_sources`: at most one `Source` marker before each instruction.
 //!
 //! The argument behind each pass is written at its top. The key facts of the interpreter
 //! (`exec::run`): a block runs with one active mask; every register write and every Local store

@@ -108,7 +108,7 @@ impl<'a> TileShader<'a> {
         let st = &self.scene.state.depth_stencil;
         if self.depth_only {
             let row = &mut *view.depth[ly];
-            let q = format.quantize(z);
+            let q = st.quantize(format, z);
             let stored = DepthStencilTarget::stored_depth(row, format, lx);
             if !st.depth_compare.test(format.cmp_stored(q, stored)) {
                 return false;
@@ -134,7 +134,8 @@ impl<'a> TileShader<'a> {
     }
 
     /// The depth test (and write) of a whole covered quad at tile-local (lx0, ly0) on the
-    /// `depth_only` path of a unorm format (float formats take [`float_quad`]): what
+    /// `depth_only` path of a unorm format (float formats take [`float_quad`], but for
+    /// unrestricted depth): what
     /// [`Self::test`] does lane by lane, on the quad's two 2-texel row pieces; returns the
     /// surviving lanes.
     #[inline]
@@ -156,7 +157,7 @@ impl<'a> TileShader<'a> {
         let mut live = 0xf;
         for (k, &z) in z.iter().enumerate() {
             let row = &mut *rows[k >> 1];
-            let q = format.quantize(z);
+            let q = st.quantize(format, z);
             let stored = DepthStencilTarget::stored_depth(row, format, k & 1);
             if !st.depth_compare.test(format.cmp_stored(q, stored)) {
                 live &= !(1 << k);

@@ -86,16 +86,16 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
-use super::output::{depth_stencil, encode_output, tests_enabled, write_color, DepthStencilBuf};
+use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
 use super::setup::{Edge, PixRect, Plane, RasterPrim};
 use super::state::ColorBlendAttachment;
 use super::state::PipelineState;
-use super::target::{ColorClass, DepthAspect, DepthStencilTarget};
+use super::target::{ColorCodec, DepthAspect, DepthStencilTarget};
 use super::{Clears, RenderTargets};
 use crate::cpu::Cache;
+use crate::format::{unorm8, unorm8_redo, unorm8_x4, Format, Worst4};
 #[cfg(target_arch = "x86_64")]
-use crate::format::unorm8_x8_avx2;
-use crate::format::{unorm8, unorm8_x4, Format};
+use crate::format::{unorm8_redo_avx2, unorm8_x8_avx2, Worst8};
 use crate::limits::Cancel;
 use crate::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use crate::{Error, Result};
@@ -372,8 +372,9 @@ fn split_rows<'t>(
     }
 }
 
-/// Per colour attachment: format, blend state, bytes per texel.
-type Attachment = (Format, ColorBlendAttachment, usize);
+/// Per colour attachment: its format's codec (resolved once per draw), blend state, bytes
+/// per texel.
+type Attachment = (ColorCodec, ColorBlendAttachment, usize);
 
 /// Bin the primitives and shade every tile that has any, in place.
 ///
@@ -425,7 +426,7 @@ pub(crate) fn render(
                 .get(a)
                 .copied()
                 .unwrap_or_default();
-            (c.format, att, c.format.texel_size())
+            (ColorCodec::of(c.format), att, c.format.texel_size())
         })
         .collect();
     let ds_format = targets.depth_stencil.as_ref().map(|d| d.format);
@@ -672,6 +673,8 @@ struct TileShader<'a> {
     /// batch (`direct`), and their planes for the current primitive.
     direct: Option<Vec<DirectAtt>>,
     planes: Vec<ColorPlanes>,
+    /// The current batch's quads as RGBA8 pixels (`shade::write_rgba8`'s room).
+    rgba8: Box<[[u8; 16]; QUAD_BATCH]>,
 }
 
 impl<'a> TileShader<'a> {
@@ -689,7 +692,8 @@ impl<'a> TileShader<'a> {
         let early = !fs.writes_depth() && !fs.can_discard();
         let float_format =
             ds_format.is_some_and(|f| f.depth_bytes() == 4 && f.unorm_bits().is_none());
-        let float_depth = (depth_only && float_format).then(|| {
+        // (the hoisted float test clamps depth to [0, 1]: restricted pipelines only)
+        let float_depth = (depth_only && float_format && !ds.unrestricted_depth).then(|| {
             use std::cmp::Ordering::{Equal, Greater, Less};
             FloatDepth {
                 pass: [Less, Equal, Greater].map(|o| ds.depth_compare.test(o) as u32),
@@ -719,6 +723,7 @@ impl<'a> TileShader<'a> {
             float_depth,
             direct,
             planes: Vec::new(),
+            rgba8: Box::new([[0; 16]; QUAD_BATCH]),
         }
     }
 

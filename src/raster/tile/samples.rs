@@ -424,12 +424,13 @@ impl<'a> SampleShader<'a> {
             std::array::from_fn(|c| RowLayout::row(&b.rows, words[c], lanes))
         };
         let src1 = comps(Some(&self.layout.color1));
-        for (a, &(format, att, bpp)) in self.atts.iter().enumerate() {
+        for (a, (codec, att, bpp)) in self.atts.iter().enumerate() {
+            let bpp = *bpp;
             let src = comps(self.layout.colors.get(a));
             let rows = &mut view.colors[a];
-            let one = st.alpha_to_one && !ColorClass::of(format).is_integer();
-            let plain = att.write_mask & 0xf == 0xf
-                && (ColorClass::of(format).is_integer() || !att.blend_enable);
+            let one = st.alpha_to_one && !codec.class.is_integer();
+            let plain =
+                att.write_mask & 0xf == 0xf && (codec.class.is_integer() || !att.blend_enable);
             for (q, e) in self.entries.iter().enumerate() {
                 for k in 0..4 {
                     let lane = 4 * q + k;
@@ -456,7 +457,7 @@ impl<'a> SampleShader<'a> {
                     let mut encoded = [0u8; 32];
                     let plain = plain && bpp <= encoded.len();
                     if plain {
-                        encode_output(format, v, &mut encoded[..bpp]);
+                        codec.encode_output(v, &mut encoded[..bpp]);
                     }
                     while m != 0 {
                         let s = m.trailing_zeros() as usize;
@@ -466,7 +467,7 @@ impl<'a> SampleShader<'a> {
                         if plain {
                             texel.copy_from_slice(&encoded[..bpp]);
                         } else {
-                            write_color(format, &att, st.blend_constants, v, v1, texel);
+                            write_color(codec, att, st.blend_constants, v, v1, texel);
                         }
                     }
                 }
@@ -765,30 +766,20 @@ mod tests {
         }
     }
 
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self) -> f32 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 40) as f32 / (1u64 << 24) as f32
-        }
-    }
-
     /// Overlapping triangles at random depths with perspective w, colours out of [0, 1], a
     /// second (noperspective) varying.
     fn triangles(n: usize, seed: u64) -> (Vec<[f32; 4]>, Vec<[[u32; 4]; 2]>) {
-        let mut r = Lcg(seed);
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut r = || rng.f32();
         let (mut pos, mut col) = (Vec::new(), Vec::new());
         for _ in 0..n {
-            let (cx, cy, z) = (r.next() * 2.0 - 1.0, r.next() * 2.0 - 1.0, r.next());
-            let c = [r.next() * 1.4 - 0.2, r.next(), r.next() * 1.2, 1.0];
+            let (cx, cy, z) = (r() * 2.0 - 1.0, r() * 2.0 - 1.0, r());
+            let c = [r() * 1.4 - 0.2, r(), r() * 1.2, 1.0];
             for _ in 0..3 {
-                let w = 1.0 + r.next();
-                let (x, y) = (r.next() - 0.5, r.next() - 0.5);
+                let w = 1.0 + r();
+                let (x, y) = (r() - 0.5, r() - 0.5);
                 pos.push([(cx + x) * w, (cy + y) * w, z * w, w]);
-                let c2 = [r.next(), 0.5, x, y];
+                let c2 = [r(), 0.5, x, y];
                 col.push([c.map(f32::to_bits), c2.map(f32::to_bits)]);
             }
         }
@@ -974,12 +965,13 @@ mod tests {
     #[test]
     fn coverage_follows_the_top_left_rule_at_every_sample() {
         let (w, h) = (48u32, 40u32);
-        let mut r = Lcg(11);
+        let mut r = fastrand::Rng::with_seed(11);
         let mut tris: Vec<[(i64, i64); 3]> = Vec::new();
         for t in 0..60 {
             // some vertices on sixteenths (edges through sample locations), the rest anywhere
             let grid = if t % 3 == 0 { 16 } else { 1 };
-            let v = |r: &mut Lcg, n: u32| (r.next() * (n * 256) as f32) as i64 / grid * grid;
+            let v =
+                |r: &mut fastrand::Rng, n: u32| (r.f32() * (n * 256) as f32) as i64 / grid * grid;
             let (cx, cy) = (v(&mut r, w), v(&mut r, h));
             let mut tri = [(0, 0); 3];
             for p in &mut tri {

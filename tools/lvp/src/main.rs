@@ -44,6 +44,7 @@ struct Scene {
     #[serde(default)]
     clear_color: [f32; 4],
     depth: Option<DepthCfg>,
+    blend: Option<String>,
     #[serde(default)]
     textures: Vec<Tex>,
     samples: Option<u32>,
@@ -933,7 +934,7 @@ fn shader_module(g: &Gpu, path: &Path, textures: &[Texture]) -> R<vk::ShaderModu
 }
 
 /// Graphics pipeline for dynamic rendering: full viewport, triangle list, fill, no culling,
-/// one sample, no blending, optional depth test.
+/// one sample, optional alpha blending, optional depth test.
 #[allow(clippy::too_many_arguments)]
 fn create_pipeline(
     g: &Gpu,
@@ -1010,8 +1011,23 @@ fn create_pipeline(
         let op = pick(d.compare_op.as_deref(), "LESS", COMPARE_OPS, "depth compare_op")?;
         depth = depth.depth_test_enable(true).depth_write_enable(d.write.unwrap_or(true)).depth_compare_op(op);
     }
-    let attachments =
-        [vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA)];
+    let mut attachment = vk::PipelineColorBlendAttachmentState::default().color_write_mask(vk::ColorComponentFlags::RGBA);
+    match sc.blend.as_deref() {
+        None => {}
+        // "over": colour src·srcA + dst·(1 − srcA), alpha src + dst·(1 − srcA)
+        Some("alpha") => {
+            attachment = attachment
+                .blend_enable(true)
+                .src_color_blend_factor(vk::BlendFactor::SRC_ALPHA)
+                .dst_color_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
+                .color_blend_op(vk::BlendOp::ADD)
+                .src_alpha_blend_factor(vk::BlendFactor::ONE)
+                .dst_alpha_blend_factor(vk::BlendFactor::ONE_MINUS_SRC_ALPHA)
+                .alpha_blend_op(vk::BlendOp::ADD);
+        }
+        Some(o) => return Err(format!("unknown blend \"{o}\" (expected \"alpha\")")),
+    }
+    let attachments = [attachment];
     let blend = vk::PipelineColorBlendStateCreateInfo::default().attachments(&attachments);
     let color_formats = [color_fmt];
     let mut rendering = vk::PipelineRenderingCreateInfo::default()

@@ -30,7 +30,7 @@ use std::process::{Command, ExitCode, Stdio};
 use std::time::{Duration, Instant};
 
 use quadstep::amber::ast::{ShaderFormat, ShaderType};
-use quadstep::amber::run::cts_default_version;
+use quadstep::amber::cts_default_version;
 use quadstep::amber::run_shaders::{default_cache_dir, shader_words};
 use spirv_to_dxil::{
     PushConstantBufferConfig, RuntimeConfig, RuntimeDataBufferConfig, ShaderModel, ShaderStage,
@@ -64,7 +64,7 @@ fn stage(t: ShaderType) -> Option<ShaderStage> {
 
 /// The DXIL containers of one script's shaders (name → bytes), or why it has none.
 fn convert(path: &Path, text: &str, sm: ShaderModel) -> Result<BTreeMap<String, Vec<u8>>, String> {
-    if quadstep::amber::parse::is_vkscript(text) {
+    if quadstep::amber::is_vkscript(text) {
         return Err("VkScript".into());
     }
     let script = quadstep::amber::parse(text, path).map_err(|e| format!("parse: {e}"))?;

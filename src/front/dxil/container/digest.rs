@@ -76,7 +76,7 @@ fn hash(data: &[u8], finish_blocks: impl FnOnce(&[u8], &mut [u8; 128]) -> usize)
 }
 
 /// Plain MD5 (the `HASH` part's digest).
-pub fn md5(data: &[u8]) -> [u8; 16] {
+pub(crate) fn md5(data: &[u8]) -> [u8; 16] {
     hash(data, |tail, last| {
         last[..tail.len()].copy_from_slice(tail);
         last[tail.len()] = 0x80;
@@ -87,7 +87,7 @@ pub fn md5(data: &[u8]) -> [u8; 16] {
 }
 
 /// DXC's container digest (`ComputeHashRetail`) of `data`: the lengths are 32-bit, as DXC's.
-pub fn retail_hash(data: &[u8]) -> [u8; 16] {
+pub(crate) fn retail_hash(data: &[u8]) -> [u8; 16] {
     let n = data.len() as u32;
     hash(data, |tail, last| {
         let len = if tail.len() < 56 {

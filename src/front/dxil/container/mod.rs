@@ -13,7 +13,6 @@ mod digest;
 mod parse;
 mod psv;
 
-pub use digest::{md5, retail_hash};
 pub use parse::read_container;
 
 /// A part's four-character code, as it appears in the file.

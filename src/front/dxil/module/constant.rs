@@ -60,7 +60,7 @@ pub enum ConstKind {
 }
 
 /// Sign-extends the low `width` bits of `bits`.
-pub fn sign_extend(bits: u64, width: u32) -> i64 {
+pub(crate) fn sign_extend(bits: u64, width: u32) -> i64 {
     if width == 0 || width >= 64 {
         bits as i64
     } else {
