@@ -130,6 +130,7 @@ mod entry;
 mod group;
 mod image;
 mod kernels;
+mod mask;
 mod memory;
 mod observe;
 mod place;

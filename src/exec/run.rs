@@ -3,6 +3,7 @@
 
 use super::image::BatchOperands;
 use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
+use super::mask::{self, Waiting};
 use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
@@ -24,14 +25,29 @@ pub(crate) struct Batch {
     /// `r32[slot * n + lane]`.
     pub r32: Vec<u32>,
     pub r64: Vec<u64>,
+    /// Per register slot: every lane of the row holds the same value (constants, zeroed rows,
+    /// a uniform load run on every lane). Only ever set where that holds; every other write
+    /// clears it (`exec_cold` clears its instruction's destinations before running it), so a
+    /// set flag can be trusted and a clear one means "unknown".
+    uni32: Vec<bool>,
+    uni64: Vec<bool>,
     s32: Vec<u32>,
     s64: Vec<u64>,
     /// Per-lane words, `local[word * n + lane]`.
     pub local: Vec<u32>,
     pub local_words: usize,
     pub workgroup: Vec<u32>,
-    /// Per lane: schedule index of the block it waits at, or DONE.
+    /// Per lane, before a run: DONE for a lane that does not run (every other lane starts at
+    /// the entry block). A run reads it once, at its start, and then keeps its lanes as bit
+    /// sets (`wait`, `act`).
     pub pc: Vec<u32>,
+    /// The lanes waiting at each block during a run.
+    wait: Waiting,
+    /// The lanes running the current block, as bits (`active` holds them as mask words).
+    act: Vec<u64>,
+    /// Scratch bit sets of the batch's lanes (a branch's condition, the live lanes).
+    bits: Vec<u64>,
+    bits2: Vec<u64>,
     pub helper: Vec<bool>,
     pub demoted: Vec<bool>,
     pub killed: Vec<bool>,
@@ -329,12 +345,18 @@ impl Batch {
             subgroup: SUBGROUP_SIZE,
             r32: Vec::new(),
             r64: Vec::new(),
+            uni32: Vec::new(),
+            uni64: Vec::new(),
             s32: Vec::new(),
             s64: Vec::new(),
             local: Vec::new(),
             local_words: 0,
             workgroup: Vec::new(),
             pc: Vec::new(),
+            wait: Waiting::default(),
+            act: Vec::new(),
+            bits: Vec::new(),
+            bits2: Vec::new(),
             helper: Vec::new(),
             demoted: Vec::new(),
             killed: Vec::new(),
@@ -428,19 +450,27 @@ impl Batch {
         self.r64.resize(prog.n64 * n, 0);
         self.s32.resize(n, 0);
         self.s64.resize(n, 0);
+        self.uni32.clear();
+        self.uni32.resize(prog.n32, false);
+        self.uni64.clear();
+        self.uni64.resize(prog.n64, false);
         for &s in &prog.zero32 {
             zero(&mut self.r32[s as usize * n..][..n]);
+            self.uni32[s as usize] = true;
         }
         for &s in &prog.zero64 {
             self.r64[s as usize * n..][..n].fill(0);
+            self.uni64[s as usize] = true;
         }
         // Only the constants an instruction reads from a row: an observer or a `BatchState`
         // that shows registers fills the rest (`fill_consts`).
         for &(s, v) in &prog.row_consts32 {
             self.r32[s as usize * n..][..n].fill(v);
+            self.uni32[s as usize] = true;
         }
         for &(s, v) in &prog.row_consts64 {
             self.r64[s as usize * n..][..n].fill(v);
+            self.uni64[s as usize] = true;
         }
         self.local_words = prog.shader.local_words as usize;
         match &prog.zero_local {
@@ -490,6 +520,8 @@ impl Batch {
     pub(crate) fn poison_registers(&mut self) {
         self.r32.fill(0xA5A5_A5A5);
         self.r64.fill(0x5A5A_5A5A_5A5A_5A5A);
+        self.uni32.fill(false);
+        self.uni64.fill(false);
         self.s32.fill(0xDEAD_BEEF);
         self.s64.fill(!0);
     }
@@ -499,6 +531,8 @@ impl Batch {
     fn zero_all_registers(&mut self, prog: &Program) {
         self.r32.fill(0);
         self.r64.fill(0);
+        self.uni32.fill(true);
+        self.uni64.fill(true);
         self.fill_consts(prog);
     }
 
@@ -508,9 +542,15 @@ impl Batch {
         let n = self.n;
         for &(s, v) in &prog.consts32 {
             self.r32[s as usize * n..][..n].fill(v);
+            if let Some(u) = self.uni32.get_mut(s as usize) {
+                *u = true;
+            }
         }
         for &(s, v) in &prog.consts64 {
             self.r64[s as usize * n..][..n].fill(v);
+            if let Some(u) = self.uni64.get_mut(s as usize) {
+                *u = true;
+            }
         }
     }
 
@@ -539,19 +579,25 @@ impl Batch {
         self.active[l] != 0 && !self.helper[l]
     }
 
-    /// Stop every quad in which no lane is both still running and not a helper.
+    /// Stop every quad in which no lane is both still running and not a helper: its lanes
+    /// leave every block's waiting set.
     fn skip_dead_quads(&mut self) {
-        // Whole quads, branch-free within one (was per-lane index arithmetic and bounds
-        // checks, ~2 % of a depth-tested frame with a trivial shader).
-        for (pc, h) in self.pc.chunks_exact_mut(4).zip(self.helper.chunks_exact(4)) {
-            let live = ((pc[0] != DONE) & !h[0])
-                | ((pc[1] != DONE) & !h[1])
-                | ((pc[2] != DONE) & !h[2])
-                | ((pc[3] != DONE) & !h[3]);
-            if !live {
-                pc.fill(DONE);
-            }
+        let words = self.act.len();
+        self.bits.resize(words, 0);
+        self.bits2.resize(words, 0);
+        self.wait.any(&mut self.bits);
+        // per word: the lanes still running that are not helpers, then whole quads of them
+        for (w, (keep, &alive)) in self.bits2.iter_mut().zip(&self.bits).enumerate() {
+            let helpers = self.helper[w * 64..]
+                .iter()
+                .take(64)
+                .enumerate()
+                .fold(0u64, |m, (k, &h)| m | (h as u64) << k);
+            let live = alive & !helpers;
+            let quads = (live | live >> 1 | live >> 2 | live >> 3) & 0x1111_1111_1111_1111;
+            *keep = quads * 0xf;
         }
+        self.wait.retain(&self.bits2);
     }
 
     /// Run until every lane has finished.
@@ -566,8 +612,20 @@ impl Batch {
         // the first block is the entry on all lanes, without the scan of `pc` and the rebuild
         // of `active` (~450 instructions per 64-lane batch: SSE2 has no unsigned 32-bit min).
         let live = std::mem::take(&mut self.quads_live) && self.n > 0;
+        let n = self.n;
+        self.wait.start(prog.blocks.len(), n);
+        self.act.clear();
+        self.act.resize(mask::words(n), 0);
         if !live {
+            // every lane not marked DONE waits at the entry
+            for (l, &p) in self.pc.iter().enumerate().take(n) {
+                if p != DONE {
+                    self.wait.add_lane(0, l);
+                }
+            }
             self.skip_dead_quads();
+        } else {
+            mask::all(n, &mut self.act);
         }
         // Lanes at the entry run `prog.start` first (the blocks before it have no instructions
         // and only jump forward), unless an observer wants to see those blocks or the budget
@@ -577,23 +635,26 @@ impl Batch {
         // block is the lowest waiting one and every lane is active again (`active` is still all
         // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
         let mut next: Option<u32> = live.then_some(0);
+        // `active` holds the mask words of the lanes of `act` (`reset` filled it with ones)
+        let mut expanded = live;
         // the budget and the cancel token are looked at when `executed` passes this
         let mut poll_at = self.executed.saturating_add(CANCEL_POLL).min(prog.budget);
         loop {
             let (cur, full) = match next.take() {
                 Some(t) => (t, true),
                 None => {
-                    let cur = match self.pc.iter().copied().min() {
-                        Some(c) if c != DONE => c,
-                        _ => return Ok(()),
+                    // the lowest block some lane waits at, with all the lanes waiting there
+                    self.bits.clone_from(&self.act);
+                    let Some(cur) = self.wait.pop(&mut self.act) else {
+                        self.wait.finish();
+                        return Ok(());
                     };
-                    let mut on = 0u32;
-                    self.active_ones = false;
-                    for (a, &p) in self.active.iter_mut().zip(&self.pc) {
-                        *a = ((p == cur) as u32).wrapping_neg();
-                        on += (p == cur) as u32;
+                    if !expanded || self.bits != self.act {
+                        self.active_ones = false;
+                        mask::expand(&self.act, &mut self.active[..n]);
+                        expanded = true;
                     }
-                    (cur, on as usize == self.n)
+                    (cur, mask::count(&self.act) == n)
                 }
             };
             // Only the active lanes' `pc`s are read after a block (its terminator sets them),
@@ -634,12 +695,15 @@ impl Batch {
                             wide: false,
                             dst,
                             word,
-                        } => blend32(
-                            &mut self.r32[dst as usize * n..][..n],
-                            &self.local[word as usize * n..][..n],
-                            &self.active,
-                            full,
-                        ),
+                        } => {
+                            self.uni32[dst as usize] = false;
+                            blend32(
+                                &mut self.r32[dst as usize * n..][..n],
+                                &self.local[word as usize * n..][..n],
+                                &self.active,
+                                full,
+                            )
+                        }
                         Code::StoreLocal {
                             wide: false,
                             word,
@@ -682,7 +746,8 @@ impl Batch {
                 .map_err(|e| prog.locate(e, blk.id, None))?;
             if full && matches!(blk.term, CTerm::Return | CTerm::Kill(_)) {
                 // every lane was here and has finished (or, killed, is a helper in a quad
-                // without live lanes)
+                // without live lanes): no lane waits anywhere
+                self.wait.finish();
                 return Ok(());
             }
             // Only finishing, killed or demoted lanes can leave a quad without live lanes.
@@ -694,59 +759,53 @@ impl Batch {
         }
     }
 
-    /// Send the active lanes to their successors. With `full` (every lane active), returns
-    /// the one block they all go to, if they do.
+    /// Send the active lanes to their successors' waiting sets. With `full` (every lane
+    /// active), returns the one block they all go to, if they do.
     ///
-    /// `lazy` (`full`, and the block ends no lane): when every lane goes to one block, `pc`
-    /// is left as it is, stale. Sound because `run` then runs that block at once with
-    /// `full`, reading no `pc`; and every chain of such blocks ends in a terminator that
-    /// writes every lane's `pc` (a divergent branch, a switch, a kill, a non-lazy jump) or
-    /// finishes the batch (`finished`, after which `pc` is not read: `reset` refills it or
-    /// leaves it to the first block's terminator) — the only places `pc` is read (the scan
-    /// for the next block, [`Batch::skip_dead_quads`]) come after one of those. Saves the
-    /// 64-lane `pc` loop of a uniform branch and the `pc` fill of a jump: 11.5 of the 150
-    /// instructions per sample of lavapipe's bilinear scene were `terminate`.
+    /// `lazy` (`full`, and the block ends no lane): when every lane goes to one block, no set
+    /// is written. Sound because `run` then runs that block at once with every lane active,
+    /// which is what the sets would have said (no other lane waits anywhere). Saves the set
+    /// writes of a uniform branch or jump (loop bodies).
     fn terminate(&mut self, term: &CTerm, full: bool, lazy: bool) -> Result<Option<u32>> {
         let n = self.n;
-        let act = &self.active;
         match term {
-            // Branch-free forms (the active mask is 0 or !0) so the loops vectorise.
             &CTerm::Jump(t) => {
-                if lazy {
-                    return Ok(Some(t));
+                if !lazy {
+                    self.wait.add(t, &self.act);
                 }
-                if full {
-                    self.pc.fill(t);
-                    return Ok(Some(t));
+                return Ok(full.then_some(t));
+            }
+            &CTerm::Branch { cond, t, f } if full && self.uni32[cond as usize] => {
+                // every lane active, one condition for all
+                let one = if self.r32[cond as usize * n] != 0 { t } else { f };
+                if !lazy {
+                    self.wait.add(one, &self.act);
                 }
-                for (p, &a) in self.pc.iter_mut().zip(act) {
-                    *p = (t & a) | (*p & !a);
-                }
-                return Ok(None);
+                return Ok(Some(one));
             }
             &CTerm::Branch { cond, t, f } => {
                 let c = &self.r32[cond as usize * n..][..n];
-                if lazy && n > 0 {
-                    let (mut any, mut all) = (false, true);
-                    for &c in c {
-                        any |= c != 0;
-                        all &= c != 0;
-                    }
-                    if any == all {
-                        return Ok(Some(if all { t } else { f }));
-                    }
+                self.bits.resize(self.act.len(), 0);
+                mask::row_bits(c, &mut self.bits);
+                // bits: the active lanes going to `t`; bits2: those going to `f`
+                self.bits2.resize(self.act.len(), 0);
+                let (mut any_t, mut any_f) = (0, 0);
+                for ((tb, fb), &a) in self.bits.iter_mut().zip(&mut self.bits2).zip(&self.act) {
+                    (*tb, *fb) = (*tb & a, !*tb & a);
+                    any_t |= *tb;
+                    any_f |= *fb;
                 }
-                let (mut any, mut all) = (0u32, !0u32);
-                for ((p, &a), &c) in self.pc.iter_mut().zip(act).zip(c) {
-                    let cm = ((c != 0) as u32).wrapping_neg();
-                    let target = f ^ ((t ^ f) & cm);
-                    *p = (target & a) | (*p & !a);
-                    any |= cm;
-                    all &= cm;
+                let one = match (any_t != 0, any_f != 0) {
+                    (true, false) => Some(t),
+                    (false, true) => Some(f),
+                    _ => None,
+                };
+                if lazy && one.is_some() {
+                    return Ok(one);
                 }
-                if full && n > 0 && any == all {
-                    return Ok(Some(if all != 0 { t } else { f }));
-                }
+                self.wait.add(t, &self.bits);
+                self.wait.add(f, &self.bits2);
+                return Ok(if full { one } else { None });
             }
             CTerm::Switch {
                 wide,
@@ -755,39 +814,40 @@ impl Batch {
                 cases,
                 default,
             } => {
-                for (l, &a) in act.iter().enumerate() {
-                    if a != 0 {
-                        let v = if *wide {
-                            self.r64[*sel as usize * n + l]
-                        } else {
-                            self.r32[*sel as usize * n + l] as u64
-                        } & mask;
-                        self.pc[l] = cases.iter().find(|c| c.0 == v).map_or(*default, |c| c.1);
+                for l in 0..n {
+                    if self.act[l / 64] >> (l % 64) & 1 == 0 {
+                        continue;
                     }
+                    let v = if *wide {
+                        self.r64[*sel as usize * n + l]
+                    } else {
+                        self.r32[*sel as usize * n + l] as u64
+                    } & mask;
+                    let b = cases.iter().find(|c| c.0 == v).map_or(*default, |c| c.1);
+                    self.wait.add_lane(b, l);
                 }
             }
-            // every lane finishes: `run` returns at once, and `finished` stands for the
-            // `pc` fill (a 256-byte memset per fragment batch)
+            // every lane finishes: `run` returns at once
             CTerm::Return if full => self.finished = true,
-            CTerm::Return => {
-                for (p, &a) in self.pc.iter_mut().zip(act) {
-                    *p = if a != 0 { DONE } else { *p };
-                }
-            }
+            // the lanes wait nowhere again
+            CTerm::Return => {}
             &CTerm::Kill(resume) => {
                 // `resume` is DONE (the lane stops) or where it goes on as a helper
                 self.marked = true;
-                let lanes = self.pc.iter_mut().zip(self.killed.iter_mut());
-                for (((p, k), h), &a) in lanes.zip(self.helper.iter_mut()).zip(act) {
+                let lanes = self.killed.iter_mut().zip(self.helper.iter_mut());
+                for ((k, h), &a) in lanes.zip(&self.active) {
                     if a != 0 {
-                        *p = resume;
                         *k = true;
                         *h |= resume != DONE;
                     }
                 }
+                // with `full`, `run` returns at once: every quad is left without a live lane
+                if resume != DONE && !full {
+                    self.wait.add(resume, &self.act);
+                }
             }
             CTerm::Unreachable => {
-                let l = act.iter().position(|&a| a != 0).unwrap_or(0);
+                let l = mask::first(&self.act).unwrap_or(0);
                 return Err(Error::Exec(format!("lane {l} reached OpUnreachable")));
             }
         }
@@ -836,6 +896,13 @@ impl Batch {
                 let mk = if full { None } else { Some(&self.active[..]) };
                 $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
+        }
+        match code {
+            Code::K1 { .. } | Code::K2 { .. } | Code::K3 { .. } | Code::K4 { .. } => {
+                self.clear_uniform(code)
+            }
+            Code::LoadLocal { .. } => self.clear_uniform(code),
+            _ => {}
         }
         match code {
             Code::K1 { k, dst, a } => match k {
@@ -979,6 +1046,18 @@ impl Batch {
         index: usize,
     ) -> Result<()> {
         let n = self.n;
+        self.clear_uniform(code);
+        if let Some(images) = match code {
+            Code::Image { index } | Code::ImageLocal { index, .. } => prog.images.get(*index as usize),
+            _ => None,
+        } {
+            for &r in &images.inst.dst {
+                let s = prog.slots.get(r as usize).map_or(u32::MAX, |s| s.1) as usize;
+                if let Some(u) = self.uni32.get_mut(s) {
+                    *u = false;
+                }
+            }
+        }
         match code {
             Code::Load {
                 ty,
@@ -1210,6 +1289,41 @@ impl Batch {
         Ok(())
     }
 
+    /// Clear the uniform flags of `code`'s destination register (in both files: clearing a
+    /// flag is always sound). Image results are cleared by `exec_cold` from the instruction.
+    fn clear_uniform(&mut self, code: &Code) {
+        let dst = match *code {
+            Code::K1 { dst, .. }
+            | Code::K2 { dst, .. }
+            | Code::K3 { dst, .. }
+            | Code::K4 { dst, .. }
+            | Code::Load { dst, .. }
+            | Code::LoadLocal { dst, .. }
+            | Code::Atomic { dst, .. }
+            | Code::ArrayLength { dst, .. }
+            | Code::QuadVote { dst, .. }
+            | Code::Group { dst, .. }
+            | Code::GroupArith { dst, .. }
+            | Code::BallotQuery { dst, .. }
+            | Code::IsHelper { dst }
+            | Code::InterpolateAt { dst, .. }
+            | Code::LaneInfo { dst, .. } => dst as usize,
+            Code::StoreLocal { .. }
+            | Code::Store { .. }
+            | Code::Image { .. }
+            | Code::ImageLocal { .. }
+            | Code::Emit { .. }
+            | Code::Demote
+            | Code::Nop => return,
+        };
+        if let Some(u) = self.uni32.get_mut(dst) {
+            *u = false;
+        }
+        if let Some(u) = self.uni64.get_mut(dst) {
+            *u = false;
+        }
+    }
+
     fn load(
         &mut self,
         ty: ScalarTy,
@@ -1227,8 +1341,10 @@ impl Batch {
             let active = (!full).then_some(&self.active[..n]);
             if wide {
                 broadcast(&mut self.r64[dst as usize * n..][..n], active, v);
+                self.uni64[dst as usize] = full;
             } else {
                 broadcast(&mut self.r32[dst as usize * n..][..n], active, v as u32);
+                self.uni32[dst as usize] = full;
             }
             return Ok(());
         }
@@ -1259,6 +1375,10 @@ impl Batch {
             self.active[..n].iter().position(|&a| a != 0)?
         };
         let same = |r: u32| {
+            if self.uni32.get(r as usize) == Some(&true) {
+                // every lane holds the same value: no need to look
+                return true;
+            }
             let regs = &self.r32[r as usize * n..][..n];
             let r0 = regs[first];
             // bitwise folds without an early exit, so the loops vectorize
