@@ -777,7 +777,11 @@ impl Batch {
             }
             &CTerm::Branch { cond, t, f } if full && self.uni32[cond as usize] => {
                 // every lane active, one condition for all
-                let one = if self.r32[cond as usize * n] != 0 { t } else { f };
+                let one = if self.r32[cond as usize * n] != 0 {
+                    t
+                } else {
+                    f
+                };
                 if !lazy {
                     self.wait.add(one, &self.act);
                 }
@@ -897,6 +901,9 @@ impl Batch {
                 $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
         }
+        if full && self.uniform_op(code) {
+            return Ok(());
+        }
         match code {
             Code::K1 { .. } | Code::K2 { .. } | Code::K3 { .. } | Code::K4 { .. } => {
                 self.clear_uniform(code)
@@ -905,13 +912,13 @@ impl Batch {
             _ => {}
         }
         match code {
-            Code::K1 { k, dst, a } => match k {
+            Code::K1 { k, dst, a, .. } => match k {
                 K1::NN(f) => k_same!(f, s32, r32, blend32, dst, [a]),
                 K1::WW(f) => k_same!(f, s64, r64, blend64, dst, [a]),
                 K1::WN(f) => k_cross!(f, r32, dst, [sl(&self.r64, *a, n)]),
                 K1::NW(f) => k_cross!(f, r64, dst, [sl(&self.r32, *a, n)]),
             },
-            Code::K2 { k, dst, a, b } => match k {
+            Code::K2 { k, dst, a, b, .. } => match k {
                 K2::NNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b]),
                 K2::WWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b]),
                 K2::WWN(f) => {
@@ -1048,7 +1055,9 @@ impl Batch {
         let n = self.n;
         self.clear_uniform(code);
         if let Some(images) = match code {
-            Code::Image { index } | Code::ImageLocal { index, .. } => prog.images.get(*index as usize),
+            Code::Image { index } | Code::ImageLocal { index, .. } => {
+                prog.images.get(*index as usize)
+            }
             _ => None,
         } {
             for &r in &images.inst.dst {
@@ -1287,6 +1296,52 @@ impl Batch {
             }
         }
         Ok(())
+    }
+
+    /// A 32-bit lane kernel whose operand rows each hold one value, run with every lane active:
+    /// computed on one lane and the result row filled with it (and flagged uniform). Returns
+    /// whether it ran.
+    #[inline(always)]
+    fn uniform_op(&mut self, code: &Code) -> bool {
+        let n = self.n;
+        let u = |r: u32| self.uni32[r as usize];
+        let at = |r: u32| [self.r32[r as usize * n]];
+        let mut o = [0u32];
+        let dst = match *code {
+            Code::K1 {
+                k: K1::NN(f),
+                dst,
+                a,
+                lane: true,
+            } if u(a) => {
+                f(&at(a), &mut o, None);
+                dst
+            }
+            Code::K2 {
+                k: K2::NNN(f),
+                dst,
+                a,
+                b,
+                lane: true,
+            } if u(a) && u(b) => {
+                f(&at(a), &at(b), &mut o, None);
+                dst
+            }
+            Code::K3 {
+                k: K3::NNNN(f),
+                dst,
+                a,
+                b,
+                c,
+            } if u(a) && u(b) && u(c) => {
+                f(&at(a), &at(b), &at(c), &mut o, None);
+                dst
+            }
+            _ => return false,
+        };
+        self.r32[dst as usize * n..][..n].fill(o[0]);
+        self.uni32[dst as usize] = true;
+        true
     }
 
     /// Clear the uniform flags of `code`'s destination register (in both files: clearing a
