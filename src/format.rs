@@ -16,6 +16,12 @@ use crate::{Error, Result};
 use half::f16;
 use std::sync::LazyLock;
 
+mod unorm8;
+pub use unorm8::unorm8;
+pub(crate) use unorm8::{unorm8_redo, unorm8_x4, Worst4};
+#[cfg(target_arch = "x86_64")]
+pub(crate) use unorm8::{unorm8_redo_avx2, unorm8_x8_avx2, Worst8};
+
 /// How a format's components read back in a shader.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum NumKind {
@@ -825,55 +831,6 @@ fn raw_of<const ID: u8>(b: &[u8]) -> [u32; 4] {
 // ----------------------------------------------------------------------------------------------
 // Encoding of float-kind values.
 
-/// 2^52: added to and taken from a non-negative f64 below 2^51, it rounds to an integer,
-/// ties to even (the default rounding mode), in SSE2 as in AVX2.
-const ROUND_F64: f64 = 4_503_599_627_370_496.0;
-
-/// An 8-bit UNORM component: [`unorm_encode`]'s rule (clamp to [0, 1], NaN to 0, the exact
-/// product with 255 rounded to nearest even), with the rounding done by adding and taking
-/// away 2^52 so that [`unorm8_x4`] and [`unorm8_x8_avx2`] do the same operations on vectors.
-#[inline]
-pub fn unorm8(v: f32) -> u8 {
-    // NaN stays NaN here and converts to 0 below
-    let x = v.clamp(0.0, 1.0) as f64;
-    ((x * 255.0 + ROUND_F64) - ROUND_F64) as u8
-}
-
-/// [`unorm8`] on four values (as i32 lanes in 0..=255): per pair of lanes, widened to f64,
-/// multiplied by 255 (exact) and rounded by adding and taking away 2^52.
-#[inline]
-pub(crate) fn unorm8_x4(v: wide::f32x4) -> wide::i32x4 {
-    use wide::f64x2;
-    let x = v
-        .fast_max(wide::f32x4::ZERO)
-        .fast_min(wide::f32x4::ONE)
-        .to_array();
-    let (k, magic) = (f64x2::splat(255.0), f64x2::splat(ROUND_F64));
-    let r = |a: f32, b: f32| ((f64x2::from([a as f64, b as f64]) * k + magic) - magic).to_array();
-    let (lo, hi) = (r(x[0], x[1]), r(x[2], x[3]));
-    wide::i32x4::from([lo[0] as i32, lo[1] as i32, hi[0] as i32, hi[1] as i32])
-}
-
-/// [`unorm8`] on eight values (as i32 lanes in 0..=255) with AVX2: the same operations as
-/// [`unorm8_x4`] on four f64 lanes at a time.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-pub(crate) fn unorm8_x8_avx2(v: std::arch::x86_64::__m256) -> std::arch::x86_64::__m256i {
-    use std::arch::x86_64::*;
-    let x = _mm256_min_ps(_mm256_max_ps(v, _mm256_setzero_ps()), _mm256_set1_ps(1.0));
-    let (k, magic) = (_mm256_set1_pd(255.0), _mm256_set1_pd(ROUND_F64));
-    let r = |d: __m256d| {
-        _mm256_cvttpd_epi32(_mm256_sub_pd(
-            _mm256_add_pd(_mm256_mul_pd(d, k), magic),
-            magic,
-        ))
-    };
-    let lo = r(_mm256_cvtps_pd(_mm256_castps256_ps128(x)));
-    let hi = r(_mm256_cvtps_pd(_mm256_extractf128_ps::<1>(x)));
-    _mm256_set_m128i(hi, lo)
-}
-
 /// `round(clamp(v,0,1)·max)` (NaN → 0), round-to-nearest-even on the exact product.
 pub fn unorm_encode(v: f32, max: u32) -> u32 {
     if v.is_nan() {
@@ -965,55 +922,6 @@ fn put16(out: &mut [u8], c: usize, x: u16) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// `unorm8` and its vector forms against the exact rule computed here in f64
-    /// (`round(clamp(v,0,1)·255)`, ties to even), on the f32 values nearest every half-way
-    /// point `(k + 0.5) / 255` and their neighbours, where an f32 product would misround.
-    #[test]
-    fn unorm8_is_exact_at_the_half_way_points() {
-        let exact = |v: f32| -> u8 {
-            if v.is_nan() {
-                return 0;
-            }
-            let e = (v as f64).clamp(0.0, 1.0) * 255.0;
-            let f = e.floor();
-            let r = match (e - f).partial_cmp(&0.5).unwrap() {
-                std::cmp::Ordering::Less => f,
-                std::cmp::Ordering::Greater => f + 1.0,
-                std::cmp::Ordering::Equal if f % 2.0 == 0.0 => f,
-                std::cmp::Ordering::Equal => f + 1.0,
-            };
-            r as u8
-        };
-        let mut values = vec![f32::NAN, -1.0, -0.0, 0.0, 0.5, 1.0, 2.0, f32::INFINITY];
-        for k in 0..255u32 {
-            let mid = ((k as f64 + 0.5) / 255.0) as f32;
-            for d in -3i32..=3 {
-                values.push(f32::from_bits((mid.to_bits() as i32 + d) as u32));
-            }
-        }
-        // the f32 rule `v * 255 + 0.5` truncated misrounds some of these: the test can tell
-        let f32_rule = |v: f32| (v * 255.0 + 0.5) as u8;
-        assert!(values.iter().any(|&v| f32_rule(v) != exact(v)));
-        for &v in &values {
-            assert_eq!(unorm8(v), exact(v), "{v:e}");
-            assert_eq!(unorm_encode(v, 255) as u8, exact(v), "{v:e}");
-        }
-        for c in values.chunks(4).filter(|c| c.len() == 4) {
-            let got = unorm8_x4(wide::f32x4::from([c[0], c[1], c[2], c[3]])).to_array();
-            assert_eq!(got, [0, 1, 2, 3].map(|i| exact(c[i]) as i32), "{c:?}");
-        }
-        #[cfg(target_arch = "x86_64")]
-        if std::arch::is_x86_feature_detected!("avx2") {
-            for c in values.chunks(8).filter(|c| c.len() == 8) {
-                let v: [f32; 8] = c.try_into().unwrap();
-                // SAFETY: AVX2 is present (checked above)
-                let got = unsafe { unorm8_x8_avx2(wide::bytemuck::cast(v)) };
-                let got: [i32; 8] = wide::bytemuck::cast(got);
-                assert_eq!(got, v.map(|x| exact(x) as i32), "{v:?}");
-            }
-        }
-    }
 
     #[test]
     fn integer_values_saturate_to_the_component_width() {

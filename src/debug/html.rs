@@ -1,6 +1,7 @@
 //! The trace as one self-contained HTML page (`quadstep debug --html FILE`): the pixel's
-//! neighbourhood zoomed in, the quad's four lanes side by side, the step table and what each
-//! image instruction read. No server, no network: the page is `page.html` with the JSON
+//! neighbourhood zoomed in, the quad's four lanes side by side, the step table, what each
+//! image instruction read and, under it, a collapsed table of what the sampler did in each
+//! lane (level of detail, levels, texels, comparisons, weights). No server, no network: the page is `page.html` with the JSON
 //! objects of [`super::json`] embedded, and its own script draws everything.
 
 use super::{json, Report, Trace};

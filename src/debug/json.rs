@@ -1,6 +1,8 @@
 //! The trace for tools (`quadstep debug --json`): JSON lines, one object per line — a
 //! `"trace"` header, one `"step"` object per step, then a `"result"` object. Values carry both
-//! their raw bits and the text the readable form shows, so a tool never has to guess a type.
+//! their raw bits and the text the readable form shows, so a tool never has to guess a type;
+//! an image step carries the texture unit's record of each lane (level of detail, levels,
+//! texels, comparisons, weights), its floats as that text.
 //! The HTML page embeds the same objects.
 
 use serde_json::{json, Value as Json};
@@ -9,6 +11,8 @@ use super::text::place;
 use super::trace::{ImageStep, LanePlace, Step, Trace, Value};
 use super::Report;
 use crate::exec::QuadLod;
+use crate::ir::ScalarTy;
+use crate::texture::explain::{Operation, QuadExplain, Texel};
 
 fn lane_state(s: &super::LaneState) -> Json {
     json!({
@@ -58,6 +62,11 @@ fn image(img: &ImageStep) -> Json {
                             "layers": i.view.layer_count,
                         })),
                         "sampler": g.sampler.as_ref().map(|s| format!("{s:?}")),
+                        "texture": match &g.texture {
+                            Some(Ok(t)) => texture(t, img.result_ty),
+                            Some(Err(e)) => json!({ "error": e }),
+                            None => Json::Null,
+                        },
                     })
                 })
                 .collect(),
@@ -73,6 +82,115 @@ fn image(img: &ImageStep) -> Json {
         "results": img.results.map(|r| r.map(|b| Value::show(img.result_ty, b as u64))),
         "bound": bound,
     })
+}
+
+/// An f32 as the readable form prints it.
+fn f32s(v: f32) -> String {
+    Value::show(ScalarTy::F32, v.to_bits() as u64)
+}
+
+fn floats(v: &[f32]) -> Vec<String> {
+    v.iter().map(|&x| f32s(x)).collect()
+}
+
+/// What the texture unit did for a group of lanes ([`QuadExplain`]), lane by lane; values
+/// read from texels as the instruction's result type `ty` reads them.
+fn texture(t: &QuadExplain, ty: ScalarTy) -> Json {
+    let op = match t.op {
+        Operation::Sample => json!("sample"),
+        Operation::Gather { component } => json!({ "gather": component }),
+        Operation::Fetch => json!("fetch"),
+        Operation::QueryLod => json!("query_lod"),
+    };
+    let bits = |v: &[u32; 4]| v.map(|b| Value::show(ty, b as u64));
+    let lanes: Vec<Json> = t
+        .lanes
+        .iter()
+        .map(|x| {
+            if !x.active {
+                return Json::Null;
+            }
+            let lod = x.lod.as_ref().map(|l| {
+                json!({
+                    "derivatives": l.derivatives.map(|(dx, dy)| json!({
+                        "dx": floats(&dx),
+                        "dy": floats(&dy),
+                    })),
+                    "rho": floats(&l.rho),
+                    "probes": l.probes,
+                    "major": floats(&l.major),
+                    "lambda_base": f32s(l.lambda_base),
+                    "shader_bias": f32s(l.shader_bias),
+                    "sampler_bias": f32s(l.sampler_bias),
+                    "lambda_biased": f32s(l.lambda_biased),
+                    "sampler_min_lod": f32s(l.sampler_min_lod),
+                    "shader_min_lod": l.shader_min_lod.map(f32s),
+                    "sampler_max_lod": f32s(l.sampler_max_lod),
+                    "lambda": f32s(l.lambda),
+                    "minified": l.minified,
+                    "filter": format!("{:?}", l.filter),
+                    "mipmap_mode": format!("{:?}", l.mipmap_mode),
+                    "levels": l.levels.iter().map(|&(lv, w)| json!({
+                        "level": lv,
+                        "weight": f32s(w),
+                    })).collect::<Vec<_>>(),
+                    "out_of_range": l.out_of_range,
+                })
+            });
+            let footprints: Vec<Json> = x
+                .footprints
+                .iter()
+                .map(|f| {
+                    let taps: Vec<Json> = f
+                        .taps
+                        .iter()
+                        .map(|tap| {
+                            let texel = match tap.texel {
+                                Texel::At { layer, face, ijk } => {
+                                    json!({ "ijk": ijk, "layer": layer, "face": face })
+                                }
+                                Texel::Border => json!("border"),
+                                Texel::CornerAverage => json!("corner_average"),
+                                Texel::OutOfRange => json!("out_of_range"),
+                            };
+                            json!({
+                                "unwrapped": tap.unwrapped,
+                                "texel": texel,
+                                "value": if x.dref.is_some() {
+                                    // a depth texel: the depth as an f32 whatever `ty` is
+                                    json!(f32s(f32::from_bits(tap.value[0])))
+                                } else {
+                                    json!(bits(&tap.value))
+                                },
+                                "compare": tap.compare,
+                                "weight": f32s(tap.weight),
+                            })
+                        })
+                        .collect();
+                    json!({
+                        "probe": f.probe,
+                        "level": f.level,
+                        "weight": f32s(f.weight),
+                        "position": floats(&f.position),
+                        "filter": format!("{:?}", f.filter),
+                        "fractions": floats(&f.fractions),
+                        "value": floats(&f.value),
+                        "taps": taps,
+                    })
+                })
+                .collect();
+            json!({
+                "coords": floats(&x.coords),
+                "face": x.face,
+                "layer": x.layer,
+                "dref": x.dref.map(f32s),
+                "lod": lod,
+                "footprints": footprints,
+                "result": bits(&x.result),
+            })
+        })
+        .collect();
+    json!({ "op": op, "lanes": lanes })
 }
 
 /// One step as a JSON object.

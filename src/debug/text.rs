@@ -1,14 +1,18 @@
 //! The readable form of a trace (what `quadstep debug` prints by default): a header naming
 //! the draw, the shader and the quad's four lanes, then one entry per step — its index, the
 //! lanes' states (`*` running, `h` helper, `d` demoted, `k` killed, `.` not running), the
-//! instruction with its source line, the four lanes' values, what an image instruction read,
-//! and its warnings — and what the fragment left in the attachment.
+//! instruction with its source line, the four lanes' values, what an image instruction read
+//! and what the texture unit did with it per lane, and its warnings — and what the fragment
+//! left in the attachment.
 
 use std::fmt::Write;
 
 use super::trace::{ImageStep, LanePlace, Step, Trace, Value};
 use super::Report;
 use crate::exec::{Discard, QuadLod};
+use crate::ir::ScalarTy;
+use crate::pipeline::BoundImageInfo;
+use crate::texture::explain::{Operation, QuadExplain, Texel};
 
 /// What to print.
 #[derive(Clone, Debug, Default)]
@@ -197,6 +201,213 @@ pub fn image_lines(img: &ImageStep, lanes: &[super::LaneState; 4]) -> Vec<String
             .collect();
         let _ = write!(s, " -> ({})", res.join(", "));
         out.push(s);
+        let group = img.bound.iter().flat_map(|b| &b.groups);
+        if let Some(g) = group.into_iter().find(|g| g.lanes & (1 << l) != 0) {
+            match &g.texture {
+                Some(Ok(t)) => out.extend(
+                    sampler_lines(t, l, g.image.as_ref(), img.result_ty, q.dref.map(|d| d[l]))
+                        .into_iter()
+                        .map(|x| format!("  {x}")),
+                ),
+                Some(Err(e)) => out.push(format!("  texture unit: {e}")),
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+/// `v` as the readable form prints an f32.
+fn f32s(v: f32) -> String {
+    Value::show(ScalarTy::F32, v.to_bits() as u64)
+}
+
+/// `(a, b, …)` of the first `n` components.
+fn tuple<T: Copy>(v: &[T], n: usize, show: impl Fn(T) -> String) -> String {
+    let parts: Vec<String> = v.iter().take(n.max(1)).map(|&x| show(x)).collect();
+    format!("({})", parts.join(", "))
+}
+
+/// What the texture unit did for lane `l` (see [`crate::texture::explain`]): where the lane
+/// landed, its level-of-detail steps, and each footprint with its texels. `info` gives the
+/// view's dimensions, `ty` how texel values read, `img_dref` the lane's Dref operand bits.
+pub fn sampler_lines(
+    t: &QuadExplain,
+    l: usize,
+    info: Option<&BoundImageInfo>,
+    ty: ScalarTy,
+    img_dref: Option<u32>,
+) -> Vec<String> {
+    let mut out = Vec::new();
+    let Some(x) = t.lanes.get(l).filter(|x| x.active) else {
+        return out;
+    };
+    let vt = info.map(|i| i.view.view_type);
+    // texel coordinates: a cube face's two, else the view's spatial ones
+    let dims = match vt {
+        Some(v) if v.is_cube() => 2,
+        Some(v) => v.spatial_dims(),
+        None => 3,
+    };
+    let arrayed = vt.is_some_and(|v| v.is_cube() || v.layer_coord().is_some());
+    let mut at = Vec::new();
+    if let Some(f) = x.face {
+        at.push(format!("face {f}"));
+    }
+    if arrayed {
+        at.push(format!("layer {}", x.layer));
+    }
+    // the Dref the comparisons use, where projection or the format's clamp changed it
+    let operand = img_dref.map(f32::from_bits);
+    if let Some(d) = x
+        .dref
+        .filter(|&d| Some(d.to_bits()) != operand.map(f32::to_bits))
+    {
+        at.push(format!("dref {} as compared", f32s(d)));
+    }
+    if !at.is_empty() {
+        out.push(format!("at {}", at.join(", ")));
+    }
+    if let Some(lod) = &x.lod {
+        let gdims = vt.map_or(3, |v| v.spatial_dims());
+        let mut s = String::from("lod: ");
+        match lod.derivatives {
+            Some((dx, dy)) => {
+                let _ = write!(
+                    s,
+                    "d/dx {} d/dy {}, ",
+                    tuple(&dx, gdims, f32s),
+                    tuple(&dy, gdims, f32s)
+                );
+            }
+            None => s.push_str("no derivatives, "),
+        }
+        let _ = write!(
+            s,
+            "rho ({}, {}), lambda_base {}",
+            f32s(lod.rho[0]),
+            f32s(lod.rho[1]),
+            f32s(lod.lambda_base)
+        );
+        if lod.probes > 1 {
+            let _ = write!(
+                s,
+                " ({} probes along {})",
+                lod.probes,
+                tuple(&lod.major, 2, f32s)
+            );
+        }
+        let min = match lod.shader_min_lod {
+            Some(m) => format!(
+                "max(sampler {}, MinLod {})",
+                f32s(lod.sampler_min_lod),
+                f32s(m)
+            ),
+            None => f32s(lod.sampler_min_lod),
+        };
+        out.push(s);
+        let mut s = String::from("     ");
+        let _ = write!(
+            s,
+            "lambda_base + bias {} + sampler bias {} = {}, clamped to [{min}, {}]: lambda {}, \
+             {}: {:?}, mip {:?}",
+            f32s(lod.shader_bias),
+            f32s(lod.sampler_bias),
+            f32s(lod.lambda_biased),
+            f32s(lod.sampler_max_lod),
+            f32s(lod.lambda),
+            if lod.minified {
+                "minified"
+            } else {
+                "magnified"
+            },
+            lod.filter,
+            lod.mipmap_mode
+        );
+        let levels: Vec<String> = lod
+            .levels
+            .iter()
+            .map(|&(lv, w)| format!("{lv} (weight {})", f32s(w)))
+            .collect();
+        let _ = write!(s, ", levels {}", levels.join(" + "));
+        if lod.out_of_range {
+            s.push_str("; MinLod is past the last level: the out-of-bounds result");
+        }
+        out.push(s);
+    }
+    let gather = matches!(t.op, Operation::Gather { .. });
+    let dref = x.dref.is_some();
+    // a Dref tap's depth, a gather tap's component, or the whole texel
+    let value = |v: &[u32; 4]| match t.op {
+        _ if dref => Value::show(ScalarTy::F32, v[0] as u64),
+        Operation::Gather { component } => Value::show(ty, v[component as usize & 3] as u64),
+        _ => tuple(v, 4, |b| Value::show(ty, b as u64)),
+    };
+    for fp in &x.footprints {
+        let mut s = String::new();
+        if x.lod.as_ref().is_some_and(|l| l.probes > 1) {
+            let _ = write!(s, "probe {} ", fp.probe);
+        }
+        let _ = write!(
+            s,
+            "level {} weight {}: texel space {}",
+            fp.level,
+            f32s(fp.weight),
+            tuple(&fp.position, dims, f32s)
+        );
+        match t.op {
+            Operation::Sample => {
+                let _ = write!(s, ", {:?}", fp.filter);
+                if fp.filter == crate::texture::Filter::Linear {
+                    let _ = write!(s, ", fractions {}", tuple(&fp.fractions, dims, f32s));
+                }
+                let _ = write!(s, " -> {}", tuple(&fp.value, 4, f32s));
+            }
+            Operation::Gather { component } => {
+                let _ = write!(s, ", component {component}");
+            }
+            _ => {}
+        }
+        out.push(s);
+        for (k, tap) in fp.taps.iter().enumerate() {
+            let mut s = String::from("  ");
+            if gather {
+                let _ = write!(s, "{}: ", ["R", "G", "B", "A"][k & 3]);
+            }
+            let unwrapped = tuple(&tap.unwrapped, dims, |c: i32| c.to_string());
+            match tap.texel {
+                Texel::At { layer, face, ijk } => {
+                    let here = tuple(&ijk, dims, |c: i32| c.to_string());
+                    let _ = write!(s, "texel {here}");
+                    if here != unwrapped {
+                        let _ = write!(s, " (wrapped from {unwrapped})");
+                    }
+                    if let Some(f) = face.filter(|&f| Some(f) != x.face) {
+                        let _ = write!(s, " face {f}");
+                    }
+                    if arrayed && layer != x.layer {
+                        let _ = write!(s, " layer {layer}");
+                    }
+                }
+                Texel::Border => {
+                    let _ = write!(s, "border at {unwrapped}");
+                }
+                Texel::CornerAverage => {
+                    let _ = write!(s, "cube corner {unwrapped}: average of the other three");
+                }
+                Texel::OutOfRange => {
+                    let _ = write!(s, "{unwrapped} out of range");
+                }
+            }
+            let _ = write!(s, " = {}", value(&tap.value));
+            if let Some(c) = tap.compare {
+                s.push_str(if c { " pass" } else { " fail" });
+            }
+            if t.op == Operation::Sample {
+                let _ = write!(s, ", weight {}", f32s(tap.weight));
+            }
+            out.push(s);
+        }
     }
     out
 }

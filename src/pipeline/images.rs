@@ -16,6 +16,12 @@
 //! the rows in place (`gather_batch`); `tests::batch_gathers_match_the_per_quad_path` holds them to the
 //! per-quad path.
 //!
+//! The per-quad arguments are built in one place, `QuadOp::new`, and read through one
+//! generic call, `ShaderImages::read`, asking either for the result (`Run`: `op_for_group`)
+//! or for the texture unit's record of how it was made (`Explain`: the debugger's
+//! [`ShaderImages::explain`], called only for the quad it traces), so the record is of the
+//! question the run asked.
+//!
 //! Texel buffers (uniform and storage) take the per-quad path too: `op_for_group` hands a
 //! texel buffer slot's instructions to `texel_buffer_op`, which fetches, reads, writes and
 //! sizes the bound [`TexelBufferView`] directly in its buffer (no image, sampler or kernel).
@@ -38,11 +44,12 @@ use std::sync::{Arc, Mutex, OnceLock};
 use super::descriptors::{Descriptor, ImageRead, ImageResource, TexelBufferView};
 use crate::exec::{image_per_quad, BatchOperands, ImageUnit, QuadLod, QuadOperands};
 use crate::ir::{ImageInst, ImageOpKind, Lod, Reg, Resource, ResourceKind, Shader};
+use crate::texture::explain::QuadExplain;
 use crate::texture::merge_lanes;
 use crate::texture::{
-    fetch_quad, query_levels, query_samples, query_size, BatchArgs, BatchGatherOffsets, BatchLod,
-    Config, FetchArgs, GatherArgs, GatherBatchArgs, GatherOffsets, Image, Kernel, LodMode,
-    SampleArgs, Sampler, ViewType, WIDE_QUADS,
+    explain_fetch, fetch_quad, query_levels, query_samples, query_size, BatchArgs,
+    BatchGatherOffsets, BatchLod, Config, FetchArgs, GatherArgs, GatherBatchArgs, GatherOffsets,
+    Image, ImageView, Kernel, LodMode, SampleArgs, Sampler, ViewType, WIDE_QUADS,
 };
 use crate::{Error, Result};
 
@@ -478,6 +485,173 @@ fn lod_mode(q: &QuadOperands) -> LodMode {
     }
 }
 
+/// One image instruction on one group of a quad's lanes, as the texture unit is asked it.
+/// Made and consumed on the stack within one call: boxing the large variant would allocate
+/// per quad on the per-quad path.
+#[allow(clippy::large_enum_variant)]
+enum QuadOp {
+    /// A read the texture unit answers, and can explain.
+    Read(ReadArgs),
+    Other(Other),
+}
+
+/// The instructions the glue carries out itself, on the bound image.
+enum Other {
+    Write,
+    Atomic(crate::ir::AtomicOp),
+    QuerySize,
+    QueryLevels,
+    QuerySamples,
+}
+
+/// The texture unit's arguments of a read for one group of lanes: built once, here, for the
+/// per-quad path (`op_for_group`) and for the debugger ([`ShaderImages::explain`]), so the
+/// record is of the question the run asked.
+enum ReadArgs {
+    Sample(SampleArgs),
+    Gather(GatherArgs),
+    Fetch(FetchArgs),
+    /// The coordinates of an implicit-LOD query (coarse derivatives).
+    QueryLod([[f32; 4]; 4]),
+}
+
+impl QuadOp {
+    /// `inst` on the lanes of `mask` of quad `q`.
+    fn new(inst: &ImageInst, q: &QuadOperands, mask: u8) -> QuadOp {
+        let read = match inst.kind {
+            ImageOpKind::Sample => {
+                let (coords, dref) = float_coords(q);
+                ReadArgs::Sample(SampleArgs {
+                    coords,
+                    lod: lod_mode(q),
+                    min_lod: q.min_lod.map(|m| m.map(f)),
+                    offsets: offsets(q),
+                    dref,
+                    mask,
+                })
+            }
+            ImageOpKind::Gather => {
+                let (coords, dref) = float_coords(q);
+                let offsets = if let Some(four) = inst.offsets4 {
+                    GatherOffsets::Four(four)
+                } else if q.offset_count > 0 {
+                    GatherOffsets::Offset(offsets(q).map(|l| [l[0], l[1]]))
+                } else {
+                    GatherOffsets::None
+                };
+                ReadArgs::Gather(GatherArgs {
+                    coords,
+                    component: q.component.map(|c| c[0]).unwrap_or(0),
+                    offsets,
+                    dref,
+                    mask,
+                })
+            }
+            ImageOpKind::Fetch | ImageOpKind::Read => {
+                let n = q.coord_count.min(4);
+                let mut coords = [[0i32; 4]; 4];
+                for (cl, ql) in coords.iter_mut().zip(&q.coords) {
+                    for (v, &bits) in cl.iter_mut().zip(&ql[..n]) {
+                        *v = bits as i32;
+                    }
+                }
+                let lod = match &q.lod {
+                    QuadLod::Explicit(l) => l.map(|v| v as i32),
+                    _ => [0; 4],
+                };
+                ReadArgs::Fetch(FetchArgs {
+                    coords,
+                    lod,
+                    sample: q.sample.unwrap_or([0; 4]),
+                    offsets: offsets(q),
+                    mask,
+                })
+            }
+            ImageOpKind::QueryLod => ReadArgs::QueryLod(float_coords(q).0),
+            ImageOpKind::Write => return QuadOp::Other(Other::Write),
+            ImageOpKind::Atomic(op) => return QuadOp::Other(Other::Atomic(op)),
+            ImageOpKind::QuerySize => return QuadOp::Other(Other::QuerySize),
+            ImageOpKind::QueryLevels => return QuadOp::Other(Other::QueryLevels),
+            ImageOpKind::QuerySamples => return QuadOp::Other(Other::QuerySamples),
+        };
+        QuadOp::Read(read)
+    }
+}
+
+/// What a read asks of the texture unit: the operation's result ([`Run`]) or the record of
+/// how it was made ([`Explain`]), from the same arguments, image and kernel.
+trait Ask {
+    type Out;
+    fn sample(k: &Kernel, img: &Image, a: &SampleArgs) -> Result<Self::Out>;
+    fn gather(k: &Kernel, img: &Image, a: &GatherArgs) -> Result<Self::Out>;
+    fn query_lod(k: &Kernel, img: &Image, coords: &[[f32; 4]; 4]) -> Result<Self::Out>;
+    fn fetch(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<Self::Out>;
+}
+
+/// The operation itself.
+struct Run;
+
+impl Ask for Run {
+    type Out = [[u32; 4]; 4];
+    #[inline(always)]
+    fn sample(k: &Kernel, img: &Image, a: &SampleArgs) -> Result<Self::Out> {
+        k.sample(img, a)
+    }
+    #[inline(always)]
+    fn gather(k: &Kernel, img: &Image, a: &GatherArgs) -> Result<Self::Out> {
+        k.gather(img, a)
+    }
+    #[inline(always)]
+    fn query_lod(k: &Kernel, img: &Image, coords: &[[f32; 4]; 4]) -> Result<Self::Out> {
+        let r = k.query_lod(img, coords, false)?;
+        Ok(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0]))
+    }
+    #[inline(always)]
+    fn fetch(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<Self::Out> {
+        fetch_quad(img, view, a)
+    }
+}
+
+/// The texture unit's record of the operation (its result is [`Run`]'s, bit for bit).
+struct Explain;
+
+impl Ask for Explain {
+    type Out = QuadExplain;
+    fn sample(k: &Kernel, img: &Image, a: &SampleArgs) -> Result<Self::Out> {
+        k.explain_sample(img, a)
+    }
+    fn gather(k: &Kernel, img: &Image, a: &GatherArgs) -> Result<Self::Out> {
+        k.explain_gather(img, a)
+    }
+    fn query_lod(k: &Kernel, img: &Image, coords: &[[f32; 4]; 4]) -> Result<Self::Out> {
+        k.explain_query_lod(img, coords, false)
+    }
+    fn fetch(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<Self::Out> {
+        explain_fetch(img, view, a)
+    }
+}
+
+impl ShaderImages {
+    /// `args` asked of the image (and, but for fetches, the kernel) that `inst` names at
+    /// these descriptor elements.
+    fn read<A: Ask>(
+        &self,
+        inst: &ImageInst,
+        image_index: u32,
+        sampler_index: u32,
+        args: &ReadArgs,
+    ) -> Result<A::Out> {
+        let bound = self.image(inst.image.slot, image_index)?;
+        let kernel = || self.kernel(inst, bound, image_index, sampler_index);
+        match args {
+            ReadArgs::Sample(a) => A::sample(&*kernel()?, &bound.read(), a),
+            ReadArgs::Gather(a) => A::gather(&*kernel()?, &bound.read(), a),
+            ReadArgs::QueryLod(c) => A::query_lod(&*kernel()?, &bound.read(), c),
+            ReadArgs::Fetch(a) => A::fetch(&bound.read(), &bound.view, a),
+        }
+    }
+}
+
 /// What is bound where one image instruction of one quad reads (the debugger's question to
 /// the image glue, `ShaderImages::explain`): one entry per group of active lanes naming the
 /// same descriptor elements, usually one.
@@ -497,6 +671,9 @@ pub struct BoundExplain {
     pub image: Option<BoundImageInfo>,
     /// The sampler the lanes sample with (combined or separate), if any.
     pub sampler: Option<Sampler>,
+    /// What the texture unit did for these lanes (samples, gathers, fetches, LOD queries;
+    /// `None` for other instructions and texel buffers), or why it could not say.
+    pub texture: Option<std::result::Result<QuadExplain, String>>,
 }
 
 /// A bound image view as the debugger shows it.
@@ -510,7 +687,9 @@ pub struct BoundImageInfo {
 
 impl ShaderImages {
     /// What `inst` reads for quad `q`'s active lanes: per group of lanes, the bound view and
-    /// sampler. Reads nothing but the bindings; never writes.
+    /// sampler, and for a read the texture unit answers its record of the operation, asked
+    /// with the arguments the run's per-quad path builds. Reads nothing but the bindings and
+    /// images; never writes. Only the debugger calls it, for the quads it traces.
     pub fn explain(&self, inst: &ImageInst, q: &QuadOperands) -> Result<ImageExplain> {
         let (groups, n) = groups(q.active, q.image_index, q.sampler_index);
         let mut out = Vec::with_capacity(n);
@@ -536,12 +715,21 @@ impl ShaderImages {
                     .flatten(),
                 None => bound.and_then(|b| b.sampler),
             };
+            let texel_buffer = self.texel_buffer(inst.image.slot, image_index);
+            let texture = match QuadOp::new(inst, q, lanes) {
+                QuadOp::Read(args) if matches!(texel_buffer, Ok(None)) => Some(
+                    self.read::<Explain>(inst, image_index, sampler_index, &args)
+                        .map_err(|e| e.to_string()),
+                ),
+                _ => None,
+            };
             out.push(BoundExplain {
                 lanes,
                 image_index,
                 sampler_index,
                 image,
                 sampler,
+                texture,
             });
         }
         Ok(ImageExplain { groups: out })
@@ -943,65 +1131,14 @@ impl ShaderImages {
         if let Some(view) = self.texel_buffer(inst.image.slot, image_index)? {
             return texel_buffer_op(inst, q, view, mask);
         }
-        match inst.kind {
-            ImageOpKind::Sample => {
-                let bound = self.image(inst.image.slot, image_index)?;
-                let kernel = self.kernel(inst, bound, image_index, sampler_index)?;
-                let (coords, dref) = float_coords(q);
-                let args = SampleArgs {
-                    coords,
-                    lod: lod_mode(q),
-                    min_lod: q.min_lod.map(|m| m.map(f)),
-                    offsets: offsets(q),
-                    dref,
-                    mask,
-                };
-                kernel.sample(&bound.read(), &args)
+        let kind = match QuadOp::new(inst, q, mask) {
+            QuadOp::Read(args) => {
+                return self.read::<Run>(inst, image_index, sampler_index, &args);
             }
-            ImageOpKind::Gather => {
-                let bound = self.image(inst.image.slot, image_index)?;
-                let kernel = self.kernel(inst, bound, image_index, sampler_index)?;
-                let (coords, dref) = float_coords(q);
-                let o = offsets(q);
-                let offs = if let Some(four) = inst.offsets4 {
-                    GatherOffsets::Four(four)
-                } else if q.offset_count > 0 {
-                    GatherOffsets::Offset(o.map(|l| [l[0], l[1]]))
-                } else {
-                    GatherOffsets::None
-                };
-                let args = GatherArgs {
-                    coords,
-                    component: q.component.map(|c| c[0]).unwrap_or(0),
-                    offsets: offs,
-                    dref,
-                    mask,
-                };
-                kernel.gather(&bound.read(), &args)
-            }
-            ImageOpKind::Fetch | ImageOpKind::Read => {
-                let bound = self.image(inst.image.slot, image_index)?;
-                let n = q.coord_count.min(4);
-                let mut coords = [[0i32; 4]; 4];
-                for (cl, ql) in coords.iter_mut().zip(&q.coords) {
-                    for (v, &bits) in cl.iter_mut().zip(&ql[..n]) {
-                        *v = bits as i32;
-                    }
-                }
-                let lod = match &q.lod {
-                    QuadLod::Explicit(l) => l.map(|v| v as i32),
-                    _ => [0; 4],
-                };
-                let args = FetchArgs {
-                    coords,
-                    lod,
-                    sample: q.sample.unwrap_or([0; 4]),
-                    offsets: offsets(q),
-                    mask,
-                };
-                fetch_quad(&bound.read(), &bound.view, &args)
-            }
-            ImageOpKind::Write => {
+            QuadOp::Other(kind) => kind,
+        };
+        match kind {
+            Other::Write => {
                 let bound = self.image(inst.image.slot, image_index)?;
                 let (sdims, arrayed) = int_dims(bound.view.view_type);
                 let mut img = bound.image.write();
@@ -1027,7 +1164,7 @@ impl ShaderImages {
                 }
                 Ok([[0; 4]; 4])
             }
-            ImageOpKind::Atomic(op) => {
+            Other::Atomic(op) => {
                 let bound = self.image(inst.image.slot, image_index)?;
                 let (sdims, arrayed) = int_dims(bound.view.view_type);
                 let mut img = bound.image.write();
@@ -1065,14 +1202,7 @@ impl ShaderImages {
                 }
                 Ok(res)
             }
-            ImageOpKind::QueryLod => {
-                let bound = self.image(inst.image.slot, image_index)?;
-                let kernel = self.kernel(inst, bound, image_index, sampler_index)?;
-                let (coords, _) = float_coords(q);
-                let r = kernel.query_lod(&bound.read(), &coords, false)?;
-                Ok(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0]))
-            }
-            ImageOpKind::QuerySize => {
+            Other::QuerySize => {
                 let bound = self.image(inst.image.slot, image_index)?;
                 let img = bound.read();
                 let vt = bound.view.view_type;
@@ -1100,12 +1230,12 @@ impl ShaderImages {
                 }
                 Ok(res)
             }
-            ImageOpKind::QueryLevels => {
+            Other::QueryLevels => {
                 let bound = self.image(inst.image.slot, image_index)?;
                 let n = query_levels(&bound.view);
                 Ok([[n, 0, 0, 0]; 4])
             }
-            ImageOpKind::QuerySamples => {
+            Other::QuerySamples => {
                 let bound = self.image(inst.image.slot, image_index)?;
                 let n = query_samples(&bound.read());
                 Ok([[n, 0, 0, 0]; 4])

@@ -1,7 +1,12 @@
 //! Gather (4 texels of the bilinear footprint at the base level), fetch (integer texel
 //! loads, out of bounds → zeros) and size/level/sample queries (sampling.md §6.3, §11, §12).
+//!
+//! The general gather and the fetch are generic over the [`Recorder`] they report to, so
+//! [`Kernel::explain_gather`] and [`explain_fetch`] record the code that makes the results.
 
 use super::cube::remap_edge;
+use super::explain::{FootprintExplain, Log, NoRecord, Operation, QuadExplain, Recorder};
+use super::explain::{TapExplain, Texel};
 use super::fast_gather::{plane_gather_lanes, LANE_QUADS};
 use super::filter::fl;
 use super::image::{Image, ImageView, ViewType};
@@ -143,7 +148,39 @@ impl Kernel {
     /// level: `R = τ(i0,j1), G = τ(i1,j1), B = τ(i1,j0), A = τ(i0,j0)`. Raw bits: values are
     /// returned untouched (f32 bits / integers); Dref results are 0.0/1.0. Cube corners get
     /// the average of the three real texels (after compare). Filters, LOD and bias are ignored.
+    /// The Dref operand's rule against `compareEnable` is `Kernel::dref_operand`'s.
     pub fn gather(&self, img: &Image, a: &GatherArgs) -> Result<QuadBits> {
+        self.gather_checks(img, a)?;
+        if a.dref.is_some() != self.sampler.compare_enable {
+            // an error, or the gather without its Dref
+            let dref = self.dref_operand(a.dref, "gather")?;
+            return self.gather(img, &GatherArgs { dref, ..*a });
+        }
+        if let Some(fast) = self.fast_gather_fn() {
+            return Ok(fast(self, img, a));
+        }
+        Ok(self.gather_lanes(img, a, &NoRecord))
+    }
+
+    /// What [`Kernel::gather`] does for this quad, step by step: the general gather run with
+    /// a recording recorder (see [`super::explain`]). The record's result is what
+    /// [`Kernel::gather`] returns; the errors are its errors.
+    pub fn explain_gather(&self, img: &Image, a: &GatherArgs) -> Result<QuadExplain> {
+        self.gather_checks(img, a)?;
+        let a = GatherArgs {
+            dref: self.dref_operand(a.dref, "gather")?,
+            ..*a
+        };
+        let log = Log::new(Operation::Gather {
+            component: a.component,
+        });
+        let r = self.gather_lanes(img, &a, &log);
+        Ok(log.finish(r))
+    }
+
+    /// The image's shape and the component operand of [`Kernel::gather`].
+    #[inline(always)]
+    fn gather_checks(&self, img: &Image, a: &GatherArgs) -> Result<()> {
         self.check(img)?;
         if a.component > 3 {
             return Err(Error::Texture(format!(
@@ -151,26 +188,14 @@ impl Kernel {
                 a.component
             )));
         }
-        // Dref without compareEnable: no comparison under Vulkan, an error under D3D, as in
-        // `Kernel::sample`.
-        if a.dref.is_some() && !self.sampler.compare_enable {
-            if self.cfg.policy == super::Policy::D3D {
-                return Err(Error::Texture(
-                    "a Dref gather through a sampler with compareEnable off (D3D: needs a \
-                     SamplerComparisonState)"
-                        .into(),
-                ));
-            }
-            return self.gather(img, &GatherArgs { dref: None, ..*a });
-        }
-        if a.dref.is_none() && self.sampler.compare_enable {
-            return Err(Error::Texture(
-                "a gather without a Dref operand through a sampler with compareEnable".into(),
-            ));
-        }
-        if let Some(fast) = self.fast_gather_fn() {
-            return Ok(fast(self, img, a));
-        }
+        Ok(())
+    }
+
+    /// The general gather: lane by lane, the footprint at the base level (offsets of either
+    /// form), each tap wrapped per axis (border: its raw bits) or, on a cube, moved to the
+    /// neighbouring face, compared if Dref, the missing tap of a cube corner the average of
+    /// the others; each step reported to `rec`.
+    fn gather_lanes<R: Recorder>(&self, img: &Image, a: &GatherArgs, rec: &R) -> QuadBits {
         let level = self.view.base_level;
         let lv = &self.lv[level as usize];
         let unnorm = self.sampler.unnormalized_coordinates;
@@ -178,6 +203,9 @@ impl Kernel {
         for lane in 0..4 {
             if a.mask & (1 << lane) == 0 {
                 continue;
+            }
+            if R::ON {
+                rec.lane(lane, a.coords[lane]);
             }
             let (st, layer, face) = self.locate(&a.coords[lane]);
             let one = match a.offsets {
@@ -202,27 +230,58 @@ impl Kernel {
                 }
             };
             let dref = a.dref.map(|d| self.dref_value(d[lane]));
-            let pick = |v: [u32; 4]| -> u32 {
+            if R::ON {
+                rec.located(self.cube.then_some(face), layer, dref);
+                rec.footprint(FootprintExplain {
+                    level,
+                    weight: 1.0,
+                    position: uvw,
+                    ..FootprintExplain::default()
+                });
+            }
+            // the gathered value of a texel's raw bits, and its comparison for Dref
+            let pick = |v: [u32; 4]| -> (u32, Option<bool>) {
                 match dref {
                     Some(r) => {
                         let pass = self.sampler.compare_op.test(r, f32::from_bits(v[0]));
-                        if pass { 1.0f32 } else { 0.0 }.to_bits()
+                        (if pass { 1.0f32 } else { 0.0 }.to_bits(), Some(pass))
                     }
-                    None => v[a.component as usize],
+                    None => (v[a.component as usize], None),
                 }
             };
             let mut vals = [None::<u32>; 4];
             for (k, p) in pos.iter().enumerate() {
-                vals[k] = if self.cube {
+                // the texel read (`None`: the border) at (layer, face), and its bits
+                let read = if self.cube {
                     remap_edge(face, p[0], p[1], lv.size[0]).map(|(f, i, j)| {
-                        let o = lv
-                            .layout(layer - face + f)
-                            .offset([i, j, 0], self.texel_size);
-                        pick(self.raw_texel(img.bytes(), o))
+                        let layer = layer - face + f;
+                        let o = lv.layout(layer).offset([i, j, 0], self.texel_size);
+                        ((Some([i, j, 0]), layer, f), self.raw_texel(img.bytes(), o))
                     })
                 } else {
-                    Some(pick(self.raw_at(img, level, layer, [p[0], p[1], 0])))
+                    let (w, v) = self.raw_at(img, level, layer, [p[0], p[1], 0]);
+                    Some(((w, layer, face), v))
                 };
+                vals[k] = read.map(|((at, layer, f), raw)| {
+                    let (v, pass) = pick(raw);
+                    if R::ON {
+                        rec.tap(TapExplain {
+                            unwrapped: [p[0], p[1], 0],
+                            texel: match at {
+                                Some(ijk) => Texel::At {
+                                    layer,
+                                    face: self.cube.then_some(f),
+                                    ijk,
+                                },
+                                None => Texel::Border,
+                            },
+                            weight: 1.0,
+                            value: raw,
+                            compare: pass,
+                        });
+                    }
+                    v
+                });
             }
             // cube corner: the missing texel is the average of the real ones (three for a
             // normal footprint; offsets, which are invalid on cubes, may miss more)
@@ -230,10 +289,26 @@ impl Kernel {
                 vals.map(|v| v.unwrap_or_default())
             } else {
                 let avg = self.average(vals.iter().flatten().copied(), dref.is_some());
+                if R::ON {
+                    for (p, v) in pos.iter().zip(&vals) {
+                        if v.is_none() {
+                            rec.tap(TapExplain {
+                                unwrapped: [p[0], p[1], 0],
+                                texel: Texel::CornerAverage,
+                                weight: 1.0,
+                                value: [avg; 4],
+                                compare: None,
+                            });
+                        }
+                    }
+                }
                 vals.map(|v| v.unwrap_or(avg))
             };
+            if R::ON {
+                rec.result(out[lane]);
+            }
         }
-        Ok(out)
+        out
     }
 
     /// Gathers a batch of quads: the results of [`Kernel::gather`] on each quad with a
@@ -269,21 +344,10 @@ impl Kernel {
             return Ok(());
         }
         self.check(img)?;
-        // the operand checks of `Kernel::gather`
-        if !b.dref.is_empty() && !self.sampler.compare_enable {
-            if self.cfg.policy == super::Policy::D3D {
-                return Err(Error::Texture(
-                    "a Dref gather through a sampler with compareEnable off (D3D: needs a \
-                     SamplerComparisonState)"
-                        .into(),
-                ));
-            }
+        if b.dref.is_empty() == self.sampler.compare_enable {
+            // the Dref rule of `Kernel::gather`: an error, or the gathers without their Dref
+            self.dref_operand((!b.dref.is_empty()).then_some(()), "gather")?;
             return self.gather_batch(img, &GatherBatchArgs { dref: &[], ..*b }, out);
-        }
-        if b.dref.is_empty() && self.sampler.compare_enable {
-            return Err(Error::Texture(
-                "a gather without a Dref operand through a sampler with compareEnable".into(),
-            ));
         }
         let plane = if self.plane_gather() {
             img.plane()
@@ -362,6 +426,19 @@ pub fn out_of_range_texel(comps: usize, kind: super::NumKind) -> [u32; 4] {
 /// Anything out of range (coordinate, level, layer, sample) gives zeros in the present
 /// components and (0,0,0,1) defaults in missing ones. Raw bits as [`Kernel::sample`].
 pub fn fetch_quad(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<QuadBits> {
+    fetch(img, view, a, &NoRecord)
+}
+
+/// What [`fetch_quad`] does for this quad, lane by lane: the texel each lane reads (or that
+/// it is out of range) and its value. The record's result is [`fetch_quad`]'s.
+pub fn explain_fetch(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<QuadExplain> {
+    let log = Log::new(Operation::Fetch);
+    let r = fetch(img, view, a, &log)?;
+    Ok(log.finish(r))
+}
+
+/// [`fetch_quad`], each lane's texel reported to `rec`.
+fn fetch<R: Recorder>(img: &Image, view: &ImageView, a: &FetchArgs, rec: &R) -> Result<QuadBits> {
     view.validate(img)?;
     let f = img.format();
     let dec = f.decoder(view.aspect)?;
@@ -406,10 +483,40 @@ pub fn fetch_quad(img: &Image, view: &ImageView, a: &FetchArgs) -> Result<QuadBi
             None => view.base_layer,
         };
         let level = view.base_level + lod.max(0) as u32;
-        *res = match img.texel_offset(level, layer, xyz, a.sample[lane]) {
-            Some(o) if ok => (dec.raw)(&img.bytes()[o..o + ts]),
-            _ => oob,
+        let at = img
+            .texel_offset(level, layer, xyz, a.sample[lane])
+            .filter(|_| ok);
+        *res = match at {
+            Some(o) => (dec.raw)(&img.bytes()[o..o + ts]),
+            None => oob,
         };
+        if R::ON {
+            let unwrapped: [i32; 3] =
+                std::array::from_fn(|d| c[d].saturating_add(a.offsets[lane][d]));
+            rec.lane(lane, c.map(|x| x as f32));
+            rec.located(None, layer, None);
+            rec.footprint(FootprintExplain {
+                level,
+                weight: 1.0,
+                position: unwrapped.map(|x| x as f32),
+                ..FootprintExplain::default()
+            });
+            rec.tap(TapExplain {
+                unwrapped,
+                texel: match at {
+                    Some(_) => Texel::At {
+                        layer,
+                        face: None,
+                        ijk: xyz.map(|x| x as i32),
+                    },
+                    None => Texel::OutOfRange,
+                },
+                weight: 1.0,
+                value: *res,
+                compare: None,
+            });
+            rec.result(*res);
+        }
     }
     Ok(out)
 }

@@ -1,10 +1,12 @@
 //! Level of detail: quad derivatives, scale factor ρ, anisotropy, bias and clamps by policy,
 //! level selection (sampling.md §3.2, §5).
 
+use super::explain::NoRecord;
 use super::sampler::{
     Config, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS, D3D_MIN_LOD_BIAS,
     MAX_SAMPLER_LOD_BIAS,
 };
+use std::cell::Cell;
 
 /// Where a sample's LOD comes from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -94,11 +96,54 @@ fn len(v: &[f32; 3], n: usize) -> f32 {
     }
 }
 
+/// What one lane's λ_base came from, for the debugger's record ([`super::explain`]): the
+/// derivatives (`None`: an explicit or zero LOD) and ρ, their lengths in texels.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct LodFrom {
+    /// `(∂/∂x, ∂/∂y)` in normalized coordinates (cube views: of the direction).
+    pub derivs: Option<([f32; 3], [f32; 3])>,
+    /// ρ: the x and y lengths (non-finite lengths count as 0).
+    pub rho: [f32; 2],
+}
+
+/// Where `Kernel::lod_bases_from` keeps what each lane's λ_base came from: nowhere in
+/// normal runs ([`NoRecord`]: zero-sized, so nothing is worked out or stored), per lane for
+/// the debugger's record.
+pub(super) trait LodSink {
+    /// Whether anything is kept.
+    const ON: bool;
+    /// Lane `lane`'s.
+    fn set(&self, _lane: usize, _f: LodFrom) {}
+    /// Lane `lane` shares lane 0's evaluation.
+    fn share(&self, _lane: usize) {}
+}
+
+impl LodSink for NoRecord {
+    const ON: bool = false;
+}
+
+impl LodSink for [Cell<LodFrom>; 4] {
+    const ON: bool = true;
+    fn set(&self, lane: usize, f: LodFrom) {
+        self[lane].set(f);
+    }
+    fn share(&self, lane: usize) {
+        self[lane].set(self[0].get());
+    }
+}
+
+/// ρ: the Euclidean lengths of texel-space derivative vectors `mx`, `my` (first `n`
+/// components), as [`lod_base`] measures them; non-finite lengths count as 0.
+#[inline(always)]
+pub fn rho(mx: &[f32; 3], my: &[f32; 3], n: usize) -> [f32; 2] {
+    [len(mx, n), len(my, n)]
+}
+
 /// λ_base from texel-space derivative vectors `mx`, `my` (first `n` components used).
 /// `aniso`: `Some(maxAniso)` for 2D views with anisotropy enabled; `dx`/`dy` are the
 /// normalized derivatives (probe direction). Isotropic: `log2(max(|mx|, |my|))` with Euclidean
-/// lengths. Anisotropic (D3D §7.18.11): `major = max(Lx, Ly)`, `ratio = major²/det` clamped to
-/// maxAniso (then `minor = major/ratio`, else `minor = det/major`), `minor < 1 →
+/// lengths ([`rho`]). Anisotropic (D3D §7.18.11): `major = max(Lx, Ly)`, `ratio = major²/det`
+/// clamped to maxAniso (then `minor = major/ratio`, else `minor = det/major`), `minor < 1 →
 /// ratio = max(1, ratio·minor)`, λ = log2(minor), `N = ceil(ratio)` probes.
 #[inline]
 pub fn lod_base(
@@ -109,8 +154,7 @@ pub fn lod_base(
     dx: [f32; 3],
     dy: [f32; 3],
 ) -> LodBase {
-    let lx = len(&mx, n);
-    let ly = len(&my, n);
+    let [lx, ly] = rho(&mx, &my, n);
     let major = lx.max(ly);
     let Some(max_aniso) = aniso.filter(|_| n == 2 && major > 0.0) else {
         return LodBase::iso(major.log2());
@@ -256,6 +300,7 @@ mod tests {
         );
         assert_eq!(b.lambda, 5f32.log2());
         assert_eq!(b.probes, 1);
+        assert_eq!(rho(&[3.0, 4.0, 0.0], &[0.0, 2.0, 0.0], 2), [5.0, 2.0]);
     }
 
     #[test]

@@ -54,9 +54,18 @@
 //! per quad; the cube's, its per-lane cube LOD (four `log2f` and derivative transforms).
 //! BENCHMARKS.md has the instructions per quad of each case.
 //!
+//! The debugger's view: [`Kernel::explain_sample`], [`Kernel::explain_gather`],
+//! [`Kernel::explain_query_lod`] and [`explain_fetch`] run the general path with a recording
+//! recorder ([`explain`]: the general lane loop, level selection, filters, gather and fetch
+//! are generic over it, and normal runs pass a zero-sized one that records nothing) and
+//! return [`explain::QuadExplain`]: per lane the derivatives, ρ and λ through bias and
+//! clamps, the filter and levels with their weights, every texel (wrapped coordinates or
+//! border), its value, its comparison and its weight, and the result, which is the
+//! operation's result bit for bit. The fast paths never record.
+//!
 //! Operations:
 //! [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`], [`Kernel::gather_batch`],
-//! [`Kernel::query_lod`]; sampler-free
+//! [`Kernel::query_lod`] and their `explain_*` forms; sampler-free
 //! [`fetch_quad`], [`query_size`], [`query_levels`], [`query_samples`].
 //!
 //! Conventions (decided once, see sampling.md §16/§17):
@@ -81,6 +90,7 @@
 
 mod address;
 mod cube;
+pub mod explain;
 mod fast;
 mod fast_aniso;
 mod fast_cube;
@@ -108,8 +118,8 @@ pub use format::{
     Format, NumKind,
 };
 pub use gather::{
-    fetch_quad, out_of_range_texel, query_levels, query_samples, query_size, BatchGatherOffsets,
-    FetchArgs, GatherArgs, GatherBatchArgs, GatherOffsets,
+    explain_fetch, fetch_quad, out_of_range_texel, query_levels, query_samples, query_size,
+    BatchGatherOffsets, FetchArgs, GatherArgs, GatherBatchArgs, GatherOffsets,
 };
 pub use image::{mip_size, Image, ImageDim, ImageView, ViewType};
 pub use lod::LodMode;

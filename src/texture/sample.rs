@@ -1,19 +1,29 @@
 //! The per-(view, sampler) [`Kernel`] and the quad sampling operation (sampling.md §1.1).
+//!
+//! The general lane loop ([`Kernel::sample_lanes`]) is generic over the [`Recorder`] it
+//! reports each step to: normal runs instantiate it with [`NoRecord`] (the kernel's picked
+//! routine, `sample_filtered`), [`Kernel::explain_sample`] with [`Log`], so the debugger's
+//! record is of this same code.
 
 use super::cube::{select_face, transform_deriv};
+use super::explain::{FootprintExplain, Log, NoRecord, Operation, QuadExplain, Recorder};
+use super::explain::{TapExplain, Texel};
 use super::fast::{pick_fast, FastFn};
 use super::fast_gather::{pick_fast_gather, GatherFn};
 use super::fast_plane::LevelVecs;
 use super::fast_wide::{pick_usual, pick_wide, UsualFnDbg, WideFnDbg};
-use super::filter::{fl, format_class, pick, LevelFilter, LevelInfo, QuadFn, Tap, FC_RGBA8};
+use super::filter::{fl, format_class, pick, pick_explain, LevelFilter, LevelInfo, Note};
+use super::filter::{QuadFn, Tap, FC_RGBA8};
 use super::format::{Decoder, Format, NumKind, UNORM8};
 use super::image::{Image, ImageView, ViewType};
 use super::lod::{
-    biased, clamped, lod_base, quad_derivs, select_levels, snap_lod, Levels, LodBase, LodMode,
+    biased, clamped, lod_base, quad_derivs, rho, select_levels, snap_lod, Levels, LodBase, LodFrom,
+    LodMode, LodSink,
 };
 use super::sampler::{Config, Filter, LodPrecision, MipmapMode, Policy, Sampler};
 use super::{address, QuadBits};
 use crate::{Error, Result};
+use std::cell::Cell;
 
 /// Inputs of one quad sampling instruction (`OpImageSample*`, `Sample*`).
 ///
@@ -178,6 +188,14 @@ pub(super) fn layer_index(a: f32, count: u32) -> u32 {
     } else {
         (r as u32).min(count - 1)
     }
+}
+
+/// Lane 0's λ_base in every lane (each branch of `Kernel::lod_bases_from` stores its own
+/// four: a shared tail cost a round trip through the stack per quad).
+#[inline(always)]
+fn shared<S: LodSink>(b: LodBase, from: &S) -> [LodBase; 4] {
+    (1..4).for_each(|i| from.share(i));
+    [b; 4]
 }
 
 /// Missing-component defaults after replacing the present ones (0,0,0,1 rule).
@@ -366,12 +384,42 @@ impl Kernel {
         dy: [f32; 3],
         aniso: bool,
     ) -> LodBase {
+        self.lod_texel(c, dx, dy, aniso, |_, _, _| {})
+    }
+
+    /// [`Kernel::lod_from_derivs`] and ρ.
+    #[inline(always)]
+    fn lod_and_rho(
+        &self,
+        c: &[f32; 4],
+        dx: [f32; 3],
+        dy: [f32; 3],
+        aniso: bool,
+    ) -> (LodBase, [f32; 2]) {
+        let mut r = [0.0; 2];
+        let b = self.lod_texel(c, dx, dy, aniso, |mx, my, n| r = rho(mx, my, n));
+        (b, r)
+    }
+
+    /// The rule of [`Kernel::lod_from_derivs`]: the texel-space derivatives (cube: through
+    /// the face of the lane's coordinate `c`), shown to `texel` (the debugger's ρ), then
+    /// [`lod_base`] of them.
+    #[inline(always)]
+    fn lod_texel(
+        &self,
+        c: &[f32; 4],
+        dx: [f32; 3],
+        dy: [f32; 3],
+        aniso: bool,
+        texel: impl FnOnce(&[f32; 3], &[f32; 3], usize),
+    ) -> LodBase {
         let s = self.size0;
         if self.cube {
             let fc = select_face([c[0], c[1], c[2]]);
             let (a, b) = (transform_deriv(&fc, dx), transform_deriv(&fc, dy));
             let mx = [a[0] * s[0], a[1] * s[0], 0.0];
             let my = [b[0] * s[0], b[1] * s[0], 0.0];
+            texel(&mx, &my, 2);
             return lod_base(mx, my, 2, None, [0.0; 3], [0.0; 3]);
         }
         let mut mx = [0.0; 3];
@@ -380,6 +428,7 @@ impl Kernel {
             mx[i] = dx[i] * s[i];
             my[i] = dy[i] * s[i];
         }
+        texel(&mx, &my, self.dims);
         lod_base(
             mx,
             my,
@@ -394,14 +443,50 @@ impl Kernel {
     /// [`lod_base`], with the dimension count a constant so both inline (the common case).
     #[inline(always)]
     pub(super) fn lod_from_derivs_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> LodBase {
+        self.lod_texel_2d(dx, dy, aniso, |_, _| {})
+    }
+
+    /// [`Kernel::lod_from_derivs_2d`] and ρ.
+    #[inline(always)]
+    fn lod_and_rho_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> (LodBase, [f32; 2]) {
+        let mut r = [0.0; 2];
+        let b = self.lod_texel_2d(dx, dy, aniso, |mx, my| r = rho(mx, my, 2));
+        (b, r)
+    }
+
+    /// The rule of [`Kernel::lod_from_derivs_2d`], the texel-space derivatives shown to
+    /// `texel`.
+    #[inline(always)]
+    fn lod_texel_2d(
+        &self,
+        dx: [f32; 3],
+        dy: [f32; 3],
+        aniso: bool,
+        texel: impl FnOnce(&[f32; 3], &[f32; 3]),
+    ) -> LodBase {
         let s = self.size0;
         let mx = [dx[0] * s[0], dx[1] * s[1], 0.0];
         let my = [dy[0] * s[0], dy[1] * s[1], 0.0];
+        texel(&mx, &my);
         lod_base(mx, my, 2, if aniso { self.aniso } else { None }, dx, dy)
     }
 
     /// Per-lane λ_base (+ probes) for a LOD mode; hardware precision shares lane 0's implicit λ.
+    /// Kept out of line: `sample` calls it once per quad and stays small.
+    #[inline(never)]
     pub(super) fn lod_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> [LodBase; 4] {
+        self.lod_bases_from(coords, lod, &NoRecord)
+    }
+
+    /// [`Kernel::lod_bases`], keeping what each lane's λ_base came from (its derivatives and
+    /// ρ) in `from` (normal runs keep nothing: [`NoRecord`]).
+    #[inline(always)]
+    pub(super) fn lod_bases_from<S: LodSink>(
+        &self,
+        coords: &[[f32; 4]; 4],
+        lod: &LodMode,
+        from: &S,
+    ) -> [LodBase; 4] {
         match *lod {
             LodMode::Explicit(l) => l.map(LodBase::iso),
             LodMode::Zero => [LodBase::iso(0.0); 4],
@@ -410,34 +495,69 @@ impl Kernel {
                 // derivatives are lane 0's (bit for bit; the usual `Grad`) share its result
                 let one = |i: usize| {
                     if self.dims == 2 {
-                        self.lod_from_derivs_2d(dx[i], dy[i], true)
+                        self.derived_2d(i, dx[i], dy[i], from)
                     } else {
-                        self.lod_from_derivs(&coords[i], dx[i], dy[i], true)
+                        self.derived(i, &coords[i], dx[i], dy[i], from)
                     }
                 };
                 let b0 = one(0);
                 let bits = |v: [f32; 3]| v.map(f32::to_bits);
                 let same = |i: usize| bits(dx[i]) == bits(dx[0]) && bits(dy[i]) == bits(dy[0]);
-                std::array::from_fn(|i| if i == 0 || same(i) { b0 } else { one(i) })
+                let bases = std::array::from_fn(|i| if i == 0 || same(i) { b0 } else { one(i) });
+                if S::ON {
+                    (1..4).filter(|&i| same(i)).for_each(|i| from.share(i));
+                }
+                bases
             }
             LodMode::Grad { dx, dy } => {
-                std::array::from_fn(|i| self.lod_from_derivs(&coords[i], dx[i], dy[i], true))
+                std::array::from_fn(|i| self.derived(i, &coords[i], dx[i], dy[i], from))
             }
             LodMode::Implicit { fine, .. } => {
                 // coarse derivatives are the same in every lane and, off cubes, λ does not
                 // depend on the coordinate: per-lane evaluation would give four equal values
                 if self.dims == 2 && !self.cube && (self.hw || !fine) {
                     let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
-                    [self.lod_from_derivs_2d(d(1), d(2), true); 4]
+                    shared(self.derived_2d(0, d(1), d(2), from), from)
                 } else if self.hw || (!fine && !self.cube) {
                     let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
-                    [self.lod_from_derivs(&coords[0], d(1), d(2), true); 4]
+                    shared(self.derived(0, &coords[0], d(1), d(2), from), from)
                 } else {
                     let d = quad_derivs(coords, fine);
-                    std::array::from_fn(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1, true))
+                    std::array::from_fn(|i| self.derived(i, &coords[i], d[i].0, d[i].1, from))
                 }
             }
         }
+    }
+
+    /// λ_base of lane `i` from its derivatives, through the face of coordinate `c` (the
+    /// out-of-line [`Kernel::lod_from_derivs`] in normal runs); derivatives and ρ into `from`.
+    #[inline(always)]
+    fn derived<S: LodSink>(
+        &self,
+        i: usize,
+        c: &[f32; 4],
+        dx: [f32; 3],
+        dy: [f32; 3],
+        from: &S,
+    ) -> LodBase {
+        if !S::ON {
+            return self.lod_from_derivs(c, dx, dy, true);
+        }
+        let (b, rho) = self.lod_and_rho(c, dx, dy, true);
+        let derivs = Some((dx, dy));
+        from.set(i, LodFrom { derivs, rho });
+        b
+    }
+
+    /// [`Kernel::derived`] for a 2D / 2D-array view.
+    #[inline(always)]
+    fn derived_2d<S: LodSink>(&self, i: usize, dx: [f32; 3], dy: [f32; 3], from: &S) -> LodBase {
+        let (b, rho) = self.lod_and_rho_2d(dx, dy, true);
+        if S::ON {
+            let derivs = Some((dx, dy));
+            from.set(i, LodFrom { derivs, rho });
+        }
+        b
     }
 
     /// λ' (biased, unclamped) and λ (clamped) for one lane.
@@ -482,32 +602,37 @@ impl Kernel {
         }
     }
 
+    /// The operand rule of a Dref operand against the sampler's `compareEnable` (`what`: the
+    /// operation): `Ok(dref)`, dropped where no comparison is made. A Dref through a sampler
+    /// whose `compareEnable` is off is undefined in Vulkan; quadstep then does what lavapipe
+    /// and SwiftShader do, no comparison. Under the D3D policy it is an error (the DXIL
+    /// validator requires a `SamplerComparisonState` for `SampleCmp*` and `GatherCmp*`). A
+    /// comparison sampler without a Dref operand is always an error.
+    #[inline]
+    pub(super) fn dref_operand<T>(&self, dref: Option<T>, what: &str) -> Result<Option<T>> {
+        match (dref.is_some(), self.sampler.compare_enable) {
+            (true, false) if self.cfg.policy == Policy::D3D => Err(Error::Texture(format!(
+                "a Dref {what} through a sampler with compareEnable off (D3D: needs a \
+                 SamplerComparisonState)"
+            ))),
+            (false, true) => Err(Error::Texture(format!(
+                "a {what} without a Dref operand through a sampler with compareEnable"
+            ))),
+            (_, cmp) => Ok(dref.filter(|_| cmp)),
+        }
+    }
+
     /// Samples a quad. Results are raw bits per lane: f32 bits for float/normalized/depth
     /// formats, integers for UINT/SINT (integer formats use nearest texels and the nearest
     /// level whatever the filters say; they are not filterable). With Dref the result is
     /// `(c, 0, 0, 1)` with `c` the filtered pass fraction (compare each tap, then filter).
-    ///
-    /// A Dref operand through a sampler whose `compareEnable` is off is undefined in Vulkan;
-    /// under the Vulkan policy quadstep then does what lavapipe and SwiftShader do, no
-    /// comparison: the filtered texel (its first component being the depth). Under the D3D
-    /// policy it is an error (the DXIL validator requires a `SamplerComparisonState` for
-    /// `SampleCmp*`). A sample without Dref through a comparison sampler is always an error.
+    /// The Dref operand's rule against `compareEnable` is `Kernel::dref_operand`'s.
     pub fn sample(&self, img: &Image, a: &SampleArgs) -> Result<QuadBits> {
         self.check(img)?;
-        if a.dref.is_some() && !self.sampler.compare_enable {
-            if self.cfg.policy == Policy::D3D {
-                return Err(Error::Texture(
-                    "a Dref operand (SampleCmp*) through a sampler with compareEnable off \
-                     (D3D: needs a SamplerComparisonState)"
-                        .into(),
-                ));
-            }
-            return self.sample(img, &SampleArgs { dref: None, ..*a });
-        }
-        if a.dref.is_none() && self.sampler.compare_enable {
-            return Err(Error::Texture(
-                "a sample without a Dref operand through a sampler with compareEnable".into(),
-            ));
+        if a.dref.is_some() != self.sampler.compare_enable {
+            // an error, or the sample without its Dref
+            let dref = self.dref_operand(a.dref, "sample")?;
+            return self.sample(img, &SampleArgs { dref, ..*a });
         }
         let bases = if self.sampler.unnormalized_coordinates {
             [LodBase::iso(0.0); 4]
@@ -520,6 +645,34 @@ impl Kernel {
             }
         }
         Ok((self.quad_fn.0)(self, img, a, &bases))
+    }
+
+    /// What [`Kernel::sample`] does for this quad, step by step: the general lane loop
+    /// (`Kernel::sample_lanes`, with the kernel's format class and view shape, every
+    /// address mode read at run time) run with a recording recorder (see
+    /// [`super::explain`]). The record's result is what [`Kernel::sample`] returns; the
+    /// errors are its errors.
+    pub fn explain_sample(&self, img: &Image, a: &SampleArgs) -> Result<QuadExplain> {
+        self.check(img)?;
+        let a = SampleArgs {
+            dref: self.dref_operand(a.dref, "sample")?,
+            ..*a
+        };
+        let from: [Cell<LodFrom>; 4] = Default::default();
+        let bases = if self.sampler.unnormalized_coordinates {
+            [LodBase::iso(0.0); 4]
+        } else {
+            self.lod_bases_from(&a.coords, &a.lod, &from)
+        };
+        let from = from.map(Cell::into_inner);
+        let log = Log::new(Operation::Sample);
+        let run = pick_explain(
+            self.dims,
+            self.cube,
+            format_class(self.format, self.view.aspect),
+        );
+        let r = run(self, img, &a, &bases, &from, &log);
+        Ok(log.finish(r))
     }
 
     /// The fast path alone: `None` when the kernel has none or this quad leaves it.
@@ -540,16 +693,32 @@ impl Kernel {
     }
 
     /// The lanes of [`Kernel::sample`], monomorphised over the (nearest, linear) level
-    /// filters the kernel picked.
+    /// filters the kernel picked: [`Kernel::sample_lanes`] recording nothing.
     pub(super) fn sample_filtered<N: LevelFilter, L: LevelFilter>(
         &self,
         img: &Image,
         a: &SampleArgs,
         bases: &[LodBase; 4],
     ) -> QuadBits {
+        self.sample_lanes::<N, L, NoRecord>(img, a, bases, &[LodFrom::default(); 4], &NoRecord)
+    }
+
+    /// The general lane loop: per active lane, its λ steps and levels ([`Kernel::select`])
+    /// and its footprints ([`Kernel::sample_lane`]), each step reported to `rec` (`from`:
+    /// what each lane's λ_base came from, read only when `R` records).
+    #[inline(always)]
+    pub(super) fn sample_lanes<N: LevelFilter, L: LevelFilter, R: Recorder>(
+        &self,
+        img: &Image,
+        a: &SampleArgs,
+        bases: &[LodBase; 4],
+        from: &[LodFrom; 4],
+        rec: &R,
+    ) -> QuadBits {
         let mut out = [[0u32; 4]; 4];
         // level selection depends only on (λ_base, bias, MinLod), which usually agree across
         // the quad (coarse implicit LOD, no per-lane operands): reuse the previous lane's
+        // (a recording run selects per lane, to record each lane's steps)
         let mut prev: Option<([u32; 3], Option<LaneLod>)> = None;
         for lane in 0..4 {
             if a.mask & (1 << lane) == 0 {
@@ -561,16 +730,24 @@ impl Kernel {
             };
             let min_lod = a.min_lod.map_or(f32::NEG_INFINITY, |m| m[lane]);
             let base = &bases[lane];
+            if R::ON {
+                rec.lane(lane, a.coords[lane]);
+                let f = &from[lane];
+                rec.lod_base(f.derivs, f.rho, (base.lambda, base.probes, base.major));
+            }
             let key = [base.lambda, bias, min_lod].map(f32::to_bits);
             let ll = match prev {
-                Some((k, ll)) if k == key => ll,
-                _ => self.lane_lod(base.lambda, bias, min_lod),
+                Some((k, ll)) if k == key && !R::ON => ll,
+                _ => self.select(base.lambda, bias, min_lod, rec),
             };
             prev = Some((key, ll));
             out[lane] = match ll {
-                Some(ll) => self.sample_lane::<N, L>(img, a, lane, base, &ll),
+                Some(ll) => self.sample_lane::<N, L, R>(img, a, lane, base, &ll, rec),
                 None => self.oob_raw,
             };
+            if R::ON {
+                rec.result(out[lane]);
+            }
         }
         out
     }
@@ -578,37 +755,72 @@ impl Kernel {
     /// Filter choice and levels of one lane; `None`: the D3D out-of-range MinLod result.
     #[inline(always)]
     pub(super) fn lane_lod(&self, base_lambda: f32, bias: f32, min_lod: f32) -> Option<LaneLod> {
+        self.select(base_lambda, bias, min_lod, &NoRecord)
+    }
+
+    /// [`Kernel::lane_lod`], its steps reported to `rec` (a recording run works them out
+    /// for the out-of-range MinLod result too).
+    #[inline(always)]
+    pub(super) fn select<R: Recorder>(
+        &self,
+        base_lambda: f32,
+        bias: f32,
+        min_lod: f32,
+        rec: &R,
+    ) -> Option<LaneLod> {
         let s = &self.sampler;
         let q = self.view.level_count - 1;
-        if self.cfg.policy == Policy::D3D && min_lod > q as f32 {
+        let out_of_range = self.cfg.policy == Policy::D3D && min_lod > q as f32;
+        if out_of_range && !R::ON {
             return None;
         }
-        let lambda = if s.unnormalized_coordinates {
-            0.0
+        let (biased, lambda) = if s.unnormalized_coordinates {
+            (0.0, 0.0)
         } else {
-            self.lambdas(base_lambda, bias, min_lod).1
+            self.lambdas(base_lambda, bias, min_lod)
         };
         let minify = lambda > 0.0;
         let filter = if minify { s.min_filter } else { s.mag_filter };
-        let mode = if self.dec.kind != NumKind::Float {
+        let integer = self.dec.kind != NumKind::Float;
+        let mode = if integer {
             MipmapMode::Nearest
         } else {
             s.mipmap_mode
         };
-        Some(LaneLod {
+        let ll = LaneLod {
             linear: filter == Filter::Linear,
             levels: select_levels(lambda, self.view.level_count, mode),
-        })
+        };
+        if R::ON {
+            rec.lod(&|l| {
+                l.shader_bias = bias;
+                l.sampler_bias = s.mip_lod_bias;
+                l.lambda_biased = biased;
+                l.sampler_min_lod = s.min_lod;
+                l.shader_min_lod = (min_lod != f32::NEG_INFINITY).then_some(min_lod);
+                l.sampler_max_lod = s.max_lod;
+                l.lambda = lambda;
+                l.minified = minify;
+                l.filter = if integer { Filter::Nearest } else { filter };
+                l.mipmap_mode = mode;
+                l.levels = ll.levels.l[..ll.levels.n].to_vec();
+                l.out_of_range = out_of_range;
+            });
+        }
+        (!out_of_range).then_some(ll)
     }
 
+    /// One lane of [`Kernel::sample_lanes`]: its probes and levels summed, or an integer
+    /// format's raw texel.
     #[inline(always)]
-    fn sample_lane<N: LevelFilter, L: LevelFilter>(
+    fn sample_lane<N: LevelFilter, L: LevelFilter, R: Recorder>(
         &self,
         img: &Image,
         a: &SampleArgs,
         lane: usize,
         base: &LodBase,
         ll: &LaneLod,
+        rec: &R,
     ) -> [u32; 4] {
         let unnorm = self.sampler.unnormalized_coordinates;
         let levels = ll.levels;
@@ -616,9 +828,12 @@ impl Kernel {
         let off = self.offset_bits(a.offsets[lane], 4);
         let integer = self.dec.kind != NumKind::Float;
         let dref = a.dref.map(|d| self.dref_value(d[lane]));
+        if R::ON {
+            rec.located(self.cube.then_some(face), layer, dref);
+        }
         if integer {
             let level = self.view.base_level + levels.l[0].0;
-            return self.nearest_raw(img, level, layer, face, st, off, unnorm);
+            return self.nearest_raw(img, level, layer, face, st, off, unnorm, rec);
         }
         let linear = ll.linear;
         let n = base.probes.max(1);
@@ -640,12 +855,16 @@ impl Kernel {
                     uvw,
                     dref,
                 };
-                let v = if linear {
-                    L::filter(self, img, &tap)
-                } else {
-                    N::filter(self, img, &tap)
-                };
                 let w = wl / n as f32;
+                let note = Note {
+                    probe: p,
+                    weight: w,
+                };
+                let v = if linear {
+                    L::filter(self, img, &tap, note, rec)
+                } else {
+                    N::filter(self, img, &tap, note, rec)
+                };
                 for c in 0..4 {
                     acc[c] += w * v[c];
                 }
@@ -680,19 +899,41 @@ impl Kernel {
         ]
     }
 
-    /// Reads a raw texel with the sampler's wrap (border → border bits).
+    /// Texel `ijk` of absolute `level` after the sampler's wrap per axis; `None`: the border.
     #[inline]
-    pub(super) fn raw_at(&self, img: &Image, level: u32, layer: u32, ijk: [i32; 3]) -> [u32; 4] {
+    pub(super) fn wrapped(&self, level: u32, ijk: [i32; 3]) -> Option<[i32; 3]> {
         let lv = &self.lv[level as usize];
         let mut w = [0i32; 3];
         for d in 0..self.dims.min(3) {
             w[d] = address::wrap::<{ address::DYN }>(ijk[d], lv.size[d], self.modes[d]);
             if w[d] < 0 {
-                return self.border_raw;
+                return None;
             }
         }
-        let o = lv.layout(layer).offset(w, self.texel_size);
-        self.raw_texel(img.bytes(), o)
+        Some(w)
+    }
+
+    /// Reads raw texel `ijk` with the sampler's wrap: the texel read (`None`: the border)
+    /// and its bits (border: the border bits).
+    #[inline]
+    pub(super) fn raw_at(
+        &self,
+        img: &Image,
+        level: u32,
+        layer: u32,
+        ijk: [i32; 3],
+    ) -> (Option<[i32; 3]>, [u32; 4]) {
+        let w = self.wrapped(level, ijk);
+        let v = match w {
+            Some(w) => {
+                let o = self.lv[level as usize]
+                    .layout(layer)
+                    .offset(w, self.texel_size);
+                self.raw_texel(img.bytes(), o)
+            }
+            None => self.border_raw,
+        };
+        (w, v)
     }
 
     /// Raw bits of the texel at byte offset `o`: R8G8B8A8_UNORM inline (the same table as its
@@ -706,27 +947,57 @@ impl Kernel {
         (self.dec.raw)(&data[o..o + self.texel_size])
     }
 
+    /// An integer format's lane: the nearest texel's raw bits at `level` (cube views: clamped
+    /// to the face), border bits outside a border-mode level.
     #[allow(clippy::too_many_arguments)]
-    fn nearest_raw(
+    fn nearest_raw<R: Recorder>(
         &self,
         img: &Image,
         level: u32,
         layer: u32,
-        _face: u32,
+        face: u32,
         st: [f32; 3],
         off: [i32; 3],
         unnorm: bool,
+        rec: &R,
     ) -> [u32; 4] {
         let uvw = self.to_texel(level, st, off, unnorm);
         let ijk = uvw.map(|x| fl(self.snap(x)));
-        if self.cube {
+        let (at, v) = if self.cube {
             let lv = &self.lv[level as usize];
             let n = lv.size[0];
             let (i, j) = (ijk[0].clamp(0, n - 1), ijk[1].clamp(0, n - 1));
             let o = lv.layout(layer).offset([i, j, 0], self.texel_size);
-            return (self.dec.raw)(&img.bytes()[o..o + self.texel_size]);
+            (
+                Some([i, j, 0]),
+                (self.dec.raw)(&img.bytes()[o..o + self.texel_size]),
+            )
+        } else {
+            self.raw_at(img, level, layer, ijk)
+        };
+        if R::ON {
+            rec.footprint(FootprintExplain {
+                level,
+                weight: 1.0,
+                position: uvw,
+                ..FootprintExplain::default()
+            });
+            rec.tap(TapExplain {
+                unwrapped: ijk,
+                texel: match at {
+                    Some(ijk) => Texel::At {
+                        layer,
+                        face: self.cube.then_some(face),
+                        ijk,
+                    },
+                    None => Texel::Border,
+                },
+                weight: 1.0,
+                value: v,
+                compare: None,
+            });
         }
-        self.raw_at(img, level, layer, ijk)
+        v
     }
 
     /// `OpImageQueryLod` / `CalculateLevelOfDetail[Unclamped]` for a quad (implicit
@@ -740,16 +1011,46 @@ impl Kernel {
         fine: bool,
     ) -> Result<[[f32; 2]; 4]> {
         self.check(img)?;
-        let bases = self.lod_bases(
-            coords,
-            &LodMode::Implicit {
-                bias: [0.0; 4],
-                fine,
-            },
-        );
-        Ok(bases.map(|b| {
+        Ok(self.query_lod_lanes(coords, fine, &NoRecord))
+    }
+
+    /// What [`Kernel::query_lod`] does for this quad: each lane's LOD steps; the record's
+    /// result holds lane `i`'s `(level, λ')` bits in its first two components.
+    pub fn explain_query_lod(
+        &self,
+        img: &Image,
+        coords: &[[f32; 4]; 4],
+        fine: bool,
+    ) -> Result<QuadExplain> {
+        self.check(img)?;
+        let log = Log::new(Operation::QueryLod);
+        let r = self.query_lod_lanes(coords, fine, &log);
+        Ok(log.finish(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0])))
+    }
+
+    /// [`Kernel::query_lod`]'s lanes, each lane's λ steps reported to `rec` (with the levels
+    /// a sample would select).
+    fn query_lod_lanes<R: Recorder>(
+        &self,
+        coords: &[[f32; 4]; 4],
+        fine: bool,
+        rec: &R,
+    ) -> [[f32; 2]; 4] {
+        let lod = LodMode::Implicit {
+            bias: [0.0; 4],
+            fine,
+        };
+        let from: [Cell<LodFrom>; 4] = Default::default();
+        let bases = if R::ON {
+            self.lod_bases_from(coords, &lod, &from)
+        } else {
+            self.lod_bases(coords, &lod)
+        };
+        let from = from.map(Cell::into_inner);
+        std::array::from_fn(|lane| {
+            let b = &bases[lane];
             let (l1, l) = self.lambdas(b.lambda, 0.0, f32::NEG_INFINITY);
-            match self.cfg.policy {
+            let r = match self.cfg.policy {
                 Policy::Vulkan => {
                     let q = (self.view.level_count - 1) as f32;
                     let d = if l.is_nan() { 0.0 } else { l.clamp(0.0, q) };
@@ -760,7 +1061,15 @@ impl Kernel {
                     [d, l1]
                 }
                 Policy::D3D => [l, l1],
+            };
+            if R::ON {
+                rec.lane(lane, coords[lane]);
+                let f = &from[lane];
+                rec.lod_base(f.derivs, f.rho, (b.lambda, b.probes, b.major));
+                let _ = self.select(b.lambda, 0.0, f32::NEG_INFINITY, rec);
+                rec.result([r[0].to_bits(), r[1].to_bits(), 0, 0]);
             }
-        }))
+            r
+        })
     }
 }

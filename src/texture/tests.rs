@@ -1877,3 +1877,333 @@ mod batch_routes {
         assert!(served > 3000, "the plane route served only {served} quads");
     }
 }
+
+// ------------------------------------------------------------------------------------------
+// `Kernel::explain_*`: the record of the general path, its result the operation's, checked by
+// hand.
+
+mod explain_records {
+    use super::*;
+    use explain::{Operation, QuadExplain, Texel};
+
+    /// Both the same bits, or both errors.
+    fn agree<E: std::fmt::Debug, F: std::fmt::Debug>(
+        what: &str,
+        got: std::result::Result<QuadBits, E>,
+        want: std::result::Result<QuadBits, F>,
+    ) -> std::result::Result<(), String> {
+        match (got, want) {
+            (Ok(g), Ok(w)) if g == w => Ok(()),
+            (Err(_), Err(_)) => Ok(()),
+            (g, w) => Err(format!("{what}: record {g:08x?}, operation {w:08x?}")),
+        }
+    }
+
+    /// The record's own consistency for a float-format sample: inactive lanes are empty,
+    /// each lane's result is the quad's, and the footprints' weighted values summed in the
+    /// record's order (SNORM clamped at −1) are that result, bit for bit.
+    fn consistent(e: &QuadExplain, mask: u8, snorm: bool) -> std::result::Result<(), String> {
+        for (l, x) in e.lanes.iter().enumerate() {
+            if mask & (1 << l) == 0 {
+                if x.active || !x.footprints.is_empty() {
+                    return Err(format!("lane {l} is outside the mask: {x:?}"));
+                }
+                continue;
+            }
+            if !x.active || x.result != e.result[l] {
+                return Err(format!("lane {l}: {x:?} against {:08x?}", e.result[l]));
+            }
+            if x.lod.as_ref().is_some_and(|l| l.out_of_range) {
+                continue;
+            }
+            let mut acc = [0.0f32; 4];
+            for f in &x.footprints {
+                for (a, v) in acc.iter_mut().zip(f.value) {
+                    *a += f.weight * v;
+                }
+            }
+            if snorm {
+                acc = acc.map(|v| v.max(-1.0));
+            }
+            if acc.map(f32::to_bits) != x.result {
+                return Err(format!("lane {l}: footprints sum to {acc:?}: {x:?}"));
+            }
+        }
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 500, failure_persistence: None, ..ProptestConfig::default() })]
+        /// Every view type, format, filter, address mode, LOD form, Dref, policy and precision:
+        /// the record's result is what the operation returns (sample, gather, LOD query),
+        /// whichever route the operation took, and the record adds up to it.
+        #[test]
+        fn records_give_the_operations_results(c in case(), comp in 0u32..4, mask in 1u8..16) {
+            let img = build(&c);
+            let view = sub_view(&img, &c);
+            let hw = Config { precision: LodPrecision::Hardware, ..EXACT };
+            for cfg in [EXACT, D3D, hw] {
+                let Ok(k) = Kernel::new(&img, &view, &c.sampler, cfg) else {
+                    continue;
+                };
+                let a = SampleArgs {
+                    coords: c.coords,
+                    lod: c.lod,
+                    min_lod: c.min_lod,
+                    offsets: [c.offset; 4],
+                    dref: c.dref.map(|d| [d, d + 0.1, d - 0.1, d]),
+                    mask,
+                };
+                let e = k.explain_sample(&img, &a);
+                agree("sample", e.as_ref().map(|e| e.result), k.sample(&img, &a))
+                    .map_err(TestCaseError::fail)?;
+                if let Ok(e) = &e {
+                    prop_assert_eq!(e.op, Operation::Sample);
+                    consistent(e, mask, c.fmt.is_snorm()).map_err(TestCaseError::fail)?;
+                }
+                let g = GatherArgs {
+                    offsets: if matches!(c.vt, ViewType::Cube | ViewType::CubeArray) {
+                        GatherOffsets::None
+                    } else {
+                        GatherOffsets::Offset([[c.offset[0], c.offset[1]]; 4])
+                    },
+                    dref: a.dref,
+                    mask,
+                    ..GatherArgs::new(c.coords, comp)
+                };
+                let e = k.explain_gather(&img, &g);
+                agree("gather", e.as_ref().map(|e| e.result), k.gather(&img, &g))
+                    .map_err(TestCaseError::fail)?;
+                if let Ok(e) = &e {
+                    for l in (0..4).filter(|l| mask & (1 << l) != 0) {
+                        prop_assert_eq!(e.lanes[l].footprints[0].taps.len(), 4);
+                    }
+                }
+                for fine in [false, true] {
+                    let e = k.explain_query_lod(&img, &c.coords, fine).unwrap();
+                    let q = k.query_lod(&img, &c.coords, fine).unwrap();
+                    for (r, q) in e.result.iter().zip(q) {
+                        prop_assert_eq!(r[..2].to_vec(), q.map(f32::to_bits).to_vec());
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bilinear_taps_weights_and_lod_by_hand() {
+        // v(x, y) = x + 10y on a 4×4 R32 level; s = 1.75/4, t = 2.5/4 → u = 1.75, v = 2.5:
+        // x = 1.25 → i0 = 1, a = 0.25; y = 2 → j0 = 2, b = 0; taps (1,2) (2,2) (1,3) (2,3)
+        // with weights 0.75, 0.25, 0, 0: 21·0.75 + 22·0.25 = 21.25
+        let img = r32(4, 4, 1, |_, x, y| x as f32 + 10.0 * y as f32);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let s = Sampler {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            address_mode: [AddressMode::ClampToEdge; 3],
+            ..Sampler::default()
+        };
+        let k = Kernel::new(&img, &view, &s, EXACT).unwrap();
+        let mut a = explicit([1.75 / 4.0, 2.5 / 4.0], 0.0);
+        a.mask = 0b0101;
+        let e = k.explain_sample(&img, &a).unwrap();
+        assert_eq!(e.op, Operation::Sample);
+        assert_eq!(e.result, k.sample(&img, &a).unwrap());
+        assert!(!e.lanes[1].active && e.lanes[1].footprints.is_empty());
+        let l = &e.lanes[0];
+        assert_eq!(f32::from_bits(l.result[0]), 21.25);
+        let lod = l.lod.as_ref().unwrap();
+        assert_eq!(lod.derivatives, None);
+        assert_eq!(
+            (lod.lambda_base, lod.lambda, lod.minified),
+            (0.0, 0.0, false)
+        );
+        assert_eq!(
+            (lod.filter, lod.levels.clone()),
+            (Filter::Linear, vec![(0, 1.0)])
+        );
+        assert_eq!(l.footprints.len(), 1);
+        let f = &l.footprints[0];
+        assert_eq!(
+            (f.level, f.weight, f.position[0], f.position[1]),
+            (0, 1.0, 1.75, 2.5)
+        );
+        assert_eq!(&f.fractions[..2], &[0.25, 0.0]);
+        let taps: Vec<_> = f
+            .taps
+            .iter()
+            .map(|t| (t.texel, t.weight, f32::from_bits(t.value[0])))
+            .collect();
+        let at = |i, j| Texel::At {
+            layer: 0,
+            face: None,
+            ijk: [i, j, 0],
+        };
+        assert_eq!(
+            taps,
+            vec![
+                (at(1, 2), 0.75, 21.0),
+                (at(2, 2), 0.25, 22.0),
+                (at(1, 3), 0.0, 31.0),
+                (at(2, 3), 0.0, 32.0)
+            ]
+        );
+        assert_eq!(f.value[0], 21.25);
+    }
+
+    #[test]
+    fn shadow_grad_lod_and_compares_by_hand() {
+        // D32 8×8, 4 levels; Grad dx = (2/8, 0), dy = (0, 1/8): ρ = (2, 1) texels, λ = 1
+        // exactly, so linear mipmapping reads level 1 alone (4×4). (s, t) = (0.5, 0.5): u = v
+        // = 2, x = y = 1.5 → i0 = j0 = 1, a = b = 0.5. Level 1 holds d(i, j) = (i + 4j)/16:
+        // taps 5/16, 6/16, 9/16, 10/16 against Dref 0.5 with LESS_OR_EQUAL → 0, 0, 1, 1 →
+        // 0.5
+        let mut img = Image::new_2d(Format::D32_SFLOAT, 8, 8, 1, 4).unwrap();
+        for l in 0..4 {
+            let e = img.level_extent(l);
+            let d: Vec<[f32; 4]> = (0..e[0] * e[1])
+                .map(|i| [(i % e[0] + e[0] * (i / e[0])) as f32 / 16.0, 0.0, 0.0, 1.0])
+                .collect();
+            img.upload_f32(l, &d).unwrap();
+        }
+        let view = ImageView::whole(&img, ViewType::D2);
+        let s = Sampler {
+            compare_enable: true,
+            compare_op: CompareOp::LessOrEqual,
+            ..Sampler::trilinear(AddressMode::ClampToEdge)
+        };
+        let k = Kernel::new(&img, &view, &s, EXACT).unwrap();
+        let a = SampleArgs {
+            lod: grad([2.0 / 8.0, 0.0], [0.0, 1.0 / 8.0]),
+            dref: Some([0.5; 4]),
+            ..SampleArgs::new(same([0.5, 0.5, 0.0, 0.0]))
+        };
+        let e = k.explain_sample(&img, &a).unwrap();
+        assert_eq!(e.result, k.sample(&img, &a).unwrap());
+        let l = &e.lanes[3];
+        let lod = l.lod.as_ref().unwrap();
+        assert_eq!(lod.derivatives, Some(([0.25, 0.0, 0.0], [0.0, 0.125, 0.0])));
+        assert_eq!(
+            (lod.rho, lod.lambda_base, lod.lambda),
+            ([2.0, 1.0], 1.0, 1.0)
+        );
+        assert_eq!(lod.levels, vec![(1, 1.0)]);
+        assert_eq!(l.dref, Some(0.5));
+        let f = &l.footprints[0];
+        assert_eq!((f.level, &f.fractions[..2]), (1, &[0.5, 0.5][..]));
+        let got: Vec<_> = f
+            .taps
+            .iter()
+            .map(|t| (f32::from_bits(t.value[0]), t.compare))
+            .collect();
+        assert_eq!(
+            got,
+            vec![
+                (5.0 / 16.0, Some(false)),
+                (6.0 / 16.0, Some(false)),
+                (9.0 / 16.0, Some(true)),
+                (10.0 / 16.0, Some(true))
+            ]
+        );
+        assert_eq!(quad_f32(&e.result)[3], [0.5, 0.0, 0.0, 1.0]);
+    }
+
+    #[test]
+    fn border_and_cube_corner_taps_by_hand() {
+        // clamp-to-border, nearest, 4×4: s = −0.1 → u = −0.4 → texel −1 is the border
+        let img = r32(4, 4, 1, |_, x, y| x as f32 + 10.0 * y as f32);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let s = Sampler {
+            address_mode: [AddressMode::ClampToBorder; 3],
+            border_color: BorderColor::FloatOpaqueWhite,
+            ..Sampler::default()
+        };
+        let k = Kernel::new(&img, &view, &s, EXACT).unwrap();
+        let a = explicit([-0.1, 0.3], 0.0);
+        let e = k.explain_sample(&img, &a).unwrap();
+        let tap = &e.lanes[0].footprints[0].taps[0];
+        assert_eq!((tap.unwrapped, tap.texel), ([-1, 1, 0], Texel::Border));
+        assert_eq!(quad_f32(&e.result)[0], [1.0, 0.0, 0.0, 1.0]);
+        // a cube's corner: on the +z face (4) of a 2×2 cube, the direction (0.9, 0.9, 1)
+        // lands at face coordinates (0.95, 0.05): texel space (1.9, 0.1), footprint
+        // i0 = 1, j0 = −1: (1, −1) and (2, −1) leave the face across its top edge, (2, 0)
+        // across its right edge, and (2, −1) across both: the corner, averaged from the
+        // other three
+        let img = cube2(1);
+        let view = ImageView::whole(&img, ViewType::Cube);
+        let s = Sampler {
+            mag_filter: Filter::Linear,
+            min_filter: Filter::Linear,
+            ..Sampler::default()
+        };
+        let k = Kernel::new(&img, &view, &s, EXACT).unwrap();
+        let a = SampleArgs {
+            lod: LodMode::Zero,
+            ..SampleArgs::new(same([0.9, 0.9, 1.0, 0.0]))
+        };
+        let e = k.explain_sample(&img, &a).unwrap();
+        assert_eq!(e.result, k.sample(&img, &a).unwrap());
+        let l = &e.lanes[0];
+        assert_eq!((l.face, l.layer), (Some(4), 4));
+        let taps = &l.footprints[0].taps;
+        assert_eq!(taps.len(), 4);
+        let faces: Vec<_> = taps
+            .iter()
+            .map(|t| match t.texel {
+                Texel::At { face, .. } => face,
+                Texel::CornerAverage => None,
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        assert_eq!(faces, [Some(2), Some(4), Some(0), None]);
+        assert_eq!(taps[3].texel, Texel::CornerAverage);
+        assert_eq!(taps[3].unwrapped, [2, -1, 0]);
+        let avg: f64 = taps[..3]
+            .iter()
+            .map(|t| f32::from_bits(t.value[0]) as f64)
+            .sum::<f64>()
+            / 3.0;
+        assert_eq!(f32::from_bits(taps[3].value[0]), avg as f32);
+    }
+
+    #[test]
+    fn gather_fetch_query_and_integer_records_match_their_operations() {
+        let img = xy_uint(4, 4);
+        let view = ImageView::whole(&img, ViewType::D2);
+        let k = Kernel::new(&img, &view, &Sampler::default(), EXACT).unwrap();
+        let g = GatherArgs::new(same([0.3, 0.6, 0.0, 0.0]), 1);
+        let e = k.explain_gather(&img, &g).unwrap();
+        assert_eq!(e.op, Operation::Gather { component: 1 });
+        assert_eq!(e.result, k.gather(&img, &g).unwrap());
+        assert_eq!(e.lanes[0].footprints[0].taps.len(), 4);
+        let f = FetchArgs::new([[1, 2, 0, 0], [5, 0, 0, 0], [0, 0, 0, 0], [3, 3, 0, 0]]);
+        let e = explain_fetch(&img, &view, &f).unwrap();
+        assert_eq!(e.op, Operation::Fetch);
+        assert_eq!(e.result, fetch_quad(&img, &view, &f).unwrap());
+        assert_eq!(e.lanes[1].footprints[0].taps[0].texel, Texel::OutOfRange);
+        assert_eq!(
+            e.lanes[3].footprints[0].taps[0].texel,
+            Texel::At {
+                layer: 0,
+                face: None,
+                ijk: [3, 3, 0]
+            }
+        );
+        let c = same([0.3, 0.6, 0.0, 0.0]);
+        let e = k.explain_query_lod(&img, &c, false).unwrap();
+        let q = k.query_lod(&img, &c, false).unwrap();
+        for (r, q) in e.result.iter().zip(q) {
+            assert_eq!(r[..2], q.map(f32::to_bits));
+        }
+        // an integer format samples the nearest texel: (0.3, 0.6) · 4 = (1.2, 2.4) → (1, 2),
+        // whose raw value is (x, y, x + y, 7)
+        let a = explicit([0.3, 0.6], 0.0);
+        let e = k.explain_sample(&img, &a).unwrap();
+        assert_eq!(e.result, k.sample(&img, &a).unwrap());
+        let tap = &e.lanes[2].footprints[0].taps[0];
+        assert_eq!(
+            (tap.unwrapped, tap.value, e.lanes[2].result),
+            ([1, 2, 0], [1, 2, 3, 7], [1, 2, 3, 7])
+        );
+    }
+}

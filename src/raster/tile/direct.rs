@@ -16,18 +16,19 @@
 //!   the primitive's planes are combined exactly as `shade::build_input` combines them, and
 //!   each lane is the interpolation kernels' expression (`(a + dx * sx) + dy * sy` at the
 //!   quad's lane 0, `+ dx`, `+ dy` steps to the other lanes, times the lane's reciprocal of
-//!   the denominator, 1 where that is 0, rounded to f32), then `unorm8`'s multiply, add,
-//!   max with 0, min with 255 and truncation. Tests hold the block kernels to the per-lane
-//!   expressions and whole draws to the batch path, byte for byte.
+//!   the denominator, 1 where that is 0, rounded to f32), then `unorm8` (the AVX2 kernel
+//!   by its fast steps, and a block again by the exact ones when those cannot round a
+//!   value: `format::unorm8`). Tests hold the block kernels to the per-lane expressions and
+//!   whole draws to the batch path, byte for byte.
 //! - **Four quads a vector.** The AVX2 kernel takes a block's quad row at a time with the
 //!   four quads' lane `k` in one f64x4 (where the batch kernel had one quad's four lanes):
 //!   the x part of every plane (`a + dx * sx`) is made once per block, each lane of four
-//!   quads is one add from lane 0, the f32 results of lanes 0 and 1 (2 and 3) interleave
-//!   into the eight pixels of the upper (lower) pixel row in their framebuffer order, and
-//!   the RGBA bytes are shifts and ORs of the i32 components: a pixel row of the quad row is
-//!   one 32-byte store (masked by the block's coverage when it is not whole). Blocks the
-//!   tile cuts (odd framebuffer sizes) and CPUs without AVX2 take the portable per-quad
-//!   form.
+//!   quads is one add from lane 0, a pixel row is converted only when it has a covered
+//!   pixel, as the f32 results of lanes 0 and 1 (2 and 3) side by side (its even pixels,
+//!   then its odd ones), and its RGBA bytes are the i32 components' saturating packs, one
+//!   byte shuffle and one permute into framebuffer order: one 32-byte store (masked by the
+//!   block's coverage when the row is not whole). Blocks the tile cuts (odd framebuffer
+//!   sizes) and CPUs without AVX2 take the portable per-quad form.
 //!
 //! Why: through a batch, a pass-through quad pays per-batch and per-quad bookkeeping that is
 //! larger than the work itself; written directly, a quad costs about 65 instructions
@@ -138,9 +139,13 @@ pub(super) fn write_block(
     #[cfg(target_arch = "x86_64")]
     if inside && crate::cpu::avx2() {
         let (lx0, ly0) = ((bx - rx) as usize * 4, (by - ry) as usize);
-        if let Some(block) = rows.get_mut(ly0..ly0 + 8) {
+        if let Some(Ok(block)) = rows.get_mut(ly0..ly0 + 8).map(<&mut [_; 8]>::try_from) {
             // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
-            unsafe { block_rgba8_avx2(pl, (bx, by), cov, block, lx0) };
+            unsafe {
+                if block_rgba8_avx2::<false>(pl, (bx, by), cov, block, lx0) {
+                    block_rgba8_avx2::<true>(pl, (bx, by), cov, block, lx0);
+                }
+            }
             return;
         }
     }
@@ -184,20 +189,23 @@ pub(super) fn block_rgba8(
 }
 
 /// [`write_block`] with AVX2, for a block inside the tile: `rows` its eight pixel rows, its
-/// pixels from byte `lx0` of each. Per quad row with a covered pixel: the four quads' lane
-/// `k` of the denominator and of each component as f64x4s (the same operations per lane as
-/// the batch kernel `interpolate_avx2`, see the module doc), rounded to f32, converted as
-/// `unorm8_rows4_avx2` converts, and packed to RGBA by shifts and ORs; a pixel row is one
-/// 32-byte store, masked to the covered pixels unless all eight are.
+/// pixels from byte `lx0` of each. Per pixel row with a covered pixel: the four quads' two
+/// lanes in that row of the denominator and of each component as f64x4s (the same
+/// operations per lane as the batch kernel `interpolate_avx2`, see the module doc), rounded
+/// to f32, converted by [`unorm8_x8_avx2`]'s steps (the even pixels then the odd ones) and
+/// made RGBA8 pixels (`shade::rgba8_pixels_avx2`, then one permute into their order); the
+/// row is one 32-byte store, masked to the covered pixels unless all eight are.
+/// Returns whether the fast steps met a value they cannot round: the caller then writes the
+/// block again with `EXACT`.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn block_rgba8_avx2(
+fn block_rgba8_avx2<const EXACT: bool>(
     pl: &ColorPlanes,
     (bx, by): (i32, i32),
     cov: u64,
-    rows: &mut [&mut [u8]],
+    rows: &mut [&mut [u8]; 8],
     lx0: usize,
-) {
+) -> bool {
     use std::arch::x86_64::*;
     let set = _mm256_set1_pd;
     let xs = |k: i32| (bx + 2 * k) as f64 + 0.5;
@@ -208,78 +216,78 @@ fn block_rgba8_avx2(
     let den_x = ax(den);
     let num_x = [ax(&num[0]), ax(&num[1]), ax(&num[2]), ax(&num[3])];
     let (zero, one) = (_mm256_setzero_pd(), _mm256_set1_pd(1.0));
+    let recip = |d: __m256d| {
+        _mm256_blendv_pd(
+            _mm256_div_pd(one, d),
+            one,
+            _mm256_cmp_pd::<_CMP_EQ_OQ>(d, zero),
+        )
+    };
     // the covered-pixel bits (quad-row order) of the upper and the lower pixel row's pixels
     let up_bits = _mm256_setr_epi32(1, 2, 1 << 4, 1 << 5, 1 << 8, 1 << 9, 1 << 12, 1 << 13);
     let low_bits = _mm256_slli_epi32::<2>(up_bits);
-    for (r, pair) in rows.chunks_exact_mut(2).enumerate().take(4) {
-        let c16 = (cov >> (16 * r)) as u32 & 0xffff;
+    let span = lx0..lx0 + 32;
+    let even_odd = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    let mut worst = _mm256_setzero_ps();
+    // per quad row: its 16 coverage bits and its y (few loop variables: with more, they
+    // were remade after every row)
+    let c16s: [u32; 4] = std::array::from_fn(|r| (cov >> (16 * r)) as u32 & 0xffff);
+    let sys: [f64; 4] = std::array::from_fn(|r| ((by + 2 * r as i32) as f64 + 0.5) - pl.y0);
+    let pairs = rows.as_chunks_mut::<2>().0;
+    for ((&c16, &sy), [top, bottom]) in c16s.iter().zip(&sys).zip(pairs) {
         if c16 == 0 {
             continue;
         }
-        let sy = ((by + 2 * r as i32) as f64 + 0.5) - pl.y0;
-        let d0 = _mm256_add_pd(den_x, set(den.dy * sy));
-        let d1 = _mm256_add_pd(d0, set(den.dx));
-        let d2 = _mm256_add_pd(d0, set(den.dy));
-        let d3 = _mm256_add_pd(d1, set(den.dy));
-        let recip = |d: __m256d| {
-            _mm256_blendv_pd(
-                _mm256_div_pd(one, d),
-                one,
-                _mm256_cmp_pd::<_CMP_EQ_OQ>(d, zero),
-            )
-        };
-        let inv = [recip(d0), recip(d1), recip(d2), recip(d3)];
-        let conv = |v: __m256| unorm8_x8_avx2(v);
-        // component c of the upper and of the lower pixel row, as i32 in pixel order
-        let comp = |c: usize| {
-            let p = &num[c];
-            let v0 = _mm256_add_pd(num_x[c], set(p.dy * sy));
-            let v1 = _mm256_add_pd(v0, set(p.dx));
-            let v2 = _mm256_add_pd(v0, set(p.dy));
-            let v3 = _mm256_add_pd(v1, set(p.dy));
-            let f = |v: __m256d, k: usize| _mm256_cvtpd_ps(_mm256_mul_pd(v, inv[k]));
-            let (f0, f1, f2, f3) = (f(v0, 0), f(v1, 1), f(v2, 2), f(v3, 3));
-            let row = |a: __m128, b: __m128| {
-                conv(_mm256_set_m128(
-                    _mm_unpackhi_ps(a, b),
-                    _mm_unpacklo_ps(a, b),
-                ))
-            };
-            (row(f0, f1), row(f2, f3))
-        };
-        let (r_, g_, b_, a_) = (comp(0), comp(1), comp(2), comp(3));
-        let pack = |r: __m256i, g: __m256i, b: __m256i, a: __m256i| {
-            let rg = _mm256_or_si256(r, _mm256_slli_epi32::<8>(g));
-            let ba = _mm256_or_si256(_mm256_slli_epi32::<16>(b), _mm256_slli_epi32::<24>(a));
-            _mm256_or_si256(rg, ba)
-        };
-        let upper = pack(r_.0, g_.0, b_.0, a_.0);
-        let lower = pack(r_.1, g_.1, b_.1, a_.1);
         let cover = _mm256_set1_epi32(c16 as i32);
-        let [top, bottom] = pair else {
-            unreachable!("two rows");
-        };
-        for (row, px, bits, all) in [
-            (top, upper, up_bits, 0x3333),
-            (bottom, lower, low_bits, 0xcccc),
-        ] {
-            let c = c16 & all;
-            if c == 0 {
-                continue;
-            }
-            let dst: &mut [u8; 32] = (&mut row[lx0..lx0 + 32]).try_into().unwrap();
-            let dst = dst.as_mut_ptr();
-            if c == all {
-                // SAFETY: `dst` points at 32 writable bytes (the array above); unaligned store
-                unsafe { _mm256_storeu_si256(dst.cast(), px) };
-            } else {
-                let mask = _mm256_cmpeq_epi32(_mm256_and_si256(cover, bits), bits);
-                // SAFETY: as above; the masked store writes only within those 32 bytes and
-                // needs no alignment
-                unsafe { _mm256_maskstore_epi32(dst.cast(), mask, px) };
-            }
+        // A pixel row whose pixels are covered (lanes 0 and 1 of the four quads, or lanes 2
+        // and 3), written out for each: a loop over the two kept its values on the stack.
+        macro_rules! pixel_row {
+            ($lower:literal, $row:expr, $bits:expr, $all:literal) => {
+                let c = c16 & $all;
+                if c != 0 {
+                    // a plane's two lanes in this row of the four quads from its `a + dx *
+                    // sx` (`x`), stepped as the batch kernel steps: lane 1 = lane 0 + dx,
+                    // lane 2 = lane 0 + dy, lane 3 = lane 1 + dy
+                    let lanes = |x: __m256d, p: &Plane| {
+                        let l0 = _mm256_add_pd(x, set(p.dy * sy));
+                        let l1 = _mm256_add_pd(l0, set(p.dx));
+                        match $lower {
+                            false => (l0, l1),
+                            true => (_mm256_add_pd(l0, set(p.dy)), _mm256_add_pd(l1, set(p.dy))),
+                        }
+                    };
+                    let (da, db) = lanes(den_x, den);
+                    let (ia, ib) = (recip(da), recip(db));
+                    // component c of the row as i32: the even pixels (the quads' left
+                    // lanes), then the odd ones
+                    let mut comp = |c: usize| {
+                        let (va, vb) = lanes(num_x[c], &num[c]);
+                        let a = _mm256_cvtpd_ps(_mm256_mul_pd(va, ia));
+                        let b = _mm256_cvtpd_ps(_mm256_mul_pd(vb, ib));
+                        unorm8_x8_avx2::<EXACT>(_mm256_set_m128(b, a), &mut worst)
+                    };
+                    let px = super::shade::rgba8_pixels_avx2(comp(0), comp(1), comp(2), comp(3));
+                    // pixels 0 2 4 6 | 1 3 5 7 into their order
+                    let px = _mm256_permutevar8x32_epi32(px, even_odd);
+                    let dst: &mut [u8; 32] = (&mut $row[span.clone()]).try_into().unwrap();
+                    let dst = dst.as_mut_ptr();
+                    if c == $all {
+                        // SAFETY: `dst` points at 32 writable bytes (the array above);
+                        // unaligned store
+                        unsafe { _mm256_storeu_si256(dst.cast(), px) };
+                    } else {
+                        let mask = _mm256_cmpeq_epi32(_mm256_and_si256(cover, $bits), $bits);
+                        // SAFETY: as above; the masked store writes only within those 32
+                        // bytes and needs no alignment
+                        unsafe { _mm256_maskstore_epi32(dst.cast(), mask, px) };
+                    }
+                }
+            };
         }
+        pixel_row!(false, top, up_bits, 0x3333);
+        pixel_row!(true, bottom, low_bits, 0xcccc);
     }
+    !EXACT && unorm8_redo_avx2(worst)
 }
 
 #[cfg(test)]
@@ -325,12 +333,23 @@ mod tests {
                     d
                 }
             };
-            let pl = ColorPlanes {
+            let mut pl = ColorPlanes {
                 num: std::array::from_fn(|_| plane(&mut r, x0, y0, scale)),
                 den,
                 x0,
                 y0,
             };
+            if case % 11 == 0 {
+                // flat colours at the f32 values nearest a half-way point (k + 0.5) / 255,
+                // whose f32 products with 255 can land on it: the exact steps' cases
+                pl.den = Plane::constant(1.0);
+                for n in &mut pl.num {
+                    let k = (r.f64() * 255.0) as u32 as f64;
+                    let mid = ((k + 0.5) / 255.0) as f32;
+                    let b = (mid.to_bits() as i32 + r.i32(-2..=2)) as u32;
+                    *n = Plane::constant(f32::from_bits(b) as f64);
+                }
+            }
             let (bx, by) = (8 * (r.f64() * 4.0) as i32, 8 * (r.f64() * 4.0) as i32);
             let cov = match case % 5 {
                 0 => u64::MAX,
@@ -375,10 +394,26 @@ mod tests {
             if avx2 {
                 let mut got = start.clone();
                 let mut rows: Vec<&mut [u8]> = got.iter_mut().map(|r| &mut r[..]).collect();
-                let block = &mut rows[by as usize..by as usize + 8];
+                let block: &mut [_; 8] = (&mut rows[by as usize..by as usize + 8])
+                    .try_into()
+                    .unwrap();
+                let at = (bx, by);
                 // SAFETY: the CPU has AVX2 (detected above)
-                unsafe { block_rgba8_avx2(&pl, (bx, by), cov, block, bx as usize * 4) };
+                unsafe {
+                    if block_rgba8_avx2::<false>(&pl, at, cov, block, bx as usize * 4) {
+                        block_rgba8_avx2::<true>(&pl, at, cov, block, bx as usize * 4);
+                    }
+                }
                 assert_eq!(got, want, "case {case}: avx2");
+                // and the exact steps alone
+                let mut got = start.clone();
+                let mut rows: Vec<&mut [u8]> = got.iter_mut().map(|r| &mut r[..]).collect();
+                let block: &mut [_; 8] = (&mut rows[by as usize..by as usize + 8])
+                    .try_into()
+                    .unwrap();
+                // SAFETY: as above
+                unsafe { block_rgba8_avx2::<true>(&pl, at, cov, block, bx as usize * 4) };
+                assert_eq!(got, want, "case {case}: avx2, exact steps");
             }
         }
     }

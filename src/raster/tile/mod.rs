@@ -93,9 +93,9 @@ use super::state::PipelineState;
 use super::target::{ColorClass, DepthAspect, DepthStencilTarget};
 use super::{Clears, RenderTargets};
 use crate::cpu::Cache;
+use crate::format::{unorm8, unorm8_redo, unorm8_x4, Format, Worst4};
 #[cfg(target_arch = "x86_64")]
-use crate::format::unorm8_x8_avx2;
-use crate::format::{unorm8, unorm8_x4, Format};
+use crate::format::{unorm8_redo_avx2, unorm8_x8_avx2, Worst8};
 use crate::limits::Cancel;
 use crate::stage::{FragInputs, FragmentStage, Interpolation, RowBatch, RowLayout, QUAD_BATCH};
 use crate::{Error, Result};
@@ -672,6 +672,8 @@ struct TileShader<'a> {
     /// batch (`direct`), and their planes for the current primitive.
     direct: Option<Vec<DirectAtt>>,
     planes: Vec<ColorPlanes>,
+    /// The current batch's quads as RGBA8 pixels (`shade::write_rgba8`'s room).
+    rgba8: Box<[[u8; 16]; QUAD_BATCH]>,
 }
 
 impl<'a> TileShader<'a> {
@@ -720,6 +722,7 @@ impl<'a> TileShader<'a> {
             float_depth,
             direct,
             planes: Vec::new(),
+            rgba8: Box::new([[0; 16]; QUAD_BATCH]),
         }
     }
 

@@ -21,9 +21,10 @@
 //!     (the extra `+ -0.0` steps change no value), so the bits are those of the per-lane
 //!     expressions a test holds them to;
 //!   - colour: an RGBA8 unorm attachment without blending converts four quads at a time from
-//!     the untransposed rows (`unorm8_rows4`: multiply, add 0.5, max with 0 (NaN to 0), min,
-//!     truncate, saturating packs, then byte interleaves into pixels), and writes a whole quad
-//!     as two 8-byte row pieces, a whole 8x8 block as eight 32-byte ones.
+//!     the untransposed rows (`unorm8_rows4`: `format::unorm8`'s fast steps, saturating
+//!     packs, then byte interleaves into pixels; the batch again by the exact steps in the
+//!     rare case the fast ones cannot round a value), and writes a whole quad as two 8-byte
+//!     row pieces, a whole 8x8 block as eight 32-byte ones.
 //! - A batch mixes quads of several primitives; the planes are combined once per primitive
 //!   run and location.
 //!
@@ -133,7 +134,7 @@ impl<'a> TileShader<'a> {
             // What write_color does without blending, minus its dispatch.
             let plain = !att.blend_enable && att.write_mask & 0xf == 0xf;
             if plain && format == Format::R8G8B8A8_UNORM {
-                write_rgba8(&self.quads, src, view_rows, rx, ry);
+                write_rgba8(&self.quads, src, view_rows, (rx, ry), &mut self.rgba8);
                 continue;
             }
             let src1 = comps(Some(&self.layout.color1));
@@ -708,16 +709,22 @@ fn to_f32_bits(a: f64x2, b: f64x2) -> [u32; 4] {
 }
 
 /// The covered pixels of `quads` into a plain (no blend, full write mask) RGBA8 unorm
-/// attachment's tile rows, from the four component rows of its output.
+/// attachment's tile rows, from the four component rows of its output. `pixels`: room for
+/// the converted quads (kept by the tile shader, so no batch zero-fills a kilobyte).
 #[inline]
-fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32, ry: i32) {
+fn write_rgba8(
+    quads: &[Quad],
+    src: [&[u32]; 4],
+    rows: &mut [&mut [u8]],
+    (rx, ry): (i32, i32),
+    pixels: &mut [[u8; 16]; QUAD_BATCH],
+) {
     let nq = quads.len();
     let c: [&[[u32; 4]]; 4] = src.map(|r| r.as_chunks::<4>().0);
     let nq = c.iter().fold(nq, |n, r| n.min(r.len()));
     let (c0, c1, c2, c3) = (&c[0][..nq], &c[1][..nq], &c[2][..nq], &c[3][..nq]);
     // Every quad converted first, in a loop of its own (one with the stores into the tile
     // rows next to it ran out of registers: ~100 instructions per quad).
-    let mut pixels = [[0u8; 16]; QUAD_BATCH];
     let pixels = &mut pixels[..nq.min(QUAD_BATCH)];
     // Four quads at a time where there are four (`unorm8_rows4`), the rest one by one.
     let g: [&[[u32; 16]]; 4] = src.map(|r| r.as_chunks::<16>().0);
@@ -741,9 +748,7 @@ fn write_rgba8(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], rx: i32
             unorm8_groups_avx2(four, [g0, g1, g2, g3])
         };
     } else {
-        for (j, px) in four.iter_mut().enumerate() {
-            *px = unorm8_rows4([&g0[j], &g1[j], &g2[j], &g3[j]]);
-        }
+        unorm8_groups(four, [g0, g1, g2, g3]);
     }
     for (i, px) in rest.iter_mut().enumerate() {
         let i = groups * 4 + i;
@@ -836,30 +841,75 @@ fn whole_block_rgba8(
 }
 
 /// A quad's four lanes of R, G, B and A (f32 bits) as R8G8B8A8 unorm pixels, lanes 0 1 2 3,
-/// with exactly [`unorm8`]'s rounding: `(v * 255 + 0.5)` truncated, below 0 and NaN to 0,
-/// above 255 to 255 (`maxps` with 0 as its second operand gives 0 for NaN). The rows are
-/// transposed to pixels first (shuffles move the bits untouched), then one multiply, add,
-/// max, min and truncation per four values and two saturating packs to bytes.
+/// with exactly [`unorm8`]'s bytes: the rows transposed to pixels (shuffles move the bits
+/// untouched), the fast conversion steps and two saturating packs to bytes, and the exact
+/// steps again when the fast ones met a value they cannot round (`format::unorm8`).
 #[inline]
 pub(crate) fn unorm8_rows(c: [[u32; 4]; 4]) -> [u8; 16] {
     let v = f32x4::transpose(c.map(|w| f32x4::from(w.map(f32::from_bits))));
-    let px: [i32x4; 4] = v.map(unorm8_x4);
-    let lo = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[0], px[1]]));
-    let hi = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[2], px[3]]));
-    u8x16::narrow_i16x8(lo, hi).to_array()
+    let (px, worst) = unorm8_pixels::<false>(v);
+    match unorm8_redo(worst) {
+        true => unorm8_pixels::<true>(v).0,
+        false => px,
+    }
 }
 
-/// [`unorm8_rows`] for four quads (16 lanes of each component row): each row converted and
-/// packed to 16 bytes as it is (no transpose of floats), then the bytes interleaved into
-/// pixels: R with B and G with A, then those pairs (byte unpacks only): ~30 instructions per
-/// quad where the per-quad form takes ~50.
-#[inline]
-pub(crate) fn unorm8_rows4(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
-    let conv = |w: &[u32; 16]| {
-        let q = |i: usize| {
-            unorm8_x4(f32x4::from(
-                [w[i], w[i + 1], w[i + 2], w[i + 3]].map(f32::from_bits),
-            ))
+/// [`unorm8_rows`]' conversion of four pixels' RGBA, with its steps' running maximum.
+#[inline(always)]
+fn unorm8_pixels<const EXACT: bool>(v: [f32x4; 4]) -> ([u8; 16], Worst4) {
+    let mut worst = Worst4::ZERO;
+    let px = v.map(|v| unorm8_x4::<EXACT>(v, &mut worst));
+    let lo = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[0], px[1]]));
+    let hi = i16x8::from_i32x8_saturate(wide::bytemuck::cast::<[i32x4; 2], i32x8>([px[2], px[3]]));
+    (u8x16::narrow_i16x8(lo, hi).to_array(), worst)
+}
+
+/// [`unorm8_rows`] for groups of four quads (`g[c][j]`: group `j`'s 16 lanes of component
+/// `c`), the plain SSE2 form of [`unorm8_groups_avx2`]. Out of line: on AVX2 machines it is
+/// never called, and inlined it made its caller too large to inline.
+#[inline(never)]
+fn unorm8_groups(px: &mut [[[u8; 16]; 4]], g: [&[[u32; 16]]; 4]) {
+    let kernel = |exact: bool, c: [&[u32; 16]; 4], worst: &mut Worst4| match exact {
+        false => unorm8_rows4::<false>(c, worst),
+        true => unorm8_rows4::<true>(c, worst),
+    };
+    each_group(px, g, Worst4::ZERO, kernel, unorm8_redo);
+}
+
+/// Every group of four quads through `kernel` with the fast steps (`false`), folding their
+/// running maximum into a `W` that starts at `zero`, and all again with the exact steps
+/// (`true`) if `redo` says they met a value they cannot round. Inlined into each form.
+#[inline(always)]
+fn each_group<W: Copy>(
+    px: &mut [[[u8; 16]; 4]],
+    g: [&[[u32; 16]]; 4],
+    zero: W,
+    mut kernel: impl FnMut(bool, [&[u32; 16]; 4], &mut W) -> [[u8; 16]; 4],
+    redo: impl Fn(W) -> bool,
+) {
+    let mut worst = zero;
+    let mut run = |exact: bool, worst: &mut W| {
+        let groups = g[0].iter().zip(g[1]).zip(g[2]).zip(g[3]);
+        for (px, (((r, g), b), a)) in px.iter_mut().zip(groups) {
+            *px = kernel(exact, [r, g, b, a], worst);
+        }
+    };
+    run(false, &mut worst);
+    if redo(worst) {
+        run(true, &mut worst);
+    }
+}
+
+/// Four quads (16 lanes of each component row) as [`unorm8_rows`] converts one: each row
+/// converted and packed to 16 bytes as it is (no transpose of floats), then the bytes
+/// interleaved into pixels: R with B and G with A, then those pairs (byte unpacks only):
+/// ~30 instructions per quad where the per-quad form takes ~50.
+#[inline(always)]
+fn unorm8_rows4<const EXACT: bool>(c: [&[u32; 16]; 4], worst: &mut Worst4) -> [[u8; 16]; 4] {
+    let mut conv = |w: &[u32; 16]| {
+        let mut q = |i: usize| {
+            let v = f32x4::from([w[i], w[i + 1], w[i + 2], w[i + 3]].map(f32::from_bits));
+            unorm8_x4::<EXACT>(v, worst)
         };
         let lo = wide::bytemuck::cast::<[i32x4; 2], i32x8>([q(0), q(4)]);
         let hi = wide::bytemuck::cast::<[i32x4; 2], i32x8>([q(8), q(12)]);
@@ -879,43 +929,57 @@ pub(crate) fn unorm8_rows4(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
     ]
 }
 
-/// [`unorm8_rows4`] in 256-bit AVX2 forms, the same operations per value (multiply, add 0.5,
-/// `vmaxps` with 0 as the second operand, `vminps`, truncate; the values are then in 0..=255,
-/// so the saturating packs only narrow). The packs work within 128-bit halves, so the rows
-/// come out as quads 0 1 in one 32-byte register and quads 2 3 in the other.
+/// [`unorm8_rows4`] in 256-bit AVX2 forms, the same operations per value: lanes 0-7 and
+/// then 8-15 of the four rows converted and made pixels by [`rgba8_pixels_avx2`] (the
+/// pixels of quads 0 1, then 2 3).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline]
-fn unorm8_rows4_avx2(c: [&[u32; 16]; 4]) -> [[u8; 16]; 4] {
+fn unorm8_rows4_avx2<const EXACT: bool>(c: [&[u32; 16]; 4], worst: &mut Worst8) -> [[u8; 16]; 4] {
     use std::arch::x86_64::*;
     use wide::bytemuck::cast;
-    let conv = |w: &[u32; 8]| unorm8_x8_avx2(cast::<[u32; 8], __m256>(*w));
-    // i16 lanes 0-3, 8-11 | 4-7, 12-15 of a row
-    let row = |w: &[u32; 16]| {
-        let [lo, hi] = cast::<[u32; 16], [[u32; 8]; 2]>(*w);
-        _mm256_packs_epi32(conv(&lo), conv(&hi))
+    let c = c.map(|w| cast::<[u32; 16], [__m256; 2]>(*w));
+    let mut half = |h: usize| {
+        let mut conv = |c: &[__m256; 2]| unorm8_x8_avx2::<EXACT>(c[h], worst);
+        let (r, g, b, a) = (conv(&c[0]), conv(&c[1]), conv(&c[2]), conv(&c[3]));
+        cast::<__m256i, [[u8; 16]; 2]>(rgba8_pixels_avx2(r, g, b, a))
     };
-    let (r, g, b, a) = (row(c[0]), row(c[1]), row(c[2]), row(c[3]));
-    // bytes: R or G (lanes 0-3, 8-11), then B or A (the same lanes) | lanes 4-7, 12-15
-    let (rb, ga) = (_mm256_packus_epi16(r, b), _mm256_packus_epi16(g, a));
-    let (rg, ba) = (_mm256_unpacklo_epi8(rb, ga), _mm256_unpackhi_epi8(rb, ga));
-    // pixels of lanes 0-3 | 4-7, and of lanes 8-11 | 12-15
-    let q01 = cast::<__m256i, [[u8; 16]; 2]>(_mm256_unpacklo_epi16(rg, ba));
-    let q23 = cast::<__m256i, [[u8; 16]; 2]>(_mm256_unpackhi_epi16(rg, ba));
-    [q01[0], q01[1], q23[0], q23[1]]
+    let (lo, hi) = (half(0), half(1));
+    [lo[0], lo[1], hi[0], hi[1]]
 }
 
-/// [`unorm8_rows4_avx2`] over groups of four quads (`g[c][j]`: group `j`'s 16 lanes of
-/// component `c`), in one AVX2 function (the per-group kernel cannot be inlined into a caller
-/// without AVX2).
+/// Eight pixels' R, G, B and A as i32 lanes (a conversion step's, in pixel order) as 32
+/// bytes of RGBA8 pixels: saturating packs to i16 and u8, which leave each 128-bit half as
+/// R0-3 G0-3 B0-3 A0-3, then one byte shuffle into R0 G0 B0 A0 R1 ...
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+pub(super) fn rgba8_pixels_avx2(
+    r: std::arch::x86_64::__m256i,
+    g: std::arch::x86_64::__m256i,
+    b: std::arch::x86_64::__m256i,
+    a: std::arch::x86_64::__m256i,
+) -> std::arch::x86_64::__m256i {
+    use std::arch::x86_64::*;
+    let to_pixels = _mm256_setr_epi8(
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15, //
+        0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15,
+    );
+    let (rg, ba) = (_mm256_packs_epi32(r, g), _mm256_packs_epi32(b, a));
+    _mm256_shuffle_epi8(_mm256_packus_epi16(rg, ba), to_pixels)
+}
+
+/// [`unorm8_groups`] with AVX2, in one function (the per-group kernel cannot be inlined
+/// into a caller without AVX2).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn unorm8_groups_avx2(px: &mut [[[u8; 16]; 4]], g: [&[[u32; 16]]; 4]) {
-    let n = g.iter().fold(px.len(), |n, r| n.min(r.len()));
-    let (g0, g1, g2, g3) = (&g[0][..n], &g[1][..n], &g[2][..n], &g[3][..n]);
-    for (j, px) in px[..n].iter_mut().enumerate() {
-        *px = unorm8_rows4_avx2([&g0[j], &g1[j], &g2[j], &g3[j]]);
-    }
+    let kernel = |exact: bool, c: [&[u32; 16]; 4], worst: &mut Worst8| match exact {
+        false => unorm8_rows4_avx2::<false>(c, worst),
+        true => unorm8_rows4_avx2::<true>(c, worst),
+    };
+    let zero = std::arch::x86_64::_mm256_setzero_ps();
+    each_group(px, g, zero, kernel, |w| unorm8_redo_avx2(w));
 }
 
 /// `v` as `len` zero (default) values, keeping its allocation.
@@ -987,12 +1051,15 @@ mod tests {
             let rows16: [[u32; 16]; 4] = std::array::from_fn(|c| {
                 std::array::from_fn(|l| rows[(c + l / 4) % 4][l % 4] ^ (l as u32 / 4 % 2))
             });
-            let rows16 = [&rows16[0], &rows16[1], &rows16[2], &rows16[3]];
-            let mut forms = vec![unorm8_rows4(rows16)];
+            let groups = rows16.map(|r| [r]);
+            let groups = [&groups[0][..], &groups[1], &groups[2], &groups[3]];
+            let mut forms = vec![[[0u8; 16]; 4]];
+            unorm8_groups(&mut forms[..1], groups);
             #[cfg(target_arch = "x86_64")]
             if std::arch::is_x86_feature_detected!("avx2") {
+                forms.push([[0; 16]; 4]);
                 // SAFETY: the CPU has AVX2 (detected just above)
-                forms.push(unsafe { unorm8_rows4_avx2(rows16) });
+                unsafe { unorm8_groups_avx2(&mut forms[1..], groups) };
             }
             for got4 in forms {
                 for (q, px) in got4.iter().enumerate() {
@@ -1208,13 +1275,10 @@ mod tests {
             let mut got = vec![vec![7u8; 256]; 64];
             let mut want = got.clone();
             let mut rows: Vec<&mut [u8]> = got.iter_mut().map(|v| &mut v[..]).collect();
-            write_rgba8(
-                &quads,
-                std::array::from_fn(|c| &src[c][..]),
-                &mut rows,
-                0,
-                0,
-            );
+            // room left with other pixels, as a previous batch leaves it
+            let mut room = [[0x5a; 16]; QUAD_BATCH];
+            let src = std::array::from_fn(|c| &src[c][..]);
+            write_rgba8(&quads, src, &mut rows, (0, 0), &mut room);
             for (qi, q) in quads.iter().enumerate() {
                 for k in 0..4 {
                     if q.mask & (1 << k) != 0 {
