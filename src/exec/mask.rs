@@ -93,8 +93,24 @@ static BYTE_LANES: [[u32; 8]; 256] = {
 };
 
 /// The per-lane mask words of bit set `bits`: `out[l] = !0` where bit `l` is set, else 0
-/// (eight lanes per byte, copied from a table: two vector moves).
+/// (eight lanes per byte, copied from a table: two vector moves, or one in the AVX2 form).
 pub(crate) fn expand(bits: &[u64], out: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { expand_avx2(bits, out) };
+    }
+    expand_body(bits, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn expand_avx2(bits: &[u64], out: &mut [u32]) {
+    expand_body(bits, out)
+}
+
+#[inline(always)]
+fn expand_body(bits: &[u64], out: &mut [u32]) {
     let (chunks, rest) = out.as_chunks_mut::<8>();
     for (i, o) in chunks.iter_mut().enumerate() {
         *o = BYTE_LANES[(bits[i / 8] >> (8 * (i % 8))) as usize & 0xff];

@@ -135,6 +135,7 @@ mod memory;
 mod observe;
 mod place;
 mod program;
+mod rows;
 mod run;
 mod stages;
 

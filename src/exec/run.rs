@@ -7,6 +7,7 @@ use super::mask::{self, Waiting};
 use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
+use super::rows::{self, blend};
 use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
 use crate::stage::InterpPlanes;
 use crate::{Error, Result};
@@ -236,28 +237,6 @@ fn scatter_pairs_avx2(rows: [&mut [[u32; 4]]; 4], src: &[[u32; 4]]) -> usize {
     2 * pairs
 }
 
-#[inline(always)]
-fn blend32(d: &mut [u32], s: &[u32], m: &[u32], full: bool) {
-    if full {
-        d.copy_from_slice(s);
-    } else {
-        for ((d, &s), &m) in d.iter_mut().zip(s).zip(m) {
-            *d = (s & m) | (*d & !m);
-        }
-    }
-}
-#[inline(always)]
-fn blend64(d: &mut [u64], s: &[u64], m: &[u32], full: bool) {
-    if full {
-        d.copy_from_slice(s);
-    } else {
-        for ((d, &s), &m) in d.iter_mut().zip(s).zip(m) {
-            let m = m as i32 as i64 as u64;
-            *d = (s & m) | (*d & !m);
-        }
-    }
-}
-
 /// The new value of an atomic (None: no write), on raw bits of width `bits` (`a` the
 /// operand, `b` the comparator of a compare-exchange). Buffer, workgroup and image atomics
 /// all compute here.
@@ -315,7 +294,7 @@ fn read_words(mem: &[u32], words: usize, stride: usize, l: usize, w: u32, wide: 
 /// their values.
 fn broadcast<T: Copy>(dst: &mut [T], active: Option<&[u32]>, v: T) {
     match active {
-        None => dst.fill(v),
+        None => rows::fill(dst, v),
         Some(active) => {
             for (d, &a) in dst.iter_mut().zip(active) {
                 if a != 0 {
@@ -465,11 +444,11 @@ impl Batch {
         // Only the constants an instruction reads from a row: an observer or a `BatchState`
         // that shows registers fills the rest (`fill_consts`).
         for &(s, v) in &prog.row_consts32 {
-            self.r32[s as usize * n..][..n].fill(v);
+            rows::fill(&mut self.r32[s as usize * n..][..n], v);
             self.uni32[s as usize] = true;
         }
         for &(s, v) in &prog.row_consts64 {
-            self.r64[s as usize * n..][..n].fill(v);
+            rows::fill(&mut self.r64[s as usize * n..][..n], v);
             self.uni64[s as usize] = true;
         }
         self.local_words = prog.shader.local_words as usize;
@@ -649,12 +628,18 @@ impl Batch {
                         self.wait.finish();
                         return Ok(());
                     };
+                    let full = mask::count(&self.act) == n;
                     if !expanded || self.bits != self.act {
-                        self.active_ones = false;
-                        mask::expand(&self.act, &mut self.active[..n]);
+                        // every lane again (after a divergent branch): a fill, not the expansion
+                        if full {
+                            rows::fill(&mut self.active[..n], !0);
+                        } else {
+                            mask::expand(&self.act, &mut self.active[..n]);
+                        }
+                        self.active_ones = full && self.active.len() == n;
                         expanded = true;
                     }
-                    (cur, mask::count(&self.act) == n)
+                    (cur, full)
                 }
             };
             // Only the active lanes' `pc`s are read after a block (its terminator sets them),
@@ -688,6 +673,9 @@ impl Batch {
                     _ => &blk.ops,
                 };
                 for &(i, ref code) in ops {
+                    if self.lane_kernel32(code, full) {
+                        continue;
+                    }
                     // 32-bit constant-address Local copies (interface reads and writes) here,
                     // not through `exec`, whose prologue cost as much as the copy itself.
                     match *code {
@@ -697,7 +685,7 @@ impl Batch {
                             word,
                         } => {
                             self.uni32[dst as usize] = false;
-                            blend32(
+                            blend(
                                 &mut self.r32[dst as usize * n..][..n],
                                 &self.local[word as usize * n..][..n],
                                 &self.active,
@@ -708,7 +696,7 @@ impl Batch {
                             wide: false,
                             word,
                             src,
-                        } => blend32(
+                        } => blend(
                             &mut self.local[word as usize * n..][..n],
                             &self.r32[src as usize * n..][..n],
                             &self.active,
@@ -870,82 +858,111 @@ impl Batch {
         index: usize,
     ) -> Result<()> {
         let n = self.n;
+        // Every macro below first clears the destination's uniform flag (`$uni`, the flags
+        // of the destination's file); `nn` may set it again.
         // Scratch path (an operand aliases the destination): the kernel writes a scratch row,
         // blended into the destination under the mask.
         macro_rules! k {
-            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
+            ($uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+                self.$uni[*$dst as usize] = false;
                 $f($($src,)* &mut self.$out[..n], None);
-                $blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
+                blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
             }};
         }
         // Sources and destination in the same file: unless an operand is the destination, the
         // kernel writes the destination row directly, masked unless every lane is active.
         macro_rules! k_same {
-            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
+            ($uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr, [$($src:expr),*]) => {{
                 let d = *$dst as usize;
                 if true $(&& *$src as usize != d)* {
+                    self.$uni[d] = false;
                     let (lo, rest) = self.$file.split_at_mut(d * n);
                     let (out, hi) = rest.split_at_mut(n);
                     let (lo, hi): (&[_], &[_]) = (lo, hi);
                     let mk = if full { None } else { Some(&self.active[..]) };
                     $f($(pick(lo, hi, *$src, d, n),)* out, mk);
                 } else {
-                    k!($f, $out, $file, $blend, $dst, [$(sl(&self.$file, *$src, n)),*])
+                    k!($uni, $f, $out, $file, $dst, [$(sl(&self.$file, *$src, n)),*])
                 }
             }};
         }
         // Sources all in the other file: no aliasing possible.
         macro_rules! k_cross {
-            ($f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+            ($uni:ident, $f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+                self.$uni[*$dst as usize] = false;
                 let mk = if full { None } else { Some(&self.active[..]) };
                 $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
         }
-        if full && self.uniform_op(code) {
+        if self.lane_kernel32(code, full) {
             return Ok(());
         }
         match code {
-            Code::K1 { .. } | Code::K2 { .. } | Code::K3 { .. } | Code::K4 { .. } => {
-                self.clear_uniform(code)
-            }
-            Code::LoadLocal { .. } => self.clear_uniform(code),
-            _ => {}
-        }
-        match code {
             Code::K1 { k, dst, a, .. } => match k {
-                K1::NN(f) => k_same!(f, s32, r32, blend32, dst, [a]),
-                K1::WW(f) => k_same!(f, s64, r64, blend64, dst, [a]),
-                K1::WN(f) => k_cross!(f, r32, dst, [sl(&self.r64, *a, n)]),
-                K1::NW(f) => k_cross!(f, r64, dst, [sl(&self.r32, *a, n)]),
+                // `lane_kernel32` ran the others: an operand is the destination
+                K1::NN(f) => k!(uni32, f, s32, r32, dst, [sl(&self.r32, *a, n)]),
+                K1::WW(f) => k_same!(uni64, f, s64, r64, dst, [a]),
+                K1::WN(f) => k_cross!(uni32, f, r32, dst, [sl(&self.r64, *a, n)]),
+                K1::NW(f) => k_cross!(uni64, f, r64, dst, [sl(&self.r32, *a, n)]),
             },
             Code::K2 { k, dst, a, b, .. } => match k {
-                K2::NNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b]),
-                K2::WWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b]),
+                K2::NNN(f) => k!(
+                    uni32,
+                    f,
+                    s32,
+                    r32,
+                    dst,
+                    [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
+                ),
+                K2::WWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b]),
                 K2::WWN(f) => {
-                    k_cross!(f, r32, dst, [sl(&self.r64, *a, n), sl(&self.r64, *b, n)])
+                    k_cross!(
+                        uni32,
+                        f,
+                        r32,
+                        dst,
+                        [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
+                    )
                 }
                 K2::NNW(f) => {
-                    k_cross!(f, r64, dst, [sl(&self.r32, *a, n), sl(&self.r32, *b, n)])
+                    k_cross!(
+                        uni64,
+                        f,
+                        r64,
+                        dst,
+                        [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
+                    )
                 }
                 K2::WNW(f) => {
                     k!(
+                        uni64,
                         f,
                         s64,
                         r64,
-                        blend64,
                         dst,
                         [sl(&self.r64, *a, n), sl(&self.r32, *b, n)]
                     )
                 }
             },
             Code::K3 { k, dst, a, b, c } => match k {
-                K3::NNNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b, c]),
-                K3::WWWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b, c]),
+                K3::NNNN(f) => k!(
+                    uni32,
+                    f,
+                    s32,
+                    r32,
+                    dst,
+                    [
+                        sl(&self.r32, *a, n),
+                        sl(&self.r32, *b, n),
+                        sl(&self.r32, *c, n)
+                    ]
+                ),
+                K3::WWWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b, c]),
                 K3::NWWW(f) => k!(
+                    uni64,
                     f,
                     s64,
                     r64,
-                    blend64,
                     dst,
                     [
                         sl(&self.r32, *a, n),
@@ -954,10 +971,10 @@ impl Batch {
                     ]
                 ),
                 K3::WNNW(f) => k!(
+                    uni64,
                     f,
                     s64,
                     r64,
-                    blend64,
                     dst,
                     [
                         sl(&self.r64, *a, n),
@@ -968,10 +985,10 @@ impl Batch {
             },
             Code::K4 { k, dst, a, b, c, d } => match k {
                 K4::NNNNN(f) => k!(
+                    uni32,
                     f,
                     s32,
                     r32,
-                    blend32,
                     dst,
                     [
                         sl(&self.r32, *a, n),
@@ -981,10 +998,10 @@ impl Batch {
                     ]
                 ),
                 K4::WWNNW(f) => k!(
+                    uni64,
                     f,
                     s64,
                     r64,
-                    blend64,
                     dst,
                     [
                         sl(&self.r64, *a, n),
@@ -997,6 +1014,7 @@ impl Batch {
             &Code::LoadLocal { wide, dst, word } => {
                 let (w, d) = (word as usize, dst as usize);
                 if wide {
+                    self.uni64[d] = false;
                     let (lo, hi) = self.local[w * n..].split_at(n);
                     for (((d, &lo), &hi), &m) in self.r64[d * n..][..n]
                         .iter_mut()
@@ -1008,8 +1026,9 @@ impl Batch {
                         *d = ((lo as u64 | (hi as u64) << 32) & m) | (*d & !m);
                     }
                 } else {
+                    self.uni32[d] = false;
                     let src = &self.local[w * n..][..n];
-                    blend32(&mut self.r32[d * n..][..n], src, &self.active, full);
+                    blend(&mut self.r32[d * n..][..n], src, &self.active, full);
                 }
             }
             &Code::StoreLocal { wide, word, src } => {
@@ -1027,7 +1046,7 @@ impl Batch {
                     }
                 } else {
                     let v = &self.r32[s * n..][..n];
-                    blend32(&mut self.local[w * n..][..n], v, &self.active, full);
+                    blend(&mut self.local[w * n..][..n], v, &self.active, full);
                 }
             }
             // `Source` markers and barriers: common in loops, so not worth a call.
@@ -1298,50 +1317,79 @@ impl Batch {
         Ok(())
     }
 
-    /// A 32-bit lane kernel whose operand rows each hold one value, run with every lane active:
-    /// computed on one lane and the result row filled with it (and flagged uniform). Returns
-    /// whether it ran.
+    /// The commonest instructions, run from the block loop without `exec`'s prologue and
+    /// matches: 32-bit lane kernels of one to three operands (`Code::K1`/`K2`/`K3` over the
+    /// 32-bit file). With every lane active, a kernel that reads only its own lane and whose
+    /// operand rows are all uniform runs on one lane and fills a uniform row (loop counters,
+    /// push-constant addresses, arithmetic on uniform loads); otherwise the kernel writes the
+    /// destination row in place, masked unless every lane is active, and its uniform flag is
+    /// cleared. Returns false, having done nothing, for every other instruction and when an
+    /// operand is the destination (`exec` runs those through a scratch row).
     #[inline(always)]
-    fn uniform_op(&mut self, code: &Code) -> bool {
-        let n = self.n;
-        let u = |r: u32| self.uni32[r as usize];
-        let at = |r: u32| [self.r32[r as usize * n]];
-        let mut o = [0u32];
-        let dst = match *code {
+    fn lane_kernel32(&mut self, code: &Code, full: bool) -> bool {
+        match *code {
             Code::K1 {
                 k: K1::NN(f),
                 dst,
                 a,
-                lane: true,
-            } if u(a) => {
-                f(&at(a), &mut o, None);
-                dst
-            }
+                lane,
+            } => self.kernel32(full, lane, dst, [a], |[a], o, mk| f(a, o, mk)),
             Code::K2 {
                 k: K2::NNN(f),
                 dst,
                 a,
                 b,
-                lane: true,
-            } if u(a) && u(b) => {
-                f(&at(a), &at(b), &mut o, None);
-                dst
-            }
+                lane,
+            } => self.kernel32(full, lane, dst, [a, b], |[a, b], o, mk| f(a, b, o, mk)),
             Code::K3 {
                 k: K3::NNNN(f),
                 dst,
                 a,
                 b,
                 c,
-            } if u(a) && u(b) && u(c) => {
-                f(&at(a), &at(b), &at(c), &mut o, None);
-                dst
-            }
-            _ => return false,
-        };
-        self.r32[dst as usize * n..][..n].fill(o[0]);
-        self.uni32[dst as usize] = true;
+            } => self.kernel32(full, true, dst, [a, b, c], |[a, b, c], o, mk| {
+                f(a, b, c, o, mk)
+            }),
+            _ => false,
+        }
+    }
+
+    /// [`Batch::lane_kernel32`] for one kernel `f` of `K` operand rows `src`; `lane`: it
+    /// reads only its own lane of each.
+    #[inline(always)]
+    fn kernel32<const K: usize>(
+        &mut self,
+        full: bool,
+        lane: bool,
+        dst: u32,
+        src: [u32; K],
+        f: impl FnOnce([&[u32]; K], &mut [u32], Option<&[u32]>),
+    ) -> bool {
+        let (n, d) = (self.n, dst as usize);
+        if full && lane && src.iter().all(|&s| self.uni32[s as usize]) {
+            let mut o = [0u32];
+            f(src.map(|s| &self.r32[s as usize * n..][..1]), &mut o, None);
+            self.uniform_row32(dst, o[0]);
+            return true;
+        }
+        if src.contains(&dst) {
+            return false;
+        }
+        self.uni32[d] = false;
+        let (lo, rest) = self.r32.split_at_mut(d * n);
+        let (out, hi) = rest.split_at_mut(n);
+        let (lo, hi): (&[u32], &[u32]) = (lo, hi);
+        let mk = if full { None } else { Some(&self.active[..n]) };
+        f(src.map(|s| pick(lo, hi, s, d, n)), out, mk);
         true
+    }
+
+    /// Fill 32-bit row `dst` with `v` and flag it uniform.
+    #[inline(always)]
+    fn uniform_row32(&mut self, dst: u32, v: u32) {
+        let n = self.n;
+        rows::fill(&mut self.r32[dst as usize * n..][..n], v);
+        self.uni32[dst as usize] = true;
     }
 
     /// Clear the uniform flags of `code`'s destination register (in both files: clearing a
