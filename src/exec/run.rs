@@ -702,6 +702,16 @@ impl Batch {
                             &self.active,
                             full,
                         ),
+                        // loads too, without the prologues and matches of `exec` and `exec_cold` (a
+                        // push constant read once per batch is mostly that)
+                        Code::Load {
+                            ty,
+                            dst,
+                            space,
+                            addr,
+                        } => self
+                            .load(ty, dst, space, addr, full, bind)
+                            .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
                         _ => self
                             .exec(prog, code, full, bind, obs, blk.id, i as usize)
                             .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
@@ -1327,61 +1337,54 @@ impl Batch {
     /// operand is the destination (`exec` runs those through a scratch row).
     #[inline(always)]
     fn lane_kernel32(&mut self, code: &Code, full: bool) -> bool {
+        let n = self.n;
+        // One kernel `$f` of operand rows `$s` (`$lane`: it reads only its own lane of each),
+        // written out per arity: straight-line tests and slices, no array maps or iterator
+        // folds, which the block loop's size kept LLVM from inlining.
+        macro_rules! kernel {
+            ($lane:expr, $f:expr, $dst:expr, [$($s:ident),*]) => {{
+                let d = $dst as usize;
+                if full && $lane $(&& self.uni32[$s as usize])* {
+                    let mut o = [0u32];
+                    $f($(&self.r32[$s as usize * n..][..1],)* &mut o, None);
+                    self.uniform_row32($dst, o[0]);
+                    true
+                } else if false $(|| $s == $dst)* {
+                    false
+                } else {
+                    self.uni32[d] = false;
+                    let (lo, rest) = self.r32.split_at_mut(d * n);
+                    let (out, hi) = rest.split_at_mut(n);
+                    let (lo, hi): (&[u32], &[u32]) = (lo, hi);
+                    let mk = if full { None } else { Some(&self.active[..n]) };
+                    $f($(pick(lo, hi, $s, d, n),)* out, mk);
+                    true
+                }
+            }};
+        }
         match *code {
             Code::K1 {
                 k: K1::NN(f),
                 dst,
                 a,
                 lane,
-            } => self.kernel32(full, lane, dst, [a], |[a], o, mk| f(a, o, mk)),
+            } => kernel!(lane, f, dst, [a]),
             Code::K2 {
                 k: K2::NNN(f),
                 dst,
                 a,
                 b,
                 lane,
-            } => self.kernel32(full, lane, dst, [a, b], |[a, b], o, mk| f(a, b, o, mk)),
+            } => kernel!(lane, f, dst, [a, b]),
             Code::K3 {
                 k: K3::NNNN(f),
                 dst,
                 a,
                 b,
                 c,
-            } => self.kernel32(full, true, dst, [a, b, c], |[a, b, c], o, mk| {
-                f(a, b, c, o, mk)
-            }),
+            } => kernel!(true, f, dst, [a, b, c]),
             _ => false,
         }
-    }
-
-    /// [`Batch::lane_kernel32`] for one kernel `f` of `K` operand rows `src`; `lane`: it
-    /// reads only its own lane of each.
-    #[inline(always)]
-    fn kernel32<const K: usize>(
-        &mut self,
-        full: bool,
-        lane: bool,
-        dst: u32,
-        src: [u32; K],
-        f: impl FnOnce([&[u32]; K], &mut [u32], Option<&[u32]>),
-    ) -> bool {
-        let (n, d) = (self.n, dst as usize);
-        if full && lane && src.iter().all(|&s| self.uni32[s as usize]) {
-            let mut o = [0u32];
-            f(src.map(|s| &self.r32[s as usize * n..][..1]), &mut o, None);
-            self.uniform_row32(dst, o[0]);
-            return true;
-        }
-        if src.contains(&dst) {
-            return false;
-        }
-        self.uni32[d] = false;
-        let (lo, rest) = self.r32.split_at_mut(d * n);
-        let (out, hi) = rest.split_at_mut(n);
-        let (lo, hi): (&[u32], &[u32]) = (lo, hi);
-        let mk = if full { None } else { Some(&self.active[..n]) };
-        f(src.map(|s| pick(lo, hi, s, d, n)), out, mk);
-        true
     }
 
     /// Fill 32-bit row `dst` with `v` and flag it uniform.
@@ -1450,6 +1453,11 @@ impl Batch {
                 self.uni32[dst as usize] = full;
             }
             return Ok(());
+        }
+        if wide {
+            self.uni64[dst as usize] = false;
+        } else {
+            self.uni32[dst as usize] = false;
         }
         let mut uniform = None;
         for l in 0..n {
