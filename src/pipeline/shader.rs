@@ -116,6 +116,7 @@ impl Shader {
     /// of its inputs and outputs), since the interpreter sizes its rows by the highest location.
     pub fn from_ir(shader: &ir::Shader) -> Result<Shader> {
         check_interface(shader, &Limits::default())?;
+        check_shared_memory(shader, &Limits::default())?;
         let program = if ir::opt::disabled_by_env() {
             exec::compile(shader)?
         } else {
@@ -197,6 +198,18 @@ impl Shader {
     pub fn set_cancel(&mut self, cancel: Cancel) {
         self.program.set_cancel(cancel);
     }
+}
+
+/// Hold a shader's Workgroup variables to `maxComputeSharedMemorySize`: the interpreter keeps
+/// one word per scalar leaf, 4 bytes each, and a workgroup's rows of values loaded from them
+/// grow with its invocations, so a shader over the limit is refused before it runs.
+fn check_shared_memory(shader: &ir::Shader, limits: &Limits) -> Result<()> {
+    let name = crate::error::quote(&shader.name);
+    limits.check(
+        Limit::MaxComputeSharedMemorySize,
+        shader.workgroup_words as u64 * 4,
+        format_args!("shader {name}: its Workgroup variables"),
+    )
 }
 
 /// Hold a shader's location-bound inputs and outputs to `limits`: vertex inputs to
