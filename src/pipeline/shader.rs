@@ -112,11 +112,13 @@ impl Shader {
     }
 
     /// Compile lowered IR, optimised by [`ir::opt::optimize`] unless `QUADSTEP_NO_OPT=1`.
-    /// Its interface is first held to the default device limits (the locations and components
-    /// of its inputs and outputs), since the interpreter sizes its rows by the highest location.
+    /// It is first held to the default device limits: the locations and components of its
+    /// inputs and outputs (the interpreter sizes its rows by the highest location) and its
+    /// Workgroup memory.
     pub fn from_ir(shader: &ir::Shader) -> Result<Shader> {
-        check_interface(shader, &Limits::default())?;
-        check_shared_memory(shader, &Limits::default())?;
+        let limits = Limits::default();
+        check_interface(shader, &limits)?;
+        check_shared_memory(shader, &limits)?;
         let program = if ir::opt::disabled_by_env() {
             exec::compile(shader)?
         } else {
