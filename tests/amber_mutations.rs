@@ -7,7 +7,8 @@
 //! an allocation the limit refuses kills the child, not the test harness, and the parent
 //! reports it with the script that did it (written before each run). In the child every
 //! script is parsed and run under `catch_unwind` with a 1 s time limit; a panic, an internal
-//! error or a run longer than the limit plus a few seconds is counted and saved.
+//! error or a run longer than the limit plus a few seconds, twice in a row, is counted and
+//! saved.
 //!
 //! The seeds are the Amber seed corpus of the fuzz targets (`fuzz/seeds/amber`). Mutations
 //! are text-aware: numbers become hostile ones (0, 2^31 - 1, 4000000000, …), lines are
@@ -94,13 +95,21 @@ fn mutation_child() {
         let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
         let bytes = mutate(text, &mut rng);
         let _ = std::fs::write(&current, &bytes);
-        let t = Instant::now();
         // The options are only read, and a panic ends this iteration's use of them.
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            let script = amber::parse_bytes(bytes.clone(), path, &opts.limits)?;
-            Ok::<_, quadstep::Error>(amber::run_script(&script, &opts))
-        }));
-        let took = t.elapsed();
+        let attempt = || {
+            let t = Instant::now();
+            let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                let script = amber::parse_bytes(bytes.clone(), path, &opts.limits)?;
+                Ok::<_, quadstep::Error>(amber::run_script(&script, &opts))
+            }));
+            (outcome, t.elapsed())
+        };
+        let (outcome, mut took) = attempt();
+        if took > TIME_LIMIT + HANG_SLACK {
+            // A run that waited for a core on a busy machine (or for glslang, a child
+            // process) is quick the second time; a hang is slow again.
+            took = took.min(attempt().1);
+        }
         slowest = slowest.max(took);
         let what = match &outcome {
             Err(_) => Some("panic".to_string()),

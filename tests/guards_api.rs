@@ -262,3 +262,51 @@ fn shader_interfaces_are_held_to_the_location_limits() {
         }
     }
 }
+
+/// A compute shader with one Workgroup array of `n` 32-bit words, written by each invocation.
+fn shared_array(n: u32) -> quadstep::Result<Shader> {
+    let text = format!(
+        "OpCapability Shader
+         OpMemoryModel Logical GLSL450
+         OpEntryPoint GLCompute %main \"main\" %lid
+         OpExecutionMode %main LocalSize 64 1 1
+         OpDecorate %lid BuiltIn LocalInvocationIndex
+         %void = OpTypeVoid
+         %func = OpTypeFunction %void
+         %uint = OpTypeInt 32 0
+         %n = OpConstant %uint {n}
+         %arr = OpTypeArray %uint %n
+         %parr = OpTypePointer Workgroup %arr
+         %puint = OpTypePointer Workgroup %uint
+         %pin = OpTypePointer Input %uint
+         %lid = OpVariable %pin Input
+         %shared = OpVariable %parr Workgroup
+         %main = OpFunction %void None %func
+         %entry = OpLabel
+         %i = OpLoad %uint %lid
+         %p = OpAccessChain %puint %shared %i
+         OpStore %p %i
+         OpReturn
+         OpFunctionEnd"
+    );
+    Shader::from_spirv_asm(&text, "shared", "main", &Default::default())
+}
+
+/// Workgroup variables are held to lavapipe's `maxComputeSharedMemorySize` (32 KiB) when
+/// the shader is created: the fuzz target found a 513-invocation shader with three 1 MB
+/// Workgroup arrays taking 2.9 GB.
+#[test]
+fn workgroup_memory_is_held_to_the_shared_memory_limit() {
+    assert!(shared_array(8192).is_ok(), "32 KiB is within the limit");
+    match shared_array(8193) {
+        Err(e @ Error::Limit(_)) => {
+            let m = e.to_string();
+            assert!(m.contains("maxComputeSharedMemorySize = 32768"), "{m}");
+            assert!(m.contains("32772"), "{m}");
+        }
+        r => panic!("8193 words: {:?}", r.err()),
+    }
+    let start = Instant::now();
+    assert!(matches!(shared_array(262_176), Err(Error::Limit(_))));
+    assert!(start.elapsed() < Duration::from_secs(1));
+}

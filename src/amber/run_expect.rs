@@ -423,12 +423,17 @@ fn compare_values(
             bytes: slot.bytes,
             mode: slot.mode,
         };
-        (index + (i / n) * stride as u64 + slot.offset as u64, read)
+        // saturating: an offset past u64 (a hostile IDX) is past the buffer's end
+        let o = (i / n)
+            .saturating_mul(stride as u64)
+            .saturating_add(index)
+            .saturating_add(slot.offset as u64);
+        (o, read)
     };
     let end = (0..values.len() as u64)
         .map(|i| {
             let (o, sr) = at(i);
-            o + sr.bytes as u64
+            o.saturating_add(sr.bytes as u64)
         })
         .max()
         .unwrap_or(index);
@@ -534,6 +539,18 @@ mod tests {
         let slots = elem.slots(layout).unwrap();
         let stride = elem.stride(layout);
         compare_values(b, "b", 0, &slots, stride, &[], Comparator::Eq, vals)
+    }
+
+    /// An IDX near u64::MAX is past the buffer's end: an error, not an offset wrapped round
+    /// to the start.
+    #[test]
+    fn an_index_past_u64_is_past_the_end() {
+        let b = f32s(&[1.0, 2.5]);
+        for index in [u64::MAX, u64::MAX - 3, u64::MAX / 2] {
+            let vals = [Number::Float(1.0), Number::Float(2.5)];
+            let e = consecutive(&b, index, F32, &[], Comparator::Eq, &vals).unwrap();
+            assert!(e.contains("the buffer has 8"), "{e}");
+        }
     }
 
     #[test]

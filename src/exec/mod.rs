@@ -130,10 +130,12 @@ mod entry;
 mod group;
 mod image;
 mod kernels;
+mod mask;
 mod memory;
 mod observe;
 mod place;
 mod program;
+mod rows;
 mod run;
 mod stages;
 

@@ -38,16 +38,20 @@ pub(crate) enum CSpace {
 /// kernel shape names (N = 32-bit, W = 64-bit).
 #[derive(Clone, Copy)]
 pub(crate) enum Code {
+    /// `lane`: the kernel reads only its own lane of each operand (not a derivative or a
+    /// quad operation), so operand rows that hold one value give a result row of one value.
     K1 {
         k: K1,
         dst: u32,
         a: u32,
+        lane: bool,
     },
     K2 {
         k: K2,
         dst: u32,
         a: u32,
         b: u32,
+        lane: bool,
     },
     K3 {
         k: K3,
@@ -1275,7 +1279,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
     Ok(match inst {
         Inst::Unary { op, ty, dst, a } => {
             let k = kernels::unary(*op, *ty).ok_or_else(|| cx.unsupported())?;
-            k1(cx, k, *dst, *a)?
+            k1(cx, k, *dst, *a, true)?
         }
         Inst::Binary { op, ty, dst, a, b } => {
             let k = kernels::binary(*op, *ty).ok_or_else(|| cx.unsupported())?;
@@ -1291,6 +1295,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
                 dst: cx.reg(*dst, wd)?,
                 a: cx.reg(*a, wa)?,
                 b: cx.reg(*b, wb)?,
+                lane: true,
             }
         }
         Inst::Ternary {
@@ -1351,7 +1356,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             a,
         } => {
             let k = kernels::convert(*op, *from, *to).ok_or_else(|| cx.unsupported())?;
-            k1(cx, k, *dst, *a)?
+            k1(cx, k, *dst, *a, true)?
         }
         Inst::Load { ty, dst, ptr } if cx.const_local(ptr, *ty).is_some() => {
             cx.n(ptr.addr)?;
@@ -1432,7 +1437,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             a,
         } => {
             let k = kernels::deriv(*axis, *kind, *ty).ok_or_else(|| cx.unsupported())?;
-            k1(cx, k, *dst, *a)?
+            k1(cx, k, *dst, *a, false)?
         }
         Inst::QuadSwap {
             direction,
@@ -1443,7 +1448,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             let k = kernels::quad_swap(*direction, ty.is_wide()).ok_or_else(|| {
                 cx.err(format!("QuadSwap direction {direction} is not 0, 1 or 2"))
             })?;
-            k1(cx, k, *dst, *a)?
+            k1(cx, k, *dst, *a, false)?
         }
         Inst::QuadBroadcast { ty, dst, a, index } => {
             let w = ty.is_wide();
@@ -1452,6 +1457,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
                 dst: cx.reg(*dst, w)?,
                 a: cx.reg(*a, w)?,
                 b: cx.n(*index)?,
+                lane: false,
             }
         }
         Inst::QuadVote { all, dst, a } => Code::QuadVote {
@@ -1576,7 +1582,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
     })
 }
 
-fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg) -> Result<Code> {
+fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg, lane: bool) -> Result<Code> {
     let (wa, wd) = match k {
         K1::NN(_) => (false, false),
         K1::WW(_) => (true, true),
@@ -1587,6 +1593,7 @@ fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg) -> Result<Code> {
         k,
         dst: cx.reg(dst, wd)?,
         a: cx.reg(a, wa)?,
+        lane,
     })
 }
 

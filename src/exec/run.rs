@@ -3,9 +3,11 @@
 
 use super::image::BatchOperands;
 use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
+use super::mask::{self, Waiting};
 use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
+use super::rows::{self, blend};
 use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
 use crate::stage::InterpPlanes;
 use crate::{Error, Result};
@@ -24,14 +26,29 @@ pub(crate) struct Batch {
     /// `r32[slot * n + lane]`.
     pub r32: Vec<u32>,
     pub r64: Vec<u64>,
+    /// Per register slot: every lane of the row holds the same value (constants, zeroed rows,
+    /// a uniform load run on every lane). Only ever set where that holds; every other write
+    /// clears it (`exec_cold` clears its instruction's destinations before running it), so a
+    /// set flag can be trusted and a clear one means "unknown".
+    uni32: Vec<bool>,
+    uni64: Vec<bool>,
     s32: Vec<u32>,
     s64: Vec<u64>,
     /// Per-lane words, `local[word * n + lane]`.
     pub local: Vec<u32>,
     pub local_words: usize,
     pub workgroup: Vec<u32>,
-    /// Per lane: schedule index of the block it waits at, or DONE.
+    /// Per lane, before a run: DONE for a lane that does not run (every other lane starts at
+    /// the entry block). A run reads it once, at its start, and then keeps its lanes as bit
+    /// sets (`wait`, `act`).
     pub pc: Vec<u32>,
+    /// The lanes waiting at each block during a run.
+    wait: Waiting,
+    /// The lanes running the current block, as bits (`active` holds them as mask words).
+    act: Vec<u64>,
+    /// Scratch bit sets of the batch's lanes (a branch's condition, the live lanes).
+    bits: Vec<u64>,
+    bits2: Vec<u64>,
     pub helper: Vec<bool>,
     pub demoted: Vec<bool>,
     pub killed: Vec<bool>,
@@ -220,28 +237,6 @@ fn scatter_pairs_avx2(rows: [&mut [[u32; 4]]; 4], src: &[[u32; 4]]) -> usize {
     2 * pairs
 }
 
-#[inline(always)]
-fn blend32(d: &mut [u32], s: &[u32], m: &[u32], full: bool) {
-    if full {
-        d.copy_from_slice(s);
-    } else {
-        for ((d, &s), &m) in d.iter_mut().zip(s).zip(m) {
-            *d = (s & m) | (*d & !m);
-        }
-    }
-}
-#[inline(always)]
-fn blend64(d: &mut [u64], s: &[u64], m: &[u32], full: bool) {
-    if full {
-        d.copy_from_slice(s);
-    } else {
-        for ((d, &s), &m) in d.iter_mut().zip(s).zip(m) {
-            let m = m as i32 as i64 as u64;
-            *d = (s & m) | (*d & !m);
-        }
-    }
-}
-
 /// The new value of an atomic (None: no write), on raw bits of width `bits` (`a` the
 /// operand, `b` the comparator of a compare-exchange). Buffer, workgroup and image atomics
 /// all compute here.
@@ -299,7 +294,7 @@ fn read_words(mem: &[u32], words: usize, stride: usize, l: usize, w: u32, wide: 
 /// their values.
 fn broadcast<T: Copy>(dst: &mut [T], active: Option<&[u32]>, v: T) {
     match active {
-        None => dst.fill(v),
+        None => rows::fill(dst, v),
         Some(active) => {
             for (d, &a) in dst.iter_mut().zip(active) {
                 if a != 0 {
@@ -329,12 +324,18 @@ impl Batch {
             subgroup: SUBGROUP_SIZE,
             r32: Vec::new(),
             r64: Vec::new(),
+            uni32: Vec::new(),
+            uni64: Vec::new(),
             s32: Vec::new(),
             s64: Vec::new(),
             local: Vec::new(),
             local_words: 0,
             workgroup: Vec::new(),
             pc: Vec::new(),
+            wait: Waiting::default(),
+            act: Vec::new(),
+            bits: Vec::new(),
+            bits2: Vec::new(),
             helper: Vec::new(),
             demoted: Vec::new(),
             killed: Vec::new(),
@@ -428,19 +429,27 @@ impl Batch {
         self.r64.resize(prog.n64 * n, 0);
         self.s32.resize(n, 0);
         self.s64.resize(n, 0);
+        self.uni32.clear();
+        self.uni32.resize(prog.n32, false);
+        self.uni64.clear();
+        self.uni64.resize(prog.n64, false);
         for &s in &prog.zero32 {
             zero(&mut self.r32[s as usize * n..][..n]);
+            self.uni32[s as usize] = true;
         }
         for &s in &prog.zero64 {
             self.r64[s as usize * n..][..n].fill(0);
+            self.uni64[s as usize] = true;
         }
         // Only the constants an instruction reads from a row: an observer or a `BatchState`
         // that shows registers fills the rest (`fill_consts`).
         for &(s, v) in &prog.row_consts32 {
-            self.r32[s as usize * n..][..n].fill(v);
+            rows::fill(&mut self.r32[s as usize * n..][..n], v);
+            self.uni32[s as usize] = true;
         }
         for &(s, v) in &prog.row_consts64 {
-            self.r64[s as usize * n..][..n].fill(v);
+            rows::fill(&mut self.r64[s as usize * n..][..n], v);
+            self.uni64[s as usize] = true;
         }
         self.local_words = prog.shader.local_words as usize;
         match &prog.zero_local {
@@ -490,6 +499,8 @@ impl Batch {
     pub(crate) fn poison_registers(&mut self) {
         self.r32.fill(0xA5A5_A5A5);
         self.r64.fill(0x5A5A_5A5A_5A5A_5A5A);
+        self.uni32.fill(false);
+        self.uni64.fill(false);
         self.s32.fill(0xDEAD_BEEF);
         self.s64.fill(!0);
     }
@@ -499,6 +510,8 @@ impl Batch {
     fn zero_all_registers(&mut self, prog: &Program) {
         self.r32.fill(0);
         self.r64.fill(0);
+        self.uni32.fill(true);
+        self.uni64.fill(true);
         self.fill_consts(prog);
     }
 
@@ -508,9 +521,15 @@ impl Batch {
         let n = self.n;
         for &(s, v) in &prog.consts32 {
             self.r32[s as usize * n..][..n].fill(v);
+            if let Some(u) = self.uni32.get_mut(s as usize) {
+                *u = true;
+            }
         }
         for &(s, v) in &prog.consts64 {
             self.r64[s as usize * n..][..n].fill(v);
+            if let Some(u) = self.uni64.get_mut(s as usize) {
+                *u = true;
+            }
         }
     }
 
@@ -539,19 +558,25 @@ impl Batch {
         self.active[l] != 0 && !self.helper[l]
     }
 
-    /// Stop every quad in which no lane is both still running and not a helper.
+    /// Stop every quad in which no lane is both still running and not a helper: its lanes
+    /// leave every block's waiting set.
     fn skip_dead_quads(&mut self) {
-        // Whole quads, branch-free within one (was per-lane index arithmetic and bounds
-        // checks, ~2 % of a depth-tested frame with a trivial shader).
-        for (pc, h) in self.pc.chunks_exact_mut(4).zip(self.helper.chunks_exact(4)) {
-            let live = ((pc[0] != DONE) & !h[0])
-                | ((pc[1] != DONE) & !h[1])
-                | ((pc[2] != DONE) & !h[2])
-                | ((pc[3] != DONE) & !h[3]);
-            if !live {
-                pc.fill(DONE);
-            }
+        let words = self.act.len();
+        self.bits.resize(words, 0);
+        self.bits2.resize(words, 0);
+        self.wait.any(&mut self.bits);
+        // per word: the lanes still running that are not helpers, then whole quads of them
+        for (w, (keep, &alive)) in self.bits2.iter_mut().zip(&self.bits).enumerate() {
+            let helpers = self.helper[w * 64..]
+                .iter()
+                .take(64)
+                .enumerate()
+                .fold(0u64, |m, (k, &h)| m | (h as u64) << k);
+            let live = alive & !helpers;
+            let quads = (live | live >> 1 | live >> 2 | live >> 3) & 0x1111_1111_1111_1111;
+            *keep = quads * 0xf;
         }
+        self.wait.retain(&self.bits2);
     }
 
     /// Run until every lane has finished.
@@ -566,8 +591,20 @@ impl Batch {
         // the first block is the entry on all lanes, without the scan of `pc` and the rebuild
         // of `active` (~450 instructions per 64-lane batch: SSE2 has no unsigned 32-bit min).
         let live = std::mem::take(&mut self.quads_live) && self.n > 0;
+        let n = self.n;
+        self.wait.start(prog.blocks.len(), n);
+        self.act.clear();
+        self.act.resize(mask::words(n), 0);
         if !live {
+            // every lane not marked DONE waits at the entry
+            for (l, &p) in self.pc.iter().enumerate().take(n) {
+                if p != DONE {
+                    self.wait.add_lane(0, l);
+                }
+            }
             self.skip_dead_quads();
+        } else {
+            mask::all(n, &mut self.act);
         }
         // Lanes at the entry run `prog.start` first (the blocks before it have no instructions
         // and only jump forward), unless an observer wants to see those blocks or the budget
@@ -577,23 +614,32 @@ impl Batch {
         // block is the lowest waiting one and every lane is active again (`active` is still all
         // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
         let mut next: Option<u32> = live.then_some(0);
+        // `active` holds the mask words of the lanes of `act` (`reset` filled it with ones)
+        let mut expanded = live;
         // the budget and the cancel token are looked at when `executed` passes this
         let mut poll_at = self.executed.saturating_add(CANCEL_POLL).min(prog.budget);
         loop {
             let (cur, full) = match next.take() {
                 Some(t) => (t, true),
                 None => {
-                    let cur = match self.pc.iter().copied().min() {
-                        Some(c) if c != DONE => c,
-                        _ => return Ok(()),
+                    // the lowest block some lane waits at, with all the lanes waiting there
+                    self.bits.clone_from(&self.act);
+                    let Some(cur) = self.wait.pop(&mut self.act) else {
+                        self.wait.finish();
+                        return Ok(());
                     };
-                    let mut on = 0u32;
-                    self.active_ones = false;
-                    for (a, &p) in self.active.iter_mut().zip(&self.pc) {
-                        *a = ((p == cur) as u32).wrapping_neg();
-                        on += (p == cur) as u32;
+                    let full = mask::count(&self.act) == n;
+                    if !expanded || self.bits != self.act {
+                        // every lane again (after a divergent branch): a fill, not the expansion
+                        if full {
+                            rows::fill(&mut self.active[..n], !0);
+                        } else {
+                            mask::expand(&self.act, &mut self.active[..n]);
+                        }
+                        self.active_ones = full && self.active.len() == n;
+                        expanded = true;
                     }
-                    (cur, on as usize == self.n)
+                    (cur, full)
                 }
             };
             // Only the active lanes' `pc`s are read after a block (its terminator sets them),
@@ -627,6 +673,9 @@ impl Batch {
                     _ => &blk.ops,
                 };
                 for &(i, ref code) in ops {
+                    if self.lane_kernel32(code, full) {
+                        continue;
+                    }
                     // 32-bit constant-address Local copies (interface reads and writes) here,
                     // not through `exec`, whose prologue cost as much as the copy itself.
                     match *code {
@@ -634,22 +683,35 @@ impl Batch {
                             wide: false,
                             dst,
                             word,
-                        } => blend32(
-                            &mut self.r32[dst as usize * n..][..n],
-                            &self.local[word as usize * n..][..n],
-                            &self.active,
-                            full,
-                        ),
+                        } => {
+                            self.uni32[dst as usize] = false;
+                            blend(
+                                &mut self.r32[dst as usize * n..][..n],
+                                &self.local[word as usize * n..][..n],
+                                &self.active,
+                                full,
+                            )
+                        }
                         Code::StoreLocal {
                             wide: false,
                             word,
                             src,
-                        } => blend32(
+                        } => blend(
                             &mut self.local[word as usize * n..][..n],
                             &self.r32[src as usize * n..][..n],
                             &self.active,
                             full,
                         ),
+                        // loads too, without the prologues and matches of `exec` and `exec_cold` (a
+                        // push constant read once per batch is mostly that)
+                        Code::Load {
+                            ty,
+                            dst,
+                            space,
+                            addr,
+                        } => self
+                            .load(ty, dst, space, addr, full, bind)
+                            .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
                         _ => self
                             .exec(prog, code, full, bind, obs, blk.id, i as usize)
                             .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
@@ -682,7 +744,8 @@ impl Batch {
                 .map_err(|e| prog.locate(e, blk.id, None))?;
             if full && matches!(blk.term, CTerm::Return | CTerm::Kill(_)) {
                 // every lane was here and has finished (or, killed, is a helper in a quad
-                // without live lanes)
+                // without live lanes): no lane waits anywhere
+                self.wait.finish();
                 return Ok(());
             }
             // Only finishing, killed or demoted lanes can leave a quad without live lanes.
@@ -694,59 +757,57 @@ impl Batch {
         }
     }
 
-    /// Send the active lanes to their successors. With `full` (every lane active), returns
-    /// the one block they all go to, if they do.
+    /// Send the active lanes to their successors' waiting sets. With `full` (every lane
+    /// active), returns the one block they all go to, if they do.
     ///
-    /// `lazy` (`full`, and the block ends no lane): when every lane goes to one block, `pc`
-    /// is left as it is, stale. Sound because `run` then runs that block at once with
-    /// `full`, reading no `pc`; and every chain of such blocks ends in a terminator that
-    /// writes every lane's `pc` (a divergent branch, a switch, a kill, a non-lazy jump) or
-    /// finishes the batch (`finished`, after which `pc` is not read: `reset` refills it or
-    /// leaves it to the first block's terminator) — the only places `pc` is read (the scan
-    /// for the next block, [`Batch::skip_dead_quads`]) come after one of those. Saves the
-    /// 64-lane `pc` loop of a uniform branch and the `pc` fill of a jump: 11.5 of the 150
-    /// instructions per sample of lavapipe's bilinear scene were `terminate`.
+    /// `lazy` (`full`, and the block ends no lane): when every lane goes to one block, no set
+    /// is written. Sound because `run` then runs that block at once with every lane active,
+    /// which is what the sets would have said (no other lane waits anywhere). Saves the set
+    /// writes of a uniform branch or jump (loop bodies).
     fn terminate(&mut self, term: &CTerm, full: bool, lazy: bool) -> Result<Option<u32>> {
         let n = self.n;
-        let act = &self.active;
         match term {
-            // Branch-free forms (the active mask is 0 or !0) so the loops vectorise.
             &CTerm::Jump(t) => {
-                if lazy {
-                    return Ok(Some(t));
+                if !lazy {
+                    self.wait.add(t, &self.act);
                 }
-                if full {
-                    self.pc.fill(t);
-                    return Ok(Some(t));
+                return Ok(full.then_some(t));
+            }
+            &CTerm::Branch { cond, t, f } if full && self.uni32[cond as usize] => {
+                // every lane active, one condition for all
+                let one = if self.r32[cond as usize * n] != 0 {
+                    t
+                } else {
+                    f
+                };
+                if !lazy {
+                    self.wait.add(one, &self.act);
                 }
-                for (p, &a) in self.pc.iter_mut().zip(act) {
-                    *p = (t & a) | (*p & !a);
-                }
-                return Ok(None);
+                return Ok(Some(one));
             }
             &CTerm::Branch { cond, t, f } => {
                 let c = &self.r32[cond as usize * n..][..n];
-                if lazy && n > 0 {
-                    let (mut any, mut all) = (false, true);
-                    for &c in c {
-                        any |= c != 0;
-                        all &= c != 0;
-                    }
-                    if any == all {
-                        return Ok(Some(if all { t } else { f }));
-                    }
+                self.bits.resize(self.act.len(), 0);
+                mask::row_bits(c, &mut self.bits);
+                // bits: the active lanes going to `t`; bits2: those going to `f`
+                self.bits2.resize(self.act.len(), 0);
+                let (mut any_t, mut any_f) = (0, 0);
+                for ((tb, fb), &a) in self.bits.iter_mut().zip(&mut self.bits2).zip(&self.act) {
+                    (*tb, *fb) = (*tb & a, !*tb & a);
+                    any_t |= *tb;
+                    any_f |= *fb;
                 }
-                let (mut any, mut all) = (0u32, !0u32);
-                for ((p, &a), &c) in self.pc.iter_mut().zip(act).zip(c) {
-                    let cm = ((c != 0) as u32).wrapping_neg();
-                    let target = f ^ ((t ^ f) & cm);
-                    *p = (target & a) | (*p & !a);
-                    any |= cm;
-                    all &= cm;
+                let one = match (any_t != 0, any_f != 0) {
+                    (true, false) => Some(t),
+                    (false, true) => Some(f),
+                    _ => None,
+                };
+                if lazy && one.is_some() {
+                    return Ok(one);
                 }
-                if full && n > 0 && any == all {
-                    return Ok(Some(if all != 0 { t } else { f }));
-                }
+                self.wait.add(t, &self.bits);
+                self.wait.add(f, &self.bits2);
+                return Ok(if full { one } else { None });
             }
             CTerm::Switch {
                 wide,
@@ -755,39 +816,40 @@ impl Batch {
                 cases,
                 default,
             } => {
-                for (l, &a) in act.iter().enumerate() {
-                    if a != 0 {
-                        let v = if *wide {
-                            self.r64[*sel as usize * n + l]
-                        } else {
-                            self.r32[*sel as usize * n + l] as u64
-                        } & mask;
-                        self.pc[l] = cases.iter().find(|c| c.0 == v).map_or(*default, |c| c.1);
+                for l in 0..n {
+                    if self.act[l / 64] >> (l % 64) & 1 == 0 {
+                        continue;
                     }
+                    let v = if *wide {
+                        self.r64[*sel as usize * n + l]
+                    } else {
+                        self.r32[*sel as usize * n + l] as u64
+                    } & mask;
+                    let b = cases.iter().find(|c| c.0 == v).map_or(*default, |c| c.1);
+                    self.wait.add_lane(b, l);
                 }
             }
-            // every lane finishes: `run` returns at once, and `finished` stands for the
-            // `pc` fill (a 256-byte memset per fragment batch)
+            // every lane finishes: `run` returns at once
             CTerm::Return if full => self.finished = true,
-            CTerm::Return => {
-                for (p, &a) in self.pc.iter_mut().zip(act) {
-                    *p = if a != 0 { DONE } else { *p };
-                }
-            }
+            // the lanes wait nowhere again
+            CTerm::Return => {}
             &CTerm::Kill(resume) => {
                 // `resume` is DONE (the lane stops) or where it goes on as a helper
                 self.marked = true;
-                let lanes = self.pc.iter_mut().zip(self.killed.iter_mut());
-                for (((p, k), h), &a) in lanes.zip(self.helper.iter_mut()).zip(act) {
+                let lanes = self.killed.iter_mut().zip(self.helper.iter_mut());
+                for ((k, h), &a) in lanes.zip(&self.active) {
                     if a != 0 {
-                        *p = resume;
                         *k = true;
                         *h |= resume != DONE;
                     }
                 }
+                // with `full`, `run` returns at once: every quad is left without a live lane
+                if resume != DONE && !full {
+                    self.wait.add(resume, &self.act);
+                }
             }
             CTerm::Unreachable => {
-                let l = act.iter().position(|&a| a != 0).unwrap_or(0);
+                let l = mask::first(&self.act).unwrap_or(0);
                 return Err(Error::Exec(format!("lane {l} reached OpUnreachable")));
             }
         }
@@ -806,72 +868,111 @@ impl Batch {
         index: usize,
     ) -> Result<()> {
         let n = self.n;
+        // Every macro below first clears the destination's uniform flag (`$uni`, the flags
+        // of the destination's file); `nn` may set it again.
         // Scratch path (an operand aliases the destination): the kernel writes a scratch row,
         // blended into the destination under the mask.
         macro_rules! k {
-            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
+            ($uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+                self.$uni[*$dst as usize] = false;
                 $f($($src,)* &mut self.$out[..n], None);
-                $blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
+                blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
             }};
         }
         // Sources and destination in the same file: unless an operand is the destination, the
         // kernel writes the destination row directly, masked unless every lane is active.
         macro_rules! k_same {
-            ($f:expr, $out:ident, $file:ident, $blend:ident, $dst:expr, [$($src:expr),*]) => {{
+            ($uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr, [$($src:expr),*]) => {{
                 let d = *$dst as usize;
                 if true $(&& *$src as usize != d)* {
+                    self.$uni[d] = false;
                     let (lo, rest) = self.$file.split_at_mut(d * n);
                     let (out, hi) = rest.split_at_mut(n);
                     let (lo, hi): (&[_], &[_]) = (lo, hi);
                     let mk = if full { None } else { Some(&self.active[..]) };
                     $f($(pick(lo, hi, *$src, d, n),)* out, mk);
                 } else {
-                    k!($f, $out, $file, $blend, $dst, [$(sl(&self.$file, *$src, n)),*])
+                    k!($uni, $f, $out, $file, $dst, [$(sl(&self.$file, *$src, n)),*])
                 }
             }};
         }
         // Sources all in the other file: no aliasing possible.
         macro_rules! k_cross {
-            ($f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+            ($uni:ident, $f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+                self.$uni[*$dst as usize] = false;
                 let mk = if full { None } else { Some(&self.active[..]) };
                 $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
         }
+        if self.lane_kernel32(code, full) {
+            return Ok(());
+        }
         match code {
-            Code::K1 { k, dst, a } => match k {
-                K1::NN(f) => k_same!(f, s32, r32, blend32, dst, [a]),
-                K1::WW(f) => k_same!(f, s64, r64, blend64, dst, [a]),
-                K1::WN(f) => k_cross!(f, r32, dst, [sl(&self.r64, *a, n)]),
-                K1::NW(f) => k_cross!(f, r64, dst, [sl(&self.r32, *a, n)]),
+            Code::K1 { k, dst, a, .. } => match k {
+                // `lane_kernel32` ran the others: an operand is the destination
+                K1::NN(f) => k!(uni32, f, s32, r32, dst, [sl(&self.r32, *a, n)]),
+                K1::WW(f) => k_same!(uni64, f, s64, r64, dst, [a]),
+                K1::WN(f) => k_cross!(uni32, f, r32, dst, [sl(&self.r64, *a, n)]),
+                K1::NW(f) => k_cross!(uni64, f, r64, dst, [sl(&self.r32, *a, n)]),
             },
-            Code::K2 { k, dst, a, b } => match k {
-                K2::NNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b]),
-                K2::WWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b]),
+            Code::K2 { k, dst, a, b, .. } => match k {
+                K2::NNN(f) => k!(
+                    uni32,
+                    f,
+                    s32,
+                    r32,
+                    dst,
+                    [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
+                ),
+                K2::WWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b]),
                 K2::WWN(f) => {
-                    k_cross!(f, r32, dst, [sl(&self.r64, *a, n), sl(&self.r64, *b, n)])
+                    k_cross!(
+                        uni32,
+                        f,
+                        r32,
+                        dst,
+                        [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
+                    )
                 }
                 K2::NNW(f) => {
-                    k_cross!(f, r64, dst, [sl(&self.r32, *a, n), sl(&self.r32, *b, n)])
+                    k_cross!(
+                        uni64,
+                        f,
+                        r64,
+                        dst,
+                        [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
+                    )
                 }
                 K2::WNW(f) => {
                     k!(
+                        uni64,
                         f,
                         s64,
                         r64,
-                        blend64,
                         dst,
                         [sl(&self.r64, *a, n), sl(&self.r32, *b, n)]
                     )
                 }
             },
             Code::K3 { k, dst, a, b, c } => match k {
-                K3::NNNN(f) => k_same!(f, s32, r32, blend32, dst, [a, b, c]),
-                K3::WWWW(f) => k_same!(f, s64, r64, blend64, dst, [a, b, c]),
+                K3::NNNN(f) => k!(
+                    uni32,
+                    f,
+                    s32,
+                    r32,
+                    dst,
+                    [
+                        sl(&self.r32, *a, n),
+                        sl(&self.r32, *b, n),
+                        sl(&self.r32, *c, n)
+                    ]
+                ),
+                K3::WWWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b, c]),
                 K3::NWWW(f) => k!(
+                    uni64,
                     f,
                     s64,
                     r64,
-                    blend64,
                     dst,
                     [
                         sl(&self.r32, *a, n),
@@ -880,10 +981,10 @@ impl Batch {
                     ]
                 ),
                 K3::WNNW(f) => k!(
+                    uni64,
                     f,
                     s64,
                     r64,
-                    blend64,
                     dst,
                     [
                         sl(&self.r64, *a, n),
@@ -894,10 +995,10 @@ impl Batch {
             },
             Code::K4 { k, dst, a, b, c, d } => match k {
                 K4::NNNNN(f) => k!(
+                    uni32,
                     f,
                     s32,
                     r32,
-                    blend32,
                     dst,
                     [
                         sl(&self.r32, *a, n),
@@ -907,10 +1008,10 @@ impl Batch {
                     ]
                 ),
                 K4::WWNNW(f) => k!(
+                    uni64,
                     f,
                     s64,
                     r64,
-                    blend64,
                     dst,
                     [
                         sl(&self.r64, *a, n),
@@ -923,6 +1024,7 @@ impl Batch {
             &Code::LoadLocal { wide, dst, word } => {
                 let (w, d) = (word as usize, dst as usize);
                 if wide {
+                    self.uni64[d] = false;
                     let (lo, hi) = self.local[w * n..].split_at(n);
                     for (((d, &lo), &hi), &m) in self.r64[d * n..][..n]
                         .iter_mut()
@@ -934,8 +1036,9 @@ impl Batch {
                         *d = ((lo as u64 | (hi as u64) << 32) & m) | (*d & !m);
                     }
                 } else {
+                    self.uni32[d] = false;
                     let src = &self.local[w * n..][..n];
-                    blend32(&mut self.r32[d * n..][..n], src, &self.active, full);
+                    blend(&mut self.r32[d * n..][..n], src, &self.active, full);
                 }
             }
             &Code::StoreLocal { wide, word, src } => {
@@ -953,7 +1056,7 @@ impl Batch {
                     }
                 } else {
                     let v = &self.r32[s * n..][..n];
-                    blend32(&mut self.local[w * n..][..n], v, &self.active, full);
+                    blend(&mut self.local[w * n..][..n], v, &self.active, full);
                 }
             }
             // `Source` markers and barriers: common in loops, so not worth a call.
@@ -979,6 +1082,20 @@ impl Batch {
         index: usize,
     ) -> Result<()> {
         let n = self.n;
+        self.clear_uniform(code);
+        if let Some(images) = match code {
+            Code::Image { index } | Code::ImageLocal { index, .. } => {
+                prog.images.get(*index as usize)
+            }
+            _ => None,
+        } {
+            for &r in &images.inst.dst {
+                let s = prog.slots.get(r as usize).map_or(u32::MAX, |s| s.1) as usize;
+                if let Some(u) = self.uni32.get_mut(s) {
+                    *u = false;
+                }
+            }
+        }
         match code {
             Code::Load {
                 ty,
@@ -1210,6 +1327,109 @@ impl Batch {
         Ok(())
     }
 
+    /// The commonest instructions, run from the block loop without `exec`'s prologue and
+    /// matches: 32-bit lane kernels of one to three operands (`Code::K1`/`K2`/`K3` over the
+    /// 32-bit file). With every lane active, a kernel that reads only its own lane and whose
+    /// operand rows are all uniform runs on one lane and fills a uniform row (loop counters,
+    /// push-constant addresses, arithmetic on uniform loads); otherwise the kernel writes the
+    /// destination row in place, masked unless every lane is active, and its uniform flag is
+    /// cleared. Returns false, having done nothing, for every other instruction and when an
+    /// operand is the destination (`exec` runs those through a scratch row).
+    #[inline(always)]
+    fn lane_kernel32(&mut self, code: &Code, full: bool) -> bool {
+        let n = self.n;
+        // One kernel `$f` of operand rows `$s` (`$lane`: it reads only its own lane of each),
+        // written out per arity: straight-line tests and slices, no array maps or iterator
+        // folds, which the block loop's size kept LLVM from inlining.
+        macro_rules! kernel {
+            ($lane:expr, $f:expr, $dst:expr, [$($s:ident),*]) => {{
+                let d = $dst as usize;
+                if full && $lane $(&& self.uni32[$s as usize])* {
+                    let mut o = [0u32];
+                    $f($(&self.r32[$s as usize * n..][..1],)* &mut o, None);
+                    self.uniform_row32($dst, o[0]);
+                    true
+                } else if false $(|| $s == $dst)* {
+                    false
+                } else {
+                    self.uni32[d] = false;
+                    let (lo, rest) = self.r32.split_at_mut(d * n);
+                    let (out, hi) = rest.split_at_mut(n);
+                    let (lo, hi): (&[u32], &[u32]) = (lo, hi);
+                    let mk = if full { None } else { Some(&self.active[..n]) };
+                    $f($(pick(lo, hi, $s, d, n),)* out, mk);
+                    true
+                }
+            }};
+        }
+        match *code {
+            Code::K1 {
+                k: K1::NN(f),
+                dst,
+                a,
+                lane,
+            } => kernel!(lane, f, dst, [a]),
+            Code::K2 {
+                k: K2::NNN(f),
+                dst,
+                a,
+                b,
+                lane,
+            } => kernel!(lane, f, dst, [a, b]),
+            Code::K3 {
+                k: K3::NNNN(f),
+                dst,
+                a,
+                b,
+                c,
+            } => kernel!(true, f, dst, [a, b, c]),
+            _ => false,
+        }
+    }
+
+    /// Fill 32-bit row `dst` with `v` and flag it uniform.
+    #[inline(always)]
+    fn uniform_row32(&mut self, dst: u32, v: u32) {
+        let n = self.n;
+        rows::fill(&mut self.r32[dst as usize * n..][..n], v);
+        self.uni32[dst as usize] = true;
+    }
+
+    /// Clear the uniform flags of `code`'s destination register (in both files: clearing a
+    /// flag is always sound). Image results are cleared by `exec_cold` from the instruction.
+    fn clear_uniform(&mut self, code: &Code) {
+        let dst = match *code {
+            Code::K1 { dst, .. }
+            | Code::K2 { dst, .. }
+            | Code::K3 { dst, .. }
+            | Code::K4 { dst, .. }
+            | Code::Load { dst, .. }
+            | Code::LoadLocal { dst, .. }
+            | Code::Atomic { dst, .. }
+            | Code::ArrayLength { dst, .. }
+            | Code::QuadVote { dst, .. }
+            | Code::Group { dst, .. }
+            | Code::GroupArith { dst, .. }
+            | Code::BallotQuery { dst, .. }
+            | Code::IsHelper { dst }
+            | Code::InterpolateAt { dst, .. }
+            | Code::LaneInfo { dst, .. } => dst as usize,
+            Code::StoreLocal { .. }
+            | Code::Store { .. }
+            | Code::Image { .. }
+            | Code::ImageLocal { .. }
+            | Code::Emit { .. }
+            | Code::Demote
+            | Code::Nop => return,
+        };
+        if let Some(u) = self.uni32.get_mut(dst) {
+            *u = false;
+        }
+        if let Some(u) = self.uni64.get_mut(dst) {
+            *u = false;
+        }
+    }
+
     fn load(
         &mut self,
         ty: ScalarTy,
@@ -1227,10 +1447,17 @@ impl Batch {
             let active = (!full).then_some(&self.active[..n]);
             if wide {
                 broadcast(&mut self.r64[dst as usize * n..][..n], active, v);
+                self.uni64[dst as usize] = full;
             } else {
                 broadcast(&mut self.r32[dst as usize * n..][..n], active, v as u32);
+                self.uni32[dst as usize] = full;
             }
             return Ok(());
+        }
+        if wide {
+            self.uni64[dst as usize] = false;
+        } else {
+            self.uni32[dst as usize] = false;
         }
         let mut uniform = None;
         for l in 0..n {
@@ -1259,6 +1486,10 @@ impl Batch {
             self.active[..n].iter().position(|&a| a != 0)?
         };
         let same = |r: u32| {
+            if self.uni32.get(r as usize) == Some(&true) {
+                // every lane holds the same value: no need to look
+                return true;
+            }
             let regs = &self.r32[r as usize * n..][..n];
             let r0 = regs[first];
             // bitwise folds without an early exit, so the loops vectorize

@@ -106,6 +106,8 @@ limits! {
         "workgroup size along y";
     MaxComputeWorkGroupSizeZ = "maxComputeWorkGroupSize[2]", 1024, Lavapipe,
         "workgroup size along z";
+    MaxComputeSharedMemorySize = "maxComputeSharedMemorySize", 32768, Lavapipe,
+        "bytes of a compute shader's Workgroup variables";
     MaxFramebufferWidth = "maxFramebufferWidth", 16384, Lavapipe,
         "width of a framebuffer";
     MaxFramebufferHeight = "maxFramebufferHeight", 16384, Lavapipe,

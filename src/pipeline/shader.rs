@@ -112,10 +112,13 @@ impl Shader {
     }
 
     /// Compile lowered IR, optimised by [`ir::opt::optimize`] unless `QUADSTEP_NO_OPT=1`.
-    /// Its interface is first held to the default device limits (the locations and components
-    /// of its inputs and outputs), since the interpreter sizes its rows by the highest location.
+    /// It is first held to the default device limits: the locations and components of its
+    /// inputs and outputs (the interpreter sizes its rows by the highest location) and its
+    /// Workgroup memory.
     pub fn from_ir(shader: &ir::Shader) -> Result<Shader> {
-        check_interface(shader, &Limits::default())?;
+        let limits = Limits::default();
+        check_interface(shader, &limits)?;
+        check_shared_memory(shader, &limits)?;
         let program = if ir::opt::disabled_by_env() {
             exec::compile(shader)?
         } else {
@@ -197,6 +200,18 @@ impl Shader {
     pub fn set_cancel(&mut self, cancel: Cancel) {
         self.program.set_cancel(cancel);
     }
+}
+
+/// Hold a shader's Workgroup variables to `maxComputeSharedMemorySize`: the interpreter keeps
+/// one word per scalar leaf, 4 bytes each, and a workgroup's rows of values loaded from them
+/// grow with its invocations, so a shader over the limit is refused before it runs.
+fn check_shared_memory(shader: &ir::Shader, limits: &Limits) -> Result<()> {
+    let name = crate::error::quote(&shader.name);
+    limits.check(
+        Limit::MaxComputeSharedMemorySize,
+        shader.workgroup_words as u64 * 4,
+        format_args!("shader {name}: its Workgroup variables"),
+    )
 }
 
 /// Hold a shader's location-bound inputs and outputs to `limits`: vertex inputs to

@@ -1,0 +1,311 @@
+//! Lane sets as bit sets: the lanes waiting at each block of the schedule, and the
+//! conversions between a bit set and the per-lane mask words (`0` / `!0`) the lane kernels
+//! blend under.
+//!
+//! The scheduler's questions are set questions — which is the lowest block some lane waits at,
+//! which lanes wait there, where does a branch send each active lane, is any quad left without
+//! a live lane — so they are asked of bit sets: one bit per lane (`n.div_ceil(64)` words per
+//! set), one set per block, and a bit set over the blocks that have waiting lanes. A branch
+//! turns its condition row into bits (four lanes per compare and `movemask`), splits the
+//! active set with two `and`s, and ORs the halves into its successors' sets; the next block is
+//! the lowest set bit of the block set. The per-lane mask words the kernels read are written
+//! from the bits only when the active set changes. Per-lane block numbers would need a scan
+//! of every lane for the minimum and a second one to rebuild the mask before each block.
+//!
+//! Invariant between runs: every block's set is empty and the block set is zero (a run
+//! leaves them so when it ends normally; after an error, [`Waiting::start`] clears them).
+
+/// Words of a bit set over `n` lanes.
+#[inline(always)]
+pub(crate) fn words(n: usize) -> usize {
+    n.div_ceil(64)
+}
+
+/// The bit set of the first `n` lanes.
+pub(crate) fn all(n: usize, out: &mut Vec<u64>) {
+    out.clear();
+    out.resize(words(n), !0);
+    if !n.is_multiple_of(64) {
+        if let Some(last) = out.last_mut() {
+            *last = (1u64 << (n % 64)) - 1;
+        }
+    }
+}
+
+/// `out[w]` bit `k` = `row[64w + k] != 0` (the lanes of `row`; `out` has `words(row.len())`
+/// words).
+pub(crate) fn row_bits(row: &[u32], out: &mut [u64]) {
+    let (chunks, rest) = row.as_chunks::<64>();
+    for (o, c) in out.iter_mut().zip(chunks) {
+        *o = nonzero64(c);
+    }
+    if let Some(o) = out.get_mut(chunks.len()) {
+        *o = rest
+            .iter()
+            .enumerate()
+            .fold(0, |m, (k, &x)| m | ((x != 0) as u64) << k);
+    }
+}
+
+/// Bits of the nonzero words of 64 lanes: sixteen lanes per four compares, two packs and a
+/// byte `movemask` (SSE2).
+#[inline(always)]
+fn nonzero64(c: &[u32; 64]) -> u64 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        use wide::bytemuck::cast;
+        let q = c.as_chunks::<4>().0;
+        let mut m = 0u64;
+        for (k, q) in q.chunks_exact(4).enumerate() {
+            let [a, b, c, d] = [q[0], q[1], q[2], q[3]].map(cast::<[u32; 4], __m128i>);
+            // SAFETY: SSE2 is part of x86-64 itself (every x86_64 CPU has it), and these
+            // intrinsics only compute on registers (no memory access).
+            let zero = unsafe {
+                let z = _mm_setzero_si128();
+                let ab = _mm_packs_epi32(_mm_cmpeq_epi32(a, z), _mm_cmpeq_epi32(b, z));
+                let cd = _mm_packs_epi32(_mm_cmpeq_epi32(c, z), _mm_cmpeq_epi32(d, z));
+                _mm_movemask_epi8(_mm_packs_epi16(ab, cd)) as u64
+            };
+            m |= (zero ^ 0xffff) << (16 * k);
+        }
+        m
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    c.iter()
+        .enumerate()
+        .fold(0, |m, (k, &x)| m | ((x != 0) as u64) << k)
+}
+
+/// Eight lanes' mask words for each value of a byte of a bit set.
+static BYTE_LANES: [[u32; 8]; 256] = {
+    let mut t = [[0u32; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut k = 0;
+        while k < 8 {
+            t[b][k] = if b >> k & 1 != 0 { !0 } else { 0 };
+            k += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// The per-lane mask words of bit set `bits`: `out[l] = !0` where bit `l` is set, else 0
+/// (eight lanes per byte, copied from a table: two vector moves, or one in the AVX2 form).
+pub(crate) fn expand(bits: &[u64], out: &mut [u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { expand_avx2(bits, out) };
+    }
+    expand_body(bits, out)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn expand_avx2(bits: &[u64], out: &mut [u32]) {
+    expand_body(bits, out)
+}
+
+#[inline(always)]
+fn expand_body(bits: &[u64], out: &mut [u32]) {
+    let (chunks, rest) = out.as_chunks_mut::<8>();
+    for (i, o) in chunks.iter_mut().enumerate() {
+        *o = BYTE_LANES[(bits[i / 8] >> (8 * (i % 8))) as usize & 0xff];
+    }
+    let base = chunks.len() * 8;
+    for (k, o) in rest.iter_mut().enumerate() {
+        let l = base + k;
+        *o = 0u32.wrapping_sub((bits[l / 64] >> (l % 64)) as u32 & 1);
+    }
+}
+
+/// The index of the first set bit of `bits`, if any.
+#[inline]
+pub(crate) fn first(bits: &[u64]) -> Option<usize> {
+    bits.iter()
+        .position(|&w| w != 0)
+        .map(|i| i * 64 + bits[i].trailing_zeros() as usize)
+}
+
+/// Set bits of `bits`.
+#[inline]
+pub(crate) fn count(bits: &[u64]) -> usize {
+    bits.iter().map(|w| w.count_ones() as usize).sum()
+}
+
+/// The lanes waiting at each block of a program's schedule.
+#[derive(Default)]
+pub(crate) struct Waiting {
+    /// Words per lane set.
+    words: usize,
+    /// Block `b`'s set: `sets[b * words..][..words]`.
+    sets: Vec<u64>,
+    /// Bit `b`: block `b`'s set may be non-empty (never clear while it is non-empty).
+    blocks: Vec<u64>,
+    /// A run ended early (an error): some set may be non-empty.
+    dirty: bool,
+}
+
+impl Waiting {
+    /// Empty sets for `blocks` blocks of `n` lanes, for a run that starts now.
+    pub fn start(&mut self, blocks: usize, n: usize) {
+        let words = words(n);
+        let (len, nbw) = (blocks * words, blocks.div_ceil(64));
+        if self.dirty || self.words != words || self.sets.len() != len {
+            self.sets.clear();
+            self.sets.resize(len, 0);
+            self.blocks.clear();
+        }
+        self.blocks.resize(nbw, 0);
+        self.words = words;
+        self.dirty = true;
+    }
+
+    /// The run ended with every set empty (no lane waits anywhere).
+    pub fn finish(&mut self) {
+        self.dirty = false;
+    }
+
+    /// Add the lanes `bits` to block `b`'s set.
+    #[inline]
+    pub fn add(&mut self, b: u32, bits: &[u64]) {
+        let b = b as usize;
+        let Some(set) = self.sets.get_mut(b * self.words..(b + 1) * self.words) else {
+            return;
+        };
+        let mut any = 0;
+        for (s, &x) in set.iter_mut().zip(bits) {
+            *s |= x;
+            any |= x;
+        }
+        if any != 0 {
+            self.blocks[b / 64] |= 1 << (b % 64);
+        }
+    }
+
+    /// Add lane `l` to block `b`'s set.
+    #[inline]
+    pub fn add_lane(&mut self, b: u32, l: usize) {
+        let (b, w) = (b as usize, l / 64);
+        if let Some(s) = self
+            .sets
+            .get_mut(b * self.words + w)
+            .filter(|_| w < self.words)
+        {
+            *s |= 1 << (l % 64);
+            self.blocks[b / 64] |= 1 << (b % 64);
+        }
+    }
+
+    /// The lowest block with waiting lanes, its set moved into `act` (and emptied).
+    pub fn pop(&mut self, act: &mut [u64]) -> Option<u32> {
+        loop {
+            let b = first(&self.blocks)?;
+            self.blocks[b / 64] &= !(1 << (b % 64));
+            let set = &mut self.sets[b * self.words..][..self.words];
+            let mut any = 0;
+            for (a, s) in act.iter_mut().zip(set.iter_mut()) {
+                *a = std::mem::take(s);
+                any |= *a;
+            }
+            if any != 0 {
+                return Some(b as u32);
+            }
+        }
+    }
+
+    /// The lanes waiting anywhere, into `out`.
+    pub fn any(&self, out: &mut [u64]) {
+        out.fill(0);
+        for b in self.waiting() {
+            for (o, &s) in out
+                .iter_mut()
+                .zip(&self.sets[b * self.words..][..self.words])
+            {
+                *o |= s;
+            }
+        }
+    }
+
+    /// Keep only the lanes of `keep` in every set.
+    pub fn retain(&mut self, keep: &[u64]) {
+        let words = self.words;
+        for b in self.waiting().collect::<Vec<_>>() {
+            for (s, &k) in self.sets[b * words..][..words].iter_mut().zip(keep) {
+                *s &= k;
+            }
+        }
+    }
+
+    /// The blocks whose sets may be non-empty.
+    fn waiting(&self) -> impl Iterator<Item = usize> + '_ {
+        self.blocks.iter().enumerate().flat_map(|(i, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                (w != 0).then(|| {
+                    let k = w.trailing_zeros() as usize;
+                    w &= w - 1;
+                    i * 64 + k
+                })
+            })
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn row_bits_and_expand_agree_with_a_lane_loop() {
+        for n in [0, 4, 8, 60, 64, 68, 128, 256, 4096] {
+            let row: Vec<u32> = (0..n)
+                .map(|l: usize| {
+                    if (l * 7 + l / 5).is_multiple_of(3) {
+                        0
+                    } else {
+                        l as u32 * 3 + 1
+                    }
+                })
+                .collect();
+            let mut bits = vec![0u64; words(n)];
+            row_bits(&row, &mut bits);
+            for (l, &x) in row.iter().enumerate() {
+                assert_eq!(
+                    bits[l / 64] >> (l % 64) & 1,
+                    (x != 0) as u64,
+                    "lane {l} of {n}"
+                );
+            }
+            let mut out = vec![5u32; n];
+            expand(&bits, &mut out);
+            for (l, &x) in row.iter().enumerate() {
+                assert_eq!(out[l], if x != 0 { !0 } else { 0 }, "lane {l} of {n}");
+            }
+            let mut a = Vec::new();
+            all(n, &mut a);
+            assert_eq!(count(&a), n);
+        }
+    }
+
+    #[test]
+    fn waiting_pops_the_lowest_block_with_its_lanes() {
+        let mut w = Waiting::default();
+        w.start(70, 130);
+        let mut act = vec![0u64; words(130)];
+        w.add_lane(69, 129);
+        w.add(3, &[1, 0, 2]);
+        w.add_lane(3, 5);
+        w.add(5, &[0, 0, 0]);
+        assert_eq!(w.pop(&mut act), Some(3));
+        assert_eq!(act, [1 | 1 << 5, 0, 2]);
+        w.retain(&[!0, !0, 0]);
+        assert_eq!(w.pop(&mut act), None);
+        w.finish();
+        w.start(70, 130);
+        assert_eq!(w.pop(&mut act), None);
+    }
+}

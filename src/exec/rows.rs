@@ -1,0 +1,115 @@
+//! Whole-row writes of the register files and per-lane memory: a row filled with one value
+//! (a uniform result, a broadcast load, an all-active mask) and a row blended under the
+//! active mask (whose words are 0 or `!0`). Each is one loop compiled twice, plain (SSE2) and
+//! inside a `#[target_feature(enable = "avx2")]` function (eight lanes per store), and
+//! [`crate::cpu::avx2`] picks per call; they only move bits, so both forms give the same bits.
+
+/// `d[i] = v` for every lane.
+#[inline(always)]
+pub(crate) fn fill<T: Copy>(d: &mut [T], v: T) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { fill_avx2(d, v) };
+    }
+    fill_body(d, v)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn fill_avx2<T: Copy>(d: &mut [T], v: T) {
+    fill_body(d, v)
+}
+
+#[inline(always)]
+fn fill_body<T: Copy>(d: &mut [T], v: T) {
+    for x in d.iter_mut() {
+        *x = v;
+    }
+}
+
+/// A register word (`u32` or `u64`) blended under a per-lane mask word (`0` or `!0`).
+pub(crate) trait Word: Copy {
+    /// The mask word widened to this width (`0` or all ones).
+    fn widen(m: u32) -> Self;
+    /// `self` where `m` is all ones, `d` where it is zero.
+    fn select(self, d: Self, m: Self) -> Self;
+}
+impl Word for u32 {
+    #[inline(always)]
+    fn widen(m: u32) -> u32 {
+        m
+    }
+    #[inline(always)]
+    fn select(self, d: u32, m: u32) -> u32 {
+        (self & m) | (d & !m)
+    }
+}
+impl Word for u64 {
+    #[inline(always)]
+    fn widen(m: u32) -> u64 {
+        m as i32 as i64 as u64
+    }
+    #[inline(always)]
+    fn select(self, d: u64, m: u64) -> u64 {
+        (self & m) | (d & !m)
+    }
+}
+
+/// `d[i] = s[i]` where the mask word `m[i]` is `!0` (every lane with `full`); the lanes whose
+/// mask word is 0 keep theirs.
+#[inline(always)]
+pub(crate) fn blend<T: Word>(d: &mut [T], s: &[T], m: &[u32], full: bool) {
+    if full {
+        d.copy_from_slice(s);
+        return;
+    }
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { blend_avx2(d, s, m) };
+    }
+    blend_body(d, s, m)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn blend_avx2<T: Word>(d: &mut [T], s: &[T], m: &[u32]) {
+    blend_body(d, s, m)
+}
+
+/// An index loop over slices cut to one length, with the blend as bit operations: no bounds
+/// checks left and no conditional load, so it vectorises (four `and`/`andn`/`or` vectors per
+/// 32 lanes in the AVX2 form; written as `if m != 0 { s } else { d }` it stays scalar).
+#[inline(always)]
+fn blend_body<T: Word>(d: &mut [T], s: &[T], m: &[u32]) {
+    let len = d.len().min(s.len()).min(m.len());
+    let (d, s, m) = (&mut d[..len], &s[..len], &m[..len]);
+    for i in 0..len {
+        d[i] = s[i].select(d[i], T::widen(m[i]));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fill_and_blend_agree_with_a_lane_loop() {
+        for n in [0usize, 1, 4, 7, 64, 68, 256, 260] {
+            let s: Vec<u64> = (0..n as u64).map(|l| l * 0x9E37_79B9_7F4A_7C15).collect();
+            let m: Vec<u32> = (0..n).map(|l| if l % 3 == 1 { 0 } else { !0 }).collect();
+            for full in [false, true] {
+                let mut d: Vec<u64> = (0..n as u64).map(|l| !l).collect();
+                blend(&mut d, &s, &m, full);
+                for l in 0..n {
+                    let want = if full || m[l] != 0 { s[l] } else { !(l as u64) };
+                    assert_eq!(d[l], want, "lane {l} of {n}, full {full}");
+                }
+            }
+            let mut d = vec![0u32; n];
+            fill(&mut d, 0xDEAD_BEEF);
+            assert!(d.iter().all(|&x| x == 0xDEAD_BEEF));
+        }
+    }
+}
