@@ -163,12 +163,14 @@ thread_local! {
     pub(super) static MEMO_HITS: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A selection with the slots its units read (one per level) and the weights.
+/// A selection with the slots its units read (one per level) and the weights; `one`: a
+/// single level of weight 1.
 #[derive(Clone, Copy)]
 struct Units<L: Lanes> {
     sel: Selection,
     slot: [Slot<L>; 2],
     weight: [f32; 2],
+    one: bool,
 }
 
 impl<L: Lanes> Units<L> {
@@ -187,6 +189,7 @@ impl<L: Lanes> Units<L> {
             sel,
             slot: [first, second],
             weight: [lv.l[0].1, lv.l[1].1],
+            one: lv.n == 1 && lv.l[0].1 == 1.0,
         }
     }
 }
@@ -436,7 +439,9 @@ fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
 /// keep the run's key
 /// ([`RunKey`]: nothing else can change the selection in rows without offsets), their
 /// inputs straight from the rows, through the kernel, into `out`. Returns the quad that
-/// ended the run.
+/// ended the run. The rows are taken as chunks of `W` lanes, one chunk per unit (an empty
+/// row as the chunks of `s`, and given to [`inputs`] as empty); a batch with an empty `s`
+/// or `t` row has no runs (its quads go alone).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
@@ -451,26 +456,70 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     let l = u.slot[0].base.lanes();
     let per = L::W / 4;
     let n = a.masks.len().min(out.len() / 4);
+    let lanes = 4 * n;
+    let (s, t) = (a.coords[0], a.coords[1]);
+    if s.len() < lanes || t.len() < lanes || q >= n {
+        return q;
+    }
+    // the rows from quad `q` on, each `lanes − 4q` long (an empty one: `s`'s lanes)
+    let l0 = 4 * q;
+    let rows = [
+        a.coords[0],
+        a.coords[1],
+        a.coords[2],
+        a.coords[3],
+        a.dref,
+        k.lod_row,
+    ];
+    let has = rows.map(|r| !r.is_empty());
+    let [r0, r1, r2, r3, r4, r5] = rows.map(|r| {
+        let r = if r.is_empty() { s } else { r };
+        L::units(r.get(l0..lanes).unwrap_or(&[]))
+    });
     let w = want(l, k.d0);
     let lod = l.i(k.lod as i32);
-    while q + per <= n
-        && a.masks[q..q + per]
-            .iter()
-            .fold(true, |ok, &m| ok & (m & 0xf == 0xf))
-    {
-        let l0 = 4 * q;
-        let i = inputs::<K, L>(l, b, a, 4, |row| run_lanes(l, row, l0));
+    let units = r0
+        .iter()
+        .zip(r1)
+        .zip(r2)
+        .zip(r3)
+        .zip(r4)
+        .zip(r5)
+        .zip(a.masks[q..n].chunks_exact(per))
+        .zip(out[l0..lanes].chunks_exact_mut(L::W));
+    for (((((((c0, c1), c2), c3), dr), lr), m), o) in units {
+        if !m.iter().fold(true, |ok, &m| ok & (m & 0xf == 0xf)) {
+            break;
+        }
+        let e: &[u32] = &[];
+        let ua = BatchArgs {
+            coords: [
+                c0.as_ref(),
+                c1.as_ref(),
+                if has[2] { c2.as_ref() } else { e },
+                if has[3] { c3.as_ref() } else { e },
+            ],
+            masks: m,
+            lod: a.lod,
+            dref: if has[4] { dr.as_ref() } else { e },
+            offsets: [e, e],
+        };
+        let i = inputs::<K, L>(l, b, &ua, 4, |row| {
+            if row.is_empty() {
+                l.i(0)
+            } else {
+                l.f_row(row).bits()
+            }
+        });
         if k.by_diffs && !same_diffs(&i, &w) {
             break;
         }
-        if !k.lod_row.is_empty() && !run_lanes(l, k.lod_row, l0).eq(lod).all() {
+        if has[5] && !l.f_row(lr.as_ref()).bits().eq(lod).all() {
             break;
         }
         let r = unit::<K, L>(b, plane, u, &i, LIN, CMP);
-        for k in 0..per {
-            let o: &mut [[u32; 4]; 4] = (&mut out[l0 + 4 * k..l0 + 4 * k + 4])
-                .try_into()
-                .unwrap_or_else(|_| unreachable!());
+        // (quad by quad: a slice copy is left as a `memcpy` call)
+        for (k, o) in o.as_chunks_mut::<4>().0.iter_mut().enumerate() {
             *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
         }
         q += per;
@@ -587,8 +636,13 @@ fn unit<K: Spec, L: Lanes>(
 ) -> L::A<[u32; 4]> {
     let v = group_of::<L, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[0], q);
     let l = q.s.lanes();
-    let zero = L::each(|_| f32x4::splat(0.0));
-    let mut acc = l.axpy(zero, u.weight[0], v);
+    let zero = f32x4::splat(0.0);
+    let mut acc = if u.one {
+        // `0 + 1·v` is `0 + v` (exact; a NaN quieted alike)
+        L::each(|k| zero + v[k])
+    } else {
+        l.axpy(L::each(|_| zero), u.weight[0], v)
+    };
     if u.sel.levels.n == 2 {
         let v = group_of::<L, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[1], q);
         acc = l.axpy(acc, u.weight[1], v);

@@ -11,6 +11,7 @@
 
 use super::address;
 use super::cube::select_face;
+use super::cube::EdgeIndex;
 use super::format::{Aspect, Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
 use super::sampler::{Config, LodPrecision, Policy, Sampler};
@@ -34,6 +35,8 @@ pub(super) struct Level {
     pub tlayer: usize,
     /// Width and height are powers of two (repeat wraps as a mask).
     pub pow2: bool,
+    /// The cube edge table of a face of this level's width (meaningful on cube views).
+    pub edges: EdgeIndex,
 }
 
 impl Level {
@@ -53,6 +56,7 @@ impl Level {
             tbase: base / ts,
             tlayer: slice * e[2] as usize / ts,
             pow2: e[0].is_power_of_two() && e[1].is_power_of_two(),
+            edges: EdgeIndex::new(e[0] as i32, (slice * e[2] as usize / ts) as i32),
         }
     }
 }

@@ -169,6 +169,45 @@ pub(super) const EDGE: [[(u8, u8, u8); 4]; 6] = [
     [(0, 1, 2), (1, 0, 2), (2, 3, 0), (3, 3, 1)],
 ];
 
+/// [`EDGE`] as plane-index arithmetic on one level: the texel `k` along side `s` one step
+/// outside face `f` is `a[s][f] + d[s][f]·k` past texel (0, 0) of face 0 of its cube
+/// (faces of `n` texels a side, `tl` texels apart), the face's entries in lanes 0 to 5 of
+/// each row so that a lane-wise lookup by face reads them. The same indices as
+/// [`remap_edge_step`] within one step of the face (the forms `0`, `n − 1`, `k`, `n − 1 − k`
+/// as `c·(n − 1) + b·k`).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct EdgeIndex {
+    pub a: [[i32; 8]; 4],
+    pub d: [[i32; 8]; 4],
+}
+
+impl EdgeIndex {
+    /// The table of a level of extent `n` whose faces are `tl` texels apart.
+    pub fn new(n: i32, tl: i32) -> EdgeIndex {
+        // a form as (coefficient of n − 1, coefficient of k)
+        let form = |f: u8| match f {
+            0 => (0, 0),
+            1 => (1, 0),
+            2 => (0, 1),
+            _ => (1, -1),
+        };
+        let mut e = EdgeIndex {
+            a: [[0; 8]; 4],
+            d: [[0; 8]; 4],
+        };
+        for (f, sides) in EDGE.iter().enumerate() {
+            for (s, &(nf, fi, fj)) in sides.iter().enumerate() {
+                let ((ci, bi), (cj, bj)) = (form(fi), form(fj));
+                e.a[s][f] = (nf as i32)
+                    .wrapping_mul(tl)
+                    .wrapping_add((ci + cj * n).wrapping_mul(n - 1));
+                e.d[s][f] = bi + bj * n;
+            }
+        }
+        e
+    }
+}
+
 /// [`remap_edge`] by the [`EDGE`] table for texels at most one step outside the face (`i`,
 /// `j` in `−1..=n`, the taps of a footprint inside the face's texel range); anything farther
 /// out goes through [`remap_edge`] itself. Integer operations only (no f64 direction).
@@ -260,6 +299,26 @@ mod tests {
             remap_edge(0, i32::MAX, 1, 4)
         );
         assert_eq!(remap_edge_step(3, 2, -7, 4), remap_edge(3, 2, -7, 4));
+    }
+
+    #[test]
+    fn edge_index_is_remap_edge_step() {
+        // the plane index of every texel one step outside every face (not a corner), by the
+        // table, against `remap_edge_step`'s (face, i, j) placed on a cube of faces `tl` apart
+        for n in (1..=40).chain([255, 256, 257]) {
+            let tl = n * n + 3;
+            let e = EdgeIndex::new(n, tl);
+            for face in 0..6u32 {
+                for k in 0..n {
+                    for (s, (i, j)) in [(-1, k), (n, k), (k, -1), (k, n)].into_iter().enumerate() {
+                        let (f, i2, j2) = remap_edge_step(face, i, j, n).unwrap();
+                        let want = f as i32 * tl + j2 * n + i2;
+                        let got = e.a[s][face as usize] + e.d[s][face as usize] * k;
+                        assert_eq!(got, want, "face {face} side {s} k {k} of {n}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]

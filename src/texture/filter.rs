@@ -18,7 +18,7 @@ use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::image::ViewType;
-use super::lanes::{compare, lerp, split, Arr, Lanes, F, I};
+use super::lanes::{compare, compare4, lerp, split, Arr, Lanes, F, I};
 use super::sampler::{CompareOp, Filter};
 use super::source::{Addr, Source};
 use wide::f32x4;
@@ -396,6 +396,9 @@ pub(super) struct Slot<L: Lanes> {
     pub tlayer: I<L>,
     /// Every lane's level is a power of two on both axes.
     pub pow2: bool,
+    /// The row length (texels) every lane's level has, if they all have one (then a cube
+    /// slot's lanes share one level's face size and edge table).
+    pub row: Option<usize>,
     /// Each lane's absolute level, and the slot's absolute layer.
     pub level: L::A<u32>,
     pub layer: u32,
@@ -433,6 +436,7 @@ impl<L: Lanes> Slot<L> {
             base: i(2),
             tlayer: i(3),
             pow2: half[0].2 && (L::W <= 4 || half[1].2),
+            row: (L::W <= 4 || half[0].0[0] == half[1].0[0]).then_some(half[0].0[0] as usize),
             level: L::each(|k| levels[(k >= 4) as usize]),
             layer,
         }
@@ -450,6 +454,9 @@ impl<L: Lanes> Slot<L> {
             base: l.i_of(|k| (lv(k).tbase + layer as usize * lv(k).tlayer) as i32),
             tlayer: l.i_of(|k| lv(k).tlayer as i32),
             pow2: (0..L::W).all(|k| lv(k).pow2),
+            row: (0..L::W)
+                .all(|k| lv(k).size[0] == lv(0).size[0])
+                .then_some(lv(0).size[0] as usize),
             level: L::each(level),
             layer,
         }
@@ -576,6 +583,39 @@ fn in_plane<L: Lanes>(lo: I<L>, hi: I<L>, len: usize) -> bool {
     (lo.gt(l.i(-1)) & !lo.gt(hi) & len.gt(hi)).all()
 }
 
+/// The plane index of one tap `(i, j)` of each lane's cube footprint (`w`: the face size;
+/// `base`: texel (0, 0) of the lane's face, `cube0`: of its cube's face 0; `sides`: the
+/// edge table's `(a, d)` of the lane's face, side by side): on the face, its own; one step
+/// off one axis, the neighbouring face's by the table. And the lanes whose tap is off both
+/// axes (a corner), as bits.
+#[inline(always)]
+fn edge_tap<L: Lanes>(
+    base: I<L>,
+    cube0: I<L>,
+    w: I<L>,
+    sides: &[(I<L>, I<L>); 4],
+    i: I<L>,
+    j: I<L>,
+) -> (I<L>, u32) {
+    let zero = i.lanes().i(0);
+    let (ilo, jlo) = (zero.gt(i), zero.gt(j));
+    let oi = ilo | !w.gt(i);
+    let oj = jlo | !w.gt(j);
+    // (no closures: one that is not inlined would not be compiled for AVX2)
+    let (ai, di) = (
+        I::select(ilo, sides[0].0, sides[1].0),
+        I::select(ilo, sides[0].1, sides[1].1),
+    );
+    let (aj, dj) = (
+        I::select(jlo, sides[2].0, sides[3].0),
+        I::select(jlo, sides[2].1, sides[3].1),
+    );
+    let (a, d) = (I::select(oi, ai, aj), I::select(oi, di, dj));
+    let k = I::select(oi, j, i);
+    let off = cube0 + a + d * k;
+    (I::select(oi | oj, off, base + j * w + i), (oi & oj).bits())
+}
+
 /// The lane-wise footprints of a group on the plane, [`lane`]'s operations lane for lane:
 /// texel-space `s·w (+ offset)`, floor (after `−0.5` for linear), fraction, the wrap of
 /// every tap (cube views: a tap one step off its face on the neighbouring face by the edge
@@ -633,6 +673,34 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
         let inside = in_level(i0, w, 1) & in_level(j0, h, 1);
         if inside & small == full {
             (o, hi, rest) = (base + j0 * w + i0, None, 0);
+        } else if let (true, Some(_)) = (cube, slot.row) {
+            // footprints over an edge, lane-wise (every lane on one level: its edge table):
+            // a tap one step off the face (one axis) at the table's index on the
+            // neighbouring face; a lane with a tap off both axes (a corner) or farther out
+            // is left to `lane`
+            let e = &b.lv[slot.level[0] as usize].edges;
+            let f = q.face;
+            let sides = [
+                (f.lookup8(&e.a[0]), f.lookup8(&e.d[0])),
+                (f.lookup8(&e.a[1]), f.lookup8(&e.d[1])),
+                (f.lookup8(&e.a[2]), f.lookup8(&e.d[2])),
+                (f.lookup8(&e.a[3]), f.lookup8(&e.d[3])),
+            ];
+            let cube0 = base - f * slot.tlayer;
+            let valid = in_level(i0 + one, w, -1) & in_level(j0 + one, h, -1);
+            let (i1, j1) = (i0 + one, j0 + one);
+            let t = [
+                edge_tap(base, cube0, w, &sides, i0, j0),
+                edge_tap(base, cube0, w, &sides, i1, j0),
+                edge_tap(base, cube0, w, &sides, i0, j1),
+                edge_tap(base, cube0, w, &sides, i1, j1),
+            ];
+            let corner = t[0].1 | t[1].1 | t[2].1 | t[3].1;
+            (o, hi, rest) = (
+                t[0].0,
+                Some([t[1].0, t[2].0, t[3].0]),
+                !small | !valid | corner,
+            );
         } else if cube {
             // footprints over an edge: each tap off the face on the neighbouring face; a tap
             // off both axes (a corner) leaves the lane to `lane`
@@ -776,30 +844,41 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
     } else {
         None
     };
-    let zero = f32x4::splat(0.0);
+    let full = (1u32 << L::W) - 1;
     let (mut r, rest) = match taps {
+        None => return rest_lanes::<L, K, S, LIN, CMP>(b, src, *slot, *q, full),
         Some(t) => {
             let [o00, o10, o01, o11] = t.four();
             let r = if CMP {
                 // the compare route: channel 0 of the lanes at once
                 let op = b.sampler.compare_op;
                 let c = if LIN {
-                    let top = lerp_lanes(
-                        pass(plane, op, q.dref, o00),
-                        pass(plane, op, q.dref, o10),
-                        t.fa,
+                    // (written out: an array `map` is left as an out-of-line call)
+                    let d = [
+                        reads_channel(plane, o00, 0),
+                        reads_channel(plane, o10, 0),
+                        reads_channel(plane, o01, 0),
+                        reads_channel(plane, o11, 0),
+                    ];
+                    let [p00, p10, p01, p11] = compare4(op, q.dref, d);
+                    let (p00, p10, p01, p11) = (
+                        p00.one_zero(),
+                        p10.one_zero(),
+                        p01.one_zero(),
+                        p11.one_zero(),
                     );
-                    let bot = lerp_lanes(
-                        pass(plane, op, q.dref, o01),
-                        pass(plane, op, q.dref, o11),
-                        t.fa,
-                    );
+                    let top = lerp_lanes(p00, p10, t.fa);
+                    let bot = lerp_lanes(p01, p11, t.fa);
                     lerp_lanes(top, bot, t.fb)
                 } else {
                     pass(plane, op, q.dref, o00)
                 }
                 .arr();
                 L::each(|l| f32x4::new([c[l], 0.0, 0.0, 1.0]))
+            } else if let (true, None, Some(row)) = (LIN, t.hi, slot.row) {
+                // SAFETY: `plane_taps` checked `0 ≤ o` and `o + row + 1 < plane.len()` for
+                // every lane (the adjacent form), with `row` every lane's row length (≥ 1)
+                unsafe { t.fa.lanes().bilerp_block(plane, t.o, row, t.fa, t.fb) }
             } else if LIN {
                 // (written out: an array `map` is left as an out-of-line call)
                 let tx = [
@@ -814,14 +893,29 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
             };
             (r, t.rest)
         }
-        None => (L::each(|_| zero), (1u32 << L::W) - 1),
     };
     if rest != 0 {
-        let x = rest_lanes::<L, K, S, LIN, CMP>(b, src, *slot, *q, rest);
-        for l in 0..L::W {
-            if rest >> l & 1 != 0 {
-                r[l] = x[l];
-            }
+        r = with_rest::<L, K, S, LIN, CMP>(r, b, src, *slot, *q, rest);
+    }
+    r
+}
+
+/// `r` with the lanes `rest` replaced by [`lane`]'s results: out of line, so that a group
+/// with no such lane keeps its results in registers.
+#[cold]
+#[inline(never)]
+fn with_rest<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
+    mut r: L::A<f32x4>,
+    b: &Binding,
+    src: &S,
+    slot: Slot<L>,
+    q: Input<L>,
+    rest: u32,
+) -> L::A<f32x4> {
+    let x = rest_lanes::<L, K, S, LIN, CMP>(b, src, slot, q, rest);
+    for l in 0..L::W {
+        if rest >> l & 1 != 0 {
+            r[l] = x[l];
         }
     }
     r

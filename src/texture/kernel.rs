@@ -226,8 +226,9 @@ impl Kernel {
             return Ok(());
         }
         self.b.check(img)?;
-        // (every component in range, the usual row, passes with one vectorised test)
-        if !a.component.iter().all(|&c| c <= 3) {
+        // (every component in range, the usual row, passes with one vectorised test: the
+        // components' OR is at most 3 exactly when each is)
+        if a.component.iter().fold(0, |m, &c| m | c) > 3 {
             for (q, &m) in a.masks.iter().enumerate() {
                 if m & 0xf != 0 {
                     component(a.component.get(4 * q).copied().unwrap_or(0))?;

@@ -42,6 +42,9 @@ pub(super) trait Lanes: Copy + 'static {
     fn istore(self, v: Self::Iv) -> Self::A<i32>;
     /// The first `W` words of `r` (at least `W` long).
     fn irow(self, r: &[u32]) -> Self::Iv;
+    /// `r` as whole units of `W` words (a shorter rest left out): rows read unit by unit
+    /// with no length test per unit.
+    fn units(r: &[u32]) -> &[Self::A<u32>];
     fn fsplat(self, x: f32) -> Self::Fv;
     fn isplat(self, x: i32) -> Self::Iv;
     fn fadd(self, a: Self::Fv, b: Self::Fv) -> Self::Fv;
@@ -104,6 +107,13 @@ pub(super) trait Lanes: Copy + 'static {
         self.fsub(r, down)
     }
 
+    /// `t[idx[l] & 7]` per lane: a lane-wise lookup in a table of eight.
+    #[inline(always)]
+    fn lookup8(self, t: &[i32; 8], idx: Self::Iv) -> Self::Iv {
+        let i = self.istore(idx);
+        self.iload(Self::each(|l| t[(i[l] & 7) as usize]))
+    }
+
     /// The bilinear filter of each lane's four texels `t` (`(i0, j0)`, `(i1, j0)`,
     /// `(i0, j1)`, `(i1, j1)`) with fractions `fa`, `fb`: [`lerp`] along x, then along y.
     #[inline(always)]
@@ -113,6 +123,37 @@ pub(super) trait Lanes: Copy + 'static {
         Self::each(|l| {
             let top = lerp(t[0][l], t[1][l], w(fa[l]));
             let bot = lerp(t[2][l], t[3][l], w(fa[l]));
+            lerp(top, bot, w(fb[l]))
+        })
+    }
+
+    /// [`bilerp`](Lanes::bilerp) of each lane's 2×2 block whose first texel is `plane[o[l]]`
+    /// and whose rows are `row` texels apart, the same for every lane: the taps `o`, `o + 1`,
+    /// `o + row`, `o + row + 1` addressed from one index per lane.
+    ///
+    /// # Safety
+    /// `row ≥ 1`, and every lane has `0 ≤ o[l]` and `o[l] + row + 1 < plane.len()` (so all
+    /// four taps are texels of `plane`).
+    #[inline(always)]
+    unsafe fn bilerp_block(
+        self,
+        plane: &[f32x4],
+        o: I<Self>,
+        row: usize,
+        fa: F<Self>,
+        fb: F<Self>,
+    ) -> Self::A<f32x4> {
+        let (o, fa, fb) = (o.arr(), fa.arr(), fb.arr());
+        let w = |f: f32| f32x4::splat(f);
+        Self::each(|l| {
+            // SAFETY: by the contract, `o[l]`, `o[l] + 1`, `o[l] + row`, `o[l] + row + 1`
+            // are indices of `plane`
+            let t = unsafe {
+                let p = plane.as_ptr().add(o[l] as u32 as usize);
+                [*p, *p.add(1), *p.add(row), *p.add(row + 1)]
+            };
+            let top = lerp(t[0], t[1], w(fa[l]));
+            let bot = lerp(t[2], t[3], w(fa[l]));
             lerp(top, bot, w(fb[l]))
         })
     }
@@ -315,6 +356,11 @@ impl<L: Lanes> I<L> {
     pub fn select(m: M<L>, a: I<L>, b: I<L>) -> I<L> {
         I(m.1.select(m.0, a.0, b.0), m.1)
     }
+    /// `t[self[l] & 7]` per lane.
+    #[inline(always)]
+    pub fn lookup8(self, t: &[i32; 8]) -> I<L> {
+        I(self.1.lookup8(t, self.0), self.1)
+    }
 }
 
 impl<L: Lanes> M<L> {
@@ -429,6 +475,10 @@ impl<const N: usize> Lanes for Arr<N> {
     #[inline(always)]
     fn irow(self, r: &[u32]) -> [i32; N] {
         std::array::from_fn(|l| r[l] as i32)
+    }
+    #[inline(always)]
+    fn units(r: &[u32]) -> &[[u32; N]] {
+        r.as_chunks::<N>().0
     }
     #[inline(always)]
     fn fsplat(self, x: f32) -> [f32; N] {
@@ -609,6 +659,10 @@ mod x86 {
             unsafe { _mm_loadu_si128(r.as_ptr().cast()) }
         }
         #[inline(always)]
+        fn units(r: &[u32]) -> &[[u32; 4]] {
+            r.as_chunks::<4>().0
+        }
+        #[inline(always)]
         fn fsplat(self, x: f32) -> __m128 {
             sse!(_mm_set1_ps(x))
         }
@@ -784,6 +838,10 @@ mod x86 {
             avx!(_mm256_loadu_si256(r.as_ptr().cast()))
         }
         #[inline(always)]
+        fn units(r: &[u32]) -> &[[u32; 8]] {
+            r.as_chunks::<8>().0
+        }
+        #[inline(always)]
         fn fsplat(self, x: f32) -> __m256 {
             avx!(_mm256_set1_ps(x))
         }
@@ -888,6 +946,14 @@ mod x86 {
             avx!(_mm256_shuffle_ps::<0>(a, a))
         }
         #[inline(always)]
+        fn lookup8(self, t: &[i32; 8], idx: __m256i) -> __m256i {
+            // (`t`: 32 readable bytes; `vpermd` reads the index's low three bits)
+            avx!(_mm256_permutevar8x32_epi32(
+                _mm256_loadu_si256(t.as_ptr().cast()),
+                idx
+            ))
+        }
+        #[inline(always)]
         fn floor_small(self, x: __m256) -> __m256 {
             avx!(_mm256_floor_ps(x))
         }
@@ -917,12 +983,12 @@ mod x86 {
         }
         #[inline(always)]
         fn axpy(self, acc: [f32x4; 8], w: f32, v: [f32x4; 8]) -> [f32x4; 8] {
-            // lanes 2k and 2k + 1 side by side
+            // lanes k and k + 4 side by side (as the filters leave them)
             let w = Pair(avx!(_mm256_set1_ps(w)), self);
             let mut o = acc;
             for k in 0..4 {
-                let p = |a: &[f32x4; 8]| Pair::of(self, a[2 * k], a[2 * k + 1]);
-                (o[2 * k], o[2 * k + 1]) = axpy(p(&acc), w, p(&v)).split();
+                let p = |a: &[f32x4; 8]| Pair::of(self, a[k], a[k + 4]);
+                (o[k], o[k + 4]) = axpy(p(&acc), w, p(&v)).split();
             }
             o
         }
@@ -937,16 +1003,46 @@ mod x86 {
         }
         #[inline(always)]
         fn bilerp(self, t: [[f32x4; 8]; 4], fa: F<Avx>, fb: F<Avx>) -> [f32x4; 8] {
-            // lanes 2k and 2k + 1 side by side: one AVX2 operation for two lanes' channels
+            // lanes k and k + 4 side by side: one AVX2 operation for two lanes' channels,
+            // each lane's weight one in-half shuffle
             let mut o = [f32x4::splat(0.0); 8];
             for k in 0..4 {
-                let p = |c: usize| Pair::of(self, t[c][2 * k], t[c][2 * k + 1]);
+                let p = |c: usize| Pair::of(self, t[c][k], t[c][k + 4]);
                 let (wa, wb) = (Pair::weights(fa, k), Pair::weights(fb, k));
                 let top = lerp(p(0), p(1), wa);
                 let bot = lerp(p(2), p(3), wa);
-                (o[2 * k], o[2 * k + 1]) = lerp(top, bot, wb).split();
+                (o[k], o[k + 4]) = lerp(top, bot, wb).split();
             }
             o
+        }
+        #[inline(always)]
+        unsafe fn bilerp_block(
+            self,
+            plane: &[f32x4],
+            o: I<Avx>,
+            row: usize,
+            fa: F<Avx>,
+            fb: F<Avx>,
+        ) -> [f32x4; 8] {
+            // lanes k and k + 4 side by side; each lane's four taps at byte offsets 0, 16,
+            // 16·row and 16·row + 16 from its first
+            let b = o.x16().arr();
+            let base = plane.as_ptr().cast::<u8>();
+            let r = 16 * row;
+            // SAFETY: by the contract, every lane's `16·o`, `16·o + 16`, `16·o + 16·row` and
+            // `16·o + 16·row + 16` are byte offsets of texels of `plane` (16-byte aligned
+            // `f32x4`s), and the CPU has AVX2 (the token)
+            let ld = |off: usize| unsafe { _mm_load_ps(base.add(off).cast()) };
+            let mut out = [f32x4::splat(0.0); 8];
+            for k in 0..4 {
+                let (lo, hi) = (b[k] as u32 as usize, b[k + 4] as u32 as usize);
+                let p = |d: usize| Pair(avx!(_mm256_set_m128(ld(hi + d), ld(lo + d))), self);
+                let (wa, wb) = (Pair::weights(fa, k), Pair::weights(fb, k));
+                let top = lerp(p(0), p(16), wa);
+                let bot = lerp(p(r), p(r + 16), wa);
+                (out[k], out[k + 4]) = lerp(top, bot, wb).split();
+            }
+            out
         }
     }
 
@@ -961,12 +1057,16 @@ mod x86 {
             let (a, b): (__m128, __m128) = (a.into(), b.into());
             Pair(avx!(_mm256_set_m128(b, a)), l)
         }
-        /// Lane `2k` of `f` four times, then lane `2k + 1` four times.
+        /// Lane `k` of `f` four times, then lane `k + 4` four times (`k < 4`).
         #[inline(always)]
         fn weights(f: F<Avx>, k: usize) -> Pair {
-            let k = 2 * k as i32;
-            let idx = avx!(_mm256_setr_epi32(k, k, k, k, k + 1, k + 1, k + 1, k + 1));
-            Pair(avx!(_mm256_permutevar8x32_ps(f.0, idx)), f.1)
+            let v = match k {
+                0 => avx!(_mm256_shuffle_ps::<0x00>(f.0, f.0)),
+                1 => avx!(_mm256_shuffle_ps::<0x55>(f.0, f.0)),
+                2 => avx!(_mm256_shuffle_ps::<0xaa>(f.0, f.0)),
+                _ => avx!(_mm256_shuffle_ps::<0xff>(f.0, f.0)),
+            };
+            Pair(v, f.1)
         }
         /// The two texels.
         #[inline(always)]
@@ -1070,6 +1170,23 @@ pub(super) fn compare<L: Lanes>(op: CompareOp, r: F<L>, t: F<L>) -> M<L> {
         CompareOp::NotEqual => !r.eq(t),
         CompareOp::GreaterOrEqual => t.le(r),
         CompareOp::Always => M::splat(r.lanes(), true),
+    }
+}
+
+/// [`compare`] of `r` with each of four `t`: the operation chosen once for all of them.
+#[inline(always)]
+pub(super) fn compare4<L: Lanes>(op: CompareOp, r: F<L>, t: [F<L>; 4]) -> [M<L>; 4] {
+    // (written out: closures left out of line would not be compiled for AVX2)
+    let l = r.lanes();
+    match op {
+        CompareOp::Never => [M::splat(l, false); 4],
+        CompareOp::Less => [r.lt(t[0]), r.lt(t[1]), r.lt(t[2]), r.lt(t[3])],
+        CompareOp::Equal => [r.eq(t[0]), r.eq(t[1]), r.eq(t[2]), r.eq(t[3])],
+        CompareOp::LessOrEqual => [r.le(t[0]), r.le(t[1]), r.le(t[2]), r.le(t[3])],
+        CompareOp::Greater => [t[0].lt(r), t[1].lt(r), t[2].lt(r), t[3].lt(r)],
+        CompareOp::NotEqual => [!r.eq(t[0]), !r.eq(t[1]), !r.eq(t[2]), !r.eq(t[3])],
+        CompareOp::GreaterOrEqual => [t[0].le(r), t[1].le(r), t[2].le(r), t[3].le(r)],
+        CompareOp::Always => [M::splat(l, true); 4],
     }
 }
 
