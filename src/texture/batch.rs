@@ -634,7 +634,8 @@ fn unit<K: Spec, L: Lanes>(
     linear: bool,
     cmp: bool,
 ) -> L::A<[u32; 4]> {
-    let v = group_of::<L, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[0], q);
+    let src = Plane(plane);
+    let v = group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[0], q);
     let l = q.s.lanes();
     let zero = f32x4::splat(0.0);
     let mut acc = if u.one {
@@ -644,7 +645,7 @@ fn unit<K: Spec, L: Lanes>(
         l.axpy(L::each(|_| zero), u.weight[0], v)
     };
     if u.sel.levels.n == 2 {
-        let v = group_of::<L, K, _>(b, &Plane(plane), plane, linear, cmp, &u.slot[1], q);
+        let v = group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[1], q);
         acc = l.axpy(acc, u.weight[1], v);
     }
     if b.snorm {

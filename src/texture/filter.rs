@@ -18,7 +18,7 @@ use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::image::ViewType;
-use super::lanes::{compare, compare4, lerp, split, Arr, Lanes, F, I};
+use super::lanes::{self, compare, compare4, lerp, split, Arr, Lanes, F, I};
 use super::sampler::{CompareOp, Filter};
 use super::source::{Addr, Source};
 use wide::f32x4;
@@ -524,7 +524,9 @@ impl<L: Lanes> Input<L> {
 /// Where a group's taps are on the plane, lane-wise: each lane's first tap and, for linear
 /// filtering, the other three (`None`: every footprint is adjacent, the taps are `o`, `o + 1`,
 /// `o + row`, `o + row + 1`), the fractions toward them, and the lanes left to [`lane`]
-/// (bit `l`), whose indices are another lane's (every index is a checked plane index).
+/// (bit `l`), whose indices are another lane's (every index is a checked plane index), and
+/// per tap the lanes whose tap is a cube corner (bit `l` of `corner[c]`: the tap's index is
+/// the opposite tap's; its texel is the average of the other three).
 pub(super) struct Taps<L: Lanes> {
     pub o: I<L>,
     pub row: I<L>,
@@ -532,6 +534,7 @@ pub(super) struct Taps<L: Lanes> {
     pub fa: F<L>,
     pub fb: F<L>,
     pub rest: u32,
+    pub corner: [u32; 4],
 }
 
 impl<L: Lanes> Taps<L> {
@@ -587,7 +590,7 @@ fn in_plane<L: Lanes>(lo: I<L>, hi: I<L>, len: usize) -> bool {
 /// `base`: texel (0, 0) of the lane's face, `cube0`: of its cube's face 0; `sides`: the
 /// edge table's `(a, d)` of the lane's face, side by side): on the face, its own; one step
 /// off one axis, the neighbouring face's by the table. And the lanes whose tap is off both
-/// axes (a corner), as bits.
+/// axes (a corner).
 #[inline(always)]
 fn edge_tap<L: Lanes>(
     base: I<L>,
@@ -596,7 +599,7 @@ fn edge_tap<L: Lanes>(
     sides: &[(I<L>, I<L>); 4],
     i: I<L>,
     j: I<L>,
-) -> (I<L>, u32) {
+) -> (I<L>, lanes::M<L>) {
     let zero = i.lanes().i(0);
     let (ilo, jlo) = (zero.gt(i), zero.gt(j));
     let oi = ilo | !w.gt(i);
@@ -613,7 +616,7 @@ fn edge_tap<L: Lanes>(
     let (a, d) = (I::select(oi, ai, aj), I::select(oi, di, dj));
     let k = I::select(oi, j, i);
     let off = cube0 + a + d * k;
-    (I::select(oi | oj, off, base + j * w + i), (oi & oj).bits())
+    (I::select(oi | oj, off, base + j * w + i), oi & oj)
 }
 
 /// The lane-wise footprints of a group on the plane, [`lane`]'s operations lane for lane:
@@ -622,14 +625,16 @@ fn edge_tap<L: Lanes>(
 /// table), the plane index, range-checked against the plane (`len`). Lanes that need the
 /// lane-by-lane rules are reported in `rest`: a coordinate of magnitude ≥ 2²¹ or NaN, a
 /// wrap that is not lane-wise (border, mirror-clamp, non-power-of-two repeat) for a footprint
-/// leaving its level, a cube footprint over a corner. `None`: every lane does (or an index
-/// outside the plane, which the kernel's own image cannot give).
+/// leaving its level, a cube footprint over a corner unless `corners` (then in
+/// [`Taps::corner`]). `None`: every lane does (or an index outside the plane, which the
+/// kernel's own image cannot give).
 #[inline(always)]
 pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
     b: &Binding,
     slot: &Slot<L>,
     q: &Input<L>,
     len: usize,
+    corners: bool,
 ) -> Option<Taps<L>> {
     let [w, h] = slot.size;
     let (u, v) = texel_space(slot, q);
@@ -645,6 +650,7 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
     let full = (1u32 << L::W) - 1;
     // (first index, upper taps, lanes left) before the lanes left are filled in
     let (o, hi, rest): (I<L>, Option<[I<L>; 3]>, u32);
+    let mut corner = [0u32; 4];
     let (fa, fb): (F<L>, F<L>);
     if !LIN {
         let (i, _, si) = split(u);
@@ -695,12 +701,28 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
                 edge_tap(base, cube0, w, &sides, i0, j1),
                 edge_tap(base, cube0, w, &sides, i1, j1),
             ];
-            let corner = t[0].1 | t[1].1 | t[2].1 | t[3].1;
-            (o, hi, rest) = (
-                t[0].0,
-                Some([t[1].0, t[2].0, t[3].0]),
-                !small | !valid | corner,
-            );
+            let c = [t[0].1.bits(), t[1].1.bits(), t[2].1.bits(), t[3].1.bits()];
+            let any = c[0] | c[1] | c[2] | c[3];
+            if corners {
+                // a corner tap reads the opposite tap (never a corner too: a 2×2
+                // footprint within one step of the face holds at most one corner)
+                // (written out: closures left out of line would not be compiled for AVX2)
+                let x = [
+                    I::select(t[0].1, t[3].0, t[0].0),
+                    I::select(t[1].1, t[2].0, t[1].0),
+                    I::select(t[2].1, t[1].0, t[2].0),
+                    I::select(t[3].1, t[0].0, t[3].0),
+                ];
+                let left = !small | !valid;
+                corner = [c[0] & !left, c[1] & !left, c[2] & !left, c[3] & !left];
+                (o, hi, rest) = (x[0], Some([x[1], x[2], x[3]]), left);
+            } else {
+                (o, hi, rest) = (
+                    t[0].0,
+                    Some([t[1].0, t[2].0, t[3].0]),
+                    !small | !valid | any,
+                );
+            }
         } else if cube {
             // footprints over an edge: each tap off the face on the neighbouring face; a tap
             // off both axes (a corner) leaves the lane to `lane`
@@ -761,6 +783,8 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
         (fill(o, rest, src), fill(w, rest, src), hi)
     };
     let ok = match hi {
+        // nearest reads `o` alone
+        None if !LIN => in_plane(o, o, len),
         None => in_plane(o, o + row + one, len),
         Some(h) => {
             let lo = h.iter().fold(o, |m, x| m.min(*x));
@@ -775,6 +799,7 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
         fa,
         fb,
         rest,
+        corner,
     })
 }
 
@@ -801,8 +826,8 @@ fn reads<L: Lanes>(texels: &[f32x4], o: I<L>) -> L::A<f32x4> {
     let b = o.x16().arr();
     // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and the
     // greatest of every lane's taps (the adjacent form: `o` and `o + row + 1`, which bound
-    // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`); every offset
-    // here is 16 × one of those taps
+    // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`; nearest: `o`,
+    // its one tap); every offset here is 16 × one of those taps
     L::each(|l| unsafe { texel_at(texels, b[l]) })
 }
 
@@ -840,7 +865,7 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
     q: &Input<L>,
 ) -> L::A<f32x4> {
     let taps = if S::PLANE {
-        plane_taps::<L, K, LIN>(b, slot, q, plane.len())
+        plane_taps::<L, K, LIN>(b, slot, q, plane.len(), !CMP)
     } else {
         None
     };
@@ -881,12 +906,15 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
                 unsafe { t.fa.lanes().bilerp_block(plane, t.o, row, t.fa, t.fb) }
             } else if LIN {
                 // (written out: an array `map` is left as an out-of-line call)
-                let tx = [
+                let mut tx = [
                     reads(plane, o00),
                     reads(plane, o10),
                     reads(plane, o01),
                     reads(plane, o11),
                 ];
+                if t.corner != [0; 4] {
+                    tx = corner_average::<L>(tx, t.corner);
+                }
                 t.fa.lanes().bilerp(tx, t.fa, t.fb)
             } else {
                 reads(plane, o00)
@@ -900,8 +928,8 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
     r
 }
 
-/// `r` with the lanes `rest` replaced by [`lane`]'s results: out of line, so that a group
-/// with no such lane keeps its results in registers.
+/// `r` with the lanes `rest` replaced by [`lane`]'s results (out of line: the rare path of
+/// a group).
 #[cold]
 #[inline(never)]
 fn with_rest<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
@@ -919,6 +947,31 @@ fn with_rest<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
         }
     }
     r
+}
+
+/// The taps `tx` with each lane's corner tap (`corner[c]`, bit `l`) replaced by the average
+/// of its other three, as [`lane`] makes it: their sum in f64 in tap order, divided by 3.
+#[cold]
+#[inline(never)]
+fn corner_average<L: Lanes>(mut tx: [L::A<f32x4>; 4], corner: [u32; 4]) -> [L::A<f32x4>; 4] {
+    for c in 0..4 {
+        for l in 0..L::W {
+            if corner[c] >> l & 1 == 0 {
+                continue;
+            }
+            let mut s = [0.0f64; 4];
+            for (k, t) in tx.iter().enumerate() {
+                if k != c {
+                    let v = t[l].to_array();
+                    for ch in 0..4 {
+                        s[ch] += v[ch] as f64;
+                    }
+                }
+            }
+            tx[c][l] = f32x4::new(s.map(|x| (x / 3.0) as f32));
+        }
+    }
+    tx
 }
 
 /// [`group`] with the texel filter (`linear`) and the compare (`cmp`) known at run time:
