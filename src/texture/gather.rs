@@ -479,6 +479,104 @@ pub(super) fn pick_batch(b: &Binding) -> (BatchFn, Route) {
     }
 }
 
+/// A run of units from quad `q` on (see [`batch_in`]): while a unit's quads are whole and
+/// gather one component, their inputs straight from the rows (`rows`: the batch's, each
+/// taken as whole units of `W` lanes; an empty row as `s`'s units, given to
+/// [`inputs`] as empty), through [`group`], into `out`. Returns the quad that ended the run;
+/// a batch with a row shorter than its lanes (the component row may be) has no runs.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn run<const M: u8, const CUBE: bool, L: Lanes>(
+    l: L,
+    b: &Binding,
+    plane: &[f32x4],
+    slot: &Slot<L>,
+    rows: &BatchArgs,
+    a: &GatherBatchArgs,
+    mut q: usize,
+    out: &mut [[u32; 4]],
+) -> usize {
+    let per = L::W / 4;
+    let n = a.masks.len().min(out.len() / 4);
+    let lanes = 4 * n;
+    let s = rows.coords[0];
+    let all = [
+        rows.coords[0],
+        rows.coords[1],
+        rows.coords[2],
+        rows.coords[3],
+        rows.dref,
+        rows.offsets[0],
+        rows.offsets[1],
+        a.component,
+    ];
+    if q >= n || all.iter().any(|r| !r.is_empty() && r.len() < lanes) || s.is_empty() {
+        return q;
+    }
+    let has = all.map(|r| !r.is_empty());
+    let l0 = 4 * q;
+    let [r0, r1, r2, r3, r4, r5, r6, r7] = all.map(|r| {
+        let r = if r.is_empty() { s } else { r };
+        L::units(&r[l0..lanes])
+    });
+    let src = Plane(plane);
+    let cmp = !a.dref.is_empty();
+    let units = r0
+        .iter()
+        .zip(r1)
+        .zip(r2)
+        .zip(r3)
+        .zip(r4)
+        .zip(r5)
+        .zip(r6)
+        .zip(r7)
+        .zip(a.masks[q..n].chunks_exact(per))
+        .zip(out[l0..lanes].chunks_exact_mut(L::W));
+    for (((((((((c0, c1), c2), c3), dr), o0), o1), cm), m), o) in units {
+        let cm = cm.as_ref();
+        let c = if has[7] { cm[0] } else { 0 };
+        let same = (0..per).fold(true, |ok, k| ok & (cm[4 * k] == cm[0]));
+        if !m
+            .iter()
+            .fold(!has[7] || same, |ok, &m| ok & (m & 0xf == 0xf))
+        {
+            break;
+        }
+        let e: &[u32] = &[];
+        let ua = BatchArgs {
+            coords: [
+                c0.as_ref(),
+                if has[1] { c1.as_ref() } else { e },
+                if has[2] { c2.as_ref() } else { e },
+                if has[3] { c3.as_ref() } else { e },
+            ],
+            masks: m,
+            lod: BatchLod::Zero,
+            dref: if has[4] { dr.as_ref() } else { e },
+            offsets: [
+                if has[5] { o0.as_ref() } else { e },
+                if has[6] { o1.as_ref() } else { e },
+            ],
+        };
+        let i = inputs::<Fast<M, CUBE>, L>(l, b, &ua, 6, |row| {
+            if row.is_empty() {
+                l.i(0)
+            } else {
+                l.f_row(row).bits()
+            }
+        });
+        let r = group::<L, Fast<M, CUBE>>(b, plane, slot, &i, c as usize, cmp, |k| {
+            lane(b, &src, &a.quad_args(q + k / 4), k % 4, &NoRecord)
+        });
+        // (quad by quad: a slice copy is left as a `memcpy` call)
+        for (k, o) in o.as_chunks_mut::<4>().0.iter_mut().enumerate() {
+            *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
+        }
+        q += per;
+    }
+    q
+}
+
 /// [`plane_batch`]'s loop: units of `W` lanes — `W / 4` whole quads gathering one
 /// component, straight from the rows — else one quad, its inactive lanes taking the first
 /// active lane's operands.
@@ -508,6 +606,10 @@ fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
     let per = L::W / 4;
     let mut q = 0;
     while q < n {
+        q = run::<M, CUBE, L>(l, b, plane, &slot, &rows, a, q, out);
+        if q >= n {
+            break;
+        }
         let mask = a.masks[q] & 0xf;
         if mask == 0 {
             q += 1;
