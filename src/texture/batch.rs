@@ -19,7 +19,7 @@ use super::address::by_mode;
 use super::binding::{layer_index, Binding, Route};
 use super::cube::faces;
 use super::explain::NoRecord;
-use super::filter::{group_of, Fast, Input, Slot, Spec};
+use super::filter::{group_all_of, group_of, Fast, Input, Slot, Spec};
 use super::image::{Image, ViewType};
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx;
@@ -155,6 +155,28 @@ fn first_lambda(b: &Binding, d: [u32; 4]) -> f32 {
     let lam = lambda_2d(b, d);
     MEMO.with(|m| m.set((b.id.0, d, lam.to_bits())));
     lam
+}
+
+thread_local! {
+    /// The last selection made on this thread: (kernel id, λ and bias bits, selection).
+    static SELECTION: Cell<((u64, u32, u32), Selection)> =
+        const { Cell::new(((0, 0, 0), FALLBACK)) };
+}
+
+/// The selection of λ_base `lam` and bias `bias` (no shader MinLod: it always succeeds):
+/// this thread's memo when it holds this kernel's for these bits, else made and memoised.
+#[inline(always)]
+fn selection(b: &Binding, lam: f32, bias: f32) -> Selection {
+    let key = (b.id.0, lam.to_bits(), bias.to_bits());
+    let (k, sel) = SELECTION.with(Cell::get);
+    if k == key {
+        return sel;
+    }
+    let sel = b
+        .select(lam, bias, f32::NEG_INFINITY, &NoRecord)
+        .unwrap_or(FALLBACK);
+    SELECTION.with(|m| m.set((key, sel)));
+    sel
 }
 
 #[cfg(test)]
@@ -311,11 +333,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         // the key, and the bits the LOD row's lanes must repeat for the run to go on
         let key = (lam.to_bits(), if implicit { bias } else { lam }.to_bits());
         if cur.as_ref().is_none_or(|c| c.0 != key) {
-            // without a shader MinLod the selection always succeeds
-            let sel = b
-                .select(lam, bias, f32::NEG_INFINITY, &NoRecord)
-                .unwrap_or(FALLBACK);
-            cur = Some((key, Units::new(l, b, sel)));
+            cur = Some((key, Units::new(l, b, selection(b, lam, bias))));
         }
         let Some(((_, lod_bits), u)) = &cur else {
             break;
@@ -373,11 +391,16 @@ fn run_units_of<K: Spec, L: Lanes>(
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    match (u.sel.linear, !a.dref.is_empty()) {
-        (false, false) => units::<K, L, false, false>(b, plane, a, u, q, k, out),
-        (true, false) => units::<K, L, true, false>(b, plane, a, u, q, k, out),
-        (false, true) => units::<K, L, false, true>(b, plane, a, u, q, k, out),
-        (true, true) => units::<K, L, true, true>(b, plane, a, u, q, k, out),
+    let one = u.one && !b.snorm;
+    match (u.sel.linear, !a.dref.is_empty(), one) {
+        (false, false, true) => units::<K, L, false, false, true>(b, plane, a, u, q, k, out),
+        (true, false, true) => units::<K, L, true, false, true>(b, plane, a, u, q, k, out),
+        (false, true, true) => units::<K, L, false, true, true>(b, plane, a, u, q, k, out),
+        (true, true, true) => units::<K, L, true, true, true>(b, plane, a, u, q, k, out),
+        (false, false, false) => units::<K, L, false, false, false>(b, plane, a, u, q, k, out),
+        (true, false, false) => units::<K, L, true, false, false>(b, plane, a, u, q, k, out),
+        (false, true, false) => units::<K, L, false, true, false>(b, plane, a, u, q, k, out),
+        (true, true, false) => units::<K, L, true, true, false>(b, plane, a, u, q, k, out),
     }
 }
 
@@ -385,7 +408,7 @@ fn run_units_of<K: Spec, L: Lanes>(
 /// loop whose lanes stay in registers, apart from the batch loop around it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
+fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -398,15 +421,15 @@ fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     if L::AVX2 {
         // SAFETY: `L::AVX2` holds only for `Avx`, whose values (the token in `u`'s slots)
         // exist only when the CPU has AVX2
-        return unsafe { run_units_avx2::<K, L, LIN, CMP>(b, plane, a, u, q, k, out) };
+        return unsafe { run_units_avx2::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out) };
     }
-    run_units_plain::<K, L, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units_plain::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
+fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -415,7 +438,7 @@ fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, L, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line, compiled for AVX2.
@@ -423,7 +446,7 @@ fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
+fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -432,7 +455,7 @@ fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     k: &RunKey,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, L, LIN, CMP>(b, plane, a, u, q, k, out)
+    run_units::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
 }
 
 /// A run of units from quad `q` on: while a unit's quads (`W / 4` of them) are whole and
@@ -444,7 +467,7 @@ fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
 /// or `t` row has no runs (its quads go alone).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
+fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -463,45 +486,51 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
     }
     // the rows from quad `q` on, each `lanes − 4q` long (an empty one: `s`'s lanes)
     let l0 = 4 * q;
-    let rows = [
-        a.coords[0],
-        a.coords[1],
-        a.coords[2],
-        a.coords[3],
-        a.dref,
-        k.lod_row,
+    // (each row by itself: an array `map` is left as an out-of-line call)
+    fn unit_rows<L: Lanes>(r: &[u32], lanes: std::ops::Range<usize>) -> &[L::A<u32>] {
+        L::units(r.get(lanes).unwrap_or(&[]))
+    }
+    let (r0, r1, r2, r3) = (
+        unit_rows::<L>(s, l0..lanes),
+        unit_rows::<L>(t, l0..lanes),
+        unit_rows::<L>(a.coords[2], l0..lanes),
+        unit_rows::<L>(a.coords[3], l0..lanes),
+    );
+    let (r4, r5) = (
+        unit_rows::<L>(a.dref, l0..lanes),
+        unit_rows::<L>(k.lod_row, l0..lanes),
+    );
+    let has = [
+        !a.coords[2].is_empty(),
+        !a.coords[3].is_empty(),
+        !k.lod_row.is_empty(),
     ];
-    let has = rows.map(|r| !r.is_empty());
-    let [r0, r1, r2, r3, r4, r5] = rows.map(|r| {
-        let r = if r.is_empty() { s } else { r };
-        L::units(r.get(l0..lanes).unwrap_or(&[]))
-    });
     let w = want(l, k.d0);
     let lod = l.i(k.lod as i32);
+    let (masks, out) = (&a.masks[q..n], &mut out[l0..lanes]);
+    let e: &[u32] = &[];
+    // (the rows every unit reads zipped, the others read by index where used: a chain of
+    // eight zipped iterators is left out of line)
     let units = r0
         .iter()
         .zip(r1)
-        .zip(r2)
-        .zip(r3)
-        .zip(r4)
-        .zip(r5)
-        .zip(a.masks[q..n].chunks_exact(per))
-        .zip(out[l0..lanes].chunks_exact_mut(L::W));
-    for (((((((c0, c1), c2), c3), dr), lr), m), o) in units {
+        .zip(masks.chunks_exact(per))
+        .zip(out.chunks_exact_mut(L::W));
+    for (x, (((c0, c1), m), o)) in units.enumerate() {
         if !m.iter().fold(true, |ok, &m| ok & (m & 0xf == 0xf)) {
             break;
         }
-        let e: &[u32] = &[];
+        // (a row read only where used; every row covers the units, so none reads short)
         let ua = BatchArgs {
             coords: [
                 c0.as_ref(),
                 c1.as_ref(),
-                if has[2] { c2.as_ref() } else { e },
-                if has[3] { c3.as_ref() } else { e },
+                unit_row(r2, x, has[0]),
+                unit_row(r3, x, has[1]),
             ],
             masks: m,
             lod: a.lod,
-            dref: if has[4] { dr.as_ref() } else { e },
+            dref: unit_row(r4, x, CMP),
             offsets: [e, e],
         };
         let i = inputs::<K, L>(l, b, &ua, 4, |row| {
@@ -514,17 +543,30 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool>(
         if k.by_diffs && !same_diffs(&i, &w) {
             break;
         }
-        if has[5] && !l.f_row(lr.as_ref()).bits().eq(lod).all() {
+        if has[2] && !l.f_row(unit_row(r5, x, true)).bits().eq(lod).all() {
             break;
         }
-        let r = unit::<K, L>(b, plane, u, &i, LIN, CMP);
-        // (quad by quad: a slice copy is left as a `memcpy` call)
-        for (k, o) in o.as_chunks_mut::<4>().0.iter_mut().enumerate() {
-            *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
+        match unit_all::<K, L, ONE>(b, plane, u, &i, LIN, CMP) {
+            Some(r) => {
+                // (quad by quad: a slice copy is left as a `memcpy` call)
+                for (k, o) in o.as_chunks_mut::<4>().0.iter_mut().enumerate() {
+                    *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
+                }
+            }
+            None => unit_parts::<K, L>(b, plane, u, i, LIN, CMP, o),
         }
         q += per;
     }
     q
+}
+
+/// Unit `x` of the rows `r` if `used` and there, else empty.
+#[inline(always)]
+fn unit_row<T: AsRef<[u32]>>(r: &[T], x: usize, used: bool) -> &[u32] {
+    match r.get(x) {
+        Some(r) if used => r.as_ref(),
+        _ => &[],
+    }
 }
 
 /// Lanes `l0..l0 + W` of `row`; an empty row reads as zeros.
@@ -634,9 +676,76 @@ fn unit<K: Spec, L: Lanes>(
     linear: bool,
     cmp: bool,
 ) -> L::A<[u32; 4]> {
+    match unit_all::<K, L, false>(b, plane, u, q, linear, cmp) {
+        Some(r) => r,
+        None => {
+            let mut r = L::each(|_| [0; 4]);
+            unit_parts::<K, L>(b, plane, u, *q, linear, cmp, r.as_mut());
+            r
+        }
+    }
+}
+
+/// [`unit`] when every group takes all its lanes lane-wise ([`group_all`]), else `None`.
+/// `ONE`: the units are known to have one level of weight 1 and no SNORM clamp
+/// ([`Units::one`]).
+#[inline(always)]
+fn unit_all<K: Spec, L: Lanes, const ONE: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    u: &Units<L>,
+    q: &Input<L>,
+    linear: bool,
+    cmp: bool,
+) -> Option<L::A<[u32; 4]>> {
+    let v = group_all_of::<L, K>(b, plane, linear, cmp, &u.slot[0], q)?;
+    if ONE {
+        // `0 + 1·v` is `0 + v` (exact; a NaN quieted alike)
+        let zero = f32x4::splat(0.0);
+        return Some(L::each(|k| (zero + v[k]).to_array().map(f32::to_bits)));
+    }
+    let v1 = if u.sel.levels.n == 2 {
+        Some(group_all_of::<L, K>(b, plane, linear, cmp, &u.slot[1], q)?)
+    } else {
+        None
+    };
+    Some(sum(b, u, v, v1))
+}
+
+/// [`unit`] with some group's lanes left to the lane-by-lane rules ([`group`] takes them),
+/// written to `out` (the unit's lanes): the rare path, out of line.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn unit_parts<K: Spec, L: Lanes>(
+    b: &Binding,
+    plane: &[f32x4],
+    u: &Units<L>,
+    q: Input<L>,
+    linear: bool,
+    cmp: bool,
+    out: &mut [[u32; 4]],
+) {
     let src = Plane(plane);
-    let v = group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[0], q);
-    let l = q.s.lanes();
+    let v = group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[0], &q);
+    let v1 = (u.sel.levels.n == 2)
+        .then(|| group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[1], &q));
+    let r = sum(b, u, v, v1);
+    for (o, r) in out.iter_mut().zip(r.as_ref()) {
+        *o = *r;
+    }
+}
+
+/// A unit's levels summed as `0 + w·v` (the second level's `v1` if there is one), SNORM
+/// results clamped: the results' bits.
+#[inline(always)]
+fn sum<L: Lanes>(
+    b: &Binding,
+    u: &Units<L>,
+    v: L::A<f32x4>,
+    v1: Option<L::A<f32x4>>,
+) -> L::A<[u32; 4]> {
+    let l = u.slot[0].base.lanes();
     let zero = f32x4::splat(0.0);
     let mut acc = if u.one {
         // `0 + 1·v` is `0 + v` (exact; a NaN quieted alike)
@@ -644,8 +753,7 @@ fn unit<K: Spec, L: Lanes>(
     } else {
         l.axpy(L::each(|_| zero), u.weight[0], v)
     };
-    if u.sel.levels.n == 2 {
-        let v = group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[1], q);
+    if let Some(v) = v1 {
         acc = l.axpy(acc, u.weight[1], v);
     }
     if b.snorm {

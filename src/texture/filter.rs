@@ -428,8 +428,22 @@ impl<L: Lanes> Slot<L> {
         // (written out: an array `map` is left as an out-of-line call)
         let half = [of(levels[0]), of(levels[1])];
         let h = |k: usize| &half[(k >= 4) as usize];
-        let i = |c: usize| l.i_of(|k| h(k).0[c]);
-        let f = |c: usize| l.f_of(|k| h(k).1[c]);
+        // (one level: splats)
+        let one = levels[0] == levels[1];
+        let i = |c: usize| {
+            if one {
+                l.i(half[0].0[c])
+            } else {
+                l.i_of(|k| h(k).0[c])
+            }
+        };
+        let f = |c: usize| {
+            if one {
+                l.f(half[0].1[c])
+            } else {
+                l.f_of(|k| h(k).1[c])
+            }
+        };
         Slot {
             size: [i(0), i(1)],
             sizef: [f(0), f(1)],
@@ -627,9 +641,10 @@ fn edge_tap<L: Lanes>(
 /// wrap that is not lane-wise (border, mirror-clamp, non-power-of-two repeat) for a footprint
 /// leaving its level, a cube footprint over a corner unless `corners` (then in
 /// [`Taps::corner`]). `None`: every lane does (or an index outside the plane, which the
-/// kernel's own image cannot give).
+/// kernel's own image cannot give), or with `ALL` any lane does: then the taps are every
+/// lane's and `rest` is empty.
 #[inline(always)]
-pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
+pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
     b: &Binding,
     slot: &Slot<L>,
     q: &Input<L>,
@@ -771,7 +786,7 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool>(
         }
     }
     let rest = rest & full;
-    if rest == full {
+    if rest == full || (ALL && rest != 0) {
         return None;
     }
     // the lanes left read the first taken lane's texels
@@ -865,67 +880,89 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
     q: &Input<L>,
 ) -> L::A<f32x4> {
     let taps = if S::PLANE {
-        plane_taps::<L, K, LIN>(b, slot, q, plane.len(), !CMP)
+        plane_taps::<L, K, LIN, false>(b, slot, q, plane.len(), !CMP)
     } else {
         None
     };
-    let full = (1u32 << L::W) - 1;
-    let (mut r, rest) = match taps {
-        None => return rest_lanes::<L, K, S, LIN, CMP>(b, src, *slot, *q, full),
-        Some(t) => {
-            let [o00, o10, o01, o11] = t.four();
-            let r = if CMP {
-                // the compare route: channel 0 of the lanes at once
-                let op = b.sampler.compare_op;
-                let c = if LIN {
-                    // (written out: an array `map` is left as an out-of-line call)
-                    let d = [
-                        reads_channel(plane, o00, 0),
-                        reads_channel(plane, o10, 0),
-                        reads_channel(plane, o01, 0),
-                        reads_channel(plane, o11, 0),
-                    ];
-                    let [p00, p10, p01, p11] = compare4(op, q.dref, d);
-                    let (p00, p10, p01, p11) = (
-                        p00.one_zero(),
-                        p10.one_zero(),
-                        p01.one_zero(),
-                        p11.one_zero(),
-                    );
-                    let top = lerp_lanes(p00, p10, t.fa);
-                    let bot = lerp_lanes(p01, p11, t.fa);
-                    lerp_lanes(top, bot, t.fb)
-                } else {
-                    pass(plane, op, q.dref, o00)
-                }
-                .arr();
-                L::each(|l| f32x4::new([c[l], 0.0, 0.0, 1.0]))
-            } else if let (true, None, Some(row)) = (LIN, t.hi, slot.row) {
-                // SAFETY: `plane_taps` checked `0 ≤ o` and `o + row + 1 < plane.len()` for
-                // every lane (the adjacent form), with `row` every lane's row length (≥ 1)
-                unsafe { t.fa.lanes().bilerp_block(plane, t.o, row, t.fa, t.fb) }
-            } else if LIN {
-                // (written out: an array `map` is left as an out-of-line call)
-                let mut tx = [
-                    reads(plane, o00),
-                    reads(plane, o10),
-                    reads(plane, o01),
-                    reads(plane, o11),
-                ];
-                if t.corner != [0; 4] {
-                    tx = corner_average::<L>(tx, t.corner);
-                }
-                t.fa.lanes().bilerp(tx, t.fa, t.fb)
-            } else {
-                reads(plane, o00)
-            };
-            (r, t.rest)
-        }
+    let Some(t) = taps else {
+        return rest_lanes::<L, K, S, LIN, CMP>(b, src, *slot, *q, (1u32 << L::W) - 1);
     };
-    if rest != 0 {
-        r = with_rest::<L, K, S, LIN, CMP>(r, b, src, *slot, *q, rest);
+    let r = filter_taps::<L, LIN, CMP>(b, plane, slot, q, &t);
+    if t.rest != 0 {
+        return with_rest::<L, K, S, LIN, CMP>(r, b, src, *slot, *q, t.rest);
     }
     r
+}
+
+/// [`group`] when [`plane_taps`] takes every lane of it, else `None` (the caller then takes
+/// the group through [`group`], out of line): no lane left over to test for or fill in, so
+/// the results stay in registers.
+#[inline(always)]
+pub(super) fn group_all<L: Lanes, K: Spec, const LIN: bool, const CMP: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    slot: &Slot<L>,
+    q: &Input<L>,
+) -> Option<L::A<f32x4>> {
+    let t = plane_taps::<L, K, LIN, true>(b, slot, q, plane.len(), !CMP)?;
+    Some(filter_taps::<L, LIN, CMP>(b, plane, slot, q, &t))
+}
+
+/// The texels of the taps `t` filtered by `LIN`, compared first if `CMP`.
+#[inline(always)]
+fn filter_taps<L: Lanes, const LIN: bool, const CMP: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    slot: &Slot<L>,
+    q: &Input<L>,
+    t: &Taps<L>,
+) -> L::A<f32x4> {
+    let [o00, o10, o01, o11] = t.four();
+    if CMP {
+        // the compare route: channel 0 of the lanes at once
+        let op = b.sampler.compare_op;
+        let c = if LIN {
+            // (written out: an array `map` is left as an out-of-line call)
+            let d = [
+                reads_channel(plane, o00, 0),
+                reads_channel(plane, o10, 0),
+                reads_channel(plane, o01, 0),
+                reads_channel(plane, o11, 0),
+            ];
+            let [p00, p10, p01, p11] = compare4(op, q.dref, d);
+            let (p00, p10, p01, p11) = (
+                p00.one_zero(),
+                p10.one_zero(),
+                p01.one_zero(),
+                p11.one_zero(),
+            );
+            let top = lerp_lanes(p00, p10, t.fa);
+            let bot = lerp_lanes(p01, p11, t.fa);
+            lerp_lanes(top, bot, t.fb)
+        } else {
+            pass(plane, op, q.dref, o00)
+        }
+        .arr();
+        L::each(|l| f32x4::new([c[l], 0.0, 0.0, 1.0]))
+    } else if let (true, None, Some(row)) = (LIN, t.hi, slot.row) {
+        // SAFETY: `plane_taps` checked `0 ≤ o` and `o + row + 1 < plane.len()` for
+        // every lane (the adjacent form), with `row` every lane's row length (≥ 1)
+        unsafe { t.fa.lanes().bilerp_block(plane, t.o, row, t.fa, t.fb) }
+    } else if LIN {
+        // (written out: an array `map` is left as an out-of-line call)
+        let mut tx = [
+            reads(plane, o00),
+            reads(plane, o10),
+            reads(plane, o01),
+            reads(plane, o11),
+        ];
+        if t.corner != [0; 4] {
+            tx = corner_average::<L>(tx, t.corner);
+        }
+        t.fa.lanes().bilerp(tx, t.fa, t.fb)
+    } else {
+        reads(plane, o00)
+    }
 }
 
 /// `r` with the lanes `rest` replaced by [`lane`]'s results (out of line: the rare path of
@@ -992,6 +1029,25 @@ pub(super) fn group_of<L: Lanes, K: Spec, S: Source>(
         (true, false) => group::<L, K, S, true, false>(b, src, plane, slot, q),
         (false, true) => group::<L, K, S, false, true>(b, src, plane, slot, q),
         (true, true) => group::<L, K, S, true, true>(b, src, plane, slot, q),
+    }
+}
+
+/// [`group_all`] with the texel filter (`linear`) and the compare (`cmp`) known at run
+/// time: its four instantiations.
+#[inline(always)]
+pub(super) fn group_all_of<L: Lanes, K: Spec>(
+    b: &Binding,
+    plane: &[f32x4],
+    linear: bool,
+    cmp: bool,
+    slot: &Slot<L>,
+    q: &Input<L>,
+) -> Option<L::A<f32x4>> {
+    match (linear, cmp) {
+        (false, false) => group_all::<L, K, false, false>(b, plane, slot, q),
+        (true, false) => group_all::<L, K, true, false>(b, plane, slot, q),
+        (false, true) => group_all::<L, K, false, true>(b, plane, slot, q),
+        (true, true) => group_all::<L, K, true, true>(b, plane, slot, q),
     }
 }
 

@@ -272,7 +272,7 @@ pub(super) fn group<L: Lanes, K: Spec>(
     cmp: bool,
     rest_lane: impl Fn(usize) -> [u32; 4],
 ) -> L::A<[u32; 4]> {
-    let Some(t) = plane_taps::<L, K, true>(b, slot, q, plane.len(), false) else {
+    let Some(t) = plane_taps::<L, K, true, false>(b, slot, q, plane.len(), false) else {
         return L::each(rest_lane);
     };
     let [o00, o10, o01, o11] = t.four();
