@@ -487,9 +487,6 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
     // the rows from quad `q` on, each `lanes − 4q` long (an empty one: `s`'s lanes)
     let l0 = 4 * q;
     // (each row by itself: an array `map` is left as an out-of-line call)
-    fn unit_rows<L: Lanes>(r: &[u32], lanes: std::ops::Range<usize>) -> &[L::A<u32>] {
-        L::units(r.get(lanes).unwrap_or(&[]))
-    }
     let (r0, r1, r2, r3) = (
         unit_rows::<L>(s, l0..lanes),
         unit_rows::<L>(t, l0..lanes),
@@ -560,9 +557,15 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
     q
 }
 
+/// Lanes `lanes` of `row` as whole units of `W` lanes (none if it is shorter).
+#[inline(always)]
+pub(super) fn unit_rows<L: Lanes>(row: &[u32], lanes: std::ops::Range<usize>) -> &[L::A<u32>] {
+    L::units(row.get(lanes).unwrap_or(&[]))
+}
+
 /// Unit `x` of the rows `r` if `used` and there, else empty.
 #[inline(always)]
-fn unit_row<T: AsRef<[u32]>>(r: &[T], x: usize, used: bool) -> &[u32] {
+pub(super) fn unit_row<T: AsRef<[u32]>>(r: &[T], x: usize, used: bool) -> &[u32] {
     match r.get(x) {
         Some(r) if used => r.as_ref(),
         _ => &[],

@@ -11,7 +11,7 @@ use super::batch::{inputs, run_lanes, BatchArgs, BatchLod};
 use super::binding::{Binding, Route};
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
-use super::filter::{plane_taps, reads_channel, At, Fast, Input, Slot, Spec};
+use super::filter::{plane_taps, reads_channel, At, Fast, Input, Slot, Spec, Taps};
 use super::format::NumKind;
 use super::image::Image;
 use super::lanes::fl;
@@ -275,18 +275,7 @@ pub(super) fn group<L: Lanes, K: Spec>(
     let Some(t) = plane_taps::<L, K, true, false>(b, slot, q, plane.len(), false) else {
         return L::each(rest_lane);
     };
-    let [o00, o10, o01, o11] = t.four();
-    let c = if cmp { 0 } else { component & 3 };
-    let op = b.sampler.compare_op;
-    let d = cmp.then_some((op, q.dref));
-    // R = (i0, j1), G = (i1, j1), B = (i1, j0), A = (i0, j0)
-    let (x, y, z, w) = (
-        tap(plane, o01, c, d),
-        tap(plane, o11, c, d),
-        tap(plane, o10, c, d),
-        tap(plane, o00, c, d),
-    );
-    let mut r = slot.size[0].lanes().rows(x, y, z, w);
+    let mut r = gathered(b, plane, slot, q, &t, component, cmp);
     if t.rest != 0 {
         for (l, rl) in r.as_mut().iter_mut().enumerate() {
             if t.rest >> l & 1 != 0 {
@@ -295,6 +284,46 @@ pub(super) fn group<L: Lanes, K: Spec>(
         }
     }
     r
+}
+
+/// [`group`] when the footprints take every lane of it, else `None`: nothing left over to
+/// fill in.
+#[inline(always)]
+fn group_all<L: Lanes, K: Spec>(
+    b: &Binding,
+    plane: &[f32x4],
+    slot: &Slot<L>,
+    q: &Input<L>,
+    component: usize,
+    cmp: bool,
+) -> Option<L::A<[u32; 4]>> {
+    let t = plane_taps::<L, K, true, true>(b, slot, q, plane.len(), false)?;
+    Some(gathered(b, plane, slot, q, &t, component, cmp))
+}
+
+/// The gathered values of the taps `t`: R = (i0, j1), G = (i1, j1), B = (i1, j0),
+/// A = (i0, j0).
+#[inline(always)]
+fn gathered<L: Lanes>(
+    b: &Binding,
+    plane: &[f32x4],
+    slot: &Slot<L>,
+    q: &Input<L>,
+    t: &Taps<L>,
+    component: usize,
+    cmp: bool,
+) -> L::A<[u32; 4]> {
+    let [o00, o10, o01, o11] = t.four();
+    let c = if cmp { 0 } else { component & 3 };
+    let op = b.sampler.compare_op;
+    let d = cmp.then_some((op, q.dref));
+    let (x, y, z, w) = (
+        tap(plane, o01, c, d),
+        tap(plane, o11, c, d),
+        tap(plane, o10, c, d),
+        tap(plane, o00, c, d),
+    );
+    slot.size[0].lanes().rows(x, y, z, w)
 }
 
 /// The gathered value of the lanes' taps at plane indices `o`: channel `c`'s bits, or with
@@ -519,7 +548,6 @@ fn run<const M: u8, const CUBE: bool, L: Lanes>(
         let r = if r.is_empty() { s } else { r };
         L::units(&r[l0..lanes])
     });
-    let src = Plane(plane);
     let cmp = !a.dref.is_empty();
     let units = r0
         .iter()
@@ -565,16 +593,43 @@ fn run<const M: u8, const CUBE: bool, L: Lanes>(
                 l.f_row(row).bits()
             }
         });
-        let r = group::<L, Fast<M, CUBE>>(b, plane, slot, &i, c as usize, cmp, |k| {
-            lane(b, &src, &a.quad_args(q + k / 4), k % 4, &NoRecord)
-        });
-        // (quad by quad: a slice copy is left as a `memcpy` call)
-        for (k, o) in o.as_chunks_mut::<4>().0.iter_mut().enumerate() {
-            *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
+        match group_all::<L, Fast<M, CUBE>>(b, plane, slot, &i, c as usize, cmp) {
+            Some(r) => {
+                // (quad by quad: a slice copy is left as a `memcpy` call)
+                for (k, o) in o.as_chunks_mut::<4>().0.iter_mut().enumerate() {
+                    *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
+                }
+            }
+            None => unit_parts::<M, CUBE, L>(b, plane, slot, i, c as usize, cmp, a, q, o),
         }
         q += per;
     }
     q
+}
+
+/// A unit of [`run`] whose footprints leave lanes to [`lane`]: [`group`], into `out` (the
+/// unit's lanes, quads from `q` on): the rare path, out of line.
+#[cold]
+#[inline(never)]
+#[allow(clippy::too_many_arguments)]
+fn unit_parts<const M: u8, const CUBE: bool, L: Lanes>(
+    b: &Binding,
+    plane: &[f32x4],
+    slot: &Slot<L>,
+    i: Input<L>,
+    c: usize,
+    cmp: bool,
+    a: &GatherBatchArgs,
+    q: usize,
+    out: &mut [[u32; 4]],
+) {
+    let src = Plane(plane);
+    let r = group::<L, Fast<M, CUBE>>(b, plane, slot, &i, c, cmp, |k| {
+        lane(b, &src, &a.quad_args(q + k / 4), k % 4, &NoRecord)
+    });
+    for (o, r) in out.iter_mut().zip(r.as_ref()) {
+        *o = *r;
+    }
 }
 
 /// [`plane_batch`]'s loop: units of `W` lanes — `W / 4` whole quads gathering one

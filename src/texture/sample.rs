@@ -174,7 +174,9 @@ fn lane_sample<R: Recorder>(
 /// out-of-range-MinLod result gets it; a Dref quad whose footprints the compare route cannot
 /// take goes lane by lane with four channels. With `W = 8` (the AVX2 twin) a quad whose
 /// lanes share one two-level selection goes as one group of both levels. The same operations
-/// as [`quad`], in its order.
+/// as [`quad`], in its order. Inlined into its callers: an AVX2 caller's twin is compiled
+/// for AVX2 with it.
+#[inline(always)]
 pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     l8: L,
     b: &Binding,
