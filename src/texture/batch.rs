@@ -19,7 +19,7 @@ use super::address::by_mode;
 use super::binding::{layer_index, Binding, Route};
 use super::cube::faces;
 use super::explain::NoRecord;
-use super::filter::{group_all_of, group_of, Fast, Input, Slot, Spec};
+use super::filter::{group_all_cmp, group_all_of, group_of, Fast, Input, Slot, Spec};
 use super::image::{Image, ViewType};
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx;
@@ -646,7 +646,7 @@ pub(super) fn inputs<K: Spec, L: Lanes>(
     let dref = if a.dref.is_empty() {
         l.f(0.0)
     } else {
-        pick(a.dref).map(|r| b.dref_value(r))
+        b.dref_lanes(pick(a.dref))
     };
     Input {
         s,
@@ -701,6 +701,18 @@ fn unit_all<K: Spec, L: Lanes, const ONE: bool>(
     linear: bool,
     cmp: bool,
 ) -> Option<L::A<[u32; 4]>> {
+    if ONE && cmp {
+        // `0 + 1·(c, 0, 0, 1)` as `(0 + c, 0, 0, 1)`, the lanes' results put together at once
+        let c = if linear {
+            group_all_cmp::<L, K, true>(b, plane, &u.slot[0], q)
+        } else {
+            group_all_cmp::<L, K, false>(b, plane, &u.slot[0], q)
+        }?;
+        let l = c.lanes();
+        let (zero, one) = (l.f(0.0), l.f(1.0).bits().raw());
+        let c = (zero + c).bits().raw();
+        return Some(l.rows(c, zero.bits().raw(), zero.bits().raw(), one));
+    }
     let v = group_all_of::<L, K>(b, plane, linear, cmp, &u.slot[0], q)?;
     if ONE {
         // `0 + 1·v` is `0 + v` (exact; a NaN quieted alike)

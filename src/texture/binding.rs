@@ -14,6 +14,7 @@ use super::cube::select_face;
 use super::cube::EdgeIndex;
 use super::format::{Aspect, Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
+use super::lanes::{Lanes, F};
 use super::sampler::{Config, LodPrecision, Policy, Sampler};
 use crate::{Error, Result};
 
@@ -336,6 +337,22 @@ impl Binding {
                     r
                 }
             }
+        }
+    }
+
+    /// [`Binding::dref_value`] of every lane: no clamp, the Vulkan clamp lane-wise
+    /// (`f32::clamp`'s result: a NaN stays, −0 stays), or lane by lane.
+    #[inline(always)]
+    pub(super) fn dref_lanes<L: Lanes>(&self, d: F<L>) -> F<L> {
+        let l = d.lanes();
+        match self.dref_unorm_bits {
+            None => d,
+            Some(_) if self.cfg.policy == Policy::Vulkan => {
+                let (zero, one) = (l.f(0.0), l.f(1.0));
+                let d = F::select(d.lt(zero), zero, d);
+                F::select(one.lt(d), one, d)
+            }
+            Some(_) => d.map(|r| self.dref_value(r)),
         }
     }
 

@@ -908,6 +908,53 @@ pub(super) fn group_all<L: Lanes, K: Spec, const LIN: bool, const CMP: bool>(
     Some(filter_taps::<L, LIN, CMP>(b, plane, slot, q, &t))
 }
 
+/// [`group_all`] of a compare (`CMP`) as the lanes' filtered pass fractions (the first
+/// channel of each lane's result; the others are 0, 0, 1).
+#[inline(always)]
+pub(super) fn group_all_cmp<L: Lanes, K: Spec, const LIN: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    slot: &Slot<L>,
+    q: &Input<L>,
+) -> Option<F<L>> {
+    let t = plane_taps::<L, K, LIN, true>(b, slot, q, plane.len(), false)?;
+    Some(compare_taps::<L, LIN>(b, plane, q, &t))
+}
+
+/// The compare route: each tap's depth (channel 0) compared with the lane's Dref, as 1 or
+/// 0, filtered by `LIN`, all lanes at once.
+#[inline(always)]
+fn compare_taps<L: Lanes, const LIN: bool>(
+    b: &Binding,
+    plane: &[f32x4],
+    q: &Input<L>,
+    t: &Taps<L>,
+) -> F<L> {
+    let [o00, o10, o01, o11] = t.four();
+    let op = b.sampler.compare_op;
+    if LIN {
+        // (written out: an array `map` is left as an out-of-line call)
+        let d = [
+            reads_channel(plane, o00, 0),
+            reads_channel(plane, o10, 0),
+            reads_channel(plane, o01, 0),
+            reads_channel(plane, o11, 0),
+        ];
+        let [p00, p10, p01, p11] = compare4(op, q.dref, d);
+        let (p00, p10, p01, p11) = (
+            p00.one_zero(),
+            p10.one_zero(),
+            p01.one_zero(),
+            p11.one_zero(),
+        );
+        let top = lerp_lanes(p00, p10, t.fa);
+        let bot = lerp_lanes(p01, p11, t.fa);
+        lerp_lanes(top, bot, t.fb)
+    } else {
+        pass(plane, op, q.dref, o00)
+    }
+}
+
 /// The texels of the taps `t` filtered by `LIN`, compared first if `CMP`.
 #[inline(always)]
 fn filter_taps<L: Lanes, const LIN: bool, const CMP: bool>(
@@ -919,30 +966,7 @@ fn filter_taps<L: Lanes, const LIN: bool, const CMP: bool>(
 ) -> L::A<f32x4> {
     let [o00, o10, o01, o11] = t.four();
     if CMP {
-        // the compare route: channel 0 of the lanes at once
-        let op = b.sampler.compare_op;
-        let c = if LIN {
-            // (written out: an array `map` is left as an out-of-line call)
-            let d = [
-                reads_channel(plane, o00, 0),
-                reads_channel(plane, o10, 0),
-                reads_channel(plane, o01, 0),
-                reads_channel(plane, o11, 0),
-            ];
-            let [p00, p10, p01, p11] = compare4(op, q.dref, d);
-            let (p00, p10, p01, p11) = (
-                p00.one_zero(),
-                p10.one_zero(),
-                p01.one_zero(),
-                p11.one_zero(),
-            );
-            let top = lerp_lanes(p00, p10, t.fa);
-            let bot = lerp_lanes(p01, p11, t.fa);
-            lerp_lanes(top, bot, t.fb)
-        } else {
-            pass(plane, op, q.dref, o00)
-        }
-        .arr();
+        let c = compare_taps::<L, LIN>(b, plane, q, t).arr();
         L::each(|l| f32x4::new([c[l], 0.0, 0.0, 1.0]))
     } else if let (true, None, Some(row)) = (LIN, t.hi, slot.row) {
         // SAFETY: `plane_taps` checked `0 ≤ o` and `o + row + 1 < plane.len()` for

@@ -1512,7 +1512,11 @@ mod routes {
                 _ => [0.0; 4],
             };
             lod_row.extend(v.map(f32::to_bits));
-            dref_row.extend(gen::lane4(&mut r, -0.2, 1.2).map(f32::to_bits));
+            let mut d = gen::lane4(&mut r, -0.2, 1.2);
+            if r.chance(5) {
+                d[r.below(4) as usize] = f32::NAN;
+            }
+            dref_row.extend(d.map(f32::to_bits));
             let o = [r.below(16) as i32 - 8, r.below(16) as i32 - 8];
             for (row, o) in off_rows.iter_mut().zip(o) {
                 row.extend([o as u32; 4]);
