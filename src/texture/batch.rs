@@ -158,24 +158,30 @@ fn first_lambda(b: &Binding, d: [u32; 4]) -> f32 {
 }
 
 thread_local! {
-    /// The last selection made on this thread: (kernel id, λ and bias bits, selection).
-    static SELECTION: Cell<((u64, u32, u32), Selection)> =
-        const { Cell::new(((0, 0, 0), FALLBACK)) };
+    /// The last two selections made on this thread: (kernel id, λ and bias bits, selection),
+    /// the latest first (a draw's batches often alternate between two).
+    static SELECTIONS: Cell<[((u64, u32, u32), Selection); 2]> =
+        const { Cell::new([((0, 0, 0), FALLBACK); 2]) };
 }
 
 /// The selection of λ_base `lam` and bias `bias` (no shader MinLod: it always succeeds):
-/// this thread's memo when it holds this kernel's for these bits, else made and memoised.
+/// from this thread's memo when it holds this kernel's for these bits (ids are never
+/// reused), else made and memoised.
 #[inline(always)]
 fn selection(b: &Binding, lam: f32, bias: f32) -> Selection {
     let key = (b.id.0, lam.to_bits(), bias.to_bits());
-    let (k, sel) = SELECTION.with(Cell::get);
-    if k == key {
-        return sel;
+    let m = SELECTIONS.with(Cell::get);
+    if m[0].0 == key {
+        return m[0].1;
+    }
+    if m[1].0 == key {
+        SELECTIONS.with(|c| c.set([m[1], m[0]]));
+        return m[1].1;
     }
     let sel = b
         .select(lam, bias, f32::NEG_INFINITY, &NoRecord)
         .unwrap_or(FALLBACK);
-    SELECTION.with(|m| m.set((key, sel)));
+    SELECTIONS.with(|c| c.set([(key, sel), m[0]]));
     sel
 }
 
@@ -343,6 +349,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         if simple && mask == 0xf {
             let k = RunKey {
                 d0: prev_d.map_or([0; 4], |p| p.0),
+                lam: lam.to_bits(),
                 by_diffs,
                 // a cube's fixed selection ignores the LOD operand
                 lod_row: if cube { &[] } else { lod_row },
@@ -368,11 +375,13 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     }
 }
 
-/// What keeps a run of units going: each quad's coarse differences `d0` (if λ comes from
-/// them, `by_diffs`), and the LOD operand's lanes (`lod_row`: the bias or explicit λ row,
-/// empty if none) all equal to the run's `lod` bits.
+/// What keeps a run of units going: if λ comes from coarse differences (`by_diffs`), each
+/// quad's λ_base equal to the run's (`lam` bits; `d0`: differences it came from, so that a
+/// quad with the same needs no λ), and the LOD operand's lanes (`lod_row`: the bias or
+/// explicit λ row, empty if none) all equal to the run's `lod` bits.
 struct RunKey<'a> {
     d0: [u32; 4],
+    lam: u32,
     by_diffs: bool,
     lod_row: &'a [u32],
     lod: u32,
@@ -502,7 +511,7 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
         !a.coords[3].is_empty(),
         !k.lod_row.is_empty(),
     ];
-    let w = want(l, k.d0);
+    let mut w = want(l, k.d0);
     let lod = l.i(k.lod as i32);
     let (masks, out) = (&a.masks[q..n], &mut out[l0..lanes]);
     let e: &[u32] = &[];
@@ -538,7 +547,11 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
             }
         });
         if k.by_diffs && !same_diffs(&i, &w) {
-            break;
+            // other differences: the run goes on while they give the run's λ
+            match same_lambda::<L>(b, i.s.arr(), i.t.arr(), k.lam) {
+                Some(d) => w = want(l, d),
+                None => break,
+            }
         }
         if has[2] && !l.f_row(unit_row(r5, x, true)).bits().eq(lod).all() {
             break;
@@ -589,6 +602,24 @@ fn want<L: Lanes>(l: L, d: [u32; 4]) -> (I<L>, I<L>) {
         l.i_of(|k| if k & 3 == 2 { d[1] } else { d[0] } as i32),
         l.i_of(|k| if k & 3 == 2 { d[3] } else { d[2] } as i32),
     )
+}
+
+/// The coarse differences of the unit's last quad if every quad's λ_base (from its own
+/// differences; `s`, `t`: the unit's coordinates) has the bits `lam`, else `None`. Out of
+/// line, its operands by value: once per change of differences.
+#[cold]
+#[inline(never)]
+fn same_lambda<L: Lanes>(b: &Binding, s: L::A<f32>, t: L::A<f32>, lam: u32) -> Option<[u32; 4]> {
+    let mut last: Option<[u32; 4]> = None;
+    for k in 0..L::W / 4 {
+        let q = |v: &L::A<f32>| [v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]];
+        let d = diffs(q(&s), q(&t));
+        if last != Some(d) && lambda_2d(b, d).to_bits() != lam {
+            return None;
+        }
+        last = Some(d);
+    }
+    last
 }
 
 /// The lanes [`same_diffs`] does not compare (lanes 0 and 3 of each quad), as bits.
