@@ -468,12 +468,11 @@ fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE
 }
 
 /// A run of units from quad `q` on: while a unit's quads (`W / 4` of them) are whole and
-/// keep the run's key
-/// ([`RunKey`]: nothing else can change the selection in rows without offsets), their
-/// inputs straight from the rows, through the kernel, into `out`. Returns the quad that
-/// ended the run. The rows are taken as chunks of `W` lanes, one chunk per unit (an empty
-/// row as the chunks of `s`, and given to [`inputs`] as empty); a batch with an empty `s`
-/// or `t` row has no runs (its quads go alone).
+/// keep the run's key ([`RunKey`]: nothing else can change the selection in rows without
+/// offsets), their inputs straight from the rows, through the kernel, into `out`. Returns
+/// the quad that ended the run. The rows are taken as chunks of `W` lanes, one chunk per
+/// unit (an empty row has none, and is given to [`inputs`] as empty); a batch with an empty
+/// `s` or `t` row has no runs (its quads go alone).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
@@ -493,7 +492,7 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
     if s.len() < lanes || t.len() < lanes || q >= n {
         return q;
     }
-    // the rows from quad `q` on, each `lanes − 4q` long (an empty one: `s`'s lanes)
+    // the rows from quad `q` on as units (an empty row: none)
     let l0 = 4 * q;
     // (each row by itself: an array `map` is left as an out-of-line call)
     let (r0, r1, r2, r3) = (
