@@ -222,31 +222,36 @@ impl<L: Lanes> Units<L> {
     }
 }
 
-/// The batch route of a plane kernel's 2D or 2D-array view, address mode `M`: compiled for
-/// AVX2 (eight-lane units) when the CPU has it.
-pub(super) fn plane_2d<const M: u8>(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32; 4]]) {
+/// The batch route of a plane kernel's 2D (`ARRAY` 0) or 2D-array (`ARRAY` 1) view, address
+/// mode `M`: compiled for AVX2 (eight-lane units) when the CPU has it.
+pub(super) fn plane_2d<const M: u8, const ARRAY: u8>(
+    b: &Binding,
+    img: &Image,
+    a: &BatchArgs,
+    out: &mut [[u32; 4]],
+) {
     let Some(p) = img.plane() else {
         return per_quad(b, img, a, out);
     };
     #[cfg(target_arch = "x86_64")]
     if let Some(l) = Avx::new() {
         // SAFETY: `l` exists only when the CPU has AVX2
-        return unsafe { plane_2d_avx2::<M>(l, b, &p.texels, a, out) };
+        return unsafe { plane_2d_avx2::<M, ARRAY>(l, b, &p.texels, a, out) };
     }
-    run::<Fast<M, false>, _>(four(), b, &p.texels, a, out)
+    run::<Fast<M, false, ARRAY>, _>(four(), b, &p.texels, a, out)
 }
 
 /// [`plane_2d`] compiled for AVX2 (no FMA: the same roundings).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn plane_2d_avx2<const M: u8>(
+fn plane_2d_avx2<const M: u8, const ARRAY: u8>(
     l: Avx,
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
     out: &mut [[u32; 4]],
 ) {
-    run::<Fast<M, false>, _>(l, b, plane, a, out)
+    run::<Fast<M, false, ARRAY>, _>(l, b, plane, a, out)
 }
 
 /// The batch route of a cube or cube-array plane kernel whose selection cannot depend on λ
@@ -330,7 +335,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             (row[first], 0.0)
         };
         let same = |k: usize| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits();
-        if !(0..4).all(same) {
+        if !lod_row.is_empty() && !(0..4).all(same) {
             let r = quad_lanes::<K, _, L>(l, b, &src, plane, &a.quad_args(q));
             super::merge_lanes(&mut out[l0..l0 + 4], &r, mask);
             q += 1;
@@ -660,7 +665,7 @@ pub(super) fn inputs<K: Spec, L: Lanes>(
         } else {
             Some(face)
         }
-    } else if view.view_type == ViewType::D2Array {
+    } else if K::array(b) {
         let c = pick(a.coords[2]).arr();
         Some(l.i_of(|k| layer_index(c[k], view.layer_count) as i32))
     } else {
@@ -827,7 +832,11 @@ pub(super) fn pick(b: &Binding) -> (BatchFn, Route) {
         }
     } else {
         (
-            by_mode!(m, plane_2d),
+            if b.view.view_type == ViewType::D2Array {
+                by_mode!(m, plane_2d, 1)
+            } else {
+                by_mode!(m, plane_2d, 0)
+            },
             Route::Plane(super::address::instance(m)),
         )
     }

@@ -34,6 +34,8 @@ pub(super) trait Spec {
     const DIMS: u8;
     /// Exact precision and normalized coordinates: nothing to snap (else the binding says).
     const EXACT: bool;
+    /// A 2D-array view: 1, 0, or `DYN`.
+    const ARRAY: u8;
 
     /// The address mode of `axis`.
     #[inline(always)]
@@ -51,6 +53,15 @@ pub(super) trait Spec {
             b.cube
         } else {
             Self::CUBE != 0
+        }
+    }
+    /// Whether the view is a 2D array (each lane on its own layer).
+    #[inline(always)]
+    fn array(b: &Binding) -> bool {
+        if Self::ARRAY == DYN {
+            b.view.view_type == ViewType::D2Array
+        } else {
+            Self::ARRAY != 0
         }
     }
     /// The axes a footprint spans (a cube face: 2).
@@ -83,17 +94,19 @@ impl Spec for General {
     const CUBE: u8 = DYN;
     const DIMS: u8 = DYN;
     const EXACT: bool = false;
+    const ARRAY: u8 = DYN;
 }
 
 /// A 2D or cube view at exact precision with normalized coordinates, address mode `M` (or
-/// `DYN`) on both axes.
-pub(super) struct Fast<const M: u8, const CUBE: bool>;
+/// `DYN`) on both axes; a 2D-array view if `ARRAY` is 1, not if 0, either if `DYN`.
+pub(super) struct Fast<const M: u8, const CUBE: bool, const ARRAY: u8 = DYN>;
 
-impl<const M: u8, const CUBE: bool> Spec for Fast<M, CUBE> {
+impl<const M: u8, const CUBE: bool, const ARRAY: u8> Spec for Fast<M, CUBE, ARRAY> {
     const MODE: u8 = M;
     const CUBE: u8 = CUBE as u8;
     const DIMS: u8 = 2;
     const EXACT: bool = true;
+    const ARRAY: u8 = ARRAY;
 }
 
 /// Where one lane's footprint reads: its absolute level, layer and cube face, the level's

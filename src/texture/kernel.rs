@@ -156,11 +156,13 @@ impl Kernel {
         }
         self.b.check(img)?;
         let dref = self.dref((!a.dref.is_empty()).then_some(a.dref), "sample")?;
-        let a = BatchArgs {
-            dref: dref.unwrap_or(&[]),
-            ..*a
-        };
-        (self.batch)(&self.b, img, &a, out);
+        if dref.is_none() && !a.dref.is_empty() {
+            // a Dref the sampler does not compare with: dropped
+            let a = BatchArgs { dref: &[], ..*a };
+            (self.batch)(&self.b, img, &a, out);
+        } else {
+            (self.batch)(&self.b, img, a, out);
+        }
         Ok(())
     }
 
