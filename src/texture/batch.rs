@@ -48,7 +48,7 @@ pub enum BatchLod<'a> {
     Zero,
 }
 
-/// A batch of quads in structure-of-arrays form for [`Kernel::sample_batch`].
+/// A batch of quads in structure-of-arrays form for [`Kernel::sample_batch`](super::Kernel::sample_batch).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BatchArgs<'a> {
     /// Coordinate component rows (f32 bits), in [`SampleArgs::coords`] order (`s, t` then the
@@ -157,11 +157,13 @@ fn first_lambda(b: &Binding, d: [u32; 4]) -> f32 {
     lam
 }
 
+/// A memoised selection: (kernel id, λ and bias bits) and what they select.
+type Memoised = ((u64, u32, u32), Selection);
+
 thread_local! {
-    /// The last two selections made on this thread: (kernel id, λ and bias bits, selection),
-    /// the latest first (a draw's batches often alternate between two).
-    static SELECTIONS: Cell<[((u64, u32, u32), Selection); 2]> =
-        const { Cell::new([((0, 0, 0), FALLBACK); 2]) };
+    /// The last two selections made on this thread, the latest first (a draw's batches
+    /// often alternate between two).
+    static SELECTIONS: Cell<[Memoised; 2]> = const { Cell::new([((0, 0, 0), FALLBACK); 2]) };
 }
 
 /// The selection of λ_base `lam` and bias `bias` (no shader MinLod: it always succeeds):

@@ -25,7 +25,7 @@ impl FaceCoord {
     }
 }
 
-/// Selects the face of direction `d` (Z ≥ Y ≥ X on ties, as D3D requires): [`faces`] of
+/// Selects the face of direction `d` (Z ≥ Y ≥ X on ties, as D3D requires): `faces` of
 /// one lane.
 #[inline]
 pub fn select_face(d: [f32; 3]) -> FaceCoord {

@@ -77,7 +77,7 @@ pub enum BatchGatherOffsets<'a> {
 }
 
 /// A batch of gathers in the interpreter's structure-of-arrays form for
-/// [`Kernel::gather_batch`] (rows as [`BatchArgs`](super::BatchArgs)'s: f32 bits, lane
+/// [`Kernel::gather_batch`](super::Kernel::gather_batch) (rows as [`BatchArgs`](super::BatchArgs)'s: f32 bits, lane
 /// `4q + i` is quad `q`'s lane `i`, an empty row reads as zeros).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GatherBatchArgs<'a> {
