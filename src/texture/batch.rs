@@ -12,8 +12,10 @@
 //! selection are functions of the kernel and of those bits alone (not of texels, threads or
 //! history), so reuse gives the bits computing would. Then the quads go through the kernel
 //! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes
-//! (two whole quads), else four; a selection of two levels takes one group per level. A quad whose lanes disagree on λ (per-lane explicit LOD or bias) goes through
-//! the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
+//! (two whole quads), else four; a selection of two levels takes one group per level. Two
+//! whole quads of different selections (λ varying from quad to quad) go as one unit of eight
+//! lanes, each half on its quad's levels, when both select one texel filter. A quad whose
+//! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
 
 use super::address::by_mode;
 use super::binding::{layer_index, Binding, Route};
@@ -193,33 +195,43 @@ thread_local! {
     pub(super) static MEMO_HITS: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A selection with the slots its units read (one per level) and the weights; `one`: a
-/// single level of weight 1.
+/// The selections of a unit's halves (lanes `0..4` and `4..8`; four-lane units have only the
+/// first), with the slots the unit reads (one per level slot: a half's second slot is its
+/// first level again when it has one) and the weights. Both halves have one texel filter.
 #[derive(Clone, Copy)]
 struct Units<L: Lanes> {
-    sel: Selection,
+    /// The halves' texel filter.
+    linear: bool,
     slot: [Slot<L>; 2],
-    weight: [f32; 2],
+    /// Each level slot's weight, per half.
+    weight: [[f32; 2]; 2],
+    /// The halves whose selection has two levels (bit `h`: half `h`).
+    two: u8,
+    /// Every half has one level of weight 1.
     one: bool,
 }
 
 impl<L: Lanes> Units<L> {
+    /// The units of selections `sel` (half by half; equal for a run's units).
     #[inline(never)]
-    fn new(l: L, b: &Binding, sel: Selection) -> Units<L> {
-        let lv = sel.levels;
-        let level = |k: usize| b.view.base_level + lv.l[k.min(lv.n - 1)].0;
+    fn new(l: L, b: &Binding, sel: [Selection; 2]) -> Units<L> {
+        let lv = [sel[0].levels, sel[1].levels];
+        let level = |h: usize, k: usize| b.view.base_level + lv[h].l[k.min(lv[h].n - 1)].0;
         let layer = b.view.base_layer;
-        let first = Slot::halves(l, b, [level(0); 2], layer);
-        let second = if lv.n == 2 {
-            Slot::halves(l, b, [level(1); 2], layer)
+        let two = (lv[0].n == 2) as u8 | ((L::W > 4 && lv[1].n == 2) as u8) << 1;
+        let first = Slot::halves(l, b, [level(0, 0), level(1, 0)], layer);
+        let second = if two != 0 {
+            Slot::halves(l, b, [level(0, 1), level(1, 1)], layer)
         } else {
             first
         };
+        let w = |h: usize| [lv[h].l[0].1, lv[h].l[1].1];
         Units {
-            sel,
+            linear: sel[0].linear,
             slot: [first, second],
-            weight: [lv.l[0].1, lv.l[1].1],
-            one: lv.n == 1 && lv.l[0].1 == 1.0,
+            weight: [w(0), w(1)],
+            two,
+            one: two == 0 && lv[0].l[0].1 == 1.0 && (L::W <= 4 || lv[1].l[0].1 == 1.0),
         }
     }
 }
@@ -311,6 +323,34 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     // the previous quad's differences and λ; the selection's key and units
     let mut prev_d: Option<([u32; 4], f32)> = None;
     let mut cur: Option<((u32, u32), Units<L>)> = None;
+    // λ_base and bias (or explicit λ) of quad `q` (its first active lane `first`), given
+    // the differences and λ of the quad before (`pd`)
+    let lod_of = |q: usize, first: usize, pd: Option<([u32; 4], f32)>| {
+        let l0 = 4 * q;
+        let row = row4(lod_row, l0);
+        if cube {
+            (0.0, 0.0, None) // a fixed selection (`pick`): λ selects nothing
+        } else if implicit {
+            let d = diffs(row4(a.coords[0], l0), row4(a.coords[1], l0));
+            let lam = match pd {
+                Some((pd, l)) if pd == d => l,
+                None => first_lambda(b, d),
+                _ => lambda_2d(b, d),
+            };
+            (lam, row[first], Some((d, lam)))
+        } else {
+            (row[first], 0.0, pd)
+        }
+    };
+    // whether quad `q`'s active lanes (`mask`) share its first lane's LOD operand
+    let uniform = |q: usize, mask: u8| {
+        let row = row4(lod_row, 4 * q);
+        let first = mask.trailing_zeros() as usize;
+        lod_row.is_empty()
+            || (0..4).all(|k| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits())
+    };
+    // the key of λ_base and bias: the bits the LOD row's lanes repeat in a run
+    let key_of = |lam: f32, bias: f32| (lam.to_bits(), if implicit { bias } else { lam }.to_bits());
     let mut q = 0;
     while q < n {
         let mask = masks[q] & 0xf;
@@ -320,33 +360,38 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         }
         let l0 = 4 * q;
         let first = mask.trailing_zeros() as usize;
-        // λ_base and bias (or explicit λ) of the quad, and whether its lanes share them
-        let row = row4(lod_row, l0);
-        let (lam, bias) = if cube {
-            (0.0, 0.0) // a fixed selection (`pick`): λ selects nothing
-        } else if implicit {
-            let d = diffs(row4(a.coords[0], l0), row4(a.coords[1], l0));
-            let lam = match prev_d {
-                Some((pd, l)) if pd == d => l,
-                None => first_lambda(b, d),
-                _ => lambda_2d(b, d),
-            };
-            prev_d = Some((d, lam));
-            (lam, row[first])
-        } else {
-            (row[first], 0.0)
-        };
-        let same = |k: usize| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits();
-        if !lod_row.is_empty() && !(0..4).all(same) {
+        if !uniform(q, mask) {
             let r = quad_lanes::<K, _, L>(l, b, &src, plane, &a.quad_args(q));
             super::merge_lanes(&mut out[l0..l0 + 4], &r, mask);
             q += 1;
             continue;
         }
-        // the key, and the bits the LOD row's lanes must repeat for the run to go on
-        let key = (lam.to_bits(), if implicit { bias } else { lam }.to_bits());
+        let (lam, bias, d) = lod_of(q, first, prev_d);
+        prev_d = d;
+        let key = key_of(lam, bias);
         if cur.as_ref().is_none_or(|c| c.0 != key) {
-            cur = Some((key, Units::new(l, b, selection(b, lam, bias))));
+            let sel = selection(b, lam, bias);
+            // eight-lane units: a pair of whole quads whose keys differ goes as one unit of
+            // the two selections (as λ varying from quad to quad has it)
+            let pair = L::W == 8 && simple && mask == 0xf && q + 1 < n;
+            if pair && masks[q + 1] & 0xf == 0xf && uniform(q + 1, 0xf) {
+                let (lam1, bias1, d1) = lod_of(q + 1, 0, prev_d);
+                let u = (key_of(lam1, bias1) != key)
+                    .then(|| pair_units(l, b, sel, lam1, bias1))
+                    .flatten();
+                if let Some(u) = u {
+                    prev_d = d1;
+                    let i = inputs::<K, L>(l, b, a, 4, |r| run_lanes(l, r, l0));
+                    let r = unit::<K, L>(b, plane, &u, &i, u.linear, !a.dref.is_empty());
+                    // (quad by quad: a slice copy is left as a `memcpy` call)
+                    for (k, o) in out[l0..l0 + L::W].iter_mut().enumerate() {
+                        *o = r[k];
+                    }
+                    q += 2;
+                    continue;
+                }
+            }
+            cur = Some((key, Units::new(l, b, [sel; 2])));
         }
         let Some(((_, lod_bits), u)) = &cur else {
             break;
@@ -375,11 +420,25 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             });
             let ld = |row: &[u32]| l.i_of(|k| row.get(idx[k]).copied().unwrap_or(0) as i32);
             let i = inputs::<K, L>(l, b, a, 4, ld);
-            let r = unit::<K, L>(b, plane, u, &i, u.sel.linear, !a.dref.is_empty());
+            let r = unit::<K, L>(b, plane, u, &i, u.linear, !a.dref.is_empty());
             super::merge_lanes(&mut out[l0..l0 + 4], &[r[0], r[1], r[2], r[3]], mask);
             q += 1;
         }
     }
+}
+
+/// The units of a pair of quads of other keys: the first's selection `sel` and the second's
+/// for λ_base `lam` and bias `bias`, if both have one texel filter.
+#[inline(always)]
+fn pair_units<L: Lanes>(
+    l: L,
+    b: &Binding,
+    sel: Selection,
+    lam: f32,
+    bias: f32,
+) -> Option<Units<L>> {
+    let sel1 = selection(b, lam, bias);
+    (sel1.linear == sel.linear).then(|| Units::new(l, b, [sel, sel1]))
 }
 
 /// What keeps a run of units going: if λ comes from coarse differences (`by_diffs`), each
@@ -408,7 +467,7 @@ fn run_units_of<K: Spec, L: Lanes>(
     out: &mut [[u32; 4]],
 ) -> usize {
     let one = u.one && !b.snorm;
-    match (u.sel.linear, !a.dref.is_empty(), one) {
+    match (u.linear, !a.dref.is_empty(), one) {
         (false, false, true) => units::<K, L, false, false, true>(b, plane, a, u, q, k, out),
         (true, false, true) => units::<K, L, true, false, true>(b, plane, a, u, q, k, out),
         (false, true, true) => units::<K, L, false, true, true>(b, plane, a, u, q, k, out),
@@ -756,7 +815,7 @@ fn unit_all<K: Spec, L: Lanes, const ONE: bool>(
         let zero = f32x4::splat(0.0);
         return Some(L::each(|k| (zero + v[k]).to_array().map(f32::to_bits)));
     }
-    let v1 = if u.sel.levels.n == 2 {
+    let v1 = if u.two != 0 {
         Some(group_all_of::<L, K>(b, plane, linear, cmp, &u.slot[1], q)?)
     } else {
         None
@@ -780,16 +839,15 @@ fn unit_parts<K: Spec, L: Lanes>(
 ) {
     let src = Plane(plane);
     let v = group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[0], &q);
-    let v1 = (u.sel.levels.n == 2)
-        .then(|| group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[1], &q));
+    let v1 = (u.two != 0).then(|| group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[1], &q));
     let r = sum(b, u, v, v1);
     for (o, r) in out.iter_mut().zip(r.as_ref()) {
         *o = *r;
     }
 }
 
-/// A unit's levels summed as `0 + w·v` (the second level's `v1` if there is one), SNORM
-/// results clamped: the results' bits.
+/// A unit's levels summed as `0 + w·v` (then `+ w·v1`, the second level's, in the halves
+/// whose selection has one), SNORM results clamped: the results' bits.
 #[inline(always)]
 fn sum<L: Lanes>(
     b: &Binding,
@@ -803,10 +861,22 @@ fn sum<L: Lanes>(
         // `0 + 1·v` is `0 + v` (exact; a NaN quieted alike)
         L::each(|k| zero + v[k])
     } else {
-        l.axpy(L::each(|_| zero), u.weight[0], v)
+        l.axpy(L::each(|_| zero), [u.weight[0][0], u.weight[1][0]], v)
     };
     if let Some(v) = v1 {
-        acc = l.axpy(acc, u.weight[1], v);
+        let acc2 = l.axpy(acc, [u.weight[0][1], u.weight[1][1]], v);
+        // a half of one level keeps its sum (not `+ 0·v`: an infinite texel would make NaN)
+        acc = if u.two == 3 || L::W <= 4 {
+            acc2
+        } else {
+            L::each(|k| {
+                if u.two >> (k >= 4) as u8 & 1 != 0 {
+                    acc2[k]
+                } else {
+                    acc[k]
+                }
+            })
+        };
     }
     if b.snorm {
         // `fast_max` is `maxps`: −1 for a NaN lane, as `f32::max(x, −1)`

@@ -158,11 +158,12 @@ pub(super) trait Lanes: Copy + 'static {
         })
     }
 
-    /// `acc + w·v` per lane and channel (a level's or a probe's share of a sum).
+    /// `acc + w·v` per lane and channel (a level's share of a sum), `w[0]` in lanes `0..4`,
+    /// `w[1]` in lanes `4..8`.
     #[inline(always)]
-    fn axpy(self, acc: Self::A<f32x4>, w: f32, v: Self::A<f32x4>) -> Self::A<f32x4> {
-        let w = f32x4::splat(w);
-        Self::each(|l| axpy(acc[l], w, v[l]))
+    fn axpy(self, acc: Self::A<f32x4>, w: [f32; 2], v: Self::A<f32x4>) -> Self::A<f32x4> {
+        let w = w.map(f32x4::splat);
+        Self::each(|l| axpy(acc[l], w[(l >= 4) as usize], v[l]))
     }
 
     /// The f32 at byte offset `off[l]` from `base`, lane by lane.
@@ -982,9 +983,9 @@ mod x86 {
             out
         }
         #[inline(always)]
-        fn axpy(self, acc: [f32x4; 8], w: f32, v: [f32x4; 8]) -> [f32x4; 8] {
+        fn axpy(self, acc: [f32x4; 8], w: [f32; 2], v: [f32x4; 8]) -> [f32x4; 8] {
             // lanes k and k + 4 side by side (as the filters leave them)
-            let w = Pair(avx!(_mm256_set1_ps(w)), self);
+            let w = Pair::of(self, f32x4::splat(w[0]), f32x4::splat(w[1]));
             let mut o = acc;
             for k in 0..4 {
                 let p = |a: &[f32x4; 8]| Pair::of(self, a[k], a[k + 4]);
