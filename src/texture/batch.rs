@@ -14,7 +14,8 @@
 //! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes
 //! (two whole quads), else four; a selection of two levels takes one group per level. Two
 //! whole quads of different selections (λ varying from quad to quad) go as one unit of eight
-//! lanes, each half on its quad's levels, when both select one texel filter. A quad whose
+//! lanes, each half on its quad's levels, when both select one texel filter and as many
+//! levels. A quad whose
 //! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
 
 use super::address::by_mode;
@@ -196,8 +197,8 @@ thread_local! {
 }
 
 /// The selections of a unit's halves (lanes `0..4` and `4..8`; four-lane units have only the
-/// first), with the slots the unit reads (one per level slot: a half's second slot is its
-/// first level again when it has one) and the weights. Both halves have one texel filter.
+/// first), with the slots the unit reads (one per level) and the weights. Both halves have
+/// one texel filter and as many levels.
 #[derive(Clone, Copy)]
 struct Units<L: Lanes> {
     /// The halves' texel filter.
@@ -205,8 +206,8 @@ struct Units<L: Lanes> {
     slot: [Slot<L>; 2],
     /// Each level slot's weight, per half.
     weight: [[f32; 2]; 2],
-    /// The halves whose selection has two levels (bit `h`: half `h`).
-    two: u8,
+    /// The selections have two levels.
+    two: bool,
     /// Every half has one level of weight 1.
     one: bool,
 }
@@ -218,9 +219,9 @@ impl<L: Lanes> Units<L> {
         let lv = [sel[0].levels, sel[1].levels];
         let level = |h: usize, k: usize| b.view.base_level + lv[h].l[k.min(lv[h].n - 1)].0;
         let layer = b.view.base_layer;
-        let two = (lv[0].n == 2) as u8 | ((L::W > 4 && lv[1].n == 2) as u8) << 1;
+        let two = lv[0].n == 2;
         let first = Slot::halves(l, b, [level(0, 0), level(1, 0)], layer);
-        let second = if two != 0 {
+        let second = if two {
             Slot::halves(l, b, [level(0, 1), level(1, 1)], layer)
         } else {
             first
@@ -231,7 +232,7 @@ impl<L: Lanes> Units<L> {
             slot: [first, second],
             weight: [w(0), w(1)],
             two,
-            one: two == 0 && lv[0].l[0].1 == 1.0 && (L::W <= 4 || lv[1].l[0].1 == 1.0),
+            one: !two && lv[0].l[0].1 == 1.0 && (L::W <= 4 || lv[1].l[0].1 == 1.0),
         }
     }
 }
@@ -372,7 +373,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         if cur.as_ref().is_none_or(|c| c.0 != key) {
             let sel = selection(b, lam, bias);
             // eight-lane units: a pair of whole quads whose keys differ goes as one unit of
-            // the two selections (as λ varying from quad to quad has it)
+            // the two selections (as λ varying from quad to quad has it); not at a call's
+            // first selection, which usually opens a run
             let pair = L::W == 8 && simple && mask == 0xf && q + 1 < n;
             if pair && masks[q + 1] & 0xf == 0xf && uniform(q + 1, 0xf) {
                 let (lam1, bias1, d1) = lod_of(q + 1, 0, prev_d);
@@ -428,7 +430,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
 }
 
 /// The units of a pair of quads of other keys: the first's selection `sel` and the second's
-/// for λ_base `lam` and bias `bias`, if both have one texel filter.
+/// for λ_base `lam` and bias `bias`, if both have one texel filter and as many levels.
 #[inline(always)]
 fn pair_units<L: Lanes>(
     l: L,
@@ -438,7 +440,8 @@ fn pair_units<L: Lanes>(
     bias: f32,
 ) -> Option<Units<L>> {
     let sel1 = selection(b, lam, bias);
-    (sel1.linear == sel.linear).then(|| Units::new(l, b, [sel, sel1]))
+    let alike = sel1.linear == sel.linear && sel1.levels.n == sel.levels.n;
+    alike.then(|| Units::new(l, b, [sel, sel1]))
 }
 
 /// What keeps a run of units going: if λ comes from coarse differences (`by_diffs`), each
@@ -815,7 +818,7 @@ fn unit_all<K: Spec, L: Lanes, const ONE: bool>(
         let zero = f32x4::splat(0.0);
         return Some(L::each(|k| (zero + v[k]).to_array().map(f32::to_bits)));
     }
-    let v1 = if u.two != 0 {
+    let v1 = if u.two {
         Some(group_all_of::<L, K>(b, plane, linear, cmp, &u.slot[1], q)?)
     } else {
         None
@@ -839,15 +842,17 @@ fn unit_parts<K: Spec, L: Lanes>(
 ) {
     let src = Plane(plane);
     let v = group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[0], &q);
-    let v1 = (u.two != 0).then(|| group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[1], &q));
+    let v1 = u
+        .two
+        .then(|| group_of::<L, K, _>(b, &src, plane, linear, cmp, &u.slot[1], &q));
     let r = sum(b, u, v, v1);
     for (o, r) in out.iter_mut().zip(r.as_ref()) {
         *o = *r;
     }
 }
 
-/// A unit's levels summed as `0 + w·v` (then `+ w·v1`, the second level's, in the halves
-/// whose selection has one), SNORM results clamped: the results' bits.
+/// A unit's levels summed as `0 + w·v` (then `+ w·v1`, the second level's, if there is one),
+/// SNORM results clamped: the results' bits.
 #[inline(always)]
 fn sum<L: Lanes>(
     b: &Binding,
@@ -864,19 +869,7 @@ fn sum<L: Lanes>(
         l.axpy(L::each(|_| zero), [u.weight[0][0], u.weight[1][0]], v)
     };
     if let Some(v) = v1 {
-        let acc2 = l.axpy(acc, [u.weight[0][1], u.weight[1][1]], v);
-        // a half of one level keeps its sum (not `+ 0·v`: an infinite texel would make NaN)
-        acc = if u.two == 3 || L::W <= 4 {
-            acc2
-        } else {
-            L::each(|k| {
-                if u.two >> (k >= 4) as u8 & 1 != 0 {
-                    acc2[k]
-                } else {
-                    acc[k]
-                }
-            })
-        };
+        acc = l.axpy(acc, [u.weight[0][1], u.weight[1][1]], v);
     }
     if b.snorm {
         // `fast_max` is `maxps`: −1 for a NaN lane, as `f32::max(x, −1)`

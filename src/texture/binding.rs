@@ -308,7 +308,12 @@ impl Binding {
             Some(i) => v.base_layer + layer_index(c[i], v.layer_count),
             None => v.base_layer,
         };
-        let st = std::array::from_fn(|i| if i < self.dims { c[i] } else { 0.0 });
+        let d = self.dims;
+        let st = [
+            c[0],
+            if d >= 2 { c[1] } else { 0.0 },
+            if d >= 3 { c[2] } else { 0.0 },
+        ];
         (st, layer, 0)
     }
 

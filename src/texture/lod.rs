@@ -4,6 +4,7 @@
 use super::binding::Binding;
 use super::cube::{select_face, transform_deriv};
 use super::explain::Recorder;
+use super::lanes::{Lanes, Quad};
 use super::sampler::{
     Config, Filter, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS, D3D_MIN_LOD_BIAS,
     MAX_SAMPLER_LOD_BIAS,
@@ -281,10 +282,16 @@ impl Binding {
     /// Per-lane λ_base (and probes) for a LOD mode, and the derivatives each came from.
     /// Coarse implicit derivatives are lane 0's in every lane, and off cubes λ does not
     /// depend on the coordinate, so the lanes share one evaluation; hardware precision
-    /// shares lane 0's implicit λ (sampling.md §16).
-    pub fn lod_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> ([LodBase; 4], [Derivs; 4]) {
+    /// shares lane 0's implicit λ (sampling.md §16). The derivatives only if `derivs` (an
+    /// explanation's), else `None`s.
+    pub fn lod_bases(
+        &self,
+        coords: &[[f32; 4]; 4],
+        lod: &LodMode,
+        derivs: bool,
+    ) -> ([LodBase; 4], [Derivs; 4]) {
         match *lod {
-            LodMode::Explicit(l) => (l.map(LodBase::iso), [None; 4]),
+            LodMode::Explicit(l) => (Quad::each(|i| LodBase::iso(l[i])), [None; 4]),
             LodMode::Zero => ([LodBase::iso(0.0); 4], [None; 4]),
             LodMode::Grad { dx, dy } => {
                 let one = |i: usize| {
@@ -297,28 +304,31 @@ impl Binding {
                 // off cubes λ and the probes depend on the derivatives alone: lanes whose
                 // derivatives are lane 0's (bit for bit; the usual `Grad`) share its result
                 let b0 = one(0);
-                let bits = |v: [f32; 3]| v.map(f32::to_bits);
+                let bits = |v: [f32; 3]| [v[0].to_bits(), v[1].to_bits(), v[2].to_bits()];
                 let same = |i: usize| {
                     !self.cube && bits(dx[i]) == bits(dx[0]) && bits(dy[i]) == bits(dy[0])
                 };
-                let bases = std::array::from_fn(|i| if i == 0 || same(i) { b0 } else { one(i) });
-                (bases, std::array::from_fn(|i| Some((dx[i], dy[i]))))
+                let bases = Quad::each(|i| if i == 0 || same(i) { b0 } else { one(i) });
+                let d = |i: usize| derivs.then_some((dx[i], dy[i]));
+                (bases, Quad::each(d))
             }
             LodMode::Implicit { fine, .. } => {
                 if self.hw || (!fine && !self.cube) {
-                    let d = |b: usize| std::array::from_fn(|i| coords[b][i] - coords[0][i]);
+                    let d = |b: usize| {
+                        let (c, c0) = (&coords[b], &coords[0]);
+                        [c[0] - c0[0], c[1] - c0[1], c[2] - c0[2]]
+                    };
                     let (dx, dy) = (d(1), d(2));
                     let b = if self.dims == 2 && !self.cube {
                         self.lod_from_derivs_2d(dx, dy, true)
                     } else {
                         self.lod_from_derivs(&coords[0], dx, dy)
                     };
-                    ([b; 4], [Some((dx, dy)); 4])
+                    ([b; 4], [derivs.then_some((dx, dy)); 4])
                 } else {
                     let d = quad_derivs(coords, fine);
-                    let bases =
-                        std::array::from_fn(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1));
-                    (bases, d.map(Some))
+                    let bases = Quad::each(|i| self.lod_from_derivs(&coords[i], d[i].0, d[i].1));
+                    (bases, Quad::each(|i| derivs.then_some(d[i])))
                 }
             }
         }
@@ -403,7 +413,7 @@ impl Binding {
             bias: [0.0; 4],
             fine,
         };
-        let (bases, derivs) = self.lod_bases(coords, &lod);
+        let (bases, derivs) = self.lod_bases(coords, &lod, R::ON);
         std::array::from_fn(|l| {
             let r = self.query_lod_lane(bases[l].lambda);
             if R::ON {

@@ -79,7 +79,7 @@ pub(super) fn quad<R: Recorder>(b: &Binding, img: &Image, a: &SampleArgs, rec: &
     let (bases, derivs) = if b.sampler.unnormalized_coordinates {
         ([LodBase::iso(0.0); 4], [None; 4])
     } else {
-        b.lod_bases(&a.coords, &a.lod)
+        b.lod_bases(&a.coords, &a.lod, R::ON)
     };
     let src = Bytes(img.bytes());
     let mut out = [[0u32; 4]; 4];
@@ -162,10 +162,14 @@ fn lane_sample<R: Recorder>(
             }
         }
     }
-    if b.snorm {
-        acc = acc.map(|x| x.max(-1.0));
-    }
-    acc.map(f32::to_bits)
+    finish(acc, b.snorm)
+}
+
+/// A lane's sum as result bits, clamped to −1 for an SNORM format (`f32::max`: −1 for NaN).
+#[inline(always)]
+fn finish(acc: [f32; 4], snorm: bool) -> [u32; 4] {
+    let c = |x: f32| if snorm { x.max(-1.0) } else { x }.to_bits();
+    [c(acc[0]), c(acc[1]), c(acc[2]), c(acc[3])]
 }
 
 /// A quad through the lane-wise kernel: the four lanes as one group per level slot (spec
@@ -189,9 +193,12 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     if mask == 0 {
         return out;
     }
-    let (bases, _) = b.lod_bases(&a.coords, &a.lod);
+    let (bases, _) = b.lod_bases(&a.coords, &a.lod, false);
     // lanes' selections, shared while (λ_base, bias, MinLod) repeat
-    let key = |l: usize| [bases[l].lambda, a.bias(l), a.min_lod(l)].map(f32::to_bits);
+    let key = |l: usize| {
+        let k = [bases[l].lambda, a.bias(l), a.min_lod(l)];
+        [k[0].to_bits(), k[1].to_bits(), k[2].to_bits()]
+    };
     let mut sel: [Option<Selection>; 4] = [None; 4];
     let mut prev: Option<([u32; 3], Option<Selection>)> = None;
     let mut live = 0u8;
@@ -217,14 +224,16 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     let lead_sel = sel[lead].unwrap_or_else(unreachable_selection);
     // inactive lanes take the leading lane's coordinate and selection (their results are
     // dropped; they must not send the group lane by lane)
-    let c: [[f32; 4]; 4] =
-        std::array::from_fn(|l| a.coords[if live & (1 << l) != 0 { l } else { lead }]);
-    let sel: [Selection; 4] = [0, 1, 2, 3].map(|l| sel[l].unwrap_or(lead_sel));
+    // (arrays made by `Quad::each`: an array `map` or `from_fn` is left as an out-of-line call)
+    let c: [[f32; 4]; 4] = Quad::each(|l| a.coords[if live & (1 << l) != 0 { l } else { lead }]);
+    let sel: [Selection; 4] = Quad::each(|l| sel[l].unwrap_or(lead_sel));
     let view = &b.view;
-    let loc = c.map(|c| b.locate(&c));
+    let loc = Quad::each(|l| b.locate(&c[l]));
     let off = (!b.cube && a.offsets.iter().any(|o| o[0] != 0 || o[1] != 0))
-        .then(|| a.offsets.map(|o| b.offset_bits(o, 4)));
-    let dref = a.dref.map_or([0.0; 4], |d| d.map(|r| b.dref_value(r)));
+        .then(|| Quad::each(|l| b.offset_bits(a.offsets[l], 4)));
+    let dref = a
+        .dref
+        .map_or([0.0; 4], |d| Quad::each(|l| b.dref_value(d[l])));
     let cmp = a.dref.is_some();
     if L::W == 8 && lead_sel.levels.n == 2 && sel.iter().all(|s| *s == lead_sel) {
         // one selection of two levels for the quad: both levels' footprints as one group of
@@ -239,12 +248,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
                 let acc = f32x4::splat(0.0)
                     + f32x4::splat(lv.l[0].1) * v[l]
                     + f32x4::splat(lv.l[1].1) * v[l + 4];
-                let v = if b.snorm {
-                    acc.to_array().map(|x| x.max(-1.0))
-                } else {
-                    acc.to_array()
-                };
-                out[l] = v.map(f32::to_bits);
+                out[l] = finish(acc.to_array(), b.snorm);
             }
         }
         return out;
@@ -284,12 +288,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     }
     for l in 0..4 {
         if live & (1 << l) != 0 {
-            let v = if b.snorm {
-                acc[l].to_array().map(|x| x.max(-1.0))
-            } else {
-                acc[l].to_array()
-            };
-            out[l] = v.map(f32::to_bits);
+            out[l] = finish(acc[l].to_array(), b.snorm);
         }
     }
     out
@@ -357,7 +356,7 @@ fn aniso_lanes<K: Spec, L: Lanes>(
 ) -> QuadBits {
     let src = Plane(plane);
     let mut out = [[0u32; 4]; 4];
-    let (bases, _) = b.lod_bases(&a.coords, &a.lod);
+    let (bases, _) = b.lod_bases(&a.coords, &a.lod, false);
     let mut prev: Option<([u32; 3], Option<Selection>)> = None;
     for (l, o) in out.iter_mut().enumerate() {
         if a.mask & (1 << l) == 0 {
@@ -423,11 +422,7 @@ fn aniso_lanes<K: Spec, L: Lanes>(
                 }
             }
         }
-        let mut acc = acc.to_array();
-        if b.snorm {
-            acc = acc.map(|x| x.max(-1.0));
-        }
-        *o = acc.map(f32::to_bits);
+        *o = finish(acc.to_array(), b.snorm);
     }
     out
 }
