@@ -199,9 +199,13 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
         let k = [bases[l].lambda, a.bias(l), a.min_lod(l)];
         [k[0].to_bits(), k[1].to_bits(), k[2].to_bits()]
     };
-    let mut sel: [Option<Selection>; 4] = [None; 4];
+    // per lane: the texel filter (bit `l` of `linear`), whether two levels (of `two`), both
+    // level slots' absolute levels (one level: the second is the first) and weights
+    let view = &b.view;
+    let (mut live, mut linear, mut two) = (0u8, 0u8, 0u8);
+    let mut level = [[0u32; 2]; 4];
+    let mut weight = [[0f32; 2]; 4];
     let mut prev: Option<([u32; 3], Option<Selection>)> = None;
-    let mut live = 0u8;
     for l in 0..4 {
         if mask & (1 << l) == 0 {
             continue;
@@ -211,23 +215,42 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
             _ => b.select(bases[l].lambda, a.bias(l), a.min_lod(l), &NoRecord),
         };
         prev = Some((key(l), s));
-        sel[l] = s;
-        match s {
-            Some(_) => live |= 1 << l,
-            None => out[l] = b.oob,
-        }
+        let Some(s) = s else {
+            out[l] = b.oob;
+            continue;
+        };
+        let lv = s.levels;
+        live |= 1 << l;
+        linear |= (s.linear as u8) << l;
+        two |= ((lv.n == 2) as u8) << l;
+        level[l] = [
+            view.base_level + lv.l[0].0,
+            view.base_level + lv.l[lv.n - 1].0,
+        ];
+        weight[l] = [lv.l[0].1, lv.l[1].1];
     }
     if live == 0 {
         return out;
     }
-    let lead = live.trailing_zeros() as usize;
-    let lead_sel = sel[lead].unwrap_or_else(unreachable_selection);
-    // inactive lanes take the leading lane's coordinate and selection (their results are
+    // other lanes take the leading live lane's coordinate and selection (their results are
     // dropped; they must not send the group lane by lane)
+    let lead = live.trailing_zeros() as usize;
+    let fill = |bits: u8| {
+        bits & live
+            | if bits >> lead & 1 != 0 {
+                !live & 0xf
+            } else {
+                0
+            }
+    };
+    (linear, two) = (fill(linear), fill(two));
+    for l in 0..4 {
+        if live & (1 << l) == 0 {
+            (level[l], weight[l]) = (level[lead], weight[lead]);
+        }
+    }
     // (arrays made by `Quad::each`: an array `map` or `from_fn` is left as an out-of-line call)
     let c: [[f32; 4]; 4] = Quad::each(|l| a.coords[if live & (1 << l) != 0 { l } else { lead }]);
-    let sel: [Selection; 4] = Quad::each(|l| sel[l].unwrap_or(lead_sel));
-    let view = &b.view;
     let loc = Quad::each(|l| b.locate(&c[l]));
     let off = (!b.cube && a.offsets.iter().any(|o| o[0] != 0 || o[1] != 0))
         .then(|| Quad::each(|l| b.offset_bits(a.offsets[l], 4)));
@@ -235,53 +258,38 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
         .dref
         .map_or([0.0; 4], |d| Quad::each(|l| b.dref_value(d[l])));
     let cmp = a.dref.is_some();
-    if L::W == 8 && lead_sel.levels.n == 2 && sel.iter().all(|s| *s == lead_sel) {
+    let alike = (1..4).all(|l| level[l] == level[0] && weight[l] == weight[0]);
+    if L::W == 8 && two == 0xf && (linear == 0 || linear == 0xf) && alike {
         // one selection of two levels for the quad: both levels' footprints as one group of
         // eight lanes (lane l + 4 is lane l on the second level)
-        let lv = lead_sel.levels;
+        let (lv, w) = (level[0], weight[0]);
         let q8 = Input::quad(l8, b, &loc, off, dref);
-        let level = |k: usize| view.base_level + lv.l[k].0;
-        let sl = Slot::halves(l8, b, [level(0), level(1)], view.base_layer);
-        let v = group_of::<L, K, S>(b, src, plane, lead_sel.linear, cmp, &sl, &q8);
+        let sl = Slot::halves(l8, b, lv, view.base_layer);
+        let v = group_of::<L, K, S>(b, src, plane, linear != 0, cmp, &sl, &q8);
         for l in 0..4 {
             if live & (1 << l) != 0 {
-                let acc = f32x4::splat(0.0)
-                    + f32x4::splat(lv.l[0].1) * v[l]
-                    + f32x4::splat(lv.l[1].1) * v[l + 4];
+                let acc =
+                    f32x4::splat(0.0) + f32x4::splat(w[0]) * v[l] + f32x4::splat(w[1]) * v[l + 4];
                 out[l] = finish(acc.to_array(), b.snorm);
             }
         }
         return out;
     }
-    let slots = if sel.iter().any(|s| s.levels.n == 2) {
-        2
-    } else {
-        1
-    };
+    let slots = if two != 0 { 2 } else { 1 };
     let q = Input::quad(four(), b, &loc, off, dref);
     let mut acc = [f32x4::splat(0.0); 4];
     // by texel filter: one group, or two when the lanes disagree
     for lin in [false, true] {
-        let mut part = 0u8;
-        for (l, s) in sel.iter().enumerate() {
-            if live & (1 << l) != 0 && s.linear == lin {
-                part |= 1 << l;
-            }
-        }
+        let part = live & if lin { linear } else { !linear };
         if part == 0 {
             continue;
         }
         for slot in 0..slots {
-            let level = |l: usize| {
-                let lv = &sel[l].levels;
-                view.base_level + lv.l[if slot < lv.n { slot } else { 0 }].0
-            };
-            let sl = Slot::new(four(), b, Quad::each(level), view.base_layer);
+            let sl = Slot::new(four(), b, Quad::each(|l| level[l][slot]), view.base_layer);
             let v = group_of::<Quad, K, S>(b, src, plane, lin, cmp, &sl, &q);
             for l in 0..4 {
-                let lv = &sel[l].levels;
-                if part & (1 << l) != 0 && slot < lv.n {
-                    acc[l] += f32x4::splat(lv.l[slot].1) * v[l];
+                if part & (1 << l) != 0 && (slot == 0 || two & (1 << l) != 0) {
+                    acc[l] += f32x4::splat(weight[l][slot]) * v[l];
                 }
             }
         }
@@ -292,17 +300,6 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
         }
     }
     out
-}
-
-#[cold]
-fn unreachable_selection() -> Selection {
-    Selection {
-        linear: false,
-        levels: super::lod::Levels {
-            l: [(0, 1.0), (0, 0.0)],
-            n: 1,
-        },
-    }
 }
 
 /// A per-quad sampling route, chosen once per kernel.
