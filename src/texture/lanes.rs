@@ -176,6 +176,24 @@ pub(super) trait Lanes: Copy + 'static {
         self.f_of(|l| unsafe { *base.add(o[l] as u32 as usize).cast::<f32>() })
     }
 
+    /// Lane `l`'s `[w[a[l]], w[a[l] + 1], w[b[l] + 1], w[b[l]]]`: the two neighbouring
+    /// words at each of two indices, the second two reversed (a gather's rows `j1` and `j0`
+    /// of one component, in its `i0j1 i1j1 i1j0 i0j0` order).
+    ///
+    /// # Safety
+    /// Every lane has `0 ≤ a[l]`, `0 ≤ b[l]`, `a[l] + 1 < w.len()` and `b[l] + 1 < w.len()`.
+    #[inline(always)]
+    unsafe fn pairs(self, w: &[u32], a: I<Self>, b: I<Self>) -> Self::A<[u32; 4]> {
+        let (a, b, p) = (a.arr(), b.arr(), w.as_ptr());
+        Self::each(|l| {
+            // SAFETY: by the contract, words `a[l]`, `a[l] + 1`, `b[l]`, `b[l] + 1` are `w`'s
+            unsafe {
+                let (x, y) = (p.add(a[l] as u32 as usize), p.add(b[l] as u32 as usize));
+                [*x, *x.add(1), *y.add(1), *y]
+            }
+        })
+    }
+
     /// Every lane `x`.
     #[inline(always)]
     fn f(self, x: f32) -> F<Self> {
@@ -1000,6 +1018,34 @@ mod x86 {
                 unsafe { _mm256_i32gather_ps::<1>(base.cast(), off.0) },
                 self,
             )
+        }
+        #[inline(always)]
+        unsafe fn pairs(self, w: &[u32], a: I<Avx>, b: I<Avx>) -> [[u32; 4]; 8] {
+            // each lane's two indices side by side: lanes 0, 1 (low half) and 4, 5 (high)
+            // in `lo`, lanes 2, 3 and 6, 7 in `hi`; one 64-bit gather of four indices is two
+            // lanes' results, each lane's second pair then swapped in place
+            let (lo, hi) = avx!((
+                _mm256_unpacklo_epi32(a.0, b.0),
+                _mm256_unpackhi_epi32(a.0, b.0)
+            ));
+            let p = w.as_ptr().cast::<i64>();
+            let ix = avx!([
+                _mm256_castsi256_si128(lo),
+                _mm256_castsi256_si128(hi),
+                _mm256_extracti128_si256::<1>(lo),
+                _mm256_extracti128_si256::<1>(hi),
+            ]);
+            let mut out = [[0u32; 4]; 8];
+            for (k, ix) in ix.into_iter().enumerate() {
+                // SAFETY: the CPU has AVX2 (the token); by the contract each index `x` here
+                // has words `x` and `x + 1` in `w`, the 8 bytes the gather reads at byte
+                // offset `4x` (no alignment asked)
+                let g = unsafe { _mm256_i32gather_epi64::<4>(p, ix) };
+                let v = avx!(_mm256_shuffle_epi32::<0b10_11_01_00>(g));
+                // (`out[2k..2k + 2]`: 32 writable bytes, the store unaligned)
+                avx!(_mm256_storeu_si256(out[2 * k..].as_mut_ptr().cast(), v));
+            }
+            out
         }
         #[inline(always)]
         fn bilerp(self, t: [[f32x4; 8]; 4], fa: F<Avx>, fb: F<Avx>) -> [f32x4; 8] {
