@@ -317,12 +317,14 @@ fn gathered<L: Lanes>(
 ) -> L::A<[u32; 4]> {
     let [o00, o10, o01, o11] = t.four();
     let c = if cmp { 0 } else { component & 3 };
-    let w = tx.comps[c];
-    if let (false, None, true) = (cmp, t.hi, w.len() == tx.plane.len()) {
-        // SAFETY: `plane_taps` checked `0 ≤ o` and `o + row + 1 < plane.len()` for every
-        // lane (the adjacent form, `row ≥ 1`), so the words `o + row`, `o + row + 1`
-        // (`o01`) and `o`, `o + 1` (`o00`) are words of `w`, as long as the plane
-        return unsafe { o00.lanes().pairs(w, o01, o00) };
+    let n = tx.plane.len();
+    if let (false, None, Some(w)) = (cmp, t.hi, tx.comps) {
+        let at = o00.lanes().i((c * n) as i32);
+        // SAFETY: `w` has `4n < 2³¹` words ([`Texels::of`]) and `c ≤ 3`; `plane_taps` checked
+        // `0 ≤ o` and `o + row + 1 < n` for every lane (the adjacent form, `row ≥ 1`), so the
+        // words `c·n + o + row`, `+ 1` (`o01 + at`) and `c·n + o`, `+ 1` (`o00 + at`) are
+        // below `4n`, their i32 sums exact: component `c`'s words of the four taps
+        return unsafe { o00.lanes().pairs(w, o01 + at, o00 + at) };
     }
     let plane = tx.plane;
     let op = b.sampler.compare_op;
@@ -343,18 +345,20 @@ fn gathered<L: Lanes>(
 #[derive(Clone, Copy)]
 struct Texels<'a> {
     plane: &'a [f32x4],
-    /// Each component's words, one per plane texel; empty with a compare (not built for it).
-    comps: [&'a [u32]; 4],
+    /// The component copy, `4·plane.len() < 2³¹` words; `None` with a compare (not built
+    /// for it).
+    comps: Option<&'a [u32]>,
 }
 
 impl<'a> Texels<'a> {
     /// The image's plane `p` for gathers with (`cmp`) or without a compare.
     fn of(p: &'a image::Plane, cmp: bool) -> Texels<'a> {
         let n = p.texels.len();
-        let c: &[u32] = if cmp { &[] } else { p.components() };
         Texels {
             plane: &p.texels,
-            comps: std::array::from_fn(|k| c.get(k * n..(k + 1) * n).unwrap_or_default()),
+            comps: (!cmp)
+                .then(|| p.components())
+                .filter(|c| c.len() == 4 * n && c.len() <= i32::MAX as usize),
         }
     }
 }
@@ -545,17 +549,18 @@ pub(super) fn pick_batch(b: &Binding) -> (BatchFn, Route) {
 /// taken as whole units of `W` lanes; an empty row as `s`'s units, given to
 /// [`inputs`] as empty), through [`group`], into `out`. Returns the quad that ended the run;
 /// a batch with a row shorter than its lanes (the component row may be) has no runs.
-/// `PLAIN`: the caller knows the batch has no layer, Dref or offset rows (a 2D view's
-/// gathers without them), so the units read `s`, `t` and the component alone.
+/// `PLAIN`: the caller knows the batch has `t` and component rows and no layer, Dref or
+/// offset rows (a 2D view's gathers without them), so the units read `s`, `t` and the
+/// component alone.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run<K: Spec, const PLAIN: bool, L: Lanes>(
+fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
     l: L,
     b: &Binding,
     tx: Texels,
     slot: &Slot<L>,
-    rows: &BatchArgs,
-    a: &GatherBatchArgs,
+    rows: &BatchArgs<'r>,
+    a: &GatherBatchArgs<'r>,
     mut q: usize,
     out: &mut [[u32; 4]],
 ) -> usize {
@@ -563,7 +568,8 @@ fn run<K: Spec, const PLAIN: bool, L: Lanes>(
     let n = a.masks.len().min(out.len() / 4);
     let lanes = 4 * n;
     let s = rows.coords[0];
-    // (`PLAIN`: the rows it knows empty as constants, so that their tests fold)
+    // (`PLAIN`: the rows it knows empty as constants, so that their tests fold; `t` and
+    // the component rows it knows present)
     let e: &[u32] = &[];
     let known = |r| if PLAIN { e } else { r };
     let all = [
@@ -579,12 +585,24 @@ fn run<K: Spec, const PLAIN: bool, L: Lanes>(
     if q >= n || all.iter().any(|r| !r.is_empty() && r.len() < lanes) || s.is_empty() {
         return q;
     }
-    let has = all.map(|r| !r.is_empty());
+    let has = if PLAIN {
+        [true, true, false, false, false, false, false, true]
+    } else {
+        all.map(|r| !r.is_empty())
+    };
     let l0 = 4 * q;
-    let [r0, r1, r2, r3, r4, r5, r6, r7] = all.map(|r| {
-        let r = if r.is_empty() { s } else { r };
-        L::units(&r[l0..lanes])
-    });
+    let units = |r: &'r [u32]| L::units(&(if r.is_empty() { s } else { r })[l0..lanes]);
+    // (written out: an array `map` is left as an out-of-line call)
+    let [r0, r1, r2, r3, r4, r5, r6, r7] = [
+        units(all[0]),
+        units(all[1]),
+        units(all[2]),
+        units(all[3]),
+        units(all[4]),
+        units(all[5]),
+        units(all[6]),
+        units(all[7]),
+    ];
     let cmp = !a.dref.is_empty();
     let units = r0
         .iter()
@@ -596,7 +614,7 @@ fn run<K: Spec, const PLAIN: bool, L: Lanes>(
         .zip(r6)
         .zip(r7)
         .zip(a.masks[q..n].chunks_exact(per))
-        .zip(out[l0..lanes].chunks_exact_mut(L::W));
+        .zip(L::units_mut(&mut out[l0..lanes]));
     for (((((((((c0, c1), c2), c3), dr), o0), o1), cm), m), o) in units {
         let cm = cm.as_ref();
         let c = if has[7] { cm[0] } else { 0 };
@@ -630,13 +648,8 @@ fn run<K: Spec, const PLAIN: bool, L: Lanes>(
             }
         });
         match group_all::<L, K>(b, tx, slot, &i, c as usize, cmp) {
-            Some(r) => {
-                // (quad by quad: a slice copy is left as a `memcpy` call)
-                for (k, o) in o.as_chunks_mut::<4>().0.iter_mut().enumerate() {
-                    *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
-                }
-            }
-            None => unit_parts::<K, L>(b, tx, slot, i, c as usize, cmp, a, q, o),
+            Some(r) => *o = r,
+            None => unit_parts::<K, L>(b, tx, slot, i, c as usize, cmp, a, q, o.as_mut()),
         }
         q += per;
     }
@@ -695,11 +708,13 @@ fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
     let comp = |q: usize| a.component.get(4 * q).copied().unwrap_or(0) as usize;
     let cmp = !a.dref.is_empty();
     let tx = Texels::of(plane, cmp);
-    // a 2D view's gathers with no Dref or offset rows: units of `s`, `t` and the component
+    // a 2D view's gathers with `t` and component rows and no Dref or offset rows
     let plain = !CUBE
         && b.view.view_type == ViewType::D2
         && !cmp
-        && rows.offsets.iter().all(|r| r.is_empty());
+        && rows.offsets.iter().all(|r| r.is_empty())
+        && !rows.coords[1].is_empty()
+        && !a.component.is_empty();
     let per = L::W / 4;
     let mut q = 0;
     while q < n {

@@ -42,9 +42,11 @@ pub(super) trait Lanes: Copy + 'static {
     fn istore(self, v: Self::Iv) -> Self::A<i32>;
     /// The first `W` words of `r` (at least `W` long).
     fn irow(self, r: &[u32]) -> Self::Iv;
-    /// `r` as whole units of `W` words (a shorter rest left out): rows read unit by unit
-    /// with no length test per unit.
-    fn units(r: &[u32]) -> &[Self::A<u32>];
+    /// `r` as whole units of `W` values (a shorter rest left out): rows read (and results
+    /// written) unit by unit with no length test per unit.
+    fn units<T: Copy>(r: &[T]) -> &[Self::A<T>];
+    /// [`units`](Lanes::units), writable.
+    fn units_mut<T: Copy>(r: &mut [T]) -> &mut [Self::A<T>];
     fn fsplat(self, x: f32) -> Self::Fv;
     fn isplat(self, x: i32) -> Self::Iv;
     fn fadd(self, a: Self::Fv, b: Self::Fv) -> Self::Fv;
@@ -495,8 +497,12 @@ impl<const N: usize> Lanes for Arr<N> {
         std::array::from_fn(|l| r[l] as i32)
     }
     #[inline(always)]
-    fn units(r: &[u32]) -> &[[u32; N]] {
+    fn units<T: Copy>(r: &[T]) -> &[[T; N]] {
         r.as_chunks::<N>().0
+    }
+    #[inline(always)]
+    fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; N]] {
+        r.as_chunks_mut::<N>().0
     }
     #[inline(always)]
     fn fsplat(self, x: f32) -> [f32; N] {
@@ -677,8 +683,12 @@ mod x86 {
             unsafe { _mm_loadu_si128(r.as_ptr().cast()) }
         }
         #[inline(always)]
-        fn units(r: &[u32]) -> &[[u32; 4]] {
+        fn units<T: Copy>(r: &[T]) -> &[[T; 4]] {
             r.as_chunks::<4>().0
+        }
+        #[inline(always)]
+        fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; 4]] {
+            r.as_chunks_mut::<4>().0
         }
         #[inline(always)]
         fn fsplat(self, x: f32) -> __m128 {
@@ -856,8 +866,12 @@ mod x86 {
             avx!(_mm256_loadu_si256(r.as_ptr().cast()))
         }
         #[inline(always)]
-        fn units(r: &[u32]) -> &[[u32; 8]] {
+        fn units<T: Copy>(r: &[T]) -> &[[T; 8]] {
             r.as_chunks::<8>().0
+        }
+        #[inline(always)]
+        fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; 8]] {
+            r.as_chunks_mut::<8>().0
         }
         #[inline(always)]
         fn fsplat(self, x: f32) -> __m256 {
