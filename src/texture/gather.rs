@@ -603,7 +603,7 @@ fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
         units(all[6]),
         units(all[7]),
     ];
-    let cmp = !a.dref.is_empty();
+    let cmp = !PLAIN && !a.dref.is_empty();
     let units = r0
         .iter()
         .zip(r1)
