@@ -11,7 +11,10 @@
 //! every `&mut` method, so a sample always sees the bytes. It is a cache: `PartialEq`
 //! ignores it, clones share it. Why: decoding is per texel and per sample otherwise (an
 //! 8-bit UNORM channel is a division, sRGB a table lookup), 32 texels per trilinear quad;
-//! a plane texel is one aligned load for every format.
+//! a plane texel is one aligned load for every format. A gather reads one component of
+//! four texels, two by two side by side: its copy of the plane component by component
+//! ([`Plane::components`], built on the first gather that needs it) makes each pair one
+//! 64-bit load.
 
 use super::format::{Aspect, Format, NumKind};
 use crate::{Error, Result};
