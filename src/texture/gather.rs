@@ -13,7 +13,7 @@ use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::filter::{plane_taps, reads_channel, At, Fast, Input, Slot, Spec, Taps};
 use super::format::NumKind;
-use super::image::Image;
+use super::image::{self, Image, ViewType};
 use super::lanes::fl;
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx;
@@ -263,19 +263,19 @@ pub(super) fn lane<S: Source, R: Recorder>(
 /// lanes the footprints leave go through [`lane`] (`a`: the lanes' operands, one quad's or
 /// a batch's, `lane_of(l)`: the quad lane of group lane `l`).
 #[inline(always)]
-pub(super) fn group<L: Lanes, K: Spec>(
+fn group<L: Lanes, K: Spec>(
     b: &Binding,
-    plane: &[f32x4],
+    tx: Texels,
     slot: &Slot<L>,
     q: &Input<L>,
     component: usize,
     cmp: bool,
     rest_lane: impl Fn(usize) -> [u32; 4],
 ) -> L::A<[u32; 4]> {
-    let Some(t) = plane_taps::<L, K, true, false>(b, slot, q, plane.len(), false) else {
+    let Some(t) = plane_taps::<L, K, true, false>(b, slot, q, tx.plane.len(), false) else {
         return L::each(rest_lane);
     };
-    let mut r = gathered(b, plane, slot, q, &t, component, cmp);
+    let mut r = gathered(b, tx, slot, q, &t, component, cmp);
     if t.rest != 0 {
         for (l, rl) in r.as_mut().iter_mut().enumerate() {
             if t.rest >> l & 1 != 0 {
@@ -291,22 +291,24 @@ pub(super) fn group<L: Lanes, K: Spec>(
 #[inline(always)]
 fn group_all<L: Lanes, K: Spec>(
     b: &Binding,
-    plane: &[f32x4],
+    tx: Texels,
     slot: &Slot<L>,
     q: &Input<L>,
     component: usize,
     cmp: bool,
 ) -> Option<L::A<[u32; 4]>> {
-    let t = plane_taps::<L, K, true, true>(b, slot, q, plane.len(), false)?;
-    Some(gathered(b, plane, slot, q, &t, component, cmp))
+    let t = plane_taps::<L, K, true, true>(b, slot, q, tx.plane.len(), false)?;
+    Some(gathered(b, tx, slot, q, &t, component, cmp))
 }
 
 /// The gathered values of the taps `t`: R = (i0, j1), G = (i1, j1), B = (i1, j0),
-/// A = (i0, j0).
+/// A = (i0, j0). Footprints whose taps are side by side (the usual case) without a compare
+/// read each row as one pair of words of the component copy; others read each tap's
+/// channel from the plane.
 #[inline(always)]
 fn gathered<L: Lanes>(
     b: &Binding,
-    plane: &[f32x4],
+    tx: Texels,
     slot: &Slot<L>,
     q: &Input<L>,
     t: &Taps<L>,
@@ -315,6 +317,16 @@ fn gathered<L: Lanes>(
 ) -> L::A<[u32; 4]> {
     let [o00, o10, o01, o11] = t.four();
     let c = if cmp { 0 } else { component & 3 };
+    let n = tx.plane.len();
+    if let (false, None, Some(w)) = (cmp, t.hi, tx.comps) {
+        let at = o00.lanes().i((c * n) as i32);
+        // SAFETY: `w` has `4n < 2³¹` words ([`Texels::of`]) and `c ≤ 3`; `plane_taps` checked
+        // `0 ≤ o` and `o + row + 1 < n` for every lane (the adjacent form, `row ≥ 1`), so the
+        // words `c·n + o + row`, `+ 1` (`o01 + at`) and `c·n + o`, `+ 1` (`o00 + at`) are
+        // below `4n`, their i32 sums exact: component `c`'s words of the four taps
+        return unsafe { o00.lanes().pairs(w, o01 + at, o00 + at) };
+    }
+    let plane = tx.plane;
     let op = b.sampler.compare_op;
     let d = cmp.then_some((op, q.dref));
     let (x, y, z, w) = (
@@ -324,6 +336,31 @@ fn gathered<L: Lanes>(
         tap(plane, o00, c, d),
     );
     slot.size[0].lanes().rows(x, y, z, w)
+}
+
+/// What a group's gathers read: the plane (the footprints' bounds, a compare's depths, taps
+/// that are not side by side) and, without a compare, its component copy
+/// ([`components`](super::image::Plane::components)), where the two taps of a footprint's
+/// row are one 64-bit word.
+#[derive(Clone, Copy)]
+struct Texels<'a> {
+    plane: &'a [f32x4],
+    /// The component copy, `4·plane.len() < 2³¹` words; `None` with a compare (not built
+    /// for it).
+    comps: Option<&'a [u32]>,
+}
+
+impl<'a> Texels<'a> {
+    /// The image's plane `p` for gathers with (`cmp`) or without a compare.
+    fn of(p: &'a image::Plane, cmp: bool) -> Texels<'a> {
+        let n = p.texels.len();
+        Texels {
+            plane: &p.texels,
+            comps: (!cmp)
+                .then(|| p.components())
+                .filter(|c| c.len() == 4 * n && c.len() <= i32::MAX as usize),
+        }
+    }
 }
 
 /// The gathered value of the lanes' taps at plane indices `o`: channel `c`'s bits, or with
@@ -392,8 +429,7 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
     let Some(p) = img.plane() else {
         return general(b, img, a);
     };
-    let plane = &p.texels[..];
-    let src = Plane(plane);
+    let src = Plane(&p.texels);
     let mut out = [[0u32; 4]; 4];
     let mask = a.mask & 0xf;
     if mask == 0 {
@@ -410,7 +446,7 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
     let slot = Slot::halves(four(), b, [b.view.base_level; 2], b.view.base_layer);
     let r = group::<Quad, Fast<M, CUBE>>(
         b,
-        plane,
+        Texels::of(p, a.dref.is_some()),
         &slot,
         &input(b, a),
         a.component as usize,
@@ -475,9 +511,9 @@ pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
     #[cfg(target_arch = "x86_64")]
     if let Some(l) = Avx::new() {
         // SAFETY: `l` exists only when the CPU has AVX2
-        return unsafe { plane_batch_avx2::<M, CUBE>(l, b, &p.texels, a, out) };
+        return unsafe { plane_batch_avx2::<M, CUBE>(l, b, p, a, out) };
     }
-    batch_in::<M, CUBE, _>(four(), b, &p.texels, a, out)
+    batch_in::<M, CUBE, _>(four(), b, p, a, out)
 }
 
 /// [`plane_batch`] compiled for AVX2.
@@ -486,7 +522,7 @@ pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
 fn plane_batch_avx2<const M: u8, const CUBE: bool>(
     l: Avx,
     b: &Binding,
-    plane: &[f32x4],
+    plane: &image::Plane,
     a: &GatherBatchArgs,
     out: &mut [[u32; 4]],
 ) {
@@ -513,15 +549,18 @@ pub(super) fn pick_batch(b: &Binding) -> (BatchFn, Route) {
 /// taken as whole units of `W` lanes; an empty row as `s`'s units, given to
 /// [`inputs`] as empty), through [`group`], into `out`. Returns the quad that ended the run;
 /// a batch with a row shorter than its lanes (the component row may be) has no runs.
+/// `PLAIN`: the caller knows the batch has `t` and component rows and no layer, Dref or
+/// offset rows (a 2D view's gathers without them), so the units read `s`, `t` and the
+/// component alone.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run<const M: u8, const CUBE: bool, L: Lanes>(
+fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
     l: L,
     b: &Binding,
-    plane: &[f32x4],
+    tx: Texels,
     slot: &Slot<L>,
-    rows: &BatchArgs,
-    a: &GatherBatchArgs,
+    rows: &BatchArgs<'r>,
+    a: &GatherBatchArgs<'r>,
     mut q: usize,
     out: &mut [[u32; 4]],
 ) -> usize {
@@ -529,26 +568,42 @@ fn run<const M: u8, const CUBE: bool, L: Lanes>(
     let n = a.masks.len().min(out.len() / 4);
     let lanes = 4 * n;
     let s = rows.coords[0];
+    // (`PLAIN`: the rows it knows empty as constants, so that their tests fold; `t` and
+    // the component rows it knows present)
+    let e: &[u32] = &[];
+    let known = |r| if PLAIN { e } else { r };
     let all = [
         rows.coords[0],
         rows.coords[1],
-        rows.coords[2],
-        rows.coords[3],
-        rows.dref,
-        rows.offsets[0],
-        rows.offsets[1],
+        known(rows.coords[2]),
+        known(rows.coords[3]),
+        known(rows.dref),
+        known(rows.offsets[0]),
+        known(rows.offsets[1]),
         a.component,
     ];
     if q >= n || all.iter().any(|r| !r.is_empty() && r.len() < lanes) || s.is_empty() {
         return q;
     }
-    let has = all.map(|r| !r.is_empty());
+    let has = if PLAIN {
+        [true, true, false, false, false, false, false, true]
+    } else {
+        all.map(|r| !r.is_empty())
+    };
     let l0 = 4 * q;
-    let [r0, r1, r2, r3, r4, r5, r6, r7] = all.map(|r| {
-        let r = if r.is_empty() { s } else { r };
-        L::units(&r[l0..lanes])
-    });
-    let cmp = !a.dref.is_empty();
+    let units = |r: &'r [u32]| L::units(&(if r.is_empty() { s } else { r })[l0..lanes]);
+    // (written out: an array `map` is left as an out-of-line call)
+    let [r0, r1, r2, r3, r4, r5, r6, r7] = [
+        units(all[0]),
+        units(all[1]),
+        units(all[2]),
+        units(all[3]),
+        units(all[4]),
+        units(all[5]),
+        units(all[6]),
+        units(all[7]),
+    ];
+    let cmp = !PLAIN && !a.dref.is_empty();
     let units = r0
         .iter()
         .zip(r1)
@@ -559,7 +614,7 @@ fn run<const M: u8, const CUBE: bool, L: Lanes>(
         .zip(r6)
         .zip(r7)
         .zip(a.masks[q..n].chunks_exact(per))
-        .zip(out[l0..lanes].chunks_exact_mut(L::W));
+        .zip(L::units_mut(&mut out[l0..lanes]));
     for (((((((((c0, c1), c2), c3), dr), o0), o1), cm), m), o) in units {
         let cm = cm.as_ref();
         let c = if has[7] { cm[0] } else { 0 };
@@ -570,7 +625,6 @@ fn run<const M: u8, const CUBE: bool, L: Lanes>(
         {
             break;
         }
-        let e: &[u32] = &[];
         let ua = BatchArgs {
             coords: [
                 c0.as_ref(),
@@ -586,21 +640,16 @@ fn run<const M: u8, const CUBE: bool, L: Lanes>(
                 if has[6] { o1.as_ref() } else { e },
             ],
         };
-        let i = inputs::<Fast<M, CUBE>, L>(l, b, &ua, 6, |row| {
+        let i = inputs::<K, L>(l, b, &ua, 6, |row| {
             if row.is_empty() {
                 l.i(0)
             } else {
                 l.f_row(row).bits()
             }
         });
-        match group_all::<L, Fast<M, CUBE>>(b, plane, slot, &i, c as usize, cmp) {
-            Some(r) => {
-                // (quad by quad: a slice copy is left as a `memcpy` call)
-                for (k, o) in o.as_chunks_mut::<4>().0.iter_mut().enumerate() {
-                    *o = [r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]];
-                }
-            }
-            None => unit_parts::<M, CUBE, L>(b, plane, slot, i, c as usize, cmp, a, q, o),
+        match group_all::<L, K>(b, tx, slot, &i, c as usize, cmp) {
+            Some(r) => *o = r,
+            None => unit_parts::<K, L>(b, tx, slot, i, c as usize, cmp, a, q, o.as_mut()),
         }
         q += per;
     }
@@ -612,9 +661,9 @@ fn run<const M: u8, const CUBE: bool, L: Lanes>(
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn unit_parts<const M: u8, const CUBE: bool, L: Lanes>(
+fn unit_parts<K: Spec, L: Lanes>(
     b: &Binding,
-    plane: &[f32x4],
+    tx: Texels,
     slot: &Slot<L>,
     i: Input<L>,
     c: usize,
@@ -623,8 +672,8 @@ fn unit_parts<const M: u8, const CUBE: bool, L: Lanes>(
     q: usize,
     out: &mut [[u32; 4]],
 ) {
-    let src = Plane(plane);
-    let r = group::<L, Fast<M, CUBE>>(b, plane, slot, &i, c, cmp, |k| {
+    let src = Plane(tx.plane);
+    let r = group::<L, K>(b, tx, slot, &i, c, cmp, |k| {
         lane(b, &src, &a.quad_args(q + k / 4), k % 4, &NoRecord)
     });
     for (o, r) in out.iter_mut().zip(r.as_ref()) {
@@ -639,11 +688,11 @@ fn unit_parts<const M: u8, const CUBE: bool, L: Lanes>(
 fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
     l: L,
     b: &Binding,
-    plane: &[f32x4],
+    plane: &image::Plane,
     a: &GatherBatchArgs,
     out: &mut [[u32; 4]],
 ) {
-    let src = Plane(plane);
+    let src = Plane(&plane.texels);
     let n = a.masks.len().min(out.len() / 4);
     let slot = Slot::halves(l, b, [b.view.base_level; 2], b.view.base_layer);
     let rows = BatchArgs {
@@ -658,10 +707,22 @@ fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
     };
     let comp = |q: usize| a.component.get(4 * q).copied().unwrap_or(0) as usize;
     let cmp = !a.dref.is_empty();
+    let tx = Texels::of(plane, cmp);
+    // a 2D view's gathers with `t` and component rows and no Dref or offset rows
+    let plain = !CUBE
+        && b.view.view_type == ViewType::D2
+        && !cmp
+        && rows.offsets.iter().all(|r| r.is_empty())
+        && !rows.coords[1].is_empty()
+        && !a.component.is_empty();
     let per = L::W / 4;
     let mut q = 0;
     while q < n {
-        q = run::<M, CUBE, L>(l, b, plane, &slot, &rows, a, q, out);
+        q = if plain {
+            run::<Fast<M, false, 0>, true, L>(l, b, tx, &slot, &rows, a, q, out)
+        } else {
+            run::<Fast<M, CUBE>, false, L>(l, b, tx, &slot, &rows, a, q, out)
+        };
         if q >= n {
             break;
         }
@@ -688,7 +749,7 @@ fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
             let ld = |row: &[u32]| l.i_of(|k| row.get(idx[k]).copied().unwrap_or(0) as i32);
             (inputs::<Fast<M, CUBE>, L>(l, b, &rows, 6, ld), 1)
         };
-        let r = group::<L, Fast<M, CUBE>>(b, plane, &slot, &i, c, cmp, |k| {
+        let r = group::<L, Fast<M, CUBE>>(b, tx, &slot, &i, c, cmp, |k| {
             lane(b, &src, &a.quad_args(q + k / 4 % quads), k % 4, &NoRecord)
         });
         if run {

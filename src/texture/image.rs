@@ -11,7 +11,10 @@
 //! every `&mut` method, so a sample always sees the bytes. It is a cache: `PartialEq`
 //! ignores it, clones share it. Why: decoding is per texel and per sample otherwise (an
 //! 8-bit UNORM channel is a division, sRGB a table lookup), 32 texels per trilinear quad;
-//! a plane texel is one aligned load for every format.
+//! a plane texel is one aligned load for every format. A gather reads one component of
+//! four texels, two by two side by side: its copy of the plane component by component
+//! ([`Plane::components`], built on the first gather that needs it) makes each pair one
+//! 64-bit load.
 
 use super::format::{Aspect, Format, NumKind};
 use crate::{Error, Result};
@@ -27,20 +30,49 @@ pub const PLANE_MAX_TEXELS: usize = 1 << 22;
 #[derive(Debug)]
 pub(crate) struct Plane {
     pub texels: Box<[f32x4]>,
+    /// The same texels component by component, built on first use ([`Plane::components`]).
+    components: OnceLock<Box<[u32]>>,
 }
 
 impl Plane {
     pub(crate) fn new(texels: Box<[f32x4]>) -> Plane {
-        Plane { texels }
+        Plane {
+            texels,
+            components: OnceLock::new(),
+        }
     }
 
-    /// Texel `i` takes the value `v`; false if there is no texel `i`.
+    /// Texel `i` takes the value `v`, in the plane and in its component copy if that is
+    /// built (a gather reads the copy); false if there is no texel `i`.
     fn set(&mut self, i: usize, v: f32x4) -> bool {
+        let n = self.texels.len();
         let Some(t) = self.texels.get_mut(i) else {
             return false;
         };
         *t = v;
+        if let Some(c) = self.components.get_mut() {
+            for (k, f) in v.to_array().into_iter().enumerate() {
+                c[k * n + i] = f.to_bits();
+            }
+        }
         true
+    }
+
+    /// Every texel's bits component by component: component `c` of texel `t` is word
+    /// `c·n + t` (`n = texels.len()`), so one component of two texels side by side on a row
+    /// is one 64-bit word (a gather reads a footprint's row of one component in one load).
+    /// Built on the first call, once per plane (as many bytes as the plane).
+    pub(crate) fn components(&self) -> &[u32] {
+        self.components.get_or_init(|| {
+            let n = self.texels.len();
+            let mut v = vec![0u32; 4 * n];
+            for (t, x) in self.texels.iter().enumerate() {
+                for (c, f) in x.to_array().into_iter().enumerate() {
+                    v[c * n + t] = f.to_bits();
+                }
+            }
+            v.into_boxed_slice()
+        })
     }
 }
 

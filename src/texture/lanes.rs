@@ -42,9 +42,11 @@ pub(super) trait Lanes: Copy + 'static {
     fn istore(self, v: Self::Iv) -> Self::A<i32>;
     /// The first `W` words of `r` (at least `W` long).
     fn irow(self, r: &[u32]) -> Self::Iv;
-    /// `r` as whole units of `W` words (a shorter rest left out): rows read unit by unit
-    /// with no length test per unit.
-    fn units(r: &[u32]) -> &[Self::A<u32>];
+    /// `r` as whole units of `W` values (a shorter rest left out): rows read (and results
+    /// written) unit by unit with no length test per unit.
+    fn units<T: Copy>(r: &[T]) -> &[Self::A<T>];
+    /// [`units`](Lanes::units), writable.
+    fn units_mut<T: Copy>(r: &mut [T]) -> &mut [Self::A<T>];
     fn fsplat(self, x: f32) -> Self::Fv;
     fn isplat(self, x: i32) -> Self::Iv;
     fn fadd(self, a: Self::Fv, b: Self::Fv) -> Self::Fv;
@@ -175,6 +177,24 @@ pub(super) trait Lanes: Copy + 'static {
         let o = off.arr();
         // SAFETY: by the contract
         self.f_of(|l| unsafe { *base.add(o[l] as u32 as usize).cast::<f32>() })
+    }
+
+    /// Lane `l`'s `[w[a[l]], w[a[l] + 1], w[b[l] + 1], w[b[l]]]`: the two neighbouring
+    /// words at each of two indices, the second two reversed (a gather's rows `j1` and `j0`
+    /// of one component, in its `i0j1 i1j1 i1j0 i0j0` order).
+    ///
+    /// # Safety
+    /// Every lane has `0 ≤ a[l]`, `0 ≤ b[l]`, `a[l] + 1 < w.len()` and `b[l] + 1 < w.len()`.
+    #[inline(always)]
+    unsafe fn pairs(self, w: &[u32], a: I<Self>, b: I<Self>) -> Self::A<[u32; 4]> {
+        let (a, b, p) = (a.arr(), b.arr(), w.as_ptr());
+        Self::each(|l| {
+            // SAFETY: by the contract, words `a[l]`, `a[l] + 1`, `b[l]`, `b[l] + 1` are `w`'s
+            unsafe {
+                let (x, y) = (p.add(a[l] as u32 as usize), p.add(b[l] as u32 as usize));
+                [*x, *x.add(1), *y.add(1), *y]
+            }
+        })
     }
 
     /// Every lane `x`.
@@ -478,8 +498,12 @@ impl<const N: usize> Lanes for Arr<N> {
         std::array::from_fn(|l| r[l] as i32)
     }
     #[inline(always)]
-    fn units(r: &[u32]) -> &[[u32; N]] {
+    fn units<T: Copy>(r: &[T]) -> &[[T; N]] {
         r.as_chunks::<N>().0
+    }
+    #[inline(always)]
+    fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; N]] {
+        r.as_chunks_mut::<N>().0
     }
     #[inline(always)]
     fn fsplat(self, x: f32) -> [f32; N] {
@@ -660,8 +684,12 @@ mod x86 {
             unsafe { _mm_loadu_si128(r.as_ptr().cast()) }
         }
         #[inline(always)]
-        fn units(r: &[u32]) -> &[[u32; 4]] {
+        fn units<T: Copy>(r: &[T]) -> &[[T; 4]] {
             r.as_chunks::<4>().0
+        }
+        #[inline(always)]
+        fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; 4]] {
+            r.as_chunks_mut::<4>().0
         }
         #[inline(always)]
         fn fsplat(self, x: f32) -> __m128 {
@@ -839,8 +867,12 @@ mod x86 {
             avx!(_mm256_loadu_si256(r.as_ptr().cast()))
         }
         #[inline(always)]
-        fn units(r: &[u32]) -> &[[u32; 8]] {
+        fn units<T: Copy>(r: &[T]) -> &[[T; 8]] {
             r.as_chunks::<8>().0
+        }
+        #[inline(always)]
+        fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; 8]] {
+            r.as_chunks_mut::<8>().0
         }
         #[inline(always)]
         fn fsplat(self, x: f32) -> __m256 {
@@ -1001,6 +1033,34 @@ mod x86 {
                 unsafe { _mm256_i32gather_ps::<1>(base.cast(), off.0) },
                 self,
             )
+        }
+        #[inline(always)]
+        unsafe fn pairs(self, w: &[u32], a: I<Avx>, b: I<Avx>) -> [[u32; 4]; 8] {
+            // each lane's two indices side by side: lanes 0, 1 (low half) and 4, 5 (high)
+            // in `lo`, lanes 2, 3 and 6, 7 in `hi`; one 64-bit gather of four indices is two
+            // lanes' results, each lane's second pair then swapped in place
+            let (lo, hi) = avx!((
+                _mm256_unpacklo_epi32(a.0, b.0),
+                _mm256_unpackhi_epi32(a.0, b.0)
+            ));
+            let p = w.as_ptr().cast::<i64>();
+            let ix = avx!([
+                _mm256_castsi256_si128(lo),
+                _mm256_castsi256_si128(hi),
+                _mm256_extracti128_si256::<1>(lo),
+                _mm256_extracti128_si256::<1>(hi),
+            ]);
+            let mut out = [[0u32; 4]; 8];
+            for (k, ix) in ix.into_iter().enumerate() {
+                // SAFETY: the CPU has AVX2 (the token); by the contract each index `x` here
+                // has words `x` and `x + 1` in `w`, the 8 bytes the gather reads at byte
+                // offset `4x` (no alignment asked)
+                let g = unsafe { _mm256_i32gather_epi64::<4>(p, ix) };
+                let v = avx!(_mm256_shuffle_epi32::<0b10_11_01_00>(g));
+                // (`out[2k..2k + 2]`: 32 writable bytes, the store unaligned)
+                avx!(_mm256_storeu_si256(out[2 * k..].as_mut_ptr().cast(), v));
+            }
+            out
         }
         #[inline(always)]
         fn bilerp(self, t: [[f32x4; 8]; 4], fa: F<Avx>, fb: F<Avx>) -> [f32x4; 8] {

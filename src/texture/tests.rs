@@ -1357,6 +1357,42 @@ fn writes_after_sampling_are_seen_by_the_next_sample() {
 }
 
 #[test]
+fn writes_after_a_gather_are_gathered() {
+    // the batch and per-quad gathers read the plane's component copy, built by the first
+    // gather: a texel written after it is what the next gathers see (the expected bits are
+    // the written texel's, read back from the image's bytes)
+    let mut img = Image::new_2d(Format::R8G8B8A8_UNORM, 4, 4, 1, 1).unwrap();
+    let view = ImageView::whole(&img, ViewType::D2);
+    let k = Kernel::new(&img, &view, &Sampler::default(), EXACT).unwrap();
+    // every lane's footprint: (1, 1) (2, 1) (1, 2) (2, 2); two quads, so that a batch
+    // route of two quads at a time takes them
+    let (s, t) = ([0.5f32.to_bits(); 8], [0.5f32.to_bits(); 8]);
+    let comp = [1u32; 8];
+    let b = GatherBatchArgs {
+        coords: [&s, &t, &[], &[]],
+        masks: &[0xf, 0xf],
+        component: &comp,
+        offsets: BatchGatherOffsets::None,
+        dref: &[],
+    };
+    let mut out = vec![[0u32; 4]; 8];
+    k.gather_batch(&img, &b, &mut out).unwrap();
+    assert_eq!(out, vec![[0; 4]; 8]);
+    // (i0, j1) = (1, 2) is R, (i1, j1) = (2, 2) G, (i1, j0) = (2, 1) B, (i0, j0) = (1, 1) A
+    let g = |img: &Image, x: u32, y: u32| img.read_texel_f32(0, 0, [x, y, 0]).unwrap()[1];
+    img.write_texel_f32(0, 0, [2, 2, 0], [0.1, 0.2, 0.3, 0.4])
+        .unwrap();
+    img.write_texel_f32(0, 0, [1, 1, 0], [0.5, 0.6, 0.7, 0.8])
+        .unwrap();
+    let want = [0.0, g(&img, 2, 2), 0.0, g(&img, 1, 1)].map(f32::to_bits);
+    assert_ne!(want[1], 0);
+    k.gather_batch(&img, &b, &mut out).unwrap();
+    assert_eq!(out, vec![want; 8]);
+    let q = GatherArgs::new([[0.5, 0.5, 0.0, 0.0]; 4], 1);
+    assert_eq!(k.gather(&img, &q).unwrap(), [want; 4]);
+}
+
+#[test]
 fn images_over_the_plane_bound_sample_from_their_bytes() {
     // R8_UNORM 2100×2000 = 4 200 000 texels > PLANE_MAX_TEXELS (2²² = 4 194 304): no plane,
     // the general path on the bytes, for an 8-bit format of one or four channels
