@@ -565,6 +565,191 @@ fn loop_invariant_moves_out_and_copies_fold_but_cross_lane_stays() {
     assert_eq!(run1(&o, xs), want);
 }
 
+/// o = x + (a + b) with a = b = the buffer's word 0, and a dead read of its word 1; `kind`
+/// is the buffer's resource kind. Bound to [2.0, 3.0]: o = x + 4.
+fn repeated_buffer_reads(kind: ResourceKind) -> Shader {
+    use BinaryOp::*;
+    use ScalarTy::*;
+    let regs = vec![F32, I32, I32, F32, F32, F32, F32, F32, I32];
+    let consts = vec![(1, c32(0)), (2, c32(4)), (8, c32(1))];
+    let pc = |addr| Ptr {
+        space: Space::Buffer {
+            slot: 0,
+            index: None,
+        },
+        addr,
+    };
+    let blocks = vec![Block {
+        insts: vec![
+            Inst::Load {
+                ty: F32,
+                dst: 0,
+                ptr: local(1),
+            },
+            Inst::Load {
+                ty: F32,
+                dst: 3,
+                ptr: pc(1),
+            },
+            Inst::Load {
+                ty: F32,
+                dst: 4,
+                ptr: pc(1),
+            },
+            Inst::Load {
+                ty: F32,
+                dst: 5,
+                ptr: pc(2),
+            },
+            bin(FAdd, 6, 3, 4),
+            bin(FAdd, 7, 0, 6),
+            Inst::Store {
+                ty: F32,
+                ptr: local(8),
+                src: 7,
+            },
+        ],
+        term: Terminator::Return,
+    }];
+    let mut sh = frag(regs, consts, blocks, 2);
+    sh.resources = vec![Resource {
+        kind,
+        set: 0,
+        binding: 0,
+        array_len: 1,
+        image: None,
+        name: "pc".into(),
+        class: None,
+    }];
+    sh
+}
+
+fn run_with_buffer(sh: &Shader, words: &[u32], xs: [f32; 4]) -> [u32; 4] {
+    ir::verify(sh).expect("verifies");
+    let p = exec::compile(sh).expect("compiles");
+    let q = FragQuadInput {
+        varyings: (0..4).flat_map(|i| [xs[i].to_bits(), 0, 0, 0]).collect(),
+        ..Default::default()
+    };
+    let buf = Buffer::from_u32s(words);
+    let mut bind = Bindings::default();
+    bind.bind_buffer(0, 0, &buf);
+    let out = exec::run_fragment_quads(&p, &[q], &bind).expect("runs");
+    let s = out[0].outputs.len() / 4;
+    [0, 1, 2, 3].map(|i| out[0].outputs[i * s])
+}
+
+#[test]
+fn read_only_buffer_reads_reused_and_dead_ones_dropped_storage_reads_kept() {
+    let words = [2.0f32.to_bits(), 3.0f32.to_bits()];
+    let xs = [1.0, 0.5, -2.0, 3.0];
+    let want = [5.0f32, 4.5, 2.0, 7.0].map(f32::to_bits);
+    let buffer_load =
+        |i: &Inst| matches!(i, Inst::Load { ptr, .. } if matches!(ptr.space, Space::Buffer { .. }));
+    for (kind, loads_after) in [
+        (ResourceKind::PushConstant, 1),
+        (ResourceKind::UniformBuffer, 1),
+        (ResourceKind::StorageBuffer, 3),
+    ] {
+        let sh = repeated_buffer_reads(kind);
+        assert_eq!(run_with_buffer(&sh, &words, xs), want, "{kind:?}");
+        let mut o = sh.clone();
+        opt::optimize(&mut o);
+        assert_eq!(
+            count(&o, buffer_load),
+            loads_after,
+            "{kind:?}: {:#?}",
+            o.body
+        );
+        assert_eq!(run_with_buffer(&o, &words, xs), want, "{kind:?}");
+    }
+}
+
+/// b0: acc = 0; i = 0.  b1: while i < 3:  b2: x = w0 (the input); acc = acc + x; i = i + 1;
+/// with `store_in_loop`, also w1 = acc.  b3: w1 = acc. o = 3x either way.
+fn loop_reading_the_input(store_in_loop: bool) -> Shader {
+    use BinaryOp::*;
+    use ScalarTy::*;
+    let regs = vec![F32, I32, I32, F32, F32, F32, F32, F32, F32, Bool];
+    let consts = vec![
+        (1, c32(0)),
+        (2, c32(1)),
+        (3, f32c(3.0)),
+        (4, f32c(1.0)),
+        (5, f32c(0.0)),
+    ];
+    let mut body = vec![
+        Inst::Load {
+            ty: F32,
+            dst: 0,
+            ptr: local(1),
+        },
+        bin(FAdd, 6, 6, 0),
+        bin(FAdd, 7, 7, 4),
+    ];
+    if store_in_loop {
+        body.push(Inst::Store {
+            ty: F32,
+            ptr: local(2),
+            src: 6,
+        });
+    }
+    let blocks = vec![
+        Block {
+            insts: vec![mov(6, 5), mov(7, 5)],
+            term: Terminator::Jump(1),
+        },
+        Block {
+            insts: vec![Inst::Binary {
+                op: FOrdLt,
+                ty: F32,
+                dst: 9,
+                a: 7,
+                b: 3,
+            }],
+            term: Terminator::Branch {
+                cond: 9,
+                if_true: 2,
+                if_false: 3,
+            },
+        },
+        Block {
+            insts: body,
+            term: Terminator::Jump(1),
+        },
+        Block {
+            insts: vec![Inst::Store {
+                ty: F32,
+                ptr: local(2),
+                src: 6,
+            }],
+            term: Terminator::Return,
+        },
+    ];
+    frag(regs, consts, blocks, 2)
+}
+
+#[test]
+fn input_read_leaves_a_loop_that_writes_no_memory() {
+    let xs = [1.0, 0.5, -2.0, 3.0];
+    let want = [3.0f32, 1.5, -6.0, 9.0].map(f32::to_bits);
+    for store_in_loop in [false, true] {
+        let sh = loop_reading_the_input(store_in_loop);
+        assert_eq!(run1(&sh, xs), want);
+        let mut o = sh.clone();
+        opt::optimize(&mut o);
+        let b = &o.body.blocks;
+        let load = |i: &Inst| matches!(i, Inst::Load { .. });
+        assert_eq!(
+            b[0].insts.iter().any(load),
+            !store_in_loop,
+            "store in the loop: {store_in_loop}: {b:#?}"
+        );
+        assert_eq!(b[2].insts.iter().any(load), store_in_loop, "{b:#?}");
+        assert_eq!(run1(&o, xs), want);
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Differential runs.
 

@@ -17,7 +17,9 @@
 //!   This turns the front end's `tmp = acc + s; acc = tmp` into `acc = acc + s`: one
 //!   interpreter dispatch instead of two in every loop-carried update.
 
-use super::walk::{cross_lane_regs, def_sites, defs, for_each_use, term_uses};
+use super::walk::{
+    cross_lane_regs, def_sites, defs, for_each_use, is_plain_load, may_write_memory, term_uses,
+};
 use crate::ir::*;
 
 /// Lane-wise, side-effect-free, total operations: the result in a lane depends only on the
@@ -49,7 +51,8 @@ fn set_dst(inst: &mut Inst, r: Reg) {
         | Inst::Ternary { dst, .. }
         | Inst::BitFieldInsert { dst, .. }
         | Inst::Pack4x8 { dst, .. }
-        | Inst::Convert { dst, .. } => *dst = r,
+        | Inst::Convert { dst, .. }
+        | Inst::Load { dst, .. } => *dst = r,
         _ => {}
     }
 }
@@ -62,19 +65,21 @@ fn key(inst: &Inst) -> Inst {
     k
 }
 
-/// Local common-subexpression elimination. Returns the number of instructions turned into
-/// copies.
-pub fn cse(f: &mut Function) -> usize {
+/// Local common-subexpression elimination: repeated lane operations, and repeated plain loads
+/// ([`is_plain_load`]: the lane's Local words, read-only buffers) with nothing in between that
+/// may write memory. Returns the number of instructions turned into copies.
+pub fn cse(f: &mut Function, ro: &[bool]) -> usize {
     let regs = f.regs.clone();
     let mut n = 0;
     for b in &mut f.blocks {
-        // (key, its operands, the register holding its value)
-        let mut avail: Vec<(Inst, Vec<Reg>, Reg)> = Vec::new();
+        // (key, its operands, the register holding its value, whether it is a load)
+        let mut avail: Vec<(Inst, Vec<Reg>, Reg, bool)> = Vec::new();
         for inst in &mut b.insts {
-            if is_lane_op(inst) {
+            let load = is_plain_load(inst, ro);
+            if is_lane_op(inst) || load {
                 let d = defs(inst)[0];
                 let k = key(inst);
-                if let Some(&(_, _, s)) = avail.iter().find(|e| e.0 == k) {
+                if let Some(&(_, _, s, _)) = avail.iter().find(|e| e.0 == k) {
                     if s != d && regs.get(s as usize) == regs.get(d as usize) {
                         *inst = Inst::Unary {
                             op: UnaryOp::Mov,
@@ -87,8 +92,12 @@ pub fn cse(f: &mut Function) -> usize {
                 }
             }
             let d = defs(inst);
-            avail.retain(|(_, ops, s)| !d.contains(s) && !ops.iter().any(|o| d.contains(o)));
-            if is_lane_op(inst)
+            avail.retain(|(_, ops, s, _)| !d.contains(s) && !ops.iter().any(|o| d.contains(o)));
+            if may_write_memory(inst) {
+                avail.retain(|e| !e.3);
+            }
+            let load = is_plain_load(inst, ro);
+            if (is_lane_op(inst) || load)
                 && !matches!(
                     inst,
                     Inst::Unary {
@@ -100,7 +109,7 @@ pub fn cse(f: &mut Function) -> usize {
                 let ops = uses(inst);
                 // `r = r + x` describes the old `r`, not the new one
                 if !ops.contains(&d[0]) && avail.len() < 256 {
-                    avail.push((key(inst), ops, d[0]));
+                    avail.push((key(inst), ops, d[0], load));
                 }
             }
         }
