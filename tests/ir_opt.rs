@@ -750,6 +750,100 @@ fn input_read_leaves_a_loop_that_writes_no_memory() {
     }
 }
 
+/// b0: x = w0; y = 0; z = 0; if x < 0 goto b2.  b1: t = 2x; y = t (a copy); with `rewrite`,
+/// y = y + 5; z = t + 1.  b2: o = y + z.
+/// o = 4x + 1 for x >= 0 (4x + 6 with the rewrite, which must not reach the read of `t`: a
+/// wrong fold gives 4x + 11), 0 for x < 0. `y` is written in two blocks, so no copy
+/// propagation removes the copy: only folding it into `t`'s definition does.
+fn copy_then_more_reads(rewrite: bool) -> Shader {
+    use BinaryOp::*;
+    use ScalarTy::*;
+    let regs = vec![F32, I32, I32, F32, F32, F32, F32, F32, F32, F32, Bool, F32];
+    let consts = vec![
+        (1, c32(0)),
+        (2, c32(1)),
+        (3, f32c(2.0)),
+        (4, f32c(1.0)),
+        (5, f32c(0.0)),
+        (11, f32c(5.0)),
+    ];
+    let mut b1 = vec![bin(FMul, 6, 0, 3), mov(7, 6)];
+    if rewrite {
+        b1.push(bin(FAdd, 7, 7, 11));
+    }
+    b1.push(bin(FAdd, 8, 6, 4));
+    let blocks = vec![
+        Block {
+            insts: vec![
+                Inst::Load {
+                    ty: F32,
+                    dst: 0,
+                    ptr: local(1),
+                },
+                mov(7, 5),
+                mov(8, 5),
+                Inst::Binary {
+                    op: FOrdLt,
+                    ty: F32,
+                    dst: 10,
+                    a: 0,
+                    b: 5,
+                },
+            ],
+            term: Terminator::Branch {
+                cond: 10,
+                if_true: 2,
+                if_false: 1,
+            },
+        },
+        Block {
+            insts: b1,
+            term: Terminator::Jump(2),
+        },
+        Block {
+            insts: vec![
+                bin(FAdd, 9, 7, 8),
+                Inst::Store {
+                    ty: F32,
+                    ptr: local(2),
+                    src: 9,
+                },
+            ],
+            term: Terminator::Return,
+        },
+    ];
+    frag(regs, consts, blocks, 2)
+}
+
+#[test]
+fn a_copy_folds_into_its_definition_when_later_reads_can_take_the_copy() {
+    let xs = [1.0, 0.5, -2.0, 3.0];
+    let copy_of_t = |i: &Inst| {
+        matches!(
+            i,
+            Inst::Unary {
+                op: UnaryOp::Mov,
+                a: 6,
+                ..
+            }
+        )
+    };
+    for (rewrite, want) in [
+        (false, [5.0f32, 3.0, 0.0, 13.0]),
+        (true, [10.0f32, 8.0, 0.0, 18.0]),
+    ] {
+        let sh = copy_then_more_reads(rewrite);
+        let want = want.map(f32::to_bits);
+        assert_eq!(run1(&sh, xs), want, "rewrite {rewrite}");
+        let mut o = sh.clone();
+        opt::optimize(&mut o);
+        if !rewrite {
+            assert_eq!(count(&o, copy_of_t), 0, "{:#?}", o.body);
+        }
+        assert_eq!(run1(&o, xs), want, "rewrite {rewrite}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Differential runs.
 
