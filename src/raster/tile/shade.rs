@@ -139,6 +139,23 @@ impl<'a> TileShader<'a> {
                 continue;
             }
             let src1 = comps(Some(&self.layout.color1));
+            if let Some(eq) = &self.blends[a] {
+                let src1 = if a == 0 {
+                    src1
+                } else {
+                    [&ZERO_ROW[..lanes]; 4]
+                };
+                let br = self.blend_rows.get_or_insert_with(BlendRows::new);
+                let quads = &self.quads;
+                let texels = Texels {
+                    codec,
+                    bpp,
+                    rows: view_rows,
+                    origin: (rx, ry),
+                };
+                blend_quads(quads, eq, src, src1, texels, br, &mut self.rgba8);
+                continue;
+            }
             for (qi, q) in self.quads.iter().enumerate() {
                 let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
                 for k in 0..4usize {
@@ -707,6 +724,93 @@ fn to_f32_bits(a: f64x2, b: f64x2) -> [u32; 4] {
         (b[0] as f32).to_bits(),
         (b[1] as f32).to_bits(),
     ]
+}
+
+/// An attachment's tile rows as a batch's colour writes see them.
+struct Texels<'v, 'r, 't> {
+    codec: &'v ColorCodec,
+    bpp: usize,
+    rows: &'r mut [&'t mut [u8]],
+    /// The tile's framebuffer origin.
+    origin: (i32, i32),
+}
+
+/// The covered pixels of `quads` blended into an attachment (`eq`, `Equation::of`, with the
+/// sources `src` and `src1`): the texels decoded into `br.dst`, the batch blended as rows,
+/// the results encoded. 8-bit unorm RGBA and BGRA are decoded by table and encoded by the
+/// plain writes' conversion (`write_rgba8`, the components reordered for BGRA), the other
+/// formats texel by texel with the attachment's codec.
+fn blend_quads(
+    quads: &[Quad],
+    eq: &Equation,
+    src: [&[u32]; 4],
+    src1: [&[u32]; 4],
+    texels: Texels,
+    br: &mut BlendRows,
+    pixels: &mut [[u8; 16]; QUAD_BATCH],
+) {
+    let Texels {
+        codec,
+        bpp,
+        rows,
+        origin: (rx, ry),
+    } = texels;
+    let lanes = 4 * quads.len();
+    let bgra = match codec.format {
+        Format::R8G8B8A8_UNORM => Some(false),
+        Format::B8G8R8A8_UNORM => Some(true),
+        _ => None,
+    };
+    // Each covered lane's texel (the others' rows hold stale values no write reads).
+    for (qi, q) in quads.iter().enumerate() {
+        let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+        let mut m = q.mask;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
+            let t = &rows[ly][lx * bpp..(lx + 1) * bpp];
+            let d = match (bgra, t) {
+                (Some(bgra), &[r, g, b, a]) => {
+                    let v = [r, g, b, a].map(|x| crate::format::UNORM8[x as usize]);
+                    if bgra {
+                        [v[2], v[1], v[0], v[3]]
+                    } else {
+                        v
+                    }
+                }
+                _ => codec.decode_f32(t),
+            };
+            for (row, d) in br.dst.iter_mut().zip(d) {
+                row[qi * 4 + k] = d;
+            }
+        }
+    }
+    br.blend(eq, src, src1, lanes);
+    let out = br.out.each_ref().map(|r| &r[..lanes]);
+    match bgra {
+        Some(false) => write_rgba8(quads, out, rows, (rx, ry), pixels),
+        Some(true) => write_rgba8(
+            quads,
+            [out[2], out[1], out[0], out[3]],
+            rows,
+            (rx, ry),
+            pixels,
+        ),
+        None => {
+            for (qi, q) in quads.iter().enumerate() {
+                let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+                let mut m = q.mask;
+                while m != 0 {
+                    let k = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
+                    let v = out.map(|r| f32::from_bits(r[qi * 4 + k]));
+                    codec.encode_f32(v, &mut rows[ly][lx * bpp..(lx + 1) * bpp]);
+                }
+            }
+        }
+    }
 }
 
 /// The covered pixels of `quads` into a plain (no blend, full write mask) RGBA8 unorm
