@@ -68,6 +68,48 @@ pub(super) struct SampleShader<'a> {
     taken: Vec<u32>,
     /// The current row of 8x8 blocks of a primitive, classified against its edges.
     blocks: Vec<Block>,
+    /// The batch's colours as RGBA8 pixels, for plain 8-bit unorm writes
+    /// (`shade::convert_rgba8`'s room).
+    rgba8: Box<[[u8; 16]; QUAD_BATCH]>,
+}
+
+/// The covered samples `live` (per lane) of `entries`, converted to RGBA8 `pixels` (four
+/// bytes per lane), into an attachment of `n` samples per pixel: a pixel whose every sample
+/// is written takes its `n` texels as one run.
+fn write_samples_rgba8(
+    entries: &[Entry],
+    pixels: &[[u8; 16]],
+    live: &[u32],
+    rows: &mut [&mut [u8]],
+    n: usize,
+    rect: PixRect,
+) {
+    let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    for ((e, px), live) in entries.iter().zip(pixels).zip(live.chunks_exact(4)) {
+        for (k, &m) in live.iter().enumerate() {
+            if m == 0 {
+                continue;
+            }
+            let (lx, ly) = (
+                (e.x - rect.x0) as usize + (k & 1),
+                (e.y - rect.y0) as usize + (k >> 1),
+            );
+            let texel: [u8; 4] = px[4 * k..4 * k + 4].try_into().expect("four bytes");
+            let pixel = &mut rows[ly][lx * n * 4..(lx + 1) * n * 4];
+            if m & all == all {
+                for t in pixel.as_chunks_mut::<4>().0 {
+                    *t = texel;
+                }
+                continue;
+            }
+            let mut m = m;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
+                pixel[4 * s..4 * s + 4].copy_from_slice(&texel);
+            }
+        }
+    }
 }
 
 impl<'a> SampleShader<'a> {
@@ -103,6 +145,7 @@ impl<'a> SampleShader<'a> {
             entries: Vec::with_capacity(QUAD_BATCH),
             taken: vec![0; (TILE * TILE) as usize],
             blocks: Vec::new(),
+            rgba8: Box::new([[0; 16]; QUAD_BATCH]),
         }
     }
 
@@ -414,7 +457,7 @@ impl<'a> SampleShader<'a> {
     }
 
     /// The colour writes of the surviving samples `live` (per lane), per sample texel.
-    fn write_colors(&self, view: &mut TileView, live: &[u32]) {
+    fn write_colors(&mut self, view: &mut TileView, live: &[u32]) {
         let st = self.scene.state;
         let b = &self.batch;
         let lanes = 4 * self.entries.len();
@@ -431,6 +474,19 @@ impl<'a> SampleShader<'a> {
             let one = st.alpha_to_one && !codec.class.is_integer();
             let plain =
                 att.write_mask & 0xf == 0xf && (codec.class.is_integer() || !att.blend_enable);
+            let bgra = match codec.format {
+                Format::R8G8B8A8_UNORM => Some(false),
+                Format::B8G8R8A8_UNORM => Some(true),
+                _ => None,
+            };
+            if let (true, false, Some(bgra)) = (plain, one, bgra) {
+                let zero = &shade::ZERO_ROW[..lanes];
+                let [r, g, b, a] = src.map(|r| r.unwrap_or(zero));
+                let src = if bgra { [b, g, r, a] } else { [r, g, b, a] };
+                let pixels = shade::convert_rgba8(self.entries.len(), src, &mut self.rgba8);
+                write_samples_rgba8(&self.entries, pixels, live, rows, self.n, rect);
+                continue;
+            }
             for (q, e) in self.entries.iter().enumerate() {
                 for k in 0..4 {
                     let lane = 4 * q + k;

@@ -44,7 +44,7 @@ const LANES: usize = 4 * QUAD_BATCH;
 const BLOCK_QUADS: usize = 16;
 
 /// The colour rows of components the layout does not name.
-static ZERO_ROW: [u32; LANES] = [0; LANES];
+pub(super) static ZERO_ROW: [u32; LANES] = [0; LANES];
 
 impl<'a> TileShader<'a> {
     pub(super) fn flush(&mut self, view: &mut TileView) -> Result<()> {
@@ -824,12 +824,28 @@ fn write_rgba8(
     (rx, ry): (i32, i32),
     pixels: &mut [[u8; 16]; QUAD_BATCH],
 ) {
-    let nq = quads.len();
+    let pixels = convert_rgba8(quads.len(), src, pixels);
+    // Block by block: a run of 16 quads that is a whole 8x8 block takes the row stores.
+    for (quads, pixels) in quads.chunks(BLOCK_QUADS).zip(pixels.chunks(BLOCK_QUADS)) {
+        if !whole_block_rgba8(quads, pixels, rows, rx, ry) {
+            write_quads_rgba8(quads, pixels, rows, rx, ry);
+        }
+    }
+}
+
+/// The first `nq` quads' colours (four component rows of f32 bits) as RGBA8 unorm pixels,
+/// four bytes per lane in lane order, into `pixels`; returns the converted part. Every
+/// quad converted in a loop of its own (one with the stores into the tile rows next to it
+/// ran out of registers: ~100 instructions per quad).
+#[inline]
+pub(super) fn convert_rgba8<'p>(
+    nq: usize,
+    src: [&[u32]; 4],
+    pixels: &'p mut [[u8; 16]; QUAD_BATCH],
+) -> &'p mut [[u8; 16]] {
     let c: [&[[u32; 4]]; 4] = src.map(|r| r.as_chunks::<4>().0);
     let nq = c.iter().fold(nq, |n, r| n.min(r.len()));
     let (c0, c1, c2, c3) = (&c[0][..nq], &c[1][..nq], &c[2][..nq], &c[3][..nq]);
-    // Every quad converted first, in a loop of its own (one with the stores into the tile
-    // rows next to it ran out of registers: ~100 instructions per quad).
     let pixels = &mut pixels[..nq.min(QUAD_BATCH)];
     // Four quads at a time where there are four (`unorm8_rows4`), the rest one by one.
     let g: [&[[u32; 16]]; 4] = src.map(|r| r.as_chunks::<16>().0);
@@ -859,12 +875,7 @@ fn write_rgba8(
         let i = groups * 4 + i;
         *px = unorm8_rows([c0[i], c1[i], c2[i], c3[i]]);
     }
-    // Block by block: a run of 16 quads that is a whole 8x8 block takes the row stores.
-    for (quads, pixels) in quads.chunks(BLOCK_QUADS).zip(pixels.chunks(BLOCK_QUADS)) {
-        if !whole_block_rgba8(quads, pixels, rows, rx, ry) {
-            write_quads_rgba8(quads, pixels, rows, rx, ry);
-        }
-    }
+    pixels
 }
 
 /// The covered pixels of `quads` (converted to `pixels`) quad by quad.
