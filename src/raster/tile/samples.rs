@@ -613,6 +613,9 @@ impl<'a> SampleShader<'a> {
             let l = loc as usize;
             let mode = modes.get(l).filter(|_| l < scene.n_vary);
             let at = self.uses.sampling.get(l).copied().unwrap_or_default();
+            // The planes of the current primitive: a batch's entries come in runs of one
+            // primitive, so they are combined once per run.
+            let mut planes: Option<(&RasterPrim, ([Plane; 4], Plane))> = None;
             for (q, e) in entries.iter().enumerate() {
                 let p = e.p;
                 let var = |j: usize| scene.varyings[p.info.slots[j] as usize * scene.n_vary + l];
@@ -620,7 +623,14 @@ impl<'a> SampleShader<'a> {
                     None => [[0; 4]; 4],
                     Some(Interpolation::Flat) => [var(0); 4],
                     Some(&m) => {
-                        let (num, den) = input_planes(scene, p, l, m);
+                        let (num, den) = match planes {
+                            Some((prim, pl)) if std::ptr::eq(prim, p) => pl,
+                            _ => {
+                                let pl = input_planes(scene, p, l, m);
+                                planes = Some((p, pl));
+                                pl
+                            }
+                        };
                         std::array::from_fn(|k| {
                             let pt = self.input_point(e, k, at);
                             let d = lane_values(&den, e, pt)[k];
