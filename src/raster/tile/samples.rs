@@ -18,7 +18,9 @@
 //!
 //! Why a path of its own: the pixel path's block masks, direct writes and SIMD interpolation
 //! are shaped for one bit per pixel, and keeping them free of per-sample branches keeps the
-//! single-sample frames as fast as they were. This path is plain scalar code. With one sample
+//! single-sample frames as fast as they were. This path is plain scalar code, except for
+//! plain RGBA8 writes, which convert the batch's rows with the pixel path's kernels
+//! (`shade::convert_rgba8`) and write a pixel whose samples are all covered as one run. With one sample
 //! it computes what the pixel path does, bit for bit (coverage at the centre, planes evaluated
 //! at a quad's lane 0 and stepped to its other lanes; a test holds the two to the same bytes),
 //! which is what lets a single-sample draw that reads `SampleMask` or interpolates at an

@@ -24,7 +24,10 @@
 //!     the untransposed rows (`unorm8_rows4`: `format::unorm8`'s fast steps, saturating
 //!     packs, then byte interleaves into pixels; the batch again by the exact steps in the
 //!     rare case the fast ones cannot round a value), and writes a whole quad as two 8-byte
-//!     row pieces, a whole 8x8 block as eight 32-byte ones.
+//!     row pieces, a whole 8x8 block as eight 32-byte ones;
+//!   - blending (and partial write masks): the batch's covered texels decoded into rows and
+//!     blended as rows (`raster::blend_rows`), then encoded, RGBA8 and BGRA8 unorm by
+//!     the conversion above.
 //! - A batch mixes quads of several primitives; the planes are combined once per primitive
 //!   run and location.
 //!
