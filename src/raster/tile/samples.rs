@@ -633,11 +633,21 @@ impl<'a> SampleShader<'a> {
                                 pl
                             }
                         };
+                        // the planes at the four lanes, from one point
+                        let lanes = |pt| {
+                            (
+                                lane_values(&den, e, pt),
+                                num.map(|pl| lane_values(&pl, e, pt)),
+                            )
+                        };
+                        // every lane's point is the entry's shading point unless it is a centroid
+                        let shared = (!matches!((at, e.sample), (Sampling::Centroid, None)))
+                            .then(|| lanes(self.shading_point(e)));
                         std::array::from_fn(|k| {
-                            let pt = self.input_point(e, k, at);
-                            let d = lane_values(&den, e, pt)[k];
-                            let inv = if d == 0.0 { 1.0 } else { 1.0 / d };
-                            num.map(|pl| ((lane_values(&pl, e, pt)[k] * inv) as f32).to_bits())
+                            let (d, n) =
+                                shared.unwrap_or_else(|| lanes(self.input_point(e, k, at)));
+                            let inv = if d[k] == 0.0 { 1.0 } else { 1.0 / d[k] };
+                            n.map(|v| ((v[k] * inv) as f32).to_bits())
                         })
                     }
                 };
