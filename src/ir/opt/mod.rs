@@ -13,8 +13,9 @@
 //! - `block::cse`: a repeated lane operation on the same operands within a block becomes a
 //!   copy of the first result; so does a repeated load of the lane's Local words or of a
 //!   read-only buffer (push constants, uniform buffers) with no memory write in between.
-//! - `block::coalesce_copies`: `t = op(..); x = Mov t` with `t` used only there becomes
-//!   `x = op(..)` (loop-carried `acc = acc + s` in one dispatch instead of two).
+//! - `block::coalesce_copies`: `t = op(..); x = Mov t` with `t` read only in that block, the
+//!   copy first, becomes `x = op(..)` and `t`'s later reads read `x` (loop-carried
+//!   `acc = acc + s` and `p = f(p)` in one dispatch instead of two).
 //! - `licm::hoist_invariants`: lane operations whose operands the loop never writes move to
 //!   the loop's preheader, and Local loads too in loops that write no memory.
 //! - `dce::eliminate`: removal of side-effect-free instructions and of Local and read-only
