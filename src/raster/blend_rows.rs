@@ -257,30 +257,7 @@ mod tests {
     use crate::format::Format;
     use crate::raster::output::write_color;
 
-    const FACTORS: [BlendFactor; 19] = {
-        use BlendFactor::*;
-        [
-            Zero,
-            One,
-            SrcColor,
-            OneMinusSrcColor,
-            DstColor,
-            OneMinusDstColor,
-            SrcAlpha,
-            OneMinusSrcAlpha,
-            DstAlpha,
-            OneMinusDstAlpha,
-            ConstantColor,
-            OneMinusConstantColor,
-            ConstantAlpha,
-            OneMinusConstantAlpha,
-            SrcAlphaSaturate,
-            Src1Color,
-            OneMinusSrc1Color,
-            Src1Alpha,
-            OneMinusSrc1Alpha,
-        ]
-    };
+    const FACTORS: [BlendFactor; 19] = BlendFactor::ALL;
     const OPS: [BlendOp; 5] = [
         BlendOp::Add,
         BlendOp::Subtract,

@@ -258,6 +258,32 @@ pub enum BlendFactor {
 }
 
 impl BlendFactor {
+    /// Every factor, in `VkBlendFactor` order.
+    pub const ALL: [BlendFactor; 19] = {
+        use BlendFactor::*;
+        [
+            Zero,
+            One,
+            SrcColor,
+            OneMinusSrcColor,
+            DstColor,
+            OneMinusDstColor,
+            SrcAlpha,
+            OneMinusSrcAlpha,
+            DstAlpha,
+            OneMinusDstAlpha,
+            ConstantColor,
+            OneMinusConstantColor,
+            ConstantAlpha,
+            OneMinusConstantAlpha,
+            SrcAlphaSaturate,
+            Src1Color,
+            OneMinusSrc1Color,
+            Src1Alpha,
+            OneMinusSrc1Alpha,
+        ]
+    };
+
     /// Whether the factor reads the second (dual-source) fragment output.
     pub fn uses_src1(self) -> bool {
         use BlendFactor::*;

@@ -765,28 +765,21 @@ fn blend_quads(
         _ => None,
     };
     // Each covered lane's texel (the others' rows hold stale values no write reads).
-    for (qi, q) in quads.iter().enumerate() {
-        let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
-        let mut m = q.mask;
-        while m != 0 {
-            let k = m.trailing_zeros() as usize;
-            m &= m - 1;
-            let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
-            let t = &rows[ly][lx * bpp..(lx + 1) * bpp];
-            let d = match (bgra, t) {
-                (Some(bgra), &[r, g, b, a]) => {
-                    let v = [r, g, b, a].map(|x| crate::format::UNORM8[x as usize]);
-                    if bgra {
-                        [v[2], v[1], v[0], v[3]]
-                    } else {
-                        v
-                    }
+    for (qi, k, lx, ly) in covered(quads, (rx, ry)) {
+        let t = &rows[ly][lx * bpp..(lx + 1) * bpp];
+        let d = match (bgra, t) {
+            (Some(bgra), &[r, g, b, a]) => {
+                let v = [r, g, b, a].map(|x| crate::format::UNORM8[x as usize]);
+                if bgra {
+                    [v[2], v[1], v[0], v[3]]
+                } else {
+                    v
                 }
-                _ => codec.decode_f32(t),
-            };
-            for (row, d) in br.dst.iter_mut().zip(d) {
-                row[qi * 4 + k] = d;
             }
+            _ => codec.decode_f32(t),
+        };
+        for (row, d) in br.dst.iter_mut().zip(d) {
+            row[qi * 4 + k] = d;
         }
     }
     br.blend(eq, src, src1, lanes);
@@ -801,19 +794,26 @@ fn blend_quads(
             pixels,
         ),
         None => {
-            for (qi, q) in quads.iter().enumerate() {
-                let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
-                let mut m = q.mask;
-                while m != 0 {
-                    let k = m.trailing_zeros() as usize;
-                    m &= m - 1;
-                    let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
-                    let v = out.map(|r| f32::from_bits(r[qi * 4 + k]));
-                    codec.encode_f32(v, &mut rows[ly][lx * bpp..(lx + 1) * bpp]);
-                }
+            for (qi, k, lx, ly) in covered(quads, (rx, ry)) {
+                let v = out.map(|r| f32::from_bits(r[qi * 4 + k]));
+                codec.encode_f32(v, &mut rows[ly][lx * bpp..(lx + 1) * bpp]);
             }
         }
     }
+}
+
+/// The covered lanes of `quads` in a tile whose framebuffer origin is `(rx, ry)`: (quad,
+/// lane, x and y in the tile), lanes in quad order.
+fn covered<'q>(
+    quads: &'q [Quad],
+    (rx, ry): (i32, i32),
+) -> impl Iterator<Item = (usize, usize, usize, usize)> + 'q {
+    quads.iter().enumerate().flat_map(move |(qi, q)| {
+        let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+        (0..4)
+            .filter(move |k| (q.mask >> k) & 1 != 0)
+            .map(move |k| (qi, k, lx0 + (k & 1), ly0 + (k >> 1)))
+    })
 }
 
 /// The covered pixels of `quads` into a plain (no blend, full write mask) RGBA8 unorm
