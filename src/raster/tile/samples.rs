@@ -476,11 +476,7 @@ impl<'a> SampleShader<'a> {
             let one = st.alpha_to_one && !codec.class.is_integer();
             let plain =
                 att.write_mask & 0xf == 0xf && (codec.class.is_integer() || !att.blend_enable);
-            let bgra = match codec.format {
-                Format::R8G8B8A8_UNORM => Some(false),
-                Format::B8G8R8A8_UNORM => Some(true),
-                _ => None,
-            };
+            let bgra = shade::rgba8_order(codec.format);
             if let (true, false, Some(bgra)) = (plain, one, bgra) {
                 let zero = &shade::ZERO_ROW[..lanes];
                 let [r, g, b, a] = src.map(|r| r.unwrap_or(zero));

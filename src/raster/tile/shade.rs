@@ -759,11 +759,7 @@ fn blend_quads(
         origin: (rx, ry),
     } = texels;
     let lanes = 4 * quads.len();
-    let bgra = match codec.format {
-        Format::R8G8B8A8_UNORM => Some(false),
-        Format::B8G8R8A8_UNORM => Some(true),
-        _ => None,
-    };
+    let bgra = rgba8_order(codec.format);
     // Each covered lane's texel (the others' rows hold stale values no write reads).
     for (qi, k, lx, ly) in covered(quads, (rx, ry)) {
         let t = &rows[ly][lx * bpp..(lx + 1) * bpp];
@@ -799,6 +795,16 @@ fn blend_quads(
                 codec.encode_f32(v, &mut rows[ly][lx * bpp..(lx + 1) * bpp]);
             }
         }
+    }
+}
+
+/// For the 8-bit unorm four-component formats the RGBA8 kernels write, whether the bytes are
+/// in BGRA order (`Some(true)`) or RGBA (`Some(false)`); `None` for every other format.
+pub(super) fn rgba8_order(format: Format) -> Option<bool> {
+    match format {
+        Format::R8G8B8A8_UNORM => Some(false),
+        Format::B8G8R8A8_UNORM => Some(true),
+        _ => None,
     }
 }
 
