@@ -761,7 +761,7 @@ fn blend_quads(
     let lanes = 4 * quads.len();
     let bgra = rgba8_order(codec.format);
     // Each covered lane's texel (the others' rows hold stale values no write reads).
-    for (qi, k, lx, ly) in covered(quads, (rx, ry)) {
+    covered(quads, (rx, ry), |qi, k, lx, ly| {
         let t = &rows[ly][lx * bpp..(lx + 1) * bpp];
         let d = match (bgra, t) {
             (Some(bgra), &[r, g, b, a]) => {
@@ -777,7 +777,7 @@ fn blend_quads(
         for (row, d) in br.dst.iter_mut().zip(d) {
             row[qi * 4 + k] = d;
         }
-    }
+    });
     br.blend(eq, src, src1, lanes);
     let out = br.out.each_ref().map(|r| &r[..lanes]);
     match bgra {
@@ -790,10 +790,10 @@ fn blend_quads(
             pixels,
         ),
         None => {
-            for (qi, k, lx, ly) in covered(quads, (rx, ry)) {
+            covered(quads, (rx, ry), |qi, k, lx, ly| {
                 let v = out.map(|r| f32::from_bits(r[qi * 4 + k]));
                 codec.encode_f32(v, &mut rows[ly][lx * bpp..(lx + 1) * bpp]);
-            }
+            });
         }
     }
 }
@@ -808,18 +808,20 @@ pub(super) fn rgba8_order(format: Format) -> Option<bool> {
     }
 }
 
-/// The covered lanes of `quads` in a tile whose framebuffer origin is `(rx, ry)`: (quad,
-/// lane, x and y in the tile), lanes in quad order.
-fn covered<'q>(
-    quads: &'q [Quad],
-    (rx, ry): (i32, i32),
-) -> impl Iterator<Item = (usize, usize, usize, usize)> + 'q {
-    quads.iter().enumerate().flat_map(move |(qi, q)| {
+/// Calls `f(quad, lane, x, y)` for the covered lanes of `quads` in a tile whose framebuffer
+/// origin is `(rx, ry)` (x, y in the tile), lanes in quad order: a bit walk of each mask,
+/// inlined into the caller's loop.
+#[inline(always)]
+fn covered(quads: &[Quad], (rx, ry): (i32, i32), mut f: impl FnMut(usize, usize, usize, usize)) {
+    for (qi, q) in quads.iter().enumerate() {
         let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
-        (0..4)
-            .filter(move |k| (q.mask >> k) & 1 != 0)
-            .map(move |k| (qi, k, lx0 + (k & 1), ly0 + (k >> 1)))
-    })
+        let mut m = q.mask;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f(qi, k, lx0 + (k & 1), ly0 + (k >> 1));
+        }
+    }
 }
 
 /// The covered pixels of `quads` into a plain (no blend, full write mask) RGBA8 unorm
