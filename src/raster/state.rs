@@ -232,9 +232,23 @@ impl DepthStencilState {
     }
 }
 
-/// `VkBlendFactor`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum BlendFactor {
+/// [`BlendFactor`] and [`BlendFactor::ALL`], from one list of the factors.
+macro_rules! blend_factors {
+    ($($(#[$a:meta])* $f:ident),* $(,)?) => {
+        /// `VkBlendFactor`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+        pub enum BlendFactor {
+            $($(#[$a])* $f),*
+        }
+
+        impl BlendFactor {
+            /// Every factor, in `VkBlendFactor` order.
+            pub const ALL: [BlendFactor; [$(BlendFactor::$f),*].len()] = [$(BlendFactor::$f),*];
+        }
+    };
+}
+
+blend_factors!(
     Zero,
     #[default]
     One,
@@ -255,35 +269,9 @@ pub enum BlendFactor {
     OneMinusSrc1Color,
     Src1Alpha,
     OneMinusSrc1Alpha,
-}
+);
 
 impl BlendFactor {
-    /// Every factor, in `VkBlendFactor` order.
-    pub const ALL: [BlendFactor; 19] = {
-        use BlendFactor::*;
-        [
-            Zero,
-            One,
-            SrcColor,
-            OneMinusSrcColor,
-            DstColor,
-            OneMinusDstColor,
-            SrcAlpha,
-            OneMinusSrcAlpha,
-            DstAlpha,
-            OneMinusDstAlpha,
-            ConstantColor,
-            OneMinusConstantColor,
-            ConstantAlpha,
-            OneMinusConstantAlpha,
-            SrcAlphaSaturate,
-            Src1Color,
-            OneMinusSrc1Color,
-            Src1Alpha,
-            OneMinusSrc1Alpha,
-        ]
-    };
-
     /// Whether the factor reads the second (dual-source) fragment output.
     pub fn uses_src1(self) -> bool {
         use BlendFactor::*;
