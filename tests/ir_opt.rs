@@ -133,11 +133,7 @@ fn divergent_local() -> Shader {
             insts: vec![
                 Inst::Source { offset: 10 },
                 Inst::Source { offset: 11 },
-                Inst::Load {
-                    ty: F32,
-                    dst: 5,
-                    ptr: local(0),
-                },
+                load(5, 0),
                 Inst::Binary {
                     op: BinaryOp::IAdd,
                     ty: I32,
@@ -145,13 +141,7 @@ fn divergent_local() -> Shader {
                     a: 1,
                     b: 2,
                 },
-                Inst::Binary {
-                    op: BinaryOp::FOrdLt,
-                    ty: F32,
-                    dst: 6,
-                    a: 5,
-                    b: 3,
-                },
+                bin(BinaryOp::FOrdLt, 6, 5, 3),
             ],
             term: Terminator::Branch {
                 cond: 6,
@@ -160,33 +150,11 @@ fn divergent_local() -> Shader {
             },
         },
         Block {
-            insts: vec![Inst::Store {
-                ty: F32,
-                ptr: local(7),
-                src: 4,
-            }],
+            insts: vec![store(7, 4)],
             term: Terminator::Jump(2),
         },
         Block {
-            insts: vec![
-                Inst::Load {
-                    ty: F32,
-                    dst: 8,
-                    ptr: local(7),
-                },
-                Inst::Binary {
-                    op: BinaryOp::FAdd,
-                    ty: F32,
-                    dst: 9,
-                    a: 8,
-                    b: 5,
-                },
-                Inst::Store {
-                    ty: F32,
-                    ptr: local(1),
-                    src: 9,
-                },
-            ],
+            insts: vec![load(8, 7), bin(BinaryOp::FAdd, 9, 8, 5), store(1, 9)],
             term: Terminator::Return,
         },
     ];
@@ -261,18 +229,8 @@ fn dead_code_removed_but_stores_and_derivative_operands_kept() {
     let consts = vec![(2, c32(1)), (5, c32(0))];
     let blocks = vec![Block {
         insts: vec![
-            Inst::Load {
-                ty: F32,
-                dst: 0,
-                ptr: local(5),
-            },
-            Inst::Binary {
-                op: BinaryOp::FMul,
-                ty: F32,
-                dst: 1,
-                a: 0,
-                b: 0,
-            },
+            load(0, 5),
+            bin(BinaryOp::FMul, 1, 0, 0),
             Inst::Unary {
                 op: UnaryOp::Mov,
                 ty: F32,
@@ -286,11 +244,7 @@ fn dead_code_removed_but_stores_and_derivative_operands_kept() {
                 dst: 4,
                 a: 3,
             },
-            Inst::Store {
-                ty: F32,
-                ptr: local(2),
-                src: 4,
-            },
+            store(2, 4),
         ],
         term: Terminator::Return,
     }];
@@ -331,18 +285,8 @@ fn copy_in_branch_not_propagated_to_join() {
     let blocks = vec![
         Block {
             insts: vec![
-                Inst::Load {
-                    ty: F32,
-                    dst: 0,
-                    ptr: local(4),
-                },
-                Inst::Binary {
-                    op: BinaryOp::FOrdLt,
-                    ty: F32,
-                    dst: 1,
-                    a: 0,
-                    b: 6,
-                },
+                load(0, 4),
+                bin(BinaryOp::FOrdLt, 1, 0, 6),
                 Inst::Unary {
                     op: UnaryOp::Mov,
                     ty: F32,
@@ -366,11 +310,7 @@ fn copy_in_branch_not_propagated_to_join() {
             term: Terminator::Jump(2),
         },
         Block {
-            insts: vec![Inst::Store {
-                ty: F32,
-                ptr: local(5),
-                src: 2,
-            }],
+            insts: vec![store(5, 2)],
             term: Terminator::Return,
         },
     ];
@@ -393,6 +333,22 @@ fn bin(op: BinaryOp, dst: Reg, a: Reg, b: Reg) -> Inst {
         b,
     }
 }
+/// `dst = w[addr]`: an F32 load of a Local word.
+fn load(dst: Reg, addr: Reg) -> Inst {
+    Inst::Load {
+        ty: ScalarTy::F32,
+        dst,
+        ptr: local(addr),
+    }
+}
+/// `w[addr] = src`: an F32 store to a Local word.
+fn store(addr: Reg, src: Reg) -> Inst {
+    Inst::Store {
+        ty: ScalarTy::F32,
+        ptr: local(addr),
+        src,
+    }
+}
 fn mov(dst: Reg, a: Reg) -> Inst {
     Inst::Unary {
         op: UnaryOp::Mov,
@@ -412,22 +368,14 @@ fn repeated_product_reused_until_its_operand_changes() {
     let consts = vec![(1, c32(0)), (2, c32(1)), (3, f32c(2.0)), (8, f32c(1.0))];
     let blocks = vec![Block {
         insts: vec![
-            Inst::Load {
-                ty: F32,
-                dst: 0,
-                ptr: local(1),
-            },
+            load(0, 1),
             bin(FMul, 4, 0, 3),
             bin(FMul, 5, 0, 3),
             bin(FAdd, 0, 0, 8),
             bin(FMul, 6, 0, 3),
             bin(FAdd, 7, 4, 5),
             bin(FAdd, 9, 7, 6),
-            Inst::Store {
-                ty: F32,
-                ptr: local(2),
-                src: 9,
-            },
+            store(2, 9),
         ],
         term: Terminator::Return,
     }];
@@ -467,25 +415,11 @@ fn invariant_loop() -> Shader {
     ];
     let blocks = vec![
         Block {
-            insts: vec![
-                Inst::Load {
-                    ty: F32,
-                    dst: 0,
-                    ptr: local(1),
-                },
-                mov(7, 6),
-                mov(8, 6),
-            ],
+            insts: vec![load(0, 1), mov(7, 6), mov(8, 6)],
             term: Terminator::Jump(1),
         },
         Block {
-            insts: vec![Inst::Binary {
-                op: FOrdLt,
-                ty: F32,
-                dst: 9,
-                a: 8,
-                b: 0,
-            }],
+            insts: vec![bin(FOrdLt, 9, 8, 0)],
             term: Terminator::Branch {
                 cond: 9,
                 if_true: 2,
@@ -512,14 +446,7 @@ fn invariant_loop() -> Shader {
             term: Terminator::Jump(1),
         },
         Block {
-            insts: vec![
-                bin(FAdd, 15, 7, 13),
-                Inst::Store {
-                    ty: F32,
-                    ptr: local(2),
-                    src: 15,
-                },
-            ],
+            insts: vec![bin(FAdd, 15, 7, 13), store(2, 15)],
             term: Terminator::Return,
         },
     ];
@@ -581,11 +508,7 @@ fn repeated_buffer_reads(kind: ResourceKind) -> Shader {
     };
     let blocks = vec![Block {
         insts: vec![
-            Inst::Load {
-                ty: F32,
-                dst: 0,
-                ptr: local(1),
-            },
+            load(0, 1),
             Inst::Load {
                 ty: F32,
                 dst: 3,
@@ -603,11 +526,7 @@ fn repeated_buffer_reads(kind: ResourceKind) -> Shader {
             },
             bin(FAdd, 6, 3, 4),
             bin(FAdd, 7, 0, 6),
-            Inst::Store {
-                ty: F32,
-                ptr: local(8),
-                src: 7,
-            },
+            store(8, 7),
         ],
         term: Terminator::Return,
     }];
@@ -678,21 +597,9 @@ fn loop_reading_the_input(store_in_loop: bool) -> Shader {
         (4, f32c(1.0)),
         (5, f32c(0.0)),
     ];
-    let mut body = vec![
-        Inst::Load {
-            ty: F32,
-            dst: 0,
-            ptr: local(1),
-        },
-        bin(FAdd, 6, 6, 0),
-        bin(FAdd, 7, 7, 4),
-    ];
+    let mut body = vec![load(0, 1), bin(FAdd, 6, 6, 0), bin(FAdd, 7, 7, 4)];
     if store_in_loop {
-        body.push(Inst::Store {
-            ty: F32,
-            ptr: local(2),
-            src: 6,
-        });
+        body.push(store(2, 6));
     }
     let blocks = vec![
         Block {
@@ -700,13 +607,7 @@ fn loop_reading_the_input(store_in_loop: bool) -> Shader {
             term: Terminator::Jump(1),
         },
         Block {
-            insts: vec![Inst::Binary {
-                op: FOrdLt,
-                ty: F32,
-                dst: 9,
-                a: 7,
-                b: 3,
-            }],
+            insts: vec![bin(FOrdLt, 9, 7, 3)],
             term: Terminator::Branch {
                 cond: 9,
                 if_true: 2,
@@ -718,11 +619,7 @@ fn loop_reading_the_input(store_in_loop: bool) -> Shader {
             term: Terminator::Jump(1),
         },
         Block {
-            insts: vec![Inst::Store {
-                ty: F32,
-                ptr: local(2),
-                src: 6,
-            }],
+            insts: vec![store(2, 6)],
             term: Terminator::Return,
         },
     ];
@@ -774,22 +671,7 @@ fn copy_then_more_reads(rewrite: bool) -> Shader {
     b1.push(bin(FAdd, 8, 6, 4));
     let blocks = vec![
         Block {
-            insts: vec![
-                Inst::Load {
-                    ty: F32,
-                    dst: 0,
-                    ptr: local(1),
-                },
-                mov(7, 5),
-                mov(8, 5),
-                Inst::Binary {
-                    op: FOrdLt,
-                    ty: F32,
-                    dst: 10,
-                    a: 0,
-                    b: 5,
-                },
-            ],
+            insts: vec![load(0, 1), mov(7, 5), mov(8, 5), bin(FOrdLt, 10, 0, 5)],
             term: Terminator::Branch {
                 cond: 10,
                 if_true: 2,
@@ -801,14 +683,7 @@ fn copy_then_more_reads(rewrite: bool) -> Shader {
             term: Terminator::Jump(2),
         },
         Block {
-            insts: vec![
-                bin(FAdd, 9, 7, 8),
-                Inst::Store {
-                    ty: F32,
-                    ptr: local(2),
-                    src: 9,
-                },
-            ],
+            insts: vec![bin(FAdd, 9, 7, 8), store(2, 9)],
             term: Terminator::Return,
         },
     ];
