@@ -310,3 +310,32 @@ fn workgroup_memory_is_held_to_the_shared_memory_limit() {
     assert!(matches!(shared_array(262_176), Err(Error::Limit(_))));
     assert!(start.elapsed() < Duration::from_secs(1));
 }
+
+/// A type whose id is defined a second time can close a cycle (`%a = array of %b`, then `%b`
+/// redefined as a struct of `%a`), and laying it out recursed until the stack overflowed: the
+/// fuzz target's SIGSEGV, the module kept as `fuzz/seeds/spirv/found_type_redefined_into_a_cycle.spv`
+/// (its Workgroup block type is redefined). A type id defined twice is an error, as in
+/// `spirv-val`.
+#[test]
+fn a_type_defined_twice_is_an_error_not_a_stack_overflow() {
+    use quadstep::front::spirv::{Module, SpecConstants};
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("fuzz/seeds/spirv/found_type_redefined_into_a_cycle.spv");
+    let bytes = std::fs::read(path).expect("the seed is in the repository");
+    let errors: Vec<String> = match Module::from_bytes(&bytes) {
+        Err(e) => vec![e.to_string()],
+        Ok(m) => m
+            .entry_points()
+            .into_iter()
+            .filter_map(|(name, stage)| {
+                m.lower(&name, Some(stage), &SpecConstants::new())
+                    .err()
+                    .map(|e| e.to_string())
+            })
+            .collect(),
+    };
+    assert!(
+        errors.iter().any(|e| e.contains("defined more than once")),
+        "{errors:?}"
+    );
+}

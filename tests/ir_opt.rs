@@ -133,11 +133,7 @@ fn divergent_local() -> Shader {
             insts: vec![
                 Inst::Source { offset: 10 },
                 Inst::Source { offset: 11 },
-                Inst::Load {
-                    ty: F32,
-                    dst: 5,
-                    ptr: local(0),
-                },
+                load(5, 0),
                 Inst::Binary {
                     op: BinaryOp::IAdd,
                     ty: I32,
@@ -145,13 +141,7 @@ fn divergent_local() -> Shader {
                     a: 1,
                     b: 2,
                 },
-                Inst::Binary {
-                    op: BinaryOp::FOrdLt,
-                    ty: F32,
-                    dst: 6,
-                    a: 5,
-                    b: 3,
-                },
+                bin(BinaryOp::FOrdLt, 6, 5, 3),
             ],
             term: Terminator::Branch {
                 cond: 6,
@@ -160,33 +150,11 @@ fn divergent_local() -> Shader {
             },
         },
         Block {
-            insts: vec![Inst::Store {
-                ty: F32,
-                ptr: local(7),
-                src: 4,
-            }],
+            insts: vec![store(7, 4)],
             term: Terminator::Jump(2),
         },
         Block {
-            insts: vec![
-                Inst::Load {
-                    ty: F32,
-                    dst: 8,
-                    ptr: local(7),
-                },
-                Inst::Binary {
-                    op: BinaryOp::FAdd,
-                    ty: F32,
-                    dst: 9,
-                    a: 8,
-                    b: 5,
-                },
-                Inst::Store {
-                    ty: F32,
-                    ptr: local(1),
-                    src: 9,
-                },
-            ],
+            insts: vec![load(8, 7), bin(BinaryOp::FAdd, 9, 8, 5), store(1, 9)],
             term: Terminator::Return,
         },
     ];
@@ -261,18 +229,8 @@ fn dead_code_removed_but_stores_and_derivative_operands_kept() {
     let consts = vec![(2, c32(1)), (5, c32(0))];
     let blocks = vec![Block {
         insts: vec![
-            Inst::Load {
-                ty: F32,
-                dst: 0,
-                ptr: local(5),
-            },
-            Inst::Binary {
-                op: BinaryOp::FMul,
-                ty: F32,
-                dst: 1,
-                a: 0,
-                b: 0,
-            },
+            load(0, 5),
+            bin(BinaryOp::FMul, 1, 0, 0),
             Inst::Unary {
                 op: UnaryOp::Mov,
                 ty: F32,
@@ -286,11 +244,7 @@ fn dead_code_removed_but_stores_and_derivative_operands_kept() {
                 dst: 4,
                 a: 3,
             },
-            Inst::Store {
-                ty: F32,
-                ptr: local(2),
-                src: 4,
-            },
+            store(2, 4),
         ],
         term: Terminator::Return,
     }];
@@ -331,18 +285,8 @@ fn copy_in_branch_not_propagated_to_join() {
     let blocks = vec![
         Block {
             insts: vec![
-                Inst::Load {
-                    ty: F32,
-                    dst: 0,
-                    ptr: local(4),
-                },
-                Inst::Binary {
-                    op: BinaryOp::FOrdLt,
-                    ty: F32,
-                    dst: 1,
-                    a: 0,
-                    b: 6,
-                },
+                load(0, 4),
+                bin(BinaryOp::FOrdLt, 1, 0, 6),
                 Inst::Unary {
                     op: UnaryOp::Mov,
                     ty: F32,
@@ -366,11 +310,7 @@ fn copy_in_branch_not_propagated_to_join() {
             term: Terminator::Jump(2),
         },
         Block {
-            insts: vec![Inst::Store {
-                ty: F32,
-                ptr: local(5),
-                src: 2,
-            }],
+            insts: vec![store(5, 2)],
             term: Terminator::Return,
         },
     ];
@@ -393,6 +333,22 @@ fn bin(op: BinaryOp, dst: Reg, a: Reg, b: Reg) -> Inst {
         b,
     }
 }
+/// `dst = w[addr]`: an F32 load of a Local word.
+fn load(dst: Reg, addr: Reg) -> Inst {
+    Inst::Load {
+        ty: ScalarTy::F32,
+        dst,
+        ptr: local(addr),
+    }
+}
+/// `w[addr] = src`: an F32 store to a Local word.
+fn store(addr: Reg, src: Reg) -> Inst {
+    Inst::Store {
+        ty: ScalarTy::F32,
+        ptr: local(addr),
+        src,
+    }
+}
 fn mov(dst: Reg, a: Reg) -> Inst {
     Inst::Unary {
         op: UnaryOp::Mov,
@@ -412,22 +368,14 @@ fn repeated_product_reused_until_its_operand_changes() {
     let consts = vec![(1, c32(0)), (2, c32(1)), (3, f32c(2.0)), (8, f32c(1.0))];
     let blocks = vec![Block {
         insts: vec![
-            Inst::Load {
-                ty: F32,
-                dst: 0,
-                ptr: local(1),
-            },
+            load(0, 1),
             bin(FMul, 4, 0, 3),
             bin(FMul, 5, 0, 3),
             bin(FAdd, 0, 0, 8),
             bin(FMul, 6, 0, 3),
             bin(FAdd, 7, 4, 5),
             bin(FAdd, 9, 7, 6),
-            Inst::Store {
-                ty: F32,
-                ptr: local(2),
-                src: 9,
-            },
+            store(2, 9),
         ],
         term: Terminator::Return,
     }];
@@ -467,25 +415,11 @@ fn invariant_loop() -> Shader {
     ];
     let blocks = vec![
         Block {
-            insts: vec![
-                Inst::Load {
-                    ty: F32,
-                    dst: 0,
-                    ptr: local(1),
-                },
-                mov(7, 6),
-                mov(8, 6),
-            ],
+            insts: vec![load(0, 1), mov(7, 6), mov(8, 6)],
             term: Terminator::Jump(1),
         },
         Block {
-            insts: vec![Inst::Binary {
-                op: FOrdLt,
-                ty: F32,
-                dst: 9,
-                a: 8,
-                b: 0,
-            }],
+            insts: vec![bin(FOrdLt, 9, 8, 0)],
             term: Terminator::Branch {
                 cond: 9,
                 if_true: 2,
@@ -512,14 +446,7 @@ fn invariant_loop() -> Shader {
             term: Terminator::Jump(1),
         },
         Block {
-            insts: vec![
-                bin(FAdd, 15, 7, 13),
-                Inst::Store {
-                    ty: F32,
-                    ptr: local(2),
-                    src: 15,
-                },
-            ],
+            insts: vec![bin(FAdd, 15, 7, 13), store(2, 15)],
             term: Terminator::Return,
         },
     ];
@@ -563,6 +490,233 @@ fn loop_invariant_moves_out_and_copies_fold_but_cross_lane_stays() {
         .iter()
         .any(|i| matches!(i, Inst::Binary { a: 0, b: 4, .. })));
     assert_eq!(run1(&o, xs), want);
+}
+
+/// o = x + (a + b) with a = b = the buffer's word 0, and a dead read of its word 1; `kind`
+/// is the buffer's resource kind. Bound to [2.0, 3.0]: o = x + 4.
+fn repeated_buffer_reads(kind: ResourceKind) -> Shader {
+    use BinaryOp::*;
+    use ScalarTy::*;
+    let regs = vec![F32, I32, I32, F32, F32, F32, F32, F32, I32];
+    let consts = vec![(1, c32(0)), (2, c32(4)), (8, c32(1))];
+    let pc = |addr| Ptr {
+        space: Space::Buffer {
+            slot: 0,
+            index: None,
+        },
+        addr,
+    };
+    let blocks = vec![Block {
+        insts: vec![
+            load(0, 1),
+            Inst::Load {
+                ty: F32,
+                dst: 3,
+                ptr: pc(1),
+            },
+            Inst::Load {
+                ty: F32,
+                dst: 4,
+                ptr: pc(1),
+            },
+            Inst::Load {
+                ty: F32,
+                dst: 5,
+                ptr: pc(2),
+            },
+            bin(FAdd, 6, 3, 4),
+            bin(FAdd, 7, 0, 6),
+            store(8, 7),
+        ],
+        term: Terminator::Return,
+    }];
+    let mut sh = frag(regs, consts, blocks, 2);
+    sh.resources = vec![Resource {
+        kind,
+        set: 0,
+        binding: 0,
+        array_len: 1,
+        image: None,
+        name: "pc".into(),
+        class: None,
+    }];
+    sh
+}
+
+fn run_with_buffer(sh: &Shader, words: &[u32], xs: [f32; 4]) -> [u32; 4] {
+    ir::verify(sh).expect("verifies");
+    let p = exec::compile(sh).expect("compiles");
+    let q = FragQuadInput {
+        varyings: (0..4).flat_map(|i| [xs[i].to_bits(), 0, 0, 0]).collect(),
+        ..Default::default()
+    };
+    let buf = Buffer::from_u32s(words);
+    let mut bind = Bindings::default();
+    bind.bind_buffer(0, 0, &buf);
+    let out = exec::run_fragment_quads(&p, &[q], &bind).expect("runs");
+    let s = out[0].outputs.len() / 4;
+    [0, 1, 2, 3].map(|i| out[0].outputs[i * s])
+}
+
+#[test]
+fn read_only_buffer_reads_reused_and_dead_ones_dropped_storage_reads_kept() {
+    let words = [2.0f32.to_bits(), 3.0f32.to_bits()];
+    let xs = [1.0, 0.5, -2.0, 3.0];
+    let want = [5.0f32, 4.5, 2.0, 7.0].map(f32::to_bits);
+    let buffer_load =
+        |i: &Inst| matches!(i, Inst::Load { ptr, .. } if matches!(ptr.space, Space::Buffer { .. }));
+    for (kind, loads_after) in [
+        (ResourceKind::PushConstant, 1),
+        (ResourceKind::UniformBuffer, 1),
+        (ResourceKind::StorageBuffer, 3),
+    ] {
+        let sh = repeated_buffer_reads(kind);
+        assert_eq!(run_with_buffer(&sh, &words, xs), want, "{kind:?}");
+        let mut o = sh.clone();
+        opt::optimize(&mut o);
+        assert_eq!(
+            count(&o, buffer_load),
+            loads_after,
+            "{kind:?}: {:#?}",
+            o.body
+        );
+        assert_eq!(run_with_buffer(&o, &words, xs), want, "{kind:?}");
+    }
+}
+
+/// b0: acc = 0; i = 0.  b1: while i < 3:  b2: x = w0 (the input); acc = acc + x; i = i + 1;
+/// with `store_in_loop`, also w1 = acc.  b3: w1 = acc. o = 3x either way.
+fn loop_reading_the_input(store_in_loop: bool) -> Shader {
+    use BinaryOp::*;
+    use ScalarTy::*;
+    let regs = vec![F32, I32, I32, F32, F32, F32, F32, F32, F32, Bool];
+    let consts = vec![
+        (1, c32(0)),
+        (2, c32(1)),
+        (3, f32c(3.0)),
+        (4, f32c(1.0)),
+        (5, f32c(0.0)),
+    ];
+    let mut body = vec![load(0, 1), bin(FAdd, 6, 6, 0), bin(FAdd, 7, 7, 4)];
+    if store_in_loop {
+        body.push(store(2, 6));
+    }
+    let blocks = vec![
+        Block {
+            insts: vec![mov(6, 5), mov(7, 5)],
+            term: Terminator::Jump(1),
+        },
+        Block {
+            insts: vec![bin(FOrdLt, 9, 7, 3)],
+            term: Terminator::Branch {
+                cond: 9,
+                if_true: 2,
+                if_false: 3,
+            },
+        },
+        Block {
+            insts: body,
+            term: Terminator::Jump(1),
+        },
+        Block {
+            insts: vec![store(2, 6)],
+            term: Terminator::Return,
+        },
+    ];
+    frag(regs, consts, blocks, 2)
+}
+
+#[test]
+fn input_read_leaves_a_loop_that_writes_no_memory() {
+    let xs = [1.0, 0.5, -2.0, 3.0];
+    let want = [3.0f32, 1.5, -6.0, 9.0].map(f32::to_bits);
+    for store_in_loop in [false, true] {
+        let sh = loop_reading_the_input(store_in_loop);
+        assert_eq!(run1(&sh, xs), want);
+        let mut o = sh.clone();
+        opt::optimize(&mut o);
+        let b = &o.body.blocks;
+        let load = |i: &Inst| matches!(i, Inst::Load { .. });
+        assert_eq!(
+            b[0].insts.iter().any(load),
+            !store_in_loop,
+            "store in the loop: {store_in_loop}: {b:#?}"
+        );
+        assert_eq!(b[2].insts.iter().any(load), store_in_loop, "{b:#?}");
+        assert_eq!(run1(&o, xs), want);
+    }
+}
+
+/// b0: x = w0; y = 0; z = 0; if x < 0 goto b2.  b1: t = 2x; y = t (a copy); with `rewrite`,
+/// y = y + 5; z = t + 1.  b2: o = y + z.
+/// o = 4x + 1 for x >= 0 (4x + 6 with the rewrite, which must not reach the read of `t`: a
+/// wrong fold gives 4x + 11), 0 for x < 0. `y` is written in two blocks, so no copy
+/// propagation removes the copy: only folding it into `t`'s definition does.
+fn copy_then_more_reads(rewrite: bool) -> Shader {
+    use BinaryOp::*;
+    use ScalarTy::*;
+    let regs = vec![F32, I32, I32, F32, F32, F32, F32, F32, F32, F32, Bool, F32];
+    let consts = vec![
+        (1, c32(0)),
+        (2, c32(1)),
+        (3, f32c(2.0)),
+        (4, f32c(1.0)),
+        (5, f32c(0.0)),
+        (11, f32c(5.0)),
+    ];
+    let mut b1 = vec![bin(FMul, 6, 0, 3), mov(7, 6)];
+    if rewrite {
+        b1.push(bin(FAdd, 7, 7, 11));
+    }
+    b1.push(bin(FAdd, 8, 6, 4));
+    let blocks = vec![
+        Block {
+            insts: vec![load(0, 1), mov(7, 5), mov(8, 5), bin(FOrdLt, 10, 0, 5)],
+            term: Terminator::Branch {
+                cond: 10,
+                if_true: 2,
+                if_false: 1,
+            },
+        },
+        Block {
+            insts: b1,
+            term: Terminator::Jump(2),
+        },
+        Block {
+            insts: vec![bin(FAdd, 9, 7, 8), store(2, 9)],
+            term: Terminator::Return,
+        },
+    ];
+    frag(regs, consts, blocks, 2)
+}
+
+#[test]
+fn a_copy_folds_into_its_definition_when_later_reads_can_take_the_copy() {
+    let xs = [1.0, 0.5, -2.0, 3.0];
+    let copy_of_t = |i: &Inst| {
+        matches!(
+            i,
+            Inst::Unary {
+                op: UnaryOp::Mov,
+                a: 6,
+                ..
+            }
+        )
+    };
+    for (rewrite, want) in [
+        (false, [5.0f32, 3.0, 0.0, 13.0]),
+        (true, [10.0f32, 8.0, 0.0, 18.0]),
+    ] {
+        let sh = copy_then_more_reads(rewrite);
+        let want = want.map(f32::to_bits);
+        assert_eq!(run1(&sh, xs), want, "rewrite {rewrite}");
+        let mut o = sh.clone();
+        opt::optimize(&mut o);
+        if !rewrite {
+            assert_eq!(count(&o, copy_of_t), 0, "{:#?}", o.body);
+        }
+        assert_eq!(run1(&o, xs), want, "rewrite {rewrite}");
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -415,28 +415,7 @@ fn spec_blend(
 
 #[test]
 fn every_blend_factor_and_op_against_the_formula() {
-    use BlendFactor::*;
-    let factors = [
-        Zero,
-        One,
-        SrcColor,
-        OneMinusSrcColor,
-        DstColor,
-        OneMinusDstColor,
-        SrcAlpha,
-        OneMinusSrcAlpha,
-        DstAlpha,
-        OneMinusDstAlpha,
-        ConstantColor,
-        OneMinusConstantColor,
-        ConstantAlpha,
-        OneMinusConstantAlpha,
-        SrcAlphaSaturate,
-        Src1Color,
-        OneMinusSrc1Color,
-        Src1Alpha,
-        OneMinusSrc1Alpha,
-    ];
+    let factors = BlendFactor::ALL;
     let (s, s1, d, k) = (
         [0.9f32, 0.5, 0.3, 0.7],
         [0.1f32, 0.3, 0.55, 0.25],

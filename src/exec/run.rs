@@ -1441,6 +1441,25 @@ impl Batch {
     ) -> Result<()> {
         let n = self.n;
         let wide = ty.is_wide();
+        // A 32-bit buffer read, every lane running, at an address and descriptor index held
+        // in uniform rows: one read, one uniform row. The general path below comes to the
+        // same read (`uniform_address` gives lane 0, `load_lane` reads there) through its
+        // scans and per-space matches, about three times the instructions of this one.
+        if let (true, false, true, CSpace::Buffer { slot, index }) = (full, wide, n > 0, space) {
+            let uni = |r: u32| self.uni32.get(r as usize) == Some(&true);
+            if uni(addr) && index.is_none_or(uni) {
+                let at = |r: u32| self.r32[r as usize * n];
+                let buf = bind.buffer(slot, index.map_or(0, at))?;
+                let v = buf.map_or(0, |b| b.load(at(addr) as u64, access_bytes(ty)));
+                let v = if ty == ScalarTy::Bool {
+                    (v != 0) as u32
+                } else {
+                    v as u32
+                };
+                self.uniform_row32(dst, v);
+                return Ok(());
+            }
+        }
         if let Some(first) = self.uniform_address(space, addr, full) {
             // Every active lane reads the same shared word: read it once and broadcast.
             let v = self.load_lane(ty, space, addr, bind, first, &mut None)?;

@@ -67,6 +67,7 @@
 //! ```
 
 mod assemble;
+mod blend_rows;
 mod clip;
 mod fetch;
 mod geometry;

@@ -232,9 +232,23 @@ impl DepthStencilState {
     }
 }
 
-/// `VkBlendFactor`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum BlendFactor {
+/// [`BlendFactor`] and [`BlendFactor::ALL`], from one list of the factors.
+macro_rules! blend_factors {
+    ($($(#[$a:meta])* $f:ident),* $(,)?) => {
+        /// `VkBlendFactor`.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+        pub enum BlendFactor {
+            $($(#[$a])* $f),*
+        }
+
+        impl BlendFactor {
+            /// Every factor, in `VkBlendFactor` order.
+            pub const ALL: [BlendFactor; [$(BlendFactor::$f),*].len()] = [$(BlendFactor::$f),*];
+        }
+    };
+}
+
+blend_factors!(
     Zero,
     #[default]
     One,
@@ -255,7 +269,7 @@ pub enum BlendFactor {
     OneMinusSrc1Color,
     Src1Alpha,
     OneMinusSrc1Alpha,
-}
+);
 
 impl BlendFactor {
     /// Whether the factor reads the second (dual-source) fragment output.

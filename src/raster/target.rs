@@ -215,25 +215,42 @@ impl ColorTarget {
     /// in f32, times `1 / samples`, then encoded with the format's rounding: what Mesa's
     /// resolve shader computes), sample 0 for integer formats (which Vulkan resolves by
     /// taking one sample). A single-sample target resolves to a copy.
+    ///
+    /// Row kernels with the format resolved once: 8-bit unorm RGBA and BGRA average their
+    /// bytes by table (`UNORM8`, the decoder's values; a component's bytes sit at the same
+    /// offset in every sample and in the result, so the component order does not matter) and
+    /// encode with the encoder's `unorm8`, with the sample count a constant; the other
+    /// formats go through their codec.
     pub fn resolve(&self) -> ColorTarget {
         let mut out = ColorTarget::new(self.format, self.width, self.height);
         let (n, bpp) = (self.samples as usize, self.format.texel_size());
         let integer = ColorClass::of(self.format).is_integer();
         let pixels = self.data.chunks_exact(self.pixel_bytes().max(1));
-        for (dst, px) in out.data.chunks_exact_mut(bpp.max(1)).zip(pixels) {
-            if integer || n == 1 {
+        if integer || n == 1 {
+            for (dst, px) in out.data.chunks_exact_mut(bpp.max(1)).zip(pixels) {
                 dst.copy_from_slice(&px[..bpp]);
-                continue;
             }
-            let mut sum = [0.0f32; 4];
-            for t in px.chunks_exact(bpp) {
-                let v = self.format.decode_f32(t);
-                for (s, v) in sum.iter_mut().zip(v) {
-                    *s += v;
+            return out;
+        }
+        let unorm8 = matches!(self.format, Format::R8G8B8A8_UNORM | Format::B8G8R8A8_UNORM);
+        match (unorm8, n) {
+            (true, 2) => resolve_unorm8::<2>(&self.data, &mut out.data),
+            (true, 4) => resolve_unorm8::<4>(&self.data, &mut out.data),
+            (true, 8) => resolve_unorm8::<8>(&self.data, &mut out.data),
+            (true, 16) => resolve_unorm8::<16>(&self.data, &mut out.data),
+            _ => {
+                let codec = ColorCodec::of(self.format);
+                let scale = 1.0 / n as f32;
+                for (dst, px) in out.data.chunks_exact_mut(bpp.max(1)).zip(pixels) {
+                    let mut sum = [0.0f32; 4];
+                    for t in px.chunks_exact(bpp) {
+                        for (s, v) in sum.iter_mut().zip(codec.decode_f32(t)) {
+                            *s += v;
+                        }
+                    }
+                    codec.encode_f32(sum.map(|s| s * scale), dst);
                 }
             }
-            let scale = 1.0 / n as f32;
-            self.format.encode_f32(sum.map(|s| s * scale), dst);
         }
         out
     }
@@ -541,9 +558,75 @@ impl DepthStencilTarget {
     }
 }
 
+/// [`ColorTarget::resolve`] of a 4-byte 8-bit unorm format with `N` samples: per pixel and
+/// byte, the samples' `UNORM8` values summed in sample order from 0.0 in f32, times
+/// `1 / N`, encoded by `unorm8`, as the format's decoder, the f32 sum and its encoder do.
+fn resolve_unorm8<const N: usize>(data: &[u8], out: &mut [u8]) {
+    use crate::format::{unorm8, UNORM8};
+    let scale = 1.0 / N as f32;
+    let pixels = data.as_chunks::<4>().0.chunks_exact(N);
+    for (dst, px) in out.as_chunks_mut::<4>().0.iter_mut().zip(pixels) {
+        let mut sum = [0.0f32; 4];
+        for t in px {
+            for (s, b) in sum.iter_mut().zip(t) {
+                *s += UNORM8[*b as usize];
+            }
+        }
+        *dst = sum.map(|s| unorm8(s * scale));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `resolve` against the per-texel rule written out with the format's own decode and
+    /// encode, on random bytes, for the kernels' formats and the generic ones.
+    #[test]
+    fn resolve_averages_as_the_texel_rule_does() {
+        let mut r = fastrand::Rng::with_seed(7);
+        let formats = [
+            Format::R8G8B8A8_UNORM,
+            Format::B8G8R8A8_UNORM,
+            Format::R8G8B8A8_SRGB,
+            Format::R16G16B16A16_SFLOAT,
+            Format::R32G32B32A32_SFLOAT,
+            Format::R8G8B8A8_UINT,
+        ];
+        for format in formats {
+            for n in [1u32, 2, 4, 8, 16] {
+                let (w, h) = (5, 3);
+                let mut t = ColorTarget::multisampled(format, w, h, n);
+                for px in t.data.chunks_exact_mut(format.texel_size()) {
+                    let v = [0; 4].map(|_| r.f32() * 1.2 - 0.1);
+                    format.encode_f32(v, px);
+                }
+                let got = t.resolve();
+                let bpp = format.texel_size();
+                for (i, (dst, px)) in got
+                    .data
+                    .chunks_exact(bpp)
+                    .zip(t.data.chunks_exact(bpp * n as usize))
+                    .enumerate()
+                {
+                    let mut want = vec![0u8; bpp];
+                    if format.kind() != crate::format::NumKind::Float || n == 1 {
+                        want.copy_from_slice(&px[..bpp]);
+                    } else {
+                        let mut sum = [0.0f32; 4];
+                        for s in px.chunks_exact(bpp) {
+                            let v = format.decode_f32(s);
+                            for c in 0..4 {
+                                sum[c] += v[c];
+                            }
+                        }
+                        format.encode_f32(sum.map(|s| s * (1.0 / n as f32)), &mut want);
+                    }
+                    assert_eq!(dst, &want[..], "{format:?} x{n} pixel {i}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn fill_texels_repeats_the_texel_everywhere() {

@@ -154,6 +154,11 @@ impl Lower<'_> {
             }
             _ => return Err(i.err("not a type")),
         };
+        // Every operand above is a type defined earlier, so without redefinitions the types
+        // form no cycle, and the layout walks over them end.
+        if self.types.contains_key(&id) {
+            return Err(i.err(&format!("type %{id} is defined more than once")));
+        }
         self.types.insert(id, t);
         Ok(())
     }

@@ -9,15 +9,20 @@
 //!   Same-mask, same-inputs, deterministic operation: the same bits in every active lane;
 //!   inactive lanes are written by neither form. Operands are not reordered (x + y and y + x
 //!   differ in the NaN payload they return).
-//! - [`coalesce_copies`]: `t = op(..); …; x = Mov t` with `t` written and read only there
-//!   becomes `x = op(..)`, when nothing between reads or writes `x`. `x` then holds, from the
-//!   definition on, the value it held from the copy on; nothing looks at it in between; `t`
-//!   is never read again. `op` may read `x` itself: lane kernels read every operand before
-//!   writing (the executor takes its scratch path when an operand aliases the destination).
-//!   This turns the front end's `tmp = acc + s; acc = tmp` into `acc = acc + s`: one
+//! - [`coalesce_copies`]: `t = op(..); …; x = Mov t` with `t` written once and read only in
+//!   this block, the copy first, becomes `x = op(..)`, and the later reads of `t` read `x`,
+//!   when nothing between the definition and the copy reads or writes `x` and nothing before
+//!   the last read of `t` writes it. `x` then holds, from the definition on, the value it held
+//!   from the copy on and `t` held from the definition on; nothing looks at it before the
+//!   copy; `t` is never read again. `op` may read `x` itself: lane kernels read every operand
+//!   before writing (the executor takes its scratch path when an operand aliases the
+//!   destination). This turns the front end's `tmp = acc + s; acc = tmp` into
+//!   `acc = acc + s`, and `p' = f(p); p = p'; … p' …` into `p = f(p); … p …`: one
 //!   interpreter dispatch instead of two in every loop-carried update.
 
-use super::walk::{cross_lane_regs, def_sites, defs, for_each_use, term_uses};
+use super::walk::{
+    cross_lane_regs, def_sites, defs, for_each_use, is_plain_load, may_write_memory, term_uses,
+};
 use crate::ir::*;
 
 /// Lane-wise, side-effect-free, total operations: the result in a lane depends only on the
@@ -49,7 +54,8 @@ fn set_dst(inst: &mut Inst, r: Reg) {
         | Inst::Ternary { dst, .. }
         | Inst::BitFieldInsert { dst, .. }
         | Inst::Pack4x8 { dst, .. }
-        | Inst::Convert { dst, .. } => *dst = r,
+        | Inst::Convert { dst, .. }
+        | Inst::Load { dst, .. } => *dst = r,
         _ => {}
     }
 }
@@ -62,19 +68,21 @@ fn key(inst: &Inst) -> Inst {
     k
 }
 
-/// Local common-subexpression elimination. Returns the number of instructions turned into
-/// copies.
-pub fn cse(f: &mut Function) -> usize {
+/// Local common-subexpression elimination: repeated lane operations, and repeated plain loads
+/// ([`is_plain_load`]: the lane's Local words, read-only buffers) with nothing in between that
+/// may write memory. Returns the number of instructions turned into copies.
+pub fn cse(f: &mut Function, ro: &[bool]) -> usize {
     let regs = f.regs.clone();
     let mut n = 0;
     for b in &mut f.blocks {
-        // (key, its operands, the register holding its value)
-        let mut avail: Vec<(Inst, Vec<Reg>, Reg)> = Vec::new();
+        // (key, its operands, the register holding its value, whether it is a load)
+        let mut avail: Vec<(Inst, Vec<Reg>, Reg, bool)> = Vec::new();
         for inst in &mut b.insts {
-            if is_lane_op(inst) {
+            let load = is_plain_load(inst, ro);
+            if is_lane_op(inst) || load {
                 let d = defs(inst)[0];
                 let k = key(inst);
-                if let Some(&(_, _, s)) = avail.iter().find(|e| e.0 == k) {
+                if let Some(&(_, _, s, _)) = avail.iter().find(|e| e.0 == k) {
                     if s != d && regs.get(s as usize) == regs.get(d as usize) {
                         *inst = Inst::Unary {
                             op: UnaryOp::Mov,
@@ -87,8 +95,12 @@ pub fn cse(f: &mut Function) -> usize {
                 }
             }
             let d = defs(inst);
-            avail.retain(|(_, ops, s)| !d.contains(s) && !ops.iter().any(|o| d.contains(o)));
-            if is_lane_op(inst)
+            avail.retain(|(_, ops, s, _)| !d.contains(s) && !ops.iter().any(|o| d.contains(o)));
+            if may_write_memory(inst) {
+                avail.retain(|e| !e.3);
+            }
+            let load = is_plain_load(inst, ro);
+            if (is_lane_op(inst) || load)
                 && !matches!(
                     inst,
                     Inst::Unary {
@@ -100,7 +112,7 @@ pub fn cse(f: &mut Function) -> usize {
                 let ops = uses(inst);
                 // `r = r + x` describes the old `r`, not the new one
                 if !ops.contains(&d[0]) && avail.len() < 256 {
-                    avail.push((key(inst), ops, d[0]));
+                    avail.push((key(inst), ops, d[0], load));
                 }
             }
         }
@@ -144,10 +156,10 @@ pub fn coalesce_copies(f: &mut Function) -> usize {
                 continue;
             };
             let ti = t as usize;
-            if sites.get(ti).map(|s| s.0) != Some(1) || reads[ti] != 1 || cross[ti] {
+            if sites.get(ti).map(|s| s.0) != Some(1) || reads[ti] == 0 || cross[ti] {
                 continue;
             }
-            // the one read of `t`: a copy in this block, with `x` untouched in between
+            // the first read of `t`: a copy in this block, with `x` untouched in between
             let end = b.insts.len().min(i + WINDOW);
             let Some(j) = (i..end).find(|&j| uses(&b.insts[j]).contains(&t)) else {
                 continue;
@@ -163,9 +175,42 @@ pub fn coalesce_copies(f: &mut Function) -> usize {
             let clear = b.insts[i..j]
                 .iter()
                 .all(|k| !uses(k).contains(&x) && !defs(k).contains(&x));
-            if x != t && regs.get(x as usize) == regs.get(ti) && clear {
+            // the other reads of `t`: after the copy in this block, with `x` not written
+            // before the last of them (which may itself write `x`: operands are read first)
+            let count = |k: &Inst| uses(k).iter().filter(|&&r| r == t).count() as u32;
+            let mut term = b.term.clone();
+            let mut in_term = 0;
+            term_uses(&mut term, &mut |r| in_term += (*r == t) as u32);
+            let after = &b.insts[j + 1..];
+            let rest = after.iter().map(count).sum::<u32>() + in_term;
+            let last = if in_term > 0 {
+                after.len()
+            } else {
+                after.iter().rposition(|k| count(k) > 0).unwrap_or(0)
+            };
+            let kept = after[..last].iter().all(|k| !defs(k).contains(&x));
+            if x != t
+                && regs.get(x as usize) == regs.get(ti)
+                && clear
+                && kept
+                && 1 + rest == reads[ti]
+            {
                 set_dst(&mut b.insts[i - 1], x);
                 b.insts.remove(j);
+                for k in &mut b.insts[j..] {
+                    for_each_use(k, &mut |r, _| {
+                        if *r == t {
+                            *r = x;
+                        }
+                    });
+                }
+                term_uses(&mut b.term, &mut |r| {
+                    if *r == t {
+                        *r = x;
+                    }
+                });
+                reads[x as usize] += rest;
+                reads[ti] = 0;
                 n += 1;
             }
         }

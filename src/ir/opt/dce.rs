@@ -5,7 +5,7 @@
 //! is); registers read that way are treated as live everywhere. A write kills liveness because
 //! it overwrites the value in every lane that executes it.
 
-use super::walk::{cross_lane_regs, defs, for_each_use, is_pure, succs, term_uses};
+use super::walk::{cross_lane_regs, defs, for_each_use, is_plain_load, is_pure, succs, term_uses};
 use crate::ir::*;
 
 struct Bits(Vec<u64>);
@@ -53,8 +53,10 @@ fn transfer(b: &Block, mut live: Bits) -> Bits {
     live
 }
 
-/// Removes pure instructions whose results are dead. Returns the number removed.
-pub fn eliminate(f: &mut Function) -> usize {
+/// Removes pure instructions and plain loads ([`is_plain_load`]) whose results are dead.
+/// A dead read-only buffer load goes with the error it would raise with nothing bound at its
+/// slot, as a driver's compiler drops the access. Returns the number removed.
+pub fn eliminate(f: &mut Function, ro: &[bool]) -> usize {
     let mut total = 0;
     loop {
         let n = f.regs.len();
@@ -96,7 +98,10 @@ pub fn eliminate(f: &mut Function) -> usize {
             let mut keep = vec![true; b.insts.len()];
             for (ii, inst) in b.insts.iter_mut().enumerate().rev() {
                 let d = defs(inst);
-                if is_pure(inst) && !d.is_empty() && d.iter().all(|&r| !live.get(r)) {
+                if (is_pure(inst) || is_plain_load(inst, ro))
+                    && !d.is_empty()
+                    && d.iter().all(|&r| !live.get(r))
+                {
                     keep[ii] = false;
                     removed += 1;
                     continue;

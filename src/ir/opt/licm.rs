@@ -20,11 +20,16 @@
 //!   and no neighbour reads it (not cross-lane).
 //! - Lane operations are total (`exec::kernels`): running one in more lanes raises nothing.
 //!
+//! Loads of the lane's own Local words move too when no instruction of the loop may write
+//! memory ([`super::walk::may_write_memory`]): the words hold at the preheader's end the
+//! values they hold anywhere in the loop, and a Local load outside the lane's words reads zero
+//! rather than failing, so running it in more lanes raises nothing either.
+//!
 //! Moved instructions take their `Source` marker with them, so the debugger still names the
 //! line they came from.
 
 use super::block::{is_lane_op, uses};
-use super::walk::{cross_lane_regs, def_sites, defs, Dom};
+use super::walk::{cross_lane_regs, def_sites, defs, may_write_memory, Dom};
 use crate::ir::*;
 
 /// A loop: its blocks and its preheader.
@@ -98,9 +103,11 @@ pub fn hoist_invariants(f: &mut Function) -> usize {
         let mut moves: Vec<(usize, usize, usize)> = Vec::new(); // (block, index, preheader)
         for lp in loops(f, &dom) {
             let mut written = vec![false; f.regs.len()];
+            let mut memory_written = false;
             for (bi, b) in f.blocks.iter().enumerate() {
                 if lp.blocks[bi] {
                     for inst in &b.insts {
+                        memory_written |= may_write_memory(inst);
                         for d in defs(inst) {
                             if let Some(e) = written.get_mut(d as usize) {
                                 *e = true;
@@ -114,7 +121,17 @@ pub fn hoist_invariants(f: &mut Function) -> usize {
                     continue;
                 }
                 for (ii, inst) in b.insts.iter().enumerate() {
-                    if !is_lane_op(inst) {
+                    let local_load = matches!(
+                        inst,
+                        Inst::Load {
+                            ptr: Ptr {
+                                space: Space::Local,
+                                ..
+                            },
+                            ..
+                        }
+                    );
+                    if !(is_lane_op(inst) || local_load && !memory_written) {
                         continue;
                     }
                     let d = defs(inst)[0] as usize;

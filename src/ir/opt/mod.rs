@@ -11,12 +11,15 @@
 //! - `fold::local_copies` / `fold::global_copies`: copy propagation (within a block; across
 //!   blocks only for single-definition registers whose copy dominates every read).
 //! - `block::cse`: a repeated lane operation on the same operands within a block becomes a
-//!   copy of the first result.
-//! - `block::coalesce_copies`: `t = op(..); x = Mov t` with `t` used only there becomes
-//!   `x = op(..)` (loop-carried `acc = acc + s` in one dispatch instead of two).
+//!   copy of the first result; so does a repeated load of the lane's Local words or of a
+//!   read-only buffer (push constants, uniform buffers) with no memory write in between.
+//! - `block::coalesce_copies`: `t = op(..); x = Mov t` with `t` read only in that block, the
+//!   copy first, becomes `x = op(..)` and `t`'s later reads read `x` (loop-carried
+//!   `acc = acc + s` and `p = f(p)` in one dispatch instead of two).
 //! - `licm::hoist_invariants`: lane operations whose operands the loop never writes move to
-//!   the loop's preheader.
-//! - `dce::eliminate`: removal of side-effect-free instructions whose results are dead.
+//!   the loop's preheader, and Local loads too in loops that write no memory.
+//! - `dce::eliminate`: removal of side-effect-free instructions and of Local and read-only
+//!   buffer loads whose results are dead.
 //! - `dce::tidy_sources`: at most one `Source` marker before each instruction.
 //!
 //! The argument behind each pass is written at its top. The key facts of the interpreter
@@ -70,17 +73,18 @@ pub fn optimize(sh: &mut Shader) -> Stats {
         insts_before: count(sh),
         ..Stats::default()
     };
+    let ro = walk::read_only_slots(sh);
     st.consts_hoisted += fold::hoist_constants(&mut sh.body);
     st.words_promoted = promote::promote_locals(sh);
     for _ in 0..6 {
         let mut step = fold::local_copies(&mut sh.body);
         step += fold::global_copies(&mut sh.body);
         st.copies += step;
-        let c = block::cse(&mut sh.body);
+        let c = block::cse(&mut sh.body, &ro);
         st.cse += c;
         let h = fold::hoist_constants(&mut sh.body);
         st.consts_hoisted += h;
-        let d = dce::eliminate(&mut sh.body);
+        let d = dce::eliminate(&mut sh.body, &ro);
         st.dead_removed += d;
         let m = block::coalesce_copies(&mut sh.body);
         st.coalesced += m;

@@ -156,6 +156,48 @@ pub fn defs(inst: &Inst) -> Vec<Reg> {
     }
 }
 
+/// Per resource slot: whether shaders only ever read it (push constants and uniform buffers).
+/// A store through another descriptor aliasing the same memory is an instruction that
+/// [`may_write_memory`] names; a write by another invocation during the same draw or dispatch
+/// is a data race, whose result no API defines.
+pub fn read_only_slots(sh: &Shader) -> Vec<bool> {
+    sh.resources
+        .iter()
+        .map(|r| {
+            matches!(
+                r.kind,
+                ResourceKind::PushConstant | ResourceKind::UniformBuffer
+            )
+        })
+        .collect()
+}
+
+/// A load whose value depends only on its operand registers and on memory that only the
+/// instructions [`may_write_memory`] names change: the lane's own Local words, or a
+/// read-only buffer (`ro`, [`read_only_slots`]). Workgroup loads are not: other lanes of the
+/// workgroup write that memory.
+pub fn is_plain_load(inst: &Inst, ro: &[bool]) -> bool {
+    match inst {
+        Inst::Load { ptr, .. } => match ptr.space {
+            Space::Local => true,
+            Space::Buffer { slot, .. } => ro.get(slot as usize) == Some(&true),
+            Space::Workgroup => false,
+        },
+        _ => false,
+    }
+}
+
+/// Whether the instruction may write memory or order this lane's accesses against other
+/// lanes' (stores, atomics, image operations, barriers, demotes, geometry emits): everything
+/// but pure operations, loads, array lengths and `Source` markers.
+pub fn may_write_memory(inst: &Inst) -> bool {
+    !(is_pure(inst)
+        || matches!(
+            inst,
+            Inst::Load { .. } | Inst::ArrayLength { .. } | Inst::Source { .. }
+        ))
+}
+
 /// Whether removing the instruction when its results are unused changes nothing observable:
 /// no memory write, no lane-state change, and no run-time error it could raise (buffer and
 /// image accesses can fail on a bad descriptor index, so they stay).

@@ -86,6 +86,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 use rayon::ThreadPool;
 
+use super::blend_rows::{BlendRows, Equation};
 use super::output::{depth_stencil, tests_enabled, write_color, DepthStencilBuf};
 use super::setup::{Edge, PixRect, Plane, RasterPrim};
 use super::state::ColorBlendAttachment;
@@ -675,6 +676,10 @@ struct TileShader<'a> {
     planes: Vec<ColorPlanes>,
     /// The current batch's quads as RGBA8 pixels (`shade::write_rgba8`'s room).
     rgba8: Box<[[u8; 16]; QUAD_BATCH]>,
+    /// Per attachment, its blend equation when its writes read the texels back
+    /// (`Equation::of`), and the rows a batch blends in (made with the first such batch).
+    blends: Vec<Option<Equation>>,
+    blend_rows: Option<Box<BlendRows>>,
 }
 
 impl<'a> TileShader<'a> {
@@ -724,6 +729,11 @@ impl<'a> TileShader<'a> {
             direct,
             planes: Vec::new(),
             rgba8: Box::new([[0; 16]; QUAD_BATCH]),
+            blends: atts
+                .iter()
+                .map(|(codec, att, _)| Equation::of(codec, att, scene.state.blend_constants))
+                .collect(),
+            blend_rows: None,
         }
     }
 

@@ -18,7 +18,9 @@
 //!
 //! Why a path of its own: the pixel path's block masks, direct writes and SIMD interpolation
 //! are shaped for one bit per pixel, and keeping them free of per-sample branches keeps the
-//! single-sample frames as fast as they were. This path is plain scalar code. With one sample
+//! single-sample frames as fast as they were. This path is plain scalar code, except for
+//! plain RGBA8 writes, which convert the batch's rows with the pixel path's kernels
+//! (`shade::convert_rgba8`) and write a pixel whose samples are all covered as one run. With one sample
 //! it computes what the pixel path does, bit for bit (coverage at the centre, planes evaluated
 //! at a quad's lane 0 and stepped to its other lanes; a test holds the two to the same bytes),
 //! which is what lets a single-sample draw that reads `SampleMask` or interpolates at an
@@ -68,6 +70,48 @@ pub(super) struct SampleShader<'a> {
     taken: Vec<u32>,
     /// The current row of 8x8 blocks of a primitive, classified against its edges.
     blocks: Vec<Block>,
+    /// The batch's colours as RGBA8 pixels, for plain 8-bit unorm writes
+    /// (`shade::convert_rgba8`'s room).
+    rgba8: Box<[[u8; 16]; QUAD_BATCH]>,
+}
+
+/// The covered samples `live` (per lane) of `entries`, converted to RGBA8 `pixels` (four
+/// bytes per lane), into an attachment of `n` samples per pixel: a pixel whose every sample
+/// is written takes its `n` texels as one run.
+fn write_samples_rgba8(
+    entries: &[Entry],
+    pixels: &[[u8; 16]],
+    live: &[u32],
+    rows: &mut [&mut [u8]],
+    n: usize,
+    rect: PixRect,
+) {
+    let all = if n >= 32 { u32::MAX } else { (1u32 << n) - 1 };
+    for ((e, px), live) in entries.iter().zip(pixels).zip(live.chunks_exact(4)) {
+        for (k, &m) in live.iter().enumerate() {
+            if m == 0 {
+                continue;
+            }
+            let (lx, ly) = (
+                (e.x - rect.x0) as usize + (k & 1),
+                (e.y - rect.y0) as usize + (k >> 1),
+            );
+            let texel: [u8; 4] = px[4 * k..4 * k + 4].try_into().expect("four bytes");
+            let pixel = &mut rows[ly][lx * n * 4..(lx + 1) * n * 4];
+            if m & all == all {
+                for t in pixel.as_chunks_mut::<4>().0 {
+                    *t = texel;
+                }
+                continue;
+            }
+            let mut m = m;
+            while m != 0 {
+                let s = m.trailing_zeros() as usize;
+                m &= m - 1;
+                pixel[4 * s..4 * s + 4].copy_from_slice(&texel);
+            }
+        }
+    }
 }
 
 impl<'a> SampleShader<'a> {
@@ -103,6 +147,7 @@ impl<'a> SampleShader<'a> {
             entries: Vec::with_capacity(QUAD_BATCH),
             taken: vec![0; (TILE * TILE) as usize],
             blocks: Vec::new(),
+            rgba8: Box::new([[0; 16]; QUAD_BATCH]),
         }
     }
 
@@ -414,7 +459,7 @@ impl<'a> SampleShader<'a> {
     }
 
     /// The colour writes of the surviving samples `live` (per lane), per sample texel.
-    fn write_colors(&self, view: &mut TileView, live: &[u32]) {
+    fn write_colors(&mut self, view: &mut TileView, live: &[u32]) {
         let st = self.scene.state;
         let b = &self.batch;
         let lanes = 4 * self.entries.len();
@@ -431,6 +476,15 @@ impl<'a> SampleShader<'a> {
             let one = st.alpha_to_one && !codec.class.is_integer();
             let plain =
                 att.write_mask & 0xf == 0xf && (codec.class.is_integer() || !att.blend_enable);
+            let bgra = shade::rgba8_order(codec.format);
+            if let (true, false, Some(bgra)) = (plain, one, bgra) {
+                let zero = &shade::ZERO_ROW[..lanes];
+                let [r, g, b, a] = src.map(|r| r.unwrap_or(zero));
+                let src = if bgra { [b, g, r, a] } else { [r, g, b, a] };
+                let pixels = shade::convert_rgba8(self.entries.len(), src, &mut self.rgba8);
+                write_samples_rgba8(&self.entries, pixels, live, rows, self.n, rect);
+                continue;
+            }
             for (q, e) in self.entries.iter().enumerate() {
                 for k in 0..4 {
                     let lane = 4 * q + k;
@@ -557,6 +611,9 @@ impl<'a> SampleShader<'a> {
             let l = loc as usize;
             let mode = modes.get(l).filter(|_| l < scene.n_vary);
             let at = self.uses.sampling.get(l).copied().unwrap_or_default();
+            // The planes of the current primitive: a batch's entries come in runs of one
+            // primitive, so they are combined once per run.
+            let mut planes: Option<(&RasterPrim, ([Plane; 4], Plane))> = None;
             for (q, e) in entries.iter().enumerate() {
                 let p = e.p;
                 let var = |j: usize| scene.varyings[p.info.slots[j] as usize * scene.n_vary + l];
@@ -564,12 +621,29 @@ impl<'a> SampleShader<'a> {
                     None => [[0; 4]; 4],
                     Some(Interpolation::Flat) => [var(0); 4],
                     Some(&m) => {
-                        let (num, den) = input_planes(scene, p, l, m);
+                        let (num, den) = match planes {
+                            Some((prim, pl)) if std::ptr::eq(prim, p) => pl,
+                            _ => {
+                                let pl = input_planes(scene, p, l, m);
+                                planes = Some((p, pl));
+                                pl
+                            }
+                        };
+                        // the planes at the four lanes, from one point
+                        let lanes = |pt| {
+                            (
+                                lane_values(&den, e, pt),
+                                num.map(|pl| lane_values(&pl, e, pt)),
+                            )
+                        };
+                        // every lane's point is the entry's shading point unless it is a centroid
+                        let shared = (!matches!((at, e.sample), (Sampling::Centroid, None)))
+                            .then(|| lanes(self.shading_point(e)));
                         std::array::from_fn(|k| {
-                            let pt = self.input_point(e, k, at);
-                            let d = lane_values(&den, e, pt)[k];
-                            let inv = if d == 0.0 { 1.0 } else { 1.0 / d };
-                            num.map(|pl| ((lane_values(&pl, e, pt)[k] * inv) as f32).to_bits())
+                            let (d, n) =
+                                shared.unwrap_or_else(|| lanes(self.input_point(e, k, at)));
+                            let inv = if d[k] == 0.0 { 1.0 } else { 1.0 / d[k] };
+                            n.map(|v| ((v[k] * inv) as f32).to_bits())
                         })
                     }
                 };

@@ -24,7 +24,10 @@
 //!     the untransposed rows (`unorm8_rows4`: `format::unorm8`'s fast steps, saturating
 //!     packs, then byte interleaves into pixels; the batch again by the exact steps in the
 //!     rare case the fast ones cannot round a value), and writes a whole quad as two 8-byte
-//!     row pieces, a whole 8x8 block as eight 32-byte ones.
+//!     row pieces, a whole 8x8 block as eight 32-byte ones;
+//!   - blending (and partial write masks): the batch's covered texels decoded into rows and
+//!     blended as rows (`raster::blend_rows`), then encoded, RGBA8 and BGRA8 unorm by
+//!     the conversion above.
 //! - A batch mixes quads of several primitives; the planes are combined once per primitive
 //!   run and location.
 //!
@@ -44,7 +47,7 @@ const LANES: usize = 4 * QUAD_BATCH;
 const BLOCK_QUADS: usize = 16;
 
 /// The colour rows of components the layout does not name.
-static ZERO_ROW: [u32; LANES] = [0; LANES];
+pub(super) static ZERO_ROW: [u32; LANES] = [0; LANES];
 
 impl<'a> TileShader<'a> {
     pub(super) fn flush(&mut self, view: &mut TileView) -> Result<()> {
@@ -139,6 +142,23 @@ impl<'a> TileShader<'a> {
                 continue;
             }
             let src1 = comps(Some(&self.layout.color1));
+            if let Some(eq) = &self.blends[a] {
+                let src1 = if a == 0 {
+                    src1
+                } else {
+                    [&ZERO_ROW[..lanes]; 4]
+                };
+                let br = self.blend_rows.get_or_insert_with(BlendRows::new);
+                let quads = &self.quads;
+                let texels = Texels {
+                    codec,
+                    bpp,
+                    rows: view_rows,
+                    origin: (rx, ry),
+                };
+                blend_quads(quads, eq, src, src1, texels, br, &mut self.rgba8);
+                continue;
+            }
             for (qi, q) in self.quads.iter().enumerate() {
                 let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
                 for k in 0..4usize {
@@ -709,6 +729,101 @@ fn to_f32_bits(a: f64x2, b: f64x2) -> [u32; 4] {
     ]
 }
 
+/// An attachment's tile rows as a batch's colour writes see them.
+struct Texels<'v, 'r, 't> {
+    codec: &'v ColorCodec,
+    bpp: usize,
+    rows: &'r mut [&'t mut [u8]],
+    /// The tile's framebuffer origin.
+    origin: (i32, i32),
+}
+
+/// The covered pixels of `quads` blended into an attachment (`eq`, `Equation::of`, with the
+/// sources `src` and `src1`): the texels decoded into `br.dst`, the batch blended as rows,
+/// the results encoded. 8-bit unorm RGBA and BGRA are decoded by table and encoded by the
+/// plain writes' conversion (`write_rgba8`, the components reordered for BGRA), the other
+/// formats texel by texel with the attachment's codec.
+fn blend_quads(
+    quads: &[Quad],
+    eq: &Equation,
+    src: [&[u32]; 4],
+    src1: [&[u32]; 4],
+    texels: Texels,
+    br: &mut BlendRows,
+    pixels: &mut [[u8; 16]; QUAD_BATCH],
+) {
+    let Texels {
+        codec,
+        bpp,
+        rows,
+        origin: (rx, ry),
+    } = texels;
+    let lanes = 4 * quads.len();
+    let bgra = rgba8_order(codec.format);
+    // Each covered lane's texel (the others' rows hold stale values no write reads).
+    covered(quads, (rx, ry), |qi, k, lx, ly| {
+        let t = &rows[ly][lx * bpp..(lx + 1) * bpp];
+        let d = match (bgra, t) {
+            (Some(bgra), &[r, g, b, a]) => {
+                let v = [r, g, b, a].map(|x| crate::format::UNORM8[x as usize]);
+                if bgra {
+                    [v[2], v[1], v[0], v[3]]
+                } else {
+                    v
+                }
+            }
+            _ => codec.decode_f32(t),
+        };
+        for (row, d) in br.dst.iter_mut().zip(d) {
+            row[qi * 4 + k] = d;
+        }
+    });
+    br.blend(eq, src, src1, lanes);
+    let out = br.out.each_ref().map(|r| &r[..lanes]);
+    match bgra {
+        Some(false) => write_rgba8(quads, out, rows, (rx, ry), pixels),
+        Some(true) => write_rgba8(
+            quads,
+            [out[2], out[1], out[0], out[3]],
+            rows,
+            (rx, ry),
+            pixels,
+        ),
+        None => {
+            covered(quads, (rx, ry), |qi, k, lx, ly| {
+                let v = out.map(|r| f32::from_bits(r[qi * 4 + k]));
+                codec.encode_f32(v, &mut rows[ly][lx * bpp..(lx + 1) * bpp]);
+            });
+        }
+    }
+}
+
+/// For the 8-bit unorm four-component formats the RGBA8 kernels write, whether the bytes are
+/// in BGRA order (`Some(true)`) or RGBA (`Some(false)`); `None` for every other format.
+pub(super) fn rgba8_order(format: Format) -> Option<bool> {
+    match format {
+        Format::R8G8B8A8_UNORM => Some(false),
+        Format::B8G8R8A8_UNORM => Some(true),
+        _ => None,
+    }
+}
+
+/// Calls `f(quad, lane, x, y)` for the covered lanes of `quads` in a tile whose framebuffer
+/// origin is `(rx, ry)` (x, y in the tile), lanes in quad order: a bit walk of each mask,
+/// inlined into the caller's loop.
+#[inline(always)]
+fn covered(quads: &[Quad], (rx, ry): (i32, i32), mut f: impl FnMut(usize, usize, usize, usize)) {
+    for (qi, q) in quads.iter().enumerate() {
+        let (lx0, ly0) = ((q.x - rx) as usize, (q.y - ry) as usize);
+        let mut m = q.mask;
+        while m != 0 {
+            let k = m.trailing_zeros() as usize;
+            m &= m - 1;
+            f(qi, k, lx0 + (k & 1), ly0 + (k >> 1));
+        }
+    }
+}
+
 /// The covered pixels of `quads` into a plain (no blend, full write mask) RGBA8 unorm
 /// attachment's tile rows, from the four component rows of its output. `pixels`: room for
 /// the converted quads (kept by the tile shader, so no batch zero-fills a kilobyte).
@@ -720,12 +835,28 @@ fn write_rgba8(
     (rx, ry): (i32, i32),
     pixels: &mut [[u8; 16]; QUAD_BATCH],
 ) {
-    let nq = quads.len();
+    let pixels = convert_rgba8(quads.len(), src, pixels);
+    // Block by block: a run of 16 quads that is a whole 8x8 block takes the row stores.
+    for (quads, pixels) in quads.chunks(BLOCK_QUADS).zip(pixels.chunks(BLOCK_QUADS)) {
+        if !whole_block_rgba8(quads, pixels, rows, rx, ry) {
+            write_quads_rgba8(quads, pixels, rows, rx, ry);
+        }
+    }
+}
+
+/// The first `nq` quads' colours (four component rows of f32 bits) as RGBA8 unorm pixels,
+/// four bytes per lane in lane order, into `pixels`; returns the converted part. Every
+/// quad converted in a loop of its own (one with the stores into the tile rows next to it
+/// ran out of registers: ~100 instructions per quad).
+#[inline]
+pub(super) fn convert_rgba8<'p>(
+    nq: usize,
+    src: [&[u32]; 4],
+    pixels: &'p mut [[u8; 16]; QUAD_BATCH],
+) -> &'p mut [[u8; 16]] {
     let c: [&[[u32; 4]]; 4] = src.map(|r| r.as_chunks::<4>().0);
     let nq = c.iter().fold(nq, |n, r| n.min(r.len()));
     let (c0, c1, c2, c3) = (&c[0][..nq], &c[1][..nq], &c[2][..nq], &c[3][..nq]);
-    // Every quad converted first, in a loop of its own (one with the stores into the tile
-    // rows next to it ran out of registers: ~100 instructions per quad).
     let pixels = &mut pixels[..nq.min(QUAD_BATCH)];
     // Four quads at a time where there are four (`unorm8_rows4`), the rest one by one.
     let g: [&[[u32; 16]]; 4] = src.map(|r| r.as_chunks::<16>().0);
@@ -755,12 +886,7 @@ fn write_rgba8(
         let i = groups * 4 + i;
         *px = unorm8_rows([c0[i], c1[i], c2[i], c3[i]]);
     }
-    // Block by block: a run of 16 quads that is a whole 8x8 block takes the row stores.
-    for (quads, pixels) in quads.chunks(BLOCK_QUADS).zip(pixels.chunks(BLOCK_QUADS)) {
-        if !whole_block_rgba8(quads, pixels, rows, rx, ry) {
-            write_quads_rgba8(quads, pixels, rows, rx, ry);
-        }
-    }
+    pixels
 }
 
 /// The covered pixels of `quads` (converted to `pixels`) quad by quad.
