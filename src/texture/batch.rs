@@ -352,6 +352,11 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     };
     // the key of λ_base and bias: the bits the LOD row's lanes repeat in a run
     let key_of = |lam: f32, bias: f32| (lam.to_bits(), if implicit { bias } else { lam }.to_bits());
+    // whether quads `q` (lanes `mask`) and `q + 1` are whole, their LOD operands each
+    // uniform: a pair an eight-lane unit can take
+    let pair = |q: usize, mask: u8| {
+        L::W == 8 && mask == 0xf && q + 1 < n && masks[q + 1] & 0xf == 0xf && uniform(q + 1, 0xf)
+    };
     let mut q = 0;
     while q < n {
         let mask = masks[q] & 0xf;
@@ -373,22 +378,15 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         if cur.as_ref().is_none_or(|c| c.0 != key) {
             let sel = selection(b, lam, bias);
             // eight-lane units: a pair of whole quads whose keys differ goes as one unit of
-            // the two selections (as λ varying from quad to quad has it); not at a call's
-            // first selection, which usually opens a run
-            let pair = L::W == 8 && simple && mask == 0xf && q + 1 < n;
-            if pair && masks[q + 1] & 0xf == 0xf && uniform(q + 1, 0xf) {
+            // the two selections (as λ varying from quad to quad has it)
+            if pair(q, mask) {
                 let (lam1, bias1, d1) = lod_of(q + 1, 0, prev_d);
                 let u = (key_of(lam1, bias1) != key)
                     .then(|| pair_units(l, b, sel, lam1, bias1))
                     .flatten();
                 if let Some(u) = u {
                     prev_d = d1;
-                    let i = inputs::<K, L>(l, b, a, 4, |r| run_lanes(l, r, l0));
-                    let r = unit::<K, L>(b, plane, &u, &i, u.linear, !a.dref.is_empty());
-                    // (quad by quad: a slice copy is left as a `memcpy` call)
-                    for (k, o) in out[l0..l0 + L::W].iter_mut().enumerate() {
-                        *o = r[k];
-                    }
+                    pair_unit::<K, L>(b, plane, a, &u, l0, out);
                     q += 2;
                     continue;
                 }
@@ -411,6 +409,16 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             };
             q = run_units_of::<K, L>(b, plane, a, u, q, &k, out);
         }
+        if q == start && !simple && pair(q, mask) {
+            // no run with offsets: a pair of the same key as one unit
+            let (lam1, bias1, d1) = lod_of(q + 1, 0, prev_d);
+            if key_of(lam1, bias1) == key {
+                prev_d = d1;
+                pair_unit::<K, L>(b, plane, a, u, l0, out);
+                q += 2;
+                continue;
+            }
+        }
         if q == start {
             // this quad alone: inactive lanes take the first active lane's operands
             let idx = L::each(|k| {
@@ -426,6 +434,25 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             super::merge_lanes(&mut out[l0..l0 + 4], &[r[0], r[1], r[2], r[3]], mask);
             q += 1;
         }
+    }
+}
+
+/// Lanes `l0..l0 + W` (whole quads) through units `u`, from the rows, into `out`.
+#[inline(always)]
+fn pair_unit<K: Spec, L: Lanes>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    u: &Units<L>,
+    l0: usize,
+    out: &mut [[u32; 4]],
+) {
+    let l = u.slot[0].base.lanes();
+    let i = inputs::<K, L>(l, b, a, 4, |r| run_lanes(l, r, l0));
+    let r = unit::<K, L>(b, plane, u, &i, u.linear, !a.dref.is_empty());
+    // (lane by lane: a slice copy is left as a `memcpy` call)
+    for (k, o) in out[l0..l0 + L::W].iter_mut().enumerate() {
+        *o = r[k];
     }
 }
 
