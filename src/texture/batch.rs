@@ -214,7 +214,7 @@ struct Units<L: Lanes> {
 
 impl<L: Lanes> Units<L> {
     /// The units of selections `sel` (half by half; equal for a run's units).
-    #[inline(never)]
+    #[inline(always)]
     fn new(l: L, b: &Binding, sel: [Selection; 2]) -> Units<L> {
         let lv = [sel[0].levels, sel[1].levels];
         let level = |h: usize, k: usize| b.view.base_level + lv[h].l[k.min(lv[h].n - 1)].0;
@@ -234,6 +234,25 @@ impl<L: Lanes> Units<L> {
             two,
             one: !two && lv[0].l[0].1 == 1.0 && (L::W <= 4 || lv[1].l[0].1 == 1.0),
         }
+    }
+
+    /// These units made those of selections `sel`, in place.
+    #[inline(always)]
+    fn set(&mut self, l: L, b: &Binding, sel: [Selection; 2]) {
+        *self = Units::new(l, b, sel);
+    }
+
+    /// These units made, in place, those of a pair of quads of other keys: the first's
+    /// selection `sel` and the second's for λ_base `lam` and bias `bias`, if both have one
+    /// texel filter and as many levels (else `false`, and the units are as they were).
+    #[inline(always)]
+    fn pair(&mut self, l: L, b: &Binding, sel: Selection, lam: f32, bias: f32) -> bool {
+        let sel1 = selection(b, lam, bias);
+        let alike = sel1.linear == sel.linear && sel1.levels.n == sel.levels.n;
+        if alike {
+            *self = Units::new(l, b, [sel, sel1]);
+        }
+        alike
     }
 }
 
@@ -318,45 +337,23 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         BatchLod::Zero => (false, &[][..]),
     };
     let cube = K::cube(b);
+    let qs = QuadLods {
+        b,
+        coords: [a.coords[0], a.coords[1]],
+        masks,
+        lod_row,
+        implicit,
+        cube,
+    };
     // every quad's λ comes from its coarse differences alone (or none matters): runs apply
     let simple = a.offsets.iter().all(|r| r.is_empty());
     let by_diffs = implicit && !cube;
-    // the previous quad's differences and λ; the selection's key and units
+    // the previous quad's differences and λ; the current selection's key and its units,
+    // and a pair's units (built in place: a unit of eight lanes is half a kilobyte)
     let mut prev_d: Option<([u32; 4], f32)> = None;
-    let mut cur: Option<((u32, u32), Units<L>)> = None;
-    // λ_base and bias (or explicit λ) of quad `q` (its first active lane `first`), given
-    // the differences and λ of the quad before (`pd`)
-    let lod_of = |q: usize, first: usize, pd: Option<([u32; 4], f32)>| {
-        let l0 = 4 * q;
-        let row = row4(lod_row, l0);
-        if cube {
-            (0.0, 0.0, None) // a fixed selection (`pick`): λ selects nothing
-        } else if implicit {
-            let d = diffs(row4(a.coords[0], l0), row4(a.coords[1], l0));
-            let lam = match pd {
-                Some((pd, l)) if pd == d => l,
-                None => first_lambda(b, d),
-                _ => lambda_2d(b, d),
-            };
-            (lam, row[first], Some((d, lam)))
-        } else {
-            (row[first], 0.0, pd)
-        }
-    };
-    // whether quad `q`'s active lanes (`mask`) share its first lane's LOD operand
-    let uniform = |q: usize, mask: u8| {
-        let row = row4(lod_row, 4 * q);
-        let first = mask.trailing_zeros() as usize;
-        lod_row.is_empty()
-            || (0..4).all(|k| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits())
-    };
-    // the key of λ_base and bias: the bits the LOD row's lanes repeat in a run
-    let key_of = |lam: f32, bias: f32| (lam.to_bits(), if implicit { bias } else { lam }.to_bits());
-    // whether quads `q` (lanes `mask`) and `q + 1` are whole, their LOD operands each
-    // uniform: a pair an eight-lane unit can take
-    let pair = |q: usize, mask: u8| {
-        L::W == 8 && mask == 0xf && q + 1 < n && masks[q + 1] & 0xf == 0xf && uniform(q + 1, 0xf)
-    };
+    let mut key_now: Option<(u32, u32)> = None;
+    let mut u = Units::new(l, b, [FALLBACK; 2]);
+    let mut pu = u;
     let mut q = 0;
     while q < n {
         let mask = masks[q] & 0xf;
@@ -366,36 +363,31 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         }
         let l0 = 4 * q;
         let first = mask.trailing_zeros() as usize;
-        if !uniform(q, mask) {
+        if !qs.uniform(q, mask) {
             let r = quad_lanes::<K, _, L>(l, b, &src, plane, &a.quad_args(q));
             super::merge_lanes(&mut out[l0..l0 + 4], &r, mask);
             q += 1;
             continue;
         }
-        let (lam, bias, d) = lod_of(q, first, prev_d);
+        let (lam, bias, d) = qs.lod_of(q, first, prev_d);
         prev_d = d;
-        let key = key_of(lam, bias);
-        if cur.as_ref().is_none_or(|c| c.0 != key) {
+        let key = qs.key_of(lam, bias);
+        if key_now != Some(key) {
             let sel = selection(b, lam, bias);
             // eight-lane units: a pair of whole quads whose keys differ goes as one unit of
             // the two selections (as λ varying from quad to quad has it)
-            if pair(q, mask) {
-                let (lam1, bias1, d1) = lod_of(q + 1, 0, prev_d);
-                let u = (key_of(lam1, bias1) != key)
-                    .then(|| pair_units(l, b, sel, lam1, bias1))
-                    .flatten();
-                if let Some(u) = u {
+            if qs.pair::<L>(q, mask) {
+                let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
+                if qs.key_of(lam1, bias1) != key && pu.pair(l, b, sel, lam1, bias1) {
                     prev_d = d1;
-                    pair_unit::<K, L>(b, plane, a, &u, l0, out);
+                    pair_unit::<K, L>(b, plane, a, &pu, l0, out);
                     q += 2;
                     continue;
                 }
             }
-            cur = Some((key, Units::new(l, b, [sel; 2])));
+            u.set(l, b, [sel; 2]);
+            key_now = Some(key);
         }
-        let Some(((_, lod_bits), u)) = &cur else {
-            break;
-        };
         // a run of units of whole quads with the same key, straight from the rows
         let start = q;
         if simple && mask == 0xf {
@@ -405,16 +397,16 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 by_diffs,
                 // a cube's fixed selection ignores the LOD operand
                 lod_row: if cube { &[] } else { lod_row },
-                lod: *lod_bits,
+                lod: key.1,
             };
-            q = run_units_of::<K, L>(b, plane, a, u, q, &k, out);
+            q = run_units_of::<K, L>(b, plane, a, &u, q, &k, out);
         }
-        if q == start && !simple && pair(q, mask) {
+        if q == start && !simple && qs.pair::<L>(q, mask) {
             // no run with offsets: a pair of the same key as one unit
-            let (lam1, bias1, d1) = lod_of(q + 1, 0, prev_d);
-            if key_of(lam1, bias1) == key {
+            let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
+            if qs.key_of(lam1, bias1) == key {
                 prev_d = d1;
-                pair_unit::<K, L>(b, plane, a, u, l0, out);
+                pair_unit::<K, L>(b, plane, a, &u, l0, out);
                 q += 2;
                 continue;
             }
@@ -430,10 +422,81 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             });
             let ld = |row: &[u32]| l.i_of(|k| row.get(idx[k]).copied().unwrap_or(0) as i32);
             let i = inputs::<K, L>(l, b, a, 4, ld);
-            let r = unit::<K, L>(b, plane, u, &i, u.linear, !a.dref.is_empty());
+            let r = unit::<K, L>(b, plane, &u, &i, u.linear, !a.dref.is_empty());
             super::merge_lanes(&mut out[l0..l0 + 4], &[r[0], r[1], r[2], r[3]], mask);
             q += 1;
         }
+    }
+}
+
+/// What the batch loop asks of each quad's LOD operands (methods, not closures: a closure
+/// left out of line would not be compiled for AVX2 with the loop).
+struct QuadLods<'a> {
+    b: &'a Binding,
+    /// The `s` and `t` rows.
+    coords: [&'a [u32]; 2],
+    masks: &'a [u8],
+    /// The bias (implicit LOD) or explicit λ row; empty if none.
+    lod_row: &'a [u32],
+    implicit: bool,
+    cube: bool,
+}
+
+impl QuadLods<'_> {
+    /// λ_base and bias (or explicit λ) of quad `q` (its first active lane `first`), given
+    /// the differences and λ of the quad before (`pd`), and the differences and λ to give
+    /// the next quad.
+    #[inline(always)]
+    #[allow(clippy::type_complexity)]
+    fn lod_of(
+        &self,
+        q: usize,
+        first: usize,
+        pd: Option<([u32; 4], f32)>,
+    ) -> (f32, f32, Option<([u32; 4], f32)>) {
+        let l0 = 4 * q;
+        let row = row4(self.lod_row, l0);
+        if self.cube {
+            (0.0, 0.0, None) // a fixed selection (`pick`): λ selects nothing
+        } else if self.implicit {
+            let d = diffs(row4(self.coords[0], l0), row4(self.coords[1], l0));
+            let lam = match pd {
+                Some((pd, l)) if pd == d => l,
+                None => first_lambda(self.b, d),
+                _ => lambda_2d(self.b, d),
+            };
+            (lam, row[first], Some((d, lam)))
+        } else {
+            (row[first], 0.0, pd)
+        }
+    }
+
+    /// Whether quad `q`'s active lanes (`mask`) share its first lane's LOD operand.
+    #[inline(always)]
+    fn uniform(&self, q: usize, mask: u8) -> bool {
+        let row = row4(self.lod_row, 4 * q);
+        let first = mask.trailing_zeros() as usize;
+        self.lod_row.is_empty()
+            || (0..4).all(|k| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits())
+    }
+
+    /// The key of λ_base and bias: the bits the LOD row's lanes repeat in a run.
+    #[inline(always)]
+    fn key_of(&self, lam: f32, bias: f32) -> (u32, u32) {
+        let second = if self.implicit { bias } else { lam };
+        (lam.to_bits(), second.to_bits())
+    }
+
+    /// Whether quads `q` (lanes `mask`) and `q + 1` are whole, their LOD operands each
+    /// uniform: a pair an eight-lane unit can take.
+    #[inline(always)]
+    fn pair<L: Lanes>(&self, q: usize, mask: u8) -> bool {
+        let m = self.masks;
+        L::W == 8
+            && mask == 0xf
+            && q + 1 < m.len()
+            && m[q + 1] & 0xf == 0xf
+            && self.uniform(q + 1, 0xf)
     }
 }
 
@@ -454,21 +517,6 @@ fn pair_unit<K: Spec, L: Lanes>(
     for (k, o) in out[l0..l0 + L::W].iter_mut().enumerate() {
         *o = r[k];
     }
-}
-
-/// The units of a pair of quads of other keys: the first's selection `sel` and the second's
-/// for λ_base `lam` and bias `bias`, if both have one texel filter and as many levels.
-#[inline(always)]
-fn pair_units<L: Lanes>(
-    l: L,
-    b: &Binding,
-    sel: Selection,
-    lam: f32,
-    bias: f32,
-) -> Option<Units<L>> {
-    let sel1 = selection(b, lam, bias);
-    let alike = sel1.linear == sel.linear && sel1.levels.n == sel.levels.n;
-    alike.then(|| Units::new(l, b, [sel, sel1]))
 }
 
 /// What keeps a run of units going: if λ comes from coarse differences (`by_diffs`), each
@@ -743,36 +791,38 @@ pub(super) fn inputs<K: Spec, L: Lanes>(
     ld: impl Fn(&[u32]) -> I<L>,
 ) -> Input<L> {
     let view = &b.view;
-    let pick = |row: &[u32]| ld(row).as_f32_bits();
-    let (mut s, mut t) = (pick(a.coords[0]), pick(a.coords[1]));
+    let (mut s, mut t) = (ld(a.coords[0]).as_f32_bits(), ld(a.coords[1]).as_f32_bits());
     let mut face = l.i(0);
     let layer = if K::cube(b) {
-        let f = faces(s, t, pick(a.coords[2]));
+        let f = faces(s, t, ld(a.coords[2]).as_f32_bits());
         (s, t) = f.st();
         face = f.face;
         if view.view_type == ViewType::CubeArray {
-            let c = pick(a.coords[3]).arr();
+            let c = ld(a.coords[3]).as_f32_bits().arr();
             Some(l.i_of(|k| 6 * layer_index(c[k], view.layer_count / 6) as i32) + face)
         } else {
             Some(face)
         }
     } else if K::array(b) {
-        let c = pick(a.coords[2]).arr();
+        let c = ld(a.coords[2]).as_f32_bits().arr();
         Some(l.i_of(|k| layer_index(c[k], view.layer_count) as i32))
     } else {
         None
     };
-    let off = (!K::cube(b) && a.offsets.iter().any(|r| !r.is_empty())).then(|| {
-        let o = a.offsets.map(|r| {
-            let x = ld(r).arr();
-            l.f_of(|k| b.offset_bits([x[k], 0, 0], bits)[0] as f32)
-        });
-        (o[0], o[1])
-    });
+    // (each axis by itself, no closure: either would be left as an out-of-line call,
+    // not compiled for AVX2 with its caller)
+    let off = if !K::cube(b) && a.offsets.iter().any(|r| !r.is_empty()) {
+        Some((
+            b.offset_lanes(ld(a.offsets[0]), bits),
+            b.offset_lanes(ld(a.offsets[1]), bits),
+        ))
+    } else {
+        None
+    };
     let dref = if a.dref.is_empty() {
         l.f(0.0)
     } else {
-        b.dref_lanes(pick(a.dref))
+        b.dref_lanes(ld(a.dref).as_f32_bits())
     };
     Input {
         s,

@@ -14,7 +14,7 @@ use super::cube::select_face;
 use super::cube::EdgeIndex;
 use super::format::{Aspect, Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
-use super::lanes::{Lanes, F};
+use super::lanes::{Lanes, F, I};
 use super::sampler::{Config, LodPrecision, Policy, Sampler};
 use crate::{Error, Result};
 
@@ -324,6 +324,19 @@ impl Binding {
         match self.cfg.policy {
             Policy::Vulkan => o,
             Policy::D3D => o.map(|x| (x << (32 - bits)) >> (32 - bits)),
+        }
+    }
+
+    /// [`Binding::offset_bits`] of the lanes' offsets on one axis, as f32.
+    #[inline(always)]
+    pub(super) fn offset_lanes<L: Lanes>(&self, o: I<L>, bits: u32) -> F<L> {
+        match self.cfg.policy {
+            Policy::Vulkan => o.to_f32(),
+            Policy::D3D => {
+                let x = o.arr();
+                o.lanes()
+                    .f_of(|k| self.offset_bits([x[k], 0, 0], bits)[0] as f32)
+            }
         }
     }
 

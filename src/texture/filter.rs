@@ -807,7 +807,14 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
         (o, w, hi)
     } else {
         let src = (!rest).trailing_zeros() as usize;
-        let hi = hi.map(|h| h.map(|x| fill(x, rest, src)));
+        let hi = match hi {
+            Some(h) => Some([
+                fill(h[0], rest, src),
+                fill(h[1], rest, src),
+                fill(h[2], rest, src),
+            ]),
+            None => None,
+        };
         (fill(o, rest, src), fill(w, rest, src), hi)
     };
     let ok = match hi {
@@ -815,8 +822,9 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
         None if !LIN => in_plane(o, o, len),
         None => in_plane(o, o + row + one, len),
         Some(h) => {
-            let lo = h.iter().fold(o, |m, x| m.min(*x));
-            let top = h.iter().fold(o, |m, x| m.max(*x));
+            // (written out: a fold's closure is left out of line, not compiled for AVX2)
+            let lo = o.min(h[0]).min(h[1]).min(h[2]);
+            let top = o.max(h[0]).max(h[1]).max(h[2]);
             in_plane(lo, top, len)
         }
     };
