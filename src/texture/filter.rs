@@ -807,6 +807,8 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
         (o, w, hi)
     } else {
         let src = (!rest).trailing_zeros() as usize;
+        // (not `Option::map`: its closure would be left out of line)
+        #[allow(clippy::manual_map)]
         let hi = match hi {
             Some(h) => Some([
                 fill(h[0], rest, src),
