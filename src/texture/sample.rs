@@ -177,7 +177,8 @@ fn finish(acc: [f32; 4], snorm: bool) -> [u32; 4] {
 /// its own. Lanes that disagree on the texel filter go as two groups; a lane with the D3D
 /// out-of-range-MinLod result gets it; a Dref quad whose footprints the compare route cannot
 /// take goes lane by lane with four channels. With `W = 8` (the AVX2 twin) a quad whose
-/// lanes share one two-level selection goes as one group of both levels. The same operations
+/// lanes share one texel filter, some of them on two levels, goes as one group of eight
+/// lanes: each lane's first level, then its second. The same operations
 /// as [`quad`], in its order. Inlined into its callers: an AVX2 caller's twin is compiled
 /// for AVX2 with it.
 #[inline(always)]
@@ -258,18 +259,24 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
         .dref
         .map_or([0.0; 4], |d| Quad::each(|l| b.dref_value(d[l])));
     let cmp = a.dref.is_some();
-    let alike = (1..4).all(|l| level[l] == level[0] && weight[l] == weight[0]);
-    if L::W == 8 && two == 0xf && (linear == 0 || linear == 0xf) && alike {
-        // one selection of two levels for the quad: both levels' footprints as one group of
-        // eight lanes (lane l + 4 is lane l on the second level)
-        let (lv, w) = (level[0], weight[0]);
+    if L::W == 8 && two != 0 && (linear == 0 || linear == 0xf) {
+        // one texel filter, some lane on two levels: both level slots' footprints as one
+        // group of eight lanes, lane l on its first level and lane l + 4 on its second (a
+        // one-level lane's second is its first, read and not used)
         let q8 = Input::quad(l8, b, &loc, off, dref);
-        let sl = Slot::halves(l8, b, lv, view.base_layer);
+        let sl = if (1..4).all(|l| level[l] == level[0]) {
+            Slot::halves(l8, b, level[0], view.base_layer)
+        } else {
+            Slot::new(l8, b, L::each(|k| level[k % 4][k / 4]), view.base_layer)
+        };
         let v = group_of::<L, K, S>(b, src, plane, linear != 0, cmp, &sl, &q8);
         for l in 0..4 {
             if live & (1 << l) != 0 {
-                let acc =
-                    f32x4::splat(0.0) + f32x4::splat(w[0]) * v[l] + f32x4::splat(w[1]) * v[l + 4];
+                let w = weight[l];
+                let mut acc = f32x4::splat(0.0) + f32x4::splat(w[0]) * v[l];
+                if two & (1 << l) != 0 {
+                    acc = acc + f32x4::splat(w[1]) * v[l + 4];
+                }
                 out[l] = finish(acc.to_array(), b.snorm);
             }
         }
