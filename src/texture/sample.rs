@@ -275,7 +275,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
                 let w = weight[l];
                 let mut acc = f32x4::splat(0.0) + f32x4::splat(w[0]) * v[l];
                 if two & (1 << l) != 0 {
-                    acc = acc + f32x4::splat(w[1]) * v[l + 4];
+                    acc += f32x4::splat(w[1]) * v[l + 4];
                 }
                 out[l] = finish(acc.to_array(), b.snorm);
             }
