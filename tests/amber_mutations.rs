@@ -21,6 +21,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use fastrand::Rng;
 use quadstep::amber::{self, FailKind, RunOptions};
 
 const CHILD: &str = "QUADSTEP_MUTATION_CHILD";
@@ -92,7 +93,8 @@ fn mutation_child() {
     let start = Instant::now();
     for i in 0..n {
         let (path, text) = &seeds[i % seeds.len()];
-        let mut rng = Rng(0x9e37_79b9_7f4a_7c15 ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
+        let mut rng =
+            Rng::with_seed(0x9e37_79b9_7f4a_7c15 ^ (i as u64).wrapping_mul(0x2545_f491_4f6c_dd1d));
         let bytes = mutate(text, &mut rng);
         let _ = std::fs::write(&current, &bytes);
         // The options are only read, and a panic ends this iteration's use of them.
@@ -161,18 +163,14 @@ fn seeds() -> Vec<(PathBuf, Vec<u8>)> {
     v
 }
 
-struct Rng(u64);
+/// `below(n)`: a draw in `0..n` (0 for an empty range), on the tests' one RNG.
+trait Below {
+    fn below(&mut self, n: usize) -> usize;
+}
 
-impl Rng {
-    fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
+impl Below for Rng {
     fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.usize(..n.max(1))
     }
 }
 

@@ -106,8 +106,8 @@ pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
 /// formulas are the identity inside the level, so the `contains` shortcut is not needed.
 /// Other modes and sizes take the scalar [`wrap`] per lane. Why: a texture repeated 45
 /// times across the fullscreen trilinear frame puts every footprint outside the first
-/// period, and sixteen scalar wraps per quad (each with its range test and power-of-two
-/// test) were ~300 instructions per quad under callgrind.
+/// period, where sixteen scalar wraps per quad (each with its range test and power-of-two
+/// test) would cost many times these few vector operations.
 #[inline(always)]
 pub(super) fn wrap_lanes<const M: u8, L: Lanes>(i: I<L>, size: I<L>, pow2: bool) -> I<L> {
     let one = i.lanes().i(1);
