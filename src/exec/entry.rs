@@ -554,8 +554,7 @@ pub fn run_fragment_rows_observed<O: Observer>(
     if !observer.wants_insts() && fragment_rows_run_nothing(program) {
         // Nothing to run (a pass-through shader whose outputs are read from its inputs'
         // rows): only the words the run would have zeroed, and no scratch batch to borrow
-        // (reset, run and the rest were ~420 instructions per batch, the thread-local
-        // borrow ~50).
+        // (a reset, a run and a thread-local borrow would each cost more than this).
         let n = lanes;
         for &(w, count) in &program.zero_rows {
             zero(&mut batch.rows[w as usize * n..][..count as usize * n]);
@@ -617,7 +616,7 @@ fn frag_rows_run<O: Observer>(
         zero(&mut b.local[w as usize * n..][..count as usize * n]);
     }
     // a quad's four flags as one `[bool; 4]`: the coverage bits spread to the bytes of a word
-    // (bit k to bit 8k) and inverted (four compare-and-stores were ~10 instructions a quad)
+    // (bit k to bit 8k) and inverted: one multiply and mask, not four compare-and-stores
     let helper = b.helper.as_chunks_mut::<4>().0;
     for (h, &cov) in helper.iter_mut().zip(&batch.coverage) {
         let spread = ((cov & 0xf) as u32).wrapping_mul(0x0020_4081) & 0x0101_0101;
@@ -625,7 +624,7 @@ fn frag_rows_run<O: Observer>(
     }
     // The inputs are in place; then the built-ins and the outputs that start with a value
     // (the order of the per-quad path, which matters only if words overlap), out of line:
-    // the setup of their loops cost ~250 instructions per batch for shaders that have none.
+    // their loops' setup is not paid by shaders that have none.
     let builtin = |v: &IoVar| matches!(v.binding, IoBinding::BuiltIn(_));
     let frag_depth = if sh.inputs.iter().chain(&sh.outputs).any(builtin) {
         frag_builtins(p, batch, b)
@@ -881,8 +880,8 @@ fn vertex_lanes<O: Observer>(
             b.pc[l] = DONE;
         }
         // The interface word by word over the chunk's lanes (one row each), in the order a
-        // lane sees it: locations, built-ins, then outputs that start with a value. Per-lane
-        // walks of every variable were ~750 instructions per vertex for a pass-through shader.
+        // lane sees it: locations, built-ins, then outputs that start with a value (not a walk
+        // of every variable per lane, which a pass-through shader would pay per vertex).
         let (n, lw, nl) = (b.n, b.local_words, chunk.len());
         let v0 = c * VERTEX_LANES_PER_BATCH;
         for var in &sh.inputs {

@@ -5,10 +5,10 @@
 //! which gathers each quad that has an active lane into a [`QuadOperands`] and calls
 //! `ImageUnit::image_op` per quad (the simple form, used by tests and small units).
 //!
-//! Why per batch: gathering every operand of a quad into a `QuadOperands` (~260 bytes) that
-//! the pipeline then converted into the texture unit's `SampleArgs` (~260 bytes) cost about
-//! 10 % of the textured demo frame under callgrind; reading the rows in place builds only the
-//! texture unit's arguments, and the unit can look the kernel up once per batch.
+//! Why per batch: gathering every operand of a quad into a `QuadOperands` (~260 bytes) for
+//! the pipeline to convert into the texture unit's `SampleArgs` (~260 bytes) would copy each
+//! operand twice; reading the rows in place builds only the texture unit's arguments, and the
+//! unit can look the kernel up once per batch.
 
 use crate::ir::{ImageInst, Lod, Reg};
 use crate::{Error, Result};

@@ -861,8 +861,7 @@ pub(crate) fn const_rows(f: &ir::Function, fixed: &[Option<u64>], local_words: u
 /// reads those). Any Local access at a computed address, or a Local atomic, makes it `None`
 /// (zero everything). The words left out are the ones no instruction touches — in practice
 /// the variables the optimiser promoted to registers (9 of the 17 words of the sampling
-/// scenes' shader) — so zeroing them only cost time: it was 15 % of a 512² frame with a
-/// trivial shader under callgrind.
+/// scenes' shader) — so zeroing them would only cost time, the most in trivial shaders.
 pub(crate) fn local_words_to_zero(
     shader: &ir::Shader,
     order: &[BlockId],
@@ -922,8 +921,8 @@ struct RowForm {
 /// Location output whose one store copies a register loaded from a Location input word that
 /// nothing stores (a pass-through `color = v`), and which nothing loads, is that input's value
 /// at the end of the run: the layout reads it from the input row (`alias`) and the row form's
-/// instruction list (`ops`) drops the store, and the load if the store was its only use. (A
-/// pass-through shader's eight 256-byte row copies were ~400 instructions per batch.)
+/// instruction list (`ops`) drops the store, and the load if the store was its only use (a
+/// pass-through shader copies no rows).
 fn row_form(
     shader: &ir::Shader,
     blocks: &[CBlock],
@@ -1061,8 +1060,8 @@ fn row_form(
         }
     }
     // An image instruction whose four results are each stored once to a colour word, and
-    // used nowhere else, writes those words' rows itself (`Code::ImageLocal`): the four row
-    // copies out of its registers were ~270 instructions per fullscreen trilinear batch.
+    // used nowhere else, writes those words' rows itself (`Code::ImageLocal`), without four
+    // row copies out of its registers.
     let mut image_local: Vec<(usize, [u32; 4])> = Vec::new();
     for (ii, inst) in insts.iter().enumerate() {
         let Inst::Image(img) = inst else { continue };

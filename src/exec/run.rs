@@ -58,7 +58,7 @@ pub(crate) struct Batch {
     executed: u64,
     /// Set by [`Batch::reset_frag`] when every quad has a lane that is not a helper (callers
     /// then change no lane's `pc` or `active` before `run`): `run` skips its first search for
-    /// dead quads (~200 instructions per fragment batch) and starts every lane at the entry
+    /// dead quads and starts every lane at the entry
     /// without scanning `pc`.
     pub quads_live: bool,
     /// Some lane's `demoted` or `killed` flag may be set (a Demote or Kill ran since the
@@ -66,7 +66,7 @@ pub(crate) struct Batch {
     marked: bool,
     /// `active` is all ones (filled by `reset`, and no run has rebuilt it since): a batch that
     /// runs in uniform control flow leaves it so, and the next `reset` of the same length need
-    /// not fill it again (a 256-byte `memset`, ~77 instructions under callgrind, per batch).
+    /// not fill it again (a 256-byte `memset` per batch).
     active_ones: bool,
     /// A fragment batch in row form (`exec::run_fragment_rows`): `run` takes the program's
     /// `row_ops` for the block they belong to.
@@ -127,9 +127,8 @@ pub(crate) fn zero(v: &mut [u32]) {
 /// Done as glam's `Mat4::transpose` on the raw bits: SSE2 loads, shuffles and stores (the
 /// shuffles move bits without looking at them, so NaN payloads survive). LLVM's vectoriser
 /// leaves the transpose as 16 scalar loads and stores however it is written with indexing
-/// (35 instructions per block; the fullscreen trilinear frame has 16 416 batches of 16
-/// blocks each way). The copies in and out are plain loops: `array::map` there was not
-/// inlined in this crate and cost more than the transpose.
+/// (a frame has thousands of batches of 16 blocks each way). The copies in and out are plain
+/// loops: `array::map` there is left as an out-of-line call.
 #[inline(always)]
 pub(crate) fn transpose4(v: &[[u32; 4]; 4]) -> [[u32; 4]; 4] {
     let mut a = [0f32; 16];
@@ -157,7 +156,7 @@ pub(crate) fn blend4(d: &mut [u32; 4], s: [u32; 4], m: [u32; 4]) {
 /// `!0` are written (the mask words are 0 or `!0`).
 ///
 /// One block index over slices cut to the same length (no bounds checks, one induction
-/// variable): zipping the five block iterators cost ~15 instructions of bookkeeping per block.
+/// variable), not five zipped block iterators and their bookkeeping per block.
 #[inline(always)]
 pub(crate) fn scatter_rows(rows: [&mut [u32]; 4], src: &[[u32; 4]], mask: Option<&[u32]>) {
     let [a, b, c, d] = rows;
@@ -205,8 +204,8 @@ pub(crate) fn scatter_rows(rows: [&mut [u32]; 4], src: &[[u32; 4]], mask: Option
 
 /// [`scatter_rows`]' unmasked transpose for pairs of 4-lane blocks in AVX2: eight lanes'
 /// vectors (four 32-byte loads) to four 8-word row pieces by 32- and 64-bit unpacks and one
-/// lane permute per row (~20 instructions per pair where the SSE2 blocks take ~35; shuffles
-/// move the bits untouched). Returns the blocks done (the pairs').
+/// lane permute per row (fewer instructions per pair than two SSE2 blocks; shuffles move the
+/// bits untouched). Returns the blocks done (the pairs').
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn scatter_pairs_avx2(rows: [&mut [[u32; 4]]; 4], src: &[[u32; 4]]) -> usize {
@@ -397,8 +396,7 @@ impl Batch {
     /// possibly read before written zeroed, memory zero, every lane waiting at the entry
     /// block. Other register rows keep whatever the previous run left: no lane reads them
     /// before writing them (see `program::read_before_write`), so results are those of an
-    /// all-zero start. (Zeroing every row was 10.5 % of the textured demo
-    /// frame under callgrind, the largest cost after the texture unit.)
+    /// all-zero start, without zeroing every row of every batch.
     pub fn reset(&mut self, prog: &Program, n: usize) {
         self.reset_lanes(prog, n, None);
     }
@@ -408,9 +406,8 @@ impl Batch {
     /// `Program::zero_rows`) and writes every lane's `helper` flag (left as they are). With
     /// `live` (every quad has a covered lane) it sets `quads_live` and leaves `pc` unwritten:
     /// all lanes run the first block, whose terminator writes every lane's `pc`. Skipping
-    /// those fills, and the `demoted`/`killed` clears when no Demote or Kill ran, saves ~140
-    /// instructions per 64-lane batch (the fills are `memset` calls, ~77 instructions each for
-    /// 256 bytes under callgrind).
+    /// those fills, and the `demoted`/`killed` clears when no Demote or Kill ran, saves their
+    /// `memset` calls per batch.
     pub fn reset_frag(&mut self, prog: &Program, n: usize, live: bool) {
         self.reset_lanes(prog, n, Some(live));
     }
@@ -589,7 +586,7 @@ impl Batch {
         }
         // With `quads_live` every lane waits at the entry and `active` is all ones (`reset`):
         // the first block is the entry on all lanes, without the scan of `pc` and the rebuild
-        // of `active` (~450 instructions per 64-lane batch: SSE2 has no unsigned 32-bit min).
+        // of `active` (costly per batch: SSE2 has no unsigned 32-bit min).
         let live = std::mem::take(&mut self.quads_live) && self.n > 0;
         let n = self.n;
         self.wait.start(prog.blocks.len(), n);
@@ -1199,9 +1196,8 @@ impl Batch {
                         });
                     }
                 }
-                // The usual four results (a sample's vec4) in 4×4 transposed blocks (the
-                // per-component masked loop was 1 250 instructions per fullscreen trilinear
-                // batch), a plain store when every lane is active.
+                // The usual four results (a sample's vec4) in 4×4 transposed blocks, not a
+                // masked loop per component; a plain store when every lane is active.
                 let rows4 = match (code, &inst.dst[..]) {
                     // straight into the Local rows of the stores `row_form` dropped (distinct
                     // words inside Local memory, checked there; four consecutive ones usually)

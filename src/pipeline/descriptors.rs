@@ -32,10 +32,9 @@ use crate::{Error, Result};
 /// it without the lock while the generation is unchanged. Every `write` bumps the
 /// generation and writes through `Arc::make_mut`, so a snapshot is never changed under a
 /// reader: after a write, snapshot holders see a new generation and go back to the lock
-/// (the first write while a snapshot is held copies the image once). Measured: the read lock
-/// taken per fragment batch and image instruction was ~9 % of the fullscreen trilinear
-/// frame at two threads (both threads' atomic read-lock / unlock on one cache line;
-/// `perf`: `image_batch` 4 % of samples at one thread, 13 % at two).
+/// (the first write while a snapshot is held copies the image once). Why: a read lock per
+/// fragment batch and image instruction would have every thread doing atomic lock and
+/// unlock operations on one cache line.
 #[derive(Debug)]
 pub struct ImageResource {
     image: RwLock<Arc<Image>>,

@@ -1032,7 +1032,7 @@ impl ShaderImages {
     ) -> Result<()> {
         let quads = ops.quads().min(out.len() / 4);
         // `ops.quad_mask(q)` with one bounds check per quad, the four lanes compared at once
-        // (a compare and a move-mask: the lane-by-lane form cost ~22 instructions a quad)
+        // (a compare and a move-mask, not a lane-by-lane test)
         let quad_mask = |q: usize| match ops.active.get(q * 4..q * 4 + 4) {
             Some(&[a, b, c, d]) => {
                 let zero = wide::u32x4::new([a, b, c, d]).simd_eq(wide::u32x4::ZERO);

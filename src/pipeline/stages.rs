@@ -288,7 +288,7 @@ impl FragmentStage for BoundStage<'_> {
         let program = self.shader.program();
         if exec::fragment_rows_run_nothing(program) && self.shader.ir().resources.is_empty() {
             // nothing runs and nothing is bound, so there is nothing to look up or report
-            // (building the bindings was ~80 instructions a batch)
+            // (no bindings are built)
             return exec::run_fragment_rows(program, batch, &exec::Bindings::default());
         }
         let bindings = self.sets.bindings(self.shader.ir(), &self.images)?;

@@ -227,16 +227,14 @@ fn list_size(t: Topology) -> Option<usize> {
 /// vertices, still in its core's cache. The batches, the chunks and every value are those
 /// of [`shade_vertices`] followed by [`set_up_chunk`] over [`assemble_all`] in chunks of
 /// [`SETUP_CHUNK`]; only which thread runs what changes. Each item assembles its own
-/// chunks' primitives ([`list_primitives`]): assembled in full first, on one thread, they
-/// held up the first batch by ~20 µs.
+/// chunks' primitives ([`list_primitives`]), so that no assembly on one thread holds up the
+/// first batch.
 ///
-/// Why: as separate passes, 10 000 small triangles' vertex phase was ~0.9 ms at one thread
-/// and only 1.25-1.35x faster at two (470 batches of 1.7 µs, the setup reading what the
-/// other core shaded), where the setup, in 40 chunks, was 1.9-2.0x faster. In one pass the
-/// frame at two threads went 3.24 -> 3.03 ms (medians of five interleaved rounds), at one
-/// thread unchanged. An item is up to [`FUSED_GROUP`] chunks (while every thread still gets
-/// four items): one chunk per item alternated the interpreter and the setup 40 times a
-/// frame and cost one thread ~0.1 ms.
+/// Why: as separate passes, many small triangles' vertex phase scales poorly over threads
+/// (many short batches, the setup reading what the other core shaded), while the setup in
+/// chunks scales well; in one pass the setup reads what its own thread just shaded. An item
+/// is up to [`FUSED_GROUP`] chunks (while every thread still gets four items), so that a
+/// thread does not alternate between the interpreter and the setup for every chunk.
 pub(crate) fn shade_and_set_up(
     pool: &ThreadPool,
     ctx: &GeomCtx,
@@ -464,8 +462,8 @@ pub(crate) fn setup_primitive(
     out: &mut Vec<RasterPrim>,
 ) {
     let n = a.count as usize;
-    // Fixed-size arrays, not `Vec`s, for the usual unclipped triangle: the five small
-    // allocations per primitive were ~8 % of a frame of 10 000 small triangles.
+    // Fixed-size arrays, not `Vec`s, for the usual unclipped triangle: no small allocations
+    // per primitive.
     let mut verts = [ClipVert {
         pos: [0.0; 4],
         bary: [0.0; 3],

@@ -108,8 +108,8 @@ impl Plane {
         };
         if let [p0, p1, p2] = planes {
             // A triangle's three planes unrolled (the loop below, term for term: sums from
-            // +0.0 in the same order; `coef` is pure). The rolled loop cost ~94 instructions
-            // per call, five calls per primitive and tile.
+            // +0.0 in the same order; `coef` is pure): this runs five times per primitive and
+            // tile.
             let (c0, c1, c2) = (coef(0), coef(1), coef(2));
             out.a = ((0.0 + c0 * p0.a) + c1 * p1.a) + c2 * p2.a;
             out.dx = ((0.0 + c0 * p0.dx) + c1 * p1.dx) + c2 * p2.dx;

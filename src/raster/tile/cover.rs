@@ -9,8 +9,8 @@
 //! caller checks `|a| + 7 (|ex| + |ey|)`) a quad is one `i32x4` (`a + [0, ex, ey, ex + ey]`
 //! plus its steps), the edges' vectors are OR-ed (a sign bit set in any of them is a pixel
 //! outside) and one movemask gives the quad's four bits. This is llvmpipe's block coverage;
-//! the scalar form tested four lanes of one edge at a time with compares and shifts (the depth
-//! scene's partly covered blocks: ~25 instructions per quad and edge). Edges too steep for
+//! a scalar form would test four lanes of one edge at a time with compares and shifts. Edges
+//! too steep for
 //! i32 (guard-band sized triangles) take [`edges_mask_i64`], the same values in i64.
 
 use wide::bytemuck::cast;

@@ -155,8 +155,8 @@ pub(super) fn write_block(
 
 /// [`write_block`]'s portable form: quad by quad, per lane the interpolation kernels'
 /// expression ([`quad_values`]' steps of numerator and denominator), `unorm8`, and the
-/// covered pixels' four bytes. Out of line (inlined, its set-up was ~100 instructions of
-/// every AVX2 block's dispatch).
+/// covered pixels' four bytes. Out of line, so that its set-up is not part of every AVX2
+/// block's dispatch.
 #[inline(never)]
 pub(super) fn block_rgba8(
     pl: &ColorPlanes,

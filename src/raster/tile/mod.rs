@@ -16,31 +16,21 @@
 //!   (`super::Clears`), and every tile (those no primitive touches too) fills its own
 //!   rectangle just before it is shaded, as llvmpipe's clear bin command does: a 1024x1024
 //!   frame's attachments are written once, from cache, instead of filled in memory and read
-//!   back by the draw (the depth scene's draw-time misses of a simulated 2 MiB cache: 305 k ->
-//!   183 k lines; instructions: +0.4-0.9 M per frame, the per-row fill calls).
+//!   back by the draw (at the price of a fill call per row).
 //! - **The next tile is prefetched.** Each thread claims its next tile before it shades the
 //!   current one and prefetches one of its pixel rows (into L2) per block visit (`Ahead`).
 //!   A tile row is 256 bytes of a 4 KiB page, so neither the stores of the clear nor the
-//!   hardware prefetchers ran ahead of the page misses: the fills were ~17 % of the depth
-//!   scene's perf samples for ~1 % of its instructions. With the prefetch, CPU time
-//!   (`perf stat`, 30 frames, A/B alternated, two rounds on a loaded machine) fell by 6-10 %
-//!   for the depth scene (1t and 2t), 0-9 % for the small triangles and 1-2 % for the
-//!   fullscreen quad (+0.8-1.8 M instructions); the prefetches themselves now take 5-12 %
-//!   of the depth scene's samples (the page walks moved there). The bin's primitive after
-//!   next is prefetched too (`PRIM_PREFETCH`): a bin's ~400-byte primitives lie scattered
-//!   over the setup chunks, and rasterising one is too long for the out-of-order window to
-//!   reach the next one's misses. 10 000 small triangles: tile phase (median of 80 frames,
-//!   helpers paused) 5.8-6.2 -> 5.1-5.5 ms at one thread, 3.3-3.5 -> 2.9-3.3 ms at two, for
-//!   +0.9 M instructions (with the setup loop's prefetch of its output slot two ahead).
-//!   The next primitive's vertex varyings are prefetched as well (by then its record has
-//!   arrived, so its slots can be read): they too were made by either thread, and the
-//!   colour planes read them first thing. 10 000 small triangles, five interleaved rounds
-//!   of 40 frames: 5.47-6.01 -> 5.21-5.48 ms at one thread, 3.33-3.39 -> 3.03-3.17 ms at
-//!   two; the other two benchmark frames unchanged.
+//!   hardware prefetchers run ahead of the page misses; the prefetch takes the page walks
+//!   off the fills. The bin's primitive after next is prefetched too (`PRIM_PREFETCH`): a
+//!   bin's ~400-byte primitives lie scattered over the setup chunks, and rasterising one is
+//!   too long for the out-of-order window to reach the next one's misses (the setup loop
+//!   likewise prefetches its output slot two ahead). The next primitive's vertex varyings
+//!   are prefetched as well (by then its record has arrived, so its slots can be read):
+//!   they too were made by either thread, and the colour planes read them first thing.
 //! - **The 8x8 block is the unit** of coverage and early depth: 16 quads; a batch is up to
 //!   four of them (64 quads, `QUAD_BATCH`: each batch pays the stage entry, the
-//!   interpreter's per-instruction dispatch and the sampler's call once, a third of the
-//!   fullscreen trilinear frame at one block per batch: 164.4 -> 134.0 M instructions).
+//!   interpreter's per-instruction dispatch and the sampler's call once; at one block per
+//!   batch that overhead would be a large part of a fullscreen frame).
 //!   A block's coverage is one 64-bit mask in quad order (`cover`: bit 4k + lane is
 //!   lane `lane` of quad k), which is what the depth test and the batch consume, so no
 //!   per-quad masks are ever made. Per primitive and tile the four edge values at a
@@ -79,7 +69,7 @@
 //! The shading side (interpolation, the row-form stage run, colour writes) is `shade.rs`,
 //! whose doc holds its figures. A pass-through stage (`color = v`: its row form runs
 //! nothing) takes no batch at all: each block's surviving pixels are interpolated, converted
-//! and written by the walk (`direct.rs`; the depth scene 142.3 -> 82.2 M instructions).
+//! and written by the walk (`direct.rs`).
 
 use std::sync::Mutex;
 
@@ -108,8 +98,8 @@ const PRIM_PREFETCH: usize = 2;
 pub(crate) const TILE: i32 = 64;
 
 /// The draw's raster primitives as setup made them, one `Vec` per parallel setup chunk, so
-/// they need not be copied into one array on the calling thread (for 10 000 small triangles
-/// that copy was ~4 M instructions, most of the serial part of the frame). A primitive's id is
+/// they need not be copied into one array on the calling thread (for many small triangles
+/// that copy would be most of the serial part of the frame). A primitive's id is
 /// its chunk shifted left by `bits` plus its offset in the chunk: ids grow in submission order.
 ///
 /// `boxes` holds each chunk's bounding boxes on their own (16 bytes a primitive, made by the
@@ -658,7 +648,7 @@ struct TileShader<'a> {
     /// word b / 2, so a block's occupancy is read and updated as one 16-bit field.
     occupied: [u32; (TILE / 2) as usize],
     /// The depths of `quads`, quad by quad (filled when `needs_z`); a fixed array, so adding
-    /// a quad's depths is one store (`extend_from_slice` on a `Vec` was ~9 instructions).
+    /// a quad's depths is one store (not `extend_from_slice` on a `Vec`).
     z: [[f32; 4]; QUAD_BATCH],
     /// Per lane of the current primitive run: 1 / denominator, smooth and noperspective.
     inv: [[[f64; 4]; QUAD_BATCH]; 2],

@@ -93,8 +93,7 @@ impl<'a> TileShader<'a> {
         let discard = scene.fs.can_discard();
         let writes_depth = scene.fs.writes_depth();
         let late = !self.early && self.tests;
-        // Without discard or late tests every quad keeps its mask: no walk over the quads
-        // (it cost ~20 instructions per quad doing nothing).
+        // Without discard or late tests every quad keeps its mask: no walk over the quads.
         let quads = if discard || late { nq } else { 0 };
         for qi in 0..quads {
             let q = self.quads[qi];
@@ -324,8 +323,8 @@ impl<'a> TileShader<'a> {
                 // primitive's `nv` vertices.
                 let vs: [[u32; 4]; 3] =
                     std::array::from_fn(|j| if j < nv { var(j) } else { [0; 4] });
-                // A literal array: `from_fn` here left the four `combine` closures out of
-                // line (~190 instructions per run and location, plus the calls).
+                // A literal array: `from_fn` here leaves the four `combine` closures out of
+                // line.
                 let num_c =
                     |c: usize| Plane::combine(bw, |j| scale[j] * f32::from_bits(vs[j][c]) as f64);
                 let num: [Plane; 4] = [num_c(0), num_c(1), num_c(2), num_c(3)];
@@ -342,8 +341,8 @@ impl<'a> TileShader<'a> {
                 let rows = &mut b.rows;
                 let (inv_m, den_m) = (inv, &den[m]);
                 let fused = !inv_done[m];
-                // `k` consecutive rows are cut from one block of them (`get_disjoint_mut`'s
-                // overlap checks were ~60 instructions for four, ~100 a batch for two)
+                // `k` consecutive rows are cut from one block of them (no overlap checks, as
+                // `get_disjoint_mut` would make)
                 let r0 = words[0].map_or(0, |r| r as usize);
                 let consecutive = (0..k).all(|c| words[c] == Some((r0 + c) as u32));
                 let done = match (k, leading) {
@@ -483,7 +482,7 @@ fn reciprocals(den: &Plane, x0: f64, y0: f64, quads: &[Quad], inv: &mut [[f64; 4
 /// oy` with the quad's offset from the planes' shared origin, the other lanes its steps, each
 /// times the lane's reciprocal and rounded to f32. `fused`: the reciprocals of `den` are
 /// computed in this loop as [`reciprocals`] does and stored into `inv` (one loop and one
-/// offset per quad: ~15 instructions per quad less than two loops); else read from `inv`.
+/// offset per quad, not two loops); else read from `inv`.
 #[inline]
 #[allow(clippy::too_many_arguments)]
 fn interpolate<const N: usize>(
@@ -847,7 +846,7 @@ fn write_rgba8(
 /// The first `nq` quads' colours (four component rows of f32 bits) as RGBA8 unorm pixels,
 /// four bytes per lane in lane order, into `pixels`; returns the converted part. Every
 /// quad converted in a loop of its own (one with the stores into the tile rows next to it
-/// ran out of registers: ~100 instructions per quad).
+/// runs out of registers).
 #[inline]
 pub(super) fn convert_rgba8<'p>(
     nq: usize,
@@ -900,8 +899,8 @@ fn write_quads_rgba8(
 ) {
     for (q, px) in quads.iter().zip(pixels.iter()) {
         // Tile-local quad origins are even and below the tile side, so the masks change no
-        // value; they bound the offsets, which leaves one length check per row piece (the
-        // overflow checks of unbounded offsets were ~8 instructions per quad).
+        // value; they bound the offsets, which leaves one length check per row piece (no
+        // overflow checks of unbounded offsets).
         let mask = (TILE - 2) as usize;
         let (lx0, ly0) = ((q.x - rx) as usize & mask, (q.y - ry) as usize & mask);
         if q.mask == 0xf {
@@ -1030,7 +1029,7 @@ fn each_group<W: Copy>(
 /// Four quads (16 lanes of each component row) as [`unorm8_rows`] converts one: each row
 /// converted and packed to 16 bytes as it is (no transpose of floats), then the bytes
 /// interleaved into pixels: R with B and G with A, then those pairs (byte unpacks only):
-/// ~30 instructions per quad where the per-quad form takes ~50.
+/// fewer instructions per quad than the per-quad form.
 #[inline(always)]
 fn unorm8_rows4<const EXACT: bool>(c: [&[u32; 16]; 4], worst: &mut Worst4) -> [[u8; 16]; 4] {
     let mut conv = |w: &[u32; 16]| {
