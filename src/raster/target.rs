@@ -561,18 +561,54 @@ impl DepthStencilTarget {
 /// [`ColorTarget::resolve`] of a 4-byte 8-bit unorm format with `N` samples: per pixel and
 /// byte, the samples' `UNORM8` values summed in sample order from 0.0 in f32, times
 /// `1 / N`, encoded by `unorm8`, as the format's decoder, the f32 sum and its encoder do.
-fn resolve_unorm8<const N: usize>(data: &[u8], out: &mut [u8]) {
-    use crate::format::{unorm8, UNORM8};
-    let scale = 1.0 / N as f32;
-    let pixels = data.as_chunks::<4>().0.chunks_exact(N);
-    for (dst, px) in out.as_chunks_mut::<4>().0.iter_mut().zip(pixels) {
-        let mut sum = [0.0f32; 4];
-        for t in px {
-            for (s, b) in sum.iter_mut().zip(t) {
-                *s += UNORM8[*b as usize];
-            }
+/// Four bytes as the lanes of an f32 vector (exact).
+#[inline(always)]
+fn bytes_f32(b: [u8; 4]) -> wide::f32x4 {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::*;
+        use wide::bytemuck::cast;
+        // zero-extended twice (bytes to words to dwords), converted
+        // SAFETY: SSE2 is part of x86-64; no memory is read or written
+        unsafe {
+            let z = _mm_setzero_si128();
+            let v = _mm_cvtsi32_si128(i32::from_le_bytes(b));
+            cast(_mm_cvtepi32_ps(_mm_unpacklo_epi16(
+                _mm_unpacklo_epi8(v, z),
+                z,
+            )))
         }
-        *dst = sum.map(|s| unorm8(s * scale));
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    wide::f32x4::from(b.map(f32::from))
+}
+
+fn resolve_unorm8<const N: usize>(data: &[u8], out: &mut [u8]) {
+    use crate::format::{unorm8_redo, unorm8_x4, Worst4};
+    use wide::f32x4;
+    // The scalar rule per pixel: each channel's bytes decoded (`UNORM8`: `b / 255` rounded
+    // to f32, which `divps` gives too), summed in sample order, scaled by 1/N, encoded. The
+    // four channels are one vector's lanes, the same operations per lane.
+    let scale = f32x4::splat(1.0 / N as f32);
+    let k = f32x4::splat(255.0);
+    let mean = |px: &[[u8; 4]]| {
+        let mut sum = f32x4::ZERO;
+        for t in px {
+            sum += bytes_f32(*t) / k;
+        }
+        sum * scale
+    };
+    let bytes = |n: wide::i32x4| n.to_array().map(|x| x as u8);
+    let pixels = data.as_chunks::<4>().0.chunks_exact(N);
+    for (d, px) in out.as_chunks_mut::<4>().0.iter_mut().zip(pixels) {
+        let v = mean(px);
+        let mut worst = Worst4::ZERO;
+        let n = unorm8_x4::<false>(v, &mut worst);
+        *d = bytes(if unorm8_redo(worst) {
+            unorm8_x4::<true>(v, &mut worst)
+        } else {
+            n
+        });
     }
 }
 
@@ -624,6 +660,43 @@ mod tests {
                     }
                     assert_eq!(dst, &want[..], "{format:?} x{n} pixel {i}");
                 }
+            }
+        }
+    }
+
+    /// 8-bit resolves of every pair of bytes (half the samples one, half the other), against
+    /// the per-texel rule written out with the format's own decode and encode; among them
+    /// the exact ties (0 and 255: a mean of 0.5, 127.5 on the 255 scale), which round to
+    /// even, 128.
+    #[test]
+    fn unorm8_resolve_of_every_byte_pair() {
+        let format = Format::R8G8B8A8_UNORM;
+        for n in [2u32, 4, 8, 16] {
+            let mut t = ColorTarget::multisampled(format, 256, 256, n);
+            for (i, px) in t.data.chunks_exact_mut(4 * n as usize).enumerate() {
+                let (a, b) = ((i % 256) as u8, (i / 256) as u8);
+                for (s, texel) in px.chunks_exact_mut(4).enumerate() {
+                    let (v, w) = if s % 2 == 0 { (a, 0) } else { (b, 255) };
+                    texel.copy_from_slice(&[v, w, b, 7]);
+                }
+            }
+            let got = t.resolve();
+            for (i, (dst, px)) in got
+                .data
+                .chunks_exact(4)
+                .zip(t.data.chunks_exact(4 * n as usize))
+                .enumerate()
+            {
+                let mut sum = [0.0f32; 4];
+                for s in px.chunks_exact(4) {
+                    for (c, v) in sum.iter_mut().zip(format.decode_f32(s)) {
+                        *c += v;
+                    }
+                }
+                let mut want = [0u8; 4];
+                format.encode_f32(sum.map(|s| s * (1.0 / n as f32)), &mut want);
+                assert_eq!(dst, &want[..], "x{n} pixel {i}");
+                assert_eq!(dst[1], 128, "x{n} pixel {i}: the tie 127.5 to even");
             }
         }
     }

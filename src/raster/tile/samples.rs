@@ -170,22 +170,8 @@ impl<'a> SampleShader<'a> {
     /// without per-sample tests, and only the rest are tested sample by sample.
     fn primitive(&mut self, view: &mut TileView, p: &'a RasterPrim, r: PixRect) -> Result<()> {
         let edges = &p.edges[..p.n_edges];
-        // per sample, what each edge gains from the pixel centre to it
-        let mut offs = [[0i64; 4]; 16];
-        for (o, &loc) in offs.iter_mut().zip(self.locs) {
-            for (v, e) in o.iter_mut().zip(edges) {
-                *v = edge_offset(e, loc);
-            }
-        }
-        // per edge, the least and the greatest of those gains
-        let mut gain = [(i64::MAX, i64::MIN); 4];
-        for o in &offs[..self.n] {
-            for (g, &v) in gain.iter_mut().zip(o) {
-                *g = (g.0.min(v), g.1.max(v));
-            }
-        }
-        let gain = &gain[..edges.len()];
         let all = self.scene.state.sample_mask & sample_bits(self.n);
+        let cover = Cover::new(edges, self.locs, self.n, all);
         let bx_first = r.x0 & !(BLOCK - 1);
         let mut class = std::mem::take(&mut self.blocks);
         class.clear();
@@ -196,9 +182,11 @@ impl<'a> SampleShader<'a> {
                 let by = qy & !(BLOCK - 1);
                 for (i, c) in class.iter_mut().enumerate() {
                     let bx = bx_first + i as i32 * BLOCK;
-                    *c = classify_block(edges, gain, bx, by);
+                    *c = classify_block(edges, &cover.gain[..edges.len()], bx, by);
                 }
             }
+            // the quad's rows inside `r`, as pixel bits 0 1 / 2 3
+            let rows = ((qy >= r.y0) as u8 * 0b0011) | ((qy < r.y1) as u8 * 0b1100);
             let mut qx = r.x0 & !1;
             while qx <= r.x1 {
                 let block = class[((qx - bx_first) / BLOCK) as usize];
@@ -206,28 +194,13 @@ impl<'a> SampleShader<'a> {
                     qx = (qx & !(BLOCK - 1)) + BLOCK;
                     continue;
                 }
-                let mut full = [0u32; 4];
-                for (k, f) in full.iter_mut().enumerate() {
-                    let (px, py) = (qx + (k & 1) as i32, qy + (k >> 1) as i32);
-                    if px < r.x0 || px > r.x1 || py < r.y0 || py > r.y1 {
-                        continue;
-                    }
-                    if block == Block::Inside {
-                        *f = all;
-                        continue;
-                    }
-                    let mut at = [0i64; 4];
-                    for (a, e) in at.iter_mut().zip(edges) {
-                        *a = e.at(px as i64, py as i64);
-                    }
-                    let mut bits = 0;
-                    for (s, o) in offs[..self.n].iter().enumerate() {
-                        if (0..edges.len()).all(|e| at[e] + o[e] >= 0) {
-                            bits |= 1 << s;
-                        }
-                    }
-                    *f = bits & all;
-                }
+                let cols = ((qx >= r.x0) as u8 * 0b0101) | ((qx < r.x1) as u8 * 0b1010);
+                let inside = rows & cols;
+                let full = if block == Block::Inside {
+                    std::array::from_fn(|k| if inside >> k & 1 != 0 { all } else { 0 })
+                } else {
+                    cover.quad(qx, qy, inside)
+                };
                 if full != [0; 4] {
                     let e = Entry {
                         x: qx,
@@ -639,12 +612,17 @@ impl<'a> SampleShader<'a> {
                         // every lane's point is the entry's shading point unless it is a centroid
                         let shared = (!matches!((at, e.sample), (Sampling::Centroid, None)))
                             .then(|| lanes(self.shading_point(e)));
-                        std::array::from_fn(|k| {
+                        // (a loop, not `array::from_fn`, whose closure is left out of line)
+                        let mut vals = [[0; 4]; 4];
+                        for (k, v) in vals.iter_mut().enumerate() {
                             let (d, n) =
                                 shared.unwrap_or_else(|| lanes(self.input_point(e, k, at)));
                             let inv = if d[k] == 0.0 { 1.0 } else { 1.0 / d[k] };
-                            n.map(|v| ((v[k] * inv) as f32).to_bits())
-                        })
+                            for (v, n) in v.iter_mut().zip(&n) {
+                                *v = ((n[k] * inv) as f32).to_bits();
+                            }
+                        }
+                        vals
                     }
                 };
                 for (c, r) in words.iter().enumerate() {
@@ -725,7 +703,86 @@ impl<'a> SampleShader<'a> {
     }
 }
 
-/// The low `n` bits.
+/// A primitive's coverage of a quad's pixels at each sample, in straight-line integer
+/// arithmetic: up to four edges (a primitive's missing ones are zero, inside everywhere) and
+/// up to sixteen samples. A sample is inside an edge when the edge's value at the pixel centre
+/// plus its gain to the sample ([`edge_offset`]) is not negative, so inside all four exactly
+/// when the bitwise OR of the four sums is not negative (the sign bit of any one sets the
+/// OR's).
+struct Cover {
+    edges: [Edge; 4],
+    /// Per sample, each edge's gain from the pixel centre.
+    offs: [[i64; 4]; 16],
+    n: usize,
+    /// Per edge, the least and the greatest of those gains.
+    gain: [(i64, i64); 4],
+    /// The samples that count: the sample mask's of the `n`.
+    all: u32,
+}
+
+impl Cover {
+    /// `n` samples (at most 16) at `locs` (a missing location: the pixel centre).
+    fn new(edges: &[Edge], locs: &[[u8; 2]], n: usize, all: u32) -> Cover {
+        let mut e4 = [Edge::default(); 4];
+        e4[..edges.len()].copy_from_slice(edges);
+        let mut offs = [[0i64; 4]; 16];
+        for (o, &loc) in offs.iter_mut().zip(locs) {
+            for (v, e) in o.iter_mut().zip(edges) {
+                *v = edge_offset(e, loc);
+            }
+        }
+        let mut gain = [(i64::MAX, i64::MIN); 4];
+        for o in &offs[..n] {
+            for (g, &v) in gain.iter_mut().zip(o) {
+                *g = (g.0.min(v), g.1.max(v));
+            }
+        }
+        Cover {
+            edges: e4,
+            offs,
+            n,
+            gain,
+            all,
+        }
+    }
+
+    /// The covered samples of the quad at (qx, qy) (even), per pixel; pixels whose bit is
+    /// clear in `inside` (0 1 / 2 3) are left empty.
+    #[inline]
+    fn quad(&self, qx: i32, qy: i32, inside: u8) -> [u32; 4] {
+        let e = &self.edges;
+        let at = |i: usize| e[i].at(qx as i64, qy as i64);
+        let a0 = [at(0), at(1), at(2), at(3)];
+        let g = &self.gain;
+        // outside one edge at every sample of the four pixels
+        let reach = |i: usize| a0[i] + e[i].ex.max(0) + e[i].ey.max(0) + g[i].1;
+        if (reach(0) | reach(1) | reach(2) | reach(3)) < 0 {
+            return [0; 4];
+        }
+        // (a loop, not `array::from_fn`, whose closure is left out of line)
+        let mut r = [0; 4];
+        for (k, r) in r.iter_mut().enumerate() {
+            if inside >> k & 1 == 0 {
+                continue;
+            }
+            let (dx, dy) = ((k & 1) as i64, (k >> 1) as i64);
+            let a = |i: usize| a0[i] + dx * e[i].ex + dy * e[i].ey;
+            let a = [a(0), a(1), a(2), a(3)];
+            if ((a[0] + g[0].0) | (a[1] + g[1].0) | (a[2] + g[2].0) | (a[3] + g[3].0)) >= 0 {
+                *r = self.all;
+                continue;
+            }
+            let mut bits = 0;
+            for (s, o) in self.offs[..self.n].iter().enumerate() {
+                let v = (a[0] + o[0]) | (a[1] + o[1]) | (a[2] + o[2]) | (a[3] + o[3]);
+                bits |= ((v >= 0) as u32) << s;
+            }
+            *r = bits & self.all;
+        }
+        r
+    }
+}
+
 /// Where an 8x8 block stands against a primitive's edges, at every sample of every pixel.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Block {
@@ -758,6 +815,7 @@ fn classify_block(edges: &[Edge], gain: &[(i64, i64)], bx: i32, by: i32) -> Bloc
     }
 }
 
+/// The low `n` bits.
 fn sample_bits(n: usize) -> u32 {
     if n >= 32 {
         u32::MAX
