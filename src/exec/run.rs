@@ -935,7 +935,7 @@ impl Batch {
         self.realize_all32();
         match code {
             Code::K1 { k, dst, a, .. } => match k {
-                // `lane_kernel32` ran the others: an operand is the destination
+                // `lane_kernel32` runs the 32-bit forms (this arm is not reached)
                 K1::NN(f) => k!(uni32, f, s32, r32, dst, [sl(&self.r32, *a, n)]),
                 K1::WW(f) => k_same!(uni64, f, s64, r64, dst, [a]),
                 K1::WN(f) => k_cross!(uni32, f, r32, dst, [sl(&self.r64, *a, n)]),
@@ -1361,8 +1361,9 @@ impl Batch {
     /// row in place, masked unless every lane is active, and its uniform flag is cleared; a
     /// uniform operand of such a kernel goes in as its one value (a one-lane slice, which
     /// `kernels::m2` / `m3` take as a splat: no row read), a cross-lane kernel's operand rows
-    /// are made real. Returns false, having done nothing, for every other instruction and
-    /// when an operand is the destination (`exec` runs those through a scratch row).
+    /// are made real; when an operand is the destination the kernel writes the scratch row,
+    /// blended in after. Returns false, having done nothing, for every other instruction
+    /// (so no row is made real for `c += x` in a loop whose uniform values stay scalar).
     #[inline(always)]
     fn lane_kernel32(&mut self, code: &Code, full: bool) -> bool {
         let n = self.n;
@@ -1384,7 +1385,23 @@ impl Batch {
                     }
                     true
                 } else if false $(|| $s == $dst)* {
-                    false
+                    // an operand is the destination: into the scratch row, then blended in
+                    if !$lane {
+                        $(self.realize32($s);)*
+                    }
+                    let r32 = &self.r32;
+                    $f(
+                        $(if $lane && self.uni32[$s as usize] {
+                            &self.uval32[$s as usize..][..1]
+                        } else {
+                            &r32[$s as usize * n..][..n]
+                        },)*
+                        &mut self.s32[..n],
+                        None,
+                    );
+                    self.write32($dst, full);
+                    blend(&mut self.r32[d * n..][..n], &self.s32[..n], &self.active, full);
+                    true
                 } else {
                     if !$lane {
                         $(self.realize32($s);)*

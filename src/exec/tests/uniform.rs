@@ -38,12 +38,12 @@ struct Regs {
 
 /// ```text
 /// x = local[0] (f32); t = 1.5 * 2.0 (uniform); i = 2 + 3 (uniform i32)
-/// local[1] = x * t; local[2] = t - x; local[3] = clamp(x, 0.25, t); local[4] = t
+/// y = x * t; y = y + t (the destination an operand); local[1] = y; local[2] = t - x; local[3] = clamp(x, 0.25, t); local[4] = t
 /// local[i] = t                              (a store at a computed address: word 5)
 /// img = fetch(coords (i, 0))[0]; local[6] = img
 /// c = t > 2.0 (uniform); br c b1 b3
 /// b1: d = x > 0.5; br d b2 b3
-/// b2: w = t + 1.0 (uniform operands, some lanes); local[7] = t (masked); jump b3
+/// b2: w = t + 1.0 (uniform operands, some lanes); w = w * t; local[7] = t (masked); jump b3
 /// b3: local[8] = w
 /// ```
 fn program() -> (Program, Regs) {
@@ -57,6 +57,7 @@ fn program() -> (Program, Regs) {
     let t = b.bin(BinaryOp::FMul, F32, k15, k2);
     let i = b.bin(BinaryOp::IAdd, I32, two, three);
     let y = b.bin(BinaryOp::FMul, F32, x, t);
+    b.bin_to(y, BinaryOp::FAdd, F32, y, t);
     b.store_local(F32, 1, y);
     let z = b.bin(BinaryOp::FSub, F32, t, x);
     b.store_local(F32, 2, z);
@@ -108,6 +109,7 @@ fn program() -> (Program, Regs) {
     b.branch(d, b2, b3);
     b.at(b2);
     b.bin_to(w, BinaryOp::FAdd, F32, t, k1);
+    b.bin_to(w, BinaryOp::FMul, F32, w, t);
     b.store_local(F32, 7, t);
     b.jump(b3);
     b.at(b3);
@@ -125,9 +127,9 @@ fn expected(l: usize) -> [u32; 8] {
     let x = input(l);
     let t = 1.5f32 * 2.0;
     let taken = x > 0.5;
-    let w = if taken { t + 1.0 } else { 0.0 };
+    let w = if taken { (t + 1.0) * t } else { 0.0 };
     [
-        (x * t).to_bits(),
+        (x * t + t).to_bits(),
         (t - x).to_bits(),
         x.max(0.25).min(t).to_bits(),
         t.to_bits(),
@@ -200,8 +202,8 @@ fn uniform_scalars_read_alike_through_every_path() {
         assert_eq!(t_rows.len(), 1);
         assert!(t_rows[0].1.iter().all(|&v| v == 3.0f32.to_bits()));
         let w_rows: Vec<_> = seen.0.iter().filter(|(d, _)| *d == r.w).collect();
-        assert_eq!(w_rows.len(), (lanes > 6) as usize, "{lanes}");
-        for (_, v) in w_rows {
+        assert_eq!(w_rows.len(), 2 * (lanes > 6) as usize, "{lanes}");
+        if let Some((_, v)) = w_rows.last() {
             for (l, &x) in v.iter().enumerate() {
                 assert_eq!(x, want[l][7], "observed w, lane {l}");
             }
