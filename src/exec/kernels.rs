@@ -129,24 +129,60 @@ impl St for u64 {
     }
 }
 
+/// An operand of a lane loop: a row (one value per lane) or one value for every lane
+/// ([`Splat`]: a uniform register kept as a scalar, so the loop reads no row for it).
+trait Src: Copy {
+    type T: Copy;
+    /// The operand over the first `len` lanes (a row re-sliced, so indexing below `len` has
+    /// no bounds checks left).
+    fn cut(self, len: usize) -> Self;
+    fn at(self, i: usize) -> Self::T;
+}
+impl<T: Copy> Src for &[T] {
+    type T = T;
+    #[inline(always)]
+    fn cut(self, len: usize) -> Self {
+        &self[..len]
+    }
+    #[inline(always)]
+    fn at(self, i: usize) -> T {
+        self[i]
+    }
+}
+/// One value for every lane.
+#[derive(Clone, Copy)]
+struct Splat<T>(T);
+impl<T: Copy> Src for Splat<T> {
+    type T = T;
+    #[inline(always)]
+    fn cut(self, _: usize) -> Self {
+        self
+    }
+    #[inline(always)]
+    fn at(self, _: usize) -> T {
+        self.0
+    }
+}
+
 /// The lane loops: `o[i] = f(a[i], ...)`, or under a mask `o[i] = m[i] != 0 ? f(..) : o[i]`
-/// (computed for every lane and blended, so the loop stays branch-free and vectorises).
+/// (computed for every lane and blended, so the loop stays branch-free and vectorises). An
+/// operand is a row or a [`Splat`]; [`m2`] and [`m3`] pick the form from the operand slices.
 ///
 /// Each loop is compiled twice, plain (SSE2) and inside a `#[target_feature(enable =
 /// "avx2")]` function (eight-lane vectors, VEX three-operand forms), and `crate::cpu::avx2`
 /// chooses per call. The kernel's closure is inlined into either; both do the same IEEE
 /// operations (FMA is never enabled, so nothing is contracted) and give the same bits, but
 /// for which payload an operation on two NaNs returns (the compiler may commute operands
-/// differently in the two forms: `FMix` does).
+/// differently in the two forms: `FMix` does; the same holds between a row and a splat form).
 macro_rules! lane_loop {
     ($name:ident, $avx:ident, $body:ident, $($a:ident: $A:ident),*) => {
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn $name<$($A: Copy,)* R: Copy>(
-            $($a: &[$A],)*
+        fn $name<$($A: Src,)* R: Copy>(
+            $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
-            f: impl Fn($($A),*) -> R,
+            f: impl Fn($($A::T),*) -> R,
         ) {
             #[cfg(target_arch = "x86_64")]
             if avx2_loops() {
@@ -159,22 +195,22 @@ macro_rules! lane_loop {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
         #[allow(clippy::too_many_arguments)]
-        fn $avx<$($A: Copy,)* R: Copy>(
-            $($a: &[$A],)*
+        fn $avx<$($A: Src,)* R: Copy>(
+            $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
-            f: impl Fn($($A),*) -> R,
+            f: impl Fn($($A::T),*) -> R,
         ) {
             $body($($a,)* o, mk, f)
         }
 
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn $body<$($A: Copy,)* R: Copy>(
-            $($a: &[$A],)*
+        fn $body<$($A: Src,)* R: Copy>(
+            $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
-            f: impl Fn($($A),*) -> R,
+            f: impl Fn($($A::T),*) -> R,
         ) {
             // Re-slice every operand to the output length so the indexing below has no bounds
             // checks left and the loops vectorise (all rows have the batch length).
@@ -182,17 +218,17 @@ macro_rules! lane_loop {
             // a scalar epilogue of a whole vector's lanes, half of a 64-lane row.)
             let len = o.len();
             let o = &mut o[..len];
-            $(let $a = &$a[..len];)*
+            $(let $a = $a.cut(len);)*
             match mk {
                 None => {
                     for i in 0..len {
-                        o[i] = f($($a[i]),*);
+                        o[i] = f($($a.at(i)),*);
                     }
                 }
                 Some(m) => {
                     let m = &m[..len];
                     for i in 0..len {
-                        let v = f($($a[i]),*);
+                        let v = f($($a.at(i)),*);
                         o[i] = if m[i] != 0 { v } else { o[i] };
                     }
                 }
@@ -211,10 +247,103 @@ fn avx2_loops() -> bool {
     crate::cpu::avx2()
 }
 
-lane_loop!(m1, m1_avx2, m1_body, a: A);
-lane_loop!(m2, m2_avx2, m2_body, a: A, b: B);
-lane_loop!(m3, m3_avx2, m3_body, a: A, b: B, c: C);
-lane_loop!(m4, m4_avx2, m4_body, a: A, b: B, c: C, d: D);
+lane_loop!(l1, l1_avx2, l1_body, a: A);
+lane_loop!(l2, l2_avx2, l2_body, a: A, b: B);
+lane_loop!(l3, l3_avx2, l3_body, a: A, b: B, c: C);
+lane_loop!(l4, l4_avx2, l4_body, a: A, b: B, c: C, d: D);
+
+/// `o[i] = f(a[i])` over rows.
+#[inline(always)]
+fn m1<A: Copy, R: Copy>(a: &[A], o: &mut [R], mk: Option<&[u32]>, f: impl Fn(A) -> R) {
+    l1(a, o, mk, f)
+}
+
+/// `o[i] = f(a[i], b[i])`, where an operand slice shorter than `o` is one value for every
+/// lane (the executor passes a uniform register so, [`super::run`]): each mix of rows and
+/// splats is its own loop. All-splat operands give one value, written to every lane.
+#[inline(always)]
+fn m2<A: Copy, B: Copy, R: Copy>(
+    a: &[A],
+    b: &[B],
+    o: &mut [R],
+    mk: Option<&[u32]>,
+    f: impl Fn(A, B) -> R,
+) {
+    let len = o.len();
+    match (a.len() < len, b.len() < len) {
+        (false, false) => l2(a, b, o, mk, f),
+        (false, true) => l2(a, Splat(b[0]), o, mk, f),
+        (true, false) => l2(Splat(a[0]), b, o, mk, f),
+        (true, true) => l1(Splat(f(a[0], b[0])), o, mk, std::convert::identity),
+    }
+}
+
+/// [`m2`] for three operands.
+#[inline(always)]
+fn m3<A: Copy, B: Copy, C: Copy, R: Copy>(
+    a: &[A],
+    b: &[B],
+    c: &[C],
+    o: &mut [R],
+    mk: Option<&[u32]>,
+    f: impl Fn(A, B, C) -> R,
+) {
+    let len = o.len();
+    match (a.len() < len, b.len() < len, c.len() < len) {
+        (false, false, false) => l3(a, b, c, o, mk, f),
+        (false, false, true) => l3(a, b, Splat(c[0]), o, mk, f),
+        (false, true, false) => l3(a, Splat(b[0]), c, o, mk, f),
+        (false, true, true) => l3(a, Splat(b[0]), Splat(c[0]), o, mk, f),
+        (true, false, false) => l3(Splat(a[0]), b, c, o, mk, f),
+        (true, false, true) => l3(Splat(a[0]), b, Splat(c[0]), o, mk, f),
+        (true, true, false) => l3(Splat(a[0]), Splat(b[0]), c, o, mk, f),
+        (true, true, true) => l1(Splat(f(a[0], b[0], c[0])), o, mk, std::convert::identity),
+    }
+}
+
+/// `o[i] = f(a[i], b[i], c[i], d[i])` over rows.
+#[inline(always)]
+fn m4<A: Copy, B: Copy, C: Copy, D: Copy, R: Copy>(
+    a: &[A],
+    b: &[B],
+    c: &[C],
+    d: &[D],
+    o: &mut [R],
+    mk: Option<&[u32]>,
+    f: impl Fn(A, B, C, D) -> R,
+) {
+    l4(a, b, c, d, o, mk, f)
+}
+
+/// A row kernel of two operands run where an operand slice is shorter than `o` (one value
+/// for every lane, as [`m2`] takes them): 64 lanes at a time, the value copied into a stack
+/// row. For the kernels whose loops take rows only ([`vec2`]).
+fn splat_rows2<A: Copy + Default, B: Copy + Default, R: Copy>(
+    a: &[A],
+    b: &[B],
+    o: &mut [R],
+    mk: Option<&[u32]>,
+    f: impl Fn(&[A], &[B], &mut [R], Option<&[u32]>),
+) {
+    const STEP: usize = 64;
+    let len = o.len();
+    let sa = [a.first().copied().unwrap_or_default(); STEP];
+    let sb = [b.first().copied().unwrap_or_default(); STEP];
+    for (k, o) in o.chunks_mut(STEP).enumerate() {
+        let r = k * STEP..k * STEP + o.len();
+        let a = if a.len() < len {
+            &sa[..o.len()]
+        } else {
+            &a[r.clone()]
+        };
+        let b = if b.len() < len {
+            &sb[..o.len()]
+        } else {
+            &b[r.clone()]
+        };
+        f(a, b, o, mk.map(|m| &m[r]))
+    }
+}
 
 /// A scalar type as raw register storage (see the register encoding in `ir`).
 pub(crate) trait Ty: 'static {
@@ -614,7 +743,13 @@ fn vec1<T: FTy, M: math::ops::Unary<X4<T>> + math::ops::Unary<X8<T>>>() -> K1 {
 
 /// The kernel of binary `crate::math` function `M` on register type `T`.
 fn vec2<T: FTy, M: math::ops::Binary<X4<T>> + math::ops::Binary<X8<T>>>() -> K2 {
-    T::S::k2_same(|a, b, o, mk| v2::<T, M>(a, b, o, mk))
+    T::S::k2_same(|a, b, o, mk| {
+        if a.len() < o.len() || b.len() < o.len() {
+            splat_rows2(a, b, o, mk, v2::<T, M>)
+        } else {
+            v2::<T, M>(a, b, o, mk)
+        }
+    })
 }
 
 /// A float register type: storage and compute type. F16 computes in f32 and rounds the result

@@ -33,8 +33,13 @@
 //!     optimiser leaves).
 //!   - The hot `exec` handles only lane kernels, Local row copies and `Nop` (`Source` markers);
 //!     the rest is out of line in `exec_cold`, which keeps the per-instruction dispatch small.
+//!   - A uniform 32-bit value (a lane kernel of uniform operands, a load at a uniform address,
+//!     a constant, a zeroed register) is kept as one value per register, its row filled only
+//!     when something reads it as a row (`uniform`), and the common two- and three-operand
+//!     lane kernels take such an operand as a splat: `c += tint * f` with `tint` uniform reads
+//!     no `tint` row.
 //! - Fixed costs per batch are kept small, because a draw of small triangles runs thousands
-//!   of nearly empty batches: `reset` fills only the constants an instruction reads from a row (not the constant Local
+//!   of nearly empty batches: `reset` sets only the constants an instruction reads from a row (not the constant Local
 //!   addresses folded into `LoadLocal` / `StoreLocal`; observers and `BatchState` see all), a
 //!   run without an observer skips `Nop`s and an instruction-free entry block that only jumps
 //!   forward, 32-bit Local row copies run in the block loop rather than through `exec`, and a
@@ -138,6 +143,7 @@ mod program;
 mod rows;
 mod run;
 mod stages;
+mod uniform;
 
 #[cfg(test)]
 mod tests;

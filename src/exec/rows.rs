@@ -1,6 +1,6 @@
 //! Whole-row writes of the register files and per-lane memory: a row filled with one value
-//! (a uniform result, a broadcast load, an all-active mask) and a row blended under the
-//! active mask (whose words are 0 or `!0`). Each is one loop compiled twice, plain (SSE2) and
+//! (a uniform row made real, a broadcast load, an all-active mask), one value written under
+//! the active mask, and a row blended under the active mask (whose words are 0 or `!0`). Each is one loop compiled twice, plain (SSE2) and
 //! inside a `#[target_feature(enable = "avx2")]` function (eight lanes per store), and
 //! [`crate::cpu::avx2`] picks per call; they only move bits, so both forms give the same bits.
 
@@ -89,6 +89,33 @@ fn blend_avx2<T: Word>(d: &mut [T], s: &[T], m: &[u32]) {
     blend_body(d, s, m)
 }
 
+/// `d[i] = v` where the mask word `m[i]` is `!0`; the lanes whose mask word is 0 keep theirs
+/// (a uniform value written to the active lanes).
+#[inline(always)]
+pub(crate) fn fill_masked<T: Word>(d: &mut [T], v: T, m: &[u32]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { fill_masked_avx2(d, v, m) };
+    }
+    fill_masked_body(d, v, m)
+}
+
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn fill_masked_avx2<T: Word>(d: &mut [T], v: T, m: &[u32]) {
+    fill_masked_body(d, v, m)
+}
+
+#[inline(always)]
+fn fill_masked_body<T: Word>(d: &mut [T], v: T, m: &[u32]) {
+    let len = d.len().min(m.len());
+    let (d, m) = (&mut d[..len], &m[..len]);
+    for i in 0..len {
+        d[i] = v.select(d[i], T::widen(m[i]));
+    }
+}
+
 /// An index loop over slices cut to one length, with the blend as bit operations: no bounds
 /// checks left and no conditional load, so it vectorises (four `and`/`andn`/`or` vectors per
 /// 32 lanes in the AVX2 form; written as `if m != 0 { s } else { d }` it stays scalar).
@@ -121,6 +148,12 @@ mod tests {
             let mut d = vec![0u32; n];
             fill(&mut d, 0xDEAD_BEEF);
             assert!(d.iter().all(|&x| x == 0xDEAD_BEEF));
+            let mut d: Vec<u64> = (0..n as u64).map(|l| !l).collect();
+            fill_masked(&mut d, 7, &m);
+            for l in 0..n {
+                let want = if m[l] != 0 { 7 } else { !(l as u64) };
+                assert_eq!(d[l], want, "lane {l} of {n}, masked fill");
+            }
         }
     }
 }

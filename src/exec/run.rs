@@ -29,9 +29,17 @@ pub(crate) struct Batch {
     /// Per register slot: every lane of the row holds the same value (constants, zeroed rows,
     /// a uniform load run on every lane). Only ever set where that holds; every other write
     /// clears it (`exec_cold` clears its instruction's destinations before running it), so a
-    /// set flag can be trusted and a clear one means "unknown".
-    uni32: Vec<bool>,
+    /// set flag can be trusted and a clear one means "unknown". For 32-bit registers the
+    /// value is `uval32` and the row may not hold it yet (`lazy32`): see [`super::uniform`].
+    pub(super) uni32: Vec<bool>,
     uni64: Vec<bool>,
+    /// Per 32-bit slot with `uni32`: the value of every lane.
+    pub(super) uval32: Vec<u32>,
+    /// Per 32-bit slot: in the scalar form, its row not filled (only with `uni32`).
+    pub(super) lazy32: Vec<bool>,
+    /// Per 32-bit slot: in `pending32` (which holds every `lazy32` slot, and maybe others).
+    pub(super) listed32: Vec<bool>,
+    pub(super) pending32: Vec<u32>,
     s32: Vec<u32>,
     s64: Vec<u64>,
     /// Per-lane words, `local[word * n + lane]`.
@@ -289,18 +297,12 @@ fn read_words(mem: &[u32], words: usize, stride: usize, l: usize, w: u32, wide: 
         0
     }
 }
-/// `dst[l] = v` in every lane whose `active` is set (every lane for `None`); the others keep
-/// their values.
-fn broadcast<T: Copy>(dst: &mut [T], active: Option<&[u32]>, v: T) {
+/// `dst[l] = v` in every lane whose `active` mask word is `!0` (every lane for `None`); the
+/// others keep their values.
+fn broadcast<T: rows::Word>(dst: &mut [T], active: Option<&[u32]>, v: T) {
     match active {
         None => rows::fill(dst, v),
-        Some(active) => {
-            for (d, &a) in dst.iter_mut().zip(active) {
-                if a != 0 {
-                    *d = v;
-                }
-            }
-        }
+        Some(active) => rows::fill_masked(dst, v, active),
     }
 }
 #[inline]
@@ -325,6 +327,10 @@ impl Batch {
             r64: Vec::new(),
             uni32: Vec::new(),
             uni64: Vec::new(),
+            uval32: Vec::new(),
+            lazy32: Vec::new(),
+            listed32: Vec::new(),
+            pending32: Vec::new(),
             s32: Vec::new(),
             s64: Vec::new(),
             local: Vec::new(),
@@ -426,13 +432,13 @@ impl Batch {
         self.r64.resize(prog.n64 * n, 0);
         self.s32.resize(n, 0);
         self.s64.resize(n, 0);
-        self.uni32.clear();
-        self.uni32.resize(prog.n32, false);
+        self.clear_uniform32(prog.n32);
         self.uni64.clear();
         self.uni64.resize(prog.n64, false);
+        // zeroed rows and constants in the scalar form: a row is filled only if something
+        // reads it as a row
         for &s in &prog.zero32 {
-            zero(&mut self.r32[s as usize * n..][..n]);
-            self.uni32[s as usize] = true;
+            self.set_uniform32(s, 0);
         }
         for &s in &prog.zero64 {
             self.r64[s as usize * n..][..n].fill(0);
@@ -441,8 +447,7 @@ impl Batch {
         // Only the constants an instruction reads from a row: an observer or a `BatchState`
         // that shows registers fills the rest (`fill_consts`).
         for &(s, v) in &prog.row_consts32 {
-            rows::fill(&mut self.r32[s as usize * n..][..n], v);
-            self.uni32[s as usize] = true;
+            self.set_uniform32(s, v);
         }
         for &(s, v) in &prog.row_consts64 {
             rows::fill(&mut self.r64[s as usize * n..][..n], v);
@@ -496,7 +501,8 @@ impl Batch {
     pub(crate) fn poison_registers(&mut self) {
         self.r32.fill(0xA5A5_A5A5);
         self.r64.fill(0x5A5A_5A5A_5A5A_5A5A);
-        self.uni32.fill(false);
+        self.uval32.fill(0x5A5A_A5A5);
+        self.clear_uniform32(self.uni32.len());
         self.uni64.fill(false);
         self.s32.fill(0xDEAD_BEEF);
         self.s64.fill(!0);
@@ -508,6 +514,8 @@ impl Batch {
         self.r32.fill(0);
         self.r64.fill(0);
         self.uni32.fill(true);
+        self.uval32.fill(0);
+        self.lazy32.fill(false);
         self.uni64.fill(true);
         self.fill_consts(prog);
     }
@@ -520,6 +528,8 @@ impl Batch {
             self.r32[s as usize * n..][..n].fill(v);
             if let Some(u) = self.uni32.get_mut(s as usize) {
                 *u = true;
+                self.uval32[s as usize] = v;
+                self.lazy32[s as usize] = false;
             }
         }
         for &(s, v) in &prog.consts64 {
@@ -530,10 +540,13 @@ impl Batch {
         }
     }
 
+    /// Register `slot`'s value in lane `l` (a 32-bit one in the scalar form too).
     #[inline]
     pub(crate) fn get(&self, wide: bool, slot: u32, l: usize) -> u64 {
         if wide {
             self.r64[slot as usize * self.n + l]
+        } else if self.lazy32.get(slot as usize) == Some(&true) {
+            self.uval32[slot as usize] as u64
         } else {
             self.r32[slot as usize * self.n + l] as u64
         }
@@ -681,7 +694,7 @@ impl Batch {
                             dst,
                             word,
                         } => {
-                            self.uni32[dst as usize] = false;
+                            self.write32(dst, full);
                             blend(
                                 &mut self.r32[dst as usize * n..][..n],
                                 &self.local[word as usize * n..][..n],
@@ -693,12 +706,20 @@ impl Batch {
                             wide: false,
                             word,
                             src,
-                        } => blend(
-                            &mut self.local[word as usize * n..][..n],
-                            &self.r32[src as usize * n..][..n],
-                            &self.active,
-                            full,
-                        ),
+                        } => {
+                            if full && self.uni32[src as usize] {
+                                let row = &mut self.local[word as usize * n..][..n];
+                                rows::fill(row, self.uval32[src as usize]);
+                            } else {
+                                self.realize32(src);
+                                blend(
+                                    &mut self.local[word as usize * n..][..n],
+                                    &self.r32[src as usize * n..][..n],
+                                    &self.active,
+                                    full,
+                                )
+                            }
+                        }
                         // loads too, without the prologues and matches of `exec` and `exec_cold` (a
                         // push constant read once per batch is mostly that)
                         Code::Load {
@@ -718,6 +739,8 @@ impl Batch {
                 for (i, code) in blk.code.iter().enumerate() {
                     self.exec(prog, code, full, bind, obs, blk.id, i)
                         .map_err(|e| prog.locate(e, blk.id, Some(i)))?;
+                    // the observer reads rows
+                    self.realize_all32();
                     let inst = &prog.shader.body.blocks[blk.id as usize].insts[i];
                     obs.inst(&InstEvent {
                         block: blk.id,
@@ -772,7 +795,7 @@ impl Batch {
             }
             &CTerm::Branch { cond, t, f } if full && self.uni32[cond as usize] => {
                 // every lane active, one condition for all
-                let one = if self.r32[cond as usize * n] != 0 {
+                let one = if self.uval32[cond as usize] != 0 {
                     t
                 } else {
                     f
@@ -783,6 +806,7 @@ impl Batch {
                 return Ok(Some(one));
             }
             &CTerm::Branch { cond, t, f } => {
+                self.realize32(cond);
                 let c = &self.r32[cond as usize * n..][..n];
                 self.bits.resize(self.act.len(), 0);
                 mask::row_bits(c, &mut self.bits);
@@ -813,6 +837,9 @@ impl Batch {
                 cases,
                 default,
             } => {
+                if !*wide {
+                    self.realize32(*sel);
+                }
                 for l in 0..n {
                     if self.act[l / 64] >> (l % 64) & 1 == 0 {
                         continue;
@@ -904,9 +931,11 @@ impl Batch {
         if self.lane_kernel32(code, full) {
             return Ok(());
         }
+        // every other instruction reads and writes rows as rows
+        self.realize_all32();
         match code {
             Code::K1 { k, dst, a, .. } => match k {
-                // `lane_kernel32` ran the others: an operand is the destination
+                // `lane_kernel32` runs the 32-bit forms (this arm is not reached)
                 K1::NN(f) => k!(uni32, f, s32, r32, dst, [sl(&self.r32, *a, n)]),
                 K1::WW(f) => k_same!(uni64, f, s64, r64, dst, [a]),
                 K1::WN(f) => k_cross!(uni32, f, r32, dst, [sl(&self.r64, *a, n)]),
@@ -1325,35 +1354,72 @@ impl Batch {
 
     /// The commonest instructions, run from the block loop without `exec`'s prologue and
     /// matches: 32-bit lane kernels of one to three operands (`Code::K1`/`K2`/`K3` over the
-    /// 32-bit file). With every lane active, a kernel that reads only its own lane and whose
-    /// operand rows are all uniform runs on one lane and fills a uniform row (loop counters,
-    /// push-constant addresses, arithmetic on uniform loads); otherwise the kernel writes the
-    /// destination row in place, masked unless every lane is active, and its uniform flag is
-    /// cleared. Returns false, having done nothing, for every other instruction and when an
-    /// operand is the destination (`exec` runs those through a scratch row).
+    /// 32-bit file). A kernel that reads only its own lane and whose operands are all uniform
+    /// runs on one lane: with every lane active its result is kept in the scalar form
+    /// ([`super::uniform`]: loop counters, push-constant addresses, arithmetic on uniform
+    /// loads), else written to the active lanes. Otherwise the kernel writes the destination
+    /// row in place, masked unless every lane is active, and its uniform flag is cleared; a
+    /// uniform operand of such a kernel goes in as its one value (a one-lane slice, which
+    /// `kernels::m2` / `m3` take as a splat: no row read), a cross-lane kernel's operand rows
+    /// are made real; when an operand is the destination the kernel writes the scratch row,
+    /// blended in after. Returns false, having done nothing, for every other instruction
+    /// (so no row is made real for `c += x` in a loop whose uniform values stay scalar).
     #[inline(always)]
     fn lane_kernel32(&mut self, code: &Code, full: bool) -> bool {
         let n = self.n;
-        // One kernel `$f` of operand rows `$s` (`$lane`: it reads only its own lane of each),
-        // written out per arity: straight-line tests and slices, no array maps or iterator
-        // folds, which the block loop's size kept LLVM from inlining.
+        // One kernel `$f` of operand registers `$s` (`$lane`: it reads only its own lane of
+        // each), written out per arity: straight-line tests and slices, no array maps or
+        // iterator folds, which the block loop's size kept LLVM from inlining.
         macro_rules! kernel {
             ($lane:expr, $f:expr, $dst:expr, [$($s:ident),*]) => {{
                 let d = $dst as usize;
-                if full && $lane $(&& self.uni32[$s as usize])* {
+                if $lane $(&& self.uni32[$s as usize])* {
                     let mut o = [0u32];
-                    $f($(&self.r32[$s as usize * n..][..1],)* &mut o, None);
-                    self.uniform_row32($dst, o[0]);
+                    $f($(&self.uval32[$s as usize..][..1],)* &mut o, None);
+                    if full {
+                        self.set_uniform32($dst, o[0]);
+                    } else {
+                        self.write32($dst, false);
+                        let active = Some(&self.active[..n]);
+                        broadcast(&mut self.r32[d * n..][..n], active, o[0]);
+                    }
                     true
                 } else if false $(|| $s == $dst)* {
-                    false
+                    // an operand is the destination: into the scratch row, then blended in
+                    if !$lane {
+                        $(self.realize32($s);)*
+                    }
+                    let r32 = &self.r32;
+                    $f(
+                        $(if $lane && self.uni32[$s as usize] {
+                            &self.uval32[$s as usize..][..1]
+                        } else {
+                            &r32[$s as usize * n..][..n]
+                        },)*
+                        &mut self.s32[..n],
+                        None,
+                    );
+                    self.write32($dst, full);
+                    blend(&mut self.r32[d * n..][..n], &self.s32[..n], &self.active, full);
+                    true
                 } else {
-                    self.uni32[d] = false;
+                    if !$lane {
+                        $(self.realize32($s);)*
+                    }
+                    self.write32($dst, full);
                     let (lo, rest) = self.r32.split_at_mut(d * n);
                     let (out, hi) = rest.split_at_mut(n);
                     let (lo, hi): (&[u32], &[u32]) = (lo, hi);
                     let mk = if full { None } else { Some(&self.active[..n]) };
-                    $f($(pick(lo, hi, $s, d, n),)* out, mk);
+                    $f(
+                        $(if $lane && self.uni32[$s as usize] {
+                            &self.uval32[$s as usize..][..1]
+                        } else {
+                            pick(lo, hi, $s, d, n)
+                        },)*
+                        out,
+                        mk,
+                    );
                     true
                 }
             }};
@@ -1381,14 +1447,6 @@ impl Batch {
             } => kernel!(true, f, dst, [a, b, c]),
             _ => false,
         }
-    }
-
-    /// Fill 32-bit row `dst` with `v` and flag it uniform.
-    #[inline(always)]
-    fn uniform_row32(&mut self, dst: u32, v: u32) {
-        let n = self.n;
-        rows::fill(&mut self.r32[dst as usize * n..][..n], v);
-        self.uni32[dst as usize] = true;
     }
 
     /// Clear the uniform flags of `code`'s destination register (in both files: clearing a
@@ -1444,7 +1502,7 @@ impl Batch {
         if let (true, false, true, CSpace::Buffer { slot, index }) = (full, wide, n > 0, space) {
             let uni = |r: u32| self.uni32.get(r as usize) == Some(&true);
             if uni(addr) && index.is_none_or(uni) {
-                let at = |r: u32| self.r32[r as usize * n];
+                let at = |r: u32| self.uval32[r as usize];
                 let buf = bind.buffer(slot, index.map_or(0, at))?;
                 let v = buf.map_or(0, |b| b.load(at(addr) as u64, access_bytes(ty)));
                 let v = if ty == ScalarTy::Bool {
@@ -1452,27 +1510,37 @@ impl Batch {
                 } else {
                     v as u32
                 };
-                self.uniform_row32(dst, v);
+                self.set_uniform32(dst, v);
                 return Ok(());
             }
         }
         if let Some(first) = self.uniform_address(space, addr, full) {
             // Every active lane reads the same shared word: read it once and broadcast.
             let v = self.load_lane(ty, space, addr, bind, first, &mut None)?;
+            if !wide && !full {
+                self.write32(dst, false);
+            }
             let active = (!full).then_some(&self.active[..n]);
             if wide {
                 broadcast(&mut self.r64[dst as usize * n..][..n], active, v);
                 self.uni64[dst as usize] = full;
+            } else if full {
+                self.set_uniform32(dst, v as u32);
             } else {
                 broadcast(&mut self.r32[dst as usize * n..][..n], active, v as u32);
-                self.uni32[dst as usize] = full;
             }
             return Ok(());
+        }
+        // lane by lane: the address rows real before the destination (maybe one of them)
+        // is written
+        self.realize32(addr);
+        if let CSpace::Buffer { index: Some(i), .. } = space {
+            self.realize32(i);
         }
         if wide {
             self.uni64[dst as usize] = false;
         } else {
-            self.uni32[dst as usize] = false;
+            self.write32(dst, full);
         }
         let mut uniform = None;
         for l in 0..n {
@@ -1535,7 +1603,7 @@ impl Batch {
     ) -> Result<u64> {
         let n = self.n;
         let wide = ty.is_wide();
-        let ad = self.r32[addr as usize * n + l];
+        let ad = self.get(false, addr, l) as u32;
         Ok(match space {
             CSpace::Local => read_words(&self.local, self.local_words, n, l, ad, wide),
             CSpace::Workgroup => read_words(&self.workgroup, self.workgroup.len(), 1, 0, ad, wide),
@@ -1543,7 +1611,7 @@ impl Batch {
                 // Without an index register every lane reads the same buffer: look it up
                 // once (at the first active lane, so errors are unchanged).
                 let buf = match index {
-                    Some(r) => bind.buffer(slot, self.r32[r as usize * n + l])?,
+                    Some(r) => bind.buffer(slot, self.get(false, r, l) as u32)?,
                     None => match *uniform {
                         Some(b) => b,
                         None => *uniform.insert(bind.buffer(slot, 0)?),

@@ -8,6 +8,7 @@ mod entry;
 mod memory;
 mod quad;
 mod reuse;
+mod uniform;
 
 use super::*;
 use crate::ir::*;
