@@ -128,14 +128,58 @@ fn diffs(s: [f32; 4], t: [f32; 4]) -> [u32; 4] {
     ]
 }
 
-/// λ_base of coarse differences `d` on a 2D view (isotropic: the batch routes' kernels
-/// have no anisotropy), as `lod_bases` gives coarse implicit LOD. Out of line: once per
-/// new difference.
+/// λ_base of the coarse differences of quads `q..q + 4` on a 2D view (`s`, `t`: the rows;
+/// lanes past their ends read as zeros), as `lod_bases` gives coarse implicit LOD: the
+/// isotropic rule (the batch routes' kernels have no anisotropy) of
+/// [`Binding::lod_from_derivs_2d`], the four quads in one evaluation
+/// ([`Binding::iso_bases_2d`]). Out of line: once per four quads that need a new λ.
 #[inline(never)]
-fn lambda_2d(b: &Binding, d: [u32; 4]) -> f32 {
-    let d = d.map(f32::from_bits);
-    b.lod_from_derivs_2d([d[0], d[2], 0.0], [d[1], d[3], 0.0], false)
-        .lambda
+fn lambdas_2d(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 4] {
+    let (mut dx, mut dy) = ([[0.0f32; 4]; 2], [[0.0f32; 4]; 2]);
+    for k in 0..4 {
+        let d = diffs(row4(s, 4 * (q + k)), row4(t, 4 * (q + k))).map(f32::from_bits);
+        (dx[0][k], dx[1][k], dy[0][k], dy[1][k]) = (d[0], d[2], d[1], d[3]);
+    }
+    let l = b.iso_bases_2d(dx, dy);
+    [l[0].lambda, l[1].lambda, l[2].lambda, l[3].lambda]
+}
+
+/// A call's implicit 2D λ_base per quad, four consecutive quads computed together when one
+/// of them is first asked for (quads whose differences repeat the quad before's ask for
+/// none). Cells: the batch loop and its runs share it through shared references.
+struct Lambdas<'a> {
+    b: &'a Binding,
+    /// The `s` and `t` rows.
+    s: &'a [u32],
+    t: &'a [u32],
+    /// The first quad of the four held (`usize::MAX`: none yet).
+    base: Cell<usize>,
+    /// Their λ_base.
+    lam: Cell<[f32; 4]>,
+}
+
+impl<'a> Lambdas<'a> {
+    fn new(b: &'a Binding, s: &'a [u32], t: &'a [u32]) -> Lambdas<'a> {
+        Lambdas {
+            b,
+            s,
+            t,
+            base: Cell::new(usize::MAX),
+            lam: Cell::new([0.0; 4]),
+        }
+    }
+
+    /// λ_base of quad `q`'s coarse differences.
+    #[inline(always)]
+    fn of(&self, q: usize) -> f32 {
+        if let Some(k @ 0..4) = q.checked_sub(self.base.get()) {
+            return self.lam.get()[k];
+        }
+        let lam = lambdas_2d(self.b, self.s, self.t, q);
+        self.base.set(q);
+        self.lam.set(lam);
+        lam[0]
+    }
 }
 
 thread_local! {
@@ -144,19 +188,19 @@ thread_local! {
     static MEMO: Cell<(u64, [u32; 4], u32)> = const { Cell::new((0, [0; 4], 0)) };
 }
 
-/// λ_base of a call's first quad: this thread's memo when it holds this kernel's λ for
-/// these differences, bit for bit (ids are never reused: a clone draws a new one), else
-/// computed and memoised.
+/// λ_base of a call's first quad `q` (differences `d`): this thread's memo when it holds
+/// this kernel's λ for these differences, bit for bit (ids are never reused: a clone draws
+/// a new one), else computed and memoised.
 #[inline(always)]
-fn first_lambda(b: &Binding, d: [u32; 4]) -> f32 {
+fn first_lambda(lams: &Lambdas, q: usize, d: [u32; 4]) -> f32 {
     let (id, md, lam) = MEMO.with(Cell::get);
-    if id == b.id.0 && md == d {
+    if id == lams.b.id.0 && md == d {
         #[cfg(test)]
         MEMO_HITS.with(|h| h.set(h.get() + 1));
         return f32::from_bits(lam);
     }
-    let lam = lambda_2d(b, d);
-    MEMO.with(|m| m.set((b.id.0, d, lam.to_bits())));
+    let lam = lams.of(q);
+    MEMO.with(|m| m.set((lams.b.id.0, d, lam.to_bits())));
     lam
 }
 
@@ -337,8 +381,9 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         BatchLod::Zero => (false, &[][..]),
     };
     let cube = K::cube(b);
+    let lams = Lambdas::new(b, a.coords[0], a.coords[1]);
     let qs = QuadLods {
-        b,
+        lams: &lams,
         coords: [a.coords[0], a.coords[1]],
         masks,
         lod_row,
@@ -398,6 +443,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 // a cube's fixed selection ignores the LOD operand
                 lod_row: if cube { &[] } else { lod_row },
                 lod: key.1,
+                lams: &lams,
             };
             q = run_units_of::<K, L>(b, plane, a, &u, q, &k, out);
         }
@@ -432,7 +478,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
 /// What the batch loop asks of each quad's LOD operands (methods, not closures: a closure
 /// left out of line would not be compiled for AVX2 with the loop).
 struct QuadLods<'a> {
-    b: &'a Binding,
+    /// The quads' implicit 2D λ_base.
+    lams: &'a Lambdas<'a>,
     /// The `s` and `t` rows.
     coords: [&'a [u32]; 2],
     masks: &'a [u8],
@@ -462,8 +509,8 @@ impl QuadLods<'_> {
             let d = diffs(row4(self.coords[0], l0), row4(self.coords[1], l0));
             let lam = match pd {
                 Some((pd, l)) if pd == d => l,
-                None => first_lambda(self.b, d),
-                _ => lambda_2d(self.b, d),
+                None => first_lambda(self.lams, q, d),
+                _ => self.lams.of(q),
             };
             (lam, row[first], Some((d, lam)))
         } else {
@@ -525,6 +572,8 @@ fn pair_unit<K: Spec, L: Lanes>(
 /// explicit λ row, empty if none) all equal to the run's `lod` bits.
 struct RunKey<'a> {
     d0: [u32; 4],
+    /// The quads' implicit 2D λ_base.
+    lams: &'a Lambdas<'a>,
     lam: u32,
     by_diffs: bool,
     lod_row: &'a [u32],
@@ -691,7 +740,7 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
         });
         if k.by_diffs && !same_diffs(&i, &w) {
             // other differences: the run goes on while they give the run's λ
-            match same_lambda::<L>(b, i.s.arr(), i.t.arr(), k.lam) {
+            match same_lambda::<L>(k.lams, q, i.s.arr(), i.t.arr(), k.lam) {
                 Some(d) => w = want(l, d),
                 None => break,
             }
@@ -748,16 +797,22 @@ fn want<L: Lanes>(l: L, d: [u32; 4]) -> (I<L>, I<L>) {
 }
 
 /// The coarse differences of the unit's last quad if every quad's λ_base (from its own
-/// differences; `s`, `t`: the unit's coordinates) has the bits `lam`, else `None`. Out of
-/// line, its operands by value: once per change of differences.
+/// differences; `q0`: the unit's first quad, `s`, `t`: its coordinates) has the bits `lam`,
+/// else `None`. Out of line, its operands by value: once per change of differences.
 #[cold]
 #[inline(never)]
-fn same_lambda<L: Lanes>(b: &Binding, s: L::A<f32>, t: L::A<f32>, lam: u32) -> Option<[u32; 4]> {
+fn same_lambda<L: Lanes>(
+    lams: &Lambdas,
+    q0: usize,
+    s: L::A<f32>,
+    t: L::A<f32>,
+    lam: u32,
+) -> Option<[u32; 4]> {
     let mut last: Option<[u32; 4]> = None;
     for k in 0..L::W / 4 {
         let q = |v: &L::A<f32>| [v[4 * k], v[4 * k + 1], v[4 * k + 2], v[4 * k + 3]];
         let d = diffs(q(&s), q(&t));
-        if last != Some(d) && lambda_2d(b, d).to_bits() != lam {
+        if last != Some(d) && lams.of(q0 + k).to_bits() != lam {
             return None;
         }
         last = Some(d);

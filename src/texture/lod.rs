@@ -9,6 +9,8 @@ use super::sampler::{
     Config, Filter, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS, D3D_MIN_LOD_BIAS,
     MAX_SAMPLER_LOD_BIAS,
 };
+use crate::math;
+use crate::math::lanes::{Float, Lanes as MathLanes};
 
 /// Where a sample's LOD comes from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -122,7 +124,7 @@ pub fn lod_base(
     let Some(max_aniso) = aniso.filter(|_| n == 2 && major > 0.0) else {
         return LodBase {
             rho: [lx, ly],
-            ..LodBase::iso(major.log2())
+            ..LodBase::iso(math::log2(major))
         };
     };
     let det = (mx[0] * my[1] - mx[1] * my[0]).abs();
@@ -148,11 +150,32 @@ pub fn lod_base(
     };
     let v = if lx > ly { dx } else { dy };
     LodBase {
-        lambda: minor.log2(),
+        lambda: math::log2(minor),
         probes,
         major: [v[0], v[1]],
         rho: [lx, ly],
     }
+}
+
+/// Isotropic 2D λ_base and ρ of `L::N` lanes at once from their texel-space derivative
+/// components (`mx = (mx0, mx1)`, `my = (my0, my1)`): [`lod_base`]'s isotropic rule with
+/// `n = 2` — the same operations in the same order, each lane's bits those of the scalar
+/// form (`crate::math`'s lane types guarantee it) — as `(λ, |mx|, |my|)`.
+#[inline(always)]
+fn iso_2d<L: MathLanes>(mx0: L, mx1: L, my0: L, my1: L) -> (L, L, L) {
+    let lx = len_2d(mx0, mx1);
+    let ly = len_2d(my0, my1);
+    // `maxps` is `f32::max` here: neither length is NaN
+    (math::log2(lx.max(ly)), lx, ly)
+}
+
+/// [`len`] of two components, lane-wise: a non-finite length counts as 0.
+#[inline(always)]
+fn len_2d<L: MathLanes>(a: L, b: L) -> L {
+    let r = a.mul(a).add(b.mul(b)).sqrt();
+    // ordered: false for NaN and +∞ (r is never below 0)
+    let finite = r.lt(r.splat(f32::INFINITY));
+    L::select(finite, r, r.splat(0.0))
 }
 
 /// Bias by policy: Vulkan clamps the sum to ±maxSamplerLodBias; D3D clamps each term to
@@ -279,6 +302,53 @@ impl Binding {
         lod_base(mx, my, 2, if aniso { self.aniso } else { None }, dx, dy)
     }
 
+    /// The isotropic λ_base of four lanes' 2D normalized derivatives (`dx[k][lane]`:
+    /// component `k` of lane `lane`'s ∂/∂x), each lane's [`Binding::lod_from_derivs_2d`]
+    /// without anisotropy, four lanes in one SSE2 evaluation.
+    #[inline(always)]
+    pub fn iso_bases_2d(&self, dx: [[f32; 4]; 2], dy: [[f32; 4]; 2]) -> [LodBase; 4] {
+        // (loops, not closures: a closure may be left out of line, not compiled for AVX2
+        // with an AVX2 caller)
+        let s = self.size0;
+        let (mut mx, mut my) = ([[0.0f32; 4]; 2], [[0.0f32; 4]; 2]);
+        for k in 0..2 {
+            for i in 0..4 {
+                mx[k][i] = dx[k][i] * s[k];
+                my[k][i] = dy[k][i] * s[k];
+            }
+        }
+        let (mut lam, mut lx, mut ly) = ([0.0f32; 4], [0.0f32; 4], [0.0f32; 4]);
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::math::x86::F4;
+            // SAFETY: F4 is SSE2, part of x86-64
+            let (x0, x1, y0, y1) = unsafe {
+                (
+                    F4::load(&mx[0]),
+                    F4::load(&mx[1]),
+                    F4::load(&my[0]),
+                    F4::load(&my[1]),
+                )
+            };
+            let (l, x, y) = iso_2d(x0, x1, y0, y1);
+            l.store(&mut lam);
+            x.store(&mut lx);
+            y.store(&mut ly);
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        for i in 0..4 {
+            (lam[i], lx[i], ly[i]) = iso_2d(mx[0][i], mx[1][i], my[0][i], my[1][i]);
+        }
+        let mut b = [LodBase::iso(0.0); 4];
+        for i in 0..4 {
+            b[i] = LodBase {
+                rho: [lx[i], ly[i]],
+                ..LodBase::iso(lam[i])
+            };
+        }
+        b
+    }
+
     /// Per-lane λ_base (and probes) for a LOD mode, and the derivatives each came from.
     /// Coarse implicit derivatives are lane 0's in every lane, and off cubes λ does not
     /// depend on the coordinate, so the lanes share one evaluation; hardware precision
@@ -293,6 +363,11 @@ impl Binding {
         match *lod {
             LodMode::Explicit(l) => (Quad::each(|i| LodBase::iso(l[i])), [None; 4]),
             LodMode::Zero => ([LodBase::iso(0.0); 4], [None; 4]),
+            LodMode::Grad { dx, dy } if self.dims == 2 && !self.cube && self.aniso.is_none() => {
+                let c = |g: &[[f32; 3]; 4], k: usize| Quad::each(|i| g[i][k]);
+                let bases = self.iso_bases_2d([c(&dx, 0), c(&dx, 1)], [c(&dy, 0), c(&dy, 1)]);
+                (bases, Quad::each(|i| derivs.then_some((dx[i], dy[i]))))
+            }
             LodMode::Grad { dx, dy } => {
                 let one = |i: usize| {
                     if self.dims == 2 && !self.cube {
@@ -474,7 +549,13 @@ mod tests {
             [0.0; 3],
             [0.0; 3],
         );
-        assert_eq!(b.lambda, 5f32.log2());
+        // within 1 ULP of log2(5) (quadstep's log2 is not correctly rounded everywhere)
+        let want = 5f64.log2();
+        assert!(
+            (b.lambda as f64 - want).abs() <= f32::EPSILON as f64 * 2.0,
+            "{}",
+            b.lambda
+        );
         assert_eq!(b.probes, 1);
     }
 

@@ -54,8 +54,9 @@
 //! Conventions (decided once, see sampling.md §16/§17):
 //! - Projection is done by the caller (divide s,t,r and Dref by q first).
 //! - Implicit LOD uses coarse lane-0 derivatives (`dX = P1−P0`, `dY = P2−P0`) unless `fine`;
-//!   ρ uses Euclidean lengths and exact `log2`; bias, clamps and the cube derivative transform
-//!   are per lane. Non-finite ρ counts as 0.
+//!   ρ uses Euclidean lengths and quadstep's own `log2` (`crate::math`: ≤ 1 ULP, the same
+//!   bits on every x86-64 CPU, unlike libm's); bias, clamps and the cube derivative
+//!   transform are per lane. Non-finite ρ counts as 0.
 //! - Nearest mip: `floor(d' + 0.5)`; array layer: RNE then clamp; cube ties Z > Y > X,
 //!   seamless with a three-texel corner average.
 //! - Compare: each tap is compared (`ref OP texel`), then filtered (PCF); UNORM depth clamps
