@@ -4,8 +4,8 @@
 //! A uniform result (a lane kernel of uniform operands over every lane, a load at a uniform
 //! address with every lane running, a constant or a zeroed row at `Batch::reset`) is stored
 //! as its value in `uval32[slot]`, with `uni32[slot]` and `lazy32[slot]` set, and its row
-//! `r32[slot * n..][..n]` is left as it was (stale). Filling 256-lane rows with one value
-//! was most of the cost of uniform arithmetic.
+//! `r32[slot * n..][..n]` is left as it was (stale): filling a 256-lane row with one value
+//! costs far more than the one-lane arithmetic that made it.
 //!
 //! # The invariant
 //! - `uni32[s]`: every lane of register `s` holds `uval32[s]`.
