@@ -6,14 +6,16 @@
 
 #![allow(clippy::upper_case_acronyms)] // kernel shapes: N = 32-bit, W = 64-bit operands
 
+use super::rows::Word;
 use crate::ir::{BinaryOp, ConvOp, ScalarTy, TernaryOp, UnaryOp};
 #[cfg(target_arch = "x86_64")]
 use crate::math::x86;
 use crate::math::{self, lanes::Scalar, Float};
 use half::f16;
 
-/// Kernels take the destination row and an optional lane mask (nonzero = write the lane;
-/// `None` = write every lane).
+/// Kernels take the destination row and an optional lane mask (`!0` = write the lane, `0` =
+/// keep its value; no other words: the loops blend with them as bit masks; `None` = write
+/// every lane).
 pub(crate) type F1<A, R> = fn(&[A], &mut [R], Option<&[u32]>);
 pub(crate) type F2<A, B, R> = fn(&[A], &[B], &mut [R], Option<&[u32]>);
 pub(crate) type F3<A, B, C, R> = fn(&[A], &[B], &[C], &mut [R], Option<&[u32]>);
@@ -52,7 +54,7 @@ pub(crate) enum K4 {
 }
 
 /// Register storage word (u32 or u64): builds the kernel enums by double dispatch.
-pub(crate) trait St: Copy + Default + Send + Sync + 'static {
+pub(crate) trait St: Word + Default + Send + Sync + 'static {
     fn k1<R: St>(f: F1<Self, R>) -> K1;
     fn k1_from_n(f: F1<u32, Self>) -> K1;
     fn k1_from_w(f: F1<u64, Self>) -> K1;
@@ -164,8 +166,11 @@ impl<T: Copy> Src for Splat<T> {
     }
 }
 
-/// The lane loops: `o[i] = f(a[i], ...)`, or under a mask `o[i] = m[i] != 0 ? f(..) : o[i]`
-/// (computed for every lane and blended, so the loop stays branch-free and vectorises). An
+/// The lane loops: `o[i] = f(a[i], ...)`, or under a mask `o[i] = (f(..) & m[i]) | (o[i] &
+/// !m[i])` (computed for every lane and blended as bits, so a masked lane keeps its old word
+/// exactly and the loop stays branch-free: `and`/`andn`/`or` vectors, where the form
+/// `if m[i] != 0 { v } else { o[i] }` became masked loads in AVX2 and a branch per lane in the
+/// vector loops). An
 /// operand is a row or a [`Splat`]; [`m2`] and [`m3`] pick the form from the operand slices.
 ///
 /// Each loop is compiled twice, plain (SSE2) and inside a `#[target_feature(enable =
@@ -178,7 +183,7 @@ macro_rules! lane_loop {
     ($name:ident, $avx:ident, $body:ident, $($a:ident: $A:ident),*) => {
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn $name<$($A: Src,)* R: Copy>(
+        fn $name<$($A: Src,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -195,7 +200,7 @@ macro_rules! lane_loop {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
         #[allow(clippy::too_many_arguments)]
-        fn $avx<$($A: Src,)* R: Copy>(
+        fn $avx<$($A: Src,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -206,7 +211,7 @@ macro_rules! lane_loop {
 
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn $body<$($A: Src,)* R: Copy>(
+        fn $body<$($A: Src,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -228,8 +233,7 @@ macro_rules! lane_loop {
                 Some(m) => {
                     let m = &m[..len];
                     for i in 0..len {
-                        let v = f($($a.at(i)),*);
-                        o[i] = if m[i] != 0 { v } else { o[i] };
+                        o[i] = f($($a.at(i)),*).select(o[i], R::widen(m[i]));
                     }
                 }
             }
@@ -254,7 +258,7 @@ lane_loop!(l4, l4_avx2, l4_body, a: A, b: B, c: C, d: D);
 
 /// `o[i] = f(a[i])` over rows.
 #[inline(always)]
-fn m1<A: Copy, R: Copy>(a: &[A], o: &mut [R], mk: Option<&[u32]>, f: impl Fn(A) -> R) {
+fn m1<A: Copy, R: Word>(a: &[A], o: &mut [R], mk: Option<&[u32]>, f: impl Fn(A) -> R) {
     l1(a, o, mk, f)
 }
 
@@ -262,7 +266,7 @@ fn m1<A: Copy, R: Copy>(a: &[A], o: &mut [R], mk: Option<&[u32]>, f: impl Fn(A) 
 /// lane (the executor passes a uniform register so, [`super::run`]): each mix of rows and
 /// splats is its own loop. All-splat operands give one value, written to every lane.
 #[inline(always)]
-fn m2<A: Copy, B: Copy, R: Copy>(
+fn m2<A: Copy, B: Copy, R: Word>(
     a: &[A],
     b: &[B],
     o: &mut [R],
@@ -280,7 +284,7 @@ fn m2<A: Copy, B: Copy, R: Copy>(
 
 /// [`m2`] for three operands.
 #[inline(always)]
-fn m3<A: Copy, B: Copy, C: Copy, R: Copy>(
+fn m3<A: Copy, B: Copy, C: Copy, R: Word>(
     a: &[A],
     b: &[B],
     c: &[C],
@@ -303,7 +307,7 @@ fn m3<A: Copy, B: Copy, C: Copy, R: Copy>(
 
 /// `o[i] = f(a[i], b[i], c[i], d[i])` over rows.
 #[inline(always)]
-fn m4<A: Copy, B: Copy, C: Copy, D: Copy, R: Copy>(
+fn m4<A: Copy, B: Copy, C: Copy, D: Copy, R: Word>(
     a: &[A],
     b: &[B],
     c: &[C],
@@ -725,8 +729,7 @@ macro_rules! vec_loop {
                 }
                 Some(m) => {
                     for k in 0..n {
-                        let v = T::set(Scalar::from_bits(r[k]));
-                        o[k] = if m[k] != 0 { v } else { o[k] };
+                        o[k] = T::set(Scalar::from_bits(r[k])).select(o[k], T::S::widen(m[k]));
                     }
                 }
             }
@@ -2021,7 +2024,11 @@ mod tests {
                 let w: Vec<u64> = (0..len).map(|_| r.w()).collect();
                 for mk in [
                     None,
-                    Some((0..len).map(|i| (i % 3 != 1) as u32).collect::<Vec<_>>()),
+                    Some(
+                        (0..len)
+                            .map(|i| if i % 3 != 1 { !0 } else { 0 })
+                            .collect::<Vec<_>>(),
+                    ),
                 ] {
                     let on = |i: usize| mk.as_ref().is_none_or(|m| m[i] != 0);
                     let start = vec![7u32; len];
@@ -2063,6 +2070,130 @@ mod tests {
                         assert_eq!(p[i], wp, "pow: {what}");
                         assert_eq!(h[i], wh, "exp f16: {what}");
                         assert_eq!(d[i], wd, "floor f64: {what}");
+                    }
+                }
+            }
+        }
+        PLAIN.with(|p| p.set(false));
+    }
+
+    /// Under a mask, a lane whose mask word is 0 keeps its old word and every other lane gets
+    /// the kernel's value: for the closure loops (`m1`..`m4`, u32 and u64 results) with every
+    /// mix of row and splat operands (a one-value slice, as the executor passes a uniform
+    /// register), and for the vector loops (one and two operands, f32 and f64, rows and
+    /// splats), in both forms, at whole-vector and ragged lengths; against a per-lane
+    /// reference written here.
+    #[test]
+    fn masked_lanes_keep_their_words_for_every_operand_mix() {
+        let mut r = Inputs(fastrand::Rng::with_seed(0x2545_f491_4f6c_dd1d));
+        let mix32 = |x: u32, y: u32, z: u32, w: u32| {
+            x.wrapping_mul(0x9e37_79b9) ^ y.rotate_left(7) ^ z.wrapping_add(3) ^ w >> 3
+        };
+        let mix64 = |x: u32, y: u32, z: u32, w: u32| (mix32(x, y, z, w) as u64) << 32 | !x as u64;
+        for plain in [true, false] {
+            PLAIN.with(|p| p.set(plain));
+            for len in [4, 8, 13, 64, 256] {
+                let ops: [Vec<u32>; 4] = std::array::from_fn(|_| (0..len).map(|_| r.n()).collect());
+                let wide: [Vec<u64>; 2] =
+                    std::array::from_fn(|_| (0..len).map(|_| r.w()).collect());
+                let m: Vec<u32> = (0..len).map(|_| if r.0.bool() { !0 } else { 0 }).collect();
+                let old32: Vec<u32> = (0..len).map(|_| r.n()).collect();
+                let old64: Vec<u64> = (0..len).map(|_| r.w()).collect();
+                // bit k of `mix`: operand k is a splat
+                for mix in 0..16usize {
+                    let what = format!("plain {plain}, len {len}, splats {mix:04b}");
+                    let splat = |k: usize| mix >> k & 1 == 1;
+                    let op = |k: usize| if splat(k) { &ops[k][..1] } else { &ops[k][..] };
+                    let at = |k: usize, i: usize| ops[k][if splat(k) { 0 } else { i }];
+                    let want =
+                        |i: usize,
+                         arity: usize,
+                         old: u64,
+                         f: &dyn Fn(u32, u32, u32, u32) -> u64| {
+                            if m[i] == 0 {
+                                return old;
+                            }
+                            let v = |k: usize| if k < arity { at(k, i) } else { 0 };
+                            f(v(0), v(1), v(2), v(3))
+                        };
+                    let check = |name: &str, arity: usize, got32: &[u32], got64: &[u64]| {
+                        for i in 0..len {
+                            let w32 = want(i, arity, old32[i] as u64, &|x, y, z, w| {
+                                mix32(x, y, z, w) as u64
+                            });
+                            let w64 = want(i, arity, old64[i], &|x, y, z, w| mix64(x, y, z, w));
+                            assert_eq!(got32[i] as u64, w32, "{name} u32 lane {i}: {what}");
+                            assert_eq!(got64[i], w64, "{name} u64 lane {i}: {what}");
+                        }
+                    };
+                    // rows only for one and four operands (`m1`, `m4`)
+                    if mix == 0 {
+                        let (mut o32, mut o64) = (old32.clone(), old64.clone());
+                        m1(op(0), &mut o32, Some(&m), |x| mix32(x, 0, 0, 0));
+                        m1(op(0), &mut o64, Some(&m), |x| mix64(x, 0, 0, 0));
+                        check("m1", 1, &o32, &o64);
+                        let (mut o32, mut o64) = (old32.clone(), old64.clone());
+                        m4(op(0), op(1), op(2), op(3), &mut o32, Some(&m), mix32);
+                        m4(op(0), op(1), op(2), op(3), &mut o64, Some(&m), mix64);
+                        check("m4", 4, &o32, &o64);
+                    }
+                    if mix < 4 {
+                        let (mut o32, mut o64) = (old32.clone(), old64.clone());
+                        m2(op(0), op(1), &mut o32, Some(&m), |x, y| mix32(x, y, 0, 0));
+                        m2(op(0), op(1), &mut o64, Some(&m), |x, y| mix64(x, y, 0, 0));
+                        check("m2", 2, &o32, &o64);
+                    }
+                    if mix < 8 {
+                        let (mut o32, mut o64) = (old32.clone(), old64.clone());
+                        m3(op(0), op(1), op(2), &mut o32, Some(&m), |x, y, z| {
+                            mix32(x, y, z, 0)
+                        });
+                        m3(op(0), op(1), op(2), &mut o64, Some(&m), |x, y, z| {
+                            mix64(x, y, z, 0)
+                        });
+                        check("m3", 3, &o32, &o64);
+                    }
+                    if mix >= 4 {
+                        continue;
+                    }
+                    // the vector loops: sqrt and floor (one row), pow (rows and splats)
+                    let f = f32::from_bits;
+                    let keep =
+                        |i: usize, old: u32, v: f32| if m[i] == 0 { old } else { v.to_bits() };
+                    let K1::NN(sqrt) = unary(U::Sqrt, T::F32).unwrap() else {
+                        panic!()
+                    };
+                    let K1::WW(floor) = unary(U::Floor, T::F64).unwrap() else {
+                        panic!()
+                    };
+                    let K2::NNN(pow) = binary(B::Pow, T::F32).unwrap() else {
+                        panic!()
+                    };
+                    let (mut s, mut d, mut p) = (old32.clone(), old64.clone(), old32.clone());
+                    if mix == 0 {
+                        sqrt(op(0), &mut s, Some(&m));
+                        floor(&wide[0], &mut d, Some(&m));
+                    }
+                    pow(op(0), op(1), &mut p, Some(&m));
+                    for i in 0..len {
+                        if mix == 0 {
+                            assert_eq!(
+                                s[i],
+                                keep(i, old32[i], f(at(0, i)).sqrt()),
+                                "sqrt lane {i}: {what}"
+                            );
+                            let fl = if m[i] == 0 {
+                                old64[i]
+                            } else {
+                                f64::from_bits(wide[0][i]).floor().to_bits()
+                            };
+                            let nan = f64::from_bits(wide[0][i]).is_nan() && m[i] != 0;
+                            if !nan {
+                                assert_eq!(d[i], fl, "floor lane {i}: {what}");
+                            }
+                        }
+                        let pw = keep(i, old32[i], math::pow(f(at(0, i)), f(at(1, i))));
+                        assert_eq!(p[i], pw, "pow lane {i}: {what}");
                     }
                 }
             }
