@@ -633,13 +633,13 @@ impl Batch {
                 Some(t) => (t, true),
                 None => {
                     // the lowest block some lane waits at, with all the lanes waiting there
-                    self.bits.clone_from(&self.act);
-                    let Some(cur) = self.wait.pop(&mut self.act) else {
+                    let Some(popped) = self.wait.pop(&mut self.act) else {
                         self.wait.finish();
                         return Ok(());
                     };
-                    let full = mask::count(&self.act) == n;
-                    if !expanded || self.bits != self.act {
+                    let (cur, full) = (popped.block, popped.lanes == n);
+                    // the mask words of the lanes the last block ran are still right
+                    if !expanded || !popped.same {
                         // every lane again (after a divergent branch): a fill, not the expansion
                         if full {
                             rows::fill(&mut self.active[..n], !0);
