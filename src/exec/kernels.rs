@@ -53,6 +53,68 @@ pub(crate) enum K4 {
     WWNNW(F4<u64, u64, u32, u32, u64>),
 }
 
+/// [`K1`] with a 64-bit operand or result: what `Batch::exec` runs (the all-32-bit form
+/// becomes `Code::N1`, run by `Batch::lane_kernel32`).
+#[derive(Clone, Copy)]
+pub(crate) enum W1 {
+    WW(F1<u64, u64>),
+    WN(F1<u64, u32>),
+    NW(F1<u32, u64>),
+}
+/// [`K2`] with a 64-bit operand or result.
+#[derive(Clone, Copy)]
+pub(crate) enum W2 {
+    WWW(F2<u64, u64, u64>),
+    WWN(F2<u64, u64, u32>),
+    WNW(F2<u64, u32, u64>),
+    NNW(F2<u32, u32, u64>),
+}
+/// [`K3`] with a 64-bit operand or result.
+#[derive(Clone, Copy)]
+pub(crate) enum W3 {
+    WWWW(F3<u64, u64, u64, u64>),
+    NWWW(F3<u32, u64, u64, u64>),
+    WNNW(F3<u64, u32, u32, u64>),
+}
+
+/// A kernel split by register files: `N`, every operand and the result 32-bit; `W`, the rest.
+pub(crate) enum Split<N, W> {
+    N(N),
+    W(W),
+}
+
+impl K1 {
+    pub(crate) fn split(self) -> Split<F1<u32, u32>, W1> {
+        match self {
+            K1::NN(f) => Split::N(f),
+            K1::WW(f) => Split::W(W1::WW(f)),
+            K1::WN(f) => Split::W(W1::WN(f)),
+            K1::NW(f) => Split::W(W1::NW(f)),
+        }
+    }
+}
+impl K2 {
+    pub(crate) fn split(self) -> Split<F2<u32, u32, u32>, W2> {
+        match self {
+            K2::NNN(f) => Split::N(f),
+            K2::WWW(f) => Split::W(W2::WWW(f)),
+            K2::WWN(f) => Split::W(W2::WWN(f)),
+            K2::WNW(f) => Split::W(W2::WNW(f)),
+            K2::NNW(f) => Split::W(W2::NNW(f)),
+        }
+    }
+}
+impl K3 {
+    pub(crate) fn split(self) -> Split<F3<u32, u32, u32, u32>, W3> {
+        match self {
+            K3::NNNN(f) => Split::N(f),
+            K3::WWWW(f) => Split::W(W3::WWWW(f)),
+            K3::NWWW(f) => Split::W(W3::NWWW(f)),
+            K3::WNNW(f) => Split::W(W3::WNNW(f)),
+        }
+    }
+}
+
 /// Register storage word (u32 or u64): builds the kernel enums by double dispatch.
 pub(crate) trait St: Word + Default + Send + Sync + 'static {
     fn k1<R: St>(f: F1<Self, R>) -> K1;
@@ -256,12 +318,6 @@ lane_loop!(l2, l2_avx2, l2_body, a: A, b: B);
 lane_loop!(l3, l3_avx2, l3_body, a: A, b: B, c: C);
 lane_loop!(l4, l4_avx2, l4_body, a: A, b: B, c: C, d: D);
 
-/// `o[i] = f(a[i])` over rows.
-#[inline(always)]
-fn m1<A: Copy, R: Word>(a: &[A], o: &mut [R], mk: Option<&[u32]>, f: impl Fn(A) -> R) {
-    l1(a, o, mk, f)
-}
-
 /// `o[i] = f(a[i], b[i])`, where an operand slice shorter than `o` is one value for every
 /// lane (the executor passes a uniform register so, [`super::run`]): each mix of rows and
 /// splats is its own loop. All-splat operands give one value, written to every lane.
@@ -303,20 +359,6 @@ fn m3<A: Copy, B: Copy, C: Copy, R: Word>(
         (true, true, false) => l3(Splat(a[0]), Splat(b[0]), c, o, mk, f),
         (true, true, true) => l1(Splat(f(a[0], b[0], c[0])), o, mk, std::convert::identity),
     }
-}
-
-/// `o[i] = f(a[i], b[i], c[i], d[i])` over rows.
-#[inline(always)]
-fn m4<A: Copy, B: Copy, C: Copy, D: Copy, R: Word>(
-    a: &[A],
-    b: &[B],
-    c: &[C],
-    d: &[D],
-    o: &mut [R],
-    mk: Option<&[u32]>,
-    f: impl Fn(A, B, C, D) -> R,
-) {
-    l4(a, b, c, d, o, mk, f)
 }
 
 /// A row kernel of two operands run where an operand slice is shorter than `o` (one value
@@ -579,7 +621,7 @@ impl Fl for f64 {
         use UnaryOp::*;
         macro_rules! per_lane {
             ($f:path) => {
-                T::S::k1::<T::S>(|a, o, mk| m1(a, o, mk, |s| T::set($f(T::get(s)))))
+                T::S::k1::<T::S>(|a, o, mk| l1(a, o, mk, |s| T::set($f(T::get(s)))))
             };
         }
         Some(match op {
@@ -960,9 +1002,9 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     match op {
         Mov => {
             return Some(if ty.is_wide() {
-                K1::WW(|a, o, mk| m1(a, o, mk, |x| x))
+                K1::WW(|a, o, mk| l1(a, o, mk, |x| x))
             } else {
-                K1::NN(|a, o, mk| m1(a, o, mk, |x| x))
+                K1::NN(|a, o, mk| l1(a, o, mk, |x| x))
             })
         }
         UnpackHalf2x16(c) | UnpackUnorm2x16(c) | UnpackSnorm2x16(c) if c < 2 => {
@@ -973,7 +1015,7 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     }
     match ty {
         ScalarTy::Bool => match op {
-            LogicalNot => Some(K1::NN(|a, o, mk| m1(a, o, mk, |x| bit(x == 0)))),
+            LogicalNot => Some(K1::NN(|a, o, mk| l1(a, o, mk, |x| bit(x == 0)))),
             _ => None,
         },
         ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => with_float!(ty, T => float_unary::<T>(op)),
@@ -987,7 +1029,7 @@ fn unpack(op: UnaryOp) -> K1 {
         ($c:expr, |$x:ident| $e:expr) => {
             match $c {
                 0 => K1::NN(|a, o, mk| {
-                    m1(a, o, mk, |$x| {
+                    l1(a, o, mk, |$x| {
                         {
                             let $x = $x;
                             $e
@@ -996,7 +1038,7 @@ fn unpack(op: UnaryOp) -> K1 {
                     })
                 }),
                 1 => K1::NN(|a, o, mk| {
-                    m1(a, o, mk, |$x| {
+                    l1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 8;
                             $e
@@ -1005,7 +1047,7 @@ fn unpack(op: UnaryOp) -> K1 {
                     })
                 }),
                 2 => K1::NN(|a, o, mk| {
-                    m1(a, o, mk, |$x| {
+                    l1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 16;
                             $e
@@ -1014,7 +1056,7 @@ fn unpack(op: UnaryOp) -> K1 {
                     })
                 }),
                 _ => K1::NN(|a, o, mk| {
-                    m1(a, o, mk, |$x| {
+                    l1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 24;
                             $e
@@ -1031,7 +1073,7 @@ fn unpack(op: UnaryOp) -> K1 {
         UnpackSnorm2x16(c) => k!(c * 2, |x| (x as u16 as i16 as f32 / 32767.0).max(-1.0)),
         UnpackUnorm4x8(c) => k!(c, |x| (x & 0xff) as f32 / 255.0),
         UnpackSnorm4x8(c) => k!(c, |x| (x as u8 as i8 as f32 / 127.0).max(-1.0)),
-        _ => K1::NN(|a, o, mk| m1(a, o, mk, |x| x)),
+        _ => K1::NN(|a, o, mk| l1(a, o, mk, |x| x)),
     }
 }
 
@@ -1039,18 +1081,18 @@ fn int_unary<T: Ty>(op: UnaryOp) -> Option<K1> {
     use UnaryOp::*;
     type S<T> = <T as Ty>::S;
     Some(match op {
-        SNeg => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(0u64.wrapping_sub(T::u(x))))),
-        Not => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(!T::u(x)))),
+        SNeg => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(0u64.wrapping_sub(T::u(x))))),
+        Not => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(!T::u(x)))),
         SAbs => {
-            S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(T::i(x).wrapping_abs() as u64)))
+            S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(T::i(x).wrapping_abs() as u64)))
         }
-        SSign => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(T::i(x).signum() as u64))),
+        SSign => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(T::i(x).signum() as u64))),
         BitReverse => S::<T>::k1::<S<T>>(|a, o, mk| {
-            m1(a, o, mk, |x| T::put(T::u(x).reverse_bits() >> (64 - T::W)))
+            l1(a, o, mk, |x| T::put(T::u(x).reverse_bits() >> (64 - T::W)))
         }),
-        BitCount => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x).count_ones())),
+        BitCount => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x).count_ones())),
         FindILsb => S::<T>::k1::<u32>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 let v = T::u(x);
                 if v == 0 {
                     u32::MAX
@@ -1059,16 +1101,16 @@ fn int_unary<T: Ty>(op: UnaryOp) -> Option<K1> {
                 }
             })
         }),
-        FindUMsb => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| msb(T::u(x)))),
+        FindUMsb => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| msb(T::u(x)))),
         FindSMsb => S::<T>::k1::<u32>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 let v = T::i(x);
                 msb(if v < 0 { !v } else { v } as u64)
             })
         }),
-        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x) as u32)),
+        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x) as u32)),
         Hi32 if T::W == 64 => {
-            S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| (T::u(x) >> 32) as u32))
+            S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| (T::u(x) >> 32) as u32))
         }
         _ => return None,
     })
@@ -1090,7 +1132,7 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
     macro_rules! fu {
         (|$x:ident| $e:expr) => {
             S::<T>::k1::<S<T>>(|a, o, mk| {
-                m1(a, o, mk, |s| {
+                l1(a, o, mk, |s| {
                     let $x: F<T> = T::get(s);
                     T::set($e)
                 })
@@ -1120,12 +1162,12 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
         Radians => fu!(|x| x * F::<T>::c(std::f64::consts::PI / 180.0)),
         Degrees => fu!(|x| x * F::<T>::c(180.0 / std::f64::consts::PI)),
         FrexpMant => fu!(|x| x.frexp().0),
-        FrexpExp => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| T::get(s).frexp().1 as u32)),
-        IsNan => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| bit(T::get(s).is_nan()))),
-        IsInf => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| bit(T::get(s).is_inf()))),
-        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x) as u32)),
+        FrexpExp => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| T::get(s).frexp().1 as u32)),
+        IsNan => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| bit(T::get(s).is_nan()))),
+        IsInf => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| bit(T::get(s).is_inf()))),
+        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x) as u32)),
         Hi32 if T::W == 64 => {
-            S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| (T::u(x) >> 32) as u32))
+            S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| (T::u(x) >> 32) as u32))
         }
         _ => return None,
     })
@@ -1446,7 +1488,7 @@ pub(crate) fn bitfield_insert(ty: ScalarTy) -> Option<K4> {
     fn k<T: Ty>() -> K4 {
         type S<T> = <T as Ty>::S;
         S::<T>::k4_bfi(|a, b, c, d, o, mk| {
-            m4(a, b, c, d, o, mk, |base, ins, off, cnt| {
+            l4(a, b, c, d, o, mk, |base, ins, off, cnt| {
                 let (off, cnt) = bf_clamp(T::W, off, cnt);
                 if cnt == 0 {
                     base
@@ -1464,13 +1506,13 @@ pub(crate) fn bitfield_insert(ty: ScalarTy) -> Option<K4> {
 pub(crate) fn pack4x8(snorm: bool) -> K4 {
     if snorm {
         K4::NNNNN(|a, b, c, d, o, mk| {
-            m4(a, b, c, d, o, mk, |x, y, z, w| {
+            l4(a, b, c, d, o, mk, |x, y, z, w| {
                 snorm8(x) | snorm8(y) << 8 | snorm8(z) << 16 | snorm8(w) << 24
             })
         })
     } else {
         K4::NNNNN(|a, b, c, d, o, mk| {
-            m4(a, b, c, d, o, mk, |x, y, z, w| {
+            l4(a, b, c, d, o, mk, |x, y, z, w| {
                 unorm8(x) | unorm8(y) << 8 | unorm8(z) << 16 | unorm8(w) << 24
             })
         })
@@ -1493,31 +1535,31 @@ fn conv<A: Ty, B: Ty>(op: ConvOp) -> Option<K1> {
     type S<T> = <T as Ty>::S;
     Some(match op {
         FToS if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 let hi = (u64::MAX >> (65 - B::W)) as i64;
                 let v = (A::f(x) as i64).clamp(-hi - 1, hi);
                 B::put(v as u64)
             })
         }),
         FToU if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 B::put((A::f(x) as u64).min(u64::MAX >> (64 - B::W)))
             })
         }),
         SToF if !A::FLOAT && B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::from_i64(A::i(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::from_i64(A::i(x))))
         }
         UToF if !A::FLOAT && B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::from_u64(A::u(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::from_u64(A::u(x))))
         }
         UConvert if !A::FLOAT && !B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::put(A::u(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::put(A::u(x))))
         }
         SConvert if !A::FLOAT && !B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::put(A::i(x) as u64)))
+            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::put(A::i(x) as u64)))
         }
         FConvert if A::FLOAT && B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 if B::W == 16 {
                     B::put(H::from_f64_exact(A::f(x)) as u64)
                 } else {
@@ -2078,7 +2120,7 @@ mod tests {
     }
 
     /// Under a mask, a lane whose mask word is 0 keeps its old word and every other lane gets
-    /// the kernel's value: for the closure loops (`m1`..`m4`, u32 and u64 results) with every
+    /// the kernel's value: for the closure loops (`l1`, `m2`, `m3`, `l4`, u32 and u64 results) with every
     /// mix of row and splat operands (a one-value slice, as the executor passes a uniform
     /// register), and for the vector loops (one and two operands, f32 and f64, rows and
     /// splats), in both forms, at whole-vector and ragged lengths; against a per-lane
@@ -2126,16 +2168,16 @@ mod tests {
                             assert_eq!(got64[i], w64, "{name} u64 lane {i}: {what}");
                         }
                     };
-                    // rows only for one and four operands (`m1`, `m4`)
+                    // rows only for one and four operands (`l1`, `l4`)
                     if mix == 0 {
                         let (mut o32, mut o64) = (old32.clone(), old64.clone());
-                        m1(op(0), &mut o32, Some(&m), |x| mix32(x, 0, 0, 0));
-                        m1(op(0), &mut o64, Some(&m), |x| mix64(x, 0, 0, 0));
-                        check("m1", 1, &o32, &o64);
+                        l1(op(0), &mut o32, Some(&m), |x| mix32(x, 0, 0, 0));
+                        l1(op(0), &mut o64, Some(&m), |x| mix64(x, 0, 0, 0));
+                        check("l1", 1, &o32, &o64);
                         let (mut o32, mut o64) = (old32.clone(), old64.clone());
-                        m4(op(0), op(1), op(2), op(3), &mut o32, Some(&m), mix32);
-                        m4(op(0), op(1), op(2), op(3), &mut o64, Some(&m), mix64);
-                        check("m4", 4, &o32, &o64);
+                        l4(op(0), op(1), op(2), op(3), &mut o32, Some(&m), mix32);
+                        l4(op(0), op(1), op(2), op(3), &mut o64, Some(&m), mix64);
+                        check("l4", 4, &o32, &o64);
                     }
                     if mix < 4 {
                         let (mut o32, mut o64) = (old32.clone(), old64.clone());
