@@ -6,14 +6,16 @@
 
 #![allow(clippy::upper_case_acronyms)] // kernel shapes: N = 32-bit, W = 64-bit operands
 
+use super::rows::Word;
 use crate::ir::{BinaryOp, ConvOp, ScalarTy, TernaryOp, UnaryOp};
 #[cfg(target_arch = "x86_64")]
 use crate::math::x86;
 use crate::math::{self, lanes::Scalar, Float};
 use half::f16;
 
-/// Kernels take the destination row and an optional lane mask (nonzero = write the lane;
-/// `None` = write every lane).
+/// Kernels take the destination row and an optional lane mask (`!0` = write the lane, `0` =
+/// keep its value; no other words: the loops blend with them as bit masks; `None` = write
+/// every lane).
 pub(crate) type F1<A, R> = fn(&[A], &mut [R], Option<&[u32]>);
 pub(crate) type F2<A, B, R> = fn(&[A], &[B], &mut [R], Option<&[u32]>);
 pub(crate) type F3<A, B, C, R> = fn(&[A], &[B], &[C], &mut [R], Option<&[u32]>);
@@ -51,8 +53,70 @@ pub(crate) enum K4 {
     WWNNW(F4<u64, u64, u32, u32, u64>),
 }
 
+/// [`K1`] with a 64-bit operand or result: what `Batch::exec` runs (the all-32-bit form
+/// becomes `Code::N1`, run by `Batch::lane_kernel32`).
+#[derive(Clone, Copy)]
+pub(crate) enum W1 {
+    WW(F1<u64, u64>),
+    WN(F1<u64, u32>),
+    NW(F1<u32, u64>),
+}
+/// [`K2`] with a 64-bit operand or result.
+#[derive(Clone, Copy)]
+pub(crate) enum W2 {
+    WWW(F2<u64, u64, u64>),
+    WWN(F2<u64, u64, u32>),
+    WNW(F2<u64, u32, u64>),
+    NNW(F2<u32, u32, u64>),
+}
+/// [`K3`] with a 64-bit operand or result.
+#[derive(Clone, Copy)]
+pub(crate) enum W3 {
+    WWWW(F3<u64, u64, u64, u64>),
+    NWWW(F3<u32, u64, u64, u64>),
+    WNNW(F3<u64, u32, u32, u64>),
+}
+
+/// A kernel split by register files: `N`, every operand and the result 32-bit; `W`, the rest.
+pub(crate) enum Split<N, W> {
+    N(N),
+    W(W),
+}
+
+impl K1 {
+    pub(crate) fn split(self) -> Split<F1<u32, u32>, W1> {
+        match self {
+            K1::NN(f) => Split::N(f),
+            K1::WW(f) => Split::W(W1::WW(f)),
+            K1::WN(f) => Split::W(W1::WN(f)),
+            K1::NW(f) => Split::W(W1::NW(f)),
+        }
+    }
+}
+impl K2 {
+    pub(crate) fn split(self) -> Split<F2<u32, u32, u32>, W2> {
+        match self {
+            K2::NNN(f) => Split::N(f),
+            K2::WWW(f) => Split::W(W2::WWW(f)),
+            K2::WWN(f) => Split::W(W2::WWN(f)),
+            K2::WNW(f) => Split::W(W2::WNW(f)),
+            K2::NNW(f) => Split::W(W2::NNW(f)),
+        }
+    }
+}
+impl K3 {
+    pub(crate) fn split(self) -> Split<F3<u32, u32, u32, u32>, W3> {
+        match self {
+            K3::NNNN(f) => Split::N(f),
+            K3::WWWW(f) => Split::W(W3::WWWW(f)),
+            K3::NWWW(f) => Split::W(W3::NWWW(f)),
+            K3::WNNW(f) => Split::W(W3::WNNW(f)),
+        }
+    }
+}
+
 /// Register storage word (u32 or u64): builds the kernel enums by double dispatch.
-pub(crate) trait St: Copy + Default + Send + Sync + 'static {
+pub(crate) trait St: Word + Default + Send + Sync + 'static {
     fn k1<R: St>(f: F1<Self, R>) -> K1;
     fn k1_from_n(f: F1<u32, Self>) -> K1;
     fn k1_from_w(f: F1<u64, Self>) -> K1;
@@ -164,8 +228,11 @@ impl<T: Copy> Src for Splat<T> {
     }
 }
 
-/// The lane loops: `o[i] = f(a[i], ...)`, or under a mask `o[i] = m[i] != 0 ? f(..) : o[i]`
-/// (computed for every lane and blended, so the loop stays branch-free and vectorises). An
+/// The lane loops: `o[i] = f(a[i], ...)`, or under a mask `o[i] = (f(..) & m[i]) | (o[i] &
+/// !m[i])` (computed for every lane and blended as bits, so a masked lane keeps its old word
+/// exactly and the loop stays branch-free: `and`/`andn`/`or` vectors, where the form
+/// `if m[i] != 0 { v } else { o[i] }` became masked loads in AVX2 and a branch per lane in the
+/// vector loops). An
 /// operand is a row or a [`Splat`]; [`m2`] and [`m3`] pick the form from the operand slices.
 ///
 /// Each loop is compiled twice, plain (SSE2) and inside a `#[target_feature(enable =
@@ -178,7 +245,7 @@ macro_rules! lane_loop {
     ($name:ident, $avx:ident, $body:ident, $($a:ident: $A:ident),*) => {
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn $name<$($A: Src,)* R: Copy>(
+        fn $name<$($A: Src,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -195,7 +262,7 @@ macro_rules! lane_loop {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
         #[allow(clippy::too_many_arguments)]
-        fn $avx<$($A: Src,)* R: Copy>(
+        fn $avx<$($A: Src,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -206,7 +273,7 @@ macro_rules! lane_loop {
 
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn $body<$($A: Src,)* R: Copy>(
+        fn $body<$($A: Src,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -228,8 +295,7 @@ macro_rules! lane_loop {
                 Some(m) => {
                     let m = &m[..len];
                     for i in 0..len {
-                        let v = f($($a.at(i)),*);
-                        o[i] = if m[i] != 0 { v } else { o[i] };
+                        o[i] = f($($a.at(i)),*).select(o[i], R::widen(m[i]));
                     }
                 }
             }
@@ -252,17 +318,11 @@ lane_loop!(l2, l2_avx2, l2_body, a: A, b: B);
 lane_loop!(l3, l3_avx2, l3_body, a: A, b: B, c: C);
 lane_loop!(l4, l4_avx2, l4_body, a: A, b: B, c: C, d: D);
 
-/// `o[i] = f(a[i])` over rows.
-#[inline(always)]
-fn m1<A: Copy, R: Copy>(a: &[A], o: &mut [R], mk: Option<&[u32]>, f: impl Fn(A) -> R) {
-    l1(a, o, mk, f)
-}
-
 /// `o[i] = f(a[i], b[i])`, where an operand slice shorter than `o` is one value for every
 /// lane (the executor passes a uniform register so, [`super::run`]): each mix of rows and
 /// splats is its own loop. All-splat operands give one value, written to every lane.
 #[inline(always)]
-fn m2<A: Copy, B: Copy, R: Copy>(
+fn m2<A: Copy, B: Copy, R: Word>(
     a: &[A],
     b: &[B],
     o: &mut [R],
@@ -280,7 +340,7 @@ fn m2<A: Copy, B: Copy, R: Copy>(
 
 /// [`m2`] for three operands.
 #[inline(always)]
-fn m3<A: Copy, B: Copy, C: Copy, R: Copy>(
+fn m3<A: Copy, B: Copy, C: Copy, R: Word>(
     a: &[A],
     b: &[B],
     c: &[C],
@@ -299,20 +359,6 @@ fn m3<A: Copy, B: Copy, C: Copy, R: Copy>(
         (true, true, false) => l3(Splat(a[0]), Splat(b[0]), c, o, mk, f),
         (true, true, true) => l1(Splat(f(a[0], b[0], c[0])), o, mk, std::convert::identity),
     }
-}
-
-/// `o[i] = f(a[i], b[i], c[i], d[i])` over rows.
-#[inline(always)]
-fn m4<A: Copy, B: Copy, C: Copy, D: Copy, R: Copy>(
-    a: &[A],
-    b: &[B],
-    c: &[C],
-    d: &[D],
-    o: &mut [R],
-    mk: Option<&[u32]>,
-    f: impl Fn(A, B, C, D) -> R,
-) {
-    l4(a, b, c, d, o, mk, f)
 }
 
 /// A row kernel of two operands run where an operand slice is shorter than `o` (one value
@@ -575,7 +621,7 @@ impl Fl for f64 {
         use UnaryOp::*;
         macro_rules! per_lane {
             ($f:path) => {
-                T::S::k1::<T::S>(|a, o, mk| m1(a, o, mk, |s| T::set($f(T::get(s)))))
+                T::S::k1::<T::S>(|a, o, mk| l1(a, o, mk, |s| T::set($f(T::get(s)))))
             };
         }
         Some(match op {
@@ -725,8 +771,7 @@ macro_rules! vec_loop {
                 }
                 Some(m) => {
                     for k in 0..n {
-                        let v = T::set(Scalar::from_bits(r[k]));
-                        o[k] = if m[k] != 0 { v } else { o[k] };
+                        o[k] = T::set(Scalar::from_bits(r[k])).select(o[k], T::S::widen(m[k]));
                     }
                 }
             }
@@ -957,9 +1002,9 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     match op {
         Mov => {
             return Some(if ty.is_wide() {
-                K1::WW(|a, o, mk| m1(a, o, mk, |x| x))
+                K1::WW(|a, o, mk| l1(a, o, mk, |x| x))
             } else {
-                K1::NN(|a, o, mk| m1(a, o, mk, |x| x))
+                K1::NN(|a, o, mk| l1(a, o, mk, |x| x))
             })
         }
         UnpackHalf2x16(c) | UnpackUnorm2x16(c) | UnpackSnorm2x16(c) if c < 2 => {
@@ -970,7 +1015,7 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     }
     match ty {
         ScalarTy::Bool => match op {
-            LogicalNot => Some(K1::NN(|a, o, mk| m1(a, o, mk, |x| bit(x == 0)))),
+            LogicalNot => Some(K1::NN(|a, o, mk| l1(a, o, mk, |x| bit(x == 0)))),
             _ => None,
         },
         ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => with_float!(ty, T => float_unary::<T>(op)),
@@ -984,7 +1029,7 @@ fn unpack(op: UnaryOp) -> K1 {
         ($c:expr, |$x:ident| $e:expr) => {
             match $c {
                 0 => K1::NN(|a, o, mk| {
-                    m1(a, o, mk, |$x| {
+                    l1(a, o, mk, |$x| {
                         {
                             let $x = $x;
                             $e
@@ -993,7 +1038,7 @@ fn unpack(op: UnaryOp) -> K1 {
                     })
                 }),
                 1 => K1::NN(|a, o, mk| {
-                    m1(a, o, mk, |$x| {
+                    l1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 8;
                             $e
@@ -1002,7 +1047,7 @@ fn unpack(op: UnaryOp) -> K1 {
                     })
                 }),
                 2 => K1::NN(|a, o, mk| {
-                    m1(a, o, mk, |$x| {
+                    l1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 16;
                             $e
@@ -1011,7 +1056,7 @@ fn unpack(op: UnaryOp) -> K1 {
                     })
                 }),
                 _ => K1::NN(|a, o, mk| {
-                    m1(a, o, mk, |$x| {
+                    l1(a, o, mk, |$x| {
                         {
                             let $x = $x >> 24;
                             $e
@@ -1028,7 +1073,7 @@ fn unpack(op: UnaryOp) -> K1 {
         UnpackSnorm2x16(c) => k!(c * 2, |x| (x as u16 as i16 as f32 / 32767.0).max(-1.0)),
         UnpackUnorm4x8(c) => k!(c, |x| (x & 0xff) as f32 / 255.0),
         UnpackSnorm4x8(c) => k!(c, |x| (x as u8 as i8 as f32 / 127.0).max(-1.0)),
-        _ => K1::NN(|a, o, mk| m1(a, o, mk, |x| x)),
+        _ => K1::NN(|a, o, mk| l1(a, o, mk, |x| x)),
     }
 }
 
@@ -1036,18 +1081,18 @@ fn int_unary<T: Ty>(op: UnaryOp) -> Option<K1> {
     use UnaryOp::*;
     type S<T> = <T as Ty>::S;
     Some(match op {
-        SNeg => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(0u64.wrapping_sub(T::u(x))))),
-        Not => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(!T::u(x)))),
+        SNeg => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(0u64.wrapping_sub(T::u(x))))),
+        Not => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(!T::u(x)))),
         SAbs => {
-            S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(T::i(x).wrapping_abs() as u64)))
+            S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(T::i(x).wrapping_abs() as u64)))
         }
-        SSign => S::<T>::k1::<S<T>>(|a, o, mk| m1(a, o, mk, |x| T::put(T::i(x).signum() as u64))),
+        SSign => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(T::i(x).signum() as u64))),
         BitReverse => S::<T>::k1::<S<T>>(|a, o, mk| {
-            m1(a, o, mk, |x| T::put(T::u(x).reverse_bits() >> (64 - T::W)))
+            l1(a, o, mk, |x| T::put(T::u(x).reverse_bits() >> (64 - T::W)))
         }),
-        BitCount => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x).count_ones())),
+        BitCount => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x).count_ones())),
         FindILsb => S::<T>::k1::<u32>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 let v = T::u(x);
                 if v == 0 {
                     u32::MAX
@@ -1056,16 +1101,16 @@ fn int_unary<T: Ty>(op: UnaryOp) -> Option<K1> {
                 }
             })
         }),
-        FindUMsb => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| msb(T::u(x)))),
+        FindUMsb => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| msb(T::u(x)))),
         FindSMsb => S::<T>::k1::<u32>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 let v = T::i(x);
                 msb(if v < 0 { !v } else { v } as u64)
             })
         }),
-        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x) as u32)),
+        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x) as u32)),
         Hi32 if T::W == 64 => {
-            S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| (T::u(x) >> 32) as u32))
+            S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| (T::u(x) >> 32) as u32))
         }
         _ => return None,
     })
@@ -1087,7 +1132,7 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
     macro_rules! fu {
         (|$x:ident| $e:expr) => {
             S::<T>::k1::<S<T>>(|a, o, mk| {
-                m1(a, o, mk, |s| {
+                l1(a, o, mk, |s| {
                     let $x: F<T> = T::get(s);
                     T::set($e)
                 })
@@ -1117,12 +1162,12 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
         Radians => fu!(|x| x * F::<T>::c(std::f64::consts::PI / 180.0)),
         Degrees => fu!(|x| x * F::<T>::c(180.0 / std::f64::consts::PI)),
         FrexpMant => fu!(|x| x.frexp().0),
-        FrexpExp => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| T::get(s).frexp().1 as u32)),
-        IsNan => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| bit(T::get(s).is_nan()))),
-        IsInf => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |s| bit(T::get(s).is_inf()))),
-        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| T::u(x) as u32)),
+        FrexpExp => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| T::get(s).frexp().1 as u32)),
+        IsNan => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| bit(T::get(s).is_nan()))),
+        IsInf => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| bit(T::get(s).is_inf()))),
+        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x) as u32)),
         Hi32 if T::W == 64 => {
-            S::<T>::k1::<u32>(|a, o, mk| m1(a, o, mk, |x| (T::u(x) >> 32) as u32))
+            S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| (T::u(x) >> 32) as u32))
         }
         _ => return None,
     })
@@ -1443,7 +1488,7 @@ pub(crate) fn bitfield_insert(ty: ScalarTy) -> Option<K4> {
     fn k<T: Ty>() -> K4 {
         type S<T> = <T as Ty>::S;
         S::<T>::k4_bfi(|a, b, c, d, o, mk| {
-            m4(a, b, c, d, o, mk, |base, ins, off, cnt| {
+            l4(a, b, c, d, o, mk, |base, ins, off, cnt| {
                 let (off, cnt) = bf_clamp(T::W, off, cnt);
                 if cnt == 0 {
                     base
@@ -1461,13 +1506,13 @@ pub(crate) fn bitfield_insert(ty: ScalarTy) -> Option<K4> {
 pub(crate) fn pack4x8(snorm: bool) -> K4 {
     if snorm {
         K4::NNNNN(|a, b, c, d, o, mk| {
-            m4(a, b, c, d, o, mk, |x, y, z, w| {
+            l4(a, b, c, d, o, mk, |x, y, z, w| {
                 snorm8(x) | snorm8(y) << 8 | snorm8(z) << 16 | snorm8(w) << 24
             })
         })
     } else {
         K4::NNNNN(|a, b, c, d, o, mk| {
-            m4(a, b, c, d, o, mk, |x, y, z, w| {
+            l4(a, b, c, d, o, mk, |x, y, z, w| {
                 unorm8(x) | unorm8(y) << 8 | unorm8(z) << 16 | unorm8(w) << 24
             })
         })
@@ -1490,31 +1535,31 @@ fn conv<A: Ty, B: Ty>(op: ConvOp) -> Option<K1> {
     type S<T> = <T as Ty>::S;
     Some(match op {
         FToS if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 let hi = (u64::MAX >> (65 - B::W)) as i64;
                 let v = (A::f(x) as i64).clamp(-hi - 1, hi);
                 B::put(v as u64)
             })
         }),
         FToU if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 B::put((A::f(x) as u64).min(u64::MAX >> (64 - B::W)))
             })
         }),
         SToF if !A::FLOAT && B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::from_i64(A::i(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::from_i64(A::i(x))))
         }
         UToF if !A::FLOAT && B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::from_u64(A::u(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::from_u64(A::u(x))))
         }
         UConvert if !A::FLOAT && !B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::put(A::u(x))))
+            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::put(A::u(x))))
         }
         SConvert if !A::FLOAT && !B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| m1(a, o, mk, |x| B::put(A::i(x) as u64)))
+            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::put(A::i(x) as u64)))
         }
         FConvert if A::FLOAT && B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            m1(a, o, mk, |x| {
+            l1(a, o, mk, |x| {
                 if B::W == 16 {
                     B::put(H::from_f64_exact(A::f(x)) as u64)
                 } else {
@@ -2021,7 +2066,11 @@ mod tests {
                 let w: Vec<u64> = (0..len).map(|_| r.w()).collect();
                 for mk in [
                     None,
-                    Some((0..len).map(|i| (i % 3 != 1) as u32).collect::<Vec<_>>()),
+                    Some(
+                        (0..len)
+                            .map(|i| if i % 3 != 1 { !0 } else { 0 })
+                            .collect::<Vec<_>>(),
+                    ),
                 ] {
                     let on = |i: usize| mk.as_ref().is_none_or(|m| m[i] != 0);
                     let start = vec![7u32; len];
@@ -2063,6 +2112,130 @@ mod tests {
                         assert_eq!(p[i], wp, "pow: {what}");
                         assert_eq!(h[i], wh, "exp f16: {what}");
                         assert_eq!(d[i], wd, "floor f64: {what}");
+                    }
+                }
+            }
+        }
+        PLAIN.with(|p| p.set(false));
+    }
+
+    /// Under a mask, a lane whose mask word is 0 keeps its old word and every other lane gets
+    /// the kernel's value: for the closure loops (`l1`, `m2`, `m3`, `l4`, u32 and u64 results) with every
+    /// mix of row and splat operands (a one-value slice, as the executor passes a uniform
+    /// register), and for the vector loops (one and two operands, f32 and f64, rows and
+    /// splats), in both forms, at whole-vector and ragged lengths; against a per-lane
+    /// reference written here.
+    #[test]
+    fn masked_lanes_keep_their_words_for_every_operand_mix() {
+        let mut r = Inputs(fastrand::Rng::with_seed(0x2545_f491_4f6c_dd1d));
+        let mix32 = |x: u32, y: u32, z: u32, w: u32| {
+            x.wrapping_mul(0x9e37_79b9) ^ y.rotate_left(7) ^ z.wrapping_add(3) ^ w >> 3
+        };
+        let mix64 = |x: u32, y: u32, z: u32, w: u32| (mix32(x, y, z, w) as u64) << 32 | !x as u64;
+        for plain in [true, false] {
+            PLAIN.with(|p| p.set(plain));
+            for len in [4, 8, 13, 64, 256] {
+                let ops: [Vec<u32>; 4] = std::array::from_fn(|_| (0..len).map(|_| r.n()).collect());
+                let wide: [Vec<u64>; 2] =
+                    std::array::from_fn(|_| (0..len).map(|_| r.w()).collect());
+                let m: Vec<u32> = (0..len).map(|_| if r.0.bool() { !0 } else { 0 }).collect();
+                let old32: Vec<u32> = (0..len).map(|_| r.n()).collect();
+                let old64: Vec<u64> = (0..len).map(|_| r.w()).collect();
+                // bit k of `mix`: operand k is a splat
+                for mix in 0..16usize {
+                    let what = format!("plain {plain}, len {len}, splats {mix:04b}");
+                    let splat = |k: usize| mix >> k & 1 == 1;
+                    let op = |k: usize| if splat(k) { &ops[k][..1] } else { &ops[k][..] };
+                    let at = |k: usize, i: usize| ops[k][if splat(k) { 0 } else { i }];
+                    let want =
+                        |i: usize,
+                         arity: usize,
+                         old: u64,
+                         f: &dyn Fn(u32, u32, u32, u32) -> u64| {
+                            if m[i] == 0 {
+                                return old;
+                            }
+                            let v = |k: usize| if k < arity { at(k, i) } else { 0 };
+                            f(v(0), v(1), v(2), v(3))
+                        };
+                    let check = |name: &str, arity: usize, got32: &[u32], got64: &[u64]| {
+                        for i in 0..len {
+                            let w32 = want(i, arity, old32[i] as u64, &|x, y, z, w| {
+                                mix32(x, y, z, w) as u64
+                            });
+                            let w64 = want(i, arity, old64[i], &|x, y, z, w| mix64(x, y, z, w));
+                            assert_eq!(got32[i] as u64, w32, "{name} u32 lane {i}: {what}");
+                            assert_eq!(got64[i], w64, "{name} u64 lane {i}: {what}");
+                        }
+                    };
+                    // rows only for one and four operands (`l1`, `l4`)
+                    if mix == 0 {
+                        let (mut o32, mut o64) = (old32.clone(), old64.clone());
+                        l1(op(0), &mut o32, Some(&m), |x| mix32(x, 0, 0, 0));
+                        l1(op(0), &mut o64, Some(&m), |x| mix64(x, 0, 0, 0));
+                        check("l1", 1, &o32, &o64);
+                        let (mut o32, mut o64) = (old32.clone(), old64.clone());
+                        l4(op(0), op(1), op(2), op(3), &mut o32, Some(&m), mix32);
+                        l4(op(0), op(1), op(2), op(3), &mut o64, Some(&m), mix64);
+                        check("l4", 4, &o32, &o64);
+                    }
+                    if mix < 4 {
+                        let (mut o32, mut o64) = (old32.clone(), old64.clone());
+                        m2(op(0), op(1), &mut o32, Some(&m), |x, y| mix32(x, y, 0, 0));
+                        m2(op(0), op(1), &mut o64, Some(&m), |x, y| mix64(x, y, 0, 0));
+                        check("m2", 2, &o32, &o64);
+                    }
+                    if mix < 8 {
+                        let (mut o32, mut o64) = (old32.clone(), old64.clone());
+                        m3(op(0), op(1), op(2), &mut o32, Some(&m), |x, y, z| {
+                            mix32(x, y, z, 0)
+                        });
+                        m3(op(0), op(1), op(2), &mut o64, Some(&m), |x, y, z| {
+                            mix64(x, y, z, 0)
+                        });
+                        check("m3", 3, &o32, &o64);
+                    }
+                    if mix >= 4 {
+                        continue;
+                    }
+                    // the vector loops: sqrt and floor (one row), pow (rows and splats)
+                    let f = f32::from_bits;
+                    let keep =
+                        |i: usize, old: u32, v: f32| if m[i] == 0 { old } else { v.to_bits() };
+                    let K1::NN(sqrt) = unary(U::Sqrt, T::F32).unwrap() else {
+                        panic!()
+                    };
+                    let K1::WW(floor) = unary(U::Floor, T::F64).unwrap() else {
+                        panic!()
+                    };
+                    let K2::NNN(pow) = binary(B::Pow, T::F32).unwrap() else {
+                        panic!()
+                    };
+                    let (mut s, mut d, mut p) = (old32.clone(), old64.clone(), old32.clone());
+                    if mix == 0 {
+                        sqrt(op(0), &mut s, Some(&m));
+                        floor(&wide[0], &mut d, Some(&m));
+                    }
+                    pow(op(0), op(1), &mut p, Some(&m));
+                    for i in 0..len {
+                        if mix == 0 {
+                            assert_eq!(
+                                s[i],
+                                keep(i, old32[i], f(at(0, i)).sqrt()),
+                                "sqrt lane {i}: {what}"
+                            );
+                            let fl = if m[i] == 0 {
+                                old64[i]
+                            } else {
+                                f64::from_bits(wide[0][i]).floor().to_bits()
+                            };
+                            let nan = f64::from_bits(wide[0][i]).is_nan() && m[i] != 0;
+                            if !nan {
+                                assert_eq!(d[i], fl, "floor lane {i}: {what}");
+                            }
+                        }
+                        let pw = keep(i, old32[i], math::pow(f(at(0, i)), f(at(1, i))));
+                        assert_eq!(p[i], pw, "pow lane {i}: {what}");
                     }
                 }
             }

@@ -3,7 +3,7 @@
 //! compact [`Code`] with slot indices and a monomorphised lane kernel. All register, block and
 //! type checks happen here, so the executor never indexes out of range on bad IR.
 
-use super::kernels::{self, K1, K2, K3, K4};
+use super::kernels::{self, Split, F1, F2, F3, K1, K2, K3, K4, W1, W2, W3};
 use crate::ir::{
     self, AtomicOp, BallotQuery, BlockId, GroupArith, GroupOp, GroupScan, ImageInst, Inst,
     InterpAt, LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
@@ -38,23 +38,46 @@ pub(crate) enum CSpace {
 /// kernel shape names (N = 32-bit, W = 64-bit).
 #[derive(Clone, Copy)]
 pub(crate) enum Code {
-    /// `lane`: the kernel reads only its own lane of each operand (not a derivative or a
-    /// quad operation), so operand rows that hold one value give a result row of one value.
-    K1 {
-        k: K1,
+    /// A lane kernel of one to three operands with every operand and the result in the
+    /// 32-bit file: run by `Batch::lane_kernel32` (a uniform operand as a splat, a result of
+    /// uniform operands kept scalar). `lane`: the kernel reads only its own lane of each
+    /// operand (not a derivative or a quad operation), so operand rows that hold one value
+    /// give a result row of one value.
+    N1 {
+        f: F1<u32, u32>,
         dst: u32,
         a: u32,
         lane: bool,
     },
-    K2 {
-        k: K2,
+    N2 {
+        f: F2<u32, u32, u32>,
         dst: u32,
         a: u32,
         b: u32,
         lane: bool,
     },
+    N3 {
+        f: F3<u32, u32, u32, u32>,
+        dst: u32,
+        a: u32,
+        b: u32,
+        c: u32,
+    },
+    /// Lane kernels with a 64-bit operand or result, and the four-operand ones: run by
+    /// `Batch::exec` over rows.
+    K1 {
+        k: W1,
+        dst: u32,
+        a: u32,
+    },
+    K2 {
+        k: W2,
+        dst: u32,
+        a: u32,
+        b: u32,
+    },
     K3 {
-        k: K3,
+        k: W3,
         dst: u32,
         a: u32,
         b: u32,
@@ -1289,13 +1312,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
                 K2::WNW(_) => (true, false, true),
                 K2::NNW(_) => (false, false, true),
             };
-            Code::K2 {
-                k,
-                dst: cx.reg(*dst, wd)?,
-                a: cx.reg(*a, wa)?,
-                b: cx.reg(*b, wb)?,
-                lane: true,
-            }
+            k2(k, cx.reg(*dst, wd)?, cx.reg(*a, wa)?, cx.reg(*b, wb)?, true)
         }
         Inst::Ternary {
             op,
@@ -1312,12 +1329,11 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
                 K3::NWWW(_) => (false, true, true, true),
                 K3::WNNW(_) => (true, false, false, true),
             };
-            Code::K3 {
-                k,
-                dst: cx.reg(*dst, wd)?,
-                a: cx.reg(*a, wa)?,
-                b: cx.reg(*b, wb)?,
-                c: cx.reg(*c, wc)?,
+            let (dst, a) = (cx.reg(*dst, wd)?, cx.reg(*a, wa)?);
+            let (b, c) = (cx.reg(*b, wb)?, cx.reg(*c, wc)?);
+            match k.split() {
+                Split::N(f) => Code::N3 { f, dst, a, b, c },
+                Split::W(k) => Code::K3 { k, dst, a, b, c },
             }
         }
         Inst::BitFieldInsert {
@@ -1451,13 +1467,8 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
         }
         Inst::QuadBroadcast { ty, dst, a, index } => {
             let w = ty.is_wide();
-            Code::K2 {
-                k: kernels::quad_broadcast(w),
-                dst: cx.reg(*dst, w)?,
-                a: cx.reg(*a, w)?,
-                b: cx.n(*index)?,
-                lane: false,
-            }
+            let (dst, a, b) = (cx.reg(*dst, w)?, cx.reg(*a, w)?, cx.n(*index)?);
+            k2(kernels::quad_broadcast(w), dst, a, b, false)
         }
         Inst::QuadVote { all, dst, a } => Code::QuadVote {
             all: *all,
@@ -1588,12 +1599,19 @@ fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg, lane: bool) -> Result<Code> {
         K1::WN(_) => (true, false),
         K1::NW(_) => (false, true),
     };
-    Ok(Code::K1 {
-        k,
-        dst: cx.reg(dst, wd)?,
-        a: cx.reg(a, wa)?,
-        lane,
+    let (dst, a) = (cx.reg(dst, wd)?, cx.reg(a, wa)?);
+    Ok(match k.split() {
+        Split::N(f) => Code::N1 { f, dst, a, lane },
+        Split::W(k) => Code::K1 { k, dst, a },
     })
+}
+
+/// A binary kernel's `Code` on decoded slots (`lane` as [`Code::N2`]'s).
+fn k2(k: K2, dst: u32, a: u32, b: u32, lane: bool) -> Code {
+    match k.split() {
+        Split::N(f) => Code::N2 { f, dst, a, b, lane },
+        Split::W(k) => Code::K2 { k, dst, a, b },
+    }
 }
 
 fn check_image(cx: &Ctx, img: &ImageInst) -> Result<()> {

@@ -2,7 +2,7 @@
 //! instruction's execution over all lanes of a batch.
 
 use super::image::BatchOperands;
-use super::kernels::{raw_mask, raw_sext, K1, K2, K3, K4};
+use super::kernels::{raw_mask, raw_sext, K4, W1, W2, W3};
 use super::mask::{self, Waiting};
 use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
@@ -633,13 +633,13 @@ impl Batch {
                 Some(t) => (t, true),
                 None => {
                     // the lowest block some lane waits at, with all the lanes waiting there
-                    self.bits.clone_from(&self.act);
-                    let Some(cur) = self.wait.pop(&mut self.act) else {
+                    let Some(popped) = self.wait.pop(&mut self.act) else {
                         self.wait.finish();
                         return Ok(());
                     };
-                    let full = mask::count(&self.act) == n;
-                    if !expanded || self.bits != self.act {
+                    let (cur, full) = (popped.block, popped.lanes == n);
+                    // the mask words of the lanes the last block ran are still right
+                    if !expanded || !popped.same {
                         // every lane again (after a divergent branch): a fill, not the expansion
                         if full {
                             rows::fill(&mut self.active[..n], !0);
@@ -934,24 +934,14 @@ impl Batch {
         // every other instruction reads and writes rows as rows
         self.realize_all32();
         match code {
-            Code::K1 { k, dst, a, .. } => match k {
-                // `lane_kernel32` runs the 32-bit forms (this arm is not reached)
-                K1::NN(f) => k!(uni32, f, s32, r32, dst, [sl(&self.r32, *a, n)]),
-                K1::WW(f) => k_same!(uni64, f, s64, r64, dst, [a]),
-                K1::WN(f) => k_cross!(uni32, f, r32, dst, [sl(&self.r64, *a, n)]),
-                K1::NW(f) => k_cross!(uni64, f, r64, dst, [sl(&self.r32, *a, n)]),
+            Code::K1 { k, dst, a } => match k {
+                W1::WW(f) => k_same!(uni64, f, s64, r64, dst, [a]),
+                W1::WN(f) => k_cross!(uni32, f, r32, dst, [sl(&self.r64, *a, n)]),
+                W1::NW(f) => k_cross!(uni64, f, r64, dst, [sl(&self.r32, *a, n)]),
             },
-            Code::K2 { k, dst, a, b, .. } => match k {
-                K2::NNN(f) => k!(
-                    uni32,
-                    f,
-                    s32,
-                    r32,
-                    dst,
-                    [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
-                ),
-                K2::WWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b]),
-                K2::WWN(f) => {
+            Code::K2 { k, dst, a, b } => match k {
+                W2::WWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b]),
+                W2::WWN(f) => {
                     k_cross!(
                         uni32,
                         f,
@@ -960,7 +950,7 @@ impl Batch {
                         [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
                     )
                 }
-                K2::NNW(f) => {
+                W2::NNW(f) => {
                     k_cross!(
                         uni64,
                         f,
@@ -969,7 +959,7 @@ impl Batch {
                         [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
                     )
                 }
-                K2::WNW(f) => {
+                W2::WNW(f) => {
                     k!(
                         uni64,
                         f,
@@ -981,20 +971,8 @@ impl Batch {
                 }
             },
             Code::K3 { k, dst, a, b, c } => match k {
-                K3::NNNN(f) => k!(
-                    uni32,
-                    f,
-                    s32,
-                    r32,
-                    dst,
-                    [
-                        sl(&self.r32, *a, n),
-                        sl(&self.r32, *b, n),
-                        sl(&self.r32, *c, n)
-                    ]
-                ),
-                K3::WWWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b, c]),
-                K3::NWWW(f) => k!(
+                W3::WWWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b, c]),
+                W3::NWWW(f) => k!(
                     uni64,
                     f,
                     s64,
@@ -1006,7 +984,7 @@ impl Batch {
                         sl(&self.r64, *c, n)
                     ]
                 ),
-                K3::WNNW(f) => k!(
+                W3::WNNW(f) => k!(
                     uni64,
                     f,
                     s64,
@@ -1338,6 +1316,9 @@ impl Batch {
                 }
             }
             Code::Nop
+            | Code::N1 { .. }
+            | Code::N2 { .. }
+            | Code::N3 { .. }
             | Code::K1 { .. }
             | Code::K2 { .. }
             | Code::K3 { .. }
@@ -1353,8 +1334,7 @@ impl Batch {
     }
 
     /// The commonest instructions, run from the block loop without `exec`'s prologue and
-    /// matches: 32-bit lane kernels of one to three operands (`Code::K1`/`K2`/`K3` over the
-    /// 32-bit file). A kernel that reads only its own lane and whose operands are all uniform
+    /// matches: 32-bit lane kernels of one to three operands (`Code::N1`/`N2`/`N3`). A kernel that reads only its own lane and whose operands are all uniform
     /// runs on one lane: with every lane active its result is kept in the scalar form
     /// ([`super::uniform`]: loop counters, push-constant addresses, arithmetic on uniform
     /// loads), else written to the active lanes. Otherwise the kernel writes the destination
@@ -1425,26 +1405,9 @@ impl Batch {
             }};
         }
         match *code {
-            Code::K1 {
-                k: K1::NN(f),
-                dst,
-                a,
-                lane,
-            } => kernel!(lane, f, dst, [a]),
-            Code::K2 {
-                k: K2::NNN(f),
-                dst,
-                a,
-                b,
-                lane,
-            } => kernel!(lane, f, dst, [a, b]),
-            Code::K3 {
-                k: K3::NNNN(f),
-                dst,
-                a,
-                b,
-                c,
-            } => kernel!(true, f, dst, [a, b, c]),
+            Code::N1 { f, dst, a, lane } => kernel!(lane, f, dst, [a]),
+            Code::N2 { f, dst, a, b, lane } => kernel!(lane, f, dst, [a, b]),
+            Code::N3 { f, dst, a, b, c } => kernel!(true, f, dst, [a, b, c]),
             _ => false,
         }
     }
@@ -1453,7 +1416,10 @@ impl Batch {
     /// flag is always sound). Image results are cleared by `exec_cold` from the instruction.
     fn clear_uniform(&mut self, code: &Code) {
         let dst = match *code {
-            Code::K1 { dst, .. }
+            Code::N1 { dst, .. }
+            | Code::N2 { dst, .. }
+            | Code::N3 { dst, .. }
+            | Code::K1 { dst, .. }
             | Code::K2 { dst, .. }
             | Code::K3 { dst, .. }
             | Code::K4 { dst, .. }
