@@ -601,16 +601,19 @@ pub(crate) static SRGB_TABLE: LazyLock<[f32; 256]> = LazyLock::new(|| {
     t
 });
 
-/// The exact sRGB EOTF used by Vulkan.
+/// The exact sRGB EOTF used by Vulkan, in f64. `pow` is the `libm` crate's (plain
+/// arithmetic): the platform's `pow` may pick an FMA variant at run time, which would make
+/// the results machine-dependent.
 pub fn srgb_to_linear(c: f64) -> f64 {
     if c <= 0.04045 {
         c / 12.92
     } else {
-        ((c + 0.055) / 1.055).powf(2.4)
+        libm::pow((c + 0.055) / 1.055, 2.4)
     }
 }
 
-/// The exact inverse (linear → sRGB-encoded value in [0, 1]).
+/// The exact inverse (linear → sRGB-encoded value in [0, 1]), `pow` as in
+/// [`srgb_to_linear`].
 pub fn linear_to_srgb(l: f64) -> f64 {
     if l.is_nan() || l <= 0.0 {
         0.0
@@ -619,7 +622,7 @@ pub fn linear_to_srgb(l: f64) -> f64 {
     } else if l >= 1.0 {
         1.0
     } else {
-        1.055 * l.powf(1.0 / 2.4) - 0.055
+        1.055 * libm::pow(l, 1.0 / 2.4) - 0.055
     }
 }
 
@@ -817,21 +820,12 @@ pub fn encode_e5b9g9r9(rgb: [f32; 3]) -> u32 {
         }
     });
     let max_c = c[0].max(c[1]).max(c[2]);
+    // floor(log2(max_c)), exactly: the f64 exponent field (an f32 value widened to f64 is
+    // never subnormal)
     let fl = if max_c == 0.0 {
         -B - 1
     } else {
-        max_c.log2().floor() as i32
-    };
-    // guard floor(log2) against rounding right below a power of two
-    let fl = if max_c > 0.0 && 2f64.powi(fl) > max_c {
-        fl - 1
-    } else {
-        fl
-    };
-    let fl = if max_c > 0.0 && 2f64.powi(fl + 1) <= max_c {
-        fl + 1
-    } else {
-        fl
+        ((max_c.to_bits() >> 52) & 0x7ff) as i32 - 1023
     };
     let exp_p = (-B - 1).max(fl) + 1 + B;
     let max_s = (max_c / 2f64.powi(exp_p - B - N) + 0.5).floor();
@@ -1293,6 +1287,88 @@ mod tests {
         assert_eq!(encode_e5b9g9r9([1.999, 0.0, 0.0]), 256 | 17 << 27);
         let d = Format::E5B9G9R9_UFLOAT_PACK32.decode_f32(&(256u32 | 15 << 27).to_le_bytes());
         assert_eq!(d, [0.5, 0.0, 0.0, 1.0]);
+    }
+
+    /// The shared-exponent encode against the spec's algorithm written naively (floor(log2)
+    /// found by stepping through powers of two), over powers of two, their f32 neighbours
+    /// and a spread of other values in every channel position.
+    #[test]
+    fn e5b9g9r9_against_naive_spec() {
+        fn naive(rgb: [f32; 3]) -> u32 {
+            let max_v = 511.0 / 512.0 * 65536.0f64;
+            let c = rgb.map(|x| {
+                if x.is_nan() {
+                    0.0
+                } else {
+                    (x as f64).clamp(0.0, max_v)
+                }
+            });
+            let max_c = c[0].max(c[1]).max(c[2]);
+            let mut fl = -16;
+            if max_c > 0.0 {
+                fl = -160;
+                while 2f64.powi(fl + 1) <= max_c {
+                    fl += 1;
+                }
+            }
+            let exp_p = fl.max(-16) + 16;
+            let max_s = (max_c / 2f64.powi(exp_p - 24) + 0.5).floor();
+            let exp_s = if max_s >= 512.0 { exp_p + 1 } else { exp_p };
+            let s = c.map(|x| ((x / 2f64.powi(exp_s - 24) + 0.5).floor() as u32).min(511));
+            s[0] | s[1] << 9 | s[2] << 18 | (exp_s as u32) << 27
+        }
+        let mut values = vec![
+            0.0,
+            -1.0,
+            f32::NAN,
+            f32::INFINITY,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+        ];
+        for e in -150..=17 {
+            let p = 2f32.powi(e);
+            values.extend([
+                p,
+                f32::from_bits(p.to_bits() + 1),
+                f32::from_bits(p.to_bits() - 1),
+            ]);
+        }
+        let mut r = fastrand::Rng::with_seed(71);
+        values.extend((0..2000).map(|_| f32::from_bits(r.u32(0..0x4800_0000))));
+        for (i, &x) in values.iter().enumerate() {
+            let y = values[(i * 7 + 3) % values.len()] * 0.75;
+            for rgb in [[x, 0.0, 0.0], [0.25, x, y], [y, 0.125, x]] {
+                assert_eq!(encode_e5b9g9r9(rgb), naive(rgb), "{rgb:?}");
+            }
+        }
+    }
+
+    /// The sRGB curve through the `libm` crate's `pow` against the platform's f64 `powf`:
+    /// every 8-bit decode and the 8-bit encode of a dense sweep of f32 values in [0, 1]
+    /// (every 61st encoding) agree.
+    #[test]
+    fn srgb_curve_matches_platform_pow() {
+        for i in 0..256 {
+            let c = i as f64 / 255.0;
+            let want = if c <= 0.04045 {
+                c / 12.92
+            } else {
+                ((c + 0.055) / 1.055).powf(2.4)
+            };
+            assert_eq!(SRGB_TABLE[i], want as f32, "code {i}");
+        }
+        let mut b = 0u32;
+        while b <= 1f32.to_bits() {
+            let l = f32::from_bits(b) as f64;
+            let e = if l <= 0.0031308 {
+                l * 12.92
+            } else {
+                1.055 * l.powf(1.0 / 2.4) - 0.055
+            };
+            let want = (e.min(1.0) * 255.0).round_ties_even();
+            assert_eq!((linear_to_srgb(l) * 255.0).round_ties_even(), want, "{l:e}");
+            b += 61;
+        }
     }
 
     #[test]
