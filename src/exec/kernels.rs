@@ -230,10 +230,8 @@ impl<T: Copy> Src for Splat<T> {
 
 /// The lane loops: `o[i] = f(a[i], ...)`, or under a mask `o[i] = (f(..) & m[i]) | (o[i] &
 /// !m[i])` (computed for every lane and blended as bits, so a masked lane keeps its old word
-/// exactly and the loop stays branch-free: `and`/`andn`/`or` vectors, where the form
-/// `if m[i] != 0 { v } else { o[i] }` became masked loads in AVX2 and a branch per lane in the
-/// vector loops). An
-/// operand is a row or a [`Splat`]; [`m2`] and [`m3`] pick the form from the operand slices.
+/// exactly and the loop is branch-free `and`/`andn`/`or` vectors). An operand is a row or a
+/// [`Splat`]; [`m2`] and [`m3`] pick the form from the operand slices.
 ///
 /// Each loop is compiled twice, plain (SSE2) and inside a `#[target_feature(enable =
 /// "avx2")]` function (eight-lane vectors, VEX three-operand forms), and `crate::cpu::avx2`
