@@ -249,35 +249,6 @@ pub(super) struct Choice4 {
     pub weight: [[f32; 4]; 2],
 }
 
-impl<V: MathLanes> Choice<V> {
-    /// These lanes written to lanes `at..at + V::N` of `q`, levels made absolute by adding
-    /// `base_level`.
-    #[inline(always)]
-    fn store(&self, q: &mut Choice4, at: usize, base_level: u32) {
-        let (mut w, mut lv) = ([[0f32; 8]; 2], [[0u32; 8]; 2]);
-        // an integral value below 2²³ plus 2²³ has it in the low bits of its encoding
-        let to_int = self.lambda.splat(base_level as f32 + 8_388_608.0);
-        for k in 0..2 {
-            self.weight[k].store(&mut w[k]);
-            self.level[k].add(to_int).store_bits(&mut lv[k]);
-        }
-        let (mut m, ones) = ([[0u32; 8]; 3], self.lambda.splat_bits(u32::MAX));
-        let zero = self.lambda.splat(0.0);
-        for (k, c) in [self.linear, self.two, self.out].into_iter().enumerate() {
-            V::select(c, ones, zero).store_bits(&mut m[k]);
-        }
-        for i in 0..V::N {
-            for k in 0..2 {
-                q.weight[k][at + i] = w[k][i];
-                q.level[k][at + i] = lv[k][i] & 0x7f_ffff;
-            }
-            q.linear |= ((m[0][i] & 1) as u8) << (at + i);
-            q.two |= ((m[1][i] & 1) as u8) << (at + i);
-            q.out |= ((m[2][i] & 1) as u8) << (at + i);
-        }
-    }
-}
-
 /// The derivatives a lane's λ came from (`None`: explicit or zero LOD).
 pub(super) type Derivs = Option<([f32; 3], [f32; 3])>;
 
@@ -529,18 +500,38 @@ impl Binding {
             level: [[0; 4]; 2],
             weight: [[0.0; 4]; 2],
         };
-        let at = self.view.base_level;
         #[cfg(target_arch = "x86_64")]
         {
             use crate::math::x86::F4;
+            use std::arch::x86_64::_mm_movemask_ps;
             // SAFETY: F4 is SSE2, part of x86-64
             let v = unsafe { (F4::load(&base), F4::load(&bias), F4::load(&min_lod)) };
-            self.choose(v.0, v.1, v.2).store(&mut q, 0, at);
+            let c = self.choose(v.0, v.1, v.2);
+            // an integral value below 2²³ plus 2²³ has it in the low bits of its encoding
+            let to_int = c.lambda.splat(self.view.base_level as f32 + 8_388_608.0);
+            let low = c.lambda.splat_bits(0x7f_ffff);
+            for k in 0..2 {
+                c.weight[k].store(&mut q.weight[k]);
+                c.level[k].add(to_int).and(low).store_bits(&mut q.level[k]);
+            }
+            let (ones, zero) = (c.lambda.splat_bits(u32::MAX), c.lambda.splat(0.0));
+            // SAFETY: SSE2, part of x86-64 (written out: a closure may be left out of line)
+            unsafe {
+                q.linear = _mm_movemask_ps(F4::select(c.linear, ones, zero).0) as u8;
+                q.two = _mm_movemask_ps(F4::select(c.two, ones, zero).0) as u8;
+                q.out = _mm_movemask_ps(F4::select(c.out, ones, zero).0) as u8;
+            }
         }
         #[cfg(not(target_arch = "x86_64"))]
         for l in 0..4 {
-            self.choose(base[l], bias[l], min_lod[l])
-                .store(&mut q, l, at);
+            let c = self.choose(base[l], bias[l], min_lod[l]);
+            for k in 0..2 {
+                q.weight[k][l] = c.weight[k];
+                q.level[k][l] = self.view.base_level + c.level[k] as u32;
+            }
+            q.linear |= (c.linear as u8) << l;
+            q.two |= (c.two as u8) << l;
+            q.out |= (c.out as u8) << l;
         }
         q
     }

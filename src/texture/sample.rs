@@ -153,14 +153,19 @@ fn lane_sample<R: Recorder>(
             }
         }
     }
-    finish(acc, b.snorm)
+    finish(f32x4::new(acc), b.snorm)
 }
 
-/// A lane's sum as result bits, clamped to −1 for an SNORM format (`f32::max`: −1 for NaN).
+/// A lane's sum as result bits, clamped to −1 for an SNORM format (`fast_max` is `maxps`:
+/// −1 for a NaN, as `f32::max(x, −1)`).
 #[inline(always)]
-fn finish(acc: [f32; 4], snorm: bool) -> [u32; 4] {
-    let c = |x: f32| if snorm { x.max(-1.0) } else { x }.to_bits();
-    [c(acc[0]), c(acc[1]), c(acc[2]), c(acc[3])]
+fn finish(acc: f32x4, snorm: bool) -> [u32; 4] {
+    let acc = if snorm {
+        acc.fast_max(f32x4::splat(-1.0))
+    } else {
+        acc
+    };
+    acc.to_array().map(f32::to_bits)
 }
 
 /// A quad through the lane-wise kernel: the four lanes as one group per level slot (spec
@@ -186,9 +191,11 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     }
     let c = b.choose4(b.lambda_bases(&a.coords, &a.lod), a.biases(), a.min_lods());
     let live = mask & !c.out;
-    for (l, o) in out.iter_mut().enumerate() {
-        if (mask & c.out) >> l & 1 != 0 {
-            *o = b.oob;
+    if mask & c.out != 0 {
+        for (l, o) in out.iter_mut().enumerate() {
+            if (mask & c.out) >> l & 1 != 0 {
+                *o = b.oob;
+            }
         }
     }
     if live == 0 {
@@ -215,9 +222,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     let loc = Quad::each(|l| b.locate(&coords[l]));
     let off = (!b.cube && a.offsets.iter().any(|o| o[0] != 0 || o[1] != 0))
         .then(|| Quad::each(|l| b.offset_bits(a.offsets[l], 4)));
-    let dref = a
-        .dref
-        .map_or([0.0; 4], |d| Quad::each(|l| b.dref_value(d[l])));
+    let dref = a.dref;
     let cmp = a.dref.is_some();
     let layer = b.view.base_layer;
     // a level slot whose lanes share one level is made from it once
@@ -240,7 +245,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
                 if two & (1 << l) != 0 {
                     acc += f32x4::splat(w[1]) * v[l + 4];
                 }
-                out[l] = finish(acc.to_array(), b.snorm);
+                out[l] = finish(acc, b.snorm);
             }
         }
         return out;
@@ -270,7 +275,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     }
     for l in 0..4 {
         if live & (1 << l) != 0 {
-            out[l] = finish(acc[l].to_array(), b.snorm);
+            out[l] = finish(acc[l], b.snorm);
         }
     }
     out
@@ -384,7 +389,7 @@ fn aniso_lanes<K: Spec, L: Lanes>(
                 }
             }
         }
-        *o = finish(acc.to_array(), b.snorm);
+        *o = finish(acc, b.snorm);
     }
     out
 }
