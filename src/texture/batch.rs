@@ -140,8 +140,7 @@ fn lambdas_2d(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 4] {
         let d = diffs(row4(s, 4 * (q + k)), row4(t, 4 * (q + k))).map(f32::from_bits);
         (dx[0][k], dx[1][k], dy[0][k], dy[1][k]) = (d[0], d[2], d[1], d[3]);
     }
-    let l = b.iso_bases_2d(dx, dy);
-    [l[0].lambda, l[1].lambda, l[2].lambda, l[3].lambda]
+    b.iso_bases_2d(dx, dy)[0]
 }
 
 /// A call's implicit 2D λ_base per quad, four consecutive quads computed together when one

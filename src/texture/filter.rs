@@ -508,14 +508,15 @@ pub(super) struct Input<L: Lanes> {
 
 impl<L: Lanes> Input<L> {
     /// A quad's operands on `l`'s lanes, lane `k` being quad lane `k & 3`: each lane's
-    /// [`Binding::locate`] (`loc`), its offsets if any is not zero, its Dref after the clamp.
+    /// [`Binding::locate`] (`loc`), its offsets if any is not zero, its Dref (after the
+    /// clamp, [`Binding::dref_lanes`]; zeros without one).
     #[inline(always)]
     pub fn quad(
         l: L,
         b: &Binding,
         loc: &[([f32; 3], u32, u32); 4],
         off: Option<[[i32; 3]; 4]>,
-        dref: [f32; 4],
+        dref: Option<[f32; 4]>,
     ) -> Input<L> {
         let view = &b.view;
         Input {
@@ -530,7 +531,10 @@ impl<L: Lanes> Input<L> {
             layer: (view.view_type != ViewType::D2)
                 .then(|| l.i_of(|k| (loc[k & 3].1 - view.base_layer) as i32)),
             face: l.i_of(|k| loc[k & 3].2 as i32),
-            dref: l.f_of(|k| dref[k & 3]),
+            dref: match dref {
+                Some(d) => b.dref_lanes(l.f_of(|k| d[k & 3])),
+                None => l.f(0.0),
+            },
         }
     }
 

@@ -407,7 +407,7 @@ fn input(b: &Binding, a: &GatherArgs) -> Input<Quad> {
         })),
         _ => None,
     };
-    let dref = std::array::from_fn(|l| a.dref.map_or(0.0, |d| b.dref_value(d[lane(l)])));
+    let dref = a.dref.map(|d| std::array::from_fn(|l| d[lane(l)]));
     Input::quad(four(), b, &loc, off, dref)
 }
 

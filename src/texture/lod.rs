@@ -6,11 +6,10 @@ use super::cube::{select_face, transform_deriv};
 use super::explain::Recorder;
 use super::lanes::{Lanes, Quad};
 use super::sampler::{
-    Config, Filter, LodPrecision, MipmapMode, Policy, Sampler, D3D_MAX_LOD_BIAS, D3D_MIN_LOD_BIAS,
-    MAX_SAMPLER_LOD_BIAS,
+    Filter, MipmapMode, Policy, D3D_MAX_LOD_BIAS, D3D_MIN_LOD_BIAS, MAX_SAMPLER_LOD_BIAS,
 };
 use crate::math;
-use crate::math::lanes::{Float, Lanes as MathLanes};
+use crate::math::lanes::{Float, Lanes as MathLanes, Mask};
 
 /// Where a sample's LOD comes from.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -178,40 +177,30 @@ fn len_2d<L: MathLanes>(a: L, b: L) -> L {
     L::select(finite, r, r.splat(0.0))
 }
 
-/// Bias by policy: Vulkan clamps the sum to ±maxSamplerLodBias; D3D clamps each term to
-/// [−16, 15.99] and adds them unclamped.
-pub fn biased(policy: Policy, lambda_base: f32, sampler_bias: f32, shader_bias: f32) -> f32 {
-    match policy {
-        Policy::Vulkan => {
-            lambda_base
-                + (sampler_bias + shader_bias).clamp(-MAX_SAMPLER_LOD_BIAS, MAX_SAMPLER_LOD_BIAS)
-        }
-        Policy::D3D => {
-            lambda_base
-                + sampler_bias.clamp(D3D_MIN_LOD_BIAS, D3D_MAX_LOD_BIAS)
-                + shader_bias.clamp(D3D_MIN_LOD_BIAS, D3D_MAX_LOD_BIAS)
-        }
-    }
+/// `f32::clamp` lane-wise: `lo` below it, `hi` above it, NaN kept.
+#[inline(always)]
+fn clamp<V: Float>(x: V, lo: V, hi: V) -> V {
+    V::select(x.lt(lo), lo, V::select(hi.lt(x), hi, x))
 }
 
-/// Clamps λ' by `lodMin = max(sampler.minLod, shader MinLod)` and `sampler.maxLod`.
-/// Vulkan (undefined when crossed): `min(max(λ', lodMin), maxLod)` — maxLod wins.
-/// D3D: `max(lodMin, min(maxLod, λ'))` — MinLOD wins. NaN λ' → the bound applied first is
-/// dropped (f32 min/max drop NaN), so D3D ends at maxLod.
-pub fn clamped(policy: Policy, lambda: f32, s: &Sampler, shader_min_lod: f32) -> f32 {
-    let lod_min = s.min_lod.max(shader_min_lod);
-    match policy {
-        Policy::Vulkan => lambda.max(lod_min).min(s.max_lod),
-        Policy::D3D => lambda.min(s.max_lod).max(lod_min),
-    }
+/// `f32::max` lane-wise (IEEE maxNum: a NaN operand gives the other one), as x86 code
+/// computes it: `b > a ? b : a` unless `a` is NaN.
+#[inline(always)]
+fn max_num<V: Float>(a: V, b: V) -> V {
+    V::select(a.is_nan(), b, b.max(a))
 }
 
-/// Snaps λ to 8.8 fixed point in hardware mode (round to nearest).
-pub fn snap_lod(cfg: &Config, lambda: f32) -> f32 {
-    match cfg.precision {
-        LodPrecision::Exact => lambda,
-        LodPrecision::Hardware => (lambda * 256.0).round() / 256.0,
-    }
+/// `f32::min` lane-wise, as [`max_num`].
+#[inline(always)]
+fn min_num<V: Float>(a: V, b: V) -> V {
+    V::select(a.is_nan(), b, b.min(a))
+}
+
+/// `d′ = clamp(λ, 0, q)`, NaN → 0: the level λ stands for.
+#[inline(always)]
+fn level_of<V: MathLanes>(lambda: V, q: V) -> V {
+    let zero = q.splat(0.0);
+    V::select(lambda.is_nan(), zero, clamp(lambda, zero, q))
 }
 
 /// Selected view-relative levels and weights (at most two).
@@ -223,41 +212,6 @@ pub struct Levels {
     pub n: usize,
 }
 
-/// `d' = clamp(λ, 0, q)`; NEAREST: `min(floor(d' + 0.5), q)`; LINEAR: `floor(d')` and the next
-/// level (clamped) weighted by `frac(d')`. `level_count` ≥ 1.
-pub fn select_levels(lambda: f32, level_count: u32, mode: MipmapMode) -> Levels {
-    let q = (level_count - 1) as f32;
-    let d = if lambda.is_nan() {
-        0.0
-    } else {
-        lambda.clamp(0.0, q)
-    };
-    // d ≥ 0, so truncation is floor (and avoids a libm `floorf` call on baseline x86-64)
-    let floor = |x: f32| (x as u32) as f32;
-    match mode {
-        MipmapMode::Nearest => Levels {
-            l: [((floor(d + 0.5).min(q)) as u32, 1.0), (0, 0.0)],
-            n: 1,
-        },
-        MipmapMode::Linear => {
-            let hi = floor(d);
-            let delta = d - hi;
-            if delta == 0.0 {
-                Levels {
-                    l: [(hi as u32, 1.0), (0, 0.0)],
-                    n: 1,
-                }
-            } else {
-                let lo = (hi + 1.0).min(q);
-                Levels {
-                    l: [(hi as u32, 1.0 - delta), (lo as u32, delta)],
-                    n: 2,
-                }
-            }
-        }
-    }
-}
-
 /// What one lane's λ selects: the texel filter and the levels with their weights.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub(super) struct Selection {
@@ -265,6 +219,34 @@ pub(super) struct Selection {
     pub linear: bool,
     /// Levels (view-relative) and weights.
     pub levels: Levels,
+}
+
+/// What the λ of `V::N` lanes select, lane by lane (sampling.md §3.2–§3.4): λ′ (biased,
+/// unclamped) and λ (clamped; snapped in hardware precision), the texel filter (linear where
+/// set), the view-relative levels as integral values and their weights (a one-level lane's
+/// second level is its first, of weight 0), and the lanes with the D3D out-of-range-MinLod
+/// result.
+#[derive(Clone, Copy)]
+pub(super) struct Choice<V: MathLanes> {
+    pub biased: V,
+    pub lambda: V,
+    pub linear: V::M,
+    pub two: V::M,
+    pub level: [V; 2],
+    pub weight: [V; 2],
+    pub out: V::M,
+}
+
+/// Four lanes' [`Choice`] as the per-quad routes use it: bit `l` of `linear`, `two` and
+/// `out` is lane `l`'s; `level[k][l]` is lane `l`'s `k`-th level, absolute, `weight[k][l]`
+/// its weight.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Choice4 {
+    pub linear: u8,
+    pub two: u8,
+    pub out: u8,
+    pub level: [[u32; 4]; 2],
+    pub weight: [[f32; 4]; 2],
 }
 
 /// The derivatives a lane's λ came from (`None`: explicit or zero LOD).
@@ -302,11 +284,11 @@ impl Binding {
         lod_base(mx, my, 2, if aniso { self.aniso } else { None }, dx, dy)
     }
 
-    /// The isotropic λ_base of four lanes' 2D normalized derivatives (`dx[k][lane]`:
-    /// component `k` of lane `lane`'s ∂/∂x), each lane's [`Binding::lod_from_derivs_2d`]
-    /// without anisotropy, four lanes in one SSE2 evaluation.
+    /// The isotropic λ_base and ρ (`[λ, ρx, ρy]`, lane by lane) of four lanes' 2D normalized
+    /// derivatives (`dx[k][lane]`: component `k` of lane `lane`'s ∂/∂x), each lane's
+    /// [`Binding::lod_from_derivs_2d`] without anisotropy, four lanes in one SSE2 evaluation.
     #[inline(always)]
-    pub fn iso_bases_2d(&self, dx: [[f32; 4]; 2], dy: [[f32; 4]; 2]) -> [LodBase; 4] {
+    pub fn iso_bases_2d(&self, dx: [[f32; 4]; 2], dy: [[f32; 4]; 2]) -> [[f32; 4]; 3] {
         // (loops, not closures: a closure may be left out of line, not compiled for AVX2
         // with an AVX2 caller)
         let s = self.size0;
@@ -339,14 +321,33 @@ impl Binding {
         for i in 0..4 {
             (lam[i], lx[i], ly[i]) = iso_2d(mx[0][i], mx[1][i], my[0][i], my[1][i]);
         }
-        let mut b = [LodBase::iso(0.0); 4];
-        for i in 0..4 {
-            b[i] = LodBase {
-                rho: [lx[i], ly[i]],
-                ..LodBase::iso(lam[i])
-            };
+        [lam, lx, ly]
+    }
+
+    /// Whether `Grad` λ_base is [`Binding::grad_2d`]'s: an isotropic 2D view.
+    #[inline(always)]
+    fn iso_grad_2d(&self) -> bool {
+        self.dims == 2 && !self.cube && self.aniso.is_none()
+    }
+
+    /// [`Binding::iso_bases_2d`] of four lanes' `Grad` derivatives.
+    #[inline(always)]
+    fn grad_2d(&self, dx: &[[f32; 3]; 4], dy: &[[f32; 3]; 4]) -> [[f32; 4]; 3] {
+        let c = |g: &[[f32; 3]; 4], k: usize| Quad::each(|i| g[i][k]);
+        self.iso_bases_2d([c(dx, 0), c(dx, 1)], [c(dy, 0), c(dy, 1)])
+    }
+
+    /// Each lane's λ_base, [`Binding::lod_bases`]'s (the isotropic routes' need).
+    #[inline(always)]
+    pub fn lambda_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> [f32; 4] {
+        match *lod {
+            LodMode::Grad { dx, dy } if self.iso_grad_2d() => self.grad_2d(&dx, &dy)[0],
+            LodMode::Explicit(l) => l,
+            _ => {
+                let b = self.lod_bases(coords, lod, false).0;
+                Quad::each(|i| b[i].lambda)
+            }
         }
-        b
     }
 
     /// Per-lane λ_base (and probes) for a LOD mode, and the derivatives each came from.
@@ -363,9 +364,12 @@ impl Binding {
         match *lod {
             LodMode::Explicit(l) => (Quad::each(|i| LodBase::iso(l[i])), [None; 4]),
             LodMode::Zero => ([LodBase::iso(0.0); 4], [None; 4]),
-            LodMode::Grad { dx, dy } if self.dims == 2 && !self.cube && self.aniso.is_none() => {
-                let c = |g: &[[f32; 3]; 4], k: usize| Quad::each(|i| g[i][k]);
-                let bases = self.iso_bases_2d([c(&dx, 0), c(&dx, 1)], [c(&dy, 0), c(&dy, 1)]);
+            LodMode::Grad { dx, dy } if self.iso_grad_2d() => {
+                let [lam, lx, ly] = self.grad_2d(&dx, &dy);
+                let bases = Quad::each(|i| LodBase {
+                    rho: [lx[i], ly[i]],
+                    ..LodBase::iso(lam[i])
+                });
                 (bases, Quad::each(|i| derivs.then_some((dx[i], dy[i]))))
             }
             LodMode::Grad { dx, dy } => {
@@ -409,20 +413,132 @@ impl Binding {
         }
     }
 
-    /// λ′ (biased, unclamped) and λ (clamped, snapped in hardware precision) of one lane.
+    /// The [`Choice`] of lanes with λ_base `base`, shader bias `bias` and `MinLod` `min_lod`
+    /// (−∞: none): the bias by policy (Vulkan clamps the sum to ±maxSamplerLodBias; D3D
+    /// each term to [−16, 15.99]), the clamps by `lodMin = max(minLod, MinLod)` and `maxLod`
+    /// (Vulkan `min(max(λ′, lodMin), maxLod)`: maxLod wins; D3D `max(lodMin, min(maxLod,
+    /// λ′))`: lodMin wins; f32 min/max drop a NaN λ′), hardware precision's 8.8 snap, then
+    /// `d′ = clamp(λ, 0, q)` and the mip filter — NEAREST `min(floor(d′ + 0.5), q)`, LINEAR
+    /// `floor(d′)` and the next level (clamped) weighted by `frac(d′)` — and the texel filter
+    /// of minification (`λ > 0`) or magnification. Integer formats take the nearest level.
+    /// One rule for one lane (`f32`) and for four or eight (`F4`, `F8`), hence their bits.
     #[inline(always)]
-    pub fn lambdas(&self, base: f32, shader_bias: f32, shader_min_lod: f32) -> (f32, f32) {
-        let p = self.cfg.policy;
-        let l1 = biased(p, base, self.sampler.mip_lod_bias, shader_bias);
-        (
-            l1,
-            snap_lod(&self.cfg, clamped(p, l1, &self.sampler, shader_min_lod)),
-        )
+    pub fn choose<V: MathLanes>(&self, base: V, bias: V, min_lod: V) -> Choice<V> {
+        let s = &self.sampler;
+        let d3d = self.cfg.policy == Policy::D3D;
+        let (zero, one) = (base.splat(0.0), base.splat(1.0));
+        let (yes, no) = (zero.le(zero), zero.lt(zero));
+        let q = base.splat((self.view.level_count - 1) as f32);
+        let (biased, lambda) = if s.unnormalized_coordinates {
+            (zero, zero)
+        } else {
+            let biased = if d3d {
+                let (lo, hi) = (D3D_MIN_LOD_BIAS, D3D_MAX_LOD_BIAS);
+                let (lo_v, hi_v) = (base.splat(lo), base.splat(hi));
+                let sampler = base.splat(s.mip_lod_bias.clamp(lo, hi));
+                base.add(sampler).add(clamp(bias, lo_v, hi_v))
+            } else {
+                let (lo, hi) = (-MAX_SAMPLER_LOD_BIAS, MAX_SAMPLER_LOD_BIAS);
+                let sum = base.splat(s.mip_lod_bias).add(bias);
+                base.add(clamp(sum, base.splat(lo), base.splat(hi)))
+            };
+            let (lod_min, max_lod) = (
+                max_num(base.splat(s.min_lod), min_lod),
+                base.splat(s.max_lod),
+            );
+            let mut lambda = if d3d {
+                max_num(min_num(biased, max_lod), lod_min)
+            } else {
+                min_num(max_num(biased, lod_min), max_lod)
+            };
+            if self.hw {
+                let fixed = base.splat(256.0);
+                lambda = math::round(lambda.mul(fixed)).div(fixed);
+            }
+            (biased, lambda)
+        };
+        let d = level_of(lambda, q);
+        let (level, weight, two) = if self.integer || s.mipmap_mode == MipmapMode::Nearest {
+            let l = math::floor(d.add(base.splat(0.5))).min(q);
+            ([l, l], [one, zero], no)
+        } else {
+            let hi = math::floor(d);
+            let delta = d.sub(hi);
+            let two = zero.lt(delta);
+            let lo = V::select(two, hi.add(one).min(q), hi);
+            let weight = [
+                V::select(two, one.sub(delta), one),
+                V::select(two, delta, zero),
+            ];
+            ([hi, lo], weight, two)
+        };
+        let minify = zero.lt(lambda);
+        let linear = match (s.min_filter, s.mag_filter) {
+            (Filter::Linear, Filter::Linear) => yes,
+            (Filter::Nearest, Filter::Nearest) => no,
+            (Filter::Linear, _) => minify,
+            _ => minify.xor(yes),
+        };
+        Choice {
+            biased,
+            lambda,
+            linear,
+            two,
+            level,
+            weight,
+            out: if d3d { q.lt(min_lod) } else { no },
+        }
+    }
+
+    /// [`Binding::choose`] of a quad's four lanes.
+    #[inline(always)]
+    pub fn choose4(&self, base: [f32; 4], bias: [f32; 4], min_lod: [f32; 4]) -> Choice4 {
+        let mut q = Choice4 {
+            linear: 0,
+            two: 0,
+            out: 0,
+            level: [[0; 4]; 2],
+            weight: [[0.0; 4]; 2],
+        };
+        #[cfg(target_arch = "x86_64")]
+        {
+            use crate::math::x86::F4;
+            use std::arch::x86_64::_mm_movemask_ps;
+            // SAFETY: F4 is SSE2, part of x86-64
+            let v = unsafe { (F4::load(&base), F4::load(&bias), F4::load(&min_lod)) };
+            let c = self.choose(v.0, v.1, v.2);
+            // an integral value below 2²³ plus 2²³ has it in the low bits of its encoding
+            let to_int = c.lambda.splat(self.view.base_level as f32 + 8_388_608.0);
+            let low = c.lambda.splat_bits(0x7f_ffff);
+            for k in 0..2 {
+                c.weight[k].store(&mut q.weight[k]);
+                c.level[k].add(to_int).and(low).store_bits(&mut q.level[k]);
+            }
+            let (ones, zero) = (c.lambda.splat_bits(u32::MAX), c.lambda.splat(0.0));
+            // SAFETY: SSE2, part of x86-64 (written out: a closure may be left out of line)
+            unsafe {
+                q.linear = _mm_movemask_ps(F4::select(c.linear, ones, zero).0) as u8;
+                q.two = _mm_movemask_ps(F4::select(c.two, ones, zero).0) as u8;
+                q.out = _mm_movemask_ps(F4::select(c.out, ones, zero).0) as u8;
+            }
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        for l in 0..4 {
+            let c = self.choose(base[l], bias[l], min_lod[l]);
+            for k in 0..2 {
+                q.weight[k][l] = c.weight[k];
+                q.level[k][l] = self.view.base_level + c.level[k] as u32;
+            }
+            q.linear |= (c.linear as u8) << l;
+            q.two |= (c.two as u8) << l;
+            q.out |= (c.out as u8) << l;
+        }
+        q
     }
 
     /// The texel filter and levels of a lane with λ_base `base`, shader bias and `MinLod`
-    /// (`−∞`: none); `None`: the D3D out-of-range-MinLod result. Integer formats take the
-    /// nearest level.
+    /// (`−∞`: none), [`Binding::choose`]'s, reported to `rec`; `None`: the D3D
+    /// out-of-range-MinLod result.
     #[inline(always)]
     pub fn select<R: Recorder>(
         &self,
@@ -431,46 +547,41 @@ impl Binding {
         min_lod: f32,
         rec: &R,
     ) -> Option<Selection> {
-        let s = &self.sampler;
-        let q = self.view.level_count - 1;
-        let oor = self.cfg.policy == Policy::D3D && min_lod > q as f32;
-        let (l1, lambda) = if s.unnormalized_coordinates {
-            (0.0, 0.0)
-        } else {
-            self.lambdas(base, bias, min_lod)
-        };
-        let minify = lambda > 0.0;
-        let filter = if minify { s.min_filter } else { s.mag_filter };
-        let mode = if self.integer {
-            MipmapMode::Nearest
-        } else {
-            s.mipmap_mode
-        };
+        let c = self.choose(base, bias, min_lod);
+        let n = 1 + c.two as usize;
         let sel = Selection {
-            linear: filter == Filter::Linear,
-            levels: select_levels(lambda, self.view.level_count, mode),
+            linear: c.linear,
+            levels: Levels {
+                l: [0, 1].map(|k| (c.level[k] as u32, c.weight[k])),
+                n,
+            },
         };
         if R::ON {
+            let s = &self.sampler;
             rec.lod(&|l| {
                 l.shader_bias = bias;
                 l.sampler_bias = s.mip_lod_bias;
-                l.lambda_biased = l1;
+                l.lambda_biased = c.biased;
                 l.sampler_min_lod = s.min_lod;
                 l.shader_min_lod = (min_lod != f32::NEG_INFINITY).then_some(min_lod);
                 l.sampler_max_lod = s.max_lod;
-                l.lambda = lambda;
-                l.minified = minify;
-                l.filter = if self.integer {
-                    Filter::Nearest
+                l.lambda = c.lambda;
+                l.minified = c.lambda > 0.0;
+                l.filter = if c.linear && !self.integer {
+                    Filter::Linear
                 } else {
-                    filter
+                    Filter::Nearest
                 };
-                l.mipmap_mode = mode;
-                l.levels = sel.levels.l[..sel.levels.n].to_vec();
-                l.out_of_range = oor;
+                l.mipmap_mode = if self.integer {
+                    MipmapMode::Nearest
+                } else {
+                    s.mipmap_mode
+                };
+                l.levels = sel.levels.l[..n].to_vec();
+                l.out_of_range = c.out;
             });
         }
-        (!oor).then_some(sel)
+        (!c.out).then_some(sel)
     }
 
     /// `OpImageQueryLod` / `CalculateLevelOfDetail[Unclamped]` for a quad (implicit
@@ -503,24 +614,21 @@ impl Binding {
     }
 
     fn query_lod_lane(&self, base: f32) -> [f32; 2] {
-        let (l1, l) = self.lambdas(base, 0.0, f32::NEG_INFINITY);
-        match self.cfg.policy {
-            Policy::Vulkan => {
-                let q = (self.view.level_count - 1) as f32;
-                let d = if l.is_nan() { 0.0 } else { l.clamp(0.0, q) };
-                let d = match self.sampler.mipmap_mode {
-                    MipmapMode::Nearest => (d + 0.5).floor().min(q),
-                    MipmapMode::Linear => d,
-                };
-                [d, l1]
+        let c = self.choose(base, 0.0, f32::NEG_INFINITY);
+        let d = match (self.cfg.policy, self.sampler.mipmap_mode) {
+            (Policy::D3D, _) => c.lambda,
+            (Policy::Vulkan, MipmapMode::Nearest) => c.level[0],
+            (Policy::Vulkan, MipmapMode::Linear) => {
+                level_of(c.lambda, (self.view.level_count - 1) as f32)
             }
-            Policy::D3D => [l, l1],
-        }
+        };
+        [d, c.biased]
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::super::sampler::Sampler;
     use super::*;
 
     #[test]
@@ -593,11 +701,35 @@ mod tests {
         assert_eq!((b.lambda, b.probes), (-1.0, 4));
     }
 
+    /// A binding of a 16×16 image's 4-level 2D view through `s` (unvalidated) under `policy`.
+    fn binding(s: Sampler, policy: Policy) -> Binding {
+        use super::super::{Format, Image, ImageView, ViewType};
+        let img = Image::new_2d(Format::R8G8B8A8_UNORM, 16, 16, 1, 4).unwrap();
+        let view = ImageView::whole(&img, ViewType::D2);
+        let cfg = super::super::Config {
+            policy,
+            ..Default::default()
+        };
+        // (the sampler set afterwards: bias beyond validation's range tests the D3D clamp)
+        let mut b = Binding::new(&img, &view, &Sampler::default(), cfg).unwrap();
+        b.sampler = s;
+        b
+    }
+
     #[test]
     fn bias_policies() {
-        assert_eq!(biased(Policy::Vulkan, 1.0, 10.0, 10.0), 17.0); // sum clamped to 16
-        assert_eq!(biased(Policy::D3D, 1.0, 10.0, 10.0), 21.0); // sum not clamped
-        assert_eq!(biased(Policy::D3D, 0.0, 20.0, -30.0), 15.99 - 16.0);
+        // λ′ of λ_base 1 (0 in the last) with sampler bias 10 (20) and shader bias 10 (−30)
+        let biased = |p, sb, b: f32| {
+            let s = Sampler {
+                mip_lod_bias: sb,
+                ..Sampler::default()
+            };
+            let base = if sb == 20.0 { 0.0 } else { 1.0 };
+            binding(s, p).choose(base, b, f32::NEG_INFINITY).biased
+        };
+        assert_eq!(biased(Policy::Vulkan, 10.0, 10.0), 17.0); // sum clamped to 16
+        assert_eq!(biased(Policy::D3D, 10.0, 10.0), 21.0); // sum not clamped
+        assert_eq!(biased(Policy::D3D, 20.0, -30.0), 15.99 - 16.0);
     }
 
     #[test]
@@ -607,24 +739,36 @@ mod tests {
             max_lod: 3.0,
             ..Sampler::default()
         };
-        assert_eq!(clamped(Policy::Vulkan, 5.0, &s, 0.0), 3.0);
-        assert_eq!(clamped(Policy::Vulkan, 0.5, &s, 0.0), 1.0);
+        let clamped = |p, l, m| binding(s, p).choose(l, 0.0, m).lambda;
+        assert_eq!(clamped(Policy::Vulkan, 5.0, 0.0), 3.0);
+        assert_eq!(clamped(Policy::Vulkan, 0.5, 0.0), 1.0);
         // shader MinLod 4 > maxLod 3: Vulkan -> maxLod wins, D3D -> MinLOD wins
-        assert_eq!(clamped(Policy::Vulkan, 0.5, &s, 4.0), 3.0);
-        assert_eq!(clamped(Policy::D3D, 0.5, &s, 4.0), 4.0);
-        assert_eq!(clamped(Policy::D3D, f32::NAN, &s, 0.0), 3.0);
+        assert_eq!(clamped(Policy::Vulkan, 0.5, 4.0), 3.0);
+        assert_eq!(clamped(Policy::D3D, 0.5, 4.0), 4.0);
+        assert_eq!(clamped(Policy::D3D, f32::NAN, 0.0), 3.0);
+        // D3D: a MinLod past the last level (3) is out of range
+        let b = binding(s, Policy::D3D);
+        assert!(b.choose(0.5, 0.0, 3.5).out && !b.choose(0.5, 0.0, 3.0).out);
     }
 
     #[test]
     fn level_selection() {
-        let n = |l, c| select_levels(l, c, MipmapMode::Nearest).l[0].0;
+        let sel = |l, mipmap_mode| {
+            let s = Sampler {
+                mipmap_mode,
+                max_lod: 100.0,
+                ..Sampler::default()
+            };
+            binding(s, Policy::Vulkan).choose(l, 0.0, f32::NEG_INFINITY)
+        };
+        let n = |l| sel(l, MipmapMode::Nearest).level[0];
         assert_eq!(
-            (n(0.49, 4), n(0.5, 4), n(1.5, 4), n(9.0, 4), n(-3.0, 4)),
-            (0, 1, 2, 3, 0)
+            (n(0.49), n(0.5), n(1.5), n(9.0), n(-3.0)),
+            (0.0, 1.0, 2.0, 3.0, 0.0)
         );
-        let l = select_levels(1.25, 4, MipmapMode::Linear);
-        assert_eq!((l.n, l.l[0], l.l[1]), (2, (1, 0.75), (2, 0.25)));
-        let l = select_levels(7.0, 4, MipmapMode::Linear);
-        assert_eq!((l.n, l.l[0]), (1, (3, 1.0)));
+        let l = sel(1.25, MipmapMode::Linear);
+        assert_eq!((l.two, l.level, l.weight), (true, [1.0, 2.0], [0.75, 0.25]));
+        let l = sel(7.0, MipmapMode::Linear);
+        assert_eq!((l.two, l.level[0], l.weight[0]), (false, 3.0, 1.0));
     }
 }

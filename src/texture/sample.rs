@@ -56,19 +56,19 @@ impl SampleArgs {
         }
     }
 
-    /// Lane `lane`'s shader bias (0 without a `Bias` operand).
+    /// The lanes' shader bias (0 without a `Bias` operand).
     #[inline(always)]
-    pub(super) fn bias(&self, lane: usize) -> f32 {
+    pub(super) fn biases(&self) -> [f32; 4] {
         match self.lod {
-            LodMode::Implicit { bias, .. } => bias[lane],
-            _ => 0.0,
+            LodMode::Implicit { bias, .. } => bias,
+            _ => [0.0; 4],
         }
     }
 
-    /// Lane `lane`'s `MinLod` (−∞ without one).
+    /// The lanes' `MinLod` (−∞ without one).
     #[inline(always)]
-    pub(super) fn min_lod(&self, lane: usize) -> f32 {
-        self.min_lod.map_or(f32::NEG_INFINITY, |m| m[lane])
+    pub(super) fn min_lods(&self) -> [f32; 4] {
+        self.min_lod.unwrap_or([f32::NEG_INFINITY; 4])
     }
 }
 
@@ -83,9 +83,7 @@ pub(super) fn quad<R: Recorder>(b: &Binding, img: &Image, a: &SampleArgs, rec: &
     };
     let src = Bytes(img.bytes());
     let mut out = [[0u32; 4]; 4];
-    // level selection depends only on (λ_base, bias, MinLod), which usually agree across
-    // the quad (coarse implicit LOD, no per-lane operands): the previous lane's is reused
-    let mut prev: Option<([u32; 3], Option<Selection>)> = None;
+    let (bias, min_lod) = (a.biases(), a.min_lods());
     for (l, o) in out.iter_mut().enumerate() {
         if a.mask & (1 << l) == 0 {
             continue;
@@ -94,17 +92,10 @@ pub(super) fn quad<R: Recorder>(b: &Binding, img: &Image, a: &SampleArgs, rec: &
             rec.lane(l, a.coords[l]);
         }
         let base = &bases[l];
-        let (bias, min_lod) = (a.bias(l), a.min_lod(l));
-        let key = [base.lambda, bias, min_lod].map(f32::to_bits);
         if R::ON {
             rec.lod_base(derivs[l], base.rho, (base.lambda, base.probes, base.major));
         }
-        let sel = match prev {
-            Some((k, s)) if k == key && !R::ON => s,
-            _ => b.select(base.lambda, bias, min_lod, rec),
-        };
-        prev = Some((key, sel));
-        *o = match sel {
+        *o = match b.select(base.lambda, bias[l], min_lod[l], rec) {
             Some(sel) => lane_sample(b, &src, a, l, base, &sel, rec),
             None => b.oob,
         };
@@ -162,25 +153,29 @@ fn lane_sample<R: Recorder>(
             }
         }
     }
-    finish(acc, b.snorm)
+    finish(f32x4::new(acc), b.snorm)
 }
 
-/// A lane's sum as result bits, clamped to −1 for an SNORM format (`f32::max`: −1 for NaN).
+/// A lane's sum as result bits, clamped to −1 for an SNORM format (`fast_max` is `maxps`:
+/// −1 for a NaN, as `f32::max(x, −1)`).
 #[inline(always)]
-fn finish(acc: [f32; 4], snorm: bool) -> [u32; 4] {
-    let c = |x: f32| if snorm { x.max(-1.0) } else { x }.to_bits();
-    [c(acc[0]), c(acc[1]), c(acc[2]), c(acc[3])]
+fn finish(acc: f32x4, snorm: bool) -> [u32; 4] {
+    let acc = if snorm {
+        acc.fast_max(f32x4::splat(-1.0))
+    } else {
+        acc
+    };
+    acc.to_array().map(f32::to_bits)
 }
 
 /// A quad through the lane-wise kernel: the four lanes as one group per level slot (spec
 /// `K`: exact precision, normalized coordinates, no anisotropy), the levels of each lane
-/// its own. Lanes that disagree on the texel filter go as two groups; a lane with the D3D
-/// out-of-range-MinLod result gets it; a Dref quad whose footprints the compare route cannot
-/// take goes lane by lane with four channels. With `W = 8` (the AVX2 twin) a quad whose
-/// lanes share one texel filter, some of them on two levels, goes as one group of eight
-/// lanes: each lane's first level, then its second. The same operations
-/// as [`quad`], in its order. Inlined into its callers: an AVX2 caller's twin is compiled
-/// for AVX2 with it.
+/// its own ([`Binding::choose4`]: the four lanes' selection at once). Lanes that disagree
+/// on the texel filter go as two groups; a lane with the D3D out-of-range-MinLod result gets
+/// it. With `W = 8` (the AVX2 twin) a quad whose lanes share one texel filter, some of them
+/// on two levels, goes as one group of eight lanes: each lane's first level, then its
+/// second. The same operations as [`quad`], in its order. Inlined into its callers: an AVX2
+/// caller's twin is compiled for AVX2 with it.
 #[inline(always)]
 pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     l8: L,
@@ -194,90 +189,63 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     if mask == 0 {
         return out;
     }
-    let (bases, _) = b.lod_bases(&a.coords, &a.lod, false);
-    // lanes' selections, shared while (λ_base, bias, MinLod) repeat
-    let key = |l: usize| {
-        let k = [bases[l].lambda, a.bias(l), a.min_lod(l)];
-        [k[0].to_bits(), k[1].to_bits(), k[2].to_bits()]
-    };
-    // per lane: the texel filter (bit `l` of `linear`), whether two levels (of `two`), both
-    // level slots' absolute levels (one level: the second is the first) and weights
-    let view = &b.view;
-    let (mut live, mut linear, mut two) = (0u8, 0u8, 0u8);
-    let mut level = [[0u32; 2]; 4];
-    let mut weight = [[0f32; 2]; 4];
-    let mut prev: Option<([u32; 3], Option<Selection>)> = None;
-    for l in 0..4 {
-        if mask & (1 << l) == 0 {
-            continue;
+    let c = b.choose4(b.lambda_bases(&a.coords, &a.lod), a.biases(), a.min_lods());
+    let live = mask & !c.out;
+    if mask & c.out != 0 {
+        for (l, o) in out.iter_mut().enumerate() {
+            if (mask & c.out) >> l & 1 != 0 {
+                *o = b.oob;
+            }
         }
-        let s = match prev {
-            Some((k, s)) if k == key(l) => s,
-            _ => b.select(bases[l].lambda, a.bias(l), a.min_lod(l), &NoRecord),
-        };
-        prev = Some((key(l), s));
-        let Some(s) = s else {
-            out[l] = b.oob;
-            continue;
-        };
-        let lv = s.levels;
-        live |= 1 << l;
-        linear |= (s.linear as u8) << l;
-        two |= ((lv.n == 2) as u8) << l;
-        level[l] = [
-            view.base_level + lv.l[0].0,
-            view.base_level + lv.l[lv.n - 1].0,
-        ];
-        weight[l] = [lv.l[0].1, lv.l[1].1];
     }
     if live == 0 {
         return out;
     }
-    // other lanes take the leading live lane's coordinate and selection (their results are
-    // dropped; they must not send the group lane by lane)
-    let lead = live.trailing_zeros() as usize;
-    let fill = |bits: u8| {
-        bits & live
-            | if bits >> lead & 1 != 0 {
-                !live & 0xf
-            } else {
-                0
+    let (mut linear, mut two, mut level, mut weight) = (c.linear, c.two, c.level, c.weight);
+    let mut coords = a.coords;
+    if live != 0xf {
+        // other lanes take the leading live lane's coordinate and selection (their results
+        // are dropped; they must not send the group lane by lane)
+        let lead = live.trailing_zeros() as usize;
+        for l in 0..4 {
+            if live >> l & 1 == 0 {
+                coords[l] = coords[lead];
+                for k in 0..2 {
+                    (level[k][l], weight[k][l]) = (level[k][lead], weight[k][lead]);
+                }
+                linear = linear & !(1 << l) | (linear >> lead & 1) << l;
+                two = two & !(1 << l) | (two >> lead & 1) << l;
             }
-    };
-    (linear, two) = (fill(linear), fill(two));
-    for l in 0..4 {
-        if live & (1 << l) == 0 {
-            (level[l], weight[l]) = (level[lead], weight[lead]);
         }
     }
     // (arrays made by `Quad::each`: an array `map` or `from_fn` is left as an out-of-line call)
-    let c: [[f32; 4]; 4] = Quad::each(|l| a.coords[if live & (1 << l) != 0 { l } else { lead }]);
-    let loc = Quad::each(|l| b.locate(&c[l]));
+    let loc = Quad::each(|l| b.locate(&coords[l]));
     let off = (!b.cube && a.offsets.iter().any(|o| o[0] != 0 || o[1] != 0))
         .then(|| Quad::each(|l| b.offset_bits(a.offsets[l], 4)));
-    let dref = a
-        .dref
-        .map_or([0.0; 4], |d| Quad::each(|l| b.dref_value(d[l])));
+    let dref = a.dref;
     let cmp = a.dref.is_some();
+    let layer = b.view.base_layer;
+    // a level slot whose lanes share one level is made from it once
+    let one = [0, 1].map(|k| level[k] == [level[k][0]; 4]);
     if L::W == 8 && two != 0 && (linear == 0 || linear == 0xf) {
         // one texel filter, some lane on two levels: both level slots' footprints as one
         // group of eight lanes, lane l on its first level and lane l + 4 on its second (a
         // one-level lane's second is its first, read and not used)
         let q8 = Input::quad(l8, b, &loc, off, dref);
-        let sl = if (1..4).all(|l| level[l] == level[0]) {
-            Slot::halves(l8, b, level[0], view.base_layer)
+        let sl = if one[0] && one[1] {
+            Slot::halves(l8, b, [level[0][0], level[1][0]], layer)
         } else {
-            Slot::new(l8, b, L::each(|k| level[k % 4][k / 4]), view.base_layer)
+            Slot::new(l8, b, L::each(|k| level[k / 4][k % 4]), layer)
         };
         let v = group_of::<L, K, S>(b, src, plane, linear != 0, cmp, &sl, &q8);
         for l in 0..4 {
             if live & (1 << l) != 0 {
-                let w = weight[l];
+                let w = [weight[0][l], weight[1][l]];
                 let mut acc = f32x4::splat(0.0) + f32x4::splat(w[0]) * v[l];
                 if two & (1 << l) != 0 {
                     acc += f32x4::splat(w[1]) * v[l + 4];
                 }
-                out[l] = finish(acc.to_array(), b.snorm);
+                out[l] = finish(acc, b.snorm);
             }
         }
         return out;
@@ -291,19 +259,23 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
         if part == 0 {
             continue;
         }
-        for slot in 0..slots {
-            let sl = Slot::new(four(), b, Quad::each(|l| level[l][slot]), view.base_layer);
+        for k in 0..slots {
+            let sl = if one[k] {
+                Slot::halves(four(), b, [level[k][0]; 2], layer)
+            } else {
+                Slot::new(four(), b, level[k], layer)
+            };
             let v = group_of::<Quad, K, S>(b, src, plane, lin, cmp, &sl, &q);
             for l in 0..4 {
-                if part & (1 << l) != 0 && (slot == 0 || two & (1 << l) != 0) {
-                    acc[l] += f32x4::splat(weight[l][slot]) * v[l];
+                if part & (1 << l) != 0 && (k == 0 || two & (1 << l) != 0) {
+                    acc[l] += f32x4::splat(weight[k][l]) * v[l];
                 }
             }
         }
     }
     for l in 0..4 {
         if live & (1 << l) != 0 {
-            out[l] = finish(acc[l].to_array(), b.snorm);
+            out[l] = finish(acc[l], b.snorm);
         }
     }
     out
@@ -361,35 +333,26 @@ fn aniso_lanes<K: Spec, L: Lanes>(
     let src = Plane(plane);
     let mut out = [[0u32; 4]; 4];
     let (bases, _) = b.lod_bases(&a.coords, &a.lod, false);
-    let mut prev: Option<([u32; 3], Option<Selection>)> = None;
+    let c = b.choose4(Quad::each(|l| bases[l].lambda), a.biases(), a.min_lods());
     for (l, o) in out.iter_mut().enumerate() {
         if a.mask & (1 << l) == 0 {
             continue;
         }
-        let base = &bases[l];
-        let key = [base.lambda, a.bias(l), a.min_lod(l)].map(f32::to_bits);
-        let sel = match prev {
-            Some((k, s)) if k == key => s,
-            _ => b.select(base.lambda, a.bias(l), a.min_lod(l), &NoRecord),
-        };
-        prev = Some((key, sel));
-        let Some(sel) = sel else {
+        if c.out >> l & 1 != 0 {
             *o = b.oob;
             continue;
-        };
+        }
+        let base = &bases[l];
+        let (linear, levels) = (c.linear >> l & 1 != 0, 1 + (c.two >> l & 1) as usize);
         let (st, layer, _) = b.locate(&a.coords[l]);
         let off = b.offset_bits(a.offsets[l], 4);
         let off =
             (off[0] != 0 || off[1] != 0).then(|| (lanes.f(off[0] as f32), lanes.f(off[1] as f32)));
         let dref = lanes.f(a.dref.map_or(0.0, |d| b.dref_value(d[l])));
-        let lv = sel.levels;
-        let slot = |k: usize| {
-            let level = b.view.base_level + lv.l[k].0;
-            Slot::halves(lanes, b, [level; 2], layer)
-        };
+        let slot = |k: usize| Slot::halves(lanes, b, [c.level[k][l]; 2], layer);
         // (written out: an array `from_fn` is left as an out-of-line call)
         let first = slot(0);
-        let slots = [first, if lv.n == 2 { slot(1) } else { first }];
+        let slots = [first, if levels == 2 { slot(1) } else { first }];
         let n = base.probes.max(1);
         let nf = lanes.f((n + 1) as f32);
         let (iota, last) = (lanes.i_of(|i| i as i32), lanes.i(n as i32 - 1));
@@ -414,19 +377,19 @@ fn aniso_lanes<K: Spec, L: Lanes>(
                 dref,
             };
             let cmp = a.dref.is_some();
-            let v0 = group_of::<L, K, _>(b, &src, plane, sel.linear, cmp, &slots[0], &q);
-            let v1 = if lv.n == 2 {
-                group_of::<L, K, _>(b, &src, plane, sel.linear, cmp, &slots[1], &q)
+            let v0 = group_of::<L, K, _>(b, &src, plane, linear, cmp, &slots[0], &q);
+            let v1 = if levels == 2 {
+                group_of::<L, K, _>(b, &src, plane, linear, cmp, &slots[1], &q)
             } else {
                 v0
             };
             for i in 0..(n - p0).min(L::W as u32) as usize {
-                for (kk, v) in [v0, v1].iter().enumerate().take(lv.n) {
-                    acc += f32x4::splat(lv.l[kk].1 / n as f32) * v[i];
+                for (k, v) in [v0, v1].iter().enumerate().take(levels) {
+                    acc += f32x4::splat(c.weight[k][l] / n as f32) * v[i];
                 }
             }
         }
-        *o = finish(acc.to_array(), b.snorm);
+        *o = finish(acc, b.snorm);
     }
     out
 }
