@@ -21,30 +21,25 @@ pub(crate) type F2<A, B, R> = fn(&[A], &[B], &mut [R], Option<&[u32]>);
 pub(crate) type F3<A, B, C, R> = fn(&[A], &[B], &[C], &mut [R], Option<&[u32]>);
 pub(crate) type F4<A, B, C, D, R> = fn(&[A], &[B], &[C], &[D], &mut [R], Option<&[u32]>);
 
-/// A unary kernel, by register files of (operand, result): N = 32-bit, W = 64-bit.
+/// A unary kernel, by register files of (operand, result): N = 32-bit, W = 64-bit. The
+/// all-32-bit form (`Code::N1`, run by `Batch::lane_kernel32`) apart from the rest ([`W1`],
+/// what `Batch::exec` runs), so neither can be handed the other's.
 #[derive(Clone, Copy)]
 pub(crate) enum K1 {
     NN(F1<u32, u32>),
-    WW(F1<u64, u64>),
-    WN(F1<u64, u32>),
-    NW(F1<u32, u64>),
+    W(W1),
 }
-/// A binary kernel by register files of (a, b, result).
+/// A binary kernel by register files of (a, b, result), split as [`K1`].
 #[derive(Clone, Copy)]
 pub(crate) enum K2 {
     NNN(F2<u32, u32, u32>),
-    WWW(F2<u64, u64, u64>),
-    WWN(F2<u64, u64, u32>),
-    WNW(F2<u64, u32, u64>),
-    NNW(F2<u32, u32, u64>),
+    W(W2),
 }
-/// A ternary kernel by register files of (a, b, c, result).
+/// A ternary kernel by register files of (a, b, c, result), split as [`K1`].
 #[derive(Clone, Copy)]
 pub(crate) enum K3 {
     NNNN(F3<u32, u32, u32, u32>),
-    WWWW(F3<u64, u64, u64, u64>),
-    NWWW(F3<u32, u64, u64, u64>),
-    WNNW(F3<u64, u32, u32, u64>),
+    W(W3),
 }
 /// A four-operand kernel (bitfield insert, pack4x8).
 #[derive(Clone, Copy)]
@@ -53,15 +48,14 @@ pub(crate) enum K4 {
     WWNNW(F4<u64, u64, u32, u32, u64>),
 }
 
-/// [`K1`] with a 64-bit operand or result: what `Batch::exec` runs (the all-32-bit form
-/// becomes `Code::N1`, run by `Batch::lane_kernel32`).
+/// A unary kernel with a 64-bit operand or result.
 #[derive(Clone, Copy)]
 pub(crate) enum W1 {
     WW(F1<u64, u64>),
     WN(F1<u64, u32>),
     NW(F1<u32, u64>),
 }
-/// [`K2`] with a 64-bit operand or result.
+/// A binary kernel with a 64-bit operand or result.
 #[derive(Clone, Copy)]
 pub(crate) enum W2 {
     WWW(F2<u64, u64, u64>),
@@ -69,50 +63,12 @@ pub(crate) enum W2 {
     WNW(F2<u64, u32, u64>),
     NNW(F2<u32, u32, u64>),
 }
-/// [`K3`] with a 64-bit operand or result.
+/// A ternary kernel with a 64-bit operand or result.
 #[derive(Clone, Copy)]
 pub(crate) enum W3 {
     WWWW(F3<u64, u64, u64, u64>),
     NWWW(F3<u32, u64, u64, u64>),
     WNNW(F3<u64, u32, u32, u64>),
-}
-
-/// A kernel split by register files: `N`, every operand and the result 32-bit; `W`, the rest.
-pub(crate) enum Split<N, W> {
-    N(N),
-    W(W),
-}
-
-impl K1 {
-    pub(crate) fn split(self) -> Split<F1<u32, u32>, W1> {
-        match self {
-            K1::NN(f) => Split::N(f),
-            K1::WW(f) => Split::W(W1::WW(f)),
-            K1::WN(f) => Split::W(W1::WN(f)),
-            K1::NW(f) => Split::W(W1::NW(f)),
-        }
-    }
-}
-impl K2 {
-    pub(crate) fn split(self) -> Split<F2<u32, u32, u32>, W2> {
-        match self {
-            K2::NNN(f) => Split::N(f),
-            K2::WWW(f) => Split::W(W2::WWW(f)),
-            K2::WWN(f) => Split::W(W2::WWN(f)),
-            K2::WNW(f) => Split::W(W2::WNW(f)),
-            K2::NNW(f) => Split::W(W2::NNW(f)),
-        }
-    }
-}
-impl K3 {
-    pub(crate) fn split(self) -> Split<F3<u32, u32, u32, u32>, W3> {
-        match self {
-            K3::NNNN(f) => Split::N(f),
-            K3::WWWW(f) => Split::W(W3::WWWW(f)),
-            K3::NWWW(f) => Split::W(W3::NWWW(f)),
-            K3::WNNW(f) => Split::W(W3::WNNW(f)),
-        }
-    }
 }
 
 /// Register storage word (u32 or u64): builds the kernel enums by double dispatch.
@@ -136,7 +92,7 @@ impl St for u32 {
         K1::NN(f)
     }
     fn k1_from_w(f: F1<u64, u32>) -> K1 {
-        K1::WN(f)
+        K1::W(W1::WN(f))
     }
     fn k2_same(f: F2<u32, u32, u32>) -> K2 {
         K2::NNN(f)
@@ -165,28 +121,28 @@ impl St for u64 {
         R::k1_from_w(f)
     }
     fn k1_from_n(f: F1<u32, u64>) -> K1 {
-        K1::NW(f)
+        K1::W(W1::NW(f))
     }
     fn k1_from_w(f: F1<u64, u64>) -> K1 {
-        K1::WW(f)
+        K1::W(W1::WW(f))
     }
     fn k2_same(f: F2<u64, u64, u64>) -> K2 {
-        K2::WWW(f)
+        K2::W(W2::WWW(f))
     }
     fn k2_cmp(f: F2<u64, u64, u32>) -> K2 {
-        K2::WWN(f)
+        K2::W(W2::WWN(f))
     }
     fn k2_int(f: F2<u64, u32, u64>) -> K2 {
-        K2::WNW(f)
+        K2::W(W2::WNW(f))
     }
     fn k3_same(f: F3<u64, u64, u64, u64>) -> K3 {
-        K3::WWWW(f)
+        K3::W(W3::WWWW(f))
     }
     fn k3_sel(f: F3<u32, u64, u64, u64>) -> K3 {
-        K3::NWWW(f)
+        K3::W(W3::NWWW(f))
     }
     fn k3_bfe(f: F3<u64, u32, u32, u64>) -> K3 {
-        K3::WNNW(f)
+        K3::W(W3::WNNW(f))
     }
     fn k4_bfi(f: F4<u64, u64, u32, u32, u64>) -> K4 {
         K4::WWNNW(f)
@@ -1000,7 +956,7 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     match op {
         Mov => {
             return Some(if ty.is_wide() {
-                K1::WW(|a, o, mk| l1(a, o, mk, |x| x))
+                K1::W(W1::WW(|a, o, mk| l1(a, o, mk, |x| x)))
             } else {
                 K1::NN(|a, o, mk| l1(a, o, mk, |x| x))
             })
@@ -1176,9 +1132,9 @@ pub(crate) fn binary(op: BinaryOp, ty: ScalarTy) -> Option<K2> {
     use BinaryOp::*;
     match (op, ty) {
         (Join64, ScalarTy::I64 | ScalarTy::F64) => {
-            return Some(K2::NNW(|a, b, o, mk| {
+            return Some(K2::W(W2::NNW(|a, b, o, mk| {
                 m2(a, b, o, mk, |x, y| x as u64 | ((y as u64) << 32))
-            }))
+            })))
         }
         (PackHalf2x16, _) => {
             return Some(K2::NNN(|a, b, o, mk| {
@@ -1833,9 +1789,9 @@ mod tests {
         let (a32, a64) = (r.row32(), r.row64());
         match k {
             K1::NN(f) => both(what, r, vec![7u32; LANES], |o, m| f(&a32, o, m)),
-            K1::WW(f) => both(what, r, vec![7u64; LANES], |o, m| f(&a64, o, m)),
-            K1::WN(f) => both(what, r, vec![7u32; LANES], |o, m| f(&a64, o, m)),
-            K1::NW(f) => both(what, r, vec![7u64; LANES], |o, m| f(&a32, o, m)),
+            K1::W(W1::WW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&a64, o, m)),
+            K1::W(W1::WN(f)) => both(what, r, vec![7u32; LANES], |o, m| f(&a64, o, m)),
+            K1::W(W1::NW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&a32, o, m)),
         }
     }
 
@@ -1843,10 +1799,10 @@ mod tests {
         let (a, b, x, y) = (r.row32(), r.row32(), r.row64(), r.row64());
         match k {
             K2::NNN(f) => both(what, r, vec![7u32; LANES], |o, m| f(&a, &b, o, m)),
-            K2::WWW(f) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &y, o, m)),
-            K2::WWN(f) => both(what, r, vec![7u32; LANES], |o, m| f(&x, &y, o, m)),
-            K2::WNW(f) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &a, o, m)),
-            K2::NNW(f) => both(what, r, vec![7u64; LANES], |o, m| f(&a, &b, o, m)),
+            K2::W(W2::WWW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &y, o, m)),
+            K2::W(W2::WWN(f)) => both(what, r, vec![7u32; LANES], |o, m| f(&x, &y, o, m)),
+            K2::W(W2::WNW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &a, o, m)),
+            K2::W(W2::NNW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&a, &b, o, m)),
         }
     }
 
@@ -1855,9 +1811,9 @@ mod tests {
         let (x, y, z) = (r.row64(), r.row64(), r.row64());
         match k {
             K3::NNNN(f) => both(what, r, vec![7u32; LANES], |o, m| f(&a, &b, &c, o, m)),
-            K3::WWWW(f) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &y, &z, o, m)),
-            K3::NWWW(f) => both(what, r, vec![7u64; LANES], |o, m| f(&a, &x, &y, o, m)),
-            K3::WNNW(f) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &a, &b, o, m)),
+            K3::W(W3::WWWW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &y, &z, o, m)),
+            K3::W(W3::NWWW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&a, &x, &y, o, m)),
+            K3::W(W3::WNNW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &a, &b, o, m)),
         }
     }
 
@@ -2087,7 +2043,7 @@ mod tests {
                     };
                     let mut h = start.clone();
                     exp_h(&a, &mut h, mk.as_deref());
-                    let K1::WW(floor_d) = unary(U::Floor, T::F64).unwrap() else {
+                    let K1::W(W1::WW(floor_d)) = unary(U::Floor, T::F64).unwrap() else {
                         panic!()
                     };
                     let mut d = vec![7u64; len];
@@ -2203,7 +2159,7 @@ mod tests {
                     let K1::NN(sqrt) = unary(U::Sqrt, T::F32).unwrap() else {
                         panic!()
                     };
-                    let K1::WW(floor) = unary(U::Floor, T::F64).unwrap() else {
+                    let K1::W(W1::WW(floor)) = unary(U::Floor, T::F64).unwrap() else {
                         panic!()
                     };
                     let K2::NNN(pow) = binary(B::Pow, T::F32).unwrap() else {

@@ -3,7 +3,7 @@
 //! compact [`Code`] with slot indices and a monomorphised lane kernel. All register, block and
 //! type checks happen here, so the executor never indexes out of range on bad IR.
 
-use super::kernels::{self, Split, F1, F2, F3, K1, K2, K3, K4, W1, W2, W3};
+use super::kernels::{self, F1, F2, F3, K1, K2, K3, K4, W1, W2, W3};
 use crate::ir::{
     self, AtomicOp, BallotQuery, BlockId, GroupArith, GroupOp, GroupScan, ImageInst, Inst,
     InterpAt, LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
@@ -1307,10 +1307,10 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             let k = kernels::binary(*op, *ty).ok_or_else(|| cx.unsupported())?;
             let (wa, wb, wd) = match k {
                 K2::NNN(_) => (false, false, false),
-                K2::WWW(_) => (true, true, true),
-                K2::WWN(_) => (true, true, false),
-                K2::WNW(_) => (true, false, true),
-                K2::NNW(_) => (false, false, true),
+                K2::W(W2::WWW(_)) => (true, true, true),
+                K2::W(W2::WWN(_)) => (true, true, false),
+                K2::W(W2::WNW(_)) => (true, false, true),
+                K2::W(W2::NNW(_)) => (false, false, true),
             };
             k2(k, cx.reg(*dst, wd)?, cx.reg(*a, wa)?, cx.reg(*b, wb)?, true)
         }
@@ -1325,15 +1325,15 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             let k = kernels::ternary(*op, *ty).ok_or_else(|| cx.unsupported())?;
             let (wa, wb, wc, wd) = match k {
                 K3::NNNN(_) => (false, false, false, false),
-                K3::WWWW(_) => (true, true, true, true),
-                K3::NWWW(_) => (false, true, true, true),
-                K3::WNNW(_) => (true, false, false, true),
+                K3::W(W3::WWWW(_)) => (true, true, true, true),
+                K3::W(W3::NWWW(_)) => (false, true, true, true),
+                K3::W(W3::WNNW(_)) => (true, false, false, true),
             };
             let (dst, a) = (cx.reg(*dst, wd)?, cx.reg(*a, wa)?);
             let (b, c) = (cx.reg(*b, wb)?, cx.reg(*c, wc)?);
-            match k.split() {
-                Split::N(f) => Code::N3 { f, dst, a, b, c },
-                Split::W(k) => Code::K3 { k, dst, a, b, c },
+            match k {
+                K3::NNNN(f) => Code::N3 { f, dst, a, b, c },
+                K3::W(k) => Code::K3 { k, dst, a, b, c },
             }
         }
         Inst::BitFieldInsert {
@@ -1595,22 +1595,22 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
 fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg, lane: bool) -> Result<Code> {
     let (wa, wd) = match k {
         K1::NN(_) => (false, false),
-        K1::WW(_) => (true, true),
-        K1::WN(_) => (true, false),
-        K1::NW(_) => (false, true),
+        K1::W(W1::WW(_)) => (true, true),
+        K1::W(W1::WN(_)) => (true, false),
+        K1::W(W1::NW(_)) => (false, true),
     };
     let (dst, a) = (cx.reg(dst, wd)?, cx.reg(a, wa)?);
-    Ok(match k.split() {
-        Split::N(f) => Code::N1 { f, dst, a, lane },
-        Split::W(k) => Code::K1 { k, dst, a },
+    Ok(match k {
+        K1::NN(f) => Code::N1 { f, dst, a, lane },
+        K1::W(k) => Code::K1 { k, dst, a },
     })
 }
 
 /// A binary kernel's `Code` on decoded slots (`lane` as [`Code::N2`]'s).
 fn k2(k: K2, dst: u32, a: u32, b: u32, lane: bool) -> Code {
-    match k.split() {
-        Split::N(f) => Code::N2 { f, dst, a, b, lane },
-        Split::W(k) => Code::K2 { k, dst, a, b },
+    match k {
+        K2::NNN(f) => Code::N2 { f, dst, a, b, lane },
+        K2::W(k) => Code::K2 { k, dst, a, b },
     }
 }
 
