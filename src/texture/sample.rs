@@ -349,10 +349,15 @@ fn aniso_lanes<K: Spec, L: Lanes>(
         let off =
             (off[0] != 0 || off[1] != 0).then(|| (lanes.f(off[0] as f32), lanes.f(off[1] as f32)));
         let dref = lanes.f(a.dref.map_or(0.0, |d| b.dref_value(d[l])));
-        let slot = |k: usize| Slot::halves(lanes, b, [c.level[k][l]; 2], layer);
-        // (written out: an array `from_fn` is left as an out-of-line call)
-        let first = slot(0);
-        let slots = [first, if levels == 2 { slot(1) } else { first }];
+        // (written out, no closure or array `from_fn`: either may be left as an out-of-line
+        // call, not compiled for AVX2 with this function)
+        let first = Slot::halves(lanes, b, [c.level[0][l]; 2], layer);
+        let second = if levels == 2 {
+            Slot::halves(lanes, b, [c.level[1][l]; 2], layer)
+        } else {
+            first
+        };
+        let slots = [first, second];
         let n = base.probes.max(1);
         let nf = lanes.f((n + 1) as f32);
         let (iota, last) = (lanes.i_of(|i| i as i32), lanes.i(n as i32 - 1));
