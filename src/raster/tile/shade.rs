@@ -25,9 +25,9 @@
 //!     packs, then byte interleaves into pixels; the batch again by the exact steps in the
 //!     rare case the fast ones cannot round a value), and writes a whole quad as two 8-byte
 //!     row pieces, a whole 8x8 block as eight 32-byte ones;
-//!   - blending (and partial write masks): the batch's covered texels decoded into rows and
-//!     blended as rows (`raster::blend_rows`), then encoded, RGBA8 and BGRA8 unorm by
-//!     the conversion above.
+//!   - blending (and partial write masks): the batch's covered texels decoded into rows
+//!     (RGBA8 and BGRA8 unorm a quad at a time, `decode_rgba8`) and blended as rows
+//!     (`raster::blend_rows`), then encoded, RGBA8 and BGRA8 unorm by the conversion above.
 //! - A batch mixes quads of several primitives; the planes are combined once per primitive
 //!   run and location.
 //!
@@ -38,7 +38,7 @@
 
 use super::*;
 use crate::stage::RowLayout;
-use wide::{f32x4, f64x2, i16x8, i32x4, i32x8, u8x16};
+use wide::{f32x4, f64x2, i16x8, i32x4, i32x8, u32x4, u8x16};
 
 /// Lanes of a batch at most.
 const LANES: usize = 4 * QUAD_BATCH;
@@ -759,24 +759,16 @@ fn blend_quads(
     } = texels;
     let lanes = 4 * quads.len();
     let bgra = rgba8_order(codec.format);
-    // Each covered lane's texel (the others' rows hold stale values no write reads).
-    covered(quads, (rx, ry), |qi, k, lx, ly| {
-        let t = &rows[ly][lx * bpp..(lx + 1) * bpp];
-        let d = match (bgra, t) {
-            (Some(bgra), &[r, g, b, a]) => {
-                let v = [r, g, b, a].map(|x| crate::format::UNORM8[x as usize]);
-                if bgra {
-                    [v[2], v[1], v[0], v[3]]
-                } else {
-                    v
-                }
+    // Each covered lane's texel (the others' rows hold stale values or zeros no write reads).
+    match bgra {
+        Some(bgra) => decode_rgba8(quads, rows, (rx, ry), bgra, &mut br.dst),
+        None => covered(quads, (rx, ry), |qi, k, lx, ly| {
+            let d = codec.decode_f32(&rows[ly][lx * bpp..(lx + 1) * bpp]);
+            for (row, d) in br.dst.iter_mut().zip(d) {
+                row[qi * 4 + k] = d;
             }
-            _ => codec.decode_f32(t),
-        };
-        for (row, d) in br.dst.iter_mut().zip(d) {
-            row[qi * 4 + k] = d;
-        }
-    });
+        }),
+    }
     br.blend(eq, src, src1, lanes);
     let out = br.out.each_ref().map(|r| &r[..lanes]);
     match bgra {
@@ -793,6 +785,63 @@ fn blend_quads(
                 let v = out.map(|r| f32::from_bits(r[qi * 4 + k]));
                 codec.encode_f32(v, &mut rows[ly][lx * bpp..(lx + 1) * bpp]);
             });
+        }
+    }
+}
+
+/// The texels under `quads` in an RGBA8 (`bgra`: BGRA8) unorm attachment's tile rows (tile
+/// origin `(rx, ry)`) decoded into `dst` (lane `4 * quad + k` of each component's row, RGBA
+/// order): `format::UNORM8`'s values, `b / 255` in f32, as the same division four lanes at a
+/// time. A whole quad's texels are read as two 8-byte row pieces, a partly covered quad's
+/// covered ones one by one (its other lanes decode zeros, which no write reads).
+#[inline]
+fn decode_rgba8(
+    quads: &[Quad],
+    rows: &[&mut [u8]],
+    (rx, ry): (i32, i32),
+    bgra: bool,
+    dst: &mut [[f32; crate::raster::blend_rows::ROW]; 4],
+) {
+    // the byte shift of each component (R G B A) in a texel's little-endian word
+    let shifts = match bgra {
+        false => [0, 8, 16, 24],
+        true => [16, 8, 0, 24],
+    };
+    let quads = &quads[..quads.len().min(QUAD_BATCH)];
+    for (qi, q) in quads.iter().enumerate() {
+        // Tile-local quad origins are even and below the tile side (as in `write_quads_rgba8`).
+        let mask = (TILE - 2) as usize;
+        let (lx0, ly0) = ((q.x - rx) as usize & mask, (q.y - ry) as usize & mask);
+        let word = |ly: usize, lx: usize| -> u32 {
+            let t = &rows[ly][lx * 4..lx * 4 + 4];
+            u32::from_le_bytes([t[0], t[1], t[2], t[3]])
+        };
+        let px = if q.mask == 0xf {
+            // two 8-byte row pieces, one length check each
+            let pair = |ly: usize| -> u64 {
+                let t = &rows[ly][lx0 * 4..lx0 * 4 + 8];
+                u64::from_le_bytes([t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7]])
+            };
+            let (top, bottom) = (pair(ly0), pair(ly0 + 1));
+            [
+                top as u32,
+                (top >> 32) as u32,
+                bottom as u32,
+                (bottom >> 32) as u32,
+            ]
+        } else {
+            std::array::from_fn(|k| match q.mask >> k & 1 {
+                0 => 0,
+                _ => word(ly0 + (k >> 1), lx0 + (k & 1)),
+            })
+        };
+        let px = u32x4::from(px);
+        for (row, s) in dst.iter_mut().zip(shifts) {
+            let b = i32x4::from(wide::bytemuck::cast::<u32x4, [i32; 4]>(
+                (px >> s) & u32x4::splat(0xff),
+            ));
+            let v = b.round_float() / f32x4::splat(255.0);
+            row[qi * 4..qi * 4 + 4].copy_from_slice(&v.to_array());
         }
     }
 }
@@ -1416,6 +1465,53 @@ mod tests {
                 }
             }
             assert_eq!(got, want, "case {case}");
+        }
+    }
+
+    #[test]
+    fn rgba8_texels_decode_as_bytes_over_255() {
+        let mut r = fastrand::Rng::with_seed(17);
+        let prim = super::super::tests::dummy(0);
+        for case in 0..40 {
+            let bgra = case % 2 == 1;
+            // quads at distinct places of a 64x64 tile at (64, 128), whole or partly covered
+            let quads: Vec<Quad> = (0..QUAD_BATCH - case % 3)
+                .map(|i| {
+                    let place = (i * 37 + case * 5) % 1024;
+                    Quad {
+                        x: 64 + 2 * (place % 32) as i32,
+                        y: 128 + 2 * (place / 32) as i32,
+                        mask: match r.u8(0..4) {
+                            0 => r.u8(1..16),
+                            _ => 0xf,
+                        },
+                        prim: 0,
+                        p: &prim,
+                    }
+                })
+                .collect();
+            let mut tile: Vec<Vec<u8>> = (0..64)
+                .map(|_| (0..256).map(|_| r.u8(..)).collect())
+                .collect();
+            let mut rows: Vec<&mut [u8]> = tile.iter_mut().map(|v| &mut v[..]).collect();
+            let mut dst = [[f32::NAN; crate::raster::blend_rows::ROW]; 4];
+            decode_rgba8(&quads, &rows, (64, 128), bgra, &mut dst);
+            let rows = &mut rows;
+            for (qi, q) in quads.iter().enumerate() {
+                for k in (0..4).filter(|k| q.mask >> k & 1 != 0) {
+                    let (x, y) = (q.x as usize - 64 + (k & 1), q.y as usize - 128 + (k >> 1));
+                    let texel = &rows[y][4 * x..4 * x + 4];
+                    for (c, row) in dst.iter().enumerate() {
+                        let byte = match (bgra, c) {
+                            (true, 0) => texel[2],
+                            (true, 2) => texel[0],
+                            _ => texel[c],
+                        };
+                        let want = byte as f32 / 255.0;
+                        assert_eq!(row[4 * qi + k].to_bits(), want.to_bits(), "case {case}");
+                    }
+                }
+            }
         }
     }
 
