@@ -113,8 +113,31 @@ impl BlendRows {
     }
 
     /// The first `n` fragments (`n <= ROW`): sources `src` and `src1` (f32 bits, rows of at
-    /// least `n` words) blended with `self.dst` and masked, into `self.out`.
+    /// least `n` words) blended with `self.dst` and masked, into `self.out`. The loops are
+    /// compiled twice from [`BlendRows::blend_rows`]: 256-bit where the CPU has AVX2, else
+    /// the plain SSE2 forms (the same f32 operations per lane, so the same bits).
     pub fn blend(&mut self, eq: &Equation, src: [&[u32]; 4], src1: [&[u32]; 4], n: usize) {
+        #[cfg(target_arch = "x86_64")]
+        if crate::cpu::avx2() {
+            // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+            unsafe { self.blend_avx2(eq, src, src1, n) };
+            return;
+        }
+        self.blend_rows(eq, src, src1, n);
+    }
+
+    /// [`BlendRows::blend_rows`] with AVX2 enabled (the compiler's vectorised loops take
+    /// eight lanes at a time; no FMA).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx2")]
+    fn blend_avx2(&mut self, eq: &Equation, src: [&[u32]; 4], src1: [&[u32]; 4], n: usize) {
+        self.blend_rows(eq, src, src1, n);
+    }
+
+    /// [`BlendRows::blend`]'s loops, inlined into each form (no closures: they would be
+    /// compiled out of line without the caller's features).
+    #[inline(always)]
+    fn blend_rows(&mut self, eq: &Equation, src: [&[u32]; 4], src1: [&[u32]; 4], n: usize) {
         let n = n.min(ROW);
         let class = eq.class;
         if eq.att.blend_enable {
@@ -193,6 +216,7 @@ impl BlendRows {
 }
 
 /// `ColorClass::clamp` of f32 bits, row by row.
+#[inline(always)]
 fn clamp_row(class: ColorClass, src: &[u32], out: &mut [f32]) {
     let (lo, hi) = match class {
         ColorClass::Unorm => (0.0, 1.0),
@@ -209,45 +233,52 @@ fn clamp_row(class: ColorClass, src: &[u32], out: &mut [f32]) {
     }
 }
 
+/// `out` = `1 - r`, lane by lane.
+#[inline(always)]
+fn one_minus(out: &mut [f32], r: &[f32]) {
+    for (o, x) in out.iter_mut().zip(r) {
+        *o = 1.0 - x;
+    }
+}
+
 /// The factor `f` of component `c` for every fragment (`output::factor`, row by row).
+#[inline(always)]
 fn factor_row(f: BlendFactor, c: usize, b: &Inputs, out: &mut [f32]) {
     use BlendFactor::*;
     let n = out.len();
-    fn first(r: &[[f32; ROW]; 4], c: usize, n: usize) -> &[f32] {
+    #[inline(always)]
+    fn row(r: &[[f32; ROW]; 4], c: usize, n: usize) -> &[f32] {
         &r[c][..n]
     }
-    let row = |r, c| first(r, c, n);
-    let copy = |out: &mut [f32], r: &[f32]| out.copy_from_slice(r);
-    let one_minus = |out: &mut [f32], r: &[f32]| {
-        for (o, x) in out.iter_mut().zip(r) {
-            *o = 1.0 - x;
-        }
-    };
+    #[inline(always)]
+    fn copy(out: &mut [f32], r: &[f32]) {
+        out.copy_from_slice(r)
+    }
     match f {
         Zero => out.fill(0.0),
         One => out.fill(1.0),
-        SrcColor => copy(out, row(b.src, c)),
-        OneMinusSrcColor => one_minus(out, row(b.src, c)),
-        DstColor => copy(out, row(b.dst, c)),
-        OneMinusDstColor => one_minus(out, row(b.dst, c)),
-        SrcAlpha => copy(out, row(b.src, 3)),
-        OneMinusSrcAlpha => one_minus(out, row(b.src, 3)),
-        DstAlpha => copy(out, row(b.dst, 3)),
-        OneMinusDstAlpha => one_minus(out, row(b.dst, 3)),
+        SrcColor => copy(out, row(b.src, c, n)),
+        OneMinusSrcColor => one_minus(out, row(b.src, c, n)),
+        DstColor => copy(out, row(b.dst, c, n)),
+        OneMinusDstColor => one_minus(out, row(b.dst, c, n)),
+        SrcAlpha => copy(out, row(b.src, 3, n)),
+        OneMinusSrcAlpha => one_minus(out, row(b.src, 3, n)),
+        DstAlpha => copy(out, row(b.dst, 3, n)),
+        OneMinusDstAlpha => one_minus(out, row(b.dst, 3, n)),
         ConstantColor => out.fill(b.constant[c]),
         OneMinusConstantColor => out.fill(1.0 - b.constant[c]),
         ConstantAlpha => out.fill(b.constant[3]),
         OneMinusConstantAlpha => out.fill(1.0 - b.constant[3]),
         SrcAlphaSaturate if c == 3 => out.fill(1.0),
         SrcAlphaSaturate => {
-            for ((o, s), d) in out.iter_mut().zip(row(b.src, 3)).zip(row(b.dst, 3)) {
+            for ((o, s), d) in out.iter_mut().zip(row(b.src, 3, n)).zip(row(b.dst, 3, n)) {
                 *o = s.min(1.0 - d);
             }
         }
-        Src1Color => copy(out, row(b.src1, c)),
-        OneMinusSrc1Color => one_minus(out, row(b.src1, c)),
-        Src1Alpha => copy(out, row(b.src1, 3)),
-        OneMinusSrc1Alpha => one_minus(out, row(b.src1, 3)),
+        Src1Color => copy(out, row(b.src1, c, n)),
+        OneMinusSrc1Color => one_minus(out, row(b.src1, c, n)),
+        Src1Alpha => copy(out, row(b.src1, 3, n)),
+        OneMinusSrc1Alpha => one_minus(out, row(b.src1, 3, n)),
     }
 }
 
