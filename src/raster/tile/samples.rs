@@ -590,9 +590,10 @@ impl<'a> SampleShader<'a> {
             for (q, e) in entries.iter().enumerate() {
                 let p = e.p;
                 let var = |j: usize| scene.varyings[p.info.slots[j] as usize * scene.n_vary + l];
+                // [component][lane]
                 let vals: [[u32; 4]; 4] = match mode {
                     None => [[0; 4]; 4],
-                    Some(Interpolation::Flat) => [var(0); 4],
+                    Some(Interpolation::Flat) => var(0).map(|v| [v; 4]),
                     Some(&m) => {
                         let (num, den) = match planes {
                             Some((prim, pl)) if std::ptr::eq(prim, p) => pl,
@@ -614,23 +615,21 @@ impl<'a> SampleShader<'a> {
                             .then(|| lanes(self.shading_point(e)));
                         // (a loop, not `array::from_fn`, whose closure is left out of line)
                         let mut vals = [[0; 4]; 4];
-                        for (k, v) in vals.iter_mut().enumerate() {
+                        for k in 0..4 {
                             let (d, n) =
                                 shared.unwrap_or_else(|| lanes(self.input_point(e, k, at)));
                             let inv = if d[k] == 0.0 { 1.0 } else { 1.0 / d[k] };
-                            for (v, n) in v.iter_mut().zip(&n) {
-                                *v = ((n[k] * inv) as f32).to_bits();
+                            for (v, n) in vals.iter_mut().zip(&n) {
+                                v[k] = ((n[k] * inv) as f32).to_bits();
                             }
                         }
                         vals
                     }
                 };
-                for (c, r) in words.iter().enumerate() {
+                for (r, v) in words.iter().zip(&vals) {
                     let Some(r) = r else { continue };
                     let row = &mut self.batch.rows[*r as usize * n..][..n];
-                    for k in 0..4 {
-                        row[4 * q + k] = vals[k][c];
-                    }
+                    row[4 * q..4 * q + 4].copy_from_slice(v);
                 }
             }
         }
