@@ -831,7 +831,22 @@ fn quad_bits(row: &[u32], q: usize) -> [u32; 4] {
 
 #[inline(always)]
 fn quad_f32(row: &[u32], q: usize) -> [f32; 4] {
-    quad_bits(row, q).map(f)
+    let [a, b, c, d] = quad_bits(row, q);
+    [f(a), f(b), f(c), f(d)]
+}
+
+/// Column `j` of `out` (lane by lane) from quad `q` of `rows[j]`, for each row the
+/// instruction has; an absent (empty) row's column stays as it is.
+#[inline(always)]
+fn set_columns<const N: usize>(rows: &[&[u32]; N], q: usize, out: &mut [[f32; N]; 4]) {
+    for (j, r) in rows.iter().enumerate() {
+        if !r.is_empty() {
+            let c = quad_f32(r, q);
+            for (o, &v) in out.iter_mut().zip(&c) {
+                o[j] = v;
+            }
+        }
+    }
 }
 
 impl<'a> SampleRows<'a> {
@@ -920,32 +935,21 @@ impl<'a> SampleRows<'a> {
             return;
         }
         a.mask = mask;
-        for (k, r) in self.coords.iter().enumerate() {
-            if !r.is_empty() {
-                let c = quad_f32(r, q);
-                for (cl, &v) in a.coords.iter_mut().zip(&c) {
-                    cl[k] = v;
-                }
-            }
-        }
+        set_columns(&self.coords, q, &mut a.coords);
         if let (Some(r), Some(d)) = (self.dref, a.dref.as_mut()) {
             *d = quad_f32(r, q);
         }
         if let (Some(r), Some(m)) = (self.min_lod, a.min_lod.as_mut()) {
             *m = quad_f32(r, q);
         }
-        let grad = |g: &[&[u32]; 3]| -> [[f32; 3]; 4] {
-            let c = g.map(|r| quad_f32(r, q));
-            std::array::from_fn(|l| [c[0][l], c[1][l], c[2][l]])
-        };
         match (&self.lod, &mut a.lod) {
             (RowLod::Implicit(b), LodMode::Implicit { bias, .. }) if !b.is_empty() => {
                 *bias = quad_f32(b, q)
             }
             (RowLod::Explicit(r), LodMode::Explicit(l)) => *l = quad_f32(r, q),
             (RowLod::Grad(dx, dy), LodMode::Grad { dx: gx, dy: gy }) => {
-                *gx = grad(dx);
-                *gy = grad(dy);
+                set_columns(dx, q, gx);
+                set_columns(dy, q, gy);
             }
             _ => {}
         }
