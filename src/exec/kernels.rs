@@ -191,7 +191,8 @@ impl<T: Copy> Src for Splat<T> {
 ///
 /// Each loop is compiled twice, plain (SSE2) and inside a `#[target_feature(enable =
 /// "avx2")]` function (eight-lane vectors, VEX three-operand forms), and `crate::cpu::avx2`
-/// chooses per call. The kernel's closure is inlined into either; both do the same IEEE
+/// chooses per call (a one-lane call, the scalar form of a uniform register, always runs the
+/// plain one). The kernel's closure is inlined into either; both do the same IEEE
 /// operations (FMA is never enabled, so nothing is contracted) and give the same bits, but
 /// for which payload an operation on two NaNs returns (the compiler may commute operands
 /// differently in the two forms: `FMix` does; the same holds between a row and a splat form).
@@ -205,8 +206,10 @@ macro_rules! lane_loop {
             mk: Option<&[u32]>,
             f: impl Fn($($A::T),*) -> R,
         ) {
+            // one lane (a uniform register's value): the plain form, inline, rather than a
+            // call into the AVX2 form for a loop of one
             #[cfg(target_arch = "x86_64")]
-            if avx2_loops() {
+            if o.len() > 1 && avx2_loops() {
                 // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
                 return unsafe { $avx($($a,)* o, mk, f) };
             }
