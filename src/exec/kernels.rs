@@ -191,7 +191,8 @@ impl<T: Copy> Src for Splat<T> {
 ///
 /// Each loop is compiled twice, plain (SSE2) and inside a `#[target_feature(enable =
 /// "avx2")]` function (eight-lane vectors, VEX three-operand forms), and `crate::cpu::avx2`
-/// chooses per call. The kernel's closure is inlined into either; both do the same IEEE
+/// chooses per call (a one-lane call, the scalar form of a uniform register, always runs the
+/// plain one). The kernel's closure is inlined into either; both do the same IEEE
 /// operations (FMA is never enabled, so nothing is contracted) and give the same bits, but
 /// for which payload an operation on two NaNs returns (the compiler may commute operands
 /// differently in the two forms: `FMix` does; the same holds between a row and a splat form).
@@ -205,8 +206,10 @@ macro_rules! lane_loop {
             mk: Option<&[u32]>,
             f: impl Fn($($A::T),*) -> R,
         ) {
+            // one lane (a uniform register's value): the plain form, inline, rather than a
+            // call into the AVX2 form for a loop of one
             #[cfg(target_arch = "x86_64")]
-            if avx2_loops() {
+            if o.len() > 1 && avx2_loops() {
                 // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
                 return unsafe { $avx($($a,)* o, mk, f) };
             }
@@ -1437,6 +1440,72 @@ fn float_ternary<T: FTy>(op: TernaryOp) -> Option<K3> {
     })
 }
 
+/// Where a fused multiply's product enters the add or subtract it feeds (`super::fuse`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum MulThen {
+    /// `a·b + c`
+    AddAfter,
+    /// `c + a·b`
+    AddBefore,
+    /// `a·b − c`
+    SubAfter,
+    /// `c − a·b`
+    SubBefore,
+}
+
+/// The kernel of a multiply feeding an add or subtract of the same type (`FMul` then
+/// `FAdd`/`FSub` on a float type, `IMul` then `IAdd`/`ISub` on I32 or I64), operands
+/// `(a, b, c)` for the product's `a·b` and the other operand `c`. Float: two roundings, as
+/// the two instructions do: the product is rounded to the register type (`T::set`) and read
+/// back before the sum, so the bits are those of the two instructions (never an FMA), the
+/// operands in their order. Integer: wrapping, as the two instructions.
+pub(crate) fn mul_then(shape: MulThen, ty: ScalarTy) -> Option<K3> {
+    fn float<T: FTy, const SUB: bool, const AFTER: bool>() -> K3 {
+        type S<T> = <T as Ty>::S;
+        S::<T>::k3_same(|a, b, c, o, mk| {
+            m3(a, b, c, o, mk, |p, q, r| {
+                let t = T::get(T::set(T::get(p) * T::get(q)));
+                let z = T::get(r);
+                T::set(match (SUB, AFTER) {
+                    (false, true) => t + z,
+                    (false, false) => z + t,
+                    (true, true) => t - z,
+                    (true, false) => z - t,
+                })
+            })
+        })
+    }
+    fn int<T: Ty, const SUB: bool, const AFTER: bool>() -> K3 {
+        type S<T> = <T as Ty>::S;
+        S::<T>::k3_same(|a, b, c, o, mk| {
+            m3(a, b, c, o, mk, |p, q, r| {
+                let t = T::u(p).wrapping_mul(T::u(q));
+                let z = T::u(r);
+                T::put(match (SUB, AFTER) {
+                    (false, _) => t.wrapping_add(z),
+                    (true, true) => t.wrapping_sub(z),
+                    (true, false) => z.wrapping_sub(t),
+                })
+            })
+        })
+    }
+    macro_rules! shaped {
+        ($k:ident, $T:ty) => {
+            Some(match shape {
+                MulThen::AddAfter => $k::<$T, false, true>(),
+                MulThen::AddBefore => $k::<$T, false, false>(),
+                MulThen::SubAfter => $k::<$T, true, true>(),
+                MulThen::SubBefore => $k::<$T, true, false>(),
+            })
+        };
+    }
+    match ty {
+        ScalarTy::I32 => shaped!(int, I32),
+        ScalarTy::I64 => shaped!(int, I64),
+        _ => with_float!(ty, T => shaped!(float, T)),
+    }
+}
+
 /// BitFieldInsert kernel.
 pub(crate) fn bitfield_insert(ty: ScalarTy) -> Option<K4> {
     fn k<T: Ty>() -> K4 {
@@ -1976,6 +2045,17 @@ mod tests {
                 for op in ternary {
                     if let Some(k) = super::ternary(op, ty) {
                         check3((&format!("{op:?} {ty:?}"), ty.is_float()), &mut r, k);
+                        checked += 1;
+                    }
+                }
+                for shape in [
+                    MulThen::AddAfter,
+                    MulThen::AddBefore,
+                    MulThen::SubAfter,
+                    MulThen::SubBefore,
+                ] {
+                    if let Some(k) = super::mul_then(shape, ty) {
+                        check3((&format!("{shape:?} {ty:?}"), ty.is_float()), &mut r, k);
                         checked += 1;
                     }
                 }

@@ -132,6 +132,7 @@
 //! hang. The executor is generic over an [`Observer`]; [`NoObserver`] compiles to nothing.
 
 mod entry;
+mod fuse;
 mod group;
 mod image;
 mod kernels;

@@ -230,7 +230,8 @@ pub(crate) struct CBlock {
     pub id: BlockId,
     /// One entry per IR instruction (index = instruction index).
     pub code: Vec<Code>,
-    /// `code` without its `Nop`s, each with its instruction index: what a run without an
+    /// `code` without its `Nop`s, each with its instruction index, and with multiplies
+    /// folded into the add or subtract they feed (`super::fuse`): what a run without an
     /// instruction observer executes (`Source` markers were two of the ten dispatches of a
     /// pass-through fragment shader).
     pub ops: Vec<(u32, Code)>,
@@ -676,6 +677,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
     }
     let mut blocks = Vec::with_capacity(order.len());
     let mut images = Vec::new();
+    let reads = super::fuse::reads(f);
     for &bid in &order {
         let blk = &f.blocks[bid as usize];
         let mut code = Vec::with_capacity(blk.insts.len());
@@ -737,12 +739,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         };
         let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill(_))
             || code.iter().any(|c| matches!(c, Code::Demote));
-        let ops = code
-            .iter()
-            .enumerate()
-            .filter(|(_, c)| !matches!(c, Code::Nop))
-            .map(|(i, c)| (i as u32, *c))
-            .collect();
+        let ops = super::fuse::ops(&blk.insts, &code, &reads);
         blocks.push(CBlock {
             id: bid,
             code,

@@ -5,6 +5,7 @@
 mod alu;
 mod cflow;
 mod entry;
+mod fuse;
 mod memory;
 mod quad;
 mod reuse;
