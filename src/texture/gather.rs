@@ -461,17 +461,20 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
     out
 }
 
-/// The per-quad gather route of a binding: [`plane_quad`] for exact, normalized
-/// float-kind 2D, 2D-array and cube views with a plane, else the general path.
-pub(super) fn pick(b: &Binding) -> (GatherFn, Route) {
+/// The gather routes of a binding, per quad and batch: [`plane_quad`] and [`plane_batch`]
+/// for exact, normalized float-kind 2D, 2D-array and cube views with a plane, else the
+/// general path and [`per_quad`].
+pub(super) fn pick(b: &Binding) -> (GatherFn, BatchFn, Route) {
     let m = b.mode_2d();
     if !b.lanewise() {
-        (general, Route::General)
+        (general, per_quad, Route::General)
     } else if b.cube {
-        (plane_quad::<{ address::CLAMP }, true>, Route::Cube)
+        const C: u8 = address::CLAMP;
+        (plane_quad::<C, true>, plane_batch::<C, true>, Route::Cube)
     } else {
         (
             by_mode!(m, plane_quad, false),
+            by_mode!(m, plane_batch, false),
             Route::Plane(address::instance(m)),
         )
     }
@@ -483,7 +486,7 @@ pub(super) type BatchFn = fn(&Binding, &Image, &GatherBatchArgs, &mut [[u32; 4]]
 
 /// Every quad of a batch through the kernel's per-quad route.
 pub(super) fn per_quad(b: &Binding, img: &Image, a: &GatherBatchArgs, out: &mut [[u32; 4]]) {
-    let (route, _) = pick(b);
+    let (route, ..) = pick(b);
     for q in 0..a.masks.len() {
         let mask = a.masks[q] & 0xf;
         if mask != 0 {
@@ -527,21 +530,6 @@ fn plane_batch_avx2<const M: u8, const CUBE: bool>(
     out: &mut [[u32; 4]],
 ) {
     batch_in::<M, CUBE, _>(l, b, plane, a, out)
-}
-
-/// The batch gather route of a binding ([`pick`]'s kernels on the plane, else per quad).
-pub(super) fn pick_batch(b: &Binding) -> (BatchFn, Route) {
-    let m = b.mode_2d();
-    if !b.lanewise() {
-        (per_quad, Route::General)
-    } else if b.cube {
-        (plane_batch::<{ address::CLAMP }, true>, Route::Cube)
-    } else {
-        (
-            by_mode!(m, plane_batch, false),
-            Route::Plane(address::instance(m)),
-        )
-    }
 }
 
 /// A run of units from quad `q` on (see [`batch_in`]): while a unit's quads are whole and

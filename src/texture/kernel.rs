@@ -54,8 +54,7 @@ impl Kernel {
         let b = Binding::new(img, view, sampler, cfg)?;
         let (sample, sample_route) = sample::pick(&b);
         let (batch, batch_route) = batch::pick(&b);
-        let (gather, gather_route) = gather::pick(&b);
-        let (gather_batch, gather_batch_route) = gather::pick_batch(&b);
+        let (gather, gather_batch, gather_route) = gather::pick(&b);
         Ok(Kernel {
             sample,
             batch,
@@ -65,7 +64,7 @@ impl Kernel {
                 sample: sample_route,
                 batch: batch_route,
                 gather: gather_route,
-                gather_batch: gather_batch_route,
+                gather_batch: gather_route,
             },
             b,
         })
