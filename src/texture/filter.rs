@@ -912,11 +912,12 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
         None
     };
     let Some(t) = taps else {
-        return rest_lanes::<L, K, S, LIN, CMP>(b, src, *slot, *q, (1u32 << L::W) - 1);
+        let zero = L::each(|_| f32x4::splat(0.0));
+        return rest_lanes::<L, K, S, LIN, CMP>(zero, b, src, *slot, *q, (1u32 << L::W) - 1);
     };
     let r = filter_taps::<L, LIN, CMP>(b, plane, slot, q, &t);
     if t.rest != 0 {
-        return with_rest::<L, K, S, LIN, CMP>(r, b, src, *slot, *q, t.rest);
+        return rest_lanes::<L, K, S, LIN, CMP>(r, b, src, *slot, *q, t.rest);
     }
     r
 }
@@ -1016,27 +1017,6 @@ fn filter_taps<L: Lanes, const LIN: bool, const CMP: bool>(
     }
 }
 
-/// `r` with the lanes `rest` replaced by [`lane`]'s results (out of line: the rare path of
-/// a group).
-#[cold]
-#[inline(never)]
-fn with_rest<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
-    mut r: L::A<f32x4>,
-    b: &Binding,
-    src: &S,
-    slot: Slot<L>,
-    q: Input<L>,
-    rest: u32,
-) -> L::A<f32x4> {
-    let x = rest_lanes::<L, K, S, LIN, CMP>(b, src, slot, q, rest);
-    for l in 0..L::W {
-        if rest >> l & 1 != 0 {
-            r[l] = x[l];
-        }
-    }
-    r
-}
-
 /// The taps `tx` with each lane's corner tap (`corner[c]`, bit `l`) replaced by the average
 /// of its other three, as [`lane`] makes it: their sum in f64 in tap order, divided by 3.
 #[cold]
@@ -1102,12 +1082,13 @@ pub(super) fn group_all_of<L: Lanes, K: Spec>(
     }
 }
 
-/// The lanes `rest` (bit `l`) of a group by [`lane`] (other lanes: zeros): out of the way
-/// of the group's lane-wise code, its operands by value so that the group's stay in
-/// registers.
+/// `r` with the lanes `rest` (bit `l`) of a group replaced by [`lane`]'s results: out of
+/// the way of the group's lane-wise code (the rare path), its operands by value so that the
+/// group's stay in registers.
 #[cold]
 #[inline(never)]
 fn rest_lanes<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
+    mut r: L::A<f32x4>,
     b: &Binding,
     src: &S,
     slot: Slot<L>,
@@ -1116,24 +1097,15 @@ fn rest_lanes<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
 ) -> L::A<f32x4> {
     let (u, v) = texel_space(&slot, &q);
     let (u, v, d) = (u.arr(), v.arr(), q.dref.arr());
-    L::each(|l| {
-        if rest >> l & 1 == 0 {
-            return f32x4::splat(0.0);
+    for l in 0..L::W {
+        if rest >> l & 1 != 0 {
+            let at = q.at(b, src, &slot, l);
+            let (u, d) = ([u[l], v[l], 0.0], CMP.then_some(d[l]));
+            let note = Note::default();
+            r[l] = f32x4::new(lane::<K, S, _>(b, src, &at, u, d, LIN, note, &NoRecord));
         }
-        let at = q.at(b, src, &slot, l);
-        let d = CMP.then_some(d[l]);
-        let u = [u[l], v[l], 0.0];
-        f32x4::new(lane::<K, S, NoRecord>(
-            b,
-            src,
-            &at,
-            u,
-            d,
-            LIN,
-            Note::default(),
-            &NoRecord,
-        ))
-    })
+    }
+    r
 }
 
 /// The group's texel-space positions `s·w (+ offset)` (cube faces: square).
