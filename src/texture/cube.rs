@@ -269,7 +269,8 @@ mod tests {
         // +z at (0.5, 0, 1) with d = (0, 0, 0.1): ∂s = 0.5·(1·0 - 0.5·0.1)/1 = -0.025
         let fc = select_face([0.5, 0.0, 1.0]);
         let d = transform_deriv(&fc, [0.0, 0.0, 0.1]);
-        assert!((d[0] + 0.025).abs() < 1e-7 && d[1] == 0.0);
+        approx::assert_abs_diff_eq!(d[0], -0.025, epsilon = 1e-7);
+        assert_eq!(d[1], 0.0);
         // -x face at (-2, 0, 0): sc = z, |ma| = 2; d = (0,0,1): ∂s = 0.5·(2·1)/4 = 0.25
         let fc = select_face([-2.0, 0.0, 0.0]);
         assert_eq!(transform_deriv(&fc, [0.0, 0.0, 1.0]), [0.25, 0.0]);

@@ -167,7 +167,7 @@ fn trilinear_lod_at_known_derivatives() {
     assert_eq!(lane0(&img, &s, EXACT, &a)[0], 1.0);
     // ρ = |(3/8, 4/8)|·8 = 5 -> λ = log2 5 = 2.3219 (linear mip: value = λ)
     a.lod = grad([0.375, 0.5], [0.0, 0.125]);
-    assert!((lane0(&img, &s, EXACT, &a)[0] - 5f32.log2()).abs() < 1e-6);
+    approx::assert_abs_diff_eq!(lane0(&img, &s, EXACT, &a)[0], 5f32.log2(), epsilon = 1e-6);
     // implicit: neighbours 3/8 apart in s -> ρ = 3 -> λ = log2 3
     let mut a = SampleArgs::new([
         [0.1, 0.1, 0.0, 0.0],
@@ -178,7 +178,7 @@ fn trilinear_lod_at_known_derivatives() {
     let r =
         quad_f32(&sample_quad(&img, &ImageView::whole(&img, ViewType::D2), &s, EXACT, &a).unwrap());
     for l in r {
-        assert!((l[0] - 3f32.log2()).abs() < 1e-5, "{l:?}");
+        approx::assert_abs_diff_eq!(l[0], 3f32.log2(), epsilon = 1e-5);
     }
     // per-lane bias: lane i gets bias i·0.25 on top of log2 3
     a.lod = LodMode::Implicit {
@@ -188,7 +188,7 @@ fn trilinear_lod_at_known_derivatives() {
     let r =
         quad_f32(&sample_quad(&img, &ImageView::whole(&img, ViewType::D2), &s, EXACT, &a).unwrap());
     for (i, l) in r.iter().enumerate() {
-        assert!((l[0] - (3f32.log2() + 0.25 * i as f32)).abs() < 1e-5);
+        approx::assert_abs_diff_eq!(l[0], 3f32.log2() + 0.25 * i as f32, epsilon = 1e-5);
     }
     // mask: only lanes 0 and 3
     a.mask = 0b1001;
@@ -277,7 +277,11 @@ fn d3d_bias_clamp_in_sampling() {
         ..s
     };
     // both: -11 + 14.5 - 0.5 = 3
-    assert!((quad_f32(&sample_quad(&img, &v, &s2, D3D, &a).unwrap())[0][0] - 3.0).abs() < 1e-4);
+    approx::assert_abs_diff_eq!(
+        quad_f32(&sample_quad(&img, &v, &s2, D3D, &a).unwrap())[0][0],
+        3.0,
+        epsilon = 1e-4
+    );
     // D3D clamps the shader term alone: bias 16.5 -> 15.99; sampler -1.5: λ = -11 + 15.99 - 1.5 = 3.49
     // Vulkan clamps the sum: 16.5 - 1.5 = 15 -> λ = 4
     a.lod = LodMode::Implicit {
@@ -290,8 +294,8 @@ fn d3d_bias_clamp_in_sampling() {
     };
     let d3d = quad_f32(&sample_quad(&img, &v, &s3, D3D, &a).unwrap())[0][0];
     let vk = quad_f32(&sample_quad(&img, &v, &s3, EXACT, &a).unwrap())[0][0];
-    assert!((d3d - 3.49).abs() < 1e-4, "{d3d}");
-    assert!((vk - 4.0).abs() < 1e-4, "{vk}");
+    approx::assert_abs_diff_eq!(d3d, 3.49, epsilon = 1e-4);
+    approx::assert_abs_diff_eq!(vk, 4.0, epsilon = 1e-4);
 }
 
 fn depth_2x2(format: Format, d: [f32; 4]) -> Image {
@@ -517,7 +521,11 @@ fn cube_edge_and_corner() {
     // corner: direction (-0.75, 0.75, 1): i0 = j0 = -1, α = β = 0.75.
     // (0,-1) -> +y (0,1) = 22; (-1,0) -> -x (1,0) = 11; (0,0) = 40; missing = (22+11+40)/3.
     let want = 0.0625 * (73.0 / 3.0) + 0.1875 * 22.0 + 0.1875 * 11.0 + 0.5625 * 40.0;
-    assert!((cube_sample(&img, [-0.75, 0.75, 1.0], Filter::Linear) - want).abs() < 1e-4);
+    approx::assert_abs_diff_eq!(
+        cube_sample(&img, [-0.75, 0.75, 1.0], Filter::Linear),
+        want,
+        epsilon = 1e-4
+    );
     // invariant: equal texels around a corner give that value
     let mut flat = Image::new_cube(Format::R32_SFLOAT, 2, 1, 1).unwrap();
     flat.upload_f32(0, &[[0.7, 0.0, 0.0, 0.0]; 24]).unwrap();
@@ -538,7 +546,7 @@ fn cube_edge_and_corner() {
     .unwrap();
     let g = quad_f32(&g)[0];
     assert_eq!(&g[..3], &[11.0, 40.0, 22.0]);
-    assert!((g[3] - 73.0 / 3.0).abs() < 1e-5);
+    approx::assert_abs_diff_eq!(g[3], 73.0 / 3.0, epsilon = 1e-5);
 }
 
 #[test]
@@ -562,7 +570,7 @@ fn cube_lod_uses_face_derivatives() {
         dy: [[0.0, 0.0, 0.0]; 4],
     };
     let r = quad_f32(&sample_quad(&img, &v, &s, EXACT, &a).unwrap())[0][0];
-    assert!((r - 1.0).abs() < 1e-6, "{r}");
+    approx::assert_abs_diff_eq!(r, 1.0, epsilon = 1e-6);
 }
 
 #[test]
@@ -683,13 +691,13 @@ fn anisotropic_lod_and_probes() {
     s.address_mode = [AddressMode::ClampToEdge; 3];
     a.lod = grad([0.25, 0.0], [0.0, 1.0 / 16.0]);
     // centre u = 8 -> x = 7.5 -> value 7.5; probes keep inside the ramp
-    assert!((lane0(&ramp, &s, EXACT, &a)[0] - 7.5).abs() < 1e-5);
+    approx::assert_abs_diff_eq!(lane0(&ramp, &s, EXACT, &a)[0], 7.5, epsilon = 1e-5);
     // ... and the probes really spread: at the clamped edge (s = 0.05, u = 0.8) a single
     // probe gives 0.3 but the probes at u = 0.8 + 16·0.25·k (k = ±0.1, ±0.3) clamp low ones
     a.coords = same([0.05, 0.5, 0.0, 0.0]);
     // u - 0.5 per probe: -0.9, 0.1, 0.7, 1.9 (+0.3 base) -> values clamp(·, 0, 15) = 0, 0.1... computed:
     // probes u = 0.8 + 4k: -0.4, 0.4, 1.2, 2.0 -> x = u-0.5: -0.9→0, -0.1→0, 0.7, 1.5 -> mean 0.55
-    assert!((lane0(&ramp, &s, EXACT, &a)[0] - 0.55).abs() < 1e-5);
+    approx::assert_abs_diff_eq!(lane0(&ramp, &s, EXACT, &a)[0], 0.55, epsilon = 1e-5);
 }
 
 #[test]
@@ -1191,7 +1199,11 @@ fn hardware_lod_is_8_8() {
         lane0(&img, &s, hw, &explicit([0.5, 0.5], 1.3))[0],
         333.0 / 256.0
     );
-    assert!((lane0(&img, &s, EXACT, &explicit([0.5, 0.5], 1.3))[0] - 1.3).abs() < 1e-6);
+    approx::assert_abs_diff_eq!(
+        lane0(&img, &s, EXACT, &explicit([0.5, 0.5], 1.3))[0],
+        1.3,
+        epsilon = 1e-6
+    );
 }
 
 proptest! {
