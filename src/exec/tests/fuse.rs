@@ -97,8 +97,9 @@ struct Case {
 }
 
 /// Builds: `d = load w6; x = load w0; y = load w2 (or a constant); z = load w4;` then, on the
-/// lanes whose word 8 is nonzero, `t = x * y; d = t ± z` (or `z ± t`, or with `d` for `z`),
-/// and returns the program and the registers `d` and the constant's value.
+/// lanes whose word 8 is nonzero, `t = x * y; d = t ± z` (or `z ± t`, or with `d` for `z`;
+/// the multiply is `FMul` or `IMul` by the type), and returns the program and the register
+/// `d`.
 fn program(case: Case, k: u64) -> (Program, Reg) {
     let mut b = B::new();
     let ty = case.ty;
@@ -120,7 +121,8 @@ fn program(case: Case, k: u64) -> (Program, Reg) {
     let (body, join) = (b.block(), b.block());
     b.branch(cond, body, join);
     b.at(body);
-    let t = b.bin(FMul, ty, x, y);
+    let mul = if ty.is_float() { FMul } else { BinaryOp::IMul };
+    let t = b.bin(mul, ty, x, y);
     if case.after {
         b.bin_to(d, case.then, ty, t, z);
     } else {
@@ -244,31 +246,19 @@ fn multiply_with_another_reader_is_not_fused() {
 /// both orders of the subtract, with masked lanes keeping their words.
 #[test]
 fn fused_integer_multiply_add_wraps() {
-    use crate::ir::BinaryOp::{IAdd, IMul, ISub};
+    use crate::ir::BinaryOp::{IAdd, ISub};
     let mut r = fastrand::Rng::with_seed(0x9e37_79b9);
     for (ty, wide) in [(I32, false), (crate::ir::ScalarTy::I64, true)] {
         for (then, after) in [(IAdd, true), (IAdd, false), (ISub, true), (ISub, false)] {
-            let mut b = B::new();
-            let d = b.load_local(ty, 6);
-            let x = b.load_local(ty, 0);
-            let y = b.load_local(ty, 2);
-            let z = b.load_local(ty, 4);
-            let sel = b.load_local(I32, 8);
-            let zero = b.ki(0);
-            let cond = b.bin(BinaryOp::INe, I32, sel, zero);
-            let (body, join) = (b.block(), b.block());
-            b.branch(cond, body, join);
-            b.at(body);
-            let t = b.bin(IMul, ty, x, y);
-            if after {
-                b.bin_to(d, then, ty, t, z);
-            } else {
-                b.bin_to(d, then, ty, z, t);
-            }
-            b.jump(join);
-            b.at(join);
-            let p = b.program();
-            let blk = p.blocks.iter().find(|blk| blk.id == body).expect("body");
+            let case = Case {
+                ty,
+                then,
+                after,
+                uniform_b: false,
+                accumulate: false,
+            };
+            let (p, d) = program(case, 0);
+            let blk = p.blocks.iter().find(|blk| blk.id == 1).expect("body");
             assert_eq!(
                 blk.ops.len() + 1,
                 blk.code.len(),
