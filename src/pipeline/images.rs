@@ -49,7 +49,7 @@ use crate::texture::merge_lanes;
 use crate::texture::{
     explain_fetch, fetch_quad, query_levels, query_samples, query_size, BatchArgs,
     BatchGatherOffsets, BatchLod, Config, FetchArgs, GatherArgs, GatherBatchArgs, GatherOffsets,
-    Image, ImageView, Kernel, LodMode, SampleArgs, Sampler, ViewType, WIDE_QUADS,
+    GradRows, Image, ImageView, Kernel, LodMode, SampleArgs, Sampler, ViewType, WIDE_QUADS,
 };
 use crate::{Error, Result};
 
@@ -816,7 +816,7 @@ enum RowLod<'a> {
     Implicit(&'a [u32]),
     Explicit(&'a [u32]),
     /// dx, dy; components past the instruction's dx count are empty.
-    Grad([&'a [u32]; 3], [&'a [u32]; 3]),
+    Grad(GradRows<'a>),
     Zero,
 }
 
@@ -866,7 +866,10 @@ impl<'a> SampleRows<'a> {
                 Lod::Implicit { bias } => RowLod::Implicit(row(*bias)),
                 Lod::Explicit(r) => RowLod::Explicit(ops.row(*r)),
                 // Components past the dx count are zero in both (what `lod_mode` does).
-                Lod::Grad { dx, dy } => RowLod::Grad(comps(dx, dx.len()), comps(dy, dx.len())),
+                Lod::Grad { dx, dy } => RowLod::Grad(GradRows {
+                    dx: comps(dx, dx.len()),
+                    dy: comps(dy, dx.len()),
+                }),
                 Lod::None => RowLod::Zero,
             },
             min_lod: inst.min_lod.map(|r| ops.row(r)),
@@ -907,7 +910,7 @@ impl<'a> SampleRows<'a> {
                 fine: false,
             },
             RowLod::Explicit(r) => LodMode::Explicit(quad_f32(r, q)),
-            RowLod::Grad(dx, dy) => LodMode::Grad {
+            RowLod::Grad(GradRows { dx, dy }) => LodMode::Grad {
                 dx: grad(dx),
                 dy: grad(dy),
             },
@@ -947,7 +950,7 @@ impl<'a> SampleRows<'a> {
                 *bias = quad_f32(b, q)
             }
             (RowLod::Explicit(r), LodMode::Explicit(l)) => *l = quad_f32(r, q),
-            (RowLod::Grad(dx, dy), LodMode::Grad { dx: gx, dy: gy }) => {
+            (RowLod::Grad(GradRows { dx, dy }), LodMode::Grad { dx: gx, dy: gy }) => {
                 set_columns(dx, q, gx);
                 set_columns(dy, q, gy);
             }
@@ -966,17 +969,17 @@ impl<'a> SampleRows<'a> {
 
 impl SampleRows<'_> {
     /// The batch form of the LOD operand when the instruction fits [`Kernel::sample_batch`]:
-    /// no projection, `MinLod`, `Grad` or third offset component (Dref and `u`, `v` offsets go
-    /// as their rows).
+    /// no projection, `MinLod` or third offset component (Dref, `Grad` derivatives and `u`, `v`
+    /// offsets go as their rows).
     fn wide_lod(&self) -> Option<BatchLod<'_>> {
         if self.proj.is_some() || self.min_lod.is_some() || !self.offsets[2].is_empty() {
             return None;
         }
-        match self.lod {
+        match &self.lod {
             RowLod::Implicit(bias) => Some(BatchLod::Implicit(bias)),
             RowLod::Explicit(r) => Some(BatchLod::Explicit(r)),
             RowLod::Zero => Some(BatchLod::Zero),
-            RowLod::Grad(..) => None,
+            RowLod::Grad(g) => Some(BatchLod::Grad(g)),
         }
     }
 }
@@ -1003,6 +1006,16 @@ fn sample_wide(
         for (q, m) in masks[..nq].iter_mut().enumerate() {
             *m = quad_mask(q0 + q);
         }
+        let grad = match lod {
+            BatchLod::Grad(g) => GradRows {
+                dx: g.dx.map(|r| lanes_from(r, 4 * q0)),
+                dy: g.dy.map(|r| lanes_from(r, 4 * q0)),
+            },
+            _ => GradRows {
+                dx: [&[]; 3],
+                dy: [&[]; 3],
+            },
+        };
         let b = BatchArgs {
             coords: rows.coords.map(|r| lanes_from(r, 4 * q0)),
             masks: &masks[..nq],
@@ -1010,6 +1023,7 @@ fn sample_wide(
                 BatchLod::Implicit(r) => BatchLod::Implicit(lanes_from(r, 4 * q0)),
                 BatchLod::Explicit(r) => BatchLod::Explicit(lanes_from(r, 4 * q0)),
                 BatchLod::Zero => BatchLod::Zero,
+                BatchLod::Grad(_) => BatchLod::Grad(&grad),
             },
             dref: rows.dref.map_or(&[][..], |r| lanes_from(r, 4 * q0)),
             offsets: [0, 1].map(|k| lanes_from(rows.offsets[k], 4 * q0)),
@@ -1025,7 +1039,7 @@ impl ShaderImages {
     /// image, its kernel and its read lock are looked up once (at the first active quad,
     /// where the general loop would), there is no per-quad grouping, and the arguments are
     /// updated in place, only from the operand rows the instruction has. When the kernel has
-    /// a wide routine and the instruction has no projection, `MinLod`, `Grad` or 3D offset,
+    /// a wide routine and the instruction has no projection, `MinLod` or 3D offset,
     /// the whole batch goes to [`Kernel::sample_batch`] instead (`sample_wide`).
     fn sample_one_pair(
         &self,

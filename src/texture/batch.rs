@@ -16,7 +16,13 @@
 //! whole quads of different selections (λ varying from quad to quad) go as one unit of eight
 //! lanes, each half on its quad's levels, when both select one texel filter and as many
 //! levels. A quad whose
-//! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
+//! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route
+//! ([`sample::quad_lanes`](super::sample::quad_lanes)). A batch of `Grad` derivatives (each
+//! lane its own λ) has a loop of its own (`run_own`): two whole quads to a unit of eight
+//! lanes, each lane on its own levels (`LaneUnit`: the lanes' selections made four at a time
+//! as the per-quad route makes them, one group per level slot) when their lanes agree on
+//! the texel filter; otherwise, and with four-lane units, quad by quad through the per-quad
+//! route.
 
 use super::address::by_mode;
 use super::binding::{layer_index, Binding, Route};
@@ -27,8 +33,8 @@ use super::image::{Image, ViewType};
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx;
 use super::lanes::{four, Lanes, I};
-use super::lod::{LodMode, Selection};
-use super::sample::{quad_lanes, SampleArgs};
+use super::lod::{Choice4, LodMode, Selection};
+use super::sample::{finish, quad_lanes, SampleArgs};
 use super::source::Plane;
 use std::cell::Cell;
 use wide::f32x4;
@@ -49,6 +55,32 @@ pub enum BatchLod<'a> {
     Explicit(&'a [u32]),
     /// λ_base = 0 (what an absent LOD operand means outside fragment shaders).
     Zero,
+    /// Explicit per-lane derivatives (`Grad`), by reference (the operand stays small: a
+    /// batch's units copy it).
+    Grad(&'a GradRows<'a>),
+}
+
+/// The rows of a `Grad` operand: `dx[k]`, `dy[k]` are component `k` of ∂coord/∂x and
+/// ∂coord/∂y per lane (f32 bits; an empty row reads as zeros).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GradRows<'a> {
+    /// ∂coord/∂x rows.
+    pub dx: [&'a [u32]; 3],
+    /// ∂coord/∂y rows.
+    pub dy: [&'a [u32]; 3],
+}
+
+impl<'a> BatchLod<'a> {
+    /// The operand's rows (empty ones included): the bias or λ row, or the six derivative
+    /// rows.
+    pub(super) fn rows(&self) -> [&'a [u32]; 6] {
+        let e: &[u32] = &[];
+        match *self {
+            BatchLod::Implicit(r) | BatchLod::Explicit(r) => [r, e, e, e, e, e],
+            BatchLod::Zero => [e; 6],
+            BatchLod::Grad(&GradRows { dx, dy }) => [dx[0], dx[1], dx[2], dy[0], dy[1], dy[2]],
+        }
+    }
 }
 
 /// A batch of quads in structure-of-arrays form for [`Kernel::sample_batch`](super::Kernel::sample_batch).
@@ -90,6 +122,13 @@ impl BatchArgs<'_> {
             },
             BatchLod::Explicit(r) => LodMode::Explicit(row4(r)),
             BatchLod::Zero => LodMode::Zero,
+            BatchLod::Grad(g) => {
+                let (x, y) = (g.dx.map(row4), g.dy.map(row4));
+                LodMode::Grad {
+                    dx: std::array::from_fn(|l| [x[0][l], x[1][l], x[2][l]]),
+                    dy: std::array::from_fn(|l| [y[0][l], y[1][l], y[2][l]]),
+                }
+            }
         };
         a.mask = self.masks.get(q).copied().unwrap_or(0) & 0xf;
         if !self.dref.is_empty() {
@@ -313,9 +352,17 @@ pub(super) fn plane_2d<const M: u8, const ARRAY: u8>(
     #[cfg(target_arch = "x86_64")]
     if let Some(l) = Avx::new() {
         // SAFETY: `l` exists only when the CPU has AVX2
-        return unsafe { plane_2d_avx2::<M, ARRAY>(l, b, &p.texels, a, out) };
+        return unsafe {
+            match a.lod {
+                BatchLod::Grad(g) => own_2d_avx2::<M, ARRAY>(l, b, &p.texels, a, g, out),
+                _ => plane_2d_avx2::<M, ARRAY>(l, b, &p.texels, a, out),
+            }
+        };
     }
-    run::<Fast<M, false, ARRAY>, _>(four(), b, &p.texels, a, out)
+    match a.lod {
+        BatchLod::Grad(g) => run_own::<Fast<M, false, ARRAY>, _>(four(), b, &p.texels, a, g, out),
+        _ => run::<Fast<M, false, ARRAY>, _>(four(), b, &p.texels, a, out),
+    }
 }
 
 /// [`plane_2d`] compiled for AVX2 (no FMA: the same roundings).
@@ -329,6 +376,21 @@ fn plane_2d_avx2<const M: u8, const ARRAY: u8>(
     out: &mut [[u32; 4]],
 ) {
     run::<Fast<M, false, ARRAY>, _>(l, b, plane, a, out)
+}
+
+/// [`run_own`] on [`plane_2d`]'s kernels, compiled for AVX2 (its own function: the batch
+/// loop's code stays as it is).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn own_2d_avx2<const M: u8, const ARRAY: u8>(
+    l: Avx,
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    g: &GradRows,
+    out: &mut [[u32; 4]],
+) {
+    run_own::<Fast<M, false, ARRAY>, _>(l, b, plane, a, g, out)
 }
 
 /// The batch route of a cube or cube-array plane kernel whose selection cannot depend on λ
@@ -377,7 +439,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     let (implicit, lod_row) = match a.lod {
         BatchLod::Implicit(r) => (true, r),
         BatchLod::Explicit(r) => (false, r),
-        BatchLod::Zero => (false, &[][..]),
+        // (a cube's: its selection does not depend on λ; others take `run_own`)
+        BatchLod::Zero | BatchLod::Grad(_) => (false, &[][..]),
     };
     let cube = K::cube(b);
     let lams = Lambdas::new(b, a.coords[0], a.coords[1]);
@@ -562,6 +625,131 @@ fn pair_unit<K: Spec, L: Lanes>(
     // (lane by lane: a slice copy is left as a `memcpy` call)
     for (k, o) in out[l0..l0 + L::W].iter_mut().enumerate() {
         *o = r[k];
+    }
+}
+
+/// A unit of two whole quads whose lanes each select by their own λ (per-lane LOD operands,
+/// `Grad`), on one texel filter: the slots of the lanes' first and second levels (a
+/// one-level lane's second is its first, read and not used) and the weights.
+struct LaneUnit<L: Lanes> {
+    linear: bool,
+    /// Lanes on two levels (bit `k`: lane `k`).
+    two: u8,
+    slot: [Slot<L>; 2],
+    weight: [L::A<f32>; 2],
+}
+
+impl<L: Lanes> LaneUnit<L> {
+    /// The unit of the two quads' lanes choices `c`, unless they disagree on the texel
+    /// filter or a lane has the D3D out-of-range-MinLod result.
+    #[inline(always)]
+    fn new(l: L, b: &Binding, c: &[Choice4; 2]) -> Option<LaneUnit<L>> {
+        let linear = c[0].linear | c[1].linear << 4;
+        if c[0].out | c[1].out != 0 || (linear != 0 && linear != 0xff) {
+            return None;
+        }
+        let layer = b.view.base_layer;
+        Some(LaneUnit {
+            linear: linear != 0,
+            two: c[0].two | c[1].two << 4,
+            slot: [
+                lane_slot(l, b, [c[0].level[0], c[1].level[0]], layer),
+                lane_slot(l, b, [c[0].level[1], c[1].level[1]], layer),
+            ],
+            weight: [
+                L::each(|k| c[k / 4].weight[0][k % 4]),
+                L::each(|k| c[k / 4].weight[1][k % 4]),
+            ],
+        })
+    }
+}
+
+/// The slot of two quads' lanes on levels `lv[quad][lane]`: each quad's half by itself when
+/// its lanes share one level.
+#[inline(always)]
+fn lane_slot<L: Lanes>(l: L, b: &Binding, lv: [[u32; 4]; 2], layer: u32) -> Slot<L> {
+    if lv[0] == [lv[0][0]; 4] && lv[1] == [lv[1][0]; 4] {
+        Slot::halves(l, b, [lv[0][0], lv[1][0]], layer)
+    } else {
+        Slot::new(l, b, L::each(|k| lv[k / 4][k % 4]), layer)
+    }
+}
+
+/// The batch loop of a `Grad` operand on a 2D or 2D-array view (each lane has its own λ):
+/// two whole quads at a time through a [`LaneUnit`] when they make one (eight-lane units),
+/// any other quad alone through the per-quad route.
+#[inline(always)]
+fn run_own<K: Spec, L: Lanes>(
+    l: L,
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    g: &GradRows,
+    out: &mut [[u32; 4]],
+) {
+    let n = a.masks.len().min(out.len() / 4);
+    let masks = &a.masks[..n];
+    let mut q = 0;
+    while q < n {
+        let (l0, mask) = (4 * q, masks[q] & 0xf);
+        if mask == 0 {
+            q += 1;
+            continue;
+        }
+        if L::W == 8 && mask == 0xf && masks.get(q + 1).is_some_and(|m| m & 0xf == 0xf) {
+            let c = [grad_choice(b, g, q), grad_choice(b, g, q + 1)];
+            if let Some(u) = LaneUnit::new(l, b, &c) {
+                lane_unit::<K, L>(b, plane, a, &u, l0, out);
+                q += 2;
+                continue;
+            }
+        }
+        let r = quad_lanes::<K, _, L>(l, b, &Plane(plane), plane, &a.quad_args(q));
+        super::merge_lanes(&mut out[l0..l0 + 4], &r, mask);
+        q += 1;
+    }
+}
+
+/// What quad `q`'s lanes select, each by the λ_base of its `Grad` derivatives (`s`, `t`:
+/// an isotropic 2D view's), as the per-quad route has it ([`Binding::lambda_bases`],
+/// [`Binding::choose4`]; the batch has no bias or `MinLod`).
+#[inline(always)]
+fn grad_choice(b: &Binding, g: &GradRows, q: usize) -> Choice4 {
+    let l0 = 4 * q;
+    let x = [row4(g.dx[0], l0), row4(g.dx[1], l0)];
+    let y = [row4(g.dy[0], l0), row4(g.dy[1], l0)];
+    b.choose4(b.iso_bases_2d(x, y)[0], [0.0; 4], [f32::NEG_INFINITY; 4])
+}
+
+/// Lanes `l0..l0 + W` (two whole quads) through the lane unit `u`, from the rows, into
+/// `out`: each level slot's group, each lane summed as `0 + w₀·v₀` (`+ w₁·v₁` on two
+/// levels), the per-quad route's order and so its bits.
+#[inline(always)]
+fn lane_unit<K: Spec, L: Lanes>(
+    b: &Binding,
+    plane: &[f32x4],
+    a: &BatchArgs,
+    u: &LaneUnit<L>,
+    l0: usize,
+    out: &mut [[u32; 4]],
+) {
+    let l = u.slot[0].base.lanes();
+    let src = Plane(plane);
+    let cmp = !a.dref.is_empty();
+    let i = inputs::<K, L>(l, b, a, 4, |r| run_lanes(l, r, l0));
+    let v = group_of::<L, K, _>(b, &src, plane, u.linear, cmp, &u.slot[0], &i);
+    let v1 = if u.two != 0 {
+        group_of::<L, K, _>(b, &src, plane, u.linear, cmp, &u.slot[1], &i)
+    } else {
+        v
+    };
+    let zero = f32x4::splat(0.0);
+    for k in 0..L::W {
+        let mut acc = zero + f32x4::splat(u.weight[0][k]) * v[k];
+        if u.two >> k & 1 != 0 {
+            acc += f32x4::splat(u.weight[1][k]) * v1[k];
+        }
+        out[l0 + k] = finish(acc, b.snorm);
     }
 }
 

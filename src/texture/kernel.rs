@@ -134,18 +134,22 @@ impl Kernel {
     pub fn sample_batch(&self, img: &Image, a: &BatchArgs<'_>, out: &mut [[u32; 4]]) -> Result<()> {
         let quads = a.masks.len();
         let lanes = 4 * quads;
-        let lod_row = match a.lod {
-            BatchLod::Implicit(r) | BatchLod::Explicit(r) => r,
-            BatchLod::Zero => &[],
-        };
         let c = &a.coords;
+        let (lod_row, grad) = match a.lod {
+            BatchLod::Implicit(r) | BatchLod::Explicit(r) => (r, None),
+            BatchLod::Zero => (&[][..], None),
+            BatchLod::Grad(g) => (&[][..], Some(g)),
+        };
+        let short = |r: &&[u32]| !r.is_empty() && r.len() < lanes;
         let lens = [c[0], c[1], c[2], c[3], lod_row, a.dref].map(<[u32]>::len);
-        if lens.iter().any(|&l| l != 0 && l < lanes) || out.len() < lanes {
+        let grad_short = grad.is_some_and(|g| g.dx.iter().chain(&g.dy).any(short));
+        if lens.iter().any(|&l| l != 0 && l < lanes) || grad_short || out.len() < lanes {
+            let lod = a.lod.rows();
             return Err(Error::Texture(format!(
                 "sample_batch: {quads} quads need operand rows and results of {lanes} lanes \
-                 (rows {:?}, LOD row {}, Dref row {}, results {})",
+                 (rows {:?}, LOD rows {:?}, Dref row {}, results {})",
                 a.coords.map(<[u32]>::len),
-                lod_row.len(),
+                lod.map(<[u32]>::len),
                 a.dref.len(),
                 out.len()
             )));

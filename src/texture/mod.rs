@@ -97,7 +97,7 @@ mod testgen;
 mod tests;
 
 pub use address::wrap_mode;
-pub use batch::{BatchArgs, BatchLod, WIDE_QUADS};
+pub use batch::{BatchArgs, BatchLod, GradRows, WIDE_QUADS};
 pub use cube::{select_face, FaceCoord};
 pub use fetch::{
     explain_fetch, fetch_quad, out_of_range_texel, query_levels, query_samples, query_size,

@@ -159,7 +159,7 @@ fn lane_sample<R: Recorder>(
 /// A lane's sum as result bits, clamped to −1 for an SNORM format (`fast_max` is `maxps`:
 /// −1 for a NaN, as `f32::max(x, −1)`).
 #[inline(always)]
-fn finish(acc: f32x4, snorm: bool) -> [u32; 4] {
+pub(super) fn finish(acc: f32x4, snorm: bool) -> [u32; 4] {
     let acc = if snorm {
         acc.fast_max(f32x4::splat(-1.0))
     } else {

@@ -1536,8 +1536,9 @@ mod routes {
         // with the same differences), the LOD forms of a batch, offsets, Dref
         let most = if r.chance(30) { 2 * WIDE_QUADS } else { 12 };
         let quads = 1 + r.below(most as u64) as usize;
-        let lod_kind = r.below(4);
+        let lod_kind = r.below(5);
         let mut rows: [Vec<u32>; 4] = Default::default();
+        let mut grad_rows: [Vec<u32>; 6] = Default::default();
         let (mut lod_row, mut dref_row, mut comp_row) = (Vec::new(), Vec::new(), Vec::new());
         let mut masks: Vec<u8> = Vec::new();
         let mut off_rows: [Vec<u32>; 2] = Default::default();
@@ -1560,6 +1561,19 @@ mod routes {
                 _ => [0.0; 4],
             };
             lod_row.extend(v.map(f32::to_bits));
+            if lod_kind == 4 {
+                // per-lane derivatives from magnifying to far minifying, sometimes a lane
+                // not finite
+                let scale = [1.0 / 512.0, 1.0 / 32.0, 0.6][r.below(3) as usize];
+                for row in grad_rows.iter_mut() {
+                    let mut g = gen::lane4(&mut r, -scale, scale);
+                    if r.chance(3) {
+                        g[r.below(4) as usize] =
+                            [f32::NAN, f32::INFINITY, 0.0][r.below(3) as usize];
+                    }
+                    row.extend(g.map(f32::to_bits));
+                }
+            }
             let mut d = gen::lane4(&mut r, -0.2, 1.2);
             if r.chance(5) {
                 d[r.below(4) as usize] = f32::NAN;
@@ -1582,18 +1596,24 @@ mod routes {
         if cube || r.chance(60) {
             off_rows = Default::default();
         }
-        for row in rows.iter_mut() {
+        for row in rows.iter_mut().chain(grad_rows.iter_mut()) {
             if r.chance(10) {
                 row.clear();
             }
         }
+        let g = &grad_rows;
+        let grad = GradRows {
+            dx: [&g[0], &g[1], &g[2]],
+            dy: [&g[3], &g[4], &g[5]],
+        };
         let b = BatchArgs {
             coords: [&rows[0], &rows[1], &rows[2], &rows[3]],
             masks: &masks,
             lod: match lod_kind {
                 0 | 1 => BatchLod::Implicit(&lod_row),
                 2 => BatchLod::Explicit(&lod_row),
-                _ => BatchLod::Zero,
+                3 => BatchLod::Zero,
+                _ => BatchLod::Grad(&grad),
             },
             dref: &dref_row,
             offsets: [&off_rows[0], &off_rows[1]],
