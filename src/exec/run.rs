@@ -727,9 +727,12 @@ impl Batch {
                             dst,
                             space,
                             addr,
-                        } => self
-                            .load(ty, dst, space, addr, full, bind)
-                            .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
+                        } => {
+                            if !(full && self.load_uniform32(ty, dst, space, addr, bind)) {
+                                self.load(ty, dst, space, addr, full, bind)
+                                    .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?
+                            }
+                        }
                         _ => self
                             .exec(prog, code, full, bind, obs, blk.id, i as usize)
                             .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
@@ -1461,24 +1464,8 @@ impl Batch {
     ) -> Result<()> {
         let n = self.n;
         let wide = ty.is_wide();
-        // A 32-bit buffer read, every lane running, at an address and descriptor index held
-        // in uniform rows: one read, one uniform row. The general path below comes to the
-        // same read (`uniform_address` gives lane 0, `load_lane` reads there) through its
-        // scans and per-space matches, about three times the instructions of this one.
-        if let (true, false, true, CSpace::Buffer { slot, index }) = (full, wide, n > 0, space) {
-            let uni = |r: u32| self.uni32.get(r as usize) == Some(&true);
-            if uni(addr) && index.is_none_or(uni) {
-                let at = |r: u32| self.uval32[r as usize];
-                let buf = bind.buffer(slot, index.map_or(0, at))?;
-                let v = buf.map_or(0, |b| b.load(at(addr) as u64, access_bytes(ty)));
-                let v = if ty == ScalarTy::Bool {
-                    (v != 0) as u32
-                } else {
-                    v as u32
-                };
-                self.set_uniform32(dst, v);
-                return Ok(());
-            }
+        if full && self.load_uniform32(ty, dst, space, addr, bind) {
+            return Ok(());
         }
         if let Some(first) = self.uniform_address(space, addr, full) {
             // Every active lane reads the same shared word: read it once and broadcast.
@@ -1516,6 +1503,45 @@ impl Batch {
             }
         }
         Ok(())
+    }
+
+    /// A 32-bit buffer read at an address and descriptor index held in uniform registers,
+    /// run with every lane active (the caller's `full`): one read, its destination kept in
+    /// the scalar form ([`super::uniform`]), and true. False, having done nothing, for every other load and
+    /// when the slot has nothing bound (the general path then reports that error). It is
+    /// the read the general path comes to (`uniform_address` gives lane 0 and `load_lane`
+    /// reads there, with the same bounds rule: an access not inside the buffer, or an
+    /// unbound array element, reads 0), without its scans, per-space matches and error
+    /// plumbing; inline in the block loop, a push-constant read costs about a third of it.
+    #[inline(always)]
+    fn load_uniform32(
+        &mut self,
+        ty: ScalarTy,
+        dst: u32,
+        space: CSpace,
+        addr: u32,
+        bind: &Bindings,
+    ) -> bool {
+        let CSpace::Buffer { slot, index } = space else {
+            return false;
+        };
+        let bytes = access_bytes(ty);
+        let uni = |r: u32| self.uni32.get(r as usize) == Some(&true);
+        if bytes > 4 || self.n == 0 || !uni(addr) || !index.is_none_or(uni) {
+            return false;
+        }
+        let at = |r: u32| self.uval32[r as usize];
+        let Ok(buf) = bind.buffer(slot, index.map_or(0, at)) else {
+            return false;
+        };
+        let v = buf.map_or(0, |b| b.load(at(addr) as u64, bytes)) as u32;
+        let v = if ty == ScalarTy::Bool {
+            (v != 0) as u32
+        } else {
+            v
+        };
+        self.set_uniform32(dst, v);
+        true
     }
 
     /// The first active lane, when every active lane addresses the same shared memory:
