@@ -109,6 +109,7 @@ impl Buffer {
     }
 
     /// Load `size` (1, 2, 4 or 8) bytes at byte offset `off`; 0 when out of bounds.
+    #[inline]
     pub fn load(&self, off: u64, size: u32) -> u64 {
         if !self.fits(off, size) {
             return 0;

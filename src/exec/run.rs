@@ -7,7 +7,9 @@ use super::mask::{self, Waiting};
 use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
+
 use super::rows::{self, blend};
+use super::uniform::Uni32;
 use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
 use crate::stage::InterpPlanes;
 use crate::{Error, Result};
@@ -30,15 +32,9 @@ pub(crate) struct Batch {
     /// a uniform load run on every lane). Only ever set where that holds; every other write
     /// clears it (`exec_cold` clears its instruction's destinations before running it), so a
     /// set flag can be trusted and a clear one means "unknown". For 32-bit registers the
-    /// value is `uval32` and the row may not hold it yet (`lazy32`): see [`super::uniform`].
-    pub(super) uni32: Vec<bool>,
+    /// value is in [`Uni32`] and the row may not hold it yet: see [`super::uniform`].
+    pub(super) uni32: Vec<Uni32>,
     uni64: Vec<bool>,
-    /// Per 32-bit slot with `uni32`: the value of every lane.
-    pub(super) uval32: Vec<u32>,
-    /// Per 32-bit slot: in the scalar form, its row not filled (only with `uni32`).
-    pub(super) lazy32: Vec<bool>,
-    /// Per 32-bit slot: in `pending32` (which holds every `lazy32` slot, and maybe others).
-    pub(super) listed32: Vec<bool>,
     pub(super) pending32: Vec<u32>,
     s32: Vec<u32>,
     s64: Vec<u64>,
@@ -327,9 +323,6 @@ impl Batch {
             r64: Vec::new(),
             uni32: Vec::new(),
             uni64: Vec::new(),
-            uval32: Vec::new(),
-            lazy32: Vec::new(),
-            listed32: Vec::new(),
             pending32: Vec::new(),
             s32: Vec::new(),
             s64: Vec::new(),
@@ -501,7 +494,6 @@ impl Batch {
     pub(crate) fn poison_registers(&mut self) {
         self.r32.fill(0xA5A5_A5A5);
         self.r64.fill(0x5A5A_5A5A_5A5A_5A5A);
-        self.uval32.fill(0x5A5A_A5A5);
         self.clear_uniform32(self.uni32.len());
         self.uni64.fill(false);
         self.s32.fill(0xDEAD_BEEF);
@@ -513,9 +505,9 @@ impl Batch {
     fn zero_all_registers(&mut self, prog: &Program) {
         self.r32.fill(0);
         self.r64.fill(0);
-        self.uni32.fill(true);
-        self.uval32.fill(0);
-        self.lazy32.fill(false);
+        for u in &mut self.uni32 {
+            (u.uni, u.lazy, u.val) = (true, false, 0);
+        }
         self.uni64.fill(true);
         self.fill_consts(prog);
     }
@@ -527,9 +519,7 @@ impl Batch {
         for &(s, v) in &prog.consts32 {
             self.r32[s as usize * n..][..n].fill(v);
             if let Some(u) = self.uni32.get_mut(s as usize) {
-                *u = true;
-                self.uval32[s as usize] = v;
-                self.lazy32[s as usize] = false;
+                (u.uni, u.lazy, u.val) = (true, false, v);
             }
         }
         for &(s, v) in &prog.consts64 {
@@ -540,13 +530,21 @@ impl Batch {
         }
     }
 
+    /// Register `d` (if it is a 64-bit slot) is no longer known uniform.
+    #[inline(always)]
+    fn forget64(&mut self, d: usize) {
+        if let Some(u) = self.uni64.get_mut(d) {
+            *u = false;
+        }
+    }
+
     /// Register `slot`'s value in lane `l` (a 32-bit one in the scalar form too).
     #[inline]
     pub(crate) fn get(&self, wide: bool, slot: u32, l: usize) -> u64 {
         if wide {
             self.r64[slot as usize * self.n + l]
-        } else if self.lazy32.get(slot as usize) == Some(&true) {
-            self.uval32[slot as usize] as u64
+        } else if let Some(u) = self.uni32.get(slot as usize).filter(|u| u.lazy) {
+            u.val as u64
         } else {
             self.r32[slot as usize * self.n + l] as u64
         }
@@ -707,9 +705,10 @@ impl Batch {
                             word,
                             src,
                         } => {
-                            if full && self.uni32[src as usize] {
+                            let u = self.uni32[src as usize];
+                            if full && u.uni {
                                 let row = &mut self.local[word as usize * n..][..n];
-                                rows::fill(row, self.uval32[src as usize]);
+                                rows::fill(row, u.val);
                             } else {
                                 self.realize32(src);
                                 blend(
@@ -727,9 +726,12 @@ impl Batch {
                             dst,
                             space,
                             addr,
-                        } => self
-                            .load(ty, dst, space, addr, full, bind)
-                            .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
+                        } => {
+                            if !(full && self.load_uniform32(ty, dst, space, addr, bind)) {
+                                self.load(ty, dst, space, addr, full, bind)
+                                    .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?
+                            }
+                        }
                         _ => self
                             .exec(prog, code, full, bind, obs, blk.id, i as usize)
                             .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
@@ -784,7 +786,27 @@ impl Batch {
     /// is written. Sound because `run` then runs that block at once with every lane active,
     /// which is what the sets would have said (no other lane waits anywhere). Saves the set
     /// writes of a uniform branch or jump (loop bodies).
+    #[inline(always)]
     fn terminate(&mut self, term: &CTerm, full: bool, lazy: bool) -> Result<Option<u32>> {
+        // the commonest ends of a block in uniform control flow (loop bodies) inline: a jump,
+        // or a branch on a uniform condition, with every lane going on together
+        if lazy {
+            match *term {
+                CTerm::Jump(t) => return Ok(Some(t)),
+                CTerm::Branch { cond, t, f } => {
+                    if let Some(u) = self.uni32.get(cond as usize).filter(|u| u.uni) {
+                        return Ok(Some(if u.val != 0 { t } else { f }));
+                    }
+                }
+                _ => {}
+            }
+        }
+        self.terminate_lanes(term, full, lazy)
+    }
+
+    /// [`Batch::terminate`] in general.
+    #[inline(never)]
+    fn terminate_lanes(&mut self, term: &CTerm, full: bool, lazy: bool) -> Result<Option<u32>> {
         let n = self.n;
         match term {
             &CTerm::Jump(t) => {
@@ -793,9 +815,9 @@ impl Batch {
                 }
                 return Ok(full.then_some(t));
             }
-            &CTerm::Branch { cond, t, f } if full && self.uni32[cond as usize] => {
+            &CTerm::Branch { cond, t, f } if full && self.uni32[cond as usize].uni => {
                 // every lane active, one condition for all
-                let one = if self.uval32[cond as usize] != 0 {
+                let one = if self.uni32[cond as usize].val != 0 {
                     t
                 } else {
                     f
@@ -898,7 +920,7 @@ impl Batch {
         // blended into the destination under the mask.
         macro_rules! k {
             ($uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr, [$($src:expr),*]) => {{
-                self.$uni[*$dst as usize] = false;
+                self.$uni(*$dst as usize);
                 $f($($src,)* &mut self.$out[..n], None);
                 blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
             }};
@@ -909,7 +931,7 @@ impl Batch {
             ($uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr, [$($src:expr),*]) => {{
                 let d = *$dst as usize;
                 if true $(&& *$src as usize != d)* {
-                    self.$uni[d] = false;
+                    self.$uni(d);
                     let (lo, rest) = self.$file.split_at_mut(d * n);
                     let (out, hi) = rest.split_at_mut(n);
                     let (lo, hi): (&[_], &[_]) = (lo, hi);
@@ -923,7 +945,7 @@ impl Batch {
         // Sources all in the other file: no aliasing possible.
         macro_rules! k_cross {
             ($uni:ident, $f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
-                self.$uni[*$dst as usize] = false;
+                self.$uni(*$dst as usize);
                 let mk = if full { None } else { Some(&self.active[..]) };
                 $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
@@ -935,15 +957,15 @@ impl Batch {
         self.realize_all32();
         match code {
             Code::K1 { k, dst, a } => match k {
-                W1::WW(f) => k_same!(uni64, f, s64, r64, dst, [a]),
-                W1::WN(f) => k_cross!(uni32, f, r32, dst, [sl(&self.r64, *a, n)]),
-                W1::NW(f) => k_cross!(uni64, f, r64, dst, [sl(&self.r32, *a, n)]),
+                W1::WW(f) => k_same!(forget64, f, s64, r64, dst, [a]),
+                W1::WN(f) => k_cross!(forget32, f, r32, dst, [sl(&self.r64, *a, n)]),
+                W1::NW(f) => k_cross!(forget64, f, r64, dst, [sl(&self.r32, *a, n)]),
             },
             Code::K2 { k, dst, a, b } => match k {
-                W2::WWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b]),
+                W2::WWW(f) => k_same!(forget64, f, s64, r64, dst, [a, b]),
                 W2::WWN(f) => {
                     k_cross!(
-                        uni32,
+                        forget32,
                         f,
                         r32,
                         dst,
@@ -952,7 +974,7 @@ impl Batch {
                 }
                 W2::NNW(f) => {
                     k_cross!(
-                        uni64,
+                        forget64,
                         f,
                         r64,
                         dst,
@@ -961,7 +983,7 @@ impl Batch {
                 }
                 W2::WNW(f) => {
                     k!(
-                        uni64,
+                        forget64,
                         f,
                         s64,
                         r64,
@@ -971,9 +993,9 @@ impl Batch {
                 }
             },
             Code::K3 { k, dst, a, b, c } => match k {
-                W3::WWWW(f) => k_same!(uni64, f, s64, r64, dst, [a, b, c]),
+                W3::WWWW(f) => k_same!(forget64, f, s64, r64, dst, [a, b, c]),
                 W3::NWWW(f) => k!(
-                    uni64,
+                    forget64,
                     f,
                     s64,
                     r64,
@@ -985,7 +1007,7 @@ impl Batch {
                     ]
                 ),
                 W3::WNNW(f) => k!(
-                    uni64,
+                    forget64,
                     f,
                     s64,
                     r64,
@@ -999,7 +1021,7 @@ impl Batch {
             },
             Code::K4 { k, dst, a, b, c, d } => match k {
                 K4::NNNNN(f) => k!(
-                    uni32,
+                    forget32,
                     f,
                     s32,
                     r32,
@@ -1012,7 +1034,7 @@ impl Batch {
                     ]
                 ),
                 K4::WWNNW(f) => k!(
-                    uni64,
+                    forget64,
                     f,
                     s64,
                     r64,
@@ -1040,7 +1062,7 @@ impl Batch {
                         *d = ((lo as u64 | (hi as u64) << 32) & m) | (*d & !m);
                     }
                 } else {
-                    self.uni32[d] = false;
+                    self.forget32(d);
                     let src = &self.local[w * n..][..n];
                     blend(&mut self.r32[d * n..][..n], src, &self.active, full);
                 }
@@ -1095,9 +1117,7 @@ impl Batch {
         } {
             for &r in &images.inst.dst {
                 let s = prog.slots.get(r as usize).map_or(u32::MAX, |s| s.1) as usize;
-                if let Some(u) = self.uni32.get_mut(s) {
-                    *u = false;
-                }
+                self.forget32(s);
             }
         }
         match code {
@@ -1353,9 +1373,9 @@ impl Batch {
         macro_rules! kernel {
             ($lane:expr, $f:expr, $dst:expr, [$($s:ident),*]) => {{
                 let d = $dst as usize;
-                if $lane $(&& self.uni32[$s as usize])* {
+                if $lane $(&& self.uni32[$s as usize].uni)* {
                     let mut o = [0u32];
-                    $f($(&self.uval32[$s as usize..][..1],)* &mut o, None);
+                    $f($(std::slice::from_ref(&self.uni32[$s as usize].val),)* &mut o, None);
                     if full {
                         self.set_uniform32($dst, o[0]);
                     } else {
@@ -1371,8 +1391,8 @@ impl Batch {
                     }
                     let r32 = &self.r32;
                     $f(
-                        $(if $lane && self.uni32[$s as usize] {
-                            &self.uval32[$s as usize..][..1]
+                        $(if $lane && self.uni32[$s as usize].uni {
+                            std::slice::from_ref(&self.uni32[$s as usize].val)
                         } else {
                             &r32[$s as usize * n..][..n]
                         },)*
@@ -1392,8 +1412,8 @@ impl Batch {
                     let (lo, hi): (&[u32], &[u32]) = (lo, hi);
                     let mk = if full { None } else { Some(&self.active[..n]) };
                     $f(
-                        $(if $lane && self.uni32[$s as usize] {
-                            &self.uval32[$s as usize..][..1]
+                        $(if $lane && self.uni32[$s as usize].uni {
+                            std::slice::from_ref(&self.uni32[$s as usize].val)
                         } else {
                             pick(lo, hi, $s, d, n)
                         },)*
@@ -1442,9 +1462,7 @@ impl Batch {
             | Code::Demote
             | Code::Nop => return,
         };
-        if let Some(u) = self.uni32.get_mut(dst) {
-            *u = false;
-        }
+        self.forget32(dst);
         if let Some(u) = self.uni64.get_mut(dst) {
             *u = false;
         }
@@ -1461,24 +1479,8 @@ impl Batch {
     ) -> Result<()> {
         let n = self.n;
         let wide = ty.is_wide();
-        // A 32-bit buffer read, every lane running, at an address and descriptor index held
-        // in uniform rows: one read, one uniform row. The general path below comes to the
-        // same read (`uniform_address` gives lane 0, `load_lane` reads there) through its
-        // scans and per-space matches, about three times the instructions of this one.
-        if let (true, false, true, CSpace::Buffer { slot, index }) = (full, wide, n > 0, space) {
-            let uni = |r: u32| self.uni32.get(r as usize) == Some(&true);
-            if uni(addr) && index.is_none_or(uni) {
-                let at = |r: u32| self.uval32[r as usize];
-                let buf = bind.buffer(slot, index.map_or(0, at))?;
-                let v = buf.map_or(0, |b| b.load(at(addr) as u64, access_bytes(ty)));
-                let v = if ty == ScalarTy::Bool {
-                    (v != 0) as u32
-                } else {
-                    v as u32
-                };
-                self.set_uniform32(dst, v);
-                return Ok(());
-            }
+        if full && self.load_uniform32(ty, dst, space, addr, bind) {
+            return Ok(());
         }
         if let Some(first) = self.uniform_address(space, addr, full) {
             // Every active lane reads the same shared word: read it once and broadcast.
@@ -1518,6 +1520,45 @@ impl Batch {
         Ok(())
     }
 
+    /// A 32-bit buffer read at an address and descriptor index held in uniform registers,
+    /// run with every lane active (the caller's `full`): one read, its destination kept in
+    /// the scalar form ([`super::uniform`]), and true. False, having done nothing, for every other load and
+    /// when the slot has nothing bound (the general path then reports that error). It is
+    /// the read the general path comes to (`uniform_address` gives lane 0 and `load_lane`
+    /// reads there, with the same bounds rule: an access not inside the buffer, or an
+    /// unbound array element, reads 0), without its scans, per-space matches and error
+    /// plumbing; inline in the block loop, a push-constant read costs about a third of it.
+    #[inline(always)]
+    fn load_uniform32(
+        &mut self,
+        ty: ScalarTy,
+        dst: u32,
+        space: CSpace,
+        addr: u32,
+        bind: &Bindings,
+    ) -> bool {
+        let CSpace::Buffer { slot, index } = space else {
+            return false;
+        };
+        let bytes = access_bytes(ty);
+        let uni = |r: u32| self.is_uniform32(r);
+        if bytes > 4 || self.n == 0 || !uni(addr) || !index.is_none_or(uni) {
+            return false;
+        }
+        let at = |r: u32| self.uni32[r as usize].val;
+        let Ok(buf) = bind.buffer(slot, index.map_or(0, at)) else {
+            return false;
+        };
+        let v = buf.map_or(0, |b| b.load(at(addr) as u64, bytes)) as u32;
+        let v = if ty == ScalarTy::Bool {
+            (v != 0) as u32
+        } else {
+            v
+        };
+        self.set_uniform32(dst, v);
+        true
+    }
+
     /// The first active lane, when every active lane addresses the same shared memory:
     /// workgroup memory, or a buffer at one descriptor index. Private memory is per lane, so
     /// never.
@@ -1535,7 +1576,7 @@ impl Batch {
             self.active[..n].iter().position(|&a| a != 0)?
         };
         let same = |r: u32| {
-            if self.uni32.get(r as usize) == Some(&true) {
+            if self.is_uniform32(r) {
                 // every lane holds the same value: no need to look
                 return true;
             }

@@ -3,14 +3,15 @@
 //!
 //! A uniform result (a lane kernel of uniform operands over every lane, a load at a uniform
 //! address with every lane running, a constant or a zeroed row at `Batch::reset`) is stored
-//! as its value in `uval32[slot]`, with `uni32[slot]` and `lazy32[slot]` set, and its row
+//! as its value in `uni32[slot].val`, with `uni` and `lazy` set there, and its row
 //! `r32[slot * n..][..n]` is left as it was (stale): filling a 256-lane row with one value
-//! costs far more than the one-lane arithmetic that made it.
+//! costs far more than the one-lane arithmetic that made it. A slot's flags and value are
+//! one [`Uni32`], so an instruction looks each operand up once.
 //!
 //! # The invariant
-//! - `uni32[s]`: every lane of register `s` holds `uval32[s]`.
-//! - `lazy32[s]` (only with `uni32[s]`): the row does not hold it yet; `pending32` lists `s`.
-//! - With `uni32[s]` and not `lazy32[s]`, the row holds `uval32[s]` in every lane.
+//! - `uni32[s].uni`: every lane of register `s` holds `uni32[s].val`.
+//! - `uni32[s].lazy` (only with `uni`): the row does not hold it yet; `pending32` lists `s`.
+//! - With `uni` and not `lazy`, the row holds `val` in every lane.
 //!
 //! Every reader of a 32-bit row either knows the scalar form (the hot lane kernels, which
 //! take a uniform operand as a splat, `Batch::get`, the uniform-address loads, a uniform
@@ -26,18 +27,36 @@
 use super::rows;
 use super::run::Batch;
 
+/// The scalar form of one 32-bit register (see the module comment).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Uni32 {
+    /// Every lane holds `val`.
+    pub uni: bool,
+    /// With `uni`: the row does not hold `val` yet.
+    pub lazy: bool,
+    /// The slot is in `pending32` (which holds every `lazy` slot, and maybe others).
+    pub listed: bool,
+    pub val: u32,
+}
+
 impl Batch {
     /// Register `dst` holds `v` in every lane: kept as the value, its row not filled.
     #[inline(always)]
     pub(super) fn set_uniform32(&mut self, dst: u32, v: u32) {
-        let d = dst as usize;
-        self.uni32[d] = true;
-        self.uval32[d] = v;
-        self.lazy32[d] = true;
-        if !self.listed32[d] {
-            self.listed32[d] = true;
+        let u = &mut self.uni32[dst as usize];
+        u.uni = true;
+        u.val = v;
+        u.lazy = true;
+        if !u.listed {
+            u.listed = true;
             self.pending32.push(dst);
         }
+    }
+
+    /// Whether register `s` is known to hold one value in every lane.
+    #[inline(always)]
+    pub(super) fn is_uniform32(&self, s: u32) -> bool {
+        self.uni32.get(s as usize).is_some_and(|u| u.uni)
     }
 
     /// Make row `s` hold its register's value in every lane (a no-op unless it is in the
@@ -45,7 +64,7 @@ impl Batch {
     #[inline(always)]
     pub(super) fn realize32(&mut self, s: u32) {
         let s = s as usize;
-        if self.lazy32.get(s) == Some(&true) {
+        if self.uni32.get(s).is_some_and(|u| u.lazy) {
             self.fill32(s);
         }
     }
@@ -53,8 +72,8 @@ impl Batch {
     #[inline(never)]
     fn fill32(&mut self, s: usize) {
         let n = self.n;
-        rows::fill(&mut self.r32[s * n..][..n], self.uval32[s]);
-        self.lazy32[s] = false;
+        rows::fill(&mut self.r32[s * n..][..n], self.uni32[s].val);
+        self.uni32[s].lazy = false;
     }
 
     /// [`Batch::realize32`] for every register in the scalar form: afterwards every row is
@@ -70,7 +89,7 @@ impl Batch {
     fn realize_pending32(&mut self) {
         let mut pending = std::mem::take(&mut self.pending32);
         for &s in &pending {
-            self.listed32[s as usize] = false;
+            self.uni32[s as usize].listed = false;
             self.realize32(s);
         }
         pending.clear();
@@ -83,23 +102,33 @@ impl Batch {
     #[inline(always)]
     pub(super) fn write32(&mut self, d: u32, full: bool) {
         let d = d as usize;
-        if self.lazy32[d] {
+        if self.uni32[d].lazy {
             if !full {
                 self.fill32(d);
             }
-            self.lazy32[d] = false;
+            self.uni32[d].lazy = false;
         }
-        self.uni32[d] = false;
+        self.uni32[d].uni = false;
+    }
+
+    /// Register `d` (if it is a 32-bit slot) is no longer known uniform. Only for a row
+    /// whose scalar form is not pending (after [`Batch::realize_all32`]).
+    #[inline(always)]
+    pub(super) fn forget32(&mut self, d: usize) {
+        if let Some(u) = self.uni32.get_mut(d) {
+            u.uni = false;
+        }
     }
 
     /// Forget every register's scalar form (the rows are then stale, as after any run:
-    /// `reset` sets what is read before written).
+    /// `reset` sets what is read before written). Only the flags are written: a memset
+    /// of whole records (`clear` + `resize`) is `rep stosb` in glibc from 2 KiB on (256
+    /// slots), which callgrind counts byte by byte.
     pub(super) fn clear_uniform32(&mut self, slots: usize) {
-        for v in [&mut self.uni32, &mut self.lazy32, &mut self.listed32] {
-            v.clear();
-            v.resize(slots, false);
+        for u in &mut self.uni32 {
+            (u.uni, u.lazy, u.listed) = (false, false, false);
         }
-        self.uval32.resize(slots, 0);
+        self.uni32.resize(slots, Uni32::default());
         self.pending32.clear();
     }
 }

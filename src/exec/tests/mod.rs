@@ -10,6 +10,7 @@ mod memory;
 mod quad;
 mod reuse;
 mod uniform;
+mod uniform_load;
 
 use super::*;
 use crate::ir::*;
