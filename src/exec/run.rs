@@ -7,7 +7,6 @@ use super::mask::{self, Waiting};
 use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
 use super::program::{CSpace, CTerm, Code, Program, CANCEL_POLL, DONE};
-
 use super::rows::{self, blend};
 use super::uniform::Uni32;
 use crate::ir::{AtomicOp, BlockId, InterpAt, LaneInfo, ScalarTy};
