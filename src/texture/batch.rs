@@ -72,7 +72,7 @@ pub struct GradRows<'a> {
 
 impl<'a> BatchLod<'a> {
     /// The operand's rows (empty ones included): the bias or λ row, or the six derivative
-    /// rows.
+    /// rows (for the error message of rows shorter than the batch).
     pub(super) fn rows(&self) -> [&'a [u32]; 6] {
         let e: &[u32] = &[];
         match *self {
@@ -628,8 +628,8 @@ fn pair_unit<K: Spec, L: Lanes>(
     }
 }
 
-/// A unit of two whole quads whose lanes each select by their own λ (per-lane LOD operands,
-/// `Grad`), on one texel filter: the slots of the lanes' first and second levels (a
+/// A unit of two whole quads whose lanes each select by their own λ (`Grad` derivatives),
+/// on one texel filter: the slots of the lanes' first and second levels (a
 /// one-level lane's second is its first, read and not used) and the weights.
 struct LaneUnit<L: Lanes> {
     linear: bool,
