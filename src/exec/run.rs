@@ -727,7 +727,7 @@ impl Batch {
                             addr,
                         } => {
                             if !(full && self.load_uniform32(ty, dst, space, addr, bind)) {
-                                self.load(ty, dst, space, addr, full, bind)
+                                self.load_lanes(ty, dst, space, addr, full, bind)
                                     .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?
                             }
                         }
@@ -1476,11 +1476,25 @@ impl Batch {
         full: bool,
         bind: &Bindings,
     ) -> Result<()> {
-        let n = self.n;
-        let wide = ty.is_wide();
         if full && self.load_uniform32(ty, dst, space, addr, bind) {
             return Ok(());
         }
+        self.load_lanes(ty, dst, space, addr, full, bind)
+    }
+
+    /// [`Batch::load`] past its uniform 32-bit buffer read: a shared address read once and
+    /// broadcast, else lane by lane.
+    fn load_lanes(
+        &mut self,
+        ty: ScalarTy,
+        dst: u32,
+        space: CSpace,
+        addr: u32,
+        full: bool,
+        bind: &Bindings,
+    ) -> Result<()> {
+        let n = self.n;
+        let wide = ty.is_wide();
         if let Some(first) = self.uniform_address(space, addr, full) {
             // Every active lane reads the same shared word: read it once and broadcast.
             let v = self.load_lane(ty, space, addr, bind, first, &mut None)?;

@@ -653,25 +653,14 @@ impl<L: Lanes> LaneUnit<L> {
             linear: linear != 0,
             two: c[0].two | c[1].two << 4,
             slot: [
-                lane_slot(l, b, [c[0].level[0], c[1].level[0]], layer),
-                lane_slot(l, b, [c[0].level[1], c[1].level[1]], layer),
+                Slot::quads(l, b, [c[0].level[0], c[1].level[0]], layer),
+                Slot::quads(l, b, [c[0].level[1], c[1].level[1]], layer),
             ],
             weight: [
                 L::each(|k| c[k / 4].weight[0][k % 4]),
                 L::each(|k| c[k / 4].weight[1][k % 4]),
             ],
         })
-    }
-}
-
-/// The slot of two quads' lanes on levels `lv[quad][lane]`: each quad's half by itself when
-/// its lanes share one level.
-#[inline(always)]
-fn lane_slot<L: Lanes>(l: L, b: &Binding, lv: [[u32; 4]; 2], layer: u32) -> Slot<L> {
-    if lv[0] == [lv[0][0]; 4] && lv[1] == [lv[1][0]; 4] {
-        Slot::halves(l, b, [lv[0][0], lv[1][0]], layer)
-    } else {
-        Slot::new(l, b, L::each(|k| lv[k / 4][k % 4]), layer)
     }
 }
 

@@ -469,6 +469,17 @@ impl<L: Lanes> Slot<L> {
         }
     }
 
+    /// Lane `k` on absolute level `lv[k / 4][k % 4]` (quads' lanes; a four-lane slot reads
+    /// `lv[0]`), absolute `layer`: [`Slot::halves`] when each quad's lanes share one level.
+    #[inline(always)]
+    pub fn quads(l: L, b: &Binding, lv: [[u32; 4]; 2], layer: u32) -> Slot<L> {
+        if lv[0] == [lv[0][0]; 4] && lv[1] == [lv[1][0]; 4] {
+            Slot::halves(l, b, [lv[0][0], lv[1][0]], layer)
+        } else {
+            Slot::new(l, b, L::each(|k| lv[k / 4][k % 4]), layer)
+        }
+    }
+
     /// Lane `k` on absolute level `level(k)`, absolute `layer`.
     #[inline(always)]
     fn of(l: L, b: &Binding, level: impl Fn(usize) -> u32, layer: u32) -> Slot<L> {

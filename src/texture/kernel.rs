@@ -141,9 +141,9 @@ impl Kernel {
             BatchLod::Grad(g) => (&[][..], Some(g)),
         };
         let short = |r: &&[u32]| !r.is_empty() && r.len() < lanes;
-        let lens = [c[0], c[1], c[2], c[3], lod_row, a.dref].map(<[u32]>::len);
+        let rows = [c[0], c[1], c[2], c[3], lod_row, a.dref];
         let grad_short = grad.is_some_and(|g| g.dx.iter().chain(&g.dy).any(short));
-        if lens.iter().any(|&l| l != 0 && l < lanes) || grad_short || out.len() < lanes {
+        if rows.iter().any(short) || grad_short || out.len() < lanes {
             let lod = a.lod.rows();
             return Err(Error::Texture(format!(
                 "sample_batch: {quads} quads need operand rows and results of {lanes} lanes \

@@ -225,18 +225,12 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     let dref = a.dref;
     let cmp = a.dref.is_some();
     let layer = b.view.base_layer;
-    // a level slot whose lanes share one level is made from it once
-    let one = [0, 1].map(|k| level[k] == [level[k][0]; 4]);
     if L::W == 8 && two != 0 && (linear == 0 || linear == 0xf) {
         // one texel filter, some lane on two levels: both level slots' footprints as one
         // group of eight lanes, lane l on its first level and lane l + 4 on its second (a
         // one-level lane's second is its first, read and not used)
         let q8 = Input::quad(l8, b, &loc, off, dref);
-        let sl = if one[0] && one[1] {
-            Slot::halves(l8, b, [level[0][0], level[1][0]], layer)
-        } else {
-            Slot::new(l8, b, L::each(|k| level[k / 4][k % 4]), layer)
-        };
+        let sl = Slot::quads(l8, b, level, layer);
         let v = group_of::<L, K, S>(b, src, plane, linear != 0, cmp, &sl, &q8);
         for l in 0..4 {
             if live & (1 << l) != 0 {
@@ -260,11 +254,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
             continue;
         }
         for k in 0..slots {
-            let sl = if one[k] {
-                Slot::halves(four(), b, [level[k][0]; 2], layer)
-            } else {
-                Slot::new(four(), b, level[k], layer)
-            };
+            let sl = Slot::quads(four(), b, [level[k]; 2], layer);
             let v = group_of::<Quad, K, S>(b, src, plane, lin, cmp, &sl, &q);
             for l in 0..4 {
                 if part & (1 << l) != 0 && (k == 0 || two & (1 << l) != 0) {
