@@ -140,6 +140,10 @@ impl<'a> TileShader<'a> {
                 write_rgba8(&self.quads, src, view_rows, (rx, ry), &mut self.rgba8);
                 continue;
             }
+            if plain && bpp == 16 && format_is_4x32(format) {
+                write_4x32(&self.quads, src, view_rows, (rx, ry));
+                continue;
+            }
             let src1 = comps(Some(&self.layout.color1));
             if let Some(eq) = &self.blends[a] {
                 let src1 = if a == 0 {
@@ -169,21 +173,7 @@ impl<'a> TileShader<'a> {
                     let texel = &mut view_rows[ly][lx * bpp..(lx + 1) * bpp];
                     let v = src.map(|r| r[lane]);
                     if plain {
-                        match format {
-                            Format::R8G8B8A8_UNORM => {
-                                for (t, v) in texel.iter_mut().zip(v) {
-                                    *t = unorm8(f32::from_bits(v));
-                                }
-                            }
-                            Format::R32G32B32A32_SFLOAT
-                            | Format::R32G32B32A32_UINT
-                            | Format::R32G32B32A32_SINT => {
-                                for (t, v) in texel.chunks_exact_mut(4).zip(v) {
-                                    t.copy_from_slice(&v.to_le_bytes());
-                                }
-                            }
-                            _ => codec.encode_output(v, texel),
-                        }
+                        codec.encode_output(v, texel);
                         continue;
                     }
                     let v1 = if a == 0 {
@@ -946,27 +936,62 @@ fn write_quads_rgba8(
     rx: i32,
     ry: i32,
 ) {
-    for (q, px) in quads.iter().zip(pixels.iter()) {
+    write_quads::<4, 16>(quads, pixels.iter().copied(), rows, (rx, ry));
+}
+
+/// Whether `format`'s texels are four 32-bit words stored as the shader's output words
+/// (what `write_color` does for them without blending is a copy).
+fn format_is_4x32(format: Format) -> bool {
+    matches!(
+        format,
+        Format::R32G32B32A32_SFLOAT | Format::R32G32B32A32_UINT | Format::R32G32B32A32_SINT
+    )
+}
+
+/// The covered pixels of `quads` for an attachment of four 32-bit words per texel without
+/// blending or write mask: each quad's four component rows transposed to four 16-byte pixels
+/// (shuffles: the words' bits untouched), then written as [`write_quads`] writes them.
+fn write_4x32(quads: &[Quad], src: [&[u32]; 4], rows: &mut [&mut [u8]], origin: (i32, i32)) {
+    let [c0, c1, c2, c3] = src.map(|r| r.as_chunks::<4>().0);
+    let pixels = c0.iter().zip(c1).zip(c2).zip(c3).map(|(((r, g), b), a)| {
+        let v = f32x4::transpose([r, g, b, a].map(|w| f32x4::from(w.map(f32::from_bits))));
+        wide::bytemuck::cast::<[f32x4; 4], [u8; 64]>(v)
+    });
+    write_quads::<16, 64>(quads, pixels, rows, origin);
+}
+
+/// The covered pixels of `quads`, quad by quad: `pixels` gives each quad's four pixels of `B`
+/// bytes (`Q` = 4·`B`), lanes 0 1 2 3; a whole quad is two row pieces of `2B` bytes, a partly
+/// covered one its covered pixels' pieces.
+#[inline(always)]
+fn write_quads<const B: usize, const Q: usize>(
+    quads: &[Quad],
+    pixels: impl Iterator<Item = [u8; Q]>,
+    rows: &mut [&mut [u8]],
+    (rx, ry): (i32, i32),
+) {
+    const { assert!(Q == 4 * B) };
+    for (q, px) in quads.iter().zip(pixels) {
         // Tile-local quad origins are even and below the tile side, so the masks change no
         // value; they bound the offsets, which leaves one length check per row piece (no
         // overflow checks of unbounded offsets).
         let mask = (TILE - 2) as usize;
         let (lx0, ly0) = ((q.x - rx) as usize & mask, (q.y - ry) as usize & mask);
         if q.mask == 0xf {
-            // A whole quad: two 8-byte row pieces.
+            // A whole quad: two row pieces.
             let [top, bottom] = &mut rows[ly0..ly0 + 2] else {
                 unreachable!("a whole quad covers two rows");
             };
-            let x = lx0 * 4;
-            top[x..x + 8].copy_from_slice(&px[..8]);
-            bottom[x..x + 8].copy_from_slice(&px[8..]);
+            let x = lx0 * B;
+            top[x..x + 2 * B].copy_from_slice(&px[..2 * B]);
+            bottom[x..x + 2 * B].copy_from_slice(&px[2 * B..]);
             continue;
         }
-        // A partly covered quad: the same conversion, then the covered pixels' 4-byte pieces.
+        // A partly covered quad: the covered pixels' pieces.
         for k in 0..4usize {
             if q.mask & (1 << k) != 0 {
                 let (lx, ly) = (lx0 + (k & 1), ly0 + (k >> 1));
-                rows[ly][lx * 4..lx * 4 + 4].copy_from_slice(&px[k * 4..k * 4 + 4]);
+                rows[ly][lx * B..lx * B + B].copy_from_slice(&px[k * B..k * B + B]);
             }
         }
     }
@@ -1408,10 +1433,11 @@ mod tests {
     }
 
     /// The RGBA8 writes (whole-block rows, whole quads, partial quads) against a pixel-by-pixel
-    /// write of `unorm8` values, for a whole block in block order, the same quads out of order,
-    /// and a block with a partly covered quad.
+    /// write of `unorm8` values, and the four-32-bit-word writes against a per-pixel copy, for
+    /// a whole block in block order, the same quads out of order, and a block with a partly
+    /// covered quad.
     #[test]
-    fn rgba8_writes_match_a_per_pixel_write() {
+    fn colour_writes_match_a_per_pixel_write() {
         let mut r = fastrand::Rng::with_seed(9);
         let prim = super::super::tests::dummy(0);
         // a full batch of whole blocks at distinct places in a 64x64 tile (11 is prime to
@@ -1465,6 +1491,39 @@ mod tests {
                 }
             }
             assert_eq!(got, want, "case {case}");
+
+            // the same quads as four 32-bit words per texel: every bit pattern copied (NaNs
+            // with payloads too)
+            let words: [Vec<u32>; 4] = std::array::from_fn(|c| {
+                src[c]
+                    .iter()
+                    .map(|&w| match r.u8(..) % 4 {
+                        0 => 0x7f80_0001 | r.u32(..) & 0x807f_ffff,
+                        _ => w,
+                    })
+                    .collect()
+            });
+            let mut got = vec![vec![7u8; 1024]; 64];
+            let mut want = got.clone();
+            let mut rows: Vec<&mut [u8]> = got.iter_mut().map(|v| &mut v[..]).collect();
+            write_4x32(
+                &quads,
+                std::array::from_fn(|c| &words[c][..]),
+                &mut rows,
+                (0, 0),
+            );
+            for (qi, q) in quads.iter().enumerate() {
+                for k in 0..4 {
+                    if q.mask & (1 << k) != 0 {
+                        let (x, y) = (q.x as usize + (k & 1), q.y as usize + (k >> 1));
+                        for c in 0..4 {
+                            let b = words[c][4 * qi + k].to_le_bytes();
+                            want[y][16 * x + 4 * c..][..4].copy_from_slice(&b);
+                        }
+                    }
+                }
+            }
+            assert_eq!(got, want, "case {case}: four 32-bit words");
         }
     }
 
