@@ -81,6 +81,10 @@ pub(crate) trait Mask: Copy {
     fn xor(self, o: Self) -> Self;
     /// Whether any lane is true.
     fn any(self) -> bool;
+    /// The lanes as bits: bit `l` set when lane `l` is true.
+    fn bits(self) -> u32;
+    /// The lane count.
+    const LANES: u32;
 }
 
 impl Mask for bool {
@@ -104,6 +108,11 @@ impl Mask for bool {
     fn any(self) -> bool {
         self
     }
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        self as u32
+    }
+    const LANES: u32 = 1;
 }
 
 /// Rounding modes of [`Float::round`], the values `roundps` takes (with exceptions
@@ -451,6 +460,11 @@ impl<M: Mask> Mask for Pair<M> {
     fn any(self) -> bool {
         self.0.any() | self.1.any()
     }
+    #[inline(always)]
+    fn bits(self) -> u32 {
+        self.0.bits() | self.1.bits() << M::LANES
+    }
+    const LANES: u32 = 2 * M::LANES;
 }
 
 macro_rules! pair_ops {

@@ -16,7 +16,7 @@ use super::lanes::{Float, Ints, Lanes, Mask, Pair};
 use std::arch::x86_64::*;
 
 macro_rules! mask_vec {
-    ($M:ident, $v:ty, $and:ident, $or:ident, $xor:ident, $andnot:ident, $movemask:ident) => {
+    ($M:ident, $v:ty, $n:expr, $and:ident, $or:ident, $xor:ident, $andnot:ident, $movemask:ident) => {
         /// A lane mask (all ones or all zeros per lane).
         #[derive(Clone, Copy)]
         pub(crate) struct $M($v);
@@ -46,6 +46,12 @@ macro_rules! mask_vec {
                 // SAFETY: as above
                 unsafe { $movemask(self.0) != 0 }
             }
+            #[inline(always)]
+            fn bits(self) -> u32 {
+                // SAFETY: as above
+                unsafe { $movemask(self.0) as u32 }
+            }
+            const LANES: u32 = $n;
         }
     };
 }
@@ -153,6 +159,7 @@ macro_rules! float_vec {
 mask_vec!(
     M4,
     __m128,
+    4,
     _mm_and_ps,
     _mm_or_ps,
     _mm_xor_ps,
@@ -162,6 +169,7 @@ mask_vec!(
 mask_vec!(
     MD2,
     __m128d,
+    2,
     _mm_and_pd,
     _mm_or_pd,
     _mm_xor_pd,
@@ -171,6 +179,7 @@ mask_vec!(
 mask_vec!(
     M8,
     __m256,
+    8,
     _mm256_and_ps,
     _mm256_or_ps,
     _mm256_xor_ps,
@@ -180,6 +189,7 @@ mask_vec!(
 mask_vec!(
     MD4,
     __m256d,
+    4,
     _mm256_and_pd,
     _mm256_or_pd,
     _mm256_xor_pd,

@@ -33,7 +33,7 @@ use super::image::{Image, ViewType};
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx;
 use super::lanes::{four, Lanes, I};
-use super::lod::{Choice4, LodMode, Selection};
+use super::lod::{Choices, LodMode, Selection};
 use super::sample::{finish, quad_lanes, SampleArgs};
 use super::source::Plane;
 use std::cell::Cell;
@@ -640,26 +640,23 @@ struct LaneUnit<L: Lanes> {
 }
 
 impl<L: Lanes> LaneUnit<L> {
-    /// The unit of the two quads' lanes choices `c`, unless they disagree on the texel
-    /// filter or a lane has the D3D out-of-range-MinLod result.
+    /// The unit of two quads' lanes choices `c`, unless they disagree on the texel filter or
+    /// a lane has the D3D out-of-range-MinLod result.
     #[inline(always)]
-    fn new(l: L, b: &Binding, c: &[Choice4; 2]) -> Option<LaneUnit<L>> {
-        let linear = c[0].linear | c[1].linear << 4;
-        if c[0].out | c[1].out != 0 || (linear != 0 && linear != 0xff) {
+    fn new(l: L, b: &Binding, c: &Choices<8>) -> Option<LaneUnit<L>> {
+        if c.out != 0 || (c.linear != 0 && c.linear != 0xff) {
             return None;
         }
+        let quads = |lv: [u32; 8]| [0, 4].map(|h| [0, 1, 2, 3].map(|k| lv[h + k]));
         let layer = b.view.base_layer;
         Some(LaneUnit {
-            linear: linear != 0,
-            two: c[0].two | c[1].two << 4,
+            linear: c.linear != 0,
+            two: c.two,
             slot: [
-                Slot::quads(l, b, [c[0].level[0], c[1].level[0]], layer),
-                Slot::quads(l, b, [c[0].level[1], c[1].level[1]], layer),
+                Slot::quads(l, b, quads(c.level[0]), layer),
+                Slot::quads(l, b, quads(c.level[1]), layer),
             ],
-            weight: [
-                L::each(|k| c[k / 4].weight[0][k % 4]),
-                L::each(|k| c[k / 4].weight[1][k % 4]),
-            ],
+            weight: [L::each(|k| c.weight[0][k]), L::each(|k| c.weight[1][k])],
         })
     }
 }
@@ -685,8 +682,9 @@ fn run_own<K: Spec, L: Lanes>(
             q += 1;
             continue;
         }
-        if L::W == 8 && mask == 0xf && masks.get(q + 1).is_some_and(|m| m & 0xf == 0xf) {
-            let c = [grad_choice(b, g, q), grad_choice(b, g, q + 1)];
+        if L::AVX2 && mask == 0xf && masks.get(q + 1).is_some_and(|m| m & 0xf == 0xf) {
+            // SAFETY: `L::AVX2` holds only for the AVX2 lanes, made only when the CPU has it
+            let c = unsafe { grad_choices8(b, g, l0) };
             if let Some(u) = LaneUnit::new(l, b, &c) {
                 lane_unit::<K, L>(b, plane, a, &u, l0, out);
                 q += 2;
@@ -699,15 +697,30 @@ fn run_own<K: Spec, L: Lanes>(
     }
 }
 
-/// What quad `q`'s lanes select, each by the λ_base of its `Grad` derivatives (`s`, `t`:
-/// an isotropic 2D view's), as the per-quad route has it ([`Binding::lambda_bases`],
-/// [`Binding::choose4`]; the batch has no bias or `MinLod`).
+/// What lanes `l0..l0 + 8` (two quads) select, each by the λ_base of its `Grad` derivatives
+/// (`s`, `t`: an isotropic 2D view's), eight lanes at once with the per-quad route's rule
+/// and so its bits ([`Binding::grad_choices`]; the batch has no bias or `MinLod`).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
 #[inline(always)]
-fn grad_choice(b: &Binding, g: &GradRows, q: usize) -> Choice4 {
-    let l0 = 4 * q;
-    let x = [row4(g.dx[0], l0), row4(g.dx[1], l0)];
-    let y = [row4(g.dy[0], l0), row4(g.dy[1], l0)];
-    b.choose4(b.iso_bases_2d(x, y)[0], [0.0; 4], [f32::NEG_INFINITY; 4])
+unsafe fn grad_choices8(b: &Binding, g: &GradRows, l0: usize) -> Choices<8> {
+    use crate::math::{lanes::Float, x86::F8};
+    // SAFETY: the caller promises AVX2 (an empty row reads as zeros, as `row4` has it)
+    let row = |r: &[u32]| unsafe {
+        match r.get(l0..l0 + 8) {
+            Some(r) => F8::load_bits(r),
+            None => F8::load(&[0.0; 8]),
+        }
+    };
+    b.grad_choices([row(g.dx[0]), row(g.dx[1])], [row(g.dy[0]), row(g.dy[1])])
+}
+
+/// [`grad_choices8`] off x86-64: never called (no lanes there have `AVX2`).
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn grad_choices8(_: &Binding, _: &GradRows, _: usize) -> Choices<8> {
+    unreachable!("eight-lane units need AVX2")
 }
 
 /// Lanes `l0..l0 + W` (two whole quads) through the lane unit `u`, from the rows, into

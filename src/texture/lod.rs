@@ -237,17 +237,20 @@ pub(super) struct Choice<V: MathLanes> {
     pub out: V::M,
 }
 
-/// Four lanes' [`Choice`] as the per-quad routes use it: bit `l` of `linear`, `two` and
-/// `out` is lane `l`'s; `level[k][l]` is lane `l`'s `k`-th level, absolute, `weight[k][l]`
-/// its weight.
+/// `N` lanes' [`Choice`] as the per-lane routes use it: bit `l` of `linear`, `two` and `out`
+/// is lane `l`'s; `level[k][l]` is lane `l`'s `k`-th level, absolute, `weight[k][l]` its
+/// weight.
 #[derive(Clone, Copy, Debug)]
-pub(super) struct Choice4 {
+pub(super) struct Choices<const N: usize> {
     pub linear: u8,
     pub two: u8,
     pub out: u8,
-    pub level: [[u32; 4]; 2],
-    pub weight: [[f32; 4]; 2],
+    pub level: [[u32; N]; 2],
+    pub weight: [[f32; N]; 2],
 }
+
+/// A quad's [`Choices`].
+pub(super) type Choice4 = Choices<4>;
 
 /// The derivatives a lane's λ came from (`None`: explicit or zero LOD).
 pub(super) type Derivs = Option<([f32; 3], [f32; 3])>;
@@ -493,47 +496,76 @@ impl Binding {
     /// [`Binding::choose`] of a quad's four lanes.
     #[inline(always)]
     pub fn choose4(&self, base: [f32; 4], bias: [f32; 4], min_lod: [f32; 4]) -> Choice4 {
-        let mut q = Choice4 {
-            linear: 0,
-            two: 0,
-            out: 0,
-            level: [[0; 4]; 2],
-            weight: [[0.0; 4]; 2],
-        };
         #[cfg(target_arch = "x86_64")]
         {
             use crate::math::x86::F4;
-            use std::arch::x86_64::_mm_movemask_ps;
             // SAFETY: F4 is SSE2, part of x86-64
             let v = unsafe { (F4::load(&base), F4::load(&bias), F4::load(&min_lod)) };
-            let c = self.choose(v.0, v.1, v.2);
-            // an integral value below 2²³ plus 2²³ has it in the low bits of its encoding
-            let to_int = c.lambda.splat(self.view.base_level as f32 + 8_388_608.0);
-            let low = c.lambda.splat_bits(0x7f_ffff);
-            for k in 0..2 {
-                c.weight[k].store(&mut q.weight[k]);
-                c.level[k].add(to_int).and(low).store_bits(&mut q.level[k]);
-            }
-            let (ones, zero) = (c.lambda.splat_bits(u32::MAX), c.lambda.splat(0.0));
-            // SAFETY: SSE2, part of x86-64 (written out: a closure may be left out of line)
-            unsafe {
-                q.linear = _mm_movemask_ps(F4::select(c.linear, ones, zero).0) as u8;
-                q.two = _mm_movemask_ps(F4::select(c.two, ones, zero).0) as u8;
-                q.out = _mm_movemask_ps(F4::select(c.out, ones, zero).0) as u8;
-            }
+            self.choose_lanes(v.0, v.1, v.2)
         }
         #[cfg(not(target_arch = "x86_64"))]
-        for l in 0..4 {
-            let c = self.choose(base[l], bias[l], min_lod[l]);
-            for k in 0..2 {
-                q.weight[k][l] = c.weight[k];
-                q.level[k][l] = self.view.base_level + c.level[k] as u32;
+        {
+            let mut q = Choice4 {
+                linear: 0,
+                two: 0,
+                out: 0,
+                level: [[0; 4]; 2],
+                weight: [[0.0; 4]; 2],
+            };
+            for l in 0..4 {
+                let c = self.choose(base[l], bias[l], min_lod[l]);
+                for k in 0..2 {
+                    q.weight[k][l] = c.weight[k];
+                    q.level[k][l] = self.view.base_level + c.level[k] as u32;
+                }
+                q.linear |= (c.linear as u8) << l;
+                q.two |= (c.two as u8) << l;
+                q.out |= (c.out as u8) << l;
             }
-            q.linear |= (c.linear as u8) << l;
-            q.two |= (c.two as u8) << l;
-            q.out |= (c.out as u8) << l;
+            q
         }
+    }
+
+    /// [`Binding::choose`] of `N` lanes (`V` has `N`; the masks fit a `u8`), as [`Choices`].
+    #[inline(always)]
+    pub fn choose_lanes<V: MathLanes, const N: usize>(
+        &self,
+        base: V,
+        bias: V,
+        min_lod: V,
+    ) -> Choices<N> {
+        const { assert!(N <= 8 && V::N == N) };
+        let mut q = Choices {
+            linear: 0,
+            two: 0,
+            out: 0,
+            level: [[0; N]; 2],
+            weight: [[0.0; N]; 2],
+        };
+        let c = self.choose(base, bias, min_lod);
+        // an integral value below 2²³ plus 2²³ has it in the low bits of its encoding
+        let to_int = c.lambda.splat(self.view.base_level as f32 + 8_388_608.0);
+        let low = c.lambda.splat_bits(0x7f_ffff);
+        for k in 0..2 {
+            c.weight[k].store(&mut q.weight[k]);
+            c.level[k].add(to_int).and(low).store_bits(&mut q.level[k]);
+        }
+        q.linear = c.linear.bits() as u8;
+        q.two = c.two.bits() as u8;
+        q.out = c.out.bits() as u8;
         q
+    }
+
+    /// `N` lanes' [`Choices`] by the isotropic λ_base of their 2D normalized `Grad`
+    /// derivatives (`dx[k]`: component `k` of the lanes' ∂/∂x), with no bias or `MinLod`:
+    /// [`Binding::iso_bases_2d`]'s λ and [`Binding::choose_lanes`], `V`'s lanes at once.
+    #[inline(always)]
+    pub fn grad_choices<V: MathLanes, const N: usize>(&self, dx: [V; 2], dy: [V; 2]) -> Choices<N> {
+        let s = self.size0;
+        let (s0, s1) = (dx[0].splat(s[0]), dx[0].splat(s[1]));
+        let (lam, _, _) = iso_2d(dx[0].mul(s0), dx[1].mul(s1), dy[0].mul(s0), dy[1].mul(s1));
+        let zero = lam.splat(0.0);
+        self.choose_lanes(lam, zero, lam.splat(f32::NEG_INFINITY))
     }
 
     /// The texel filter and levels of a lane with λ_base `base`, shader bias and `MinLod`
