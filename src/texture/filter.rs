@@ -274,8 +274,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         let mut v = [[0f32; 4]; 8];
         if cube {
             // seamless: a tap off the face reads the neighbouring face's texel; a corner's
-            // missing texel is the average of the three real ones (in f64, so three equal
-            // texels average to exactly themselves)
+            // missing texel is the average of the three real ones ([`corner_texel`])
             let nn = n[0];
             let inside = lo[0] >= 0
                 && lo[1] >= 0
@@ -292,13 +291,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
                 *g = at_.map(|(f, i, j)| read(Some((f, [i, j, 0])), [i, j, 0], weight(t)));
             }
             if got.iter().any(Option::is_none) {
-                let mut s = [0.0f64; 4];
-                for g in got.iter().flatten() {
-                    for c in 0..4 {
-                        s[c] += g[c] as f64;
-                    }
-                }
-                let avg = s.map(|x| (x / 3.0) as f32);
+                let avg = corner_texel(got.iter().flatten().copied());
                 for (t, g) in got.iter_mut().enumerate() {
                     if g.is_none() {
                         if R::ON {
@@ -1028,8 +1021,20 @@ fn filter_taps<L: Lanes, const LIN: bool, const CMP: bool>(
     }
 }
 
+/// A cube corner's missing texel: the average of the three real ones `t`, their sum in f64
+/// in tap order divided by 3 (so three equal texels average to exactly themselves).
+fn corner_texel(t: impl Iterator<Item = [f32; 4]>) -> [f32; 4] {
+    let mut s = [0.0f64; 4];
+    for v in t {
+        for c in 0..4 {
+            s[c] += v[c] as f64;
+        }
+    }
+    s.map(|x| (x / 3.0) as f32)
+}
+
 /// The taps `tx` with each lane's corner tap (`corner[c]`, bit `l`) replaced by the average
-/// of its other three, as [`lane`] makes it: their sum in f64 in tap order, divided by 3.
+/// of its other three ([`corner_texel`]), as [`lane`] makes it.
 #[cold]
 #[inline(never)]
 fn corner_average<L: Lanes>(mut tx: [L::A<f32x4>; 4], corner: [u32; 4]) -> [L::A<f32x4>; 4] {
@@ -1038,16 +1043,8 @@ fn corner_average<L: Lanes>(mut tx: [L::A<f32x4>; 4], corner: [u32; 4]) -> [L::A
             if corner[c] >> l & 1 == 0 {
                 continue;
             }
-            let mut s = [0.0f64; 4];
-            for (k, t) in tx.iter().enumerate() {
-                if k != c {
-                    let v = t[l].to_array();
-                    for ch in 0..4 {
-                        s[ch] += v[ch] as f64;
-                    }
-                }
-            }
-            tx[c][l] = f32x4::new(s.map(|x| (x / 3.0) as f32));
+            let others = (0..4).filter(|&k| k != c).map(|k| tx[k][l].to_array());
+            tx[c][l] = f32x4::new(corner_texel(others));
         }
     }
     tx
