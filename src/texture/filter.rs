@@ -144,6 +144,19 @@ impl At {
             + ijk[1] as usize * a.row
             + ijk[0] as usize * a.step
     }
+
+    /// The recorder's name for texel `t` of this lane's footprint: `(face, ijk)` on the
+    /// lane's layer moved to `face` (a cube's neighbouring face), or `None`: the border.
+    pub fn texel(&self, t: Option<(u32, [i32; 3])>, cube: bool) -> Texel {
+        match t {
+            Some((f, ijk)) => Texel::At {
+                layer: self.layer - self.face + f,
+                face: cube.then_some(f),
+                ijk,
+            },
+            None => Texel::Border,
+        }
+    }
 }
 
 /// What a footprint reports to the recorder besides its taps: probe and weight in the
@@ -192,14 +205,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         if R::ON {
             rec.tap(TapExplain {
                 unwrapped,
-                texel: match t {
-                    Some((f, ijk)) => Texel::At {
-                        layer: at.layer - at.face + f,
-                        face: cube.then_some(f),
-                        ijk,
-                    },
-                    None => Texel::Border,
-                },
+                texel: at.texel(t, cube),
                 weight,
                 value: v.map(f32::to_bits),
                 compare: dref.map(|_| out[0] == 1.0),
@@ -373,14 +379,7 @@ pub(super) fn lane_raw<S: Source, R: Recorder>(
         });
         rec.tap(TapExplain {
             unwrapped: ijk,
-            texel: match t {
-                Some(ijk) => Texel::At {
-                    layer: at.layer,
-                    face: b.cube.then_some(at.face),
-                    ijk,
-                },
-                None => Texel::Border,
-            },
+            texel: at.texel(t.map(|ijk| (at.face, ijk)), b.cube),
             weight: 1.0,
             value: v,
             compare: None,
