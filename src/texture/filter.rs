@@ -1038,10 +1038,7 @@ fn corner_texel(t: impl Iterator<Item = [f32; 4]>) -> [f32; 4] {
 #[inline(never)]
 fn corner_average<L: Lanes>(mut tx: [L::A<f32x4>; 4], corner: [u32; 4]) -> [L::A<f32x4>; 4] {
     for c in 0..4 {
-        for l in 0..L::W {
-            if corner[c] >> l & 1 == 0 {
-                continue;
-            }
+        for l in (0..L::W).filter(|&l| corner[c] >> l & 1 != 0) {
             let others = (0..4).filter(|&k| k != c).map(|k| tx[k][l].to_array());
             tx[c][l] = f32x4::new(corner_texel(others));
         }
