@@ -88,7 +88,6 @@ impl Clone for KernelId {
     }
 }
 
-/// The bound state (see the module doc).
 /// The instantiation an operation's `pick` (in `sample`, `batch`, `gather`) chose for a
 /// binding, by name: what the [`Kernel`](super::Kernel) reports and the tests count. A name,
 /// not a comparison of function addresses (which the compiler may merge or duplicate).
@@ -105,6 +104,7 @@ pub(super) enum Route {
     Cube,
 }
 
+/// The bound state (see the module doc).
 #[derive(Clone, Debug)]
 pub(super) struct Binding {
     pub view: ImageView,

@@ -144,6 +144,19 @@ impl At {
             + ijk[1] as usize * a.row
             + ijk[0] as usize * a.step
     }
+
+    /// The recorder's name for texel `t` of this lane's footprint: `(face, ijk)` on the
+    /// lane's layer moved to `face` (a cube's neighbouring face), or `None`: the border.
+    pub fn texel(&self, t: Option<(u32, [i32; 3])>, cube: bool) -> Texel {
+        match t {
+            Some((f, ijk)) => Texel::At {
+                layer: self.layer - self.face + f,
+                face: cube.then_some(f),
+                ijk,
+            },
+            None => Texel::Border,
+        }
+    }
 }
 
 /// What a footprint reports to the recorder besides its taps: probe and weight in the
@@ -192,14 +205,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         if R::ON {
             rec.tap(TapExplain {
                 unwrapped,
-                texel: match t {
-                    Some((f, ijk)) => Texel::At {
-                        layer: at.layer - at.face + f,
-                        face: cube.then_some(f),
-                        ijk,
-                    },
-                    None => Texel::Border,
-                },
+                texel: at.texel(t, cube),
                 weight,
                 value: v.map(f32::to_bits),
                 compare: dref.map(|_| out[0] == 1.0),
@@ -274,8 +280,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         let mut v = [[0f32; 4]; 8];
         if cube {
             // seamless: a tap off the face reads the neighbouring face's texel; a corner's
-            // missing texel is the average of the three real ones (in f64, so three equal
-            // texels average to exactly themselves)
+            // missing texel is the average of the three real ones ([`corner_texel`])
             let nn = n[0];
             let inside = lo[0] >= 0
                 && lo[1] >= 0
@@ -292,13 +297,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
                 *g = at_.map(|(f, i, j)| read(Some((f, [i, j, 0])), [i, j, 0], weight(t)));
             }
             if got.iter().any(Option::is_none) {
-                let mut s = [0.0f64; 4];
-                for g in got.iter().flatten() {
-                    for c in 0..4 {
-                        s[c] += g[c] as f64;
-                    }
-                }
-                let avg = s.map(|x| (x / 3.0) as f32);
+                let avg = corner_texel(got.iter().flatten().copied());
                 for (t, g) in got.iter_mut().enumerate() {
                     if g.is_none() {
                         if R::ON {
@@ -380,14 +379,7 @@ pub(super) fn lane_raw<S: Source, R: Recorder>(
         });
         rec.tap(TapExplain {
             unwrapped: ijk,
-            texel: match t {
-                Some(ijk) => Texel::At {
-                    layer: at.layer,
-                    face: b.cube.then_some(at.face),
-                    ijk,
-                },
-                None => Texel::Border,
-            },
+            texel: at.texel(t.map(|ijk| (at.face, ijk)), b.cube),
             weight: 1.0,
             value: v,
             compare: None,
@@ -1028,26 +1020,27 @@ fn filter_taps<L: Lanes, const LIN: bool, const CMP: bool>(
     }
 }
 
+/// A cube corner's missing texel: the average of the three real ones `t`, their sum in f64
+/// in tap order divided by 3 (so three equal texels average to exactly themselves).
+fn corner_texel(t: impl Iterator<Item = [f32; 4]>) -> [f32; 4] {
+    let mut s = [0.0f64; 4];
+    for v in t {
+        for c in 0..4 {
+            s[c] += v[c] as f64;
+        }
+    }
+    s.map(|x| (x / 3.0) as f32)
+}
+
 /// The taps `tx` with each lane's corner tap (`corner[c]`, bit `l`) replaced by the average
-/// of its other three, as [`lane`] makes it: their sum in f64 in tap order, divided by 3.
+/// of its other three ([`corner_texel`]), as [`lane`] makes it.
 #[cold]
 #[inline(never)]
 fn corner_average<L: Lanes>(mut tx: [L::A<f32x4>; 4], corner: [u32; 4]) -> [L::A<f32x4>; 4] {
     for c in 0..4 {
-        for l in 0..L::W {
-            if corner[c] >> l & 1 == 0 {
-                continue;
-            }
-            let mut s = [0.0f64; 4];
-            for (k, t) in tx.iter().enumerate() {
-                if k != c {
-                    let v = t[l].to_array();
-                    for ch in 0..4 {
-                        s[ch] += v[ch] as f64;
-                    }
-                }
-            }
-            tx[c][l] = f32x4::new(s.map(|x| (x / 3.0) as f32));
+        for l in (0..L::W).filter(|&l| corner[c] >> l & 1 != 0) {
+            let others = (0..4).filter(|&k| k != c).map(|k| tx[k][l].to_array());
+            tx[c][l] = f32x4::new(corner_texel(others));
         }
     }
     tx

@@ -213,15 +213,7 @@ pub(super) fn lane<S: Source, R: Recorder>(
             if R::ON {
                 rec.tap(TapExplain {
                     unwrapped: [p[0], p[1], 0],
-                    texel: if border {
-                        Texel::Border
-                    } else {
-                        Texel::At {
-                            layer: layer - face + f,
-                            face: b.cube.then_some(f),
-                            ijk,
-                        }
-                    },
+                    texel: at.texel((!border).then_some((f, ijk)), b.cube),
                     weight: 1.0,
                     value: raw,
                     compare: pass,

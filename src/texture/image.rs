@@ -315,7 +315,8 @@ impl Image {
         Some(Arc::new(Plane::new(texels)))
     }
 
-    /// The aspect the plane decodes: depth for depth formats, else colour.
+    /// The aspect the plane decodes and a whole view reads: depth for depth formats, else
+    /// colour.
     fn value_aspect(&self) -> Aspect {
         if self.format.has_depth() {
             Aspect::Depth
@@ -609,18 +610,13 @@ pub struct ImageView {
 impl ImageView {
     /// A view of every level and layer of `image`.
     pub fn whole(image: &Image, view_type: ViewType) -> ImageView {
-        let aspect = if image.format().has_depth() {
-            Aspect::Depth
-        } else {
-            Aspect::Color
-        };
         ImageView {
             view_type,
             base_level: 0,
             level_count: image.levels(),
             base_layer: 0,
             layer_count: image.layers(),
-            aspect,
+            aspect: image.value_aspect(),
         }
     }
 

@@ -20,6 +20,27 @@ use std::fmt;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Index, IndexMut, Mul, Not, Sub};
 use wide::f32x4;
 
+/// The methods of a [`Lanes`] impl that are one expression of their operands, written
+/// `name(operand: type, …) -> type = expression;`: each an `#[inline(always)]` method taking
+/// the token, its expression inside `$wrap!` (the impl's `unsafe` block for intrinsics).
+macro_rules! ops {
+    ($wrap:ident; $($f:ident($($a:ident: $t:ty),*) -> $r:ty = $e:expr;)*) => {
+        $(
+            #[inline(always)]
+            fn $f(self, $($a: $t),*) -> $r {
+                $wrap!($e)
+            }
+        )*
+    };
+}
+
+/// `$e` as it is (the array form's [`ops!`]).
+macro_rules! plain {
+    ($e:expr) => {
+        $e
+    };
+}
+
 /// A lane count and its vector operations (see the module doc). The methods take the token
 /// (`self`): the proof that the CPU runs them.
 pub(super) trait Lanes: Copy + 'static {
@@ -478,26 +499,6 @@ impl<const N: usize> Lanes for Arr<N> {
         std::array::from_fn(f)
     }
     #[inline(always)]
-    fn fload(self, a: [f32; N]) -> [f32; N] {
-        a
-    }
-    #[inline(always)]
-    fn fstore(self, v: [f32; N]) -> [f32; N] {
-        v
-    }
-    #[inline(always)]
-    fn iload(self, a: [i32; N]) -> [i32; N] {
-        a
-    }
-    #[inline(always)]
-    fn istore(self, v: [i32; N]) -> [i32; N] {
-        v
-    }
-    #[inline(always)]
-    fn irow(self, r: &[u32]) -> [i32; N] {
-        std::array::from_fn(|l| r[l] as i32)
-    }
-    #[inline(always)]
     fn units<T: Copy>(r: &[T]) -> &[[T; N]] {
         r.as_chunks::<N>().0
     }
@@ -505,109 +506,39 @@ impl<const N: usize> Lanes for Arr<N> {
     fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; N]] {
         r.as_chunks_mut::<N>().0
     }
-    #[inline(always)]
-    fn fsplat(self, x: f32) -> [f32; N] {
-        [x; N]
-    }
-    #[inline(always)]
-    fn isplat(self, x: i32) -> [i32; N] {
-        [x; N]
-    }
-    #[inline(always)]
-    fn fadd(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
-        Self::zip(a, b, |a, b| a + b)
-    }
-    #[inline(always)]
-    fn fsub(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
-        Self::zip(a, b, |a, b| a - b)
-    }
-    #[inline(always)]
-    fn fmul(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
-        Self::zip(a, b, |a, b| a * b)
-    }
-    #[inline(always)]
-    fn fdiv(self, a: [f32; N], b: [f32; N]) -> [f32; N] {
-        Self::zip(a, b, |a, b| a / b)
-    }
-    #[inline(always)]
-    fn flt(self, a: [f32; N], b: [f32; N]) -> [i32; N] {
-        Self::zip(a, b, |a, b| -((a < b) as i32))
-    }
-    #[inline(always)]
-    fn fle(self, a: [f32; N], b: [f32; N]) -> [i32; N] {
-        Self::zip(a, b, |a, b| -((a <= b) as i32))
-    }
-    #[inline(always)]
-    fn feq(self, a: [f32; N], b: [f32; N]) -> [i32; N] {
-        Self::zip(a, b, |a, b| -((a == b) as i32))
-    }
-    #[inline(always)]
-    fn iadd(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
-        Self::zip(a, b, i32::wrapping_add)
-    }
-    #[inline(always)]
-    fn isub(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
-        Self::zip(a, b, i32::wrapping_sub)
-    }
-    #[inline(always)]
-    fn imul(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
-        Self::zip(a, b, i32::wrapping_mul)
-    }
-    #[inline(always)]
-    fn iand(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
-        Self::zip(a, b, |a, b| a & b)
-    }
-    #[inline(always)]
-    fn ior(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
-        Self::zip(a, b, |a, b| a | b)
-    }
-    #[inline(always)]
-    fn ixor(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
-        Self::zip(a, b, |a, b| a ^ b)
-    }
-    #[inline(always)]
-    fn isign(self, a: [i32; N]) -> [i32; N] {
-        a.map(|a| a >> 31)
-    }
-    #[inline(always)]
-    fn ix16(self, a: [i32; N]) -> [i32; N] {
-        a.map(|a| a << 4)
-    }
-    #[inline(always)]
-    fn igt(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
-        Self::zip(a, b, |a, b| -((a > b) as i32))
-    }
-    #[inline(always)]
-    fn ieq(self, a: [i32; N], b: [i32; N]) -> [i32; N] {
-        Self::zip(a, b, |a, b| -((a == b) as i32))
-    }
-    #[inline(always)]
-    fn select(self, m: [i32; N], a: [i32; N], b: [i32; N]) -> [i32; N] {
-        std::array::from_fn(|l| if m[l] != 0 { a[l] } else { b[l] })
-    }
-    #[inline(always)]
-    fn fbits(self, a: [f32; N]) -> [i32; N] {
-        a.map(|x| x.to_bits() as i32)
-    }
-    #[inline(always)]
-    fn ibits(self, a: [i32; N]) -> [f32; N] {
-        a.map(|x| f32::from_bits(x as u32))
-    }
-    #[inline(always)]
-    fn cvt(self, a: [i32; N]) -> [f32; N] {
-        a.map(|x| x as f32)
-    }
-    #[inline(always)]
-    fn trunc(self, a: [f32; N]) -> [i32; N] {
-        a.map(|x| x as i32)
-    }
-    #[inline(always)]
-    fn movemask(self, m: [i32; N]) -> u32 {
-        (0..N).fold(0, |r, l| r | ((m[l] < 0) as u32) << l)
-    }
-    #[inline(always)]
-    fn quad_first(self, a: [f32; N]) -> [f32; N] {
-        std::array::from_fn(|l| a[l & !3])
+    ops! { plain;
+        fload(a: [f32; N]) -> [f32; N] = a;
+        fstore(v: [f32; N]) -> [f32; N] = v;
+        iload(a: [i32; N]) -> [i32; N] = a;
+        istore(v: [i32; N]) -> [i32; N] = v;
+        irow(r: &[u32]) -> [i32; N] = std::array::from_fn(|l| r[l] as i32);
+        fsplat(x: f32) -> [f32; N] = [x; N];
+        isplat(x: i32) -> [i32; N] = [x; N];
+        fadd(a: [f32; N], b: [f32; N]) -> [f32; N] = Self::zip(a, b, |a, b| a + b);
+        fsub(a: [f32; N], b: [f32; N]) -> [f32; N] = Self::zip(a, b, |a, b| a - b);
+        fmul(a: [f32; N], b: [f32; N]) -> [f32; N] = Self::zip(a, b, |a, b| a * b);
+        fdiv(a: [f32; N], b: [f32; N]) -> [f32; N] = Self::zip(a, b, |a, b| a / b);
+        flt(a: [f32; N], b: [f32; N]) -> [i32; N] = Self::zip(a, b, |a, b| -((a < b) as i32));
+        fle(a: [f32; N], b: [f32; N]) -> [i32; N] = Self::zip(a, b, |a, b| -((a <= b) as i32));
+        feq(a: [f32; N], b: [f32; N]) -> [i32; N] = Self::zip(a, b, |a, b| -((a == b) as i32));
+        iadd(a: [i32; N], b: [i32; N]) -> [i32; N] = Self::zip(a, b, i32::wrapping_add);
+        isub(a: [i32; N], b: [i32; N]) -> [i32; N] = Self::zip(a, b, i32::wrapping_sub);
+        imul(a: [i32; N], b: [i32; N]) -> [i32; N] = Self::zip(a, b, i32::wrapping_mul);
+        iand(a: [i32; N], b: [i32; N]) -> [i32; N] = Self::zip(a, b, |a, b| a & b);
+        ior(a: [i32; N], b: [i32; N]) -> [i32; N] = Self::zip(a, b, |a, b| a | b);
+        ixor(a: [i32; N], b: [i32; N]) -> [i32; N] = Self::zip(a, b, |a, b| a ^ b);
+        isign(a: [i32; N]) -> [i32; N] = a.map(|a| a >> 31);
+        ix16(a: [i32; N]) -> [i32; N] = a.map(|a| a << 4);
+        igt(a: [i32; N], b: [i32; N]) -> [i32; N] = Self::zip(a, b, |a, b| -((a > b) as i32));
+        ieq(a: [i32; N], b: [i32; N]) -> [i32; N] = Self::zip(a, b, |a, b| -((a == b) as i32));
+        select(m: [i32; N], a: [i32; N], b: [i32; N]) -> [i32; N] =
+            std::array::from_fn(|l| if m[l] != 0 { a[l] } else { b[l] });
+        fbits(a: [f32; N]) -> [i32; N] = a.map(|x| x.to_bits() as i32);
+        ibits(a: [i32; N]) -> [f32; N] = a.map(|x| f32::from_bits(x as u32));
+        cvt(a: [i32; N]) -> [f32; N] = a.map(|x| x as f32);
+        trunc(a: [f32; N]) -> [i32; N] = a.map(|x| x as i32);
+        movemask(m: [i32; N]) -> u32 = (0..N).fold(0, |r, l| r | ((m[l] < 0) as u32) << l);
+        quad_first(a: [f32; N]) -> [f32; N] = std::array::from_fn(|l| a[l & !3]);
     }
 }
 
@@ -656,19 +587,11 @@ mod x86 {
             [f(0), f(1), f(2), f(3)]
         }
         #[inline(always)]
-        fn fload(self, a: [f32; 4]) -> __m128 {
-            sse!(_mm_setr_ps(a[0], a[1], a[2], a[3]))
-        }
-        #[inline(always)]
         fn fstore(self, v: __m128) -> [f32; 4] {
             let mut o = [0f32; 4];
             // SAFETY: `o` is four writable f32; the store is unaligned
             unsafe { _mm_storeu_ps(o.as_mut_ptr(), v) };
             o
-        }
-        #[inline(always)]
-        fn iload(self, a: [i32; 4]) -> __m128i {
-            sse!(_mm_setr_epi32(a[0], a[1], a[2], a[3]))
         }
         #[inline(always)]
         fn istore(self, v: __m128i) -> [i32; 4] {
@@ -692,50 +615,6 @@ mod x86 {
             r.as_chunks_mut::<4>().0
         }
         #[inline(always)]
-        fn fsplat(self, x: f32) -> __m128 {
-            sse!(_mm_set1_ps(x))
-        }
-        #[inline(always)]
-        fn isplat(self, x: i32) -> __m128i {
-            sse!(_mm_set1_epi32(x))
-        }
-        #[inline(always)]
-        fn fadd(self, a: __m128, b: __m128) -> __m128 {
-            sse!(_mm_add_ps(a, b))
-        }
-        #[inline(always)]
-        fn fsub(self, a: __m128, b: __m128) -> __m128 {
-            sse!(_mm_sub_ps(a, b))
-        }
-        #[inline(always)]
-        fn fmul(self, a: __m128, b: __m128) -> __m128 {
-            sse!(_mm_mul_ps(a, b))
-        }
-        #[inline(always)]
-        fn fdiv(self, a: __m128, b: __m128) -> __m128 {
-            sse!(_mm_div_ps(a, b))
-        }
-        #[inline(always)]
-        fn flt(self, a: __m128, b: __m128) -> __m128i {
-            sse!(_mm_castps_si128(_mm_cmplt_ps(a, b)))
-        }
-        #[inline(always)]
-        fn fle(self, a: __m128, b: __m128) -> __m128i {
-            sse!(_mm_castps_si128(_mm_cmple_ps(a, b)))
-        }
-        #[inline(always)]
-        fn feq(self, a: __m128, b: __m128) -> __m128i {
-            sse!(_mm_castps_si128(_mm_cmpeq_ps(a, b)))
-        }
-        #[inline(always)]
-        fn iadd(self, a: __m128i, b: __m128i) -> __m128i {
-            sse!(_mm_add_epi32(a, b))
-        }
-        #[inline(always)]
-        fn isub(self, a: __m128i, b: __m128i) -> __m128i {
-            sse!(_mm_sub_epi32(a, b))
-        }
-        #[inline(always)]
         fn imul(self, a: __m128i, b: __m128i) -> __m128i {
             // SSE2 has no 32-bit low multiply: lanes 0, 2 and 1, 3 as 64-bit products
             let even = sse!(_mm_mul_epu32(a, b));
@@ -748,61 +627,35 @@ mod x86 {
                 _mm_shuffle_epi32::<0b1000>(odd),
             ))
         }
-        #[inline(always)]
-        fn iand(self, a: __m128i, b: __m128i) -> __m128i {
-            sse!(_mm_and_si128(a, b))
-        }
-        #[inline(always)]
-        fn ior(self, a: __m128i, b: __m128i) -> __m128i {
-            sse!(_mm_or_si128(a, b))
-        }
-        #[inline(always)]
-        fn ixor(self, a: __m128i, b: __m128i) -> __m128i {
-            sse!(_mm_xor_si128(a, b))
-        }
-        #[inline(always)]
-        fn isign(self, a: __m128i) -> __m128i {
-            sse!(_mm_srai_epi32::<31>(a))
-        }
-        #[inline(always)]
-        fn ix16(self, a: __m128i) -> __m128i {
-            sse!(_mm_slli_epi32::<4>(a))
-        }
-        #[inline(always)]
-        fn igt(self, a: __m128i, b: __m128i) -> __m128i {
-            sse!(_mm_cmpgt_epi32(a, b))
-        }
-        #[inline(always)]
-        fn ieq(self, a: __m128i, b: __m128i) -> __m128i {
-            sse!(_mm_cmpeq_epi32(a, b))
-        }
-        #[inline(always)]
-        fn select(self, m: __m128i, a: __m128i, b: __m128i) -> __m128i {
-            sse!(_mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b)))
-        }
-        #[inline(always)]
-        fn fbits(self, a: __m128) -> __m128i {
-            sse!(_mm_castps_si128(a))
-        }
-        #[inline(always)]
-        fn ibits(self, a: __m128i) -> __m128 {
-            sse!(_mm_castsi128_ps(a))
-        }
-        #[inline(always)]
-        fn cvt(self, a: __m128i) -> __m128 {
-            sse!(_mm_cvtepi32_ps(a))
-        }
-        #[inline(always)]
-        fn trunc(self, a: __m128) -> __m128i {
-            sse!(_mm_cvttps_epi32(a))
-        }
-        #[inline(always)]
-        fn movemask(self, m: __m128i) -> u32 {
-            sse!(_mm_movemask_ps(_mm_castsi128_ps(m)) as u32)
-        }
-        #[inline(always)]
-        fn quad_first(self, a: __m128) -> __m128 {
-            sse!(_mm_shuffle_ps::<0>(a, a))
+        ops! { sse;
+            fload(a: [f32; 4]) -> __m128 = _mm_setr_ps(a[0], a[1], a[2], a[3]);
+            iload(a: [i32; 4]) -> __m128i = _mm_setr_epi32(a[0], a[1], a[2], a[3]);
+            fsplat(x: f32) -> __m128 = _mm_set1_ps(x);
+            isplat(x: i32) -> __m128i = _mm_set1_epi32(x);
+            fadd(a: __m128, b: __m128) -> __m128 = _mm_add_ps(a, b);
+            fsub(a: __m128, b: __m128) -> __m128 = _mm_sub_ps(a, b);
+            fmul(a: __m128, b: __m128) -> __m128 = _mm_mul_ps(a, b);
+            fdiv(a: __m128, b: __m128) -> __m128 = _mm_div_ps(a, b);
+            flt(a: __m128, b: __m128) -> __m128i = _mm_castps_si128(_mm_cmplt_ps(a, b));
+            fle(a: __m128, b: __m128) -> __m128i = _mm_castps_si128(_mm_cmple_ps(a, b));
+            feq(a: __m128, b: __m128) -> __m128i = _mm_castps_si128(_mm_cmpeq_ps(a, b));
+            iadd(a: __m128i, b: __m128i) -> __m128i = _mm_add_epi32(a, b);
+            isub(a: __m128i, b: __m128i) -> __m128i = _mm_sub_epi32(a, b);
+            iand(a: __m128i, b: __m128i) -> __m128i = _mm_and_si128(a, b);
+            ior(a: __m128i, b: __m128i) -> __m128i = _mm_or_si128(a, b);
+            ixor(a: __m128i, b: __m128i) -> __m128i = _mm_xor_si128(a, b);
+            isign(a: __m128i) -> __m128i = _mm_srai_epi32::<31>(a);
+            ix16(a: __m128i) -> __m128i = _mm_slli_epi32::<4>(a);
+            igt(a: __m128i, b: __m128i) -> __m128i = _mm_cmpgt_epi32(a, b);
+            ieq(a: __m128i, b: __m128i) -> __m128i = _mm_cmpeq_epi32(a, b);
+            select(m: __m128i, a: __m128i, b: __m128i) -> __m128i =
+                _mm_or_si128(_mm_and_si128(m, a), _mm_andnot_si128(m, b));
+            fbits(a: __m128) -> __m128i = _mm_castps_si128(a);
+            ibits(a: __m128i) -> __m128 = _mm_castsi128_ps(a);
+            cvt(a: __m128i) -> __m128 = _mm_cvtepi32_ps(a);
+            trunc(a: __m128) -> __m128i = _mm_cvttps_epi32(a);
+            movemask(m: __m128i) -> u32 = _mm_movemask_ps(_mm_castsi128_ps(m)) as u32;
+            quad_first(a: __m128) -> __m128 = _mm_shuffle_ps::<0>(a, a);
         }
     }
 
@@ -841,18 +694,10 @@ mod x86 {
             [f(0), f(1), f(2), f(3), f(4), f(5), f(6), f(7)]
         }
         #[inline(always)]
-        fn fload(self, a: [f32; 8]) -> __m256 {
-            avx!(_mm256_loadu_ps(a.as_ptr()))
-        }
-        #[inline(always)]
         fn fstore(self, v: __m256) -> [f32; 8] {
             let mut o = [0f32; 8];
             avx!(_mm256_storeu_ps(o.as_mut_ptr(), v));
             o
-        }
-        #[inline(always)]
-        fn iload(self, a: [i32; 8]) -> __m256i {
-            avx!(_mm256_loadu_si256(a.as_ptr().cast()))
         }
         #[inline(always)]
         fn istore(self, v: __m256i) -> [i32; 8] {
@@ -874,109 +719,39 @@ mod x86 {
         fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; 8]] {
             r.as_chunks_mut::<8>().0
         }
-        #[inline(always)]
-        fn fsplat(self, x: f32) -> __m256 {
-            avx!(_mm256_set1_ps(x))
-        }
-        #[inline(always)]
-        fn isplat(self, x: i32) -> __m256i {
-            avx!(_mm256_set1_epi32(x))
-        }
-        #[inline(always)]
-        fn fadd(self, a: __m256, b: __m256) -> __m256 {
-            avx!(_mm256_add_ps(a, b))
-        }
-        #[inline(always)]
-        fn fsub(self, a: __m256, b: __m256) -> __m256 {
-            avx!(_mm256_sub_ps(a, b))
-        }
-        #[inline(always)]
-        fn fmul(self, a: __m256, b: __m256) -> __m256 {
-            avx!(_mm256_mul_ps(a, b))
-        }
-        #[inline(always)]
-        fn fdiv(self, a: __m256, b: __m256) -> __m256 {
-            avx!(_mm256_div_ps(a, b))
-        }
-        #[inline(always)]
-        fn flt(self, a: __m256, b: __m256) -> __m256i {
-            avx!(_mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(a, b)))
-        }
-        #[inline(always)]
-        fn fle(self, a: __m256, b: __m256) -> __m256i {
-            avx!(_mm256_castps_si256(_mm256_cmp_ps::<_CMP_LE_OQ>(a, b)))
-        }
-        #[inline(always)]
-        fn feq(self, a: __m256, b: __m256) -> __m256i {
-            avx!(_mm256_castps_si256(_mm256_cmp_ps::<_CMP_EQ_OQ>(a, b)))
-        }
-        #[inline(always)]
-        fn iadd(self, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_add_epi32(a, b))
-        }
-        #[inline(always)]
-        fn isub(self, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_sub_epi32(a, b))
-        }
-        #[inline(always)]
-        fn imul(self, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_mullo_epi32(a, b))
-        }
-        #[inline(always)]
-        fn iand(self, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_and_si256(a, b))
-        }
-        #[inline(always)]
-        fn ior(self, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_or_si256(a, b))
-        }
-        #[inline(always)]
-        fn ixor(self, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_xor_si256(a, b))
-        }
-        #[inline(always)]
-        fn isign(self, a: __m256i) -> __m256i {
-            avx!(_mm256_srai_epi32::<31>(a))
-        }
-        #[inline(always)]
-        fn ix16(self, a: __m256i) -> __m256i {
-            avx!(_mm256_slli_epi32::<4>(a))
-        }
-        #[inline(always)]
-        fn igt(self, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_cmpgt_epi32(a, b))
-        }
-        #[inline(always)]
-        fn ieq(self, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_cmpeq_epi32(a, b))
-        }
-        #[inline(always)]
-        fn select(self, m: __m256i, a: __m256i, b: __m256i) -> __m256i {
-            avx!(_mm256_blendv_epi8(b, a, m))
-        }
-        #[inline(always)]
-        fn fbits(self, a: __m256) -> __m256i {
-            avx!(_mm256_castps_si256(a))
-        }
-        #[inline(always)]
-        fn ibits(self, a: __m256i) -> __m256 {
-            avx!(_mm256_castsi256_ps(a))
-        }
-        #[inline(always)]
-        fn cvt(self, a: __m256i) -> __m256 {
-            avx!(_mm256_cvtepi32_ps(a))
-        }
-        #[inline(always)]
-        fn trunc(self, a: __m256) -> __m256i {
-            avx!(_mm256_cvttps_epi32(a))
-        }
-        #[inline(always)]
-        fn movemask(self, m: __m256i) -> u32 {
-            avx!(_mm256_movemask_ps(_mm256_castsi256_ps(m))) as u32
-        }
-        #[inline(always)]
-        fn quad_first(self, a: __m256) -> __m256 {
-            avx!(_mm256_shuffle_ps::<0>(a, a))
+        ops! { avx;
+            fload(a: [f32; 8]) -> __m256 = _mm256_loadu_ps(a.as_ptr());
+            iload(a: [i32; 8]) -> __m256i = _mm256_loadu_si256(a.as_ptr().cast());
+            fsplat(x: f32) -> __m256 = _mm256_set1_ps(x);
+            isplat(x: i32) -> __m256i = _mm256_set1_epi32(x);
+            fadd(a: __m256, b: __m256) -> __m256 = _mm256_add_ps(a, b);
+            fsub(a: __m256, b: __m256) -> __m256 = _mm256_sub_ps(a, b);
+            fmul(a: __m256, b: __m256) -> __m256 = _mm256_mul_ps(a, b);
+            fdiv(a: __m256, b: __m256) -> __m256 = _mm256_div_ps(a, b);
+            flt(a: __m256, b: __m256) -> __m256i =
+                _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LT_OQ>(a, b));
+            fle(a: __m256, b: __m256) -> __m256i =
+                _mm256_castps_si256(_mm256_cmp_ps::<_CMP_LE_OQ>(a, b));
+            feq(a: __m256, b: __m256) -> __m256i =
+                _mm256_castps_si256(_mm256_cmp_ps::<_CMP_EQ_OQ>(a, b));
+            iadd(a: __m256i, b: __m256i) -> __m256i = _mm256_add_epi32(a, b);
+            isub(a: __m256i, b: __m256i) -> __m256i = _mm256_sub_epi32(a, b);
+            imul(a: __m256i, b: __m256i) -> __m256i = _mm256_mullo_epi32(a, b);
+            iand(a: __m256i, b: __m256i) -> __m256i = _mm256_and_si256(a, b);
+            ior(a: __m256i, b: __m256i) -> __m256i = _mm256_or_si256(a, b);
+            ixor(a: __m256i, b: __m256i) -> __m256i = _mm256_xor_si256(a, b);
+            isign(a: __m256i) -> __m256i = _mm256_srai_epi32::<31>(a);
+            ix16(a: __m256i) -> __m256i = _mm256_slli_epi32::<4>(a);
+            igt(a: __m256i, b: __m256i) -> __m256i = _mm256_cmpgt_epi32(a, b);
+            ieq(a: __m256i, b: __m256i) -> __m256i = _mm256_cmpeq_epi32(a, b);
+            select(m: __m256i, a: __m256i, b: __m256i) -> __m256i = _mm256_blendv_epi8(b, a, m);
+            fbits(a: __m256) -> __m256i = _mm256_castps_si256(a);
+            ibits(a: __m256i) -> __m256 = _mm256_castsi256_ps(a);
+            cvt(a: __m256i) -> __m256 = _mm256_cvtepi32_ps(a);
+            trunc(a: __m256) -> __m256i = _mm256_cvttps_epi32(a);
+            movemask(m: __m256i) -> u32 = _mm256_movemask_ps(_mm256_castsi256_ps(m)) as u32;
+            quad_first(a: __m256) -> __m256 = _mm256_shuffle_ps::<0>(a, a);
+            floor_small(x: __m256) -> __m256 = _mm256_floor_ps(x);
         }
         #[inline(always)]
         fn lookup8(self, t: &[i32; 8], idx: __m256i) -> __m256i {
@@ -985,10 +760,6 @@ mod x86 {
                 _mm256_loadu_si256(t.as_ptr().cast()),
                 idx
             ))
-        }
-        #[inline(always)]
-        fn floor_small(self, x: __m256) -> __m256 {
-            avx!(_mm256_floor_ps(x))
         }
         #[inline(always)]
         fn rows(self, x: __m256i, y: __m256i, z: __m256i, w: __m256i) -> [[u32; 4]; 8] {
