@@ -244,6 +244,9 @@ pub(crate) struct CBlock {
 /// An image instruction (its registers were checked to be 32-bit).
 pub(crate) struct CImage {
     pub inst: ImageInst,
+    /// The slots of the registers it reads (what `Batch::exec` makes real before it runs: an
+    /// image instruction reads no other row).
+    pub reads32: Vec<u32>,
 }
 
 /// A shader ready to run: see [`compile`].
@@ -1555,8 +1558,12 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
         },
         Inst::Image(img) => {
             check_image(cx, img)?;
+            let mut regs = Vec::new();
+            crate::ir::opt::walk::for_each_use(&mut inst.clone(), &mut |r, _| regs.push(*r));
+            let reads32 = regs.iter().map(|&r| cx.n(r)).collect::<Result<_>>()?;
             images.push(CImage {
                 inst: (**img).clone(),
+                reads32,
             });
             Code::Image {
                 index: images.len() as u32 - 1,

@@ -952,6 +952,14 @@ impl Batch {
         if self.lane_kernel32(code, full) {
             return Ok(());
         }
+        if let Code::Image { index: ii } | Code::ImageLocal { index: ii, .. } = *code {
+            // an image instruction reads its operand rows and no other: constants and uniform
+            // values that only lane kernels read stay scalar
+            for &s in &prog.images[ii as usize].reads32 {
+                self.realize32(s);
+            }
+            return self.exec_cold(prog, code, full, bind, obs, block, index);
+        }
         // every other instruction reads and writes rows as rows
         self.realize_all32();
         match code {
@@ -1114,9 +1122,11 @@ impl Batch {
             }
             _ => None,
         } {
+            // written on the active lanes (every lane with `full`)
             for &r in &images.inst.dst {
-                let s = prog.slots.get(r as usize).map_or(u32::MAX, |s| s.1) as usize;
-                self.forget32(s);
+                if let Some(&(false, s)) = prog.slots.get(r as usize) {
+                    self.write32(s, full);
+                }
             }
         }
         match code {
@@ -1197,8 +1207,10 @@ impl Batch {
             Code::Image { index: ii } | Code::ImageLocal { index: ii, .. } => {
                 let inst = &prog.images[*ii as usize].inst;
                 let mut out = std::mem::take(&mut self.image_out);
-                out.clear();
+                // zero on entry (`ImageUnit::image_batch`): vector stores, where a `resize` from
+                // empty wrote one lane at a time
                 out.resize(n, [0; 4]);
+                rows::fill(&mut out, [0; 4]);
                 let ops = BatchOperands {
                     n,
                     slots: &prog.slots,

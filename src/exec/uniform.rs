@@ -17,7 +17,8 @@
 //! take a uniform operand as a splat, `Batch::get`, the uniform-address loads, a uniform
 //! branch) or first makes the row real through [`Batch::realize32`] /
 //! [`Batch::realize_all32`]: `exec` before any instruction other than the hot lane kernels
-//! (so every cold path, image operands, cross-lane operations, stores, atomics), the
+//! and image instructions (so every other cold path, cross-lane operations, stores,
+//! atomics), an image instruction's operands (`CImage::reads32`: it reads no other row), the
 //! observed run before every instruction event (the debugger sees the same values), a
 //! Local store of a uniform row under a mask, a non-lane (cross-lane) kernel's operands, a
 //! branch or switch on a row. Every writer of a row other than the scalar form's either
