@@ -19,8 +19,8 @@
 //! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route
 //! ([`sample::quad_lanes`](super::sample::quad_lanes)). A batch of `Grad` derivatives (each
 //! lane its own λ) has a loop of its own (`run_own`): two whole quads to a unit of eight
-//! lanes, each lane on its own levels (`LaneUnit`: the lanes' selections made four at a time
-//! as the per-quad route makes them, one group per level slot) when their lanes agree on
+//! lanes, each lane on its own levels (`LaneUnit`: the eight lanes' selections made at once
+//! by the per-quad route's rule, one group per level slot) when their lanes agree on
 //! the texel filter; otherwise, and with four-lane units, quad by quad through the per-quad
 //! route.
 

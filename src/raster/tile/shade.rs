@@ -25,6 +25,9 @@
 //!     packs, then byte interleaves into pixels; the batch again by the exact steps in the
 //!     rare case the fast ones cannot round a value), and writes a whole quad as two 8-byte
 //!     row pieces, a whole 8x8 block as eight 32-byte ones;
+//!   - an attachment of four 32-bit words per texel (RGBA32 float, uint, sint) without
+//!     blending takes the words as they are: each quad's four rows transposed to pixels
+//!     (shuffles), then the same quad stores as RGBA8's (`write_quads`);
 //!   - blending (and partial write masks): the batch's covered texels decoded into rows
 //!     (RGBA8 and BGRA8 unorm a quad at a time, `decode_rgba8`) and blended as rows
 //!     (`raster::blend_rows`), then encoded, RGBA8 and BGRA8 unorm by the conversion above.
