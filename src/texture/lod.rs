@@ -292,16 +292,6 @@ impl Binding {
     /// [`Binding::lod_from_derivs_2d`] without anisotropy, four lanes in one SSE2 evaluation.
     #[inline(always)]
     pub fn iso_bases_2d(&self, dx: [[f32; 4]; 2], dy: [[f32; 4]; 2]) -> [[f32; 4]; 3] {
-        // (loops, not closures: a closure may be left out of line, not compiled for AVX2
-        // with an AVX2 caller)
-        let s = self.size0;
-        let (mut mx, mut my) = ([[0.0f32; 4]; 2], [[0.0f32; 4]; 2]);
-        for k in 0..2 {
-            for i in 0..4 {
-                mx[k][i] = dx[k][i] * s[k];
-                my[k][i] = dy[k][i] * s[k];
-            }
-        }
         let (mut lam, mut lx, mut ly) = ([0.0f32; 4], [0.0f32; 4], [0.0f32; 4]);
         #[cfg(target_arch = "x86_64")]
         {
@@ -309,22 +299,32 @@ impl Binding {
             // SAFETY: F4 is SSE2, part of x86-64
             let (x0, x1, y0, y1) = unsafe {
                 (
-                    F4::load(&mx[0]),
-                    F4::load(&mx[1]),
-                    F4::load(&my[0]),
-                    F4::load(&my[1]),
+                    F4::load(&dx[0]),
+                    F4::load(&dx[1]),
+                    F4::load(&dy[0]),
+                    F4::load(&dy[1]),
                 )
             };
-            let (l, x, y) = iso_2d(x0, x1, y0, y1);
+            let (l, x, y) = self.iso_lanes([x0, x1], [y0, y1]);
             l.store(&mut lam);
             x.store(&mut lx);
             y.store(&mut ly);
         }
         #[cfg(not(target_arch = "x86_64"))]
         for i in 0..4 {
-            (lam[i], lx[i], ly[i]) = iso_2d(mx[0][i], mx[1][i], my[0][i], my[1][i]);
+            (lam[i], lx[i], ly[i]) = self.iso_lanes([dx[0][i], dx[1][i]], [dy[0][i], dy[1][i]]);
         }
         [lam, lx, ly]
+    }
+
+    /// The isotropic λ_base and ρ (`(λ, ρx, ρy)`) of `V`'s lanes' 2D normalized derivatives
+    /// (`dx[k]`: component `k` of the lanes' ∂/∂x): each scaled by the base level's size,
+    /// then [`iso_2d`].
+    #[inline(always)]
+    fn iso_lanes<V: MathLanes>(&self, dx: [V; 2], dy: [V; 2]) -> (V, V, V) {
+        let s = self.size0;
+        let (s0, s1) = (dx[0].splat(s[0]), dx[0].splat(s[1]));
+        iso_2d(dx[0].mul(s0), dx[1].mul(s1), dy[0].mul(s0), dy[1].mul(s1))
     }
 
     /// Whether `Grad` λ_base is [`Binding::grad_2d`]'s: an isotropic 2D view.
@@ -561,9 +561,7 @@ impl Binding {
     /// [`Binding::iso_bases_2d`]'s λ and [`Binding::choose_lanes`], `V`'s lanes at once.
     #[inline(always)]
     pub fn grad_choices<V: MathLanes, const N: usize>(&self, dx: [V; 2], dy: [V; 2]) -> Choices<N> {
-        let s = self.size0;
-        let (s0, s1) = (dx[0].splat(s[0]), dx[0].splat(s[1]));
-        let (lam, _, _) = iso_2d(dx[0].mul(s0), dx[1].mul(s1), dy[0].mul(s0), dy[1].mul(s1));
+        let (lam, _, _) = self.iso_lanes(dx, dy);
         let zero = lam.splat(0.0);
         self.choose_lanes(lam, zero, lam.splat(f32::NEG_INFINITY))
     }

@@ -143,7 +143,7 @@ impl<'a> TileShader<'a> {
                 write_rgba8(&self.quads, src, view_rows, (rx, ry), &mut self.rgba8);
                 continue;
             }
-            if plain && bpp == 16 && format_is_4x32(format) {
+            if plain && format_is_4x32(format) {
                 write_4x32(&self.quads, src, view_rows, (rx, ry));
                 continue;
             }
