@@ -45,11 +45,28 @@ pub(crate) trait Word: Copy {
     fn widen(m: u32) -> Self;
     /// `self` where `m` is all ones, `d` where it is zero.
     fn select(self, d: Self, m: Self) -> Self;
+    /// The word zero-extended to 64 bits.
+    fn to_u64(self) -> u64;
+    /// The low bits of `v`.
+    fn from_u64(v: u64) -> Self;
+    /// The word as a `W` (zero-extended or truncated; the identity between equal widths).
+    #[inline(always)]
+    fn cast<W: Word>(self) -> W {
+        W::from_u64(self.to_u64())
+    }
 }
 impl Word for u32 {
     #[inline(always)]
     fn widen(m: u32) -> u32 {
         m
+    }
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn from_u64(v: u64) -> u32 {
+        v as u32
     }
     #[inline(always)]
     fn select(self, d: u32, m: u32) -> u32 {
@@ -60,6 +77,14 @@ impl Word for u64 {
     #[inline(always)]
     fn widen(m: u32) -> u64 {
         m as i32 as i64 as u64
+    }
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn from_u64(v: u64) -> u64 {
+        v
     }
     #[inline(always)]
     fn select(self, d: u64, m: u64) -> u64 {
