@@ -41,6 +41,9 @@ fn fill_body<T: Copy>(d: &mut [T], v: T) {
 
 /// A register word (`u32` or `u64`) blended under a per-lane mask word (`0` or `!0`).
 pub(crate) trait Word: Copy {
+    /// A word of the 32-bit register file (`u32`), the only file whose lane kernels the
+    /// executor runs with an operand read from the destination row (`kernels::F1`).
+    const N: bool;
     /// The mask word widened to this width (`0` or all ones).
     fn widen(m: u32) -> Self;
     /// `self` where `m` is all ones, `d` where it is zero.
@@ -56,6 +59,7 @@ pub(crate) trait Word: Copy {
     }
 }
 impl Word for u32 {
+    const N: bool = true;
     #[inline(always)]
     fn widen(m: u32) -> u32 {
         m
@@ -74,6 +78,7 @@ impl Word for u32 {
     }
 }
 impl Word for u64 {
+    const N: bool = false;
     #[inline(always)]
     fn widen(m: u32) -> u64 {
         m as i32 as i64 as u64

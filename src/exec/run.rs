@@ -314,11 +314,12 @@ fn write_words(mem: &mut [u32], words: usize, stride: usize, l: usize, w: u32, w
 }
 
 /// `Batch::lane_kernel32` for a kernel one of whose operands `$s` is its destination, out
-/// of line (a method per arity; `$in_place`: the row loops take an operand as the
-/// destination row, `kernels::F1`). An operand that is the destination is read in place
-/// (an empty slice: `c = c + x` writes `c`'s row once) when the kernel reads only its own
-/// lane and no other operand is the destination; read as its one value when the destination
-/// is uniform; otherwise the kernel writes the scratch row, blended in after.
+/// of line (a method per arity; `$in_place`: the kernel's row loop takes an operand as the
+/// destination row, `kernels::F1`). A kernel that reads only its own lane, with one operand
+/// that is the destination, reads that operand in place (an empty slice: `c = c + x` writes
+/// `c`'s row once), or as its one value when the destination is uniform; any other kernel
+/// (cross-lane, one operand, two operands that are the destination) computes every lane
+/// into the scratch row, blended into the destination after.
 macro_rules! aliased {
     ($name:ident, $L:ty, $in_place:expr, [$($s:ident),*]) => {
         #[inline(never)]
@@ -326,36 +327,10 @@ macro_rules! aliased {
             let n = self.n;
             let d = dst as usize;
             let lane = k.one.is_some();
-            // (`write32` below clears the flag, not the value, which an operand that is the
-            // uniform destination is read as)
-            let dst_uni = lane && self.uni32[d].uni;
-            // the operands read as the destination row
-            let owns = 0 $(+ ($s == dst && !dst_uni) as u32)*;
-            if !lane {
-                $(self.realize32($s);)*
-            }
-            if owns == 0 || (lane && $in_place && owns == 1) {
-                self.write32(dst, full);
-                let (lo, rest) = self.r32.split_at_mut(d * n);
-                let (out, hi) = rest.split_at_mut(n);
-                let (lo, hi): (&[u32], &[u32]) = (lo, hi);
-                let mk = if full { None } else { Some(&self.active[..n]) };
-                (k.rows)(
-                    $(if $s == dst {
-                        if dst_uni {
-                            std::slice::from_ref(&self.uni32[d].val)
-                        } else {
-                            &[]
-                        }
-                    } else if lane && self.uni32[$s as usize].uni {
-                        std::slice::from_ref(&self.uni32[$s as usize].val)
-                    } else {
-                        pick(lo, hi, $s, d, n)
-                    },)*
-                    out,
-                    mk,
-                );
-            } else {
+            if !($in_place && lane) || (0 $(+ ($s == dst) as u32)*) > 1 {
+                if !lane {
+                    $(self.realize32($s);)*
+                }
                 let r32 = &self.r32;
                 (k.rows)(
                     $(if lane && self.uni32[$s as usize].uni {
@@ -368,7 +343,28 @@ macro_rules! aliased {
                 );
                 self.write32(dst, full);
                 blend(&mut self.r32[d * n..][..n], &self.s32[..n], &self.active, full);
+                return;
             }
+            // the destination operand: its value when uniform (read before `write32` clears
+            // the flag), else its row, read in place
+            let own_val = [self.uni32[d].val];
+            let own: &[u32] = if self.uni32[d].uni { &own_val } else { &[] };
+            self.write32(dst, full);
+            let (lo, rest) = self.r32.split_at_mut(d * n);
+            let (out, hi) = rest.split_at_mut(n);
+            let (lo, hi): (&[u32], &[u32]) = (lo, hi);
+            let mk = if full { None } else { Some(&self.active[..n]) };
+            (k.rows)(
+                $(if $s == dst {
+                    own
+                } else if self.uni32[$s as usize].uni {
+                    std::slice::from_ref(&self.uni32[$s as usize].val)
+                } else {
+                    pick(lo, hi, $s, d, n)
+                },)*
+                out,
+                mk,
+            );
         }
     };
 }
@@ -1434,15 +1430,16 @@ impl Batch {
     /// and its uniform flag is cleared; a uniform operand of such a kernel goes in as its one
     /// value (a one-word slice, which `kernels::m2` / `m3` take as a splat: no row read), a
     /// cross-lane kernel's operand rows are made real. A kernel one of whose operands is its
-    /// destination runs out of line (`aliased1` / `aliased2` / `aliased3`). Returns false, having done
-    /// nothing, for every other instruction (so no row is made real for `c += x` in a loop
-    /// whose uniform values stay scalar).
+    /// destination runs out of line (`aliased1` / `aliased2` / `aliased3`: in place or
+    /// through the scratch row).
+    /// Returns false, having done nothing, for every other instruction (so no row is made
+    /// real for `c += x` in a loop whose uniform values stay scalar).
     #[inline(always)]
     fn lane_kernel32(&mut self, code: &Code, full: bool) -> bool {
         let n = self.n;
-        // One kernel `$k` of operand registers `$s` (`$aliased`: the form for an operand that
-        // is the destination), written out per arity: straight-line tests and slices, no
-        // array maps or iterator folds, which the block loop's size kept LLVM from inlining.
+        // One kernel `$k` of operand registers `$s` (`$aliased`: its run when an operand is
+        // the destination), written out per arity: straight-line tests and slices, no array
+        // maps or iterator folds, which the block loop's size kept LLVM from inlining.
         macro_rules! kernel {
             ($k:expr, $aliased:ident, $dst:expr, [$($s:ident),*]) => {{
                 let d = $dst as usize;
