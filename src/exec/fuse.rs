@@ -111,13 +111,13 @@ fn fuse_at(
         };
         let fused = match (kernels::mul_then(shape, ty)?, code[i], code[j]) {
             (
-                K3::NNNN(f),
+                K3::NNNN(k),
                 Code::N2 { a: ma, b: mb, .. },
                 Code::N2 {
                     dst, a: sa, b: sb, ..
                 },
             ) => Code::N3 {
-                f,
+                k,
                 dst,
                 a: ma,
                 b: mb,

@@ -15,30 +15,47 @@ use half::f16;
 
 /// Kernels take the destination row and an optional lane mask (`!0` = write the lane, `0` =
 /// keep its value; no other words: the loops blend with them as bit masks; `None` = write
-/// every lane).
+/// every lane). An operand slice as long as the destination is a row; a shorter one is one
+/// value for every lane (its first; the executor passes a uniform register so); an empty one
+/// is the destination row itself, read before it is written (`c = c + x` in place: only the
+/// two- and three-operand loops of a [`Lane`] kernel take it, never two of them at once).
 pub(crate) type F1<A, R> = fn(&[A], &mut [R], Option<&[u32]>);
 pub(crate) type F2<A, B, R> = fn(&[A], &[B], &mut [R], Option<&[u32]>);
 pub(crate) type F3<A, B, C, R> = fn(&[A], &[B], &[C], &mut [R], Option<&[u32]>);
 pub(crate) type F4<A, B, C, D, R> = fn(&[A], &[B], &[C], &[D], &mut [R], Option<&[u32]>);
+
+/// A kernel of the 32-bit register file: the row loop `rows` and, for a kernel that reads
+/// only its own lane of each operand, `one`, the same rule on one value per operand (what a
+/// result of uniform operands runs: a plain call of a few instructions, where the row loop
+/// on one lane costs its whole dispatch). `None` for the cross-lane kernels (derivatives,
+/// quad operations). The two come from one rule written once ([`lane!`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Lane<F, S> {
+    pub rows: F,
+    pub one: Option<S>,
+}
+pub(crate) type Lane1 = Lane<F1<u32, u32>, fn(u32) -> u32>;
+pub(crate) type Lane2 = Lane<F2<u32, u32, u32>, fn(u32, u32) -> u32>;
+pub(crate) type Lane3 = Lane<F3<u32, u32, u32, u32>, fn(u32, u32, u32) -> u32>;
 
 /// A unary kernel, by register files of (operand, result): N = 32-bit, W = 64-bit. The
 /// all-32-bit form (`Code::N1`, run by `Batch::lane_kernel32`) apart from the rest ([`W1`],
 /// what `Batch::exec` runs), so neither can be handed the other's.
 #[derive(Clone, Copy)]
 pub(crate) enum K1 {
-    NN(F1<u32, u32>),
+    NN(Lane1),
     W(W1),
 }
 /// A binary kernel by register files of (a, b, result), split as [`K1`].
 #[derive(Clone, Copy)]
 pub(crate) enum K2 {
-    NNN(F2<u32, u32, u32>),
+    NNN(Lane2),
     W(W2),
 }
 /// A ternary kernel by register files of (a, b, c, result), split as [`K1`].
 #[derive(Clone, Copy)]
 pub(crate) enum K3 {
-    NNNN(F3<u32, u32, u32, u32>),
+    NNNN(Lane3),
     W(W3),
 }
 /// A four-operand kernel (bitfield insert, pack4x8).
@@ -71,77 +88,79 @@ pub(crate) enum W3 {
     WNNW(F3<u64, u32, u32, u64>),
 }
 
-/// Register storage word (u32 or u64): builds the kernel enums by double dispatch.
+/// Register storage word (u32 or u64): builds the kernel enums by double dispatch, from a
+/// row loop and its rule on one value per operand (`None` for a cross-lane kernel; kept for
+/// the 32-bit ones, [`Lane`]).
 pub(crate) trait St: Word + Default + Send + Sync + 'static {
-    fn k1<R: St>(f: F1<Self, R>) -> K1;
-    fn k1_from_n(f: F1<u32, Self>) -> K1;
+    fn k1<R: St>(f: F1<Self, R>, one: Option<fn(Self) -> R>) -> K1;
+    fn k1_from_n(f: F1<u32, Self>, one: Option<fn(u32) -> Self>) -> K1;
     fn k1_from_w(f: F1<u64, Self>) -> K1;
-    fn k2_same(f: F2<Self, Self, Self>) -> K2;
-    fn k2_cmp(f: F2<Self, Self, u32>) -> K2;
-    fn k2_int(f: F2<Self, u32, Self>) -> K2;
-    fn k3_same(f: F3<Self, Self, Self, Self>) -> K3;
-    fn k3_sel(f: F3<u32, Self, Self, Self>) -> K3;
-    fn k3_bfe(f: F3<Self, u32, u32, Self>) -> K3;
+    fn k2_same(f: F2<Self, Self, Self>, one: Option<fn(Self, Self) -> Self>) -> K2;
+    fn k2_cmp(f: F2<Self, Self, u32>, one: Option<fn(Self, Self) -> u32>) -> K2;
+    fn k2_int(f: F2<Self, u32, Self>, one: Option<fn(Self, u32) -> Self>) -> K2;
+    fn k3_same(f: F3<Self, Self, Self, Self>, one: Option<fn(Self, Self, Self) -> Self>) -> K3;
+    fn k3_sel(f: F3<u32, Self, Self, Self>, one: Option<fn(u32, Self, Self) -> Self>) -> K3;
+    fn k3_bfe(f: F3<Self, u32, u32, Self>, one: Option<fn(Self, u32, u32) -> Self>) -> K3;
     fn k4_bfi(f: F4<Self, Self, u32, u32, Self>) -> K4;
 }
 impl St for u32 {
-    fn k1<R: St>(f: F1<u32, R>) -> K1 {
-        R::k1_from_n(f)
+    fn k1<R: St>(f: F1<u32, R>, one: Option<fn(u32) -> R>) -> K1 {
+        R::k1_from_n(f, one)
     }
-    fn k1_from_n(f: F1<u32, u32>) -> K1 {
-        K1::NN(f)
+    fn k1_from_n(rows: F1<u32, u32>, one: Option<fn(u32) -> u32>) -> K1 {
+        K1::NN(Lane { rows, one })
     }
     fn k1_from_w(f: F1<u64, u32>) -> K1 {
         K1::W(W1::WN(f))
     }
-    fn k2_same(f: F2<u32, u32, u32>) -> K2 {
-        K2::NNN(f)
+    fn k2_same(rows: F2<u32, u32, u32>, one: Option<fn(u32, u32) -> u32>) -> K2 {
+        K2::NNN(Lane { rows, one })
     }
-    fn k2_cmp(f: F2<u32, u32, u32>) -> K2 {
-        K2::NNN(f)
+    fn k2_cmp(rows: F2<u32, u32, u32>, one: Option<fn(u32, u32) -> u32>) -> K2 {
+        K2::NNN(Lane { rows, one })
     }
-    fn k2_int(f: F2<u32, u32, u32>) -> K2 {
-        K2::NNN(f)
+    fn k2_int(rows: F2<u32, u32, u32>, one: Option<fn(u32, u32) -> u32>) -> K2 {
+        K2::NNN(Lane { rows, one })
     }
-    fn k3_same(f: F3<u32, u32, u32, u32>) -> K3 {
-        K3::NNNN(f)
+    fn k3_same(rows: F3<u32, u32, u32, u32>, one: Option<fn(u32, u32, u32) -> u32>) -> K3 {
+        K3::NNNN(Lane { rows, one })
     }
-    fn k3_sel(f: F3<u32, u32, u32, u32>) -> K3 {
-        K3::NNNN(f)
+    fn k3_sel(rows: F3<u32, u32, u32, u32>, one: Option<fn(u32, u32, u32) -> u32>) -> K3 {
+        K3::NNNN(Lane { rows, one })
     }
-    fn k3_bfe(f: F3<u32, u32, u32, u32>) -> K3 {
-        K3::NNNN(f)
+    fn k3_bfe(rows: F3<u32, u32, u32, u32>, one: Option<fn(u32, u32, u32) -> u32>) -> K3 {
+        K3::NNNN(Lane { rows, one })
     }
     fn k4_bfi(f: F4<u32, u32, u32, u32, u32>) -> K4 {
         K4::NNNNN(f)
     }
 }
 impl St for u64 {
-    fn k1<R: St>(f: F1<u64, R>) -> K1 {
+    fn k1<R: St>(f: F1<u64, R>, _: Option<fn(u64) -> R>) -> K1 {
         R::k1_from_w(f)
     }
-    fn k1_from_n(f: F1<u32, u64>) -> K1 {
+    fn k1_from_n(f: F1<u32, u64>, _: Option<fn(u32) -> u64>) -> K1 {
         K1::W(W1::NW(f))
     }
     fn k1_from_w(f: F1<u64, u64>) -> K1 {
         K1::W(W1::WW(f))
     }
-    fn k2_same(f: F2<u64, u64, u64>) -> K2 {
+    fn k2_same(f: F2<u64, u64, u64>, _: Option<fn(u64, u64) -> u64>) -> K2 {
         K2::W(W2::WWW(f))
     }
-    fn k2_cmp(f: F2<u64, u64, u32>) -> K2 {
+    fn k2_cmp(f: F2<u64, u64, u32>, _: Option<fn(u64, u64) -> u32>) -> K2 {
         K2::W(W2::WWN(f))
     }
-    fn k2_int(f: F2<u64, u32, u64>) -> K2 {
+    fn k2_int(f: F2<u64, u32, u64>, _: Option<fn(u64, u32) -> u64>) -> K2 {
         K2::W(W2::WNW(f))
     }
-    fn k3_same(f: F3<u64, u64, u64, u64>) -> K3 {
+    fn k3_same(f: F3<u64, u64, u64, u64>, _: Option<fn(u64, u64, u64) -> u64>) -> K3 {
         K3::W(W3::WWWW(f))
     }
-    fn k3_sel(f: F3<u32, u64, u64, u64>) -> K3 {
+    fn k3_sel(f: F3<u32, u64, u64, u64>, _: Option<fn(u32, u64, u64) -> u64>) -> K3 {
         K3::W(W3::NWWW(f))
     }
-    fn k3_bfe(f: F3<u64, u32, u32, u64>) -> K3 {
+    fn k3_bfe(f: F3<u64, u32, u32, u64>, _: Option<fn(u64, u32, u32) -> u64>) -> K3 {
         K3::W(W3::WNNW(f))
     }
     fn k4_bfi(f: F4<u64, u64, u32, u32, u64>) -> K4 {
@@ -149,38 +168,85 @@ impl St for u64 {
     }
 }
 
-/// An operand of a lane loop: a row (one value per lane) or one value for every lane
-/// ([`Splat`]: a uniform register kept as a scalar, so the loop reads no row for it).
-trait Src: Copy {
+/// A lane kernel from one per-lane rule written once: `$build` (an [`St`] constructor) gets
+/// the rule's row loop ([`l1`], [`m2`] or [`m3`] by arity) and the rule itself as the
+/// kernel's form on one value per operand.
+macro_rules! lane {
+    ($build:expr, |$x:pat_param| $e:expr) => {
+        $build(|a, o, mk| l1(a, o, mk, |$x| $e), Some(|$x| $e))
+    };
+    ($build:expr, |$x:pat_param, $y:pat_param| $e:expr) => {
+        $build(
+            |a, b, o, mk| m2(a, b, o, mk, |$x, $y| $e),
+            Some(|$x, $y| $e),
+        )
+    };
+    ($build:expr, |$x:pat_param, $y:pat_param, $z:pat_param| $e:expr) => {
+        $build(
+            |a, b, c, o, mk| m3(a, b, c, o, mk, |$x, $y, $z| $e),
+            Some(|$x, $y, $z| $e),
+        )
+    };
+}
+
+/// An operand of a lane loop writing `R` words: a row (one value per lane), one value for
+/// every lane ([`Splat`]: a uniform register kept as a scalar, so the loop reads no row for
+/// it) or the destination row itself ([`Own`]: each lane's word read before it is written).
+trait Src<R>: Copy {
     type T: Copy;
     /// The operand over the first `len` lanes (a row re-sliced, so indexing below `len` has
     /// no bounds checks left).
     fn cut(self, len: usize) -> Self;
-    fn at(self, i: usize) -> Self::T;
+    /// Lane `i`'s value, where `old` is the destination's word in that lane.
+    fn at(self, i: usize, old: R) -> Self::T;
 }
-impl<T: Copy> Src for &[T] {
+impl<T: Copy, R> Src<R> for &[T] {
     type T = T;
     #[inline(always)]
     fn cut(self, len: usize) -> Self {
         &self[..len]
     }
     #[inline(always)]
-    fn at(self, i: usize) -> T {
+    fn at(self, i: usize, _: R) -> T {
         self[i]
     }
 }
 /// One value for every lane.
 #[derive(Clone, Copy)]
 struct Splat<T>(T);
-impl<T: Copy> Src for Splat<T> {
+impl<T: Copy, R> Src<R> for Splat<T> {
     type T = T;
     #[inline(always)]
     fn cut(self, _: usize) -> Self {
         self
     }
     #[inline(always)]
-    fn at(self, _: usize) -> T {
+    fn at(self, _: usize, _: R) -> T {
         self.0
+    }
+}
+/// The destination row read as an operand of type `T` (the executor passes it only where
+/// the operand's register is the destination, so `T` is `R`; [`Word::cast`] is then the
+/// identity).
+struct Own<T>(std::marker::PhantomData<T>);
+impl<T> Clone for Own<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T> Copy for Own<T> {}
+const fn own<T>() -> Own<T> {
+    Own(std::marker::PhantomData)
+}
+impl<T: Word, R: Word> Src<R> for Own<T> {
+    type T = T;
+    #[inline(always)]
+    fn cut(self, _: usize) -> Self {
+        self
+    }
+    #[inline(always)]
+    fn at(self, _: usize, old: R) -> T {
+        old.cast()
     }
 }
 
@@ -200,7 +266,7 @@ macro_rules! lane_loop {
     ($name:ident, $avx:ident, $body:ident, $($a:ident: $A:ident),*) => {
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn $name<$($A: Src,)* R: Word>(
+        fn $name<$($A: Src<R>,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -219,7 +285,7 @@ macro_rules! lane_loop {
         #[cfg(target_arch = "x86_64")]
         #[target_feature(enable = "avx2")]
         #[allow(clippy::too_many_arguments)]
-        fn $avx<$($A: Src,)* R: Word>(
+        fn $avx<$($A: Src<R>,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -230,7 +296,7 @@ macro_rules! lane_loop {
 
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
-        fn $body<$($A: Src,)* R: Word>(
+        fn $body<$($A: Src<R>,)* R: Word>(
             $($a: $A,)*
             o: &mut [R],
             mk: Option<&[u32]>,
@@ -243,16 +309,19 @@ macro_rules! lane_loop {
             let len = o.len();
             let o = &mut o[..len];
             $(let $a = $a.cut(len);)*
+            // (`old` is read only by an `Own` operand or the blend)
             match mk {
                 None => {
                     for i in 0..len {
-                        o[i] = f($($a.at(i)),*);
+                        let old = o[i];
+                        o[i] = f($($a.at(i, old)),*);
                     }
                 }
                 Some(m) => {
                     let m = &m[..len];
                     for i in 0..len {
-                        o[i] = f($($a.at(i)),*).select(o[i], R::widen(m[i]));
+                        let old = o[i];
+                        o[i] = f($($a.at(i, old)),*).select(old, R::widen(m[i]));
                     }
                 }
             }
@@ -275,11 +344,34 @@ lane_loop!(l2, l2_avx2, l2_body, a: A, b: B);
 lane_loop!(l3, l3_avx2, l3_body, a: A, b: B, c: C);
 lane_loop!(l4, l4_avx2, l4_body, a: A, b: B, c: C, d: D);
 
-/// `o[i] = f(a[i], b[i])`, where an operand slice shorter than `o` is one value for every
-/// lane (the executor passes a uniform register so, [`super::run`]): each mix of rows and
-/// splats is its own loop. All-splat operands give one value, written to every lane.
+/// `$body` with operand slice `$x` (not empty) rebound as a lane-loop operand: the slice
+/// itself when it is a row (`$len` long), else a [`Splat`] of its one value.
+macro_rules! row_or_splat {
+    ($x:ident, $len:ident, $body:expr) => {
+        if $x.len() >= $len {
+            $body
+        } else {
+            let $x = Splat($x[0]);
+            $body
+        }
+    };
+}
+
+/// Whether a kernel of operand words `A`, `B`, `C` and result `R` takes an empty operand
+/// slice as the destination row: the all-32-bit ones, the only ones the executor runs so
+/// (other kernels compile without those forms).
 #[inline(always)]
-fn m2<A: Copy, B: Copy, R: Word>(
+const fn own_forms<A: Word, B: Word, C: Word, R: Word>() -> bool {
+    A::N && B::N && C::N && R::N
+}
+
+/// `o[i] = f(a[i], b[i])`, where an operand slice shorter than `o` is one value for every
+/// lane (the executor passes a uniform register so, [`super::run`]) and, for an all-32-bit
+/// kernel, an empty one is the destination row (an operand whose register is the
+/// destination; at most one of them): each mix is its own loop. All-splat operands give one
+/// value, written to every lane. All rows, the commonest mix, is tested first.
+#[inline(always)]
+fn m2<A: Word, B: Word, R: Word>(
     a: &[A],
     b: &[B],
     o: &mut [R],
@@ -287,17 +379,27 @@ fn m2<A: Copy, B: Copy, R: Word>(
     f: impl Fn(A, B) -> R,
 ) {
     let len = o.len();
-    match (a.len() < len, b.len() < len) {
-        (false, false) => l2(a, b, o, mk, f),
-        (false, true) => l2(a, Splat(b[0]), o, mk, f),
-        (true, false) => l2(Splat(a[0]), b, o, mk, f),
-        (true, true) => l1(Splat(f(a[0], b[0])), o, mk, std::convert::identity),
+    let (ra, rb) = (a.len() >= len, b.len() >= len);
+    if ra && rb {
+        return l2(a, b, o, mk, f);
+    }
+    if own_forms::<A, B, B, R>() && (a.is_empty() || b.is_empty()) {
+        return if a.is_empty() {
+            row_or_splat!(b, len, l2(own(), b, o, mk, f))
+        } else {
+            row_or_splat!(a, len, l2(a, own(), o, mk, f))
+        };
+    }
+    match (ra, rb) {
+        (true, _) => l2(a, Splat(b[0]), o, mk, f),
+        (_, true) => l2(Splat(a[0]), b, o, mk, f),
+        _ => l1(Splat(f(a[0], b[0])), o, mk, std::convert::identity),
     }
 }
 
 /// [`m2`] for three operands.
 #[inline(always)]
-fn m3<A: Copy, B: Copy, C: Copy, R: Word>(
+fn m3<A: Word, B: Word, C: Word, R: Word>(
     a: &[A],
     b: &[B],
     c: &[C],
@@ -306,22 +408,35 @@ fn m3<A: Copy, B: Copy, C: Copy, R: Word>(
     f: impl Fn(A, B, C) -> R,
 ) {
     let len = o.len();
-    match (a.len() < len, b.len() < len, c.len() < len) {
-        (false, false, false) => l3(a, b, c, o, mk, f),
-        (false, false, true) => l3(a, b, Splat(c[0]), o, mk, f),
-        (false, true, false) => l3(a, Splat(b[0]), c, o, mk, f),
-        (false, true, true) => l3(a, Splat(b[0]), Splat(c[0]), o, mk, f),
-        (true, false, false) => l3(Splat(a[0]), b, c, o, mk, f),
-        (true, false, true) => l3(Splat(a[0]), b, Splat(c[0]), o, mk, f),
-        (true, true, false) => l3(Splat(a[0]), Splat(b[0]), c, o, mk, f),
-        (true, true, true) => l1(Splat(f(a[0], b[0], c[0])), o, mk, std::convert::identity),
+    let (ra, rb, rc) = (a.len() >= len, b.len() >= len, c.len() >= len);
+    if ra && rb && rc {
+        return l3(a, b, c, o, mk, f);
+    }
+    if own_forms::<A, B, C, R>() && (a.is_empty() || b.is_empty() || c.is_empty()) {
+        return if a.is_empty() {
+            row_or_splat!(b, len, row_or_splat!(c, len, l3(own(), b, c, o, mk, f)))
+        } else if b.is_empty() {
+            row_or_splat!(a, len, row_or_splat!(c, len, l3(a, own(), c, o, mk, f)))
+        } else {
+            row_or_splat!(a, len, row_or_splat!(b, len, l3(a, b, own(), o, mk, f)))
+        };
+    }
+    match (ra, rb, rc) {
+        (true, true, _) => l3(a, b, Splat(c[0]), o, mk, f),
+        (true, false, true) => l3(a, Splat(b[0]), c, o, mk, f),
+        (true, false, false) => l3(a, Splat(b[0]), Splat(c[0]), o, mk, f),
+        (false, true, true) => l3(Splat(a[0]), b, c, o, mk, f),
+        (false, true, false) => l3(Splat(a[0]), b, Splat(c[0]), o, mk, f),
+        (false, false, true) => l3(Splat(a[0]), Splat(b[0]), c, o, mk, f),
+        (false, false, false) => l1(Splat(f(a[0], b[0], c[0])), o, mk, std::convert::identity),
     }
 }
 
 /// A row kernel of two operands run where an operand slice is shorter than `o` (one value
-/// for every lane, as [`m2`] takes them): 64 lanes at a time, the value copied into a stack
-/// row. For the kernels whose loops take rows only ([`vec2`]).
-fn splat_rows2<A: Copy + Default, B: Copy + Default, R: Copy>(
+/// for every lane, or the destination row when empty, as [`m2`] takes them): 64 lanes at a
+/// time, the value or the destination's lanes copied into a stack row. For the kernels whose
+/// loops take rows only ([`vec2`]).
+fn splat_rows2<A: Word + Default, B: Word + Default, R: Word>(
     a: &[A],
     b: &[B],
     o: &mut [R],
@@ -330,20 +445,32 @@ fn splat_rows2<A: Copy + Default, B: Copy + Default, R: Copy>(
 ) {
     const STEP: usize = 64;
     let len = o.len();
-    let sa = [a.first().copied().unwrap_or_default(); STEP];
-    let sb = [b.first().copied().unwrap_or_default(); STEP];
+    let mut sa = [a.first().copied().unwrap_or_default(); STEP];
+    let mut sb = [b.first().copied().unwrap_or_default(); STEP];
+    // operand `x` over lanes `r` of chunk `o`: its row, its one value (`s` holds it) or,
+    // empty, the destination's lanes copied into `s`
+    fn chunk<'a, T: Word, R: Word>(
+        x: &'a [T],
+        s: &'a mut [T],
+        o: &[R],
+        r: std::ops::Range<usize>,
+        len: usize,
+    ) -> &'a [T] {
+        if x.len() >= len {
+            &x[r]
+        } else {
+            if x.is_empty() {
+                for (s, &d) in s.iter_mut().zip(o) {
+                    *s = d.cast();
+                }
+            }
+            &s[..o.len()]
+        }
+    }
     for (k, o) in o.chunks_mut(STEP).enumerate() {
         let r = k * STEP..k * STEP + o.len();
-        let a = if a.len() < len {
-            &sa[..o.len()]
-        } else {
-            &a[r.clone()]
-        };
-        let b = if b.len() < len {
-            &sb[..o.len()]
-        } else {
-            &b[r.clone()]
-        };
+        let a = chunk(a, &mut sa, o, r.clone(), len);
+        let b = chunk(b, &mut sb, o, r.clone(), len);
         f(a, b, o, mk.map(|m| &m[r]))
     }
 }
@@ -578,7 +705,7 @@ impl Fl for f64 {
         use UnaryOp::*;
         macro_rules! per_lane {
             ($f:path) => {
-                T::S::k1::<T::S>(|a, o, mk| l1(a, o, mk, |s| T::set($f(T::get(s)))))
+                lane!(T::S::k1::<T::S>, |s| T::set($f(T::get(s))))
             };
         }
         Some(match op {
@@ -604,9 +731,7 @@ impl Fl for f64 {
     fn transcendental2<T: FTy<F = f64>>(op: BinaryOp) -> Option<K2> {
         macro_rules! per_lane {
             ($f:path) => {
-                T::S::k2_same(|a, b, o, mk| {
-                    m2(a, b, o, mk, |p, q| T::set($f(T::get(p), T::get(q))))
-                })
+                lane!(T::S::k2_same, |p, q| T::set($f(T::get(p), T::get(q))))
             };
         }
         Some(match op {
@@ -738,20 +863,37 @@ macro_rules! vec_loop {
 vec_loop!(v1, v1_avx2, v1_body, v1_group, Unary, a);
 vec_loop!(v2, v2_avx2, v2_body, v2_group, Binary, a, b);
 
-/// The kernel of unary `crate::math` function `M` on register type `T`.
+/// The kernel of unary `crate::math` function `M` on register type `T`; its form on one
+/// value is the vector loop on one lane.
 fn vec1<T: FTy, M: math::ops::Unary<X4<T>> + math::ops::Unary<X8<T>>>() -> K1 {
-    T::S::k1::<T::S>(|a, o, mk| v1::<T, M>(a, o, mk))
+    fn one<T: FTy, M: math::ops::Unary<X4<T>> + math::ops::Unary<X8<T>>>(x: T::S) -> T::S {
+        let mut o = [x];
+        v1::<T, M>(&[x], &mut o, None);
+        o[0]
+    }
+    T::S::k1::<T::S>(|a, o, mk| v1::<T, M>(a, o, mk), Some(one::<T, M>))
 }
 
-/// The kernel of binary `crate::math` function `M` on register type `T`.
+/// The kernel of binary `crate::math` function `M` on register type `T`, as [`vec1`].
 fn vec2<T: FTy, M: math::ops::Binary<X4<T>> + math::ops::Binary<X8<T>>>() -> K2 {
-    T::S::k2_same(|a, b, o, mk| {
-        if a.len() < o.len() || b.len() < o.len() {
-            splat_rows2(a, b, o, mk, v2::<T, M>)
-        } else {
-            v2::<T, M>(a, b, o, mk)
-        }
-    })
+    fn one<T: FTy, M: math::ops::Binary<X4<T>> + math::ops::Binary<X8<T>>>(
+        x: T::S,
+        y: T::S,
+    ) -> T::S {
+        let mut o = [x];
+        v2::<T, M>(&[x], &[y], &mut o, None);
+        o[0]
+    }
+    T::S::k2_same(
+        |a, b, o, mk| {
+            if a.len() < o.len() || b.len() < o.len() {
+                splat_rows2(a, b, o, mk, v2::<T, M>)
+            } else {
+                v2::<T, M>(a, b, o, mk)
+            }
+        },
+        Some(one::<T, M>),
+    )
 }
 
 /// A float register type: storage and compute type. F16 computes in f32 and rounds the result
@@ -959,9 +1101,9 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     match op {
         Mov => {
             return Some(if ty.is_wide() {
-                K1::W(W1::WW(|a, o, mk| l1(a, o, mk, |x| x)))
+                lane!(u64::k1::<u64>, |x| x)
             } else {
-                K1::NN(|a, o, mk| l1(a, o, mk, |x| x))
+                lane!(u32::k1::<u32>, |x| x)
             })
         }
         UnpackHalf2x16(c) | UnpackUnorm2x16(c) | UnpackSnorm2x16(c) if c < 2 => {
@@ -972,7 +1114,7 @@ pub(crate) fn unary(op: UnaryOp, ty: ScalarTy) -> Option<K1> {
     }
     match ty {
         ScalarTy::Bool => match op {
-            LogicalNot => Some(K1::NN(|a, o, mk| l1(a, o, mk, |x| bit(x == 0)))),
+            LogicalNot => Some(lane!(u32::k1::<u32>, |x| bit(x == 0))),
             _ => None,
         },
         ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => with_float!(ty, T => float_unary::<T>(op)),
@@ -985,42 +1127,26 @@ fn unpack(op: UnaryOp) -> K1 {
     macro_rules! k {
         ($c:expr, |$x:ident| $e:expr) => {
             match $c {
-                0 => K1::NN(|a, o, mk| {
-                    l1(a, o, mk, |$x| {
-                        {
-                            let $x = $x;
-                            $e
-                        }
-                        .to_bits()
-                    })
-                }),
-                1 => K1::NN(|a, o, mk| {
-                    l1(a, o, mk, |$x| {
-                        {
-                            let $x = $x >> 8;
-                            $e
-                        }
-                        .to_bits()
-                    })
-                }),
-                2 => K1::NN(|a, o, mk| {
-                    l1(a, o, mk, |$x| {
-                        {
-                            let $x = $x >> 16;
-                            $e
-                        }
-                        .to_bits()
-                    })
-                }),
-                _ => K1::NN(|a, o, mk| {
-                    l1(a, o, mk, |$x| {
-                        {
-                            let $x = $x >> 24;
-                            $e
-                        }
-                        .to_bits()
-                    })
-                }),
+                0 => lane!(u32::k1::<u32>, |$x| {
+                    let $x = $x;
+                    $e
+                }
+                .to_bits()),
+                1 => lane!(u32::k1::<u32>, |$x| {
+                    let $x = $x >> 8;
+                    $e
+                }
+                .to_bits()),
+                2 => lane!(u32::k1::<u32>, |$x| {
+                    let $x = $x >> 16;
+                    $e
+                }
+                .to_bits()),
+                _ => lane!(u32::k1::<u32>, |$x| {
+                    let $x = $x >> 24;
+                    $e
+                }
+                .to_bits()),
             }
         };
     }
@@ -1030,7 +1156,7 @@ fn unpack(op: UnaryOp) -> K1 {
         UnpackSnorm2x16(c) => k!(c * 2, |x| (x as u16 as i16 as f32 / 32767.0).max(-1.0)),
         UnpackUnorm4x8(c) => k!(c, |x| (x & 0xff) as f32 / 255.0),
         UnpackSnorm4x8(c) => k!(c, |x| (x as u8 as i8 as f32 / 127.0).max(-1.0)),
-        _ => K1::NN(|a, o, mk| l1(a, o, mk, |x| x)),
+        _ => lane!(u32::k1::<u32>, |x| x),
     }
 }
 
@@ -1038,36 +1164,35 @@ fn int_unary<T: Ty>(op: UnaryOp) -> Option<K1> {
     use UnaryOp::*;
     type S<T> = <T as Ty>::S;
     Some(match op {
-        SNeg => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(0u64.wrapping_sub(T::u(x))))),
-        Not => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(!T::u(x)))),
+        SNeg => lane!(S::<T>::k1::<S<T>>, |x| T::put(0u64.wrapping_sub(T::u(x)))),
+        Not => lane!(S::<T>::k1::<S<T>>, |x| T::put(!T::u(x))),
         SAbs => {
-            S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(T::i(x).wrapping_abs() as u64)))
+            lane!(
+                S::<T>::k1::<S<T>>,
+                |x| T::put(T::i(x).wrapping_abs() as u64)
+            )
         }
-        SSign => S::<T>::k1::<S<T>>(|a, o, mk| l1(a, o, mk, |x| T::put(T::i(x).signum() as u64))),
-        BitReverse => S::<T>::k1::<S<T>>(|a, o, mk| {
-            l1(a, o, mk, |x| T::put(T::u(x).reverse_bits() >> (64 - T::W)))
+        SSign => lane!(S::<T>::k1::<S<T>>, |x| T::put(T::i(x).signum() as u64)),
+        BitReverse => lane!(S::<T>::k1::<S<T>>, |x| T::put(
+            T::u(x).reverse_bits() >> (64 - T::W)
+        )),
+        BitCount => lane!(S::<T>::k1::<u32>, |x| T::u(x).count_ones()),
+        FindILsb => lane!(S::<T>::k1::<u32>, |x| {
+            let v = T::u(x);
+            if v == 0 {
+                u32::MAX
+            } else {
+                v.trailing_zeros()
+            }
         }),
-        BitCount => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x).count_ones())),
-        FindILsb => S::<T>::k1::<u32>(|a, o, mk| {
-            l1(a, o, mk, |x| {
-                let v = T::u(x);
-                if v == 0 {
-                    u32::MAX
-                } else {
-                    v.trailing_zeros()
-                }
-            })
+        FindUMsb => lane!(S::<T>::k1::<u32>, |x| msb(T::u(x))),
+        FindSMsb => lane!(S::<T>::k1::<u32>, |x| {
+            let v = T::i(x);
+            msb(if v < 0 { !v } else { v } as u64)
         }),
-        FindUMsb => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| msb(T::u(x)))),
-        FindSMsb => S::<T>::k1::<u32>(|a, o, mk| {
-            l1(a, o, mk, |x| {
-                let v = T::i(x);
-                msb(if v < 0 { !v } else { v } as u64)
-            })
-        }),
-        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x) as u32)),
+        Lo32 if T::W == 64 => lane!(S::<T>::k1::<u32>, |x| T::u(x) as u32),
         Hi32 if T::W == 64 => {
-            S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| (T::u(x) >> 32) as u32))
+            lane!(S::<T>::k1::<u32>, |x| (T::u(x) >> 32) as u32)
         }
         _ => return None,
     })
@@ -1088,11 +1213,9 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
     type F<T> = <T as FTy>::F;
     macro_rules! fu {
         (|$x:ident| $e:expr) => {
-            S::<T>::k1::<S<T>>(|a, o, mk| {
-                l1(a, o, mk, |s| {
-                    let $x: F<T> = T::get(s);
-                    T::set($e)
-                })
+            lane!(S::<T>::k1::<S<T>>, |s| {
+                let $x: F<T> = T::get(s);
+                T::set($e)
             })
         };
     }
@@ -1119,12 +1242,12 @@ fn float_unary<T: FTy>(op: UnaryOp) -> Option<K1> {
         Radians => fu!(|x| x * F::<T>::c(std::f64::consts::PI / 180.0)),
         Degrees => fu!(|x| x * F::<T>::c(180.0 / std::f64::consts::PI)),
         FrexpMant => fu!(|x| x.frexp().0),
-        FrexpExp => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| T::get(s).frexp().1 as u32)),
-        IsNan => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| bit(T::get(s).is_nan()))),
-        IsInf => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |s| bit(T::get(s).is_inf()))),
-        Lo32 if T::W == 64 => S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| T::u(x) as u32)),
+        FrexpExp => lane!(S::<T>::k1::<u32>, |s| T::get(s).frexp().1 as u32),
+        IsNan => lane!(S::<T>::k1::<u32>, |s| bit(T::get(s).is_nan())),
+        IsInf => lane!(S::<T>::k1::<u32>, |s| bit(T::get(s).is_inf())),
+        Lo32 if T::W == 64 => lane!(S::<T>::k1::<u32>, |x| T::u(x) as u32),
         Hi32 if T::W == 64 => {
-            S::<T>::k1::<u32>(|a, o, mk| l1(a, o, mk, |x| (T::u(x) >> 32) as u32))
+            lane!(S::<T>::k1::<u32>, |x| (T::u(x) >> 32) as u32)
         }
         _ => return None,
     })
@@ -1140,40 +1263,29 @@ pub(crate) fn binary(op: BinaryOp, ty: ScalarTy) -> Option<K2> {
             })))
         }
         (PackHalf2x16, _) => {
-            return Some(K2::NNN(|a, b, o, mk| {
-                m2(a, b, o, mk, |x, y| {
-                    f16::from_f32(f32::from_bits(x)).to_bits() as u32
-                        | ((f16::from_f32(f32::from_bits(y)).to_bits() as u32) << 16)
-                })
+            return Some(lane!(u32::k2_same, |x, y| {
+                f16::from_f32(f32::from_bits(x)).to_bits() as u32
+                    | ((f16::from_f32(f32::from_bits(y)).to_bits() as u32) << 16)
             }))
         }
         (PackUnorm2x16, _) => {
-            return Some(K2::NNN(|a, b, o, mk| {
-                m2(a, b, o, mk, |x, y| unorm16(x) | (unorm16(y) << 16))
-            }))
+            return Some(lane!(u32::k2_same, |x, y| unorm16(x) | (unorm16(y) << 16)))
         }
         (PackSnorm2x16, _) => {
-            return Some(K2::NNN(|a, b, o, mk| {
-                m2(a, b, o, mk, |x, y| snorm16(x) | (snorm16(y) << 16))
-            }))
+            return Some(lane!(u32::k2_same, |x, y| snorm16(x) | (snorm16(y) << 16)))
         }
         _ => {}
     }
     match ty {
-        ScalarTy::Bool => {
-            let f: F2<u32, u32, u32> = match op {
-                LogicalAnd | And => |a, b, o, mk| m2(a, b, o, mk, |x, y| bit(x != 0 && y != 0)),
-                LogicalOr | Or => |a, b, o, mk| m2(a, b, o, mk, |x, y| bit(x != 0 || y != 0)),
-                LogicalEqual | IEq => {
-                    |a, b, o, mk| m2(a, b, o, mk, |x, y| bit((x != 0) == (y != 0)))
-                }
-                LogicalNotEqual | INe | Xor => {
-                    |a, b, o, mk| m2(a, b, o, mk, |x, y| bit((x != 0) != (y != 0)))
-                }
-                _ => return None,
-            };
-            Some(K2::NNN(f))
-        }
+        ScalarTy::Bool => Some(match op {
+            LogicalAnd | And => lane!(u32::k2_same, |x, y| bit(x != 0 && y != 0)),
+            LogicalOr | Or => lane!(u32::k2_same, |x, y| bit(x != 0 || y != 0)),
+            LogicalEqual | IEq => lane!(u32::k2_same, |x, y| bit((x != 0) == (y != 0))),
+            LogicalNotEqual | INe | Xor => {
+                lane!(u32::k2_same, |x, y| bit((x != 0) != (y != 0)))
+            }
+            _ => return None,
+        }),
         ScalarTy::F16 | ScalarTy::F32 | ScalarTy::F64 => {
             with_float!(ty, T => float_binary::<T>(op))
         }
@@ -1199,21 +1311,17 @@ fn int_binary<T: Ty>(op: BinaryOp) -> Option<K2> {
     type S<T> = <T as Ty>::S;
     macro_rules! ib {
         (|$x:ident, $y:ident| $e:expr) => {
-            S::<T>::k2_same(|a, b, o, mk| {
-                m2(a, b, o, mk, |p, q| {
-                    let ($x, $y) = (p, q);
-                    T::put($e)
-                })
+            lane!(S::<T>::k2_same, |p, q| {
+                let ($x, $y) = (p, q);
+                T::put($e)
             })
         };
     }
     macro_rules! ic {
         (|$x:ident, $y:ident| $e:expr) => {
-            S::<T>::k2_cmp(|a, b, o, mk| {
-                m2(a, b, o, mk, |p, q| {
-                    let ($x, $y) = (p, q);
-                    bit($e)
-                })
+            lane!(S::<T>::k2_cmp, |p, q| {
+                let ($x, $y) = (p, q);
+                bit($e)
             })
         };
     }
@@ -1298,21 +1406,17 @@ fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
     type F<T> = <T as FTy>::F;
     macro_rules! fb {
         (|$x:ident, $y:ident| $e:expr) => {
-            S::<T>::k2_same(|a, b, o, mk| {
-                m2(a, b, o, mk, |p, q| {
-                    let ($x, $y): (F<T>, F<T>) = (T::get(p), T::get(q));
-                    T::set($e)
-                })
+            lane!(S::<T>::k2_same, |p, q| {
+                let ($x, $y): (F<T>, F<T>) = (T::get(p), T::get(q));
+                T::set($e)
             })
         };
     }
     macro_rules! fc {
         (|$x:ident, $y:ident| $e:expr) => {
-            S::<T>::k2_cmp(|a, b, o, mk| {
-                m2(a, b, o, mk, |p, q| {
-                    let ($x, $y): (F<T>, F<T>) = (T::get(p), T::get(q));
-                    bit($e)
-                })
+            lane!(S::<T>::k2_cmp, |p, q| {
+                let ($x, $y): (F<T>, F<T>) = (T::get(p), T::get(q));
+                bit($e)
             })
         };
     }
@@ -1332,7 +1436,7 @@ fn float_binary<T: FTy>(op: BinaryOp) -> Option<K2> {
             F::<T>::c(1.0)
         }),
         Ldexp => {
-            S::<T>::k2_int(|a, b, o, mk| m2(a, b, o, mk, |p, e| T::set(T::get(p).ldexp(e as i32))))
+            lane!(S::<T>::k2_int, |p, e| T::set(T::get(p).ldexp(e as i32)))
         }
         FOrdEq => fc!(|x, y| x == y),
         FOrdNe => fc!(|x, y| matches!(x.partial_cmp(&y), Some(Less | Greater))),
@@ -1357,9 +1461,9 @@ pub(crate) fn ternary(op: TernaryOp, ty: ScalarTy) -> Option<K3> {
     use TernaryOp::*;
     if op == Select {
         return Some(if ty.is_wide() {
-            u64::k3_sel(|a, b, c, o, mk| m3(a, b, c, o, mk, |s, x, y| if s != 0 { x } else { y }))
+            lane!(u64::k3_sel, |s, x, y| if s != 0 { x } else { y })
         } else {
-            u32::k3_sel(|a, b, c, o, mk| m3(a, b, c, o, mk, |s, x, y| if s != 0 { x } else { y }))
+            lane!(u32::k3_sel, |s, x, y| if s != 0 { x } else { y })
         });
     }
     match ty {
@@ -1375,36 +1479,28 @@ fn int_ternary<T: Ty>(op: TernaryOp) -> Option<K3> {
     use TernaryOp::*;
     type S<T> = <T as Ty>::S;
     Some(match op {
-        SClamp => S::<T>::k3_same(|a, b, c, o, mk| {
-            m3(a, b, c, o, mk, |x, l, h| {
-                T::put(T::i(x).max(T::i(l)).min(T::i(h)) as u64)
-            })
+        SClamp => lane!(S::<T>::k3_same, |x, l, h| {
+            T::put(T::i(x).max(T::i(l)).min(T::i(h)) as u64)
         }),
-        UClamp => S::<T>::k3_same(|a, b, c, o, mk| {
-            m3(a, b, c, o, mk, |x, l, h| {
-                T::put(T::u(x).max(T::u(l)).min(T::u(h)))
-            })
+        UClamp => lane!(S::<T>::k3_same, |x, l, h| {
+            T::put(T::u(x).max(T::u(l)).min(T::u(h)))
         }),
-        BitFieldUExtract => S::<T>::k3_bfe(|a, b, c, o, mk| {
-            m3(a, b, c, o, mk, |x, off, cnt| {
-                let (off, cnt) = bf_clamp(T::W, off, cnt);
-                if cnt == 0 {
-                    T::put(0)
-                } else {
-                    T::put((T::u(x) >> off) & low_mask(cnt))
-                }
-            })
+        BitFieldUExtract => lane!(S::<T>::k3_bfe, |x, off, cnt| {
+            let (off, cnt) = bf_clamp(T::W, off, cnt);
+            if cnt == 0 {
+                T::put(0)
+            } else {
+                T::put((T::u(x) >> off) & low_mask(cnt))
+            }
         }),
-        BitFieldSExtract => S::<T>::k3_bfe(|a, b, c, o, mk| {
-            m3(a, b, c, o, mk, |x, off, cnt| {
-                let (off, cnt) = bf_clamp(T::W, off, cnt);
-                if cnt == 0 {
-                    T::put(0)
-                } else {
-                    let v = (T::u(x) >> off) << (64 - cnt);
-                    T::put(((v as i64) >> (64 - cnt)) as u64)
-                }
-            })
+        BitFieldSExtract => lane!(S::<T>::k3_bfe, |x, off, cnt| {
+            let (off, cnt) = bf_clamp(T::W, off, cnt);
+            if cnt == 0 {
+                T::put(0)
+            } else {
+                let v = (T::u(x) >> off) << (64 - cnt);
+                T::put(((v as i64) >> (64 - cnt)) as u64)
+            }
         }),
         _ => return None,
     })
@@ -1416,11 +1512,9 @@ fn float_ternary<T: FTy>(op: TernaryOp) -> Option<K3> {
     type F<T> = <T as FTy>::F;
     macro_rules! ft {
         (|$x:ident, $y:ident, $z:ident| $e:expr) => {
-            S::<T>::k3_same(|a, b, c, o, mk| {
-                m3(a, b, c, o, mk, |p, q, r| {
-                    let ($x, $y, $z): (F<T>, F<T>, F<T>) = (T::get(p), T::get(q), T::get(r));
-                    T::set($e)
-                })
+            lane!(S::<T>::k3_same, |p, q, r| {
+                let ($x, $y, $z): (F<T>, F<T>, F<T>) = (T::get(p), T::get(q), T::get(r));
+                T::set($e)
             })
         };
     }
@@ -1462,30 +1556,26 @@ pub(crate) enum MulThen {
 pub(crate) fn mul_then(shape: MulThen, ty: ScalarTy) -> Option<K3> {
     fn float<T: FTy, const SUB: bool, const AFTER: bool>() -> K3 {
         type S<T> = <T as Ty>::S;
-        S::<T>::k3_same(|a, b, c, o, mk| {
-            m3(a, b, c, o, mk, |p, q, r| {
-                let t = T::get(T::set(T::get(p) * T::get(q)));
-                let z = T::get(r);
-                T::set(match (SUB, AFTER) {
-                    (false, true) => t + z,
-                    (false, false) => z + t,
-                    (true, true) => t - z,
-                    (true, false) => z - t,
-                })
+        lane!(S::<T>::k3_same, |p, q, r| {
+            let t = T::get(T::set(T::get(p) * T::get(q)));
+            let z = T::get(r);
+            T::set(match (SUB, AFTER) {
+                (false, true) => t + z,
+                (false, false) => z + t,
+                (true, true) => t - z,
+                (true, false) => z - t,
             })
         })
     }
     fn int<T: Ty, const SUB: bool, const AFTER: bool>() -> K3 {
         type S<T> = <T as Ty>::S;
-        S::<T>::k3_same(|a, b, c, o, mk| {
-            m3(a, b, c, o, mk, |p, q, r| {
-                let t = T::u(p).wrapping_mul(T::u(q));
-                let z = T::u(r);
-                T::put(match (SUB, AFTER) {
-                    (false, _) => t.wrapping_add(z),
-                    (true, true) => t.wrapping_sub(z),
-                    (true, false) => z.wrapping_sub(t),
-                })
+        lane!(S::<T>::k3_same, |p, q, r| {
+            let t = T::u(p).wrapping_mul(T::u(q));
+            let z = T::u(r);
+            T::put(match (SUB, AFTER) {
+                (false, _) => t.wrapping_add(z),
+                (true, true) => t.wrapping_sub(z),
+                (true, false) => z.wrapping_sub(t),
             })
         })
     }
@@ -1557,38 +1647,32 @@ fn conv<A: Ty, B: Ty>(op: ConvOp) -> Option<K1> {
     use ConvOp::*;
     type S<T> = <T as Ty>::S;
     Some(match op {
-        FToS if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            l1(a, o, mk, |x| {
-                let hi = (u64::MAX >> (65 - B::W)) as i64;
-                let v = (A::f(x) as i64).clamp(-hi - 1, hi);
-                B::put(v as u64)
-            })
+        FToS if A::FLOAT && !B::FLOAT => lane!(S::<A>::k1::<S<B>>, |x| {
+            let hi = (u64::MAX >> (65 - B::W)) as i64;
+            let v = (A::f(x) as i64).clamp(-hi - 1, hi);
+            B::put(v as u64)
         }),
-        FToU if A::FLOAT && !B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            l1(a, o, mk, |x| {
-                B::put((A::f(x) as u64).min(u64::MAX >> (64 - B::W)))
-            })
+        FToU if A::FLOAT && !B::FLOAT => lane!(S::<A>::k1::<S<B>>, |x| {
+            B::put((A::f(x) as u64).min(u64::MAX >> (64 - B::W)))
         }),
         SToF if !A::FLOAT && B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::from_i64(A::i(x))))
+            lane!(S::<A>::k1::<S<B>>, |x| B::from_i64(A::i(x)))
         }
         UToF if !A::FLOAT && B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::from_u64(A::u(x))))
+            lane!(S::<A>::k1::<S<B>>, |x| B::from_u64(A::u(x)))
         }
         UConvert if !A::FLOAT && !B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::put(A::u(x))))
+            lane!(S::<A>::k1::<S<B>>, |x| B::put(A::u(x)))
         }
         SConvert if !A::FLOAT && !B::FLOAT => {
-            S::<A>::k1::<S<B>>(|a, o, mk| l1(a, o, mk, |x| B::put(A::i(x) as u64)))
+            lane!(S::<A>::k1::<S<B>>, |x| B::put(A::i(x) as u64))
         }
-        FConvert if A::FLOAT && B::FLOAT => S::<A>::k1::<S<B>>(|a, o, mk| {
-            l1(a, o, mk, |x| {
-                if B::W == 16 {
-                    B::put(H::from_f64_exact(A::f(x)) as u64)
-                } else {
-                    B::from_f64(A::f(x))
-                }
-            })
+        FConvert if A::FLOAT && B::FLOAT => lane!(S::<A>::k1::<S<B>>, |x| {
+            if B::W == 16 {
+                B::put(H::from_f64_exact(A::f(x)) as u64)
+            } else {
+                B::from_f64(A::f(x))
+            }
         }),
         _ => return None,
     })
@@ -1608,16 +1692,20 @@ pub(crate) fn deriv(axis: crate::ir::Axis, kind: crate::ir::DerivKind, ty: Scala
         // Source lane pairs (minuend, subtrahend) for lanes 0..4.
         macro_rules! d {
             ($p:expr) => {
-                S::<T>::k1::<S<T>>(|a, o, mk| {
-                    for (qi, (q, r)) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)).enumerate() {
-                        let p: [(usize, usize); 4] = $p;
-                        for l in 0..4 {
-                            if lane_on(mk, qi * 4 + l) {
-                                r[l] = T::set(T::get(q[p[l].0]) - T::get(q[p[l].1]));
+                S::<T>::k1::<S<T>>(
+                    |a, o, mk| {
+                        for (qi, (q, r)) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)).enumerate()
+                        {
+                            let p: [(usize, usize); 4] = $p;
+                            for l in 0..4 {
+                                if lane_on(mk, qi * 4 + l) {
+                                    r[l] = T::set(T::get(q[p[l].0]) - T::get(q[p[l].1]));
+                                }
                             }
                         }
-                    }
-                })
+                    },
+                    None,
+                )
             };
         }
         match (axis, kind) {
@@ -1635,15 +1723,19 @@ pub(crate) fn quad_swap(direction: u8, wide: bool) -> Option<K1> {
     fn k<S: St>(direction: u8) -> Option<K1> {
         macro_rules! sw {
             ($x:expr) => {
-                S::k1::<S>(|a, o, mk| {
-                    for (qi, (q, r)) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)).enumerate() {
-                        for l in 0..4 {
-                            if lane_on(mk, qi * 4 + l) {
-                                r[l] = q[l ^ $x];
+                S::k1::<S>(
+                    |a, o, mk| {
+                        for (qi, (q, r)) in a.chunks_exact(4).zip(o.chunks_exact_mut(4)).enumerate()
+                        {
+                            for l in 0..4 {
+                                if lane_on(mk, qi * 4 + l) {
+                                    r[l] = q[l ^ $x];
+                                }
                             }
                         }
-                    }
-                })
+                    },
+                    None,
+                )
             };
         }
         Some(match direction {
@@ -1663,20 +1755,23 @@ pub(crate) fn quad_swap(direction: u8, wide: bool) -> Option<K1> {
 /// QuadBroadcast: lane `l` reads quad lane `index[l] & 3`.
 pub(crate) fn quad_broadcast(wide: bool) -> K2 {
     fn k<S: St>() -> K2 {
-        S::k2_int(|a, idx, o, mk| {
-            for (qi, ((q, i), r)) in a
-                .chunks_exact(4)
-                .zip(idx.chunks_exact(4))
-                .zip(o.chunks_exact_mut(4))
-                .enumerate()
-            {
-                for l in 0..4 {
-                    if lane_on(mk, qi * 4 + l) {
-                        r[l] = q[(i[l] & 3) as usize];
+        S::k2_int(
+            |a, idx, o, mk| {
+                for (qi, ((q, i), r)) in a
+                    .chunks_exact(4)
+                    .zip(idx.chunks_exact(4))
+                    .zip(o.chunks_exact_mut(4))
+                    .enumerate()
+                {
+                    for l in 0..4 {
+                        if lane_on(mk, qi * 4 + l) {
+                            r[l] = q[(i[l] & 3) as usize];
+                        }
                     }
                 }
-            }
-        })
+            },
+            None,
+        )
     }
     if wide {
         k::<u64>()
@@ -1718,7 +1813,7 @@ pub(crate) fn raw_from_f64(ty: ScalarTy, v: f64) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     //! The AVX2 and plain forms of every lane kernel give the same bits: each kernel of every
     //! operation and type, on rows of random and special values (NaN payloads, signalling
     //! NaNs, ±0, ±∞, subnormals, the integer extremes), with and without a lane mask; float
@@ -1730,7 +1825,7 @@ mod tests {
     use std::cell::Cell;
 
     thread_local! {
-        pub(super) static PLAIN: Cell<bool> = const { Cell::new(false) };
+        pub(in crate::exec) static PLAIN: Cell<bool> = const { Cell::new(false) };
     }
 
     const TYS: [T; 8] = [
@@ -1854,10 +1949,32 @@ mod tests {
         }
     }
 
+    /// The kernel's form on one value, lane by lane, against its row loop on every lane.
+    fn check_one(what: (&str, bool), rows: &[u32], one: impl Fn(usize) -> u32) {
+        for (l, &v) in rows.iter().enumerate() {
+            let w = one(l);
+            assert_eq!(
+                v.key(what.1),
+                w.key(what.1),
+                "{}: one value, lane {l}",
+                what.0
+            );
+        }
+    }
+
     fn check1(what: (&str, bool), r: &mut Inputs, k: K1) {
         let (a32, a64) = (r.row32(), r.row64());
+        if let K1::NN(Lane {
+            rows,
+            one: Some(one),
+        }) = k
+        {
+            let mut o = vec![0; LANES];
+            rows(&a32, &mut o, None);
+            check_one(what, &o, |l| one(a32[l]));
+        }
         match k {
-            K1::NN(f) => both(what, r, vec![7u32; LANES], |o, m| f(&a32, o, m)),
+            K1::NN(Lane { rows: f, .. }) => both(what, r, vec![7u32; LANES], |o, m| f(&a32, o, m)),
             K1::W(W1::WW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&a64, o, m)),
             K1::W(W1::WN(f)) => both(what, r, vec![7u32; LANES], |o, m| f(&a64, o, m)),
             K1::W(W1::NW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&a32, o, m)),
@@ -1866,8 +1983,19 @@ mod tests {
 
     fn check2(what: (&str, bool), r: &mut Inputs, k: K2) {
         let (a, b, x, y) = (r.row32(), r.row32(), r.row64(), r.row64());
+        if let K2::NNN(Lane {
+            rows,
+            one: Some(one),
+        }) = k
+        {
+            let mut o = vec![0; LANES];
+            rows(&a, &b, &mut o, None);
+            check_one(what, &o, |l| one(a[l], b[l]));
+        }
         match k {
-            K2::NNN(f) => both(what, r, vec![7u32; LANES], |o, m| f(&a, &b, o, m)),
+            K2::NNN(Lane { rows: f, .. }) => {
+                both(what, r, vec![7u32; LANES], |o, m| f(&a, &b, o, m))
+            }
             K2::W(W2::WWW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &y, o, m)),
             K2::W(W2::WWN(f)) => both(what, r, vec![7u32; LANES], |o, m| f(&x, &y, o, m)),
             K2::W(W2::WNW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &a, o, m)),
@@ -1878,8 +2006,19 @@ mod tests {
     fn check3(what: (&str, bool), r: &mut Inputs, k: K3) {
         let (a, b, c) = (r.row32(), r.row32(), r.row32());
         let (x, y, z) = (r.row64(), r.row64(), r.row64());
+        if let K3::NNNN(Lane {
+            rows,
+            one: Some(one),
+        }) = k
+        {
+            let mut o = vec![0; LANES];
+            rows(&a, &b, &c, &mut o, None);
+            check_one(what, &o, |l| one(a[l], b[l], c[l]));
+        }
         match k {
-            K3::NNNN(f) => both(what, r, vec![7u32; LANES], |o, m| f(&a, &b, &c, o, m)),
+            K3::NNNN(Lane { rows: f, .. }) => {
+                both(what, r, vec![7u32; LANES], |o, m| f(&a, &b, &c, o, m))
+            }
             K3::W(W3::WWWW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &y, &z, o, m)),
             K3::W(W3::NWWW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&a, &x, &y, o, m)),
             K3::W(W3::WNNW(f)) => both(what, r, vec![7u64; LANES], |o, m| f(&x, &a, &b, o, m)),
@@ -2108,17 +2247,17 @@ mod tests {
                 ] {
                     let on = |i: usize| mk.as_ref().is_none_or(|m| m[i] != 0);
                     let start = vec![7u32; len];
-                    let K1::NN(sin) = unary(U::Sin, T::F32).unwrap() else {
+                    let K1::NN(Lane { rows: sin, .. }) = unary(U::Sin, T::F32).unwrap() else {
                         panic!()
                     };
                     let mut o = start.clone();
                     sin(&a, &mut o, mk.as_deref());
-                    let K2::NNN(pow) = binary(B::Pow, T::F32).unwrap() else {
+                    let K2::NNN(Lane { rows: pow, .. }) = binary(B::Pow, T::F32).unwrap() else {
                         panic!()
                     };
                     let mut p = start.clone();
                     pow(&a, &b, &mut p, mk.as_deref());
-                    let K1::NN(exp_h) = unary(U::Exp, T::F16).unwrap() else {
+                    let K1::NN(Lane { rows: exp_h, .. }) = unary(U::Exp, T::F16).unwrap() else {
                         panic!()
                     };
                     let mut h = start.clone();
@@ -2236,13 +2375,13 @@ mod tests {
                     let f = f32::from_bits;
                     let keep =
                         |i: usize, old: u32, v: f32| if m[i] == 0 { old } else { v.to_bits() };
-                    let K1::NN(sqrt) = unary(U::Sqrt, T::F32).unwrap() else {
+                    let K1::NN(Lane { rows: sqrt, .. }) = unary(U::Sqrt, T::F32).unwrap() else {
                         panic!()
                     };
                     let K1::W(W1::WW(floor)) = unary(U::Floor, T::F64).unwrap() else {
                         panic!()
                     };
-                    let K2::NNN(pow) = binary(B::Pow, T::F32).unwrap() else {
+                    let K2::NNN(Lane { rows: pow, .. }) = binary(B::Pow, T::F32).unwrap() else {
                         panic!()
                     };
                     let (mut s, mut d, mut p) = (old32.clone(), old64.clone(), old32.clone());
@@ -2270,6 +2409,115 @@ mod tests {
                         }
                         let pw = keep(i, old32[i], math::pow(f(at(0, i)), f(at(1, i))));
                         assert_eq!(p[i], pw, "pow lane {i}: {what}");
+                    }
+                }
+            }
+        }
+        PLAIN.with(|p| p.set(false));
+    }
+
+    /// An empty operand slice is the destination row, read before it is written: `m2` and
+    /// `m3` with the destination at each position and the other operands rows or splats; the
+    /// vector loops' kernels (pow) with the destination as either operand; every lane and under a mask, in both forms, against a
+    /// per-lane reference written here.
+    #[test]
+    fn destination_operands_read_each_lane_before_writing_it() {
+        let mut r = Inputs(fastrand::Rng::with_seed(0x6a09_e667_f3bc_c908));
+        let mix = |x: u32, y: u32, z: u32| x.wrapping_mul(0x9e37_79b9) ^ y.rotate_left(7) ^ z >> 3;
+        let f = f32::from_bits;
+        let K2::NNN(Lane { rows: pow, .. }) = binary(B::Pow, T::F32).unwrap() else {
+            panic!()
+        };
+        for plain in [true, false] {
+            PLAIN.with(|p| p.set(plain));
+            for len in [4, 13, 64, 256] {
+                let ops: [Vec<u32>; 3] = std::array::from_fn(|_| (0..len).map(|_| r.n()).collect());
+                let old: Vec<u32> = (0..len).map(|_| r.n()).collect();
+                let floats: Vec<u32> = (0..len)
+                    .map(|_| (r.0.u32(..2000) as f32 / 100.0 + 0.01).to_bits())
+                    .collect();
+                let old_f: Vec<u32> = (0..len)
+                    .map(|_| (r.0.u32(..400) as f32 / 100.0).to_bits())
+                    .collect();
+                let m: Vec<u32> = (0..len).map(|_| if r.0.bool() { !0 } else { 0 }).collect();
+                for mk in [None, Some(&m[..])] {
+                    let on = |i: usize| mk.is_none_or(|m| m[i] != 0);
+                    // `dst`: the destination's position; `splats`: bit k, operand k a splat
+                    for dst in 0..3 {
+                        for splats in 0..8usize {
+                            if splats >> dst & 1 == 1 {
+                                continue;
+                            }
+                            let what = format!(
+                                "plain {plain}, len {len}, dst {dst}, splats {splats:03b}, mask {}",
+                                mk.is_some()
+                            );
+                            let op = |k: usize| {
+                                if k == dst {
+                                    &ops[k][..0]
+                                } else if splats >> k & 1 == 1 {
+                                    &ops[k][..1]
+                                } else {
+                                    &ops[k][..]
+                                }
+                            };
+                            let at = |k: usize, i: usize| {
+                                if k == dst {
+                                    old[i]
+                                } else {
+                                    ops[k][if splats >> k & 1 == 1 { 0 } else { i }]
+                                }
+                            };
+                            let mut o = old.clone();
+                            m3(op(0), op(1), op(2), &mut o, mk, mix);
+                            for i in 0..len {
+                                let want = if on(i) {
+                                    mix(at(0, i), at(1, i), at(2, i))
+                                } else {
+                                    old[i]
+                                };
+                                assert_eq!(o[i], want, "m3 lane {i}: {what}");
+                            }
+                            if dst < 2 && splats < 4 {
+                                let mut o = old.clone();
+                                m2(op(0), op(1), &mut o, mk, |x, y| mix(x, y, 0));
+                                for i in 0..len {
+                                    let want = if on(i) {
+                                        mix(at(0, i), at(1, i), 0)
+                                    } else {
+                                        old[i]
+                                    };
+                                    assert_eq!(o[i], want, "m2 lane {i}: {what}");
+                                }
+                                // pow with the destination as operand `dst`, the other a row
+                                // or a splat
+                                let other: &[u32] = if splats != 0 {
+                                    &floats[..1]
+                                } else {
+                                    &floats[..]
+                                };
+                                let fo = |i: usize| f(other[if splats != 0 { 0 } else { i }]);
+                                let mut p = old_f.clone();
+                                if dst == 0 {
+                                    pow(&[], other, &mut p, mk);
+                                } else {
+                                    pow(other, &[], &mut p, mk);
+                                }
+                                for i in 0..len {
+                                    let (x, y) = if dst == 0 {
+                                        (f(old_f[i]), fo(i))
+                                    } else {
+                                        (fo(i), f(old_f[i]))
+                                    };
+                                    let want = if on(i) {
+                                        math::pow(x, y).to_bits()
+                                    } else {
+                                        old_f[i]
+                                    };
+                                    assert_eq!(p[i], want, "pow lane {i}: {what}");
+                                }
+                            }
+                        }
                     }
                 }
             }
@@ -2307,11 +2555,11 @@ mod tests {
                 )*
             };
             (@call $k:expr, $o:ident, $x:ident) => {{
-                let K1::NN(f) = $k else { unreachable!() };
+                let K1::NN(Lane { rows: f, .. }) = $k else { unreachable!() };
                 f(&$x, $o, None)
             }};
             (@call $k:expr, $o:ident, $x:ident, $y:ident) => {{
-                let K2::NNN(f) = $k else { unreachable!() };
+                let K2::NNN(Lane { rows: f, .. }) = $k else { unreachable!() };
                 f(&$x, &$y, $o, None)
             }};
         }

@@ -15,8 +15,10 @@
 //!   (x right, y down). Registers are SoA: `regs32[slot * n + lane]`, so an instruction is one
 //!   tight, branch-free loop over the batch that the compiler vectorises: the kernel computes
 //!   every lane and writes the destination row directly, blending under the active mask unless
-//!   every lane is active (when an operand is the destination itself it writes a scratch row
-//!   that is then blended in). Fragment batches are up to 64 quads, vertex batches up to 64
+//!   every lane is active (an operand that is the destination itself is read from that row in
+//!   place, lane by lane before the lane is written; a cross-lane kernel, or one with two
+//!   operands that are the destination, writes a scratch row that is then blended in).
+//!   Fragment batches are up to 64 quads, vertex batches up to 64
 //!   lanes, a compute batch is one whole workgroup. Per batch the scheduler costs a few
 //!   vectorised passes over the lane states per executed block (one, when the previous block
 //!   ran on every lane and sent them all to the same successor).
@@ -37,7 +39,8 @@
 //!     a constant, a zeroed register) is kept as one value per register, its row filled only
 //!     when something reads it as a row (`uniform`), and the common two- and three-operand
 //!     lane kernels take such an operand as a splat: `c += tint * f` with `tint` uniform reads
-//!     no `tint` row.
+//!     no `tint` row. A lane kernel of uniform operands runs its form on one value (a plain
+//!     call generated from the same rule as its row loop), not the row loop on one lane.
 //! - Fixed costs per batch are kept small, because a draw of small triangles runs thousands
 //!   of nearly empty batches: `reset` sets only the constants an instruction reads from a row (not the constant Local
 //!   addresses folded into `LoadLocal` / `StoreLocal`; observers and `BatchState` see all), a

@@ -3,7 +3,7 @@
 //! compact [`Code`] with slot indices and a monomorphised lane kernel. All register, block and
 //! type checks happen here, so the executor never indexes out of range on bad IR.
 
-use super::kernels::{self, F1, F2, F3, K1, K2, K3, K4, W1, W2, W3};
+use super::kernels::{self, Lane1, Lane2, Lane3, K1, K2, K3, K4, W1, W2, W3};
 use crate::ir::{
     self, AtomicOp, BallotQuery, BlockId, GroupArith, GroupOp, GroupScan, ImageInst, Inst,
     InterpAt, LaneInfo, Lod, Reg, ScalarTy, Shader, Space, Terminator,
@@ -40,24 +40,22 @@ pub(crate) enum CSpace {
 pub(crate) enum Code {
     /// A lane kernel of one to three operands with every operand and the result in the
     /// 32-bit file: run by `Batch::lane_kernel32` (a uniform operand as a splat, a result of
-    /// uniform operands kept scalar). `lane`: the kernel reads only its own lane of each
-    /// operand (not a derivative or a quad operation), so operand rows that hold one value
-    /// give a result row of one value.
+    /// uniform operands kept scalar through the kernel's form on one value). A kernel with
+    /// that form ([`kernels::Lane::one`]) reads only its own lane of each operand (not a derivative or
+    /// a quad operation), so operand rows that hold one value give a result row of one value.
     N1 {
-        f: F1<u32, u32>,
+        k: Lane1,
         dst: u32,
         a: u32,
-        lane: bool,
     },
     N2 {
-        f: F2<u32, u32, u32>,
+        k: Lane2,
         dst: u32,
         a: u32,
         b: u32,
-        lane: bool,
     },
     N3 {
-        f: F3<u32, u32, u32, u32>,
+        k: Lane3,
         dst: u32,
         a: u32,
         b: u32,
@@ -1301,7 +1299,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
     Ok(match inst {
         Inst::Unary { op, ty, dst, a } => {
             let k = kernels::unary(*op, *ty).ok_or_else(|| cx.unsupported())?;
-            k1(cx, k, *dst, *a, true)?
+            k1(cx, k, *dst, *a)?
         }
         Inst::Binary { op, ty, dst, a, b } => {
             let k = kernels::binary(*op, *ty).ok_or_else(|| cx.unsupported())?;
@@ -1312,7 +1310,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
                 K2::W(W2::WNW(_)) => (true, false, true),
                 K2::W(W2::NNW(_)) => (false, false, true),
             };
-            k2(k, cx.reg(*dst, wd)?, cx.reg(*a, wa)?, cx.reg(*b, wb)?, true)
+            k2(k, cx.reg(*dst, wd)?, cx.reg(*a, wa)?, cx.reg(*b, wb)?)
         }
         Inst::Ternary {
             op,
@@ -1332,7 +1330,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             let (dst, a) = (cx.reg(*dst, wd)?, cx.reg(*a, wa)?);
             let (b, c) = (cx.reg(*b, wb)?, cx.reg(*c, wc)?);
             match k {
-                K3::NNNN(f) => Code::N3 { f, dst, a, b, c },
+                K3::NNNN(k) => Code::N3 { k, dst, a, b, c },
                 K3::W(k) => Code::K3 { k, dst, a, b, c },
             }
         }
@@ -1371,7 +1369,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             a,
         } => {
             let k = kernels::convert(*op, *from, *to).ok_or_else(|| cx.unsupported())?;
-            k1(cx, k, *dst, *a, true)?
+            k1(cx, k, *dst, *a)?
         }
         Inst::Load { ty, dst, ptr } if cx.const_local(ptr, *ty).is_some() => {
             cx.n(ptr.addr)?;
@@ -1452,7 +1450,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             a,
         } => {
             let k = kernels::deriv(*axis, *kind, *ty).ok_or_else(|| cx.unsupported())?;
-            k1(cx, k, *dst, *a, false)?
+            k1(cx, k, *dst, *a)?
         }
         Inst::QuadSwap {
             direction,
@@ -1463,12 +1461,12 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
             let k = kernels::quad_swap(*direction, ty.is_wide()).ok_or_else(|| {
                 cx.err(format!("QuadSwap direction {direction} is not 0, 1 or 2"))
             })?;
-            k1(cx, k, *dst, *a, false)?
+            k1(cx, k, *dst, *a)?
         }
         Inst::QuadBroadcast { ty, dst, a, index } => {
             let w = ty.is_wide();
             let (dst, a, b) = (cx.reg(*dst, w)?, cx.reg(*a, w)?, cx.n(*index)?);
-            k2(kernels::quad_broadcast(w), dst, a, b, false)
+            k2(kernels::quad_broadcast(w), dst, a, b)
         }
         Inst::QuadVote { all, dst, a } => Code::QuadVote {
             all: *all,
@@ -1596,7 +1594,7 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
     })
 }
 
-fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg, lane: bool) -> Result<Code> {
+fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg) -> Result<Code> {
     let (wa, wd) = match k {
         K1::NN(_) => (false, false),
         K1::W(W1::WW(_)) => (true, true),
@@ -1605,15 +1603,15 @@ fn k1(cx: &Ctx, k: K1, dst: Reg, a: Reg, lane: bool) -> Result<Code> {
     };
     let (dst, a) = (cx.reg(dst, wd)?, cx.reg(a, wa)?);
     Ok(match k {
-        K1::NN(f) => Code::N1 { f, dst, a, lane },
+        K1::NN(k) => Code::N1 { k, dst, a },
         K1::W(k) => Code::K1 { k, dst, a },
     })
 }
 
-/// A binary kernel's `Code` on decoded slots (`lane` as [`Code::N2`]'s).
-fn k2(k: K2, dst: u32, a: u32, b: u32, lane: bool) -> Code {
+/// A binary kernel's `Code` on decoded slots.
+fn k2(k: K2, dst: u32, a: u32, b: u32) -> Code {
     match k {
-        K2::NNN(f) => Code::N2 { f, dst, a, b, lane },
+        K2::NNN(k) => Code::N2 { k, dst, a, b },
         K2::W(k) => Code::K2 { k, dst, a, b },
     }
 }

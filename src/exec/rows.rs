@@ -41,15 +41,36 @@ fn fill_body<T: Copy>(d: &mut [T], v: T) {
 
 /// A register word (`u32` or `u64`) blended under a per-lane mask word (`0` or `!0`).
 pub(crate) trait Word: Copy {
+    /// A word of the 32-bit register file (`u32`), the only file whose lane kernels the
+    /// executor runs with an operand read from the destination row (`kernels::F1`).
+    const N: bool;
     /// The mask word widened to this width (`0` or all ones).
     fn widen(m: u32) -> Self;
     /// `self` where `m` is all ones, `d` where it is zero.
     fn select(self, d: Self, m: Self) -> Self;
+    /// The word zero-extended to 64 bits.
+    fn to_u64(self) -> u64;
+    /// The low bits of `v`.
+    fn from_u64(v: u64) -> Self;
+    /// The word as a `W` (zero-extended or truncated; the identity between equal widths).
+    #[inline(always)]
+    fn cast<W: Word>(self) -> W {
+        W::from_u64(self.to_u64())
+    }
 }
 impl Word for u32 {
+    const N: bool = true;
     #[inline(always)]
     fn widen(m: u32) -> u32 {
         m
+    }
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        self as u64
+    }
+    #[inline(always)]
+    fn from_u64(v: u64) -> u32 {
+        v as u32
     }
     #[inline(always)]
     fn select(self, d: u32, m: u32) -> u32 {
@@ -57,9 +78,18 @@ impl Word for u32 {
     }
 }
 impl Word for u64 {
+    const N: bool = false;
     #[inline(always)]
     fn widen(m: u32) -> u64 {
         m as i32 as i64 as u64
+    }
+    #[inline(always)]
+    fn to_u64(self) -> u64 {
+        self
+    }
+    #[inline(always)]
+    fn from_u64(v: u64) -> u64 {
+        v
     }
     #[inline(always)]
     fn select(self, d: u64, m: u64) -> u64 {

@@ -2,7 +2,7 @@
 //! instruction's execution over all lanes of a batch.
 
 use super::image::BatchOperands;
-use super::kernels::{raw_mask, raw_sext, K4, W1, W2, W3};
+use super::kernels::{raw_mask, raw_sext, Lane1, Lane2, Lane3, K4, W1, W2, W3};
 use super::mask::{self, Waiting};
 use super::memory::{Bindings, Buffer};
 use super::observe::{ImageEvent, InstEvent, Observer, RegView};
@@ -311,6 +311,62 @@ fn write_words(mem: &mut [u32], words: usize, stride: usize, l: usize, w: u32, w
     } else if w < words {
         mem[w * stride + l] = v as u32;
     }
+}
+
+/// `Batch::lane_kernel32` for a kernel one of whose operands `$s` is its destination, out
+/// of line (a method per arity; `$in_place`: the kernel's row loop takes an operand as the
+/// destination row, `kernels::F1`). A kernel that reads only its own lane, with one operand
+/// that is the destination, reads that operand in place (an empty slice: `c = c + x` writes
+/// `c`'s row once), or as its one value when the destination is uniform; any other kernel
+/// (cross-lane, one operand, two operands that are the destination) computes every lane
+/// into the scratch row, blended into the destination after.
+macro_rules! aliased {
+    ($name:ident, $L:ty, $in_place:expr, [$($s:ident),*]) => {
+        #[inline(never)]
+        fn $name(&mut self, k: $L, dst: u32, $($s: u32,)* full: bool) {
+            let n = self.n;
+            let d = dst as usize;
+            let lane = k.one.is_some();
+            if !($in_place && lane) || (0 $(+ ($s == dst) as u32)*) > 1 {
+                if !lane {
+                    $(self.realize32($s);)*
+                }
+                let r32 = &self.r32;
+                (k.rows)(
+                    $(if lane && self.uni32[$s as usize].uni {
+                        std::slice::from_ref(&self.uni32[$s as usize].val)
+                    } else {
+                        &r32[$s as usize * n..][..n]
+                    },)*
+                    &mut self.s32[..n],
+                    None,
+                );
+                self.write32(dst, full);
+                blend(&mut self.r32[d * n..][..n], &self.s32[..n], &self.active, full);
+                return;
+            }
+            // the destination operand: its value when uniform (read before `write32` clears
+            // the flag), else its row, read in place
+            let own_val = [self.uni32[d].val];
+            let own: &[u32] = if self.uni32[d].uni { &own_val } else { &[] };
+            self.write32(dst, full);
+            let (lo, rest) = self.r32.split_at_mut(d * n);
+            let (out, hi) = rest.split_at_mut(n);
+            let (lo, hi): (&[u32], &[u32]) = (lo, hi);
+            let mk = if full { None } else { Some(&self.active[..n]) };
+            (k.rows)(
+                $(if $s == dst {
+                    own
+                } else if self.uni32[$s as usize].uni {
+                    std::slice::from_ref(&self.uni32[$s as usize].val)
+                } else {
+                    pick(lo, hi, $s, d, n)
+                },)*
+                out,
+                mk,
+            );
+        }
+    };
 }
 
 impl Batch {
@@ -1365,83 +1421,77 @@ impl Batch {
     }
 
     /// The commonest instructions, run from the block loop without `exec`'s prologue and
-    /// matches: 32-bit lane kernels of one to three operands (`Code::N1`/`N2`/`N3`). A kernel that reads only its own lane and whose operands are all uniform
-    /// runs on one lane: with every lane active its result is kept in the scalar form
-    /// ([`super::uniform`]: loop counters, push-constant addresses, arithmetic on uniform
-    /// loads), else written to the active lanes. Otherwise the kernel writes the destination
-    /// row in place, masked unless every lane is active, and its uniform flag is cleared; a
-    /// uniform operand of such a kernel goes in as its one value (a one-lane slice, which
-    /// `kernels::m2` / `m3` take as a splat: no row read), a cross-lane kernel's operand rows
-    /// are made real; when an operand is the destination the kernel writes the scratch row,
-    /// blended in after. Returns false, having done nothing, for every other instruction
-    /// (so no row is made real for `c += x` in a loop whose uniform values stay scalar).
+    /// matches: 32-bit lane kernels of one to three operands (`Code::N1`/`N2`/`N3`). A kernel
+    /// that reads only its own lane (it has a form on one value, `kernels::Lane::one`) and
+    /// whose operands are all uniform runs that form once: with every lane active its result
+    /// is kept in the scalar form ([`super::uniform`]: loop counters, push-constant
+    /// addresses, arithmetic on uniform loads), else written to the active lanes. Otherwise
+    /// the kernel writes the destination row in place, masked unless every lane is active,
+    /// and its uniform flag is cleared; a uniform operand of such a kernel goes in as its one
+    /// value (a one-word slice, which `kernels::m2` / `m3` take as a splat: no row read), a
+    /// cross-lane kernel's operand rows are made real. A kernel one of whose operands is its
+    /// destination runs out of line (`aliased1` / `aliased2` / `aliased3`: in place or
+    /// through the scratch row).
+    /// Returns false, having done nothing, for every other instruction (so no row is made
+    /// real for `c += x` in a loop whose uniform values stay scalar).
     #[inline(always)]
     fn lane_kernel32(&mut self, code: &Code, full: bool) -> bool {
         let n = self.n;
-        // One kernel `$f` of operand registers `$s` (`$lane`: it reads only its own lane of
-        // each), written out per arity: straight-line tests and slices, no array maps or
-        // iterator folds, which the block loop's size kept LLVM from inlining.
+        // One kernel `$k` of operand registers `$s` (`$aliased`: its run when an operand is
+        // the destination), written out per arity: straight-line tests and slices, no array
+        // maps or iterator folds, which the block loop's size kept LLVM from inlining.
         macro_rules! kernel {
-            ($lane:expr, $f:expr, $dst:expr, [$($s:ident),*]) => {{
+            ($k:expr, $aliased:ident, $dst:expr, [$($s:ident),*]) => {{
                 let d = $dst as usize;
-                if $lane $(&& self.uni32[$s as usize].uni)* {
-                    let mut o = [0u32];
-                    $f($(std::slice::from_ref(&self.uni32[$s as usize].val),)* &mut o, None);
-                    if full {
-                        self.set_uniform32($dst, o[0]);
-                    } else {
-                        self.write32($dst, false);
-                        let active = Some(&self.active[..n]);
-                        broadcast(&mut self.r32[d * n..][..n], active, o[0]);
-                    }
-                    true
-                } else if false $(|| $s == $dst)* {
-                    // an operand is the destination: into the scratch row, then blended in
-                    if !$lane {
-                        $(self.realize32($s);)*
-                    }
-                    let r32 = &self.r32;
-                    $f(
-                        $(if $lane && self.uni32[$s as usize].uni {
-                            std::slice::from_ref(&self.uni32[$s as usize].val)
+                let lane = $k.one.is_some();
+                if let Some(one) = $k.one {
+                    if true $(&& self.uni32[$s as usize].uni)* {
+                        let v = one($(self.uni32[$s as usize].val),*);
+                        if full {
+                            self.set_uniform32($dst, v);
                         } else {
-                            &r32[$s as usize * n..][..n]
-                        },)*
-                        &mut self.s32[..n],
-                        None,
-                    );
-                    self.write32($dst, full);
-                    blend(&mut self.r32[d * n..][..n], &self.s32[..n], &self.active, full);
-                    true
-                } else {
-                    if !$lane {
-                        $(self.realize32($s);)*
+                            self.write32($dst, false);
+                            let active = Some(&self.active[..n]);
+                            broadcast(&mut self.r32[d * n..][..n], active, v);
+                        }
+                        return true;
                     }
-                    self.write32($dst, full);
-                    let (lo, rest) = self.r32.split_at_mut(d * n);
-                    let (out, hi) = rest.split_at_mut(n);
-                    let (lo, hi): (&[u32], &[u32]) = (lo, hi);
-                    let mk = if full { None } else { Some(&self.active[..n]) };
-                    $f(
-                        $(if $lane && self.uni32[$s as usize].uni {
-                            std::slice::from_ref(&self.uni32[$s as usize].val)
-                        } else {
-                            pick(lo, hi, $s, d, n)
-                        },)*
-                        out,
-                        mk,
-                    );
-                    true
                 }
+                if false $(|| $s == $dst)* {
+                    self.$aliased($k, $dst, $($s,)* full);
+                    return true;
+                }
+                if !lane {
+                    $(self.realize32($s);)*
+                }
+                self.write32($dst, full);
+                let (lo, rest) = self.r32.split_at_mut(d * n);
+                let (out, hi) = rest.split_at_mut(n);
+                let (lo, hi): (&[u32], &[u32]) = (lo, hi);
+                let mk = if full { None } else { Some(&self.active[..n]) };
+                ($k.rows)(
+                    $(if lane && self.uni32[$s as usize].uni {
+                        std::slice::from_ref(&self.uni32[$s as usize].val)
+                    } else {
+                        pick(lo, hi, $s, d, n)
+                    },)*
+                    out,
+                    mk,
+                );
+                true
             }};
         }
         match *code {
-            Code::N1 { f, dst, a, lane } => kernel!(lane, f, dst, [a]),
-            Code::N2 { f, dst, a, b, lane } => kernel!(lane, f, dst, [a, b]),
-            Code::N3 { f, dst, a, b, c } => kernel!(true, f, dst, [a, b, c]),
+            Code::N1 { k, dst, a } => kernel!(k, aliased1, dst, [a]),
+            Code::N2 { k, dst, a, b } => kernel!(k, aliased2, dst, [a, b]),
+            Code::N3 { k, dst, a, b, c } => kernel!(k, aliased3, dst, [a, b, c]),
             _ => false,
         }
     }
+
+    aliased!(aliased1, Lane1, false, [a]);
+    aliased!(aliased2, Lane2, true, [a, b]);
+    aliased!(aliased3, Lane3, true, [a, b, c]);
 
     /// Clear the uniform flags of `code`'s destination register (in both files: clearing a
     /// flag is always sound). Image results are cleared by `exec_cold` from the instruction.

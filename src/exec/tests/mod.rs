@@ -6,6 +6,7 @@ mod alu;
 mod cflow;
 mod entry;
 mod fuse;
+mod in_place;
 mod memory;
 mod quad;
 mod reuse;
