@@ -326,7 +326,8 @@ fn with_dref(mut args: Vec<SampleArgs>, d: f32) -> Vec<SampleArgs> {
 /// `quadstep bench sampler`). The `*_wide` cases sample the same quads as their namesakes
 /// through [`Kernel::sample_batch`] (`dref_pcf2x2_d32_wide` with its Dref row, the cube
 /// cases with the direction's third row), `gather_rgba8_2d_wide` through
-/// [`Kernel::gather_batch`]; `cube_bilinear_rgba8*` are lavapipe's cube scene's quads.
+/// [`Kernel::gather_batch`]; `cube_bilinear_rgba8*` are lavapipe's cube scene's quads;
+/// `trilinear_varying_rgba8_2d_wide` has λ change from quad to quad.
 pub fn cases() -> Result<Vec<Case>> {
     let mut rgba = Image::new_2d(Format::R8G8B8A8_UNORM, 256, 256, 1, 9)?;
     noise(&mut rgba)?;
@@ -355,6 +356,14 @@ pub fn cases() -> Result<Vec<Case>> {
     let tri = Sampler::trilinear(AddressMode::Repeat);
     let mag = quads([0.5 / 256.0, 0.5 / 256.0], 0.0);
     let minify = quads([2.8 / 256.0, 2.8 / 256.0], 0.0); // λ ≈ 1.49
+                                                         // each quad its own footprint, as on a surface seen at an angle: λ from ≈ 0.5 to ≈ 2.2
+                                                         // over the quads, two levels each, so the selection changes from quad to quad
+    let varying: Vec<SampleArgs> = (0..QUADS)
+        .map(|q| {
+            let step = (1.4 + 0.05 * q as f32) / 256.0;
+            quads([step, step], 0.0)[q]
+        })
+        .collect();
     let mut v = vec![
         quad_case("nearest_rgba8_2d", rgba.clone(), d2, &nearest, mag.clone())?,
         quad_case(
@@ -368,6 +377,13 @@ pub fn cases() -> Result<Vec<Case>> {
         batch_case("nearest_rgba8_2d_wide", rgba.clone(), d2, &nearest, &mag)?,
         batch_case("bilinear_rgba8_2d_wide", rgba.clone(), d2, &bilinear, &mag)?,
         batch_case("trilinear_rgba8_2d_wide", rgba.clone(), d2, &tri, &minify)?,
+        batch_case(
+            "trilinear_varying_rgba8_2d_wide",
+            rgba.clone(),
+            d2,
+            &tri,
+            &varying,
+        )?,
     ];
 
     let aniso = Sampler {

@@ -13,9 +13,9 @@
 //! history), so reuse gives the bits computing would. Then the quads go through the kernel
 //! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes
 //! (two whole quads), else four; a selection of two levels takes one group per level. Two
-//! whole quads of different selections (λ varying from quad to quad) go as one unit of eight
-//! lanes, each half on its quad's levels, when both select one texel filter and as many
-//! levels. A quad whose
+//! whole quads of different keys (λ varying from quad to quad) go as one unit: of their one
+//! selection when both select the same, else as a lane unit (below), each quad's lanes on
+//! its own selection, when they select one texel filter. A quad whose
 //! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route
 //! ([`sample::quad_lanes`](super::sample::quad_lanes)). A batch of `Grad` derivatives (each
 //! lane its own λ) has a loop of its own (`run_own`): two whole quads to a unit of eight
@@ -323,19 +323,6 @@ impl<L: Lanes> Units<L> {
     fn set(&mut self, l: L, b: &Binding, sel: [Selection; 2]) {
         *self = Units::new(l, b, sel);
     }
-
-    /// These units made, in place, those of a pair of quads of other keys: the first's
-    /// selection `sel` and the second's for λ_base `lam` and bias `bias`, if both have one
-    /// texel filter and as many levels (else `false`, and the units are as they were).
-    #[inline(always)]
-    fn pair(&mut self, l: L, b: &Binding, sel: Selection, lam: f32, bias: f32) -> bool {
-        let sel1 = selection(b, lam, bias);
-        let alike = sel1.linear == sel.linear && sel1.levels.n == sel.levels.n;
-        if alike {
-            *self = Units::new(l, b, [sel, sel1]);
-        }
-        alike
-    }
 }
 
 /// The batch route of a plane kernel's 2D (`ARRAY` 0) or 2D-array (`ARRAY` 1) view, address
@@ -480,19 +467,35 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         prev_d = d;
         let key = qs.key_of(lam, bias);
         if key_now != Some(key) {
-            let sel = selection(b, lam, bias);
-            // eight-lane units: a pair of whole quads whose keys differ goes as one unit of
-            // the two selections (as λ varying from quad to quad has it)
+            // eight-lane units: a pair of whole quads whose keys differ (λ varying from quad
+            // to quad) goes as one unit, its two selections made at once
             if qs.pair::<L>(q, mask) {
                 let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
-                if qs.key_of(lam1, bias1) != key && pu.pair(l, b, sel, lam1, bias1) {
-                    prev_d = d1;
-                    pair_unit::<K, L>(b, plane, a, &pu, l0, out);
-                    q += 2;
-                    continue;
+                if qs.key_of(lam1, bias1) != key {
+                    // SAFETY: `pair` holds only for eight lanes, AVX2's, made only when the
+                    // CPU has it
+                    let c = unsafe { quad_choices8(b, [lam, lam1], [bias, bias1]) };
+                    let base = b.view.base_level;
+                    let sel = [lane_selection(&c, 0, base), lane_selection(&c, 4, base)];
+                    let done = if same_selection(&sel[0], &sel[1]) {
+                        // other λ, one selection (magnified quads, most often): one unit
+                        pu.set(l, b, [sel[0]; 2]);
+                        pair_unit::<K, L>(b, plane, a, &pu, l0, out);
+                        true
+                    } else if let Some(lu) = LaneUnit::new(l, b, &c) {
+                        lane_unit::<K, L>(b, plane, a, &lu, l0, out);
+                        true
+                    } else {
+                        false
+                    };
+                    if done {
+                        prev_d = d1;
+                        q += 2;
+                        continue;
+                    }
                 }
             }
-            u.set(l, b, [sel; 2]);
+            u.set(l, b, [selection(b, lam, bias); 2]);
             key_now = Some(key);
         }
         // a run of units of whole quads with the same key, straight from the rows
@@ -647,18 +650,24 @@ impl<L: Lanes> LaneUnit<L> {
         if c.out != 0 || (c.linear != 0 && c.linear != 0xff) {
             return None;
         }
-        let quads = |lv: [u32; 8]| [0, 4].map(|h| [0, 1, 2, 3].map(|k| lv[h + k]));
         let layer = b.view.base_layer;
         Some(LaneUnit {
             linear: c.linear != 0,
             two: c.two,
             slot: [
-                Slot::quads(l, b, quads(c.level[0]), layer),
-                Slot::quads(l, b, quads(c.level[1]), layer),
+                Slot::quads(l, b, quads(&c.level[0]), layer),
+                Slot::quads(l, b, quads(&c.level[1]), layer),
             ],
             weight: [L::each(|k| c.weight[0][k]), L::each(|k| c.weight[1][k])],
         })
     }
+}
+
+/// Eight lanes' values as two quads' (written out: an array `map` is left as an
+/// out-of-line call).
+#[inline(always)]
+fn quads(v: &[u32; 8]) -> [[u32; 4]; 2] {
+    [[v[0], v[1], v[2], v[3]], [v[4], v[5], v[6], v[7]]]
 }
 
 /// The batch loop of a `Grad` operand on a 2D or 2D-array view (each lane has its own λ):
@@ -717,9 +726,61 @@ unsafe fn grad_choices8(b: &Binding, g: &GradRows, l0: usize) -> Choices<8> {
     b.grad_choices([row(g.dx[0]), row(g.dx[1])], [row(g.dy[0]), row(g.dy[1])])
 }
 
-/// [`grad_choices8`] off x86-64: never called (no lanes there have `AVX2`).
+/// What lanes `l0..l0 + 8` (two whole quads) select, each quad's lanes by its λ_base
+/// `lam[k]` and bias `bias[k]` (or explicit λ and no bias), eight lanes at once with
+/// [`selection`]'s rule and so its bits ([`Binding::choose_lanes`]; the batch has no
+/// `MinLod`).
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn quad_choices8(b: &Binding, lam: [f32; 2], bias: [f32; 2]) -> Choices<8> {
+    use crate::math::{lanes::Float, x86::F8};
+    // SAFETY: the caller promises AVX2
+    let (lam, bias) = unsafe { (F8::load(&by_quad(lam)), F8::load(&by_quad(bias))) };
+    b.choose_lanes(lam, bias, lam.splat(f32::NEG_INFINITY))
+}
+
+/// Lane `k`'s selection in `c` (levels made view-relative again: `base` is the view's base
+/// level), as [`Binding::select`] gives it.
+#[inline(always)]
+fn lane_selection(c: &Choices<8>, k: usize, base: u32) -> Selection {
+    let lw = |s: usize| (c.level[s][k] - base, c.weight[s][k]);
+    Selection {
+        linear: c.linear >> k & 1 != 0,
+        levels: super::lod::Levels {
+            l: [lw(0), lw(1)],
+            n: 1 + (c.two >> k & 1) as usize,
+        },
+    }
+}
+
+/// Whether two selections are the same, bit for bit (weights compared as bits).
+#[inline(always)]
+fn same_selection(x: &Selection, y: &Selection) -> bool {
+    let key = |s: &Selection| {
+        let [(l0, w0), (l1, w1)] = s.levels.l;
+        (s.linear, s.levels.n, l0, l1, w0.to_bits(), w1.to_bits())
+    };
+    key(x) == key(y)
+}
+
+/// Two quads' values in each of their lanes (no closure: one called twice is left out of
+/// line).
+#[inline(always)]
+fn by_quad(v: [f32; 2]) -> [f32; 8] {
+    [v[0], v[0], v[0], v[0], v[1], v[1], v[1], v[1]]
+}
+
+/// [`grad_choices8`] and [`quad_choices8`] off x86-64: never called (no lanes there have
+/// `AVX2`).
 #[cfg(not(target_arch = "x86_64"))]
 unsafe fn grad_choices8(_: &Binding, _: &GradRows, _: usize) -> Choices<8> {
+    unreachable!("eight-lane units need AVX2")
+}
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn quad_choices8(_: &Binding, _: [f32; 2], _: [f32; 2]) -> Choices<8> {
     unreachable!("eight-lane units need AVX2")
 }
 
@@ -739,9 +800,9 @@ fn lane_unit<K: Spec, L: Lanes>(
     let src = Plane(plane);
     let cmp = !a.dref.is_empty();
     let i = inputs::<K, L>(l, b, a, 4, |r| run_lanes(l, r, l0));
-    let v = group_of::<L, K, _>(b, &src, plane, u.linear, cmp, &u.slot[0], &i);
+    let v = level_group::<K, L>(b, &src, plane, u.linear, cmp, &u.slot[0], &i);
     let v1 = if u.two != 0 {
-        group_of::<L, K, _>(b, &src, plane, u.linear, cmp, &u.slot[1], &i)
+        level_group::<K, L>(b, &src, plane, u.linear, cmp, &u.slot[1], &i)
     } else {
         v
     };
@@ -752,6 +813,25 @@ fn lane_unit<K: Spec, L: Lanes>(
             acc += f32x4::splat(u.weight[1][k]) * v1[k];
         }
         out[l0 + k] = finish(acc, b.snorm);
+    }
+}
+
+/// A level slot's group: every lane lane-wise ([`group_all_of`]) when it can be, else with
+/// the lane-by-lane rules for those that need them ([`group_of`]); the same bits.
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn level_group<K: Spec, L: Lanes>(
+    b: &Binding,
+    src: &Plane,
+    plane: &[f32x4],
+    linear: bool,
+    cmp: bool,
+    slot: &Slot<L>,
+    i: &Input<L>,
+) -> L::A<f32x4> {
+    match group_all_of::<L, K>(b, plane, linear, cmp, slot, i) {
+        Some(v) => v,
+        None => group_of::<L, K, _>(b, src, plane, linear, cmp, slot, i),
     }
 }
 
