@@ -18,7 +18,7 @@ use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::image::ViewType;
-use super::lanes::{self, compare, compare4, lerp, split, Arr, Lanes, F, I};
+use super::lanes::{self, compare, compare4, lerp, lerp_xy, split, Arr, Lanes, F, I};
 use super::sampler::{CompareOp, Filter};
 use super::source::{Addr, Source};
 use wide::f32x4;
@@ -892,12 +892,6 @@ fn pass<L: Lanes>(plane: &[f32x4], op: CompareOp, dref: F<L>, o: I<L>) -> F<L> {
     compare(op, dref, reads_channel(plane, o, 0)).one_zero()
 }
 
-/// `a + (c − a)·w` lane-wise (one channel of many lanes: the compare route's lerps).
-#[inline(always)]
-fn lerp_lanes<L: Lanes>(a: F<L>, c: F<L>, w: F<L>) -> F<L> {
-    a + (c - a) * w
-}
-
 /// A group of lanes on one slot, filtered by `LIN`, each texel compared with the lane's
 /// Dref first if `CMP` (a compared texel is `(pass, 0, 0, 1)`): the lane-wise footprints
 /// on the plane where [`plane_taps`] takes them, every other lane by [`lane`].
@@ -978,9 +972,7 @@ fn compare_taps<L: Lanes, const LIN: bool>(
             p01.one_zero(),
             p11.one_zero(),
         );
-        let top = lerp_lanes(p00, p10, t.fa);
-        let bot = lerp_lanes(p01, p11, t.fa);
-        lerp_lanes(top, bot, t.fb)
+        lerp_xy([p00, p10, p01, p11], t.fa, t.fb)
     } else {
         pass(plane, op, q.dref, o00)
     }

@@ -143,11 +143,7 @@ pub(super) trait Lanes: Copy + 'static {
     fn bilerp(self, t: [Self::A<f32x4>; 4], fa: F<Self>, fb: F<Self>) -> Self::A<f32x4> {
         let (fa, fb) = (fa.arr(), fb.arr());
         let w = |f: f32| f32x4::splat(f);
-        Self::each(|l| {
-            let top = lerp(t[0][l], t[1][l], w(fa[l]));
-            let bot = lerp(t[2][l], t[3][l], w(fa[l]));
-            lerp(top, bot, w(fb[l]))
-        })
+        Self::each(|l| lerp_xy([t[0][l], t[1][l], t[2][l], t[3][l]], w(fa[l]), w(fb[l])))
     }
 
     /// [`bilerp`](Lanes::bilerp) of each lane's 2×2 block whose first texel is `plane[o[l]]`
@@ -175,9 +171,7 @@ pub(super) trait Lanes: Copy + 'static {
                 let p = plane.as_ptr().add(o[l] as u32 as usize);
                 [*p, *p.add(1), *p.add(row), *p.add(row + 1)]
             };
-            let top = lerp(t[0], t[1], w(fa[l]));
-            let bot = lerp(t[2], t[3], w(fa[l]));
-            lerp(top, bot, w(fb[l]))
+            lerp_xy(t, w(fa[l]), w(fb[l]))
         })
     }
 
@@ -945,6 +939,19 @@ pub(super) fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>
     w: T,
 ) -> T {
     a + (b - a) * w
+}
+
+/// The bilinear filter of a 2×2 footprint's taps `t` (`(i0, j0)`, `(i1, j0)`, `(i0, j1)`,
+/// `(i1, j1)`): [`lerp`] along x by `a`, then along y by `b`.
+#[inline(always)]
+pub(super) fn lerp_xy<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(
+    t: [T; 4],
+    a: T,
+    b: T,
+) -> T {
+    let top = lerp(t[0], t[1], a);
+    let bot = lerp(t[2], t[3], a);
+    lerp(top, bot, b)
 }
 
 /// `acc + w·v` per channel: a weighted term of a sum, in the order every instantiation
