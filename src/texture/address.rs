@@ -65,10 +65,7 @@ fn mirror(n: i32) -> i32 {
 }
 
 /// `i.rem_euclid(n)` for `n > 0`. For a power of two it is `i & (n − 1)` (the same value
-/// for every i32, negative ones included, in two's complement), which spares an integer
-/// division per tap: repeat-wrapped coordinates outside the first period (a texture tiled
-/// 45 times across a frame) made `rem_euclid` 12 % of the fullscreen trilinear frame under
-/// callgrind.
+/// for every i32, negative ones included, in two's complement): no integer division per tap.
 #[inline(always)]
 fn rem_euclid(i: i32, n: i32) -> i32 {
     if n & (n - 1) == 0 {
@@ -89,13 +86,7 @@ pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
         REPEAT => rem_euclid(i, size),
         MIRRORED => (size - 1) - mirror(rem_euclid(i, 2 * size) - size),
         CLAMP => i.clamp(0, size - 1),
-        BORDER => {
-            if i < 0 || i >= size {
-                -1
-            } else {
-                i
-            }
-        }
+        BORDER => -1, // (outside the level, by the test above)
         _ => mirror(i).clamp(0, size - 1),
     }
 }
@@ -104,10 +95,7 @@ pub fn wrap<const M: u8>(i: i32, size: i32, dynamic: u8) -> i32 {
 /// power-of-two sizes (`pow2`: every lane's size is one) and clamp-to-edge are straight
 /// lane-wise integer operations: the mask form of `rem_euclid` holds for every i32, and both
 /// formulas are the identity inside the level, so the `contains` shortcut is not needed.
-/// Other modes and sizes take the scalar [`wrap`] per lane. Why: a texture repeated 45
-/// times across the fullscreen trilinear frame puts every footprint outside the first
-/// period, where sixteen scalar wraps per quad (each with its range test and power-of-two
-/// test) would cost many times these few vector operations.
+/// Other modes and sizes take the scalar [`wrap`] per lane.
 #[inline(always)]
 pub(super) fn wrap_lanes<const M: u8, L: Lanes>(i: I<L>, size: I<L>, pow2: bool) -> I<L> {
     let one = i.lanes().i(1);

@@ -12,6 +12,7 @@
 use super::address;
 use super::cube::select_face;
 use super::cube::EdgeIndex;
+use super::fetch::{out_of_range_texel, present, result_bits};
 use super::format::{Aspect, Decoder, Format, NumKind};
 use super::image::{Image, ImageView, ViewType};
 use super::lanes::{Lanes, F, I};
@@ -145,13 +146,6 @@ pub(super) struct Binding {
     pub id: KernelId,
 }
 
-/// Missing-component defaults after replacing the present ones (0,0,0,1 rule).
-fn present(comps: usize, v: [f32; 4]) -> [f32; 4] {
-    let mut o = [0.0, 0.0, 0.0, 1.0];
-    o[..comps].copy_from_slice(&v[..comps]);
-    o
-}
-
 /// Array layer from a coordinate: round to nearest even, clamp to `[0, count − 1]` (NaN → 0).
 #[inline(always)]
 pub(super) fn layer_index(a: f32, count: u32) -> u32 {
@@ -181,10 +175,6 @@ impl Binding {
             1
         };
         let border = present(comps, sampler.border_color.rgba());
-        let border_raw = match dec.kind {
-            NumKind::Float => border.map(f32::to_bits),
-            _ => border.map(|x| x as u32),
-        };
         let class = match (format, view.aspect) {
             (Format::R8G8B8A8_UNORM, _) => FC_RGBA8,
             (Format::R32_SFLOAT, _)
@@ -206,8 +196,8 @@ impl Binding {
             texel_size: format.texel_size(),
             class,
             border,
-            border_raw,
-            oob: super::fetch::out_of_range_texel(comps, dec.kind),
+            border_raw: result_bits(dec.kind, border),
+            oob: out_of_range_texel(comps, dec.kind),
             size0: view.level_extent(img, 0).map(|x| x as f32),
             dims: view.view_type.spatial_dims(),
             cube: view.view_type.is_cube(),

@@ -3,6 +3,7 @@
 
 use super::explain::{FootprintExplain, Log, NoRecord, Operation, QuadExplain, Recorder};
 use super::explain::{TapExplain, Texel};
+use super::format::NumKind;
 use super::image::{Image, ImageView, ViewType};
 use super::QuadBits;
 use crate::Result;
@@ -39,16 +40,22 @@ impl FetchArgs {
 /// What a read outside an image or texel buffer returns (robust access): zeros in the `comps`
 /// components the format has and the (0, 0, 0, 1) defaults in the missing ones, as raw bits
 /// (1.0 for float kinds, 1 for integer kinds).
-pub fn out_of_range_texel(comps: usize, kind: super::NumKind) -> [u32; 4] {
-    let one = if kind == super::NumKind::Float {
-        1.0f32.to_bits()
-    } else {
-        1
-    };
-    if comps == 4 {
-        [0; 4]
-    } else {
-        [0, 0, 0, one]
+pub fn out_of_range_texel(comps: usize, kind: NumKind) -> [u32; 4] {
+    result_bits(kind, present(comps, [0.0; 4]))
+}
+
+/// `v` in the `comps` components a format has, the (0, 0, 0, 1) defaults in the others.
+pub(super) fn present(comps: usize, v: [f32; 4]) -> [f32; 4] {
+    let mut o = [0.0, 0.0, 0.0, 1.0];
+    o[..comps].copy_from_slice(&v[..comps]);
+    o
+}
+
+/// Values as result bits of a format of `kind`: f32 bits, or integers for UINT/SINT.
+pub(super) fn result_bits(kind: NumKind, v: [f32; 4]) -> [u32; 4] {
+    match kind {
+        NumKind::Float => v.map(f32::to_bits),
+        _ => v.map(|x| x as u32),
     }
 }
 

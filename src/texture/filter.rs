@@ -18,7 +18,7 @@ use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::image::ViewType;
-use super::lanes::{self, compare, compare4, lerp, split, Arr, Lanes, F, I};
+use super::lanes::{self, compare, compare4, lerp, lerp_xy, split, Arr, Lanes, F, I};
 use super::sampler::{CompareOp, Filter};
 use super::source::{Addr, Source};
 use wide::f32x4;
@@ -213,16 +213,6 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         }
         out
     };
-    let wrapped = |ijk: [i32; 3]| -> Option<(u32, [i32; 3])> {
-        let mut w = [0i32; 3];
-        for d in 0..dims {
-            w[d] = wrap::<DYN>(ijk[d], n[d], K::mode(b, d));
-            if w[d] < 0 {
-                return None;
-            }
-        }
-        Some((at.face, w))
-    };
     if R::ON {
         rec.footprint(FootprintExplain {
             probe: note.probe,
@@ -238,18 +228,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         });
     }
     let v = if !linear {
-        let mut ijk = [0i32; 3];
-        for d in 0..dims {
-            ijk[d] = super::lanes::fl(K::snap(b, u[d]));
-        }
-        let t = if cube {
-            Some((
-                at.face,
-                [ijk[0].clamp(0, n[0] - 1), ijk[1].clamp(0, n[0] - 1), 0],
-            ))
-        } else {
-            wrapped(ijk)
-        };
+        let (ijk, t) = nearest::<K>(b, at, u);
         read(t, ijk, 1.0)
     } else {
         // lower texel and fraction per axis (after the −0.5 shift), upper texel one on
@@ -319,7 +298,7 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         } else {
             for (t, vt) in v.iter_mut().enumerate().take(taps) {
                 let c = corner(t);
-                *vt = read(wrapped(c), c, weight(t));
+                *vt = read(wrapped::<K>(b, at, c), c, weight(t));
             }
         }
         // x first, then y, then z: pairs of neighbours lerped axis by axis
@@ -343,6 +322,38 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
     v
 }
 
+/// Texel `ijk` of `at`'s level wrapped on each axis by its address mode: `(face, ijk)` on
+/// the lane's face, or `None`: the border.
+#[inline(always)]
+fn wrapped<K: Spec>(b: &Binding, at: &At, ijk: [i32; 3]) -> Option<(u32, [i32; 3])> {
+    let mut w = [0i32; 3];
+    for d in 0..K::dims(b) {
+        w[d] = wrap::<DYN>(ijk[d], at.size[d], K::mode(b, d));
+        if w[d] < 0 {
+            return None;
+        }
+    }
+    Some((at.face, w))
+}
+
+/// The nearest texel of texel-space `u`: its floor on each axis (after snapping), and the
+/// texel it reads ([`wrapped`]; a cube's clamped to the face).
+#[inline(always)]
+fn nearest<K: Spec>(b: &Binding, at: &At, u: [f32; 3]) -> ([i32; 3], Option<(u32, [i32; 3])>) {
+    let mut ijk = [0i32; 3];
+    for d in 0..K::dims(b) {
+        ijk[d] = super::lanes::fl(K::snap(b, u[d]));
+    }
+    let n = at.size[0];
+    let t = if K::cube(b) {
+        let c = [ijk[0].clamp(0, n - 1), ijk[1].clamp(0, n - 1), 0];
+        Some((at.face, c))
+    } else {
+        wrapped::<K>(b, at, ijk)
+    };
+    (ijk, t)
+}
+
 /// One lane of an integer (UINT/SINT) format: the nearest texel's raw bits at `at` (texel
 /// space `u`), border bits outside a border-mode level.
 #[inline(always)]
@@ -353,21 +364,9 @@ pub(super) fn lane_raw<S: Source, R: Recorder>(
     u: [f32; 3],
     rec: &R,
 ) -> [u32; 4] {
-    let ijk = u.map(|x| super::lanes::fl(b.snap(x)));
-    let n = at.size;
-    let t = if b.cube {
-        Some([ijk[0].clamp(0, n[0] - 1), ijk[1].clamp(0, n[0] - 1), 0])
-    } else {
-        let mut w = [0i32; 3];
-        let mut ok = true;
-        for d in 0..b.dims.min(3) {
-            w[d] = wrap::<DYN>(ijk[d], n[d], b.modes[d]);
-            ok &= w[d] >= 0;
-        }
-        ok.then_some(w)
-    };
+    let (ijk, t) = nearest::<General>(b, at, u);
     let v = match t {
-        Some(ijk) => src.raw(b, at.offset(ijk, 0)),
+        Some((_, ijk)) => src.raw(b, at.offset(ijk, 0)),
         None => b.border_raw,
     };
     if R::ON {
@@ -379,7 +378,7 @@ pub(super) fn lane_raw<S: Source, R: Recorder>(
         });
         rec.tap(TapExplain {
             unwrapped: ijk,
-            texel: at.texel(t.map(|ijk| (at.face, ijk)), b.cube),
+            texel: at.texel(t, b.cube),
             weight: 1.0,
             value: v,
             compare: None,
@@ -892,12 +891,6 @@ fn pass<L: Lanes>(plane: &[f32x4], op: CompareOp, dref: F<L>, o: I<L>) -> F<L> {
     compare(op, dref, reads_channel(plane, o, 0)).one_zero()
 }
 
-/// `a + (c − a)·w` lane-wise (one channel of many lanes: the compare route's lerps).
-#[inline(always)]
-fn lerp_lanes<L: Lanes>(a: F<L>, c: F<L>, w: F<L>) -> F<L> {
-    a + (c - a) * w
-}
-
 /// A group of lanes on one slot, filtered by `LIN`, each texel compared with the lane's
 /// Dref first if `CMP` (a compared texel is `(pass, 0, 0, 1)`): the lane-wise footprints
 /// on the plane where [`plane_taps`] takes them, every other lane by [`lane`].
@@ -978,9 +971,7 @@ fn compare_taps<L: Lanes, const LIN: bool>(
             p01.one_zero(),
             p11.one_zero(),
         );
-        let top = lerp_lanes(p00, p10, t.fa);
-        let bot = lerp_lanes(p01, p11, t.fa);
-        lerp_lanes(top, bot, t.fb)
+        lerp_xy([p00, p10, p01, p11], t.fa, t.fb)
     } else {
         pass(plane, op, q.dref, o00)
     }

@@ -402,21 +402,25 @@ impl Image {
             .map(|b| self.format.decode_f32(b))
     }
 
-    fn texel_mut(
+    /// Writes sample `sample` of a texel by `encode` (the format's encoder into its bytes);
+    /// the plane then takes its new value ([`Image::plane_patch`]; multisampled: has none).
+    fn write(
         &mut self,
         level: u32,
         layer: u32,
         xyz: [u32; 3],
         sample: u32,
-    ) -> Result<&mut [u8]> {
+        encode: impl FnOnce(Format, &mut [u8]),
+    ) -> Result<()> {
         let o = self.texel_offset(level, layer, xyz, sample).ok_or_else(|| {
             Error::Texture(format!(
                 "texel write out of range: level {level} layer {layer} at {xyz:?} sample {sample} (image {:?}×{} layers, {} levels)",
                 self.extent, self.layers, self.levels
             ))
         })?;
-        let ts = self.format.texel_size();
-        Ok(&mut self.data[o..o + ts])
+        encode(self.format, &mut self.data[o..o + self.texel_size]);
+        self.plane_patch(o);
+        Ok(())
     }
 
     /// Writes raw bits (integers for UINT/SINT, f32 bits for float kinds) to a texel.
@@ -427,10 +431,7 @@ impl Image {
         xyz: [u32; 3],
         v: [u32; 4],
     ) -> Result<()> {
-        let f = self.format;
-        f.encode_raw(v, self.texel_mut(level, layer, xyz, 0)?);
-        self.plane_patch(self.offset_unchecked(level, layer, xyz, 0, self.level_extent(level)));
-        Ok(())
+        self.write(level, layer, xyz, 0, |f, t| f.encode_raw(v, t))
     }
 
     /// Writes f32 RGBA to a texel (converted by the format's rules).
@@ -441,10 +442,7 @@ impl Image {
         xyz: [u32; 3],
         v: [f32; 4],
     ) -> Result<()> {
-        let f = self.format;
-        f.encode_f32(v, self.texel_mut(level, layer, xyz, 0)?);
-        self.plane_patch(self.offset_unchecked(level, layer, xyz, 0, self.level_extent(level)));
-        Ok(())
+        self.write(level, layer, xyz, 0, |f, t| f.encode_f32(v, t))
     }
 
     /// Writes one sample of a texel (raw bits).
@@ -455,10 +453,7 @@ impl Image {
         sample: u32,
         v: [u32; 4],
     ) -> Result<()> {
-        let f = self.format;
-        f.encode_raw(v, self.texel_mut(0, layer, xyz, sample)?);
-        self.plane = PlaneCache::default(); // multisampled: no plane
-        Ok(())
+        self.write(0, layer, xyz, sample, |f, t| f.encode_raw(v, t))
     }
 
     /// Number of texels (incl. layers and samples) of a level.
@@ -471,26 +466,26 @@ impl Image {
     pub fn upload_f32(&mut self, level: u32, texels: &[[f32; 4]]) -> Result<()> {
         let n = self.check_level(level, texels.len())?;
         self.plane = PlaneCache::default();
-        let ts = self.format.texel_size();
-        let o = self.level_offsets[level as usize];
-        for (i, t) in texels.iter().enumerate().take(n) {
-            self.format
-                .encode_f32(*t, &mut self.data[o + i * ts..o + (i + 1) * ts]);
+        let (f, ts, o) = (
+            self.format,
+            self.texel_size,
+            self.level_offsets[level as usize],
+        );
+        for (t, d) in texels
+            .iter()
+            .zip(self.data[o..o + n * ts].chunks_exact_mut(ts))
+        {
+            f.encode_f32(*t, d);
         }
         Ok(())
     }
 
     /// Downloads a level as f32 RGBA (storage order).
     pub fn download_f32(&self, level: u32) -> Result<Vec<[f32; 4]>> {
-        self.check_level(level, self.level_texels(level.min(self.levels - 1)))?;
-        let ts = self.format.texel_size();
-        let o = self.level_offsets[level as usize];
-        let n = self.level_texels(level);
-        Ok((0..n)
-            .map(|i| {
-                self.format
-                    .decode_f32(&self.data[o + i * ts..o + (i + 1) * ts])
-            })
+        let bytes = self.level_bytes(level)?;
+        Ok(bytes
+            .chunks_exact(self.texel_size)
+            .map(|t| self.format.decode_f32(t))
             .collect())
     }
 
@@ -550,31 +545,25 @@ impl Image {
                             let mut acc = [0.0f32; 4];
                             let mut first = None;
                             let mut n = 0.0;
-                            for dz in 0..2 {
-                                for dy in 0..2 {
-                                    for dx in 0..2 {
-                                        let p = [
-                                            (2 * x + dx).min(src[0] - 1),
-                                            (2 * y + dy).min(src[1] - 1),
-                                            (2 * z + dz).min(src[2] - 1),
-                                        ];
-                                        if (dz == 1 && src[2] == 1)
-                                            || (dy == 1 && src[1] == 1)
-                                            || (dx == 1 && src[0] == 1)
-                                        {
-                                            continue;
-                                        }
-                                        let t = self.texel(l - 1, layer, p, 0).expect("in range");
-                                        if first.is_none() {
-                                            first = Some(self.format.decode_raw(t));
-                                        }
-                                        let v = self.format.decode_f32(t);
-                                        for c in 0..4 {
-                                            acc[c] += v[c];
-                                        }
-                                        n += 1.0;
-                                    }
+                            // (z, y, x) of the 2×2×2 block in order, x fastest; a step past
+                            // an axis of size 1 is not a texel
+                            for d in 0..8 {
+                                let k = [d & 1, d >> 1 & 1, d >> 2];
+                                if (0..3).any(|a| k[a] == 1 && src[a] == 1) {
+                                    continue;
                                 }
+                                let p: [u32; 3] = std::array::from_fn(|a| {
+                                    (2 * [x, y, z][a] + k[a]).min(src[a] - 1)
+                                });
+                                let t = self.texel(l - 1, layer, p, 0).expect("in range");
+                                if first.is_none() {
+                                    first = Some(self.format.decode_raw(t));
+                                }
+                                let v = self.format.decode_f32(t);
+                                for c in 0..4 {
+                                    acc[c] += v[c];
+                                }
+                                n += 1.0;
                             }
                             if int {
                                 self.write_texel(l, layer, [x, y, z], first.expect("≥1 tap"))?;

@@ -143,11 +143,7 @@ pub(super) trait Lanes: Copy + 'static {
     fn bilerp(self, t: [Self::A<f32x4>; 4], fa: F<Self>, fb: F<Self>) -> Self::A<f32x4> {
         let (fa, fb) = (fa.arr(), fb.arr());
         let w = |f: f32| f32x4::splat(f);
-        Self::each(|l| {
-            let top = lerp(t[0][l], t[1][l], w(fa[l]));
-            let bot = lerp(t[2][l], t[3][l], w(fa[l]));
-            lerp(top, bot, w(fb[l]))
-        })
+        Self::each(|l| lerp_xy([t[0][l], t[1][l], t[2][l], t[3][l]], w(fa[l]), w(fb[l])))
     }
 
     /// [`bilerp`](Lanes::bilerp) of each lane's 2×2 block whose first texel is `plane[o[l]]`
@@ -175,9 +171,7 @@ pub(super) trait Lanes: Copy + 'static {
                 let p = plane.as_ptr().add(o[l] as u32 as usize);
                 [*p, *p.add(1), *p.add(row), *p.add(row + 1)]
             };
-            let top = lerp(t[0], t[1], w(fa[l]));
-            let bot = lerp(t[2], t[3], w(fa[l]));
-            lerp(top, bot, w(fb[l]))
+            lerp_xy(t, w(fa[l]), w(fb[l]))
         })
     }
 
@@ -257,21 +251,68 @@ pub(super) struct I<L: Lanes>(L::Iv, L);
 #[derive(Clone, Copy)]
 pub(super) struct M<L: Lanes>(L::Iv, L);
 
+/// The methods of a lane vector type that apply one [`Lanes`] operation to it (and to
+/// operands of its own type), written `name(operand, …) -> result type = operation;`.
+macro_rules! lift {
+    ($t:ident; $($(#[$m:meta])* $f:ident($($b:ident),*) -> $r:ident = $op:ident;)*) => {
+        $(
+            $(#[$m])*
+            #[inline(always)]
+            pub fn $f(self, $($b: $t<L>),*) -> $r<L> {
+                $r(self.1.$op(self.0, $($b.0),*), self.1)
+            }
+        )*
+    };
+}
+
+/// The methods [`F`] and [`I`] share: their token, and their lanes as an array (`$store`:
+/// the token's store) or one by one.
+macro_rules! lane_vector {
+    ($t:ident, $e:ty, $store:ident) => {
+        impl<L: Lanes> $t<L> {
+            /// The lanes' token.
+            #[inline(always)]
+            pub fn lanes(self) -> L {
+                self.1
+            }
+            /// The lanes as an array.
+            #[inline(always)]
+            pub fn arr(self) -> L::A<$e> {
+                self.1.$store(self.0)
+            }
+            /// Lane `l`.
+            #[inline(always)]
+            pub fn at(self, l: usize) -> $e {
+                self.arr()[l]
+            }
+        }
+
+        impl<L: Lanes> fmt::Debug for $t<L> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.arr().as_ref().fmt(f)
+            }
+        }
+    };
+}
+lane_vector!(F, f32, fstore);
+lane_vector!(I, i32, istore);
+
 impl<L: Lanes> F<L> {
-    /// The lanes' token.
-    #[inline(always)]
-    pub fn lanes(self) -> L {
-        self.1
-    }
-    /// The lanes as an array.
-    #[inline(always)]
-    pub fn arr(self) -> L::A<f32> {
-        self.1.fstore(self.0)
-    }
-    /// Lane `l`.
-    #[inline(always)]
-    pub fn at(self, l: usize) -> f32 {
-        self.arr()[l]
+    lift! { F;
+        /// `self < b`.
+        lt(b) -> M = flt;
+        /// `self <= b`.
+        le(b) -> M = fle;
+        /// `self == b`.
+        eq(b) -> M = feq;
+        /// The lanes' bits.
+        bits() -> I = fbits;
+        /// `floor(x)` for lanes below 2²¹ in magnitude (see [`Lanes::floor_small`]).
+        floor_small() -> F = floor_small;
+        /// Truncated to i32 (lanes in i32 range).
+        trunc() -> I = trunc;
+        /// Lane `l` takes lane `l & !3`.
+        quad_first() -> F = quad_first;
     }
     /// `f` of each lane, lane by lane.
     #[inline(always)]
@@ -284,104 +325,38 @@ impl<L: Lanes> F<L> {
     pub fn abs(self) -> F<L> {
         (self.bits() & self.1.i(i32::MAX)).as_f32_bits()
     }
-    /// `self < b`.
-    #[inline(always)]
-    pub fn lt(self, b: F<L>) -> M<L> {
-        M(self.1.flt(self.0, b.0), self.1)
-    }
-    /// `self <= b`.
-    #[inline(always)]
-    pub fn le(self, b: F<L>) -> M<L> {
-        M(self.1.fle(self.0, b.0), self.1)
-    }
-    /// `self == b`.
-    #[inline(always)]
-    pub fn eq(self, b: F<L>) -> M<L> {
-        M(self.1.feq(self.0, b.0), self.1)
-    }
-    /// The lanes' bits.
-    #[inline(always)]
-    pub fn bits(self) -> I<L> {
-        I(self.1.fbits(self.0), self.1)
-    }
-    /// `floor(x)` for lanes below 2²¹ in magnitude (see [`Lanes::floor_small`]).
-    #[inline(always)]
-    pub fn floor_small(self) -> F<L> {
-        F(self.1.floor_small(self.0), self.1)
-    }
-    /// Truncated to i32 (lanes in i32 range).
-    #[inline(always)]
-    pub fn trunc(self) -> I<L> {
-        I(self.1.trunc(self.0), self.1)
-    }
     /// `m ? a : b` lane-wise.
     #[inline(always)]
     pub fn select(m: M<L>, a: F<L>, b: F<L>) -> F<L> {
         I::select(m, a.bits(), b.bits()).as_f32_bits()
     }
-    /// Lane `l` takes lane `l & !3`.
-    #[inline(always)]
-    pub fn quad_first(self) -> F<L> {
-        F(self.1.quad_first(self.0), self.1)
-    }
 }
 
 impl<L: Lanes> I<L> {
-    /// The lanes' token.
-    #[inline(always)]
-    pub fn lanes(self) -> L {
-        self.1
-    }
-    /// The lanes as an array.
-    #[inline(always)]
-    pub fn arr(self) -> L::A<i32> {
-        self.1.istore(self.0)
+    lift! { I;
+        /// The lanes as f32 bits.
+        as_f32_bits() -> F = ibits;
+        /// Converted to f32 (`as f32`).
+        to_f32() -> F = cvt;
+        /// `self > b`.
+        gt(b) -> M = igt;
+        /// `self == b`.
+        eq(b) -> M = ieq;
+        /// `self >> 31`, arithmetic.
+        sign() -> I = isign;
+        /// `self << 4`.
+        x16() -> I = ix16;
     }
     /// The lanes' vector.
     #[inline(always)]
     pub fn raw(self) -> L::Iv {
         self.0
     }
-    /// Lane `l`.
-    #[inline(always)]
-    pub fn at(self, l: usize) -> i32 {
-        self.arr()[l]
-    }
     /// `f` of each pair of lanes, lane by lane.
     #[inline(always)]
     pub fn zip(self, b: I<L>, f: impl Fn(i32, i32) -> i32) -> I<L> {
         let (x, y) = (self.arr(), b.arr());
         self.1.i_of(|l| f(x[l], y[l]))
-    }
-    /// The lanes as f32 bits.
-    #[inline(always)]
-    pub fn as_f32_bits(self) -> F<L> {
-        F(self.1.ibits(self.0), self.1)
-    }
-    /// Converted to f32 (`as f32`).
-    #[inline(always)]
-    pub fn to_f32(self) -> F<L> {
-        F(self.1.cvt(self.0), self.1)
-    }
-    /// `self > b`.
-    #[inline(always)]
-    pub fn gt(self, b: I<L>) -> M<L> {
-        M(self.1.igt(self.0, b.0), self.1)
-    }
-    /// `self == b`.
-    #[inline(always)]
-    pub fn eq(self, b: I<L>) -> M<L> {
-        M(self.1.ieq(self.0, b.0), self.1)
-    }
-    /// `self >> 31`, arithmetic.
-    #[inline(always)]
-    pub fn sign(self) -> I<L> {
-        I(self.1.isign(self.0), self.1)
-    }
-    /// `self << 4`.
-    #[inline(always)]
-    pub fn x16(self) -> I<L> {
-        I(self.1.ix16(self.0), self.1)
     }
     /// The lesser lanes.
     #[inline(always)]
@@ -461,18 +436,6 @@ impl<L: Lanes> Not for M<L> {
     #[inline(always)]
     fn not(self) -> M<L> {
         M(self.1.ixor(self.0, self.1.isplat(-1)), self.1)
-    }
-}
-
-impl<L: Lanes> fmt::Debug for F<L> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.arr().as_ref().fmt(f)
-    }
-}
-
-impl<L: Lanes> fmt::Debug for I<L> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.arr().as_ref().fmt(f)
     }
 }
 
@@ -909,28 +872,24 @@ mod x86 {
         }
     }
 
-    impl std::ops::Add for Pair {
-        type Output = Pair;
-        #[inline(always)]
-        fn add(self, b: Pair) -> Pair {
-            Pair(avx!(_mm256_add_ps(self.0, b.0)), self.1)
-        }
+    /// `+`, `−`, `×` of two lanes' texels side by side.
+    macro_rules! pair_ops {
+        ($($tr:ident, $f:ident, $op:ident;)*) => {
+            $(
+                impl std::ops::$tr for Pair {
+                    type Output = Pair;
+                    #[inline(always)]
+                    fn $f(self, b: Pair) -> Pair {
+                        Pair(avx!($op(self.0, b.0)), self.1)
+                    }
+                }
+            )*
+        };
     }
-
-    impl std::ops::Sub for Pair {
-        type Output = Pair;
-        #[inline(always)]
-        fn sub(self, b: Pair) -> Pair {
-            Pair(avx!(_mm256_sub_ps(self.0, b.0)), self.1)
-        }
-    }
-
-    impl std::ops::Mul for Pair {
-        type Output = Pair;
-        #[inline(always)]
-        fn mul(self, b: Pair) -> Pair {
-            Pair(avx!(_mm256_mul_ps(self.0, b.0)), self.1)
-        }
+    pair_ops! {
+        Add, add, _mm256_add_ps;
+        Sub, sub, _mm256_sub_ps;
+        Mul, mul, _mm256_mul_ps;
     }
 }
 
@@ -980,6 +939,19 @@ pub(super) fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>
     w: T,
 ) -> T {
     a + (b - a) * w
+}
+
+/// The bilinear filter of a 2×2 footprint's taps `t` (`(i0, j0)`, `(i1, j0)`, `(i0, j1)`,
+/// `(i1, j1)`): [`lerp`] along x by `a`, then along y by `b`.
+#[inline(always)]
+pub(super) fn lerp_xy<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(
+    t: [T; 4],
+    a: T,
+    b: T,
+) -> T {
+    let top = lerp(t[0], t[1], a);
+    let bot = lerp(t[2], t[3], a);
+    lerp(top, bot, b)
 }
 
 /// `acc + w·v` per channel: a weighted term of a sum, in the order every instantiation

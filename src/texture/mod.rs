@@ -139,16 +139,6 @@ pub(crate) fn merge_lanes(out: &mut [[u32; 4]], part: &QuadBits, mask: u8) {
     }
 }
 
-/// Views raw result bits as f32.
-pub fn quad_f32(q: &QuadBits) -> [[f32; 4]; 4] {
-    q.map(|l| l.map(f32::from_bits))
-}
-
-/// Views raw result bits as i32.
-pub fn quad_i32(q: &QuadBits) -> [[i32; 4]; 4] {
-    q.map(|l| l.map(|x| x as i32))
-}
-
 /// Everything a [`Kernel`] depends on, hashable.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct KernelKey {

@@ -19,6 +19,11 @@ fn same(c: [f32; 4]) -> [[f32; 4]; 4] {
     [c; 4]
 }
 
+/// Raw result bits as f32.
+fn quad_f32(q: &QuadBits) -> [[f32; 4]; 4] {
+    q.map(|l| l.map(f32::from_bits))
+}
+
 /// R32_SFLOAT 2D image whose texel (x, y) of level l is `f(l, x, y)`.
 fn r32(w: u32, h: u32, levels: u32, f: impl Fn(u32, u32, u32) -> f32) -> Image {
     let mut img = Image::new_2d(Format::R32_SFLOAT, w, h, 1, levels).unwrap();
