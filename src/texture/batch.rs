@@ -37,6 +37,7 @@ use super::lod::{Choices, LodMode, Selection};
 use super::sample::{finish, quad_lanes, SampleArgs};
 use super::source::Plane;
 use std::cell::Cell;
+use std::marker::PhantomData;
 use wide::f32x4;
 
 /// Quads per call the interpreter's glue hands over at most: the rasterizer's fragment batch
@@ -182,38 +183,121 @@ fn lambdas_2d(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 4] {
     b.iso_bases_2d(dx, dy)[0]
 }
 
-/// A call's implicit 2D λ_base per quad, four consecutive quads computed together when one
-/// of them is first asked for (quads whose differences repeat the quad before's ask for
-/// none). Cells: the batch loop and its runs share it through shared references.
-struct Lambdas<'a> {
+/// [`lambdas_2d`] of quads `q..q + 8`, in one AVX2 evaluation: the same differences and the
+/// same lane-wise rule ([`Binding::iso_lanes`]), so the same bits.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline(never)]
+unsafe fn lambdas_2d8(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 8] {
+    use crate::math::x86::F8;
+    use std::arch::x86_64::*;
+    // (x, y): each row's lanes 1 and 2 less lane 0, quad by quad, the quads in lane order
+    // 0, 2, 4, 6, 1, 3, 5, 7 (in-lane shuffles)
+    let (sx, sy) = quad_diffs8(s, 4 * q);
+    let (tx, ty) = quad_diffs8(t, 4 * q);
+    let (lam, _, _) = b.iso_lanes([F8(sx), F8(tx)], [F8(sy), F8(ty)]);
+    let mut out = [0.0; 8];
+    // SAFETY: AVX2 (the caller's promise); `out` holds eight f32
+    unsafe {
+        let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+        _mm256_storeu_ps(out.as_mut_ptr(), _mm256_permutevar8x32_ps(lam.0, order));
+    }
+    out
+}
+
+/// Lanes 1 and 2 less lane 0 (∂/∂x, ∂/∂y) of the eight quads of `row` from lane `l0` (a quad
+/// not wholly in the row reads as zeros, as [`row4`] has it), the quads in lane order 0, 2,
+/// 4, 6, 1, 3, 5, 7.
+///
+/// # Safety
+/// The CPU has AVX2.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+unsafe fn quad_diffs8(
+    row: &[u32],
+    l0: usize,
+) -> (std::arch::x86_64::__m256, std::arch::x86_64::__m256) {
+    use std::arch::x86_64::*;
+    // SAFETY: AVX2 (the caller's promise); every load reads eight lanes inside `row`
+    unsafe {
+        let mut d = [_mm256_setzero_ps(); 4];
+        for (j, d) in d.iter_mut().enumerate() {
+            let l = l0 + 8 * j;
+            let v = match row.get(l..l + 8) {
+                Some(r) => _mm256_loadu_ps(r.as_ptr().cast()),
+                None => {
+                    let (a, b) = (row4(row, l), row4(row, l + 4));
+                    _mm256_setr_ps(a[0], a[1], a[2], a[3], b[0], b[1], b[2], b[3])
+                }
+            };
+            // each quad's lanes less its lane 0
+            *d = _mm256_sub_ps(v, _mm256_permute_ps::<0>(v));
+        }
+        // per 128-bit half: [lanes 1, 2 of d[0]'s quad, lanes 1, 2 of d[1]'s]
+        let a = _mm256_shuffle_ps::<0x99>(d[0], d[1]);
+        let b = _mm256_shuffle_ps::<0x99>(d[2], d[3]);
+        (
+            _mm256_shuffle_ps::<0x88>(a, b),
+            _mm256_shuffle_ps::<0xdd>(a, b),
+        )
+    }
+}
+
+/// [`lambdas_2d8`] off x86-64: never called (no lanes there have `AVX2`).
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn lambdas_2d8(_: &Binding, _: &[u32], _: &[u32], _: usize) -> [f32; 8] {
+    unreachable!("eight-quad λ needs AVX2")
+}
+
+/// A call's implicit 2D λ_base per quad, four consecutive quads (eight with AVX2) computed
+/// together when one of them is first asked for (quads whose differences repeat the quad
+/// before's ask for none). Cells: the batch loop and its runs share it through shared
+/// references.
+struct Lambdas<'a, L: Lanes> {
     b: &'a Binding,
     /// The `s` and `t` rows.
     s: &'a [u32],
     t: &'a [u32],
-    /// The first quad of the four held (`usize::MAX`: none yet).
+    /// The lanes (a value of them is given to [`Lambdas::new`]): eight quads at once with
+    /// AVX2's ([`lambdas_2d8`]), else four.
+    lanes: PhantomData<L>,
+    /// The first quad of those held (`usize::MAX`: none yet).
     base: Cell<usize>,
     /// Their λ_base.
-    lam: Cell<[f32; 4]>,
+    lam: Cell<[f32; 8]>,
 }
 
-impl<'a> Lambdas<'a> {
-    fn new(b: &'a Binding, s: &'a [u32], t: &'a [u32]) -> Lambdas<'a> {
+impl<'a, L: Lanes> Lambdas<'a, L> {
+    /// The λ of rows `s` and `t`, eight quads at once if `l` is AVX2's lanes.
+    fn new(_: L, b: &'a Binding, s: &'a [u32], t: &'a [u32]) -> Lambdas<'a, L> {
         Lambdas {
             b,
             s,
             t,
+            lanes: PhantomData,
             base: Cell::new(usize::MAX),
-            lam: Cell::new([0.0; 4]),
+            lam: Cell::new([0.0; 8]),
         }
     }
 
     /// λ_base of quad `q`'s coarse differences.
     #[inline(always)]
     fn of(&self, q: usize) -> f32 {
-        if let Some(k @ 0..4) = q.checked_sub(self.base.get()) {
+        let held = if L::AVX2 { 8 } else { 4 };
+        if let Some(k) = q.checked_sub(self.base.get()).filter(|&k| k < held) {
             return self.lam.get()[k];
         }
-        let lam = lambdas_2d(self.b, self.s, self.t, q);
+        let lam = if L::AVX2 {
+            // SAFETY: `L::AVX2` holds only for AVX2's lanes, whose values (one was given to
+            // `new`) exist only when the CPU has it
+            unsafe { lambdas_2d8(self.b, self.s, self.t, q) }
+        } else {
+            let l = lambdas_2d(self.b, self.s, self.t, q);
+            [l[0], l[1], l[2], l[3], 0.0, 0.0, 0.0, 0.0]
+        };
         self.base.set(q);
         self.lam.set(lam);
         lam[0]
@@ -230,7 +314,7 @@ thread_local! {
 /// this kernel's λ for these differences, bit for bit (ids are never reused: a clone draws
 /// a new one), else computed and memoised.
 #[inline(always)]
-fn first_lambda(lams: &Lambdas, q: usize, d: [u32; 4]) -> f32 {
+fn first_lambda<L: Lanes>(lams: &Lambdas<L>, q: usize, d: [u32; 4]) -> f32 {
     let (id, md, lam) = MEMO.with(Cell::get);
     if id == lams.b.id.0 && md == d {
         #[cfg(test)]
@@ -430,7 +514,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         BatchLod::Zero | BatchLod::Grad(_) => (false, &[][..]),
     };
     let cube = K::cube(b);
-    let lams = Lambdas::new(b, a.coords[0], a.coords[1]);
+    let lams = Lambdas::new(l, b, a.coords[0], a.coords[1]);
     let qs = QuadLods {
         lams: &lams,
         coords: [a.coords[0], a.coords[1]],
@@ -469,7 +553,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         if key_now != Some(key) {
             // eight-lane units: a pair of whole quads whose keys differ (λ varying from quad
             // to quad) goes as one unit, its two selections made at once
-            if qs.pair::<L>(q, mask) {
+            if qs.pair(q, mask) {
                 let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
                 if qs.key_of(lam1, bias1) != key {
                     // SAFETY: `pair` holds only for eight lanes, AVX2's, made only when the
@@ -512,7 +596,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             };
             q = run_units_of::<K, L>(b, plane, a, &u, q, &k, out);
         }
-        if q == start && !simple && qs.pair::<L>(q, mask) {
+        if q == start && !simple && qs.pair(q, mask) {
             // no run with offsets: a pair of the same key as one unit
             let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
             if qs.key_of(lam1, bias1) == key {
@@ -542,9 +626,9 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
 
 /// What the batch loop asks of each quad's LOD operands (methods, not closures: a closure
 /// left out of line would not be compiled for AVX2 with the loop).
-struct QuadLods<'a> {
+struct QuadLods<'a, L: Lanes> {
     /// The quads' implicit 2D λ_base.
-    lams: &'a Lambdas<'a>,
+    lams: &'a Lambdas<'a, L>,
     /// The `s` and `t` rows.
     coords: [&'a [u32]; 2],
     masks: &'a [u8],
@@ -554,7 +638,7 @@ struct QuadLods<'a> {
     cube: bool,
 }
 
-impl QuadLods<'_> {
+impl<L: Lanes> QuadLods<'_, L> {
     /// λ_base and bias (or explicit λ) of quad `q` (its first active lane `first`), given
     /// the differences and λ of the quad before (`pd`), and the differences and λ to give
     /// the next quad.
@@ -602,7 +686,7 @@ impl QuadLods<'_> {
     /// Whether quads `q` (lanes `mask`) and `q + 1` are whole, their LOD operands each
     /// uniform: a pair an eight-lane unit can take.
     #[inline(always)]
-    fn pair<L: Lanes>(&self, q: usize, mask: u8) -> bool {
+    fn pair(&self, q: usize, mask: u8) -> bool {
         let m = self.masks;
         L::W == 8
             && mask == 0xf
@@ -839,10 +923,10 @@ fn level_group<K: Spec, L: Lanes>(
 /// quad's λ_base equal to the run's (`lam` bits; `d0`: differences it came from, so that a
 /// quad with the same needs no λ), and the LOD operand's lanes (`lod_row`: the bias or
 /// explicit λ row, empty if none) all equal to the run's `lod` bits.
-struct RunKey<'a> {
+struct RunKey<'a, L: Lanes> {
     d0: [u32; 4],
     /// The quads' implicit 2D λ_base.
-    lams: &'a Lambdas<'a>,
+    lams: &'a Lambdas<'a, L>,
     lam: u32,
     by_diffs: bool,
     lod_row: &'a [u32],
@@ -859,7 +943,7 @@ fn run_units_of<K: Spec, L: Lanes>(
     a: &BatchArgs,
     u: &Units<L>,
     q: usize,
-    k: &RunKey,
+    k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
     let one = u.one && !b.snorm;
@@ -885,7 +969,7 @@ fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
     a: &BatchArgs,
     u: &Units<L>,
     q: usize,
-    k: &RunKey,
+    k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
     #[cfg(target_arch = "x86_64")]
@@ -906,7 +990,7 @@ fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ON
     a: &BatchArgs,
     u: &Units<L>,
     q: usize,
-    k: &RunKey,
+    k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
     run_units::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
@@ -923,7 +1007,7 @@ fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE
     a: &BatchArgs,
     u: &Units<L>,
     q: usize,
-    k: &RunKey,
+    k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
     run_units::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
@@ -943,7 +1027,7 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
     a: &BatchArgs,
     u: &Units<L>,
     mut q: usize,
-    k: &RunKey,
+    k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
     let l = u.slot[0].base.lanes();
@@ -1071,7 +1155,7 @@ fn want<L: Lanes>(l: L, d: [u32; 4]) -> (I<L>, I<L>) {
 #[cold]
 #[inline(never)]
 fn same_lambda<L: Lanes>(
-    lams: &Lambdas,
+    lams: &Lambdas<L>,
     q0: usize,
     s: L::A<f32>,
     t: L::A<f32>,
@@ -1305,5 +1389,61 @@ pub(super) fn pick(b: &Binding) -> (BatchFn, Route) {
             },
             Route::Plane(super::address::instance(m)),
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testgen::Rng;
+    use super::super::{Config, Format, Image, ImageView, Sampler, ViewType};
+    use super::*;
+
+    /// Eight quads' λ at once is each quad's isotropic λ_base by the scalar rule
+    /// ([`Binding::lod_from_derivs_2d`] of its coarse differences), bit for bit, in quad order,
+    /// with the quads not wholly in a row read as zeros.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn eight_quads_lambda_is_the_scalar_rule() {
+        if !crate::cpu::avx2() {
+            return;
+        }
+        let img = Image::new_2d(Format::R8G8B8A8_UNORM, 64, 32, 1, 7).unwrap();
+        let view = ImageView::whole(&img, ViewType::D2);
+        let b = Binding::new(&img, &view, &Sampler::default(), Config::default()).unwrap();
+        let mut r = Rng::new(7);
+        for _ in 0..400 {
+            let n = 4 * r.below(12) as usize + r.below(4) as usize;
+            let mut row = |r: &mut Rng| {
+                let scale = [1e-3, 0.1, 10.0, 1e4][r.below(4) as usize];
+                let v: Vec<u32> = (0..n)
+                    .map(|_| match r.below(40) {
+                        0 => f32::NAN,
+                        1 => f32::INFINITY,
+                        _ => r.f(-1.0, 1.0) * scale,
+                    })
+                    .map(f32::to_bits)
+                    .collect();
+                v
+            };
+            let (s, t) = (row(&mut r), row(&mut r));
+            let q = r.below(3) as usize;
+            // SAFETY: the CPU has AVX2 (checked above)
+            let got = unsafe { lambdas_2d8(&b, &s, &t, q) };
+            for (k, got) in got.into_iter().enumerate() {
+                let lane = |row: &[u32], i: usize| match row.get(4 * (q + k)..4 * (q + k + 1)) {
+                    Some(c) => f32::from_bits(c[i]),
+                    None => 0.0,
+                };
+                let d = |row: &[u32], i: usize| lane(row, i) - lane(row, 0);
+                let want = b
+                    .lod_from_derivs_2d([d(&s, 1), d(&t, 1), 0.0], [d(&s, 2), d(&t, 2), 0.0], false)
+                    .lambda;
+                assert_eq!(
+                    got.to_bits(),
+                    want.to_bits(),
+                    "quad {k} of {q}, rows of {n}"
+                );
+            }
+        }
     }
 }

@@ -321,7 +321,7 @@ impl Binding {
     /// (`dx[k]`: component `k` of the lanes' ∂/∂x): each scaled by the base level's size,
     /// then [`iso_2d`].
     #[inline(always)]
-    fn iso_lanes<V: MathLanes>(&self, dx: [V; 2], dy: [V; 2]) -> (V, V, V) {
+    pub(super) fn iso_lanes<V: MathLanes>(&self, dx: [V; 2], dy: [V; 2]) -> (V, V, V) {
         let s = self.size0;
         let (s0, s1) = (dx[0].splat(s[0]), dx[0].splat(s[1]));
         iso_2d(dx[0].mul(s0), dx[1].mul(s1), dy[0].mul(s0), dy[1].mul(s1))
