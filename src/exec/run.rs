@@ -690,7 +690,7 @@ impl Batch {
                         self.wait.finish();
                         return Ok(());
                     };
-                    let (cur, full) = (popped.block, popped.lanes == n);
+                    let (cur, full) = (popped.block, popped.all);
                     // the mask words of the lanes the last block ran are still right
                     if !expanded || !popped.same {
                         // every lane again (after a divergent branch): a fill, not the expansion
