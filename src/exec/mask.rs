@@ -103,10 +103,42 @@ pub(crate) fn expand(bits: &[u64], out: &mut [u32]) {
     expand_body(bits, out)
 }
 
+/// Lane `k` of group `g` of 32 lanes: bit `8g + k` (the selectors of [`expand_avx2`]).
+const LANE_BITS: [[u32; 8]; 4] = {
+    let mut t = [[0u32; 8]; 4];
+    let mut b = 0;
+    while b < 32 {
+        t[b / 8][b % 8] = 1 << b;
+        b += 1;
+    }
+    t
+};
+
+/// [`expand_body`] computed rather than looked up: per 32 lanes one broadcast of their
+/// bits, then per eight lanes an `and` with the eight lanes' bits, a compare with them and a
+/// store (three instructions, where a table row is a shift, a mask, a load and a store).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn expand_avx2(bits: &[u64], out: &mut [u32]) {
-    expand_body(bits, out)
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    let sel = cast::<[[u32; 8]; 4], [__m256i; 4]>(LANE_BITS);
+    let (chunks, rest) = out.as_chunks_mut::<64>();
+    let whole = chunks.len();
+    for (o, &w) in chunks.iter_mut().zip(bits) {
+        let (halves, _) = o.as_chunks_mut::<32>();
+        for (h, half) in halves.iter_mut().enumerate() {
+            let v = _mm256_set1_epi32((w >> (32 * h)) as i32);
+            let (groups, _) = half.as_chunks_mut::<8>();
+            for (g, &s) in groups.iter_mut().zip(&sel) {
+                *g = cast::<__m256i, [u32; 8]>(_mm256_cmpeq_epi32(_mm256_and_si256(v, s), s));
+            }
+        }
+    }
+    let w = bits.get(whole).copied().unwrap_or(0);
+    for (k, o) in rest.iter_mut().enumerate() {
+        *o = 0u32.wrapping_sub((w >> k) as u32 & 1);
+    }
 }
 
 /// 64 lanes per bit-set word, a table row per byte: eight 32-byte copies per word, with the
@@ -306,6 +338,9 @@ mod tests {
             for (l, &x) in row.iter().enumerate() {
                 assert_eq!(out[l], if x != 0 { !0 } else { 0 }, "lane {l} of {n}");
             }
+            let mut plain = vec![5u32; n];
+            expand_body(&bits, &mut plain);
+            assert_eq!(plain, out, "plain form, {n} lanes");
             let mut a = Vec::new();
             all(n, &mut a);
             assert_eq!(a.iter().map(|w| w.count_ones() as usize).sum::<usize>(), n);
