@@ -313,6 +313,34 @@ fn write_words(mem: &mut [u32], words: usize, stride: usize, l: usize, w: u32, w
     }
 }
 
+/// Run 32-bit lane kernel `$k` into destination register `$dst`'s row directly, masked
+/// unless `$full`: the register file split around that row, each operand register `$s`
+/// passed as `o` when it is the destination and `$own` is `Some(o)` (`None`: no operand is
+/// the destination), as its one value when `$lane` (the kernel reads only its own lane) and
+/// it is uniform, else as its row. The destination's uniform flag is cleared first
+/// (`write32`). Written once for `Batch::lane_kernel32` and the in-place run of `aliased!`.
+macro_rules! into_dst {
+    ($self:ident, $k:expr, $dst:expr, $full:expr, $own:expr, $lane:expr, [$($s:ident),*]) => {{
+        let (n, d) = ($self.n, $dst as usize);
+        $self.write32($dst, $full);
+        let (lo, rest) = $self.r32.split_at_mut(d * n);
+        let (out, hi) = rest.split_at_mut(n);
+        let (lo, hi): (&[u32], &[u32]) = (lo, hi);
+        let mk = if $full { None } else { Some(&$self.active[..n]) };
+        ($k.rows)(
+            $(match $own {
+                Some(o) if $s == $dst => o,
+                _ if $lane && $self.uni32[$s as usize].uni => {
+                    std::slice::from_ref(&$self.uni32[$s as usize].val)
+                }
+                _ => pick(lo, hi, $s, d, n),
+            },)*
+            out,
+            mk,
+        );
+    }};
+}
+
 /// `Batch::lane_kernel32` for a kernel one of whose operands `$s` is its destination, out
 /// of line (a method per arity; `$in_place`: the kernel's row loop takes an operand as the
 /// destination row, `kernels::F1`). A kernel that reads only its own lane, with one operand
@@ -349,22 +377,7 @@ macro_rules! aliased {
             // the flag), else its row, read in place
             let own_val = [self.uni32[d].val];
             let own: &[u32] = if self.uni32[d].uni { &own_val } else { &[] };
-            self.write32(dst, full);
-            let (lo, rest) = self.r32.split_at_mut(d * n);
-            let (out, hi) = rest.split_at_mut(n);
-            let (lo, hi): (&[u32], &[u32]) = (lo, hi);
-            let mk = if full { None } else { Some(&self.active[..n]) };
-            (k.rows)(
-                $(if $s == dst {
-                    own
-                } else if self.uni32[$s as usize].uni {
-                    std::slice::from_ref(&self.uni32[$s as usize].val)
-                } else {
-                    pick(lo, hi, $s, d, n)
-                },)*
-                out,
-                mk,
-            );
+            into_dst!(self, k, dst, full, Some(own), true, [$($s),*]);
         }
     };
 }
@@ -1464,20 +1477,7 @@ impl Batch {
                 if !lane {
                     $(self.realize32($s);)*
                 }
-                self.write32($dst, full);
-                let (lo, rest) = self.r32.split_at_mut(d * n);
-                let (out, hi) = rest.split_at_mut(n);
-                let (lo, hi): (&[u32], &[u32]) = (lo, hi);
-                let mk = if full { None } else { Some(&self.active[..n]) };
-                ($k.rows)(
-                    $(if lane && self.uni32[$s as usize].uni {
-                        std::slice::from_ref(&self.uni32[$s as usize].val)
-                    } else {
-                        pick(lo, hi, $s, d, n)
-                    },)*
-                    out,
-                    mk,
-                );
+                into_dst!(self, $k, $dst, full, None, lane, [$($s),*]);
                 true
             }};
         }
