@@ -984,12 +984,17 @@ impl Batch {
         let n = self.n;
         // Every macro below first clears the destination's uniform flag (`$uni`, the flags
         // of the destination's file); `nn` may set it again.
+        // Operands of `k!` and `k_cross!` are `file register` pairs (`r64 a`: register `a`'s
+        // row of `r64`).
         // Scratch path (an operand aliases the destination): the kernel writes a scratch row,
         // blended into the destination under the mask.
         macro_rules! k {
-            ($uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+            (
+                $uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr,
+                [$($sf:ident $src:expr),*]
+            ) => {{
                 self.$uni(*$dst as usize);
-                $f($($src,)* &mut self.$out[..n], None);
+                $f($(sl(&self.$sf, *$src, n),)* &mut self.$out[..n], None);
                 blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
             }};
         }
@@ -1006,16 +1011,16 @@ impl Batch {
                     let mk = if full { None } else { Some(&self.active[..]) };
                     $f($(pick(lo, hi, *$src, d, n),)* out, mk);
                 } else {
-                    k!($uni, $f, $out, $file, $dst, [$(sl(&self.$file, *$src, n)),*])
+                    k!($uni, $f, $out, $file, $dst, [$($file $src),*])
                 }
             }};
         }
         // Sources all in the other file: no aliasing possible.
         macro_rules! k_cross {
-            ($uni:ident, $f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+            ($uni:ident, $f:expr, $file:ident, $dst:expr, [$($sf:ident $src:expr),*]) => {{
                 self.$uni(*$dst as usize);
                 let mk = if full { None } else { Some(&self.active[..]) };
-                $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
+                $f($(sl(&self.$sf, *$src, n),)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
         }
         if self.lane_kernel32(code, full) {
@@ -1034,94 +1039,23 @@ impl Batch {
         match code {
             Code::K1 { k, dst, a } => match k {
                 W1::WW(f) => k_same!(forget64, f, s64, r64, dst, [a]),
-                W1::WN(f) => k_cross!(forget32, f, r32, dst, [sl(&self.r64, *a, n)]),
-                W1::NW(f) => k_cross!(forget64, f, r64, dst, [sl(&self.r32, *a, n)]),
+                W1::WN(f) => k_cross!(forget32, f, r32, dst, [r64 a]),
+                W1::NW(f) => k_cross!(forget64, f, r64, dst, [r32 a]),
             },
             Code::K2 { k, dst, a, b } => match k {
                 W2::WWW(f) => k_same!(forget64, f, s64, r64, dst, [a, b]),
-                W2::WWN(f) => {
-                    k_cross!(
-                        forget32,
-                        f,
-                        r32,
-                        dst,
-                        [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
-                    )
-                }
-                W2::NNW(f) => {
-                    k_cross!(
-                        forget64,
-                        f,
-                        r64,
-                        dst,
-                        [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
-                    )
-                }
-                W2::WNW(f) => {
-                    k!(
-                        forget64,
-                        f,
-                        s64,
-                        r64,
-                        dst,
-                        [sl(&self.r64, *a, n), sl(&self.r32, *b, n)]
-                    )
-                }
+                W2::WWN(f) => k_cross!(forget32, f, r32, dst, [r64 a, r64 b]),
+                W2::NNW(f) => k_cross!(forget64, f, r64, dst, [r32 a, r32 b]),
+                W2::WNW(f) => k!(forget64, f, s64, r64, dst, [r64 a, r32 b]),
             },
             Code::K3 { k, dst, a, b, c } => match k {
                 W3::WWWW(f) => k_same!(forget64, f, s64, r64, dst, [a, b, c]),
-                W3::NWWW(f) => k!(
-                    forget64,
-                    f,
-                    s64,
-                    r64,
-                    dst,
-                    [
-                        sl(&self.r32, *a, n),
-                        sl(&self.r64, *b, n),
-                        sl(&self.r64, *c, n)
-                    ]
-                ),
-                W3::WNNW(f) => k!(
-                    forget64,
-                    f,
-                    s64,
-                    r64,
-                    dst,
-                    [
-                        sl(&self.r64, *a, n),
-                        sl(&self.r32, *b, n),
-                        sl(&self.r32, *c, n)
-                    ]
-                ),
+                W3::NWWW(f) => k!(forget64, f, s64, r64, dst, [r32 a, r64 b, r64 c]),
+                W3::WNNW(f) => k!(forget64, f, s64, r64, dst, [r64 a, r32 b, r32 c]),
             },
             Code::K4 { k, dst, a, b, c, d } => match k {
-                K4::NNNNN(f) => k!(
-                    forget32,
-                    f,
-                    s32,
-                    r32,
-                    dst,
-                    [
-                        sl(&self.r32, *a, n),
-                        sl(&self.r32, *b, n),
-                        sl(&self.r32, *c, n),
-                        sl(&self.r32, *d, n)
-                    ]
-                ),
-                K4::WWNNW(f) => k!(
-                    forget64,
-                    f,
-                    s64,
-                    r64,
-                    dst,
-                    [
-                        sl(&self.r64, *a, n),
-                        sl(&self.r64, *b, n),
-                        sl(&self.r32, *c, n),
-                        sl(&self.r32, *d, n)
-                    ]
-                ),
+                K4::NNNNN(f) => k!(forget32, f, s32, r32, dst, [r32 a, r32 b, r32 c, r32 d]),
+                K4::WWNNW(f) => k!(forget64, f, s64, r64, dst, [r64 a, r64 b, r32 c, r32 d]),
             },
             &Code::LoadLocal { wide, dst, word } => {
                 let (w, d) = (word as usize, dst as usize);
