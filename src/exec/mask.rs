@@ -103,10 +103,42 @@ pub(crate) fn expand(bits: &[u64], out: &mut [u32]) {
     expand_body(bits, out)
 }
 
+/// Lane `k` of group `g` of 32 lanes: bit `8g + k` (the selectors of [`expand_avx2`]).
+const LANE_BITS: [[u32; 8]; 4] = {
+    let mut t = [[0u32; 8]; 4];
+    let mut b = 0;
+    while b < 32 {
+        t[b / 8][b % 8] = 1 << b;
+        b += 1;
+    }
+    t
+};
+
+/// [`expand_body`] computed rather than looked up: per 32 lanes one broadcast of their
+/// bits, then per eight lanes an `and` with the eight lanes' bits, a compare with them and a
+/// store (three instructions, where a table row is a shift, a mask, a load and a store).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn expand_avx2(bits: &[u64], out: &mut [u32]) {
-    expand_body(bits, out)
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    let sel = cast::<[[u32; 8]; 4], [__m256i; 4]>(LANE_BITS);
+    let (chunks, rest) = out.as_chunks_mut::<64>();
+    let whole = chunks.len();
+    for (o, &w) in chunks.iter_mut().zip(bits) {
+        let (halves, _) = o.as_chunks_mut::<32>();
+        for (h, half) in halves.iter_mut().enumerate() {
+            let v = _mm256_set1_epi32((w >> (32 * h)) as i32);
+            let (groups, _) = half.as_chunks_mut::<8>();
+            for (g, &s) in groups.iter_mut().zip(&sel) {
+                *g = cast::<__m256i, [u32; 8]>(_mm256_cmpeq_epi32(_mm256_and_si256(v, s), s));
+            }
+        }
+    }
+    let w = bits.get(whole).copied().unwrap_or(0);
+    for (k, o) in rest.iter_mut().enumerate() {
+        *o = 0u32.wrapping_sub((w >> k) as u32 & 1);
+    }
 }
 
 /// 64 lanes per bit-set word, a table row per byte: eight 32-byte copies per word, with the
@@ -136,11 +168,11 @@ pub(crate) fn first(bits: &[u64]) -> Option<usize> {
 }
 
 /// What [`Waiting::pop`] took: the block, whether its lanes are the ones the set held before,
-/// and how many there are.
+/// and whether they are all the run's lanes.
 pub(crate) struct Popped {
     pub block: u32,
     pub same: bool,
-    pub lanes: usize,
+    pub all: bool,
 }
 
 /// The lanes waiting at each block of a program's schedule.
@@ -148,6 +180,8 @@ pub(crate) struct Popped {
 pub(crate) struct Waiting {
     /// Words per lane set.
     words: usize,
+    /// The last word of the set of every lane (the bits of lanes `64 * (words - 1)..n`).
+    last: u64,
     /// Block `b`'s set: `sets[b * words..][..words]`.
     sets: Vec<u64>,
     /// Bit `b`: block `b`'s set may be non-empty (never clear while it is non-empty).
@@ -168,6 +202,7 @@ impl Waiting {
         }
         self.blocks.resize(nbw, 0);
         self.words = words;
+        self.last = !0 >> ((64 - n % 64) % 64);
         self.dirty = true;
     }
 
@@ -208,25 +243,28 @@ impl Waiting {
     }
 
     /// The lowest block with waiting lanes, its set moved into `act` (and emptied), in one
-    /// pass that also says whether `act` held the same lanes before and counts them.
+    /// pass that also says whether `act` held the same lanes before and whether the set held
+    /// every lane (compared word by word with the set of every lane: no bit count, which
+    /// is a software popcount on baseline x86-64).
     pub fn pop(&mut self, act: &mut [u64]) -> Option<Popped> {
         loop {
             let b = first(&self.blocks)?;
             self.blocks[b / 64] &= !(1 << (b % 64));
             let set = &mut self.sets[b * self.words..][..self.words];
-            let (mut any, mut changed, mut lanes) = (0, 0, 0);
-            for (a, s) in act.iter_mut().zip(set.iter_mut()) {
+            let (mut any, mut changed, mut missing) = (0, 0, 0);
+            let last = set.len().wrapping_sub(1);
+            for (i, (a, s)) in act.iter_mut().zip(set.iter_mut()).enumerate() {
                 let new = std::mem::take(s);
                 changed |= *a ^ new;
                 any |= new;
-                lanes += new.count_ones() as usize;
+                missing |= new ^ if i == last { self.last } else { !0 };
                 *a = new;
             }
             if any != 0 {
                 return Some(Popped {
                     block: b as u32,
                     same: changed == 0,
-                    lanes,
+                    all: missing == 0,
                 });
             }
         }
@@ -300,6 +338,9 @@ mod tests {
             for (l, &x) in row.iter().enumerate() {
                 assert_eq!(out[l], if x != 0 { !0 } else { 0 }, "lane {l} of {n}");
             }
+            let mut plain = vec![5u32; n];
+            expand_body(&bits, &mut plain);
+            assert_eq!(plain, out, "plain form, {n} lanes");
             let mut a = Vec::new();
             all(n, &mut a);
             assert_eq!(a.iter().map(|w| w.count_ones() as usize).sum::<usize>(), n);
@@ -316,15 +357,39 @@ mod tests {
         w.add_lane(3, 5);
         w.add(5, &[0, 0, 0]);
         let p = w.pop(&mut act).expect("block 3");
-        assert_eq!((p.block, p.same, p.lanes), (3, false, 3));
+        assert_eq!((p.block, p.same, p.all), (3, false, false));
         assert_eq!(act, [1 | 1 << 5, 0, 2]);
         w.add(4, &[1 | 1 << 5, 0, 2]);
         let p = w.pop(&mut act).expect("block 4");
-        assert_eq!((p.block, p.same, p.lanes), (4, true, 3));
+        assert_eq!((p.block, p.same, p.all), (4, true, false));
         w.retain(&[!0, !0, 0]);
         assert!(w.pop(&mut act).is_none());
         w.finish();
         w.start(70, 130);
         assert!(w.pop(&mut act).is_none());
+        // every lane, by lane counts with and without a partial last word
+        for n in [4, 60, 64, 128, 130, 256] {
+            let mut every = Vec::new();
+            all(n, &mut every);
+            let mut act = vec![0u64; words(n)];
+            w.finish();
+            w.start(8, n);
+            w.add(2, &every);
+            let p = w.pop(&mut act).expect("block 2");
+            assert_eq!((p.block, p.all), (2, true), "{n} lanes");
+            // one lane short of all, in each word
+            for word in 0..every.len() {
+                let mut short = every.clone();
+                short[word] &= short[word] - 1;
+                w.add(5, &short);
+                let p = w.pop(&mut act).expect("block 5");
+                assert_eq!((p.block, p.all), (5, false), "{n} lanes, word {word}");
+            }
+            // lanes beyond n are never waited for
+            for l in 0..n {
+                w.add_lane(1, l);
+            }
+            assert!(w.pop(&mut act).expect("block 1").all, "{n} lanes");
+        }
     }
 }

@@ -313,6 +313,34 @@ fn write_words(mem: &mut [u32], words: usize, stride: usize, l: usize, w: u32, w
     }
 }
 
+/// Run 32-bit lane kernel `$k` into destination register `$dst`'s row directly, masked
+/// unless `$full`: the register file split around that row, each operand register `$s`
+/// passed as `o` when it is the destination and `$own` is `Some(o)` (`None`: no operand is
+/// the destination), as its one value when `$lane` (the kernel reads only its own lane) and
+/// it is uniform, else as its row. The destination's uniform flag is cleared first
+/// (`write32`). Written once for `Batch::lane_kernel32` and the in-place run of `aliased!`.
+macro_rules! into_dst {
+    ($self:ident, $k:expr, $dst:expr, $full:expr, $own:expr, $lane:expr, [$($s:ident),*]) => {{
+        let (n, d) = ($self.n, $dst as usize);
+        $self.write32($dst, $full);
+        let (lo, rest) = $self.r32.split_at_mut(d * n);
+        let (out, hi) = rest.split_at_mut(n);
+        let (lo, hi): (&[u32], &[u32]) = (lo, hi);
+        let mk = if $full { None } else { Some(&$self.active[..n]) };
+        ($k.rows)(
+            $(match $own {
+                Some(o) if $s == $dst => o,
+                _ if $lane && $self.uni32[$s as usize].uni => {
+                    std::slice::from_ref(&$self.uni32[$s as usize].val)
+                }
+                _ => pick(lo, hi, $s, d, n),
+            },)*
+            out,
+            mk,
+        );
+    }};
+}
+
 /// `Batch::lane_kernel32` for a kernel one of whose operands `$s` is its destination, out
 /// of line (a method per arity; `$in_place`: the kernel's row loop takes an operand as the
 /// destination row, `kernels::F1`). A kernel that reads only its own lane, with one operand
@@ -349,22 +377,7 @@ macro_rules! aliased {
             // the flag), else its row, read in place
             let own_val = [self.uni32[d].val];
             let own: &[u32] = if self.uni32[d].uni { &own_val } else { &[] };
-            self.write32(dst, full);
-            let (lo, rest) = self.r32.split_at_mut(d * n);
-            let (out, hi) = rest.split_at_mut(n);
-            let (lo, hi): (&[u32], &[u32]) = (lo, hi);
-            let mk = if full { None } else { Some(&self.active[..n]) };
-            (k.rows)(
-                $(if $s == dst {
-                    own
-                } else if self.uni32[$s as usize].uni {
-                    std::slice::from_ref(&self.uni32[$s as usize].val)
-                } else {
-                    pick(lo, hi, $s, d, n)
-                },)*
-                out,
-                mk,
-            );
+            into_dst!(self, k, dst, full, Some(own), true, [$($s),*]);
         }
     };
 }
@@ -690,7 +703,7 @@ impl Batch {
                         self.wait.finish();
                         return Ok(());
                     };
-                    let (cur, full) = (popped.block, popped.lanes == n);
+                    let (cur, full) = (popped.block, popped.all);
                     // the mask words of the lanes the last block ran are still right
                     if !expanded || !popped.same {
                         // every lane again (after a divergent branch): a fill, not the expansion
@@ -971,12 +984,17 @@ impl Batch {
         let n = self.n;
         // Every macro below first clears the destination's uniform flag (`$uni`, the flags
         // of the destination's file); `nn` may set it again.
+        // Operands of `k!` and `k_cross!` are `file register` pairs (`r64 a`: register `a`'s
+        // row of `r64`).
         // Scratch path (an operand aliases the destination): the kernel writes a scratch row,
         // blended into the destination under the mask.
         macro_rules! k {
-            ($uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+            (
+                $uni:ident, $f:expr, $out:ident, $file:ident, $dst:expr,
+                [$($sf:ident $src:expr),*]
+            ) => {{
                 self.$uni(*$dst as usize);
-                $f($($src,)* &mut self.$out[..n], None);
+                $f($(sl(&self.$sf, *$src, n),)* &mut self.$out[..n], None);
                 blend(&mut self.$file[*$dst as usize * n..][..n], &self.$out[..n], &self.active, full);
             }};
         }
@@ -993,16 +1011,16 @@ impl Batch {
                     let mk = if full { None } else { Some(&self.active[..]) };
                     $f($(pick(lo, hi, *$src, d, n),)* out, mk);
                 } else {
-                    k!($uni, $f, $out, $file, $dst, [$(sl(&self.$file, *$src, n)),*])
+                    k!($uni, $f, $out, $file, $dst, [$($file $src),*])
                 }
             }};
         }
         // Sources all in the other file: no aliasing possible.
         macro_rules! k_cross {
-            ($uni:ident, $f:expr, $file:ident, $dst:expr, [$($src:expr),*]) => {{
+            ($uni:ident, $f:expr, $file:ident, $dst:expr, [$($sf:ident $src:expr),*]) => {{
                 self.$uni(*$dst as usize);
                 let mk = if full { None } else { Some(&self.active[..]) };
-                $f($($src,)* &mut self.$file[*$dst as usize * n..][..n], mk);
+                $f($(sl(&self.$sf, *$src, n),)* &mut self.$file[*$dst as usize * n..][..n], mk);
             }};
         }
         if self.lane_kernel32(code, full) {
@@ -1021,94 +1039,23 @@ impl Batch {
         match code {
             Code::K1 { k, dst, a } => match k {
                 W1::WW(f) => k_same!(forget64, f, s64, r64, dst, [a]),
-                W1::WN(f) => k_cross!(forget32, f, r32, dst, [sl(&self.r64, *a, n)]),
-                W1::NW(f) => k_cross!(forget64, f, r64, dst, [sl(&self.r32, *a, n)]),
+                W1::WN(f) => k_cross!(forget32, f, r32, dst, [r64 a]),
+                W1::NW(f) => k_cross!(forget64, f, r64, dst, [r32 a]),
             },
             Code::K2 { k, dst, a, b } => match k {
                 W2::WWW(f) => k_same!(forget64, f, s64, r64, dst, [a, b]),
-                W2::WWN(f) => {
-                    k_cross!(
-                        forget32,
-                        f,
-                        r32,
-                        dst,
-                        [sl(&self.r64, *a, n), sl(&self.r64, *b, n)]
-                    )
-                }
-                W2::NNW(f) => {
-                    k_cross!(
-                        forget64,
-                        f,
-                        r64,
-                        dst,
-                        [sl(&self.r32, *a, n), sl(&self.r32, *b, n)]
-                    )
-                }
-                W2::WNW(f) => {
-                    k!(
-                        forget64,
-                        f,
-                        s64,
-                        r64,
-                        dst,
-                        [sl(&self.r64, *a, n), sl(&self.r32, *b, n)]
-                    )
-                }
+                W2::WWN(f) => k_cross!(forget32, f, r32, dst, [r64 a, r64 b]),
+                W2::NNW(f) => k_cross!(forget64, f, r64, dst, [r32 a, r32 b]),
+                W2::WNW(f) => k!(forget64, f, s64, r64, dst, [r64 a, r32 b]),
             },
             Code::K3 { k, dst, a, b, c } => match k {
                 W3::WWWW(f) => k_same!(forget64, f, s64, r64, dst, [a, b, c]),
-                W3::NWWW(f) => k!(
-                    forget64,
-                    f,
-                    s64,
-                    r64,
-                    dst,
-                    [
-                        sl(&self.r32, *a, n),
-                        sl(&self.r64, *b, n),
-                        sl(&self.r64, *c, n)
-                    ]
-                ),
-                W3::WNNW(f) => k!(
-                    forget64,
-                    f,
-                    s64,
-                    r64,
-                    dst,
-                    [
-                        sl(&self.r64, *a, n),
-                        sl(&self.r32, *b, n),
-                        sl(&self.r32, *c, n)
-                    ]
-                ),
+                W3::NWWW(f) => k!(forget64, f, s64, r64, dst, [r32 a, r64 b, r64 c]),
+                W3::WNNW(f) => k!(forget64, f, s64, r64, dst, [r64 a, r32 b, r32 c]),
             },
             Code::K4 { k, dst, a, b, c, d } => match k {
-                K4::NNNNN(f) => k!(
-                    forget32,
-                    f,
-                    s32,
-                    r32,
-                    dst,
-                    [
-                        sl(&self.r32, *a, n),
-                        sl(&self.r32, *b, n),
-                        sl(&self.r32, *c, n),
-                        sl(&self.r32, *d, n)
-                    ]
-                ),
-                K4::WWNNW(f) => k!(
-                    forget64,
-                    f,
-                    s64,
-                    r64,
-                    dst,
-                    [
-                        sl(&self.r64, *a, n),
-                        sl(&self.r64, *b, n),
-                        sl(&self.r32, *c, n),
-                        sl(&self.r32, *d, n)
-                    ]
-                ),
+                K4::NNNNN(f) => k!(forget32, f, s32, r32, dst, [r32 a, r32 b, r32 c, r32 d]),
+                K4::WWNNW(f) => k!(forget64, f, s64, r64, dst, [r64 a, r64 b, r32 c, r32 d]),
             },
             &Code::LoadLocal { wide, dst, word } => {
                 let (w, d) = (word as usize, dst as usize);
@@ -1464,20 +1411,7 @@ impl Batch {
                 if !lane {
                     $(self.realize32($s);)*
                 }
-                self.write32($dst, full);
-                let (lo, rest) = self.r32.split_at_mut(d * n);
-                let (out, hi) = rest.split_at_mut(n);
-                let (lo, hi): (&[u32], &[u32]) = (lo, hi);
-                let mk = if full { None } else { Some(&self.active[..n]) };
-                ($k.rows)(
-                    $(if lane && self.uni32[$s as usize].uni {
-                        std::slice::from_ref(&self.uni32[$s as usize].val)
-                    } else {
-                        pick(lo, hi, $s, d, n)
-                    },)*
-                    out,
-                    mk,
-                );
+                into_dst!(self, $k, $dst, full, None, lane, [$($s),*]);
                 true
             }};
         }
