@@ -96,7 +96,6 @@ mod testgen;
 #[cfg(test)]
 mod tests;
 
-pub use address::wrap_mode;
 pub use batch::{BatchArgs, BatchLod, GradRows, WIDE_QUADS};
 pub use cube::{select_face, FaceCoord};
 pub use fetch::{
@@ -211,26 +210,4 @@ impl KernelCache {
         self.map.insert(key, k.clone());
         Ok(k)
     }
-}
-
-/// One-shot convenience: builds the kernel and samples (prefer a cached [`Kernel`]).
-pub fn sample_quad(
-    img: &Image,
-    view: &ImageView,
-    s: &Sampler,
-    config: Config,
-    a: &SampleArgs,
-) -> Result<QuadBits> {
-    Kernel::new(img, view, s, config)?.sample(img, a)
-}
-
-/// One-shot convenience: builds the kernel and gathers.
-pub fn gather_quad(
-    img: &Image,
-    view: &ImageView,
-    s: &Sampler,
-    config: Config,
-    a: &GatherArgs,
-) -> Result<QuadBits> {
-    Kernel::new(img, view, s, config)?.gather(img, a)
 }
