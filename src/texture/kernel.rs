@@ -29,13 +29,13 @@ pub struct Kernel {
     routes: Routes,
 }
 
-/// The routes a kernel's operations take, by name (see [`Route`]).
+/// The routes a kernel's operations take, by name (see [`Route`]); the per-quad and the
+/// batch gather take the same one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Routes {
     pub sample: Route,
     pub batch: Route,
     pub gather: Route,
-    pub gather_batch: Route,
 }
 
 impl std::fmt::Debug for Kernel {
@@ -64,7 +64,6 @@ impl Kernel {
                 sample: sample_route,
                 batch: batch_route,
                 gather: gather_route,
-                gather_batch: gather_route,
             },
             b,
         })

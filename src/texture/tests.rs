@@ -1745,7 +1745,7 @@ mod routes {
                     ("sample", r.sample),
                     ("sample_batch", r.batch),
                     ("gather", r.gather),
-                    ("gather_batch", r.gather_batch),
+                    ("gather_batch", r.gather),
                 ] {
                     *seen.entry(key).or_default() += 1;
                 }
