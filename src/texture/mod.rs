@@ -9,35 +9,17 @@
 //! `[[u32; 4]; 4]` raw bits (f32 bits for float/normalized/depth formats, integers for
 //! UINT/SINT), so integer results stay exact.
 //!
-//! Shape: one sampling kernel, written once, and the layers around it.
-//! - `filter` is the kernel: one footprint from its texel-space position to its filtered
-//!   value — floor (or the linear split), wrap per axis (border, cube seams and corners),
-//!   read, compare (Dref), lerp. It is generic over what an instantiation knows at compile
-//!   time (a `Spec`: address mode, cube or not, dimensions, precision; the general path,
-//!   `General`, reads every mode from the binding at run time), over the lane count (1, 4 or
-//!   8, `lanes`), over the texel source (`source`: the image's bytes, decoded per read, or
-//!   its decoded plane) and over a recorder (`explain`: a zero-sized no-op in normal runs).
-//!   Beside it: `address` (wrap rules), `cube` (faces, seams, the derivative transform),
-//!   `lod` (derivatives, ρ, λ, bias, clamps, level selection), `binding` (everything derived
-//!   once from image shape, view, sampler and config).
-//! - The operations call it: `sample` (a quad: λ and levels per lane, anisotropic probes,
-//!   the sum of footprints), `gather`, `fetch` (sampler-free fetch and queries), and `batch`
-//!   (a batch of quads as operand rows: the one place that reuses λ and level selection
-//!   between quads, with a per-thread memo of the last batch's first selection).
-//! - `kernel` is the dispatcher: [`Kernel::new`] validates, binds and picks one route per
-//!   operation — an instantiation of the kernel for the binding's address mode and view
-//!   (compiled twice, plain and for AVX2 with no FMA, chosen at run time), or the general
-//!   path. Nothing it picks imports it. Every instantiation does the general path's
-//!   operations in its order, so each gives the general path's bits; one property test holds
-//!   every route to the general path, and the general path is held to an f64 reference.
-//!
-//! Why generics rather than hand-written variants: each rule (a wrap, a weight, a compare)
-//! exists once, and the compiler makes the specialised code — constant modes fold their
-//! branches away, four or eight lanes become SSE2 or AVX2 operations, the plane makes a texel
-//! one aligned 16-byte load for any float-kind format. [`Image`] keeps that plane (every
-//! texel of a float-kind image decoded to f32 RGBA, built on first sample, patched or
-//! dropped by every `&mut` method, at most 2²² texels); integer formats and larger images are
-//! read from their bytes by the general path. [`KernelCache`] memoises kernels by key.
+//! Shape: one sampling kernel, written once, and the layers around it. `filter` is the
+//! kernel (one footprint from texel-space position to filtered value), generic over what an
+//! instantiation knows at compile time, the lane count (`lanes`), the texel source
+//! (`source`: the bytes or the decoded plane [`Image`] keeps) and a recorder (`explain`);
+//! beside it `address`, `cube`, `lod` and `binding`. The operations call it: `sample`,
+//! `gather`, `fetch` and `batch` (the one place that reuses λ and level selection between
+//! quads). `kernel` is the dispatcher: [`Kernel::new`] picks one route per operation, an
+//! instantiation for the binding (plain and AVX2, no FMA) or the general path, and nothing
+//! it picks imports it. Each rule exists once and the compiler makes the specialised code;
+//! every route gives the general path's bits (a property test holds every route to it, and
+//! the general path is held to an f64 reference). [`KernelCache`] memoises kernels by key.
 //!
 //! The debugger's view: [`Kernel::explain_sample`], [`Kernel::explain_gather`],
 //! [`Kernel::explain_query_lod`] and [`explain_fetch`] run the general path with a recording
