@@ -80,12 +80,6 @@ impl Kernel {
         self.routes.batch != Route::General
     }
 
-    /// The routes this kernel's operations take.
-    #[cfg(test)]
-    pub(super) fn routes(&self) -> Routes {
-        self.routes
-    }
-
     /// The operand rule of a Dref operand against `compareEnable` (`what`: the operation):
     /// `Ok(dref)` with the Dref dropped where Vulkan does no comparison.
     fn dref<T: Copy>(&self, dref: Option<T>, what: &str) -> Result<Option<T>> {
@@ -275,24 +269,6 @@ impl Kernel {
         let r = self.b.query_lod(coords, fine, &log);
         Ok(log.finish(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0])))
     }
-
-    /// The general path alone (the equivalence tests' reference).
-    #[cfg(test)]
-    pub(super) fn sample_general(&self, img: &Image, a: &SampleArgs) -> Result<QuadBits> {
-        self.b.check(img)?;
-        let a = SampleArgs {
-            dref: self.dref(a.dref, "sample")?,
-            ..*a
-        };
-        Ok(sample::general(&self.b, img, &a))
-    }
-
-    /// The general gather alone (the equivalence tests' reference).
-    #[cfg(test)]
-    pub(super) fn gather_general(&self, img: &Image, a: &GatherArgs) -> Result<QuadBits> {
-        let a = self.gather_args(img, a)?;
-        Ok(gather::general(&self.b, img, &a))
-    }
 }
 
 /// A gather's component operand must be 0 to 3.
@@ -303,4 +279,41 @@ fn component(c: u32) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The test-only views of a kernel: its routes and the general path alone.
+#[cfg(test)]
+mod test_views {
+    use super::*;
+
+    impl Kernel {
+        /// The routes this kernel's operations take.
+        pub(in super::super) fn routes(&self) -> Routes {
+            self.routes
+        }
+
+        /// The general path alone (the equivalence tests' reference).
+        pub(in super::super) fn sample_general(
+            &self,
+            img: &Image,
+            a: &SampleArgs,
+        ) -> Result<QuadBits> {
+            self.b.check(img)?;
+            let a = SampleArgs {
+                dref: self.dref(a.dref, "sample")?,
+                ..*a
+            };
+            Ok(sample::general(&self.b, img, &a))
+        }
+
+        /// The general gather alone (the equivalence tests' reference).
+        pub(in super::super) fn gather_general(
+            &self,
+            img: &Image,
+            a: &GatherArgs,
+        ) -> Result<QuadBits> {
+            let a = self.gather_args(img, a)?;
+            Ok(gather::general(&self.b, img, &a))
+        }
+    }
 }
