@@ -21,17 +21,10 @@
 //! every route gives the general path's bits (a property test holds every route to it, and
 //! the general path is held to an f64 reference). [`KernelCache`] memoises kernels by key.
 //!
-//! The debugger's view: [`Kernel::explain_sample`], [`Kernel::explain_gather`],
-//! [`Kernel::explain_query_lod`] and [`explain_fetch`] run the general path with a recording
-//! recorder and return [`explain::QuadExplain`]: per lane the derivatives, ρ and λ through
-//! bias and clamps, the filter and levels with their weights, every texel (wrapped
-//! coordinates or border), its value, its comparison and its weight, and the result, which is
-//! the operation's result bit for bit.
-//!
-//! Operations:
-//! [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`], [`Kernel::gather_batch`],
-//! [`Kernel::query_lod`] and their `explain_*` forms; sampler-free
-//! [`fetch_quad`], [`query_size`], [`query_levels`], [`query_samples`].
+//! Operations: [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`],
+//! [`Kernel::gather_batch`], [`Kernel::query_lod`] and their `explain_*` forms (the
+//! debugger's step-by-step record, [`explain`]); sampler-free [`fetch_quad`] (and
+//! [`explain_fetch`]), [`query_size`], [`query_levels`], [`query_samples`].
 //!
 //! Conventions (decided once, see sampling.md §16/§17):
 //! - Projection is done by the caller (divide s,t,r and Dref by q first).
