@@ -43,9 +43,8 @@
 //! - Integer formats are not filterable: they always read the nearest texel of the nearest
 //!   level. Offsets are integers in texel space of each level; the caller range-checks
 //!   constant offsets (`[-8, 7]`). There is no view component swizzle (identity).
-//! - [`LodPrecision::Exact`] (default): per-lane f32 λ and f32 weights.
-//!   [`LodPrecision::Hardware`]: one implicit λ_base per quad (lane 0's), λ snapped to 8.8,
-//!   texel coordinates snapped to 1/256 (RNE), hence 8-bit weights — for GPU comparisons.
+//! - [`LodPrecision`]: exact per-lane f32 λ and weights (default), or hardware-like 8.8 λ
+//!   and 1/256 texel snapping for GPU comparisons.
 
 mod address;
 mod batch;
