@@ -120,15 +120,15 @@ pub(super) const fn lanewise(m: u8, pow2: bool) -> bool {
     m == CLAMP || ((m == REPEAT || m == MIRRORED) && pow2)
 }
 
-/// Run-time wrap for any mode.
-pub fn wrap_mode(mode: AddressMode, i: i32, size: i32) -> i32 {
-    wrap::<DYN>(i, size, code(mode))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use AddressMode::*;
+
+    /// Run-time wrap for any mode.
+    fn wrap_mode(mode: AddressMode, i: i32, size: i32) -> i32 {
+        wrap::<DYN>(i, size, code(mode))
+    }
 
     #[test]
     fn hand_tables() {

@@ -217,18 +217,13 @@ impl Binding {
         })
     }
 
-    /// Whether the image has the shape the binding was made for.
-    #[inline(always)]
-    pub fn same_shape(&self, img: &Image) -> bool {
-        img.format() == self.format
-            && img.extent() == self.extent
-            && img.levels() == self.levels
-            && img.layers() == self.layers
-    }
-
     /// The image must have the shape the binding was made for.
     pub fn check(&self, img: &Image) -> Result<()> {
-        if !self.same_shape(img) {
+        if img.format() != self.format
+            || img.extent() != self.extent
+            || img.levels() != self.levels
+            || img.layers() != self.layers
+        {
             return Err(Error::Texture(format!(
                 "image {:?} {:?} does not match the kernel's {:?} {:?}",
                 img.format(),

@@ -409,12 +409,6 @@ pub(super) struct Slot<L: Lanes> {
 }
 
 impl<L: Lanes> Slot<L> {
-    /// Lane `l` on absolute `levels[l]`, absolute `layer`.
-    #[inline(always)]
-    pub fn new(l: L, b: &Binding, levels: L::A<u32>, layer: u32) -> Slot<L> {
-        Slot::of(l, b, |k| levels[k], layer)
-    }
-
     /// Lanes `0..4` on absolute level `levels[0]`, lanes `4..` on `levels[1]` (a quad on
     /// two levels, or every lane on one level when both are equal), absolute `layer`: the
     /// slot of a level selection.
@@ -467,7 +461,7 @@ impl<L: Lanes> Slot<L> {
         if lv[0] == [lv[0][0]; 4] && lv[1] == [lv[1][0]; 4] {
             Slot::halves(l, b, [lv[0][0], lv[1][0]], layer)
         } else {
-            Slot::new(l, b, L::each(|k| lv[k / 4][k % 4]), layer)
+            Slot::of(l, b, |k| lv[k / 4][k % 4], layer)
         }
     }
 

@@ -412,29 +412,20 @@ pub(super) fn general(b: &Binding, img: &Image, a: &GatherArgs) -> QuadBits {
 }
 
 /// A quad's gather through [`group`] on the image's plane (`ConstOffsets` and images without
-/// a plane: lane by lane).
+/// a plane: the general path).
 pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
     b: &Binding,
     img: &Image,
     a: &GatherArgs,
 ) -> QuadBits {
-    let Some(p) = img.plane() else {
+    let (Some(p), false) = (img.plane(), matches!(a.offsets, GatherOffsets::Four(_))) else {
         return general(b, img, a);
     };
-    let src = Plane(&p.texels);
     let mut out = [[0u32; 4]; 4];
-    let mask = a.mask & 0xf;
-    if mask == 0 {
+    if a.mask & 0xf == 0 {
         return out;
     }
-    if let GatherOffsets::Four(_) = a.offsets {
-        for (l, o) in out.iter_mut().enumerate() {
-            if mask >> l & 1 != 0 {
-                *o = lane(b, &src, a, l, &NoRecord);
-            }
-        }
-        return out;
-    }
+    let src = Plane(&p.texels);
     let slot = Slot::halves(four(), b, [b.view.base_level; 2], b.view.base_layer);
     let r = group::<Quad, Fast<M, CUBE>>(
         b,
@@ -445,11 +436,7 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
         a.dref.is_some(),
         |l| lane(b, &src, a, l, &NoRecord),
     );
-    for l in 0..4 {
-        if mask >> l & 1 != 0 {
-            out[l] = r[l];
-        }
-    }
+    super::merge_lanes(&mut out, &r, a.mask);
     out
 }
 

@@ -612,25 +612,14 @@ impl ImageView {
     /// Checks the view against its image (ranges, cube shape, dimensionality, aspect).
     pub fn validate(&self, image: &Image) -> Result<()> {
         let bad = |m: String| Err(Error::Texture(format!("image view: {m}")));
-        if self.level_count == 0
-            || self.base_level as u64 + self.level_count as u64 > image.levels() as u64
-        {
-            return bad(format!(
-                "levels {}+{} exceed the image's {}",
-                self.base_level,
-                self.level_count,
-                image.levels()
-            ));
-        }
-        if self.layer_count == 0
-            || self.base_layer as u64 + self.layer_count as u64 > image.layers() as u64
-        {
-            return bad(format!(
-                "layers {}+{} exceed the image's {}",
-                self.base_layer,
-                self.layer_count,
-                image.layers()
-            ));
+        let ranges = [
+            ("levels", self.base_level, self.level_count, image.levels()),
+            ("layers", self.base_layer, self.layer_count, image.layers()),
+        ];
+        for (what, base, count, all) in ranges {
+            if count == 0 || base as u64 + count as u64 > all as u64 {
+                return bad(format!("{what} {base}+{count} exceed the image's {all}"));
+            }
         }
         let ok_dim = match self.view_type {
             ViewType::D1 | ViewType::D1Array => image.dim() == ImageDim::D1,

@@ -29,13 +29,13 @@ pub struct Kernel {
     routes: Routes,
 }
 
-/// The routes a kernel's operations take, by name (see [`Route`]).
+/// The routes a kernel's operations take, by name (see [`Route`]); the per-quad and the
+/// batch gather take the same one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Routes {
     pub sample: Route,
     pub batch: Route,
     pub gather: Route,
-    pub gather_batch: Route,
 }
 
 impl std::fmt::Debug for Kernel {
@@ -64,7 +64,6 @@ impl Kernel {
                 sample: sample_route,
                 batch: batch_route,
                 gather: gather_route,
-                gather_batch: gather_route,
             },
             b,
         })
@@ -79,12 +78,6 @@ impl Kernel {
     /// (otherwise it samples quad by quad, as a caller could).
     pub fn has_wide_path(&self) -> bool {
         self.routes.batch != Route::General
-    }
-
-    /// The routes this kernel's operations take.
-    #[cfg(test)]
-    pub(super) fn routes(&self) -> Routes {
-        self.routes
     }
 
     /// The operand rule of a Dref operand against `compareEnable` (`what`: the operation):
@@ -276,24 +269,6 @@ impl Kernel {
         let r = self.b.query_lod(coords, fine, &log);
         Ok(log.finish(r.map(|l| [l[0].to_bits(), l[1].to_bits(), 0, 0])))
     }
-
-    /// The general path alone (the equivalence tests' reference).
-    #[cfg(test)]
-    pub(super) fn sample_general(&self, img: &Image, a: &SampleArgs) -> Result<QuadBits> {
-        self.b.check(img)?;
-        let a = SampleArgs {
-            dref: self.dref(a.dref, "sample")?,
-            ..*a
-        };
-        Ok(sample::general(&self.b, img, &a))
-    }
-
-    /// The general gather alone (the equivalence tests' reference).
-    #[cfg(test)]
-    pub(super) fn gather_general(&self, img: &Image, a: &GatherArgs) -> Result<QuadBits> {
-        let a = self.gather_args(img, a)?;
-        Ok(gather::general(&self.b, img, &a))
-    }
 }
 
 /// A gather's component operand must be 0 to 3.
@@ -304,4 +279,41 @@ fn component(c: u32) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// The test-only views of a kernel: its routes and the general path alone.
+#[cfg(test)]
+mod test_views {
+    use super::*;
+
+    impl Kernel {
+        /// The routes this kernel's operations take.
+        pub(in super::super) fn routes(&self) -> Routes {
+            self.routes
+        }
+
+        /// The general path alone (the equivalence tests' reference).
+        pub(in super::super) fn sample_general(
+            &self,
+            img: &Image,
+            a: &SampleArgs,
+        ) -> Result<QuadBits> {
+            self.b.check(img)?;
+            let a = SampleArgs {
+                dref: self.dref(a.dref, "sample")?,
+                ..*a
+            };
+            Ok(sample::general(&self.b, img, &a))
+        }
+
+        /// The general gather alone (the equivalence tests' reference).
+        pub(in super::super) fn gather_general(
+            &self,
+            img: &Image,
+            a: &GatherArgs,
+        ) -> Result<QuadBits> {
+            let a = self.gather_args(img, a)?;
+            Ok(gather::general(&self.b, img, &a))
+        }
+    }
 }

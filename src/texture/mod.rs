@@ -9,47 +9,22 @@
 //! `[[u32; 4]; 4]` raw bits (f32 bits for float/normalized/depth formats, integers for
 //! UINT/SINT), so integer results stay exact.
 //!
-//! Shape: one sampling kernel, written once, and the layers around it.
-//! - `filter` is the kernel: one footprint from its texel-space position to its filtered
-//!   value — floor (or the linear split), wrap per axis (border, cube seams and corners),
-//!   read, compare (Dref), lerp. It is generic over what an instantiation knows at compile
-//!   time (a `Spec`: address mode, cube or not, dimensions, precision; the general path,
-//!   `General`, reads every mode from the binding at run time), over the lane count (1, 4 or
-//!   8, `lanes`), over the texel source (`source`: the image's bytes, decoded per read, or
-//!   its decoded plane) and over a recorder (`explain`: a zero-sized no-op in normal runs).
-//!   Beside it: `address` (wrap rules), `cube` (faces, seams, the derivative transform),
-//!   `lod` (derivatives, ρ, λ, bias, clamps, level selection), `binding` (everything derived
-//!   once from image shape, view, sampler and config).
-//! - The operations call it: `sample` (a quad: λ and levels per lane, anisotropic probes,
-//!   the sum of footprints), `gather`, `fetch` (sampler-free fetch and queries), and `batch`
-//!   (a batch of quads as operand rows: the one place that reuses λ and level selection
-//!   between quads, with a per-thread memo of the last batch's first selection).
-//! - `kernel` is the dispatcher: [`Kernel::new`] validates, binds and picks one route per
-//!   operation — an instantiation of the kernel for the binding's address mode and view
-//!   (compiled twice, plain and for AVX2 with no FMA, chosen at run time), or the general
-//!   path. Nothing it picks imports it. Every instantiation does the general path's
-//!   operations in its order, so each gives the general path's bits; one property test holds
-//!   every route to the general path, and the general path is held to an f64 reference.
+//! Shape: one sampling kernel, written once, and the layers around it. `filter` is the
+//! kernel (one footprint from texel-space position to filtered value), generic over what an
+//! instantiation knows at compile time, the lane count (`lanes`), the texel source
+//! (`source`: the bytes or the decoded plane [`Image`] keeps) and a recorder (`explain`);
+//! beside it `address`, `cube`, `lod` and `binding`. The operations call it: `sample`,
+//! `gather`, `fetch` and `batch` (the one place that reuses λ and level selection between
+//! quads). `kernel` is the dispatcher: [`Kernel::new`] picks one route per operation, an
+//! instantiation for the binding (plain and AVX2, no FMA) or the general path, and nothing
+//! it picks imports it. Each rule exists once and the compiler makes the specialised code;
+//! every route gives the general path's bits (a property test holds every route to it, and
+//! the general path is held to an f64 reference). [`KernelCache`] memoises kernels by key.
 //!
-//! Why generics rather than hand-written variants: each rule (a wrap, a weight, a compare)
-//! exists once, and the compiler makes the specialised code — constant modes fold their
-//! branches away, four or eight lanes become SSE2 or AVX2 operations, the plane makes a texel
-//! one aligned 16-byte load for any float-kind format. [`Image`] keeps that plane (every
-//! texel of a float-kind image decoded to f32 RGBA, built on first sample, patched or
-//! dropped by every `&mut` method, at most 2²² texels); integer formats and larger images are
-//! read from their bytes by the general path. [`KernelCache`] memoises kernels by key.
-//!
-//! The debugger's view: [`Kernel::explain_sample`], [`Kernel::explain_gather`],
-//! [`Kernel::explain_query_lod`] and [`explain_fetch`] run the general path with a recording
-//! recorder and return [`explain::QuadExplain`]: per lane the derivatives, ρ and λ through
-//! bias and clamps, the filter and levels with their weights, every texel (wrapped
-//! coordinates or border), its value, its comparison and its weight, and the result, which is
-//! the operation's result bit for bit.
-//!
-//! Operations:
-//! [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`], [`Kernel::gather_batch`],
-//! [`Kernel::query_lod`] and their `explain_*` forms; sampler-free
-//! [`fetch_quad`], [`query_size`], [`query_levels`], [`query_samples`].
+//! Operations: [`Kernel::sample`], [`Kernel::sample_batch`], [`Kernel::gather`],
+//! [`Kernel::gather_batch`], [`Kernel::query_lod`] and their `explain_*` forms (the
+//! debugger's step-by-step record, [`explain`]); sampler-free [`fetch_quad`] (and
+//! [`explain_fetch`]), [`query_size`], [`query_levels`], [`query_samples`].
 //!
 //! Conventions (decided once, see sampling.md §16/§17):
 //! - Projection is done by the caller (divide s,t,r and Dref by q first).
@@ -68,9 +43,8 @@
 //! - Integer formats are not filterable: they always read the nearest texel of the nearest
 //!   level. Offsets are integers in texel space of each level; the caller range-checks
 //!   constant offsets (`[-8, 7]`). There is no view component swizzle (identity).
-//! - [`LodPrecision::Exact`] (default): per-lane f32 λ and f32 weights.
-//!   [`LodPrecision::Hardware`]: one implicit λ_base per quad (lane 0's), λ snapped to 8.8,
-//!   texel coordinates snapped to 1/256 (RNE), hence 8-bit weights — for GPU comparisons.
+//! - [`LodPrecision`]: exact per-lane f32 λ and weights (default), or hardware-like 8.8 λ
+//!   and 1/256 texel snapping for GPU comparisons.
 
 mod address;
 mod batch;
@@ -96,7 +70,6 @@ mod testgen;
 #[cfg(test)]
 mod tests;
 
-pub use address::wrap_mode;
 pub use batch::{BatchArgs, BatchLod, GradRows, WIDE_QUADS};
 pub use cube::{select_face, FaceCoord};
 pub use fetch::{
@@ -211,26 +184,4 @@ impl KernelCache {
         self.map.insert(key, k.clone());
         Ok(k)
     }
-}
-
-/// One-shot convenience: builds the kernel and samples (prefer a cached [`Kernel`]).
-pub fn sample_quad(
-    img: &Image,
-    view: &ImageView,
-    s: &Sampler,
-    config: Config,
-    a: &SampleArgs,
-) -> Result<QuadBits> {
-    Kernel::new(img, view, s, config)?.sample(img, a)
-}
-
-/// One-shot convenience: builds the kernel and gathers.
-pub fn gather_quad(
-    img: &Image,
-    view: &ImageView,
-    s: &Sampler,
-    config: Config,
-    a: &GatherArgs,
-) -> Result<QuadBits> {
-    Kernel::new(img, view, s, config)?.gather(img, a)
 }

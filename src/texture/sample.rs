@@ -279,9 +279,10 @@ pub(super) fn general(b: &Binding, img: &Image, a: &SampleArgs) -> QuadBits {
     quad(b, img, a, &NoRecord)
 }
 
-/// [`quad_lanes`] on the image's plane for `Fast<M, CUBE, _>`, compiled for AVX2 when the CPU
-/// has it (images without a plane: the general path).
-pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
+/// A quad on the image's plane through [`aniso_lanes`] (`ANISO`) or [`quad_lanes`] for
+/// `Fast<M, CUBE, _>`, compiled for AVX2 when the CPU has it (images without a plane: the
+/// general path).
+pub(super) fn plane_quad<const M: u8, const CUBE: bool, const ANISO: bool>(
     b: &Binding,
     img: &Image,
     a: &SampleArgs,
@@ -292,21 +293,36 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
     #[cfg(target_arch = "x86_64")]
     if let Some(l) = Avx::new() {
         // SAFETY: `l` exists only when the CPU has AVX2
-        return unsafe { plane_quad_avx2::<M, CUBE>(l, b, &p.texels, a) };
+        return unsafe { plane_quad_avx2::<M, CUBE, ANISO>(l, b, &p.texels, a) };
     }
-    quad_lanes::<Fast<M, CUBE>, _, _>(four(), b, &Plane(&p.texels), &p.texels, a)
+    plane_quad_in::<M, CUBE, ANISO, _>(four(), b, &p.texels, a)
 }
 
 /// [`plane_quad`] compiled for AVX2 (VEX encoding; no FMA, so the same roundings).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
-fn plane_quad_avx2<const M: u8, const CUBE: bool>(
+fn plane_quad_avx2<const M: u8, const CUBE: bool, const ANISO: bool>(
     l: Avx,
     b: &Binding,
     texels: &[f32x4],
     a: &SampleArgs,
 ) -> QuadBits {
-    quad_lanes::<Fast<M, CUBE>, _, _>(l, b, &Plane(texels), texels, a)
+    plane_quad_in::<M, CUBE, ANISO, _>(l, b, texels, a)
+}
+
+/// [`plane_quad`]'s body on lanes `L`.
+#[inline(always)]
+fn plane_quad_in<const M: u8, const CUBE: bool, const ANISO: bool, L: Lanes>(
+    l: L,
+    b: &Binding,
+    texels: &[f32x4],
+    a: &SampleArgs,
+) -> QuadBits {
+    if ANISO {
+        aniso_lanes::<Fast<M, false>, L>(l, b, texels, a)
+    } else {
+        quad_lanes::<Fast<M, CUBE>, _, L>(l, b, &Plane(texels), texels, a)
+    }
 }
 
 /// A quad of an anisotropic kernel: per lane, its probes go through the kernel `W` at a time
@@ -389,32 +405,6 @@ fn aniso_lanes<K: Spec, L: Lanes>(
     out
 }
 
-/// [`aniso_lanes`] on the image's plane, compiled for AVX2 (eight probes a group) when the
-/// CPU has it (images without a plane: the general path).
-pub(super) fn plane_aniso<const M: u8>(b: &Binding, img: &Image, a: &SampleArgs) -> QuadBits {
-    let Some(p) = img.plane() else {
-        return general(b, img, a);
-    };
-    #[cfg(target_arch = "x86_64")]
-    if let Some(l) = Avx::new() {
-        // SAFETY: `l` exists only when the CPU has AVX2
-        return unsafe { plane_aniso_avx2::<M>(l, b, &p.texels, a) };
-    }
-    aniso_lanes::<Fast<M, false>, _>(four(), b, &p.texels, a)
-}
-
-/// [`plane_aniso`] compiled for AVX2.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-fn plane_aniso_avx2<const M: u8>(
-    l: Avx,
-    b: &Binding,
-    texels: &[f32x4],
-    a: &SampleArgs,
-) -> QuadBits {
-    aniso_lanes::<Fast<M, false>, _>(l, b, texels, a)
-}
-
 /// The per-quad route of a binding: the lane-wise kernel on the plane for exact,
 /// normalized, isotropic float-kind 2D, 2D-array, cube and cube-array views (one address
 /// mode instantiated per mode of both axes, others read at run time), else the general
@@ -424,12 +414,15 @@ pub(super) fn pick(b: &Binding) -> (QuadFn, Route) {
     if !b.lanewise() {
         (general, Route::General)
     } else if b.cube {
-        (plane_quad::<{ address::CLAMP }, true>, Route::Cube)
+        (plane_quad::<{ address::CLAMP }, true, false>, Route::Cube)
     } else if b.aniso.is_some() {
-        (by_mode!(m, plane_aniso), Route::Aniso(address::instance(m)))
+        (
+            by_mode!(m, plane_quad, false, true),
+            Route::Aniso(address::instance(m)),
+        )
     } else {
         (
-            by_mode!(m, plane_quad, false),
+            by_mode!(m, plane_quad, false, false),
             Route::Plane(address::instance(m)),
         )
     }

@@ -99,14 +99,6 @@ impl BorderColor {
             BorderColor::FloatOpaqueWhite | BorderColor::IntOpaqueWhite => [1.0; 4],
         }
     }
-    /// The colour as result bits for a format kind (integers for UINT/SINT formats).
-    pub fn raw(self, kind: NumKind) -> [u32; 4] {
-        let c = self.rgba();
-        match kind {
-            NumKind::Float => c.map(f32::to_bits),
-            _ => c.map(|x| x as u32),
-        }
-    }
 }
 
 /// `VK_LOD_CLAMP_NONE`.

@@ -15,6 +15,28 @@ const D3D: Config = Config {
     precision: LodPrecision::Exact,
 };
 
+/// One-shot: builds the kernel and samples.
+fn sample_quad(
+    img: &Image,
+    view: &ImageView,
+    s: &Sampler,
+    config: Config,
+    a: &SampleArgs,
+) -> Result<QuadBits> {
+    Kernel::new(img, view, s, config)?.sample(img, a)
+}
+
+/// One-shot: builds the kernel and gathers.
+fn gather_quad(
+    img: &Image,
+    view: &ImageView,
+    s: &Sampler,
+    config: Config,
+    a: &GatherArgs,
+) -> Result<QuadBits> {
+    Kernel::new(img, view, s, config)?.gather(img, a)
+}
+
 fn same(c: [f32; 4]) -> [[f32; 4]; 4] {
     [c; 4]
 }
@@ -1723,7 +1745,7 @@ mod routes {
                     ("sample", r.sample),
                     ("sample_batch", r.batch),
                     ("gather", r.gather),
-                    ("gather_batch", r.gather_batch),
+                    ("gather_batch", r.gather),
                 ] {
                     *seen.entry(key).or_default() += 1;
                 }
