@@ -1413,17 +1413,16 @@ mod tests {
         let mut r = Rng::new(7);
         for _ in 0..400 {
             let n = 4 * r.below(12) as usize + r.below(4) as usize;
-            let mut row = |r: &mut Rng| {
+            let row = |r: &mut Rng| -> Vec<u32> {
                 let scale = [1e-3, 0.1, 10.0, 1e4][r.below(4) as usize];
-                let v: Vec<u32> = (0..n)
+                (0..n)
                     .map(|_| match r.below(40) {
                         0 => f32::NAN,
                         1 => f32::INFINITY,
                         _ => r.f(-1.0, 1.0) * scale,
                     })
                     .map(f32::to_bits)
-                    .collect();
-                v
+                    .collect()
             };
             let (s, t) = (row(&mut r), row(&mut r));
             let q = r.below(3) as usize;
