@@ -271,7 +271,8 @@ struct Lambdas<'a, L: Lanes> {
 }
 
 impl<'a, L: Lanes> Lambdas<'a, L> {
-    /// The λ of rows `s` and `t`, eight quads at once if `l` is AVX2's lanes.
+    /// The λ of rows `s` and `t` on lanes `L` (a value of them proves them usable): eight
+    /// quads at once with AVX2's.
     fn new(_: L, b: &'a Binding, s: &'a [u32], t: &'a [u32]) -> Lambdas<'a, L> {
         Lambdas {
             b,
