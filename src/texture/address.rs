@@ -7,16 +7,14 @@
 use super::lanes::{Lanes, I};
 use super::sampler::AddressMode;
 
-/// `AddressMode::Repeat` as a const-generic code.
-pub const REPEAT: u8 = 0;
+/// `AddressMode::Repeat` as a const-generic code (a mode's code is its discriminant).
+pub const REPEAT: u8 = AddressMode::Repeat as u8;
 /// `AddressMode::MirroredRepeat`.
-pub const MIRRORED: u8 = 1;
+pub const MIRRORED: u8 = AddressMode::MirroredRepeat as u8;
 /// `AddressMode::ClampToEdge`.
-pub const CLAMP: u8 = 2;
+pub const CLAMP: u8 = AddressMode::ClampToEdge as u8;
 /// `AddressMode::ClampToBorder`.
-pub const BORDER: u8 = 3;
-/// `AddressMode::MirrorClampToEdge`.
-pub const MIRROR_CLAMP: u8 = 4;
+pub const BORDER: u8 = AddressMode::ClampToBorder as u8;
 /// Mode chosen at run time.
 pub const DYN: u8 = 255;
 
@@ -43,17 +41,6 @@ macro_rules! by_mode {
     };
 }
 pub(super) use by_mode;
-
-/// The const-generic code of a mode.
-pub fn code(m: AddressMode) -> u8 {
-    match m {
-        AddressMode::Repeat => REPEAT,
-        AddressMode::MirroredRepeat => MIRRORED,
-        AddressMode::ClampToEdge => CLAMP,
-        AddressMode::ClampToBorder => BORDER,
-        AddressMode::MirrorClampToEdge => MIRROR_CLAMP,
-    }
-}
 
 #[inline(always)]
 fn mirror(n: i32) -> i32 {
@@ -109,7 +96,8 @@ pub(super) fn wrap_lanes<const M: u8, L: Lanes>(i: I<L>, size: I<L>, pow2: bool)
     } else if M == CLAMP {
         i.max(i.lanes().i(0)).min(size - one)
     } else {
-        i.zip(size, |i, n| wrap::<M>(i, n, M))
+        let (x, n) = (i.arr(), size.arr());
+        i.lanes().i_of(|k| wrap::<M>(x[k], n[k], M))
     }
 }
 
@@ -125,9 +113,12 @@ mod tests {
     use super::*;
     use AddressMode::*;
 
+    /// `AddressMode::MirrorClampToEdge`'s code (the run-time `wrap`'s other arm).
+    const MIRROR_CLAMP: u8 = MirrorClampToEdge as u8;
+
     /// Run-time wrap for any mode.
     fn wrap_mode(mode: AddressMode, i: i32, size: i32) -> i32 {
-        wrap::<DYN>(i, size, code(mode))
+        wrap::<DYN>(i, size, mode as u8)
     }
 
     #[test]

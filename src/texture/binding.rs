@@ -136,7 +136,7 @@ pub(super) struct Binding {
     pub integer: bool,
     /// The image has a decoded plane and this binding reads a float aspect.
     pub plane: bool,
-    /// Address-mode codes per axis ([`address::code`]).
+    /// Address-mode codes per axis (`AddressMode as u8`, [`address`]'s).
     pub modes: [u8; 3],
     /// Every absolute level of the image.
     pub lv: Vec<Level>,
@@ -204,7 +204,7 @@ impl Binding {
             snorm: format.is_snorm(),
             integer: dec.kind != NumKind::Float,
             plane: img.plane_eligible() && dec.kind == NumKind::Float,
-            modes: sampler.address_mode.map(address::code),
+            modes: sampler.address_mode.map(|m| m as u8),
             lv: (0..img.levels()).map(|l| Level::new(img, l)).collect(),
             dref_unorm_bits: format
                 .unorm_depth_bits()
@@ -355,7 +355,10 @@ impl Binding {
                 let d = F::select(d.lt(zero), zero, d);
                 F::select(one.lt(d), one, d)
             }
-            Some(_) => d.map(|r| self.dref_value(r)),
+            Some(_) => {
+                let r = d.arr();
+                l.f_of(|k| self.dref_value(r[k]))
+            }
         }
     }
 

@@ -84,10 +84,10 @@ pub(super) fn faces<L: Lanes>(x: F<L>, y: F<L>, z: F<L>) -> Faces<L> {
     }
 }
 
-/// Selects the same components/signs as the face table from a derivative vector:
-/// returns `(∂s_c, ∂t_c, ∂|r_c|)`.
+/// The face table's `(s_c, t_c, r_c)` of face `face` from a vector `d` (a direction, or
+/// the derivative of one: `(∂s_c, ∂t_c, ∂|r_c|)`).
 #[inline]
-fn select_deriv(face: u32, d: [f32; 3]) -> [f32; 3] {
+fn face_axes<T: Copy + std::ops::Neg<Output = T>>(face: u32, d: [T; 3]) -> [T; 3] {
     let [x, y, z] = d;
     match face {
         0 => [-z, -y, x],
@@ -103,7 +103,7 @@ fn select_deriv(face: u32, d: [f32; 3]) -> [f32; 3] {
 /// `∂s_face = 0.5·(|r_c|·∂s_c − s_c·∂|r_c|)/r_c²` (same for t), at the face of `fc`.
 #[inline]
 pub fn transform_deriv(fc: &FaceCoord, d: [f32; 3]) -> [f32; 2] {
-    let [dsc, dtc, dma] = select_deriv(fc.face, d);
+    let [dsc, dtc, dma] = face_axes(fc.face, d);
     let ma = fc.ma.abs();
     let k = 0.5 / (ma * ma);
     [k * (ma * dsc - fc.sc * dma), k * (ma * dtc - fc.tc * dma)]
@@ -140,14 +140,7 @@ pub fn remap_edge(face: u32, i: i32, j: i32, n: i32) -> Option<(u32, i32, i32)> 
     let d = face_dir(face, sc, tc);
     let fc = select_face([d[0] as f32, d[1] as f32, d[2] as f32]);
     // the face comes from the f32 selection; the coordinates are recomputed in f64
-    let (s, t, m) = match fc.face {
-        0 => (-d[2], -d[1], d[0]),
-        1 => (d[2], -d[1], -d[0]),
-        2 => (d[0], d[2], d[1]),
-        3 => (d[0], -d[2], -d[1]),
-        4 => (d[0], -d[1], d[2]),
-        _ => (-d[0], -d[1], -d[2]),
-    };
+    let [s, t, m] = face_axes(fc.face, d);
     let u = (0.5 * s / m + 0.5) * nf;
     let v = (0.5 * t / m + 0.5) * nf;
     let ni = (u.floor() as i32).clamp(0, n - 1);
@@ -209,8 +202,8 @@ impl EdgeIndex {
 }
 
 /// [`remap_edge`] by the [`EDGE`] table for texels at most one step outside the face (`i`,
-/// `j` in `−1..=n`, the taps of a footprint inside the face's texel range); anything farther
-/// out goes through [`remap_edge`] itself. Integer operations only (no f64 direction).
+/// `j` in `−1..=n`, the taps of a footprint inside the face's texel range); a corner and
+/// anything farther out go through [`remap_edge`] itself. Integer operations only.
 #[inline]
 pub(super) fn remap_edge_step(face: u32, i: i32, j: i32, n: i32) -> Option<(u32, i32, i32)> {
     let out_i = i < 0 || i >= n;
@@ -218,10 +211,7 @@ pub(super) fn remap_edge_step(face: u32, i: i32, j: i32, n: i32) -> Option<(u32,
     if !out_i && !out_j {
         return Some((face, i, j));
     }
-    if out_i && out_j {
-        return None;
-    }
-    if i < -1 || i > n || j < -1 || j > n || face > 5 {
+    if out_i == out_j || i < -1 || i > n || j < -1 || j > n || face > 5 {
         return remap_edge(face, i, j, n);
     }
     let (side, k) = match (i < 0, i >= n, j < 0) {

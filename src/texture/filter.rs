@@ -18,8 +18,8 @@ use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::image::ViewType;
-use super::lanes::{self, compare, compare4, lerp, lerp_xy, split, Arr, Lanes, F, I};
-use super::sampler::{CompareOp, Filter};
+use super::lanes::{self, compare, lerp, lerp_xy, split, Arr, Lanes, F, I};
+use super::sampler::Filter;
 use super::source::{Addr, Source};
 use wide::f32x4;
 
@@ -40,39 +40,25 @@ pub(super) trait Spec {
     /// The address mode of `axis`.
     #[inline(always)]
     fn mode(b: &Binding, axis: usize) -> u8 {
-        if Self::MODE == DYN {
-            b.modes[axis]
-        } else {
-            Self::MODE
-        }
+        known(Self::MODE, b.modes[axis])
     }
     /// Whether the view is a cube.
     #[inline(always)]
     fn cube(b: &Binding) -> bool {
-        if Self::CUBE == DYN {
-            b.cube
-        } else {
-            Self::CUBE != 0
-        }
+        known(Self::CUBE, b.cube as u8) != 0
     }
     /// Whether the view is a 2D array (each lane on its own layer).
     #[inline(always)]
     fn array(b: &Binding) -> bool {
-        if Self::ARRAY == DYN {
-            b.view.view_type == ViewType::D2Array
-        } else {
-            Self::ARRAY != 0
-        }
+        known(Self::ARRAY, (b.view.view_type == ViewType::D2Array) as u8) != 0
     }
     /// The axes a footprint spans (a cube face: 2).
     #[inline(always)]
     fn dims(b: &Binding) -> usize {
         if Self::cube(b) {
             2
-        } else if Self::DIMS == DYN {
-            b.dims
         } else {
-            Self::DIMS as usize
+            known(Self::DIMS, b.dims as u8) as usize
         }
     }
     /// Hardware snapping of texel coordinates, if it applies.
@@ -83,6 +69,16 @@ pub(super) trait Spec {
         } else {
             b.snap(x)
         }
+    }
+}
+
+/// A [`Spec`] code: `c`, or the binding's `run_time` value if `c` is `DYN`.
+#[inline(always)]
+fn known(c: u8, run_time: u8) -> u8 {
+    if c == DYN {
+        run_time
+    } else {
+        c
     }
 }
 
@@ -260,19 +256,10 @@ pub(super) fn lane<K: Spec, S: Source, R: Recorder>(
         if cube {
             // seamless: a tap off the face reads the neighbouring face's texel; a corner's
             // missing texel is the average of the three real ones ([`corner_texel`])
-            let nn = n[0];
-            let inside = lo[0] >= 0
-                && lo[1] >= 0
-                && lo[0].saturating_add(1) < nn
-                && lo[1].saturating_add(1) < nn;
             let mut got = [None; 4];
             for (t, g) in got.iter_mut().enumerate() {
                 let [i, j, _] = corner(t);
-                let at_ = if inside {
-                    Some((at.face, i, j))
-                } else {
-                    remap_edge_step(at.face, i, j, nn)
-                };
+                let at_ = remap_edge_step(at.face, i, j, n[0]);
                 *g = at_.map(|(f, i, j)| read(Some((f, [i, j, 0])), [i, j, 0], weight(t)));
             }
             if got.iter().any(Option::is_none) {
@@ -841,32 +828,17 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
     })
 }
 
-/// The plane's texel at byte offset `b`.
-///
-/// # Safety
-/// `b` is 16 × an index `0 ≤ i < texels.len()`.
-#[inline(always)]
-unsafe fn texel_at(texels: &[f32x4], b: i32) -> f32x4 {
-    // SAFETY: by the contract, the 16 bytes at `b` are texel `b / 16` of `texels`: in bounds,
-    // and aligned since the slice's elements are 16-byte values
-    unsafe {
-        *texels
-            .as_ptr()
-            .cast::<u8>()
-            .add(b as u32 as usize)
-            .cast::<f32x4>()
-    }
-}
-
 /// The plane's texels at indices `o` (checked by [`plane_taps`]).
 #[inline(always)]
 fn reads<L: Lanes>(texels: &[f32x4], o: I<L>) -> L::A<f32x4> {
     let b = o.x16().arr();
+    let base = texels.as_ptr().cast::<u8>();
     // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and the
     // greatest of every lane's taps (the adjacent form: `o` and `o + row + 1`, which bound
     // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`; nearest: `o`,
-    // its one tap); every offset here is 16 × one of those taps
-    L::each(|l| unsafe { texel_at(texels, b[l]) })
+    // its one tap); every offset here is 16 × one of those taps, so its 16 bytes are that
+    // texel of `texels`: in bounds, and aligned since the slice's elements are 16-byte values
+    L::each(|l| unsafe { *base.add(b[l] as u32 as usize).cast::<f32x4>() })
 }
 
 /// Channel `c` (0 to 3) of the plane's texels at indices `o` (checked by [`plane_taps`]).
@@ -879,15 +851,9 @@ pub(super) fn reads_channel<L: Lanes>(texels: &[f32x4], o: I<L>, c: usize) -> F<
     unsafe { o.lanes().gather(base, o.x16()) }
 }
 
-/// `dref OP depth` of the plane texels at `o`, lane-wise, as 1 or 0.
-#[inline(always)]
-fn pass<L: Lanes>(plane: &[f32x4], op: CompareOp, dref: F<L>, o: I<L>) -> F<L> {
-    compare(op, dref, reads_channel(plane, o, 0)).one_zero()
-}
-
 /// A group of lanes on one slot, filtered by `LIN`, each texel compared with the lane's
 /// Dref first if `CMP` (a compared texel is `(pass, 0, 0, 1)`): the lane-wise footprints
-/// on the plane where [`plane_taps`] takes them, every other lane by [`lane`].
+/// on the plane where [`plane_taps`] takes them, every other lane by [`lane`] from `src`.
 #[inline(always)]
 pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
     b: &Binding,
@@ -896,12 +862,7 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
     slot: &Slot<L>,
     q: &Input<L>,
 ) -> L::A<f32x4> {
-    let taps = if S::PLANE {
-        plane_taps::<L, K, LIN, false>(b, slot, q, plane.len(), !CMP)
-    } else {
-        None
-    };
-    let Some(t) = taps else {
+    let Some(t) = plane_taps::<L, K, LIN, false>(b, slot, q, plane.len(), !CMP) else {
         let zero = L::each(|_| f32x4::splat(0.0));
         return rest_lanes::<L, K, S, LIN, CMP>(zero, b, src, *slot, *q, (1u32 << L::W) - 1);
     };
@@ -958,7 +919,12 @@ fn compare_taps<L: Lanes, const LIN: bool>(
             reads_channel(plane, o01, 0),
             reads_channel(plane, o11, 0),
         ];
-        let [p00, p10, p01, p11] = compare4(op, q.dref, d);
+        let [p00, p10, p01, p11] = [
+            compare(op, q.dref, d[0]),
+            compare(op, q.dref, d[1]),
+            compare(op, q.dref, d[2]),
+            compare(op, q.dref, d[3]),
+        ];
         let (p00, p10, p01, p11) = (
             p00.one_zero(),
             p10.one_zero(),
@@ -967,7 +933,7 @@ fn compare_taps<L: Lanes, const LIN: bool>(
         );
         lerp_xy([p00, p10, p01, p11], t.fa, t.fb)
     } else {
-        pass(plane, op, q.dref, o00)
+        compare(op, q.dref, reads_channel(plane, o00, 0)).one_zero()
     }
 }
 

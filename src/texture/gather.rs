@@ -7,7 +7,7 @@
 //! the [`Recorder`] that `Kernel::explain_gather` fills.
 
 use super::address::{self, by_mode};
-use super::batch::{inputs, run_lanes, BatchArgs, BatchLod};
+use super::batch::{inputs, unit_row, unit_rows, BatchArgs, BatchLod};
 use super::binding::{Binding, Route};
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
@@ -249,50 +249,6 @@ pub(super) fn lane<S: Source, R: Recorder>(
     o
 }
 
-/// A group of `W` lanes' gathers on the plane (exact precision, normalized coordinates, no
-/// `ConstOffsets`): the footprints lane-wise ([`plane_taps`](super::filter)), each tap's
-/// component (its f32 bits are the raw result of every float-kind format) or comparison;
-/// lanes the footprints leave go through [`lane`] (`a`: the lanes' operands, one quad's or
-/// a batch's, `lane_of(l)`: the quad lane of group lane `l`).
-#[inline(always)]
-fn group<L: Lanes, K: Spec>(
-    b: &Binding,
-    tx: Texels,
-    slot: &Slot<L>,
-    q: &Input<L>,
-    component: usize,
-    cmp: bool,
-    rest_lane: impl Fn(usize) -> [u32; 4],
-) -> L::A<[u32; 4]> {
-    let Some(t) = plane_taps::<L, K, true, false>(b, slot, q, tx.plane.len(), false) else {
-        return L::each(rest_lane);
-    };
-    let mut r = gathered(b, tx, slot, q, &t, component, cmp);
-    if t.rest != 0 {
-        for (l, rl) in r.as_mut().iter_mut().enumerate() {
-            if t.rest >> l & 1 != 0 {
-                *rl = rest_lane(l);
-            }
-        }
-    }
-    r
-}
-
-/// [`group`] when the footprints take every lane of it, else `None`: nothing left over to
-/// fill in.
-#[inline(always)]
-fn group_all<L: Lanes, K: Spec>(
-    b: &Binding,
-    tx: Texels,
-    slot: &Slot<L>,
-    q: &Input<L>,
-    component: usize,
-    cmp: bool,
-) -> Option<L::A<[u32; 4]>> {
-    let t = plane_taps::<L, K, true, true>(b, slot, q, tx.plane.len(), false)?;
-    Some(gathered(b, tx, slot, q, &t, component, cmp))
-}
-
 /// The gathered values of the taps `t`: R = (i0, j1), G = (i1, j1), B = (i1, j0),
 /// A = (i0, j0). Footprints whose taps are side by side (the usual case) without a compare
 /// read each row as one pair of words of the component copy; others read each tap's
@@ -411,8 +367,10 @@ pub(super) fn general(b: &Binding, img: &Image, a: &GatherArgs) -> QuadBits {
     quad(b, img, a, &NoRecord)
 }
 
-/// A quad's gather through [`group`] on the image's plane (`ConstOffsets` and images without
-/// a plane: the general path).
+/// A quad's gather on the image's plane: its lanes as one group, the footprints lane-wise
+/// ([`plane_taps`]), each tap's component (its f32 bits are the raw result of every
+/// float-kind format) or comparison, the lanes they leave through [`lane`] (`ConstOffsets`
+/// and images without a plane: the general path).
 pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
     b: &Binding,
     img: &Image,
@@ -425,17 +383,25 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
     if a.mask & 0xf == 0 {
         return out;
     }
-    let src = Plane(&p.texels);
     let slot = Slot::halves(four(), b, [b.view.base_level; 2], b.view.base_layer);
-    let r = group::<Quad, Fast<M, CUBE>>(
-        b,
-        Texels::of(p, a.dref.is_some()),
-        &slot,
-        &input(b, a),
-        a.component as usize,
-        a.dref.is_some(),
-        |l| lane(b, &src, a, l, &NoRecord),
-    );
+    let cmp = a.dref.is_some();
+    let (tx, q) = (Texels::of(p, cmp), input(b, a));
+    let src = Plane(&p.texels);
+    let taps = plane_taps::<Quad, Fast<M, CUBE>, true, false>(b, &slot, &q, p.texels.len(), false);
+    let r = match taps {
+        None => Quad::each(|l| lane(b, &src, a, l, &NoRecord)),
+        Some(t) => {
+            let mut r = gathered(b, tx, &slot, &q, &t, a.component as usize, cmp);
+            if t.rest != 0 {
+                for (l, v) in r.iter_mut().enumerate() {
+                    if t.rest >> l & 1 != 0 {
+                        *v = lane(b, &src, a, l, &NoRecord);
+                    }
+                }
+            }
+            r
+        }
+    };
     super::merge_lanes(&mut out, &r, a.mask);
     out
 }
@@ -465,19 +431,34 @@ pub(super) type BatchFn = fn(&Binding, &Image, &GatherBatchArgs, &mut [[u32; 4]]
 
 /// Every quad of a batch through the kernel's per-quad route.
 pub(super) fn per_quad(b: &Binding, img: &Image, a: &GatherBatchArgs, out: &mut [[u32; 4]]) {
-    let (route, ..) = pick(b);
-    for q in 0..a.masks.len() {
-        let mask = a.masks[q] & 0xf;
+    quads(pick(b).0, b, img, a, 0, a.masks.len(), out);
+}
+
+/// Quads `q0..q0 + n` of a batch through the per-quad `route`, into their active lanes of
+/// `out` (quad `q0 + k`'s at `4k`): out of line, the rare path of a plane batch.
+#[cold]
+#[inline(never)]
+fn quads(
+    route: GatherFn,
+    b: &Binding,
+    img: &Image,
+    a: &GatherBatchArgs,
+    q0: usize,
+    n: usize,
+    out: &mut [[u32; 4]],
+) {
+    for k in 0..n {
+        let mask = a.masks[q0 + k] & 0xf;
         if mask != 0 {
-            let r = route(b, img, &a.quad_args(q));
-            super::merge_lanes(&mut out[4 * q..4 * q + 4], &r, mask);
+            let r = route(b, img, &a.quad_args(q0 + k));
+            super::merge_lanes(&mut out[4 * k..4 * k + 4], &r, mask);
         }
     }
 }
 
-/// A batch of gathers on the plane: quads in units of `W` lanes — two quads gathering the
-/// same component with AVX2, else one — through [`group`]; `ConstOffsets` (and an image
-/// without a plane) quad by quad.
+/// A batch of gathers on the plane: runs of units of `W` lanes — two whole quads gathering
+/// the same component with AVX2, else one — through [`run`], any other quad through
+/// [`plane_quad`]; `ConstOffsets` (and an image without a plane) quad by quad.
 pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
     b: &Binding,
     img: &Image,
@@ -493,9 +474,9 @@ pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
     #[cfg(target_arch = "x86_64")]
     if let Some(l) = Avx::new() {
         // SAFETY: `l` exists only when the CPU has AVX2
-        return unsafe { plane_batch_avx2::<M, CUBE>(l, b, p, a, out) };
+        return unsafe { plane_batch_avx2::<M, CUBE>(l, b, img, p, a, out) };
     }
-    batch_in::<M, CUBE, _>(four(), b, p, a, out)
+    batch_in::<M, CUBE, _>(four(), b, img, p, a, out)
 }
 
 /// [`plane_batch`] compiled for AVX2.
@@ -504,18 +485,20 @@ pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
 fn plane_batch_avx2<const M: u8, const CUBE: bool>(
     l: Avx,
     b: &Binding,
+    img: &Image,
     plane: &image::Plane,
     a: &GatherBatchArgs,
     out: &mut [[u32; 4]],
 ) {
-    batch_in::<M, CUBE, _>(l, b, plane, a, out)
+    batch_in::<M, CUBE, _>(l, b, img, plane, a, out)
 }
 
 /// A run of units from quad `q` on (see [`batch_in`]): while a unit's quads are whole and
 /// gather one component, their inputs straight from the rows (`rows`: the batch's, each
-/// taken as whole units of `W` lanes; an empty row as `s`'s units, given to
-/// [`inputs`] as empty), through [`group`], into `out`. Returns the quad that ended the run;
-/// a batch with a row shorter than its lanes (the component row may be) has no runs.
+/// taken as whole units of `W` lanes; an empty row given to [`inputs`] as empty), their
+/// footprints lane-wise as in [`plane_quad`] (a unit whose footprints leave lanes: its
+/// quads through `route`), into `out`. Returns the quad that ended the run; a batch with a
+/// row shorter than its lanes (the component row may be) has no runs.
 /// `PLAIN`: the caller knows the batch has `t` and component rows and no layer, Dref or
 /// offset rows (a 2D view's gathers without them), so the units read `s`, `t` and the
 /// component alone.
@@ -524,6 +507,8 @@ fn plane_batch_avx2<const M: u8, const CUBE: bool>(
 fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
     l: L,
     b: &Binding,
+    img: &Image,
+    route: GatherFn,
     tx: Texels,
     slot: &Slot<L>,
     rows: &BatchArgs<'r>,
@@ -558,31 +543,24 @@ fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
         all.map(|r| !r.is_empty())
     };
     let l0 = 4 * q;
+    // `s`, `t` and the component rows zipped as units (an empty one as `s`'s), the others
+    // read by index where used
     let units = |r: &'r [u32]| L::units(&(if r.is_empty() { s } else { r })[l0..lanes]);
-    // (written out: an array `map` is left as an out-of-line call)
-    let [r0, r1, r2, r3, r4, r5, r6, r7] = [
-        units(all[0]),
-        units(all[1]),
-        units(all[2]),
-        units(all[3]),
-        units(all[4]),
-        units(all[5]),
-        units(all[6]),
-        units(all[7]),
-    ];
+    let (r2, r3, r4, r5, r6) = (
+        unit_rows::<L>(all[2], l0..lanes),
+        unit_rows::<L>(all[3], l0..lanes),
+        unit_rows::<L>(all[4], l0..lanes),
+        unit_rows::<L>(all[5], l0..lanes),
+        unit_rows::<L>(all[6], l0..lanes),
+    );
     let cmp = !PLAIN && !a.dref.is_empty();
-    let units = r0
+    let units = units(s)
         .iter()
-        .zip(r1)
-        .zip(r2)
-        .zip(r3)
-        .zip(r4)
-        .zip(r5)
-        .zip(r6)
-        .zip(r7)
+        .zip(units(all[1]))
+        .zip(units(all[7]))
         .zip(a.masks[q..n].chunks_exact(per))
         .zip(L::units_mut(&mut out[l0..lanes]));
-    for (((((((((c0, c1), c2), c3), dr), o0), o1), cm), m), o) in units {
+    for (x, ((((c0, c1), cm), m), o)) in units.enumerate() {
         let cm = cm.as_ref();
         let c = if has[7] { cm[0] } else { 0 };
         let same = (0..per).fold(true, |ok, k| ok & (cm[4 * k] == cm[0]));
@@ -596,16 +574,13 @@ fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
             coords: [
                 c0.as_ref(),
                 if has[1] { c1.as_ref() } else { e },
-                if has[2] { c2.as_ref() } else { e },
-                if has[3] { c3.as_ref() } else { e },
+                unit_row(r2, x, has[2]),
+                unit_row(r3, x, has[3]),
             ],
             masks: m,
             lod: BatchLod::Zero,
-            dref: if has[4] { dr.as_ref() } else { e },
-            offsets: [
-                if has[5] { o0.as_ref() } else { e },
-                if has[6] { o1.as_ref() } else { e },
-            ],
+            dref: unit_row(r4, x, has[4]),
+            offsets: [unit_row(r5, x, has[5]), unit_row(r6, x, has[6])],
         };
         let i = inputs::<K, L>(l, b, &ua, 6, |row| {
             if row.is_empty() {
@@ -614,52 +589,25 @@ fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
                 l.f_row(row).bits()
             }
         });
-        match group_all::<L, K>(b, tx, slot, &i, c as usize, cmp) {
-            Some(r) => *o = r,
-            None => unit_parts::<K, L>(b, tx, slot, i, c as usize, cmp, a, q, o.as_mut()),
+        match plane_taps::<L, K, true, true>(b, slot, &i, tx.plane.len(), false) {
+            Some(t) => *o = gathered(b, tx, slot, &i, &t, c as usize, cmp),
+            None => quads(route, b, img, a, q, per, o.as_mut()),
         }
         q += per;
     }
     q
 }
 
-/// A unit of [`run`] whose footprints leave lanes to [`lane`]: [`group`], into `out` (the
-/// unit's lanes, quads from `q` on): the rare path, out of line.
-#[cold]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn unit_parts<K: Spec, L: Lanes>(
-    b: &Binding,
-    tx: Texels,
-    slot: &Slot<L>,
-    i: Input<L>,
-    c: usize,
-    cmp: bool,
-    a: &GatherBatchArgs,
-    q: usize,
-    out: &mut [[u32; 4]],
-) {
-    let src = Plane(tx.plane);
-    let r = group::<L, K>(b, tx, slot, &i, c, cmp, |k| {
-        lane(b, &src, &a.quad_args(q + k / 4), k % 4, &NoRecord)
-    });
-    for (o, r) in out.iter_mut().zip(r.as_ref()) {
-        *o = *r;
-    }
-}
-
-/// [`plane_batch`]'s loop: units of `W` lanes — `W / 4` whole quads gathering one
-/// component, straight from the rows — else one quad, its inactive lanes taking the first
-/// active lane's operands.
+/// [`plane_batch`]'s loop: [`run`]s, and the quad that ends each through [`plane_quad`].
 #[inline(always)]
 fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
     l: L,
     b: &Binding,
+    img: &Image,
     plane: &image::Plane,
     a: &GatherBatchArgs,
     out: &mut [[u32; 4]],
 ) {
-    let src = Plane(&plane.texels);
     let n = a.masks.len().min(out.len() / 4);
     let slot = Slot::halves(l, b, [b.view.base_level; 2], b.view.base_layer);
     let rows = BatchArgs {
@@ -672,7 +620,6 @@ fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
             _ => [&[], &[]],
         },
     };
-    let comp = |q: usize| a.component.get(4 * q).copied().unwrap_or(0) as usize;
     let cmp = !a.dref.is_empty();
     let tx = Texels::of(plane, cmp);
     // a 2D view's gathers with `t` and component rows and no Dref or offset rows
@@ -682,57 +629,17 @@ fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
         && rows.offsets.iter().all(|r| r.is_empty())
         && !rows.coords[1].is_empty()
         && !a.component.is_empty();
-    let per = L::W / 4;
+    let route = plane_quad::<M, CUBE>;
     let mut q = 0;
     while q < n {
         q = if plain {
-            run::<Fast<M, false, 0>, true, L>(l, b, tx, &slot, &rows, a, q, out)
+            run::<Fast<M, false, 0>, true, L>(l, b, img, route, tx, &slot, &rows, a, q, out)
         } else {
-            run::<Fast<M, CUBE>, false, L>(l, b, tx, &slot, &rows, a, q, out)
+            run::<Fast<M, CUBE>, false, L>(l, b, img, route, tx, &slot, &rows, a, q, out)
         };
-        if q >= n {
-            break;
-        }
-        let mask = a.masks[q] & 0xf;
-        if mask == 0 {
+        if q < n {
+            quads(route, b, img, a, q, 1, &mut out[4 * q..]);
             q += 1;
-            continue;
         }
-        let l0 = 4 * q;
-        let c = comp(q);
-        let run = q + per <= n && (0..per).all(|k| a.masks[q + k] & 0xf == 0xf && comp(q + k) == c);
-        let (i, quads) = if run {
-            let i = inputs::<Fast<M, CUBE>, L>(l, b, &rows, 6, |row| run_lanes(l, row, l0));
-            (i, per)
-        } else {
-            let first = mask.trailing_zeros() as usize;
-            let idx = L::each(|k| {
-                l0 + if mask >> (k % 4) & 1 != 0 {
-                    k % 4
-                } else {
-                    first
-                }
-            });
-            let ld = |row: &[u32]| l.i_of(|k| row.get(idx[k]).copied().unwrap_or(0) as i32);
-            (inputs::<Fast<M, CUBE>, L>(l, b, &rows, 6, ld), 1)
-        };
-        let r = group::<L, Fast<M, CUBE>>(b, tx, &slot, &i, c, cmp, |k| {
-            lane(b, &src, &a.quad_args(q + k / 4 % quads), k % 4, &NoRecord)
-        });
-        if run {
-            // whole quads: every lane of the unit
-            out[l0..l0 + L::W].copy_from_slice(r.as_ref());
-            q += quads;
-            continue;
-        }
-        for k in 0..quads {
-            let m = a.masks[q + k] & 0xf;
-            super::merge_lanes(
-                &mut out[l0 + 4 * k..l0 + 4 * k + 4],
-                &[r[4 * k], r[4 * k + 1], r[4 * k + 2], r[4 * k + 3]],
-                m,
-            );
-        }
-        q += quads;
     }
 }

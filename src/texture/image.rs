@@ -281,11 +281,6 @@ impl Image {
     pub fn bytes(&self) -> &[u8] {
         &self.data
     }
-    /// All bytes, mutable (drops the decoded plane).
-    pub fn bytes_mut(&mut self) -> &mut [u8] {
-        self.plane = PlaneCache::default();
-        &mut self.data
-    }
 
     /// Whether an image of this shape gets a decoded [`Plane`]: a float-kind format (its
     /// colour or depth aspect), one sample, at most [`PLANE_MAX_TEXELS`] texels.
@@ -480,15 +475,6 @@ impl Image {
         Ok(())
     }
 
-    /// Downloads a level as f32 RGBA (storage order).
-    pub fn download_f32(&self, level: u32) -> Result<Vec<[f32; 4]>> {
-        let bytes = self.level_bytes(level)?;
-        Ok(bytes
-            .chunks_exact(self.texel_size)
-            .map(|t| self.format.decode_f32(t))
-            .collect())
-    }
-
     /// Uploads the raw bytes of one level (storage order).
     pub fn upload_bytes(&mut self, level: u32, bytes: &[u8]) -> Result<()> {
         let ts = self.format.texel_size();
@@ -659,6 +645,23 @@ impl ImageView {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Image {
+        /// All bytes, mutable (drops the decoded plane).
+        pub(crate) fn bytes_mut(&mut self) -> &mut [u8] {
+            self.plane = PlaneCache::default();
+            &mut self.data
+        }
+
+        /// Downloads a level as f32 RGBA (storage order).
+        fn download_f32(&self, level: u32) -> Result<Vec<[f32; 4]>> {
+            let bytes = self.level_bytes(level)?;
+            Ok(bytes
+                .chunks_exact(self.texel_size)
+                .map(|t| self.format.decode_f32(t))
+                .collect())
+        }
+    }
 
     #[test]
     fn layout_and_rw() {

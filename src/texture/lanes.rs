@@ -34,6 +34,20 @@ macro_rules! ops {
     };
 }
 
+/// [`Lanes::units`] and [`Lanes::units_mut`] of a form of `$n` lanes (`A<T>` is `[T; $n]`).
+macro_rules! units {
+    ($n:expr) => {
+        #[inline(always)]
+        fn units<T: Copy>(r: &[T]) -> &[[T; $n]] {
+            r.as_chunks::<$n>().0
+        }
+        #[inline(always)]
+        fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; $n]] {
+            r.as_chunks_mut::<$n>().0
+        }
+    };
+}
+
 /// `$e` as it is (the array form's [`ops!`]).
 macro_rules! plain {
     ($e:expr) => {
@@ -314,12 +328,6 @@ impl<L: Lanes> F<L> {
         /// Lane `l` takes lane `l & !3`.
         quad_first() -> F = quad_first;
     }
-    /// `f` of each lane, lane by lane.
-    #[inline(always)]
-    pub fn map(self, f: impl Fn(f32) -> f32) -> F<L> {
-        let a = self.arr();
-        self.1.f_of(|l| f(a[l]))
-    }
     /// `|x|`.
     #[inline(always)]
     pub fn abs(self) -> F<L> {
@@ -351,12 +359,6 @@ impl<L: Lanes> I<L> {
     #[inline(always)]
     pub fn raw(self) -> L::Iv {
         self.0
-    }
-    /// `f` of each pair of lanes, lane by lane.
-    #[inline(always)]
-    pub fn zip(self, b: I<L>, f: impl Fn(i32, i32) -> i32) -> I<L> {
-        let (x, y) = (self.arr(), b.arr());
-        self.1.i_of(|l| f(x[l], y[l]))
     }
     /// The lesser lanes.
     #[inline(always)]
@@ -461,14 +463,7 @@ impl<const N: usize> Lanes for Arr<N> {
     fn each<T: Copy>(f: impl FnMut(usize) -> T) -> [T; N] {
         std::array::from_fn(f)
     }
-    #[inline(always)]
-    fn units<T: Copy>(r: &[T]) -> &[[T; N]] {
-        r.as_chunks::<N>().0
-    }
-    #[inline(always)]
-    fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; N]] {
-        r.as_chunks_mut::<N>().0
-    }
+    units!(N);
     ops! { plain;
         fload(a: [f32; N]) -> [f32; N] = a;
         fstore(v: [f32; N]) -> [f32; N] = v;
@@ -569,14 +564,7 @@ mod x86 {
             // SAFETY: `r` is four readable u32 (16 bytes); the load is unaligned
             unsafe { _mm_loadu_si128(r.as_ptr().cast()) }
         }
-        #[inline(always)]
-        fn units<T: Copy>(r: &[T]) -> &[[T; 4]] {
-            r.as_chunks::<4>().0
-        }
-        #[inline(always)]
-        fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; 4]] {
-            r.as_chunks_mut::<4>().0
-        }
+        units!(4);
         #[inline(always)]
         fn imul(self, a: __m128i, b: __m128i) -> __m128i {
             // SSE2 has no 32-bit low multiply: lanes 0, 2 and 1, 3 as 64-bit products
@@ -674,14 +662,7 @@ mod x86 {
             // (`r`: eight readable u32, 32 bytes)
             avx!(_mm256_loadu_si256(r.as_ptr().cast()))
         }
-        #[inline(always)]
-        fn units<T: Copy>(r: &[T]) -> &[[T; 8]] {
-            r.as_chunks::<8>().0
-        }
-        #[inline(always)]
-        fn units_mut<T: Copy>(r: &mut [T]) -> &mut [[T; 8]] {
-            r.as_chunks_mut::<8>().0
-        }
+        units!(8);
         ops! { avx;
             fload(a: [f32; 8]) -> __m256 = _mm256_loadu_ps(a.as_ptr());
             iload(a: [i32; 8]) -> __m256i = _mm256_loadu_si256(a.as_ptr().cast());
@@ -974,23 +955,6 @@ pub(super) fn compare<L: Lanes>(op: CompareOp, r: F<L>, t: F<L>) -> M<L> {
         CompareOp::NotEqual => !r.eq(t),
         CompareOp::GreaterOrEqual => t.le(r),
         CompareOp::Always => M::splat(r.lanes(), true),
-    }
-}
-
-/// [`compare`] of `r` with each of four `t`: the operation chosen once for all of them.
-#[inline(always)]
-pub(super) fn compare4<L: Lanes>(op: CompareOp, r: F<L>, t: [F<L>; 4]) -> [M<L>; 4] {
-    // (written out: closures left out of line would not be compiled for AVX2)
-    let l = r.lanes();
-    match op {
-        CompareOp::Never => [M::splat(l, false); 4],
-        CompareOp::Less => [r.lt(t[0]), r.lt(t[1]), r.lt(t[2]), r.lt(t[3])],
-        CompareOp::Equal => [r.eq(t[0]), r.eq(t[1]), r.eq(t[2]), r.eq(t[3])],
-        CompareOp::LessOrEqual => [r.le(t[0]), r.le(t[1]), r.le(t[2]), r.le(t[3])],
-        CompareOp::Greater => [t[0].lt(r), t[1].lt(r), t[2].lt(r), t[3].lt(r)],
-        CompareOp::NotEqual => [!r.eq(t[0]), !r.eq(t[1]), !r.eq(t[2]), !r.eq(t[3])],
-        CompareOp::GreaterOrEqual => [t[0].le(r), t[1].le(r), t[2].le(r), t[3].le(r)],
-        CompareOp::Always => [M::splat(l, true); 4],
     }
 }
 

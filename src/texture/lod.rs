@@ -156,18 +156,6 @@ pub fn lod_base(
     }
 }
 
-/// Isotropic 2D λ_base and ρ of `L::N` lanes at once from their texel-space derivative
-/// components (`mx = (mx0, mx1)`, `my = (my0, my1)`): [`lod_base`]'s isotropic rule with
-/// `n = 2` — the same operations in the same order, each lane's bits those of the scalar
-/// form (`crate::math`'s lane types guarantee it) — as `(λ, |mx|, |my|)`.
-#[inline(always)]
-fn iso_2d<L: MathLanes>(mx0: L, mx1: L, my0: L, my1: L) -> (L, L, L) {
-    let lx = len_2d(mx0, mx1);
-    let ly = len_2d(my0, my1);
-    // `maxps` is `f32::max` here: neither length is NaN
-    (math::log2(lx.max(ly)), lx, ly)
-}
-
 /// [`len`] of two components, lane-wise: a non-finite length counts as 0.
 #[inline(always)]
 fn len_2d<L: MathLanes>(a: L, b: L) -> L {
@@ -249,17 +237,19 @@ pub(super) struct Choices<const N: usize> {
     pub weight: [[f32; N]; 2],
 }
 
-/// A quad's [`Choices`].
-pub(super) type Choice4 = Choices<4>;
-
 /// The derivatives a lane's λ came from (`None`: explicit or zero LOD).
 pub(super) type Derivs = Option<([f32; 3], [f32; 3])>;
 
 impl Binding {
     /// λ_base for one lane from normalized derivatives (cube: direction derivatives, through
-    /// the face of the lane's coordinate `c`).
+    /// the face of the lane's coordinate `c`); a 2D / 2D-array view's through
+    /// [`Binding::lod_from_derivs_2d`].
+    #[inline(always)]
     pub fn lod_from_derivs(&self, c: &[f32; 4], dx: [f32; 3], dy: [f32; 3]) -> LodBase {
         let s = self.size0;
+        if self.dims == 2 && !self.cube {
+            return self.lod_from_derivs_2d(dx, dy, true);
+        }
         if self.cube {
             let fc = select_face([c[0], c[1], c[2]]);
             let (a, b) = (transform_deriv(&fc, dx), transform_deriv(&fc, dy));
@@ -319,12 +309,17 @@ impl Binding {
 
     /// The isotropic λ_base and ρ (`(λ, ρx, ρy)`) of `V`'s lanes' 2D normalized derivatives
     /// (`dx[k]`: component `k` of the lanes' ∂/∂x): each scaled by the base level's size,
-    /// then [`iso_2d`].
+    /// then [`lod_base`]'s isotropic rule with `n = 2` — the same operations in the same
+    /// order, each lane's bits those of the scalar form (`crate::math`'s lane types
+    /// guarantee it).
     #[inline(always)]
     pub(super) fn iso_lanes<V: MathLanes>(&self, dx: [V; 2], dy: [V; 2]) -> (V, V, V) {
         let s = self.size0;
         let (s0, s1) = (dx[0].splat(s[0]), dx[0].splat(s[1]));
-        iso_2d(dx[0].mul(s0), dx[1].mul(s1), dy[0].mul(s0), dy[1].mul(s1))
+        let lx = len_2d(dx[0].mul(s0), dx[1].mul(s1));
+        let ly = len_2d(dy[0].mul(s0), dy[1].mul(s1));
+        // `maxps` is `f32::max` here: neither length is NaN
+        (math::log2(lx.max(ly)), lx, ly)
     }
 
     /// Whether `Grad` λ_base is [`Binding::grad_2d`]'s: an isotropic 2D view.
@@ -376,13 +371,7 @@ impl Binding {
                 (bases, Quad::each(|i| derivs.then_some((dx[i], dy[i]))))
             }
             LodMode::Grad { dx, dy } => {
-                let one = |i: usize| {
-                    if self.dims == 2 && !self.cube {
-                        self.lod_from_derivs_2d(dx[i], dy[i], true)
-                    } else {
-                        self.lod_from_derivs(&coords[i], dx[i], dy[i])
-                    }
-                };
+                let one = |i: usize| self.lod_from_derivs(&coords[i], dx[i], dy[i]);
                 // off cubes λ and the probes depend on the derivatives alone: lanes whose
                 // derivatives are lane 0's (bit for bit; the usual `Grad`) share its result
                 let b0 = one(0);
@@ -401,11 +390,7 @@ impl Binding {
                         [c[0] - c0[0], c[1] - c0[1], c[2] - c0[2]]
                     };
                     let (dx, dy) = (d(1), d(2));
-                    let b = if self.dims == 2 && !self.cube {
-                        self.lod_from_derivs_2d(dx, dy, true)
-                    } else {
-                        self.lod_from_derivs(&coords[0], dx, dy)
-                    };
+                    let b = self.lod_from_derivs(&coords[0], dx, dy);
                     ([b; 4], [derivs.then_some((dx, dy)); 4])
                 } else {
                     let d = quad_derivs(coords, fine);
@@ -495,7 +480,7 @@ impl Binding {
 
     /// [`Binding::choose`] of a quad's four lanes.
     #[inline(always)]
-    pub fn choose4(&self, base: [f32; 4], bias: [f32; 4], min_lod: [f32; 4]) -> Choice4 {
+    pub fn choose4(&self, base: [f32; 4], bias: [f32; 4], min_lod: [f32; 4]) -> Choices<4> {
         #[cfg(target_arch = "x86_64")]
         {
             use crate::math::x86::F4;
@@ -505,7 +490,7 @@ impl Binding {
         }
         #[cfg(not(target_arch = "x86_64"))]
         {
-            let mut q = Choice4 {
+            let mut q = Choices::<4> {
                 linear: 0,
                 two: 0,
                 out: 0,
@@ -614,11 +599,8 @@ impl Binding {
         (!c.out).then_some(sel)
     }
 
-    /// `OpImageQueryLod` / `CalculateLevelOfDetail[Unclamped]` for a quad (implicit
-    /// derivatives): per lane, Vulkan: `(d_l − level_base, λ′)` with `d_l` the clamped level
-    /// (rounded for NEAREST mip mode); D3D: `(max(MinLOD, min(MaxLOD, λ′)), λ′)` (no
-    /// per-sample clamp). λ′ includes the sampler bias; anisotropic samplers report the
-    /// minor-axis LOD.
+    /// [`Kernel::query_lod`](super::Kernel::query_lod)'s values, each lane's steps reported
+    /// to `rec`.
     pub fn query_lod<R: Recorder>(
         &self,
         coords: &[[f32; 4]; 4],

@@ -26,9 +26,6 @@ pub(super) struct Addr {
 
 /// A texel source (see the module doc).
 pub(super) trait Source: Copy {
-    /// Reads are unchecked after one range check per group (the plane): the lane-wide
-    /// branches of the kernel apply.
-    const PLANE: bool;
     /// Addressing of absolute level `lv` on absolute `layer`.
     fn level(&self, b: &Binding, lv: &Level, layer: u32) -> Addr;
     /// The decoded texel (f32 RGBA; 0, 0, 0, 1 for missing components) at `at`.
@@ -47,7 +44,6 @@ pub(super) struct Bytes<'a>(pub &'a [u8]);
 pub(super) struct Plane<'a>(pub &'a [f32x4]);
 
 impl Source for Bytes<'_> {
-    const PLANE: bool = false;
     #[inline(always)]
     fn level(&self, b: &Binding, lv: &Level, layer: u32) -> Addr {
         Addr {
@@ -84,7 +80,6 @@ impl Source for Bytes<'_> {
 }
 
 impl Source for Plane<'_> {
-    const PLANE: bool = true;
     #[inline(always)]
     fn level(&self, _: &Binding, lv: &Level, layer: u32) -> Addr {
         Addr {
