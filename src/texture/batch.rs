@@ -13,9 +13,10 @@
 //! history), so reuse gives the bits computing would. Then the quads go through the kernel
 //! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes
 //! (two whole quads), else four; a selection of two levels takes one group per level. Two
-//! whole quads of different keys (λ varying from quad to quad) go as one unit: of their one
-//! selection when both select the same, else as a lane unit (below), each quad's lanes on
-//! its own selection, when they select one texel filter. A quad whose
+//! whole quads of different keys (λ varying from quad to quad) go as one unit: each half on
+//! its quad's selection when both select one texel filter and as many levels (the units of
+//! a run, each level's weight per half), else as a lane unit (below), each lane on its own
+//! levels, when they select one texel filter. A quad whose
 //! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route
 //! ([`sample::quad_lanes`](super::sample::quad_lanes)). A batch of `Grad` derivatives (each
 //! lane its own λ) has a loop of its own (`run_own`): two whole quads to a unit of eight
@@ -562,9 +563,10 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                     let c = unsafe { quad_choices8(b, [lam, lam1], [bias, bias1]) };
                     let base = b.view.base_level;
                     let sel = [lane_selection(&c, 0, base), lane_selection(&c, 4, base)];
-                    let done = if same_selection(&sel[0], &sel[1]) {
-                        // other λ, one selection (magnified quads, most often): one unit
-                        pu.set(l, b, [sel[0]; 2]);
+                    let done = if same_shape(&sel[0], &sel[1]) {
+                        // other λ, selections of one shape (most pairs): one unit, each
+                        // half on its quad's selection
+                        pu.set(l, b, sel);
                         pair_unit::<K, L>(b, plane, a, &pu, l0, out);
                         true
                     } else if let Some(lu) = LaneUnit::new(l, b, &c) {
@@ -841,14 +843,11 @@ fn lane_selection(c: &Choices<8>, k: usize, base: u32) -> Selection {
     }
 }
 
-/// Whether two selections are the same, bit for bit (weights compared as bits).
+/// Whether two selections have one texel filter and as many levels: what [`Units`] asks of
+/// its halves.
 #[inline(always)]
-fn same_selection(x: &Selection, y: &Selection) -> bool {
-    let key = |s: &Selection| {
-        let [(l0, w0), (l1, w1)] = s.levels.l;
-        (s.linear, s.levels.n, l0, l1, w0.to_bits(), w1.to_bits())
-    };
-    key(x) == key(y)
+fn same_shape(x: &Selection, y: &Selection) -> bool {
+    x.linear == y.linear && x.levels.n == y.levels.n
 }
 
 /// Two quads' values in each of their lanes (no closure: one called twice is left out of
