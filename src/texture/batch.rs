@@ -566,7 +566,13 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                     let done = if same_shape(&sel[0], &sel[1]) {
                         // other λ, selections of one shape (most pairs): one unit, each
                         // half on its quad's selection
-                        pu.set(l, b, sel);
+                        if same_selection(&sel[0], &sel[1]) {
+                            // one selection (magnified quads, most often): the units of
+                            // one, their slots' lanes splats
+                            pu.set(l, b, [sel[0]; 2]);
+                        } else {
+                            pu.set(l, b, sel);
+                        }
                         pair_unit::<K, L>(b, plane, a, &pu, l0, out);
                         true
                     } else if let Some(lu) = LaneUnit::new(l, b, &c) {
@@ -864,6 +870,16 @@ fn lane_selection(c: &Choices<8>, k: usize, base: u32) -> Selection {
             n: 1 + (c.two >> k & 1) as usize,
         },
     }
+}
+
+/// Whether two selections are the same, bit for bit (weights compared as bits).
+#[inline(always)]
+fn same_selection(x: &Selection, y: &Selection) -> bool {
+    let key = |s: &Selection| {
+        let [(l0, w0), (l1, w1)] = s.levels.l;
+        (s.linear, s.levels.n, l0, l1, w0.to_bits(), w1.to_bits())
+    };
+    key(x) == key(y)
 }
 
 /// Whether two selections have one texel filter and as many levels: what [`Units`] asks of
