@@ -13,9 +13,10 @@
 //! history), so reuse gives the bits computing would. Then the quads go through the kernel
 //! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes
 //! (two whole quads), else four; a selection of two levels takes one group per level. Two
-//! whole quads of different keys (λ varying from quad to quad) go as one unit: of their one
-//! selection when both select the same, else as a lane unit (below), each quad's lanes on
-//! its own selection, when they select one texel filter. A quad whose
+//! whole quads of different keys (λ varying from quad to quad) go as one unit: each half on
+//! its quad's selection when both select one texel filter and as many levels (the units of
+//! a run, each level's weight per half), else as a lane unit (below), each lane on its own
+//! levels, when they select one texel filter. A quad whose
 //! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route
 //! ([`sample::quad_lanes`](super::sample::quad_lanes)). A batch of `Grad` derivatives (each
 //! lane its own λ) has a loop of its own (`run_own`): two whole quads to a unit of eight
@@ -34,7 +35,7 @@ use super::image::{Image, ViewType};
 use super::lanes::Avx;
 use super::lanes::{four, Lanes, I};
 use super::lod::{Choices, LodMode, Selection};
-use super::sample::{finish, quad_lanes, SampleArgs};
+use super::sample::{quad_lanes, SampleArgs};
 use super::source::Plane;
 use std::cell::Cell;
 use std::marker::PhantomData;
@@ -562,9 +563,16 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                     let c = unsafe { quad_choices8(b, [lam, lam1], [bias, bias1]) };
                     let base = b.view.base_level;
                     let sel = [lane_selection(&c, 0, base), lane_selection(&c, 4, base)];
-                    let done = if same_selection(&sel[0], &sel[1]) {
-                        // other λ, one selection (magnified quads, most often): one unit
-                        pu.set(l, b, [sel[0]; 2]);
+                    let done = if same_shape(&sel[0], &sel[1]) {
+                        // other λ, selections of one shape (most pairs): one unit, each
+                        // half on its quad's selection
+                        if same_selection(&sel[0], &sel[1]) {
+                            // one selection (magnified quads, most often): the units of
+                            // one, their slots' lanes splats
+                            pu.set(l, b, [sel[0]; 2]);
+                        } else {
+                            pu.set(l, b, sel);
+                        }
                         pair_unit::<K, L>(b, plane, a, &pu, l0, out);
                         true
                     } else if let Some(lu) = LaneUnit::new(l, b, &c) {
@@ -736,16 +744,39 @@ impl<L: Lanes> LaneUnit<L> {
             return None;
         }
         let layer = b.view.base_layer;
+        let lv = &c.level;
+        // (each quad on one level per slot, the usual case: the halves' form, asked once)
+        let slot = if by_quads(lv) {
+            [
+                Slot::halves(l, b, [lv[0][0], lv[0][4]], layer),
+                Slot::halves(l, b, [lv[1][0], lv[1][4]], layer),
+            ]
+        } else {
+            [
+                Slot::quads(l, b, quads(&lv[0]), layer),
+                Slot::quads(l, b, quads(&lv[1]), layer),
+            ]
+        };
         Some(LaneUnit {
             linear: c.linear != 0,
             two: c.two,
-            slot: [
-                Slot::quads(l, b, quads(&c.level[0]), layer),
-                Slot::quads(l, b, quads(&c.level[1]), layer),
-            ],
+            slot,
             weight: [L::each(|k| c.weight[0][k]), L::each(|k| c.weight[1][k])],
         })
     }
+}
+
+/// Whether every lane of both level slots `lv` has its quad's first lane's level (then
+/// [`Slot::quads`] is [`Slot::halves`]): the lanes' differences or-ed, no branch per quad.
+#[inline(always)]
+fn by_quads(lv: &[[u32; 8]; 2]) -> bool {
+    let mut d = 0;
+    for s in lv {
+        for k in 0..8 {
+            d |= s[k] ^ s[k & 4];
+        }
+    }
+    d == 0
 }
 
 /// Eight lanes' values as two quads' (written out: an array `map` is left as an
@@ -851,6 +882,13 @@ fn same_selection(x: &Selection, y: &Selection) -> bool {
     key(x) == key(y)
 }
 
+/// Whether two selections have one texel filter and as many levels: what [`Units`] asks of
+/// its halves.
+#[inline(always)]
+fn same_shape(x: &Selection, y: &Selection) -> bool {
+    x.linear == y.linear && x.levels.n == y.levels.n
+}
+
 /// Two quads' values in each of their lanes (no closure: one called twice is left out of
 /// line).
 #[inline(always)]
@@ -871,7 +909,7 @@ unsafe fn quad_choices8(_: &Binding, _: [f32; 2], _: [f32; 2]) -> Choices<8> {
 
 /// Lanes `l0..l0 + W` (two whole quads) through the lane unit `u`, from the rows, into
 /// `out`: each level slot's group, each lane summed as `0 + w₀·v₀` (`+ w₁·v₁` on two
-/// levels), the per-quad route's order and so its bits.
+/// levels), the per-quad route's order and so its bits ([`lane_sums8`]).
 #[inline(always)]
 fn lane_unit<K: Spec, L: Lanes>(
     b: &Binding,
@@ -891,14 +929,100 @@ fn lane_unit<K: Spec, L: Lanes>(
     } else {
         v
     };
-    let zero = f32x4::splat(0.0);
-    for k in 0..L::W {
-        let mut acc = zero + f32x4::splat(u.weight[0][k]) * v[k];
-        if u.two >> k & 1 != 0 {
-            acc += f32x4::splat(u.weight[1][k]) * v1[k];
-        }
-        out[l0 + k] = finish(acc, b.snorm);
+    // (a lane unit has eight lanes: `new` is reached only with AVX2's)
+    let w = &u.weight;
+    let (Some(v), Some(v1), Some(w0), Some(w1)) =
+        (eight(&v), eight(&v1), eight(&w[0]), eight(&w[1]))
+    else {
+        unreachable!("a lane unit has eight lanes")
+    };
+    // SAFETY: a lane unit is made only with AVX2's lanes (`L::AVX2`: `run`'s pairs and
+    // `run_own`'s units), whose values exist only when the CPU has it
+    let r = unsafe { lane_sums8([w0, w1], u.two, b.snorm, [v, v1]) };
+    for (o, r) in out[l0..l0 + 8].iter_mut().zip(r) {
+        *o = r;
     }
+}
+
+/// `v` as eight values, if it has eight (no closure: one called more than once is left
+/// out of line).
+#[inline(always)]
+fn eight<T: Copy>(v: &impl AsRef<[T]>) -> Option<&[T; 8]> {
+    v.as_ref().try_into().ok()
+}
+
+/// A [`LaneUnit`]'s sums, lanes `k` and `k + 4` side by side in one AVX2 register (as the
+/// filters leave them): each lane's `0 + w₀·v₀`, and where bit `k` of `two` is set, that
+/// `+ w₁·v₁` in its place (a select, not a sum: `0·v₁` is not nothing when `v₁` is ∞ or
+/// NaN), SNORM results clamped as [`finish`](super::sample::finish) does (`maxps`: −1 for a NaN lane); the
+/// results' bits. The per-quad route's per-lane rule, in its order, eight lanes at once.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn lane_sums8(w: [&[f32; 8]; 2], two: u8, snorm: bool, v: [&[f32x4; 8]; 2]) -> [[u32; 4]; 8] {
+    use std::arch::x86_64::*;
+    let (w0, w1) = (f8(w[0]), f8(w[1]));
+    // lane k's condition: bit k of `two`
+    let bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+    let on = _mm256_and_si256(_mm256_set1_epi32(two as i32), bit);
+    let on = _mm256_castsi256_ps(_mm256_cmpeq_epi32(on, bit));
+    let (zero, m1) = (_mm256_setzero_ps(), _mm256_set1_ps(-1.0));
+    let mut out = [[0u32; 4]; 8];
+    for k in 0..4 {
+        let (a, b, c) = (spread(w0, k), spread(w1, k), spread(on, k));
+        let p0 = _mm256_set_m128(v[0][k + 4].into(), v[0][k].into());
+        let p1 = _mm256_set_m128(v[1][k + 4].into(), v[1][k].into());
+        let one = _mm256_add_ps(zero, _mm256_mul_ps(a, p0));
+        let both = _mm256_add_ps(one, _mm256_mul_ps(b, p1));
+        let mut acc = _mm256_blendv_ps(one, both, c);
+        if snorm {
+            acc = _mm256_max_ps(acc, m1);
+        }
+        out[k] = bits4(_mm256_castps256_ps128(acc));
+        out[k + 4] = bits4(_mm256_extractf128_ps::<1>(acc));
+    }
+    out
+}
+
+/// Eight f32 as an AVX2 register.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn f8(a: &[f32; 8]) -> std::arch::x86_64::__m256 {
+    std::arch::x86_64::_mm256_setr_ps(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
+}
+
+/// Lane `k` of `x` four times, then lane `k + 4` four times (`k < 4`).
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+#[inline]
+fn spread(x: std::arch::x86_64::__m256, k: usize) -> std::arch::x86_64::__m256 {
+    use std::arch::x86_64::_mm256_shuffle_ps as shuffle;
+    match k {
+        0 => shuffle::<0x00>(x, x),
+        1 => shuffle::<0x55>(x, x),
+        2 => shuffle::<0xaa>(x, x),
+        _ => shuffle::<0xff>(x, x),
+    }
+}
+
+/// Four f32's bits.
+#[cfg(target_arch = "x86_64")]
+#[inline(always)]
+fn bits4(x: std::arch::x86_64::__m128) -> [u32; 4] {
+    let a = f32x4::from(x).to_array();
+    [
+        a[0].to_bits(),
+        a[1].to_bits(),
+        a[2].to_bits(),
+        a[3].to_bits(),
+    ]
+}
+
+/// [`lane_sums8`] off x86-64: never called (no lanes there have `AVX2`).
+#[cfg(not(target_arch = "x86_64"))]
+unsafe fn lane_sums8(_: [&[f32; 8]; 2], _: u8, _: bool, _: [&[f32x4; 8]; 2]) -> [[u32; 4]; 8] {
+    unreachable!("lane units need AVX2")
 }
 
 /// A level slot's group: every lane lane-wise ([`group_all_of`]) when it can be, else with
@@ -1444,6 +1568,109 @@ mod tests {
                     "quad {k} of {q}, rows of {n}"
                 );
             }
+        }
+    }
+
+    /// A lane unit's sums, eight lanes at once, are the per-lane rule computed here lane by
+    /// lane and channel by channel in scalar f32 (`0 + w₀·v₀`, then `+ w₁·v₁` on a lane of two
+    /// levels only; SNORM: `max(x, −1)`), bit for bit but for a NaN's payload and sign, on
+    /// hostile values: NaN, ∞, −0, denormals, weights 0 and 1.
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn lane_sums_are_the_lane_rule() {
+        if !crate::cpu::avx2() {
+            return;
+        }
+        let values = [
+            0.0,
+            -0.0,
+            1.0,
+            -1.0,
+            -1.5,
+            0.3,
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            1e-40,
+            -1e-40,
+            f32::MAX,
+            -f32::MAX,
+            f32::MIN_POSITIVE,
+        ];
+        let weights = [0.0, 1.0, -0.0, 0.5, 0.25, 0.999_999_9, 1e-40, 1e-7];
+        let mut r = Rng::new(11);
+        for _ in 0..4000 {
+            let mut v = [[f32x4::splat(0.0); 8]; 2];
+            let mut raw = [[[0.0f32; 4]; 8]; 2];
+            for (v, raw) in v.iter_mut().zip(raw.iter_mut()) {
+                for (v, raw) in v.iter_mut().zip(raw.iter_mut()) {
+                    *raw = std::array::from_fn(|_| {
+                        if r.chance(50) {
+                            r.pick(&values)
+                        } else {
+                            r.f(-2.0, 2.0)
+                        }
+                    });
+                    *v = f32x4::from(*raw);
+                }
+            }
+            let w: [[f32; 8]; 2] = std::array::from_fn(|_| {
+                std::array::from_fn(|_| {
+                    if r.chance(60) {
+                        r.pick(&weights)
+                    } else {
+                        r.f(0.0, 1.0)
+                    }
+                })
+            });
+            let (two, snorm) = (r.byte(), r.chance(50));
+            // SAFETY: the CPU has AVX2 (checked above)
+            let got = unsafe { lane_sums8([&w[0], &w[1]], two, snorm, [&v[0], &v[1]]) };
+            for k in 0..8 {
+                for c in 0..4 {
+                    let mut x = 0.0 + w[0][k] * raw[0][k][c];
+                    if two >> k & 1 != 0 {
+                        x += w[1][k] * raw[1][k][c];
+                    }
+                    if snorm {
+                        x = x.max(-1.0);
+                    }
+                    // (which NaN a sum of two NaNs gives is not fixed: the compiler may
+                    // swap the operands of `+`; a NaN result is compared as NaN)
+                    let nan = |b: u32| f32::from_bits(b).is_nan();
+                    let got = if nan(got[k][c]) && x.is_nan() {
+                        x.to_bits()
+                    } else {
+                        got[k][c]
+                    };
+                    assert_eq!(
+                        got,
+                        x.to_bits(),
+                        "lane {k} channel {c}: w {:?}, v {:?}, two {two:#x}",
+                        [w[0][k], w[1][k]],
+                        [raw[0][k][c], raw[1][k][c]]
+                    );
+                }
+            }
+        }
+    }
+
+    /// [`by_quads`] holds exactly when every quad of both slots has one level, as
+    /// [`Slot::quads`] asks it lane by lane.
+    #[test]
+    fn by_quads_is_each_quad_on_one_level() {
+        let mut r = Rng::new(5);
+        for _ in 0..2000 {
+            let mut lv = [[r.below(3) as u32; 8]; 2];
+            for _ in 0..r.below(3) {
+                let (s, k) = (r.below(2) as usize, r.below(8) as usize);
+                lv[s][k] = r.below(3) as u32;
+            }
+            let want = lv
+                .iter()
+                .all(|s| s[..4].iter().all(|&x| x == s[0]) && s[4..].iter().all(|&x| x == s[4]));
+            assert_eq!(by_quads(&lv), want, "{lv:?}");
         }
     }
 }
