@@ -182,7 +182,20 @@ fn bad_input_is_a_usage_error() {
 }
 
 /// `rows` as a `--json` file with `case`'s per-round figures divided by `by`.
-fn planted(rows: &[serde_json::Value], case: &str, by: f64, path: &Path) {
+/// Writes `rows` to `path` with `case`'s times divided by `by`, or by more where this run's
+/// rounds of it spread further than `by` apart (a loaded machine), so that the two runs'
+/// spreads never overlap; returns the factor used.
+fn planted(rows: &[serde_json::Value], case: &str, by: f64, path: &Path) -> f64 {
+    let rounds: Vec<f64> = rows
+        .iter()
+        .filter(|r| r["case"] == case)
+        .flat_map(|r| r["round_ns"].as_array().unwrap().iter())
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    let (lo, hi) = rounds
+        .iter()
+        .fold((f64::INFINITY, 0f64), |(lo, hi), &x| (lo.min(x), hi.max(x)));
+    let by = by.max(2.0 * hi / lo);
     let text: Vec<String> = rows
         .iter()
         .map(|r| {
@@ -203,6 +216,7 @@ fn planted(rows: &[serde_json::Value], case: &str, by: f64, path: &Path) {
         })
         .collect();
     std::fs::write(path, text.join("\n")).unwrap();
+    by
 }
 
 #[test]
@@ -210,9 +224,10 @@ fn compare_flags_a_planted_change_and_not_an_identical_run() {
     let d = scratch("compare");
     let (run, rows) = quick_run(&d);
     let run = run.to_str().unwrap();
-    // the baseline had nearest_rgba8_2d ten times faster: this run is ten times slower
+    // the baseline had nearest_rgba8_2d ten times faster (or more, past this run's spread):
+    // this run is that much slower
     let base = d.join("base.json");
-    planted(&rows, "nearest_rgba8_2d", 10.0, &base);
+    let by = planted(&rows, "nearest_rgba8_2d", 10.0, &base);
     let out = sampler(&["--from", run, "--compare", base.to_str().unwrap(), "--json"]);
     assert_eq!(out.status.code(), Some(1), "a slower case fails the run");
     let got = json_lines(&String::from_utf8_lossy(&out.stdout));
@@ -221,7 +236,7 @@ fn compare_flags_a_planted_change_and_not_an_identical_run() {
         let ratio = r["ratio"].as_f64().unwrap();
         if r["case"] == "nearest_rgba8_2d" {
             assert_eq!(r["change"], "slower", "{r}");
-            approx::assert_abs_diff_eq!(ratio, 10.0, epsilon = 1e-6);
+            approx::assert_relative_eq!(ratio, by, max_relative = 1e-9);
         } else {
             assert_eq!(r["change"], "within noise", "{r}");
             assert_eq!(ratio, 1.0, "{r}");
@@ -246,7 +261,7 @@ fn html_is_well_formed_with_one_chart_per_case_and_the_peer_beside() {
     let d = scratch("html");
     let (run, rows) = quick_run(&d);
     let base = d.join("base.json");
-    planted(&rows, "nearest_rgba8_2d_wide", 2.0, &base);
+    let _ = planted(&rows, "nearest_rgba8_2d_wide", 2.0, &base);
     let peer = d.join("peer.json");
     // lavapipe's figure as a number, and as two lvp lines: (40 - 30) ms over 4 Mi samples
     std::fs::write(
