@@ -1289,19 +1289,16 @@ impl Batch {
                         for (c, &w) in words.iter().enumerate() {
                             let w = w as usize;
                             if let Some(row) = self.local.get_mut(w * n..(w + 1) * n) {
-                                for ((d, o), &a) in row.iter_mut().zip(&out).zip(&self.active) {
-                                    *d = (o[c] & a) | (*d & !a);
-                                }
+                                rows::column(row, &out, c, &self.active, full);
                             }
                         }
                     }
+                    // fewer than four results (a depth comparison's one)
                     None => {
                         for (c, &r) in inst.dst.iter().enumerate() {
                             let s = prog.slots[r as usize].1 as usize;
                             let row = &mut self.r32[s * n..][..n];
-                            for ((d, o), &a) in row.iter_mut().zip(&out).zip(&self.active) {
-                                *d = (o[c] & a) | (*d & !a);
-                            }
+                            rows::column(row, &out, c, &self.active, full);
                         }
                     }
                 }
