@@ -33,6 +33,9 @@
 //!   - Local loads/stores at a constant in-range word are row copies (`Code::LoadLocal` /
 //!     `StoreLocal`) rather than the per-lane generic memory path (the Input/Output accesses the
 //!     optimiser leaves).
+//!   - A jump to a block that runs nothing and only jumps to a later block goes straight
+//!     to where that one goes (`program::thread_jumps`; loop back edges through the empty
+//!     header structured code leaves), the budget still counting the skipped blocks.
 //!   - The hot `exec` handles only lane kernels, Local row copies and `Nop` (`Source` markers);
 //!     the rest is out of line in `exec_cold`, which keeps the per-instruction dispatch small.
 //!   - A uniform 32-bit value (a lane kernel of uniform operands, a load at a uniform address,

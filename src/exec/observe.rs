@@ -78,8 +78,8 @@ pub trait Observer {
     fn wants_insts(&self) -> bool {
         true
     }
-    /// Whether `block` is wanted at all (without it, a run may skip blocks that have no
-    /// instructions and only jump forward from the entry).
+    /// Whether `block` is wanted at all (without it and without `inst`, a run may skip
+    /// blocks that have no instructions and only jump to a later block).
     #[inline(always)]
     fn wants_blocks(&self) -> bool {
         true

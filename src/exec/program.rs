@@ -233,7 +233,14 @@ pub(crate) struct CBlock {
     /// instruction observer executes (`Source` markers were two of the ten dispatches of a
     /// pass-through fragment shader).
     pub ops: Vec<(u32, Code)>,
+    /// The terminator a run without a block or instruction observer takes: a `Jump` goes
+    /// past the blocks [`thread_jumps`] skips.
     pub term: CTerm,
+    /// With `term` a `Jump`: its IR target, what an observed run jumps to.
+    pub plain_jump: u32,
+    /// The instructions the budget counts for a run of this block in `term`'s form: its own
+    /// (`code.len() + 1`, what an observed run counts) and those of the blocks its jump skips.
+    pub cost: u64,
     /// The block can end lanes or make them helpers (Return, Kill or Demote): only then can a
     /// quad lose its last live lane.
     pub ends_lanes: bool,
@@ -741,11 +748,17 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         let ends_lanes = matches!(term, CTerm::Return | CTerm::Kill(_))
             || code.iter().any(|c| matches!(c, Code::Demote));
         let ops = super::fuse::ops(&blk.insts, &code, &reads);
+        let plain_jump = match term {
+            CTerm::Jump(t) => t,
+            _ => DONE,
+        };
         blocks.push(CBlock {
             id: bid,
+            cost: code.len() as u64 + 1,
             code,
             ops,
             term,
+            plain_jump,
             ends_lanes,
         });
     }
@@ -786,6 +799,7 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         ops: row_ops,
         alias: row_alias,
     } = row_form(shader, &blocks, start, &fixed, zero_local.as_deref());
+    thread_jumps(&mut blocks, row_ops.as_ref().map(|r| r.0));
     let row_unread = unread_inputs(shader, &fixed);
     let emit_words = shader
         .outputs
@@ -837,6 +851,39 @@ pub fn compile(shader: &Shader) -> Result<Program> {
         subgroup_size: super::SUBGROUP_SIZE,
         cancel: Cancel::default(),
     })
+}
+
+/// Point every `Jump` past the blocks that run nothing and only jump to a later block (the
+/// empty loop headers, merges and continue blocks structured code leaves), adding what the
+/// budget counts for them to the jumping block's `cost`; `plain_jump` keeps the IR target.
+/// Loop back edges are the common case: `continue → header → condition` becomes
+/// `continue → condition`, one block run fewer per iteration.
+///
+/// Why every lane sees the same grouping: a skipped block `E` runs no instruction and sends
+/// all its lanes to `T > E`. The scheduler runs the lowest block some lane waits at, so lanes
+/// waiting at `E` are moved to `T` before `T` runs, whatever else waits in between: `T`
+/// runs with the same lanes whether they waited at `E` or at `T`. (A jump to a block that
+/// jumps backwards is left alone: those lanes would reach their target later than the
+/// lanes already waiting there.) The row form's own block is never skipped (its `row_ops`
+/// replace its instructions).
+fn thread_jumps(blocks: &mut [CBlock], row_block: Option<u32>) {
+    for i in 0..blocks.len() {
+        let CTerm::Jump(mut t) = blocks[i].term else {
+            continue;
+        };
+        let mut skipped = 0;
+        while let Some(e) = blocks.get(t as usize) {
+            match e.term {
+                CTerm::Jump(u) if e.ops.is_empty() && u > t && row_block != Some(t) => {
+                    skipped += e.cost;
+                    t = u;
+                }
+                _ => break,
+            }
+        }
+        blocks[i].term = CTerm::Jump(t);
+        blocks[i].cost += skipped;
+    }
 }
 
 /// Per register: whether a run reads it from its register row. A register whose every use

@@ -1,6 +1,7 @@
 //! Whole-row writes of the register files and per-lane memory: a row filled with one value
 //! (a uniform row made real, a broadcast load, an all-active mask), one value written under
-//! the active mask, and a row blended under the active mask (whose words are 0 or `!0`). Each is one loop compiled twice, plain (SSE2) and
+//! the active mask, a row blended under the active mask (whose words are 0 or `!0`), and
+//! one component of per-lane vectors written as a row ([`column`]). Each but the last is one loop compiled twice, plain (SSE2) and
 //! inside a `#[target_feature(enable = "avx2")]` function (eight lanes per store), and
 //! [`crate::cpu::avx2`] picks per call; they only move bits, so both forms give the same bits.
 
@@ -158,6 +159,37 @@ fn blend_body<T: Word>(d: &mut [T], s: &[T], m: &[u32]) {
     }
 }
 
+/// `d[i] = s[i][c]` where the mask word `m[i]` is `!0` (every lane with `full`): component
+/// `c` (0 to 3) of per-lane vectors, an image instruction's results, into a row. One loop
+/// per component (a constant index: strided loads and shuffles, no per-lane index check),
+/// plain only (it moves bits; there is no AVX2 form to keep equal), and without the
+/// mask's loads and blend when every lane is written.
+#[inline(always)]
+pub(crate) fn column(d: &mut [u32], s: &[[u32; 4]], c: usize, m: &[u32], full: bool) {
+    match c {
+        0 => column_at::<0>(d, s, m, full),
+        1 => column_at::<1>(d, s, m, full),
+        2 => column_at::<2>(d, s, m, full),
+        // vectors have four components
+        _ => column_at::<3>(d, s, m, full),
+    }
+}
+
+#[inline(always)]
+fn column_at<const C: usize>(d: &mut [u32], s: &[[u32; 4]], m: &[u32], full: bool) {
+    let len = d.len().min(s.len()).min(m.len());
+    let (d, s, m) = (&mut d[..len], &s[..len], &m[..len]);
+    if full {
+        for i in 0..len {
+            d[i] = s[i][C];
+        }
+    } else {
+        for i in 0..len {
+            d[i] = s[i][C].select(d[i], m[i]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +205,24 @@ mod tests {
                 for l in 0..n {
                     let want = if full || m[l] != 0 { s[l] } else { !(l as u64) };
                     assert_eq!(d[l], want, "lane {l} of {n}, full {full}");
+                }
+            }
+            // with `full` every mask word is `!0`, as the interpreter's are then
+            let vecs: Vec<[u32; 4]> = (0..n as u32).map(|l| [l, l << 8, !l, l ^ 0x55]).collect();
+            let ones = vec![!0u32; n];
+            for c in 0..4 {
+                for full in [false, true] {
+                    let mut d: Vec<u32> = (0..n as u32).map(|l| l.wrapping_mul(31)).collect();
+                    column(&mut d, &vecs, c, if full { &ones } else { &m }, full);
+                    for l in 0..n {
+                        let keep = !full && m[l] == 0;
+                        let want = if keep {
+                            (l as u32).wrapping_mul(31)
+                        } else {
+                            vecs[l][c]
+                        };
+                        assert_eq!(d[l], want, "lane {l} of {n}, component {c}, full {full}");
+                    }
                 }
             }
             let mut d = vec![0u32; n];

@@ -686,6 +686,8 @@ impl Batch {
         // and only jump forward), unless an observer wants to see those blocks or the budget
         // would stop the run inside them.
         let thread = prog.start != 0 && !obs.wants_blocks() && prog.start_cost <= prog.budget;
+        // An observed run sees every block: jumps go to their IR targets (`CBlock::plain_jump`).
+        let plain = obs.wants_blocks() || obs.wants_insts();
         // Set when the last block ran on every lane and sent them all to one block: then that
         // block is the lowest waiting one and every lane is active again (`active` is still all
         // ones), so the scan of the lanes is skipped (uniform control flow, e.g. loop bodies).
@@ -727,7 +729,11 @@ impl Batch {
                 cur
             };
             let blk = &prog.blocks[cur as usize];
-            self.executed += blk.code.len() as u64 + 1;
+            self.executed += if plain {
+                blk.code.len() as u64 + 1
+            } else {
+                blk.cost
+            };
             if self.executed > poll_at {
                 if self.executed > prog.budget {
                     return Err(Error::Exec(format!(
@@ -829,8 +835,16 @@ impl Batch {
                     });
                 }
             }
+            let jump;
+            let term = match blk.term {
+                CTerm::Jump(_) if plain => {
+                    jump = CTerm::Jump(blk.plain_jump);
+                    &jump
+                }
+                _ => &blk.term,
+            };
             let uniform = self
-                .terminate(&blk.term, full, full && !blk.ends_lanes)
+                .terminate(term, full, full && !blk.ends_lanes)
                 .map_err(|e| prog.locate(e, blk.id, None))?;
             if full && matches!(blk.term, CTerm::Return | CTerm::Kill(_)) {
                 // every lane was here and has finished (or, killed, is a helper in a quad
@@ -1275,19 +1289,16 @@ impl Batch {
                         for (c, &w) in words.iter().enumerate() {
                             let w = w as usize;
                             if let Some(row) = self.local.get_mut(w * n..(w + 1) * n) {
-                                for ((d, o), &a) in row.iter_mut().zip(&out).zip(&self.active) {
-                                    *d = (o[c] & a) | (*d & !a);
-                                }
+                                rows::column(row, &out, c, &self.active, full);
                             }
                         }
                     }
+                    // fewer than four results (a depth comparison's one)
                     None => {
                         for (c, &r) in inst.dst.iter().enumerate() {
                             let s = prog.slots[r as usize].1 as usize;
                             let row = &mut self.r32[s * n..][..n];
-                            for ((d, o), &a) in row.iter_mut().zip(&out).zip(&self.active) {
-                                *d = (o[c] & a) | (*d & !a);
-                            }
+                            rows::column(row, &out, c, &self.active, full);
                         }
                     }
                 }

@@ -98,14 +98,7 @@ fn nested_loops_with_break_and_continue() {
     b.store_local(I32, 1, sum);
     // Reconvergence: a ballot of `true` at the exit sees all 16 lanes together.
     let t = b.kb(true);
-    let ballot = b.reg(I32);
-    b.push(Inst::Group {
-        op: GroupOp::Ballot(0),
-        ty: Bool,
-        dst: ballot,
-        a: t,
-        b: t,
-    });
+    let ballot = b.ballot(t);
     b.store_local(I32, 2, ballot);
     let p = b.program();
     let got = run_both(&p, &XS);
@@ -185,14 +178,7 @@ fn early_return_inside_loop() {
     b.at(exit);
     b.store_local(I32, 1, iv);
     let t = b.kb(true);
-    let ballot = b.reg(I32);
-    b.push(Inst::Group {
-        op: GroupOp::Ballot(0),
-        ty: Bool,
-        dst: ballot,
-        a: t,
-        b: t,
-    });
+    let ballot = b.ballot(t);
     b.store_local(I32, 2, ballot);
     let p = b.program();
     let got = run_both(&p, &XS);
@@ -326,14 +312,7 @@ fn unstructured_cfg_reconverges_at_joins() {
     b.bin_to(y, Bo::IAdd, I32, y, c1);
     b.jump(b2);
     b.at(b2);
-    let w2 = b.reg(I32);
-    b.push(Inst::Group {
-        op: GroupOp::Ballot(0),
-        ty: Bool,
-        dst: w2,
-        a: t,
-        b: t,
-    });
+    let w2 = b.ballot(t);
     b.store_local(I32, 2, w2);
     b.mov_to(iv, I32, c0);
     b.jump(b3);
@@ -351,14 +330,7 @@ fn unstructured_cfg_reconverges_at_joins() {
     b.bin_to(y, Bo::IAdd, I32, y, c1000);
     b.jump(b7);
     b.at(b7);
-    let w3 = b.reg(I32);
-    b.push(Inst::Group {
-        op: GroupOp::Ballot(0),
-        ty: Bool,
-        dst: w3,
-        a: t,
-        b: t,
-    });
+    let w3 = b.ballot(t);
     b.store_local(I32, 3, w3);
     let ten_i = b.bin(Bo::IMul, I32, iv, c10);
     let out = b.bin(Bo::IAdd, I32, y, ten_i);
@@ -413,14 +385,7 @@ fn break_as_first_successor_still_reconverges() {
     b.at(exit);
     b.store_local(I32, 1, iv);
     let t = b.kb(true);
-    let ballot = b.reg(I32);
-    b.push(Inst::Group {
-        op: GroupOp::Ballot(0),
-        ty: Bool,
-        dst: ballot,
-        a: t,
-        b: t,
-    });
+    let ballot = b.ballot(t);
     b.store_local(I32, 2, ballot);
     let p = b.program();
     let pos = |id| p.schedule().iter().position(|&s| s == id).unwrap();
@@ -429,4 +394,103 @@ fn break_as_first_successor_still_reconverges() {
     for (l, &x) in XS.iter().enumerate() {
         assert_eq!(got[l], (x as u32, 0xFFFF, false), "x = {x}");
     }
+}
+
+/// Jumps through instruction-free blocks (`program::thread_jumps`): a loop whose back edge,
+/// entry and body exit pass through empty blocks, divergent per lane, with a ballot in the
+/// body and after the loop (results that show how lanes were grouped). The threaded run (no
+/// observer) must give what the observed run, which takes every jump to its IR target,
+/// gives, with helper lanes and a partial last quad, and the budget must count the same
+/// instructions: the smallest budget that lets the run finish is the same for both.
+#[test]
+fn threaded_jumps_keep_results_grouping_and_budget() {
+    use crate::exec::program::{CTerm, DONE};
+    use crate::exec::run::Batch;
+    let mut b = B::new();
+    let [h0, cond, body, mid, cont, exit] = b.blocks();
+    let x = b.load_local(I32, 0);
+    let (c0, c1) = (b.ki(0), b.ki(1));
+    let t = b.kb(true);
+    let (iv, acc) = (b.reg(I32), b.reg(I32));
+    b.mov_to(iv, I32, c0);
+    b.mov_to(acc, I32, c0);
+    b.jump(h0);
+    b.at(h0);
+    b.jump(cond);
+    b.at(cond);
+    let ge = b.bin(Bo::SGe, I32, iv, x);
+    b.branch(ge, exit, body);
+    b.at(body);
+    let ballot = b.ballot(t);
+    let mixed = b.bin(Bo::IMul, I32, ballot, iv);
+    b.bin_to(acc, Bo::IAdd, I32, acc, mixed);
+    b.jump(mid);
+    b.at(mid);
+    b.jump(cont);
+    b.at(cont);
+    b.bin_to(iv, Bo::IAdd, I32, iv, c1);
+    b.jump(h0);
+    b.at(exit);
+    b.store_local(I32, 1, acc);
+    let last = b.ballot(t);
+    b.store_local(I32, 2, last);
+    let mut p = b.program();
+    let threaded = p
+        .blocks
+        .iter()
+        .filter(|blk| matches!(blk.term, CTerm::Jump(t) if t != blk.plain_jump))
+        .count();
+    // the entry, the back edge and the body's exit
+    assert_eq!(threaded, 3, "schedule {:?}", p.schedule());
+
+    struct Blocks(usize);
+    impl Observer for Blocks {
+        fn block(&mut self, _: BlockId, _: &[u32]) {
+            self.0 += 1;
+        }
+        fn wants_insts(&self) -> bool {
+            false
+        }
+    }
+    // 14 lanes: the last quad half covered; helpers in the second quad
+    let run = |p: &Program, observed: bool| -> crate::Result<Vec<u32>> {
+        let mut bt = Batch::new();
+        bt.reset(p, 14);
+        let n = bt.n;
+        for (l, &x) in XS.iter().enumerate().take(14) {
+            bt.local[l] = x as u32;
+            bt.helper[l] = (4..8).contains(&l) && l % 2 == 0;
+        }
+        for l in 14..n {
+            bt.pc[l] = DONE;
+        }
+        if observed {
+            let mut obs = Blocks(0);
+            bt.run(p, &Bindings::default(), &mut obs)?;
+            assert!(obs.0 > 0);
+        } else {
+            bt.run(p, &Bindings::default(), &mut NoObserver)?;
+        }
+        Ok(bt.local[n..3 * n].to_vec())
+    };
+    let (fast, plain) = (run(&p, false).unwrap(), run(&p, true).unwrap());
+    assert_eq!(fast, plain);
+    // lane 0 has x = 0: leaves at once, alone with the lanes that also had x = 0
+    assert_eq!(fast[0], 0);
+    let need = |p: &mut Program, observed: bool| {
+        let (mut lo, mut hi) = (0u64, 100_000u64);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            p.set_budget(mid);
+            if run(p, observed).is_ok() {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        lo
+    };
+    let (fast_need, plain_need) = (need(&mut p, false), need(&mut p, true));
+    assert!(fast_need > 0 && fast_need < 100_000);
+    assert_eq!(fast_need, plain_need);
 }

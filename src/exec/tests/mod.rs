@@ -68,6 +68,10 @@ impl B {
         });
         self.blocks.len() as BlockId - 1
     }
+    /// `N` new blocks.
+    pub fn blocks<const N: usize>(&mut self) -> [BlockId; N] {
+        std::array::from_fn(|_| self.block())
+    }
     pub fn at(&mut self, b: BlockId) {
         self.cur = b as usize;
     }
@@ -113,6 +117,18 @@ impl B {
             dst,
             a,
         });
+    }
+    /// Component 0 of a ballot of `a` (the subgroup's first 32 lanes).
+    pub fn ballot(&mut self, a: Reg) -> Reg {
+        let dst = self.reg(ScalarTy::I32);
+        self.push(Inst::Group {
+            op: GroupOp::Ballot(0),
+            ty: ScalarTy::Bool,
+            dst,
+            a,
+            b: a,
+        });
+        dst
     }
     pub fn load_local(&mut self, ty: ScalarTy, word: i32) -> Reg {
         let addr = self.ki(word);
