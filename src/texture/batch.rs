@@ -515,7 +515,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         // (a cube's: its selection does not depend on λ; others take `run_own`)
         BatchLod::Zero | BatchLod::Grad(_) => (false, &[][..]),
     };
-    let cube = K::cube(b);
+    // a selection λ cannot change (always a cube's: `pick`): no λ, one key for every quad
+    let fixed = K::cube(b) || b.lod_fixed();
     let lams = Lambdas::new(l, b, a.coords[0], a.coords[1]);
     let qs = QuadLods {
         lams: &lams,
@@ -523,11 +524,11 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         masks,
         lod_row,
         implicit,
-        cube,
+        fixed,
     };
     // every quad's λ comes from its coarse differences alone (or none matters): runs apply
     let simple = a.offsets.iter().all(|r| r.is_empty());
-    let by_diffs = implicit && !cube;
+    let by_diffs = implicit && !fixed;
     // the previous quad's differences and λ; the current selection's key and its units,
     // and a pair's units (built in place: a unit of eight lanes is half a kilobyte)
     let mut prev_d: Option<([u32; 4], f32)> = None;
@@ -598,8 +599,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 d0: prev_d.map_or([0; 4], |p| p.0),
                 lam: lam.to_bits(),
                 by_diffs,
-                // a cube's fixed selection ignores the LOD operand
-                lod_row: if cube { &[] } else { lod_row },
+                // a fixed selection ignores the LOD operand
+                lod_row: if fixed { &[] } else { lod_row },
                 lod: key.1,
                 lams: &lams,
             };
@@ -644,7 +645,8 @@ struct QuadLods<'a, L: Lanes> {
     /// The bias (implicit LOD) or explicit λ row; empty if none.
     lod_row: &'a [u32],
     implicit: bool,
-    cube: bool,
+    /// The selection cannot depend on the LOD operands ([`Binding::lod_fixed`]).
+    fixed: bool,
 }
 
 impl<L: Lanes> QuadLods<'_, L> {
@@ -661,8 +663,8 @@ impl<L: Lanes> QuadLods<'_, L> {
     ) -> (f32, f32, Option<([u32; 4], f32)>) {
         let l0 = 4 * q;
         let row = row4(self.lod_row, l0);
-        if self.cube {
-            (0.0, 0.0, None) // a fixed selection (`pick`): λ selects nothing
+        if self.fixed {
+            (0.0, 0.0, None) // a fixed selection: λ selects nothing
         } else if self.implicit {
             let d = diffs(row4(self.coords[0], l0), row4(self.coords[1], l0));
             let lam = match pd {
@@ -676,12 +678,14 @@ impl<L: Lanes> QuadLods<'_, L> {
         }
     }
 
-    /// Whether quad `q`'s active lanes (`mask`) share its first lane's LOD operand.
+    /// Whether quad `q`'s active lanes (`mask`) share its first lane's LOD operand (or it
+    /// selects nothing).
     #[inline(always)]
     fn uniform(&self, q: usize, mask: u8) -> bool {
         let row = row4(self.lod_row, 4 * q);
         let first = mask.trailing_zeros() as usize;
-        self.lod_row.is_empty()
+        self.fixed
+            || self.lod_row.is_empty()
             || (0..4).all(|k| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits())
     }
 
@@ -1498,9 +1502,7 @@ pub(super) fn pick(b: &Binding) -> (BatchFn, Route) {
     if !b.lanewise() || b.aniso.is_some() {
         (per_quad, Route::General)
     } else if b.cube {
-        let s = &b.sampler;
-        let fixed = b.view.level_count == 1 && s.min_filter == s.mag_filter;
-        if fixed {
+        if b.lod_fixed() {
             (plane_cube, Route::Cube)
         } else {
             (per_quad, Route::General)
@@ -1651,6 +1653,92 @@ mod tests {
                         [w[0][k], w[1][k]],
                         [raw[0][k][c], raw[1][k][c]]
                     );
+                }
+            }
+        }
+    }
+
+    /// A batch on a binding whose selection λ cannot change (one level, one texel filter)
+    /// takes that selection for every quad: with offsets or none, Dref or none, λ varying
+    /// from quad to quad, per-lane bias or explicit λ, every active lane is the general
+    /// path's, bit for bit.
+    #[test]
+    fn fixed_selection_batches_are_the_general_path() {
+        use super::super::testgen as gen;
+        use super::super::{CompareOp, Filter, Kernel};
+        let mut r = Rng::new(31);
+        for case in 0..64 {
+            let depth = case % 2 == 1;
+            let fmt = if depth {
+                Format::D32_SFLOAT
+            } else {
+                Format::R8G8B8A8_UNORM
+            };
+            let (w, h) = (1 + r.below(40) as u32, 1 + r.below(24) as u32);
+            let img = gen::image(&mut r, fmt, w, h, 1, 1);
+            let view = ImageView::whole(&img, ViewType::D2);
+            let f = r.pick(&[Filter::Linear, Filter::Nearest]);
+            let s = Sampler {
+                min_filter: f,
+                mag_filter: f,
+                address_mode: gen::modes(&mut r),
+                compare_enable: depth,
+                compare_op: CompareOp::LessOrEqual,
+                mip_lod_bias: r.pick(&[0.0, 1.5, -3.0]),
+                ..Sampler::default()
+            };
+            let cfg = Config::default();
+            assert!(Binding::new(&img, &view, &s, cfg).unwrap().lod_fixed());
+            let k = Kernel::new(&img, &view, &s, cfg).unwrap();
+            let quads = 1 + r.below(WIDE_QUADS as u64) as usize;
+            let (mut s_row, mut t_row, mut lod_row, mut dref) = (vec![], vec![], vec![], vec![]);
+            let (mut u_row, mut v_row, mut masks) = (vec![], vec![], vec![]);
+            for _ in 0..quads {
+                // a footprint from far magnified to far minified, quad by quad
+                let d = r.pick(&[1e-4, 1e-2, 0.1, 2.0]) * r.f(0.5, 1.0);
+                let (s0, t0) = (r.f(-0.3, 1.3), r.f(-0.3, 1.3));
+                s_row.extend([s0, s0 + d, s0, s0 + d].map(f32::to_bits));
+                t_row.extend([t0, t0, t0 + d, t0 + d].map(f32::to_bits));
+                for _ in 0..4 {
+                    let v = match r.below(12) {
+                        0 => f32::NAN,
+                        1 => f32::INFINITY,
+                        2 => f32::NEG_INFINITY,
+                        _ => r.f(-6.0, 6.0),
+                    };
+                    lod_row.push(v.to_bits());
+                    dref.push(r.f(-0.2, 1.2).to_bits());
+                    u_row.push((r.below(16) as i32 - 8) as u32);
+                    v_row.push((r.below(16) as i32 - 8) as u32);
+                }
+                masks.push(if r.chance(80) { 0xf } else { r.below(16) as u8 });
+            }
+            if !depth {
+                dref.clear();
+            }
+            if r.chance(30) {
+                u_row.clear();
+                v_row.clear();
+            }
+            let lod = match r.below(4) {
+                0 => BatchLod::Implicit(&[]),
+                1 => BatchLod::Implicit(&lod_row),
+                2 => BatchLod::Explicit(&lod_row),
+                _ => BatchLod::Zero,
+            };
+            let a = BatchArgs {
+                coords: [&s_row, &t_row, &[], &[]],
+                masks: &masks,
+                lod,
+                dref: &dref,
+                offsets: [&u_row, &v_row],
+            };
+            let mut out = vec![[0u32; 4]; 4 * quads];
+            k.sample_batch(&img, &a, &mut out).unwrap();
+            for (q, &m) in masks.iter().enumerate() {
+                let want = k.sample_general(&img, &a.quad_args(q)).unwrap();
+                for l in (0..4).filter(|l| m >> l & 1 != 0) {
+                    assert_eq!(out[4 * q + l], want[l], "case {case} quad {q} lane {l}");
                 }
             }
         }
