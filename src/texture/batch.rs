@@ -169,6 +169,13 @@ fn diffs(s: [f32; 4], t: [f32; 4]) -> [u32; 4] {
     ]
 }
 
+/// Whether two quads' coarse differences are the same bits (their differences or-ed: one
+/// test, not an array compare's four).
+#[inline(always)]
+fn same4(x: [u32; 4], y: [u32; 4]) -> bool {
+    (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) == 0
+}
+
 /// λ_base of the coarse differences of quads `q..q + 4` on a 2D view (`s`, `t`: the rows;
 /// lanes past their ends read as zeros), as `lod_bases` gives coarse implicit LOD: the
 /// isotropic rule (the batch routes' kernels have no anisotropy) of
@@ -318,7 +325,7 @@ thread_local! {
 #[inline(always)]
 fn first_lambda<L: Lanes>(lams: &Lambdas<L>, q: usize, d: [u32; 4]) -> f32 {
     let (id, md, lam) = MEMO.with(Cell::get);
-    if id == lams.b.id.0 && md == d {
+    if id == lams.b.id.0 && same4(md, d) {
         #[cfg(test)]
         MEMO_HITS.with(|h| h.set(h.get() + 1));
         return f32::from_bits(lam);
@@ -381,33 +388,65 @@ struct Units<L: Lanes> {
 }
 
 impl<L: Lanes> Units<L> {
+    /// The units of halves on texel filter `linear` and two levels (`two`) or one: level
+    /// slot `k`'s absolute level per half `level[k]`, half `h`'s weight per slot
+    /// `weight[h]` (slot 1 is read only on two levels).
+    #[inline(always)]
+    fn of(
+        l: L,
+        b: &Binding,
+        linear: bool,
+        two: bool,
+        level: [[u32; 2]; 2],
+        weight: [[f32; 2]; 2],
+    ) -> Units<L> {
+        let layer = b.view.base_layer;
+        let first = Slot::halves(l, b, level[0], layer);
+        let second = if two {
+            Slot::halves(l, b, level[1], layer)
+        } else {
+            first
+        };
+        Units {
+            linear,
+            slot: [first, second],
+            weight,
+            two,
+            one: !two && weight[0][0] == 1.0 && (L::W <= 4 || weight[1][0] == 1.0),
+        }
+    }
+
     /// The units of selections `sel` (half by half; equal for a run's units).
     #[inline(always)]
     fn new(l: L, b: &Binding, sel: [Selection; 2]) -> Units<L> {
         let lv = [sel[0].levels, sel[1].levels];
         let level = |h: usize, k: usize| b.view.base_level + lv[h].l[k.min(lv[h].n - 1)].0;
-        let layer = b.view.base_layer;
-        let two = lv[0].n == 2;
-        let first = Slot::halves(l, b, [level(0, 0), level(1, 0)], layer);
-        let second = if two {
-            Slot::halves(l, b, [level(0, 1), level(1, 1)], layer)
-        } else {
-            first
-        };
         let w = |h: usize| [lv[h].l[0].1, lv[h].l[1].1];
-        Units {
-            linear: sel[0].linear,
-            slot: [first, second],
-            weight: [w(0), w(1)],
-            two,
-            one: !two && lv[0].l[0].1 == 1.0 && (L::W <= 4 || lv[1].l[0].1 == 1.0),
-        }
+        let level = [[level(0, 0), level(1, 0)], [level(0, 1), level(1, 1)]];
+        Units::of(l, b, sel[0].linear, lv[0].n == 2, level, [w(0), w(1)])
     }
 
     /// These units made those of selections `sel`, in place.
     #[inline(always)]
     fn set(&mut self, l: L, b: &Binding, sel: [Selection; 2]) {
         *self = Units::new(l, b, sel);
+    }
+
+    /// These units made those of a pair of whole quads' choices `c` (each quad's lanes
+    /// alike: lanes 0 and 4 stand for the halves), in place, if both quads select one
+    /// texel filter and as many levels (what a unit asks of its halves), else `None`:
+    /// [`Units::new`] of the halves' selections, straight from the choices' lanes.
+    #[inline(always)]
+    fn set_pair(&mut self, l: L, b: &Binding, c: &Choices<8>) -> Option<()> {
+        // lane 0's filter and level count against lane 4's, as bits
+        if ((c.linear ^ c.linear >> 4) | (c.two ^ c.two >> 4)) & 1 != 0 {
+            return None;
+        }
+        let (lv, w) = (&c.level, &c.weight);
+        let level = [[lv[0][0], lv[0][4]], [lv[1][0], lv[1][4]]];
+        let weight = [[w[0][0], w[1][0]], [w[0][4], w[1][4]]];
+        *self = Units::of(l, b, c.linear & 1 != 0, c.two & 1 != 0, level, weight);
+        Some(())
     }
 }
 
@@ -515,7 +554,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         // (a cube's: its selection does not depend on λ; others take `run_own`)
         BatchLod::Zero | BatchLod::Grad(_) => (false, &[][..]),
     };
-    let cube = K::cube(b);
+    // a selection λ cannot change (always a cube's: `pick`): no λ, one key for every quad
+    let fixed = K::cube(b) || b.lod_fixed();
     let lams = Lambdas::new(l, b, a.coords[0], a.coords[1]);
     let qs = QuadLods {
         lams: &lams,
@@ -523,11 +563,11 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         masks,
         lod_row,
         implicit,
-        cube,
+        fixed,
     };
     // every quad's λ comes from its coarse differences alone (or none matters): runs apply
     let simple = a.offsets.iter().all(|r| r.is_empty());
-    let by_diffs = implicit && !cube;
+    let by_diffs = implicit && !fixed;
     // the previous quad's differences and λ; the current selection's key and its units,
     // and a pair's units (built in place: a unit of eight lanes is half a kilobyte)
     let mut prev_d: Option<([u32; 4], f32)> = None;
@@ -561,18 +601,10 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                     // SAFETY: `pair` holds only for eight lanes, AVX2's, made only when the
                     // CPU has it
                     let c = unsafe { quad_choices8(b, [lam, lam1], [bias, bias1]) };
-                    let base = b.view.base_level;
-                    let sel = [lane_selection(&c, 0, base), lane_selection(&c, 4, base)];
-                    let done = if same_shape(&sel[0], &sel[1]) {
+                    let done = if pu.set_pair(l, b, &c).is_some() {
                         // other λ, selections of one shape (most pairs): one unit, each
-                        // half on its quad's selection
-                        if same_selection(&sel[0], &sel[1]) {
-                            // one selection (magnified quads, most often): the units of
-                            // one, their slots' lanes splats
-                            pu.set(l, b, [sel[0]; 2]);
-                        } else {
-                            pu.set(l, b, sel);
-                        }
+                        // half on its quad's selection (one level of both: the slots'
+                        // lanes splats)
                         pair_unit::<K, L>(b, plane, a, &pu, l0, out);
                         true
                     } else if let Some(lu) = LaneUnit::new(l, b, &c) {
@@ -598,8 +630,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 d0: prev_d.map_or([0; 4], |p| p.0),
                 lam: lam.to_bits(),
                 by_diffs,
-                // a cube's fixed selection ignores the LOD operand
-                lod_row: if cube { &[] } else { lod_row },
+                // a fixed selection ignores the LOD operand
+                lod_row: if fixed { &[] } else { lod_row },
                 lod: key.1,
                 lams: &lams,
             };
@@ -644,7 +676,8 @@ struct QuadLods<'a, L: Lanes> {
     /// The bias (implicit LOD) or explicit λ row; empty if none.
     lod_row: &'a [u32],
     implicit: bool,
-    cube: bool,
+    /// The selection cannot depend on the LOD operands ([`Binding::lod_fixed`]).
+    fixed: bool,
 }
 
 impl<L: Lanes> QuadLods<'_, L> {
@@ -661,12 +694,12 @@ impl<L: Lanes> QuadLods<'_, L> {
     ) -> (f32, f32, Option<([u32; 4], f32)>) {
         let l0 = 4 * q;
         let row = row4(self.lod_row, l0);
-        if self.cube {
-            (0.0, 0.0, None) // a fixed selection (`pick`): λ selects nothing
+        if self.fixed {
+            (0.0, 0.0, None) // a fixed selection: λ selects nothing
         } else if self.implicit {
             let d = diffs(row4(self.coords[0], l0), row4(self.coords[1], l0));
             let lam = match pd {
-                Some((pd, l)) if pd == d => l,
+                Some((pd, l)) if same4(pd, d) => l,
                 None => first_lambda(self.lams, q, d),
                 _ => self.lams.of(q),
             };
@@ -676,12 +709,14 @@ impl<L: Lanes> QuadLods<'_, L> {
         }
     }
 
-    /// Whether quad `q`'s active lanes (`mask`) share its first lane's LOD operand.
+    /// Whether quad `q`'s active lanes (`mask`) share its first lane's LOD operand (or it
+    /// selects nothing).
     #[inline(always)]
     fn uniform(&self, q: usize, mask: u8) -> bool {
         let row = row4(self.lod_row, 4 * q);
         let first = mask.trailing_zeros() as usize;
-        self.lod_row.is_empty()
+        self.fixed
+            || self.lod_row.is_empty()
             || (0..4).all(|k| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits())
     }
 
@@ -856,37 +891,6 @@ unsafe fn quad_choices8(b: &Binding, lam: [f32; 2], bias: [f32; 2]) -> Choices<8
     // SAFETY: the caller promises AVX2
     let (lam, bias) = unsafe { (F8::load(&by_quad(lam)), F8::load(&by_quad(bias))) };
     b.choose_lanes(lam, bias, lam.splat(f32::NEG_INFINITY))
-}
-
-/// Lane `k`'s selection in `c` (levels made view-relative again: `base` is the view's base
-/// level), as [`Binding::select`] gives it.
-#[inline(always)]
-fn lane_selection(c: &Choices<8>, k: usize, base: u32) -> Selection {
-    let lw = |s: usize| (c.level[s][k] - base, c.weight[s][k]);
-    Selection {
-        linear: c.linear >> k & 1 != 0,
-        levels: super::lod::Levels {
-            l: [lw(0), lw(1)],
-            n: 1 + (c.two >> k & 1) as usize,
-        },
-    }
-}
-
-/// Whether two selections are the same, bit for bit (weights compared as bits).
-#[inline(always)]
-fn same_selection(x: &Selection, y: &Selection) -> bool {
-    let key = |s: &Selection| {
-        let [(l0, w0), (l1, w1)] = s.levels.l;
-        (s.linear, s.levels.n, l0, l1, w0.to_bits(), w1.to_bits())
-    };
-    key(x) == key(y)
-}
-
-/// Whether two selections have one texel filter and as many levels: what [`Units`] asks of
-/// its halves.
-#[inline(always)]
-fn same_shape(x: &Selection, y: &Selection) -> bool {
-    x.linear == y.linear && x.levels.n == y.levels.n
 }
 
 /// Two quads' values in each of their lanes (no closure: one called twice is left out of
@@ -1498,9 +1502,7 @@ pub(super) fn pick(b: &Binding) -> (BatchFn, Route) {
     if !b.lanewise() || b.aniso.is_some() {
         (per_quad, Route::General)
     } else if b.cube {
-        let s = &b.sampler;
-        let fixed = b.view.level_count == 1 && s.min_filter == s.mag_filter;
-        if fixed {
+        if b.lod_fixed() {
             (plane_cube, Route::Cube)
         } else {
             (per_quad, Route::General)
@@ -1651,6 +1653,92 @@ mod tests {
                         [w[0][k], w[1][k]],
                         [raw[0][k][c], raw[1][k][c]]
                     );
+                }
+            }
+        }
+    }
+
+    /// A batch on a binding whose selection λ cannot change (one level, one texel filter)
+    /// takes that selection for every quad: with offsets or none, Dref or none, λ varying
+    /// from quad to quad, per-lane bias or explicit λ, every active lane is the general
+    /// path's, bit for bit.
+    #[test]
+    fn fixed_selection_batches_are_the_general_path() {
+        use super::super::testgen as gen;
+        use super::super::{CompareOp, Filter, Kernel};
+        let mut r = Rng::new(31);
+        for case in 0..64 {
+            let depth = case % 2 == 1;
+            let fmt = if depth {
+                Format::D32_SFLOAT
+            } else {
+                Format::R8G8B8A8_UNORM
+            };
+            let (w, h) = (1 + r.below(40) as u32, 1 + r.below(24) as u32);
+            let img = gen::image(&mut r, fmt, w, h, 1, 1);
+            let view = ImageView::whole(&img, ViewType::D2);
+            let f = r.pick(&[Filter::Linear, Filter::Nearest]);
+            let s = Sampler {
+                min_filter: f,
+                mag_filter: f,
+                address_mode: gen::modes(&mut r),
+                compare_enable: depth,
+                compare_op: CompareOp::LessOrEqual,
+                mip_lod_bias: r.pick(&[0.0, 1.5, -3.0]),
+                ..Sampler::default()
+            };
+            let cfg = Config::default();
+            assert!(Binding::new(&img, &view, &s, cfg).unwrap().lod_fixed());
+            let k = Kernel::new(&img, &view, &s, cfg).unwrap();
+            let quads = 1 + r.below(WIDE_QUADS as u64) as usize;
+            let (mut s_row, mut t_row, mut lod_row, mut dref) = (vec![], vec![], vec![], vec![]);
+            let (mut u_row, mut v_row, mut masks) = (vec![], vec![], vec![]);
+            for _ in 0..quads {
+                // a footprint from far magnified to far minified, quad by quad
+                let d = r.pick(&[1e-4, 1e-2, 0.1, 2.0]) * r.f(0.5, 1.0);
+                let (s0, t0) = (r.f(-0.3, 1.3), r.f(-0.3, 1.3));
+                s_row.extend([s0, s0 + d, s0, s0 + d].map(f32::to_bits));
+                t_row.extend([t0, t0, t0 + d, t0 + d].map(f32::to_bits));
+                for _ in 0..4 {
+                    let v = match r.below(12) {
+                        0 => f32::NAN,
+                        1 => f32::INFINITY,
+                        2 => f32::NEG_INFINITY,
+                        _ => r.f(-6.0, 6.0),
+                    };
+                    lod_row.push(v.to_bits());
+                    dref.push(r.f(-0.2, 1.2).to_bits());
+                    u_row.push((r.below(16) as i32 - 8) as u32);
+                    v_row.push((r.below(16) as i32 - 8) as u32);
+                }
+                masks.push(if r.chance(80) { 0xf } else { r.below(16) as u8 });
+            }
+            if !depth {
+                dref.clear();
+            }
+            if r.chance(30) {
+                u_row.clear();
+                v_row.clear();
+            }
+            let lod = match r.below(4) {
+                0 => BatchLod::Implicit(&[]),
+                1 => BatchLod::Implicit(&lod_row),
+                2 => BatchLod::Explicit(&lod_row),
+                _ => BatchLod::Zero,
+            };
+            let a = BatchArgs {
+                coords: [&s_row, &t_row, &[], &[]],
+                masks: &masks,
+                lod,
+                dref: &dref,
+                offsets: [&u_row, &v_row],
+            };
+            let mut out = vec![[0u32; 4]; 4 * quads];
+            k.sample_batch(&img, &a, &mut out).unwrap();
+            for (q, &m) in masks.iter().enumerate() {
+                let want = k.sample_general(&img, &a.quad_args(q)).unwrap();
+                for l in (0..4).filter(|l| m >> l & 1 != 0) {
+                    assert_eq!(out[4 * q + l], want[l], "case {case} quad {q} lane {l}");
                 }
             }
         }

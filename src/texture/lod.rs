@@ -478,6 +478,17 @@ impl Binding {
         }
     }
 
+    /// Whether λ selects nothing: with no shader `MinLod`, [`Binding::choose`] gives one
+    /// selection whatever λ_base and shader bias (NaN and ±∞ included). So when the view
+    /// has one level (`q = 0`: `d′ = clamp(λ, 0, 0)` is ±0, or 0 for NaN, which both mip
+    /// filters take to level 0 of weight 1, the second level its first of weight 0) and
+    /// minification and magnification share their texel filter (what `λ > 0` decides
+    /// between). The batch routes then make that one selection and compute no λ.
+    pub fn lod_fixed(&self) -> bool {
+        let s = &self.sampler;
+        self.view.level_count == 1 && s.min_filter == s.mag_filter
+    }
+
     /// [`Binding::choose`] of a quad's four lanes.
     #[inline(always)]
     pub fn choose4(&self, base: [f32; 4], bias: [f32; 4], min_lod: [f32; 4]) -> Choices<4> {
@@ -761,6 +772,99 @@ mod tests {
         // D3D: a MinLod past the last level (3) is out of range
         let b = binding(s, Policy::D3D);
         assert!(b.choose(0.5, 0.0, 3.5).out && !b.choose(0.5, 0.0, 3.0).out);
+    }
+
+    /// [`Binding::lod_fixed`] against the selection rule: where it holds, every λ_base and
+    /// shader bias (hostile ones: NaN, ±∞, ±0, huge, tiny, typical) select one and the same
+    /// thing, bit for bit, under random views, samplers and policies; where it does not (a
+    /// second level, or min and mag filters that differ), some λ selects otherwise.
+    #[test]
+    fn fixed_selection_is_the_rule() {
+        use super::super::testgen::{self as gen, Rng};
+        use super::super::{Filter, Format, Image, ImageView, ViewType};
+        let values = [
+            f32::NAN,
+            -f32::NAN,
+            f32::INFINITY,
+            f32::NEG_INFINITY,
+            0.0,
+            -0.0,
+            f32::MAX,
+            -f32::MAX,
+            1e30,
+            -1e30,
+            1e-40,
+            -1e-40,
+            f32::MIN_POSITIVE,
+            0.25,
+            0.5,
+            1.0,
+            -1.0,
+            3.7,
+            -7.5,
+            100.0,
+        ];
+        let key = |b: &Binding, lam: f32, bias: f32| {
+            let s = b.select(
+                lam,
+                bias,
+                f32::NEG_INFINITY,
+                &super::super::explain::NoRecord,
+            );
+            s.map(|s| {
+                let [(l0, w0), (l1, w1)] = s.levels.l;
+                (s.linear, s.levels.n, l0, l1, w0.to_bits(), w1.to_bits())
+            })
+        };
+        let varies = |b: &Binding| {
+            let k0 = key(b, values[0], 0.0);
+            values
+                .iter()
+                .any(|&l| values.iter().any(|&bias| key(b, l, bias) != k0))
+        };
+        let mut r = Rng::new(23);
+        let mut fixed = 0;
+        for _ in 0..3000 {
+            let fmt = r.pick(&[
+                Format::R8G8B8A8_UNORM,
+                Format::D32_SFLOAT,
+                Format::R32_SFLOAT,
+            ]);
+            let (img, view) = gen::view_2d(&mut r, fmt);
+            let modes = gen::modes(&mut r);
+            let mut s = gen::sampler(&mut r, fmt, modes, 0);
+            if r.chance(30) {
+                s.mag_filter = s.min_filter;
+            }
+            let Ok(b) = Binding::new(&img, &view, &s, gen::config(&mut r)) else {
+                continue;
+            };
+            if b.lod_fixed() {
+                fixed += 1;
+                assert!(!varies(&b), "{s:?} {view:?}");
+            }
+        }
+        assert!(fixed > 100, "{fixed} fixed bindings");
+        // a second level, or a magnification filter of its own: λ selects
+        let img = Image::new_2d(Format::R8G8B8A8_UNORM, 16, 16, 1, 2).unwrap();
+        let linear = Sampler {
+            min_filter: Filter::Linear,
+            mag_filter: Filter::Linear,
+            max_lod: 100.0,
+            ..Sampler::default()
+        };
+        let mag = Sampler {
+            mag_filter: Filter::Nearest,
+            ..linear
+        };
+        let one = ImageView {
+            level_count: 1,
+            ..ImageView::whole(&img, ViewType::D2)
+        };
+        for (view, s) in [(ImageView::whole(&img, ViewType::D2), linear), (one, mag)] {
+            let b = Binding::new(&img, &view, &s, Default::default()).unwrap();
+            assert!(!b.lod_fixed() && varies(&b), "{s:?} {view:?}");
+        }
     }
 
     #[test]
