@@ -134,7 +134,10 @@ pub trait ImageUnit: Sync {
 
     /// Perform `inst` for every quad of the batch that has an active lane (the interpreter
     /// calls this, once per image instruction per batch). `out[lane][component]` (one entry
-    /// per lane, zero on entry) receives the results; only active lanes' results are used.
+    /// per lane) receives the results: the unit must write all four components of every
+    /// active lane, because `out` holds unspecified values on entry (a previous
+    /// instruction's results; the interpreter does not clear it per call). Inactive lanes'
+    /// entries may be left as they are or overwritten: they are never used.
     /// The default calls [`image_op`](Self::image_op) per quad ([`image_per_quad`]);
     /// override it to read the operand rows in place.
     fn image_batch(
@@ -149,7 +152,8 @@ pub trait ImageUnit: Sync {
 
 /// The default [`ImageUnit::image_batch`]: [`ImageUnit::image_op`] on each quad that has an
 /// active lane, in quad order (units that override `image_batch` use it for the operations
-/// they do not specialise).
+/// they do not specialise). Each such quad's four entries are written whole (from a zeroed
+/// quad result), so every active lane's four components are.
 pub fn image_per_quad<U: ImageUnit + ?Sized>(
     unit: &U,
     inst: &ImageInst,

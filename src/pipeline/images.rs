@@ -32,6 +32,13 @@
 //! sampler element) — no lock, hash or reference count per quad — or, when the descriptor
 //! arrays are too large for a table, in a map behind a mutex.
 //!
+//! Every route writes all four components of each active lane, as
+//! [`ImageUnit::image_batch`] requires (its `out` is not cleared per call): the per-quad
+//! routes write whole quads (`image_per_quad`) or each lane group's lanes (`merge_lanes` over
+//! the groups, which cover the active lanes), and [`Kernel::sample_batch`] and
+//! [`Kernel::gather_batch`] write the active lanes. The tests start the batch routes from a
+//! poisoned `out`.
+//!
 //! Per quad (callgrind on `render_scene`): the operands converted in place; lanes are grouped
 //! by descriptor element so a uniform quad makes one texture-unit call. A sample whose image
 //! and sampler take no descriptor index (the usual one) skips the grouping altogether: one
@@ -1558,7 +1565,8 @@ mod tests {
                     active,
                     helper: &helper,
                 };
-                let mut got = vec![[0u32; 4]; n];
+                // `out` is not cleared before a call: start from poison
+                let mut got = vec![[0xdead_beef_u32; 4]; n];
                 let mut want = vec![[0u32; 4]; n];
                 images.image_batch(inst, &ops, &mut got).unwrap();
                 // arguments updated in place from quad to quad (any order) are the ones
@@ -1683,6 +1691,12 @@ mod tests {
                 images.image_batch(inst, &ops, &mut got).unwrap();
                 image_per_quad(&images, inst, &ops, &mut want).unwrap();
                 assert_eq!(got, want, "instruction {i} mask {m}");
+                // `out` is not cleared before a call: from poison, the active lanes the same
+                let mut poisoned = vec![[0xdead_beef_u32; 4]; n];
+                images.image_batch(inst, &ops, &mut poisoned).unwrap();
+                for l in (0..n).filter(|&l| active[l] != 0) {
+                    assert_eq!(poisoned[l], want[l], "instruction {i} mask {m} lane {l}");
+                }
                 if m == 0 {
                     assert!(
                         got.iter().filter(|v| v.iter().any(|&c| c != 0)).count() >= n / 2,
