@@ -1237,6 +1237,7 @@ impl Batch {
                     r32: &self.r32,
                     active: &self.active,
                     helper: &self.helper,
+                    full,
                 };
                 bind.images.image_batch(inst, &ops, &mut out)?;
                 if obs.wants_images() {

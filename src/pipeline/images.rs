@@ -1004,15 +1004,13 @@ fn sample_wide(
     rows: &SampleRows<'_>,
     lod: BatchLod<'_>,
     quads: std::ops::Range<usize>,
-    quad_mask: impl Fn(usize) -> u8,
+    ops: &BatchOperands<'_>,
     out: &mut [[u32; 4]],
 ) -> Result<()> {
     let mut masks = [0u8; WIDE_QUADS];
     for q0 in quads.clone().step_by(WIDE_QUADS) {
         let nq = (quads.end - q0).min(WIDE_QUADS);
-        for (q, m) in masks[..nq].iter_mut().enumerate() {
-            *m = quad_mask(q0 + q);
-        }
+        ops.quad_masks(q0, &mut masks[..nq]);
         let grad = match lod {
             BatchLod::Grad(g) => GradRows {
                 dx: g.dx.map(|r| lanes_from(r, 4 * q0)),
@@ -1056,15 +1054,7 @@ impl ShaderImages {
         out: &mut [[u32; 4]],
     ) -> Result<()> {
         let quads = ops.quads().min(out.len() / 4);
-        // `ops.quad_mask(q)` with one bounds check per quad, the four lanes compared at once
-        // (a compare and a move-mask, not a lane-by-lane test)
-        let quad_mask = |q: usize| match ops.active.get(q * 4..q * 4 + 4) {
-            Some(&[a, b, c, d]) => {
-                let zero = wide::u32x4::new([a, b, c, d]).simd_eq(wide::u32x4::ZERO);
-                (zero.to_bitmask() as u8) ^ 0xf
-            }
-            _ => ops.quad_mask(q),
-        };
+        let quad_mask = |q: usize| ops.quad_mask(q);
         let Some(first) = (0..quads).find(|&q| quad_mask(q) != 0) else {
             return Ok(());
         };
@@ -1073,7 +1063,7 @@ impl ShaderImages {
         let img = bound.read();
         if kernel.has_wide_path() {
             if let Some(lod) = rows.wide_lod() {
-                return sample_wide(&kernel, &img, rows, lod, first..quads, quad_mask, out);
+                return sample_wide(&kernel, &img, rows, lod, first..quads, ops, out);
             }
         }
         let mut args = rows.sample_args(first, 0xf);
@@ -1123,9 +1113,7 @@ impl ShaderImages {
         let mut masks = [0u8; WIDE_QUADS];
         for q0 in (first..quads).step_by(WIDE_QUADS) {
             let nq = (quads - q0).min(WIDE_QUADS);
-            for (q, m) in masks[..nq].iter_mut().enumerate() {
-                *m = ops.quad_mask(q0 + q);
-            }
+            ops.quad_masks(q0, &mut masks[..nq]);
             let from = |r| lanes_from(r, 4 * q0);
             let b = GatherBatchArgs {
                 coords: coords.map(from),
@@ -1564,6 +1552,7 @@ mod tests {
                     r32: &r32,
                     active,
                     helper: &helper,
+                    full: m == 0,
                 };
                 // `out` is not cleared before a call: start from poison
                 let mut got = vec![[0xdead_beef_u32; 4]; n];
@@ -1685,6 +1674,7 @@ mod tests {
                     r32: &r32,
                     active,
                     helper: &helper,
+                    full: m == 0,
                 };
                 let mut got = vec![[0u32; 4]; n];
                 let mut want = vec![[0u32; 4]; n];
@@ -1714,6 +1704,7 @@ mod tests {
             r32: &bad,
             active: &masks[0],
             helper: &helper,
+            full: true,
         };
         let mut got = vec![[0u32; 4]; n];
         assert!(images.image_batch(&insts[0], &ops, &mut got).is_err());
@@ -1751,6 +1742,7 @@ mod tests {
             r32: &r32,
             active: &active,
             helper: &helper,
+            full: true,
         };
         let inst = sample(0, None, vec![0, 1], Lod::None);
         let red = |images: &ShaderImages| {
