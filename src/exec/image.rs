@@ -71,6 +71,9 @@ pub struct BatchOperands<'a> {
     pub(crate) r32: &'a [u32],
     pub(crate) active: &'a [u32],
     pub(crate) helper: &'a [bool],
+    /// Every lane of the batch is active (`active` is all ones): each quad's mask is `0xf`
+    /// without reading `active` (the usual batch, in uniform control flow).
+    pub(crate) full: bool,
 }
 
 impl<'a> BatchOperands<'a> {
@@ -101,8 +104,32 @@ impl<'a> BatchOperands<'a> {
         self.helper.get(lane).copied().unwrap_or(false)
     }
     /// The active lanes of quad `q`, bit `i` = lane `4q + i`.
+    #[inline(always)]
     pub fn quad_mask(&self, q: usize) -> u8 {
-        (0..4).fold(0, |m, i| m | (self.active(q * 4 + i) as u8) << i)
+        if self.full && q < self.quads() {
+            return 0xf;
+        }
+        // one bounds check, the four mask words compared at once (a compare and a move-mask,
+        // not a lane-by-lane test)
+        match self.active.get(q * 4..q * 4 + 4) {
+            Some(&[a, b, c, d]) => {
+                let zero = wide::u32x4::new([a, b, c, d]).simd_eq(wide::u32x4::ZERO);
+                (zero.to_bitmask() as u8) ^ 0xf
+            }
+            _ => (0..4).fold(0, |m, i| m | (self.active(q * 4 + i) as u8) << i),
+        }
+    }
+    /// `masks[k]` = [`quad_mask`](Self::quad_mask)`(q0 + k)`: a fill when every lane is
+    /// active.
+    #[inline]
+    pub fn quad_masks(&self, q0: usize, masks: &mut [u8]) {
+        if self.full && q0 + masks.len() <= self.quads() {
+            masks.fill(0xf);
+            return;
+        }
+        for (k, m) in masks.iter_mut().enumerate() {
+            *m = self.quad_mask(q0 + k);
+        }
     }
     /// Quad `q`'s operands in the per-quad form.
     pub fn quad(&self, inst: &ImageInst, q: usize) -> QuadOperands {
@@ -134,7 +161,10 @@ pub trait ImageUnit: Sync {
 
     /// Perform `inst` for every quad of the batch that has an active lane (the interpreter
     /// calls this, once per image instruction per batch). `out[lane][component]` (one entry
-    /// per lane, zero on entry) receives the results; only active lanes' results are used.
+    /// per lane) receives the results: the unit must write all four components of every
+    /// active lane, because `out` holds unspecified values on entry (a previous
+    /// instruction's results; the interpreter does not clear it per call). Inactive lanes'
+    /// entries may be left as they are or overwritten: they are never used.
     /// The default calls [`image_op`](Self::image_op) per quad ([`image_per_quad`]);
     /// override it to read the operand rows in place.
     fn image_batch(
@@ -149,7 +179,8 @@ pub trait ImageUnit: Sync {
 
 /// The default [`ImageUnit::image_batch`]: [`ImageUnit::image_op`] on each quad that has an
 /// active lane, in quad order (units that override `image_batch` use it for the operations
-/// they do not specialise).
+/// they do not specialise). Each such quad's four entries are written whole (from a zeroed
+/// quad result), so every active lane's four components are.
 pub fn image_per_quad<U: ImageUnit + ?Sized>(
     unit: &U,
     inst: &ImageInst,
@@ -237,4 +268,53 @@ pub(crate) fn gather_operands(
         }
         Lod::None => QuadLod::None,
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use super::BatchOperands;
+
+    #[test]
+    fn quad_masks_are_the_active_lanes_of_each_quad() {
+        // against a lane-by-lane reading of the mask words: partial quads, empty quads, a
+        // batch cut short (lanes past `active`), and every lane active with and without `full`
+        let n = 24;
+        let patterns: [fn(usize) -> bool; 4] = [
+            |l| l % 3 != 1,
+            |l| l / 4 == 2 || l == 13,
+            |_| false,
+            |_| true,
+        ];
+        for (k, on) in patterns.iter().enumerate() {
+            let active: Vec<u32> = (0..n).map(|l| if on(l) { !0 } else { 0 }).collect();
+            for (len, full) in [(n, false), (n - 3, false), (n, k == 3)] {
+                let ops = BatchOperands {
+                    n,
+                    slots: &[],
+                    r32: &[],
+                    active: &active[..len],
+                    helper: &[],
+                    full,
+                };
+                let want: Vec<u8> = (0..n / 4)
+                    .map(|q| {
+                        (0..4)
+                            .filter(|&i| q * 4 + i < len && on(q * 4 + i))
+                            .fold(0, |m, i| m | 1 << i)
+                    })
+                    .collect();
+                let got: Vec<u8> = (0..n / 4).map(|q| ops.quad_mask(q)).collect();
+                assert_eq!(got, want, "pattern {k}, {len} mask words, full {full}");
+                for q0 in 0..n / 4 {
+                    let mut masks = vec![0x55; n / 4 - q0];
+                    ops.quad_masks(q0, &mut masks);
+                    assert_eq!(
+                        masks,
+                        want[q0..],
+                        "pattern {k}, from quad {q0}, full {full}"
+                    );
+                }
+            }
+        }
+    }
 }

@@ -1224,16 +1224,20 @@ impl Batch {
             Code::Image { index: ii } | Code::ImageLocal { index: ii, .. } => {
                 let inst = &prog.images[*ii as usize].inst;
                 let mut out = std::mem::take(&mut self.image_out);
-                // zero on entry (`ImageUnit::image_batch`): vector stores, where a `resize` from
-                // empty wrote one lane at a time
+                // The unit writes every active lane's results (`ImageUnit::image_batch`); the
+                // other lanes' entries are a previous instruction's, never kept (the results are
+                // written under the active mask). An observer sees whole quads: zeros there.
                 out.resize(n, [0; 4]);
-                rows::fill(&mut out, [0; 4]);
+                if obs.wants_images() {
+                    rows::fill(&mut out, [0; 4]);
+                }
                 let ops = BatchOperands {
                     n,
                     slots: &prog.slots,
                     r32: &self.r32,
                     active: &self.active,
                     helper: &self.helper,
+                    full,
                 };
                 bind.images.image_batch(inst, &ops, &mut out)?;
                 if obs.wants_images() {

@@ -32,6 +32,13 @@
 //! sampler element) — no lock, hash or reference count per quad — or, when the descriptor
 //! arrays are too large for a table, in a map behind a mutex.
 //!
+//! Every route writes all four components of each active lane, as
+//! [`ImageUnit::image_batch`] requires (its `out` is not cleared per call): the per-quad
+//! routes write whole quads (`image_per_quad`) or each lane group's lanes (`merge_lanes` over
+//! the groups, which cover the active lanes), and [`Kernel::sample_batch`] and
+//! [`Kernel::gather_batch`] write the active lanes. The tests start the batch routes from a
+//! poisoned `out`.
+//!
 //! Per quad (callgrind on `render_scene`): the operands converted in place; lanes are grouped
 //! by descriptor element so a uniform quad makes one texture-unit call. A sample whose image
 //! and sampler take no descriptor index (the usual one) skips the grouping altogether: one
@@ -997,15 +1004,13 @@ fn sample_wide(
     rows: &SampleRows<'_>,
     lod: BatchLod<'_>,
     quads: std::ops::Range<usize>,
-    quad_mask: impl Fn(usize) -> u8,
+    ops: &BatchOperands<'_>,
     out: &mut [[u32; 4]],
 ) -> Result<()> {
     let mut masks = [0u8; WIDE_QUADS];
     for q0 in quads.clone().step_by(WIDE_QUADS) {
         let nq = (quads.end - q0).min(WIDE_QUADS);
-        for (q, m) in masks[..nq].iter_mut().enumerate() {
-            *m = quad_mask(q0 + q);
-        }
+        ops.quad_masks(q0, &mut masks[..nq]);
         let grad = match lod {
             BatchLod::Grad(g) => GradRows {
                 dx: g.dx.map(|r| lanes_from(r, 4 * q0)),
@@ -1049,15 +1054,7 @@ impl ShaderImages {
         out: &mut [[u32; 4]],
     ) -> Result<()> {
         let quads = ops.quads().min(out.len() / 4);
-        // `ops.quad_mask(q)` with one bounds check per quad, the four lanes compared at once
-        // (a compare and a move-mask, not a lane-by-lane test)
-        let quad_mask = |q: usize| match ops.active.get(q * 4..q * 4 + 4) {
-            Some(&[a, b, c, d]) => {
-                let zero = wide::u32x4::new([a, b, c, d]).simd_eq(wide::u32x4::ZERO);
-                (zero.to_bitmask() as u8) ^ 0xf
-            }
-            _ => ops.quad_mask(q),
-        };
+        let quad_mask = |q: usize| ops.quad_mask(q);
         let Some(first) = (0..quads).find(|&q| quad_mask(q) != 0) else {
             return Ok(());
         };
@@ -1066,7 +1063,7 @@ impl ShaderImages {
         let img = bound.read();
         if kernel.has_wide_path() {
             if let Some(lod) = rows.wide_lod() {
-                return sample_wide(&kernel, &img, rows, lod, first..quads, quad_mask, out);
+                return sample_wide(&kernel, &img, rows, lod, first..quads, ops, out);
             }
         }
         let mut args = rows.sample_args(first, 0xf);
@@ -1116,9 +1113,7 @@ impl ShaderImages {
         let mut masks = [0u8; WIDE_QUADS];
         for q0 in (first..quads).step_by(WIDE_QUADS) {
             let nq = (quads - q0).min(WIDE_QUADS);
-            for (q, m) in masks[..nq].iter_mut().enumerate() {
-                *m = ops.quad_mask(q0 + q);
-            }
+            ops.quad_masks(q0, &mut masks[..nq]);
             let from = |r| lanes_from(r, 4 * q0);
             let b = GatherBatchArgs {
                 coords: coords.map(from),
@@ -1557,8 +1552,10 @@ mod tests {
                     r32: &r32,
                     active,
                     helper: &helper,
+                    full: m == 0,
                 };
-                let mut got = vec![[0u32; 4]; n];
+                // `out` is not cleared before a call: start from poison
+                let mut got = vec![[0xdead_beef_u32; 4]; n];
                 let mut want = vec![[0u32; 4]; n];
                 images.image_batch(inst, &ops, &mut got).unwrap();
                 // arguments updated in place from quad to quad (any order) are the ones
@@ -1677,12 +1674,19 @@ mod tests {
                     r32: &r32,
                     active,
                     helper: &helper,
+                    full: m == 0,
                 };
                 let mut got = vec![[0u32; 4]; n];
                 let mut want = vec![[0u32; 4]; n];
                 images.image_batch(inst, &ops, &mut got).unwrap();
                 image_per_quad(&images, inst, &ops, &mut want).unwrap();
                 assert_eq!(got, want, "instruction {i} mask {m}");
+                // `out` is not cleared before a call: from poison, the active lanes the same
+                let mut poisoned = vec![[0xdead_beef_u32; 4]; n];
+                images.image_batch(inst, &ops, &mut poisoned).unwrap();
+                for l in (0..n).filter(|&l| active[l] != 0) {
+                    assert_eq!(poisoned[l], want[l], "instruction {i} mask {m} lane {l}");
+                }
                 if m == 0 {
                     assert!(
                         got.iter().filter(|v| v.iter().any(|&c| c != 0)).count() >= n / 2,
@@ -1700,6 +1704,7 @@ mod tests {
             r32: &bad,
             active: &masks[0],
             helper: &helper,
+            full: true,
         };
         let mut got = vec![[0u32; 4]; n];
         assert!(images.image_batch(&insts[0], &ops, &mut got).is_err());
@@ -1737,6 +1742,7 @@ mod tests {
             r32: &r32,
             active: &active,
             helper: &helper,
+            full: true,
         };
         let inst = sample(0, None, vec![0, 1], Lod::None);
         let red = |images: &ShaderImages| {

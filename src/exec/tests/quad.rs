@@ -459,7 +459,9 @@ fn fragment_entry_point_io() {
 }
 
 /// A fake image unit: result component c of lane l = coord0 + 10 * c + 100 * quad; counts calls.
-struct FakeImages(std::sync::atomic::AtomicU32);
+/// With `.1` set its `image_batch` writes the active lanes' results and poisons every other
+/// entry of `out`: what a run keeps must not depend on those.
+struct FakeImages(std::sync::atomic::AtomicU32, bool);
 impl ImageUnit for FakeImages {
     fn image_op(
         &self,
@@ -478,20 +480,27 @@ impl ImageUnit for FakeImages {
         }
         Ok(())
     }
+    fn image_batch(
+        &self,
+        inst: &ImageInst,
+        ops: &BatchOperands<'_>,
+        out: &mut [[u32; 4]],
+    ) -> crate::Result<()> {
+        if !self.1 {
+            return image_per_quad(self, inst, ops, out);
+        }
+        let mut all = vec![[0u32; 4]; out.len()];
+        image_per_quad(self, inst, ops, &mut all)?;
+        for (l, (o, r)) in out.iter_mut().zip(&all).enumerate() {
+            *o = if ops.active(l) { *r } else { [0xdead_beef; 4] };
+        }
+        Ok(())
+    }
 }
 
-#[test]
-fn image_ops_go_through_the_unit_once_per_active_quad() {
-    // Lanes with x < 4 (quad 0) and lane 9 (quad 2) fetch; quad 1 has no active lane.
-    let mut b = B::new();
-    let (fetch, join) = (b.block(), b.block());
-    let x = b.load_local(I32, 0);
-    let lt = b.load_local(Bool, 1);
-    b.branch(lt, fetch, join);
-    b.at(fetch);
-    let zero = b.ki(0);
-    let dst: Vec<Reg> = (0..2).map(|_| b.reg(I32)).collect();
-    b.push(Inst::Image(Box::new(ImageInst {
+/// A texel fetch of slot 0 at `(x, zero)`, LOD `zero`, results `dst`.
+fn fetch(x: Reg, zero: Reg, dst: Vec<Reg>) -> ImageInst {
+    ImageInst {
         kind: ImageOpKind::Fetch,
         image: ResRef {
             slot: 0,
@@ -508,12 +517,68 @@ fn image_ops_go_through_the_unit_once_per_active_quad() {
         sample: None,
         component: None,
         texel: vec![],
-        dst: dst.clone(),
+        dst,
         result_ty: I32,
-    })));
+    }
+}
+
+/// The lanes whose Local word 1 is set fetch at `(Local word 0, 0)` into `count` results
+/// (returned with the program).
+fn fetch_program(count: usize) -> (Program, Vec<Reg>) {
+    let mut b = B::new();
+    let (fetch_block, join) = (b.block(), b.block());
+    let x = b.load_local(I32, 0);
+    let go = b.load_local(Bool, 1);
+    b.branch(go, fetch_block, join);
+    b.at(fetch_block);
+    let zero = b.ki(0);
+    let dst: Vec<Reg> = (0..count).map(|_| b.reg(I32)).collect();
+    b.push(Inst::Image(Box::new(fetch(x, zero, dst.clone()))));
     b.jump(join);
-    let p = b.program();
-    let unit = FakeImages(0.into());
+    (b.program(), dst)
+}
+
+#[test]
+fn image_results_are_kept_on_the_active_lanes_only() {
+    // One, two and four results (a row per component; four as transposed blocks), with
+    // divergent lanes (a quad without an active lane, partial quads) and with every lane;
+    // the unit poisons every entry of `out` it need not write. Want: the formula of
+    // `FakeImages` on the lanes that ran, 0 (the registers' start) on the others.
+    let patterns: [fn(usize) -> bool; 2] = [|l| l < 4 || l == 9 || l == 10, |_| true];
+    for count in [1usize, 2, 4] {
+        let (p, dst) = fetch_program(count);
+        let unit = FakeImages(0.into(), true);
+        let bind = Bindings::new(&unit);
+        for (k, runs) in patterns.iter().enumerate() {
+            let mut st = BatchState::new(&p, 12);
+            for l in 0..12 {
+                st.set_local(l, 0, 3 * l as u32);
+                st.set_local(l, 1, runs(l) as u32);
+            }
+            st.run(&p, &bind).unwrap();
+            for l in 0..12 {
+                for (c, &r) in dst.iter().enumerate() {
+                    let want = if runs(l) {
+                        (3 * l + 10 * c + 100 * (l / 4)) as u64
+                    } else {
+                        0
+                    };
+                    assert_eq!(
+                        st.reg(&p, r, l),
+                        want,
+                        "{count} results, pattern {k}, lane {l}, component {c}"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn image_ops_go_through_the_unit_once_per_active_quad() {
+    // Lanes with x < 4 (quad 0) and lane 9 (quad 2) fetch; quad 1 has no active lane.
+    let (p, dst) = fetch_program(2);
+    let unit = FakeImages(0.into(), false);
     let bind = Bindings::new(&unit);
     let mut st = BatchState::new(&p, 12);
     for l in 0..12 {
@@ -555,26 +620,7 @@ fn row_form_image_writes_its_colour_rows() {
     let x = b.load_local(I32, 0);
     let zero = b.ki(0);
     let dst: Vec<Reg> = (0..4).map(|_| b.reg(I32)).collect();
-    b.push(Inst::Image(Box::new(ImageInst {
-        kind: ImageOpKind::Fetch,
-        image: ResRef {
-            slot: 0,
-            index: None,
-        },
-        sampler: None,
-        coords: vec![x, zero],
-        proj: None,
-        dref: None,
-        lod: Lod::Explicit(zero),
-        offset: vec![],
-        offsets4: None,
-        min_lod: None,
-        sample: None,
-        component: None,
-        texel: vec![],
-        dst: dst.clone(),
-        result_ty: I32,
-    })));
+    b.push(Inst::Image(Box::new(fetch(x, zero, dst.clone()))));
     // components stored out of order: the rows follow the stores
     for (c, &r) in dst.iter().enumerate() {
         b.store_local(I32, 4 + (c as i32 + 1) % 4, r);
@@ -603,7 +649,7 @@ fn row_form_image_writes_its_colour_rows() {
     assert!(!ops
         .iter()
         .any(|(_, c)| matches!(c, Code::StoreLocal { .. })));
-    let unit = FakeImages(0.into());
+    let unit = FakeImages(0.into(), false);
     let bind = Bindings::new(&unit);
     let layout = fragment_row_layout(&p);
     for coverage in [vec![0xf; 4], vec![0xf, 0, 0b0110, 0xf]] {
