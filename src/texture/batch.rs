@@ -16,7 +16,9 @@
 //! whole quads of different keys (λ varying from quad to quad) go as one unit: each half on
 //! its quad's selection when both select one texel filter and as many levels (the units of
 //! a run, each level's weight per half), else as a lane unit (below), each lane on its own
-//! levels, when they select one texel filter. A quad whose
+//! levels, when they select one texel filter. Offsets every lane of a batch shares (constant
+//! offsets, the usual kind) go into the runs, one value for every unit; a batch whose lanes
+//! differ in offsets has no runs (its quads go alone or in pairs). A quad whose
 //! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route
 //! ([`sample::quad_lanes`](super::sample::quad_lanes)). A batch of `Grad` derivatives (each
 //! lane its own λ) has a loop of its own (`run_own`): two whole quads to a unit of eight
@@ -33,7 +35,7 @@ use super::filter::{group_all_cmp, group_all_of, group_of, Fast, Input, Slot, Sp
 use super::image::{Image, ViewType};
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx;
-use super::lanes::{four, Lanes, I};
+use super::lanes::{four, Lanes, F, I};
 use super::lod::{Choices, LodMode, Selection};
 use super::sample::{quad_lanes, SampleArgs};
 use super::source::Plane;
@@ -540,9 +542,10 @@ pub(super) fn per_quad(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32;
 }
 
 /// The batch loop on the plane (see the module doc), units of `L` lanes (4 or 8): a run of
-/// whole quads with the same λ key goes unit after unit straight from the rows; any other
-/// quad (a partial mask, offsets, per-lane LOD operands) alone, its inactive lanes taking
-/// the first active lane's operands.
+/// whole quads with the same λ key goes unit after unit straight from the rows (with the
+/// offsets every lane of the batch has); any other quad (a partial mask, offsets that differ
+/// between lanes, per-lane LOD operands) alone, its inactive lanes taking the first active
+/// lane's operands.
 #[inline(always)]
 fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
     let src = Plane(plane);
@@ -565,8 +568,17 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         implicit,
         fixed,
     };
-    // every quad's λ comes from its coarse differences alone (or none matters): runs apply
-    let simple = a.offsets.iter().all(|r| r.is_empty());
+    // every quad's λ comes from its coarse differences alone (or none matters), and every
+    // lane has the same offsets (a cube's are ignored): runs apply, with those offsets
+    let runs = K::cube(b) || (one_value(a.offsets[0], 4 * n) && one_value(a.offsets[1], 4 * n));
+    let off = if !K::cube(b) && a.offsets.iter().any(|r| !r.is_empty()) {
+        Some((
+            b.offset_lanes(l.i(first_i32(a.offsets[0])), 4),
+            b.offset_lanes(l.i(first_i32(a.offsets[1])), 4),
+        ))
+    } else {
+        None
+    };
     let by_diffs = implicit && !fixed;
     // the previous quad's differences and λ; the current selection's key and its units,
     // and a pair's units (built in place: a unit of eight lanes is half a kilobyte)
@@ -625,7 +637,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         }
         // a run of units of whole quads with the same key, straight from the rows
         let start = q;
-        if simple && mask == 0xf {
+        if runs && mask == 0xf {
             let k = RunKey {
                 d0: prev_d.map_or([0; 4], |p| p.0),
                 lam: lam.to_bits(),
@@ -634,18 +646,12 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 lod_row: if fixed { &[] } else { lod_row },
                 lod: key.1,
                 lams: &lams,
+                off,
             };
-            q = run_units_of::<K, L>(b, plane, a, &u, q, &k, out);
-        }
-        if q == start && !simple && qs.pair(q, mask) {
-            // no run with offsets: a pair of the same key as one unit
-            let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
-            if qs.key_of(lam1, bias1) == key {
-                prev_d = d1;
-                pair_unit::<K, L>(b, plane, a, &u, l0, out);
-                q += 2;
-                continue;
-            }
+            q = match off {
+                Some(_) => run_units_of::<K, L, true>(b, plane, a, &u, q, &k, out),
+                None => run_units_of::<K, L, false>(b, plane, a, &u, q, &k, out),
+            };
         }
         if q == start {
             // this quad alone: inactive lanes take the first active lane's operands
@@ -663,6 +669,23 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             q += 1;
         }
     }
+}
+
+/// Whether the first `n` lanes of `row` all hold its first lane's bits (an empty row holds
+/// zeros; a row shorter than `n` lanes is not taken as one value).
+#[inline(always)]
+fn one_value(row: &[u32], n: usize) -> bool {
+    match row.get(..n) {
+        _ if row.is_empty() => true,
+        Some(r) => r.iter().fold(0, |d, &x| d | (x ^ r[0])) == 0,
+        None => false,
+    }
+}
+
+/// A row's first lane as i32 (an empty row reads as zeros).
+#[inline(always)]
+fn first_i32(row: &[u32]) -> i32 {
+    row.first().map_or(0, |&x| x as i32)
 }
 
 /// What the batch loop asks of each quad's LOD operands (methods, not closures: a closure
@@ -1051,7 +1074,8 @@ fn level_group<K: Spec, L: Lanes>(
 /// What keeps a run of units going: if λ comes from coarse differences (`by_diffs`), each
 /// quad's λ_base equal to the run's (`lam` bits; `d0`: differences it came from, so that a
 /// quad with the same needs no λ), and the LOD operand's lanes (`lod_row`: the bias or
-/// explicit λ row, empty if none) all equal to the run's `lod` bits.
+/// explicit λ row, empty if none) all equal to the run's `lod` bits. `off`: the offsets
+/// every lane of the batch has, as [`inputs`] makes them (`None`: no offset rows).
 struct RunKey<'a, L: Lanes> {
     d0: [u32; 4],
     /// The quads' implicit 2D λ_base.
@@ -1060,13 +1084,15 @@ struct RunKey<'a, L: Lanes> {
     by_diffs: bool,
     lod_row: &'a [u32],
     lod: u32,
+    off: Option<(F<L>, F<L>)>,
 }
 
 /// [`run_units`] with the selection's texel filter and the batch's compare as constants:
-/// each of its instantiations is one loop with one filter.
+/// each of its instantiations is one loop with one filter. `OFF`: the run's units take
+/// the key's offsets (a constant: runs without offset rows add nothing).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_of<K: Spec, L: Lanes>(
+fn run_units_of<K: Spec, L: Lanes, const OFF: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1077,14 +1103,14 @@ fn run_units_of<K: Spec, L: Lanes>(
 ) -> usize {
     let one = u.one && !b.snorm;
     match (u.linear, !a.dref.is_empty(), one) {
-        (false, false, true) => units::<K, L, false, false, true>(b, plane, a, u, q, k, out),
-        (true, false, true) => units::<K, L, true, false, true>(b, plane, a, u, q, k, out),
-        (false, true, true) => units::<K, L, false, true, true>(b, plane, a, u, q, k, out),
-        (true, true, true) => units::<K, L, true, true, true>(b, plane, a, u, q, k, out),
-        (false, false, false) => units::<K, L, false, false, false>(b, plane, a, u, q, k, out),
-        (true, false, false) => units::<K, L, true, false, false>(b, plane, a, u, q, k, out),
-        (false, true, false) => units::<K, L, false, true, false>(b, plane, a, u, q, k, out),
-        (true, true, false) => units::<K, L, true, true, false>(b, plane, a, u, q, k, out),
+        (false, false, true) => units::<K, L, false, false, true, OFF>(b, plane, a, u, q, k, out),
+        (true, false, true) => units::<K, L, true, false, true, OFF>(b, plane, a, u, q, k, out),
+        (false, true, true) => units::<K, L, false, true, true, OFF>(b, plane, a, u, q, k, out),
+        (true, true, true) => units::<K, L, true, true, true, OFF>(b, plane, a, u, q, k, out),
+        (false, false, false) => units::<K, L, false, false, false, OFF>(b, plane, a, u, q, k, out),
+        (true, false, false) => units::<K, L, true, false, false, OFF>(b, plane, a, u, q, k, out),
+        (false, true, false) => units::<K, L, false, true, false, OFF>(b, plane, a, u, q, k, out),
+        (true, true, false) => units::<K, L, true, true, false, OFF>(b, plane, a, u, q, k, out),
     }
 }
 
@@ -1092,7 +1118,7 @@ fn run_units_of<K: Spec, L: Lanes>(
 /// loop whose lanes stay in registers, apart from the batch loop around it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
+fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, const OFF: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1105,15 +1131,22 @@ fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
     if L::AVX2 {
         // SAFETY: `L::AVX2` holds only for `Avx`, whose values (the token in `u`'s slots)
         // exist only when the CPU has AVX2
-        return unsafe { run_units_avx2::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out) };
+        return unsafe { run_units_avx2::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out) };
     }
-    run_units_plain::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
+    run_units_plain::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
+fn run_units_plain<
+    K: Spec,
+    L: Lanes,
+    const LIN: bool,
+    const CMP: bool,
+    const ONE: bool,
+    const OFF: bool,
+>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1122,7 +1155,7 @@ fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ON
     k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
+    run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line, compiled for AVX2.
@@ -1130,7 +1163,14 @@ fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ON
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
+fn run_units_avx2<
+    K: Spec,
+    L: Lanes,
+    const LIN: bool,
+    const CMP: bool,
+    const ONE: bool,
+    const OFF: bool,
+>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1139,18 +1179,25 @@ fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE
     k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
+    run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
 
 /// A run of units from quad `q` on: while a unit's quads (`W / 4` of them) are whole and
-/// keep the run's key ([`RunKey`]: nothing else can change the selection in rows without
-/// offsets), their inputs straight from the rows, through the kernel, into `out`. Returns
+/// keep the run's key ([`RunKey`]: nothing else can change the selection), their inputs
+/// straight from the rows (and the key's offsets), through the kernel, into `out`. Returns
 /// the quad that ended the run. The rows are taken as chunks of `W` lanes, one chunk per
 /// unit (an empty row has none, and is given to [`inputs`] as empty); a batch with an empty
 /// `s` or `t` row has no runs (its quads go alone).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
+fn run_units<
+    K: Spec,
+    L: Lanes,
+    const LIN: bool,
+    const CMP: bool,
+    const ONE: bool,
+    const OFF: bool,
+>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1187,6 +1234,8 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
     ];
     let mut w = want(l, k.d0);
     let lod = l.i(k.lod as i32);
+    // (the run's offsets, there when `OFF`)
+    let off = k.off.unwrap_or((l.f(0.0), l.f(0.0)));
     let (masks, out) = (&a.masks[q..n], &mut out[l0..lanes]);
     let e: &[u32] = &[];
     // (the rows every unit reads zipped, the others read by index where used: a chain of
@@ -1213,13 +1262,16 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
             dref: unit_row(r4, x, CMP),
             offsets: [e, e],
         };
-        let i = inputs::<K, L>(l, b, &ua, 4, |row| {
+        let mut i = inputs::<K, L>(l, b, &ua, 4, |row| {
             if row.is_empty() {
                 l.i(0)
             } else {
                 l.f_row(row).bits()
             }
         });
+        if OFF {
+            i.off = Some(off);
+        }
         if k.by_diffs && !same_diffs(&i, &w) {
             // other differences: the run goes on while they give the run's λ
             match same_lambda::<L>(k.lams, q, i.s.arr(), i.t.arr(), k.lam) {
@@ -1659,15 +1711,16 @@ mod tests {
     }
 
     /// A batch on a binding whose selection λ cannot change (one level, one texel filter)
-    /// takes that selection for every quad: with offsets or none, Dref or none, λ varying
+    /// takes that selection for every quad: with offsets (one value on every lane, which
+    /// runs take, or lanes that differ; Vulkan's or D3D's) or none, Dref or none, λ varying
     /// from quad to quad, per-lane bias or explicit λ, every active lane is the general
     /// path's, bit for bit.
     #[test]
     fn fixed_selection_batches_are_the_general_path() {
         use super::super::testgen as gen;
-        use super::super::{CompareOp, Filter, Kernel};
+        use super::super::{CompareOp, Filter, Kernel, Policy};
         let mut r = Rng::new(31);
-        for case in 0..64 {
+        for case in 0..256 {
             let depth = case % 2 == 1;
             let fmt = if depth {
                 Format::D32_SFLOAT
@@ -1687,7 +1740,12 @@ mod tests {
                 mip_lod_bias: r.pick(&[0.0, 1.5, -3.0]),
                 ..Sampler::default()
             };
-            let cfg = Config::default();
+            // (D3D keeps an offset's low four bits)
+            let policy = r.pick(&[Policy::Vulkan, Policy::D3D]);
+            let cfg = Config {
+                policy,
+                ..Config::default()
+            };
             assert!(Binding::new(&img, &view, &s, cfg).unwrap().lod_fixed());
             let k = Kernel::new(&img, &view, &s, cfg).unwrap();
             let quads = 1 + r.below(WIDE_QUADS as u64) as usize;
@@ -1716,10 +1774,15 @@ mod tests {
             if !depth {
                 dref.clear();
             }
-            if r.chance(30) {
-                u_row.clear();
-                v_row.clear();
-            }
+            // offsets: none, one value on every lane (the runs take it: far enough to leave
+            // the level, D3D's past four bits), one axis of them, or lanes that differ
+            let o = [r.below(48) as i32 - 24, r.below(48) as i32 - 24].map(|o| o as u32);
+            match r.below(4) {
+                0 => (u_row.clear(), v_row.clear()),
+                1 => (u_row.fill(o[0]), v_row.fill(o[1])),
+                2 => (u_row.fill(o[0]), v_row.clear()),
+                _ => ((), ()),
+            };
             let lod = match r.below(4) {
                 0 => BatchLod::Implicit(&[]),
                 1 => BatchLod::Implicit(&lod_row),
@@ -1738,7 +1801,11 @@ mod tests {
             for (q, &m) in masks.iter().enumerate() {
                 let want = k.sample_general(&img, &a.quad_args(q)).unwrap();
                 for l in (0..4).filter(|l| m >> l & 1 != 0) {
-                    assert_eq!(out[4 * q + l], want[l], "case {case} quad {q} lane {l}");
+                    assert_eq!(
+                        out[4 * q + l],
+                        want[l],
+                        "case {case} quad {q} lane {l} {cfg:?}"
+                    );
                 }
             }
         }
