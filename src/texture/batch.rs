@@ -570,14 +570,15 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     };
     // every quad's λ comes from its coarse differences alone (or none matters), and every
     // lane has the same offsets (a cube's are ignored): runs apply, with those offsets
-    let runs = K::cube(b) || (one_value(a.offsets[0], 4 * n) && one_value(a.offsets[1], 4 * n));
-    let off = if !K::cube(b) && a.offsets.iter().any(|r| !r.is_empty()) {
-        Some((
+    let (runs, off) = if K::cube(b) || (a.offsets[0].is_empty() && a.offsets[1].is_empty()) {
+        (true, None)
+    } else {
+        let same = one_value(a.offsets[0], 4 * n) && one_value(a.offsets[1], 4 * n);
+        let off = (
             b.offset_lanes(l.i(first_i32(a.offsets[0])), 4),
             b.offset_lanes(l.i(first_i32(a.offsets[1])), 4),
-        ))
-    } else {
-        None
+        );
+        (same, Some(off))
     };
     let by_diffs = implicit && !fixed;
     // the previous quad's differences and λ; the current selection's key and its units,
@@ -586,6 +587,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     let mut key_now: Option<(u32, u32)> = None;
     let mut u = Units::new(l, b, [FALLBACK; 2]);
     let mut pu = u;
+    let mut lu: Option<LaneUnit<L>> = None;
     let mut q = 0;
     while q < n {
         let mask = masks[q] & 0xf;
@@ -619,8 +621,10 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                         // lanes splats)
                         pair_unit::<K, L>(b, plane, a, &pu, l0, out);
                         true
-                    } else if let Some(lu) = LaneUnit::new(l, b, &c) {
-                        lane_unit::<K, L>(b, plane, a, &lu, l0, out);
+                    } else if let Some(lu) =
+                        lu.get_or_insert_with(|| LaneUnit::new(l, b)).set(l, b, &c)
+                    {
+                        lane_unit::<K, L>(b, plane, a, lu, l0, out);
                         true
                     } else {
                         false
@@ -784,57 +788,80 @@ fn pair_unit<K: Spec, L: Lanes>(
 
 /// A unit of two whole quads whose lanes each select by their own λ (`Grad` derivatives),
 /// on one texel filter: the slots of the lanes' first and second levels (a
-/// one-level lane's second is its first, read and not used) and the weights.
+/// one-level lane's second is its first, read and not used) and the weights. Made in place
+/// unit after unit ([`LaneUnit::set`]): neighbouring units usually have each quad on the
+/// levels of the unit before, whose slots then stay.
 struct LaneUnit<L: Lanes> {
     linear: bool,
     /// Lanes on two levels (bit `k`: lane `k`).
     two: u8,
     slot: [Slot<L>; 2],
-    weight: [L::A<f32>; 2],
+    /// The slots' levels, half by half, when each half is on one level per slot
+    /// ([`Slot::halves`]); [`MIXED`] when not.
+    levels: [[u32; 2]; 2],
+    weight: [[f32; 8]; 2],
 }
 
+/// [`LaneUnit::levels`] of slots whose halves are not each on one level (no level's index).
+const MIXED: [[u32; 2]; 2] = [[u32::MAX; 2]; 2];
+
 impl<L: Lanes> LaneUnit<L> {
-    /// The unit of two quads' lanes choices `c`, unless they disagree on the texel filter or
-    /// a lane has the D3D out-of-range-MinLod result.
+    /// A unit to [`set`](LaneUnit::set): every lane on the view's first level.
     #[inline(always)]
-    fn new(l: L, b: &Binding, c: &Choices<8>) -> Option<LaneUnit<L>> {
+    fn new(l: L, b: &Binding) -> LaneUnit<L> {
+        let first = [b.view.base_level; 2];
+        let slot = Slot::halves(l, b, first, b.view.base_layer);
+        LaneUnit {
+            linear: false,
+            two: 0,
+            slot: [slot; 2],
+            levels: [first; 2],
+            weight: [[0.0; 8]; 2],
+        }
+    }
+
+    /// This unit made that of two quads' lanes choices `c`, in place, unless they disagree
+    /// on the texel filter or a lane has the D3D out-of-range-MinLod result (`None`).
+    #[inline(always)]
+    fn set(&mut self, l: L, b: &Binding, c: &Choices<8>) -> Option<&Self> {
         if c.out != 0 || (c.linear != 0 && c.linear != 0xff) {
             return None;
         }
         let layer = b.view.base_layer;
         let lv = &c.level;
-        // (each quad on one level per slot, the usual case: the halves' form, asked once)
-        let slot = if by_quads(lv) {
-            [
-                Slot::halves(l, b, [lv[0][0], lv[0][4]], layer),
-                Slot::halves(l, b, [lv[1][0], lv[1][4]], layer),
-            ]
+        // (each quad on one level per slot, the usual case: the halves' form, built when
+        // the levels change)
+        if by_quads(l, lv) {
+            let levels = [[lv[0][0], lv[0][4]], [lv[1][0], lv[1][4]]];
+            if levels != self.levels {
+                self.slot = [
+                    Slot::halves(l, b, levels[0], layer),
+                    Slot::halves(l, b, levels[1], layer),
+                ];
+                self.levels = levels;
+            }
         } else {
-            [
+            self.slot = [
                 Slot::quads(l, b, quads(&lv[0]), layer),
                 Slot::quads(l, b, quads(&lv[1]), layer),
-            ]
-        };
-        Some(LaneUnit {
-            linear: c.linear != 0,
-            two: c.two,
-            slot,
-            weight: [L::each(|k| c.weight[0][k]), L::each(|k| c.weight[1][k])],
-        })
+            ];
+            self.levels = MIXED;
+        }
+        self.linear = c.linear != 0;
+        self.two = c.two;
+        self.weight = c.weight;
+        Some(self)
     }
 }
 
-/// Whether every lane of both level slots `lv` has its quad's first lane's level (then
-/// [`Slot::quads`] is [`Slot::halves`]): the lanes' differences or-ed, no branch per quad.
+/// Whether every lane of both level slots `lv` (eight lanes: `L`'s, AVX2's) has its quad's
+/// first lane's level (then [`Slot::quads`] is [`Slot::halves`]): each slot against its
+/// quads' first lanes, lane-wise.
 #[inline(always)]
-fn by_quads(lv: &[[u32; 8]; 2]) -> bool {
-    let mut d = 0;
-    for s in lv {
-        for k in 0..8 {
-            d |= s[k] ^ s[k & 4];
-        }
-    }
-    d == 0
+fn by_quads<L: Lanes>(l: L, lv: &[[u32; 8]; 2]) -> bool {
+    let (a, b) = (l.f_row(&lv[0]), l.f_row(&lv[1]));
+    let same = a.bits().eq(a.quad_first().bits()) & b.bits().eq(b.quad_first().bits());
+    L::W == 8 && same.all()
 }
 
 /// Eight lanes' values as two quads' (written out: an array `map` is left as an
@@ -858,6 +885,7 @@ fn run_own<K: Spec, L: Lanes>(
 ) {
     let n = a.masks.len().min(out.len() / 4);
     let masks = &a.masks[..n];
+    let mut u = LaneUnit::new(l, b);
     let mut q = 0;
     while q < n {
         let (l0, mask) = (4 * q, masks[q] & 0xf);
@@ -868,8 +896,8 @@ fn run_own<K: Spec, L: Lanes>(
         if L::AVX2 && mask == 0xf && masks.get(q + 1).is_some_and(|m| m & 0xf == 0xf) {
             // SAFETY: `L::AVX2` holds only for the AVX2 lanes, made only when the CPU has it
             let c = unsafe { grad_choices8(b, g, l0) };
-            if let Some(u) = LaneUnit::new(l, b, &c) {
-                lane_unit::<K, L>(b, plane, a, &u, l0, out);
+            if let Some(u) = u.set(l, b, &c) {
+                lane_unit::<K, L>(b, plane, a, u, l0, out);
                 q += 2;
                 continue;
             }
@@ -956,16 +984,13 @@ fn lane_unit<K: Spec, L: Lanes>(
     } else {
         v
     };
-    // (a lane unit has eight lanes: `new` is reached only with AVX2's)
-    let w = &u.weight;
-    let (Some(v), Some(v1), Some(w0), Some(w1)) =
-        (eight(&v), eight(&v1), eight(&w[0]), eight(&w[1]))
-    else {
+    // (a lane unit has eight lanes: `set` is reached only with AVX2's)
+    let (Some(v), Some(v1)) = (eight(&v), eight(&v1)) else {
         unreachable!("a lane unit has eight lanes")
     };
-    // SAFETY: a lane unit is made only with AVX2's lanes (`L::AVX2`: `run`'s pairs and
+    // SAFETY: a lane unit is set only with AVX2's lanes (`L::AVX2`: `run`'s pairs and
     // `run_own`'s units), whose values exist only when the CPU has it
-    let r = unsafe { lane_sums8([w0, w1], u.two, b.snorm, [v, v1]) };
+    let r = unsafe { lane_sums8([&u.weight[0], &u.weight[1]], u.two, b.snorm, [v, v1]) };
     for (o, r) in out[l0..l0 + 8].iter_mut().zip(r) {
         *o = r;
     }
@@ -1811,10 +1836,93 @@ mod tests {
         }
     }
 
+    /// A batch of `Grad` derivatives whose pairs of quads keep their levels for a while,
+    /// then change them, or have a quad's lanes on different levels (the lane unit's slots
+    /// kept, rebuilt, or built lane by lane), trilinear and nearest-mipmapped, with and
+    /// without Dref: every active lane is the general path's, bit for bit.
+    #[test]
+    fn grad_batches_are_the_general_path() {
+        use super::super::testgen as gen;
+        use super::super::{CompareOp, Filter, Kernel, MipmapMode};
+        let mut r = Rng::new(47);
+        for case in 0..96 {
+            let depth = case % 2 == 1;
+            let fmt = if depth {
+                Format::D32_SFLOAT
+            } else {
+                Format::R8G8B8A8_UNORM
+            };
+            let (w, h) = (8 << r.below(4), 8 << r.below(3));
+            let img = gen::image(&mut r, fmt, w, h, 1, 4);
+            let view = ImageView::whole(&img, ViewType::D2);
+            let s = Sampler {
+                min_filter: Filter::Linear,
+                mag_filter: r.pick(&[Filter::Linear, Filter::Nearest]),
+                mipmap_mode: r.pick(&[MipmapMode::Linear, MipmapMode::Nearest]),
+                address_mode: gen::modes(&mut r),
+                compare_enable: depth,
+                compare_op: CompareOp::LessOrEqual,
+                ..Sampler::default()
+            };
+            let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+            let quads = 2 + r.below(WIDE_QUADS as u64 - 1) as usize;
+            let mut rows: [Vec<u32>; 7] = Default::default();
+            let mut masks = vec![];
+            // a footprint kept for a few quads, then another; sometimes one lane's own
+            let mut g = 1.0 / w as f32;
+            for _ in 0..quads {
+                if r.chance(25) {
+                    g = r.pick(&[0.3, 1.0, 2.5, 6.0, 20.0]) / w as f32;
+                }
+                let (s0, t0) = (r.f(-0.2, 1.2), r.f(-0.2, 1.2));
+                for (i, row) in rows.iter_mut().enumerate() {
+                    let mut v = match i {
+                        0 => [s0, s0 + g, s0, s0 + g],
+                        1 => [t0, t0, t0 + g, t0 + g],
+                        2 => gen::lane4(&mut r, -0.2, 1.2),
+                        3 | 6 => [g * r.f(0.9, 1.1); 4],
+                        _ => [0.0; 4],
+                    };
+                    if i >= 3 && r.chance(10) {
+                        v[r.below(4) as usize] = g * r.f(0.1, 8.0);
+                    }
+                    row.extend(v.map(f32::to_bits));
+                }
+                masks.push(if r.chance(90) { 0xf } else { r.below(16) as u8 });
+            }
+            if !depth {
+                rows[2].clear();
+            }
+            let grad = GradRows {
+                dx: [&rows[3], &rows[4], &[]],
+                dy: [&rows[5], &rows[6], &[]],
+            };
+            let a = BatchArgs {
+                coords: [&rows[0], &rows[1], &[], &[]],
+                masks: &masks,
+                lod: BatchLod::Grad(&grad),
+                dref: &rows[2],
+                offsets: [&[], &[]],
+            };
+            let mut out = vec![[0u32; 4]; 4 * quads];
+            k.sample_batch(&img, &a, &mut out).unwrap();
+            for (q, &m) in masks.iter().enumerate() {
+                let want = k.sample_general(&img, &a.quad_args(q)).unwrap();
+                for l in (0..4).filter(|l| m >> l & 1 != 0) {
+                    assert_eq!(out[4 * q + l], want[l], "case {case} quad {q} lane {l}");
+                }
+            }
+        }
+    }
+
     /// [`by_quads`] holds exactly when every quad of both slots has one level, as
     /// [`Slot::quads`] asks it lane by lane.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn by_quads_is_each_quad_on_one_level() {
+        let Some(l) = Avx::new() else {
+            return;
+        };
         let mut r = Rng::new(5);
         for _ in 0..2000 {
             let mut lv = [[r.below(3) as u32; 8]; 2];
@@ -1825,7 +1933,7 @@ mod tests {
             let want = lv
                 .iter()
                 .all(|s| s[..4].iter().all(|&x| x == s[0]) && s[4..].iter().all(|&x| x == s[4]));
-            assert_eq!(by_quads(&lv), want, "{lv:?}");
+            assert_eq!(by_quads(l, &lv), want, "{lv:?}");
         }
     }
 }
