@@ -35,7 +35,7 @@ use super::filter::{group_all_cmp, group_all_of, group_of, Fast, Input, Slot, Sp
 use super::image::{Image, ViewType};
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx;
-use super::lanes::{four, Lanes, F, I};
+use super::lanes::{four, Lanes, I};
 use super::lod::{Choices, LodMode, Selection};
 use super::sample::{quad_lanes, SampleArgs};
 use super::source::Plane;
@@ -570,16 +570,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     };
     // every quad's λ comes from its coarse differences alone (or none matters), and every
     // lane has the same offsets (a cube's are ignored): runs apply, with those offsets
-    let (runs, off) = if K::cube(b) || (a.offsets[0].is_empty() && a.offsets[1].is_empty()) {
-        (true, None)
-    } else {
-        let same = one_value(a.offsets[0], 4 * n) && one_value(a.offsets[1], 4 * n);
-        let off = (
-            b.offset_lanes(l.i(first_i32(a.offsets[0])), 4),
-            b.offset_lanes(l.i(first_i32(a.offsets[1])), 4),
-        );
-        (same, Some(off))
-    };
+    let off = !(K::cube(b) || (a.offsets[0].is_empty() && a.offsets[1].is_empty()));
+    let runs = !off || (one_value(a.offsets[0], 4 * n) && one_value(a.offsets[1], 4 * n));
     let by_diffs = implicit && !fixed;
     // the previous quad's differences and λ; the current selection's key and its units,
     // and a pair's units (built in place: a unit of eight lanes is half a kilobyte)
@@ -587,7 +579,6 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     let mut key_now: Option<(u32, u32)> = None;
     let mut u = Units::new(l, b, [FALLBACK; 2]);
     let mut pu = u;
-    let mut lu: Option<LaneUnit<L>> = None;
     let mut q = 0;
     while q < n {
         let mask = masks[q] & 0xf;
@@ -621,9 +612,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                         // lanes splats)
                         pair_unit::<K, L>(b, plane, a, &pu, l0, out);
                         true
-                    } else if let Some(lu) =
-                        lu.get_or_insert_with(|| LaneUnit::new(l, b)).set(l, b, &c)
-                    {
+                    } else if let Some(lu) = LaneUnit::new(l, b).set(l, b, &c) {
                         lane_unit::<K, L>(b, plane, a, lu, l0, out);
                         true
                     } else {
@@ -650,11 +639,11 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 lod_row: if fixed { &[] } else { lod_row },
                 lod: key.1,
                 lams: &lams,
-                off,
             };
-            q = match off {
-                Some(_) => run_units_of::<K, L, true>(b, plane, a, &u, q, &k, out),
-                None => run_units_of::<K, L, false>(b, plane, a, &u, q, &k, out),
+            q = if off {
+                run_units_of::<K, L, true>(b, plane, a, &u, q, &k, out)
+            } else {
+                run_units_of::<K, L, false>(b, plane, a, &u, q, &k, out)
             };
         }
         if q == start {
@@ -1099,8 +1088,7 @@ fn level_group<K: Spec, L: Lanes>(
 /// What keeps a run of units going: if λ comes from coarse differences (`by_diffs`), each
 /// quad's λ_base equal to the run's (`lam` bits; `d0`: differences it came from, so that a
 /// quad with the same needs no λ), and the LOD operand's lanes (`lod_row`: the bias or
-/// explicit λ row, empty if none) all equal to the run's `lod` bits. `off`: the offsets
-/// every lane of the batch has, as [`inputs`] makes them (`None`: no offset rows).
+/// explicit λ row, empty if none) all equal to the run's `lod` bits.
 struct RunKey<'a, L: Lanes> {
     d0: [u32; 4],
     /// The quads' implicit 2D λ_base.
@@ -1109,12 +1097,12 @@ struct RunKey<'a, L: Lanes> {
     by_diffs: bool,
     lod_row: &'a [u32],
     lod: u32,
-    off: Option<(F<L>, F<L>)>,
 }
 
 /// [`run_units`] with the selection's texel filter and the batch's compare as constants:
-/// each of its instantiations is one loop with one filter. `OFF`: the run's units take
-/// the key's offsets (a constant: runs without offset rows add nothing).
+/// each of its instantiations is one loop with one filter. `OFF`: the batch has offset
+/// rows, one value on every lane, which the run's units take (a constant: runs without
+/// offset rows add nothing).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn run_units_of<K: Spec, L: Lanes, const OFF: bool>(
@@ -1209,7 +1197,7 @@ fn run_units_avx2<
 
 /// A run of units from quad `q` on: while a unit's quads (`W / 4` of them) are whole and
 /// keep the run's key ([`RunKey`]: nothing else can change the selection), their inputs
-/// straight from the rows (and the key's offsets), through the kernel, into `out`. Returns
+/// straight from the rows (with `OFF`, the batch's one offset), through the kernel, into `out`. Returns
 /// the quad that ended the run. The rows are taken as chunks of `W` lanes, one chunk per
 /// unit (an empty row has none, and is given to [`inputs`] as empty); a batch with an empty
 /// `s` or `t` row has no runs (its quads go alone).
@@ -1259,8 +1247,15 @@ fn run_units<
     ];
     let mut w = want(l, k.d0);
     let lod = l.i(k.lod as i32);
-    // (the run's offsets, there when `OFF`)
-    let off = k.off.unwrap_or((l.f(0.0), l.f(0.0)));
+    // (with `OFF`, the offsets every lane has: `inputs`' of the first)
+    let off = if OFF {
+        Some((
+            b.offset_lanes(l.i(first_i32(a.offsets[0])), 4),
+            b.offset_lanes(l.i(first_i32(a.offsets[1])), 4),
+        ))
+    } else {
+        None
+    };
     let (masks, out) = (&a.masks[q..n], &mut out[l0..lanes]);
     let e: &[u32] = &[];
     // (the rows every unit reads zipped, the others read by index where used: a chain of
@@ -1295,7 +1290,7 @@ fn run_units<
             }
         });
         if OFF {
-            i.off = Some(off);
+            i.off = off;
         }
         if k.by_diffs && !same_diffs(&i, &w) {
             // other differences: the run goes on while they give the run's λ
@@ -1735,6 +1730,33 @@ mod tests {
         }
     }
 
+    /// A depth format for a compare case, else a colour one.
+    fn format_of(depth: bool) -> Format {
+        if depth {
+            Format::D32_SFLOAT
+        } else {
+            Format::R8G8B8A8_UNORM
+        }
+    }
+
+    /// Every active lane of batch `a` through `k` is the general path's, bit for bit (`ctx`
+    /// names the case).
+    fn assert_general(
+        k: &super::super::Kernel,
+        img: &Image,
+        a: &BatchArgs,
+        ctx: impl std::fmt::Debug,
+    ) {
+        let mut out = vec![[0u32; 4]; 4 * a.masks.len()];
+        k.sample_batch(img, a, &mut out).unwrap();
+        for (q, &m) in a.masks.iter().enumerate() {
+            let want = k.sample_general(img, &a.quad_args(q)).unwrap();
+            for l in (0..4).filter(|l| m >> l & 1 != 0) {
+                assert_eq!(out[4 * q + l], want[l], "{ctx:?} quad {q} lane {l}");
+            }
+        }
+    }
+
     /// A batch on a binding whose selection λ cannot change (one level, one texel filter)
     /// takes that selection for every quad: with offsets (one value on every lane, which
     /// runs take, or lanes that differ; Vulkan's or D3D's) or none, Dref or none, λ varying
@@ -1747,11 +1769,7 @@ mod tests {
         let mut r = Rng::new(31);
         for case in 0..256 {
             let depth = case % 2 == 1;
-            let fmt = if depth {
-                Format::D32_SFLOAT
-            } else {
-                Format::R8G8B8A8_UNORM
-            };
+            let fmt = format_of(depth);
             let (w, h) = (1 + r.below(40) as u32, 1 + r.below(24) as u32);
             let img = gen::image(&mut r, fmt, w, h, 1, 1);
             let view = ImageView::whole(&img, ViewType::D2);
@@ -1821,18 +1839,7 @@ mod tests {
                 dref: &dref,
                 offsets: [&u_row, &v_row],
             };
-            let mut out = vec![[0u32; 4]; 4 * quads];
-            k.sample_batch(&img, &a, &mut out).unwrap();
-            for (q, &m) in masks.iter().enumerate() {
-                let want = k.sample_general(&img, &a.quad_args(q)).unwrap();
-                for l in (0..4).filter(|l| m >> l & 1 != 0) {
-                    assert_eq!(
-                        out[4 * q + l],
-                        want[l],
-                        "case {case} quad {q} lane {l} {cfg:?}"
-                    );
-                }
-            }
+            assert_general(&k, &img, &a, (case, cfg));
         }
     }
 
@@ -1842,18 +1849,12 @@ mod tests {
     /// without Dref: every active lane is the general path's, bit for bit.
     #[test]
     fn grad_batches_are_the_general_path() {
-        use super::super::testgen as gen;
-        use super::super::{CompareOp, Filter, Kernel, MipmapMode};
+        use super::super::{testgen as gen, CompareOp, Filter, Kernel, MipmapMode};
         let mut r = Rng::new(47);
         for case in 0..96 {
-            let depth = case % 2 == 1;
-            let fmt = if depth {
-                Format::D32_SFLOAT
-            } else {
-                Format::R8G8B8A8_UNORM
-            };
             let (w, h) = (8 << r.below(4), 8 << r.below(3));
-            let img = gen::image(&mut r, fmt, w, h, 1, 4);
+            let depth = case % 2 == 1;
+            let img = gen::image(&mut r, format_of(depth), w, h, 1, 4);
             let view = ImageView::whole(&img, ViewType::D2);
             let s = Sampler {
                 min_filter: Filter::Linear,
@@ -1904,14 +1905,7 @@ mod tests {
                 dref: &rows[2],
                 offsets: [&[], &[]],
             };
-            let mut out = vec![[0u32; 4]; 4 * quads];
-            k.sample_batch(&img, &a, &mut out).unwrap();
-            for (q, &m) in masks.iter().enumerate() {
-                let want = k.sample_general(&img, &a.quad_args(q)).unwrap();
-                for l in (0..4).filter(|l| m >> l & 1 != 0) {
-                    assert_eq!(out[4 * q + l], want[l], "case {case} quad {q} lane {l}");
-                }
-            }
+            assert_general(&k, &img, &a, case);
         }
     }
 
