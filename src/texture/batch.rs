@@ -16,7 +16,9 @@
 //! whole quads of different keys (λ varying from quad to quad) go as one unit: each half on
 //! its quad's selection when both select one texel filter and as many levels (the units of
 //! a run, each level's weight per half), else as a lane unit (below), each lane on its own
-//! levels, when they select one texel filter. A quad whose
+//! levels, when they select one texel filter. Offsets every lane of a batch shares (constant
+//! offsets, the usual kind) go into the runs, one value for every unit; a batch whose lanes
+//! differ in offsets has no runs (its quads go alone or in pairs). A quad whose
 //! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route
 //! ([`sample::quad_lanes`](super::sample::quad_lanes)). A batch of `Grad` derivatives (each
 //! lane its own λ) has a loop of its own (`run_own`): two whole quads to a unit of eight
@@ -540,9 +542,10 @@ pub(super) fn per_quad(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32;
 }
 
 /// The batch loop on the plane (see the module doc), units of `L` lanes (4 or 8): a run of
-/// whole quads with the same λ key goes unit after unit straight from the rows; any other
-/// quad (a partial mask, offsets, per-lane LOD operands) alone, its inactive lanes taking
-/// the first active lane's operands.
+/// whole quads with the same λ key goes unit after unit straight from the rows (with the
+/// offsets every lane of the batch has); any other quad (a partial mask, offsets that differ
+/// between lanes, per-lane LOD operands) alone, its inactive lanes taking the first active
+/// lane's operands.
 #[inline(always)]
 fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
     let src = Plane(plane);
@@ -565,8 +568,10 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         implicit,
         fixed,
     };
-    // every quad's λ comes from its coarse differences alone (or none matters): runs apply
-    let simple = a.offsets.iter().all(|r| r.is_empty());
+    // every quad's λ comes from its coarse differences alone (or none matters), and every
+    // lane has the same offsets (a cube's are ignored): runs apply, with those offsets
+    let off = !(K::cube(b) || (a.offsets[0].is_empty() && a.offsets[1].is_empty()));
+    let runs = !off || (one_value(a.offsets[0], 4 * n) && one_value(a.offsets[1], 4 * n));
     let by_diffs = implicit && !fixed;
     // the previous quad's differences and λ; the current selection's key and its units,
     // and a pair's units (built in place: a unit of eight lanes is half a kilobyte)
@@ -607,8 +612,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                         // lanes splats)
                         pair_unit::<K, L>(b, plane, a, &pu, l0, out);
                         true
-                    } else if let Some(lu) = LaneUnit::new(l, b, &c) {
-                        lane_unit::<K, L>(b, plane, a, &lu, l0, out);
+                    } else if let Some(lu) = LaneUnit::new(l, b).set(l, b, &c) {
+                        lane_unit::<K, L>(b, plane, a, lu, l0, out);
                         true
                     } else {
                         false
@@ -625,7 +630,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         }
         // a run of units of whole quads with the same key, straight from the rows
         let start = q;
-        if simple && mask == 0xf {
+        if runs && mask == 0xf {
             let k = RunKey {
                 d0: prev_d.map_or([0; 4], |p| p.0),
                 lam: lam.to_bits(),
@@ -635,17 +640,11 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                 lod: key.1,
                 lams: &lams,
             };
-            q = run_units_of::<K, L>(b, plane, a, &u, q, &k, out);
-        }
-        if q == start && !simple && qs.pair(q, mask) {
-            // no run with offsets: a pair of the same key as one unit
-            let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
-            if qs.key_of(lam1, bias1) == key {
-                prev_d = d1;
-                pair_unit::<K, L>(b, plane, a, &u, l0, out);
-                q += 2;
-                continue;
-            }
+            q = if off {
+                run_units_of::<K, L, true>(b, plane, a, &u, q, &k, out)
+            } else {
+                run_units_of::<K, L, false>(b, plane, a, &u, q, &k, out)
+            };
         }
         if q == start {
             // this quad alone: inactive lanes take the first active lane's operands
@@ -663,6 +662,23 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             q += 1;
         }
     }
+}
+
+/// Whether the first `n` lanes of `row` all hold its first lane's bits (an empty row holds
+/// zeros; a row shorter than `n` lanes is not taken as one value).
+#[inline(always)]
+fn one_value(row: &[u32], n: usize) -> bool {
+    match row.get(..n) {
+        _ if row.is_empty() => true,
+        Some(r) => r.iter().fold(0, |d, &x| d | (x ^ r[0])) == 0,
+        None => false,
+    }
+}
+
+/// A row's first lane as i32 (an empty row reads as zeros).
+#[inline(always)]
+fn first_i32(row: &[u32]) -> i32 {
+    row.first().map_or(0, |&x| x as i32)
 }
 
 /// What the batch loop asks of each quad's LOD operands (methods, not closures: a closure
@@ -761,57 +777,80 @@ fn pair_unit<K: Spec, L: Lanes>(
 
 /// A unit of two whole quads whose lanes each select by their own λ (`Grad` derivatives),
 /// on one texel filter: the slots of the lanes' first and second levels (a
-/// one-level lane's second is its first, read and not used) and the weights.
+/// one-level lane's second is its first, read and not used) and the weights. Made in place
+/// unit after unit ([`LaneUnit::set`]): neighbouring units usually have each quad on the
+/// levels of the unit before, whose slots then stay.
 struct LaneUnit<L: Lanes> {
     linear: bool,
     /// Lanes on two levels (bit `k`: lane `k`).
     two: u8,
     slot: [Slot<L>; 2],
-    weight: [L::A<f32>; 2],
+    /// The slots' levels, half by half, when each half is on one level per slot
+    /// ([`Slot::halves`]); [`MIXED`] when not.
+    levels: [[u32; 2]; 2],
+    weight: [[f32; 8]; 2],
 }
 
+/// [`LaneUnit::levels`] of slots whose halves are not each on one level (no level's index).
+const MIXED: [[u32; 2]; 2] = [[u32::MAX; 2]; 2];
+
 impl<L: Lanes> LaneUnit<L> {
-    /// The unit of two quads' lanes choices `c`, unless they disagree on the texel filter or
-    /// a lane has the D3D out-of-range-MinLod result.
+    /// A unit to [`set`](LaneUnit::set): every lane on the view's first level.
     #[inline(always)]
-    fn new(l: L, b: &Binding, c: &Choices<8>) -> Option<LaneUnit<L>> {
+    fn new(l: L, b: &Binding) -> LaneUnit<L> {
+        let first = [b.view.base_level; 2];
+        let slot = Slot::halves(l, b, first, b.view.base_layer);
+        LaneUnit {
+            linear: false,
+            two: 0,
+            slot: [slot; 2],
+            levels: [first; 2],
+            weight: [[0.0; 8]; 2],
+        }
+    }
+
+    /// This unit made that of two quads' lanes choices `c`, in place, unless they disagree
+    /// on the texel filter or a lane has the D3D out-of-range-MinLod result (`None`).
+    #[inline(always)]
+    fn set(&mut self, l: L, b: &Binding, c: &Choices<8>) -> Option<&Self> {
         if c.out != 0 || (c.linear != 0 && c.linear != 0xff) {
             return None;
         }
         let layer = b.view.base_layer;
         let lv = &c.level;
-        // (each quad on one level per slot, the usual case: the halves' form, asked once)
-        let slot = if by_quads(lv) {
-            [
-                Slot::halves(l, b, [lv[0][0], lv[0][4]], layer),
-                Slot::halves(l, b, [lv[1][0], lv[1][4]], layer),
-            ]
+        // (each quad on one level per slot, the usual case: the halves' form, built when
+        // the levels change)
+        if by_quads(l, lv) {
+            let levels = [[lv[0][0], lv[0][4]], [lv[1][0], lv[1][4]]];
+            if levels != self.levels {
+                self.slot = [
+                    Slot::halves(l, b, levels[0], layer),
+                    Slot::halves(l, b, levels[1], layer),
+                ];
+                self.levels = levels;
+            }
         } else {
-            [
+            self.slot = [
                 Slot::quads(l, b, quads(&lv[0]), layer),
                 Slot::quads(l, b, quads(&lv[1]), layer),
-            ]
-        };
-        Some(LaneUnit {
-            linear: c.linear != 0,
-            two: c.two,
-            slot,
-            weight: [L::each(|k| c.weight[0][k]), L::each(|k| c.weight[1][k])],
-        })
+            ];
+            self.levels = MIXED;
+        }
+        self.linear = c.linear != 0;
+        self.two = c.two;
+        self.weight = c.weight;
+        Some(self)
     }
 }
 
-/// Whether every lane of both level slots `lv` has its quad's first lane's level (then
-/// [`Slot::quads`] is [`Slot::halves`]): the lanes' differences or-ed, no branch per quad.
+/// Whether every lane of both level slots `lv` (eight lanes: `L`'s, AVX2's) has its quad's
+/// first lane's level (then [`Slot::quads`] is [`Slot::halves`]): each slot against its
+/// quads' first lanes, lane-wise.
 #[inline(always)]
-fn by_quads(lv: &[[u32; 8]; 2]) -> bool {
-    let mut d = 0;
-    for s in lv {
-        for k in 0..8 {
-            d |= s[k] ^ s[k & 4];
-        }
-    }
-    d == 0
+fn by_quads<L: Lanes>(l: L, lv: &[[u32; 8]; 2]) -> bool {
+    let (a, b) = (l.f_row(&lv[0]), l.f_row(&lv[1]));
+    let same = a.bits().eq(a.quad_first().bits()) & b.bits().eq(b.quad_first().bits());
+    L::W == 8 && same.all()
 }
 
 /// Eight lanes' values as two quads' (written out: an array `map` is left as an
@@ -835,6 +874,7 @@ fn run_own<K: Spec, L: Lanes>(
 ) {
     let n = a.masks.len().min(out.len() / 4);
     let masks = &a.masks[..n];
+    let mut u = LaneUnit::new(l, b);
     let mut q = 0;
     while q < n {
         let (l0, mask) = (4 * q, masks[q] & 0xf);
@@ -845,8 +885,8 @@ fn run_own<K: Spec, L: Lanes>(
         if L::AVX2 && mask == 0xf && masks.get(q + 1).is_some_and(|m| m & 0xf == 0xf) {
             // SAFETY: `L::AVX2` holds only for the AVX2 lanes, made only when the CPU has it
             let c = unsafe { grad_choices8(b, g, l0) };
-            if let Some(u) = LaneUnit::new(l, b, &c) {
-                lane_unit::<K, L>(b, plane, a, &u, l0, out);
+            if let Some(u) = u.set(l, b, &c) {
+                lane_unit::<K, L>(b, plane, a, u, l0, out);
                 q += 2;
                 continue;
             }
@@ -933,16 +973,13 @@ fn lane_unit<K: Spec, L: Lanes>(
     } else {
         v
     };
-    // (a lane unit has eight lanes: `new` is reached only with AVX2's)
-    let w = &u.weight;
-    let (Some(v), Some(v1), Some(w0), Some(w1)) =
-        (eight(&v), eight(&v1), eight(&w[0]), eight(&w[1]))
-    else {
+    // (a lane unit has eight lanes: `set` is reached only with AVX2's)
+    let (Some(v), Some(v1)) = (eight(&v), eight(&v1)) else {
         unreachable!("a lane unit has eight lanes")
     };
-    // SAFETY: a lane unit is made only with AVX2's lanes (`L::AVX2`: `run`'s pairs and
+    // SAFETY: a lane unit is set only with AVX2's lanes (`L::AVX2`: `run`'s pairs and
     // `run_own`'s units), whose values exist only when the CPU has it
-    let r = unsafe { lane_sums8([w0, w1], u.two, b.snorm, [v, v1]) };
+    let r = unsafe { lane_sums8([&u.weight[0], &u.weight[1]], u.two, b.snorm, [v, v1]) };
     for (o, r) in out[l0..l0 + 8].iter_mut().zip(r) {
         *o = r;
     }
@@ -1063,10 +1100,12 @@ struct RunKey<'a, L: Lanes> {
 }
 
 /// [`run_units`] with the selection's texel filter and the batch's compare as constants:
-/// each of its instantiations is one loop with one filter.
+/// each of its instantiations is one loop with one filter. `OFF`: the batch has offset
+/// rows, one value on every lane, which the run's units take (a constant: runs without
+/// offset rows add nothing).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_of<K: Spec, L: Lanes>(
+fn run_units_of<K: Spec, L: Lanes, const OFF: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1077,14 +1116,14 @@ fn run_units_of<K: Spec, L: Lanes>(
 ) -> usize {
     let one = u.one && !b.snorm;
     match (u.linear, !a.dref.is_empty(), one) {
-        (false, false, true) => units::<K, L, false, false, true>(b, plane, a, u, q, k, out),
-        (true, false, true) => units::<K, L, true, false, true>(b, plane, a, u, q, k, out),
-        (false, true, true) => units::<K, L, false, true, true>(b, plane, a, u, q, k, out),
-        (true, true, true) => units::<K, L, true, true, true>(b, plane, a, u, q, k, out),
-        (false, false, false) => units::<K, L, false, false, false>(b, plane, a, u, q, k, out),
-        (true, false, false) => units::<K, L, true, false, false>(b, plane, a, u, q, k, out),
-        (false, true, false) => units::<K, L, false, true, false>(b, plane, a, u, q, k, out),
-        (true, true, false) => units::<K, L, true, true, false>(b, plane, a, u, q, k, out),
+        (false, false, true) => units::<K, L, false, false, true, OFF>(b, plane, a, u, q, k, out),
+        (true, false, true) => units::<K, L, true, false, true, OFF>(b, plane, a, u, q, k, out),
+        (false, true, true) => units::<K, L, false, true, true, OFF>(b, plane, a, u, q, k, out),
+        (true, true, true) => units::<K, L, true, true, true, OFF>(b, plane, a, u, q, k, out),
+        (false, false, false) => units::<K, L, false, false, false, OFF>(b, plane, a, u, q, k, out),
+        (true, false, false) => units::<K, L, true, false, false, OFF>(b, plane, a, u, q, k, out),
+        (false, true, false) => units::<K, L, false, true, false, OFF>(b, plane, a, u, q, k, out),
+        (true, true, false) => units::<K, L, true, true, false, OFF>(b, plane, a, u, q, k, out),
     }
 }
 
@@ -1092,7 +1131,7 @@ fn run_units_of<K: Spec, L: Lanes>(
 /// loop whose lanes stay in registers, apart from the batch loop around it.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
+fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, const OFF: bool>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1105,15 +1144,22 @@ fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
     if L::AVX2 {
         // SAFETY: `L::AVX2` holds only for `Avx`, whose values (the token in `u`'s slots)
         // exist only when the CPU has AVX2
-        return unsafe { run_units_avx2::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out) };
+        return unsafe { run_units_avx2::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out) };
     }
-    run_units_plain::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
+    run_units_plain::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line.
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
+fn run_units_plain<
+    K: Spec,
+    L: Lanes,
+    const LIN: bool,
+    const CMP: bool,
+    const ONE: bool,
+    const OFF: bool,
+>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1122,7 +1168,7 @@ fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ON
     k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
+    run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
 
 /// [`run_units`] out of line, compiled for AVX2.
@@ -1130,7 +1176,14 @@ fn run_units_plain<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ON
 #[target_feature(enable = "avx2")]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
-fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
+fn run_units_avx2<
+    K: Spec,
+    L: Lanes,
+    const LIN: bool,
+    const CMP: bool,
+    const ONE: bool,
+    const OFF: bool,
+>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1139,18 +1192,25 @@ fn run_units_avx2<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE
     k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
-    run_units::<K, L, LIN, CMP, ONE>(b, plane, a, u, q, k, out)
+    run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
 
 /// A run of units from quad `q` on: while a unit's quads (`W / 4` of them) are whole and
-/// keep the run's key ([`RunKey`]: nothing else can change the selection in rows without
-/// offsets), their inputs straight from the rows, through the kernel, into `out`. Returns
+/// keep the run's key ([`RunKey`]: nothing else can change the selection), their inputs
+/// straight from the rows (with `OFF`, the batch's one offset), through the kernel, into `out`. Returns
 /// the quad that ended the run. The rows are taken as chunks of `W` lanes, one chunk per
 /// unit (an empty row has none, and is given to [`inputs`] as empty); a batch with an empty
 /// `s` or `t` row has no runs (its quads go alone).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
-fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool>(
+fn run_units<
+    K: Spec,
+    L: Lanes,
+    const LIN: bool,
+    const CMP: bool,
+    const ONE: bool,
+    const OFF: bool,
+>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
@@ -1187,6 +1247,15 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
     ];
     let mut w = want(l, k.d0);
     let lod = l.i(k.lod as i32);
+    // (with `OFF`, the offsets every lane has: `inputs`' of the first)
+    let off = if OFF {
+        Some((
+            b.offset_lanes(l.i(first_i32(a.offsets[0])), 4),
+            b.offset_lanes(l.i(first_i32(a.offsets[1])), 4),
+        ))
+    } else {
+        None
+    };
     let (masks, out) = (&a.masks[q..n], &mut out[l0..lanes]);
     let e: &[u32] = &[];
     // (the rows every unit reads zipped, the others read by index where used: a chain of
@@ -1213,13 +1282,16 @@ fn run_units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: boo
             dref: unit_row(r4, x, CMP),
             offsets: [e, e],
         };
-        let i = inputs::<K, L>(l, b, &ua, 4, |row| {
+        let mut i = inputs::<K, L>(l, b, &ua, 4, |row| {
             if row.is_empty() {
                 l.i(0)
             } else {
                 l.f_row(row).bits()
             }
         });
+        if OFF {
+            i.off = off;
+        }
         if k.by_diffs && !same_diffs(&i, &w) {
             // other differences: the run goes on while they give the run's λ
             match same_lambda::<L>(k.lams, q, i.s.arr(), i.t.arr(), k.lam) {
@@ -1658,22 +1730,46 @@ mod tests {
         }
     }
 
+    /// A depth format for a compare case, else a colour one.
+    fn format_of(depth: bool) -> Format {
+        if depth {
+            Format::D32_SFLOAT
+        } else {
+            Format::R8G8B8A8_UNORM
+        }
+    }
+
+    /// Every active lane of batch `a` through `k` is the general path's, bit for bit (`ctx`
+    /// names the case).
+    fn assert_general(
+        k: &super::super::Kernel,
+        img: &Image,
+        a: &BatchArgs,
+        ctx: impl std::fmt::Debug,
+    ) {
+        let mut out = vec![[0u32; 4]; 4 * a.masks.len()];
+        k.sample_batch(img, a, &mut out).unwrap();
+        for (q, &m) in a.masks.iter().enumerate() {
+            let want = k.sample_general(img, &a.quad_args(q)).unwrap();
+            for l in (0..4).filter(|l| m >> l & 1 != 0) {
+                assert_eq!(out[4 * q + l], want[l], "{ctx:?} quad {q} lane {l}");
+            }
+        }
+    }
+
     /// A batch on a binding whose selection λ cannot change (one level, one texel filter)
-    /// takes that selection for every quad: with offsets or none, Dref or none, λ varying
+    /// takes that selection for every quad: with offsets (one value on every lane, which
+    /// runs take, or lanes that differ; Vulkan's or D3D's) or none, Dref or none, λ varying
     /// from quad to quad, per-lane bias or explicit λ, every active lane is the general
     /// path's, bit for bit.
     #[test]
     fn fixed_selection_batches_are_the_general_path() {
         use super::super::testgen as gen;
-        use super::super::{CompareOp, Filter, Kernel};
+        use super::super::{CompareOp, Filter, Kernel, Policy};
         let mut r = Rng::new(31);
-        for case in 0..64 {
+        for case in 0..256 {
             let depth = case % 2 == 1;
-            let fmt = if depth {
-                Format::D32_SFLOAT
-            } else {
-                Format::R8G8B8A8_UNORM
-            };
+            let fmt = format_of(depth);
             let (w, h) = (1 + r.below(40) as u32, 1 + r.below(24) as u32);
             let img = gen::image(&mut r, fmt, w, h, 1, 1);
             let view = ImageView::whole(&img, ViewType::D2);
@@ -1687,7 +1783,12 @@ mod tests {
                 mip_lod_bias: r.pick(&[0.0, 1.5, -3.0]),
                 ..Sampler::default()
             };
-            let cfg = Config::default();
+            // (D3D keeps an offset's low four bits)
+            let policy = r.pick(&[Policy::Vulkan, Policy::D3D]);
+            let cfg = Config {
+                policy,
+                ..Config::default()
+            };
             assert!(Binding::new(&img, &view, &s, cfg).unwrap().lod_fixed());
             let k = Kernel::new(&img, &view, &s, cfg).unwrap();
             let quads = 1 + r.below(WIDE_QUADS as u64) as usize;
@@ -1716,10 +1817,15 @@ mod tests {
             if !depth {
                 dref.clear();
             }
-            if r.chance(30) {
-                u_row.clear();
-                v_row.clear();
-            }
+            // offsets: none, one value on every lane (the runs take it: far enough to leave
+            // the level, D3D's past four bits), one axis of them, or lanes that differ
+            let o = [r.below(48) as i32 - 24, r.below(48) as i32 - 24].map(|o| o as u32);
+            match r.below(4) {
+                0 => (u_row.clear(), v_row.clear()),
+                1 => (u_row.fill(o[0]), v_row.fill(o[1])),
+                2 => (u_row.fill(o[0]), v_row.clear()),
+                _ => ((), ()),
+            };
             let lod = match r.below(4) {
                 0 => BatchLod::Implicit(&[]),
                 1 => BatchLod::Implicit(&lod_row),
@@ -1733,21 +1839,84 @@ mod tests {
                 dref: &dref,
                 offsets: [&u_row, &v_row],
             };
-            let mut out = vec![[0u32; 4]; 4 * quads];
-            k.sample_batch(&img, &a, &mut out).unwrap();
-            for (q, &m) in masks.iter().enumerate() {
-                let want = k.sample_general(&img, &a.quad_args(q)).unwrap();
-                for l in (0..4).filter(|l| m >> l & 1 != 0) {
-                    assert_eq!(out[4 * q + l], want[l], "case {case} quad {q} lane {l}");
+            assert_general(&k, &img, &a, (case, cfg));
+        }
+    }
+
+    /// A batch of `Grad` derivatives whose pairs of quads keep their levels for a while,
+    /// then change them, or have a quad's lanes on different levels (the lane unit's slots
+    /// kept, rebuilt, or built lane by lane), trilinear and nearest-mipmapped, with and
+    /// without Dref: every active lane is the general path's, bit for bit.
+    #[test]
+    fn grad_batches_are_the_general_path() {
+        use super::super::{testgen as gen, CompareOp, Filter, Kernel, MipmapMode};
+        let mut r = Rng::new(47);
+        for case in 0..96 {
+            let (w, h) = (8 << r.below(4), 8 << r.below(3));
+            let depth = case % 2 == 1;
+            let img = gen::image(&mut r, format_of(depth), w, h, 1, 4);
+            let view = ImageView::whole(&img, ViewType::D2);
+            let s = Sampler {
+                min_filter: Filter::Linear,
+                mag_filter: r.pick(&[Filter::Linear, Filter::Nearest]),
+                mipmap_mode: r.pick(&[MipmapMode::Linear, MipmapMode::Nearest]),
+                address_mode: gen::modes(&mut r),
+                compare_enable: depth,
+                compare_op: CompareOp::LessOrEqual,
+                ..Sampler::default()
+            };
+            let k = Kernel::new(&img, &view, &s, Config::default()).unwrap();
+            let quads = 2 + r.below(WIDE_QUADS as u64 - 1) as usize;
+            let mut rows: [Vec<u32>; 7] = Default::default();
+            let mut masks = vec![];
+            // a footprint kept for a few quads, then another; sometimes one lane's own
+            let mut g = 1.0 / w as f32;
+            for _ in 0..quads {
+                if r.chance(25) {
+                    g = r.pick(&[0.3, 1.0, 2.5, 6.0, 20.0]) / w as f32;
                 }
+                let (s0, t0) = (r.f(-0.2, 1.2), r.f(-0.2, 1.2));
+                for (i, row) in rows.iter_mut().enumerate() {
+                    let mut v = match i {
+                        0 => [s0, s0 + g, s0, s0 + g],
+                        1 => [t0, t0, t0 + g, t0 + g],
+                        2 => gen::lane4(&mut r, -0.2, 1.2),
+                        3 | 6 => [g * r.f(0.9, 1.1); 4],
+                        _ => [0.0; 4],
+                    };
+                    if i >= 3 && r.chance(10) {
+                        v[r.below(4) as usize] = g * r.f(0.1, 8.0);
+                    }
+                    row.extend(v.map(f32::to_bits));
+                }
+                masks.push(if r.chance(90) { 0xf } else { r.below(16) as u8 });
             }
+            if !depth {
+                rows[2].clear();
+            }
+            let grad = GradRows {
+                dx: [&rows[3], &rows[4], &[]],
+                dy: [&rows[5], &rows[6], &[]],
+            };
+            let a = BatchArgs {
+                coords: [&rows[0], &rows[1], &[], &[]],
+                masks: &masks,
+                lod: BatchLod::Grad(&grad),
+                dref: &rows[2],
+                offsets: [&[], &[]],
+            };
+            assert_general(&k, &img, &a, case);
         }
     }
 
     /// [`by_quads`] holds exactly when every quad of both slots has one level, as
     /// [`Slot::quads`] asks it lane by lane.
+    #[cfg(target_arch = "x86_64")]
     #[test]
     fn by_quads_is_each_quad_on_one_level() {
+        let Some(l) = Avx::new() else {
+            return;
+        };
         let mut r = Rng::new(5);
         for _ in 0..2000 {
             let mut lv = [[r.below(3) as u32; 8]; 2];
@@ -1758,7 +1927,7 @@ mod tests {
             let want = lv
                 .iter()
                 .all(|s| s[..4].iter().all(|&x| x == s[0]) && s[4..].iter().all(|&x| x == s[4]));
-            assert_eq!(by_quads(&lv), want, "{lv:?}");
+            assert_eq!(by_quads(l, &lv), want, "{lv:?}");
         }
     }
 }

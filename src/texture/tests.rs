@@ -1620,6 +1620,14 @@ mod routes {
         if !s.compare_enable && r.chance(90) {
             dref_row.clear();
         }
+        if r.chance(40) {
+            // one value on every lane (constant offsets, which runs take), often far enough
+            // to leave the level
+            let o = [r.below(48) as i32 - 24, r.below(48) as i32 - 24];
+            for (row, o) in off_rows.iter_mut().zip(o) {
+                row.fill(o as u32);
+            }
+        }
         if cube || r.chance(60) {
             off_rows = Default::default();
         }
