@@ -1127,8 +1127,8 @@ fn run_units_of<K: Spec, L: Lanes, const OFF: bool>(
     }
 }
 
-/// [`run_units`] as a function of its own (compiled for AVX2 for eight lanes): a compact
-/// loop whose lanes stay in registers, apart from the batch loop around it.
+/// [`run_units`] in its plain form, or compiled for AVX2 for eight lanes. The AVX2 form is
+/// not a function of its own in the binary: see [`run_units_avx2`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, const OFF: bool>(
@@ -1171,7 +1171,9 @@ fn run_units_plain<
     run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
 
-/// [`run_units`] out of line, compiled for AVX2.
+/// [`run_units`] compiled for AVX2. Its `#[inline(never)]` does not reach LLVM: rustc
+/// emits no `noinline` for a `#[target_feature]` function, so LLVM inlines this one into
+/// the AVX2 batch loop that calls it, and the run loop shares that function's registers.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 #[inline(never)]
