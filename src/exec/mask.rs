@@ -21,6 +21,19 @@ pub(crate) fn words(n: usize) -> usize {
     n.div_ceil(64)
 }
 
+/// `f(words)`, with `words` a constant in the calls for the common set lengths (4 words: a
+/// fragment batch of 64 quads; 1: up to 64 lanes): the scheduler's loops over a few words
+/// of bits are then unrolled straight-line code, not vector loops whose setup costs more
+/// than the words.
+#[inline(always)]
+pub(crate) fn by_words<R>(words: usize, f: impl FnOnce(usize) -> R) -> R {
+    match words {
+        4 => f(4),
+        1 => f(1),
+        w => f(w),
+    }
+}
+
 /// The bit set of the first `n` lanes.
 pub(crate) fn all(n: usize, out: &mut Vec<u64>) {
     out.clear();
@@ -215,17 +228,20 @@ impl Waiting {
     #[inline]
     pub fn add(&mut self, b: u32, bits: &[u64]) {
         let b = b as usize;
-        let Some(set) = self.sets.get_mut(b * self.words..(b + 1) * self.words) else {
-            return;
-        };
-        let mut any = 0;
-        for (s, &x) in set.iter_mut().zip(bits) {
-            *s |= x;
-            any |= x;
-        }
-        if any != 0 {
-            self.blocks[b / 64] |= 1 << (b % 64);
-        }
+        let (sets, blocks) = (&mut self.sets, &mut self.blocks);
+        by_words(self.words, |words| {
+            let Some(set) = sets.get_mut(b * words..(b + 1) * words) else {
+                return;
+            };
+            let mut any = 0;
+            for (s, &x) in set.iter_mut().zip(bits) {
+                *s |= x;
+                any |= x;
+            }
+            if any != 0 {
+                blocks[b / 64] |= 1 << (b % 64);
+            }
+        })
     }
 
     /// Add lane `l` to block `b`'s set.
@@ -250,16 +266,20 @@ impl Waiting {
         loop {
             let b = first(&self.blocks)?;
             self.blocks[b / 64] &= !(1 << (b % 64));
-            let set = &mut self.sets[b * self.words..][..self.words];
-            let (mut any, mut changed, mut missing) = (0, 0, 0);
-            let last = set.len().wrapping_sub(1);
-            for (i, (a, s)) in act.iter_mut().zip(set.iter_mut()).enumerate() {
-                let new = std::mem::take(s);
-                changed |= *a ^ new;
-                any |= new;
-                missing |= new ^ if i == last { self.last } else { !0 };
-                *a = new;
-            }
+            let (sets, full_last) = (&mut self.sets, self.last);
+            let (any, changed, missing) = by_words(self.words, |words| {
+                let set = &mut sets[b * words..][..words];
+                let (mut any, mut changed, mut missing) = (0, 0, 0);
+                let last = words.wrapping_sub(1);
+                for (i, (a, s)) in act.iter_mut().zip(set.iter_mut()).enumerate() {
+                    let new = std::mem::take(s);
+                    changed |= *a ^ new;
+                    any |= new;
+                    missing |= new ^ if i == last { full_last } else { !0 };
+                    *a = new;
+                }
+                (any, changed, missing)
+            });
             if any != 0 {
                 return Some(Popped {
                     block: b as u32,
@@ -390,6 +410,58 @@ mod tests {
                 w.add_lane(1, l);
             }
             assert!(w.pop(&mut act).expect("block 1").all, "{n} lanes");
+        }
+    }
+
+    /// `add` and `pop` at every set length, the unrolled ones (1 and 4 words) and the
+    /// general loop (2, 3, 5), against a model of one `Vec<bool>` per block: which block is
+    /// lowest, which lanes it takes, and the `same` and `all` answers.
+    #[test]
+    fn waiting_matches_a_lane_model_at_every_set_length() {
+        for n in [4, 60, 64, 100, 128, 188, 192, 252, 256, 300, 320] {
+            let blocks = 9;
+            let mut w = Waiting::default();
+            w.start(blocks, n);
+            let mut model = vec![vec![false; n]; blocks];
+            let mut act = vec![0u64; words(n)];
+            let mut model_act = vec![false; n];
+            let mut seed = (n as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1;
+            for step in 0..60 {
+                seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+                if step % 3 != 2 {
+                    // add a pseudo-random set of lanes (sometimes all, sometimes none)
+                    let b = (seed >> 40) as usize % blocks;
+                    let lanes: Vec<bool> = (0..n)
+                        .map(|l| match step % 7 {
+                            0 => true,
+                            1 => false,
+                            _ => (seed >> (l % 61))
+                                .wrapping_add(l as u64 * 7)
+                                .is_multiple_of(3),
+                        })
+                        .collect();
+                    let mut bits = vec![0u64; words(n)];
+                    for (l, &on) in lanes.iter().enumerate() {
+                        bits[l / 64] |= (on as u64) << (l % 64);
+                        model[b][l] |= on;
+                    }
+                    w.add(b as u32, &bits);
+                } else {
+                    let want = model.iter().position(|m| m.iter().any(|&x| x));
+                    let got = w.pop(&mut act);
+                    assert_eq!(got.as_ref().map(|p| p.block as usize), want, "{n} lanes");
+                    let (Some(p), Some(b)) = (got, want) else {
+                        continue;
+                    };
+                    let taken = std::mem::replace(&mut model[b], vec![false; n]);
+                    assert_eq!(p.same, taken == model_act, "{n} lanes, block {b}");
+                    assert_eq!(p.all, taken.iter().all(|&x| x), "{n} lanes, block {b}");
+                    for (l, &on) in taken.iter().enumerate() {
+                        assert_eq!(act[l / 64] >> (l % 64) & 1, on as u64, "lane {l} of {n}");
+                    }
+                    model_act = taken;
+                }
+            }
         }
     }
 }

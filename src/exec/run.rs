@@ -637,9 +637,6 @@ impl Batch {
     /// Stop every quad in which no lane is both still running and not a helper: its lanes
     /// leave every block's waiting set.
     fn skip_dead_quads(&mut self) {
-        let words = self.act.len();
-        self.bits.resize(words, 0);
-        self.bits2.resize(words, 0);
         self.wait.any(&mut self.bits);
         // per word: the lanes still running that are not helpers, then whole quads of them
         for (w, (keep, &alive)) in self.bits2.iter_mut().zip(&self.bits).enumerate() {
@@ -671,6 +668,9 @@ impl Batch {
         self.wait.start(prog.blocks.len(), n);
         self.act.clear();
         self.act.resize(mask::words(n), 0);
+        // scratch sets of the same length (a branch's halves, the live lanes)
+        self.bits.resize(self.act.len(), 0);
+        self.bits2.resize(self.act.len(), 0);
         if !live {
             // every lane not marked DONE waits at the entry
             for (l, &p) in self.pc.iter().enumerate().take(n) {
@@ -912,16 +912,19 @@ impl Batch {
             &CTerm::Branch { cond, t, f } => {
                 self.realize32(cond);
                 let c = &self.r32[cond as usize * n..][..n];
-                self.bits.resize(self.act.len(), 0);
                 mask::row_bits(c, &mut self.bits);
                 // bits: the active lanes going to `t`; bits2: those going to `f`
-                self.bits2.resize(self.act.len(), 0);
-                let (mut any_t, mut any_f) = (0, 0);
-                for ((tb, fb), &a) in self.bits.iter_mut().zip(&mut self.bits2).zip(&self.act) {
-                    (*tb, *fb) = (*tb & a, !*tb & a);
-                    any_t |= *tb;
-                    any_f |= *fb;
-                }
+                let (bits, bits2, act) = (&mut self.bits, &mut self.bits2, &self.act);
+                let (any_t, any_f) = mask::by_words(act.len(), |words| {
+                    let (mut any_t, mut any_f) = (0, 0);
+                    let halves = bits.iter_mut().zip(bits2.iter_mut());
+                    for ((tb, fb), &a) in halves.zip(&act[..words]) {
+                        (*tb, *fb) = (*tb & a, !*tb & a);
+                        any_t |= *tb;
+                        any_f |= *fb;
+                    }
+                    (any_t, any_f)
+                });
                 let one = match (any_t != 0, any_f != 0) {
                     (true, false) => Some(t),
                     (false, true) => Some(f),
