@@ -45,8 +45,7 @@ use wide::f32x4;
 
 /// Quads per call the interpreter's glue hands over at most: the rasterizer's fragment batch
 /// (`QUAD_BATCH`), so a batch's sample is one call (every call pays its entry and first
-/// selection; from 16 to 64 quads a call, per quad in the sampler bench: nearest 81.0 →
-/// 59.4, trilinear 282.1 → 240.9).
+/// selection).
 pub const WIDE_QUADS: usize = 64;
 
 /// The LOD operand of a batch, as rows of f32 bits (lane `4q + i` is quad `q`'s lane `i`).
@@ -109,12 +108,7 @@ pub struct BatchArgs<'a> {
 impl BatchArgs<'_> {
     /// Quad `q`'s [`SampleArgs`]: what the per-quad path is given for it.
     pub fn quad_args(&self, q: usize) -> SampleArgs {
-        let row4 = |r: &[u32]| -> [f32; 4] {
-            match r.get(4 * q..4 * q + 4) {
-                Some(s) => [s[0], s[1], s[2], s[3]].map(f32::from_bits),
-                None => [0.0; 4],
-            }
-        };
+        let row4 = |r: &[u32]| row4(r, 4 * q);
         let c = self.coords.map(row4);
         let mut a = SampleArgs::new(std::array::from_fn(|l| {
             [c[0][l], c[1][l], c[2][l], c[3][l]]
@@ -138,10 +132,7 @@ impl BatchArgs<'_> {
         if !self.dref.is_empty() {
             a.dref = Some(row4(self.dref));
         }
-        let off = self.offsets.map(|r| match r.get(4 * q..4 * q + 4) {
-            Some(s) => [s[0], s[1], s[2], s[3]].map(|x| x as i32),
-            None => [0; 4],
-        });
+        let off = self.offsets.map(|r| row4(r).map(|x| x.to_bits() as i32));
         a.offsets = std::array::from_fn(|l| [off[0][l], off[1][l], 0]);
         a
     }
@@ -1127,8 +1118,8 @@ fn run_units_of<K: Spec, L: Lanes, const OFF: bool>(
     }
 }
 
-/// [`run_units`] in its plain form, or compiled for AVX2 for eight lanes. The AVX2 form is
-/// not a function of its own in the binary: see [`run_units_avx2`].
+/// [`run_units`]: inlined into the AVX2 batch loop (compiled for AVX2 with it), out of line
+/// in the plain one.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, const OFF: bool>(
@@ -1140,11 +1131,8 @@ fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, c
     k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
-    #[cfg(target_arch = "x86_64")]
     if L::AVX2 {
-        // SAFETY: `L::AVX2` holds only for `Avx`, whose values (the token in `u`'s slots)
-        // exist only when the CPU has AVX2
-        return unsafe { run_units_avx2::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out) };
+        return run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out);
     }
     run_units_plain::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
@@ -1153,32 +1141,6 @@ fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, c
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn run_units_plain<
-    K: Spec,
-    L: Lanes,
-    const LIN: bool,
-    const CMP: bool,
-    const ONE: bool,
-    const OFF: bool,
->(
-    b: &Binding,
-    plane: &[f32x4],
-    a: &BatchArgs,
-    u: &Units<L>,
-    q: usize,
-    k: &RunKey<L>,
-    out: &mut [[u32; 4]],
-) -> usize {
-    run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
-}
-
-/// [`run_units`] compiled for AVX2. Its `#[inline(never)]` does not reach LLVM: rustc
-/// emits no `noinline` for a `#[target_feature]` function, so LLVM inlines this one into
-/// the AVX2 batch loop that calls it, and the run loop shares that function's registers.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn run_units_avx2<
     K: Spec,
     L: Lanes,
     const LIN: bool,
