@@ -1,31 +1,23 @@
-//! The batch entry ([`Kernel::sample_batch`](super::Kernel::sample_batch)): a batch of
-//! quads in the interpreter's structure-of-arrays rows (one `&[u32]` row of f32 bits per
-//! operand component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad), one RGBA
-//! result per active lane.
+//! The batch entry ([`Kernel::sample_batch`](super::Kernel::sample_batch)): quads in the
+//! interpreter's structure-of-arrays rows (one `&[u32]` row of f32 bits per operand
+//! component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad), one RGBA result per
+//! active lane.
 //!
-//! This is the layer above the kernel that reuses work between quads, once for every route:
-//! λ from a quad's coarse (lane-0) differences is reused while the differences repeat bit
-//! for bit (neighbouring quads of a draw usually have the same), and the level selection,
-//! with the kernel's level slots built for it, while λ and the bias repeat; the first
-//! selection of a call comes from a per-thread memo keyed by the kernel's id and those
-//! differences, since consecutive calls of a draw usually open with the same. λ and the
-//! selection are functions of the kernel and of those bits alone (not of texels, threads or
-//! history), so reuse gives the bits computing would. Then the quads go through the kernel
-//! ([`filter::group`](super::filter::group), through `group_of`) in units of lanes: with AVX2, eight lanes
-//! (two whole quads), else four; a selection of two levels takes one group per level. Two
-//! whole quads of different keys (λ varying from quad to quad) go as one unit: each half on
-//! its quad's selection when both select one texel filter and as many levels (the units of
-//! a run, each level's weight per half), else as a lane unit (below), each lane on its own
-//! levels, when they select one texel filter. Offsets every lane of a batch shares (constant
-//! offsets, the usual kind) go into the runs, one value for every unit; a batch whose lanes
-//! differ in offsets has no runs (its quads go alone or in pairs). A quad whose
-//! lanes disagree on λ (per-lane explicit LOD or bias) goes through the per-quad route
-//! ([`sample::quad_lanes`](super::sample::quad_lanes)). A batch of `Grad` derivatives (each
-//! lane its own λ) has a loop of its own (`run_own`): two whole quads to a unit of eight
-//! lanes, each lane on its own levels (`LaneUnit`: the eight lanes' selections made at once
-//! by the per-quad route's rule, one group per level slot) when their lanes agree on
-//! the texel filter; otherwise, and with four-lane units, quad by quad through the per-quad
-//! route.
+//! This is the one layer that reuses work between quads. λ from a quad's coarse (lane-0)
+//! differences is reused while the differences repeat bit for bit, and the level selection,
+//! with its level slots, while λ and the bias repeat; a call's first selection comes from a
+//! per-thread memo keyed by the kernel's id and those differences. Both are functions of
+//! those bits alone (not of texels, threads or history), so reuse gives the bits computing
+//! would. The quads go through the kernel ([`filter::group`](super::filter::group)) in
+//! units of eight lanes (two whole quads) with AVX2, else four, one group per selected
+//! level: a run of whole quads with one selection goes unit after unit (only if every lane
+//! of the batch has the same offsets, which the units take). Two whole quads of different
+//! keys, and a `Grad` batch's quads (`run_own`), go two at a time as a lane unit
+//! (`LaneUnit`: each lane on its own levels, the eight lanes' selections made at once by
+//! the per-quad route's rule) when their lanes share a texel filter. Any other quad goes
+//! alone: with the selection of its first active lane when its lanes agree on λ, else (and
+//! a `Grad` batch's with four-lane units) through the per-quad route
+//! ([`sample::quad_lanes`](super::sample::quad_lanes)).
 
 use super::address::by_mode;
 use super::binding::{layer_index, Binding, Route};
@@ -45,8 +37,7 @@ use wide::f32x4;
 
 /// Quads per call the interpreter's glue hands over at most: the rasterizer's fragment batch
 /// (`QUAD_BATCH`), so a batch's sample is one call (every call pays its entry and first
-/// selection; from 16 to 64 quads a call, per quad in the sampler bench: nearest 81.0 →
-/// 59.4, trilinear 282.1 → 240.9).
+/// selection).
 pub const WIDE_QUADS: usize = 64;
 
 /// The LOD operand of a batch, as rows of f32 bits (lane `4q + i` is quad `q`'s lane `i`).
@@ -109,12 +100,7 @@ pub struct BatchArgs<'a> {
 impl BatchArgs<'_> {
     /// Quad `q`'s [`SampleArgs`]: what the per-quad path is given for it.
     pub fn quad_args(&self, q: usize) -> SampleArgs {
-        let row4 = |r: &[u32]| -> [f32; 4] {
-            match r.get(4 * q..4 * q + 4) {
-                Some(s) => [s[0], s[1], s[2], s[3]].map(f32::from_bits),
-                None => [0.0; 4],
-            }
-        };
+        let row4 = |r: &[u32]| row4(r, 4 * q);
         let c = self.coords.map(row4);
         let mut a = SampleArgs::new(std::array::from_fn(|l| {
             [c[0][l], c[1][l], c[2][l], c[3][l]]
@@ -138,10 +124,7 @@ impl BatchArgs<'_> {
         if !self.dref.is_empty() {
             a.dref = Some(row4(self.dref));
         }
-        let off = self.offsets.map(|r| match r.get(4 * q..4 * q + 4) {
-            Some(s) => [s[0], s[1], s[2], s[3]].map(|x| x as i32),
-            None => [0; 4],
-        });
+        let off = self.offsets.map(|r| row4(r).map(|x| x.to_bits() as i32));
         a.offsets = std::array::from_fn(|l| [off[0][l], off[1][l], 0]);
         a
     }
@@ -373,82 +356,39 @@ thread_local! {
     pub(super) static MEMO_HITS: Cell<usize> = const { Cell::new(0) };
 }
 
-/// The selections of a unit's halves (lanes `0..4` and `4..8`; four-lane units have only the
-/// first), with the slots the unit reads (one per level) and the weights. Both halves have
-/// one texel filter and as many levels.
+/// A selection as the units of a run read it: the slots (one per level, every lane on it)
+/// and each slot's weight.
 #[derive(Clone, Copy)]
 struct Units<L: Lanes> {
-    /// The halves' texel filter.
+    /// The texel filter.
     linear: bool,
     slot: [Slot<L>; 2],
-    /// Each level slot's weight, per half.
-    weight: [[f32; 2]; 2],
-    /// The selections have two levels.
+    weight: [f32; 2],
+    /// The selection has two levels.
     two: bool,
-    /// Every half has one level of weight 1.
+    /// It has one level of weight 1.
     one: bool,
 }
 
 impl<L: Lanes> Units<L> {
-    /// The units of halves on texel filter `linear` and two levels (`two`) or one: level
-    /// slot `k`'s absolute level per half `level[k]`, half `h`'s weight per slot
-    /// `weight[h]` (slot 1 is read only on two levels).
+    /// The units of selection `sel` (slot 1 is read only on two levels).
     #[inline(always)]
-    fn of(
-        l: L,
-        b: &Binding,
-        linear: bool,
-        two: bool,
-        level: [[u32; 2]; 2],
-        weight: [[f32; 2]; 2],
-    ) -> Units<L> {
-        let layer = b.view.base_layer;
-        let first = Slot::halves(l, b, level[0], layer);
+    fn new(l: L, b: &Binding, sel: Selection) -> Units<L> {
+        let (lv, layer) = (sel.levels, b.view.base_layer);
+        let two = lv.n == 2;
+        let first = Slot::halves(l, b, [b.view.base_level + lv.l[0].0; 2], layer);
         let second = if two {
-            Slot::halves(l, b, level[1], layer)
+            Slot::halves(l, b, [b.view.base_level + lv.l[1].0; 2], layer)
         } else {
             first
         };
         Units {
-            linear,
+            linear: sel.linear,
             slot: [first, second],
-            weight,
+            weight: [lv.l[0].1, lv.l[1].1],
             two,
-            one: !two && weight[0][0] == 1.0 && (L::W <= 4 || weight[1][0] == 1.0),
+            one: !two && lv.l[0].1 == 1.0,
         }
-    }
-
-    /// The units of selections `sel` (half by half; equal for a run's units).
-    #[inline(always)]
-    fn new(l: L, b: &Binding, sel: [Selection; 2]) -> Units<L> {
-        let lv = [sel[0].levels, sel[1].levels];
-        let level = |h: usize, k: usize| b.view.base_level + lv[h].l[k.min(lv[h].n - 1)].0;
-        let w = |h: usize| [lv[h].l[0].1, lv[h].l[1].1];
-        let level = [[level(0, 0), level(1, 0)], [level(0, 1), level(1, 1)]];
-        Units::of(l, b, sel[0].linear, lv[0].n == 2, level, [w(0), w(1)])
-    }
-
-    /// These units made those of selections `sel`, in place.
-    #[inline(always)]
-    fn set(&mut self, l: L, b: &Binding, sel: [Selection; 2]) {
-        *self = Units::new(l, b, sel);
-    }
-
-    /// These units made those of a pair of whole quads' choices `c` (each quad's lanes
-    /// alike: lanes 0 and 4 stand for the halves), in place, if both quads select one
-    /// texel filter and as many levels (what a unit asks of its halves), else `None`:
-    /// [`Units::new`] of the halves' selections, straight from the choices' lanes.
-    #[inline(always)]
-    fn set_pair(&mut self, l: L, b: &Binding, c: &Choices<8>) -> Option<()> {
-        // lane 0's filter and level count against lane 4's, as bits
-        if ((c.linear ^ c.linear >> 4) | (c.two ^ c.two >> 4)) & 1 != 0 {
-            return None;
-        }
-        let (lv, w) = (&c.level, &c.weight);
-        let level = [[lv[0][0], lv[0][4]], [lv[1][0], lv[1][4]]];
-        let weight = [[w[0][0], w[1][0]], [w[0][4], w[1][4]]];
-        *self = Units::of(l, b, c.linear & 1 != 0, c.two & 1 != 0, level, weight);
-        Some(())
     }
 }
 
@@ -574,11 +514,11 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     let runs = !off || (one_value(a.offsets[0], 4 * n) && one_value(a.offsets[1], 4 * n));
     let by_diffs = implicit && !fixed;
     // the previous quad's differences and λ; the current selection's key and its units,
-    // and a pair's units (built in place: a unit of eight lanes is half a kilobyte)
+    // and a pair's lane unit (built in place: a unit of eight lanes is half a kilobyte)
     let mut prev_d: Option<([u32; 4], f32)> = None;
     let mut key_now: Option<(u32, u32)> = None;
-    let mut u = Units::new(l, b, [FALLBACK; 2]);
-    let mut pu = u;
+    let mut u = Units::new(l, b, FALLBACK);
+    let mut lu: Option<LaneUnit<L>> = None;
     let mut q = 0;
     while q < n {
         let mask = masks[q] & 0xf;
@@ -599,33 +539,22 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         let key = qs.key_of(lam, bias);
         if key_now != Some(key) {
             // eight-lane units: a pair of whole quads whose keys differ (λ varying from quad
-            // to quad) goes as one unit, its two selections made at once
+            // to quad) goes as one lane unit, its two selections made at once
             if qs.pair(q, mask) {
                 let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
                 if qs.key_of(lam1, bias1) != key {
                     // SAFETY: `pair` holds only for eight lanes, AVX2's, made only when the
                     // CPU has it
                     let c = unsafe { quad_choices8(b, [lam, lam1], [bias, bias1]) };
-                    let done = if pu.set_pair(l, b, &c).is_some() {
-                        // other λ, selections of one shape (most pairs): one unit, each
-                        // half on its quad's selection (one level of both: the slots'
-                        // lanes splats)
-                        pair_unit::<K, L>(b, plane, a, &pu, l0, out);
-                        true
-                    } else if let Some(lu) = LaneUnit::new(l, b).set(l, b, &c) {
+                    if let Some(lu) = LaneUnit::set(&mut lu, l, b, &c) {
                         lane_unit::<K, L>(b, plane, a, lu, l0, out);
-                        true
-                    } else {
-                        false
-                    };
-                    if done {
                         prev_d = d1;
                         q += 2;
                         continue;
                     }
                 }
             }
-            u.set(l, b, [selection(b, lam, bias); 2]);
+            u = Units::new(l, b, selection(b, lam, bias));
             key_now = Some(key);
         }
         // a run of units of whole quads with the same key, straight from the rows
@@ -756,27 +685,8 @@ impl<L: Lanes> QuadLods<'_, L> {
     }
 }
 
-/// Lanes `l0..l0 + W` (whole quads) through units `u`, from the rows, into `out`.
-#[inline(always)]
-fn pair_unit<K: Spec, L: Lanes>(
-    b: &Binding,
-    plane: &[f32x4],
-    a: &BatchArgs,
-    u: &Units<L>,
-    l0: usize,
-    out: &mut [[u32; 4]],
-) {
-    let l = u.slot[0].base.lanes();
-    let i = inputs::<K, L>(l, b, a, 4, |r| run_lanes(l, r, l0));
-    let r = unit::<K, L>(b, plane, u, &i, u.linear, !a.dref.is_empty());
-    // (lane by lane: a slice copy is left as a `memcpy` call)
-    for (k, o) in out[l0..l0 + L::W].iter_mut().enumerate() {
-        *o = r[k];
-    }
-}
-
-/// A unit of two whole quads whose lanes each select by their own λ (`Grad` derivatives),
-/// on one texel filter: the slots of the lanes' first and second levels (a
+/// A unit of two whole quads whose lanes each select by their own λ (`Grad` derivatives, or
+/// each quad's where the quads' keys differ), on one texel filter: the slots of the lanes' first and second levels (a
 /// one-level lane's second is its first, read and not used) and the weights. Made in place
 /// unit after unit ([`LaneUnit::set`]): neighbouring units usually have each quad on the
 /// levels of the unit before, whose slots then stay.
@@ -795,51 +705,48 @@ struct LaneUnit<L: Lanes> {
 const MIXED: [[u32; 2]; 2] = [[u32::MAX; 2]; 2];
 
 impl<L: Lanes> LaneUnit<L> {
-    /// A unit to [`set`](LaneUnit::set): every lane on the view's first level.
+    /// The unit of two quads' lanes choices `c`, made in `unit` (its slots kept when their
+    /// levels are), unless they disagree on the texel filter or a lane has the D3D
+    /// out-of-range-MinLod result (`None`).
     #[inline(always)]
-    fn new(l: L, b: &Binding) -> LaneUnit<L> {
-        let first = [b.view.base_level; 2];
-        let slot = Slot::halves(l, b, first, b.view.base_layer);
-        LaneUnit {
-            linear: false,
-            two: 0,
-            slot: [slot; 2],
-            levels: [first; 2],
-            weight: [[0.0; 8]; 2],
-        }
-    }
-
-    /// This unit made that of two quads' lanes choices `c`, in place, unless they disagree
-    /// on the texel filter or a lane has the D3D out-of-range-MinLod result (`None`).
-    #[inline(always)]
-    fn set(&mut self, l: L, b: &Binding, c: &Choices<8>) -> Option<&Self> {
+    fn set<'a>(unit: &'a mut Option<Self>, l: L, b: &Binding, c: &Choices<8>) -> Option<&'a Self> {
         if c.out != 0 || (c.linear != 0 && c.linear != 0xff) {
             return None;
         }
         let layer = b.view.base_layer;
         let lv = &c.level;
-        // (each quad on one level per slot, the usual case: the halves' form, built when
-        // the levels change)
-        if by_quads(l, lv) {
-            let levels = [[lv[0][0], lv[0][4]], [lv[1][0], lv[1][4]]];
-            if levels != self.levels {
-                self.slot = [
+        // (each quad on one level per slot, the usual case: the halves' form)
+        let halves = by_quads(l, lv);
+        let levels = if halves {
+            [[lv[0][0], lv[0][4]], [lv[1][0], lv[1][4]]]
+        } else {
+            MIXED
+        };
+        if !(halves && matches!(unit, Some(u) if u.levels == levels)) {
+            let slot = if halves {
+                [
                     Slot::halves(l, b, levels[0], layer),
                     Slot::halves(l, b, levels[1], layer),
-                ];
-                self.levels = levels;
-            }
-        } else {
-            self.slot = [
-                Slot::quads(l, b, quads(&lv[0]), layer),
-                Slot::quads(l, b, quads(&lv[1]), layer),
-            ];
-            self.levels = MIXED;
+                ]
+            } else {
+                [
+                    Slot::quads(l, b, quads(&lv[0]), layer),
+                    Slot::quads(l, b, quads(&lv[1]), layer),
+                ]
+            };
+            *unit = Some(LaneUnit {
+                linear: false,
+                two: 0,
+                slot,
+                levels,
+                weight: c.weight,
+            });
         }
-        self.linear = c.linear != 0;
-        self.two = c.two;
-        self.weight = c.weight;
-        Some(self)
+        let u = unit.as_mut()?;
+        u.linear = c.linear != 0;
+        u.two = c.two;
+        u.weight = c.weight;
+        Some(u)
     }
 }
 
@@ -874,7 +781,7 @@ fn run_own<K: Spec, L: Lanes>(
 ) {
     let n = a.masks.len().min(out.len() / 4);
     let masks = &a.masks[..n];
-    let mut u = LaneUnit::new(l, b);
+    let mut u = None;
     let mut q = 0;
     while q < n {
         let (l0, mask) = (4 * q, masks[q] & 0xf);
@@ -885,7 +792,7 @@ fn run_own<K: Spec, L: Lanes>(
         if L::AVX2 && mask == 0xf && masks.get(q + 1).is_some_and(|m| m & 0xf == 0xf) {
             // SAFETY: `L::AVX2` holds only for the AVX2 lanes, made only when the CPU has it
             let c = unsafe { grad_choices8(b, g, l0) };
-            if let Some(u) = u.set(l, b, &c) {
+            if let Some(u) = LaneUnit::set(&mut u, l, b, &c) {
                 lane_unit::<K, L>(b, plane, a, u, l0, out);
                 q += 2;
                 continue;
@@ -1127,8 +1034,8 @@ fn run_units_of<K: Spec, L: Lanes, const OFF: bool>(
     }
 }
 
-/// [`run_units`] in its plain form, or compiled for AVX2 for eight lanes. The AVX2 form is
-/// not a function of its own in the binary: see [`run_units_avx2`].
+/// [`run_units`]: inlined into the AVX2 batch loop (compiled for AVX2 with it), out of line
+/// in the plain one.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, const OFF: bool>(
@@ -1140,11 +1047,8 @@ fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, c
     k: &RunKey<L>,
     out: &mut [[u32; 4]],
 ) -> usize {
-    #[cfg(target_arch = "x86_64")]
     if L::AVX2 {
-        // SAFETY: `L::AVX2` holds only for `Avx`, whose values (the token in `u`'s slots)
-        // exist only when the CPU has AVX2
-        return unsafe { run_units_avx2::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out) };
+        return run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out);
     }
     run_units_plain::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
@@ -1153,32 +1057,6 @@ fn units<K: Spec, L: Lanes, const LIN: bool, const CMP: bool, const ONE: bool, c
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
 fn run_units_plain<
-    K: Spec,
-    L: Lanes,
-    const LIN: bool,
-    const CMP: bool,
-    const ONE: bool,
-    const OFF: bool,
->(
-    b: &Binding,
-    plane: &[f32x4],
-    a: &BatchArgs,
-    u: &Units<L>,
-    q: usize,
-    k: &RunKey<L>,
-    out: &mut [[u32; 4]],
-) -> usize {
-    run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
-}
-
-/// [`run_units`] compiled for AVX2. Its `#[inline(never)]` does not reach LLVM: rustc
-/// emits no `noinline` for a `#[target_feature]` function, so LLVM inlines this one into
-/// the AVX2 batch loop that calls it, and the run loop shares that function's registers.
-#[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline(never)]
-#[allow(clippy::too_many_arguments)]
-fn run_units_avx2<
     K: Spec,
     L: Lanes,
     const LIN: bool,
@@ -1554,10 +1432,10 @@ fn sum<L: Lanes>(
         // `0 + 1·v` is `0 + v` (exact; a NaN quieted alike)
         L::each(|k| zero + v[k])
     } else {
-        l.axpy(L::each(|_| zero), [u.weight[0][0], u.weight[1][0]], v)
+        l.axpy(L::each(|_| zero), [u.weight[0]; 2], v)
     };
     if let Some(v) = v1 {
-        acc = l.axpy(acc, [u.weight[0][1], u.weight[1][1]], v);
+        acc = l.axpy(acc, [u.weight[1]; 2], v);
     }
     if b.snorm {
         // `fast_max` is `maxps`: −1 for a NaN lane, as `f32::max(x, −1)`

@@ -18,8 +18,8 @@ use super::binding::Binding;
 use super::cube::remap_edge_step;
 use super::explain::{FootprintExplain, NoRecord, Recorder, TapExplain, Texel};
 use super::image::ViewType;
-use super::lanes::{self, compare, lerp, lerp_xy, split, Arr, Lanes, F, I};
-use super::sampler::Filter;
+use super::lanes::{self, lerp, lerp_xy, split, Arr, Lanes, F, I};
+use super::sampler::{compare, Filter};
 use super::source::{Addr, Source};
 use wide::f32x4;
 

@@ -17,7 +17,8 @@ use super::image::{self, Image, ViewType};
 use super::lanes::fl;
 #[cfg(target_arch = "x86_64")]
 use super::lanes::Avx;
-use super::lanes::{compare, four, Lanes, Quad, F, I};
+use super::lanes::{four, Lanes, Quad, F, I};
+use super::sampler::{compare, CompareOp};
 use super::source::{Bytes, Plane, Source};
 use super::QuadBits;
 use wide::f32x4;
@@ -314,12 +315,7 @@ impl<'a> Texels<'a> {
 /// The gathered value of the lanes' taps at plane indices `o`: channel `c`'s bits, or with
 /// `dref` each texel's comparison as 1.0 or 0.0.
 #[inline(always)]
-fn tap<L: Lanes>(
-    plane: &[f32x4],
-    o: I<L>,
-    c: usize,
-    dref: Option<(super::sampler::CompareOp, F<L>)>,
-) -> L::Iv {
+fn tap<L: Lanes>(plane: &[f32x4], o: I<L>, c: usize, dref: Option<(CompareOp, F<L>)>) -> L::Iv {
     let v = reads_channel(plane, o, c);
     match dref {
         Some((op, d)) => compare(op, d, v).one_zero().bits().raw(),

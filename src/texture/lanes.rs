@@ -1,5 +1,5 @@
 //! Lane vectors: the one type every stage of the sampling kernel is written against, so
-//! that each rule (floor, wrap, lerp, compare) exists once and the lane count is a type
+//! that each rule (floor, wrap, lerp) exists once and the lane count is a type
 //! parameter [`Lanes`]: [`Arr<1>`] (one lane at a time, the general path's footprints),
 //! [`Quad`] (four lanes: a quad; SSE2 `__m128`, always present on x86-64) or [`Avx`] (eight
 //! lanes: two quads, a pixel's probes, or a quad's two levels; an `__m256`).
@@ -15,7 +15,6 @@
 //! lane count gives the same bits (the property the kernel's equivalence test holds).
 //! Reductions ([`M::bits`], [`M::all`]) are one move-mask, not a branch per lane.
 
-use super::sampler::CompareOp;
 use std::fmt;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Index, IndexMut, Mul, Not, Sub};
 use wide::f32x4;
@@ -940,22 +939,6 @@ pub(super) fn lerp_xy<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output =
 #[inline(always)]
 pub(super) fn axpy<T: Copy + Add<Output = T> + Mul<Output = T>>(acc: T, w: T, v: T) -> T {
     acc + w * v
-}
-
-/// `ref OP texel` lane-wise (IEEE: NaN compares false except `NotEqual`): the one form of
-/// every compare of the texture unit.
-#[inline(always)]
-pub(super) fn compare<L: Lanes>(op: CompareOp, r: F<L>, t: F<L>) -> M<L> {
-    match op {
-        CompareOp::Never => M::splat(r.lanes(), false),
-        CompareOp::Less => r.lt(t),
-        CompareOp::Equal => r.eq(t),
-        CompareOp::LessOrEqual => r.le(t),
-        CompareOp::Greater => t.lt(r),
-        CompareOp::NotEqual => !r.eq(t),
-        CompareOp::GreaterOrEqual => t.le(r),
-        CompareOp::Always => M::splat(r.lanes(), true),
-    }
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 use super::format::NumKind;
 use super::image::{ImageView, ViewType};
+use super::lanes::{Arr, Lanes, F, M};
 use crate::{Error, Result};
 
 /// Texel filter within a level.
@@ -67,8 +68,23 @@ impl CompareOp {
     /// Applies the comparison with IEEE rules (NaN compares false except `NotEqual`).
     #[inline(always)]
     pub fn test(self, reference: f32, texel: f32) -> bool {
-        use super::lanes::{compare, Arr, Lanes};
         compare(self, Arr::<1>.f(reference), Arr::<1>.f(texel)).all()
+    }
+}
+
+/// `ref OP texel` lane-wise (IEEE: NaN compares false except `NotEqual`): the one form of
+/// every compare of the texture unit.
+#[inline(always)]
+pub(super) fn compare<L: Lanes>(op: CompareOp, r: F<L>, t: F<L>) -> M<L> {
+    match op {
+        CompareOp::Never => M::splat(r.lanes(), false),
+        CompareOp::Less => r.lt(t),
+        CompareOp::Equal => r.eq(t),
+        CompareOp::LessOrEqual => r.le(t),
+        CompareOp::Greater => t.lt(r),
+        CompareOp::NotEqual => !r.eq(t),
+        CompareOp::GreaterOrEqual => t.le(r),
+        CompareOp::Always => M::splat(r.lanes(), true),
     }
 }
 
