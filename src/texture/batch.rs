@@ -686,10 +686,10 @@ impl<L: Lanes> QuadLods<'_, L> {
 }
 
 /// A unit of two whole quads whose lanes each select by their own λ (`Grad` derivatives, or
-/// each quad's where the quads' keys differ), on one texel filter: the slots of the lanes' first and second levels (a
-/// one-level lane's second is its first, read and not used) and the weights. Made in place
-/// unit after unit ([`LaneUnit::set`]): neighbouring units usually have each quad on the
-/// levels of the unit before, whose slots then stay.
+/// each quad's where the quads' keys differ), on one texel filter: the slots of the lanes'
+/// first and second levels (a one-level lane's second is its first, read and not used) and
+/// the weights. Made in place unit after unit ([`LaneUnit::set`]): neighbouring units
+/// usually have each quad on the levels of the unit before, whose slots then stay.
 struct LaneUnit<L: Lanes> {
     linear: bool,
     /// Lanes on two levels (bit `k`: lane `k`).
