@@ -902,55 +902,74 @@ fn eight<T: Copy>(v: &impl AsRef<[T]>) -> Option<&[T; 8]> {
 /// A [`LaneUnit`]'s sums, lanes `k` and `k + 4` side by side in one AVX2 register (as the
 /// filters leave them): each lane's `0 + w₀·v₀`, and where bit `k` of `two` is set, that
 /// `+ w₁·v₁` in its place (a select, not a sum: `0·v₁` is not nothing when `v₁` is ∞ or
-/// NaN), SNORM results clamped as [`finish`](super::sample::finish) does (`maxps`: −1 for a NaN lane); the
-/// results' bits. The per-quad route's per-lane rule, in its order, eight lanes at once.
+/// NaN), SNORM results clamped as [`finish`](super::sample::finish) does (`maxps`: −1 for a
+/// NaN lane); the results' bits. The per-quad route's per-lane rule, in its order, eight lanes at once.
+/// Inlined into its AVX2 caller (a `#[target_feature]` function is left out of line there).
+///
+/// # Safety
+/// The CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn lane_sums8(w: [&[f32; 8]; 2], two: u8, snorm: bool, v: [&[f32x4; 8]; 2]) -> [[u32; 4]; 8] {
+#[inline(always)]
+unsafe fn lane_sums8(
+    w: [&[f32; 8]; 2],
+    two: u8,
+    snorm: bool,
+    v: [&[f32x4; 8]; 2],
+) -> [[u32; 4]; 8] {
     use std::arch::x86_64::*;
-    let (w0, w1) = (f8(w[0]), f8(w[1]));
-    // lane k's condition: bit k of `two`
-    let bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
-    let on = _mm256_and_si256(_mm256_set1_epi32(two as i32), bit);
-    let on = _mm256_castsi256_ps(_mm256_cmpeq_epi32(on, bit));
-    let (zero, m1) = (_mm256_setzero_ps(), _mm256_set1_ps(-1.0));
-    let mut out = [[0u32; 4]; 8];
-    for k in 0..4 {
-        let (a, b, c) = (spread(w0, k), spread(w1, k), spread(on, k));
-        let p0 = _mm256_set_m128(v[0][k + 4].into(), v[0][k].into());
-        let p1 = _mm256_set_m128(v[1][k + 4].into(), v[1][k].into());
-        let one = _mm256_add_ps(zero, _mm256_mul_ps(a, p0));
-        let both = _mm256_add_ps(one, _mm256_mul_ps(b, p1));
-        let mut acc = _mm256_blendv_ps(one, both, c);
-        if snorm {
-            acc = _mm256_max_ps(acc, m1);
+    // SAFETY: AVX2 (the caller's promise); no memory is read but through references
+    unsafe {
+        let (w0, w1) = (f8(w[0]), f8(w[1]));
+        // lane k's condition: bit k of `two`
+        let bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
+        let on = _mm256_and_si256(_mm256_set1_epi32(two as i32), bit);
+        let on = _mm256_castsi256_ps(_mm256_cmpeq_epi32(on, bit));
+        let (zero, m1) = (_mm256_setzero_ps(), _mm256_set1_ps(-1.0));
+        let mut out = [[0u32; 4]; 8];
+        for k in 0..4 {
+            let (a, b, c) = (spread(w0, k), spread(w1, k), spread(on, k));
+            let p0 = _mm256_set_m128(v[0][k + 4].into(), v[0][k].into());
+            let p1 = _mm256_set_m128(v[1][k + 4].into(), v[1][k].into());
+            let one = _mm256_add_ps(zero, _mm256_mul_ps(a, p0));
+            let both = _mm256_add_ps(one, _mm256_mul_ps(b, p1));
+            let mut acc = _mm256_blendv_ps(one, both, c);
+            if snorm {
+                acc = _mm256_max_ps(acc, m1);
+            }
+            out[k] = bits4(_mm256_castps256_ps128(acc));
+            out[k + 4] = bits4(_mm256_extractf128_ps::<1>(acc));
         }
-        out[k] = bits4(_mm256_castps256_ps128(acc));
-        out[k + 4] = bits4(_mm256_extractf128_ps::<1>(acc));
+        out
     }
-    out
 }
 
 /// Eight f32 as an AVX2 register.
+///
+/// # Safety
+/// The CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn f8(a: &[f32; 8]) -> std::arch::x86_64::__m256 {
-    std::arch::x86_64::_mm256_setr_ps(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7])
+#[inline(always)]
+unsafe fn f8(a: &[f32; 8]) -> std::arch::x86_64::__m256 {
+    // SAFETY: AVX2 (the caller's promise)
+    unsafe { std::arch::x86_64::_mm256_setr_ps(a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]) }
 }
 
 /// Lane `k` of `x` four times, then lane `k + 4` four times (`k < 4`).
+///
+/// # Safety
+/// The CPU has AVX2.
 #[cfg(target_arch = "x86_64")]
-#[target_feature(enable = "avx2")]
-#[inline]
-fn spread(x: std::arch::x86_64::__m256, k: usize) -> std::arch::x86_64::__m256 {
+#[inline(always)]
+unsafe fn spread(x: std::arch::x86_64::__m256, k: usize) -> std::arch::x86_64::__m256 {
     use std::arch::x86_64::_mm256_shuffle_ps as shuffle;
-    match k {
-        0 => shuffle::<0x00>(x, x),
-        1 => shuffle::<0x55>(x, x),
-        2 => shuffle::<0xaa>(x, x),
-        _ => shuffle::<0xff>(x, x),
+    // SAFETY: AVX2 (the caller's promise)
+    unsafe {
+        match k {
+            0 => shuffle::<0x00>(x, x),
+            1 => shuffle::<0x55>(x, x),
+            2 => shuffle::<0xaa>(x, x),
+            _ => shuffle::<0xff>(x, x),
+        }
     }
 }
 
