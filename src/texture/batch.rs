@@ -903,8 +903,9 @@ fn eight<T: Copy>(v: &impl AsRef<[T]>) -> Option<&[T; 8]> {
 /// filters leave them): each lane's `0 + w₀·v₀`, and where bit `k` of `two` is set, that
 /// `+ w₁·v₁` in its place (a select, not a sum: `0·v₁` is not nothing when `v₁` is ∞ or
 /// NaN), SNORM results clamped as [`finish`](super::sample::finish) does (`maxps`: −1 for a
-/// NaN lane); the results' bits. The per-quad route's per-lane rule, in its order, eight lanes at once.
-/// Inlined into its AVX2 caller (a `#[target_feature]` function is left out of line there).
+/// NaN lane); the results' bits. The per-quad route's per-lane rule, in its order, eight
+/// lanes at once. Inlined into its AVX2 caller (a `#[target_feature]` function is left out
+/// of line there).
 ///
 /// # Safety
 /// The CPU has AVX2.
