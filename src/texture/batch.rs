@@ -1,23 +1,17 @@
 //! The batch entry ([`Kernel::sample_batch`](super::Kernel::sample_batch)): quads in the
 //! interpreter's structure-of-arrays rows (one `&[u32]` row of f32 bits per operand
-//! component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad), one RGBA result per
-//! active lane.
+//! component, lanes `4q..4q + 4` are quad `q`; a lane mask per quad).
 //!
-//! This is the one layer that reuses work between quads. λ from a quad's coarse (lane-0)
-//! differences is reused while the differences repeat bit for bit, and the level selection,
-//! with its level slots, while λ and the bias repeat; a call's first selection comes from a
-//! per-thread memo keyed by the kernel's id and those differences. Both are functions of
-//! those bits alone (not of texels, threads or history), so reuse gives the bits computing
-//! would. The quads go through the kernel ([`filter::group`](super::filter::group)) in
-//! units of eight lanes (two whole quads) with AVX2, else four, one group per selected
-//! level: a run of whole quads with one selection goes unit after unit (only if every lane
-//! of the batch has the same offsets, which the units take). Two whole quads of different
-//! keys, and a `Grad` batch's quads (`run_own`), go two at a time as a lane unit
-//! (`LaneUnit`: each lane on its own levels, the eight lanes' selections made at once by
-//! the per-quad route's rule) when their lanes share a texel filter. Any other quad goes
-//! alone: with the selection of its first active lane when its lanes agree on λ, else (and
-//! a `Grad` batch's with four-lane units) through the per-quad route
-//! ([`sample::quad_lanes`](super::sample::quad_lanes)).
+//! The one layer that reuses work between quads: λ while a quad's coarse differences
+//! repeat bit for bit, the level selection (and its slots) while λ and the bias repeat, and
+//! a call's first selection from a per-thread memo keyed by kernel id. Each is a function of
+//! those bits alone, so reuse gives the bits computing would. Quads go through
+//! [`filter::group`](super::filter::group) in units of eight lanes with AVX2, else four:
+//! - a run of whole quads with one selection (and one offset on every lane): unit after unit;
+//! - two whole quads of different keys, or a `Grad` batch's pair (`run_own`): one
+//!   `LaneUnit`, each lane on its own levels, when they share a texel filter;
+//! - any other quad alone, by its first active lane's selection when its lanes agree on λ,
+//!   else through the per-quad route ([`sample::quad_lanes`](super::sample::quad_lanes)).
 
 use super::address::by_mode;
 use super::binding::{layer_index, Binding, Route};
@@ -35,9 +29,8 @@ use std::cell::Cell;
 use std::marker::PhantomData;
 use wide::f32x4;
 
-/// Quads per call the interpreter's glue hands over at most: the rasterizer's fragment batch
-/// (`QUAD_BATCH`), so a batch's sample is one call (every call pays its entry and first
-/// selection).
+/// Quads per call the glue hands over at most: the rasterizer's fragment batch
+/// (`QUAD_BATCH`), so a batch pays one entry and first selection.
 pub const WIDE_QUADS: usize = 64;
 
 /// The LOD operand of a batch, as rows of f32 bits (lane `4q + i` is quad `q`'s lane `i`).
@@ -50,24 +43,21 @@ pub enum BatchLod<'a> {
     Explicit(&'a [u32]),
     /// λ_base = 0 (what an absent LOD operand means outside fragment shaders).
     Zero,
-    /// Explicit per-lane derivatives (`Grad`), by reference (the operand stays small: a
-    /// batch's units copy it).
+    /// Explicit per-lane derivatives (`Grad`), by reference (units copy the operand).
     Grad(&'a GradRows<'a>),
 }
 
-/// The rows of a `Grad` operand: `dx[k]`, `dy[k]` are component `k` of ∂coord/∂x and
-/// ∂coord/∂y per lane (f32 bits; an empty row reads as zeros).
+/// The rows of a `Grad` operand (f32 bits; an empty row reads as zeros).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GradRows<'a> {
-    /// ∂coord/∂x rows.
+    /// ∂coord/∂x, component by component.
     pub dx: [&'a [u32]; 3],
-    /// ∂coord/∂y rows.
+    /// ∂coord/∂y, component by component.
     pub dy: [&'a [u32]; 3],
 }
 
 impl<'a> BatchLod<'a> {
-    /// The operand's rows (empty ones included): the bias or λ row, or the six derivative
-    /// rows (for the error message of rows shorter than the batch).
+    /// The operand's rows, empty ones included (to report rows shorter than the batch).
     pub(super) fn rows(&self) -> [&'a [u32]; 6] {
         let e: &[u32] = &[];
         match *self {
@@ -81,17 +71,15 @@ impl<'a> BatchLod<'a> {
 /// A batch of quads in structure-of-arrays form for [`Kernel::sample_batch`](super::Kernel::sample_batch).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct BatchArgs<'a> {
-    /// Coordinate component rows (f32 bits), in [`SampleArgs::coords`] order (`s, t` then the
-    /// layer for 2D arrays): `coords[k][4q + i]` is component `k` of quad `q`'s lane `i`. An
-    /// empty row reads as zeros; others need at least `4 · masks.len()` lanes.
+    /// Coordinate rows (f32 bits) in [`SampleArgs::coords`] order. An empty row reads as
+    /// zeros; others need at least `4 · masks.len()` lanes.
     pub coords: [&'a [u32]; 4],
-    /// Lanes that need results, per quad (bit `i` = lane `4q + i`); its length is the quad
+    /// Lanes that need results, per quad (bit `i`: lane `4q + i`); its length is the quad
     /// count.
     pub masks: &'a [u8],
     /// The LOD operand.
     pub lod: BatchLod<'a>,
-    /// The depth reference per lane (f32 bits, before the UNORM clamp); empty: no Dref
-    /// operand.
+    /// Dref per lane (f32 bits, before the UNORM clamp); empty: none.
     pub dref: &'a [u32],
     /// Texel offsets `u`, `v` per lane (i32 bits, `ConstOffset`/`Offset`); empty rows: zero.
     pub offsets: [&'a [u32]; 2],
@@ -130,8 +118,7 @@ impl BatchArgs<'_> {
     }
 }
 
-/// A batch route, chosen once per kernel: samples every quad of the batch (whose operands
-/// the caller has checked) into `out`.
+/// A batch route, chosen once per kernel: every quad of a checked batch into `out`.
 pub(super) type BatchFn = fn(&Binding, &Image, &BatchArgs, &mut [[u32; 4]]);
 
 /// Lanes `l0..l0 + 4` of `row` as f32 (zeros past its end: an empty row reads as zeros).
@@ -154,18 +141,14 @@ fn diffs(s: [f32; 4], t: [f32; 4]) -> [u32; 4] {
     ]
 }
 
-/// Whether two quads' coarse differences are the same bits (their differences or-ed: one
-/// test, not an array compare's four).
+/// Whether two quads' coarse differences are the same bits (one test, not four).
 #[inline(always)]
 fn same4(x: [u32; 4], y: [u32; 4]) -> bool {
     (x[0] ^ y[0]) | (x[1] ^ y[1]) | (x[2] ^ y[2]) | (x[3] ^ y[3]) == 0
 }
 
-/// λ_base of the coarse differences of quads `q..q + 4` on a 2D view (`s`, `t`: the rows;
-/// lanes past their ends read as zeros), as `lod_bases` gives coarse implicit LOD: the
-/// isotropic rule (the batch routes' kernels have no anisotropy) of
-/// [`Binding::lod_from_derivs_2d`], the four quads in one evaluation
-/// ([`Binding::iso_bases_2d`]). Out of line: once per four quads that need a new λ.
+/// λ_base of the coarse differences of quads `q..q + 4` of rows `s`, `t` (2D, isotropic:
+/// [`Binding::iso_bases_2d`]). Out of line: once per four quads that need a new λ.
 #[inline(never)]
 fn lambdas_2d(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 4] {
     let (mut dx, mut dy) = ([[0.0f32; 4]; 2], [[0.0f32; 4]; 2]);
@@ -176,8 +159,8 @@ fn lambdas_2d(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 4] {
     b.iso_bases_2d(dx, dy)[0]
 }
 
-/// [`lambdas_2d`] of quads `q..q + 8`, in one AVX2 evaluation: the same differences and the
-/// same lane-wise rule ([`Binding::iso_lanes`]), so the same bits.
+/// [`lambdas_2d`] of quads `q..q + 8` in one AVX2 evaluation ([`Binding::iso_lanes`]: the
+/// same rule, so the same bits).
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -187,8 +170,7 @@ fn lambdas_2d(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 4] {
 unsafe fn lambdas_2d8(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 8] {
     use crate::math::x86::F8;
     use std::arch::x86_64::*;
-    // (x, y): each row's lanes 1 and 2 less lane 0, quad by quad, the quads in lane order
-    // 0, 2, 4, 6, 1, 3, 5, 7 (in-lane shuffles)
+    // quads in lane order 0, 2, 4, 6, 1, 3, 5, 7 (in-lane shuffles), put back below
     let (sx, sy) = quad_diffs8(s, 4 * q);
     let (tx, ty) = quad_diffs8(t, 4 * q);
     let (lam, _, _) = b.iso_lanes([F8(sx), F8(tx)], [F8(sy), F8(ty)]);
@@ -201,9 +183,9 @@ unsafe fn lambdas_2d8(b: &Binding, s: &[u32], t: &[u32], q: usize) -> [f32; 8] {
     out
 }
 
-/// Lanes 1 and 2 less lane 0 (∂/∂x, ∂/∂y) of the eight quads of `row` from lane `l0` (a quad
-/// not wholly in the row reads as zeros, as [`row4`] has it), the quads in lane order 0, 2,
-/// 4, 6, 1, 3, 5, 7.
+/// Lanes 1 and 2 less lane 0 (∂/∂x, ∂/∂y) of the eight quads of `row` from lane `l0`, in
+/// lane order 0, 2, 4, 6, 1, 3, 5, 7 (a quad past the row's end reads as zeros, as in
+/// [`row4`]).
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -239,23 +221,19 @@ unsafe fn quad_diffs8(
     }
 }
 
-/// [`lambdas_2d8`] off x86-64: never called (no lanes there have `AVX2`).
+/// Never called off x86-64 (no lanes there have `AVX2`).
 #[cfg(not(target_arch = "x86_64"))]
 unsafe fn lambdas_2d8(_: &Binding, _: &[u32], _: &[u32], _: usize) -> [f32; 8] {
     unreachable!("eight-quad λ needs AVX2")
 }
 
-/// A call's implicit 2D λ_base per quad, four consecutive quads (eight with AVX2) computed
-/// together when one of them is first asked for (quads whose differences repeat the quad
-/// before's ask for none). Cells: the batch loop and its runs share it through shared
-/// references.
+/// A call's implicit 2D λ_base per quad, computed four quads at a time (eight with AVX2)
+/// when first asked for. Cells: the batch loop and its runs share it by reference.
 struct Lambdas<'a, L: Lanes> {
     b: &'a Binding,
     /// The `s` and `t` rows.
     s: &'a [u32],
     t: &'a [u32],
-    /// The lanes (a value of them is given to [`Lambdas::new`]): eight quads at once with
-    /// AVX2's ([`lambdas_2d8`]), else four.
     lanes: PhantomData<L>,
     /// The first quad of those held (`usize::MAX`: none yet).
     base: Cell<usize>,
@@ -264,8 +242,7 @@ struct Lambdas<'a, L: Lanes> {
 }
 
 impl<'a, L: Lanes> Lambdas<'a, L> {
-    /// The λ of rows `s` and `t` on lanes `L` (a value of them proves them usable): eight
-    /// quads at once with AVX2's.
+    /// The λ of rows `s` and `t` (the token proves `L` usable).
     fn new(_: L, b: &'a Binding, s: &'a [u32], t: &'a [u32]) -> Lambdas<'a, L> {
         Lambdas {
             b,
@@ -299,14 +276,13 @@ impl<'a, L: Lanes> Lambdas<'a, L> {
 }
 
 thread_local! {
-    /// The last first selection of a call on this thread: (kernel id, differences, λ bits).
-    /// A plain `Cell` without destructor: a `%fs`-relative access.
+    /// The last first λ of a call on this thread: (kernel id, differences, λ bits). A
+    /// plain `Cell` without destructor: a `%fs`-relative access.
     static MEMO: Cell<(u64, [u32; 4], u32)> = const { Cell::new((0, [0; 4], 0)) };
 }
 
-/// λ_base of a call's first quad `q` (differences `d`): this thread's memo when it holds
-/// this kernel's λ for these differences, bit for bit (ids are never reused: a clone draws
-/// a new one), else computed and memoised.
+/// λ_base of a call's first quad `q` (differences `d`), from [`MEMO`] when it holds this
+/// kernel's for these bits (ids are never reused: a clone draws a new one).
 #[inline(always)]
 fn first_lambda<L: Lanes>(lams: &Lambdas<L>, q: usize, d: [u32; 4]) -> f32 {
     let (id, md, lam) = MEMO.with(Cell::get);
@@ -329,9 +305,8 @@ thread_local! {
     static SELECTIONS: Cell<[Memoised; 2]> = const { Cell::new([((0, 0, 0), FALLBACK); 2]) };
 }
 
-/// The selection of λ_base `lam` and bias `bias` (no shader MinLod: it always succeeds):
-/// from this thread's memo when it holds this kernel's for these bits (ids are never
-/// reused), else made and memoised.
+/// The selection of λ_base `lam` and bias `bias` (no MinLod: it always succeeds), from
+/// [`SELECTIONS`] when it holds this kernel's for these bits.
 #[inline(always)]
 fn selection(b: &Binding, lam: f32, bias: f32) -> Selection {
     let key = (b.id.0, lam.to_bits(), bias.to_bits());
@@ -356,17 +331,15 @@ thread_local! {
     pub(super) static MEMO_HITS: Cell<usize> = const { Cell::new(0) };
 }
 
-/// A selection as the units of a run read it: the slots (one per level, every lane on it)
-/// and each slot's weight.
+/// A selection as a run's units read it: a slot per level (every lane on it), its weight.
 #[derive(Clone, Copy)]
 struct Units<L: Lanes> {
     /// The texel filter.
     linear: bool,
     slot: [Slot<L>; 2],
     weight: [f32; 2],
-    /// The selection has two levels.
     two: bool,
-    /// It has one level of weight 1.
+    /// One level of weight 1.
     one: bool,
 }
 
@@ -393,7 +366,7 @@ impl<L: Lanes> Units<L> {
 }
 
 /// The batch route of a plane kernel's 2D (`ARRAY` 0) or 2D-array (`ARRAY` 1) view, address
-/// mode `M`: compiled for AVX2 (eight-lane units) when the CPU has it.
+/// mode `M`, in its AVX2 form when the CPU has it.
 pub(super) fn plane_2d<const M: u8, const ARRAY: u8>(
     b: &Binding,
     img: &Image,
@@ -432,8 +405,8 @@ fn plane_2d_avx2<const M: u8, const ARRAY: u8>(
     run::<Fast<M, false, ARRAY>, _>(l, b, plane, a, out)
 }
 
-/// [`run_own`] on [`plane_2d`]'s kernels, compiled for AVX2 (its own function: the batch
-/// loop's code stays as it is).
+/// [`run_own`] on [`plane_2d`]'s kernels, compiled for AVX2 (apart from [`run`]'s, whose
+/// code it would otherwise change).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn own_2d_avx2<const M: u8, const ARRAY: u8>(
@@ -447,9 +420,8 @@ fn own_2d_avx2<const M: u8, const ARRAY: u8>(
     run_own::<Fast<M, false, ARRAY>, _>(l, b, plane, a, g, out)
 }
 
-/// The batch route of a cube or cube-array plane kernel whose selection cannot depend on λ
-/// (one level, equal minification and magnification filters): compiled for AVX2 when the
-/// CPU has it.
+/// The batch route of a cube or cube-array plane kernel whose selection cannot depend on λ,
+/// in its AVX2 form when the CPU has it.
 pub(super) fn plane_cube(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32; 4]]) {
     let Some(p) = img.plane() else {
         return per_quad(b, img, a, out);
@@ -481,11 +453,7 @@ pub(super) fn per_quad(b: &Binding, img: &Image, a: &BatchArgs, out: &mut [[u32;
     }
 }
 
-/// The batch loop on the plane (see the module doc), units of `L` lanes (4 or 8): a run of
-/// whole quads with the same λ key goes unit after unit straight from the rows (with the
-/// offsets every lane of the batch has); any other quad (a partial mask, offsets that differ
-/// between lanes, per-lane LOD operands) alone, its inactive lanes taking the first active
-/// lane's operands.
+/// The batch loop on the plane (see the module doc), in units of `L` lanes.
 #[inline(always)]
 fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out: &mut [[u32; 4]]) {
     let src = Plane(plane);
@@ -513,8 +481,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     let off = !(K::cube(b) || (a.offsets[0].is_empty() && a.offsets[1].is_empty()));
     let runs = !off || (one_value(a.offsets[0], 4 * n) && one_value(a.offsets[1], 4 * n));
     let by_diffs = implicit && !fixed;
-    // the previous quad's differences and λ; the current selection's key and its units,
-    // and a pair's lane unit (built in place: a unit of eight lanes is half a kilobyte)
+    // a pair's lane unit is built in place: eight lanes' slots are half a kilobyte
     let mut prev_d: Option<([u32; 4], f32)> = None;
     let mut key_now: Option<(u32, u32)> = None;
     let mut u = Units::new(l, b, FALLBACK);
@@ -538,13 +505,12 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
         prev_d = d;
         let key = qs.key_of(lam, bias);
         if key_now != Some(key) {
-            // eight-lane units: a pair of whole quads whose keys differ (λ varying from quad
-            // to quad) goes as one lane unit, its two selections made at once
+            // a pair of whole quads whose keys differ: one lane unit
             if qs.pair(q, mask) {
                 let (lam1, bias1, d1) = qs.lod_of(q + 1, 0, prev_d);
                 if qs.key_of(lam1, bias1) != key {
-                    // SAFETY: `pair` holds only for eight lanes, AVX2's, made only when the
-                    // CPU has it
+                    // SAFETY: `pair` holds only for AVX2's lanes, made only when the CPU
+                    // has it
                     let c = unsafe { quad_choices8(b, [lam, lam1], [bias, bias1]) };
                     if let Some(lu) = LaneUnit::set(&mut lu, l, b, &c) {
                         lane_unit::<K, L>(b, plane, a, lu, l0, out);
@@ -557,7 +523,6 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
             u = Units::new(l, b, selection(b, lam, bias));
             key_now = Some(key);
         }
-        // a run of units of whole quads with the same key, straight from the rows
         let start = q;
         if runs && mask == 0xf {
             let k = RunKey {
@@ -593,8 +558,8 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
     }
 }
 
-/// Whether the first `n` lanes of `row` all hold its first lane's bits (an empty row holds
-/// zeros; a row shorter than `n` lanes is not taken as one value).
+/// Whether the first `n` lanes of `row` are one value (an empty row: zeros; a short row:
+/// no).
 #[inline(always)]
 fn one_value(row: &[u32], n: usize) -> bool {
     match row.get(..n) {
@@ -610,10 +575,9 @@ fn first_i32(row: &[u32]) -> i32 {
     row.first().map_or(0, |&x| x as i32)
 }
 
-/// What the batch loop asks of each quad's LOD operands (methods, not closures: a closure
-/// left out of line would not be compiled for AVX2 with the loop).
+/// What the batch loop asks of each quad's LOD operands (methods, not closures: see
+/// [`lanes`](super::lanes)).
 struct QuadLods<'a, L: Lanes> {
-    /// The quads' implicit 2D λ_base.
     lams: &'a Lambdas<'a, L>,
     /// The `s` and `t` rows.
     coords: [&'a [u32]; 2],
@@ -626,9 +590,8 @@ struct QuadLods<'a, L: Lanes> {
 }
 
 impl<L: Lanes> QuadLods<'_, L> {
-    /// λ_base and bias (or explicit λ) of quad `q` (its first active lane `first`), given
-    /// the differences and λ of the quad before (`pd`), and the differences and λ to give
-    /// the next quad.
+    /// λ_base and bias (or explicit λ) of quad `q` by its first active lane `first`, and
+    /// the differences and λ to hand on (`pd`: the quad before's).
     #[inline(always)]
     #[allow(clippy::type_complexity)]
     fn lod_of(
@@ -665,15 +628,15 @@ impl<L: Lanes> QuadLods<'_, L> {
             || (0..4).all(|k| mask >> k & 1 == 0 || row[k].to_bits() == row[first].to_bits())
     }
 
-    /// The key of λ_base and bias: the bits the LOD row's lanes repeat in a run.
+    /// The bits a run must repeat: λ_base and bias, or the explicit λ.
     #[inline(always)]
     fn key_of(&self, lam: f32, bias: f32) -> (u32, u32) {
         let second = if self.implicit { bias } else { lam };
         (lam.to_bits(), second.to_bits())
     }
 
-    /// Whether quads `q` (lanes `mask`) and `q + 1` are whole, their LOD operands each
-    /// uniform: a pair an eight-lane unit can take.
+    /// Whether quads `q` and `q + 1` are whole with uniform LOD operands: a pair for an
+    /// eight-lane unit.
     #[inline(always)]
     fn pair(&self, q: usize, mask: u8) -> bool {
         let m = self.masks;
@@ -685,29 +648,26 @@ impl<L: Lanes> QuadLods<'_, L> {
     }
 }
 
-/// A unit of two whole quads whose lanes each select by their own λ (`Grad` derivatives, or
-/// each quad's where the quads' keys differ), on one texel filter: the slots of the lanes'
-/// first and second levels (a one-level lane's second is its first, read and not used) and
-/// the weights. Made in place unit after unit ([`LaneUnit::set`]): neighbouring units
-/// usually have each quad on the levels of the unit before, whose slots then stay.
+/// Two whole quads whose lanes each select by their own λ, on one texel filter: the slots
+/// of the lanes' first and second levels (a one-level lane's second is read, not used) and
+/// the weights. Remade in place ([`LaneUnit::set`]), keeping the slots when the levels
+/// repeat, as neighbouring units' usually do.
 struct LaneUnit<L: Lanes> {
     linear: bool,
     /// Lanes on two levels (bit `k`: lane `k`).
     two: u8,
     slot: [Slot<L>; 2],
-    /// The slots' levels, half by half, when each half is on one level per slot
-    /// ([`Slot::halves`]); [`MIXED`] when not.
+    /// Each half's level per slot ([`Slot::halves`]), or [`MIXED`].
     levels: [[u32; 2]; 2],
     weight: [[f32; 8]; 2],
 }
 
-/// [`LaneUnit::levels`] of slots whose halves are not each on one level (no level's index).
+/// [`LaneUnit::levels`] of slots whose halves are not each on one level.
 const MIXED: [[u32; 2]; 2] = [[u32::MAX; 2]; 2];
 
 impl<L: Lanes> LaneUnit<L> {
-    /// The unit of two quads' lanes choices `c`, made in `unit` (its slots kept when their
-    /// levels are), unless they disagree on the texel filter or a lane has the D3D
-    /// out-of-range-MinLod result (`None`).
+    /// The unit of choices `c`, made in `unit`; `None` if the lanes disagree on the texel
+    /// filter or one has the D3D out-of-range-MinLod result.
     #[inline(always)]
     fn set<'a>(unit: &'a mut Option<Self>, l: L, b: &Binding, c: &Choices<8>) -> Option<&'a Self> {
         if c.out != 0 || (c.linear != 0 && c.linear != 0xff) {
@@ -715,7 +675,6 @@ impl<L: Lanes> LaneUnit<L> {
         }
         let layer = b.view.base_layer;
         let lv = &c.level;
-        // (each quad on one level per slot, the usual case: the halves' form)
         let halves = by_quads(l, lv);
         let levels = if halves {
             [[lv[0][0], lv[0][4]], [lv[1][0], lv[1][4]]]
@@ -750,9 +709,8 @@ impl<L: Lanes> LaneUnit<L> {
     }
 }
 
-/// Whether every lane of both level slots `lv` (eight lanes: `L`'s, AVX2's) has its quad's
-/// first lane's level (then [`Slot::quads`] is [`Slot::halves`]): each slot against its
-/// quads' first lanes, lane-wise.
+/// Whether every lane of both level slots `lv` (eight lanes) has its quad's first lane's
+/// level (then [`Slot::quads`] is [`Slot::halves`]).
 #[inline(always)]
 fn by_quads<L: Lanes>(l: L, lv: &[[u32; 8]; 2]) -> bool {
     let (a, b) = (l.f_row(&lv[0]), l.f_row(&lv[1]));
@@ -760,16 +718,14 @@ fn by_quads<L: Lanes>(l: L, lv: &[[u32; 8]; 2]) -> bool {
     L::W == 8 && same.all()
 }
 
-/// Eight lanes' values as two quads' (written out: an array `map` is left as an
-/// out-of-line call).
+/// Eight lanes' values as two quads'.
 #[inline(always)]
 fn quads(v: &[u32; 8]) -> [[u32; 4]; 2] {
     [[v[0], v[1], v[2], v[3]], [v[4], v[5], v[6], v[7]]]
 }
 
-/// The batch loop of a `Grad` operand on a 2D or 2D-array view (each lane has its own λ):
-/// two whole quads at a time through a [`LaneUnit`] when they make one (eight-lane units),
-/// any other quad alone through the per-quad route.
+/// The batch loop of a `Grad` operand on a 2D or 2D-array view: two whole quads at a time
+/// as a [`LaneUnit`] when they make one (AVX2), any other quad through the per-quad route.
 #[inline(always)]
 fn run_own<K: Spec, L: Lanes>(
     l: L,
@@ -804,9 +760,8 @@ fn run_own<K: Spec, L: Lanes>(
     }
 }
 
-/// What lanes `l0..l0 + 8` (two quads) select, each by the λ_base of its `Grad` derivatives
-/// (`s`, `t`: an isotropic 2D view's), eight lanes at once with the per-quad route's rule
-/// and so its bits ([`Binding::grad_choices`]; the batch has no bias or `MinLod`).
+/// What lanes `l0..l0 + 8` select by their `Grad` derivatives ([`Binding::grad_choices`]:
+/// the per-quad route's rule; a batch has no bias or `MinLod`).
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -824,10 +779,8 @@ unsafe fn grad_choices8(b: &Binding, g: &GradRows, l0: usize) -> Choices<8> {
     b.grad_choices([row(g.dx[0]), row(g.dx[1])], [row(g.dy[0]), row(g.dy[1])])
 }
 
-/// What lanes `l0..l0 + 8` (two whole quads) select, each quad's lanes by its λ_base
-/// `lam[k]` and bias `bias[k]` (or explicit λ and no bias), eight lanes at once with
-/// [`selection`]'s rule and so its bits ([`Binding::choose_lanes`]; the batch has no
-/// `MinLod`).
+/// What two whole quads' lanes select by quad `k`'s λ_base `lam[k]` and bias `bias[k]`
+/// ([`Binding::choose_lanes`]: [`selection`]'s rule).
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -840,15 +793,13 @@ unsafe fn quad_choices8(b: &Binding, lam: [f32; 2], bias: [f32; 2]) -> Choices<8
     b.choose_lanes(lam, bias, lam.splat(f32::NEG_INFINITY))
 }
 
-/// Two quads' values in each of their lanes (no closure: one called twice is left out of
-/// line).
+/// Two quads' values in each of their lanes.
 #[inline(always)]
 fn by_quad(v: [f32; 2]) -> [f32; 8] {
     [v[0], v[0], v[0], v[0], v[1], v[1], v[1], v[1]]
 }
 
-/// [`grad_choices8`] and [`quad_choices8`] off x86-64: never called (no lanes there have
-/// `AVX2`).
+/// Never called off x86-64 (no lanes there have `AVX2`).
 #[cfg(not(target_arch = "x86_64"))]
 unsafe fn grad_choices8(_: &Binding, _: &GradRows, _: usize) -> Choices<8> {
     unreachable!("eight-lane units need AVX2")
@@ -858,9 +809,7 @@ unsafe fn quad_choices8(_: &Binding, _: [f32; 2], _: [f32; 2]) -> Choices<8> {
     unreachable!("eight-lane units need AVX2")
 }
 
-/// Lanes `l0..l0 + W` (two whole quads) through the lane unit `u`, from the rows, into
-/// `out`: each level slot's group, each lane summed as `0 + w₀·v₀` (`+ w₁·v₁` on two
-/// levels), the per-quad route's order and so its bits ([`lane_sums8`]).
+/// Lanes `l0..l0 + 8` through the lane unit `u`, from the rows, into `out`.
 #[inline(always)]
 fn lane_unit<K: Spec, L: Lanes>(
     b: &Binding,
@@ -880,7 +829,6 @@ fn lane_unit<K: Spec, L: Lanes>(
     } else {
         v
     };
-    // (a lane unit has eight lanes: `set` is reached only with AVX2's)
     let (Some(v), Some(v1)) = (eight(&v), eight(&v1)) else {
         unreachable!("a lane unit has eight lanes")
     };
@@ -892,20 +840,17 @@ fn lane_unit<K: Spec, L: Lanes>(
     }
 }
 
-/// `v` as eight values, if it has eight (no closure: one called more than once is left
-/// out of line).
+/// `v` as eight values, if it has eight.
 #[inline(always)]
 fn eight<T: Copy>(v: &impl AsRef<[T]>) -> Option<&[T; 8]> {
     v.as_ref().try_into().ok()
 }
 
-/// A [`LaneUnit`]'s sums, lanes `k` and `k + 4` side by side in one AVX2 register (as the
-/// filters leave them): each lane's `0 + w₀·v₀`, and where bit `k` of `two` is set, that
-/// `+ w₁·v₁` in its place (a select, not a sum: `0·v₁` is not nothing when `v₁` is ∞ or
-/// NaN), SNORM results clamped as [`finish`](super::sample::finish) does (`maxps`: −1 for a
-/// NaN lane); the results' bits. The per-quad route's per-lane rule, in its order, eight
-/// lanes at once. Inlined into its AVX2 caller (a `#[target_feature]` function is left out
-/// of line there).
+/// A [`LaneUnit`]'s results: per lane `0 + w₀·v₀`, then `+ w₁·v₁` where bit `k` of `two`
+/// is set (a select, not a sum: `0·v₁` is not nothing when `v₁` is ∞ or NaN), SNORM
+/// clamped as [`finish`](super::sample::finish) does; the per-quad route's rule and order.
+/// Lanes `k` and `k + 4` share a register, as the filters leave them. `#[inline(always)]`,
+/// not `#[target_feature]`: that would leave it out of line.
 ///
 /// # Safety
 /// The CPU has AVX2.
@@ -921,7 +866,6 @@ unsafe fn lane_sums8(
     // SAFETY: AVX2 (the caller's promise); no memory is read but through references
     unsafe {
         let (w0, w1) = (f8(w[0]), f8(w[1]));
-        // lane k's condition: bit k of `two`
         let bit = _mm256_setr_epi32(1, 2, 4, 8, 16, 32, 64, 128);
         let on = _mm256_and_si256(_mm256_set1_epi32(two as i32), bit);
         let on = _mm256_castsi256_ps(_mm256_cmpeq_epi32(on, bit));
@@ -987,14 +931,14 @@ fn bits4(x: std::arch::x86_64::__m128) -> [u32; 4] {
     ]
 }
 
-/// [`lane_sums8`] off x86-64: never called (no lanes there have `AVX2`).
+/// Never called off x86-64 (no lanes there have `AVX2`).
 #[cfg(not(target_arch = "x86_64"))]
 unsafe fn lane_sums8(_: [&[f32; 8]; 2], _: u8, _: bool, _: [&[f32x4; 8]; 2]) -> [[u32; 4]; 8] {
     unreachable!("lane units need AVX2")
 }
 
-/// A level slot's group: every lane lane-wise ([`group_all_of`]) when it can be, else with
-/// the lane-by-lane rules for those that need them ([`group_of`]); the same bits.
+/// A level slot's group: [`group_all_of`] when every lane can go lane-wise, else
+/// [`group_of`].
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn level_group<K: Spec, L: Lanes>(
@@ -1012,13 +956,11 @@ fn level_group<K: Spec, L: Lanes>(
     }
 }
 
-/// What keeps a run of units going: if λ comes from coarse differences (`by_diffs`), each
-/// quad's λ_base equal to the run's (`lam` bits; `d0`: differences it came from, so that a
-/// quad with the same needs no λ), and the LOD operand's lanes (`lod_row`: the bias or
-/// explicit λ row, empty if none) all equal to the run's `lod` bits.
+/// What keeps a run of units going: each quad's λ_base has the run's bits `lam` (if
+/// `by_diffs`; a quad with differences `d0` needs no λ), and every lane of `lod_row` (the
+/// bias or explicit λ row, empty if none) the bits `lod`.
 struct RunKey<'a, L: Lanes> {
     d0: [u32; 4],
-    /// The quads' implicit 2D λ_base.
     lams: &'a Lambdas<'a, L>,
     lam: u32,
     by_diffs: bool,
@@ -1026,10 +968,8 @@ struct RunKey<'a, L: Lanes> {
     lod: u32,
 }
 
-/// [`run_units`] with the selection's texel filter and the batch's compare as constants:
-/// each of its instantiations is one loop with one filter. `OFF`: the batch has offset
-/// rows, one value on every lane, which the run's units take (a constant: runs without
-/// offset rows add nothing).
+/// [`run_units`] with the texel filter, compare and one-level case as constants: one loop
+/// per filter. `OFF`: the run's units take the batch's one offset.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn run_units_of<K: Spec, L: Lanes, const OFF: bool>(
@@ -1095,12 +1035,10 @@ fn run_units_plain<
     run_units::<K, L, LIN, CMP, ONE, OFF>(b, plane, a, u, q, k, out)
 }
 
-/// A run of units from quad `q` on: while a unit's quads (`W / 4` of them) are whole and
-/// keep the run's key ([`RunKey`]: nothing else can change the selection), their inputs
-/// straight from the rows (with `OFF`, the batch's one offset), through the kernel, into `out`. Returns
-/// the quad that ended the run. The rows are taken as chunks of `W` lanes, one chunk per
-/// unit (an empty row has none, and is given to [`inputs`] as empty); a batch with an empty
-/// `s` or `t` row has no runs (its quads go alone).
+/// A run of units from quad `q` on, while a unit's quads are whole and keep the run's key
+/// ([`RunKey`]: nothing else can change the selection): inputs straight from the rows, taken
+/// as chunks of `W` lanes, through the kernel into `out`. Returns the quad that ended the
+/// run (a batch with an empty `s` or `t` row has no runs).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn run_units<
@@ -1127,9 +1065,7 @@ fn run_units<
     if s.len() < lanes || t.len() < lanes || q >= n {
         return q;
     }
-    // the rows from quad `q` on as units (an empty row: none)
     let l0 = 4 * q;
-    // (each row by itself: an array `map` is left as an out-of-line call)
     let (r0, r1, r2, r3) = (
         unit_rows::<L>(s, l0..lanes),
         unit_rows::<L>(t, l0..lanes),
@@ -1147,7 +1083,6 @@ fn run_units<
     ];
     let mut w = want(l, k.d0);
     let lod = l.i(k.lod as i32);
-    // (with `OFF`, the offsets every lane has: `inputs`' of the first)
     let off = if OFF {
         Some((
             b.offset_lanes(l.i(first_i32(a.offsets[0])), 4),
@@ -1169,7 +1104,6 @@ fn run_units<
         if !m.iter().fold(true, |ok, &m| ok & (m & 0xf == 0xf)) {
             break;
         }
-        // (a row read only where used; every row covers the units, so none reads short)
         let ua = BatchArgs {
             coords: [
                 c0.as_ref(),
@@ -1193,7 +1127,7 @@ fn run_units<
             i.off = off;
         }
         if k.by_diffs && !same_diffs(&i, &w) {
-            // other differences: the run goes on while they give the run's λ
+            // other differences: the run goes on while they give its λ
             match same_lambda::<L>(k.lams, q, i.s.arr(), i.t.arr(), k.lam) {
                 Some(d) => w = want(l, d),
                 None => break,
@@ -1216,7 +1150,7 @@ fn run_units<
     q
 }
 
-/// Lanes `lanes` of `row` as whole units of `W` lanes (none if it is shorter).
+/// Lanes `lanes` of `row` as units of `W` lanes (none if it is shorter).
 #[inline(always)]
 pub(super) fn unit_rows<L: Lanes>(row: &[u32], lanes: std::ops::Range<usize>) -> &[L::A<u32>] {
     L::units(row.get(lanes).unwrap_or(&[]))
@@ -1240,8 +1174,7 @@ pub(super) fn run_lanes<L: Lanes>(l: L, row: &[u32], l0: usize) -> I<L> {
     }
 }
 
-/// The coarse differences a run's units must have, lane-wise: the bits lanes 1 and 2 of
-/// each quad must show for `s` and for `t` (lanes 0 and 3 are not compared: [`SKIP`]).
+/// Differences `d` lane-wise, for [`same_diffs`] (in lanes 1 and 2 of each quad).
 #[inline(always)]
 fn want<L: Lanes>(l: L, d: [u32; 4]) -> (I<L>, I<L>) {
     (
@@ -1250,9 +1183,8 @@ fn want<L: Lanes>(l: L, d: [u32; 4]) -> (I<L>, I<L>) {
     )
 }
 
-/// The coarse differences of the unit's last quad if every quad's λ_base (from its own
-/// differences; `q0`: the unit's first quad, `s`, `t`: its coordinates) has the bits `lam`,
-/// else `None`. Out of line, its operands by value: once per change of differences.
+/// The unit's last quad's coarse differences if every quad's λ_base (unit from quad `q0`,
+/// coordinates `s`, `t`) has the bits `lam`. Out of line: once per change of differences.
 #[cold]
 #[inline(never)]
 fn same_lambda<L: Lanes>(
@@ -1277,8 +1209,7 @@ fn same_lambda<L: Lanes>(
 /// The lanes [`same_diffs`] does not compare (lanes 0 and 3 of each quad), as bits.
 const SKIP: u32 = 0x9999_9999;
 
-/// Whether each quad of the unit has the coarse differences of `w`: the lanes' equalities
-/// as one move-mask, the lanes not compared set.
+/// Whether each quad of the unit has the coarse differences `w` (one move-mask).
 #[inline(always)]
 fn same_diffs<L: Lanes>(i: &Input<L>, w: &(I<L>, I<L>)) -> bool {
     let (ds, dt) = (i.s - i.s.quad_first(), i.t - i.t.quad_first());
@@ -1287,10 +1218,9 @@ fn same_diffs<L: Lanes>(i: &Input<L>, w: &(I<L>, I<L>)) -> bool {
     (eq | SKIP) & full == full
 }
 
-/// A unit's inputs from the batch's rows (`ld`: a row's lanes for the unit; rows the
-/// caller has checked: empty or covering the batch): the coordinates (cube views: the
-/// direction's face and face coordinates, the layer `6·cube + face`), array layers,
-/// offsets (D3D: their low `bits` bits), Dref after its clamp.
+/// A unit's inputs from checked rows (`ld`: a row's lanes for the unit): coordinates (a
+/// cube's face coordinates, layer `6·cube + face`), array layers, offsets (D3D: their low
+/// `bits` bits), Dref after its clamp.
 #[inline(always)]
 pub(super) fn inputs<K: Spec, L: Lanes>(
     l: L,
@@ -1318,8 +1248,6 @@ pub(super) fn inputs<K: Spec, L: Lanes>(
     } else {
         None
     };
-    // (each axis by itself, no closure: either would be left as an out-of-line call,
-    // not compiled for AVX2 with its caller)
     let off = if !K::cube(b) && a.offsets.iter().any(|r| !r.is_empty()) {
         Some((
             b.offset_lanes(ld(a.offsets[0]), bits),
@@ -1352,9 +1280,8 @@ const FALLBACK: Selection = Selection {
     },
 };
 
-/// One unit through the kernel: each level's group, the levels summed as `0 + w·v`, SNORM
-/// results clamped; the results' bits, lane by lane of the unit. `linear` is the
-/// selection's texel filter, given so that a caller that knows it as a constant folds it.
+/// One unit through the kernel: the results' bits lane by lane ([`sum`]). `linear` is
+/// the texel filter, a parameter so that a caller's constant folds.
 #[inline(always)]
 fn unit<K: Spec, L: Lanes>(
     b: &Binding,
@@ -1374,9 +1301,8 @@ fn unit<K: Spec, L: Lanes>(
     }
 }
 
-/// [`unit`] when every group takes all its lanes lane-wise ([`group_all`]), else `None`.
-/// `ONE`: the units are known to have one level of weight 1 and no SNORM clamp
-/// ([`Units::one`]).
+/// [`unit()`] when every group goes lane-wise, else `None`. `ONE`: one level of weight 1
+/// and no SNORM clamp ([`Units::one`]).
 #[inline(always)]
 fn unit_all<K: Spec, L: Lanes, const ONE: bool>(
     b: &Binding,
@@ -1387,7 +1313,7 @@ fn unit_all<K: Spec, L: Lanes, const ONE: bool>(
     cmp: bool,
 ) -> Option<L::A<[u32; 4]>> {
     if ONE && cmp {
-        // `0 + 1·(c, 0, 0, 1)` as `(0 + c, 0, 0, 1)`, the lanes' results put together at once
+        // `0 + 1·(c, 0, 0, 1)` is `(0 + c, 0, 0, 1)`
         let c = if linear {
             group_all_cmp::<L, K, true>(b, plane, &u.slot[0], q)
         } else {
@@ -1412,8 +1338,7 @@ fn unit_all<K: Spec, L: Lanes, const ONE: bool>(
     Some(sum(b, u, v, v1))
 }
 
-/// [`unit`] with some group's lanes left to the lane-by-lane rules ([`group`] takes them),
-/// written to `out` (the unit's lanes): the rare path, out of line.
+/// [`unit()`] with some lanes on the lane-by-lane rules, into `out`: rare, out of line.
 #[cold]
 #[inline(never)]
 #[allow(clippy::too_many_arguments)]
@@ -1437,8 +1362,8 @@ fn unit_parts<K: Spec, L: Lanes>(
     }
 }
 
-/// A unit's levels summed as `0 + w·v` (then `+ w·v1`, the second level's, if there is one),
-/// SNORM results clamped: the results' bits.
+/// A unit's levels summed as `0 + w·v` (then `+ w·v1`), SNORM results clamped: the
+/// results' bits.
 #[inline(always)]
 fn sum<L: Lanes>(
     b: &Binding,
@@ -1465,10 +1390,9 @@ fn sum<L: Lanes>(
     L::each(|k| acc[k].to_array().map(f32::to_bits))
 }
 
-/// The batch route of a binding: the batch loop on the plane for exact, normalized,
-/// isotropic float-kind 2D and 2D-array views (one instantiation per address mode of both
-/// axes, others read at run time) and cube views whose selection cannot depend on λ, else
-/// every quad through the per-quad route.
+/// The batch route of a binding: the batch loop on the plane for lane-wise isotropic 2D
+/// and 2D-array views (one instantiation per address mode of both axes) and cube views
+/// whose selection cannot depend on λ, else the per-quad route.
 pub(super) fn pick(b: &Binding) -> (BatchFn, Route) {
     let m = b.mode_2d();
     if !b.lanewise() || b.aniso.is_some() {

@@ -1,13 +1,11 @@
 //! What sampling knows about one (image shape, view, sampler, config) once it is bound: the
-//! validated state and everything derived from it that the per-sample code would otherwise
-//! recompute — each level's extent and addressing in bytes and in plane texels, the border
-//! and out-of-bounds results as raw bits, the address-mode codes, the format class of the
-//! byte reads — plus the per-lane steps every operation shares (where a coordinate lands,
-//! offsets and Dref by policy).
+//! validated state and what the per-sample code would otherwise recompute (each level's
+//! extent and addressing, border and out-of-bounds bits, address-mode codes, the format
+//! class of byte reads), plus the per-lane steps every operation shares (where a coordinate
+//! lands, offsets and Dref by policy).
 //!
-//! Why a type of its own: the sampling code (`filter`, `sample`, `batch`, `gather`) takes a
-//! `&Binding`, and the [`Kernel`](super::Kernel) that picks among those routines holds one,
-//! so the routines never import the dispatcher that picks them.
+//! A type of its own so that the routines (`filter`, `sample`, `batch`, `gather`) take a
+//! `&Binding` and never import the [`Kernel`](super::Kernel) that picks them.
 
 use super::address;
 use super::cube::select_face;
@@ -70,9 +68,9 @@ pub(super) const FC_R32F: u8 = 2;
 /// Format class: anything else, through the decoder's `fn` pointers.
 pub(super) const FC_ANY: u8 = 0;
 
-/// A kernel's identity: drawn from a process-wide counter at construction and again by
-/// every clone, so that equal ids mean the same binding, whose λ and level selection are
-/// fixed (the key of the batch path's per-thread memo); never 0.
+/// A kernel's identity, the key of the batch path's per-thread memos: drawn from a
+/// process-wide counter at construction and by every clone, so equal ids mean the same
+/// binding; never 0.
 #[derive(Debug, PartialEq, Eq)]
 pub(super) struct KernelId(pub u64);
 

@@ -4,13 +4,11 @@
 //! wrapping, or the border), its value, the per-texel comparison of Dref operations and the
 //! filter weights.
 //!
-//! Shape: the sampling code is generic over a `Recorder` that it calls at each step. Normal
-//! runs use `NoRecord`, a zero-sized recorder whose every method is empty and whose
-//! `Recorder::ON` is false, so the calls compile away; `Kernel::explain_*` run the general
-//! path (one lane at a time, every mode read at run time) with `Log`, which fills the
-//! plain data types below. There is no second implementation of any rule: the record is of
-//! the run that makes the result, and [`QuadExplain::result`] is that run's output, bit for
-//! bit what the operation itself returns (a test holds the two equal).
+//! Shape: the sampling code is generic over a `Recorder` it calls at each step. Normal runs
+//! use `NoRecord` (empty methods, `Recorder::ON` false: the calls compile away);
+//! `Kernel::explain_*` run the general path with `Log`, which fills the data types below.
+//! No rule is implemented twice: [`QuadExplain::result`] is the recorded run's output, bit
+//! for bit what the operation returns.
 
 use super::sampler::{Filter, MipmapMode};
 use super::QuadBits;

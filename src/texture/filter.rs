@@ -2,16 +2,14 @@
 //! filtered value — floor (or the linear split), wrap per axis (border, cube seams and
 //! corners), read, compare (Dref), lerp — written once (sampling.md §4.3, §7, §8, §10).
 //!
-//! Shape: every instantiation is this code. What an instantiation knows at compile time is
-//! a [`Spec`] (address mode, cube or not, dimensions, precision), whose
-//! constants fold the branches away; [`General`] knows nothing and reads every mode from the
-//! [`Binding`] at run time, which is the general path. The lane count `W` is a parameter
-//! ([`lanes`](super::lanes)): one lane at a time ([`lane`], every rule), or a group of `W`
-//! lanes ([`group`]) whose footprints are formed lane-wise and which reads a group whose
-//! every footprint lies inside its level, or wraps lane-wise, with one offset per lane and
-//! no per-tap tests; any other lane of a group goes through [`lane`] (the same rules, the
-//! same operations in the same order, hence the same bits). The texel source is a type
-//! parameter ([`Source`]), and so is the [`Recorder`] the general path reports to.
+//! Shape: every instantiation is this code. What it knows at compile time is a [`Spec`]
+//! (address mode, cube or not, dimensions, precision), whose constants fold branches away;
+//! [`General`] knows nothing and reads every mode from the [`Binding`]: the general path.
+//! The lanes are a parameter ([`lanes`]): one lane by every rule ([`lane`]),
+//! or a group ([`group`]) whose footprints are formed lane-wise and read with one offset
+//! per lane and no per-tap tests where each lies inside its level or wraps lane-wise; any
+//! other lane goes through [`lane`] (the same operations in the same order, so the same
+//! bits). The texel [`Source`] and the general path's [`Recorder`] are parameters too.
 
 use super::address::{self, wrap, wrap_lanes, DYN};
 use super::binding::Binding;
@@ -23,8 +21,7 @@ use super::sampler::{compare, Filter};
 use super::source::{Addr, Source};
 use wide::f32x4;
 
-/// What a kernel instantiation knows at compile time (see the module doc). `DYN` in a code
-/// means "read it from the binding".
+/// What a kernel instantiation knows at compile time; `DYN`: read it from the binding.
 pub(super) trait Spec {
     /// Address mode code on every axis, or `DYN` (each axis's from the binding).
     const MODE: u8;
@@ -105,8 +102,8 @@ impl<const M: u8, const CUBE: bool, const ARRAY: u8> Spec for Fast<M, CUBE, ARRA
     const ARRAY: u8 = ARRAY;
 }
 
-/// Where one lane's footprint reads: its absolute level, layer and cube face, the level's
-/// extent, and the (level, layer)'s addressing in the source's unit.
+/// Where one lane's footprint reads: absolute level, layer and cube face, the level's
+/// extent and the (level, layer)'s addressing in the source.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct At {
     pub level: u32,
@@ -141,8 +138,8 @@ impl At {
             + ijk[0] as usize * a.step
     }
 
-    /// The recorder's name for texel `t` of this lane's footprint: `(face, ijk)` on the
-    /// lane's layer moved to `face` (a cube's neighbouring face), or `None`: the border.
+    /// The recorder's name for texel `t`: `(face, ijk)` (a cube's face may be a
+    /// neighbour), or `None`: the border.
     pub fn texel(&self, t: Option<(u32, [i32; 3])>, cube: bool) -> Texel {
         match t {
             Some((f, ijk)) => Texel::At {
@@ -155,8 +152,7 @@ impl At {
     }
 }
 
-/// What a footprint reports to the recorder besides its taps: probe and weight in the
-/// lane's sum.
+/// A footprint's probe and weight in the lane's sum, for the recorder.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Note {
     pub probe: u32,
@@ -374,9 +370,9 @@ pub(super) fn lane_raw<S: Source, R: Recorder>(
     v
 }
 
-/// A level slot of a group of lanes: each lane's level extent, where its texels start on
-/// the slot's layer (plane indices), its layer step, and its absolute level. Built once per
-/// level selection; a group's lanes may sit on other layers ([`Input::layer`]).
+/// A level slot of a group of lanes: each lane's level extent, first texel on the slot's
+/// layer (plane index), layer step and absolute level. Built once per level selection; a
+/// group's lanes may sit on other layers ([`Input::layer`]).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Slot<L: Lanes> {
     pub size: [I<L>; 2],
@@ -387,8 +383,8 @@ pub(super) struct Slot<L: Lanes> {
     pub tlayer: I<L>,
     /// Every lane's level is a power of two on both axes.
     pub pow2: bool,
-    /// The row length (texels) every lane's level has, if they all have one (then a cube
-    /// slot's lanes share one level's face size and edge table).
+    /// The row length every lane's level has, if one (a cube slot's lanes then share one
+    /// face size and edge table).
     pub row: Option<usize>,
     /// Each lane's absolute level, and the slot's absolute layer.
     pub level: L::A<u32>,
@@ -396,13 +392,11 @@ pub(super) struct Slot<L: Lanes> {
 }
 
 impl<L: Lanes> Slot<L> {
-    /// Lanes `0..4` on absolute level `levels[0]`, lanes `4..` on `levels[1]` (a quad on
-    /// two levels, or every lane on one level when both are equal), absolute `layer`: the
-    /// slot of a level selection.
+    /// Lanes `0..4` on absolute level `levels[0]`, lanes `4..` on `levels[1]`, absolute
+    /// `layer`.
     #[inline(always)]
     pub fn halves(l: L, b: &Binding, levels: [u32; 2], layer: u32) -> Slot<L> {
-        // each half's values looked up once, then spread over its lanes (a cube face is
-        // square: its rows are its width)
+        // (a cube face is square: its rows are its width)
         let y = if b.cube { 0 } else { 1 };
         let of = |v: u32| {
             let lv = &b.lv[v as usize];
@@ -410,10 +404,8 @@ impl<L: Lanes> Slot<L> {
             let size = [lv.size[0], lv.size[y], base, lv.tlayer as i32];
             (size, [lv.sizef[0], lv.sizef[y]], lv.pow2)
         };
-        // (written out: an array `map` is left as an out-of-line call)
         let half = [of(levels[0]), of(levels[1])];
         let h = |k: usize| &half[(k >= 4) as usize];
-        // (one level: splats)
         let one = levels[0] == levels[1];
         let i = |c: usize| {
             if one {
@@ -441,8 +433,7 @@ impl<L: Lanes> Slot<L> {
         }
     }
 
-    /// Lane `k` on absolute level `lv[k / 4][k % 4]` (quads' lanes; a four-lane slot reads
-    /// `lv[0]`), absolute `layer`: [`Slot::halves`] when each quad's lanes share one level.
+    /// Lane `k` on absolute level `lv[k / 4][k % 4]`, absolute `layer`.
     #[inline(always)]
     pub fn quads(l: L, b: &Binding, lv: [[u32; 4]; 2], layer: u32) -> Slot<L> {
         if lv[0] == [lv[0][0]; 4] && lv[1] == [lv[1][0]; 4] {
@@ -456,7 +447,6 @@ impl<L: Lanes> Slot<L> {
     #[inline(always)]
     fn of(l: L, b: &Binding, level: impl Fn(usize) -> u32, layer: u32) -> Slot<L> {
         let lv = |k: usize| &b.lv[level(k) as usize];
-        // a cube face is square: its rows are its width
         let y = if b.cube { 0 } else { 1 };
         Slot {
             size: [l.i_of(|k| lv(k).size[0]), l.i_of(|k| lv(k).size[y])],
@@ -474,15 +464,14 @@ impl<L: Lanes> Slot<L> {
 }
 
 /// What varies from group to group on a slot: the lanes' normalized (cube: face)
-/// coordinates, texel offsets, layers past the slot's (array layers; cube views: `6·cube +
-/// face` past the view's first layer) and cube faces, and the compare reference.
+/// coordinates, offsets, layers, cube faces and Dref.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Input<L: Lanes> {
     pub s: F<L>,
     pub t: F<L>,
     /// Texel offsets (u, v) as f32; `None`: all zero.
     pub off: Option<(F<L>, F<L>)>,
-    /// Layers past the slot's; `None`: none.
+    /// Layers past the slot's (cube views: `6·cube + face`); `None`: none.
     pub layer: Option<I<L>>,
     /// Cube faces (cube views only).
     pub face: I<L>,
@@ -490,9 +479,8 @@ pub(super) struct Input<L: Lanes> {
 }
 
 impl<L: Lanes> Input<L> {
-    /// A quad's operands on `l`'s lanes, lane `k` being quad lane `k & 3`: each lane's
-    /// [`Binding::locate`] (`loc`), its offsets if any is not zero, its Dref (after the
-    /// clamp, [`Binding::dref_lanes`]; zeros without one).
+    /// A quad's operands on `l`'s lanes (lane `k` is quad lane `k & 3`): each lane's
+    /// [`Binding::locate`] (`loc`), offsets and Dref (clamped: [`Binding::dref_lanes`]).
     #[inline(always)]
     pub fn quad(
         l: L,
@@ -521,7 +509,7 @@ impl<L: Lanes> Input<L> {
         }
     }
 
-    /// Lane `l`'s [`At`] on `slot` in source `src`: its level, layer and face.
+    /// Lane `l`'s [`At`] on `slot` in source `src`.
     #[inline(always)]
     pub fn at<S: Source>(&self, b: &Binding, src: &S, slot: &Slot<L>, l: usize) -> At {
         let d = self.layer.map_or(0, |d| d.at(l) as u32);
@@ -535,19 +523,20 @@ impl<L: Lanes> Input<L> {
     }
 }
 
-/// Where a group's taps are on the plane, lane-wise: each lane's first tap and, for linear
-/// filtering, the other three (`None`: every footprint is adjacent, the taps are `o`, `o + 1`,
-/// `o + row`, `o + row + 1`), the fractions toward them, and the lanes left to [`lane`]
-/// (bit `l`), whose indices are another lane's (every index is a checked plane index), and
-/// per tap the lanes whose tap is a cube corner (bit `l` of `corner[c]`: the tap's index is
-/// the opposite tap's; its texel is the average of the other three).
+/// Where a group's taps are on the plane, lane-wise; every index is a checked plane index.
 pub(super) struct Taps<L: Lanes> {
+    /// Each lane's first tap.
     pub o: I<L>,
     pub row: I<L>,
+    /// The other three taps (linear); `None`: `o + 1`, `o + row`, `o + row + 1`.
     pub hi: Option<[I<L>; 3]>,
+    /// The fractions toward them.
     pub fa: F<L>,
     pub fb: F<L>,
+    /// Lanes left to [`lane`] (bit `l`), holding another lane's indices.
     pub rest: u32,
+    /// Per tap, the lanes whose tap is a cube corner: its index is the opposite tap's, its
+    /// texel the average of the other three.
     pub corner: [u32; 4],
 }
 
@@ -571,8 +560,7 @@ fn fill<L: Lanes>(v: I<L>, rest: u32, src: usize) -> I<L> {
         .i_of(|l| if rest >> l & 1 != 0 { a[src] } else { a[l] })
 }
 
-/// A lane-wise wrap by the spec's constant mode (`plane_taps` calls it only for the modes
-/// [`address::lanewise`] takes).
+/// A lane-wise wrap by the spec's constant mode (one [`address::lanewise`] takes).
 #[inline(always)]
 fn wrap_mode<K: Spec, L: Lanes>(i: I<L>, n: I<L>, pow2: bool) -> I<L> {
     match K::MODE {
@@ -589,10 +577,8 @@ fn in_level<L: Lanes>(i: I<L>, n: I<L>, d: i32) -> u32 {
     (i.gt(l.i(-1)) & (n - l.i(d)).gt(i)).bits()
 }
 
-/// Whether every lane has `0 ≤ lo ≤ hi < len`: plane indices (< 2²²) are i32 lane
-/// arithmetic, and this check before any read is what the unchecked reads rest on (`lo ≤
-/// hi` is checked too, so an upper index that wrapped past `i32::MAX` fails; `len` is
-/// compared as i32, saturated, so the check is lane-wise i32 compares).
+/// Whether every lane has `0 ≤ lo ≤ hi < len`, in i32 lane arithmetic (`len` saturated):
+/// the check the unchecked reads rest on (`lo ≤ hi` fails an upper index that wrapped).
 #[inline(always)]
 fn in_plane<L: Lanes>(lo: I<L>, hi: I<L>, len: usize) -> bool {
     let l = lo.lanes();
@@ -600,11 +586,10 @@ fn in_plane<L: Lanes>(lo: I<L>, hi: I<L>, len: usize) -> bool {
     (lo.gt(l.i(-1)) & !lo.gt(hi) & len.gt(hi)).all()
 }
 
-/// The plane index of one tap `(i, j)` of each lane's cube footprint (`w`: the face size;
-/// `base`: texel (0, 0) of the lane's face, `cube0`: of its cube's face 0; `sides`: the
-/// edge table's `(a, d)` of the lane's face, side by side): on the face, its own; one step
-/// off one axis, the neighbouring face's by the table. And the lanes whose tap is off both
-/// axes (a corner).
+/// The plane index of tap `(i, j)` of each lane's cube footprint, and the lanes whose tap
+/// is off both axes (a corner). `w`: the face size; `base`: texel (0, 0) of the lane's
+/// face, `cube0`: of its cube's face 0; `sides`: the edge table's `(a, d)` of the lane's
+/// face. One step off one axis, the tap is on the neighbouring face by the table.
 #[inline(always)]
 fn edge_tap<L: Lanes>(
     base: I<L>,
@@ -618,7 +603,6 @@ fn edge_tap<L: Lanes>(
     let (ilo, jlo) = (zero.gt(i), zero.gt(j));
     let oi = ilo | !w.gt(i);
     let oj = jlo | !w.gt(j);
-    // (no closures: one that is not inlined would not be compiled for AVX2)
     let (ai, di) = (
         I::select(ilo, sides[0].0, sides[1].0),
         I::select(ilo, sides[0].1, sides[1].1),
@@ -633,16 +617,12 @@ fn edge_tap<L: Lanes>(
     (I::select(oi | oj, off, base + j * w + i), oi & oj)
 }
 
-/// The lane-wise footprints of a group on the plane, [`lane`]'s operations lane for lane:
-/// texel-space `s·w (+ offset)`, floor (after `−0.5` for linear), fraction, the wrap of
-/// every tap (cube views: a tap one step off its face on the neighbouring face by the edge
-/// table), the plane index, range-checked against the plane (`len`). Lanes that need the
-/// lane-by-lane rules are reported in `rest`: a coordinate of magnitude ≥ 2²¹ or NaN, a
-/// wrap that is not lane-wise (border, mirror-clamp, non-power-of-two repeat) for a footprint
-/// leaving its level, a cube footprint over a corner unless `corners` (then in
-/// [`Taps::corner`]). `None`: every lane does (or an index outside the plane, which the
-/// kernel's own image cannot give), or with `ALL` any lane does: then the taps are every
-/// lane's and `rest` is empty.
+/// The lane-wise footprints of a group on the plane, [`lane`]'s operations lane for lane,
+/// range-checked against the plane (`len`). Left in `rest`: a coordinate of magnitude ≥ 2²¹
+/// or NaN, a footprint leaving its level under a wrap that is not lane-wise, a cube
+/// footprint over a corner unless `corners` (then in [`Taps::corner`]). `None`: every lane
+/// is left (or an index is off the plane, which the kernel's own image cannot give), or
+/// with `ALL` any lane is.
 #[inline(always)]
 pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
     b: &Binding,
@@ -663,7 +643,6 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
     let one = l.i(1);
     let cube = K::cube(b);
     let full = (1u32 << L::W) - 1;
-    // (first index, upper taps, lanes left) before the lanes left are filled in
     let (o, hi, rest): (I<L>, Option<[I<L>; 3]>, u32);
     let mut corner = [0u32; 4];
     let (fa, fb): (F<L>, F<L>);
@@ -695,10 +674,8 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
         if inside & small == full {
             (o, hi, rest) = (base + j0 * w + i0, None, 0);
         } else if let (true, Some(_)) = (cube, slot.row) {
-            // footprints over an edge, lane-wise (every lane on one level: its edge table):
-            // a tap one step off the face (one axis) at the table's index on the
-            // neighbouring face; a lane with a tap off both axes (a corner) or farther out
-            // is left to `lane`
+            // footprints over an edge, every lane on one level's edge table; a tap farther
+            // out leaves the lane to `lane`
             let e = &b.lv[slot.level[0] as usize].edges;
             let f = q.face;
             let sides = [
@@ -721,7 +698,6 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
             if corners {
                 // a corner tap reads the opposite tap (never a corner too: a 2×2
                 // footprint within one step of the face holds at most one corner)
-                // (written out: closures left out of line would not be compiled for AVX2)
                 let x = [
                     I::select(t[0].1, t[3].0, t[0].0),
                     I::select(t[1].1, t[2].0, t[1].0),
@@ -794,7 +770,6 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
         (o, w, hi)
     } else {
         let src = (!rest).trailing_zeros() as usize;
-        // (not `Option::map`: its closure would be left out of line)
         #[allow(clippy::manual_map)]
         let hi = match hi {
             Some(h) => Some([
@@ -811,7 +786,6 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
         None if !LIN => in_plane(o, o, len),
         None => in_plane(o, o + row + one, len),
         Some(h) => {
-            // (written out: a fold's closure is left out of line, not compiled for AVX2)
             let lo = o.min(h[0]).min(h[1]).min(h[2]);
             let top = o.max(h[0]).max(h[1]).max(h[2]);
             in_plane(lo, top, len)
@@ -833,11 +807,9 @@ pub(super) fn plane_taps<L: Lanes, K: Spec, const LIN: bool, const ALL: bool>(
 fn reads<L: Lanes>(texels: &[f32x4], o: I<L>) -> L::A<f32x4> {
     let b = o.x16().arr();
     let base = texels.as_ptr().cast::<u8>();
-    // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and the
-    // greatest of every lane's taps (the adjacent form: `o` and `o + row + 1`, which bound
-    // the four taps `o`, `o + 1`, `o + row`, `o + row + 1` since `row ≥ 1`; nearest: `o`,
-    // its one tap); every offset here is 16 × one of those taps, so its 16 bytes are that
-    // texel of `texels`: in bounds, and aligned since the slice's elements are 16-byte values
+    // SAFETY: `plane_taps` checked `0 ≤ lo ≤ hi < texels.len()` for the least and greatest
+    // of every lane's taps (adjacent: `o` and `o + row + 1`, bounding all four as `row ≥ 1`;
+    // nearest: `o`); each offset is 16 × a tap, so its 16 bytes are an aligned texel
     L::each(|l| unsafe { *base.add(b[l] as u32 as usize).cast::<f32x4>() })
 }
 
@@ -845,15 +817,13 @@ fn reads<L: Lanes>(texels: &[f32x4], o: I<L>) -> L::A<f32x4> {
 #[inline(always)]
 pub(super) fn reads_channel<L: Lanes>(texels: &[f32x4], o: I<L>, c: usize) -> F<L> {
     let base = texels.as_ptr().cast::<u8>().wrapping_add(4 * (c & 3));
-    // SAFETY: as in `reads`, each lane of `o` is a checked index, so the 16 bytes 16 × it
-    // on from the plane's start are a texel of the plane and its channel `c & 3` the f32
-    // `4·(c & 3)` bytes on, aligned
+    // SAFETY: as in `reads`, each lane of `o` is a checked index: 16 × it is a texel's
+    // offset, and its channel `c & 3` the aligned f32 `4·(c & 3)` bytes on
     unsafe { o.lanes().gather(base, o.x16()) }
 }
 
-/// A group of lanes on one slot, filtered by `LIN`, each texel compared with the lane's
-/// Dref first if `CMP` (a compared texel is `(pass, 0, 0, 1)`): the lane-wise footprints
-/// on the plane where [`plane_taps`] takes them, every other lane by [`lane`] from `src`.
+/// A group of lanes on one slot, filtered by `LIN`, compared first if `CMP`: lane-wise where
+/// [`plane_taps`] takes the lanes, every other lane by [`lane`] from `src`.
 #[inline(always)]
 pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(
     b: &Binding,
@@ -873,9 +843,8 @@ pub(super) fn group<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bo
     r
 }
 
-/// [`group`] when [`plane_taps`] takes every lane of it, else `None` (the caller then takes
-/// the group through [`group`], out of line): no lane left over to test for or fill in, so
-/// the results stay in registers.
+/// [`group`] when [`plane_taps`] takes every lane, else `None`: nothing left over to test
+/// for or fill in, so the results stay in registers.
 #[inline(always)]
 pub(super) fn group_all<L: Lanes, K: Spec, const LIN: bool, const CMP: bool>(
     b: &Binding,
@@ -887,8 +856,8 @@ pub(super) fn group_all<L: Lanes, K: Spec, const LIN: bool, const CMP: bool>(
     Some(filter_taps::<L, LIN, CMP>(b, plane, slot, q, &t))
 }
 
-/// [`group_all`] of a compare (`CMP`) as the lanes' filtered pass fractions (the first
-/// channel of each lane's result; the others are 0, 0, 1).
+/// [`group_all`] of a compare as the lanes' filtered pass fractions (the first channel;
+/// the others are 0, 0, 1).
 #[inline(always)]
 pub(super) fn group_all_cmp<L: Lanes, K: Spec, const LIN: bool>(
     b: &Binding,
@@ -900,8 +869,7 @@ pub(super) fn group_all_cmp<L: Lanes, K: Spec, const LIN: bool>(
     Some(compare_taps::<L, LIN>(b, plane, q, &t))
 }
 
-/// The compare route: each tap's depth (channel 0) compared with the lane's Dref, as 1 or
-/// 0, filtered by `LIN`, all lanes at once.
+/// Each tap's depth (channel 0) compared with the lane's Dref, as 1 or 0, filtered by `LIN`.
 #[inline(always)]
 fn compare_taps<L: Lanes, const LIN: bool>(
     b: &Binding,
@@ -912,7 +880,6 @@ fn compare_taps<L: Lanes, const LIN: bool>(
     let [o00, o10, o01, o11] = t.four();
     let op = b.sampler.compare_op;
     if LIN {
-        // (written out: an array `map` is left as an out-of-line call)
         let d = [
             reads_channel(plane, o00, 0),
             reads_channel(plane, o10, 0),
@@ -955,7 +922,6 @@ fn filter_taps<L: Lanes, const LIN: bool, const CMP: bool>(
         // every lane (the adjacent form), with `row` every lane's row length (≥ 1)
         unsafe { t.fa.lanes().bilerp_block(plane, t.o, row, t.fa, t.fb) }
     } else if LIN {
-        // (written out: an array `map` is left as an out-of-line call)
         let mut tx = [
             reads(plane, o00),
             reads(plane, o10),
@@ -971,8 +937,8 @@ fn filter_taps<L: Lanes, const LIN: bool, const CMP: bool>(
     }
 }
 
-/// A cube corner's missing texel: the average of the three real ones `t`, their sum in f64
-/// in tap order divided by 3 (so three equal texels average to exactly themselves).
+/// A cube corner's missing texel: the three real ones summed in f64 in tap order, over 3
+/// (so three equal texels average to exactly themselves).
 fn corner_texel(t: impl Iterator<Item = [f32; 4]>) -> [f32; 4] {
     let mut s = [0.0f64; 4];
     for v in t {
@@ -983,8 +949,8 @@ fn corner_texel(t: impl Iterator<Item = [f32; 4]>) -> [f32; 4] {
     s.map(|x| (x / 3.0) as f32)
 }
 
-/// The taps `tx` with each lane's corner tap (`corner[c]`, bit `l`) replaced by the average
-/// of its other three ([`corner_texel`]), as [`lane`] makes it.
+/// The taps `tx` with each lane's corner tap (bit `l` of `corner[c]`) replaced by
+/// [`corner_texel`] of the other three, as [`lane`] makes it.
 #[cold]
 #[inline(never)]
 fn corner_average<L: Lanes>(mut tx: [L::A<f32x4>; 4], corner: [u32; 4]) -> [L::A<f32x4>; 4] {
@@ -1037,9 +1003,8 @@ pub(super) fn group_all_of<L: Lanes, K: Spec>(
     }
 }
 
-/// `r` with the lanes `rest` (bit `l`) of a group replaced by [`lane`]'s results: out of
-/// the way of the group's lane-wise code (the rare path), its operands by value so that the
-/// group's stay in registers.
+/// `r` with the lanes `rest` (bit `l`) replaced by [`lane`]'s results: the rare path, out
+/// of line, its operands by value so that the group's stay in registers.
 #[cold]
 #[inline(never)]
 fn rest_lanes<L: Lanes, K: Spec, S: Source, const LIN: bool, const CMP: bool>(

@@ -77,14 +77,13 @@ pub enum BatchGatherOffsets<'a> {
     Four([[i32; 2]; 4]),
 }
 
-/// A batch of gathers in the interpreter's structure-of-arrays form for
-/// [`Kernel::gather_batch`](super::Kernel::gather_batch) (rows as [`BatchArgs`](super::BatchArgs)'s: f32 bits, lane
-/// `4q + i` is quad `q`'s lane `i`, an empty row reads as zeros).
+/// A batch of gathers for [`Kernel::gather_batch`](super::Kernel::gather_batch), in rows as
+/// [`BatchArgs`]'s.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct GatherBatchArgs<'a> {
     /// Coordinate rows in [`GatherArgs::coords`] order (`s, t` then the layer of 2D arrays).
     pub coords: [&'a [u32]; 4],
-    /// Lanes that need results, per quad (bit `i` = lane `4q + i`); its length is the quad
+    /// Lanes that need results, per quad (bit `i`: lane `4q + i`); its length is the quad
     /// count.
     pub masks: &'a [u8],
     /// The component operand: quad `q` gathers component `component[4q]` (its lane 0, as
@@ -92,7 +91,7 @@ pub struct GatherBatchArgs<'a> {
     pub component: &'a [u32],
     /// The offsets.
     pub offsets: BatchGatherOffsets<'a>,
-    /// The depth reference per lane (f32 bits); empty: no Dref operand.
+    /// Dref per lane (f32 bits); empty: none.
     pub dref: &'a [u32],
 }
 
@@ -251,9 +250,8 @@ pub(super) fn lane<S: Source, R: Recorder>(
 }
 
 /// The gathered values of the taps `t`: R = (i0, j1), G = (i1, j1), B = (i1, j0),
-/// A = (i0, j0). Footprints whose taps are side by side (the usual case) without a compare
-/// read each row as one pair of words of the component copy; others read each tap's
-/// channel from the plane.
+/// A = (i0, j0). Adjacent taps without a compare read each row as one pair of words of the
+/// component copy; others read each tap's channel from the plane.
 #[inline(always)]
 fn gathered<L: Lanes>(
     b: &Binding,
@@ -270,9 +268,8 @@ fn gathered<L: Lanes>(
     if let (false, None, Some(w)) = (cmp, t.hi, tx.comps) {
         let at = o00.lanes().i((c * n) as i32);
         // SAFETY: `w` has `4n < 2³¹` words ([`Texels::of`]) and `c ≤ 3`; `plane_taps` checked
-        // `0 ≤ o` and `o + row + 1 < n` for every lane (the adjacent form, `row ≥ 1`), so the
-        // words `c·n + o + row`, `+ 1` (`o01 + at`) and `c·n + o`, `+ 1` (`o00 + at`) are
-        // below `4n`, their i32 sums exact: component `c`'s words of the four taps
+        // `0 ≤ o` and `o + row + 1 < n` for every lane (`row ≥ 1`), so words `c·n + o + row`
+        // and `c·n + o` and each next one are below `4n`, their i32 sums exact
         return unsafe { o00.lanes().pairs(w, o01 + at, o00 + at) };
     }
     let plane = tx.plane;
@@ -287,15 +284,12 @@ fn gathered<L: Lanes>(
     slot.size[0].lanes().rows(x, y, z, w)
 }
 
-/// What a group's gathers read: the plane (the footprints' bounds, a compare's depths, taps
-/// that are not side by side) and, without a compare, its component copy
-/// ([`components`](super::image::Plane::components)), where the two taps of a footprint's
-/// row are one 64-bit word.
+/// What a group's gathers read: the plane and, without a compare, its component copy
+/// ([`components`](super::image::Plane::components)).
 #[derive(Clone, Copy)]
 struct Texels<'a> {
     plane: &'a [f32x4],
-    /// The component copy, `4·plane.len() < 2³¹` words; `None` with a compare (not built
-    /// for it).
+    /// `4·plane.len() < 2³¹` words; `None` with a compare.
     comps: Option<&'a [u32]>,
 }
 
@@ -363,10 +357,9 @@ pub(super) fn general(b: &Binding, img: &Image, a: &GatherArgs) -> QuadBits {
     quad(b, img, a, &NoRecord)
 }
 
-/// A quad's gather on the image's plane: its lanes as one group, the footprints lane-wise
-/// ([`plane_taps`]), each tap's component (its f32 bits are the raw result of every
-/// float-kind format) or comparison, the lanes they leave through [`lane`] (`ConstOffsets`
-/// and images without a plane: the general path).
+/// A quad's gather on the image's plane: one group, footprints lane-wise ([`plane_taps`]),
+/// each tap's component (its f32 bits are every float-kind format's raw result) or
+/// comparison, lanes left through [`lane`]; `ConstOffsets` and no plane: the general path.
 pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
     b: &Binding,
     img: &Image,
@@ -403,8 +396,7 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool>(
 }
 
 /// The gather routes of a binding, per quad and batch: [`plane_quad`] and [`plane_batch`]
-/// for exact, normalized float-kind 2D, 2D-array and cube views with a plane, else the
-/// general path and [`per_quad`].
+/// where [`Binding::lanewise`], else the general path and [`per_quad`].
 pub(super) fn pick(b: &Binding) -> (GatherFn, BatchFn, Route) {
     let m = b.mode_2d();
     if !b.lanewise() {
@@ -421,8 +413,7 @@ pub(super) fn pick(b: &Binding) -> (GatherFn, BatchFn, Route) {
     }
 }
 
-/// A batch gather route, chosen once per kernel: gathers every quad of the batch (whose
-/// operands the caller has checked) into `out`.
+/// A batch gather route, chosen once per kernel: every quad of a checked batch into `out`.
 pub(super) type BatchFn = fn(&Binding, &Image, &GatherBatchArgs, &mut [[u32; 4]]);
 
 /// Every quad of a batch through the kernel's per-quad route.
@@ -430,8 +421,8 @@ pub(super) fn per_quad(b: &Binding, img: &Image, a: &GatherBatchArgs, out: &mut 
     quads(pick(b).0, b, img, a, 0, a.masks.len(), out);
 }
 
-/// Quads `q0..q0 + n` of a batch through the per-quad `route`, into their active lanes of
-/// `out` (quad `q0 + k`'s at `4k`): out of line, the rare path of a plane batch.
+/// Quads `q0..q0 + n` through the per-quad `route`, into `out` (quad `q0 + k`'s at `4k`):
+/// the rare path of a plane batch.
 #[cold]
 #[inline(never)]
 fn quads(
@@ -452,9 +443,8 @@ fn quads(
     }
 }
 
-/// A batch of gathers on the plane: runs of units of `W` lanes — two whole quads gathering
-/// the same component with AVX2, else one — through [`run`], any other quad through
-/// [`plane_quad`]; `ConstOffsets` (and an image without a plane) quad by quad.
+/// A batch of gathers on the plane: runs of units of `W` lanes through [`run`], any other
+/// quad through [`plane_quad`]; `ConstOffsets` (and no plane) quad by quad.
 pub(super) fn plane_batch<const M: u8, const CUBE: bool>(
     b: &Binding,
     img: &Image,
@@ -489,15 +479,11 @@ fn plane_batch_avx2<const M: u8, const CUBE: bool>(
     batch_in::<M, CUBE, _>(l, b, img, plane, a, out)
 }
 
-/// A run of units from quad `q` on (see [`batch_in`]): while a unit's quads are whole and
-/// gather one component, their inputs straight from the rows (`rows`: the batch's, each
-/// taken as whole units of `W` lanes; an empty row given to [`inputs`] as empty), their
-/// footprints lane-wise as in [`plane_quad`] (a unit whose footprints leave lanes: its
-/// quads through `route`), into `out`. Returns the quad that ended the run; a batch with a
-/// row shorter than its lanes (the component row may be) has no runs.
-/// `PLAIN`: the caller knows the batch has `t` and component rows and no layer, Dref or
-/// offset rows (a 2D view's gathers without them), so the units read `s`, `t` and the
-/// component alone.
+/// A run of units from quad `q` on, while a unit's quads are whole and gather one
+/// component: inputs straight from the rows, footprints lane-wise as in [`plane_quad`] (a
+/// unit that leaves lanes goes through `route`), into `out`. Returns the quad that ended
+/// the run; a batch with a short row has no runs. `PLAIN`: the batch has `t` and
+/// component rows and no layer, Dref or offset rows, known as constants so tests fold.
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
@@ -516,8 +502,6 @@ fn run<'r, K: Spec, const PLAIN: bool, L: Lanes>(
     let n = a.masks.len().min(out.len() / 4);
     let lanes = 4 * n;
     let s = rows.coords[0];
-    // (`PLAIN`: the rows it knows empty as constants, so that their tests fold; `t` and
-    // the component rows it knows present)
     let e: &[u32] = &[];
     let known = |r| if PLAIN { e } else { r };
     let all = [
@@ -618,7 +602,6 @@ fn batch_in<const M: u8, const CUBE: bool, L: Lanes>(
     };
     let cmp = !a.dref.is_empty();
     let tx = Texels::of(plane, cmp);
-    // a 2D view's gathers with `t` and component rows and no Dref or offset rows
     let plain = !CUBE
         && b.view.view_type == ViewType::D2
         && !cmp

@@ -4,17 +4,12 @@
 //! `offset(L) + ((((layer·D_L + z)·H_L + y)·W_L + x)·samples + s)·texel_size`.
 //! Texel read/write are public and cheap so render targets and storage images can reuse them.
 //!
-//! An image also carries its decoded-texel plane ([`Plane`]), the sampling kernel's texel
-//! source for float-kind images: every texel of a filterable single-sampled image decoded
-//! once to f32 RGBA — exactly the format decoder's output bits, in the storage order, one 16-byte
-//! `f32x4` per texel — built on the first sample that asks for it and dropped or patched by
-//! every `&mut` method, so a sample always sees the bytes. It is a cache: `PartialEq`
-//! ignores it, clones share it. Why: decoding is per texel and per sample otherwise (an
-//! 8-bit UNORM channel is a division, sRGB a table lookup), 32 texels per trilinear quad;
-//! a plane texel is one aligned load for every format. A gather reads one component of
-//! four texels, two by two side by side: its copy of the plane component by component
-//! ([`Plane::components`], built on the first gather that needs it) makes each pair one
-//! 64-bit load.
+//! An image also carries its decoded plane ([`Plane`]), the kernel's texel source for
+//! float-kind images: every texel decoded once to f32 RGBA by the format's decoder, in
+//! storage order, one 16-byte `f32x4` each. Decoding per read would cost a division (UNORM)
+//! or a table lookup (sRGB) per channel, 32 texels per trilinear quad; a plane texel is one
+//! aligned load. Built on first use, patched or dropped by every `&mut` method (a sample
+//! always sees the bytes); a cache, so `PartialEq` ignores it and clones share it.
 
 use super::format::{Aspect, Format, NumKind};
 use crate::{Error, Result};

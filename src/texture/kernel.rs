@@ -2,9 +2,8 @@
 //! routes chosen for it once — per-quad sample, batch sample, per-quad gather, batch gather —
 //! plus the operand checks every route shares, made once per call.
 //!
-//! This is the dispatcher: it knows every route and picks by what the binding is (float
-//! kind with a decoded plane, exact precision, normalized coordinates, view type, address
-//! modes, anisotropy), each route module offering its `pick`. Nothing it picks imports it.
+//! The dispatcher: it picks each route by what the binding is, through each route module's
+//! `pick`. Nothing it picks imports it.
 
 use super::batch::{self, BatchArgs, BatchFn, BatchLod};
 use super::binding::{Binding, Route};

@@ -1,27 +1,25 @@
-//! Lane vectors: the one type every stage of the sampling kernel is written against, so
-//! that each rule (floor, wrap, lerp) exists once and the lane count is a type
-//! parameter [`Lanes`]: [`Arr<1>`] (one lane at a time, the general path's footprints),
-//! [`Quad`] (four lanes: a quad; SSE2 `__m128`, always present on x86-64) or [`Avx`] (eight
-//! lanes: two quads, a pixel's probes, or a quad's two levels; an `__m256`).
+//! Lane vectors: what every stage of the sampling kernel is written against, so that each
+//! rule (floor, wrap, lerp) exists once and the lane count is a type parameter [`Lanes`]:
+//! [`Arr<1>`] (the general path's one lane), [`Quad`] (a quad; SSE2, always on x86-64) or
+//! [`Avx`] (eight lanes: two quads, a pixel's probes, or a quad's two levels).
 //!
-//! Shape: a `Lanes` value is a zero-sized token, and every vector ([`F`]: f32, [`I`]: i32,
-//! [`M`]: a condition per lane) carries its token. The eight-lane token can be made only by
-//! [`Avx::new`], which asks whether the CPU has AVX2, so every AVX2 intrinsic the [`Avx`]
-//! impl calls runs on a CPU that has it; the AVX2 twins of the kernel are entered with that
-//! token and its operations, `#[inline(always)]`, compile inside them as single AVX2
-//! instructions. The trait's operations are real vector operations, not element loops
-//! (which the compiler's vectorizer turned into two 128-bit halves and shuffles). No FMA is
-//! ever enabled and every form does the same IEEE operations in the same order, so every
-//! lane count gives the same bits (the property the kernel's equivalence test holds).
-//! Reductions ([`M::bits`], [`M::all`]) are one move-mask, not a branch per lane.
+//! Shape: a `Lanes` value is a zero-sized token that every vector ([`F`], [`I`], [`M`])
+//! carries. [`Avx::new`] makes the eight-lane token only on a CPU with AVX2, so its
+//! intrinsics are sound; the kernel's AVX2 twins are entered with it, and its
+//! `#[inline(always)]` operations compile inside them as single instructions (real vector
+//! operations: element loops came out as 128-bit halves and shuffles). No FMA, and the same
+//! IEEE operations in the same order in every form, so every lane count gives the same bits.
+//!
+//! Code that runs inside an AVX2 twin calls no closure more than once and `map`s no array:
+//! either is left as an out-of-line call, not compiled for AVX2 (hence the arrays written
+//! out element by element throughout the unit).
 
 use std::fmt;
 use std::ops::{Add, BitAnd, BitOr, BitXor, Div, Index, IndexMut, Mul, Not, Sub};
 use wide::f32x4;
 
-/// The methods of a [`Lanes`] impl that are one expression of their operands, written
-/// `name(operand: type, …) -> type = expression;`: each an `#[inline(always)]` method taking
-/// the token, its expression inside `$wrap!` (the impl's `unsafe` block for intrinsics).
+/// [`Lanes`] methods that are one expression, `name(operand: type, …) -> type = expression;`,
+/// the expression inside `$wrap!` (the impl's `unsafe` block for intrinsics).
 macro_rules! ops {
     ($wrap:ident; $($f:ident($($a:ident: $t:ty),*) -> $r:ty = $e:expr;)*) => {
         $(
@@ -54,12 +52,12 @@ macro_rules! plain {
     };
 }
 
-/// A lane count and its vector operations (see the module doc). The methods take the token
-/// (`self`): the proof that the CPU runs them.
+/// A lane count and its vector operations; the methods take the token (`self`), the proof
+/// that the CPU runs them.
 pub(super) trait Lanes: Copy + 'static {
     /// The lane count.
     const W: usize;
-    /// The eight-lane AVX2 form: the kernel's AVX2 twins are entered with it.
+    /// The eight-lane AVX2 form.
     const AVX2: bool = false;
     /// One value per lane.
     type A<T: Copy>: Copy + AsRef<[T]> + AsMut<[T]> + Index<usize, Output = T> + IndexMut<usize>;
@@ -76,8 +74,7 @@ pub(super) trait Lanes: Copy + 'static {
     fn istore(self, v: Self::Iv) -> Self::A<i32>;
     /// The first `W` words of `r` (at least `W` long).
     fn irow(self, r: &[u32]) -> Self::Iv;
-    /// `r` as whole units of `W` values (a shorter rest left out): rows read (and results
-    /// written) unit by unit with no length test per unit.
+    /// `r` as whole units of `W` values (a shorter rest left out): no length test per unit.
     fn units<T: Copy>(r: &[T]) -> &[Self::A<T>];
     /// [`units`](Lanes::units), writable.
     fn units_mut<T: Copy>(r: &mut [T]) -> &mut [Self::A<T>];
@@ -119,8 +116,7 @@ pub(super) trait Lanes: Copy + 'static {
     /// Lane `l` takes lane `l & !3` (each quad's first lane).
     fn quad_first(self, a: Self::Fv) -> Self::Fv;
 
-    /// Lane `l`'s four values `[x[l], y[l], z[l], w[l]]`: four lane vectors as the rows of
-    /// a result per lane.
+    /// Lane `l`'s `[x[l], y[l], z[l], w[l]]`.
     #[inline(always)]
     fn rows(self, x: Self::Iv, y: Self::Iv, z: Self::Iv, w: Self::Iv) -> Self::A<[u32; 4]> {
         let (x, y, z, w) = (
@@ -132,8 +128,8 @@ pub(super) trait Lanes: Copy + 'static {
         Self::each(|l| [x[l] as u32, y[l] as u32, z[l] as u32, w[l] as u32])
     }
 
-    /// `floor(x)` for lanes below 2²¹ in magnitude (others: any value): adding `1.5·2²³`
-    /// rounds `x` to the nearest integer `r` (exact in this range), and `floor = r − (r > x)`.
+    /// `floor(x)` for lanes below 2²¹ in magnitude (others: any value): `x + 1.5·2²³`
+    /// `− 1.5·2²³` rounds to the nearest integer `r` (exact here); `floor = r − (r > x)`.
     #[inline(always)]
     fn floor_small(self, x: Self::Fv) -> Self::Fv {
         let magic = self.fsplat(12_582_912.0); // 1.5·2²³
@@ -150,8 +146,7 @@ pub(super) trait Lanes: Copy + 'static {
         self.iload(Self::each(|l| t[(i[l] & 7) as usize]))
     }
 
-    /// The bilinear filter of each lane's four texels `t` (`(i0, j0)`, `(i1, j0)`,
-    /// `(i0, j1)`, `(i1, j1)`) with fractions `fa`, `fb`: [`lerp`] along x, then along y.
+    /// [`lerp_xy`] of each lane's four texels `t` with fractions `fa`, `fb`.
     #[inline(always)]
     fn bilerp(self, t: [Self::A<f32x4>; 4], fa: F<Self>, fb: F<Self>) -> Self::A<f32x4> {
         let (fa, fb) = (fa.arr(), fb.arr());
@@ -159,9 +154,8 @@ pub(super) trait Lanes: Copy + 'static {
         Self::each(|l| lerp_xy([t[0][l], t[1][l], t[2][l], t[3][l]], w(fa[l]), w(fb[l])))
     }
 
-    /// [`bilerp`](Lanes::bilerp) of each lane's 2×2 block whose first texel is `plane[o[l]]`
-    /// and whose rows are `row` texels apart, the same for every lane: the taps `o`, `o + 1`,
-    /// `o + row`, `o + row + 1` addressed from one index per lane.
+    /// [`bilerp`](Lanes::bilerp) of each lane's 2×2 block `plane[o[l]]`, `o[l] + 1`,
+    /// `o[l] + row`, `o[l] + row + 1`: one index per lane.
     ///
     /// # Safety
     /// `row ≥ 1`, and every lane has `0 ≤ o[l]` and `o[l] + row + 1 < plane.len()` (so all
@@ -188,8 +182,7 @@ pub(super) trait Lanes: Copy + 'static {
         })
     }
 
-    /// `acc + w·v` per lane and channel (a level's share of a sum), `w[0]` in lanes `0..4`,
-    /// `w[1]` in lanes `4..8`.
+    /// [`axpy`] per lane, `w[0]` in lanes `0..4`, `w[1]` in lanes `4..8`.
     #[inline(always)]
     fn axpy(self, acc: Self::A<f32x4>, w: [f32; 2], v: Self::A<f32x4>) -> Self::A<f32x4> {
         let w = w.map(f32x4::splat);
@@ -207,9 +200,8 @@ pub(super) trait Lanes: Copy + 'static {
         self.f_of(|l| unsafe { *base.add(o[l] as u32 as usize).cast::<f32>() })
     }
 
-    /// Lane `l`'s `[w[a[l]], w[a[l] + 1], w[b[l] + 1], w[b[l]]]`: the two neighbouring
-    /// words at each of two indices, the second two reversed (a gather's rows `j1` and `j0`
-    /// of one component, in its `i0j1 i1j1 i1j0 i0j0` order).
+    /// Lane `l`'s `[w[a[l]], w[a[l] + 1], w[b[l] + 1], w[b[l]]]`: a gather's rows `j1` and
+    /// `j0` of one component, in its `i0j1 i1j1 i1j0 i0j0` order.
     ///
     /// # Safety
     /// Every lane has `0 ≤ a[l]`, `0 ≤ b[l]`, `a[l] + 1 < w.len()` and `b[l] + 1 < w.len()`.
@@ -264,8 +256,7 @@ pub(super) struct I<L: Lanes>(L::Iv, L);
 #[derive(Clone, Copy)]
 pub(super) struct M<L: Lanes>(L::Iv, L);
 
-/// The methods of a lane vector type that apply one [`Lanes`] operation to it (and to
-/// operands of its own type), written `name(operand, …) -> result type = operation;`.
+/// Methods that apply one [`Lanes`] operation, `name(operand, …) -> result type = operation;`.
 macro_rules! lift {
     ($t:ident; $($(#[$m:meta])* $f:ident($($b:ident),*) -> $r:ident = $op:ident;)*) => {
         $(
@@ -278,8 +269,7 @@ macro_rules! lift {
     };
 }
 
-/// The methods [`F`] and [`I`] share: their token, and their lanes as an array (`$store`:
-/// the token's store) or one by one.
+/// The methods [`F`] and [`I`] share (`$store`: the token's store).
 macro_rules! lane_vector {
     ($t:ident, $e:ty, $store:ident) => {
         impl<L: Lanes> $t<L> {
@@ -440,8 +430,7 @@ impl<L: Lanes> Not for M<L> {
     }
 }
 
-/// `N` lanes as plain arrays, lane by lane: one lane (the general path's footprints), and
-/// four where x86-64's SSE2 is not there.
+/// `N` lanes as plain arrays: the general path's one lane, and four off x86-64.
 #[derive(Clone, Copy, Debug, Default)]
 pub(super) struct Arr<const N: usize>;
 
@@ -525,7 +514,7 @@ mod x86 {
     #[derive(Clone, Copy, Debug, Default)]
     pub(in super::super) struct Sse;
 
-    /// `$e` (SSE2 intrinsics) in an `unsafe` block: SSE2 is part of x86-64.
+    /// `$e` (SSE2 intrinsics) in an `unsafe` block.
     macro_rules! sse {
         ($e:expr) => {
             // SAFETY: every x86-64 CPU has SSE2; the operands are plain values
@@ -609,8 +598,7 @@ mod x86 {
         }
     }
 
-    /// Eight lanes in AVX2 registers. A value of this type exists only if [`Avx::new`]
-    /// found AVX2 on the CPU, so each method (all take `self`) may call AVX2 intrinsics.
+    /// Eight lanes in AVX2 registers; a value exists only if [`Avx::new`] found AVX2.
     #[derive(Clone, Copy, Debug)]
     pub(in super::super) struct Avx(());
 
@@ -622,12 +610,11 @@ mod x86 {
         }
     }
 
-    /// `$e` (AVX2 intrinsics) in an `unsafe` block justified by the token.
+    /// `$e` (AVX2 intrinsics) in an `unsafe` block.
     macro_rules! avx {
         ($e:expr) => {
-            // SAFETY: an `Avx` exists only when the CPU has AVX2 (`Avx::new`), and every
-            // method here takes one; the intrinsics' operands are plain values or, for
-            // loads and stores, the local or checked memory named at the call
+            // SAFETY: every method here takes an `Avx`, which exists only when the CPU has
+            // AVX2; operands are values or, for loads and stores, memory named at the call
             unsafe { $e }
         };
     }
@@ -750,9 +737,8 @@ mod x86 {
         }
         #[inline(always)]
         unsafe fn pairs(self, w: &[u32], a: I<Avx>, b: I<Avx>) -> [[u32; 4]; 8] {
-            // each lane's two indices side by side: lanes 0, 1 (low half) and 4, 5 (high)
-            // in `lo`, lanes 2, 3 and 6, 7 in `hi`; one 64-bit gather of four indices is two
-            // lanes' results, each lane's second pair then swapped in place
+            // each lane's two indices side by side (lanes 0, 1, 4, 5 in `lo`, 2, 3, 6, 7 in
+            // `hi`): one 64-bit gather of four is two lanes' results, second pairs swapped
             let (lo, hi) = avx!((
                 _mm256_unpacklo_epi32(a.0, b.0),
                 _mm256_unpackhi_epi32(a.0, b.0)
@@ -778,8 +764,7 @@ mod x86 {
         }
         #[inline(always)]
         fn bilerp(self, t: [[f32x4; 8]; 4], fa: F<Avx>, fb: F<Avx>) -> [f32x4; 8] {
-            // lanes k and k + 4 side by side: one AVX2 operation for two lanes' channels,
-            // each lane's weight one in-half shuffle
+            // lanes k and k + 4 side by side: one operation for two lanes' channels
             let mut o = [f32x4::splat(0.0); 8];
             for k in 0..4 {
                 let p = |c: usize| Pair::of(self, t[c][k], t[c][k + 4]);
@@ -873,8 +858,8 @@ mod x86 {
     }
 }
 
-/// `floor(x)` as i32 without a libm call (baseline x86-64 has no SSE4.1 `roundss`):
-/// saturating for huge values, 0 for NaN. The rule every floor of the texture unit follows.
+/// `floor(x)` as i32, the texture unit's one floor rule: saturating for huge values, 0 for
+/// NaN, no libm call (baseline x86-64 has no SSE4.1 `roundss`).
 #[inline(always)]
 pub(super) fn fl(x: f32) -> i32 {
     let i = x as i32;
@@ -888,13 +873,9 @@ pub(super) fn fl(x: f32) -> i32 {
 /// The bound below which [`split`] takes its lane-wise route: `|x| < 2²¹`.
 const SMALL: f32 = 2_097_152.0;
 
-/// `(floor(x), x − floor(x))` lane-wise, the fraction clamped to [0, 1] — [`fl`] and the
-/// clamp lane by lane — and which lanes are below 2²¹ in magnitude (not NaN).
-///
-/// When every lane is (the usual case) the floor is exact in f32 and so is the fraction
-/// `x − floor` (the floor as the integer's f32, so −0 gives a fraction of −0 as on the
-/// scalar route), in [0, 1), so its clamp is the identity and is skipped. Otherwise it takes
-/// the scalar saturating route of [`fl`] with the clamp for every lane.
+/// `(fl(x), x − fl(x))` lane-wise, the fraction clamped to [0, 1], and which lanes are
+/// below 2²¹ in magnitude (not NaN). When every lane is, the fraction is exact and in
+/// [0, 1) (−0 for −0, as lane by lane), so the clamp is skipped.
 #[inline(always)]
 pub(super) fn split<L: Lanes>(x: F<L>) -> (I<L>, F<L>, M<L>) {
     let l = x.lanes();
@@ -910,8 +891,8 @@ pub(super) fn split<L: Lanes>(x: F<L>) -> (I<L>, F<L>, M<L>) {
     (i, f, small)
 }
 
-/// `a + (b − a)·w` per channel: the linear filter's one operation, in the order every
-/// instantiation must keep (no FMA), on one texel (`f32x4`) or two side by side.
+/// `a + (b − a)·w`: the linear filter's one operation, in this order in every form (no
+/// FMA), on one texel (`f32x4`) or two side by side.
 #[inline(always)]
 pub(super) fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(
     a: T,
@@ -921,8 +902,8 @@ pub(super) fn lerp<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>
     a + (b - a) * w
 }
 
-/// The bilinear filter of a 2×2 footprint's taps `t` (`(i0, j0)`, `(i1, j0)`, `(i0, j1)`,
-/// `(i1, j1)`): [`lerp`] along x by `a`, then along y by `b`.
+/// The bilinear filter of taps `(i0, j0)`, `(i1, j0)`, `(i0, j1)`, `(i1, j1)`: [`lerp`]
+/// along x by `a`, then along y by `b`.
 #[inline(always)]
 pub(super) fn lerp_xy<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output = T>>(
     t: [T; 4],
@@ -934,8 +915,7 @@ pub(super) fn lerp_xy<T: Copy + Add<Output = T> + Sub<Output = T> + Mul<Output =
     lerp(top, bot, b)
 }
 
-/// `acc + w·v` per channel: a weighted term of a sum, in the order every instantiation
-/// must keep (no FMA), on one texel (`f32x4`) or two side by side.
+/// `acc + w·v`: a weighted term of a sum, as [`lerp`] (no FMA).
 #[inline(always)]
 pub(super) fn axpy<T: Copy + Add<Output = T> + Mul<Output = T>>(acc: T, w: T, v: T) -> T {
     acc + w * v

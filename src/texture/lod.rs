@@ -83,8 +83,7 @@ impl LodBase {
     }
 }
 
-/// Euclidean length of the first `n` components (summed in index order, as `Iterator::sum`
-/// would, but without a slice loop: `n` is known per kernel).
+/// Euclidean length of the first `n` components, summed in index order.
 #[inline(always)]
 fn len(v: &[f32; 3], n: usize) -> f32 {
     let mut s = v[0] * v[0];
@@ -225,9 +224,8 @@ pub(super) struct Choice<V: MathLanes> {
     pub out: V::M,
 }
 
-/// `N` lanes' [`Choice`] as the per-lane routes use it: bit `l` of `linear`, `two` and `out`
-/// is lane `l`'s; `level[k][l]` is lane `l`'s `k`-th level, absolute, `weight[k][l]` its
-/// weight.
+/// `N` lanes' [`Choice`] as the per-lane routes use it: bit `l` of the masks is lane `l`'s,
+/// `level[k][l]` its `k`-th level (absolute), `weight[k][l]` that level's weight.
 #[derive(Clone, Copy, Debug)]
 pub(super) struct Choices<const N: usize> {
     pub linear: u8,
@@ -266,9 +264,8 @@ impl Binding {
         lod_base(mx, my, self.dims, self.aniso, dx, dy)
     }
 
-    /// [`Binding::lod_from_derivs`] for a 2D / 2D-array view: the same products and the same
-    /// [`lod_base`], with the dimension count a constant so both inline (the common case);
-    /// `aniso: false` leaves anisotropy out (the batch path's kernels have none).
+    /// [`Binding::lod_from_derivs`] of a 2D / 2D-array view, its dimension count a constant
+    /// so that both inline; `aniso: false` leaves anisotropy out.
     #[inline(always)]
     pub fn lod_from_derivs_2d(&self, dx: [f32; 3], dy: [f32; 3], aniso: bool) -> LodBase {
         let s = self.size0;
@@ -277,9 +274,8 @@ impl Binding {
         lod_base(mx, my, 2, if aniso { self.aniso } else { None }, dx, dy)
     }
 
-    /// The isotropic λ_base and ρ (`[λ, ρx, ρy]`, lane by lane) of four lanes' 2D normalized
-    /// derivatives (`dx[k][lane]`: component `k` of lane `lane`'s ∂/∂x), each lane's
-    /// [`Binding::lod_from_derivs_2d`] without anisotropy, four lanes in one SSE2 evaluation.
+    /// [`Binding::iso_lanes`] of four lanes (`dx[k][lane]`: component `k` of the lane's
+    /// ∂/∂x) as arrays `[λ, ρx, ρy]`.
     #[inline(always)]
     pub fn iso_bases_2d(&self, dx: [[f32; 4]; 2], dy: [[f32; 4]; 2]) -> [[f32; 4]; 3] {
         let (mut lam, mut lx, mut ly) = ([0.0f32; 4], [0.0f32; 4], [0.0f32; 4]);
@@ -307,11 +303,9 @@ impl Binding {
         [lam, lx, ly]
     }
 
-    /// The isotropic λ_base and ρ (`(λ, ρx, ρy)`) of `V`'s lanes' 2D normalized derivatives
-    /// (`dx[k]`: component `k` of the lanes' ∂/∂x): each scaled by the base level's size,
-    /// then [`lod_base`]'s isotropic rule with `n = 2` — the same operations in the same
-    /// order, each lane's bits those of the scalar form (`crate::math`'s lane types
-    /// guarantee it).
+    /// The isotropic `(λ_base, ρx, ρy)` of `V`'s lanes' 2D normalized derivatives (`dx[k]`:
+    /// component `k` of ∂/∂x): [`Binding::lod_from_derivs_2d`] without anisotropy, the same
+    /// operations in the same order, so each lane's bits are the scalar form's.
     #[inline(always)]
     pub(super) fn iso_lanes<V: MathLanes>(&self, dx: [V; 2], dy: [V; 2]) -> (V, V, V) {
         let s = self.size0;
@@ -335,7 +329,7 @@ impl Binding {
         self.iso_bases_2d([c(dx, 0), c(dx, 1)], [c(dy, 0), c(dy, 1)])
     }
 
-    /// Each lane's λ_base, [`Binding::lod_bases`]'s (the isotropic routes' need).
+    /// Each lane's λ_base as [`Binding::lod_bases`] gives it (the isotropic routes' need).
     #[inline(always)]
     pub fn lambda_bases(&self, coords: &[[f32; 4]; 4], lod: &LodMode) -> [f32; 4] {
         match *lod {
@@ -348,11 +342,9 @@ impl Binding {
         }
     }
 
-    /// Per-lane λ_base (and probes) for a LOD mode, and the derivatives each came from.
-    /// Coarse implicit derivatives are lane 0's in every lane, and off cubes λ does not
-    /// depend on the coordinate, so the lanes share one evaluation; hardware precision
-    /// shares lane 0's implicit λ (sampling.md §16). The derivatives only if `derivs` (an
-    /// explanation's), else `None`s.
+    /// Per-lane λ_base (and probes) for a LOD mode, and, if `derivs`, the derivatives each
+    /// came from. Coarse implicit LOD off cubes (and hardware precision's, sampling.md §16)
+    /// is lane 0's in every lane: one evaluation.
     pub fn lod_bases(
         &self,
         coords: &[[f32; 4]; 4],
@@ -372,8 +364,7 @@ impl Binding {
             }
             LodMode::Grad { dx, dy } => {
                 let one = |i: usize| self.lod_from_derivs(&coords[i], dx[i], dy[i]);
-                // off cubes λ and the probes depend on the derivatives alone: lanes whose
-                // derivatives are lane 0's (bit for bit; the usual `Grad`) share its result
+                // off cubes λ depends on the derivatives alone: lanes with lane 0's share it
                 let b0 = one(0);
                 let bits = |v: [f32; 3]| [v[0].to_bits(), v[1].to_bits(), v[2].to_bits()];
                 let same = |i: usize| {
@@ -409,7 +400,7 @@ impl Binding {
     /// `d′ = clamp(λ, 0, q)` and the mip filter — NEAREST `min(floor(d′ + 0.5), q)`, LINEAR
     /// `floor(d′)` and the next level (clamped) weighted by `frac(d′)` — and the texel filter
     /// of minification (`λ > 0`) or magnification. Integer formats take the nearest level.
-    /// One rule for one lane (`f32`) and for four or eight (`F4`, `F8`), hence their bits.
+    /// One rule for one lane (`f32`) and for four or eight (`F4`, `F8`): the same bits.
     #[inline(always)]
     pub fn choose<V: MathLanes>(&self, base: V, bias: V, min_lod: V) -> Choice<V> {
         let s = &self.sampler;
@@ -478,12 +469,10 @@ impl Binding {
         }
     }
 
-    /// Whether λ selects nothing: with no shader `MinLod`, [`Binding::choose`] gives one
-    /// selection whatever λ_base and shader bias (NaN and ±∞ included). So when the view
-    /// has one level (`q = 0`: `d′ = clamp(λ, 0, 0)` is ±0, or 0 for NaN, which both mip
-    /// filters take to level 0 of weight 1, the second level its first of weight 0) and
-    /// minification and magnification share their texel filter (what `λ > 0` decides
-    /// between). The batch routes then make that one selection and compute no λ.
+    /// Whether, with no shader `MinLod`, [`Binding::choose`] gives one selection whatever
+    /// λ_base and bias (NaN and ±∞ included): one view level (`d′` is ±0 or 0, level 0 of
+    /// weight 1 under both mip filters) and one texel filter for minification and
+    /// magnification. The batch routes then compute no λ.
     pub fn lod_fixed(&self) -> bool {
         let s = &self.sampler;
         self.view.level_count == 1 && s.min_filter == s.mag_filter
@@ -552,9 +541,8 @@ impl Binding {
         q
     }
 
-    /// `N` lanes' [`Choices`] by the isotropic λ_base of their 2D normalized `Grad`
-    /// derivatives (`dx[k]`: component `k` of the lanes' ∂/∂x), with no bias or `MinLod`:
-    /// [`Binding::iso_bases_2d`]'s λ and [`Binding::choose_lanes`], `V`'s lanes at once.
+    /// `N` lanes' [`Choices`] by [`Binding::iso_lanes`] of their `Grad` derivatives, with no
+    /// bias or `MinLod`.
     #[inline(always)]
     pub fn grad_choices<V: MathLanes, const N: usize>(&self, dx: [V; 2], dy: [V; 2]) -> Choices<N> {
         let (lam, _, _) = self.iso_lanes(dx, dy);
@@ -562,8 +550,7 @@ impl Binding {
         self.choose_lanes(lam, zero, lam.splat(f32::NEG_INFINITY))
     }
 
-    /// The texel filter and levels of a lane with λ_base `base`, shader bias and `MinLod`
-    /// (`−∞`: none), [`Binding::choose`]'s, reported to `rec`; `None`: the D3D
+    /// [`Binding::choose`] of one lane, reported to `rec`; `None`: the D3D
     /// out-of-range-MinLod result.
     #[inline(always)]
     pub fn select<R: Recorder>(

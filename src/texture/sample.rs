@@ -157,7 +157,7 @@ fn lane_sample<R: Recorder>(
 }
 
 /// A lane's sum as result bits, clamped to −1 for an SNORM format (`fast_max` is `maxps`:
-/// −1 for a NaN, as `f32::max(x, −1)`).
+/// −1 for a NaN, as `f32::max(x, −1)`): the one SNORM rule every route follows.
 #[inline(always)]
 pub(super) fn finish(acc: f32x4, snorm: bool) -> [u32; 4] {
     let acc = if snorm {
@@ -168,14 +168,11 @@ pub(super) fn finish(acc: f32x4, snorm: bool) -> [u32; 4] {
     acc.to_array().map(f32::to_bits)
 }
 
-/// A quad through the lane-wise kernel: the four lanes as one group per level slot (spec
-/// `K`: exact precision, normalized coordinates, no anisotropy), the levels of each lane
-/// its own ([`Binding::choose4`]: the four lanes' selection at once). Lanes that disagree
-/// on the texel filter go as two groups; a lane with the D3D out-of-range-MinLod result gets
-/// it. With `W = 8` (the AVX2 twin) a quad whose lanes share one texel filter, some of them
-/// on two levels, goes as one group of eight lanes: each lane's first level, then its
-/// second. The same operations as [`quad`], in its order. Inlined into its callers: an AVX2
-/// caller's twin is compiled for AVX2 with it.
+/// A quad through the lane-wise kernel (spec `K`: exact, normalized, isotropic): one group
+/// per level slot, each lane on its own levels ([`Binding::choose4`]), two groups when the
+/// lanes disagree on the texel filter. With eight lanes, a quad on one filter with some
+/// lane on two levels goes as one group: lanes `l` and `l + 4` on lane `l`'s first and
+/// second level. [`quad`]'s operations in its order.
 #[inline(always)]
 pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     l8: L,
@@ -218,7 +215,6 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
             }
         }
     }
-    // (arrays made by `Quad::each`: an array `map` or `from_fn` is left as an out-of-line call)
     let loc = Quad::each(|l| b.locate(&coords[l]));
     let off = (!b.cube && a.offsets.iter().any(|o| o[0] != 0 || o[1] != 0))
         .then(|| Quad::each(|l| b.offset_bits(a.offsets[l], 4)));
@@ -226,9 +222,7 @@ pub(super) fn quad_lanes<K: Spec, S: Source, L: Lanes>(
     let cmp = a.dref.is_some();
     let layer = b.view.base_layer;
     if L::W == 8 && two != 0 && (linear == 0 || linear == 0xf) {
-        // one texel filter, some lane on two levels: both level slots' footprints as one
-        // group of eight lanes, lane l on its first level and lane l + 4 on its second (a
-        // one-level lane's second is its first, read and not used)
+        // (a one-level lane's second level is its first, read and not used)
         let q8 = Input::quad(l8, b, &loc, off, dref);
         let sl = Slot::quads(l8, b, level, layer);
         let v = group_of::<L, K, S>(b, src, plane, linear != 0, cmp, &sl, &q8);
@@ -280,8 +274,7 @@ pub(super) fn general(b: &Binding, img: &Image, a: &SampleArgs) -> QuadBits {
 }
 
 /// A quad on the image's plane through [`aniso_lanes`] (`ANISO`) or [`quad_lanes`] for
-/// `Fast<M, CUBE, _>`, compiled for AVX2 when the CPU has it (images without a plane: the
-/// general path).
+/// `Fast<M, CUBE, _>`, in its AVX2 form when the CPU has it; without a plane, [`quad`].
 pub(super) fn plane_quad<const M: u8, const CUBE: bool, const ANISO: bool>(
     b: &Binding,
     img: &Image,
@@ -298,7 +291,7 @@ pub(super) fn plane_quad<const M: u8, const CUBE: bool, const ANISO: bool>(
     plane_quad_in::<M, CUBE, ANISO, _>(four(), b, &p.texels, a)
 }
 
-/// [`plane_quad`] compiled for AVX2 (VEX encoding; no FMA, so the same roundings).
+/// [`plane_quad`] compiled for AVX2 (no FMA: the same roundings).
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "avx2")]
 fn plane_quad_avx2<const M: u8, const CUBE: bool, const ANISO: bool>(
@@ -326,9 +319,7 @@ fn plane_quad_in<const M: u8, const CUBE: bool, const ANISO: bool, L: Lanes>(
 }
 
 /// A quad of an anisotropic kernel: per lane, its probes go through the kernel `W` at a time
-/// (the group's lanes are the lane's probes, on its levels), summed probe after probe and,
-/// within a probe, level after level, as `acc += (w_level / probes)·v` from zero — the
-/// general path's order, hence its bits.
+/// as a group, summed in the general path's order (probe, then level).
 #[inline(always)]
 fn aniso_lanes<K: Spec, L: Lanes>(
     lanes: L,
@@ -355,8 +346,6 @@ fn aniso_lanes<K: Spec, L: Lanes>(
         let off =
             (off[0] != 0 || off[1] != 0).then(|| (lanes.f(off[0] as f32), lanes.f(off[1] as f32)));
         let dref = lanes.f(a.dref.map_or(0.0, |d| b.dref_value(d[l])));
-        // (written out, no closure or array `from_fn`: either may be left as an out-of-line
-        // call, not compiled for AVX2 with this function)
         let first = Slot::halves(lanes, b, [c.level[0][l]; 2], layer);
         let second = if levels == 2 {
             Slot::halves(lanes, b, [c.level[1][l]; 2], layer)
@@ -405,10 +394,9 @@ fn aniso_lanes<K: Spec, L: Lanes>(
     out
 }
 
-/// The per-quad route of a binding: the lane-wise kernel on the plane for exact,
-/// normalized, isotropic float-kind 2D, 2D-array, cube and cube-array views (one address
-/// mode instantiated per mode of both axes, others read at run time), else the general
-/// path.
+/// The per-quad route of a binding: the lane-wise kernel on the plane where
+/// [`Binding::lanewise`] (2D and 2D-array views: one instantiation per address mode of
+/// both axes, isotropic or anisotropic), else the general path.
 pub(super) fn pick(b: &Binding) -> (QuadFn, Route) {
     let m = b.mode_2d();
     if !b.lanewise() {

@@ -1,13 +1,10 @@
-//! Texel sources: where the kernel's reads come from. [`Bytes`] reads the image's bytes and
-//! decodes each texel as it is read (every format; integer formats and images over the
-//! plane bound have nothing else); [`Plane`] reads the image's decoded plane, every texel
-//! already decoded to f32 RGBA by the same decoder, one aligned 16-byte load for any format.
-//! Both give the same bits for a float-kind format, so the source is a type parameter of the
-//! kernel, not a rule of it.
+//! Texel sources: where the kernel's reads come from. [`Bytes`] decodes the image's bytes as
+//! it reads them (every format); [`Plane`] reads the decoded plane (float kinds). Both give
+//! the same bits, so the source is a type parameter of the kernel, not a rule of it.
 //!
-//! A source addresses texels in its own unit (bytes, or plane texels): [`Source::level`]
-//! gives where a (level, layer) starts and its row, slice and texel steps in that unit, so
-//! the footprint code forms one offset per tap and never asks which source it reads.
+//! A source addresses texels in its own unit: [`Source::level`] gives where a (level,
+//! layer) starts and its steps, so the footprint code forms one offset per tap whatever it
+//! reads.
 
 use super::binding::{Binding, Level, FC_R32F, FC_RGBA8};
 use super::format::UNORM8;
