@@ -513,7 +513,7 @@ fn run<K: Spec, L: Lanes>(l: L, b: &Binding, plane: &[f32x4], a: &BatchArgs, out
                     // has it
                     let c = unsafe { quad_choices8(b, [lam, lam1], [bias, bias1]) };
                     if let Some(lu) = LaneUnit::set(&mut lu, l, b, &c) {
-                        lane_unit::<K, L>(b, plane, a, lu, l0, out);
+                        lane_unit::<K, L>(b, plane, a, lu, &c, l0, out);
                         prev_d = d1;
                         q += 2;
                         continue;
@@ -648,18 +648,14 @@ impl<L: Lanes> QuadLods<'_, L> {
     }
 }
 
-/// Two whole quads whose lanes each select by their own λ, on one texel filter: the slots
-/// of the lanes' first and second levels (a one-level lane's second is read, not used) and
-/// the weights. Remade in place ([`LaneUnit::set`]), keeping the slots when the levels
-/// repeat, as neighbouring units' usually do.
+/// The level slots of two whole quads whose lanes each select by their own λ: the lanes'
+/// first and second levels (a one-level lane's second is read, not used). Remade in place
+/// ([`LaneUnit::set`]), keeping the slots when the levels repeat, as neighbouring units'
+/// usually do; the filter and weights are read from the unit's [`Choices`].
 struct LaneUnit<L: Lanes> {
-    linear: bool,
-    /// Lanes on two levels (bit `k`: lane `k`).
-    two: u8,
     slot: [Slot<L>; 2],
     /// Each half's level per slot ([`Slot::halves`]), or [`MIXED`].
     levels: [[u32; 2]; 2],
-    weight: [[f32; 8]; 2],
 }
 
 /// [`LaneUnit::levels`] of slots whose halves are not each on one level.
@@ -693,19 +689,9 @@ impl<L: Lanes> LaneUnit<L> {
                     Slot::quads(l, b, quads(&lv[1]), layer),
                 ]
             };
-            *unit = Some(LaneUnit {
-                linear: false,
-                two: 0,
-                slot,
-                levels,
-                weight: c.weight,
-            });
+            *unit = Some(LaneUnit { slot, levels });
         }
-        let u = unit.as_mut()?;
-        u.linear = c.linear != 0;
-        u.two = c.two;
-        u.weight = c.weight;
-        Some(u)
+        unit.as_ref()
     }
 }
 
@@ -749,7 +735,7 @@ fn run_own<K: Spec, L: Lanes>(
             // SAFETY: `L::AVX2` holds only for the AVX2 lanes, made only when the CPU has it
             let c = unsafe { grad_choices8(b, g, l0) };
             if let Some(u) = LaneUnit::set(&mut u, l, b, &c) {
-                lane_unit::<K, L>(b, plane, a, u, l0, out);
+                lane_unit::<K, L>(b, plane, a, u, &c, l0, out);
                 q += 2;
                 continue;
             }
@@ -809,23 +795,24 @@ unsafe fn quad_choices8(_: &Binding, _: [f32; 2], _: [f32; 2]) -> Choices<8> {
     unreachable!("eight-lane units need AVX2")
 }
 
-/// Lanes `l0..l0 + 8` through the lane unit `u`, from the rows, into `out`.
+/// Lanes `l0..l0 + 8` through the lane unit `u` of choices `c`, from the rows, into `out`.
 #[inline(always)]
 fn lane_unit<K: Spec, L: Lanes>(
     b: &Binding,
     plane: &[f32x4],
     a: &BatchArgs,
     u: &LaneUnit<L>,
+    c: &Choices<8>,
     l0: usize,
     out: &mut [[u32; 4]],
 ) {
     let l = u.slot[0].base.lanes();
     let src = Plane(plane);
-    let cmp = !a.dref.is_empty();
+    let (cmp, linear) = (!a.dref.is_empty(), c.linear != 0);
     let i = inputs::<K, L>(l, b, a, 4, |r| run_lanes(l, r, l0));
-    let v = level_group::<K, L>(b, &src, plane, u.linear, cmp, &u.slot[0], &i);
-    let v1 = if u.two != 0 {
-        level_group::<K, L>(b, &src, plane, u.linear, cmp, &u.slot[1], &i)
+    let v = level_group::<K, L>(b, &src, plane, linear, cmp, &u.slot[0], &i);
+    let v1 = if c.two != 0 {
+        level_group::<K, L>(b, &src, plane, linear, cmp, &u.slot[1], &i)
     } else {
         v
     };
@@ -834,7 +821,7 @@ fn lane_unit<K: Spec, L: Lanes>(
     };
     // SAFETY: a lane unit is set only with AVX2's lanes (`L::AVX2`: `run`'s pairs and
     // `run_own`'s units), whose values exist only when the CPU has it
-    let r = unsafe { lane_sums8([&u.weight[0], &u.weight[1]], u.two, b.snorm, [v, v1]) };
+    let r = unsafe { lane_sums8([&c.weight[0], &c.weight[1]], c.two, b.snorm, [v, v1]) };
     for (o, r) in out[l0..l0 + 8].iter_mut().zip(r) {
         *o = r;
     }
