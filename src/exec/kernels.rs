@@ -304,8 +304,9 @@ macro_rules! lane_loop {
 /// call (a one-lane call, the scalar form of a uniform register, always runs the plain one).
 /// A body that picks among lane loops by its operands ([`m2`], [`m3`]) does so inside
 /// either function, and `$name` inlined into a kernel's function pointer is only the choice
-/// and a jump (with a form inline, the pointer saved and restored the registers that form
-/// uses on every call).
+/// and a jump: it asks [`avx2_seen`] (a load), and leaves every other case, the first
+/// decision included, to `$plain`, so that no call returns into it (a call there, or a form
+/// inline, made the pointer save and restore six registers on every call).
 macro_rules! two_forms {
     (
         $name:ident, $avx:ident, $plain:ident, $body:ident, [$($g:tt)*], $F:ty,
@@ -315,8 +316,8 @@ macro_rules! two_forms {
         #[allow(clippy::too_many_arguments)]
         fn $name<$($g)*>($($a: $A,)* o: &mut [R], mk: Option<&[u32]>, f: $F) {
             #[cfg(target_arch = "x86_64")]
-            if o.len() > 1 && avx2_loops() {
-                // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+            if o.len() > 1 && avx2_seen() {
+                // SAFETY: the CPU has AVX2 (`avx2_seen()` is true only then)
                 return unsafe { $avx($($a,)* o, mk, f) };
             }
             $plain($($a,)* o, mk, f)
@@ -325,6 +326,11 @@ macro_rules! two_forms {
         #[inline(never)]
         #[allow(clippy::too_many_arguments)]
         fn $plain<$($g)*>($($a: $A,)* o: &mut [R], mk: Option<&[u32]>, f: $F) {
+            #[cfg(target_arch = "x86_64")]
+            if o.len() > 1 && avx2_loops() {
+                // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+                return unsafe { $avx($($a,)* o, mk, f) };
+            }
             $body($($a,)* o, mk, f)
         }
 
@@ -337,14 +343,34 @@ macro_rules! two_forms {
     };
 }
 /// Whether the lane loops take their AVX2 form ([`crate::cpu::avx2`]; tests can ask for the
-/// plain form on this thread, to hold the two forms to each other).
+/// plain form on this thread, to hold the two forms to each other). A yes is also noted for
+/// [`avx2_seen`].
 #[inline(always)]
 fn avx2_loops() -> bool {
     #[cfg(test)]
     if tests::PLAIN.with(|p| p.get()) {
         return false;
     }
-    crate::cpu::avx2()
+    let yes = crate::cpu::avx2();
+    if yes {
+        AVX2_SEEN.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    yes
+}
+
+/// Set once [`avx2_loops`] has said yes.
+static AVX2_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// [`avx2_loops`] where it has already said yes: one load, and no call (`cpu::avx2` calls
+/// its first decision), for the kernels' hot choice of form; false means "ask
+/// [`avx2_loops`]", not "plain". True only when the CPU has AVX2.
+#[inline(always)]
+fn avx2_seen() -> bool {
+    #[cfg(test)]
+    if tests::PLAIN.with(|p| p.get()) {
+        return false;
+    }
+    AVX2_SEEN.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 lane_loop!(l1_body, a: A);
@@ -811,9 +837,23 @@ macro_rules! vec_loop {
         $name:ident, $avx:ident, $plain:ident, $body:ident, $group:ident, $op:ident,
         $($a:ident),*
     ) => {
-        /// The AVX2 form or the plain one, each out of line (as [`two_forms!`]).
+        /// The AVX2 form or the plain one, each out of line, chosen as [`two_forms!`] does.
         #[inline(always)]
         fn $name<T: FTy, M: math::ops::$op<X4<T>> + math::ops::$op<X8<T>>>(
+            $($a: &[T::S],)*
+            o: &mut [T::S],
+            mk: Option<&[u32]>,
+        ) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2_seen() {
+                // SAFETY: the CPU has AVX2 (`avx2_seen()` is true only then)
+                return unsafe { $avx::<T, M>($($a,)* o, mk) };
+            }
+            $plain::<T, M>($($a,)* o, mk)
+        }
+
+        #[inline(never)]
+        fn $plain<T: FTy, M: math::ops::$op<X4<T>> + math::ops::$op<X8<T>>>(
             $($a: &[T::S],)*
             o: &mut [T::S],
             mk: Option<&[u32]>,
@@ -823,15 +863,6 @@ macro_rules! vec_loop {
                 // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
                 return unsafe { $avx::<T, M>($($a,)* o, mk) };
             }
-            $plain::<T, M>($($a,)* o, mk)
-        }
-
-        #[inline(never)]
-        fn $plain<T: FTy, M: math::ops::$op<X4<T>>>(
-            $($a: &[T::S],)*
-            o: &mut [T::S],
-            mk: Option<&[u32]>,
-        ) {
             // SAFETY: `X4` is SSE2 lanes, which every x86-64 CPU has (or scalars elsewhere)
             unsafe { $body::<T, X4<T>, M>($($a,)* o, mk) }
         }
