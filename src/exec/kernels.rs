@@ -255,45 +255,14 @@ impl<T: Word, R: Word> Src<R> for Own<T> {
 /// exactly and the loop is branch-free `and`/`andn`/`or` vectors). An operand is a row or a
 /// [`Splat`]; [`m2`] and [`m3`] pick the form from the operand slices.
 ///
-/// Each loop is compiled twice, plain (SSE2) and inside a `#[target_feature(enable =
-/// "avx2")]` function (eight-lane vectors, VEX three-operand forms), and `crate::cpu::avx2`
-/// chooses per call (a one-lane call, the scalar form of a uniform register, always runs the
-/// plain one). The kernel's closure is inlined into either; both do the same IEEE
-/// operations (FMA is never enabled, so nothing is contracted) and give the same bits, but
-/// for which payload an operation on two NaNs returns (the compiler may commute operands
-/// differently in the two forms: `FMix` does; the same holds between a row and a splat form).
+/// Each kernel is compiled twice ([`two_forms!`]), plain (SSE2) and inside a
+/// `#[target_feature(enable = "avx2")]` function (eight-lane vectors, VEX three-operand
+/// forms). The kernel's closure is inlined into either; both do the same IEEE operations
+/// (FMA is never enabled, so nothing is contracted) and give the same bits, but for which
+/// payload an operation on two NaNs returns (the compiler may commute operands differently in
+/// the two forms: `FMix` does; the same holds between a row and a splat form).
 macro_rules! lane_loop {
-    ($name:ident, $avx:ident, $body:ident, $($a:ident: $A:ident),*) => {
-        #[inline(always)]
-        #[allow(clippy::too_many_arguments)]
-        fn $name<$($A: Src<R>,)* R: Word>(
-            $($a: $A,)*
-            o: &mut [R],
-            mk: Option<&[u32]>,
-            f: impl Fn($($A::T),*) -> R,
-        ) {
-            // one lane (a uniform register's value): the plain form, inline, rather than a
-            // call into the AVX2 form for a loop of one
-            #[cfg(target_arch = "x86_64")]
-            if o.len() > 1 && avx2_loops() {
-                // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
-                return unsafe { $avx($($a,)* o, mk, f) };
-            }
-            $body($($a,)* o, mk, f)
-        }
-
-        #[cfg(target_arch = "x86_64")]
-        #[target_feature(enable = "avx2")]
-        #[allow(clippy::too_many_arguments)]
-        fn $avx<$($A: Src<R>,)* R: Word>(
-            $($a: $A,)*
-            o: &mut [R],
-            mk: Option<&[u32]>,
-            f: impl Fn($($A::T),*) -> R,
-        ) {
-            $body($($a,)* o, mk, f)
-        }
-
+    ($body:ident, $($a:ident: $A:ident),*) => {
         #[inline(always)]
         #[allow(clippy::too_many_arguments)]
         fn $body<$($A: Src<R>,)* R: Word>(
@@ -328,21 +297,120 @@ macro_rules! lane_loop {
         }
     };
 }
+
+/// Kernel `$name` (generic parameters `$g`, operands `$a: $A`, rule `f: $F`, result row `o`
+/// of `R` words) as its body `$body` compiled twice, each out of line: `$plain`, and `$avx`,
+/// a `#[target_feature(enable = "avx2")]` function, which [`crate::cpu::avx2`] chooses per
+/// call (a one-lane call, the scalar form of a uniform register, always runs the plain one).
+/// A body that picks among lane loops by its operands ([`m2`], [`m3`]) does so inside
+/// either function, and `$name` inlined into a kernel's function pointer is only the choice
+/// and a jump: it asks [`avx2_seen`] (a load), and leaves every other case, the first
+/// decision included, to `$plain`, so that no call returns into it (a call there, or a form
+/// inline, made the pointer save and restore six registers on every call).
+macro_rules! two_forms {
+    (
+        $name:ident, $avx:ident, $plain:ident, $body:ident, [$($g:tt)*], $F:ty,
+        $($a:ident: $A:ty),*
+    ) => {
+        #[inline(always)]
+        #[allow(clippy::too_many_arguments)]
+        fn $name<$($g)*>($($a: $A,)* o: &mut [R], mk: Option<&[u32]>, f: $F) {
+            #[cfg(target_arch = "x86_64")]
+            if o.len() > 1 && avx2_seen() {
+                // SAFETY: the CPU has AVX2 (`avx2_seen()` is true only then)
+                return unsafe { $avx($($a,)* o, mk, f) };
+            }
+            $plain($($a,)* o, mk, f)
+        }
+
+        #[inline(never)]
+        #[allow(clippy::too_many_arguments)]
+        fn $plain<$($g)*>($($a: $A,)* o: &mut [R], mk: Option<&[u32]>, f: $F) {
+            #[cfg(target_arch = "x86_64")]
+            if o.len() > 1 && avx2_loops() {
+                // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+                return unsafe { $avx($($a,)* o, mk, f) };
+            }
+            $body($($a,)* o, mk, f)
+        }
+
+        #[cfg(target_arch = "x86_64")]
+        #[target_feature(enable = "avx2")]
+        #[allow(clippy::too_many_arguments)]
+        fn $avx<$($g)*>($($a: $A,)* o: &mut [R], mk: Option<&[u32]>, f: $F) {
+            $body($($a,)* o, mk, f)
+        }
+    };
+}
 /// Whether the lane loops take their AVX2 form ([`crate::cpu::avx2`]; tests can ask for the
-/// plain form on this thread, to hold the two forms to each other).
+/// plain form on this thread, to hold the two forms to each other). A yes is also noted for
+/// [`avx2_seen`].
 #[inline(always)]
 fn avx2_loops() -> bool {
     #[cfg(test)]
     if tests::PLAIN.with(|p| p.get()) {
         return false;
     }
-    crate::cpu::avx2()
+    let yes = crate::cpu::avx2();
+    if yes {
+        AVX2_SEEN.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    yes
 }
 
-lane_loop!(l1, l1_avx2, l1_body, a: A);
-lane_loop!(l2, l2_avx2, l2_body, a: A, b: B);
-lane_loop!(l3, l3_avx2, l3_body, a: A, b: B, c: C);
-lane_loop!(l4, l4_avx2, l4_body, a: A, b: B, c: C, d: D);
+/// Set once [`avx2_loops`] has said yes.
+static AVX2_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// [`avx2_loops`] where it has already said yes: one load, and no call (`cpu::avx2` calls
+/// its first decision), for the kernels' hot choice of form; false means "ask
+/// [`avx2_loops`]", not "plain". True only when the CPU has AVX2.
+#[inline(always)]
+fn avx2_seen() -> bool {
+    #[cfg(test)]
+    if tests::PLAIN.with(|p| p.get()) {
+        return false;
+    }
+    AVX2_SEEN.load(std::sync::atomic::Ordering::Relaxed)
+}
+
+lane_loop!(l1_body, a: A);
+lane_loop!(l2_body, a: A, b: B);
+lane_loop!(l3_body, a: A, b: B, c: C);
+lane_loop!(l4_body, a: A, b: B, c: C, d: D);
+two_forms!(l1, l1_avx2, l1_plain, l1_body, [A: Src<R>, R: Word], impl Fn(A::T) -> R, a: A);
+two_forms!(
+    l4,
+    l4_avx2,
+    l4_plain,
+    l4_body,
+    [A: Src<R>, B: Src<R>, C: Src<R>, D: Src<R>, R: Word],
+    impl Fn(A::T, B::T, C::T, D::T) -> R,
+    a: A,
+    b: B,
+    c: C,
+    d: D
+);
+two_forms!(
+    m2,
+    m2_avx2,
+    m2_plain,
+    m2_body,
+    [A: Word, B: Word, R: Word],
+    impl Fn(A, B) -> R,
+    a: &[A],
+    b: &[B]
+);
+two_forms!(
+    m3,
+    m3_avx2,
+    m3_plain,
+    m3_body,
+    [A: Word, B: Word, C: Word, R: Word],
+    impl Fn(A, B, C) -> R,
+    a: &[A],
+    b: &[B],
+    c: &[C]
+);
 
 /// `$body` with operand slice `$x` (not empty) rebound as a lane-loop operand: the slice
 /// itself when it is a row (`$len` long), else a [`Splat`] of its one value.
@@ -371,7 +439,7 @@ const fn own_forms<A: Word, B: Word, C: Word, R: Word>() -> bool {
 /// destination; at most one of them): each mix is its own loop. All-splat operands give one
 /// value, written to every lane. All rows, the commonest mix, is tested first.
 #[inline(always)]
-fn m2<A: Word, B: Word, R: Word>(
+fn m2_body<A: Word, B: Word, R: Word>(
     a: &[A],
     b: &[B],
     o: &mut [R],
@@ -381,25 +449,25 @@ fn m2<A: Word, B: Word, R: Word>(
     let len = o.len();
     let (ra, rb) = (a.len() >= len, b.len() >= len);
     if ra && rb {
-        return l2(a, b, o, mk, f);
+        return l2_body(a, b, o, mk, f);
     }
     if own_forms::<A, B, B, R>() && (a.is_empty() || b.is_empty()) {
         return if a.is_empty() {
-            row_or_splat!(b, len, l2(own(), b, o, mk, f))
+            row_or_splat!(b, len, l2_body(own(), b, o, mk, f))
         } else {
-            row_or_splat!(a, len, l2(a, own(), o, mk, f))
+            row_or_splat!(a, len, l2_body(a, own(), o, mk, f))
         };
     }
     match (ra, rb) {
-        (true, _) => l2(a, Splat(b[0]), o, mk, f),
-        (_, true) => l2(Splat(a[0]), b, o, mk, f),
-        _ => l1(Splat(f(a[0], b[0])), o, mk, std::convert::identity),
+        (true, _) => l2_body(a, Splat(b[0]), o, mk, f),
+        (_, true) => l2_body(Splat(a[0]), b, o, mk, f),
+        _ => l1_body(Splat(f(a[0], b[0])), o, mk, std::convert::identity),
     }
 }
 
-/// [`m2`] for three operands.
+/// [`m2`]'s body for three operands.
 #[inline(always)]
-fn m3<A: Word, B: Word, C: Word, R: Word>(
+fn m3_body<A: Word, B: Word, C: Word, R: Word>(
     a: &[A],
     b: &[B],
     c: &[C],
@@ -410,25 +478,37 @@ fn m3<A: Word, B: Word, C: Word, R: Word>(
     let len = o.len();
     let (ra, rb, rc) = (a.len() >= len, b.len() >= len, c.len() >= len);
     if ra && rb && rc {
-        return l3(a, b, c, o, mk, f);
+        return l3_body(a, b, c, o, mk, f);
     }
     if own_forms::<A, B, C, R>() && (a.is_empty() || b.is_empty() || c.is_empty()) {
         return if a.is_empty() {
-            row_or_splat!(b, len, row_or_splat!(c, len, l3(own(), b, c, o, mk, f)))
+            row_or_splat!(
+                b,
+                len,
+                row_or_splat!(c, len, l3_body(own(), b, c, o, mk, f))
+            )
         } else if b.is_empty() {
-            row_or_splat!(a, len, row_or_splat!(c, len, l3(a, own(), c, o, mk, f)))
+            row_or_splat!(
+                a,
+                len,
+                row_or_splat!(c, len, l3_body(a, own(), c, o, mk, f))
+            )
         } else {
-            row_or_splat!(a, len, row_or_splat!(b, len, l3(a, b, own(), o, mk, f)))
+            row_or_splat!(
+                a,
+                len,
+                row_or_splat!(b, len, l3_body(a, b, own(), o, mk, f))
+            )
         };
     }
     match (ra, rb, rc) {
-        (true, true, _) => l3(a, b, Splat(c[0]), o, mk, f),
-        (true, false, true) => l3(a, Splat(b[0]), c, o, mk, f),
-        (true, false, false) => l3(a, Splat(b[0]), Splat(c[0]), o, mk, f),
-        (false, true, true) => l3(Splat(a[0]), b, c, o, mk, f),
-        (false, true, false) => l3(Splat(a[0]), b, Splat(c[0]), o, mk, f),
-        (false, false, true) => l3(Splat(a[0]), Splat(b[0]), c, o, mk, f),
-        (false, false, false) => l1(Splat(f(a[0], b[0], c[0])), o, mk, std::convert::identity),
+        (true, true, _) => l3_body(a, b, Splat(c[0]), o, mk, f),
+        (true, false, true) => l3_body(a, Splat(b[0]), c, o, mk, f),
+        (true, false, false) => l3_body(a, Splat(b[0]), Splat(c[0]), o, mk, f),
+        (false, true, true) => l3_body(Splat(a[0]), b, c, o, mk, f),
+        (false, true, false) => l3_body(Splat(a[0]), b, Splat(c[0]), o, mk, f),
+        (false, false, true) => l3_body(Splat(a[0]), Splat(b[0]), c, o, mk, f),
+        (false, false, false) => l1_body(Splat(f(a[0], b[0], c[0])), o, mk, std::convert::identity),
     }
 }
 
@@ -753,9 +833,27 @@ type X8<T> = <<T as FTy>::F as Fl>::X8;
 /// Values cross as their encodings, so f32 and f64 rows are loaded in place and f16 rows are
 /// widened to f32 lane by lane.
 macro_rules! vec_loop {
-    ($name:ident, $avx:ident, $body:ident, $group:ident, $op:ident, $($a:ident),*) => {
+    (
+        $name:ident, $avx:ident, $plain:ident, $body:ident, $group:ident, $op:ident,
+        $($a:ident),*
+    ) => {
+        /// The AVX2 form or the plain one, each out of line, chosen as [`two_forms!`] does.
         #[inline(always)]
         fn $name<T: FTy, M: math::ops::$op<X4<T>> + math::ops::$op<X8<T>>>(
+            $($a: &[T::S],)*
+            o: &mut [T::S],
+            mk: Option<&[u32]>,
+        ) {
+            #[cfg(target_arch = "x86_64")]
+            if avx2_seen() {
+                // SAFETY: the CPU has AVX2 (`avx2_seen()` is true only then)
+                return unsafe { $avx::<T, M>($($a,)* o, mk) };
+            }
+            $plain::<T, M>($($a,)* o, mk)
+        }
+
+        #[inline(never)]
+        fn $plain<T: FTy, M: math::ops::$op<X4<T>> + math::ops::$op<X8<T>>>(
             $($a: &[T::S],)*
             o: &mut [T::S],
             mk: Option<&[u32]>,
@@ -860,8 +958,8 @@ macro_rules! vec_loop {
         }
     };
 }
-vec_loop!(v1, v1_avx2, v1_body, v1_group, Unary, a);
-vec_loop!(v2, v2_avx2, v2_body, v2_group, Binary, a, b);
+vec_loop!(v1, v1_avx2, v1_plain, v1_body, v1_group, Unary, a);
+vec_loop!(v2, v2_avx2, v2_plain, v2_body, v2_group, Binary, a, b);
 
 /// The kernel of unary `crate::math` function `M` on register type `T`; its form on one
 /// value is the vector loop on one lane.

@@ -48,16 +48,59 @@ pub(crate) fn all(n: usize, out: &mut Vec<u64>) {
 /// `out[w]` bit `k` = `row[64w + k] != 0` (the lanes of `row`; `out` has `words(row.len())`
 /// words).
 pub(crate) fn row_bits(row: &[u32], out: &mut [u64]) {
+    #[cfg(target_arch = "x86_64")]
+    if crate::cpu::avx2() {
+        // SAFETY: the CPU has AVX2 (`cpu::avx2()` is true only then)
+        return unsafe { row_bits_avx2(row, out) };
+    }
+    row_bits_body(row, out)
+}
+
+/// [`row_bits`] in its plain form: [`nonzero64`] per 64 lanes.
+#[inline(always)]
+fn row_bits_body(row: &[u32], out: &mut [u64]) {
     let (chunks, rest) = row.as_chunks::<64>();
     for (o, c) in out.iter_mut().zip(chunks) {
         *o = nonzero64(c);
     }
-    if let Some(o) = out.get_mut(chunks.len()) {
+    rest_bits(rest, out.get_mut(chunks.len()));
+}
+
+/// The bits of the lanes after the last whole 64 (`rest`) into `out`, the last word.
+#[inline(always)]
+fn rest_bits(rest: &[u32], out: Option<&mut u64>) {
+    if let Some(o) = out {
         *o = rest
             .iter()
             .enumerate()
             .fold(0, |m, (k, &x)| m | ((x != 0) as u64) << k);
     }
+}
+
+/// [`row_bits`] 32 lanes at a time: four compares with zero, two packs to bytes, one
+/// permute (the packs work within 128-bit halves, so the bytes come out as groups of four
+/// lanes in the order 0 2 4 6 1 3 5 7) and a byte `movemask`.
+#[cfg(target_arch = "x86_64")]
+#[target_feature(enable = "avx2")]
+fn row_bits_avx2(row: &[u32], out: &mut [u64]) {
+    use std::arch::x86_64::*;
+    use wide::bytemuck::cast;
+    let zero = _mm256_setzero_si256();
+    let order = _mm256_setr_epi32(0, 4, 1, 5, 2, 6, 3, 7);
+    let (chunks, rest) = row.as_chunks::<64>();
+    for (o, c) in out.iter_mut().zip(chunks) {
+        let (halves, _) = c.as_chunks::<32>();
+        let mut m = 0u64;
+        for (h, half) in halves.iter().enumerate() {
+            let [a, b, c, d] = cast::<[u32; 32], [__m256i; 4]>(*half);
+            let ab = _mm256_packs_epi32(_mm256_cmpeq_epi32(a, zero), _mm256_cmpeq_epi32(b, zero));
+            let cd = _mm256_packs_epi32(_mm256_cmpeq_epi32(c, zero), _mm256_cmpeq_epi32(d, zero));
+            let bytes = _mm256_permutevar8x32_epi32(_mm256_packs_epi16(ab, cd), order);
+            m |= u64::from(!(_mm256_movemask_epi8(bytes) as u32)) << (32 * h);
+        }
+        *o = m;
+    }
+    rest_bits(rest, out.get_mut(chunks.len()));
 }
 
 /// Bits of the nonzero words of 64 lanes: sixteen lanes per four compares, two packs and a
@@ -340,12 +383,15 @@ mod tests {
                     if (l * 7 + l / 5).is_multiple_of(3) {
                         0
                     } else {
-                        l as u32 * 3 + 1
+                        (l as u32 * 3 + 1).rotate_left(l as u32 % 32)
                     }
                 })
                 .collect();
             let mut bits = vec![0u64; words(n)];
             row_bits(&row, &mut bits);
+            let mut plain_bits = vec![0u64; words(n)];
+            row_bits_body(&row, &mut plain_bits);
+            assert_eq!(plain_bits, bits, "plain form of row_bits, {n} lanes");
             for (l, &x) in row.iter().enumerate() {
                 assert_eq!(
                     bits[l / 64] >> (l % 64) & 1,
