@@ -30,14 +30,6 @@ pub(crate) fn avx2() -> bool {
     }
 }
 
-/// [`avx2`] where it has already been decided yes: one load and no call (a hot caller that
-/// may reach [`avx2`]'s first decision keeps its registers across that call). `false` means
-/// "no, or not decided yet": ask [`avx2`]. True only when the CPU has AVX2.
-#[inline(always)]
-pub(crate) fn avx2_decided() -> bool {
-    AVX2.load(Ordering::Relaxed) == 2
-}
-
 #[cold]
 fn decide() -> bool {
     #[cfg(target_arch = "x86_64")]

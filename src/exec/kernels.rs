@@ -306,7 +306,7 @@ macro_rules! lane_loop {
 /// either function, and `$name` inlined into a kernel's function pointer is only the choice
 /// and a jump: it asks [`avx2_seen`] (a load), and leaves every other case, the first
 /// decision included, to `$plain`, so that no call returns into it (a call there, or a form
-/// inline, would make the pointer save and restore registers on every call).
+/// inline, made the pointer save and restore six registers on every call).
 macro_rules! two_forms {
     (
         $name:ident, $avx:ident, $plain:ident, $body:ident, [$($g:tt)*], $F:ty,
@@ -342,20 +342,27 @@ macro_rules! two_forms {
         }
     };
 }
-
 /// Whether the lane loops take their AVX2 form ([`crate::cpu::avx2`]; tests can ask for the
-/// plain form on this thread, to hold the two forms to each other).
+/// plain form on this thread, to hold the two forms to each other). A yes is also noted for
+/// [`avx2_seen`].
 #[inline(always)]
 fn avx2_loops() -> bool {
     #[cfg(test)]
     if tests::PLAIN.with(|p| p.get()) {
         return false;
     }
-    crate::cpu::avx2()
+    let yes = crate::cpu::avx2();
+    if yes {
+        AVX2_SEEN.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    yes
 }
 
-/// [`avx2_loops`] where it has already been decided yes ([`crate::cpu::avx2_decided`]): one
-/// load, and no call, for the kernels' hot choice of form; false means "ask
+/// Set once [`avx2_loops`] has said yes.
+static AVX2_SEEN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// [`avx2_loops`] where it has already said yes: one load, and no call (`cpu::avx2` calls
+/// its first decision), for the kernels' hot choice of form; false means "ask
 /// [`avx2_loops`]", not "plain". True only when the CPU has AVX2.
 #[inline(always)]
 fn avx2_seen() -> bool {
@@ -363,7 +370,7 @@ fn avx2_seen() -> bool {
     if tests::PLAIN.with(|p| p.get()) {
         return false;
     }
-    crate::cpu::avx2_decided()
+    AVX2_SEEN.load(std::sync::atomic::Ordering::Relaxed)
 }
 
 lane_loop!(l1_body, a: A);
