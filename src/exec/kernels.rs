@@ -306,7 +306,7 @@ macro_rules! lane_loop {
 /// either function, and `$name` inlined into a kernel's function pointer is only the choice
 /// and a jump: it asks [`avx2_seen`] (a load), and leaves every other case, the first
 /// decision included, to `$plain`, so that no call returns into it (a call there, or a form
-/// inline, made the pointer save and restore six registers on every call).
+/// inline, would make the pointer save and restore registers on every call).
 macro_rules! two_forms {
     (
         $name:ident, $avx:ident, $plain:ident, $body:ident, [$($g:tt)*], $F:ty,
