@@ -36,7 +36,12 @@ pub(crate) enum CSpace {
 
 /// One decoded instruction. Operand fields are slot indices into the register file the
 /// kernel shape names (N = 32-bit, W = 64-bit).
+///
+/// `repr(u8)`: the variant is a tag byte of its own, so the block loop's dispatch is one
+/// byte load and a jump table (without it the compiler keeps the tag in a niche of a kernel
+/// field, which costs a subtract, a compare and a conditional move on every instruction).
 #[derive(Clone, Copy)]
+#[repr(u8)]
 pub(crate) enum Code {
     /// A lane kernel of one to three operands with every operand and the result in the
     /// 32-bit file: run by `Batch::lane_kernel32` (a uniform operand as a splat, a result of
