@@ -33,6 +33,9 @@
 //!   - Local loads/stores at a constant in-range word are row copies (`Code::LoadLocal` /
 //!     `StoreLocal`) rather than the per-lane generic memory path (the Input/Output accesses the
 //!     optimiser leaves).
+//!   - A 32-bit buffer load without a descriptor index register (push constants, uniform
+//!     parameters) is a `Code::LoadWord`: its read at a uniform address, inline in the block
+//!     loop, has a constant access size and no space or index test.
 //!   - A jump to a block that runs nothing and only jumps to a later block goes straight
 //!     to where that one goes (`program::thread_jumps`; loop back edges through the empty
 //!     header structured code leaves), the budget still counting the skipped blocks.

@@ -100,6 +100,15 @@ pub(crate) enum Code {
         space: CSpace,
         addr: u32,
     },
+    /// A `Load` of a 32-bit type (`I32`, `F32`, `Bool`) from buffer `slot` without a
+    /// descriptor index register (push constants, uniform-buffer parameters): its size and
+    /// space are known here, so the block loop's read at a uniform address tests neither.
+    LoadWord {
+        ty: ScalarTy,
+        dst: u32,
+        slot: u32,
+        addr: u32,
+    },
     /// A Local load from a constant, in-range word address: a row copy.
     LoadLocal {
         wide: bool,
@@ -1439,12 +1448,24 @@ fn decode(cx: &Ctx, inst: &Inst, images: &mut Vec<CImage>) -> Result<Code> {
                 word: cx.const_local(ptr, *ty).unwrap_or(0),
             }
         }
-        Inst::Load { ty, dst, ptr } => Code::Load {
-            ty: *ty,
-            dst: cx.reg(*dst, ty.is_wide())?,
-            space: cx.space(ptr.space)?,
-            addr: cx.n(ptr.addr)?,
-        },
+        Inst::Load { ty, dst, ptr } => {
+            let (ty, dst) = (*ty, cx.reg(*dst, ty.is_wide())?);
+            let (space, addr) = (cx.space(ptr.space)?, cx.n(ptr.addr)?);
+            match space {
+                CSpace::Buffer { slot, index: None } if ty.bits() == 32 => Code::LoadWord {
+                    ty,
+                    dst,
+                    slot,
+                    addr,
+                },
+                _ => Code::Load {
+                    ty,
+                    dst,
+                    space,
+                    addr,
+                },
+            }
+        }
         Inst::Store { ty, ptr, src } => Code::Store {
             ty: *ty,
             src: cx.reg(*src, ty.is_wide())?,

@@ -800,12 +800,25 @@ impl Batch {
                             dst,
                             space,
                             addr,
-                        } => {
-                            if !(full && self.load_uniform32(ty, dst, space, addr, bind)) {
-                                self.load_lanes(ty, dst, space, addr, full, bind)
-                                    .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?
-                            }
-                        }
+                        } => self
+                            .load(ty, access_bytes(ty), dst, space, addr, full, bind)
+                            .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
+                        Code::LoadWord {
+                            ty,
+                            dst,
+                            slot,
+                            addr,
+                        } => self
+                            .load(
+                                ty,
+                                4,
+                                dst,
+                                CSpace::Buffer { slot, index: None },
+                                addr,
+                                full,
+                                bind,
+                            )
+                            .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
                         _ => self
                             .exec(prog, code, full, bind, obs, blk.id, i as usize)
                             .map_err(|e| prog.locate(e, blk.id, Some(i as usize)))?,
@@ -1155,7 +1168,17 @@ impl Batch {
                 dst,
                 space,
                 addr,
-            } => self.load(*ty, *dst, *space, *addr, full, bind)?,
+            } => self.load(*ty, access_bytes(*ty), *dst, *space, *addr, full, bind)?,
+            // the `Load` it is
+            &Code::LoadWord {
+                ty,
+                dst,
+                slot,
+                addr,
+            } => {
+                let space = CSpace::Buffer { slot, index: None };
+                self.load(ty, access_bytes(ty), dst, space, addr, full, bind)?
+            }
             Code::Store {
                 ty,
                 space,
@@ -1457,6 +1480,7 @@ impl Batch {
             | Code::K3 { dst, .. }
             | Code::K4 { dst, .. }
             | Code::Load { dst, .. }
+            | Code::LoadWord { dst, .. }
             | Code::LoadLocal { dst, .. }
             | Code::Atomic { dst, .. }
             | Code::ArrayLength { dst, .. }
@@ -1481,16 +1505,20 @@ impl Batch {
         }
     }
 
+    /// A load of `bytes` bytes (`access_bytes(ty)`, a constant where the caller knows it).
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
     fn load(
         &mut self,
         ty: ScalarTy,
+        bytes: u32,
         dst: u32,
         space: CSpace,
         addr: u32,
         full: bool,
         bind: &Bindings,
     ) -> Result<()> {
-        if full && self.load_uniform32(ty, dst, space, addr, bind) {
+        if full && self.load_uniform32(ty, bytes, dst, space, addr, bind) {
             return Ok(());
         }
         self.load_lanes(ty, dst, space, addr, full, bind)
@@ -1559,6 +1587,7 @@ impl Batch {
     fn load_uniform32(
         &mut self,
         ty: ScalarTy,
+        bytes: u32,
         dst: u32,
         space: CSpace,
         addr: u32,
@@ -1567,7 +1596,6 @@ impl Batch {
         let CSpace::Buffer { slot, index } = space else {
             return false;
         };
-        let bytes = access_bytes(ty);
         let uni = |r: u32| self.is_uniform32(r);
         if bytes > 4 || self.n == 0 || !uni(addr) || !index.is_none_or(uni) {
             return false;

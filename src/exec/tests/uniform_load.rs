@@ -1,6 +1,7 @@
 //! Buffer loads at uniform addresses (read once per batch, the result kept uniform) against
 //! loads at per-lane addresses, with in-range, straddling, overflowing and unbound-element
-//! accesses, on every lane and under a divergent branch. Expected values come from a naive
+//! accesses, of 8-, 16- and 32-bit types (the 32-bit ones without a descriptor index go through
+//! `Code::LoadWord`), on every lane and under a divergent branch. Expected values come from a naive
 //! per-lane byte reader written here: an access not entirely inside the buffer, or one from
 //! an unbound descriptor element, reads 0.
 
@@ -9,7 +10,7 @@ use crate::exec::{BatchState, Bindings, Buffer};
 use crate::ir::*;
 
 use BinaryOp as Bo;
-use ScalarTy::{Bool, I16, I32, I8};
+use ScalarTy::{Bool, F32, I16, I32, I8};
 
 const LANES: usize = 64;
 
@@ -113,6 +114,8 @@ fn uniform_address_loads_match_a_per_lane_read() {
         (I32, 0, None, u20, (|_| 20) as fn(usize) -> u32, false),
         (I32, 0, None, u60, |_| 60, false),
         (I32, 0, None, u62, |_| 62, false),
+        (I32, 0, None, u7, |_| 7, false),
+        (F32, 0, None, u60, |_| 60, false),
         (I32, 0, None, huge, |_| 0xFFFF_FFFC, false),
         (I16, 0, None, u7, |_| 7, false),
         (I8, 0, None, u62, |_| 62, false),
