@@ -10,8 +10,8 @@
 //! `sinf`, `expf`, … at run time). Rounding is the one place with two implementations
 //! (`roundps` where the CPU has SSE4.1, software elsewhere); the tests hold them to each other
 //! and to Rust's `f32::floor` & co. Lanes that a vector form does not cover (sin, cos, tan of
-//! |x| >= 2^17) take a scalar path lane by lane, chosen by each lane's own value, so no result
-//! depends on its neighbours or on the vector width.
+//! |x| >= 2^22, ±∞ and NaN) take a scalar path lane by lane, chosen by each lane's own value,
+//! so no result depends on its neighbours or on the vector width.
 //!
 //! | module | holds |
 //! | --- | --- |

@@ -1,6 +1,7 @@
-//! `sin`, `cos`, `tan`: the argument reduced to r in [-π/4, π/4] and a quadrant in f64 lanes,
-//! then FreeBSD's `__kernel_sindf`/`__kernel_cosdf` polynomials (also f64), rounded to f32
-//! once: the correctly rounded result for all but a few inputs in a million.
+//! `sin`, `cos`, `tan`: the argument reduced to r in [-π/4, π/4] and a quadrant in f64 lanes;
+//! sin and cos then split r into two f32 parts and run single-precision kernels on all lanes
+//! at once, tan runs FreeBSD's `__kernel_sindf`/`__kernel_cosdf` polynomials in f64 and
+//! divides there, rounding to f32 once.
 //!
 //! k = round(x·2/π) and r = (x - k·Q1) - k·Q2
 //! with π/2 = Q1 + Q2 + O(2^-88) and Q1 of 31 bits, so for |k| < 2^22 the product k·Q1 and the
@@ -10,9 +11,19 @@
 //! values) go lane by lane to musl's `sinf`/`cosf`/`tanf` (the `libm` crate: Payne–Hanek
 //! reduction, deterministic), as do ±∞ and NaN. Each lane takes the path its own value calls
 //! for, so no result depends on its neighbours.
+//!
+//! sin and cos need r to more than f32's 24 bits (near a multiple of π/2, r's own rounding
+//! would be an ULP of the result), but not their polynomials: r = h + l with h the f32 of r's
+//! top 24 bits and l the rest, and
+//! sin r ≈ h + (l + h·z·S(z)) and cos r ≈ w + (((1 - w) - z/2) + (z²·C(z) - h·l)),
+//! z = h², w = 1 - z/2 rounded, with Cephes' `sinf`/`cosf` coefficients. The terms after the
+//! leading h or w are small, so their rounding errors are too, and the final addition rounds
+//! once: over every f32 the sum before that rounding is within 0.51 ULP of the true value,
+//! and the result within one ULP of the correctly rounded one. The f64 work is the reduction
+//! and the split alone; the polynomials run on eight f32 lanes where f64 takes two halves.
 
 use super::lanes::{Float, Ints, Lanes, Mask};
-use super::poly::{keep_small, round_int};
+use super::poly::{horner, keep_small, round_int};
 
 /// π/2 = Q1 + Q2 (+ 3.5e-27), Q1 with 31 significant bits.
 const Q1: f64 = 1.570_796_326_734_125_6;
@@ -34,10 +45,36 @@ fn reduce<L: Lanes>(x: L) -> (L::W, L::I) {
     (r, round_int(L::narrow(k)).1)
 }
 
-/// (sin r, cos r) for |r| <= π/4 (a little beyond is fine): FreeBSD's kernels,
+/// (h, l): r as the f32 `h` of its top 24 significant bits (r's encoding with the low 29
+/// fraction bits cleared, so r - h is exact) and the f32 `l` nearest the rest, |l| < ulp(h).
+#[inline(always)]
+fn split<L: Lanes>(r: L::W) -> (L, L) {
+    let hw = r.and(r.splat_bits(0xffff_ffff_e000_0000));
+    (L::narrow(hw), L::narrow(r.sub(hw)))
+}
+
+/// (sin r, cos r) for r = h + l, |r| <= π/4 (a little beyond is fine), in f32: Cephes'
+/// `sinf`/`cosf` polynomials around the leading h and the split 1 - z/2 (see the module doc).
+#[inline(always)]
+fn kernels32<L: Float<S = f32>>(h: L, l: L) -> (L, L) {
+    const S: [f32; 3] = [-1.951_529_6e-4, 8.332_161e-3, -1.666_665_5e-1];
+    const C: [f32; 3] = [2.443_315_7e-5, -1.388_731_6e-3, 4.166_664_6e-2];
+    let z = h.mul(h);
+    // h + (l + (h·z)·S(z))
+    let sin = h.add(l.add(h.mul(z).mul(horner(z, &S))));
+    // w = 1 - z/2 rounded; w + (((1 - w) - z/2) + ((z·z)·C(z) - h·l))
+    let one = h.splat(1.0);
+    let hz = z.mul(h.splat(0.5));
+    let w = one.sub(hz);
+    let tail = z.mul(z).mul(horner(z, &C)).sub(h.mul(l));
+    let cos = w.add(one.sub(w).sub(hz).add(tail));
+    (sin, cos)
+}
+
+/// (sin r, cos r) in f64 for |r| <= π/4 (a little beyond is fine): FreeBSD's kernels,
 /// |sin r / r - s| < 2^-37.5 and |cos r - c| < 2^-34.1.
 #[inline(always)]
-fn kernels<W: Float<S = f64>>(r: W) -> (W, W) {
+fn kernels64<W: Float<S = f64>>(r: W) -> (W, W) {
     const S: [f64; 4] = [
         -0.166_666_666_416_265_24,
         0.008_333_329_385_889_463,
@@ -93,8 +130,9 @@ fn bit<L: Lanes>(q: L::I, b: i32) -> L::M {
 /// sin of quadrant `q` (k for sin, k + 1 for cos): ±sin r or ±cos r.
 #[inline(always)]
 fn quadrant<L: Lanes>(r: L::W, q: L::I) -> L {
-    let (s, c) = kernels(r);
-    let v = L::select(bit::<L>(q, 1), L::narrow(c), L::narrow(s));
+    let (h, l) = split::<L>(r);
+    let (s, c) = kernels32(h, l);
+    let v = L::select(bit::<L>(q, 1), c, s);
     // quadrants 2 and 3 negate
     L::select(bit::<L>(q, 2), v.neg(), v)
 }
@@ -117,7 +155,7 @@ pub(crate) fn cos<L: Lanes>(x: L) -> L {
 #[inline(always)]
 pub(crate) fn tan<L: Lanes>(x: L) -> L {
     let (r, q) = reduce(x);
-    let (s, c) = kernels(r);
+    let (s, c) = kernels64(r);
     let (t, u) = (L::narrow(s.div(c)), L::narrow(c.div(s)));
     finish(
         x,
