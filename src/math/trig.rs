@@ -3,6 +3,9 @@
 //! at once, tan runs FreeBSD's `__kernel_sindf`/`__kernel_cosdf` polynomials in f64 and
 //! divides there, rounding to f32 once.
 //!
+//! Over every f32 (`tests::exhaustive`) all three are within 1 ULP of f64 libm rounded to f32,
+//! and correctly rounded for 99.54 % (sin), 99.55 % (cos) and 94.36 % (tan) of the inputs.
+//!
 //! k = round(x·2/π) and r = (x - k·Q1) - k·Q2
 //! with π/2 = Q1 + Q2 + O(2^-88) and Q1 of 31 bits, so for |k| < 2^22 the product k·Q1 and the
 //! first subtraction are exact and r is good to 2^-53 relative plus 2^-66 absolute — far below
