@@ -81,6 +81,11 @@ pub(crate) trait Mask: Copy {
     fn xor(self, o: Self) -> Self;
     /// Whether any lane is true.
     fn any(self) -> bool;
+    /// Whether every lane is true.
+    #[inline(always)]
+    fn all(self) -> bool {
+        self.bits() == u32::MAX >> (32 - Self::LANES)
+    }
     /// The lanes as bits: bit `l` set when lane `l` is true.
     fn bits(self) -> u32;
     /// The lane count.

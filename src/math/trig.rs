@@ -1,29 +1,50 @@
-//! `sin`, `cos`, `tan`: the argument reduced to r in [-π/4, π/4] and a quadrant in f64 lanes;
-//! sin and cos then split r into two f32 parts and run single-precision kernels on all lanes
-//! at once, tan runs FreeBSD's `__kernel_sindf`/`__kernel_cosdf` polynomials in f64 and
-//! divides there, rounding to f32 once.
+//! `sin`, `cos`, `tan`: the argument reduced to r in [-π/4, π/4] (a little beyond for sin and
+//! cos) and a quadrant, then polynomials. sin and cos reduce in f32 where |x| < [`SMALL`]
+//! (6432, every argument shaders really pass), in f64 beyond, and run single-precision kernels
+//! on r given as two f32 parts; tan reduces in f64, runs FreeBSD's
+//! `__kernel_sindf`/`__kernel_cosdf` polynomials in f64 and divides there, rounding to f32
+//! once.
 //!
 //! Over every f32 (`tests::exhaustive`) all three are within 1 ULP of f64 libm rounded to f32,
-//! and correctly rounded for 99.54 % (sin), 99.55 % (cos) and 94.36 % (tan) of the inputs.
+//! and correctly rounded for 99.55 % (sin), 99.57 % (cos) and 94.36 % (tan) of the inputs.
 //!
+//! **f32 reduction** (sin and cos, |x| < [`SMALL`]): k = round(x·2/π), with x·2/π rounded to
+//! f32 first (so k may be the neighbour of the nearest quadrant and |r| reach π/4 + 2^-11),
+//! and r = x - k·(P1 + P2 + P3 + P4), π/2 = P1 + P2 + P3 + P4 + O(2^-68.7), P1..P3 of 12
+//! significant bits each and P4 the f32 nearest the rest. |k| <= 4095, so every k·Pi with
+//! i <= 3 is exact, and a = x - k·P1 is exact (Sterbenz: x and k·P1 are within a factor two,
+//! or k = 0). h1 = a - k·P2 and h = h1 - k·P3 each round, and e = (u - d) - v recovers the
+//! rounding error of d = u - v: it is Fast2Sum where |u| >= |v|, and where |u| < |v| the
+//! difference is a multiple of Pi's last bit small enough to be exact, so e is 0 (every e is
+//! exact for every x below [`SMALL`]: a check over all of them). So r = h + l with
+//! l = (e1 + e2) - k·P4 is off by |k|·2^-68.7 from the tail of π/2 and by the roundings of
+//! k·P4 (|k·P4| < 2^-31.9) and of l: about 2^-55 absolute in all where r is small (|h1| is
+//! then below 2^-18; elsewhere l's own rounding, 2^-24 of an ULP of h, dominates). Of the
+//! f32 below [`SMALL`] with k ≠ 0, 252.89821 is the nearest a multiple of π/2 (r = 4.19e-9,
+//! 2^-27.8), so where r is smallest it is good to 2^-27 relative, under a tenth of an ULP of
+//! the result, and far better elsewhere (k = 0 leaves r = x exact). l is
+//! below 2^-31 plus half an ULP of h, small enough for the kernels as it is. Lanes at or
+//! beyond [`SMALL`] (and ±∞, NaN) take the f64 path below; which lanes do is decided by each
+//! lane's own |x|, and the f64 path runs only when some lane needs it.
+//!
+//! **f64 reduction** (tan, and sin and cos from [`SMALL`] up):
 //! k = round(x·2/π) and r = (x - k·Q1) - k·Q2
 //! with π/2 = Q1 + Q2 + O(2^-88) and Q1 of 31 bits, so for |k| < 2^22 the product k·Q1 and the
 //! first subtraction are exact and r is good to 2^-53 relative plus 2^-66 absolute — far below
 //! the f32 nearest a multiple of π/2, whose r is above 2^-28. That covers |x| < 2^22, where an
-//! f32 still has a fraction bit; larger |x| (never seen in shaders but in hashes of huge
+//! f32 still has a fraction bit; sin and cos split r into h, the f32 of its top 24 bits, and
+//! l, the f32 nearest the rest. Larger |x| (never seen in shaders but in hashes of huge
 //! values) go lane by lane to musl's `sinf`/`cosf`/`tanf` (the `libm` crate: Payne–Hanek
 //! reduction, deterministic), as do ±∞ and NaN. Each lane takes the path its own value calls
 //! for, so no result depends on its neighbours.
 //!
-//! sin and cos need r to more than f32's 24 bits (near a multiple of π/2, r's own rounding
-//! would be an ULP of the result), but not their polynomials: r = h + l with h the f32 of r's
-//! top 24 bits and l the rest, and
+//! **Kernels.** sin and cos need r to more than f32's 24 bits (near a multiple of π/2, r's own
+//! rounding would be an ULP of the result), but not their polynomials: with r = h + l,
 //! sin r ≈ h + (l + h·z·S(z)) and cos r ≈ w + (((1 - w) - z/2) + (z²·C(z) - h·l)),
 //! z = h², w = 1 - z/2 rounded, with Cephes' `sinf`/`cosf` coefficients. The terms after the
 //! leading h or w are small, so their rounding errors are too, and the final addition rounds
-//! once: over every f32 the sum before that rounding is within 0.51 ULP of the true value,
-//! and the result within one ULP of the correctly rounded one. The f64 work is the reduction
-//! and the split alone; the polynomials run on eight f32 lanes where f64 takes two halves.
+//! once, so the result is within one ULP of the correctly rounded one. The polynomials run on
+//! eight f32 lanes where f64 takes two halves.
 
 use super::lanes::{Float, Ints, Lanes, Mask};
 use super::poly::{horner, keep_small, round_int};
@@ -31,8 +52,44 @@ use super::poly::{horner, keep_small, round_int};
 /// π/2 = Q1 + Q2 (+ 3.5e-27), Q1 with 31 significant bits.
 const Q1: f64 = 1.570_796_326_734_125_6;
 const Q2: f64 = 6.077_100_506_506_192e-11;
-/// The vector reduction's range (below it, |k| < 2^22).
+/// The f64 reduction's range (below it, |k| < 2^22).
 const LIMIT: f32 = 4_194_304.0;
+/// The f32 reduction's range (below it, |k| <= 4095).
+const SMALL: f32 = 6432.0;
+/// π/2 = P[0] + P[1] + P[2] + P[3] (+ 2.0e-21): the first three with 12 significant bits (so
+/// k·P[i] is exact for |k| < 2^12), the last the f32 nearest the rest.
+const P: [f32; 4] = [1.570_800_8, -4.453_584_6e-6, -8.706_138e-10, 6.223_372e-14];
+
+/// (h, l, quadrant k) with r = h + l for |x| < [`SMALL`], in f32 (the module doc); other
+/// lanes get garbage, which [`or_wide`] replaces.
+#[inline(always)]
+fn reduce32<L: Lanes>(x: L) -> (L, L, L::I) {
+    let (k, q) = round_int(x.mul(x.splat(std::f32::consts::FRAC_2_PI)));
+    let a = x.sub(k.mul(x.splat(P[0])));
+    let (h1, e1) = sub_exact(a, k.mul(x.splat(P[1])));
+    let (h, e2) = sub_exact(h1, k.mul(x.splat(P[2])));
+    (h, e1.add(e2).sub(k.mul(x.splat(P[3]))), q)
+}
+
+/// (u - v rounded, its rounding error) where the error is exactly (u - v) - (u ⊖ v): when
+/// |u| >= |v|, or when u - v is exact (then 0); see the module doc.
+#[inline(always)]
+fn sub_exact<L: Float>(u: L, v: L) -> (L, L) {
+    let d = u.sub(v);
+    (d, u.sub(d).sub(v))
+}
+
+/// `v` in the lanes with |x| < [`SMALL`], `wide(x)` in the others; `wide` runs only when some
+/// lane needs it.
+#[inline(always)]
+fn or_wide<L: Lanes>(x: L, v: L, wide: impl FnOnce(L) -> L) -> L {
+    let small = x.abs().lt(x.splat(SMALL));
+    if small.all() {
+        v
+    } else {
+        L::select(small, v, wide(x))
+    }
+}
 
 /// (r, quadrant k) for |x| < [`LIMIT`]; other lanes get garbage, which [`finish`] replaces.
 #[inline(always)]
@@ -130,28 +187,48 @@ fn bit<L: Lanes>(q: L::I, b: i32) -> L::M {
     q.and(m).eq(m)
 }
 
-/// sin of quadrant `q` (k for sin, k + 1 for cos): ±sin r or ±cos r.
+/// sin of quadrant `q` (k for sin, k + 1 for cos) at r = h + l: ±sin r or ±cos r.
 #[inline(always)]
-fn quadrant<L: Lanes>(r: L::W, q: L::I) -> L {
-    let (h, l) = split::<L>(r);
+fn quadrant<L: Lanes>((h, l): (L, L), q: L::I) -> L {
     let (s, c) = kernels32(h, l);
     let v = L::select(bit::<L>(q, 1), c, s);
     // quadrants 2 and 3 negate
     L::select(bit::<L>(q, 2), v.neg(), v)
 }
 
+/// The quadrant of sin's table for k: k for sin, k + 1 for cos.
+#[inline(always)]
+fn offset<L: Lanes, const COS: bool>(k: L::I) -> L::I {
+    if COS {
+        k.add(k.splat(1))
+    } else {
+        k
+    }
+}
+
+/// sin (`COS` false) or cos (`COS` true) of x.
+#[inline(always)]
+fn sin_cos<L: Lanes, const COS: bool>(x: L) -> L {
+    let (h, l, q) = reduce32(x);
+    let v = quadrant((h, l), offset::<L, COS>(q));
+    let v = if COS { v } else { keep_small(x, v) };
+    or_wide(x, v, |x| {
+        let (r, q) = reduce(x);
+        let scalar = if COS { libm::cosf } else { libm::sinf };
+        finish(x, quadrant(split::<L>(r), offset::<L, COS>(q)), scalar)
+    })
+}
+
 /// sin x.
 #[inline(always)]
 pub(crate) fn sin<L: Lanes>(x: L) -> L {
-    let (r, q) = reduce(x);
-    finish(x, keep_small(x, quadrant(r, q)), libm::sinf)
+    sin_cos::<L, false>(x)
 }
 
 /// cos x.
 #[inline(always)]
 pub(crate) fn cos<L: Lanes>(x: L) -> L {
-    let (r, q) = reduce(x);
-    finish(x, quadrant(r, q.add(q.splat(1))), libm::cosf)
+    sin_cos::<L, true>(x)
 }
 
 /// tan x: sin r / cos r, or -cos r / sin r in odd quadrants, divided in f64 and rounded once.
