@@ -1,6 +1,6 @@
 //! `sin`, `cos`, `tan`: the argument reduced to r in [-π/4, π/4] (a little beyond for sin and
 //! cos) and a quadrant, then polynomials. sin and cos reduce in f32 where |x| < [`SMALL`]
-//! (6432, every argument shaders really pass), in f64 beyond, and run single-precision kernels
+//! (6432: the arguments shaders usually pass), in f64 beyond, and run single-precision kernels
 //! on r given as two f32 parts; tan reduces in f64, runs FreeBSD's
 //! `__kernel_sindf`/`__kernel_cosdf` polynomials in f64 and divides there, rounding to f32
 //! once.
@@ -15,8 +15,8 @@
 //! i <= 3 is exact, and a = x - k·P1 is exact (Sterbenz: x and k·P1 are within a factor two,
 //! or k = 0). h1 = a - k·P2 and h = h1 - k·P3 each round, and e = (u - d) - v recovers the
 //! rounding error of d = u - v: it is Fast2Sum where |u| >= |v|, and where |u| < |v| the
-//! difference is a multiple of Pi's last bit small enough to be exact, so e is 0 (every e is
-//! exact for every x below [`SMALL`]: a check over all of them). So r = h + l with
+//! difference is a multiple of Pi's last bit small enough to be exact, so e is 0 (so every e is
+//! exact below [`SMALL`]; the exhaustive test holds the results). So r = h + l with
 //! l = (e1 + e2) - k·P4 is off by |k|·2^-68.7 from the tail of π/2 and by the roundings of
 //! k·P4 (|k·P4| < 2^-31.9) and of l: about 2^-55 absolute in all where r is small (|h1| is
 //! then below 2^-18; elsewhere l's own rounding, 2^-24 of an ULP of h, dominates). Of the
