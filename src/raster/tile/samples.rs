@@ -5,7 +5,10 @@
 //! Shape: the same tiles, bins and primitives as the pixel path, walked quad by quad. Each
 //! lane's coverage is a mask of samples, from the primitive's edges evaluated at the
 //! standard sample locations ([`crate::raster::samples`], exact integer offsets of the
-//! fixed-point edges, so the top-left rule holds per sample). A quad becomes one batch entry
+//! fixed-point edges, so the top-left rule holds per sample). The walk goes by rows of 8x8
+//! blocks, each row classified first (outside an edge, inside all, or partial) so that only
+//! the blocks between the first and last one not outside are visited and only partial ones
+//! are tested sample by sample. A quad becomes one batch entry
 //! (one invocation per covered pixel, coverage per lane), or, when shading per sample, one
 //! entry per sample index (the quad's four pixels at that sample: derivatives are taken
 //! between pixels at one sample, as on GPUs). Depth is interpolated at every sample; early and
@@ -13,17 +16,22 @@
 //! on the attachments' `samples` consecutive texels per pixel.
 //!
 //! Ordering: an entry whose (pixel, sample) pairs meet one already in the batch flushes the
-//! batch first, so every sample sees its tests and writes in submission order; early tests run
-//! as entries are submitted, as on the pixel path.
+//! batch first, so every sample sees its tests and writes in submission order (the samples
+//! taken are kept per tile quad, one lookup an entry); early tests run as entries are
+//! submitted, as on the pixel path.
 //!
-//! Why a path of its own: the pixel path's block masks, direct writes and SIMD interpolation
-//! are shaped for one bit per pixel, and keeping them free of per-sample branches keeps the
-//! single-sample frames as fast as they were. This path is plain scalar code, except for
-//! plain RGBA8 writes, which convert the batch's rows with the pixel path's kernels
-//! (`shade::convert_rgba8`) and write a pixel whose samples are all covered as one run. With one sample
-//! it computes what the pixel path does, bit for bit (coverage at the centre, planes evaluated
-//! at a quad's lane 0 and stepped to its other lanes; a test holds the two to the same bytes),
-//! which is what lets a single-sample draw that reads `SampleMask` or interpolates at an
+//! A flush fills only the built-ins the stage reads (`FragmentStage::built_ins`, as the pixel
+//! path does), array by array over whole quads, in buffers that live as long as the shader
+//! (no allocation per batch).
+//!
+//! Why a path of its own: the pixel path's block masks, direct writes and SIMD interpolation are
+//! shaped for one bit per pixel, and keeping them free of per-sample branches keeps the
+//! single-sample frames as fast as they were. This path is plain scalar code, except for plain
+//! RGBA8 writes, which convert the batch's rows with the pixel path's kernels
+//! (`shade::convert_rgba8`) and write a pixel whose samples are all covered as one run. With one
+//! sample it computes what the pixel path does, bit for bit (coverage at the centre, planes
+//! evaluated at a quad's lane 0 and stepped to its other lanes; a test holds the two to the same
+//! bytes), which is what lets a single-sample draw that reads `SampleMask` or interpolates at an
 //! offset take it.
 
 use super::*;
@@ -66,10 +74,17 @@ pub(super) struct SampleShader<'a> {
     layout_error: Option<String>,
     batch: RowBatch,
     entries: Vec<Entry<'a>>,
-    /// Per tile pixel (row-major), the samples the batch's entries hold.
-    taken: Vec<u32>,
+    /// Per tile quad (row-major, [`quad_index`]), the samples the batch's entries hold in
+    /// each of its pixels.
+    taken: Vec<[u32; 4]>,
     /// The current row of 8x8 blocks of a primitive, classified against its edges.
     blocks: Vec<Block>,
+    /// The built-in inputs the stage reads (the others keep stale values).
+    built_ins: FragInputs,
+    /// Per lane, the samples that survive a flush ([`Self::survivors`]' room).
+    live: Vec<u32>,
+    /// One input location's values per entry, `[component][lane]` ([`Self::fill_rows`]' room).
+    values: Vec<[[u32; 4]; 4]>,
     /// The batch's colours as RGBA8 pixels, for plain 8-bit unorm writes
     /// (`shade::convert_rgba8`'s room).
     rgba8: Box<[[u8; 16]; QUAD_BATCH]>,
@@ -145,15 +160,18 @@ impl<'a> SampleShader<'a> {
             layout,
             batch: RowBatch::default(),
             entries: Vec::with_capacity(QUAD_BATCH),
-            taken: vec![0; (TILE * TILE) as usize],
+            taken: vec![[0; 4]; (TILE * TILE / 4) as usize],
             blocks: Vec::new(),
+            built_ins: fs.built_ins(),
+            live: Vec::new(),
+            values: Vec::new(),
             rgba8: Box::new([[0; 16]; QUAD_BATCH]),
         }
     }
 
     pub(super) fn shade(&mut self, bin: &[u32], view: &mut TileView) -> Result<()> {
         self.entries.clear();
-        self.taken.fill(0);
+        self.taken.fill([0; 4]);
         let scene = self.scene;
         for &pi in bin {
             let p = scene.prims.get(pi);
@@ -165,7 +183,8 @@ impl<'a> SampleShader<'a> {
     }
 
     /// Primitive `pi`'s pixels `r` of the tile, quad by quad in rows. Each row of 8x8 blocks
-    /// the quads cross is classified first ([`classify_block`]): quads of a block outside an
+    /// the quads cross is classified first ([`Cover::classify_row`]): only the blocks between
+    /// the first and the last one not outside an edge are walked, quads of a block outside an
     /// edge are skipped, pixels of a block inside every edge at every sample are covered
     /// without per-sample tests, and only the rest are tested sample by sample.
     fn primitive(&mut self, view: &mut TileView, p: &'a RasterPrim, r: PixRect) -> Result<()> {
@@ -176,53 +195,51 @@ impl<'a> SampleShader<'a> {
         let mut class = std::mem::take(&mut self.blocks);
         class.clear();
         class.resize(((r.x1 - bx_first) / BLOCK + 1) as usize, Block::Outside);
+        let mut span = 0..0;
         let mut qy = r.y0 & !1;
         while qy <= r.y1 {
             if qy == r.y0 & !1 || qy & (BLOCK - 1) == 0 {
-                let by = qy & !(BLOCK - 1);
-                for (i, c) in class.iter_mut().enumerate() {
-                    let bx = bx_first + i as i32 * BLOCK;
-                    *c = classify_block(edges, &cover.gain[..edges.len()], bx, by);
-                }
+                span = cover.classify_row(bx_first, qy & !(BLOCK - 1), &mut class);
             }
             // the quad's rows inside `r`, as pixel bits 0 1 / 2 3
             let rows = ((qy >= r.y0) as u8 * 0b0011) | ((qy < r.y1) as u8 * 0b1100);
-            let mut qx = r.x0 & !1;
-            while qx <= r.x1 {
-                let block = class[((qx - bx_first) / BLOCK) as usize];
+            for (i, &block) in class[span.clone()].iter().enumerate() {
                 if block == Block::Outside {
-                    qx = (qx & !(BLOCK - 1)) + BLOCK;
                     continue;
                 }
-                let cols = ((qx >= r.x0) as u8 * 0b0101) | ((qx < r.x1) as u8 * 0b1010);
-                let inside = rows & cols;
-                let full = if block == Block::Inside {
-                    std::array::from_fn(|k| if inside >> k & 1 != 0 { all } else { 0 })
-                } else {
-                    cover.quad(qx, qy, inside)
-                };
-                if full != [0; 4] {
-                    let e = Entry {
-                        x: qx,
-                        y: qy,
-                        p,
-                        cover: full,
-                        full,
-                        sample: None,
-                    };
-                    if self.per_sample {
-                        for s in 0..self.n {
-                            let cover = full.map(|m| m & 1 << s);
-                            if cover != [0; 4] {
-                                let sample = Some(s as u8);
-                                self.submit(view, Entry { cover, sample, ..e })?;
-                            }
-                        }
+                let bx = bx_first + (span.start + i) as i32 * BLOCK;
+                let (mut qx, x_end) = (bx.max(r.x0 & !1), (bx + BLOCK - 1).min(r.x1));
+                while qx <= x_end {
+                    let cols = ((qx >= r.x0) as u8 * 0b0101) | ((qx < r.x1) as u8 * 0b1010);
+                    let inside = rows & cols;
+                    let full = if block == Block::Inside {
+                        std::array::from_fn(|k| if inside >> k & 1 != 0 { all } else { 0 })
                     } else {
-                        self.submit(view, e)?;
+                        cover.quad(qx, qy, inside)
+                    };
+                    if full != [0; 4] {
+                        let e = Entry {
+                            x: qx,
+                            y: qy,
+                            p,
+                            cover: full,
+                            full,
+                            sample: None,
+                        };
+                        if self.per_sample {
+                            for s in 0..self.n {
+                                let cover = full.map(|m| m & 1 << s);
+                                if cover != [0; 4] {
+                                    let sample = Some(s as u8);
+                                    self.submit(view, Entry { cover, sample, ..e })?;
+                                }
+                            }
+                        } else {
+                            self.submit(view, e)?;
+                        }
                     }
+                    qx += 2;
                 }
-                qx += 2;
             }
             qy += 2;
         }
@@ -233,15 +250,10 @@ impl<'a> SampleShader<'a> {
     /// An entry into the batch: the batch is flushed first if it holds one of the entry's
     /// (pixel, sample) pairs or is full; early tests, if any, then drop the samples that fail.
     fn submit(&mut self, view: &mut TileView, mut e: Entry<'a>) -> Result<()> {
-        let rect = view.rect;
-        let pixel = |k: usize| {
-            let (lx, ly) = (
-                e.x - rect.x0 + (k & 1) as i32,
-                e.y - rect.y0 + (k >> 1) as i32,
-            );
-            (ly * TILE + lx) as usize
-        };
-        let conflict = (0..4).any(|k| e.cover[k] != 0 && self.taken[pixel(k)] & e.cover[k] != 0);
+        let qi = quad_index(&e, view.rect);
+        let t = self.taken[qi];
+        let c = e.cover;
+        let conflict = (t[0] & c[0]) | (t[1] & c[1]) | (t[2] & c[2]) | (t[3] & c[3]) != 0;
         if conflict || self.entries.len() == QUAD_BATCH {
             self.flush(view)?;
         }
@@ -253,8 +265,8 @@ impl<'a> SampleShader<'a> {
                 return Ok(());
             }
         }
-        for k in 0..4 {
-            self.taken[pixel(k)] |= e.cover[k];
+        for (t, c) in self.taken[qi].iter_mut().zip(e.cover) {
+            *t |= c;
         }
         self.entries.push(e);
         Ok(())
@@ -355,12 +367,7 @@ impl<'a> SampleShader<'a> {
         }
         let rect = view.rect;
         for e in &self.entries {
-            for k in 0..4i32 {
-                let (lx, ly) = (e.x - rect.x0 + (k & 1), e.y - rect.y0 + (k >> 1));
-                if let Some(t) = self.taken.get_mut((ly * TILE + lx) as usize) {
-                    *t = 0;
-                }
-            }
+            self.taken[quad_index(e, rect)] = [0; 4];
         }
         self.build_input();
         let fs = self.scene.fs;
@@ -382,6 +389,7 @@ impl<'a> SampleShader<'a> {
         }
         let live = self.survivors(view);
         self.write_colors(view, &live);
+        self.live = live;
         self.entries.clear();
         Ok(())
     }
@@ -399,21 +407,28 @@ impl<'a> SampleShader<'a> {
             .flatten()
             .and_then(|r| RowLayout::row(&b.rows, Some(r), lanes));
         let late = !self.early && self.tests;
-        let mut live = vec![0u32; lanes];
-        for (q, e) in self.entries.iter().enumerate() {
-            for k in 0..4 {
-                let lane = 4 * q + k;
-                let mut m = e.cover[k];
-                if fs.can_discard() && b.killed[q] >> k & 1 != 0 {
-                    m = 0;
+        let mut live = std::mem::take(&mut self.live);
+        live.resize(lanes, 0);
+        for (l, e) in live.chunks_exact_mut(4).zip(&self.entries) {
+            l.copy_from_slice(&e.cover);
+        }
+        if fs.can_discard() {
+            for (l, &killed) in live.chunks_exact_mut(4).zip(&b.killed) {
+                for (k, l) in l.iter_mut().enumerate() {
+                    if killed >> k & 1 != 0 {
+                        *l = 0;
+                    }
                 }
-                if self.uses.mask_out {
-                    m &= b.sample_mask_out[lane];
-                }
-                if let Some(a) = alpha {
-                    m &= alpha_coverage(f32::from_bits(a[lane]), self.n);
-                }
-                live[lane] = m;
+            }
+        }
+        if self.uses.mask_out {
+            for (l, &m) in live.iter_mut().zip(&b.sample_mask_out) {
+                *l &= m;
+            }
+        }
+        if let Some(a) = alpha {
+            for (l, &a) in live.iter_mut().zip(a) {
+                *l &= alpha_coverage(f32::from_bits(a), self.n);
             }
         }
         if late {
@@ -509,63 +524,91 @@ impl<'a> SampleShader<'a> {
         let nq = self.entries.len();
         let n = 4 * nq;
         let samples = self.n as u32;
+        let entries = &self.entries;
         let b = &mut self.batch;
         b.quads = nq;
         b.samples = samples;
-        b.coverage.clear();
-        b.coverage.extend(
-            self.entries
-                .iter()
-                .map(|e| (0..4).fold(0u8, |m, k| m | ((e.cover[k] != 0) as u8) << k)),
-        );
+        b.coverage.resize(nq, 0);
+        for (c, e) in b.coverage.iter_mut().zip(entries) {
+            *c = (0..4).fold(0u8, |m, k| m | ((e.cover[k] != 0) as u8) << k);
+        }
         b.frag_coord.resize(n, [0.0; 4]);
         b.front_facing.resize(n, false);
         b.primitive_id.resize(n, 0);
         b.point_coord.resize(n, [0.0; 2]);
-        b.layer.clear();
-        b.viewport.clear();
-        b.sample_id.clear();
-        b.sample_mask.clear();
-        for e in &self.entries {
-            let id = e.sample.unwrap_or(0) as u32;
-            b.sample_id.extend([id; 4]);
-            b.layer.extend([e.p.info.layer as u32; 4]);
-            b.viewport.extend([e.p.info.viewport as u32; 4]);
-            b.sample_mask.extend(e.cover);
+        b.layer.resize(n, 0);
+        b.viewport.resize(n, 0);
+        b.sample_id.resize(n, 0);
+        b.sample_mask.resize(n, 0);
+        let lanes = b.sample_id.chunks_exact_mut(4);
+        for ((e, id), mask) in entries
+            .iter()
+            .zip(lanes)
+            .zip(b.sample_mask.chunks_exact_mut(4))
+        {
+            id.fill(e.sample.unwrap_or(0) as u32);
+            mask.copy_from_slice(&e.cover);
         }
         b.sample_mask_out.clone_from(&b.sample_mask);
         b.killed.clear();
         b.killed.resize(nq, 0);
         b.rows.resize(self.layout.rows * n, 0);
         b.depth.resize(n, 0.0);
+        // The built-ins the stage reads, each in one zipped walk over whole quads; the others
+        // keep stale values.
+        let reads = self.built_ins;
         let writes_depth = scene.fs.writes_depth();
-        for (q, e) in self.entries.iter().enumerate() {
-            let (sx, sy) = match e.sample {
-                Some(s) => {
-                    let [x, y] = self.locs.get(s as usize).copied().unwrap_or([8, 8]);
-                    (x as f64 / 16.0, y as f64 / 16.0)
-                }
-                None => (0.5, 0.5),
-            };
-            let z = lane_values(&e.p.z, e, (sx, sy));
-            let inv_w = lane_values(&e.p.inv_w, e, (sx, sy));
-            for k in 0..4 {
-                let lane = 4 * q + k;
-                let (x, y) = (
-                    (e.x + (k & 1) as i32) as f64 + sx,
-                    (e.y + (k >> 1) as i32) as f64 + sy,
-                );
-                let zk = (z[k] + e.p.z_offset) as f32;
-                b.frag_coord[lane] = [x as f32, y as f32, zk, inv_w[k] as f32];
-                if writes_depth {
-                    b.depth[lane] = zk;
-                }
-                b.front_facing[lane] = e.p.info.front;
-                b.primitive_id[lane] = e.p.info.primitive_id;
-                b.point_coord[lane] = match e.p.point {
-                    Some((l, t, s)) => [((x - l) / s) as f32, ((y - t) / s) as f32],
-                    None => [0.0; 2],
+        if reads.frag_coord || writes_depth || reads.point_coord {
+            let lanes = b
+                .frag_coord
+                .chunks_exact_mut(4)
+                .zip(b.depth.chunks_exact_mut(4));
+            let lanes = lanes.zip(b.point_coord.chunks_exact_mut(4));
+            for (e, ((fc, depth), pc)) in entries.iter().zip(lanes) {
+                let (sx, sy) = match e.sample {
+                    Some(s) => {
+                        let [x, y] = self.locs.get(s as usize).copied().unwrap_or([8, 8]);
+                        (x as f64 / 16.0, y as f64 / 16.0)
+                    }
+                    None => (0.5, 0.5),
                 };
+                let z = lane_values(&e.p.z, e, (sx, sy));
+                let inv_w = lane_values(&e.p.inv_w, e, (sx, sy));
+                for k in 0..4 {
+                    let (x, y) = (
+                        (e.x + (k & 1) as i32) as f64 + sx,
+                        (e.y + (k >> 1) as i32) as f64 + sy,
+                    );
+                    let zk = (z[k] + e.p.z_offset) as f32;
+                    fc[k] = [x as f32, y as f32, zk, inv_w[k] as f32];
+                    if writes_depth {
+                        depth[k] = zk;
+                    }
+                    pc[k] = match e.p.point {
+                        Some((l, t, s)) => [((x - l) / s) as f32, ((y - t) / s) as f32],
+                        None => [0.0; 2],
+                    };
+                }
+            }
+        }
+        if reads.front_facing {
+            for (e, ff) in entries.iter().zip(b.front_facing.chunks_exact_mut(4)) {
+                ff.fill(e.p.info.front);
+            }
+        }
+        if reads.primitive_id {
+            for (e, pid) in entries.iter().zip(b.primitive_id.chunks_exact_mut(4)) {
+                pid.fill(e.p.info.primitive_id);
+            }
+        }
+        if reads.layer {
+            let lanes = b
+                .layer
+                .chunks_exact_mut(4)
+                .zip(b.viewport.chunks_exact_mut(4));
+            for (e, (layer, viewport)) in entries.iter().zip(lanes) {
+                layer.fill(e.p.info.layer as u32);
+                viewport.fill(e.p.info.viewport as u32);
             }
         }
         self.fill_rows();
@@ -580,6 +623,7 @@ impl<'a> SampleShader<'a> {
         let modes = scene.fs.interpolation();
         let n = 4 * self.entries.len();
         let entries = std::mem::take(&mut self.entries);
+        let mut values = std::mem::take(&mut self.values);
         for &(loc, words) in &self.layout.inputs {
             let l = loc as usize;
             let mode = modes.get(l).filter(|_| l < scene.n_vary);
@@ -587,7 +631,8 @@ impl<'a> SampleShader<'a> {
             // The planes of the current primitive: a batch's entries come in runs of one
             // primitive, so they are combined once per run.
             let mut planes: Option<(&RasterPrim, ([Plane; 4], Plane))> = None;
-            for (q, e) in entries.iter().enumerate() {
+            values.clear();
+            for e in &entries {
                 let p = e.p;
                 let var = |j: usize| scene.varyings[p.info.slots[j] as usize * scene.n_vary + l];
                 // [component][lane]
@@ -626,13 +671,17 @@ impl<'a> SampleShader<'a> {
                         vals
                     }
                 };
-                for (r, v) in words.iter().zip(&vals) {
-                    let Some(r) = r else { continue };
-                    let row = &mut self.batch.rows[*r as usize * n..][..n];
-                    row[4 * q..4 * q + 4].copy_from_slice(v);
+                values.push(vals);
+            }
+            for (c, r) in words.iter().enumerate() {
+                let Some(r) = r else { continue };
+                let row = &mut self.batch.rows[*r as usize * n..][..n];
+                for (lanes, v) in row.chunks_exact_mut(4).zip(&values) {
+                    lanes.copy_from_slice(&v[c]);
                 }
             }
         }
+        self.values = values;
         self.entries = entries;
     }
 
@@ -707,14 +756,23 @@ impl<'a> SampleShader<'a> {
 /// up to sixteen samples. A sample is inside an edge when the edge's value at the pixel centre
 /// plus its gain to the sample ([`edge_offset`]) is not negative, so inside all four exactly
 /// when the bitwise OR of the four sums is not negative (the sign bit of any one sets the
-/// OR's).
+/// OR's). What depends only on the primitive (each pixel's step from the quad's lane 0, the
+/// extremes over a quad and over a block) is summed once here.
 struct Cover {
     edges: [Edge; 4],
     /// Per sample, each edge's gain from the pixel centre.
     offs: [[i64; 4]; 16],
     n: usize,
-    /// Per edge, the least and the greatest of those gains.
-    gain: [(i64, i64); 4],
+    /// Per lane, each edge's gain from lane 0's centre to the lane's centre.
+    lane: [[i64; 4]; 4],
+    /// Per edge, the least of its gains to a sample.
+    least: [i64; 4],
+    /// Per edge, the greatest gain from a quad's lane 0 centre to a sample of the quad.
+    quad_reach: [i64; 4],
+    /// Per edge, the least and the greatest gain from a block's top-left pixel centre to a
+    /// sample of the block.
+    block_low: [i64; 4],
+    block_reach: [i64; 4],
     /// The samples that count: the sample mask's of the `n`.
     all: u32,
 }
@@ -736,13 +794,60 @@ impl Cover {
                 *g = (g.0.min(v), g.1.max(v));
             }
         }
+        let lane = std::array::from_fn(|k| {
+            let (dx, dy) = ((k & 1) as i64, (k >> 1) as i64);
+            e4.map(|e| dx * e.ex + dy * e.ey)
+        });
+        let span = BLOCK as i64 - 1;
         Cover {
             edges: e4,
             offs,
             n,
-            gain,
+            lane,
+            least: gain.map(|g| g.0),
+            quad_reach: std::array::from_fn(|i| e4[i].ex.max(0) + e4[i].ey.max(0) + gain[i].1),
+            block_low: std::array::from_fn(|i| {
+                (e4[i].ex * span).min(0) + (e4[i].ey * span).min(0) + gain[i].0
+            }),
+            block_reach: std::array::from_fn(|i| {
+                (e4[i].ex * span).max(0) + (e4[i].ey * span).max(0) + gain[i].1
+            }),
             all,
         }
+    }
+
+    /// The row of 8x8 blocks whose first top-left pixel is (bx, by), classified into
+    /// `class` (one per block, left to right); the range of blocks from the first to the last
+    /// one not outside. An edge is linear, so over a block's pixels it ranges from its value
+    /// at the top-left pixel plus the negative, to that plus the positive, of its 7-pixel
+    /// steps in x and y, widened by the gains to the samples (llvmpipe's trivial reject and
+    /// accept); a block is outside when one edge's greatest value is negative, inside when
+    /// every edge's least is not.
+    fn classify_row(&self, bx: i32, by: i32, class: &mut [Block]) -> std::ops::Range<usize> {
+        let e = &self.edges;
+        let mut c = e.map(|e| e.at(bx as i64, by as i64));
+        let step = e.map(|e| e.ex * BLOCK as i64);
+        let (hi, lo) = (&self.block_reach, &self.block_low);
+        let (mut first, mut end) = (class.len(), 0);
+        for (i, class) in class.iter_mut().enumerate() {
+            let out = (c[0] + hi[0]) | (c[1] + hi[1]) | (c[2] + hi[2]) | (c[3] + hi[3]);
+            let low = (c[0] + lo[0]) | (c[1] + lo[1]) | (c[2] + lo[2]) | (c[3] + lo[3]);
+            *class = if out < 0 {
+                Block::Outside
+            } else {
+                first = first.min(i);
+                end = i + 1;
+                if low >= 0 {
+                    Block::Inside
+                } else {
+                    Block::Partial
+                }
+            };
+            for (c, s) in c.iter_mut().zip(step) {
+                *c += s;
+            }
+        }
+        first.min(end)..end
     }
 
     /// The covered samples of the quad at (qx, qy) (even), per pixel; pixels whose bit is
@@ -750,24 +855,21 @@ impl Cover {
     #[inline]
     fn quad(&self, qx: i32, qy: i32, inside: u8) -> [u32; 4] {
         let e = &self.edges;
-        let at = |i: usize| e[i].at(qx as i64, qy as i64);
-        let a0 = [at(0), at(1), at(2), at(3)];
-        let g = &self.gain;
+        let a0 = e.map(|e| e.at(qx as i64, qy as i64));
         // outside one edge at every sample of the four pixels
-        let reach = |i: usize| a0[i] + e[i].ex.max(0) + e[i].ey.max(0) + g[i].1;
+        let reach = |i: usize| a0[i] + self.quad_reach[i];
         if (reach(0) | reach(1) | reach(2) | reach(3)) < 0 {
             return [0; 4];
         }
+        let g = &self.least;
         // (a loop, not `array::from_fn`, whose closure is left out of line)
         let mut r = [0; 4];
-        for (k, r) in r.iter_mut().enumerate() {
+        for (k, (r, d)) in r.iter_mut().zip(&self.lane).enumerate() {
             if inside >> k & 1 == 0 {
                 continue;
             }
-            let (dx, dy) = ((k & 1) as i64, (k >> 1) as i64);
-            let a = |i: usize| a0[i] + dx * e[i].ex + dy * e[i].ey;
-            let a = [a(0), a(1), a(2), a(3)];
-            if ((a[0] + g[0].0) | (a[1] + g[1].0) | (a[2] + g[2].0) | (a[3] + g[3].0)) >= 0 {
+            let a = [a0[0] + d[0], a0[1] + d[1], a0[2] + d[2], a0[3] + d[3]];
+            if ((a[0] + g[0]) | (a[1] + g[1]) | (a[2] + g[2]) | (a[3] + g[3])) >= 0 {
                 *r = self.all;
                 continue;
             }
@@ -793,25 +895,10 @@ enum Block {
     Partial,
 }
 
-/// The block whose top-left pixel is (bx, by) against `edges`, whose least and greatest
-/// gains from a pixel centre to a sample are `gain`: an edge is linear, so over the block's
-/// pixels it ranges from its value at (bx, by) plus the negative, to that plus the positive,
-/// of its 7-pixel steps in x and y (llvmpipe's trivial reject and accept).
-fn classify_block(edges: &[Edge], gain: &[(i64, i64)], bx: i32, by: i32) -> Block {
-    let mut inside = true;
-    for (e, &(lo, hi)) in edges.iter().zip(gain) {
-        let c = e.at(bx as i64, by as i64);
-        let (sx, sy) = (e.ex * (BLOCK - 1) as i64, e.ey * (BLOCK - 1) as i64);
-        if c + sx.max(0) + sy.max(0) + hi < 0 {
-            return Block::Outside;
-        }
-        inside &= c + sx.min(0) + sy.min(0) + lo >= 0;
-    }
-    if inside {
-        Block::Inside
-    } else {
-        Block::Partial
-    }
+/// Entry `e`'s quad's index in the tile at `rect` (row-major quads).
+#[inline]
+fn quad_index(e: &Entry, rect: PixRect) -> usize {
+    (((e.y - rect.y0) >> 1) * (TILE >> 1) + ((e.x - rect.x0) >> 1)) as usize
 }
 
 /// The low `n` bits.
