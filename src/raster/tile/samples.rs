@@ -8,7 +8,8 @@
 //! fixed-point edges, so the top-left rule holds per sample). The walk goes by rows of 8x8
 //! blocks, each row classified first (outside an edge, inside all, or partial) so that only
 //! the blocks between the first and last one not outside are visited and only partial ones
-//! are tested sample by sample. A quad becomes one batch entry
+//! are tested sample by sample; the edge count is a const parameter ([`Cover`]), so a
+//! triangle does three edges' arithmetic, not four. A quad becomes one batch entry
 //! (one invocation per covered pixel, coverage per lane), or, when shading per sample, one
 //! entry per sample index (the quad's four pixels at that sample: derivatives are taken
 //! between pixels at one sample, as on GPUs). Depth is interpolated at every sample; early and
@@ -28,15 +29,16 @@
 //! shaped for one bit per pixel, and keeping them free of per-sample branches keeps the
 //! single-sample frames as fast as they were. This path is plain scalar code, except for plain
 //! RGBA8 writes, which convert the batch's rows with the pixel path's kernels
-//! (`shade::convert_rgba8`) and write a pixel whose samples are all covered as one run. With one
-//! sample it computes what the pixel path does, bit for bit (coverage at the centre, planes
-//! evaluated at a quad's lane 0 and stepped to its other lanes; a test holds the two to the same
-//! bytes), which is what lets a single-sample draw that reads `SampleMask` or interpolates at an
-//! offset take it.
+//! (`shade::convert_rgba8`) and write a pixel whose samples are all covered as one run, four
+//! samples a store. With one sample it computes what the pixel path does, bit for bit (coverage at
+//! the centre, planes evaluated at a quad's lane 0 and stepped to its other lanes; a test holds the
+//! two to the same bytes), which is what lets a single-sample draw that reads `SampleMask` or
+//! interpolates at an offset take it.
 
 use super::*;
 use crate::raster::samples::edge_offset;
 use crate::stage::{InterpPlanes, SampleUse, Sampling};
+use wide::bytemuck::cast;
 
 /// A quad of one primitive waiting for the fragment stage: one invocation per lane.
 #[derive(Clone, Copy, Debug)]
@@ -114,9 +116,11 @@ fn write_samples_rgba8(
             let texel: [u8; 4] = px[4 * k..4 * k + 4].try_into().expect("four bytes");
             let pixel = &mut rows[ly][lx * n * 4..(lx + 1) * n * 4];
             if m & all == all {
-                for t in pixel.as_chunks_mut::<4>().0 {
-                    *t = texel;
-                }
+                // four samples' texels a store
+                let four = cast::<[u32; 4], [u8; 16]>([u32::from_ne_bytes(texel); 4]);
+                let (fours, rest) = pixel.as_chunks_mut::<16>();
+                fours.fill(four);
+                rest.as_chunks_mut::<4>().0.fill(texel);
                 continue;
             }
             let mut m = m;
@@ -176,7 +180,11 @@ impl<'a> SampleShader<'a> {
         for &pi in bin {
             let p = scene.prims.get(pi);
             if let Some(r) = p.bbox.intersect(&view.rect) {
-                self.primitive(view, p, r)?;
+                // triangles walk their three edges, the rest four (a missing one is zero)
+                match p.n_edges {
+                    3 => self.primitive::<3>(view, p, r)?,
+                    _ => self.primitive::<4>(view, p, r)?,
+                }
             }
         }
         self.flush(view)
@@ -187,10 +195,15 @@ impl<'a> SampleShader<'a> {
     /// the first and the last one not outside an edge are walked, quads of a block outside an
     /// edge are skipped, pixels of a block inside every edge at every sample are covered
     /// without per-sample tests, and only the rest are tested sample by sample.
-    fn primitive(&mut self, view: &mut TileView, p: &'a RasterPrim, r: PixRect) -> Result<()> {
+    fn primitive<const E: usize>(
+        &mut self,
+        view: &mut TileView,
+        p: &'a RasterPrim,
+        r: PixRect,
+    ) -> Result<()> {
         let edges = &p.edges[..p.n_edges];
         let all = self.scene.state.sample_mask & sample_bits(self.n);
-        let cover = Cover::new(edges, self.locs, self.n, all);
+        let cover = Cover::<E>::new(edges, self.locs, self.n, all);
         let bx_first = r.x0 & !(BLOCK - 1);
         let mut class = std::mem::take(&mut self.blocks);
         class.clear();
@@ -752,43 +765,50 @@ impl<'a> SampleShader<'a> {
 }
 
 /// A primitive's coverage of a quad's pixels at each sample, in straight-line integer
-/// arithmetic: up to four edges (a primitive's missing ones are zero, inside everywhere) and
-/// up to sixteen samples. A sample is inside an edge when the edge's value at the pixel centre
-/// plus its gain to the sample ([`edge_offset`]) is not negative, so inside all four exactly
-/// when the bitwise OR of the four sums is not negative (the sign bit of any one sets the
-/// OR's). What depends only on the primitive (each pixel's step from the quad's lane 0, the
-/// extremes over a quad and over a block) is summed once here.
-struct Cover {
-    edges: [Edge; 4],
+/// arithmetic: `E` edges (the primitive's, then zero ones, inside everywhere) and up to
+/// sixteen samples. A sample is inside an edge when the edge's value at the pixel centre plus
+/// its gain to the sample ([`edge_offset`]) is not negative, so inside every edge exactly when
+/// the bitwise OR of the sums is not negative (the sign bit of any one sets the OR's). What
+/// depends only on the primitive (each pixel's step from the quad's lane 0, the extremes over
+/// a quad and over a block) is summed once here.
+struct Cover<const E: usize> {
+    edges: [Edge; E],
     /// Per sample, each edge's gain from the pixel centre.
-    offs: [[i64; 4]; 16],
+    offs: [[i64; E]; 16],
     n: usize,
     /// Per lane, each edge's gain from lane 0's centre to the lane's centre.
-    lane: [[i64; 4]; 4],
+    lane: [[i64; E]; 4],
     /// Per edge, the least of its gains to a sample.
-    least: [i64; 4],
+    least: [i64; E],
     /// Per edge, the greatest gain from a quad's lane 0 centre to a sample of the quad.
-    quad_reach: [i64; 4],
+    quad_reach: [i64; E],
     /// Per edge, the least and the greatest gain from a block's top-left pixel centre to a
     /// sample of the block.
-    block_low: [i64; 4],
-    block_reach: [i64; 4],
+    block_low: [i64; E],
+    block_reach: [i64; E],
     /// The samples that count: the sample mask's of the `n`.
     all: u32,
 }
 
-impl Cover {
-    /// `n` samples (at most 16) at `locs` (a missing location: the pixel centre).
-    fn new(edges: &[Edge], locs: &[[u8; 2]], n: usize, all: u32) -> Cover {
-        let mut e4 = [Edge::default(); 4];
-        e4[..edges.len()].copy_from_slice(edges);
-        let mut offs = [[0i64; 4]; 16];
+/// The bitwise OR of `a[j] + b[j]` over the edges: negative exactly when one sum is.
+#[inline(always)]
+fn or_sums<const E: usize>(a: &[i64; E], b: &[i64; E]) -> i64 {
+    a.iter().zip(b).fold(0, |v, (a, b)| v | (a + b))
+}
+
+impl<const E: usize> Cover<E> {
+    /// `edges` (at most `E`), `n` samples (at most 16) at `locs` (a missing location: the
+    /// pixel centre).
+    fn new(edges: &[Edge], locs: &[[u8; 2]], n: usize, all: u32) -> Self {
+        let mut ee = [Edge::default(); E];
+        ee[..edges.len()].copy_from_slice(edges);
+        let mut offs = [[0i64; E]; 16];
         for (o, &loc) in offs.iter_mut().zip(locs) {
             for (v, e) in o.iter_mut().zip(edges) {
                 *v = edge_offset(e, loc);
             }
         }
-        let mut gain = [(i64::MAX, i64::MIN); 4];
+        let mut gain = [(i64::MAX, i64::MIN); E];
         for o in &offs[..n] {
             for (g, &v) in gain.iter_mut().zip(o) {
                 *g = (g.0.min(v), g.1.max(v));
@@ -796,21 +816,21 @@ impl Cover {
         }
         let lane = std::array::from_fn(|k| {
             let (dx, dy) = ((k & 1) as i64, (k >> 1) as i64);
-            e4.map(|e| dx * e.ex + dy * e.ey)
+            ee.map(|e| dx * e.ex + dy * e.ey)
         });
         let span = BLOCK as i64 - 1;
         Cover {
-            edges: e4,
+            edges: ee,
             offs,
             n,
             lane,
             least: gain.map(|g| g.0),
-            quad_reach: std::array::from_fn(|i| e4[i].ex.max(0) + e4[i].ey.max(0) + gain[i].1),
+            quad_reach: std::array::from_fn(|i| ee[i].ex.max(0) + ee[i].ey.max(0) + gain[i].1),
             block_low: std::array::from_fn(|i| {
-                (e4[i].ex * span).min(0) + (e4[i].ey * span).min(0) + gain[i].0
+                (ee[i].ex * span).min(0) + (ee[i].ey * span).min(0) + gain[i].0
             }),
             block_reach: std::array::from_fn(|i| {
-                (e4[i].ex * span).max(0) + (e4[i].ey * span).max(0) + gain[i].1
+                (ee[i].ex * span).max(0) + (ee[i].ey * span).max(0) + gain[i].1
             }),
             all,
         }
@@ -824,20 +844,16 @@ impl Cover {
     /// accept); a block is outside when one edge's greatest value is negative, inside when
     /// every edge's least is not.
     fn classify_row(&self, bx: i32, by: i32, class: &mut [Block]) -> std::ops::Range<usize> {
-        let e = &self.edges;
-        let mut c = e.map(|e| e.at(bx as i64, by as i64));
-        let step = e.map(|e| e.ex * BLOCK as i64);
-        let (hi, lo) = (&self.block_reach, &self.block_low);
+        let mut c = self.edges.map(|e| e.at(bx as i64, by as i64));
+        let step = self.edges.map(|e| e.ex * BLOCK as i64);
         let (mut first, mut end) = (class.len(), 0);
         for (i, class) in class.iter_mut().enumerate() {
-            let out = (c[0] + hi[0]) | (c[1] + hi[1]) | (c[2] + hi[2]) | (c[3] + hi[3]);
-            let low = (c[0] + lo[0]) | (c[1] + lo[1]) | (c[2] + lo[2]) | (c[3] + lo[3]);
-            *class = if out < 0 {
+            *class = if or_sums(&c, &self.block_reach) < 0 {
                 Block::Outside
             } else {
                 first = first.min(i);
                 end = i + 1;
-                if low >= 0 {
+                if or_sums(&c, &self.block_low) >= 0 {
                     Block::Inside
                 } else {
                     Block::Partial
@@ -854,29 +870,28 @@ impl Cover {
     /// clear in `inside` (0 1 / 2 3) are left empty.
     #[inline]
     fn quad(&self, qx: i32, qy: i32, inside: u8) -> [u32; 4] {
-        let e = &self.edges;
-        let a0 = e.map(|e| e.at(qx as i64, qy as i64));
+        let a0 = self.edges.map(|e| e.at(qx as i64, qy as i64));
         // outside one edge at every sample of the four pixels
-        let reach = |i: usize| a0[i] + self.quad_reach[i];
-        if (reach(0) | reach(1) | reach(2) | reach(3)) < 0 {
+        if or_sums(&a0, &self.quad_reach) < 0 {
             return [0; 4];
         }
-        let g = &self.least;
         // (a loop, not `array::from_fn`, whose closure is left out of line)
         let mut r = [0; 4];
         for (k, (r, d)) in r.iter_mut().zip(&self.lane).enumerate() {
             if inside >> k & 1 == 0 {
                 continue;
             }
-            let a = [a0[0] + d[0], a0[1] + d[1], a0[2] + d[2], a0[3] + d[3]];
-            if ((a[0] + g[0]) | (a[1] + g[1]) | (a[2] + g[2]) | (a[3] + g[3])) >= 0 {
+            let mut a = a0;
+            for (a, d) in a.iter_mut().zip(d) {
+                *a += d;
+            }
+            if or_sums(&a, &self.least) >= 0 {
                 *r = self.all;
                 continue;
             }
             let mut bits = 0;
             for (s, o) in self.offs[..self.n].iter().enumerate() {
-                let v = (a[0] + o[0]) | (a[1] + o[1]) | (a[2] + o[2]) | (a[3] + o[3]);
-                bits |= ((v >= 0) as u32) << s;
+                bits |= ((or_sums(&a, o) >= 0) as u32) << s;
             }
             *r = bits & self.all;
         }
@@ -1517,6 +1532,153 @@ mod tests {
                     }
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod cover_tests {
+    use super::*;
+    use crate::stage::sample_locations::locations;
+
+    const ONE: i64 = 1 << crate::raster::setup::SUBPIXEL_BITS;
+
+    /// An edge from `a` to `b` (sub-pixel units), written from its definition: the value at a
+    /// sub-pixel point p is `dx (p.y - a.y) - dy (p.x - a.x)`, less one unless the edge is a
+    /// top or left one.
+    #[derive(Clone, Copy)]
+    struct RefEdge {
+        a: (i64, i64),
+        b: (i64, i64),
+    }
+
+    impl RefEdge {
+        fn value(&self, x: i64, y: i64) -> i64 {
+            let (dx, dy) = (self.b.0 - self.a.0, self.b.1 - self.a.1);
+            let top_left = dy < 0 || (dy == 0 && dx > 0);
+            dx * (y - self.a.1) - dy * (x - self.a.0) - if top_left { 0 } else { 1 }
+        }
+
+        /// The rasterizer's form: the value at pixel (0, 0)'s centre and the steps per pixel.
+        fn edge(&self) -> Edge {
+            let (dx, dy) = (self.b.0 - self.a.0, self.b.1 - self.a.1);
+            Edge {
+                e0: self.value(ONE / 2, ONE / 2),
+                ex: -dy * ONE,
+                ey: dx * ONE,
+            }
+        }
+    }
+
+    /// The samples of pixel (px, py) inside every edge, each evaluated at the sample's own
+    /// sub-pixel point.
+    fn naive(edges: &[RefEdge], px: i32, py: i32, n: usize, all: u32) -> u32 {
+        let mut m = 0;
+        for (s, loc) in locations(n as u32).iter().enumerate() {
+            let x = px as i64 * ONE + loc[0] as i64 * ONE / 16;
+            let y = py as i64 * ONE + loc[1] as i64 * ONE / 16;
+            if edges.iter().all(|e| e.value(x, y) >= 0) {
+                m |= 1 << s;
+            }
+        }
+        m & all
+    }
+
+    /// Random convex shapes: triangles (three edges, or four with a zero one) and triangles
+    /// cut by a fourth half-plane, some with vertices on the sample grid (sixteenths) so that
+    /// samples fall exactly on edges.
+    fn shapes(seed: u64) -> Vec<Vec<RefEdge>> {
+        let mut rng = fastrand::Rng::with_seed(seed);
+        let mut out = Vec::new();
+        for i in 0..60 {
+            let grid = if i % 2 == 0 { ONE / 16 } else { 1 };
+            let mut p = || {
+                let v = |rng: &mut fastrand::Rng| rng.i64(-8 * ONE..40 * ONE) / grid * grid;
+                (v(&mut rng), v(&mut rng))
+            };
+            let (a, mut b, mut c) = (p(), p(), p());
+            let thin = i % 3 == 0;
+            if thin {
+                // a sliver: c near the line a-b
+                c = ((a.0 + b.0) / 2 + ONE / 4, (a.1 + b.1) / 2);
+            }
+            let e0 = RefEdge { a, b };
+            let centroid = ((a.0 + b.0 + c.0) / 3, (a.1 + b.1 + c.1) / 3);
+            if e0.value(centroid.0, centroid.1) < 0 {
+                std::mem::swap(&mut b, &mut c);
+            }
+            let mut edges = vec![
+                RefEdge { a, b },
+                RefEdge { a: b, b: c },
+                RefEdge { a: c, b: a },
+            ];
+            if i % 4 == 1 {
+                let (d, e) = (p(), p());
+                edges.push(RefEdge { a: d, b: e });
+            }
+            out.push(edges);
+        }
+        out
+    }
+
+    /// `Cover::quad` and `Cover::classify_row` against the naive per-sample evaluation, for
+    /// every standard sample count, a full and a partial sample mask, three and four edges.
+    fn check<const E: usize>(edges: &[RefEdge]) {
+        let ee: Vec<Edge> = edges.iter().map(RefEdge::edge).collect();
+        for n in [1usize, 2, 4, 8, 16] {
+            for all in [sample_bits(n), sample_bits(n) & 0b1010_0110_1101] {
+                let cover = Cover::<E>::new(&ee, locations(n as u32), n, all);
+                // quads, with every pixel and with some left out
+                for qy in (-16..56).step_by(2) {
+                    for qx in (-16..56).step_by(2) {
+                        for inside in [0b1111u8, 0b0110, 0b1001] {
+                            let want: [u32; 4] = std::array::from_fn(|k| {
+                                let (px, py) = (qx + (k & 1) as i32, qy + (k >> 1) as i32);
+                                match inside >> k & 1 {
+                                    0 => 0,
+                                    _ => naive(edges, px, py, n, all),
+                                }
+                            });
+                            assert_eq!(cover.quad(qx, qy, inside), want, "quad ({qx}, {qy})");
+                        }
+                    }
+                }
+                // rows of blocks
+                let bx0 = -16;
+                let mut class = vec![Block::Partial; 9];
+                for by in (-16..56).step_by(BLOCK as usize) {
+                    let span = cover.classify_row(bx0, by, &mut class);
+                    for (i, &c) in class.iter().enumerate() {
+                        let bx = bx0 + i as i32 * BLOCK;
+                        let masks = (0..BLOCK * BLOCK)
+                            .map(|p| naive(edges, bx + p % BLOCK, by + p / BLOCK, n, all));
+                        match c {
+                            Block::Outside => assert!(masks.clone().all(|m| m == 0)),
+                            Block::Inside => assert!(masks.clone().all(|m| m == all)),
+                            Block::Partial => {}
+                        }
+                        if !span.contains(&i) {
+                            assert_eq!(c, Block::Outside, "block {i} outside the span");
+                        }
+                    }
+                    if !span.is_empty() {
+                        assert_ne!(class[span.start], Block::Outside);
+                        assert_ne!(class[span.end - 1], Block::Outside);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Coverage per sample from the fixed-point edges plus exact offsets, and the block
+    /// classification, agree with the edges evaluated at each sample's own point.
+    #[test]
+    fn cover_is_the_edges_at_each_sample() {
+        for edges in shapes(11) {
+            if edges.len() == 3 {
+                check::<3>(&edges);
+            }
+            check::<4>(&edges);
         }
     }
 }
