@@ -615,14 +615,7 @@ impl<'a> SampleShader<'a> {
             }
         }
         if reads.layer {
-            let lanes = b
-                .layer
-                .chunks_exact_mut(4)
-                .zip(b.viewport.chunks_exact_mut(4));
-            for (e, (layer, viewport)) in entries.iter().zip(lanes) {
-                layer.fill(e.p.info.layer as u32);
-                viewport.fill(e.p.info.viewport as u32);
-            }
+            super::shade::fill_layers(nq, entries.iter().map(|e| e.p), b);
         }
         self.fill_rows();
         if self.uses.interpolate_at {

@@ -257,7 +257,7 @@ impl<'a> TileShader<'a> {
             }
         }
         if reads.layer {
-            fill_layers(&self.quads, b);
+            fill_layers(self.quads.len(), self.quads.iter().map(|q| q.p), b);
         }
         // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
         // original vertices. Noperspective: the same with every term scaled by the original
@@ -380,19 +380,23 @@ impl<'a> TileShader<'a> {
     }
 }
 
-/// The batch's `Layer` and `ViewportIndex` per lane, from each quad's primitive.
+/// The batch's `Layer` and `ViewportIndex` per lane, from each of its `quads` quads'
+/// primitive (`prims`, in batch order).
 #[inline(never)]
-fn fill_layers(quads: &[Quad], b: &mut RowBatch) {
-    let n = 4 * quads.len();
-    b.layer.resize(n, 0);
-    b.viewport.resize(n, 0);
+pub(super) fn fill_layers<'p>(
+    quads: usize,
+    prims: impl Iterator<Item = &'p RasterPrim>,
+    b: &mut RowBatch,
+) {
+    b.layer.resize(4 * quads, 0);
+    b.viewport.resize(4 * quads, 0);
     let lanes = b
         .layer
         .chunks_exact_mut(4)
         .zip(b.viewport.chunks_exact_mut(4));
-    for (q, (layer, viewport)) in quads.iter().zip(lanes) {
-        layer.fill(q.p.info.layer as u32);
-        viewport.fill(q.p.info.viewport as u32);
+    for (p, (layer, viewport)) in prims.zip(lanes) {
+        layer.fill(p.info.layer as u32);
+        viewport.fill(p.info.viewport as u32);
     }
 }
 
