@@ -549,8 +549,6 @@ impl<'a> SampleShader<'a> {
         b.front_facing.resize(n, false);
         b.primitive_id.resize(n, 0);
         b.point_coord.resize(n, [0.0; 2]);
-        b.layer.resize(n, 0);
-        b.viewport.resize(n, 0);
         b.sample_id.resize(n, 0);
         b.sample_mask.resize(n, 0);
         let lanes = b.sample_id.chunks_exact_mut(4);
@@ -604,19 +602,7 @@ impl<'a> SampleShader<'a> {
                 }
             }
         }
-        if reads.front_facing {
-            for (e, ff) in entries.iter().zip(b.front_facing.chunks_exact_mut(4)) {
-                ff.fill(e.p.info.front);
-            }
-        }
-        if reads.primitive_id {
-            for (e, pid) in entries.iter().zip(b.primitive_id.chunks_exact_mut(4)) {
-                pid.fill(e.p.info.primitive_id);
-            }
-        }
-        if reads.layer {
-            super::shade::fill_layers(nq, entries.iter().map(|e| e.p), b);
-        }
+        super::shade::fill_primitive_built_ins(reads, entries.iter().map(|e| e.p), b);
         self.fill_rows();
         if self.uses.interpolate_at {
             self.fill_planes();

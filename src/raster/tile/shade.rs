@@ -246,19 +246,7 @@ impl<'a> TileShader<'a> {
                 }
             }
         }
-        if reads.front_facing {
-            for (q, ff) in self.quads.iter().zip(b.front_facing.chunks_exact_mut(4)) {
-                ff.fill(q.p.info.front);
-            }
-        }
-        if reads.primitive_id {
-            for (q, pid) in self.quads.iter().zip(b.primitive_id.chunks_exact_mut(4)) {
-                pid.fill(q.p.info.primitive_id);
-            }
-        }
-        if reads.layer {
-            fill_layers(self.quads.len(), self.quads.iter().map(|q| q.p), b);
-        }
+        fill_primitive_built_ins(reads, self.quads.iter().map(|q| q.p), b);
         // Smooth: sum_k v_k (b_k / w) / sum_k (b_k / w), with b the clip-space weights of the
         // original vertices. Noperspective: the same with every term scaled by the original
         // vertex's w, which turns the weights into window-space ones. Both are ratios of
@@ -380,23 +368,37 @@ impl<'a> TileShader<'a> {
     }
 }
 
-/// The batch's `Layer` and `ViewportIndex` per lane, from each of its `quads` quads'
-/// primitive (`prims`, in batch order).
+/// The built-ins the stage `reads` that come from each quad's primitive (`prims`, in batch
+/// order): `FrontFacing`, `PrimitiveId`, `Layer` and `ViewportIndex`, the same for a quad's
+/// four lanes. Both the pixel and the per-sample paths fill them here.
 #[inline(never)]
-pub(super) fn fill_layers<'p>(
-    quads: usize,
-    prims: impl Iterator<Item = &'p RasterPrim>,
+pub(super) fn fill_primitive_built_ins<'p>(
+    reads: FragInputs,
+    prims: impl Iterator<Item = &'p RasterPrim> + Clone,
     b: &mut RowBatch,
 ) {
-    b.layer.resize(4 * quads, 0);
-    b.viewport.resize(4 * quads, 0);
-    let lanes = b
-        .layer
-        .chunks_exact_mut(4)
-        .zip(b.viewport.chunks_exact_mut(4));
-    for (p, (layer, viewport)) in prims.zip(lanes) {
-        layer.fill(p.info.layer as u32);
-        viewport.fill(p.info.viewport as u32);
+    if reads.front_facing {
+        for (p, ff) in prims.clone().zip(b.front_facing.chunks_exact_mut(4)) {
+            ff.fill(p.info.front);
+        }
+    }
+    if reads.primitive_id {
+        for (p, pid) in prims.clone().zip(b.primitive_id.chunks_exact_mut(4)) {
+            pid.fill(p.info.primitive_id);
+        }
+    }
+    if reads.layer {
+        let n = 4 * b.quads;
+        b.layer.resize(n, 0);
+        b.viewport.resize(n, 0);
+        let lanes = b
+            .layer
+            .chunks_exact_mut(4)
+            .zip(b.viewport.chunks_exact_mut(4));
+        for (p, (layer, viewport)) in prims.zip(lanes) {
+            layer.fill(p.info.layer as u32);
+            viewport.fill(p.info.viewport as u32);
+        }
     }
 }
 
